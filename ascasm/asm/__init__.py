@@ -1,0 +1,1 @@
+"""Assembler: Lark parse, two passes, bytecode."""

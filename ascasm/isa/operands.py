@@ -1,0 +1,79 @@
+"""Operand kinds: how each is written in the table's syntax strings and how many bytecode slots it takes.
+
+An instruction's operands are declared by its syntax string (e.g. ``vsct [base], vS.T, vI.U, pM``),
+so the syntax shown to users and the operand list the assembler checks cannot disagree.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Kind(Enum):
+    VREG = "vector register"
+    PREG = "mask register"
+    AREG = "address register"
+    SREG = "scalar register"
+    SVAL = "immediate or scalar register"
+    IMM = "immediate"
+    ADDR = "address [base + offset]"
+    LABEL = "label"
+    PAT = "mask pattern"
+    BARRIER = "barrier kind"
+
+    @property
+    def slots(self) -> int:
+        """Bytecode slots the operand occupies (see docs/bytecode.md)."""
+        return {Kind.SVAL: 2, Kind.ADDR: 4}.get(self, 1)
+
+
+REGISTER_FILES = {"v": (Kind.VREG, 32), "p": (Kind.PREG, 8), "a": (Kind.AREG, 8), "s": (Kind.SREG, 32)}
+
+# Placeholders used in syntax strings for the non-register kinds.
+_PLACEHOLDERS = {"X": Kind.SVAL, "STRIDE": Kind.IMM, "LABEL": Kind.LABEL, "PAT": Kind.PAT, "KIND": Kind.BARRIER}
+
+
+@dataclass(frozen=True)
+class OperandSpec:
+    name: str            # as written in the syntax string: "vD", "[addr]", "X"
+    kind: Kind
+    type_slot: int | None  # 0 for ".T"/".bW", 1 for ".U"; None when the operand carries no type
+    writes: bool         # the instruction writes this register
+    reads: bool
+    optional: bool = False
+    type_text: str = ""  # the suffix as written in the syntax string: "T", "U", "bW"
+
+    @property
+    def text(self) -> str:
+        """The operand as shown in help and error notes."""
+        return self.name + ("." + self.type_text if self.type_text else "")
+
+
+_REG_RE = re.compile(r"^([vpas])([A-Z][A-Za-z0-9]*)(?:\.(T|U|bW))?$")
+
+
+def parse_operand_syntax(token: str, rw: tuple = ()) -> OperandSpec:
+    """Turn one operand of a table syntax string into an OperandSpec.
+
+    Registers are a file letter plus a role: role D (D, D0, D1) is written, every other role is read;
+    names listed in `rw` are both read and written. "[addr]"/"[base]" is an address, "[KIND]" an
+    optional operand.
+    """
+    optional = token.startswith("[") and token[1:-1] in _PLACEHOLDERS
+    if optional:
+        token = token[1:-1]
+    if token.startswith("["):
+        return OperandSpec(token, Kind.ADDR, None, writes=False, reads=True)
+    if token in _PLACEHOLDERS:
+        return OperandSpec(token, _PLACEHOLDERS[token], None, writes=False, reads=True, optional=optional)
+    m = _REG_RE.match(token)
+    if not m:
+        raise ValueError(f"bad operand in table syntax: {token!r}")
+    letter, role, type_suffix = m.groups()
+    kind = REGISTER_FILES[letter][0]
+    name = letter + role
+    type_slot = {None: None, "T": 0, "bW": 0, "U": 1}[type_suffix]
+    is_dest = role.startswith("D")
+    return OperandSpec(name, kind, type_slot, writes=is_dest or name in rw,
+                       reads=not is_dest or name in rw, type_text=type_suffix or "")

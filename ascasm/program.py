@@ -1,0 +1,108 @@
+"""An assembled program: structured instructions (for the reference executor), bytecode rows (for the
+engine), a source map, and the UB buffers with their initial and expected contents."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .asm.errors import SourceLoc
+from .isa import BARRIER_KINDS, PATTERNS, ElemType, InsnSpec, Kind
+from .state import MachineState
+
+
+@dataclass(frozen=True)
+class SVal:
+    """An `X` operand: an immediate, or the number of a scalar register."""
+    is_reg: bool
+    value: int
+
+
+@dataclass(frozen=True)
+class Addr:
+    """An address operand: constant byte offset plus scalar registers plus address registers."""
+    const: int
+    sregs: tuple = ()
+    aregs: tuple = ()
+
+
+@dataclass(frozen=True)
+class Insn:
+    spec: InsnSpec
+    types: tuple            # one ElemType per type slot
+    operands: tuple         # per spec operand: register number, SVal, Addr, int, pattern/barrier name or None
+    loc: SourceLoc
+
+    def operand(self, name: str):
+        """The resolved operand whose syntax name is `name` ("vS", "[addr]", "X")."""
+        for spec, value in zip(self.spec.operands, self.operands):
+            if spec.name == name:
+                return value
+        raise KeyError(name)
+
+
+@dataclass
+class Buffer:
+    name: str
+    etype: ElemType
+    count: int
+    addr: int
+    loc: SourceLoc
+    data: np.ndarray | None = None      # initial contents, dtype etype.np_dtype; None = zero
+
+    @property
+    def nbytes(self) -> int:
+        return self.count * self.etype.width
+
+    def view(self, ub: np.ndarray) -> np.ndarray:
+        """The buffer's elements inside a UB byte array."""
+        return ub[self.addr:self.addr + self.nbytes].view(self.etype.np_dtype)
+
+
+@dataclass
+class Expectation:
+    buffer: Buffer
+    values: np.ndarray
+    loc: SourceLoc
+
+
+@dataclass
+class Program:
+    filename: str
+    source: str
+    insns: list[Insn]
+    code: np.ndarray                    # int64[n, ROW_WIDTH]
+    buffers: dict[str, Buffer]
+    labels: dict[str, int]
+    outs: list[Buffer] = field(default_factory=list)
+    expects: list[Expectation] = field(default_factory=list)
+
+    @property
+    def srcmap(self) -> list[SourceLoc]:
+        return [insn.loc for insn in self.insns]
+
+    def initial_state(self) -> MachineState:
+        state = MachineState()
+        for buf in self.buffers.values():
+            if buf.data is not None:
+                state.ub[buf.addr:buf.addr + buf.nbytes] = buf.data.view(np.uint8)
+        return state
+
+
+def operand_slots(spec: InsnSpec, operands: tuple) -> list[int]:
+    """The bytecode slots of an instruction's operands (docs/bytecode.md)."""
+    slots = []
+    for op, value in zip(spec.operands, operands):
+        if op.kind is Kind.SVAL:
+            slots += [int(value.is_reg), value.value]
+        elif op.kind is Kind.ADDR:
+            sregs = list(value.sregs) + [-1] * (2 - len(value.sregs))
+            aregs = list(value.aregs) + [-1] * (1 - len(value.aregs))
+            slots += [value.const, *sregs, *aregs]
+        elif op.kind is Kind.PAT:
+            slots.append(PATTERNS[value])
+        elif op.kind is Kind.BARRIER:
+            slots.append(-1 if value is None else BARRIER_KINDS.index(value))
+        else:
+            slots.append(value)
+    return slots

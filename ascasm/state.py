@@ -1,0 +1,77 @@
+"""Machine state (LANGUAGE.md §1), stored as raw bytes so both executors can share and compare it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .isa.table import STOP_CODES
+
+UB_SIZE = 256 * 1024
+UB_USABLE_DEFAULT = 248 * 1024
+VL = 256                    # bytes in a vector register
+NUM_VREGS, NUM_PREGS, NUM_AREGS, NUM_SREGS = 32, 8, 8, 32
+MAX_STEPS_DEFAULT = 10_000_000
+
+# ctrl array layout, shared by both executors (docs/bytecode.md).
+PC, STEPS, STATUS = 0, 1, 2
+FAULT_ARGS = slice(3, 8)    # up to five int64 values describing a fault
+CTRL_SIZE = 8
+
+
+@dataclass
+class MachineState:
+    ub: np.ndarray = field(default_factory=lambda: np.zeros(UB_SIZE, np.uint8))
+    vreg: np.ndarray = field(default_factory=lambda: np.zeros((NUM_VREGS, VL), np.uint8))
+    preg: np.ndarray = field(default_factory=lambda: np.zeros((NUM_PREGS, VL // 8), np.uint8))
+    preg_set: np.ndarray = field(default_factory=lambda: np.zeros(NUM_PREGS, np.uint8))  # 0 = never written
+    areg: np.ndarray = field(default_factory=lambda: np.zeros(NUM_AREGS, np.uint32))
+    sreg: np.ndarray = field(default_factory=lambda: np.zeros(NUM_SREGS, np.int64))
+    ctrl: np.ndarray = field(default_factory=lambda: np.zeros(CTRL_SIZE, np.int64))
+
+    PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl")
+
+    @property
+    def pc(self) -> int:
+        return int(self.ctrl[PC])
+
+    @property
+    def steps(self) -> int:
+        return int(self.ctrl[STEPS])
+
+    @property
+    def status(self) -> int:
+        return int(self.ctrl[STATUS])
+
+    @property
+    def fault_args(self) -> tuple:
+        return tuple(int(x) for x in self.ctrl[FAULT_ARGS])
+
+    def copy(self) -> "MachineState":
+        return MachineState(**{name: getattr(self, name).copy() for name in self.PARTS})
+
+    def first_difference(self, other: "MachineState") -> str | None:
+        """Where two states first differ byte for byte, in words; None when identical."""
+        for name in self.PARTS:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            raw_mine, raw_theirs = mine.view(np.uint8).reshape(-1), theirs.view(np.uint8).reshape(-1)
+            differing = np.flatnonzero(raw_mine != raw_theirs)
+            if differing.size:
+                return _describe(name, mine, theirs, int(differing[0]))
+        return None
+
+
+def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str:
+    if name == "ub":
+        return f"ub[{byte:#x}]: {mine[byte]:#04x} != {theirs[byte]:#04x}"
+    if mine.ndim == 2:
+        row, col = divmod(byte, mine.shape[1])
+        prefix = {"vreg": "v", "preg": "p"}[name]
+        return f"{prefix}{row} byte {col}: {mine[row, col]:#04x} != {theirs[row, col]:#04x}"
+    index = byte // mine.itemsize
+    label = {"preg_set": "p{} set-flag", "areg": "a{}", "sreg": "s{}",
+             "ctrl": "ctrl[{}] (pc, steps, status, fault args)"}[name].format(index)
+    return f"{label}: {mine[index]} != {theirs[index]}"
+
+
+STOP_NAMES = {code: name for name, code in STOP_CODES.items()}

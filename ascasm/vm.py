@@ -1,0 +1,98 @@
+"""Run a program on either executor, and turn stop codes into faults a user can read."""
+from __future__ import annotations
+
+import warnings
+
+from .asm.errors import SourceLoc, format_diagnostic
+from .program import Program
+from .ref.executor import RefMachine
+from .state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
+
+ENGINES = ("cy", "ref")
+
+
+class EngineMissing(RuntimeError):
+    pass
+
+
+def compiled_engine():
+    """The Cython engine module; raises EngineMissing (never falls back) when it is not built."""
+    try:
+        from ._engine import core
+    except ImportError as exc:
+        raise EngineMissing(f"the compiled engine is not available ({exc}); reinstall with "
+                            "`pip install .` or run with --engine ref") from exc
+    return core
+
+
+class MachineFault(Exception):
+    """A runtime fault: its kind, the instruction's source position, the step and the values."""
+
+    def __init__(self, kind: str, message: str, loc: SourceLoc | None, step: int):
+        super().__init__(message)
+        self.kind, self.message, self.loc, self.step = kind, message, loc, step
+
+    def __str__(self) -> str:
+        note = [f"at step {self.step}"]
+        if self.loc is None:
+            return f"fault: {self.message} ({note[0]})"
+        return format_diagnostic("fault", self.loc, self.message, note)
+
+
+def fault_message(kind: str, args: tuple) -> str:
+    if kind == "MISALIGNED":
+        return f"misaligned address {args[0]:#x}: this access needs {args[1]}-byte alignment"
+    if kind == "UB_RANGE":
+        address, size, usable, lane, index = args
+        where = f" (lane {lane}, index {index})" if index >= 0 else f" (lane {lane})" if lane >= 0 else ""
+        return (f"UB access out of range: {size} bytes at address {address:#x}{where}; "
+                f"the usable UB is {usable} bytes (0x0..{usable:#x})")
+    if kind == "MASK_UNSET":
+        return f"read of unset mask register p{args[0]}: no instruction has written it"
+    if kind == "DIV_ZERO":
+        return "scalar division by zero"
+    if kind == "STEP_LIMIT":
+        return f"step limit of {args[0]} steps reached (raise it with --max-steps)"
+    return kind.lower()
+
+
+class Machine:
+    """A program loaded into a fresh machine state, executed by `engine` ("cy" or "ref")."""
+
+    def __init__(self, program: Program, engine: str = "cy", ub_usable: int = UB_USABLE_DEFAULT,
+                 max_steps: int = MAX_STEPS_DEFAULT):
+        if engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r}; choose one of {ENGINES}")
+        self.program, self.engine = program, engine
+        self.state: MachineState = program.initial_state()
+        if engine == "cy":
+            self.executor = compiled_engine().Engine(program.code, self.state, ub_usable, max_steps)
+        else:
+            self.executor = RefMachine(program, self.state, ub_usable, max_steps)
+
+    def run(self, budget: int | None = None) -> int:
+        """Execute until halt, fault or `budget` instructions; returns the stop code."""
+        return self.executor.run((1 << 62) if budget is None else budget)
+
+    @property
+    def stop_name(self) -> str:
+        return STOP_NAMES[self.state.status]
+
+    def fault(self) -> MachineFault | None:
+        """The fault the machine stopped on, or None if it is running or halted."""
+        kind = self.stop_name
+        if kind in ("RUNNING", "HALTED"):
+            return None
+        pc = self.state.pc
+        loc = self.program.insns[pc].loc if pc < len(self.program.insns) else None
+        return MachineFault(kind, fault_message(kind, self.state.fault_args), loc, self.state.steps + 1)
+
+
+def auto_engine() -> str:
+    """"cy" when the compiled engine is importable, else "ref" with a warning (users only; tests never)."""
+    try:
+        compiled_engine()
+        return "cy"
+    except EngineMissing as exc:
+        warnings.warn(f"{exc}; using the slower reference executor")
+        return "ref"
