@@ -1,0 +1,108 @@
+"""`ascasm run` as a user calls it: output, exit statuses of LANGUAGE.md §5, no tracebacks."""
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCATTER = ROOT / "programs" / "scatter.s"
+
+
+def ascasm(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "ascasm", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd)
+
+
+def write(tmp_path, text, name="prog.s"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("engine", ["cy", "ref"])
+def test_run_scatter_prints_output_and_passes_expect(engine, tmp_path):
+    result = ascasm("run", SCATTER, "--engine", engine, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "output: u16[384] @ 0x0"
+    # row 0 of the seed check: output[0] = input[0] = 1, output[1..3] untouched 0xffff, output[4] = i=44 -> 45
+    assert lines[1].split()[2:7] == ["1", "65535", "65535", "65535", "45"]
+    assert lines[-1] == "expect output: ok (384 elements)"
+    assert "Traceback" not in result.stderr
+
+
+def test_assembly_error_exit_1_with_position(tmp_path):
+    path = write(tmp_path, "  vld v0.u16, [nowhere]\n")
+    result = ascasm("run", path)
+    assert result.returncode == 1
+    assert f"{path}:1:16: error: unknown name 'nowhere'" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_runtime_fault_exit_2_names_line_and_values(tmp_path):
+    path = write(tmp_path, ".ub b u8[64]\n  vld v0.u8, [b + 8]\n")
+    result = ascasm("run", path)
+    assert result.returncode == 2
+    assert f"{path}:2:3: fault: misaligned address 0x8: this access needs 32-byte alignment" in result.stderr
+    assert "at step 1" in result.stderr
+
+
+def test_step_limit_exit_3(tmp_path):
+    path = write(tmp_path, "top: b top\n")
+    result = ascasm("run", path, "--max-steps", "100")
+    assert result.returncode == 3
+    assert "step limit of 100 steps reached" in result.stderr
+
+
+def test_expect_mismatch_exit_4_lists_elements(tmp_path):
+    path = write(tmp_path, ".ub b s32[4] = [1, 2, 3, 4]\n.expect b = [1, 2, 5, 4]\n  halt\n")
+    result = ascasm("run", path)
+    assert result.returncode == 4
+    assert "expect b: 1 of 4 elements differ" in result.stdout
+    assert "b[2]: got 3, expected 5" in result.stdout
+
+
+@pytest.mark.parametrize("args", [[], ["run"], ["run", "x.s", "--engine", "gpu"], ["run", "x.s", "--max-steps", "-1"],
+                                  ["run", "x.s", "--ub-usable", "300K"], ["frobnicate"]])
+def test_bad_usage_exit_64(args):
+    result = ascasm(*args)
+    assert result.returncode == 64, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_file_exit_64(tmp_path):
+    result = ascasm("run", tmp_path / "absent.s")
+    assert result.returncode == 64
+    assert "cannot read" in result.stderr
+
+
+def test_dump_writes_npy(tmp_path):
+    result = ascasm("run", SCATTER, "--dump", f"output={tmp_path / 'out.npy'}", "--dump", "input", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    output = np.load(tmp_path / "out.npy")
+    assert output.dtype == np.uint16 and output.shape == (384,)
+    assert output[0] == 1 and output[1] == 0xFFFF
+    assert np.array_equal(np.load(tmp_path / "input.npy"), np.arange(1, 129, dtype=np.uint16))
+
+
+def test_dump_unknown_buffer_is_usage_error():
+    result = ascasm("run", SCATTER, "--dump", "nothing")
+    assert result.returncode == 64
+    assert "no buffer named 'nothing'" in result.stderr
+
+
+def test_ub_usable_lifts_the_limit(tmp_path):
+    source = ".ub top u8[32] @ 253952\n.expect top = 7\n  mov s0, 7\n  st [top + 31], s0.u8\n  halt\n"
+    path = write(tmp_path, source)
+    assert ascasm("run", path).returncode == 1                       # buffer beyond the default 248 KiB
+    assert ascasm("run", path, "--ub-usable", "256K").returncode == 4  # fits; only byte 31 becomes 7
+
+
+def test_python_dash_m_and_console_script_agree(tmp_path):
+    script = Path(sys.executable).parent / "ascasm"
+    if not script.exists():
+        pytest.skip("console script not on this interpreter's bin path")
+    result = subprocess.run([str(script), "run", str(SCATTER)], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout == ascasm("run", SCATTER, cwd=tmp_path).stdout

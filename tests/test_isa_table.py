@@ -1,0 +1,50 @@
+"""The table is the single source: it must be consistent, and everything derived from it current."""
+import subprocess
+import sys
+from pathlib import Path
+
+from ascasm.isa import BY_OPCODE, INSNS, OPCODES, ROW_WIDTH, Kind, table
+from ascasm.ref.executor import FAMILIES
+from ascasm.vm import compiled_engine
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_opcodes_and_forms_are_unique():
+    assert len(OPCODES) == len(INSNS)
+    assert len(BY_OPCODE) == len(INSNS)
+    signatures = [(s.mnemonic, tuple(op.kind for op in s.operands)) for s in INSNS]
+    assert len(set(signatures)) == len(signatures)
+
+
+def test_every_family_has_a_reference_function():
+    assert {s.family for s in INSNS} == set(FAMILIES)
+
+
+def test_engine_handles_exactly_the_table_opcodes():
+    assert set(compiled_engine().HANDLED) == set(OPCODES.values())
+
+
+def test_rows_fit_the_bytecode_width():
+    for spec in INSNS:
+        assert table.ROW_HEADER + sum(op.kind.slots for op in spec.operands) <= ROW_WIDTH
+
+
+def test_typed_rows_list_types_for_every_type_slot():
+    for spec in INSNS:
+        slots = {op.type_slot for op in spec.operands if op.type_slot is not None}
+        assert len(slots) == spec.type_slots, spec.text
+        assert all(len(combo) == spec.type_slots for combo in spec.types), spec.text
+
+
+def test_every_row_cites_a_source_and_summary():
+    for spec in INSNS:
+        assert spec.ref and spec.summary, spec.text
+        if any(op.kind is Kind.ADDR for op in spec.operands):
+            assert spec.align, f"{spec.text}: address operand without an alignment rule"
+
+
+def test_generated_files_are_current():
+    result = subprocess.run([sys.executable, str(ROOT / "tools/gen_tables.py"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
