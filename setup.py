@@ -30,4 +30,6 @@ extensions = [
     )
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, force=DEBUG))
+# force: core.c is regenerated on every build, so switching between debug and release never reuses
+# a C file made with the other directives.
+setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, force=True))
