@@ -17,6 +17,7 @@ MAX_STEPS_DEFAULT = 10_000_000
 PC, STEPS, STATUS = 0, 1, 2
 FAULT_ARGS = slice(3, 8)    # up to five int64 values describing a fault
 CTRL_SIZE = 8
+DUP_WARN_FIELDS = 4         # count, earlier lane, later lane, address
 
 
 @dataclass
@@ -28,8 +29,11 @@ class MachineState:
     areg: np.ndarray = field(default_factory=lambda: np.zeros(NUM_AREGS, np.uint32))
     sreg: np.ndarray = field(default_factory=lambda: np.zeros(NUM_SREGS, np.int64))
     ctrl: np.ndarray = field(default_factory=lambda: np.zeros(CTRL_SIZE, np.int64))
+    # One row per instruction: how often it stored duplicate active indices, and the first such case
+    # (earlier lane, later lane, address). Sized by Program.initial_state().
+    dup_warn: np.ndarray = field(default_factory=lambda: np.zeros((0, DUP_WARN_FIELDS), np.int64))
 
-    PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl")
+    PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl", "dup_warn")
 
     @property
     def pc(self) -> int:
@@ -64,6 +68,9 @@ class MachineState:
 def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str:
     if name == "ub":
         return f"ub[{byte:#x}]: {mine[byte]:#04x} != {theirs[byte]:#04x}"
+    if name == "dup_warn":
+        row = byte // (mine.itemsize * DUP_WARN_FIELDS)
+        return f"duplicate-index record of row {row}: {list(mine[row])} != {list(theirs[row])}"
     if mine.ndim == 2:
         row, col = divmod(byte, mine.shape[1])
         prefix = {"vreg": "v", "preg": "p"}[name]

@@ -27,9 +27,32 @@ cdef enum Opcode:
     OP_MASK_UPD = 24
     OP_ITER = 25
     OP_ITER_SCALED = 26
-    OP_VLD = 27
-    OP_VSTA = 28
-    OP_VSCT = 29
+    OP_PAND = 27
+    OP_POR = 28
+    OP_PXOR = 29
+    OP_PNOT = 30
+    OP_PMOV = 31
+    OP_VLD = 32
+    OP_VLD_BRC = 33
+    OP_VLD_US = 34
+    OP_VLD_DS = 35
+    OP_VLD_UNPK = 36
+    OP_VLD_DINTLV = 37
+    OP_VLD_MASK = 38
+    OP_VLD_US_MASK = 39
+    OP_VLD_DS_MASK = 40
+    OP_VGAT = 41
+    OP_VSTA = 42
+    OP_VSTA_1ST = 43
+    OP_VSTA_PACK = 44
+    OP_VSTA_PACKV2 = 45
+    OP_VSTA_INTLV = 46
+    OP_VSTA_MASK = 47
+    OP_VSTA_PACK_MASK = 48
+    OP_VSCT = 49
+    OP_VREDSUM = 50
+    OP_VREDMAX = 51
+    OP_VREDMIN = 52
 
 cdef enum TypeCode:
     T_S8 = 1
@@ -51,6 +74,9 @@ cdef enum TypeCode:
     T_B16 = 17
     T_B32 = 18
     T_B64 = 19
+    T_E2M1X2 = 20
+    T_E1M2X2 = 21
+    T_S4X2 = 22
 
 cdef enum StopCode:
     STOP_RUNNING = 0

@@ -35,6 +35,27 @@ B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))
 INTEGER_AND_RAW = tuple(t for t in dtypes.TYPES if t.kind in ("int", "uint") or t.name in ("b8", "b16", "b32", "b64"))
 MASK_WIDTHS = dtypes.named("b8", "b16", "b32")
 
+# The seed pages' type lists, plus the raw bN types of the same width (pure moves, LANGUAGE.md §2).
+STORE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "f16", "f32", "bf16", "e4m3", "hif8", "e5m2",
+                           "e8m0", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32")          # seed 002 NORM, FIRST
+PACK_TYPES = dtypes.named("s16", "u16", "s32", "u32", "s64", "u64", "f16", "f32", "bf16", "b16", "b32", "b64")
+PACKV2_TYPES = dtypes.named("s32", "u32", "f32", "b32")
+INTLV_TYPES = tuple(t for t in STORE_TYPES if t.name != "f32")                               # seed 002 INTLV
+
+
+def _pairs_of(data_names, index_name):
+    return tuple((d, dtypes.BY_SPELLING[index_name]) for d in dtypes.named(*data_names))
+
+
+SCATTER_PAIRS = _pairs_of(("s8", "u8", "b8", "s16", "u16", "f16", "bf16", "b16"), "u16") + _pairs_of(("s32", "u32", "f32", "b32"), "u32") \
+    + _pairs_of(("s64", "u64", "b64"), "u32") + _pairs_of(("s64", "u64", "b64"), "u64")        # seeds 000, 001
+GATHER_PAIRS = _pairs_of(("s8", "u8", "b8", "s16", "u16", "f16", "bf16", "b16"), "u16") \
+    + _pairs_of(("s32", "u32", "f32", "b32"), "u32")                                           # facts §5 vgather2
+REDUCE_SUM_PAIRS = tuple(tuple(dtypes.BY_SPELLING[n] for n in pair) for pair in (
+    ("f16", "f16"), ("f32", "f32"), ("s32", "s16"), ("u32", "u16"), ("s32", "s32"), ("u32", "u32"),
+    ("s64", "s64"), ("u64", "u64")))                                                          # seed 003 table 3
+REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # seed 003 table 4
+
 
 @dataclass(frozen=True)
 class InsnSpec:
@@ -67,10 +88,6 @@ class InsnSpec:
     @property
     def text(self) -> str:
         return f"{self.mnemonic} {self.syntax}".strip()
-
-
-def _pairs(data_types, index_types):
-    return tuple((d, i) for d in data_types for i in index_types)
 
 
 def _single(types):
@@ -117,19 +134,89 @@ INSNS: tuple[InsnSpec, ...] = (
              "facts §7; " + SEED_STOREALIGN, types=_single(MASK_WIDTHS)),
     InsnSpec("iter", "scaled", "aD.bW, sI, STRIDE", "iter_scaled", "aD = sI * STRIDE * W bytes",
              "facts §7", types=_single(MASK_WIDTHS)),
-    # --- loads ---
+    InsnSpec("pand", "", "pD, pA, pB, pG", "mask_logic", "pD = pA & pB where pG is set, 0 elsewhere (all 256 bits)",
+             "facts §2.4", masks="pG gates every bit"),
+    InsnSpec("por", "", "pD, pA, pB, pG", "mask_logic", "pD = pA | pB where pG is set, 0 elsewhere (all 256 bits)",
+             "facts §2.4", masks="pG gates every bit"),
+    InsnSpec("pxor", "", "pD, pA, pB, pG", "mask_logic", "pD = pA ^ pB where pG is set, 0 elsewhere (all 256 bits)",
+             "facts §2.4", masks="pG gates every bit"),
+    InsnSpec("pnot", "", "pD, pS, pG", "mask_not", "pD = ~pS where pG is set, 0 elsewhere (all 256 bits)",
+             "facts §2.4", masks="pG gates every bit"),
+    InsnSpec("pmov", "", "pD, pS", "mask_move", "pD = pS (all 256 bits)", "facts §2.4"),
+    # --- loads (facts §3) ---
     InsnSpec("vld", "", "vD.T, [addr]", "vld_norm", "NORM load: vD = the 256 bytes at addr",
              "facts §3.2 NORM", types=_single(dtypes.TYPES), align="32 bytes"),
-    # --- stores ---
+    InsnSpec("vld.brc", "", "vD.T, [addr]", "vld_brc", "broadcast load: every lane of vD = the one T element at addr",
+             "facts §3.2 BRC_B8/B16/B32", types=_single(B8 + B16 + B32), align="element (T's width)"),
+    InsnSpec("vld.us", "", "vD.T, [addr]", "vld_us", "upsample load: 128 bytes, lanes 2i and 2i+1 of vD = element i",
+             "facts §3.2 US_B8/US_B16", types=_single(B8 + B16), align="32 bytes"),
+    InsnSpec("vld.ds", "", "vD.T, [addr]", "vld_ds", "downsample load: 512 bytes, lane i of vD = element 2i",
+             "facts §3.2 DS_B8/DS_B16", types=_single(B8 + B16), align="32 bytes"),
+    InsnSpec("vld.unpk", "", "vD.T, [addr]", "vld_unpk",
+             "unpack load: 128 bytes of T elements, each zero-extended into a lane of twice T's width",
+             "facts §3.2 UNPK_B8/B16/B32", types=_single(B8 + B16 + B32), align="32 bytes"),
+    InsnSpec("vld.dintlv", "", "vD0.T, vD1.T, [addr]", "vld_dintlv",
+             "deinterleave load: 512 bytes, even elements -> vD0, odd elements -> vD1",
+             "facts §3.2 DINTLV_B8/B16/B32", types=_single(B8 + B16 + B32), align="32 bytes"),
+    InsnSpec("vld", "mask", "pD, [addr]", "mask_load_norm", "mask load: the 256 bits of pD = the 32 bytes at addr",
+             "facts §3.4 NORM", align="32 bytes"),
+    InsnSpec("vld.us", "mask", "pD, [addr]", "mask_load_us",
+             "mask upsample load: 16 bytes, bit j -> bits 2j and 2j+1 of pD", "facts §3.4 US", align="16 bytes"),
+    InsnSpec("vld.ds", "mask", "pD, [addr]", "mask_load_ds",
+             "mask downsample load: 64 bytes, bit 2j -> bit j of pD", "facts §3.4 DS", align="32 bytes"),
+    InsnSpec("vgat", "", "vD.T, [base], vI.U, pM", "vgat",
+             "gather: active lane i of vD = the T element at base + vI[i]*sizeof(T); inactive lanes 0. "
+             "b8 data: 128 lanes, u16 indices, each byte zero-extended into a 16-bit lane",
+             "facts §5 vgather2", types=GATHER_PAIRS, align="32 bytes (base); element addresses",
+             masks="pM read at the lane width (b16 for b8 data); inactive lanes are 0 and never checked"),
+    # --- stores (seed 002 asc_storealign; seeds 000/001 scatter) ---
     InsnSpec("vsta", "", "[addr], vS.T, pM", "vsta_norm",
              "NORM store: lane i -> addr + i*W for each active lane i",
-             SEED_STOREALIGN + " NORM", types=_single(B8 + B16 + B32), align="32 bytes",
-             masks="pM read at T's width; inactive lanes leave the UB untouched"),
+             SEED_STOREALIGN + " NORM", types=_single(STORE_TYPES), align="32 bytes",
+             masks="pM read at T's width; inactive lanes leave the UB untouched (--store-inactive zero: write 0)"),
+    InsnSpec("vsta.1st", "", "[addr], vS.T", "vsta_first", "FIRST store: lane 0 of vS -> addr; no mask",
+             SEED_STOREALIGN + " FIRST", types=_single(STORE_TYPES), align="element (T's width)",
+             masks="none: the mask is ignored"),
+    InsnSpec("vsta.pack", "", "[addr], vS.T, pM", "vsta_pack",
+             "PACK store: the low half of active lane i -> slot i of width W/2 (a VL/2-byte region)",
+             SEED_STOREALIGN + " PACK; facts §4.2 PK_B16/B32/B64", types=_single(PACK_TYPES), align="32 bytes",
+             masks="pM read at T's width; slots of inactive lanes untouched (--store-inactive zero: write 0)"),
+    InsnSpec("vsta.packv2", "", "[addr], vS.T, pM", "vsta_packv2",
+             "PACKV2 store: the low 8 bits of active lane i -> byte slot i (a VL/4-byte region)",
+             SEED_STOREALIGN + " PACKV2; facts §4.2 PK4_B32", types=_single(PACKV2_TYPES), align="32 bytes",
+             masks="pM read at T's width; slots of inactive lanes untouched (--store-inactive zero: write 0)"),
+    InsnSpec("vsta.intlv", "", "[addr], vS0.T, vS1.T", "vsta_intlv",
+             "INTLV store: addr + 2i*W <- vS0[i], addr + (2i+1)*W <- vS1[i] (512 bytes)",
+             SEED_STOREALIGN + " INTLV; facts §4.2 INTLV_B8/B16/B32", types=_single(INTLV_TYPES), align="32 bytes",
+             masks="none: the mask is ignored"),
+    InsnSpec("vsta", "mask", "[addr], pS", "mask_store_norm", "mask store: the 256 bits of pS -> 32 bytes at addr",
+             SEED_STOREALIGN + " mask NORM; facts §4.4", align="32 bytes"),
+    InsnSpec("vsta.pack", "mask", "[addr], pS", "mask_store_pack",
+             "mask PACK store: the even bits of pS (bit 2j -> bit j) -> 16 bytes at addr",
+             SEED_STOREALIGN + " mask PACK; facts §4.4", align="16 bytes"),
     InsnSpec("vsct", "", "[base], vS.T, vI.U, pM", "vsct",
-             "scatter: for each active lane i, base + vI[i]*W <- vS[i] (indices in elements)",
-             SEED_SCATTER, types=_pairs(B16, dtypes.named("u16")) + _pairs(B32, dtypes.named("u32")),
-             align="32 bytes (base)",
-             masks="pM read at T's width; inactive lanes write nothing and are never checked"),
+             "scatter: for each active lane i, base + vI[i]*W <- vS[i] (indices in elements). b8 data: 128 "
+             "requests with u16 indices, request i stores source byte 2i; b64 data with u32 indices uses "
+             "the first 32 index lanes",
+             SEED_SCATTER, types=SCATTER_PAIRS, align="32 bytes (base)",
+             masks="pM read at the lane width (b16 for b8 data); inactive lanes write nothing and are never "
+                   "checked; duplicate active indices: the highest lane wins, with a warning"),
+    # --- reductions (seed 003 Reduce) ---
+    InsnSpec("vredsum", "", "vD.T, vS.U, pM", "reduce_sum",
+             "lane 0 of vD = sum of the active lanes of vS in a pairwise tree, every partial rounded to T; "
+             "other lanes 0",
+             SEED_REDUCE + " SUM", types=REDUCE_SUM_PAIRS,
+             masks="pM read at U's width; inactive lanes count as +0; none active gives +0"),
+    InsnSpec("vredmax", "", "vD.T, vS.T, pM", "reduce_maxmin",
+             "lane 0 of vD = max of the active lanes, lane 1 = index of its first occurrence (raw bits); "
+             "other lanes 0", SEED_REDUCE + " MAX", types=_single(REDUCE_MAXMIN_TYPES),
+             masks="pM read at T's width; inactive lanes count as -inf / the type's minimum; none active "
+                   "gives that identity and index 0"),
+    InsnSpec("vredmin", "", "vD.T, vS.T, pM", "reduce_maxmin",
+             "lane 0 of vD = min of the active lanes, lane 1 = index of its first occurrence (raw bits); "
+             "other lanes 0", SEED_REDUCE + " MIN", types=_single(REDUCE_MAXMIN_TYPES),
+             masks="pM read at T's width; inactive lanes count as +inf / the type's maximum; none active "
+                   "gives that identity and index 0"),
 )
 
 DIRECTIVES = (

@@ -30,9 +30,11 @@ def wrap64(value: int) -> int:
 
 
 class RefMachine:
-    def __init__(self, program: Program, state: MachineState, ub_usable: int, max_steps: int):
+    def __init__(self, program: Program, state: MachineState, ub_usable: int, max_steps: int,
+                 store_inactive: str = "keep"):
         self.program, self.state = program, state
         self.ub_usable, self.max_steps = ub_usable, max_steps
+        self.zero_inactive = store_inactive == "zero"     # LANGUAGE.md §6
 
     # ---- the step loop (docs/semantics.md "Steps, halting, limits") ----
     def run(self, budget: int) -> int:
@@ -103,12 +105,33 @@ class RefMachine:
         """A width-W producer sets bit i*W of each active element and clears every other bit."""
         bits = np.zeros(MASK_BITS, bool)
         bits[::width] = active
+        self.set_mask_bits(number, bits)
+
+    def set_mask_bits(self, number: int, bits: np.ndarray):
         self.state.preg[number] = np.packbits(bits, bitorder="little")
         self.state.preg_set[number] = 1
 
     def lanes(self, vreg: int, etype) -> np.ndarray:
         """A vector register viewed as elements of `etype` (a view: writing it writes the register)."""
         return self.state.vreg[vreg].view(etype.np_dtype)
+
+    def read_span(self, address: int, size: int, alignment: int) -> np.ndarray:
+        """The `size` UB bytes at `address`, after the alignment and range checks (a copy)."""
+        self.check_aligned(address, alignment)
+        self.check_in_ub(address, size)
+        return self.state.ub[address:address + size].copy()
+
+    def write_slots(self, address: int, slot_bytes: np.ndarray, written: np.ndarray):
+        """Store slot k (row k of `slot_bytes`) at address + k*slot_size for each k with written[k].
+
+        Every written slot is range-checked, from slot 0 up, before any byte is stored."""
+        slot_size = slot_bytes.shape[1]
+        slots = np.flatnonzero(written)
+        for k in slots:
+            self.check_in_ub(address + k * slot_size, slot_size, lane=int(k))
+        for k in slots:
+            start = address + k * slot_size
+            self.state.ub[start:start + slot_size] = slot_bytes[k]
 
 
 # ---- scalar and control (LANGUAGE.md §4; docs/semantics.md "Scalars") ----
@@ -233,52 +256,276 @@ def iter_scaled(m: RefMachine, insn: Insn):
     m.state.areg[insn.operand("aD")] = offset % (1 << 32)
 
 
-# ---- loads (facts §3.2) ----
+# ---- mask logic (facts §2.4): all 256 bits, zeroing gate ----
+MASK_LOGIC = {"pand": np.bitwise_and, "por": np.bitwise_or, "pxor": np.bitwise_xor}
+
+
+def mask_logic(m: RefMachine, insn: Insn):
+    # pand/por/pxor pD, pA, pB, pG  -- pD = (pA op pB) where pG, else 0
+    a, b = m.mask_bits(insn.operand("pA")), m.mask_bits(insn.operand("pB"))
+    gate = m.mask_bits(insn.operand("pG"))
+    m.set_mask_bits(insn.operand("pD"), MASK_LOGIC[insn.spec.mnemonic](a, b) & gate)
+
+
+def mask_not(m: RefMachine, insn: Insn):
+    # pnot pD, pS, pG  -- pD = ~pS where pG, else 0
+    source, gate = m.mask_bits(insn.operand("pS")), m.mask_bits(insn.operand("pG"))
+    m.set_mask_bits(insn.operand("pD"), ~source & gate)
+
+
+def mask_move(m: RefMachine, insn: Insn):
+    # pmov pD, pS
+    m.set_mask_bits(insn.operand("pD"), m.mask_bits(insn.operand("pS")))
+
+
+# ---- loads (facts §3.2-3.4) ----
 def vld_norm(m: RefMachine, insn: Insn):
     # vld vD.T, [addr]  -- NORM: 256 contiguous bytes, 32-byte aligned
-    address = m.address(insn.operand("[addr]"))
-    m.check_aligned(address, 32)
-    m.check_in_ub(address, VL)
-    m.state.vreg[insn.operand("vD")] = m.state.ub[address:address + VL]
+    m.state.vreg[insn.operand("vD")] = m.read_span(m.address(insn.operand("[addr]")), VL, 32)
 
 
-# ---- stores (seed 002 asc_storealign; seeds 000/001 scatter) ----
-def vsta_norm(m: RefMachine, insn: Insn):
-    # vsta [addr], vS.T, pM  -- NORM: active lane i -> addr + i*W; inactive lanes issue no write
+def vld_brc(m: RefMachine, insn: Insn):
+    # vld.brc vD.T, [addr]  -- BRC: one element, broadcast to every lane
     (etype,) = insn.types
-    width = etype.width
-    active = m.active_lanes(insn.operand("pM"), width)
-    address = m.address(insn.operand("[addr]"))
-    m.check_aligned(address, 32)
-    active_lanes = np.flatnonzero(active)
-    for lane in active_lanes:
-        m.check_in_ub(address + lane * width, width, lane=int(lane))
-    source = m.state.vreg[insn.operand("vS")]
-    for lane in active_lanes:
-        start = address + lane * width
-        m.state.ub[start:start + width] = source[lane * width:(lane + 1) * width]
+    element = m.read_span(m.address(insn.operand("[addr]")), etype.width, etype.width)
+    m.state.vreg[insn.operand("vD")] = np.tile(element, etype.lanes)
 
 
-def vsct(m: RefMachine, insn: Insn):
-    # vsct [base], vS.T, vI.U, pM  -- for active lane i: base + vI[i]*W <- vS[i] (element indices)
+def vld_us(m: RefMachine, insn: Insn):
+    # vld.us vD.T, [addr]  -- US: 128 bytes; dst[2i] = dst[2i+1] = src[i]
+    (etype,) = insn.types
+    source = m.read_span(m.address(insn.operand("[addr]")), VL // 2, 32).view(etype.bits)
+    m.state.vreg[insn.operand("vD")] = np.repeat(source, 2).view(np.uint8)
+
+
+def vld_ds(m: RefMachine, insn: Insn):
+    # vld.ds vD.T, [addr]  -- DS: 512 bytes; dst[i] = src[2i]
+    (etype,) = insn.types
+    source = m.read_span(m.address(insn.operand("[addr]")), 2 * VL, 32).view(etype.bits)
+    m.state.vreg[insn.operand("vD")] = source[0::2].view(np.uint8)
+
+
+def vld_unpk(m: RefMachine, insn: Insn):
+    # vld.unpk vD.T, [addr]  -- UNPK: 128 bytes of T, each zero-extended to twice T's width
+    (etype,) = insn.types
+    source = m.read_span(m.address(insn.operand("[addr]")), VL // 2, 32).view(etype.bits)
+    double_width = np.dtype(f"u{2 * etype.width}")
+    m.state.vreg[insn.operand("vD")] = source.astype(double_width).view(np.uint8)
+
+
+def vld_dintlv(m: RefMachine, insn: Insn):
+    # vld.dintlv vD0.T, vD1.T, [addr]  -- DINTLV: 512 bytes; even elements -> vD0, odd -> vD1 (written last)
+    (etype,) = insn.types
+    source = m.read_span(m.address(insn.operand("[addr]")), 2 * VL, 32).view(etype.bits)
+    m.state.vreg[insn.operand("vD0")] = source[0::2].view(np.uint8)
+    m.state.vreg[insn.operand("vD1")] = source[1::2].view(np.uint8)
+
+
+def _ub_bits(raw: np.ndarray) -> np.ndarray:
+    return np.unpackbits(raw, bitorder="little").astype(bool)
+
+
+def mask_load_norm(m: RefMachine, insn: Insn):
+    # vld pD, [addr]  -- 32 bytes -> 256 bits
+    raw = m.read_span(m.address(insn.operand("[addr]")), VL // 8, 32)
+    m.set_mask_bits(insn.operand("pD"), _ub_bits(raw))
+
+
+def mask_load_us(m: RefMachine, insn: Insn):
+    # vld.us pD, [addr]  -- 16 bytes; bit j -> bits 2j and 2j+1
+    raw = m.read_span(m.address(insn.operand("[addr]")), VL // 16, 16)
+    m.set_mask_bits(insn.operand("pD"), np.repeat(_ub_bits(raw), 2))
+
+
+def mask_load_ds(m: RefMachine, insn: Insn):
+    # vld.ds pD, [addr]  -- 64 bytes; bit 2j -> bit j
+    raw = m.read_span(m.address(insn.operand("[addr]")), VL // 4, 32)
+    m.set_mask_bits(insn.operand("pD"), _ub_bits(raw)[0::2])
+
+
+def _indexed_lanes(m: RefMachine, insn: Insn, base_name: str):
+    """Shared shape of gather and scatter (facts §5): the lane pitch is the wider of data and index
+    (b8 data rides in 16-bit lanes), the mask is read at that pitch, and active lane i addresses
+    base + idx[i] * sizeof(data). Returns (pitch, [(lane, index, address)] of active lanes)."""
     data_type, index_type = insn.types
-    width = data_type.width
-    active = m.active_lanes(insn.operand("pM"), width)
-    base = m.address(insn.operand("[base]"))
-    m.check_aligned(base, 32)                          # seed 000: dst 32-byte aligned
-    indices = m.lanes(insn.operand("vI"), index_type)
+    pitch = max(data_type.width, index_type.width)
+    active = m.active_lanes(insn.operand("pM"), pitch)[:VL // pitch]
+    base = m.address(insn.operand(base_name))
+    m.check_aligned(base, 32)
+    indices = m.state.vreg[insn.operand("vI")].view(index_type.bits)
     requests = []
     for lane in np.flatnonzero(active):
         index = int(indices[lane])
-        target = wrap64(base + index * width)
-        m.check_in_ub(target, width, lane=int(lane), index=index)
-        requests.append((int(lane), target))
+        address = wrap64(base + index * data_type.width)
+        m.check_in_ub(address, data_type.width, lane=int(lane), index=index)
+        requests.append((int(lane), index, address))
+    return pitch, requests
+
+
+def vgat(m: RefMachine, insn: Insn):
+    # vgat vD.T, [base], vI.U, pM  -- active lane i <- element at base + idx[i]*W; inactive lanes 0
+    data_type, _ = insn.types
+    pitch, requests = _indexed_lanes(m, insn, "[base]")
+    gathered = np.zeros(VL // pitch, np.dtype(f"u{pitch}"))   # b8 data: zero-extended into 16-bit lanes
+    for lane, _index, address in requests:
+        gathered[lane] = m.state.ub[address:address + data_type.width].view(data_type.bits)[0]
+    m.state.vreg[insn.operand("vD")] = gathered.view(np.uint8)
+
+
+# ---- stores (seed 002 asc_storealign; seeds 000/001 scatter) ----
+def _store_lane_slots(m: RefMachine, insn: Insn, slot_size: int):
+    """NORM/PACK/PACKV2 shape: active lane i's low `slot_size` bytes -> slot i of the region at addr.
+    With --store-inactive zero, inactive lanes' slots are written with 0 (LANGUAGE.md §6)."""
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    address = m.address(insn.operand("[addr]"))
+    m.check_aligned(address, 32)
+    lanes = m.state.vreg[insn.operand("vS")].reshape(etype.lanes, etype.width)
+    slots = lanes[:, :slot_size].copy()                   # little-endian: the low bytes come first
+    if m.zero_inactive:
+        slots[~active] = 0
+        active = np.ones_like(active)
+    m.write_slots(address, slots, active)
+
+
+def vsta_norm(m: RefMachine, insn: Insn):
+    # vsta [addr], vS.T, pM  -- NORM: active lane i -> addr + i*W
+    _store_lane_slots(m, insn, insn.types[0].width)
+
+
+def vsta_pack(m: RefMachine, insn: Insn):
+    # vsta.pack [addr], vS.T, pM  -- PACK: low half of active lane i -> slot i of width W/2
+    _store_lane_slots(m, insn, insn.types[0].width // 2)
+
+
+def vsta_packv2(m: RefMachine, insn: Insn):
+    # vsta.packv2 [addr], vS.T, pM  -- PACKV2: low byte of active (32-bit) lane i -> byte slot i
+    _store_lane_slots(m, insn, 1)
+
+
+def vsta_first(m: RefMachine, insn: Insn):
+    # vsta.1st [addr], vS.T  -- FIRST: lane 0 only, mask ignored, element-aligned
+    (etype,) = insn.types
+    address = m.address(insn.operand("[addr]"))
+    m.check_aligned(address, etype.width)
+    m.check_in_ub(address, etype.width)
+    m.state.ub[address:address + etype.width] = m.state.vreg[insn.operand("vS")][:etype.width]
+
+
+def vsta_intlv(m: RefMachine, insn: Insn):
+    # vsta.intlv [addr], vS0.T, vS1.T  -- INTLV: addr + 2i*W <- S0[i], addr + (2i+1)*W <- S1[i]
+    (etype,) = insn.types
+    address = m.address(insn.operand("[addr]"))
+    m.check_aligned(address, 32)
+    m.check_in_ub(address, 2 * VL)
+    interleaved = np.empty(2 * etype.lanes, etype.bits)
+    interleaved[0::2] = m.state.vreg[insn.operand("vS0")].view(etype.bits)
+    interleaved[1::2] = m.state.vreg[insn.operand("vS1")].view(etype.bits)
+    m.state.ub[address:address + 2 * VL] = interleaved.view(np.uint8)
+
+
+def mask_store_norm(m: RefMachine, insn: Insn):
+    # vsta [addr], pS  -- 256 bits -> 32 bytes
+    bits = m.mask_bits(insn.operand("pS"))
+    address = m.address(insn.operand("[addr]"))
+    m.check_aligned(address, 32)
+    m.check_in_ub(address, VL // 8)
+    m.state.ub[address:address + VL // 8] = np.packbits(bits, bitorder="little")
+
+
+def mask_store_pack(m: RefMachine, insn: Insn):
+    # vsta.pack [addr], pS  -- the even bits (bit 2j -> bit j) -> 16 bytes
+    bits = m.mask_bits(insn.operand("pS"))
+    address = m.address(insn.operand("[addr]"))
+    m.check_aligned(address, 16)
+    m.check_in_ub(address, VL // 16)
+    m.state.ub[address:address + VL // 16] = np.packbits(bits[0::2], bitorder="little")
+
+
+def vsct(m: RefMachine, insn: Insn):
+    # vsct [base], vS.T, vI.U, pM  -- for active lane i: base + vI[i]*W <- vS[i] (element indices);
+    # b8 data: request i stores source byte 2i (its 16-bit lane's low byte)
+    data_type, _ = insn.types
+    width = data_type.width
+    pitch, requests = _indexed_lanes(m, insn, "[base]")
+    first_lane_at = {}
+    duplicate = None
+    for lane, _index, address in requests:
+        if address in first_lane_at and duplicate is None:
+            duplicate = (first_lane_at[address], lane, address)
+        first_lane_at.setdefault(address, lane)
     source = m.state.vreg[insn.operand("vS")]
-    for lane, target in requests:                      # lane order: the highest duplicate lane wins
-        m.state.ub[target:target + width] = source[lane * width:(lane + 1) * width]
+    for lane, _index, address in requests:        # lane order: the highest duplicate lane wins
+        m.state.ub[address:address + width] = source[lane * pitch:lane * pitch + width]
+    if duplicate is not None:
+        record = m.state.dup_warn[m.state.pc]
+        if record[0] == 0:
+            record[1:] = duplicate
+        record[0] += 1
+
+
+# ---- reductions (seed 003 Reduce; LANGUAGE.md §4 Reductions) ----
+CANONICAL_NAN_BITS = {2: 0x7E00, 4: 0x7FC00000}        # f16, f32: the types the seed's reductions take
+
+
+def _canonical_nans(values: np.ndarray) -> np.ndarray:
+    if values.dtype.kind == "f":
+        nan_bits = np.array(CANONICAL_NAN_BITS[values.itemsize], values.dtype.str.replace("f", "u"))
+        values = np.where(np.isnan(values), nan_bits.view(values.dtype), values)
+    return values
+
+
+def reduce_sum(m: RefMachine, insn: Insn):
+    # vredsum vD.T, vS.U, pM  -- pairwise tree over all lanes, inactive = +0, each partial rounded to T
+    dest_type, source_type = insn.types
+    active = m.active_lanes(insn.operand("pM"), source_type.width)[:source_type.lanes]
+    source = m.lanes(insn.operand("vS"), source_type)
+    level = np.where(active, source, 0).astype(dest_type.np_dtype)   # s16 -> s32 sign-extends, u16 zero-
+    with np.errstate(all="ignore"):
+        while level.size > 1:                        # (x0+x1), (x2+x3), ... then pairs of those
+            level = _canonical_nans(level[0::2] + level[1::2])        # numpy rounds each sum to T (ints wrap)
+    result = np.zeros(dest_type.lanes, dest_type.np_dtype)
+    result[0] = level[0]
+    m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+
+
+def _is_better(x, best, want_max: bool) -> bool:
+    """x beats best: strictly larger (smaller); between zeros, +0 is above -0 (seed 003)."""
+    if x == best and x == 0 and x.dtype.kind == "f":
+        return bool(np.signbit(best) if want_max else np.signbit(x)) and np.signbit(x) != np.signbit(best)
+    return bool(x > best) if want_max else bool(x < best)
+
+
+def reduce_maxmin(m: RefMachine, insn: Insn):
+    # vredmax/vredmin vD.T, vS.T, pM  -- lane 0 = value, lane 1 = first index (raw bits), rest 0
+    (etype,) = insn.types
+    want_max = insn.spec.mnemonic == "vredmax"
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    source = m.lanes(insn.operand("vS"), etype)
+    if etype.kind == "float":
+        best = np.array(-np.inf if want_max else np.inf, etype.np_dtype)[()]
+    else:
+        limits = np.iinfo(etype.np_dtype)
+        best = etype.np_dtype.type(limits.min if want_max else limits.max)
+    best_index = 0
+    found = False
+    for lane in np.flatnonzero(active):
+        x = source[lane]
+        if etype.kind == "float" and np.isnan(x):     # the first NaN wins with its own bits
+            best, best_index = x, int(lane)
+            break
+        if not found or _is_better(x, best, want_max):
+            best, best_index, found = x, int(lane), True
+    result = np.zeros(etype.lanes, etype.bits)
+    result[0] = np.array(best, etype.np_dtype).view(etype.bits)
+    result[1] = best_index
+    m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
 
 
 FAMILIES = {f.__name__: f for f in (
     scalar_mov, scalar_alu, scalar_load, scalar_store, branch, cond_branch, membar, halt,
-    mask_pattern, mask_update, iter_set, iter_scaled, vld_norm, vsta_norm, vsct,
+    mask_pattern, mask_update, iter_set, iter_scaled, mask_logic, mask_not, mask_move,
+    vld_norm, vld_brc, vld_us, vld_ds, vld_unpk, vld_dintlv, mask_load_norm, mask_load_us, mask_load_ds, vgat,
+    vsta_norm, vsta_first, vsta_pack, vsta_packv2, vsta_intlv, mask_store_norm, mask_store_pack, vsct,
+    reduce_sum, reduce_maxmin,
 )}
