@@ -6,17 +6,19 @@ Exit statuses (LANGUAGE.md §5): 0 ok, 1 assembly error, 2 runtime fault, 3 step
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from .asm.assembler import assemble_file
-from .asm.errors import AssemblyFailed
+from .asm.errors import AssemblyFailed, format_diagnostic
 from .program import Buffer, Program
 from .state import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT
-from .vm import ENGINES, EngineMissing, Machine, auto_engine
+from .vm import ENGINES, STORE_INACTIVE, EngineMissing, Machine, MachineFault, auto_engine, duplicate_index_warnings
 
 EXIT_OK, EXIT_ASM, EXIT_FAULT, EXIT_STEP_LIMIT, EXIT_EXPECT, EXIT_USAGE = 0, 1, 2, 3, 4, 64
 SHOWN_MISMATCHES = 10
@@ -62,6 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="save a buffer's final contents as .npy (default NAME.npy); repeatable")
     run.add_argument("--ub-usable", type=ub_size, default=UB_USABLE_DEFAULT, metavar="SIZE",
                      help="usable UB bytes, e.g. 256K (default 248K)")
+    run.add_argument("--store-inactive", choices=STORE_INACTIVE, default="keep",
+                     help="keep: inactive lanes of masked stores write nothing (default); zero: they write 0")
+    run.add_argument("--json", action="store_true",
+                     help="print a machine-readable report of the run instead of text (docs/cli.md)")
     return parser
 
 
@@ -70,39 +76,123 @@ def main(argv: list[str] | None = None) -> int:
     return run_command(args)
 
 
+@dataclass
+class RunReport:
+    """What `ascasm run` found, rendered as text for people or as JSON (--json) for graders and editors."""
+    file: str
+    exit: int = EXIT_OK
+    steps: int = 0
+    errors: list = field(default_factory=list)        # AsmError
+    fault: MachineFault | None = None
+    warnings: list = field(default_factory=list)      # (SourceLoc, message, notes)
+    outputs: list = field(default_factory=list)       # Buffer
+    expects: list = field(default_factory=list)       # (Expectation, actual values, indices that differ)
+    usage_error: str = ""
+    ub: np.ndarray | None = None
+
+    STATUS = {EXIT_OK: "ok", EXIT_ASM: "assembly_error", EXIT_FAULT: "fault", EXIT_STEP_LIMIT: "step_limit",
+              EXIT_EXPECT: "expect_mismatch", EXIT_USAGE: "usage_error"}
+
+
 def run_command(args) -> int:
-    out, err = sys.stdout, sys.stderr
+    report = execute(args)
+    if args.json:
+        print(json.dumps(report_json(report), indent=1))
+    else:
+        print_report(report, sys.stdout, sys.stderr)
+    return report.exit
+
+
+def execute(args) -> RunReport:
+    report = RunReport(str(args.file))
     path = Path(args.file)
     if not path.is_file():
-        print(f"ascasm: error: cannot read {path}: no such file", file=err)
-        return EXIT_USAGE
+        report.exit, report.usage_error = EXIT_USAGE, f"cannot read {path}: no such file"
+        return report
     try:
         program = assemble_file(path, ub_usable=args.ub_usable)
     except AssemblyFailed as failed:
-        print(failed, file=err)
-        return EXIT_ASM
+        report.exit, report.errors = EXIT_ASM, failed.errors
+        return report
     dumps = []
     for spec in args.dump:
         name, _, target = spec.partition("=")
         if name not in program.buffers:
-            print(f"ascasm: error: --dump {spec}: no buffer named '{name}'", file=err)
-            return EXIT_USAGE
+            report.exit, report.usage_error = EXIT_USAGE, f"--dump {spec}: no buffer named '{name}'"
+            return report
         dumps.append((program.buffers[name], Path(target or f"{name}.npy")))
     try:
-        machine = Machine(program, args.engine or auto_engine(), args.ub_usable, args.max_steps)
+        machine = Machine(program, args.engine or auto_engine(), args.ub_usable, args.max_steps,
+                          args.store_inactive)
     except EngineMissing as exc:
-        print(f"ascasm: error: {exc}", file=err)
-        return EXIT_USAGE
+        report.exit, report.usage_error = EXIT_USAGE, str(exc)
+        return report
     machine.run()
+    report.steps, report.ub = machine.state.steps, machine.state.ub
+    report.warnings = duplicate_index_warnings(program, machine.state)
     for buf, target in dumps:
         np.save(target, buf.view(machine.state.ub))
-    fault = machine.fault()
-    if fault is not None:
-        print(fault, file=err)
-        return EXIT_STEP_LIMIT if fault.kind == "STEP_LIMIT" else EXIT_FAULT
-    for buf in program.outs:
-        print(format_buffer(buf, machine.state.ub), file=out)
-    return EXIT_EXPECT if report_expectations(program, machine.state.ub, out) else EXIT_OK
+    report.fault = machine.fault()
+    if report.fault is not None:
+        report.exit = EXIT_STEP_LIMIT if report.fault.kind == "STEP_LIMIT" else EXIT_FAULT
+        return report
+    report.outputs = program.outs
+    for expectation in program.expects:
+        report.expects.append((expectation, expectation.buffer.view(machine.state.ub),
+                               expectation.mismatches(machine.state.ub)))
+    if any(wrong.size for _e, _a, wrong in report.expects):
+        report.exit = EXIT_EXPECT
+    return report
+
+
+def print_report(report: RunReport, out, err):
+    if report.usage_error:
+        print(f"ascasm: error: {report.usage_error}", file=err)
+    if report.errors:
+        print(AssemblyFailed(report.errors), file=err)
+    for loc, message, notes in report.warnings:
+        print(format_diagnostic("warning", loc, message, notes), file=err)
+    if report.fault is not None:
+        print(report.fault, file=err)
+    for buf in report.outputs:
+        print(format_buffer(buf, report.ub), file=out)
+    for expectation, actual, wrong in report.expects:
+        buf = expectation.buffer
+        if wrong.size == 0:
+            print(f"expect {buf.name}: ok ({buf.count} elements)", file=out)
+            continue
+        print(f"expect {buf.name}: {wrong.size} of {buf.count} elements differ ({expectation.loc})", file=out)
+        for i in wrong[:SHOWN_MISMATCHES]:
+            print(f"  {buf.name}[{i}]: got {_element_text(actual[i])}, expected "
+                  f"{_element_text(expectation.values[i])}", file=out)
+        if wrong.size > SHOWN_MISMATCHES:
+            print(f"  ... and {wrong.size - SHOWN_MISMATCHES} more", file=out)
+
+
+def _loc_json(loc) -> dict:
+    return {"file": loc.file, "line": loc.line, "col": loc.col}
+
+
+def report_json(report: RunReport) -> dict:
+    """The --json document (schema in docs/cli.md)."""
+    fault = report.fault
+    return {
+        "file": report.file,
+        "status": RunReport.STATUS[report.exit],
+        "exit": report.exit,
+        "steps": report.steps,
+        "usage_error": report.usage_error or None,
+        "errors": [{**_loc_json(e.loc), "message": e.message, "notes": e.notes} for e in report.errors],
+        "fault": None if fault is None else {**(_loc_json(fault.loc) if fault.loc else {}), "kind": fault.kind,
+                                             "message": fault.message, "step": fault.step},
+        "warnings": [{**_loc_json(loc), "message": message, "notes": notes} for loc, message, notes in report.warnings],
+        "expects": [{"buffer": e.buffer.name, **_loc_json(e.loc), "ok": wrong.size == 0,
+                     "mismatches": int(wrong.size),
+                     "first": [{"index": int(i), "got": _element_text(actual[i]),
+                                "expected": _element_text(e.values[i])} for i in wrong[:SHOWN_MISMATCHES]]}
+                    for e, actual, wrong in report.expects],
+        "outputs": {buf.name: [_element_text(v) for v in buf.view(report.ub)] for buf in report.outputs},
+    }
 
 
 def format_buffer(buf: Buffer, ub: np.ndarray, per_line: int = 16) -> str:
@@ -118,26 +208,6 @@ def format_buffer(buf: Buffer, ub: np.ndarray, per_line: int = 16) -> str:
 
 def _element_text(value) -> str:
     return str(value.item()) if value.dtype.kind in "iu" else str(value)
-
-
-def report_expectations(program: Program, ub: np.ndarray, out) -> int:
-    """Compare each .expect bit for bit; print the result; return how many buffers mismatch."""
-    failures = 0
-    for expectation in program.expects:
-        buf = expectation.buffer
-        actual = buf.view(ub)
-        wrong = np.flatnonzero(actual.view(buf.etype.bits) != expectation.values.view(buf.etype.bits))
-        if wrong.size == 0:
-            print(f"expect {buf.name}: ok ({buf.count} elements)", file=out)
-            continue
-        failures += 1
-        print(f"expect {buf.name}: {wrong.size} of {buf.count} elements differ ({expectation.loc})", file=out)
-        for i in wrong[:SHOWN_MISMATCHES]:
-            print(f"  {buf.name}[{i}]: got {_element_text(actual[i])}, expected "
-                  f"{_element_text(expectation.values[i])}", file=out)
-        if wrong.size > SHOWN_MISMATCHES:
-            print(f"  ... and {wrong.size - SHOWN_MISMATCHES} more", file=out)
-    return failures
 
 
 if __name__ == "__main__":

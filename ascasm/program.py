@@ -65,6 +65,11 @@ class Expectation:
     values: np.ndarray
     loc: SourceLoc
 
+    def mismatches(self, ub: np.ndarray) -> np.ndarray:
+        """Indices of the elements whose bits differ from the expected values (NaNs and -0 included)."""
+        bits = self.buffer.etype.bits
+        return np.flatnonzero(self.buffer.view(ub).view(bits) != self.values.view(bits))
+
 
 @dataclass
 class Program:

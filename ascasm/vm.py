@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 from .asm.errors import SourceLoc, format_diagnostic
 from .program import Program
 from .ref.executor import RefMachine
 from .state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
 
 ENGINES = ("cy", "ref")
+STORE_INACTIVE = ("keep", "zero")   # LANGUAGE.md §6
 
 
 class EngineMissing(RuntimeError):
@@ -60,15 +63,18 @@ class Machine:
     """A program loaded into a fresh machine state, executed by `engine` ("cy" or "ref")."""
 
     def __init__(self, program: Program, engine: str = "cy", ub_usable: int = UB_USABLE_DEFAULT,
-                 max_steps: int = MAX_STEPS_DEFAULT):
+                 max_steps: int = MAX_STEPS_DEFAULT, store_inactive: str = "keep"):
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}; choose one of {ENGINES}")
+        if store_inactive not in STORE_INACTIVE:
+            raise ValueError(f"unknown --store-inactive {store_inactive!r}; choose one of {STORE_INACTIVE}")
         self.program, self.engine = program, engine
         self.state: MachineState = program.initial_state()
         if engine == "cy":
-            self.executor = compiled_engine().Engine(program.code, self.state, ub_usable, max_steps)
+            options = {"zero_inactive": True} if store_inactive == "zero" else {}
+            self.executor = compiled_engine().Engine(program.code, self.state, ub_usable, max_steps, **options)
         else:
-            self.executor = RefMachine(program, self.state, ub_usable, max_steps)
+            self.executor = RefMachine(program, self.state, ub_usable, max_steps, store_inactive)
 
     def run(self, budget: int | None = None) -> int:
         """Execute until halt, fault or `budget` instructions; returns the stop code."""
@@ -86,6 +92,18 @@ class Machine:
         pc = self.state.pc
         loc = self.program.insns[pc].loc if pc < len(self.program.insns) else None
         return MachineFault(kind, fault_message(kind, self.state.fault_args), loc, self.state.steps + 1)
+
+
+def duplicate_index_warnings(program: Program, state: MachineState) -> list[tuple]:
+    """One (loc, message, notes) warning per vsct source line that stored duplicate active indices."""
+    out = []
+    for row in np.flatnonzero(state.dup_warn[:, 0]):
+        count, earlier, later, address = (int(x) for x in state.dup_warn[row])
+        times = "once" if count == 1 else f"in {count} executions"
+        out.append((program.insns[row].loc,
+                    f"duplicate active indices: lanes {earlier} and {later} both store to address {address:#x}",
+                    [f"the hardware keeps an unspecified one; ascasm keeps the highest lane ({times})"]))
+    return out
 
 
 def auto_engine() -> str:
