@@ -1,0 +1,2 @@
+; expect 2:15: division by zero
+.ub a u8[4] = i // 0

@@ -1,0 +1,2 @@
+; expect 2:16: unexpected '['
+    vld v0.u16 [input]
