@@ -1,24 +1,14 @@
-"""Builds the Cython engine. Performance directives are set here, in one place.
+"""Builds the Cython engine with the directives of ascasm/_engine/directives.py.
 
-ASCASM_CYTHON_DEBUG=1 rebuilds with bounds, wraparound and initialisation checks on, to hunt an
-out-of-range access that the engine's own explicit checks missed.
+ASCASM_CYTHON_DEBUG=1 rebuilds with Cython's bounds checks on and without optimisation.
 """
-import os
+import runpy
 
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-DEBUG = os.environ.get("ASCASM_CYTHON_DEBUG") == "1"
-
-DIRECTIVES = {
-    "language_level": 3,
-    "boundscheck": DEBUG,
-    "wraparound": DEBUG,
-    "initializedcheck": DEBUG,
-    "nonecheck": DEBUG,
-    "cdivision": True,
-}
+settings = runpy.run_path("ascasm/_engine/directives.py")  # not imported: the package's deps are not built yet
 
 extensions = [
     Extension(
@@ -26,10 +16,10 @@ extensions = [
         ["ascasm/_engine/core.pyx"],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+        extra_compile_args=["-O0", "-g"] if settings["DEBUG"] else ["-O3"],
     )
 ]
 
 # force: core.c is regenerated on every build, so switching between debug and release never reuses
 # a C file made with the other directives.
-setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, force=True))
+setup(ext_modules=cythonize(extensions, compiler_directives=settings["DIRECTIVES"], force=True))

@@ -1,0 +1,13 @@
+"""The grammar ships as package data and has no LALR conflicts or terminal collisions."""
+from importlib import resources
+
+from lark import Lark
+
+
+def test_grammar_is_package_data():
+    assert resources.files("ascasm.grammar").joinpath("ascasm.lark").is_file()
+
+
+def test_grammar_is_conflict_free_under_strict_mode():
+    text = resources.files("ascasm.grammar").joinpath("ascasm.lark").read_text()
+    Lark(text, parser="lalr", strict=True)   # raises on shift/reduce conflicts and regex collisions
