@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "ascasm" / "_engine"
-_LINE = re.compile(r'<pre class="cython line score-(\d+)"[^>]*>\+?&#xA0;<span class="">(\d+)</span>:')
+_LINE = re.compile(r"<pre class=\"cython line score-(\d+)\"[^>]*>(?:\+|&#xA0;)<span class=\"\">(\d+)</span>:")
 
 
 def nogil_line_numbers(source: list[str]) -> set[int]:

@@ -16,7 +16,7 @@ from ..isa.operands import REGISTER_FILES
 from ..program import Addr, Buffer, Expectation, Insn, Program, SVal, operand_slots
 from ..state import UB_USABLE_DEFAULT
 from .errors import AsmError, AssemblyFailed, SourceLoc
-from .expr import ExprError, evaluate, names_in
+from .expr import ExprError, evaluate
 from .parser import parse_source
 
 _REGISTER = re.compile(r"^([vpasVPAS])(\d+)(?:\.(.*))?$")
@@ -184,9 +184,9 @@ class _Assembler:
             addr = self.constant(at_node)
             if addr % 32:
                 self.fail(at_node, f"buffer address {addr:#x} is not 32-byte aligned")
-        else:
-            ends = [b.addr + b.nbytes for b in self.buffers.values()]
-            addr = -(-max(ends, default=0) // 32) * 32
+        else:                                   # after the previous buffer (in source order)
+            previous = list(self.buffers.values())[-1] if self.buffers else None
+            addr = 0 if previous is None else -(-(previous.addr + previous.nbytes) // 32) * 32
         buf = Buffer(str(name), etype, count, addr, self.loc(name))
         if addr < 0 or addr + buf.nbytes > self.ub_usable:
             self.fail(name, f"buffer '{name}' ({addr:#x}..{addr + buf.nbytes:#x}) does not fit in the "
@@ -236,7 +236,7 @@ class _Assembler:
         elif isinstance(init, Tree) and init.data == "call":
             values = self.file_values(init, buf)
         else:
-            index = np.arange(buf.count, dtype=np.int64)
+            index = np.arange(buf.count).astype(object)      # Python integers: exact, never wrapping
 
             def resolve(token):
                 return index if str(token) == "i" else self.value_of_name(token)
@@ -252,28 +252,42 @@ class _Assembler:
             data = np.load(path, allow_pickle=False).reshape(-1)
         except (OSError, ValueError) as exc:
             self.fail(string, f"cannot load {path}: {exc}")
+        if data.dtype.kind not in "biuf":
+            self.fail(string, f"{path} holds {data.dtype} values; a buffer takes integers or floats")
         if data.size > buf.count:
             self.fail(string, f"{path} holds {data.size} values, '{buf.name}' holds {buf.count}")
         if data.dtype == buf.etype.np_dtype:
             return np.concatenate([data, np.zeros(buf.count - data.size, data.dtype)])
         padded = np.zeros(buf.count, dtype=object)
-        padded[:data.size] = data.tolist()
+        padded[:data.size] = [v.item() if isinstance(v, np.generic) else v for v in data.tolist()]
         return padded
 
     def to_elements(self, values: np.ndarray, etype: ElemType, node) -> np.ndarray:
-        """Convert INIT values to the buffer's type: floats round to nearest even, integers must fit."""
+        """Convert INIT values to the buffer's type. Floats round to nearest even and must not overflow
+        (inf and nan may be written as such); integers must fit in the type, signed or unsigned."""
         if values.dtype == etype.np_dtype:
             return values.copy()
         if etype.kind == "float":
-            return np.asarray(values, dtype=np.float64).astype(etype.np_dtype)
-        as_list = [v.item() if isinstance(v, np.generic) else v for v in np.asarray(values, dtype=object).tolist()]
+            try:
+                wide = np.asarray(values, dtype=np.float64)
+            except (OverflowError, TypeError, ValueError):
+                self.fail(node, f"{etype.name} buffer needs numbers")
+            with np.errstate(all="ignore"):
+                converted = wide.astype(etype.np_dtype)
+            lost = np.flatnonzero(np.isfinite(wide) & ~np.isfinite(converted.astype(np.float64)))
+            if lost.size:
+                self.fail(node, f"value {wide[lost[0]]!r} does not fit in {etype.name}")
+            return converted
         bits = 8 * etype.width
-        for v in as_list:
-            if isinstance(v, float) and not v.is_integer():
-                self.fail(node, f"{etype.name} buffer needs integer values, got {v!r}")
-            if not -(1 << (bits - 1)) <= v < (1 << bits):
-                self.fail(node, f"value {int(v)} does not fit in {etype.name}")
-        wrapped = np.array([int(v) % (1 << bits) for v in as_list], dtype=etype.bits)
+        wrapped = np.empty(values.size, etype.bits)
+        for k, v in enumerate(values.tolist()):
+            if isinstance(v, float):
+                if not v.is_integer():
+                    self.fail(node, f"{etype.name} buffer needs integer values, got {v!r}")
+                v = int(v)
+            if not isinstance(v, int) or not -(1 << (bits - 1)) <= v < (1 << bits):
+                self.fail(node, f"value {v!r} does not fit in {etype.name}")
+            wrapped[k] = v % (1 << bits)
         return wrapped.view(etype.np_dtype)
 
     # ---- instructions ----
@@ -320,9 +334,20 @@ class _Assembler:
             for op, shape, node in zip(same_count[0].operands, shapes, nodes):
                 if op.kind not in _FITS[shape]:
                     self.fail(node, f"operand {op.text} of '{same_count[0].mnemonic}' must be "
-                                    f"{_kind_words(op.kind)}, not {_SHAPE_WORDS[shape]}", syntax_notes)
+                                    f"{_kind_words(op.kind)}, not {_SHAPE_WORDS[shape]}",
+                              self.register_suggestion(op, node) + syntax_notes)
         self.fail(mnemonic_token, f"'{mnemonic_token}' takes {_operand_counts(forms)}, got {len(shapes)}",
                   syntax_notes)
+
+    def register_suggestion(self, op, node) -> list[str]:
+        """'did you mean v0.u16?' for a misspelt register where a register is expected."""
+        if op.kind not in (Kind.VREG, Kind.PREG, Kind.AREG, Kind.SREG) or node.data != "name":
+            return []
+        name, _, suffix = str(node.children[0]).partition(".")
+        letter = {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s"}[op.kind]
+        names = [f"{letter}{n}" for n in range(REGISTER_FILES[letter][1])]
+        close = difflib.get_close_matches(name.lower(), names, n=1, cutoff=0.6)
+        return [f"did you mean '{close[0]}{'.' + suffix if suffix else ''}'?"] if close else []
 
     def operand(self, op, node, slot_types):
         if node is None:                      # an optional operand left out
@@ -405,14 +430,18 @@ class _Assembler:
         return int(number)
 
 
-def _sum_terms(node, sign):
-    """(sign, term) pairs of a +/- chain; other operators make a single constant term."""
-    if isinstance(node, Tree) and node.data in ("add", "sub"):
-        left, right = node.children
-        yield from _sum_terms(left, sign)
-        yield from _sum_terms(right, sign if node.data == "add" else -sign)
-    else:
-        yield sign, node
+def _sum_terms(root, sign):
+    """(sign, term) pairs of a +/- chain, left to right; other operators make a single constant term."""
+    terms, stack = [], [(root, sign)]
+    while stack:
+        node, node_sign = stack.pop()
+        if isinstance(node, Tree) and node.data in ("add", "sub"):
+            left, right = node.children
+            stack.append((right, node_sign if node.data == "add" else -node_sign))
+            stack.append((left, node_sign))
+        else:
+            terms.append((node_sign, node))
+    return terms
 
 
 def _is_register_name(name: str) -> bool:
@@ -426,8 +455,12 @@ def _to_int64(value: int) -> int:
 
 
 def _did_you_mean(word: str, choices) -> list[str]:
-    close = difflib.get_close_matches(word, choices, n=3, cutoff=0.6)
-    return [f"did you mean {' or '.join(repr(c) for c in close)}?"] if close else []
+    """A note naming up to three close choices; case is ignored when comparing ('LOOP' finds 'loop')."""
+    by_lower = {}
+    for choice in choices:
+        by_lower.setdefault(choice.lower(), choice)
+    close = difflib.get_close_matches(word.lower(), list(by_lower), n=3, cutoff=0.6)
+    return [f"did you mean {' or '.join(repr(by_lower[c]) for c in close)}?"] if close else []
 
 
 def _kind_words(kind: Kind) -> str:

@@ -302,7 +302,7 @@ def vld_ds(m: RefMachine, insn: Insn):
     # vld.ds vD.T, [addr]  -- DS: 512 bytes; dst[i] = src[2i]
     (etype,) = insn.types
     source = m.read_span(m.address(insn.operand("[addr]")), 2 * VL, 32).view(etype.bits)
-    m.state.vreg[insn.operand("vD")] = source[0::2].view(np.uint8)
+    m.state.vreg[insn.operand("vD")] = np.ascontiguousarray(source[0::2]).view(np.uint8)
 
 
 def vld_unpk(m: RefMachine, insn: Insn):
@@ -317,8 +317,8 @@ def vld_dintlv(m: RefMachine, insn: Insn):
     # vld.dintlv vD0.T, vD1.T, [addr]  -- DINTLV: 512 bytes; even elements -> vD0, odd -> vD1 (written last)
     (etype,) = insn.types
     source = m.read_span(m.address(insn.operand("[addr]")), 2 * VL, 32).view(etype.bits)
-    m.state.vreg[insn.operand("vD0")] = source[0::2].view(np.uint8)
-    m.state.vreg[insn.operand("vD1")] = source[1::2].view(np.uint8)
+    m.state.vreg[insn.operand("vD0")] = np.ascontiguousarray(source[0::2]).view(np.uint8)
+    m.state.vreg[insn.operand("vD1")] = np.ascontiguousarray(source[1::2]).view(np.uint8)
 
 
 def _ub_bits(raw: np.ndarray) -> np.ndarray:
