@@ -18,7 +18,7 @@ from .asm.assembler import assemble_file
 from .asm.errors import AssemblyFailed, format_diagnostic
 from .program import Buffer, Program
 from .state import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT
-from .vm import ENGINES, STORE_INACTIVE, EngineMissing, Machine, MachineFault, auto_engine, duplicate_index_warnings
+from .vm import ENGINES, STORE_INACTIVE, EngineMissing, Machine, MachineFault, auto_engine, run_warnings
 
 EXIT_OK, EXIT_ASM, EXIT_FAULT, EXIT_STEP_LIMIT, EXIT_EXPECT, EXIT_USAGE = 0, 1, 2, 3, 4, 64
 SHOWN_MISMATCHES = 10
@@ -66,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="usable UB bytes, e.g. 256K (default 248K)")
     run.add_argument("--store-inactive", choices=STORE_INACTIVE, default="keep",
                      help="keep: inactive lanes of masked stores write nothing (default); zero: they write 0")
+    run.add_argument("--strict", action="store_true",
+                     help="treat warnings (duplicate scatter indices, missing membar) as runtime faults")
     run.add_argument("--json", action="store_true",
                      help="print a machine-readable report of the run instead of text (docs/cli.md)")
     return parser
@@ -123,13 +125,13 @@ def execute(args) -> RunReport:
         dumps.append((program.buffers[name], Path(target or f"{name}.npy")))
     try:
         machine = Machine(program, args.engine or auto_engine(), args.ub_usable, args.max_steps,
-                          args.store_inactive)
+                          args.store_inactive, args.strict)
     except EngineMissing as exc:
         report.exit, report.usage_error = EXIT_USAGE, str(exc)
         return report
     machine.run()
     report.steps, report.ub = machine.state.steps, machine.state.ub
-    report.warnings = duplicate_index_warnings(program, machine.state)
+    report.warnings = run_warnings(program, machine.state)
     for buf, target in dumps:
         np.save(target, buf.view(machine.state.ub))
     report.fault = machine.fault()

@@ -8,7 +8,7 @@ import numpy as np
 
 from .asm.errors import SourceLoc
 from .isa import BARRIER_KINDS, PATTERNS, ElemType, InsnSpec, Kind
-from .state import DUP_WARN_FIELDS, MachineState
+from .state import DUP_WARN_FIELDS, HAZARD_WARN_FIELDS, MachineState
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,9 @@ class Program:
         return [insn.loc for insn in self.insns]
 
     def initial_state(self) -> MachineState:
-        state = MachineState(dup_warn=np.zeros((len(self.insns), DUP_WARN_FIELDS), np.int64))
+        rows = len(self.insns)
+        state = MachineState(dup_warn=np.zeros((rows, DUP_WARN_FIELDS), np.int64),
+                             hazard_warn=np.zeros((rows, HAZARD_WARN_FIELDS), np.int64))
         for buf in self.buffers.values():
             if buf.data is not None:
                 state.ub[buf.addr:buf.addr + buf.nbytes] = buf.data.view(np.uint8)

@@ -16,8 +16,10 @@ MAX_STEPS_DEFAULT = 10_000_000
 # ctrl array layout, shared by both executors (docs/bytecode.md).
 PC, STEPS, STATUS = 0, 1, 2
 FAULT_ARGS = slice(3, 8)    # up to five int64 values describing a fault
-CTRL_SIZE = 8
+LAST_MEMBAR = 8             # the step number of the latest membar (0: none yet)
+CTRL_SIZE = 9
 DUP_WARN_FIELDS = 4         # count, earlier lane, later lane, address
+HAZARD_WARN_FIELDS = 4      # count, writer's row, first byte, one past the last byte
 
 
 @dataclass
@@ -32,8 +34,14 @@ class MachineState:
     # One row per instruction: how often it stored duplicate active indices, and the first such case
     # (earlier lane, later lane, address). Sized by Program.initial_state().
     dup_warn: np.ndarray = field(default_factory=lambda: np.zeros((0, DUP_WARN_FIELDS), np.int64))
+    # Hazard tracking (LANGUAGE.md §5): per UB byte, the step number and row of its latest write, and
+    # per instruction, how often it touched bytes written since the last membar and the first case.
+    ub_write_step: np.ndarray = field(default_factory=lambda: np.zeros(UB_SIZE, np.int64))
+    ub_write_row: np.ndarray = field(default_factory=lambda: np.zeros(UB_SIZE, np.int32))
+    hazard_warn: np.ndarray = field(default_factory=lambda: np.zeros((0, HAZARD_WARN_FIELDS), np.int64))
 
-    PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl", "dup_warn")
+    PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl", "dup_warn", "ub_write_step",
+             "ub_write_row", "hazard_warn")
 
     @property
     def pc(self) -> int:
@@ -68,16 +76,19 @@ class MachineState:
 def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str:
     if name == "ub":
         return f"ub[{byte:#x}]: {mine[byte]:#04x} != {theirs[byte]:#04x}"
-    if name == "dup_warn":
-        row = byte // (mine.itemsize * DUP_WARN_FIELDS)
-        return f"duplicate-index record of row {row}: {list(mine[row])} != {list(theirs[row])}"
+    if name in ("dup_warn", "hazard_warn"):
+        row = byte // (mine.itemsize * mine.shape[1])
+        return f"{name} record of row {row}: {list(mine[row])} != {list(theirs[row])}"
+    if name in ("ub_write_step", "ub_write_row"):
+        index = byte // mine.itemsize
+        return f"{name}[{index:#x}]: {mine[index]} != {theirs[index]}"
     if mine.ndim == 2:
         row, col = divmod(byte, mine.shape[1])
         prefix = {"vreg": "v", "preg": "p"}[name]
         return f"{prefix}{row} byte {col}: {mine[row, col]:#04x} != {theirs[row, col]:#04x}"
     index = byte // mine.itemsize
     label = {"preg_set": "p{} set-flag", "areg": "a{}", "sreg": "s{}",
-             "ctrl": "ctrl[{}] (pc, steps, status, fault args)"}[name].format(index)
+             "ctrl": "ctrl[{}] (pc, steps, status, 5 fault args, last membar)"}[name].format(index)
     return f"{label}: {mine[index]} != {theirs[index]}"
 
 

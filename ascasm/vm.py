@@ -42,7 +42,17 @@ class MachineFault(Exception):
         return format_diagnostic("fault", self.loc, self.message, note)
 
 
-def fault_message(kind: str, args: tuple) -> str:
+def hazard_text(program: Program, writer_row: int, first: int, last: int) -> str:
+    writer = program.insns[writer_row].loc
+    return (f"UB bytes {first:#x}..{last - 1:#x} were written by line {writer.line} "
+            f"({writer.text.strip()}) and are touched again with no membar between")
+
+
+HAZARD_NOTE = "the hardware runs vector loads and stores out of order: put a membar between them"
+DUP_NOTE = "the hardware keeps an unspecified one; ascasm keeps the highest lane"
+
+
+def fault_message(kind: str, args: tuple, program: Program) -> str:
     if kind == "MISALIGNED":
         return f"misaligned address {args[0]:#x}: this access needs {args[1]}-byte alignment"
     if kind == "UB_RANGE":
@@ -56,6 +66,10 @@ def fault_message(kind: str, args: tuple) -> str:
         return "scalar division by zero"
     if kind == "STEP_LIMIT":
         return f"step limit of {args[0]} steps reached (raise it with --max-steps)"
+    if kind == "DUP_INDEX":
+        return f"duplicate active indices (--strict): lanes {args[0]} and {args[1]} both store to address {args[2]:#x}"
+    if kind == "HAZARD":
+        return "memory hazard (--strict): " + hazard_text(program, *args[:3])
     return kind.lower()
 
 
@@ -63,7 +77,7 @@ class Machine:
     """A program loaded into a fresh machine state, executed by `engine` ("cy" or "ref")."""
 
     def __init__(self, program: Program, engine: str = "cy", ub_usable: int = UB_USABLE_DEFAULT,
-                 max_steps: int = MAX_STEPS_DEFAULT, store_inactive: str = "keep"):
+                 max_steps: int = MAX_STEPS_DEFAULT, store_inactive: str = "keep", strict: bool = False):
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}; choose one of {ENGINES}")
         if store_inactive not in STORE_INACTIVE:
@@ -71,10 +85,10 @@ class Machine:
         self.program, self.engine = program, engine
         self.state: MachineState = program.initial_state()
         if engine == "cy":
-            options = {"zero_inactive": True} if store_inactive == "zero" else {}
-            self.executor = compiled_engine().Engine(program.code, self.state, ub_usable, max_steps, **options)
+            self.executor = compiled_engine().Engine(program.code, self.state, ub_usable, max_steps,
+                                                     zero_inactive=store_inactive == "zero", strict=strict)
         else:
-            self.executor = RefMachine(program, self.state, ub_usable, max_steps, store_inactive)
+            self.executor = RefMachine(program, self.state, ub_usable, max_steps, store_inactive, strict)
 
     def run(self, budget: int | None = None) -> int:
         """Execute until halt, fault or `budget` instructions; returns the stop code."""
@@ -91,19 +105,27 @@ class Machine:
             return None
         pc = self.state.pc
         loc = self.program.insns[pc].loc if pc < len(self.program.insns) else None
-        return MachineFault(kind, fault_message(kind, self.state.fault_args), loc, self.state.steps + 1)
+        return MachineFault(kind, fault_message(kind, self.state.fault_args, self.program), loc,
+                            self.state.steps + 1)
 
 
-def duplicate_index_warnings(program: Program, state: MachineState) -> list[tuple]:
-    """One (loc, message, notes) warning per vsct source line that stored duplicate active indices."""
+def run_warnings(program: Program, state: MachineState) -> list[tuple]:
+    """(loc, message, notes) of each warning, once per source line (LANGUAGE.md §5), in line order."""
     out = []
     for row in np.flatnonzero(state.dup_warn[:, 0]):
         count, earlier, later, address = (int(x) for x in state.dup_warn[row])
-        times = "once" if count == 1 else f"in {count} executions"
         out.append((program.insns[row].loc,
                     f"duplicate active indices: lanes {earlier} and {later} both store to address {address:#x}",
-                    [f"the hardware keeps an unspecified one; ascasm keeps the highest lane ({times})"]))
-    return out
+                    [f"{DUP_NOTE} ({_times(count)})"]))
+    for row in np.flatnonzero(state.hazard_warn[:, 0]):
+        count, writer, first, last = (int(x) for x in state.hazard_warn[row])
+        out.append((program.insns[row].loc, "memory hazard: " + hazard_text(program, writer, first, last),
+                    [f"{HAZARD_NOTE} ({_times(count)})"]))
+    return sorted(out, key=lambda w: (w[0].line, w[0].col))
+
+
+def _times(count: int) -> str:
+    return "once" if count == 1 else f"in {count} executions"
 
 
 def auto_engine() -> str:

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..isa import STOP_CODES
 from ..program import Addr, Insn, Program, SVal
-from ..state import FAULT_ARGS, PC, STATUS, STEPS, VL, MachineState
+from ..state import FAULT_ARGS, LAST_MEMBAR, PC, STATUS, STEPS, VL, MachineState
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 MASK_BITS = VL                     # one mask bit per byte lane
@@ -31,10 +31,12 @@ def wrap64(value: int) -> int:
 
 class RefMachine:
     def __init__(self, program: Program, state: MachineState, ub_usable: int, max_steps: int,
-                 store_inactive: str = "keep"):
+                 store_inactive: str = "keep", strict: bool = False):
         self.program, self.state = program, state
         self.ub_usable, self.max_steps = ub_usable, max_steps
         self.zero_inactive = store_inactive == "zero"     # LANGUAGE.md §6
+        self.strict = strict                              # warnings become faults (LANGUAGE.md §5)
+        self.hazard_counted = False                       # this step's hazard is already recorded
 
     # ---- the step loop (docs/semantics.md "Steps, halting, limits") ----
     def run(self, budget: int) -> int:
@@ -48,6 +50,7 @@ class RefMachine:
                 self._stop(Fault("STEP_LIMIT", self.max_steps))
                 break
             insn = self.program.insns[pc]
+            self.hazard_counted = False
             try:
                 outcome = FAMILIES[insn.spec.family](self, insn)
             except Fault as fault:
@@ -88,8 +91,39 @@ class RefMachine:
             raise Fault("MISALIGNED", address, alignment)
 
     def check_in_ub(self, address: int, size: int, lane: int = -1, index: int = -1):
+        """Range check of one access; then the hazard check of its bytes (docs/semantics.md "Hazards").
+        Every family calls it for every access before it writes anything."""
         if not (0 <= address and address + size <= self.ub_usable):
             raise Fault("UB_RANGE", address, size, self.ub_usable, lane, index)
+        self.check_hazard(address, size)
+
+    @property
+    def step_number(self) -> int:
+        """The number the executing instruction's step gets (steps count from 1)."""
+        return int(self.state.ctrl[STEPS]) + 1
+
+    def check_hazard(self, address: int, size: int):
+        """Bytes written by an earlier step since the latest membar, touched again now (LANGUAGE.md §5)."""
+        written = self.state.ub_write_step[address:address + size]
+        hot = np.flatnonzero((written > self.state.ctrl[LAST_MEMBAR]) & (written != self.step_number))
+        if hot.size == 0:
+            return
+        first, last = address + int(hot[0]), address + int(hot[-1]) + 1
+        writer = int(self.state.ub_write_row[first])
+        if self.strict:
+            raise Fault("HAZARD", writer, first, last)
+        if not self.hazard_counted:
+            self.hazard_counted = True
+            record = self.state.hazard_warn[self.state.pc]
+            if record[0] == 0:
+                record[1:] = (writer, first, last)
+            record[0] += 1
+
+    def write_ub(self, address: int, data: np.ndarray):
+        """Store bytes (already checked with check_in_ub) and remember which step and row wrote them."""
+        self.state.ub[address:address + data.size] = data
+        self.state.ub_write_step[address:address + data.size] = self.step_number
+        self.state.ub_write_row[address:address + data.size] = self.state.pc
 
     def mask_bits(self, number: int) -> np.ndarray:
         """The 256 bits of a mask register as booleans; bit k is bit k%8 of byte k//8 (LANGUAGE.md §1)."""
@@ -130,8 +164,7 @@ class RefMachine:
         for k in slots:
             self.check_in_ub(address + k * slot_size, slot_size, lane=int(k))
         for k in slots:
-            start = address + k * slot_size
-            self.state.ub[start:start + slot_size] = slot_bytes[k]
+            self.write_ub(address + k * slot_size, slot_bytes[k])
 
 
 # ---- scalar and control (LANGUAGE.md §4; docs/semantics.md "Scalars") ----
@@ -189,7 +222,7 @@ def scalar_store(m: RefMachine, insn: Insn):
     m.check_aligned(address, etype.width)
     m.check_in_ub(address, etype.width)
     low_bits = m.sreg(insn.operand("sS")) % (1 << (8 * etype.width))
-    m.state.ub[address:address + etype.width] = np.array([low_bits], etype.bits).view(np.uint8)
+    m.write_ub(address, np.array([low_bits], etype.bits).view(np.uint8))
 
 
 def branch(m: RefMachine, insn: Insn):
@@ -206,8 +239,8 @@ def cond_branch(m: RefMachine, insn: Insn):
 
 
 def membar(m: RefMachine, insn: Insn):
-    # membar [KIND]  -- ascasm executes in program order, so a barrier has nothing to wait for
-    return None
+    # membar [KIND]  -- ascasm executes in program order; the barrier ends the hazard window
+    m.state.ctrl[LAST_MEMBAR] = m.step_number
 
 
 def halt(m: RefMachine, insn: Insn):
@@ -409,7 +442,7 @@ def vsta_first(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, etype.width)
     m.check_in_ub(address, etype.width)
-    m.state.ub[address:address + etype.width] = m.state.vreg[insn.operand("vS")][:etype.width]
+    m.write_ub(address, m.state.vreg[insn.operand("vS")][:etype.width])
 
 
 def vsta_intlv(m: RefMachine, insn: Insn):
@@ -421,7 +454,7 @@ def vsta_intlv(m: RefMachine, insn: Insn):
     interleaved = np.empty(2 * etype.lanes, etype.bits)
     interleaved[0::2] = m.state.vreg[insn.operand("vS0")].view(etype.bits)
     interleaved[1::2] = m.state.vreg[insn.operand("vS1")].view(etype.bits)
-    m.state.ub[address:address + 2 * VL] = interleaved.view(np.uint8)
+    m.write_ub(address, interleaved.view(np.uint8))
 
 
 def mask_store_norm(m: RefMachine, insn: Insn):
@@ -430,7 +463,7 @@ def mask_store_norm(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, 32)
     m.check_in_ub(address, VL // 8)
-    m.state.ub[address:address + VL // 8] = np.packbits(bits, bitorder="little")
+    m.write_ub(address, np.packbits(bits, bitorder="little"))
 
 
 def mask_store_pack(m: RefMachine, insn: Insn):
@@ -439,7 +472,7 @@ def mask_store_pack(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, 16)
     m.check_in_ub(address, VL // 16)
-    m.state.ub[address:address + VL // 16] = np.packbits(bits[0::2], bitorder="little")
+    m.write_ub(address, np.packbits(bits[0::2], bitorder="little"))
 
 
 def vsct(m: RefMachine, insn: Insn):
@@ -454,14 +487,16 @@ def vsct(m: RefMachine, insn: Insn):
         if address in first_lane_at and duplicate is None:
             duplicate = (first_lane_at[address], lane, address)
         first_lane_at.setdefault(address, lane)
-    source = m.state.vreg[insn.operand("vS")]
-    for lane, _index, address in requests:        # lane order: the highest duplicate lane wins
-        m.state.ub[address:address + width] = source[lane * pitch:lane * pitch + width]
     if duplicate is not None:
+        if m.strict:
+            raise Fault("DUP_INDEX", *duplicate)
         record = m.state.dup_warn[m.state.pc]
         if record[0] == 0:
             record[1:] = duplicate
         record[0] += 1
+    source = m.state.vreg[insn.operand("vS")]
+    for lane, _index, address in requests:        # lane order: the highest duplicate lane wins
+        m.write_ub(address, source[lane * pitch:lane * pitch + width])
 
 
 # ---- reductions (seed 003 Reduce; LANGUAGE.md §4 Reductions) ----
