@@ -86,6 +86,8 @@ cdef enum StopCode:
     STOP_MASK_UNSET = 4
     STOP_DIV_ZERO = 5
     STOP_STEP_LIMIT = 6
+    STOP_DUP_INDEX = 7
+    STOP_HAZARD = 8
 
 cdef enum Pattern:
     PAT_ALL = 0
