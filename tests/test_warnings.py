@@ -1,0 +1,133 @@
+"""Runtime warnings (LANGUAGE.md §5): duplicate scatter indices and UB hazards without membar,
+once per source line; --strict turns them into faults that write nothing."""
+import json
+import subprocess
+import sys
+
+import numpy as np
+from conftest import run_source
+
+from ascasm.vm import run_warnings
+
+HAZARD_PROGRAM = """
+    .ub a u16[128] = i
+    .ub b u16[128]
+        mask p0.b16, ALL
+        vld v0.u16, [a]
+        vsta [b], v0.u16, p0
+        vld v1.u16, [b]
+        halt
+"""
+
+
+def test_store_then_load_without_membar_is_a_hazard(engine):
+    machine = run_source(HAZARD_PROGRAM, engine)
+    assert machine.stop_name == "HALTED"
+    row = 3                                                  # the vld of b
+    count, writer, first, last = machine.state.hazard_warn[row]
+    assert (count, writer, first, last) == (1, 2, 0x100, 0x200)  # b is 256 bytes at 0x100
+    (loc, message, notes), = run_warnings(machine.program, machine.state)
+    assert loc.line == 7 and "written by line 6" in message and "0x100..0x1ff" in message
+    assert np.array_equal(machine.state.vreg[1], machine.state.vreg[0])   # the load still happens
+
+
+def test_membar_between_store_and_load_clears_the_hazard(engine):
+    machine = run_source(HAZARD_PROGRAM.replace("vld v1.u16, [b]", "membar\n        vld v1.u16, [b]"), engine)
+    assert not machine.state.hazard_warn.any()
+
+
+def test_hazard_counts_every_execution_but_warns_once(engine):
+    machine = run_source("""
+        .ub x s32[8]
+            mov s0, 0
+        top: st [x], s0.s32
+            add s0, s0, 1
+            blt s0, 5, top
+            halt
+    """, engine)
+    count, writer, first, last = machine.state.hazard_warn[1]
+    assert (count, writer, first, last) == (4, 1, 0, 4)    # iterations 2..5 rewrite step 1's bytes
+    assert len(run_warnings(machine.program, machine.state)) == 1
+
+
+def test_disjoint_accesses_are_no_hazard(engine):
+    machine = run_source("""
+        .ub a u16[256] = i
+            mask p0.b16, ALL
+            vld v0.u16, [a]
+            vsta [a + 256], v0.u16, p0
+            vld v1.u16, [a]
+            halt
+    """, engine)
+    assert not machine.state.hazard_warn.any()
+
+
+def test_strict_hazard_faults_and_writes_nothing(engine):
+    machine = run_source(HAZARD_PROGRAM.replace("vld v1.u16, [b]", "vsta [b], v0.u16, p0"), engine, strict=True)
+    assert machine.stop_name == "HAZARD"
+    assert machine.state.fault_args[:3] == (2, 0x100, 0x102)   # lane 0 is the first access checked
+    assert machine.state.steps == 3 and machine.state.pc == 3
+    assert machine.state.ub_write_step[0x100] == 3          # still the first store's step
+
+
+def test_strict_duplicate_index_faults_before_writing(engine):
+    machine = run_source("""
+        .ub idx u16[128] = [5, 7, 5]
+        .ub out u16[128] = 9
+            mask p0.b16, VL3
+            vld v1.u16, [idx]
+            vsct [out], v0.u16, v1.u16, p0
+            halt
+    """, engine, strict=True)
+    assert machine.stop_name == "DUP_INDEX"
+    assert machine.state.fault_args[:3] == (0, 2, 0x100 + 5 * 2)
+    out = machine.program.buffers["out"].view(machine.state.ub)
+    assert (out == 9).all()
+
+
+def test_duplicate_warning_names_lanes_and_address(engine):
+    machine = run_source("""
+        .ub idx u16[128] = [5, 7, 5, 7]
+        .ub out u16[128]
+            mask p0.b16, VL4
+            vld v1.u16, [idx]
+            vsct [out], v0.u16, v1.u16, p0
+            halt
+    """, engine)
+    assert list(machine.state.dup_warn[2]) == [1, 0, 2, 0x100 + 10]
+    (loc, message, notes), = run_warnings(machine.program, machine.state)
+    assert message == "duplicate active indices: lanes 0 and 2 both store to address 0x10a"
+
+
+def test_json_report_lists_warnings_and_expectations(tmp_path):
+    path = tmp_path / "h.s"
+    path.write_text(HAZARD_PROGRAM.replace("halt", "halt\n.expect b = i") + "\n")
+    result = subprocess.run([sys.executable, "-m", "ascasm", "run", str(path), "--json"], capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["status"] == "ok" and report["steps"] == 5
+    assert [(w["line"], w["col"]) for w in report["warnings"]] == [(7, 9)]
+    assert report["expects"] == [{"buffer": "b", "file": str(path), "line": 9, "col": 1, "ok": True,
+                                  "mismatches": 0, "first": []}]
+
+
+def test_json_report_of_an_assembly_error(tmp_path):
+    path = tmp_path / "e.s"
+    path.write_text("    vsat [x], v0.u16, p0\n")
+    result = subprocess.run([sys.executable, "-m", "ascasm", "run", str(path), "--json"], capture_output=True,
+                            text=True)
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert report["status"] == "assembly_error"
+    assert report["errors"][0]["line"] == 1 and report["errors"][0]["col"] == 5
+    assert report["errors"][0]["message"] == "unknown mnemonic 'vsat'"
+
+
+def test_strict_on_the_command_line_gives_exit_2(tmp_path):
+    path = tmp_path / "h.s"
+    path.write_text(HAZARD_PROGRAM)
+    result = subprocess.run([sys.executable, "-m", "ascasm", "run", str(path), "--strict", "--engine", "ref"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "fault: memory hazard (--strict)" in result.stderr
