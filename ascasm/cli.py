@@ -17,7 +17,9 @@ import numpy as np
 from .asm.assembler import assemble_file
 from .asm.errors import AssemblyFailed, format_diagnostic
 from .program import Buffer, Program
+from .debugger import debug_main, parse_size
 from .state import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT
+from .trace import write_trace
 from .vm import ENGINES, STORE_INACTIVE, EngineMissing, Machine, MachineFault, auto_engine, run_warnings
 
 EXIT_OK, EXIT_ASM, EXIT_FAULT, EXIT_STEP_LIMIT, EXIT_EXPECT, EXIT_USAGE = 0, 1, 2, 3, 4, 64
@@ -51,30 +53,51 @@ def positive_int(text: str) -> int:
     return value
 
 
+def _machine_options(command):
+    """Options shared by `run` and `debug`: what machine the program runs on."""
+    command.add_argument("file", help="assembly source (.s)")
+    command.add_argument("--engine", choices=ENGINES, default=None,
+                         help="cy: the compiled engine (default); ref: the numpy reference executor")
+    command.add_argument("--max-steps", type=positive_int, default=MAX_STEPS_DEFAULT, metavar="N",
+                         help=f"stop with exit status 3 after N instructions (default {MAX_STEPS_DEFAULT:,})")
+    command.add_argument("--ub-usable", type=ub_size, default=UB_USABLE_DEFAULT, metavar="SIZE",
+                         help="usable UB bytes, e.g. 256K (default 248K)")
+    command.add_argument("--store-inactive", choices=STORE_INACTIVE, default="keep",
+                         help="keep: inactive lanes of masked stores write nothing (default); zero: they write 0")
+    command.add_argument("--strict", action="store_true",
+                         help="treat warnings (duplicate scatter indices, missing membar) as runtime faults")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ascasm", description="Assembler and interpreter for the Ascend 950 vector-function ISA.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     run = commands.add_parser("run", help="assemble and run a program")
-    run.add_argument("file", help="assembly source (.s)")
-    run.add_argument("--engine", choices=ENGINES, default=None,
-                     help="cy: the compiled engine (default); ref: the numpy reference executor")
-    run.add_argument("--max-steps", type=positive_int, default=MAX_STEPS_DEFAULT, metavar="N",
-                     help=f"stop with exit status 3 after N instructions (default {MAX_STEPS_DEFAULT:,})")
+    _machine_options(run)
     run.add_argument("--dump", action="append", default=[], metavar="NAME[=PATH.npy]",
                      help="save a buffer's final contents as .npy (default NAME.npy); repeatable")
-    run.add_argument("--ub-usable", type=ub_size, default=UB_USABLE_DEFAULT, metavar="SIZE",
-                     help="usable UB bytes, e.g. 256K (default 248K)")
-    run.add_argument("--store-inactive", choices=STORE_INACTIVE, default="keep",
-                     help="keep: inactive lanes of masked stores write nothing (default); zero: they write 0")
-    run.add_argument("--strict", action="store_true",
-                     help="treat warnings (duplicate scatter indices, missing membar) as runtime faults")
+    run.add_argument("--trace", nargs="?", const="", default=None, metavar="FILE",
+                     help="write one JSON line per executed instruction (default FILE: NAME.trace.jsonl)")
+    debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
+    _machine_options(debug)
+    debug.add_argument("--history", type=history_size, default=None, metavar="SIZE",
+                       help="memory for reverse execution, e.g. 256M (default 64M)")
     run.add_argument("--json", action="store_true",
                      help="print a machine-readable report of the run instead of text (docs/cli.md)")
     return parser
 
 
+def history_size(text: str) -> int:
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "debug":
+        return debug_main(args.file, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
+                          store_inactive=args.store_inactive, strict=args.strict)
     return run_command(args)
 
 
@@ -129,7 +152,12 @@ def execute(args) -> RunReport:
     except EngineMissing as exc:
         report.exit, report.usage_error = EXIT_USAGE, str(exc)
         return report
-    machine.run()
+    if args.trace is None:
+        machine.run()
+    else:
+        trace_path = Path(args.trace or f"{path.stem}.trace.jsonl")
+        with trace_path.open("w") as trace_file:
+            write_trace(program, machine, trace_file)
     report.steps, report.ub = machine.state.steps, machine.state.ub
     report.warnings = run_warnings(program, machine.state)
     for buf, target in dumps:

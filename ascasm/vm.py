@@ -57,7 +57,8 @@ def fault_message(kind: str, args: tuple, program: Program) -> str:
         return f"misaligned address {args[0]:#x}: this access needs {args[1]}-byte alignment"
     if kind == "UB_RANGE":
         address, size, usable, lane, index = args
-        where = f" (lane {lane}, index {index})" if index >= 0 else f" (lane {lane})" if lane >= 0 else ""
+        # index -1: no index (a store lane); a u64 index of 2^63 or more is stored negative
+        where = f" (lane {lane}, index {index % 2**64})" if index != -1 else f" (lane {lane})" if lane >= 0 else ""
         return (f"UB access out of range: {size} bytes at address {address:#x}{where}; "
                 f"the usable UB is {usable} bytes (0x0..{usable:#x})")
     if kind == "MASK_UNSET":
@@ -83,6 +84,7 @@ class Machine:
         if store_inactive not in STORE_INACTIVE:
             raise ValueError(f"unknown --store-inactive {store_inactive!r}; choose one of {STORE_INACTIVE}")
         self.program, self.engine = program, engine
+        self.store_inactive, self.strict = store_inactive, strict
         self.state: MachineState = program.initial_state()
         if engine == "cy":
             self.executor = compiled_engine().Engine(program.code, self.state, ub_usable, max_steps,

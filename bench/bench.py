@@ -4,7 +4,7 @@
 
 Prints vector instructions per second and elements per second for the Cython engine and the
 reference executor. Each loop iteration runs 3 vector instructions (2 loads, 1 scatter of 128 u16
-lanes) and 2 scalar ones.
+lanes) and 3 scalar ones (membar, sub, bgt).
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ SOURCE = """
 loop:   vld    v0.u16, [input]
         vld    v1.u16, [indices]
         vsct   [output], v0.u16, v1.u16, p0
+        membar                          ; the next iteration rewrites output: order the stores
         sub    s0, s0, 1
         bgt    s0, 0, loop
         halt

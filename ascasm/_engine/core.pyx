@@ -10,14 +10,16 @@ verifies every row against the ISA table first, so hand-built bytecode cannot in
 Addresses are computed at run time and are always range-checked before use.
 """
 cimport cython
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memmove, memset
 
 import numpy as np
 
 from ascasm.isa import table
 from ascasm.isa.operands import Kind
-from ascasm.state import NUM_AREGS, NUM_PREGS, NUM_SREGS, NUM_VREGS, VL as _VL
+from ascasm.state import (CTRL_SIZE as _CTRL_SIZE, DUP_WARN_FIELDS as _DUP_WARN_FIELDS,
+                          HAZARD_WARN_FIELDS as _HAZARD_WARN_FIELDS, LAST_MEMBAR as _LAST_MEMBAR, NUM_AREGS,
+                          NUM_PREGS, NUM_SREGS, NUM_VREGS, UB_SIZE, VL as _VL)
 
 include "opcodes.pxd"
 
@@ -31,13 +33,26 @@ cdef enum:
     STATUS = 2
     FAULT_ARGS = 3
     N_FAULT_ARGS = 5
+    LAST_MEMBAR = 8         # step number of the latest membar
+    CTRL_SIZE = 9
+    DUP_WARN_FIELDS = 4     # dup_warn columns: count, earlier lane, later lane, address
+    HAZARD_WARN_FIELDS = 4  # hazard_warn columns: count, writer row, first byte, one past the last byte
+    LANES_B16 = VL // 2     # lanes of a 16-bit type: the most a gather, scatter or float reduction has
+    UB_BYTES = 262144       # the UB (ascasm/state.py UB_SIZE); every checked address is below it
+    BLOCK = 32              # bytes per block of the hazard check's summary
+    UB_BLOCKS = 8192        # UB_BYTES / BLOCK
 
-assert VL == _VL and MASK_BYTES * 8 == VL
+assert VL == _VL and MASK_BYTES * 8 == VL and DUP_WARN_FIELDS == _DUP_WARN_FIELDS and UB_BYTES == UB_SIZE
+assert UB_BLOCKS * BLOCK == UB_BYTES and LAST_MEMBAR == _LAST_MEMBAR and CTRL_SIZE == _CTRL_SIZE and HAZARD_WARN_FIELDS == _HAZARD_WARN_FIELDS
 
 HANDLED = frozenset({
     OP_MOV, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_REM, OP_AND, OP_OR, OP_XOR, OP_SHL, OP_SHR,
     OP_LD, OP_ST, OP_B, OP_BEQ, OP_BNE, OP_BLT, OP_BLE, OP_BGT, OP_BGE, OP_MEMBAR, OP_HALT,
-    OP_MASK, OP_MASK_UPD, OP_ITER, OP_ITER_SCALED, OP_VLD, OP_VSTA, OP_VSCT,
+    OP_MASK, OP_MASK_UPD, OP_ITER, OP_ITER_SCALED, OP_PAND, OP_POR, OP_PXOR, OP_PNOT, OP_PMOV,
+    OP_VLD, OP_VLD_BRC, OP_VLD_US, OP_VLD_DS, OP_VLD_UNPK, OP_VLD_DINTLV,
+    OP_VLD_MASK, OP_VLD_US_MASK, OP_VLD_DS_MASK, OP_VGAT,
+    OP_VSTA, OP_VSTA_1ST, OP_VSTA_PACK, OP_VSTA_PACKV2, OP_VSTA_INTLV, OP_VSTA_MASK, OP_VSTA_PACK_MASK,
+    OP_VSCT, OP_VREDSUM, OP_VREDMAX, OP_VREDMIN,
 })
 
 
@@ -79,6 +94,18 @@ cdef inline uint64_t _load_le(const uint8_t* p, int64_t width) noexcept nogil:
     return v
 
 
+cdef inline uint64_t _load_lane(const uint8_t* p, int64_t width) noexcept nogil:
+    """_load_le for a lane width of 1, 2, 4 or 8, each case with a constant width so that it compiles
+    to a single load."""
+    if width == 2:
+        return _load_le(p, 2)
+    if width == 4:
+        return _load_le(p, 4)
+    if width == 8:
+        return _load_le(p, 8)
+    return _load_le(p, 1)
+
+
 cdef inline void _store_le(uint8_t* p, uint64_t v, int64_t width) noexcept nogil:
     cdef int64_t k
     for k in range(width):
@@ -88,6 +115,158 @@ cdef inline void _store_le(uint8_t* p, uint64_t v, int64_t width) noexcept nogil
 cdef inline int64_t _offset(int64_t addr, uint64_t delta) noexcept nogil:
     """addr + delta in wrapping 64-bit arithmetic (signed overflow would be undefined in C)."""
     return <int64_t>(<uint64_t>addr + delta)
+
+
+cdef inline uint64_t _low_bits(int64_t width) noexcept nogil:
+    """All ones in the low `width` bytes."""
+    return 0xFFFFFFFFFFFFFFFFULL if width >= 8 else ((<uint64_t>1) << (8 * width)) - 1
+
+
+cdef inline uint64_t _sign_bit(int64_t width) noexcept nogil:
+    return (<uint64_t>1) << (8 * width - 1)
+
+
+cdef inline void _copy_elem(uint8_t* dst, const uint8_t* src, int64_t width) noexcept nogil:
+    """Copy one element of 1, 2, 4 or 8 bytes (fixed-size copies compile to single moves)."""
+    if width == 1:
+        dst[0] = src[0]
+    elif width == 2:
+        memcpy(dst, src, 2)
+    elif width == 4:
+        memcpy(dst, src, 4)
+    else:
+        memcpy(dst, src, 8)
+
+
+cdef inline void _pick_elements(uint8_t* dst, const uint8_t* src, int64_t width, int64_t mul, int64_t shift,
+                                int64_t phase) noexcept nogil:
+    """Fill the VL/width elements of dst: element e = src element ((e * mul) >> shift) + phase.
+    BRC (mul 0), US (1, 1), DS and DINTLV (2, 0, phase 0 or 1); src must hold the largest one."""
+    cdef int64_t e
+    for e in range(VL // width):
+        _copy_elem(dst + e * width, src + (((e * mul) >> shift) + phase) * width, width)
+
+
+cdef inline bint _bit(const uint8_t* bits, int64_t k) noexcept nogil:
+    """Bit k of a bit string: bit k % 8 of byte k // 8 (the mask layout, LANGUAGE.md §1)."""
+    return (bits[k >> 3] >> (k & 7)) & 1
+
+
+cdef inline void _pick_bits(uint8_t* dst, int64_t n, const uint8_t* src, int64_t mul, int64_t shift) noexcept nogil:
+    """dst bit k = src bit (k * mul) >> shift for k < n (a multiple of 8): US (1, 1), DS and PACK (2, 0)."""
+    cdef int64_t k
+    memset(dst, 0, n >> 3)
+    for k in range(n):
+        if _bit(src, (k * mul) >> shift):
+            dst[k >> 3] |= <uint8_t>(1 << (k & 7))
+
+
+# --- IEEE binary16 / binary32 by bits (there is no C half type). Reusable for any f16 arithmetic:
+# widen with _f16_to_float (exact), compute in float or double, narrow once with _float_to_f16. ---
+
+cdef inline float _float_of_bits(uint32_t bits) noexcept nogil:
+    cdef float f
+    memcpy(&f, &bits, 4)
+    return f
+
+
+cdef inline uint32_t _bits_of_float(float f) noexcept nogil:
+    cdef uint32_t bits
+    memcpy(&bits, &f, 4)
+    return bits
+
+
+cdef inline uint32_t _f16_bits_to_f32_bits(uint16_t h) noexcept nogil:
+    """Exact widening; NaN payloads are kept (shifted up, not quietened), as numpy does."""
+    cdef uint32_t sign = (<uint32_t>(h & 0x8000)) << 16
+    cdef uint32_t exponent = (h >> 10) & 0x1F
+    cdef uint32_t mantissa = h & 0x3FF
+    if exponent == 0x1F:                            # inf, NaN
+        return sign | 0x7F800000 | (mantissa << 13)
+    if exponent != 0:                               # normal: rebias 15 -> 127
+        return sign | ((exponent + 112) << 23) | (mantissa << 13)
+    if mantissa == 0:                               # +-0
+        return sign
+    exponent = 113                                  # subnormal: mantissa * 2^-24, normalised
+    while (mantissa & 0x400) == 0:
+        mantissa <<= 1
+        exponent -= 1
+    return sign | (exponent << 23) | ((mantissa & 0x3FF) << 13)
+
+
+cdef inline uint16_t _round_shift(uint32_t value, uint32_t shift) noexcept nogil:
+    """value >> shift (1 <= shift <= 31), rounded to nearest, ties to even."""
+    cdef uint32_t kept = value >> shift
+    cdef uint32_t rest = value & ((1u << shift) - 1)
+    cdef uint32_t half = 1u << (shift - 1)
+    if rest > half or (rest == half and (kept & 1)):
+        kept += 1
+    return <uint16_t>kept
+
+
+cdef inline uint16_t _f32_bits_to_f16_bits(uint32_t f) noexcept nogil:
+    """Narrowing with round-to-nearest-even: subnormal results, overflow to inf. A NaN keeps the top
+    of its payload and stays a NaN (numpy's rule: 0x7C00 + payload >> 13, at least 0x7C01)."""
+    cdef uint16_t sign = <uint16_t>((f >> 16) & 0x8000)
+    cdef uint32_t magnitude = f & 0x7FFFFFFF
+    cdef uint32_t exponent = magnitude >> 23
+    cdef uint16_t payload
+    if magnitude > 0x7F800000:                      # NaN
+        payload = <uint16_t>((magnitude & 0x7FFFFF) >> 13)
+        return sign | 0x7C00 | (payload if payload else 1)
+    if exponent >= 143:                             # >= 2^16 (inf included): beyond the largest finite f16
+        return sign | 0x7C00
+    if exponent >= 113:                             # f16 normal range: rebias 127 -> 15, keep 10 + round
+        # a carry out of the mantissa bumps the exponent, up to inf (0x7C00) from 65520 on
+        return sign | _round_shift(((exponent - 112) << 23) | (magnitude & 0x7FFFFF), 13)
+    if exponent >= 102:                             # [2^-25, 2^-14): subnormal in units of 2^-24
+        return sign | _round_shift((magnitude & 0x7FFFFF) | 0x800000, 126 - exponent)
+    return sign                                     # below 2^-25 (f32 subnormals included): +-0
+
+
+cdef inline float _f16_to_float(uint16_t h) noexcept nogil:
+    return _float_of_bits(_f16_bits_to_f32_bits(h))
+
+
+cdef inline uint16_t _float_to_f16(float f) noexcept nogil:
+    return _f32_bits_to_f16_bits(_bits_of_float(f))
+
+
+cdef inline bint _is_float(int64_t t) noexcept nogil:
+    """The types the reductions compute on as floating point (the table's f16 and f32 rows)."""
+    return t == T_F16 or t == T_F32
+
+
+cdef inline bint _is_nan_bits(uint64_t bits, int64_t t) noexcept nogil:
+    if t == T_F16:
+        return (bits & 0x7FFF) > 0x7C00
+    if t == T_F32:
+        return (bits & 0x7FFFFFFF) > 0x7F800000
+    return False
+
+
+cdef inline uint64_t _order_key(uint64_t bits, int64_t t) noexcept nogil:
+    """An unsigned key ordered as the values of type t are (bits: the lane's zero-extended bits).
+    Floats (not NaN) in IEEE total order, so -0 sorts just below +0; signed integers offset by the sign."""
+    cdef int64_t width = _width(t)
+    cdef uint64_t sign = _sign_bit(width)
+    if _is_float(t):
+        return (~bits & _low_bits(width)) if bits & sign else bits | sign
+    if _is_signed(t):
+        return bits ^ sign
+    return bits
+
+
+cdef inline uint64_t _maxmin_identity(int64_t t, bint want_max) noexcept nogil:
+    """Bits of the max (min) identity: -inf (+inf) for floats, the type's minimum (maximum) for integers."""
+    cdef uint64_t sign = _sign_bit(_width(t))
+    if t == T_F16:
+        return 0xFC00 if want_max else 0x7C00
+    if t == T_F32:
+        return 0xFF800000 if want_max else 0x7F800000
+    if _is_signed(t):
+        return sign if want_max else sign - 1
+    return 0 if want_max else _low_bits(_width(t))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -169,11 +348,26 @@ cdef class Engine:
     cdef uint32_t[::1] areg
     cdef int64_t[::1] sreg
     cdef int64_t[::1] ctrl
+    cdef int64_t[:, ::1] dup_warn   # per row: count, earlier lane, later lane, address (duplicate vsct indices)
+    cdef int64_t[::1] ub_write_step # per UB byte: the step that last wrote it (hazard tracking)
+    cdef int32_t[::1] ub_write_row  # per UB byte: the row that last wrote it
+    cdef int64_t[:, ::1] hazard_warn  # per row: count, writer row, first byte, one past the last byte
+    cdef bint strict                # --strict: warnings are faults
+    cdef int64_t step_number        # the executing instruction's step number (steps + 1)
+    cdef int64_t current_row        # the executing instruction's row
+    cdef bint hazard_counted        # this step's hazard is already counted
+    # An upper bound of ub_write_step over each 32-byte block, so the hazard check can skip blocks not
+    # written since the latest membar. Private to the engine: restoring older state (the debugger's
+    # reverse execution) only lowers ub_write_step, which keeps the bound valid.
+    cdef int64_t block_write_step[UB_BLOCKS]
     cdef int64_t n_rows
     cdef int64_t ub_usable
     cdef int64_t max_steps
+    cdef bint zero_inactive         # --store-inactive zero (docs/semantics.md "Stores")
+    cdef uint8_t seen[UB_BYTES]     # per UB byte: 1 if this vsct's lanes address it so far; all 0 between instructions
 
-    def __init__(self, const int64_t[:, ::1] code, state, long long ub_usable, long long max_steps):
+    def __init__(self, const int64_t[:, ::1] code, state, long long ub_usable, long long max_steps,
+                 bint zero_inactive=False, bint strict=False):
         if code.shape[1] != ROW_WIDTH:
             raise ValueError(f"bytecode rows have {code.shape[1]} columns, expected {ROW_WIDTH}")
         rows = np.array(code, dtype=np.int64)
@@ -187,16 +381,30 @@ cdef class Engine:
         self.areg = state.areg
         self.sreg = state.sreg
         self.ctrl = state.ctrl
+        self.dup_warn = state.dup_warn
+        self.ub_write_step = state.ub_write_step
+        self.ub_write_row = state.ub_write_row
+        self.hazard_warn = state.hazard_warn
+        _require_shape("ub", state.ub, (UB_BYTES,))
         _require_shape("vreg", state.vreg, (NUM_VREGS, VL))
         _require_shape("preg", state.preg, (NUM_PREGS, MASK_BYTES))
         _require_shape("preg_set", state.preg_set, (NUM_PREGS,))
         _require_shape("areg", state.areg, (NUM_AREGS,))
         _require_shape("sreg", state.sreg, (NUM_SREGS,))
-        _require_shape("ctrl", state.ctrl, (FAULT_ARGS + N_FAULT_ARGS,))
+        _require_shape("ctrl", state.ctrl, (CTRL_SIZE,))
+        _require_shape("dup_warn", state.dup_warn, (self.n_rows, DUP_WARN_FIELDS))
+        _require_shape("ub_write_step", state.ub_write_step, (UB_BYTES,))
+        _require_shape("ub_write_row", state.ub_write_row, (UB_BYTES,))
+        _require_shape("hazard_warn", state.hazard_warn, (self.n_rows, HAZARD_WARN_FIELDS))
         if not 0 <= ub_usable <= self.ub.shape[0]:
             raise ValueError(f"ub_usable {ub_usable} outside [0, {self.ub.shape[0]}]")
         self.ub_usable = ub_usable
         self.max_steps = max_steps
+        self.zero_inactive = zero_inactive
+        self.strict = strict
+        memset(self.seen, 0, sizeof(self.seen))
+        for block, latest in enumerate(np.asarray(state.ub_write_step).reshape(UB_BLOCKS, BLOCK).max(axis=1)):
+            self.block_write_step[block] = latest
 
     def run(self, long long budget) -> int:
         """Execute at most `budget` instructions; return the status (ctrl[2]): 0 if the budget ran out."""
@@ -224,6 +432,9 @@ cdef class Engine:
             row = &self.code[pc, 0]
             op = row[0]
             next_pc = pc + 1
+            self.step_number = steps + 1
+            self.current_row = pc
+            self.hazard_counted = False
             if op == OP_MOV:
                 status = self._k_scalar_mov(row)
             elif (op == OP_ADD or op == OP_SUB or op == OP_MUL or op == OP_DIV or op == OP_REM or op == OP_AND
@@ -239,7 +450,7 @@ cdef class Engine:
                 if self._branch_taken(row):
                     next_pc = row[6]
             elif op == OP_MEMBAR:
-                pass                    # execution is in program order already
+                self.ctrl[LAST_MEMBAR] = steps + 1      # ends the hazard window (docs/semantics.md)
             elif op == OP_HALT:
                 status = STOP_HALTED    # counts a step, pc stays on the halt row
             elif op == OP_MASK:
@@ -250,12 +461,52 @@ cdef class Engine:
                 status = self._k_iter_set(row)
             elif op == OP_ITER_SCALED:
                 status = self._k_iter_scaled(row)
+            elif op == OP_PAND or op == OP_POR or op == OP_PXOR:
+                status = self._k_mask_logic(row)
+            elif op == OP_PNOT:
+                status = self._k_mask_not(row)
+            elif op == OP_PMOV:
+                status = self._k_mask_move(row)
             elif op == OP_VLD:
                 status = self._k_vld_norm(row)
+            elif op == OP_VLD_BRC:
+                status = self._k_vld_brc(row)
+            elif op == OP_VLD_US:
+                status = self._k_vld_us(row)
+            elif op == OP_VLD_DS:
+                status = self._k_vld_ds(row)
+            elif op == OP_VLD_UNPK:
+                status = self._k_vld_unpk(row)
+            elif op == OP_VLD_DINTLV:
+                status = self._k_vld_dintlv(row)
+            elif op == OP_VLD_MASK:
+                status = self._k_mask_load_norm(row)
+            elif op == OP_VLD_US_MASK:
+                status = self._k_mask_load_us(row)
+            elif op == OP_VLD_DS_MASK:
+                status = self._k_mask_load_ds(row)
+            elif op == OP_VGAT:
+                status = self._k_vgat(row)
             elif op == OP_VSTA:
                 status = self._k_vsta_norm(row)
+            elif op == OP_VSTA_1ST:
+                status = self._k_vsta_first(row)
+            elif op == OP_VSTA_PACK:
+                status = self._k_vsta_pack(row)
+            elif op == OP_VSTA_PACKV2:
+                status = self._k_vsta_packv2(row)
+            elif op == OP_VSTA_INTLV:
+                status = self._k_vsta_intlv(row)
+            elif op == OP_VSTA_MASK:
+                status = self._k_mask_store_norm(row)
+            elif op == OP_VSTA_PACK_MASK:
+                status = self._k_mask_store_pack(row)
             elif op == OP_VSCT:
-                status = self._k_vsct(row)
+                status = self._k_vsct(row, pc)
+            elif op == OP_VREDSUM:
+                status = self._k_reduce_sum(row)
+            elif op == OP_VREDMAX or op == OP_VREDMIN:
+                status = self._k_reduce_maxmin(row)
             if status == STOP_RUNNING:
                 pc = next_pc
             if status == STOP_RUNNING or status == STOP_HALTED:
@@ -287,14 +538,56 @@ cdef class Engine:
         return self._fault(STOP_MISALIGNED, addr, align)
 
     cdef inline int _check_range(self, int64_t addr, int64_t size, int64_t lane, int64_t index) noexcept nogil:
-        # every byte of [addr, addr + size) in [0, usable), written so that nothing can overflow
+        """Every byte of [addr, addr + size) in [0, usable) (written so nothing can overflow), then the
+        hazard check of those bytes: every access goes through here before anything is written."""
         if addr >= 0 and addr <= self.ub_usable - size:
-            return STOP_RUNNING
+            return self._check_hazard(addr, size)
         return self._fault(STOP_UB_RANGE, addr, size, self.ub_usable, lane, index)
+
+    cdef inline int _check_hazard(self, int64_t addr, int64_t size) noexcept nogil:
+        """Bytes written by an earlier step since the latest membar, touched again (LANGUAGE.md §5):
+        a fault under --strict, else counted once per step and the first case kept per row."""
+        cdef int64_t last_membar = self.ctrl[LAST_MEMBAR]
+        cdef int64_t first = -1, last = -1, k, written, block, end = addr + size
+        for block in range(addr // BLOCK, (end - 1) // BLOCK + 1):
+            if self.block_write_step[block] <= last_membar:
+                continue                    # nothing in this block was written since the membar
+            for k in range(max(addr, block * BLOCK), min(end, (block + 1) * BLOCK)):
+                written = self.ub_write_step[k]
+                if written > last_membar and written != self.step_number:
+                    if first < 0:
+                        first = k
+                    last = k + 1
+        if first < 0:
+            return STOP_RUNNING
+        if self.strict:
+            return self._fault(STOP_HAZARD, self.ub_write_row[first], first, last)
+        if not self.hazard_counted:
+            self.hazard_counted = True
+            if self.hazard_warn[self.current_row, 0] == 0:
+                self.hazard_warn[self.current_row, 1] = self.ub_write_row[first]
+                self.hazard_warn[self.current_row, 2] = first
+                self.hazard_warn[self.current_row, 3] = last
+            self.hazard_warn[self.current_row, 0] += 1
+        return STOP_RUNNING
+
+    cdef inline void _written(self, int64_t addr, int64_t size) noexcept nogil:
+        """Remember that this step and row wrote the (checked) bytes [addr, addr + size)."""
+        cdef int64_t k
+        for k in range(addr, addr + size):
+            self.ub_write_step[k] = self.step_number
+            self.ub_write_row[k] = <int32_t>self.current_row
+        for k in range(addr // BLOCK, (addr + size - 1) // BLOCK + 1):
+            self.block_write_step[k] = self.step_number
 
     cdef inline int _check_span(self, int64_t addr, int64_t align, int64_t size) noexcept nogil:
         """Alignment, then range, of one contiguous access."""
         return self._check_align(addr, align) or self._check_range(addr, size, -1, -1)
+
+    cdef inline int _checked_span(self, const int64_t* slot, int64_t align, int64_t size, int64_t* addr) noexcept nogil:
+        """Evaluate an [addr] operand into addr, then check alignment and range of its `size` bytes."""
+        addr[0] = self._address(slot)
+        return self._check_span(addr[0], align, size)
 
     # --- operand decoding -------------------------------------------------------------------
 
@@ -327,6 +620,11 @@ cdef class Engine:
         while i < count:
             self.preg[p, (i * width) >> 3] |= <uint8_t>(1 << ((i * width) & 7))
             i += step
+        self.preg_set[p] = 1
+
+    cdef inline void _set_mask(self, int64_t p, const uint8_t* bits) noexcept nogil:
+        """All 256 bits of mask register p from 32 bytes (which may be p's own), and mark it written."""
+        memmove(&self.preg[p, 0], bits, MASK_BYTES)
         self.preg_set[p] = 1
 
     # --- scalar family kernels --------------------------------------------------------------
@@ -387,6 +685,7 @@ cdef class Engine:
         if status:
             return status
         _store_le(&self.ub[addr], <uint64_t>self.sreg[row[7]], width)
+        self._written(addr, width)
         return STOP_RUNNING
 
     # beq|bne|blt|ble|bgt|bge sA, X, LABEL (signed)
@@ -451,64 +750,421 @@ cdef class Engine:
         self.areg[row[3]] = <uint32_t>(<uint64_t>self.sreg[row[4]] * <uint64_t>row[5] * <uint64_t>_width(row[1]))
         return STOP_RUNNING
 
-    # --- vector load/store family kernels ---------------------------------------------------
+    # --- mask logic family kernels (all 256 bits; masks read in operand order) -----------------
+
+    # pand|por|pxor pD, pA, pB, pG
+    cdef inline int _k_mask_logic(self, const int64_t* row) noexcept nogil:
+        cdef int64_t op = row[0]
+        cdef int64_t pa = row[4]
+        cdef int64_t pb = row[5]
+        cdef int64_t pg = row[6]
+        cdef uint8_t bits[MASK_BYTES]
+        cdef uint8_t a, b
+        cdef int64_t k
+        cdef int status = self._check_mask(pa) or self._check_mask(pb) or self._check_mask(pg)
+        if status:
+            return status
+        for k in range(MASK_BYTES):
+            a = self.preg[pa, k]
+            b = self.preg[pb, k]
+            bits[k] = (a & b if op == OP_PAND else a | b if op == OP_POR else a ^ b) & self.preg[pg, k]
+        self._set_mask(row[3], bits)
+        return STOP_RUNNING
+
+    # pnot pD, pS, pG
+    cdef inline int _k_mask_not(self, const int64_t* row) noexcept nogil:
+        cdef int64_t ps = row[4]
+        cdef int64_t pg = row[5]
+        cdef uint8_t bits[MASK_BYTES]
+        cdef int64_t k
+        cdef int status = self._check_mask(ps) or self._check_mask(pg)
+        if status:
+            return status
+        for k in range(MASK_BYTES):
+            bits[k] = ~self.preg[ps, k] & self.preg[pg, k]
+        self._set_mask(row[3], bits)
+        return STOP_RUNNING
+
+    # pmov pD, pS
+    cdef inline int _k_mask_move(self, const int64_t* row) noexcept nogil:
+        cdef int status = self._check_mask(row[4])
+        if status:
+            return status
+        self._set_mask(row[3], &self.preg[row[4], 0])
+        return STOP_RUNNING
+
+    # --- load family kernels (every load checks and reads its whole span) ----------------------
 
     # vld vD.T, [addr]
     cdef inline int _k_vld_norm(self, const int64_t* row) noexcept nogil:
-        cdef int64_t addr = self._address(row + 4)
-        cdef int status = self._check_span(addr, VECTOR_ALIGN, VL)
+        cdef int64_t addr
+        cdef int status = self._checked_span(row + 4, VECTOR_ALIGN, VL, &addr)
         if status:
             return status
         memcpy(&self.vreg[row[3], 0], &self.ub[addr], VL)
         return STOP_RUNNING
 
-    # vsta [addr], vS.T, pM
-    cdef inline int _k_vsta_norm(self, const int64_t* row) noexcept nogil:
-        cdef int64_t addr = self._address(row + 3)
-        cdef int64_t vs = row[7]
-        cdef int64_t pm = row[8]
+    # vld.brc vD.T, [addr]
+    cdef inline int _k_vld_brc(self, const int64_t* row) noexcept nogil:
+        cdef int64_t width = _width(row[1])
+        cdef int64_t addr
+        cdef int status = self._checked_span(row + 4, width, width, &addr)
+        if status:
+            return status
+        _pick_elements(&self.vreg[row[3], 0], &self.ub[addr], width, 0, 0, 0)
+        return STOP_RUNNING
+
+    # vld.us vD.T, [addr]
+    cdef inline int _k_vld_us(self, const int64_t* row) noexcept nogil:
+        cdef int64_t addr
+        cdef int status = self._checked_span(row + 4, VECTOR_ALIGN, VL // 2, &addr)
+        if status:
+            return status
+        _pick_elements(&self.vreg[row[3], 0], &self.ub[addr], _width(row[1]), 1, 1, 0)
+        return STOP_RUNNING
+
+    # vld.ds vD.T, [addr]
+    cdef inline int _k_vld_ds(self, const int64_t* row) noexcept nogil:
+        cdef int64_t addr
+        cdef int status = self._checked_span(row + 4, VECTOR_ALIGN, 2 * VL, &addr)
+        if status:
+            return status
+        _pick_elements(&self.vreg[row[3], 0], &self.ub[addr], _width(row[1]), 2, 0, 0)
+        return STOP_RUNNING
+
+    # vld.unpk vD.T, [addr]
+    cdef inline int _k_vld_unpk(self, const int64_t* row) noexcept nogil:
+        cdef int64_t width = _width(row[1])     # source element; destination lanes are 2 * width
+        cdef uint8_t* dst = &self.vreg[row[3], 0]
+        cdef int64_t addr, i
+        cdef int status = self._checked_span(row + 4, VECTOR_ALIGN, VL // 2, &addr)
+        if status:
+            return status
+        memset(dst, 0, VL)
+        for i in range(VL // (2 * width)):
+            _copy_elem(dst + 2 * width * i, &self.ub[addr + width * i], width)
+        return STOP_RUNNING
+
+    # vld.dintlv vD0.T, vD1.T, [addr]
+    cdef inline int _k_vld_dintlv(self, const int64_t* row) noexcept nogil:
+        cdef int64_t width = _width(row[1])
+        cdef int64_t addr
+        cdef int status = self._checked_span(row + 5, VECTOR_ALIGN, 2 * VL, &addr)
+        if status:
+            return status
+        _pick_elements(&self.vreg[row[3], 0], &self.ub[addr], width, 2, 0, 0)
+        _pick_elements(&self.vreg[row[4], 0], &self.ub[addr], width, 2, 0, 1)   # last: vD1 wins if vD0 == vD1
+        return STOP_RUNNING
+
+    # vld pD, [addr]
+    cdef inline int _k_mask_load_norm(self, const int64_t* row) noexcept nogil:
+        cdef int64_t addr
+        cdef int status = self._checked_span(row + 4, VECTOR_ALIGN, MASK_BYTES, &addr)
+        if status:
+            return status
+        self._set_mask(row[3], &self.ub[addr])
+        return STOP_RUNNING
+
+    # vld.us pD, [addr]
+    cdef inline int _k_mask_load_us(self, const int64_t* row) noexcept nogil:
+        cdef uint8_t bits[MASK_BYTES]
+        cdef int64_t addr
+        cdef int status = self._checked_span(row + 4, MASK_BYTES // 2, MASK_BYTES // 2, &addr)
+        if status:
+            return status
+        _pick_bits(bits, VL, &self.ub[addr], 1, 1)      # bit j -> bits 2j, 2j+1
+        self._set_mask(row[3], bits)
+        return STOP_RUNNING
+
+    # vld.ds pD, [addr]
+    cdef inline int _k_mask_load_ds(self, const int64_t* row) noexcept nogil:
+        cdef uint8_t bits[MASK_BYTES]
+        cdef int64_t addr
+        cdef int status = self._checked_span(row + 4, VECTOR_ALIGN, 2 * MASK_BYTES, &addr)
+        if status:
+            return status
+        _pick_bits(bits, VL, &self.ub[addr], 2, 0)      # bit 2j -> bit j
+        self._set_mask(row[3], bits)
+        return STOP_RUNNING
+
+    # --- gather and scatter ---------------------------------------------------------------------
+
+    cdef inline int _indexed_lanes(self, const int64_t* row, const int64_t* base_slot, int64_t vi, int64_t pm,
+                                   int64_t* lane_addr, int64_t* dup_lane) noexcept nogil:
+        """Shared shape of vgat and vsct (docs/semantics.md "Gather and scatter"): the lane pitch is the
+        wider of the data (row[1]) and index (row[2]) widths, the mask is read at that pitch, index i is
+        index-lane i, and active lane i addresses base + index * sizeof(data). Checks mask, base alignment,
+        then each active lane from 0 up; fills lane_addr[0 : VL/pitch] with the checked addresses, -1
+        for inactive lanes.
+
+        With dup_lane (vsct; NULL for vgat), also finds duplicate addresses in O(lanes): each checked
+        address is marked in the `seen` byte map, and dup_lane[0] becomes the first lane whose address
+        an earlier lane had (it stays -1 if none). On success the caller owns the marks and must clear
+        them (seen[lane_addr[i]] = 0 for every active lane); a fault here clears them itself."""
+        cdef int64_t width = _width(row[1])
+        cdef int64_t index_width = _width(row[2])
+        cdef int64_t pitch = width if width > index_width else index_width
+        cdef int64_t base = self._address(base_slot)
+        cdef const uint8_t* mask = &self.preg[pm, 0]
+        cdef const uint8_t* indices = &self.vreg[vi, 0]
+        cdef int64_t i, addr
+        cdef uint64_t index
+        cdef int status = self._check_mask(pm) or self._check_align(base, VECTOR_ALIGN)
+        if status:
+            return status
+        for i in range(VL // pitch):
+            lane_addr[i] = -1
+            if _bit(mask, i * pitch):
+                index = _load_lane(indices + i * index_width, index_width)
+                addr = _offset(base, index * <uint64_t>width)
+                status = self._check_range(addr, width, i, <int64_t>index)
+                if status:
+                    if dup_lane != NULL:
+                        self._unmark(lane_addr, i)
+                    return status
+                lane_addr[i] = addr         # in [0, ub_usable): a valid index into `seen` and the UB
+                if dup_lane != NULL:
+                    if self.seen[addr] and dup_lane[0] < 0:
+                        dup_lane[0] = i
+                    self.seen[addr] = 1
+        return STOP_RUNNING
+
+    cdef inline void _unmark(self, const int64_t* lane_addr, int64_t lanes) noexcept nogil:
+        """Clear the `seen` marks of the active lanes below `lanes` (lane_addr: checked addresses or -1)."""
+        cdef int64_t i
+        for i in range(lanes):
+            if lane_addr[i] >= 0:
+                self.seen[lane_addr[i]] = 0
+
+    # vgat vD.T, [base], vI.U, pM
+    cdef inline int _k_vgat(self, const int64_t* row) noexcept nogil:
+        cdef int64_t width = _width(row[1])
+        cdef int64_t index_width = _width(row[2])
+        cdef int64_t pitch = width if width > index_width else index_width
+        cdef uint8_t* dst = &self.vreg[row[3], 0]
+        cdef int64_t lane_addr[LANES_B16]
+        cdef int64_t i
+        cdef int status = self._indexed_lanes(row, row + 4, row[8], row[9], lane_addr, NULL)
+        if status:
+            return status
+        memset(dst, 0, VL)                          # inactive lanes 0; b8 data zero-extended
+        for i in range(VL // pitch):
+            if lane_addr[i] >= 0:
+                _copy_elem(dst + i * pitch, &self.ub[lane_addr[i]], width)
+        return STOP_RUNNING
+
+    # vsct [base], vS.T, vI.U, pM
+    cdef inline int _k_vsct(self, const int64_t* row, int64_t pc) noexcept nogil:
+        cdef int64_t width = _width(row[1])
+        cdef int64_t index_width = _width(row[2])
+        cdef int64_t pitch = width if width > index_width else index_width
+        cdef const uint8_t* src = &self.vreg[row[7], 0]
+        cdef uint8_t* seen = self.seen
+        cdef int64_t lane_addr[LANES_B16]
+        cdef int64_t i, addr, later = -1
+        cdef int status = self._indexed_lanes(row, row + 3, row[8], row[9], lane_addr, &later)
+        if status:
+            return status
+        if later >= 0:                              # the first case: (first lane with that address, later)
+            i = 0
+            while i < later and lane_addr[i] != lane_addr[later]:
+                i += 1
+            if self.strict:
+                self._unmark(lane_addr, VL // pitch)
+                return self._fault(STOP_DUP_INDEX, i, later, lane_addr[later])
+            if self.dup_warn[pc, 0] == 0:
+                self.dup_warn[pc, 1] = i
+                self.dup_warn[pc, 2] = later
+                self.dup_warn[pc, 3] = lane_addr[later]
+            self.dup_warn[pc, 0] += 1
+        for i in range(VL // pitch):                # lane order: the highest duplicate lane's value remains
+            addr = lane_addr[i]
+            if addr >= 0:
+                _copy_elem(&self.ub[addr], src + i * pitch, width)     # b8: source byte 2i
+                self._written(addr, width)
+                seen[addr] = 0
+        return STOP_RUNNING
+
+    # --- store family kernels -------------------------------------------------------------------
+
+    cdef inline int _store_lane_slots(self, const int64_t* row, int64_t slot) noexcept nogil:
+        """NORM/PACK/PACKV2 shape of `[addr], vS.T, pM`: the low `slot` bytes of active lane i go to
+        addr + i*slot. Only written slots are touched and checked (lane 0 up); with --store-inactive
+        zero, inactive lanes' slots are written with 0, so every slot is."""
         cdef int64_t width = _width(row[1])
         cdef int64_t lanes = VL // width
+        cdef int64_t vs = row[7]
+        cdef int64_t pm = row[8]
+        cdef int64_t addr = self._address(row + 3)
         cdef int64_t i
         cdef int status = self._check_mask(pm) or self._check_align(addr, VECTOR_ALIGN)
         if status:
             return status
-        # only active lanes touch the UB; check them all (lane 0 up) before writing any
         for i in range(lanes):
-            if self._mask_bit(pm, i * width):
-                status = self._check_range(_offset(addr, i * width), width, i, -1)
+            if self.zero_inactive or self._mask_bit(pm, i * width):
+                status = self._check_range(_offset(addr, i * slot), slot, i, -1)
                 if status:
                     return status
         for i in range(lanes):
             if self._mask_bit(pm, i * width):
-                memcpy(&self.ub[addr + i * width], &self.vreg[vs, i * width], width)
+                _copy_elem(&self.ub[_offset(addr, i * slot)], &self.vreg[vs, i * width], slot)
+                self._written(_offset(addr, i * slot), slot)
+            elif self.zero_inactive:
+                memset(&self.ub[_offset(addr, i * slot)], 0, slot)
+                self._written(_offset(addr, i * slot), slot)
         return STOP_RUNNING
 
-    # vsct [base], vS.T, vI.U, pM
-    cdef inline int _k_vsct(self, const int64_t* row) noexcept nogil:
-        cdef int64_t base = self._address(row + 3)
-        cdef int64_t vs = row[7]
-        cdef int64_t vi = row[8]
-        cdef int64_t pm = row[9]
-        cdef int64_t width = _width(row[1])     # bytes stored per request
-        cdef int64_t slot = _width(row[2])      # lane width: index width, mask bit spacing, source stride
-        cdef int64_t lanes = VL // slot
-        cdef int64_t lane_addr[VL]              # -1: inactive lane
-        cdef int64_t i, index
-        cdef int status = self._check_mask(pm) or self._check_align(base, VECTOR_ALIGN)
+    # vsta [addr], vS.T, pM
+    cdef inline int _k_vsta_norm(self, const int64_t* row) noexcept nogil:
+        return self._store_lane_slots(row, _width(row[1]))
+
+    # vsta.pack [addr], vS.T, pM
+    cdef inline int _k_vsta_pack(self, const int64_t* row) noexcept nogil:
+        return self._store_lane_slots(row, _width(row[1]) // 2)
+
+    # vsta.packv2 [addr], vS.T, pM
+    cdef inline int _k_vsta_packv2(self, const int64_t* row) noexcept nogil:
+        return self._store_lane_slots(row, 1)
+
+    # vsta.1st [addr], vS.T
+    cdef inline int _k_vsta_first(self, const int64_t* row) noexcept nogil:
+        cdef int64_t width = _width(row[1])
+        cdef int64_t addr
+        cdef int status = self._checked_span(row + 3, width, width, &addr)
         if status:
             return status
-        # check every active lane (lane 0 up) before writing any
-        for i in range(lanes):
-            lane_addr[i] = -1
-            if self._mask_bit(pm, i * slot):
-                index = <int64_t>_load_le(&self.vreg[vi, i * slot], slot)
-                lane_addr[i] = _offset(base, <uint64_t>index * <uint64_t>width)
-                status = self._check_range(lane_addr[i], width, i, index)
-                if status:
-                    return status
-        # in lane order, so with duplicate indices the highest lane's value remains
-        for i in range(lanes):
-            if lane_addr[i] >= 0:
-                memcpy(&self.ub[lane_addr[i]], &self.vreg[vs, i * slot], width)
+        _copy_elem(&self.ub[addr], &self.vreg[row[7], 0], width)
+        self._written(addr, width)
         return STOP_RUNNING
+
+    # vsta.intlv [addr], vS0.T, vS1.T
+    cdef inline int _k_vsta_intlv(self, const int64_t* row) noexcept nogil:
+        cdef int64_t width = _width(row[1])
+        cdef int64_t addr, i
+        cdef uint8_t* dst
+        cdef int status = self._checked_span(row + 3, VECTOR_ALIGN, 2 * VL, &addr)
+        if status:
+            return status
+        dst = &self.ub[addr]
+        for i in range(VL // width):
+            _copy_elem(dst + 2 * i * width, &self.vreg[row[7], i * width], width)
+            _copy_elem(dst + (2 * i + 1) * width, &self.vreg[row[8], i * width], width)
+        self._written(addr, 2 * VL)
+        return STOP_RUNNING
+
+    # vsta [addr], pS
+    cdef inline int _k_mask_store_norm(self, const int64_t* row) noexcept nogil:
+        cdef int64_t addr
+        cdef int status = self._check_mask(row[7]) or self._checked_span(row + 3, VECTOR_ALIGN, MASK_BYTES, &addr)
+        if status:
+            return status
+        memcpy(&self.ub[addr], &self.preg[row[7], 0], MASK_BYTES)
+        self._written(addr, MASK_BYTES)
+        return STOP_RUNNING
+
+    # vsta.pack [addr], pS
+    cdef inline int _k_mask_store_pack(self, const int64_t* row) noexcept nogil:
+        cdef int64_t addr
+        cdef int status = self._check_mask(row[7]) or self._checked_span(row + 3, MASK_BYTES // 2, MASK_BYTES // 2,
+                                                                         &addr)
+        if status:
+            return status
+        _pick_bits(&self.ub[addr], VL // 2, &self.preg[row[7], 0], 2, 0)   # bit 2j -> bit j
+        self._written(addr, MASK_BYTES // 2)
+        return STOP_RUNNING
+
+    # --- reduction family kernels (seed 003; docs/semantics.md "Reductions") -----------------------
+
+    # vredsum vD.T, vS.U, pM
+    cdef inline int _k_reduce_sum(self, const int64_t* row) noexcept nogil:
+        cdef int64_t t = row[1]
+        cdef int64_t u = row[2]
+        cdef int64_t source_width = _width(u)
+        cdef int64_t lanes = VL // source_width
+        cdef int64_t pm = row[5]
+        cdef const uint8_t* src = &self.vreg[row[4], 0]
+        cdef float level[LANES_B16]                 # float partials (f16 ones exactly representable)
+        cdef int64_t i, n
+        cdef uint64_t bits, total = 0
+        cdef int status = self._check_mask(pm)
+        if status:
+            return status
+        if _is_float(t):                            # T == U: f16 or f32, a pairwise tree
+            for i in range(lanes):
+                bits = _load_le(src + i * source_width, source_width) if self._mask_bit(pm, i * source_width) else 0
+                level[i] = _f16_to_float(<uint16_t>bits) if t == T_F16 else _float_of_bits(<uint32_t>bits)
+            n = lanes
+            while n > 1:                            # (x0+x1), (x2+x3), ... each rounded to T
+                n >>= 1
+                for i in range(n):
+                    # the double sum is exact for f16 and rounds innocuously to f32 (53 >= 2*24+2),
+                    # then to f16 (24 >= 2*11+2): one correctly rounded sum either way
+                    level[i] = <float>(<double>level[2 * i] + <double>level[2 * i + 1])
+                    if t == T_F16:
+                        level[i] = _f16_to_float(_float_to_f16(level[i]))
+            if t == T_F16:
+                total = 0x7E00 if level[0] != level[0] else _float_to_f16(level[0])
+            else:
+                total = 0x7FC00000 if level[0] != level[0] else _bits_of_float(level[0])
+        else:                                       # integers wrap, so the tree order does not matter
+            for i in range(lanes):
+                if self._mask_bit(pm, i * source_width):
+                    bits = _load_le(src + i * source_width, source_width)
+                    total += <uint64_t>_sign_extend(bits, source_width) if _is_signed(u) else bits
+        memset(&self.vreg[row[3], 0], 0, VL)
+        _store_le(&self.vreg[row[3], 0], total, _width(t))
+        return STOP_RUNNING
+
+    # vredmax|vredmin vD.T, vS.T, pM
+    cdef inline int _k_reduce_maxmin(self, const int64_t* row) noexcept nogil:
+        cdef int64_t t = row[1]
+        cdef int64_t width = _width(t)
+        cdef int64_t pm = row[5]
+        cdef bint want_max = row[0] == OP_VREDMAX
+        cdef const uint8_t* src = &self.vreg[row[4], 0]
+        cdef uint64_t bits, key, best_key = 0
+        cdef uint64_t best = _maxmin_identity(t, want_max)
+        cdef int64_t i, best_index = 0
+        cdef bint found = False
+        cdef int status = self._check_mask(pm)
+        if status:
+            return status
+        for i in range(VL // width):
+            if not self._mask_bit(pm, i * width):
+                continue
+            bits = _load_le(src + i * width, width)
+            if _is_nan_bits(bits, t):              # the first active NaN wins with its own bits
+                best, best_index = bits, i
+                break
+            key = _order_key(bits, t)
+            # the first active lane, then only a strictly better one (-0 below +0)
+            if not found or (key > best_key if want_max else key < best_key):
+                best, best_key, best_index, found = bits, key, i, True
+        memset(&self.vreg[row[3], 0], 0, VL)
+        _store_le(&self.vreg[row[3], 0], best, width)
+        _store_le(&self.vreg[row[3], width], <uint64_t>best_index, width)
+        return STOP_RUNNING
+
+
+# ---------------------------------------------------------------------------------------------
+# Test hooks (not used by the engine): the f16 conversions over whole arrays, for the proofs
+# ---------------------------------------------------------------------------------------------
+
+def _test_f16_to_f32_bits(const uint16_t[::1] halves, uint32_t[::1] out):
+    """out[i] = the f32 bits of f16 bits halves[i] (exact widening)."""
+    cdef Py_ssize_t i
+    if out.shape[0] != halves.shape[0]:
+        raise ValueError("out must have the length of halves")
+    with nogil:
+        for i in range(halves.shape[0]):
+            out[i] = _f16_bits_to_f32_bits(halves[i])
+
+
+def _test_f32_to_f16_bits(const uint32_t[::1] singles, uint16_t[::1] out):
+    """out[i] = the f16 bits of f32 bits singles[i] (round to nearest even)."""
+    cdef Py_ssize_t i
+    if out.shape[0] != singles.shape[0]:
+        raise ValueError("out must have the length of singles")
+    with nogil:
+        for i in range(singles.shape[0]):
+            out[i] = _f32_bits_to_f16_bits(singles[i])

@@ -390,7 +390,7 @@ def _indexed_lanes(m: RefMachine, insn: Insn, base_name: str):
     for lane in np.flatnonzero(active):
         index = int(indices[lane])
         address = wrap64(base + index * data_type.width)
-        m.check_in_ub(address, data_type.width, lane=int(lane), index=index)
+        m.check_in_ub(address, data_type.width, lane=int(lane), index=wrap64(index))   # as the int64 it is stored as
         requests.append((int(lane), index, address))
     return pitch, requests
 
