@@ -16,7 +16,7 @@ import numpy as np
 
 from .asm.assembler import assemble_file
 from .asm.errors import AssemblyFailed, format_diagnostic
-from .program import Buffer, Program
+from .program import Buffer
 from .debugger import debug_main, parse_size
 from .state import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT
 from .trace import write_trace

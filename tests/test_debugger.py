@@ -23,7 +23,7 @@ from ascasm.debug_expr import Env, ExprError, evaluate_text, format_value, parse
 from ascasm.debugger import Debugger, debug_main
 from ascasm.trace import Move, Recorder, Segment
 from ascasm.vm import Machine
-from test_trace import programs
+from test_random_programs import programs
 
 ENGINE = "cy"
 SCATTER = Path(__file__).resolve().parent.parent / "programs" / "scatter.s"
@@ -532,7 +532,6 @@ def test_history_command_sets_the_cap():
 
 def test_rc_stops_at_watch_and_breakpoint_in_a_fast_run():
     program = scatter()
-    truth = fresh_states(program, 100)
     text = session(program, "c\nw s0\nrc\nrc\nb 14\nrc\n")
     # s0 changes at steps 4 (mov, unchanged 0 -> 0: no), 8, 12, 16: rc stops before step 16, then 12
     first = after(text, "rc")

@@ -10,18 +10,17 @@ import re
 from pathlib import Path
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ascasm import assemble, assemble_file
-from ascasm.isa import PATTERNS, STOP_CODES, dtypes
+from ascasm.isa import STOP_CODES, dtypes
 from ascasm.isa.operands import Kind
-from ascasm.isa.table import INSNS
 from ascasm.state import UB_SIZE, VL
 from ascasm.ref.executor import Fault, RefMachine, _indexed_lanes
 from ascasm.trace import Recorder, indexed_spans, write_trace
 from ascasm.vm import Machine
+from test_random_programs import programs
 
 ENGINE = "cy"
 PROGRAMS = Path(__file__).resolve().parent.parent / "programs"
@@ -269,81 +268,8 @@ def test_floats_in_json():
 
 
 # ---------------------------------------------------------------------------------------------
-# random programs over the whole ISA table
+# random programs over the whole ISA table (the generator of the lockstep fuzzer)
 # ---------------------------------------------------------------------------------------------
-
-PROLOGUE = """\
-.ub data  u8[2048] = (i * 37 + 11) % 256
-.ub idx16 u16[128] = (i * 7) % 300
-.ub idx32 u32[64]  = (i * 13) % 200
-        vld v1.u16, [idx16]
-        vld v2.u32, [idx32]
-        mask p0.b16, ALL
-        mask p1.b32, M3
-        mask p2.b8, VL16
-        mov s1, 64
-        mov s2, 32
-        mov s3, 5
-"""
-# the scalar and mask rows and the vector loads and stores, drawn more often than the rest
-FAVOURED = ("mov", "add", "sub", "st", "ld", "mask", "mask.upd", "vld", "vsta", "vsta.pack", "vsta.1st", "vsct",
-            "vgat", "blt", "bne", "iter")
-ROWS = [spec for spec in INSNS] + [spec for spec in INSNS if spec.mnemonic in FAVOURED] * 2
-
-
-@st.composite
-def _address(draw):
-    offset = 32 * draw(st.integers(0, 60))
-    form = draw(st.integers(0, 7))
-    if form <= 3:
-        return f"[data + {offset}]"
-    if form <= 5:
-        return f"[data + {offset} + a{draw(st.integers(0, 3))}]"
-    if form == 6:
-        return f"[data + s{draw(st.integers(0, 7))}]"
-    return f"[data + {draw(st.integers(0, 2047))}]"
-
-
-@st.composite
-def _instruction(draw, n_labels: int):
-    spec = draw(st.sampled_from(ROWS))
-    types = draw(st.sampled_from(spec.types)) if spec.types else ()
-    operands = []
-    for operand in spec.operands:
-        def typed(register):
-            return f"{register}.{types[operand.type_slot].name}" if operand.type_slot is not None else register
-        kind = operand.kind
-        if kind is Kind.VREG:
-            text = typed(f"v{draw(st.integers(0, 5))}")
-        elif kind is Kind.PREG:
-            text = typed(draw(st.sampled_from(("p0", "p1", "p2", "p0", "p3"))))
-        elif kind is Kind.AREG:
-            text = typed(f"a{draw(st.integers(0, 3))}")
-        elif kind is Kind.SREG:
-            text = typed(f"s{draw(st.integers(0, 7))}")
-        elif kind is Kind.SVAL:
-            text = draw(st.one_of(st.integers(-3, 300).map(str), st.integers(0, 7).map(lambda n: f"s{n}")))
-        elif kind is Kind.IMM:
-            text = str(draw(st.integers(0, 8)))
-        elif kind is Kind.ADDR:
-            text = draw(_address())
-        elif kind is Kind.LABEL:
-            text = f"L{draw(st.integers(0, n_labels - 1))}"
-        elif kind is Kind.PAT:
-            text = draw(st.sampled_from(sorted(PATTERNS)))
-        else:
-            text = ""
-        operands.append(text)
-    return f"{spec.mnemonic} {', '.join(t for t in operands if t)}".strip()
-
-
-@st.composite
-def programs(draw) -> str:
-    """A random program: a fixed prologue, then 1-30 labelled instructions of any table row."""
-    n = draw(st.integers(1, 30))
-    body = [f"L{k}: {draw(_instruction(n + 1))}" for k in range(n)]
-    return PROLOGUE + "\n".join(body) + f"\nL{n}:\n"
-
 
 MAX_STEPS = 80
 

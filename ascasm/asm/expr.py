@@ -10,7 +10,7 @@ from __future__ import annotations
 import operator
 
 import numpy as np
-from lark import Token, Tree
+from lark import Token
 
 MAX_SHIFT = 128     # larger shift counts cannot produce a value that fits any type
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import dtypes
-from .dtypes import ElemType
-from .operands import Kind, OperandSpec, parse_operand_syntax
+from .operands import parse_operand_syntax
 
 # Sources cited by rows. SEED pages are in shared/seeds/, FACTS is shared/reference/ascend-vf-facts.md.
 SEED_SCATTER = "seed 000 asc_scatter; seed 001 Scatter"
