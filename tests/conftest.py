@@ -1,6 +1,9 @@
 """Every behaviour test runs on both executors. A missing compiled engine is an error, never a skip."""
 from __future__ import annotations
 
+import subprocess
+import sys
+import tempfile
 import textwrap
 
 import pytest
@@ -24,3 +27,10 @@ def run_source(source: str, engine: str, **machine_options) -> Machine:
     machine = Machine(program, engine, **machine_options)
     machine.run()
     return machine
+
+
+def run_cli(*args, cwd=None) -> subprocess.CompletedProcess:
+    """`python -m ascasm ARGS` as a user runs it. The default working directory is a neutral one: from
+    the repository root, `-m` would import the source tree instead of the installed package."""
+    return subprocess.run([sys.executable, "-m", "ascasm", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd or tempfile.gettempdir())

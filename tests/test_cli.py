@@ -5,14 +5,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_cli as ascasm
 
 ROOT = Path(__file__).resolve().parent.parent
 SCATTER = ROOT / "programs" / "scatter.s"
-
-
-def ascasm(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "ascasm", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd)
 
 
 def write(tmp_path, text, name="prog.s"):

@@ -1,11 +1,9 @@
 """Runtime warnings (LANGUAGE.md §5): duplicate scatter indices and UB hazards without membar,
 once per source line; --strict turns them into faults that write nothing."""
 import json
-import subprocess
-import sys
 
 import numpy as np
-from conftest import run_source
+from conftest import run_cli, run_source
 
 from ascasm.vm import run_warnings
 
@@ -102,8 +100,7 @@ def test_duplicate_warning_names_lanes_and_address(engine):
 def test_json_report_lists_warnings_and_expectations(tmp_path):
     path = tmp_path / "h.s"
     path.write_text(HAZARD_PROGRAM.replace("halt", "halt\n.expect b = i") + "\n")
-    result = subprocess.run([sys.executable, "-m", "ascasm", "run", str(path), "--json"], capture_output=True,
-                            text=True)
+    result = run_cli("run", path, "--json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["status"] == "ok" and report["steps"] == 5
@@ -115,8 +112,7 @@ def test_json_report_lists_warnings_and_expectations(tmp_path):
 def test_json_report_of_an_assembly_error(tmp_path):
     path = tmp_path / "e.s"
     path.write_text("    vsat [x], v0.u16, p0\n")
-    result = subprocess.run([sys.executable, "-m", "ascasm", "run", str(path), "--json"], capture_output=True,
-                            text=True)
+    result = run_cli("run", path, "--json")
     assert result.returncode == 1
     report = json.loads(result.stdout)
     assert report["status"] == "assembly_error"
@@ -127,7 +123,6 @@ def test_json_report_of_an_assembly_error(tmp_path):
 def test_strict_on_the_command_line_gives_exit_2(tmp_path):
     path = tmp_path / "h.s"
     path.write_text(HAZARD_PROGRAM)
-    result = subprocess.run([sys.executable, "-m", "ascasm", "run", str(path), "--strict", "--engine", "ref"],
-                            capture_output=True, text=True)
+    result = run_cli("run", path, "--strict", "--engine", "ref")
     assert result.returncode == 2
     assert "fault: memory hazard (--strict)" in result.stderr
