@@ -126,3 +126,19 @@ def test_strict_on_the_command_line_gives_exit_2(tmp_path):
     result = run_cli("run", path, "--strict", "--engine", "ref")
     assert result.returncode == 2
     assert "fault: memory hazard (--strict)" in result.stderr
+
+
+def test_a_faulting_instruction_records_no_hazard(engine):
+    # lane 0 touches bytes the vsta wrote (a hazard), lane 1 is past the usable UB (a fault)
+    machine = run_source("""
+        .ub idx u16[128] = [0, 65535]
+        .ub tail u16[16] @ 253920
+            mask p0.b16, VL16
+            vsta [tail], v0.u16, p0
+            mask p1.b16, VL2
+            vld v1.u16, [idx]
+            vsct [tail], v0.u16, v1.u16, p1
+            halt
+    """, engine, ub_usable=253952)
+    assert machine.stop_name == "UB_RANGE" and machine.state.fault_args[3] == 1
+    assert not machine.state.hazard_warn.any()

@@ -355,7 +355,8 @@ cdef class Engine:
     cdef bint strict                # --strict: warnings are faults
     cdef int64_t step_number        # the executing instruction's step number (steps + 1)
     cdef int64_t current_row        # the executing instruction's row
-    cdef bint hazard_counted        # this step's hazard is already counted
+    cdef bint hazard_counted        # this step met a hazard: recorded once the instruction completes
+    cdef int64_t hazard_case[3]     # its first case: writer row, first byte, one past the last byte
     # An upper bound of ub_write_step over each 32-byte block, so the hazard check can skip blocks not
     # written since the latest membar. Private to the engine: restoring older state (the debugger's
     # reverse execution) only lowers ub_write_step, which keeps the bound valid.
@@ -510,7 +511,9 @@ cdef class Engine:
             if status == STOP_RUNNING:
                 pc = next_pc
             if status == STOP_RUNNING or status == STOP_HALTED:
-                steps += 1              # a fault does not count its step
+                steps += 1              # a fault does not count its step, nor record a hazard
+                if self.hazard_counted:
+                    self._record_hazard()
         self.ctrl[PC] = pc
         self.ctrl[STEPS] = steps
         self.ctrl[STATUS] = status
@@ -564,12 +567,18 @@ cdef class Engine:
             return self._fault(STOP_HAZARD, self.ub_write_row[first], first, last)
         if not self.hazard_counted:
             self.hazard_counted = True
-            if self.hazard_warn[self.current_row, 0] == 0:
-                self.hazard_warn[self.current_row, 1] = self.ub_write_row[first]
-                self.hazard_warn[self.current_row, 2] = first
-                self.hazard_warn[self.current_row, 3] = last
-            self.hazard_warn[self.current_row, 0] += 1
+            self.hazard_case[0] = self.ub_write_row[first]
+            self.hazard_case[1] = first
+            self.hazard_case[2] = last
         return STOP_RUNNING
+
+    cdef inline void _record_hazard(self) noexcept nogil:
+        """Count this step's hazard in its row's record (only for an instruction that completed)."""
+        cdef int64_t k
+        if self.hazard_warn[self.current_row, 0] == 0:
+            for k in range(3):
+                self.hazard_warn[self.current_row, 1 + k] = self.hazard_case[k]
+        self.hazard_warn[self.current_row, 0] += 1
 
     cdef inline void _written(self, int64_t addr, int64_t size) noexcept nogil:
         """Remember that this step and row wrote the (checked) bytes [addr, addr + size)."""

@@ -36,7 +36,7 @@ class RefMachine:
         self.ub_usable, self.max_steps = ub_usable, max_steps
         self.zero_inactive = store_inactive == "zero"     # LANGUAGE.md §6
         self.strict = strict                              # warnings become faults (LANGUAGE.md §5)
-        self.hazard_counted = False                       # this step's hazard is already recorded
+        self.hazard_case = None                           # this step's first hazard, recorded if it completes
 
     # ---- the step loop (docs/semantics.md "Steps, halting, limits") ----
     def run(self, budget: int) -> int:
@@ -50,7 +50,7 @@ class RefMachine:
                 self._stop(Fault("STEP_LIMIT", self.max_steps))
                 break
             insn = self.program.insns[pc]
-            self.hazard_counted = False
+            self.hazard_case = None
             try:
                 outcome = FAMILIES[insn.spec.family](self, insn)
             except Fault as fault:
@@ -58,6 +58,8 @@ class RefMachine:
                 break
             ctrl[STEPS] += 1
             budget -= 1
+            if self.hazard_case is not None:
+                self._record_hazard(pc)
             if outcome is _HALT:
                 ctrl[STATUS] = HALTED
             else:
@@ -112,12 +114,15 @@ class RefMachine:
         writer = int(self.state.ub_write_row[first])
         if self.strict:
             raise Fault("HAZARD", writer, first, last)
-        if not self.hazard_counted:
-            self.hazard_counted = True
-            record = self.state.hazard_warn[self.state.pc]
-            if record[0] == 0:
-                record[1:] = (writer, first, last)
-            record[0] += 1
+        if self.hazard_case is None:
+            self.hazard_case = (writer, first, last)
+
+    def _record_hazard(self, row: int):
+        """Count a completed instruction's hazard; its row keeps the first case (a fault records none)."""
+        record = self.state.hazard_warn[row]
+        if record[0] == 0:
+            record[1:] = self.hazard_case
+        record[0] += 1
 
     def write_ub(self, address: int, data: np.ndarray):
         """Store bytes (already checked with check_in_ub) and remember which step and row wrote them."""
