@@ -100,7 +100,7 @@ def operand_slots(spec: InsnSpec, operands: tuple) -> list[int]:
     """The bytecode slots of an instruction's operands (docs/bytecode.md)."""
     slots = []
     for op, value in zip(spec.operands, operands):
-        if op.kind is Kind.SVAL:
+        if op.kind in (Kind.SVAL, Kind.TVAL):
             slots += [int(value.is_reg), value.value]
         elif op.kind is Kind.ADDR:
             sregs = list(value.sregs) + [-1] * (2 - len(value.sregs))

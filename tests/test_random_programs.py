@@ -57,6 +57,22 @@ vregs = st.integers(0, 5).map(lambda n: f"v{n}")
 x_operands = st.one_of(immediates.map(str), sregs)
 
 
+FLOAT_IMMEDIATES = ("0.0", "-0.0", "1.5", "-2.25", "inf", "-inf", "nan", "3.4028234663852886e38",
+                    "1e-45", "1.1754943508222875e-38", "0.1", "16777217", "-7")
+
+
+@st.composite
+def typed_values(draw, etype):
+    """An X.T operand: a scalar register or an immediate that fits T (ascasm/isa/operands.py)."""
+    if draw(st.integers(0, 3)) == 0:
+        return draw(sregs)
+    if etype.kind == "float":
+        return draw(st.sampled_from(FLOAT_IMMEDIATES))
+    bits = 8 * etype.width
+    low, high = -(1 << (bits - 1)), (1 << bits) - 1
+    return str(draw(st.one_of(st.sampled_from((low, -1, 0, 1, high, high >> 1)), st.integers(low, high))))
+
+
 @st.composite
 def addresses(draw):
     """An address operand: mostly 32-byte aligned offsets inside `data`, sometimes anything."""
@@ -101,6 +117,8 @@ def instructions(draw, n_labels: int):
             text = typed(draw(sregs), operand, types)
         elif kind is Kind.SVAL:
             text = draw(x_operands)
+        elif kind is Kind.TVAL:
+            text = draw(typed_values(types[operand.type_slot]))
         elif kind is Kind.IMM:
             text = str(draw(st.integers(-4, 64)))
         elif kind is Kind.ADDR:

@@ -53,6 +53,9 @@ HANDLED = frozenset({
     OP_VLD_MASK, OP_VLD_US_MASK, OP_VLD_DS_MASK, OP_VGAT,
     OP_VSTA, OP_VSTA_1ST, OP_VSTA_PACK, OP_VSTA_PACKV2, OP_VSTA_INTLV, OP_VSTA_MASK, OP_VSTA_PACK_MASK,
     OP_VSCT, OP_VREDSUM, OP_VREDMAX, OP_VREDMIN,
+    OP_VDUP, OP_VDUP_MASKED, OP_VCI, OP_VADD, OP_VSUB, OP_VMUL, OP_VMAX, OP_VMIN,
+    OP_VADDS, OP_VMULS, OP_VMAXS, OP_VMINS, OP_VCMP_EQ, OP_VCMP_NE, OP_VCMP_LT, OP_VCMP_LE,
+    OP_VCMP_GT, OP_VCMP_GE, OP_VSEL, OP_PCNT,
 })
 
 
@@ -269,6 +272,88 @@ cdef inline uint64_t _maxmin_identity(int64_t t, bint want_max) noexcept nogil:
     return 0 if want_max else _low_bits(_width(t))
 
 
+# --- vector compute on one lane (docs/semantics.md "Vector compute"): bits in, bits out ---
+
+cdef enum:
+    LANE_ADD = 0
+    LANE_SUB = 1
+    LANE_MUL = 2
+    LANE_MAX = 3
+    LANE_MIN = 4
+    F32_CANONICAL_NAN = 0x7FC00000
+
+
+cdef inline uint64_t _f32_result(double value) noexcept nogil:
+    """Round a double once to f32; a NaN becomes the canonical quiet NaN."""
+    cdef float f = <float>value
+    if f != f:
+        return F32_CANONICAL_NAN
+    return _bits_of_float(f)
+
+
+cdef inline uint64_t _lane_op(int lane_op, int64_t t, uint64_t a, uint64_t b) noexcept nogil:
+    """One lane of vadd/vsub/vmul/vmax/vmin (and the scalar forms) on the zero-extended bits of T."""
+    cdef int64_t width = _width(t)
+    cdef double x, y
+    cdef uint64_t ka, kb
+    if t == T_F32:
+        if lane_op == LANE_MAX or lane_op == LANE_MIN:
+            if _is_nan_bits(a, t) or _is_nan_bits(b, t):
+                return F32_CANONICAL_NAN
+        else:
+            x = <double>_float_of_bits(<uint32_t>a)
+            y = <double>_float_of_bits(<uint32_t>b)
+            if lane_op == LANE_ADD:
+                return _f32_result(x + y)
+            if lane_op == LANE_SUB:
+                return _f32_result(x - y)
+            return _f32_result(x * y)
+    if lane_op == LANE_ADD:
+        return (a + b) & _low_bits(width)
+    if lane_op == LANE_SUB:
+        return (a - b) & _low_bits(width)
+    if lane_op == LANE_MUL:
+        return (a * b) & _low_bits(width)
+    ka = _order_key(a, t)                       # -0 below +0 for f32; signedness for integers
+    kb = _order_key(b, t)
+    if lane_op == LANE_MAX:
+        return b if kb > ka else a
+    return b if kb < ka else a
+
+
+cdef inline bint _lane_compare(int64_t op, int64_t t, uint64_t a, uint64_t b) noexcept nogil:
+    """vcmp.CC on one lane: f32 compares as floats (NaN false except ne, -0 == +0)."""
+    cdef float x, y
+    cdef uint64_t ka, kb
+    if t == T_F32:
+        x = _float_of_bits(<uint32_t>a)
+        y = _float_of_bits(<uint32_t>b)
+        if op == OP_VCMP_EQ:
+            return x == y
+        if op == OP_VCMP_NE:
+            return x != y
+        if op == OP_VCMP_LT:
+            return x < y
+        if op == OP_VCMP_LE:
+            return x <= y
+        if op == OP_VCMP_GT:
+            return x > y
+        return x >= y
+    ka = _order_key(a, t)
+    kb = _order_key(b, t)
+    if op == OP_VCMP_EQ:
+        return ka == kb
+    if op == OP_VCMP_NE:
+        return ka != kb
+    if op == OP_VCMP_LT:
+        return ka < kb
+    if op == OP_VCMP_LE:
+        return ka <= kb
+    if op == OP_VCMP_GT:
+        return ka > kb
+    return ka >= kb
+
+
 # ---------------------------------------------------------------------------------------------
 # Row verification (Python, once per Engine): the kernels trust what it checks
 # ---------------------------------------------------------------------------------------------
@@ -283,7 +368,7 @@ def _operand_problem(kind, values, n_rows):
     """Why an operand's slots (docs/bytecode.md) cannot be executed safely, or None."""
     if kind in _REGISTER_COUNT:
         ok = 0 <= values[0] < _REGISTER_COUNT[kind]
-    elif kind is Kind.SVAL:
+    elif kind is Kind.SVAL or kind is Kind.TVAL:
         ok = values[0] == 0 or (values[0] == 1 and 0 <= values[1] < NUM_SREGS)
     elif kind is Kind.ADDR:
         ok = all(r == -1 or 0 <= r < NUM_SREGS for r in values[1:3]) and (values[3] == -1 or 0 <= values[3] < NUM_AREGS)
@@ -508,6 +593,20 @@ cdef class Engine:
                 status = self._k_reduce_sum(row)
             elif op == OP_VREDMAX or op == OP_VREDMIN:
                 status = self._k_reduce_maxmin(row)
+            elif op == OP_VDUP or op == OP_VDUP_MASKED:
+                status = self._k_vdup(row)
+            elif op == OP_VCI:
+                status = self._k_vci(row)
+            elif (op == OP_VADD or op == OP_VSUB or op == OP_VMUL or op == OP_VMAX or op == OP_VMIN
+                  or op == OP_VADDS or op == OP_VMULS or op == OP_VMAXS or op == OP_VMINS):
+                status = self._k_vbinary(row)
+            elif (op == OP_VCMP_EQ or op == OP_VCMP_NE or op == OP_VCMP_LT or op == OP_VCMP_LE
+                  or op == OP_VCMP_GT or op == OP_VCMP_GE):
+                status = self._k_vcmp(row)
+            elif op == OP_VSEL:
+                status = self._k_vsel(row)
+            elif op == OP_PCNT:
+                status = self._k_pcnt(row)
             if status == STOP_RUNNING:
                 pc = next_pc
             if status == STOP_RUNNING or status == STOP_HALTED:
@@ -603,6 +702,15 @@ cdef class Engine:
     cdef inline int64_t _sval(self, const int64_t* slot) noexcept nogil:
         """An X operand: (is_register, register number or immediate)."""
         return self.sreg[slot[1]] if slot[0] else slot[1]
+
+    cdef inline uint64_t _tval(self, const int64_t* slot, int64_t t) noexcept nogil:
+        """An X.T operand as T's bits: an immediate already is; a register's low W bits for integers,
+        (float)(double) of its int64 value for f32."""
+        if not slot[0]:
+            return <uint64_t>slot[1] & _low_bits(_width(t))
+        if t == T_F32:
+            return _bits_of_float(<float>(<double>self.sreg[slot[1]]))
+        return <uint64_t>self.sreg[slot[1]] & _low_bits(_width(t))
 
     cdef inline int64_t _address(self, const int64_t* slot) noexcept nogil:
         """[const + sX + sY + aZ] in wrapping 64-bit arithmetic; -1 marks an absent register."""
@@ -1152,6 +1260,123 @@ cdef class Engine:
         memset(&self.vreg[row[3], 0], 0, VL)
         _store_le(&self.vreg[row[3], 0], best, width)
         _store_le(&self.vreg[row[3], width], <uint64_t>best_index, width)
+        return STOP_RUNNING
+
+
+    # --- vector compute family kernels (facts §8, §2.3; docs/semantics.md "Vector compute") -------
+
+    # vdup vD.T, X.T  and  vdup vD.T, X.T, pM (inactive lanes 0)
+    cdef inline int _k_vdup(self, const int64_t* row) noexcept nogil:
+        cdef int64_t t = row[1]
+        cdef int64_t width = _width(t)
+        cdef bint masked = row[0] == OP_VDUP_MASKED
+        cdef uint64_t x = self._tval(row + 4, t)
+        cdef uint8_t* dst = &self.vreg[row[3], 0]
+        cdef int64_t i
+        cdef int status = self._check_mask(row[6]) if masked else STOP_RUNNING
+        if status:
+            return status
+        for i in range(VL // width):
+            _store_le(dst + i * width, x if not masked or self._mask_bit(row[6], i * width) else 0, width)
+        return STOP_RUNNING
+
+    # vci vD.T, X.T
+    cdef inline int _k_vci(self, const int64_t* row) noexcept nogil:
+        cdef int64_t t = row[1]
+        cdef int64_t width = _width(t)
+        cdef uint64_t x = self._tval(row + 4, t)
+        cdef uint8_t* dst = &self.vreg[row[3], 0]
+        cdef int64_t i
+        for i in range(VL // width):
+            if t == T_F32:
+                _store_le(dst + i * width, _f32_result(<double>_float_of_bits(<uint32_t>x) + <double>i), width)
+            else:
+                _store_le(dst + i * width, (x + <uint64_t>i) & _low_bits(width), width)
+        return STOP_RUNNING
+
+    # vadd|vsub|vmul|vmax|vmin vD.T, vA.T, vB.T, pM  and  vadds|vmuls|vmaxs|vmins vD.T, vA.T, X.T, pM
+    cdef inline int _k_vbinary(self, const int64_t* row) noexcept nogil:
+        cdef int64_t op = row[0]
+        cdef int64_t t = row[1]
+        cdef int64_t width = _width(t)
+        cdef bint scalar = op == OP_VADDS or op == OP_VMULS or op == OP_VMAXS or op == OP_VMINS
+        cdef int64_t pm = row[7] if scalar else row[6]
+        cdef int lane_op
+        cdef uint64_t x = 0, a, b
+        cdef uint8_t result[VL]                 # vD may be vA or vB: compute all lanes first
+        cdef const uint8_t* src_a = &self.vreg[row[4], 0]
+        cdef const uint8_t* src_b = &self.vreg[row[5], 0]
+        cdef int64_t i
+        cdef int status = self._check_mask(pm)
+        if status:
+            return status
+        if op == OP_VADD or op == OP_VADDS:
+            lane_op = LANE_ADD
+        elif op == OP_VSUB:
+            lane_op = LANE_SUB
+        elif op == OP_VMUL or op == OP_VMULS:
+            lane_op = LANE_MUL
+        elif op == OP_VMAX or op == OP_VMAXS:
+            lane_op = LANE_MAX
+        else:
+            lane_op = LANE_MIN
+        if scalar:
+            x = self._tval(row + 5, t)
+        for i in range(VL // width):
+            if self._mask_bit(pm, i * width):
+                a = _load_lane(src_a + i * width, width)
+                b = x if scalar else _load_lane(src_b + i * width, width)
+                _store_le(result + i * width, _lane_op(lane_op, t, a, b), width)
+            else:
+                _store_le(result + i * width, 0, width)
+        memcpy(&self.vreg[row[3], 0], result, VL)
+        return STOP_RUNNING
+
+    # vcmp.CC pD, vA.T, vB.T, pM
+    cdef inline int _k_vcmp(self, const int64_t* row) noexcept nogil:
+        cdef int64_t t = row[1]
+        cdef int64_t width = _width(t)
+        cdef int64_t pm = row[6]
+        cdef uint8_t bits[MASK_BYTES]           # pD may be pM: read every lane first
+        cdef const uint8_t* src_a = &self.vreg[row[4], 0]
+        cdef const uint8_t* src_b = &self.vreg[row[5], 0]
+        cdef int64_t i
+        cdef int status = self._check_mask(pm)
+        if status:
+            return status
+        memset(bits, 0, MASK_BYTES)
+        for i in range(VL // width):
+            if self._mask_bit(pm, i * width) and _lane_compare(row[0], t, _load_lane(src_a + i * width, width),
+                                                               _load_lane(src_b + i * width, width)):
+                bits[(i * width) >> 3] |= <uint8_t>(1 << ((i * width) & 7))
+        self._set_mask(row[3], bits)
+        return STOP_RUNNING
+
+    # vsel vD.T, vA.T, vB.T, pM
+    cdef inline int _k_vsel(self, const int64_t* row) noexcept nogil:
+        cdef int64_t width = _width(row[1])
+        cdef int64_t pm = row[6]
+        cdef uint8_t result[VL]
+        cdef int64_t i
+        cdef int status = self._check_mask(pm)
+        if status:
+            return status
+        for i in range(VL // width):
+            _copy_elem(result + i * width, &self.vreg[row[4] if self._mask_bit(pm, i * width) else row[5], i * width],
+                       width)
+        memcpy(&self.vreg[row[3], 0], result, VL)
+        return STOP_RUNNING
+
+    # pcnt sD, pM.bW
+    cdef inline int _k_pcnt(self, const int64_t* row) noexcept nogil:
+        cdef int64_t width = _width(row[1])
+        cdef int64_t i, count = 0
+        cdef int status = self._check_mask(row[4])
+        if status:
+            return status
+        for i in range(VL // width):
+            count += self._mask_bit(row[4], i * width)
+        self.sreg[row[3]] = count
         return STOP_RUNNING
 
 

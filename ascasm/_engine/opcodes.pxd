@@ -53,6 +53,26 @@ cdef enum Opcode:
     OP_VREDSUM = 50
     OP_VREDMAX = 51
     OP_VREDMIN = 52
+    OP_VDUP = 53
+    OP_VDUP_MASKED = 54
+    OP_VCI = 55
+    OP_VADD = 56
+    OP_VSUB = 57
+    OP_VMUL = 58
+    OP_VMAX = 59
+    OP_VMIN = 60
+    OP_VADDS = 61
+    OP_VMULS = 62
+    OP_VMAXS = 63
+    OP_VMINS = 64
+    OP_VCMP_EQ = 65
+    OP_VCMP_NE = 66
+    OP_VCMP_LT = 67
+    OP_VCMP_LE = 68
+    OP_VCMP_GT = 69
+    OP_VCMP_GE = 70
+    OP_VSEL = 71
+    OP_PCNT = 72
 
 cdef enum TypeCode:
     T_S8 = 1

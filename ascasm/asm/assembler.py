@@ -25,8 +25,8 @@ INT64_MIN, UINT64_LIMIT = -(1 << 63), 1 << 64
 
 # Which spec operand kinds an operand written in the source can fill.
 _FITS = {
-    "vreg": {Kind.VREG}, "preg": {Kind.PREG}, "areg": {Kind.AREG}, "sreg": {Kind.SREG, Kind.SVAL},
-    "addr": {Kind.ADDR}, "value": {Kind.SVAL, Kind.IMM, Kind.LABEL, Kind.PAT, Kind.BARRIER},
+    "vreg": {Kind.VREG}, "preg": {Kind.PREG}, "areg": {Kind.AREG}, "sreg": {Kind.SREG, Kind.SVAL, Kind.TVAL},
+    "addr": {Kind.ADDR}, "value": {Kind.SVAL, Kind.TVAL, Kind.IMM, Kind.LABEL, Kind.PAT, Kind.BARRIER},
 }
 _SHAPE_WORDS = {"vreg": "a vector register", "preg": "a mask register", "areg": "an address register",
                 "sreg": "a scalar register", "addr": "an address", "value": "a value"}
@@ -358,6 +358,8 @@ class _Assembler:
             if self.shape(node) == "sreg":
                 return SVal(True, self.register(op, node, slot_types))
             return SVal(False, _to_int64(self.constant(node)))
+        if op.kind is Kind.TVAL:
+            return self.typed_value(op, node, slot_types)
         if op.kind is Kind.IMM:
             return _to_int64(self.constant(node))
         if op.kind is Kind.ADDR:
@@ -372,6 +374,35 @@ class _Assembler:
             self.fail(node, f"unknown {op.kind.value} '{name}'",
                       _did_you_mean(name.upper(), list(choices)) or [f"one of: {', '.join(choices)}"])
         return name.upper()
+
+    def typed_value(self, op, node, slot_types) -> SVal:
+        """An X.T operand: a scalar register (converted at run time; a type suffix, if written, must be
+        T), or an immediate converted now to T's bit pattern (docs/semantics.md "Vector compute")."""
+        if self.shape(node) == "sreg":
+            token = node.children[0]
+            if "." in str(token):
+                return SVal(True, self.register(op, node, slot_types))
+            return SVal(True, self.register_number(token))
+        earlier = slot_types[op.type_slot]
+        if earlier is None:
+            self.fail(node, f"the type of {op.text} is not known yet")
+        etype = earlier[0]
+        value = self.constant(node, integer=False)
+        if etype.kind == "float":
+            wide = np.float64(value)
+            with np.errstate(all="ignore"):
+                narrow = wide.astype(etype.np_dtype)
+            if np.isfinite(wide) and not np.isfinite(narrow):
+                self.fail(node, f"value {value!r} does not fit in {etype.name}")
+            return SVal(False, int(np.array(narrow).view(etype.bits)))
+        if isinstance(value, float):
+            if not value.is_integer():
+                self.fail(node, f"{etype.name} operand needs an integer, got {value!r}")
+            value = int(value)
+        bits = 8 * etype.width
+        if not -(1 << (bits - 1)) <= value < (1 << bits):
+            self.fail(node, f"value {value} does not fit in {etype.name}")
+        return SVal(False, _to_int64(value % (1 << bits)))
 
     def bare_name(self, op, node) -> str:
         if node.data != "name":

@@ -16,6 +16,7 @@ class Kind(Enum):
     AREG = "address register"
     SREG = "scalar register"
     SVAL = "immediate or scalar register"
+    TVAL = "typed immediate or scalar register"
     IMM = "immediate"
     ADDR = "address [base + offset]"
     LABEL = "label"
@@ -25,7 +26,7 @@ class Kind(Enum):
     @property
     def slots(self) -> int:
         """Bytecode slots the operand occupies (see docs/bytecode.md)."""
-        return {Kind.SVAL: 2, Kind.ADDR: 4}.get(self, 1)
+        return {Kind.SVAL: 2, Kind.TVAL: 2, Kind.ADDR: 4}.get(self, 1)
 
 
 REGISTER_FILES = {"v": (Kind.VREG, 32), "p": (Kind.PREG, 8), "a": (Kind.AREG, 8), "s": (Kind.SREG, 32)}
@@ -65,6 +66,8 @@ def parse_operand_syntax(token: str, rw: tuple = ()) -> OperandSpec:
         token = token[1:-1]
     if token.startswith("["):
         return OperandSpec(token, Kind.ADDR, None, writes=False, reads=True)
+    if token == "X.T":          # a value of the instruction's element type T (type slot 0)
+        return OperandSpec("X", Kind.TVAL, 0, writes=False, reads=True, type_text="T")
     if token in _PLACEHOLDERS:
         return OperandSpec(token, _PLACEHOLDERS[token], None, writes=False, reads=True, optional=optional)
     m = _REG_RE.match(token)

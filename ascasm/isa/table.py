@@ -53,6 +53,7 @@ GATHER_PAIRS = _pairs_of(("s8", "u8", "b8", "s16", "u16", "f16", "bf16", "b16"),
 REDUCE_SUM_PAIRS = tuple(tuple(dtypes.BY_SPELLING[n] for n in pair) for pair in (
     ("f16", "f16"), ("f32", "f32"), ("s32", "s16"), ("u32", "u16"), ("s32", "s32"), ("u32", "u32"),
     ("s64", "s64"), ("u64", "u64")))                                                          # seed 003 table 3
+COMPUTE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "f32")   # facts §8 (f16/bf16 later)
 REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # seed 003 table 4
 
 
@@ -105,6 +106,14 @@ _SCALAR_ALU = {
     "shl": "sD = sA << (X & 63)",
     "shr": "sD = sA >> (X & 63), arithmetic (the sign is copied in)",
 }
+_VECTOR_OPS = {
+    "vadd": "vA + vB (integers wrap; f32 rounded once)",
+    "vsub": "vA - vB (integers wrap; f32 rounded once)",
+    "vmul": "vA * vB (integers: low W bits; f32 rounded once)",
+    "vmax": "max(vA, vB) (NaN -> canonical NaN; +0 above -0)",
+    "vmin": "min(vA, vB) (NaN -> canonical NaN; -0 below +0)",
+}
+_COMPARISONS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _BRANCHES = {"beq": "==", "bne": "!=", "blt": "<", "ble": "<=", "bgt": ">", "bge": ">="}
 
 INSNS: tuple[InsnSpec, ...] = (
@@ -216,6 +225,32 @@ INSNS: tuple[InsnSpec, ...] = (
              "other lanes 0", SEED_REDUCE + " MIN", types=_single(REDUCE_MAXMIN_TYPES),
              masks="pM read at T's width; inactive lanes count as +inf / the type's maximum; none active "
                    "gives that identity and index 0"),
+    # --- vector compute (facts §8, facts §2.3; LANGUAGE.md §4 Vector compute) ---
+    InsnSpec("vdup", "", "vD.T, X.T", "vdup", "every lane of vD = X (converted to T)",
+             "facts §8 vdup; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES)),
+    InsnSpec("vdup", "masked", "vD.T, X.T, pM", "vdup", "active lanes of vD = X (converted to T), inactive lanes 0",
+             "facts §8 vdup; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
+             masks="pM read at T's width; inactive lanes 0"),
+    InsnSpec("vci", "", "vD.T, X.T", "vci", "lane i of vD = X + i (integers wrap; f32 rounded once)",
+             "facts §8 vci; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES)),
+    *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vbinary", f"active lanes: vD = {s}; inactive lanes 0",
+               "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
+               masks="pM read at T's width; inactive lanes 0 (zeroing)")
+      for m, s in _VECTOR_OPS.items()),
+    *(InsnSpec(m + "s", "", "vD.T, vA.T, X.T, pM", "vbinary", f"active lanes: vD = {s.replace('vB', 'X')}; inactive lanes 0",
+               "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
+               masks="pM read at T's width; inactive lanes 0 (zeroing)")
+      for m, s in _VECTOR_OPS.items() if m != "vsub"),
+    *(InsnSpec("vcmp." + c, "", "pD, vA.T, vB.T, pM", "vcmp",
+               f"pD bit i*W = 1 for each active lane i with vA {op} vB, every other bit 0",
+               "facts §2.3 vcmp; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
+               masks="pM read at T's width; inactive lanes give 0 bits")
+      for c, op in _COMPARISONS.items()),
+    InsnSpec("vsel", "", "vD.T, vA.T, vB.T, pM", "vsel", "lane i of vD = vA[i] if active, else vB[i] (raw bits)",
+             "facts §8 vsel; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
+             masks="pM read at T's width; selects, never zeroes"),
+    InsnSpec("pcnt", "", "sD, pM.bW", "pcnt", "sD = the number of lanes i < 256/W with bit i*W of pM set",
+             "facts §2.3; " + SPEC + " §4 Vector compute", types=_single(MASK_WIDTHS)),
 )
 
 DIRECTIVES = (

@@ -562,10 +562,123 @@ def reduce_maxmin(m: RefMachine, insn: Insn):
     m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
 
 
+# ---- vector compute (facts §8, §2.3; docs/semantics.md "Vector compute") ----
+CANONICAL_F32_NAN = np.array(0x7FC00000, np.uint32).view(np.float32)[()]
+
+
+def typed_value(m: RefMachine, x: SVal, etype) -> np.ndarray:
+    """An X.T operand as a one-element array of T. Immediates already hold T's bits; a register is
+    converted now: integers keep its low W bits, f32 takes (float)(double) of its int64 value."""
+    if x.is_reg and etype.kind == "float":
+        return np.array([float(m.sreg(x.value))], np.float64).astype(etype.np_dtype)
+    raw = m.sreg(x.value) if x.is_reg else x.value
+    return np.array([raw % (1 << (8 * etype.width))], etype.bits).view(etype.np_dtype)
+
+
+def _f32_nan_canonical(values: np.ndarray) -> np.ndarray:
+    return np.where(np.isnan(values), CANONICAL_F32_NAN, values).astype(values.dtype)
+
+
+def _zeroed(active: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Active lanes keep their value, inactive lanes become 0 (all bits clear)."""
+    return np.where(active, values, np.zeros_like(values))
+
+
+def vdup(m: RefMachine, insn: Insn):
+    # vdup vD.T, X.T [, pM]  -- every (active) lane = X; inactive lanes 0
+    (etype,) = insn.types
+    x = typed_value(m, insn.operand("X"), etype)
+    lanes = np.repeat(x, etype.lanes)
+    if insn.spec.form == "masked":
+        lanes = _zeroed(m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes], lanes)
+    m.lanes(insn.operand("vD"), etype)[:] = lanes
+
+
+def vci(m: RefMachine, insn: Insn):
+    # vci vD.T, X.T  -- lane i = X + i (integers wrap; f32 in double, rounded once)
+    (etype,) = insn.types
+    x = typed_value(m, insn.operand("X"), etype)
+    if etype.kind == "float":
+        lanes = _f32_nan_canonical((x.astype(np.float64) + np.arange(etype.lanes, dtype=np.float64))
+                                   .astype(etype.np_dtype))
+    else:
+        with np.errstate(all="ignore"):
+            lanes = x + np.arange(etype.lanes).astype(etype.np_dtype)        # wraps modulo 2^W
+    m.lanes(insn.operand("vD"), etype)[:] = lanes
+
+
+def _float_maxmin(a: np.ndarray, b: np.ndarray, want_max: bool) -> np.ndarray:
+    """Lane-wise max/min of f32 arrays: a NaN on either side gives NaN; -0 counts below +0."""
+    if want_max:
+        take_b = (b > a) | ((a == b) & np.signbit(a) & ~np.signbit(b))
+    else:
+        take_b = (b < a) | ((a == b) & np.signbit(b) & ~np.signbit(a))
+    result = np.where(take_b, b, a)
+    return np.where(np.isnan(a) | np.isnan(b), np.float32(np.nan), result).astype(a.dtype)
+
+
+ARITHMETIC = {"vadd": np.add, "vsub": np.subtract, "vmul": np.multiply}
+
+
+def vbinary(m: RefMachine, insn: Insn):
+    # vadd|vsub|vmul|vmax|vmin vD.T, vA.T, vB.T, pM  and the "s" forms with X.T  -- zeroing
+    (etype,) = insn.types
+    op = insn.spec.mnemonic
+    op = op[:-1] if op.endswith("s") else op
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a = m.lanes(insn.operand("vA"), etype).copy()
+    if insn.spec.mnemonic.endswith("s"):
+        b = np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes)
+    else:
+        b = m.lanes(insn.operand("vB"), etype).copy()
+    with np.errstate(all="ignore"):
+        if op in ARITHMETIC and etype.kind == "float":      # in double, rounded once to f32
+            result = ARITHMETIC[op](a.astype(np.float64), b.astype(np.float64)).astype(etype.np_dtype)
+        elif op in ARITHMETIC:                               # numpy integer arrays wrap modulo 2^W
+            result = ARITHMETIC[op](a, b)
+        elif etype.kind == "float":
+            result = _float_maxmin(a, b, op == "vmax")
+        else:
+            result = np.maximum(a, b) if op == "vmax" else np.minimum(a, b)
+    if etype.kind == "float":
+        result = _f32_nan_canonical(result)
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, result.astype(etype.np_dtype))
+
+
+COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+               "gt": np.greater, "ge": np.greater_equal}
+
+
+def vcmp(m: RefMachine, insn: Insn):
+    # vcmp.CC pD, vA.T, vB.T, pM  -- bit i*W set for active lanes where the comparison holds
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a = m.lanes(insn.operand("vA"), etype)
+    b = m.lanes(insn.operand("vB"), etype)
+    holds = COMPARISONS[insn.spec.mnemonic.split(".")[1]](a, b)     # NaN: false except ne; -0 == +0
+    m.write_mask(insn.operand("pD"), active & holds, etype.width)
+
+
+def vsel(m: RefMachine, insn: Insn):
+    # vsel vD.T, vA.T, vB.T, pM  -- raw bits of vA where active, of vB elsewhere
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a = m.lanes(insn.operand("vA"), etype).view(etype.bits)
+    b = m.lanes(insn.operand("vB"), etype).view(etype.bits)
+    m.lanes(insn.operand("vD"), etype).view(etype.bits)[:] = np.where(active, a, b)
+
+
+def pcnt(m: RefMachine, insn: Insn):
+    # pcnt sD, pM.bW  -- number of lanes i < 256/W with bit i*W set
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    m.set_sreg(insn.operand("sD"), int(np.count_nonzero(active)))
+
+
 FAMILIES = {f.__name__: f for f in (
     scalar_mov, scalar_alu, scalar_load, scalar_store, branch, cond_branch, membar, halt,
     mask_pattern, mask_update, iter_set, iter_scaled, mask_logic, mask_not, mask_move,
     vld_norm, vld_brc, vld_us, vld_ds, vld_unpk, vld_dintlv, mask_load_norm, mask_load_us, mask_load_ds, vgat,
     vsta_norm, vsta_first, vsta_pack, vsta_packv2, vsta_intlv, mask_store_norm, mask_store_pack, vsct,
-    reduce_sum, reduce_maxmin,
+    reduce_sum, reduce_maxmin, vdup, vci, vbinary, vcmp, vsel, pcnt,
 )}
