@@ -322,36 +322,31 @@ cdef inline uint64_t _lane_op(int lane_op, int64_t t, uint64_t a, uint64_t b) no
 
 
 cdef inline bint _lane_compare(int64_t op, int64_t t, uint64_t a, uint64_t b) noexcept nogil:
-    """vcmp.CC on one lane: f32 compares as floats (NaN false except ne, -0 == +0)."""
+    """vcmp.CC on one lane: f32 compares as floats (NaN false except ne, -0 == +0), integers by
+    their signedness."""
     cdef float x, y
-    cdef uint64_t ka, kb
     if t == T_F32:
         x = _float_of_bits(<uint32_t>a)
         y = _float_of_bits(<uint32_t>b)
-        if op == OP_VCMP_EQ:
-            return x == y
-        if op == OP_VCMP_NE:
-            return x != y
-        if op == OP_VCMP_LT:
-            return x < y
-        if op == OP_VCMP_LE:
-            return x <= y
-        if op == OP_VCMP_GT:
-            return x > y
-        return x >= y
-    ka = _order_key(a, t)
-    kb = _order_key(b, t)
+        if x != x or y != y:                    # unordered: only ne holds
+            return op == OP_VCMP_NE
+        return _comparison_holds(op, x < y, x == y)
+    return _comparison_holds(op, _order_key(a, t) < _order_key(b, t), a == b)
+
+
+cdef inline bint _comparison_holds(int64_t op, bint less, bint equal) noexcept nogil:
+    """Whether vcmp.CC holds for two ordered values, given whether a < b and a == b."""
     if op == OP_VCMP_EQ:
-        return ka == kb
+        return equal
     if op == OP_VCMP_NE:
-        return ka != kb
+        return not equal
     if op == OP_VCMP_LT:
-        return ka < kb
+        return less
     if op == OP_VCMP_LE:
-        return ka <= kb
+        return less or equal
     if op == OP_VCMP_GT:
-        return ka > kb
-    return ka >= kb
+        return not (less or equal)
+    return not less                             # OP_VCMP_GE
 
 
 # ---------------------------------------------------------------------------------------------
