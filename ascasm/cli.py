@@ -6,6 +6,7 @@ Exit statuses (LANGUAGE.md §5): 0 ok, 1 assembly error, 2 runtime fault, 3 step
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import re
 import sys
@@ -18,6 +19,8 @@ from .asm.assembler import assemble_file
 from .asm.errors import AssemblyFailed, format_diagnostic
 from .program import Buffer
 from .debugger import debug_main, parse_size
+from .isa import BY_MNEMONIC
+from .isa.table import describe
 from .state import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT
 from .trace import write_trace
 from .vm import ENGINES, STORE_INACTIVE, EngineMissing, Machine, MachineFault, auto_engine, run_warnings
@@ -77,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="save a buffer's final contents as .npy (default NAME.npy); repeatable")
     run.add_argument("--trace", nargs="?", const="", default=None, metavar="FILE",
                      help="write one JSON line per executed instruction (default FILE: NAME.trace.jsonl)")
+    explain = commands.add_parser("explain", help="what an instruction does, from the ISA table")
+    explain.add_argument("mnemonic", help="e.g. vsct, vld.brc, vredmax")
     debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
     _machine_options(debug)
     debug.add_argument("--history", type=history_size, default=None, metavar="SIZE",
@@ -95,6 +100,8 @@ def history_size(text: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "explain":
+        return explain_command(args.mnemonic)
     if args.command == "debug":
         return debug_main(args.file, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
                           store_inactive=args.store_inactive, strict=args.strict)
@@ -117,6 +124,16 @@ class RunReport:
 
     STATUS = {EXIT_OK: "ok", EXIT_ASM: "assembly_error", EXIT_FAULT: "fault", EXIT_STEP_LIMIT: "step_limit",
               EXIT_EXPECT: "expect_mismatch", EXIT_USAGE: "usage_error"}
+
+
+def explain_command(mnemonic: str) -> int:
+    if mnemonic.lower() not in BY_MNEMONIC:
+        close = difflib.get_close_matches(mnemonic.lower(), list(BY_MNEMONIC), n=3)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        print(f"ascasm: error: no instruction '{mnemonic}'{hint} (docs/isa.md lists them all)", file=sys.stderr)
+        return EXIT_USAGE
+    print("\n".join(describe(mnemonic.lower())))
+    return EXIT_OK
 
 
 def run_command(args) -> int:

@@ -25,7 +25,8 @@ from . import debug_expr
 from .asm.assembler import assemble_file
 from .asm.errors import AssemblyFailed
 from .debug_expr import Env, ExprError, Value, format_memory, format_value
-from .isa import BY_MNEMONIC, DIRECTIVES, accepted_types_text, dtypes
+from .isa import BY_MNEMONIC, DIRECTIVES, dtypes
+from .isa.table import describe
 from .isa.operands import Kind
 from .program import Program
 from .state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT, VL
@@ -296,25 +297,11 @@ class Debugger(cmd.Cmd):
         if is_command:
             self.out(*_doc_lines(method.__doc__))
         if topic.lower() in BY_MNEMONIC:                  # (`b` is both a command and an instruction)
-            self.out(*([""] if is_command else []), *self._insn_help(topic.lower()))
+            self.out(*([""] if is_command else []), *describe(topic.lower()))
         elif not is_command:
             close = [m for m in BY_MNEMONIC if m.startswith(topic.lower())]
             hint = f" (instructions starting so: {', '.join(close)})" if close else ""
             self.out(f"no help for '{topic}'{hint}")
-
-    def _insn_help(self, mnemonic: str) -> list[str]:
-        lines = []
-        for spec in BY_MNEMONIC[mnemonic]:
-            lines.append(spec.text)
-            lines.append(f"  {spec.summary}")
-            if spec.types:
-                lines.append(f"  types: {accepted_types_text(spec)}")
-            if spec.align:
-                lines.append(f"  alignment: {spec.align}")
-            if spec.masks:
-                lines.append(f"  mask: {spec.masks}")
-            lines.append(f"  source: {spec.ref}")
-        return lines
 
     # ------------------------------------------------------------------ running forward
     def do_step(self, arg):

@@ -102,3 +102,18 @@ def test_python_dash_m_and_console_script_agree(tmp_path):
         pytest.skip("console script not on this interpreter's bin path")
     result = subprocess.run([str(script), "run", str(SCATTER)], capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 0 and result.stdout == ascasm("run", SCATTER, cwd=tmp_path).stdout
+
+
+def test_explain_prints_the_table_rows_of_a_mnemonic():
+    result = ascasm("explain", "VSCT")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "vsct [base], vS.T, vI.U, pM"
+    assert "  alignment: 32 bytes (base)" in lines
+    assert "  source: seed 000 asc_scatter; seed 001 Scatter" in lines
+
+
+def test_explain_unknown_mnemonic_suggests_and_exits_64():
+    result = ascasm("explain", "vsat")
+    assert result.returncode == 64
+    assert "did you mean 'vsta'" in result.stderr

@@ -39,13 +39,7 @@ def isa_md() -> str:
     out += ["", "## Instructions", ""]
     for spec in table.INSNS:
         out += [f"### `{spec.text}`", "", spec.summary + ".", ""]
-        if spec.types:
-            out.append(f"- types: {table.accepted_types_text(spec)}")
-        if spec.align:
-            out.append(f"- alignment: {spec.align}")
-        if spec.masks:
-            out.append(f"- mask: {spec.masks}")
-        out += [f"- source: {spec.ref}", ""]
+        out += [f"- {label}: {text}" for label, text in table.spec_facts(spec)] + [""]
     out += ["## Mask patterns", "", ", ".join(f"`{p}`" for p in table.PATTERNS), "",
             "## Barrier kinds", "", ", ".join(f"`{k}`" for k in table.BARRIER_KINDS), ""]
     return "\n".join(out)

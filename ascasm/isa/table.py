@@ -277,6 +277,23 @@ def opcode(spec: InsnSpec) -> int:
     return OPCODES[spec.opname]
 
 
+def spec_facts(spec: InsnSpec) -> list[tuple[str, str]]:
+    """(label, text) lines that describe a row beyond its syntax and summary: types, alignment, mask
+    behaviour, source. REPL help, `ascasm explain` and docs/isa.md all print these."""
+    facts = [("types", accepted_types_text(spec))] if spec.types else []
+    facts += [("alignment", spec.align)] if spec.align else []
+    facts += [("mask", spec.masks)] if spec.masks else []
+    return facts + [("source", spec.ref)]
+
+
+def describe(mnemonic: str) -> list[str]:
+    """Plain-text help for every form of a mnemonic (REPL `help MNEMONIC`, `ascasm explain`)."""
+    lines = []
+    for spec in BY_MNEMONIC[mnemonic]:
+        lines += [spec.text, f"  {spec.summary}"] + [f"  {label}: {text}" for label, text in spec_facts(spec)]
+    return lines
+
+
 def accepted_types_text(spec: InsnSpec) -> str:
     """The accepted type combinations, as a user reads them: 'u16/u16, f16/u16, ...'."""
     return ", ".join("/".join(t.name for t in combo) for combo in spec.types)
