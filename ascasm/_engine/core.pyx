@@ -11,6 +11,7 @@ Addresses are computed at run time and are always range-checked before use.
 """
 cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.math cimport INFINITY, NAN, exp, ldexp, sqrt
 from libc.string cimport memcpy, memmove, memset
 
 import numpy as np
@@ -55,7 +56,7 @@ HANDLED = frozenset({
     OP_VSCT, OP_VREDSUM, OP_VREDMAX, OP_VREDMIN,
     OP_VDUP, OP_VDUP_MASKED, OP_VCI, OP_VADD, OP_VSUB, OP_VMUL, OP_VMAX, OP_VMIN,
     OP_VADDS, OP_VMULS, OP_VMAXS, OP_VMINS, OP_VCMP_EQ, OP_VCMP_NE, OP_VCMP_LT, OP_VCMP_LE,
-    OP_VCMP_GT, OP_VCMP_GE, OP_VSEL, OP_PCNT,
+    OP_VCMP_GT, OP_VCMP_GE, OP_VSEL, OP_PCNT, OP_VDIV, OP_VABS, OP_VNEG, OP_VEXP, OP_VSQRT,
 })
 
 
@@ -164,88 +165,140 @@ cdef inline void _pick_bits(uint8_t* dst, int64_t n, const uint8_t* src, int64_t
             dst[k >> 3] |= <uint8_t>(1 << (k & 7))
 
 
-# --- IEEE binary16 / binary32 by bits (there is no C half type). Reusable for any f16 arithmetic:
-# widen with _f16_to_float (exact), compute in float or double, narrow once with _float_to_f16. ---
+# --- floating-point types by bits (C has no half, bfloat16 or fp8 types). A value is widened to
+# double exactly, computed on in double and rounded once back: for + - * / sqrt of p-bit inputs the
+# double result rounds innocuously (53 >= 2p + 2), so the final result is correctly rounded. ---
 
-cdef inline float _float_of_bits(uint32_t bits) noexcept nogil:
+cdef uint64_t ONE = 1                              # 64-bit shifts need a 64-bit one
+
+
+cdef struct FloatFormat:
+    int64_t mantissa_bits
+    int64_t bias
+    uint64_t sign_bit
+    uint64_t max_finite     # bits of the largest finite value
+    uint64_t overflow       # bits of a too-large result: inf, or NaN for e4m3 (which has no inf)
+    uint64_t nan            # the canonical quiet NaN
+    bint has_inf
+
+
+cdef inline FloatFormat _format(int64_t t) noexcept nogil:
+    """The layout of float type t (f16, bf16, f32, e4m3, e5m2)."""
+    cdef FloatFormat f
+    if t == T_F16:
+        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 10, 15, 0x8000, 0x7BFF, 0x7C00, 0x7E00
+    elif t == T_BF16:
+        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 7, 127, 0x8000, 0x7F7F, 0x7F80, 0x7FC0
+    elif t == T_F32:
+        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 23, 127, 0x80000000, 0x7F7FFFFF, \
+            0x7F800000, 0x7FC00000
+    elif t == T_E4M3:
+        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 3, 7, 0x80, 0x7E, 0x7F, 0x7F
+    else:                                           # T_E5M2
+        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 2, 15, 0x80, 0x7B, 0x7C, 0x7E
+    f.has_inf = t != T_E4M3
+    return f
+
+
+cdef inline bint _is_float(int64_t t) noexcept nogil:
+    return t == T_F16 or t == T_BF16 or t == T_F32 or t == T_E4M3 or t == T_E5M2
+
+
+cdef inline double _float_of_bits(uint32_t bits) noexcept nogil:
     cdef float f
     memcpy(&f, &bits, 4)
     return f
 
 
-cdef inline uint32_t _bits_of_float(float f) noexcept nogil:
-    cdef uint32_t bits
-    memcpy(&bits, &f, 4)
-    return bits
+cdef inline bint _is_nan(uint64_t bits, const FloatFormat* f) noexcept nogil:
+    cdef uint64_t magnitude = bits & (f.sign_bit - 1)
+    return magnitude > f.max_finite and (magnitude != f.overflow or not f.has_inf)
 
 
-cdef inline uint32_t _f16_bits_to_f32_bits(uint16_t h) noexcept nogil:
-    """Exact widening; NaN payloads are kept (shifted up, not quietened), as numpy does."""
-    cdef uint32_t sign = (<uint32_t>(h & 0x8000)) << 16
-    cdef uint32_t exponent = (h >> 10) & 0x1F
-    cdef uint32_t mantissa = h & 0x3FF
-    if exponent == 0x1F:                            # inf, NaN
-        return sign | 0x7F800000 | (mantissa << 13)
-    if exponent != 0:                               # normal: rebias 15 -> 127
-        return sign | ((exponent + 112) << 23) | (mantissa << 13)
-    if mantissa == 0:                               # +-0
+cdef inline double _decode(uint64_t bits, const FloatFormat* f) noexcept nogil:
+    """The exact value of float bits (any NaN for a NaN: every use of a NaN value canonicalises)."""
+    cdef uint64_t magnitude = bits & (f.sign_bit - 1)
+    cdef int64_t m = f.mantissa_bits
+    cdef int64_t field = <int64_t>(magnitude >> m)
+    cdef double value
+    if m == 23:
+        return _float_of_bits(<uint32_t>bits)
+    if magnitude > f.max_finite:
+        value = INFINITY if magnitude == f.overflow and f.has_inf else NAN
+    elif field == 0:                                # subnormal: mantissa units of 2^(1 - bias - m)
+        value = ldexp(<double>magnitude, <int>(1 - f.bias - m))
+    else:
+        value = ldexp(<double>((magnitude & ((ONE << m) - 1)) | (ONE << m)), <int>(field - f.bias - m))
+    return -value if bits & f.sign_bit else value
+
+
+cdef inline int64_t _top_bit(uint64_t v) noexcept nogil:
+    """Position of the highest set bit of v > 0."""
+    cdef int64_t k = 0
+    while v >> 1:
+        v >>= 1
+        k += 1
+    return k
+
+
+cdef inline uint64_t _encode(bint negative, uint64_t magnitude, int64_t exponent, const FloatFormat* f) noexcept nogil:
+    """magnitude * 2^exponent (negated if `negative`) rounded once to nearest, ties to even, subnormals
+    kept, overflow to f.overflow. The result's last mantissa bit weighs 2^quantum; q counts those."""
+    cdef uint64_t sign = f.sign_bit if negative else 0
+    cdef int64_t m = f.mantissa_bits
+    cdef int64_t top, quantum, shift
+    cdef uint64_t q, rest, half
+    if magnitude == 0:
         return sign
-    exponent = 113                                  # subnormal: mantissa * 2^-24, normalised
-    while (mantissa & 0x400) == 0:
-        mantissa <<= 1
-        exponent -= 1
-    return sign | (exponent << 23) | ((mantissa & 0x3FF) << 13)
+    top = _top_bit(magnitude) + exponent            # magnitude * 2^exponent is in [2^top, 2^(top+1))
+    if top + f.bias > <int64_t>(f.max_finite >> m): # at least twice the largest finite value
+        return sign | f.overflow
+    quantum = (top if top > 1 - f.bias else 1 - f.bias) - m
+    shift = quantum - exponent
+    if shift <= 0:
+        q = magnitude << (-shift)                   # exact: the value has at most m + 1 bits
+    elif shift > 64:
+        q = 0                                       # below half a quantum
+    elif shift == 64:
+        q = 1 if magnitude > (ONE << 63) else 0      # above half a quantum rounds up; the tie to even 0
+    else:
+        q = magnitude >> shift
+        rest = magnitude & ((ONE << shift) - 1)
+        half = ONE << (shift - 1)
+        if rest > half or (rest == half and (q & 1)):
+            q += 1
+    # normal results have q in [2^m, 2^(m+1)]: the exponent field is quantum + m + bias, and q's
+    # leading bit (and a carry from rounding up) adds into it; subnormal ones have field 1 - 1 = 0
+    q = ((<uint64_t>(quantum + m + f.bias)) << m) + q - (ONE << m)
+    if q > f.max_finite:
+        return sign | f.overflow
+    return sign | q
 
 
-cdef inline uint16_t _round_shift(uint32_t value, uint32_t shift) noexcept nogil:
-    """value >> shift (1 <= shift <= 31), rounded to nearest, ties to even."""
-    cdef uint32_t kept = value >> shift
-    cdef uint32_t rest = value & ((1u << shift) - 1)
-    cdef uint32_t half = 1u << (shift - 1)
-    if rest > half or (rest == half and (kept & 1)):
-        kept += 1
-    return <uint16_t>kept
+cdef inline uint64_t _encode_double(double value, const FloatFormat* f) noexcept nogil:
+    """A double rounded once to the float format; NaN becomes the canonical NaN."""
+    cdef uint64_t bits
+    cdef uint32_t single_bits
+    cdef float single
+    if value != value:
+        return f.nan
+    if f.mantissa_bits == 23:                       # f32: the C conversion rounds to nearest even
+        single = <float>value
+        memcpy(&single_bits, &single, 4)
+        return single_bits
+    memcpy(&bits, &value, 8)
+    cdef uint64_t field = (bits >> 52) & 0x7FF
+    cdef uint64_t fraction = bits & ((ONE << 52) - 1)
+    if field == 0x7FF:                              # +-inf (NaN handled above)
+        return (f.sign_bit if bits >> 63 else 0) | f.overflow
+    if field == 0:
+        return _encode(bits >> 63, fraction, -1074, f)
+    return _encode(bits >> 63, fraction | (ONE << 52), <int64_t>field - 1075, f)
 
 
-cdef inline uint16_t _f32_bits_to_f16_bits(uint32_t f) noexcept nogil:
-    """Narrowing with round-to-nearest-even: subnormal results, overflow to inf. A NaN keeps the top
-    of its payload and stays a NaN (numpy's rule: 0x7C00 + payload >> 13, at least 0x7C01)."""
-    cdef uint16_t sign = <uint16_t>((f >> 16) & 0x8000)
-    cdef uint32_t magnitude = f & 0x7FFFFFFF
-    cdef uint32_t exponent = magnitude >> 23
-    cdef uint16_t payload
-    if magnitude > 0x7F800000:                      # NaN
-        payload = <uint16_t>((magnitude & 0x7FFFFF) >> 13)
-        return sign | 0x7C00 | (payload if payload else 1)
-    if exponent >= 143:                             # >= 2^16 (inf included): beyond the largest finite f16
-        return sign | 0x7C00
-    if exponent >= 113:                             # f16 normal range: rebias 127 -> 15, keep 10 + round
-        # a carry out of the mantissa bumps the exponent, up to inf (0x7C00) from 65520 on
-        return sign | _round_shift(((exponent - 112) << 23) | (magnitude & 0x7FFFFF), 13)
-    if exponent >= 102:                             # [2^-25, 2^-14): subnormal in units of 2^-24
-        return sign | _round_shift((magnitude & 0x7FFFFF) | 0x800000, 126 - exponent)
-    return sign                                     # below 2^-25 (f32 subnormals included): +-0
-
-
-cdef inline float _f16_to_float(uint16_t h) noexcept nogil:
-    return _float_of_bits(_f16_bits_to_f32_bits(h))
-
-
-cdef inline uint16_t _float_to_f16(float f) noexcept nogil:
-    return _f32_bits_to_f16_bits(_bits_of_float(f))
-
-
-cdef inline bint _is_float(int64_t t) noexcept nogil:
-    """The types the reductions compute on as floating point (the table's f16 and f32 rows)."""
-    return t == T_F16 or t == T_F32
-
-
-cdef inline bint _is_nan_bits(uint64_t bits, int64_t t) noexcept nogil:
-    if t == T_F16:
-        return (bits & 0x7FFF) > 0x7C00
-    if t == T_F32:
-        return (bits & 0x7FFFFFFF) > 0x7F800000
-    return False
+cdef inline uint64_t _encode_int(int64_t value, const FloatFormat* f) noexcept nogil:
+    """An integer rounded once to the float format (exact for every int64, no detour via double)."""
+    return _encode(value < 0, (0 - <uint64_t>value) if value < 0 else <uint64_t>value, 0, f)
 
 
 cdef inline uint64_t _order_key(uint64_t bits, int64_t t) noexcept nogil:
@@ -263,10 +316,10 @@ cdef inline uint64_t _order_key(uint64_t bits, int64_t t) noexcept nogil:
 cdef inline uint64_t _maxmin_identity(int64_t t, bint want_max) noexcept nogil:
     """Bits of the max (min) identity: -inf (+inf) for floats, the type's minimum (maximum) for integers."""
     cdef uint64_t sign = _sign_bit(_width(t))
-    if t == T_F16:
-        return 0xFC00 if want_max else 0x7C00
-    if t == T_F32:
-        return 0xFF800000 if want_max else 0x7F800000
+    cdef FloatFormat f
+    if _is_float(t):
+        f = _format(t)
+        return (sign | f.overflow) if want_max else f.overflow
     if _is_signed(t):
         return sign if want_max else sign - 1
     return 0 if want_max else _low_bits(_width(t))
@@ -278,56 +331,86 @@ cdef enum:
     LANE_ADD = 0
     LANE_SUB = 1
     LANE_MUL = 2
-    LANE_MAX = 3
-    LANE_MIN = 4
-    F32_CANONICAL_NAN = 0x7FC00000
+    LANE_DIV = 3
+    LANE_MAX = 4
+    LANE_MIN = 5
+    LANE_ABS = 6
+    LANE_NEG = 7
+    LANE_EXP = 8
+    LANE_SQRT = 9
 
 
-cdef inline uint64_t _f32_result(double value) noexcept nogil:
-    """Round a double once to f32; a NaN becomes the canonical quiet NaN."""
-    cdef float f = <float>value
-    if f != f:
-        return F32_CANONICAL_NAN
-    return _bits_of_float(f)
-
-
-cdef inline uint64_t _lane_op(int lane_op, int64_t t, uint64_t a, uint64_t b) noexcept nogil:
-    """One lane of vadd/vsub/vmul/vmax/vmin (and the scalar forms) on the zero-extended bits of T."""
+cdef inline uint64_t _int_divide(int64_t t, uint64_t a, uint64_t b) noexcept nogil:
+    """Integer lane division toward zero; x / 0 = all ones; min / -1 = min (wraps)."""
     cdef int64_t width = _width(t)
-    cdef double x, y
-    cdef uint64_t ka, kb
-    if t == T_F32:
-        if lane_op == LANE_MAX or lane_op == LANE_MIN:
-            if _is_nan_bits(a, t) or _is_nan_bits(b, t):
-                return F32_CANONICAL_NAN
-        else:
-            x = <double>_float_of_bits(<uint32_t>a)
-            y = <double>_float_of_bits(<uint32_t>b)
-            if lane_op == LANE_ADD:
-                return _f32_result(x + y)
-            if lane_op == LANE_SUB:
-                return _f32_result(x - y)
-            return _f32_result(x * y)
+    cdef int64_t x, y
+    if b == 0:
+        return _low_bits(width)
+    if not _is_signed(t):
+        return a / b
+    x = _sign_extend(a, width)
+    y = _sign_extend(b, width)
+    if y == -1:                                     # -x wraps: INT_MIN / -1 = INT_MIN, no C overflow
+        return (0 - a) & _low_bits(width)
+    return <uint64_t>(x / y) & _low_bits(width)
+
+
+cdef inline uint64_t _float_lane_op(int lane_op, int64_t t, const FloatFormat* f, uint64_t a, uint64_t b) noexcept nogil:
+    cdef double x = _decode(a, f)
+    cdef double y = _decode(b, f)
+    if lane_op == LANE_ADD:
+        return _encode_double(x + y, f)
+    if lane_op == LANE_SUB:
+        return _encode_double(x - y, f)
+    if lane_op == LANE_MUL:
+        return _encode_double(x * y, f)
+    if lane_op == LANE_DIV:
+        return _encode_double(x / y, f)
+    if lane_op == LANE_ABS:                         # sign-bit operations: NaN payloads stay
+        return a & ~f.sign_bit
+    if lane_op == LANE_NEG:
+        return a ^ f.sign_bit
+    if lane_op == LANE_EXP:
+        return _encode_double(exp(x), f)
+    if lane_op == LANE_SQRT:
+        return _encode_double(sqrt(x), f)
+    if x != x or y != y:                            # LANE_MAX, LANE_MIN
+        return f.nan
+    if lane_op == LANE_MAX:
+        return b if _order_key(b, t) > _order_key(a, t) else a     # -0 below +0
+    return b if _order_key(b, t) < _order_key(a, t) else a
+
+
+cdef inline uint64_t _lane_op(int lane_op, int64_t t, const FloatFormat* f, uint64_t a, uint64_t b) noexcept nogil:
+    """One lane of a vector compute instruction on the zero-extended bits of T (f: T's format, used
+    for float types only; b: the second operand, ignored by unary operations)."""
+    cdef int64_t width = _width(t)
+    if _is_float(t):
+        return _float_lane_op(lane_op, t, f, a, b)
     if lane_op == LANE_ADD:
         return (a + b) & _low_bits(width)
     if lane_op == LANE_SUB:
         return (a - b) & _low_bits(width)
     if lane_op == LANE_MUL:
         return (a * b) & _low_bits(width)
-    ka = _order_key(a, t)                       # -0 below +0 for f32; signedness for integers
-    kb = _order_key(b, t)
+    if lane_op == LANE_DIV:
+        return _int_divide(t, a, b)
+    if lane_op == LANE_NEG or (lane_op == LANE_ABS and a & _sign_bit(width)):
+        return (0 - a) & _low_bits(width)
+    if lane_op == LANE_ABS:
+        return a
     if lane_op == LANE_MAX:
-        return b if kb > ka else a
-    return b if kb < ka else a
+        return b if _order_key(b, t) > _order_key(a, t) else a
+    return b if _order_key(b, t) < _order_key(a, t) else a
 
 
-cdef inline bint _lane_compare(int64_t op, int64_t t, uint64_t a, uint64_t b) noexcept nogil:
-    """vcmp.CC on one lane: f32 compares as floats (NaN false except ne, -0 == +0), integers by
+cdef inline bint _lane_compare(int64_t op, int64_t t, const FloatFormat* f, uint64_t a, uint64_t b) noexcept nogil:
+    """vcmp.CC on one lane: floats compare as values (NaN false except ne, -0 == +0), integers by
     their signedness."""
-    cdef float x, y
-    if t == T_F32:
-        x = _float_of_bits(<uint32_t>a)
-        y = _float_of_bits(<uint32_t>b)
+    cdef double x, y
+    if _is_float(t):
+        x = _decode(a, f)
+        y = _decode(b, f)
         if x != x or y != y:                    # unordered: only ne holds
             return op == OP_VCMP_NE
         return _comparison_holds(op, x < y, x == y)
@@ -592,12 +675,14 @@ cdef class Engine:
                 status = self._k_vdup(row)
             elif op == OP_VCI:
                 status = self._k_vci(row)
-            elif (op == OP_VADD or op == OP_VSUB or op == OP_VMUL or op == OP_VMAX or op == OP_VMIN
+            elif (op == OP_VADD or op == OP_VSUB or op == OP_VMUL or op == OP_VDIV or op == OP_VMAX or op == OP_VMIN
                   or op == OP_VADDS or op == OP_VMULS or op == OP_VMAXS or op == OP_VMINS):
                 status = self._k_vbinary(row)
             elif (op == OP_VCMP_EQ or op == OP_VCMP_NE or op == OP_VCMP_LT or op == OP_VCMP_LE
                   or op == OP_VCMP_GT or op == OP_VCMP_GE):
                 status = self._k_vcmp(row)
+            elif op == OP_VABS or op == OP_VNEG or op == OP_VEXP or op == OP_VSQRT:
+                status = self._k_vunary(row)
             elif op == OP_VSEL:
                 status = self._k_vsel(row)
             elif op == OP_PCNT:
@@ -700,11 +785,13 @@ cdef class Engine:
 
     cdef inline uint64_t _tval(self, const int64_t* slot, int64_t t) noexcept nogil:
         """An X.T operand as T's bits: an immediate already is; a register's low W bits for integers,
-        (float)(double) of its int64 value for f32."""
+        its int64 value rounded once to T for floats."""
+        cdef FloatFormat f
         if not slot[0]:
             return <uint64_t>slot[1] & _low_bits(_width(t))
-        if t == T_F32:
-            return _bits_of_float(<float>(<double>self.sreg[slot[1]]))
+        if _is_float(t):
+            f = _format(t)
+            return _encode_int(self.sreg[slot[1]], &f)
         return <uint64_t>self.sreg[slot[1]] & _low_bits(_width(t))
 
     cdef inline int64_t _address(self, const int64_t* slot) noexcept nogil:
@@ -1195,7 +1282,8 @@ cdef class Engine:
         cdef int64_t lanes = VL // source_width
         cdef int64_t pm = row[5]
         cdef const uint8_t* src = &self.vreg[row[4], 0]
-        cdef float level[LANES_B16]                 # float partials (f16 ones exactly representable)
+        cdef double level[LANES_B16]                # partials, each a value of T
+        cdef FloatFormat f = _format(t)
         cdef int64_t i, n
         cdef uint64_t bits, total = 0
         cdef int status = self._check_mask(pm)
@@ -1204,20 +1292,14 @@ cdef class Engine:
         if _is_float(t):                            # T == U: f16 or f32, a pairwise tree
             for i in range(lanes):
                 bits = _load_le(src + i * source_width, source_width) if self._mask_bit(pm, i * source_width) else 0
-                level[i] = _f16_to_float(<uint16_t>bits) if t == T_F16 else _float_of_bits(<uint32_t>bits)
+                level[i] = _decode(bits, &f)
             n = lanes
             while n > 1:                            # (x0+x1), (x2+x3), ... each rounded to T
                 n >>= 1
                 for i in range(n):
-                    # the double sum is exact for f16 and rounds innocuously to f32 (53 >= 2*24+2),
-                    # then to f16 (24 >= 2*11+2): one correctly rounded sum either way
-                    level[i] = <float>(<double>level[2 * i] + <double>level[2 * i + 1])
-                    if t == T_F16:
-                        level[i] = _f16_to_float(_float_to_f16(level[i]))
-            if t == T_F16:
-                total = 0x7E00 if level[0] != level[0] else _float_to_f16(level[0])
-            else:
-                total = 0x7FC00000 if level[0] != level[0] else _bits_of_float(level[0])
+                    total = _encode_double(level[2 * i] + level[2 * i + 1], &f)
+                    level[i] = _decode(total, &f)
+            total = _encode_double(level[0], &f)   # a NaN becomes the canonical NaN
         else:                                       # integers wrap, so the tree order does not matter
             for i in range(lanes):
                 if self._mask_bit(pm, i * source_width):
@@ -1236,6 +1318,7 @@ cdef class Engine:
         cdef const uint8_t* src = &self.vreg[row[4], 0]
         cdef uint64_t bits, key, best_key = 0
         cdef uint64_t best = _maxmin_identity(t, want_max)
+        cdef FloatFormat f = _format(t)
         cdef int64_t i, best_index = 0
         cdef bint found = False
         cdef int status = self._check_mask(pm)
@@ -1245,7 +1328,7 @@ cdef class Engine:
             if not self._mask_bit(pm, i * width):
                 continue
             bits = _load_le(src + i * width, width)
-            if _is_nan_bits(bits, t):              # the first active NaN wins with its own bits
+            if _is_float(t) and _is_nan(bits, &f):  # the first active NaN wins with its own bits
                 best, best_index = bits, i
                 break
             key = _order_key(bits, t)
@@ -1281,10 +1364,11 @@ cdef class Engine:
         cdef int64_t width = _width(t)
         cdef uint64_t x = self._tval(row + 4, t)
         cdef uint8_t* dst = &self.vreg[row[3], 0]
+        cdef FloatFormat f = _format(t)
         cdef int64_t i
         for i in range(VL // width):
-            if t == T_F32:
-                _store_le(dst + i * width, _f32_result(<double>_float_of_bits(<uint32_t>x) + <double>i), width)
+            if _is_float(t):
+                _store_le(dst + i * width, _encode_double(_decode(x, &f) + <double>i, &f), width)
             else:
                 _store_le(dst + i * width, (x + <uint64_t>i) & _low_bits(width), width)
         return STOP_RUNNING
@@ -1297,6 +1381,7 @@ cdef class Engine:
         cdef bint scalar = op == OP_VADDS or op == OP_VMULS or op == OP_VMAXS or op == OP_VMINS
         cdef int64_t pm = row[7] if scalar else row[6]
         cdef int lane_op
+        cdef FloatFormat f = _format(t)
         cdef uint64_t x = 0, a, b
         cdef uint8_t result[VL]                 # vD may be vA or vB: compute all lanes first
         cdef const uint8_t* src_a = &self.vreg[row[4], 0]
@@ -1311,6 +1396,8 @@ cdef class Engine:
             lane_op = LANE_SUB
         elif op == OP_VMUL or op == OP_VMULS:
             lane_op = LANE_MUL
+        elif op == OP_VDIV:
+            lane_op = LANE_DIV
         elif op == OP_VMAX or op == OP_VMAXS:
             lane_op = LANE_MAX
         else:
@@ -1321,7 +1408,7 @@ cdef class Engine:
             if self._mask_bit(pm, i * width):
                 a = _load_lane(src_a + i * width, width)
                 b = x if scalar else _load_lane(src_b + i * width, width)
-                _store_le(result + i * width, _lane_op(lane_op, t, a, b), width)
+                _store_le(result + i * width, _lane_op(lane_op, t, &f, a, b), width)
             else:
                 _store_le(result + i * width, 0, width)
         memcpy(&self.vreg[row[3], 0], result, VL)
@@ -1333,6 +1420,7 @@ cdef class Engine:
         cdef int64_t width = _width(t)
         cdef int64_t pm = row[6]
         cdef uint8_t bits[MASK_BYTES]           # pD may be pM: read every lane first
+        cdef FloatFormat f = _format(t)
         cdef const uint8_t* src_a = &self.vreg[row[4], 0]
         cdef const uint8_t* src_b = &self.vreg[row[5], 0]
         cdef int64_t i
@@ -1341,10 +1429,32 @@ cdef class Engine:
             return status
         memset(bits, 0, MASK_BYTES)
         for i in range(VL // width):
-            if self._mask_bit(pm, i * width) and _lane_compare(row[0], t, _load_lane(src_a + i * width, width),
+            if self._mask_bit(pm, i * width) and _lane_compare(row[0], t, &f, _load_lane(src_a + i * width, width),
                                                                _load_lane(src_b + i * width, width)):
                 bits[(i * width) >> 3] |= <uint8_t>(1 << ((i * width) & 7))
         self._set_mask(row[3], bits)
+        return STOP_RUNNING
+
+    # vabs|vneg|vexp|vsqrt vD.T, vA.T, pM
+    cdef inline int _k_vunary(self, const int64_t* row) noexcept nogil:
+        cdef int64_t op = row[0]
+        cdef int64_t t = row[1]
+        cdef int64_t width = _width(t)
+        cdef int64_t pm = row[5]
+        cdef FloatFormat f = _format(t)
+        cdef const uint8_t* src = &self.vreg[row[4], 0]
+        cdef uint8_t* dst = &self.vreg[row[3], 0]     # lane i reads only lane i: in place is safe
+        cdef int lane_op = LANE_ABS if op == OP_VABS else LANE_NEG if op == OP_VNEG else LANE_EXP if op == OP_VEXP \
+            else LANE_SQRT
+        cdef int64_t i
+        cdef int status = self._check_mask(pm)
+        if status:
+            return status
+        for i in range(VL // width):
+            if self._mask_bit(pm, i * width):
+                _store_le(dst + i * width, _lane_op(lane_op, t, &f, _load_lane(src + i * width, width), 0), width)
+            else:
+                _store_le(dst + i * width, 0, width)
         return STOP_RUNNING
 
     # vsel vD.T, vA.T, vB.T, pM
@@ -1376,24 +1486,43 @@ cdef class Engine:
 
 
 # ---------------------------------------------------------------------------------------------
-# Test hooks (not used by the engine): the f16 conversions over whole arrays, for the proofs
+# Test hooks (not used by the engine): the float conversions over whole arrays, for the proofs
 # ---------------------------------------------------------------------------------------------
 
-def _test_f16_to_f32_bits(const uint16_t[::1] halves, uint32_t[::1] out):
-    """out[i] = the f32 bits of f16 bits halves[i] (exact widening)."""
-    cdef Py_ssize_t i
-    if out.shape[0] != halves.shape[0]:
-        raise ValueError("out must have the length of halves")
-    with nogil:
-        for i in range(halves.shape[0]):
-            out[i] = _f16_bits_to_f32_bits(halves[i])
+def _float_format(int64_t t):
+    if t not in (T_F16, T_BF16, T_F32, T_E4M3, T_E5M2):
+        raise ValueError(f"type code {t} is not a float type the engine computes on")
+    return _format(t)
 
 
-def _test_f32_to_f16_bits(const uint32_t[::1] singles, uint16_t[::1] out):
-    """out[i] = the f16 bits of f32 bits singles[i] (round to nearest even)."""
+def _test_decode(int64_t t, const uint64_t[::1] bits, double[::1] out):
+    """out[i] = the exact value of float bits[i] of type t."""
+    cdef FloatFormat f = _float_format(t)
     cdef Py_ssize_t i
-    if out.shape[0] != singles.shape[0]:
-        raise ValueError("out must have the length of singles")
+    if out.shape[0] != bits.shape[0]:
+        raise ValueError("out must have the length of bits")
     with nogil:
-        for i in range(singles.shape[0]):
-            out[i] = _f32_bits_to_f16_bits(singles[i])
+        for i in range(bits.shape[0]):
+            out[i] = _decode(bits[i], &f)
+
+
+def _test_encode_double(int64_t t, const double[::1] values, uint64_t[::1] out):
+    """out[i] = values[i] rounded once to float type t, as bits."""
+    cdef FloatFormat f = _float_format(t)
+    cdef Py_ssize_t i
+    if out.shape[0] != values.shape[0]:
+        raise ValueError("out must have the length of values")
+    with nogil:
+        for i in range(values.shape[0]):
+            out[i] = _encode_double(values[i], &f)
+
+
+def _test_encode_int(int64_t t, const int64_t[::1] values, uint64_t[::1] out):
+    """out[i] = integer values[i] rounded once to float type t, as bits."""
+    cdef FloatFormat f = _float_format(t)
+    cdef Py_ssize_t i
+    if out.shape[0] != values.shape[0]:
+        raise ValueError("out must have the length of values")
+    with nogil:
+        for i in range(values.shape[0]):
+            out[i] = _encode_int(values[i], &f)

@@ -73,6 +73,11 @@ cdef enum Opcode:
     OP_VCMP_GE = 70
     OP_VSEL = 71
     OP_PCNT = 72
+    OP_VDIV = 73
+    OP_VABS = 74
+    OP_VNEG = 75
+    OP_VEXP = 76
+    OP_VSQRT = 77
 
 cdef enum TypeCode:
     T_S8 = 1

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 from lark import Token, Tree
 
-from .. import isa
+from .. import floats, isa
 from ..isa import BARRIER_KINDS, BY_MNEMONIC, PATTERNS, ROW_WIDTH, ElemType, Kind
 from ..isa.operands import REGISTER_FILES
 from ..program import Addr, Buffer, Expectation, Insn, Program, SVal, operand_slots
@@ -269,14 +269,17 @@ class _Assembler:
             return values.copy()
         if etype.kind == "float":
             try:
-                wide = np.asarray(values, dtype=np.float64)
+                wide = np.array([floats.exact_float64(v) for v in values.tolist()], dtype=np.float64)
             except (OverflowError, TypeError, ValueError):
                 self.fail(node, f"{etype.name} buffer needs numbers")
-            with np.errstate(all="ignore"):
-                converted = wide.astype(etype.np_dtype)
+            if etype.name in floats.CANONICAL_NAN_BITS:
+                converted = floats.round_to_type(wide, etype)
+            else:           # e8m0, a scale type never computed on: ml_dtypes' own rounding
+                with np.errstate(all="ignore"):
+                    converted = wide.astype(etype.np_dtype)
             lost = np.flatnonzero(np.isfinite(wide) & ~np.isfinite(converted.astype(np.float64)))
             if lost.size:
-                self.fail(node, f"value {wide[lost[0]]!r} does not fit in {etype.name}")
+                self.fail(node, f"value {float(wide[lost[0]])!r} does not fit in {etype.name}")
             return converted
         bits = 8 * etype.width
         wrapped = np.empty(values.size, etype.bits)
@@ -389,12 +392,8 @@ class _Assembler:
         etype = earlier[0]
         value = self.constant(node, integer=False)
         if etype.kind == "float":
-            wide = np.float64(value)
-            with np.errstate(all="ignore"):
-                narrow = wide.astype(etype.np_dtype)
-            if np.isfinite(wide) and not np.isfinite(narrow):
-                self.fail(node, f"value {value!r} does not fit in {etype.name}")
-            return SVal(False, int(np.array(narrow).view(etype.bits)))
+            narrow = self.to_elements(np.array([value], dtype=object), etype, node)
+            return SVal(False, int(narrow.view(etype.bits)[0]))
         if isinstance(value, float):
             if not value.is_integer():
                 self.fail(node, f"{etype.name} operand needs an integer, got {value!r}")

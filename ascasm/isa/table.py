@@ -53,7 +53,9 @@ GATHER_PAIRS = _pairs_of(("s8", "u8", "b8", "s16", "u16", "f16", "bf16", "b16"),
 REDUCE_SUM_PAIRS = tuple(tuple(dtypes.BY_SPELLING[n] for n in pair) for pair in (
     ("f16", "f16"), ("f32", "f32"), ("s32", "s16"), ("u32", "u16"), ("s32", "s32"), ("u32", "u32"),
     ("s64", "s64"), ("u64", "u64")))                                                          # seed 003 table 3
-COMPUTE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "f32")   # facts §8 (f16/bf16 later)
+FLOAT_TYPES = dtypes.named("f16", "bf16", "f32", "e4m3", "e5m2")    # computed on; e8m0 and hif8 are moved only
+SIGNED_TYPES = dtypes.named("s8", "s16", "s32", "s64")
+COMPUTE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64") + FLOAT_TYPES   # facts §8
 REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # seed 003 table 4
 
 
@@ -107,11 +109,20 @@ _SCALAR_ALU = {
     "shr": "sD = sA >> (X & 63), arithmetic (the sign is copied in)",
 }
 _VECTOR_OPS = {
-    "vadd": "vA + vB (integers wrap; f32 rounded once)",
-    "vsub": "vA - vB (integers wrap; f32 rounded once)",
-    "vmul": "vA * vB (integers: low W bits; f32 rounded once)",
+    "vadd": "vA + vB (integers wrap; floats rounded once)",
+    "vsub": "vA - vB (integers wrap; floats rounded once)",
+    "vmul": "vA * vB (integers: low W bits; floats rounded once)",
     "vmax": "max(vA, vB) (NaN -> canonical NaN; +0 above -0)",
     "vmin": "min(vA, vB) (NaN -> canonical NaN; -0 below +0)",
+}
+_UNARY_OPS = {   # mnemonic: (summary, types)
+    "vabs": ("|vA| (integers wrap: |min| = min; floats clear the sign bit, NaN bits kept)",
+             SIGNED_TYPES + FLOAT_TYPES),
+    "vneg": ("-vA (integers wrap: -min = min; floats flip the sign bit, NaN bits kept)",
+             SIGNED_TYPES + FLOAT_TYPES),
+    "vexp": ("e^vA: libm exp in double, rounded to T. Not always correctly rounded, and the hardware's "
+             "approximation may differ in the last bits", FLOAT_TYPES),
+    "vsqrt": ("sqrt(vA), correctly rounded (negative -> canonical NaN, sqrt(-0) = -0)", FLOAT_TYPES),
 }
 _COMPARISONS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _BRANCHES = {"beq": "==", "bne": "!=", "blt": "<", "ble": "<=", "bgt": ">", "bge": ">="}
@@ -231,7 +242,7 @@ INSNS: tuple[InsnSpec, ...] = (
     InsnSpec("vdup", "masked", "vD.T, X.T, pM", "vdup", "active lanes of vD = X (converted to T), inactive lanes 0",
              "facts §8 vdup; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
              masks="pM read at T's width; inactive lanes 0"),
-    InsnSpec("vci", "", "vD.T, X.T", "vci", "lane i of vD = X + i (integers wrap; f32 rounded once)",
+    InsnSpec("vci", "", "vD.T, X.T", "vci", "lane i of vD = X + i (integers wrap; floats rounded once)",
              "facts §8 vci; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES)),
     *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vbinary", f"active lanes: vD = {s}; inactive lanes 0",
                "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
@@ -251,6 +262,16 @@ INSNS: tuple[InsnSpec, ...] = (
              masks="pM read at T's width; selects, never zeroes"),
     InsnSpec("pcnt", "", "sD, pM.bW", "pcnt", "sD = the number of lanes i < 256/W with bit i*W of pM set",
              "facts §2.3; " + SPEC + " §4 Vector compute", types=_single(MASK_WIDTHS)),
+    # appended after the first compute rows, so earlier opcodes keep their numbers
+    InsnSpec("vdiv", "", "vD.T, vA.T, vB.T, pM", "vbinary",
+             "active lanes: vD = vA / vB (integers: toward zero, x/0 = all ones, min/-1 = min; floats rounded "
+             "once, x/0 = +-inf, 0/0 = canonical NaN); inactive lanes 0",
+             "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
+             masks="pM read at T's width; inactive lanes 0 (zeroing)"),
+    *(InsnSpec(m, "", "vD.T, vA.T, pM", "vunary", f"active lanes: vD = {s}; inactive lanes 0",
+               "facts §8; " + SPEC + " §4 Vector compute", types=_single(types),
+               masks="pM read at T's width; inactive lanes 0 (zeroing)")
+      for m, (s, types) in _UNARY_OPS.items()),
 )
 
 DIRECTIVES = (

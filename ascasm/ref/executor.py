@@ -7,8 +7,11 @@ Execution rules the spec leaves open are fixed in docs/semantics.md; this file f
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from .. import floats
 from ..isa import STOP_CODES
 from ..program import Addr, Insn, Program, SVal
 from ..state import FAULT_ARGS, LAST_MEMBAR, PC, STATUS, STEPS, VL, MachineState
@@ -505,13 +508,9 @@ def vsct(m: RefMachine, insn: Insn):
 
 
 # ---- reductions (seed 003 Reduce; LANGUAGE.md §4 Reductions) ----
-CANONICAL_NAN_BITS = {2: 0x7E00, 4: 0x7FC00000}        # f16, f32: the types the seed's reductions take
-
-
-def _canonical_nans(values: np.ndarray) -> np.ndarray:
-    if values.dtype.kind == "f":
-        nan_bits = np.array(CANONICAL_NAN_BITS[values.itemsize], values.dtype.str.replace("f", "u"))
-        values = np.where(np.isnan(values), nan_bits.view(values.dtype), values)
+def _canonical_nans(values: np.ndarray, etype) -> np.ndarray:
+    if etype.kind == "float":
+        values = np.where(np.isnan(values), floats.canonical_nan(etype), values)
     return values
 
 
@@ -523,7 +522,7 @@ def reduce_sum(m: RefMachine, insn: Insn):
     level = np.where(active, source, 0).astype(dest_type.np_dtype)   # s16 -> s32 sign-extends, u16 zero-
     with np.errstate(all="ignore"):
         while level.size > 1:                        # (x0+x1), (x2+x3), ... then pairs of those
-            level = _canonical_nans(level[0::2] + level[1::2])        # numpy rounds each sum to T (ints wrap)
+            level = _canonical_nans(level[0::2] + level[1::2], dest_type)        # numpy rounds each sum to T (ints wrap)
     result = np.zeros(dest_type.lanes, dest_type.np_dtype)
     result[0] = level[0]
     m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
@@ -563,20 +562,22 @@ def reduce_maxmin(m: RefMachine, insn: Insn):
 
 
 # ---- vector compute (facts §8, §2.3; docs/semantics.md "Vector compute") ----
-CANONICAL_F32_NAN = np.array(0x7FC00000, np.uint32).view(np.float32)[()]
-
+# Floats: every operand widened to float64 (exact), the operation done there, the result rounded once
+# to T by floats.round_to_type (NaN -> T's canonical NaN). Integers wrap modulo 2^W.
 
 def typed_value(m: RefMachine, x: SVal, etype) -> np.ndarray:
     """An X.T operand as a one-element array of T. Immediates already hold T's bits; a register is
-    converted now: integers keep its low W bits, f32 takes (float)(double) of its int64 value."""
+    converted now: integers keep its low W bits, floats take its int64 value rounded once to T."""
     if x.is_reg and etype.kind == "float":
-        return np.array([float(m.sreg(x.value))], np.float64).astype(etype.np_dtype)
+        return floats.round_to_type([floats.exact_float64(m.sreg(x.value))], etype)
     raw = m.sreg(x.value) if x.is_reg else x.value
     return np.array([raw % (1 << (8 * etype.width))], etype.bits).view(etype.np_dtype)
 
 
-def _f32_nan_canonical(values: np.ndarray) -> np.ndarray:
-    return np.where(np.isnan(values), CANONICAL_F32_NAN, values).astype(values.dtype)
+def _wide(lanes: np.ndarray) -> np.ndarray:
+    """Float lanes as float64, exactly (numpy warns when the bits are a signalling NaN; it stays a NaN)."""
+    with np.errstate(invalid="ignore"):
+        return lanes.astype(np.float64)
 
 
 def _zeroed(active: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -595,54 +596,98 @@ def vdup(m: RefMachine, insn: Insn):
 
 
 def vci(m: RefMachine, insn: Insn):
-    # vci vD.T, X.T  -- lane i = X + i (integers wrap; f32 in double, rounded once)
+    # vci vD.T, X.T  -- lane i = X + i (integers wrap; floats: X + i rounded once)
     (etype,) = insn.types
     x = typed_value(m, insn.operand("X"), etype)
     if etype.kind == "float":
-        lanes = _f32_nan_canonical((x.astype(np.float64) + np.arange(etype.lanes, dtype=np.float64))
-                                   .astype(etype.np_dtype))
+        lanes = floats.round_to_type(_wide(x) + np.arange(etype.lanes), etype)
     else:
         with np.errstate(all="ignore"):
             lanes = x + np.arange(etype.lanes).astype(etype.np_dtype)        # wraps modulo 2^W
     m.lanes(insn.operand("vD"), etype)[:] = lanes
 
 
-def _float_maxmin(a: np.ndarray, b: np.ndarray, want_max: bool) -> np.ndarray:
-    """Lane-wise max/min of f32 arrays: a NaN on either side gives NaN; -0 counts below +0."""
+def _maxmin(a: np.ndarray, b: np.ndarray, want_max: bool, etype) -> np.ndarray:
+    """Lane-wise max/min: -0 counts below +0; for floats a NaN on either side gives the canonical NaN."""
+    x, y = (_wide(a), _wide(b)) if etype.kind == "float" else (a, b)
     if want_max:
-        take_b = (b > a) | ((a == b) & np.signbit(a) & ~np.signbit(b))
+        take_b = (y > x) | ((x == y) & np.signbit(x) & ~np.signbit(y))
     else:
-        take_b = (b < a) | ((a == b) & np.signbit(b) & ~np.signbit(a))
+        take_b = (y < x) | ((x == y) & np.signbit(y) & ~np.signbit(x))
     result = np.where(take_b, b, a)
-    return np.where(np.isnan(a) | np.isnan(b), np.float32(np.nan), result).astype(a.dtype)
+    if etype.kind == "float":
+        result = np.where(np.isnan(x) | np.isnan(y), floats.canonical_nan(etype), result)
+    return result.astype(etype.np_dtype)
 
 
-ARITHMETIC = {"vadd": np.add, "vsub": np.subtract, "vmul": np.multiply}
+def _int_divide(x: int, y: int, etype) -> int:
+    """Integer lane division toward zero; x / 0 = all ones; the quotient wraps (min / -1 = min)."""
+    return -1 if y == 0 else _trunc_div(x, y)
+
+
+def _wrapped(values, etype) -> np.ndarray:
+    return np.array([v % (1 << (8 * etype.width)) for v in values], etype.bits).view(etype.np_dtype)
+
+
+ARITHMETIC = {"vadd": np.add, "vsub": np.subtract, "vmul": np.multiply, "vdiv": np.divide}
+
+
+def binary_lanes(op: str, a: np.ndarray, b: np.ndarray, etype) -> np.ndarray:
+    """vadd|vsub|vmul|vdiv|vmax|vmin on every lane of a and b (arrays of T)."""
+    if op in ("vmax", "vmin"):
+        return _maxmin(a, b, op == "vmax", etype)
+    if etype.kind == "float":
+        with np.errstate(all="ignore"):
+            return floats.round_to_type(ARITHMETIC[op](_wide(a), _wide(b)), etype)
+    if op == "vdiv":
+        return _wrapped([_int_divide(x, y, etype) for x, y in zip(a.tolist(), b.tolist())], etype)
+    with np.errstate(all="ignore"):
+        return ARITHMETIC[op](a, b)                # numpy integer arrays wrap modulo 2^W
 
 
 def vbinary(m: RefMachine, insn: Insn):
-    # vadd|vsub|vmul|vmax|vmin vD.T, vA.T, vB.T, pM  and the "s" forms with X.T  -- zeroing
+    # vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  and the "s" forms with X.T  -- zeroing
     (etype,) = insn.types
     op = insn.spec.mnemonic
-    op = op[:-1] if op.endswith("s") else op
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).copy()
-    if insn.spec.mnemonic.endswith("s"):
+    if op.endswith("s"):
+        op = op[:-1]
         b = np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes)
     else:
         b = m.lanes(insn.operand("vB"), etype).copy()
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, binary_lanes(op, a, b, etype))
+
+
+def _libm_exp(x: float) -> float:
+    """C's exp(x) (Python's math.exp calls it), with its overflow to inf instead of an exception."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+def unary_lanes(op: str, a: np.ndarray, etype) -> np.ndarray:
+    """vabs|vneg|vexp|vsqrt on every lane of a (an array of T)."""
+    if etype.kind == "float" and op in ("vabs", "vneg"):     # sign-bit operations: NaN payloads stay
+        sign = etype.bits.type(1 << (8 * etype.width - 1))
+        bits = a.view(etype.bits)
+        return (bits & ~sign if op == "vabs" else bits ^ sign).view(etype.np_dtype)
+    if op in ("vabs", "vneg"):
+        with np.errstate(all="ignore"):
+            return np.abs(a) if op == "vabs" else np.negative(a)     # numpy wraps: |min| = -min = min
+    wide = _wide(a)
     with np.errstate(all="ignore"):
-        if op in ARITHMETIC and etype.kind == "float":      # in double, rounded once to f32
-            result = ARITHMETIC[op](a.astype(np.float64), b.astype(np.float64)).astype(etype.np_dtype)
-        elif op in ARITHMETIC:                               # numpy integer arrays wrap modulo 2^W
-            result = ARITHMETIC[op](a, b)
-        elif etype.kind == "float":
-            result = _float_maxmin(a, b, op == "vmax")
-        else:
-            result = np.maximum(a, b) if op == "vmax" else np.minimum(a, b)
-    if etype.kind == "float":
-        result = _f32_nan_canonical(result)
-    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, result.astype(etype.np_dtype))
+        exact = np.array([_libm_exp(x) for x in wide.tolist()]) if op == "vexp" else np.sqrt(wide)
+    return floats.round_to_type(exact, etype)
+
+
+def vunary(m: RefMachine, insn: Insn):
+    # vabs|vneg|vexp|vsqrt vD.T, vA.T, pM  -- zeroing
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a = m.lanes(insn.operand("vA"), etype).copy()
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, unary_lanes(insn.spec.mnemonic, a, etype))
 
 
 COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
@@ -655,6 +700,8 @@ def vcmp(m: RefMachine, insn: Insn):
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype)
     b = m.lanes(insn.operand("vB"), etype)
+    if etype.kind == "float":
+        a, b = _wide(a), _wide(b)
     holds = COMPARISONS[insn.spec.mnemonic.split(".")[1]](a, b)     # NaN: false except ne; -0 == +0
     m.write_mask(insn.operand("pD"), active & holds, etype.width)
 
@@ -680,5 +727,5 @@ FAMILIES = {f.__name__: f for f in (
     mask_pattern, mask_update, iter_set, iter_scaled, mask_logic, mask_not, mask_move,
     vld_norm, vld_brc, vld_us, vld_ds, vld_unpk, vld_dintlv, mask_load_norm, mask_load_us, mask_load_ds, vgat,
     vsta_norm, vsta_first, vsta_pack, vsta_packv2, vsta_intlv, mask_store_norm, mask_store_pack, vsct,
-    reduce_sum, reduce_maxmin, vdup, vci, vbinary, vcmp, vsel, pcnt,
+    reduce_sum, reduce_maxmin, vdup, vci, vbinary, vunary, vcmp, vsel, pcnt,
 )}

@@ -1,0 +1,53 @@
+"""Exact rounding of numbers to ascasm's floating-point element types, for the assembler (immediates,
+buffer INIT values) and the reference executor (arithmetic results). The Cython engine has its own
+bit-level code; tests prove both against ml_dtypes and an independent model.
+
+Why not `float64.astype(T)`: ml_dtypes narrows float64 to bfloat16 and the fp8 types through float32,
+which rounds twice (1 + 2^-8 + 2^-30 becomes 1.0 in bf16 instead of 1.0078125). Here a value is
+scaled by a power of two so that T's last mantissa bit has weight 1, rounded to an integer with ties
+to even, and scaled back; the result is exactly representable in T, so the final cast is exact.
+"""
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+from .isa.dtypes import ElemType
+
+# The canonical quiet NaN of each float type: the result of any arithmetic that produces a NaN.
+CANONICAL_NAN_BITS = {"f16": 0x7E00, "bf16": 0x7FC0, "f32": 0x7FC00000, "e4m3": 0x7F, "e5m2": 0x7E}
+
+
+def canonical_nan(etype: ElemType) -> np.ndarray:
+    """T's canonical quiet NaN as a 0-d array of T."""
+    return np.array(CANONICAL_NAN_BITS[etype.name], etype.bits).view(etype.np_dtype)
+
+
+def exact_float64(value: int | float) -> float:
+    """A Python number as a float64 that rounds to every narrower type as the number itself does.
+    Integers beyond 2^53 are rounded to odd at 53 bits, which keeps the information a later
+    round-to-nearest-even to at most 51 bits needs (every ascasm float type has at most 24)."""
+    if isinstance(value, float) or abs(value) < (1 << 53):
+        return float(value)
+    magnitude = abs(value)
+    shift = magnitude.bit_length() - 53
+    kept = (magnitude >> shift) | (1 if magnitude & ((1 << shift) - 1) else 0)
+    return float(kept) * 2.0 ** shift * (1 if value > 0 else -1)
+
+
+def round_to_type(values, etype: ElemType) -> np.ndarray:
+    """float64 values rounded once, to nearest with ties to even, to float type T. Overflow gives inf,
+    or NaN for e4m3 (which has no inf; ml_dtypes' rule). NaN gives T's canonical NaN."""
+    wide = np.asarray(values, np.float64)
+    if etype.name == "f32":         # numpy's float64 -> float32 cast rounds once
+        with np.errstate(over="ignore"):
+            narrow = wide.astype(np.float32)
+    else:
+        info = ml_dtypes.finfo(etype.np_dtype)
+        finite = np.isfinite(wide) & (wide != 0)
+        _, exponent = np.frexp(np.where(finite, wide, 1.0))       # |x| = f * 2^exponent, f in [0.5, 1)
+        quantum = np.maximum(exponent - 1, info.minexp) - info.nmant   # weight of T's last mantissa bit
+        rounded = np.where(finite, np.ldexp(np.round(np.ldexp(wide, -quantum)), quantum), wide)
+        with np.errstate(over="ignore", invalid="ignore"):
+            narrow = rounded.astype(etype.np_dtype)   # exact: rounded is in T, or beyond its largest value
+    return np.where(np.isnan(wide), canonical_nan(etype), narrow).astype(etype.np_dtype)
