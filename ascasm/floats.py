@@ -37,17 +37,17 @@ def exact_float64(value: int | float) -> float:
 
 def round_to_type(values, etype: ElemType) -> np.ndarray:
     """float64 values rounded once, to nearest with ties to even, to float type T. Overflow gives inf,
-    or NaN for e4m3 (which has no inf; ml_dtypes' rule). NaN gives T's canonical NaN."""
+    or NaN for e4m3 (which has no inf; ml_dtypes' rule). Every NaN result is T's canonical NaN."""
     wide = np.asarray(values, np.float64)
-    if etype.name == "f32":         # numpy's float64 -> float32 cast rounds once
-        with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):     # overflow to inf is the rule; NaNs pass through
+        if etype.name == "f32":         # numpy's float64 -> float32 cast rounds once
             narrow = wide.astype(np.float32)
-    else:
-        info = ml_dtypes.finfo(etype.np_dtype)
-        finite = np.isfinite(wide) & (wide != 0)
-        _, exponent = np.frexp(np.where(finite, wide, 1.0))       # |x| = f * 2^exponent, f in [0.5, 1)
-        quantum = np.maximum(exponent - 1, info.minexp) - info.nmant   # weight of T's last mantissa bit
-        rounded = np.where(finite, np.ldexp(np.round(np.ldexp(wide, -quantum)), quantum), wide)
-        with np.errstate(over="ignore", invalid="ignore"):
+        else:
+            info = ml_dtypes.finfo(etype.np_dtype)
+            finite = np.isfinite(wide) & (wide != 0)
+            _, exponent = np.frexp(np.where(finite, wide, 1.0))        # |x| = f * 2^exponent, f in [0.5, 1)
+            quantum = np.maximum(exponent - 1, info.minexp) - info.nmant   # weight of T's last mantissa bit
+            rounded = np.where(finite, np.ldexp(np.round(np.ldexp(wide, -quantum)), quantum), wide)
             narrow = rounded.astype(etype.np_dtype)   # exact: rounded is in T, or beyond its largest value
-    return np.where(np.isnan(wide), canonical_nan(etype), narrow).astype(etype.np_dtype)
+        nan = np.isnan(narrow.astype(np.float64))
+    return np.where(nan, canonical_nan(etype), narrow).astype(etype.np_dtype)

@@ -177,7 +177,7 @@ cdef struct FloatFormat:
     int64_t bias
     uint64_t sign_bit
     uint64_t max_finite     # bits of the largest finite value
-    uint64_t overflow       # bits of a too-large result: inf, or NaN for e4m3 (which has no inf)
+    uint64_t overflow       # bits of +inf; for e4m3, which has no inf, its only NaN
     uint64_t nan            # the canonical quiet NaN
     bint has_inf
 
@@ -232,6 +232,11 @@ cdef inline double _decode(uint64_t bits, const FloatFormat* f) noexcept nogil:
     return -value if bits & f.sign_bit else value
 
 
+cdef inline uint64_t _overflowed(uint64_t sign, const FloatFormat* f) noexcept nogil:
+    """A result beyond the largest finite value: +-inf, or for e4m3 a NaN, made canonical."""
+    return (sign | f.overflow) if f.has_inf else f.nan
+
+
 cdef inline int64_t _top_bit(uint64_t v) noexcept nogil:
     """Position of the highest set bit of v > 0."""
     cdef int64_t k = 0
@@ -243,7 +248,8 @@ cdef inline int64_t _top_bit(uint64_t v) noexcept nogil:
 
 cdef inline uint64_t _encode(bint negative, uint64_t magnitude, int64_t exponent, const FloatFormat* f) noexcept nogil:
     """magnitude * 2^exponent (negated if `negative`) rounded once to nearest, ties to even, subnormals
-    kept, overflow to f.overflow. The result's last mantissa bit weighs 2^quantum; q counts those."""
+    kept, overflow to inf (to the canonical NaN for e4m3). The result's last mantissa bit weighs
+    2^quantum; q counts those."""
     cdef uint64_t sign = f.sign_bit if negative else 0
     cdef int64_t m = f.mantissa_bits
     cdef int64_t top, quantum, shift
@@ -252,7 +258,7 @@ cdef inline uint64_t _encode(bint negative, uint64_t magnitude, int64_t exponent
         return sign
     top = _top_bit(magnitude) + exponent            # magnitude * 2^exponent is in [2^top, 2^(top+1))
     if top + f.bias > <int64_t>(f.max_finite >> m): # at least twice the largest finite value
-        return sign | f.overflow
+        return _overflowed(sign, f)
     quantum = (top if top > 1 - f.bias else 1 - f.bias) - m
     shift = quantum - exponent
     if shift <= 0:
@@ -271,7 +277,7 @@ cdef inline uint64_t _encode(bint negative, uint64_t magnitude, int64_t exponent
     # leading bit (and a carry from rounding up) adds into it; subnormal ones have field 1 - 1 = 0
     q = ((<uint64_t>(quantum + m + f.bias)) << m) + q - (ONE << m)
     if q > f.max_finite:
-        return sign | f.overflow
+        return _overflowed(sign, f)
     return sign | q
 
 
@@ -290,7 +296,7 @@ cdef inline uint64_t _encode_double(double value, const FloatFormat* f) noexcept
     cdef uint64_t field = (bits >> 52) & 0x7FF
     cdef uint64_t fraction = bits & ((ONE << 52) - 1)
     if field == 0x7FF:                              # +-inf (NaN handled above)
-        return (f.sign_bit if bits >> 63 else 0) | f.overflow
+        return _overflowed(f.sign_bit if bits >> 63 else 0, f)
     if field == 0:
         return _encode(bits >> 63, fraction, -1074, f)
     return _encode(bits >> 63, fraction | (ONE << 52), <int64_t>field - 1075, f)
@@ -317,9 +323,10 @@ cdef inline uint64_t _maxmin_identity(int64_t t, bint want_max) noexcept nogil:
     """Bits of the max (min) identity: -inf (+inf) for floats, the type's minimum (maximum) for integers."""
     cdef uint64_t sign = _sign_bit(_width(t))
     cdef FloatFormat f
-    if _is_float(t):
+    if _is_float(t):                                # -inf (+inf); for e4m3 the most negative (positive) value
         f = _format(t)
-        return (sign | f.overflow) if want_max else f.overflow
+        return (sign | f.overflow if want_max else f.overflow) if f.has_inf else \
+            (sign | f.max_finite if want_max else f.max_finite)
     if _is_signed(t):
         return sign if want_max else sign - 1
     return 0 if want_max else _low_bits(_width(t))
