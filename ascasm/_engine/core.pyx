@@ -11,7 +11,7 @@ Addresses are computed at run time and are always range-checked before use.
 """
 cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.math cimport INFINITY, NAN, exp, ldexp, sqrt
+from libc.math cimport INFINITY, NAN, exp, sqrt
 from libc.string cimport memcpy, memmove, memset
 
 import numpy as np
@@ -226,9 +226,9 @@ cdef inline double _decode(uint64_t bits, const FloatFormat* f) noexcept nogil:
     if magnitude > f.max_finite:
         value = INFINITY if magnitude == f.overflow and f.has_inf else NAN
     elif field == 0:                                # subnormal: mantissa units of 2^(1 - bias - m)
-        value = ldexp(<double>magnitude, <int>(1 - f.bias - m))
+        value = <double>magnitude * _pow2(1 - f.bias - m)
     else:
-        value = ldexp(<double>((magnitude & ((ONE << m) - 1)) | (ONE << m)), <int>(field - f.bias - m))
+        value = <double>((magnitude & ((ONE << m) - 1)) | (ONE << m)) * _pow2(field - f.bias - m)
     return -value if bits & f.sign_bit else value
 
 
@@ -237,13 +237,21 @@ cdef inline uint64_t _overflowed(uint64_t sign, const FloatFormat* f) noexcept n
     return (sign | f.overflow) if f.has_inf else f.nan
 
 
+cdef extern from *:
+    int __builtin_clzll(unsigned long long v) nogil      # GCC and Clang: leading zero bits of v > 0
+
+
 cdef inline int64_t _top_bit(uint64_t v) noexcept nogil:
     """Position of the highest set bit of v > 0."""
-    cdef int64_t k = 0
-    while v >> 1:
-        v >>= 1
-        k += 1
-    return k
+    return 63 - __builtin_clzll(v)
+
+
+cdef inline double _pow2(int64_t e) noexcept nogil:
+    """2^e for -1022 <= e <= 1023, built from its bits (exact, no libm call)."""
+    cdef uint64_t bits = (<uint64_t>(e + 1023)) << 52
+    cdef double value
+    memcpy(&value, &bits, 8)
+    return value
 
 
 cdef inline uint64_t _encode(bint negative, uint64_t magnitude, int64_t exponent, const FloatFormat* f) noexcept nogil:
