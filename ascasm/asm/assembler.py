@@ -7,6 +7,7 @@ import difflib
 import re
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 from lark import Token, Tree
 
@@ -279,7 +280,9 @@ class _Assembler:
                     converted = wide.astype(etype.np_dtype)
             lost = np.flatnonzero(np.isfinite(wide) & ~np.isfinite(converted.astype(np.float64)))
             if lost.size:
-                self.fail(node, f"value {float(wide[lost[0]])!r} does not fit in {etype.name}")
+                largest = float(ml_dtypes.finfo(etype.np_dtype).max)
+                self.fail(node, f"value {float(wide[lost[0]])!r} does not fit in {etype.name}",
+                          [f"the largest finite {etype.name} is {largest!r}; write inf or nan explicitly"])
             return converted
         bits = 8 * etype.width
         wrapped = np.empty(values.size, etype.bits)
