@@ -1501,43 +1501,27 @@ cdef class Engine:
 
 
 # ---------------------------------------------------------------------------------------------
-# Test hooks (not used by the engine): the float conversions over whole arrays, for the proofs
+# Test hook (not used by the engine): the float conversions over whole arrays, for the proofs
 # ---------------------------------------------------------------------------------------------
 
-def _float_format(int64_t t):
+def _test_codec(int64_t t, const uint64_t[::1] bits, const double[::1] values, const int64_t[::1] ints):
+    """For float type t: (the exact values of `bits`, `values` rounded once to t, `ints` rounded once
+    to t), as numpy arrays (float64, uint64 bits, uint64 bits)."""
     if t not in (T_F16, T_BF16, T_F32, T_E4M3, T_E5M2):
         raise ValueError(f"type code {t} is not a float type the engine computes on")
-    return _format(t)
-
-
-def _test_decode(int64_t t, const uint64_t[::1] bits, double[::1] out):
-    """out[i] = the exact value of float bits[i] of type t."""
-    cdef FloatFormat f = _float_format(t)
+    cdef FloatFormat f = _format(t)
+    decoded = np.empty(bits.shape[0], np.float64)
+    from_values = np.empty(values.shape[0], np.uint64)
+    from_ints = np.empty(ints.shape[0], np.uint64)
+    cdef double[::1] decoded_view = decoded
+    cdef uint64_t[::1] from_values_view = from_values
+    cdef uint64_t[::1] from_ints_view = from_ints
     cdef Py_ssize_t i
-    if out.shape[0] != bits.shape[0]:
-        raise ValueError("out must have the length of bits")
     with nogil:
         for i in range(bits.shape[0]):
-            out[i] = _decode(bits[i], &f)
-
-
-def _test_encode_double(int64_t t, const double[::1] values, uint64_t[::1] out):
-    """out[i] = values[i] rounded once to float type t, as bits."""
-    cdef FloatFormat f = _float_format(t)
-    cdef Py_ssize_t i
-    if out.shape[0] != values.shape[0]:
-        raise ValueError("out must have the length of values")
-    with nogil:
+            decoded_view[i] = _decode(bits[i], &f)
         for i in range(values.shape[0]):
-            out[i] = _encode_double(values[i], &f)
-
-
-def _test_encode_int(int64_t t, const int64_t[::1] values, uint64_t[::1] out):
-    """out[i] = integer values[i] rounded once to float type t, as bits."""
-    cdef FloatFormat f = _float_format(t)
-    cdef Py_ssize_t i
-    if out.shape[0] != values.shape[0]:
-        raise ValueError("out must have the length of values")
-    with nogil:
-        for i in range(values.shape[0]):
-            out[i] = _encode_int(values[i], &f)
+            from_values_view[i] = _encode_double(values[i], &f)
+        for i in range(ints.shape[0]):
+            from_ints_view[i] = _encode_int(ints[i], &f)
+    return decoded, from_values, from_ints
