@@ -265,7 +265,8 @@ INSNS: tuple[InsnSpec, ...] = (
     # appended after the first compute rows, so earlier opcodes keep their numbers
     InsnSpec("vdiv", "", "vD.T, vA.T, vB.T, pM", "vbinary",
              "active lanes: vD = vA / vB (integers: toward zero, x/0 = all ones, min/-1 = min; floats rounded "
-             "once, x/0 = +-inf, 0/0 = canonical NaN); inactive lanes 0",
+             "once, x/0 = +-inf, 0/0 = canonical NaN); inactive lanes 0. The hardware's integer x/0 result "
+             "is undocumented",
              "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
              masks="pM read at T's width; inactive lanes 0 (zeroing)"),
     *(InsnSpec(m, "", "vD.T, vA.T, pM", "vunary", f"active lanes: vD = {s}; inactive lanes 0",
