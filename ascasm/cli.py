@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from .trace import write_trace
 from .vm import ENGINES, STORE_INACTIVE, EngineMissing, Machine, MachineFault, auto_engine, run_warnings
 
 EXIT_OK, EXIT_ASM, EXIT_FAULT, EXIT_STEP_LIMIT, EXIT_EXPECT, EXIT_USAGE = 0, 1, 2, 3, 4, 64
+EXIT_BROKEN_PIPE = 128 + 13     # what a shell reports for a process killed by SIGPIPE
 SHOWN_MISMATCHES = 10
 
 
@@ -99,7 +101,15 @@ def history_size(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        return _dispatch(build_parser().parse_args(argv))
+    except BrokenPipeError:
+        # the reader went away (`ascasm run x.s | head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+
+
+def _dispatch(args) -> int:
     if args.command == "explain":
         return explain_command(args.mnemonic)
     if args.command == "debug":

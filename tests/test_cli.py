@@ -117,3 +117,16 @@ def test_explain_unknown_mnemonic_suggests_and_exits_64():
     result = ascasm("explain", "vsat")
     assert result.returncode == 64
     assert "did you mean 'vsta'" in result.stderr
+
+
+def test_closed_output_pipe_exits_quietly(tmp_path):
+    # about 1 MB of output against a reader that stops after one byte (like `| head -c 1`): the write
+    # fails with a broken pipe, which must end the run quietly with SIGPIPE's usual status
+    program = write(tmp_path, ".ub big u8[200000] = 7\n.out big\nhalt\n")
+    process = subprocess.Popen([sys.executable, "-m", "ascasm", "run", "--json", program], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, cwd=tmp_path)
+    process.stdout.read(1)
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait() == 141
+    assert "Traceback" not in stderr
