@@ -9,6 +9,8 @@ to even, and scaled back; the result is exactly representable in T, so the final
 """
 from __future__ import annotations
 
+import math
+
 import ml_dtypes
 import numpy as np
 
@@ -30,6 +32,8 @@ def exact_float64(value: int | float) -> float:
     if isinstance(value, float) or abs(value) < (1 << 53):
         return float(value)
     magnitude = abs(value)
+    if magnitude.bit_length() > 1024:                 # beyond every double: overflows every type
+        return math.inf if value > 0 else -math.inf
     shift = magnitude.bit_length() - 53
     kept = (magnitude >> shift) | (1 if magnitude & ((1 << shift) - 1) else 0)
     return float(kept) * 2.0 ** shift * (1 if value > 0 else -1)

@@ -4,6 +4,7 @@ instruction list (for the reference executor) and the bytecode rows (for the eng
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from pathlib import Path
 
@@ -269,21 +270,7 @@ class _Assembler:
         if values.dtype == etype.np_dtype:
             return values.copy()
         if etype.kind == "float":
-            try:
-                wide = np.array([floats.exact_float64(v) for v in values.tolist()], dtype=np.float64)
-            except (OverflowError, TypeError, ValueError):
-                self.fail(node, f"{etype.name} buffer needs numbers")
-            if etype.name in floats.CANONICAL_NAN_BITS:
-                converted = floats.round_to_type(wide, etype)
-            else:           # e8m0, a scale type never computed on: ml_dtypes' own rounding
-                with np.errstate(all="ignore"):
-                    converted = wide.astype(etype.np_dtype)
-            lost = np.flatnonzero(np.isfinite(wide) & ~np.isfinite(converted.astype(np.float64)))
-            if lost.size:
-                largest = float(ml_dtypes.finfo(etype.np_dtype).max)
-                self.fail(node, f"value {float(wide[lost[0]])!r} does not fit in {etype.name}",
-                          [f"the largest finite {etype.name} is {largest!r}; write inf or nan explicitly"])
-            return converted
+            return self.float_elements(values.tolist(), etype, node)
         bits = 8 * etype.width
         wrapped = np.empty(values.size, etype.bits)
         for k, v in enumerate(values.tolist()):
@@ -295,6 +282,27 @@ class _Assembler:
                 self.fail(node, f"value {v!r} does not fit in {etype.name}")
             wrapped[k] = v % (1 << bits)
         return wrapped.view(etype.np_dtype)
+
+    def float_elements(self, numbers: list, etype: ElemType, node) -> np.ndarray:
+        """Numbers rounded once to float type T (docs/semantics.md "Floating point"); a finite number
+        beyond T's range is an error."""
+        if not all(isinstance(v, (int, float)) for v in numbers):
+            self.fail(node, f"{etype.name} buffer needs numbers")
+        wide = np.array([floats.exact_float64(v) for v in numbers], dtype=np.float64)
+        if etype.name in floats.CANONICAL_NAN_BITS:
+            converted = floats.round_to_type(wide, etype)
+        else:           # e8m0, a scale type never computed on: ml_dtypes' own rounding
+            with np.errstate(all="ignore"):
+                converted = wide.astype(etype.np_dtype)
+        finite = np.array([isinstance(v, int) or math.isfinite(v) for v in numbers], dtype=bool)
+        lost = np.flatnonzero(finite & ~np.isfinite(converted.astype(np.float64)))
+        if lost.size:
+            v = numbers[lost[0]]
+            shown = repr(float(wide[lost[0]])) if np.isfinite(wide[lost[0]]) else f"(an integer of {v.bit_length()} bits)"
+            largest = float(ml_dtypes.finfo(etype.np_dtype).max)
+            self.fail(node, f"value {shown} does not fit in {etype.name}",
+                      [f"the largest finite {etype.name} is {largest!r}; write inf or nan explicitly"])
+        return converted
 
     # ---- instructions ----
     def instruction(self, statement: Tree) -> Insn:
