@@ -11,3 +11,14 @@ def test_grammar_is_package_data():
 def test_grammar_is_conflict_free_under_strict_mode():
     text = resources.files("ascasm.grammar").joinpath("ascasm.lark").read_text()
     Lark(text, parser="lalr", strict=True)   # raises on shift/reduce conflicts and regex collisions
+
+
+def test_a_source_checkout_reads_the_grammar_file(monkeypatch):
+    # imported from a never-installed checkout there is no ascasm.grammar package: grammar/ascasm.lark
+    # is read instead, and it is the text the package ships
+    from ascasm.asm import parser
+
+    def no_package(name):
+        raise ModuleNotFoundError(name)
+    monkeypatch.setattr(parser.resources, "files", no_package)
+    assert parser.grammar_text() == resources.files("ascasm.grammar").joinpath("ascasm.lark").read_text()

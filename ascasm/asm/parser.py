@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
+from pathlib import Path
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -28,10 +30,23 @@ class ParsedLine:
     tree: Tree | None      # None for blank/comment-only lines and lines with a syntax error
 
 
+# grammar/ascasm.lark of a source checkout, relative to this file (ascasm/asm/parser.py)
+_CHECKOUT_GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "ascasm.lark"
+
+
+def grammar_text() -> str:
+    """The grammar: package data `ascasm.grammar` when installed; grammar/ascasm.lark when ascasm is
+    imported from a source checkout that was never installed in place (`python -m ascasm` from the
+    repository root), where that package does not exist."""
+    try:
+        return resources.files("ascasm.grammar").joinpath("ascasm.lark").read_text(encoding="utf-8")
+    except ModuleNotFoundError:
+        return _CHECKOUT_GRAMMAR.read_text(encoding="utf-8")
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark.open_from_package("ascasm.grammar", "ascasm.lark", parser="lalr",
-                                  propagate_positions=True, cache=True)
+    return Lark(grammar_text(), parser="lalr", propagate_positions=True, cache=True)
 
 
 def strip_slash_comment(line: str) -> str:
