@@ -17,8 +17,9 @@ def test_a_source_checkout_reads_the_grammar_file(monkeypatch):
     # imported from a never-installed checkout there is no ascasm.grammar package: grammar/ascasm.lark
     # is read instead, and it is the text the package ships
     from ascasm.asm import parser
+    shipped = resources.files("ascasm.grammar").joinpath("ascasm.lark").read_text()
 
     def no_package(name):
         raise ModuleNotFoundError(name)
     monkeypatch.setattr(parser.resources, "files", no_package)
-    assert parser.grammar_text() == resources.files("ascasm.grammar").joinpath("ascasm.lark").read_text()
+    assert parser.grammar_text() == shipped
