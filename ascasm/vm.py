@@ -93,8 +93,20 @@ class Machine:
             self.executor = RefMachine(program, self.state, ub_usable, max_steps, store_inactive, strict)
 
     def run(self, budget: int | None = None) -> int:
-        """Execute until halt, fault or `budget` instructions; returns the stop code."""
+        """Execute until halt, fault, a stop flag (set_stop_rows) or `budget` instructions; returns the
+        stop code."""
         return self.executor.run((1 << 62) if budget is None else budget)
+
+    def set_stop_rows(self, before=None, after=None):
+        """Stop flags, one per instruction (None: none): `run` returns, still running, before a row
+        flagged in `before` (except the first instruction of the call) and after a flagged `after` row
+        completes (docs/bytecode.md "Stop flags"). The debugger's breakpoints and watches."""
+        self.executor.set_stop_rows(before, after)
+
+    @property
+    def last_row(self) -> int:
+        """The row of the instruction the latest `run` completed last; -1 if it completed none."""
+        return self.executor.last_row
 
     @property
     def stop_name(self) -> str:

@@ -511,6 +511,15 @@ def _require_shape(name, array, shape):
         raise ValueError(f"state.{name} has shape {tuple(array.shape)}, expected {shape}")
 
 
+def _stop_flags(flags, n_rows):
+    """A private uint8 copy of one stop flag per row (None: none set). The run loop reads it without
+    bounds checks, so the length is checked here."""
+    rows = np.zeros(n_rows, np.uint8) if flags is None else (np.asarray(flags) != 0).astype(np.uint8)
+    if rows.shape != (n_rows,):
+        raise ValueError(f"stop flags have shape {rows.shape}, expected ({n_rows},): one per bytecode row")
+    return rows
+
+
 # ---------------------------------------------------------------------------------------------
 # The engine
 # ---------------------------------------------------------------------------------------------
@@ -543,6 +552,9 @@ cdef class Engine:
     cdef int64_t ub_usable
     cdef int64_t max_steps
     cdef bint zero_inactive         # --store-inactive zero (docs/semantics.md "Stores")
+    cdef const uint8_t[::1] stop_before  # per row: run() returns before executing it (set_stop_rows)
+    cdef const uint8_t[::1] stop_after   # per row: run() returns after it completes
+    cdef readonly int64_t last_row  # the row the latest run() completed last; -1: it completed none
     cdef uint8_t seen[UB_BYTES]     # per UB byte: 1 if this vsct's lanes address it so far; all 0 between instructions
 
     def __init__(self, const int64_t[:, ::1] code, state, long long ub_usable, long long max_steps,
@@ -582,11 +594,21 @@ cdef class Engine:
         self.zero_inactive = zero_inactive
         self.strict = strict
         memset(self.seen, 0, sizeof(self.seen))
+        self.set_stop_rows(None, None)
+        self.last_row = -1
         for block, latest in enumerate(np.asarray(state.ub_write_step).reshape(UB_BLOCKS, BLOCK).max(axis=1)):
             self.block_write_step[block] = latest
 
+    def set_stop_rows(self, before, after):
+        """Per-row stop flags (docs/bytecode.md "Stop flags"), each None (no flag) or n_rows values:
+        `run` returns, the status still running, before executing a row flagged in `before` (except the
+        first instruction of the call, so that a run can leave a breakpoint) and right after a row
+        flagged in `after` completes. The debugger's breakpoints and watches; `ascasm run` sets none."""
+        self.stop_before, self.stop_after = _stop_flags(before, self.n_rows), _stop_flags(after, self.n_rows)
+
     def run(self, long long budget) -> int:
-        """Execute at most `budget` instructions; return the status (ctrl[2]): 0 if the budget ran out."""
+        """Execute at most `budget` instructions; return the status (ctrl[2]): 0 (running) if the budget
+        ran out or a stop flag stopped it."""
         cdef int status
         if self.ctrl[PC] < 0:
             raise ValueError(f"pc {self.ctrl[PC]} is negative")
@@ -600,11 +622,14 @@ cdef class Engine:
         cdef int status = <int>self.ctrl[STATUS]
         cdef int64_t next_pc, op
         cdef const int64_t* row
+        cdef int64_t last_row = -1
         while status == STOP_RUNNING and budget > 0:
             budget -= 1
             if pc >= self.n_rows:
                 status = STOP_HALTED
                 break
+            if self.stop_before[pc] and last_row >= 0:
+                break           # not on the call's first instruction; and before the step-limit fault
             if steps >= self.max_steps:
                 status = self._fault(STOP_STEP_LIMIT, self.max_steps)
                 break
@@ -702,15 +727,19 @@ cdef class Engine:
                 status = self._k_vsel(row)
             elif op == OP_PCNT:
                 status = self._k_pcnt(row)
-            if status == STOP_RUNNING:
-                pc = next_pc
             if status == STOP_RUNNING or status == STOP_HALTED:
                 steps += 1              # a fault does not count its step, nor record a hazard
+                last_row = pc
                 if self.hazard_counted:
                     self._record_hazard()
+            if status == STOP_RUNNING:
+                pc = next_pc
+                if self.stop_after[last_row]:
+                    break
         self.ctrl[PC] = pc
         self.ctrl[STEPS] = steps
         self.ctrl[STATUS] = status
+        self.last_row = last_row
         return status
 
     # --- faults and checks (each returns STOP_RUNNING or the fault it recorded) -------------

@@ -32,6 +32,14 @@ def wrap64(value: int) -> int:
     return ((value + (1 << 63)) % (1 << 64)) - (1 << 63)
 
 
+def _stop_flags(flags, n: int) -> list:
+    """One stop flag per instruction as a list of bools (None: none set); the length must match."""
+    rows = np.zeros(n, bool) if flags is None else np.asarray(flags) != 0
+    if rows.shape != (n,):
+        raise ValueError(f"stop flags have shape {rows.shape}, expected ({n},): one per instruction")
+    return rows.tolist()
+
+
 class RefMachine:
     def __init__(self, program: Program, state: MachineState, ub_usable: int, max_steps: int,
                  store_inactive: str = "keep", strict: bool = False):
@@ -40,15 +48,27 @@ class RefMachine:
         self.zero_inactive = store_inactive == "zero"     # LANGUAGE.md §6
         self.strict = strict                              # warnings become faults (LANGUAGE.md §5)
         self.hazard_case = None                           # this step's first hazard, recorded if it completes
+        self.last_row = -1                                # the row the latest run() completed last
+        self.set_stop_rows(None, None)
+
+    def set_stop_rows(self, before, after):
+        """Per-row stop flags (docs/bytecode.md "Stop flags"), each None (no flag) or one value per
+        instruction: `run` returns, still running, before a row flagged in `before` (except the call's
+        first instruction) and right after a row flagged in `after` completes."""
+        n = len(self.program.insns)
+        self.stop_before, self.stop_after = _stop_flags(before, n), _stop_flags(after, n)
 
     # ---- the step loop (docs/semantics.md "Steps, halting, limits") ----
     def run(self, budget: int) -> int:
         ctrl = self.state.ctrl
+        self.last_row = -1
         while budget > 0 and ctrl[STATUS] == RUNNING:
             pc = int(ctrl[PC])
             if pc >= len(self.program.insns):
                 ctrl[STATUS] = HALTED
                 break
+            if self.stop_before[pc] and self.last_row >= 0:
+                break           # not on the call's first instruction; and before the step-limit fault
             if ctrl[STEPS] >= self.max_steps:
                 self._stop(Fault("STEP_LIMIT", self.max_steps))
                 break
@@ -61,12 +81,15 @@ class RefMachine:
                 break
             ctrl[STEPS] += 1
             budget -= 1
+            self.last_row = pc
             if self.hazard_case is not None:
                 self._record_hazard(pc)
             if outcome is _HALT:
                 ctrl[STATUS] = HALTED
             else:
                 ctrl[PC] = pc + 1 if outcome is None else outcome
+                if self.stop_after[pc]:
+                    break
         return int(ctrl[STATUS])
 
     def _stop(self, fault: Fault):
