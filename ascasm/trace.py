@@ -10,8 +10,8 @@ History (`Recorder`) is a list of entries, newest last, bounded by a byte cap:
 - a `Move` is one recorded `run(1)`: an undo log of the bytes it changed (the register files and
   small parts compared in full, the UB and its per-byte bookkeeping only in the store's window) plus
   the previous last-writer rows of what it wrote;
-- a `Segment` is a stretch run without a per-step record (`continue`: at full engine speed when
-  nothing is checked, else single-stepped to check breakpoints and watches): one compressed
+- a `Segment` is a stretch run without a per-step record (`continue`: at full engine speed, the
+  engine returning only at the rows where breakpoints and watches must be checked): one compressed
   checkpoint of the whole state. Going back into it restores the checkpoint and re-runs the engine
   (deterministic) to the target step; `why` and `rc` search it backwards by replaying it in chunks.
 When the history exceeds its cap, the oldest entries are dropped: `back` then reaches only the oldest
@@ -356,9 +356,9 @@ class Snapshot:
 
 @dataclass
 class Segment:
-    """`moves` run(1)-equivalents executed from `checkpoint` without a per-step record: a fast run, or
-    a run single-stepped only to check breakpoints and watches. The last-writer maps are not updated
-    inside a segment; `Recorder.last_writers` searches it by replaying."""
+    """`moves` run(1)-equivalents executed from `checkpoint` without a per-step record: a run at engine
+    speed, stopping only where breakpoints and watches are checked. The last-writer maps are not
+    updated inside a segment; `Recorder.last_writers` searches it by replaying."""
     checkpoint: Snapshot
     moves: int
     steps_before: int
@@ -378,7 +378,7 @@ MOVE_OVERHEAD = 200          # bytes charged per recorded step on top of its arr
 
 
 class Recorder:
-    """Runs a Machine (recorded step by step, checked step by step, or fast) and undoes moves.
+    """Runs a Machine (recorded step by step, or at engine speed) and undoes moves.
 
     `writers` holds the last-writer maps of recorded steps: "ub" (per UB byte), "v" (per vector
     register byte, register*256 + byte), "p", "a", "s" (per register)."""
@@ -470,45 +470,36 @@ class Recorder:
         shadow[changed] = raw[changed]
         return part, changed.astype(np.int32), old
 
-    def run_fast(self, budget: int | None = None, interrupted=lambda: False) -> int:
+    def run_fast(self, budget: int | None = None, interrupted=lambda: False, stops=None) -> int:
         """Run at full engine speed (no per-step work) until a stop or `budget` instructions; one
         checkpoint goes into the history. Returns the moves made. `interrupted()` is polled between
-        engine chunks."""
+        engine chunks. `stops` = (before, after, at_stop): per-row flags for `Machine.set_stop_rows`
+        (the engine returns before a `before` row and after an `after` row) and a function called
+        whenever the engine returns still running, there or between chunks: True stops the run."""
         state = self.state
         if state.status != RUNNING:
             return 0
         checkpoint, steps0 = Snapshot(state), state.steps
-        left = (1 << 62) if budget is None else budget
+        end = steps0 + ((1 << 62) if budget is None else budget)
+        before, after, at_stop = stops or (None, None, lambda: False)
+        self.machine.set_stop_rows(before, after)
         try:
-            while left > 0 and state.status == RUNNING and not interrupted():
-                chunk = min(left, FAST_CHUNK)
-                before = state.steps
-                self.machine.run(chunk)
-                left -= state.steps - before
-                if state.steps - before < chunk:
+            while not interrupted():       # kept lean: a conditional breakpoint in a loop comes here often
+                left = end - state.steps
+                if left <= 0 or self.machine.run(min(left, FAST_CHUNK)) != RUNNING or at_stop():
                     break
         finally:
+            self.machine.set_stop_rows(None, None)     # replays (back, why, rc) must run unstopped
             moves = state.steps - steps0 + (1 if self._stopped_without_step() else 0)
             self._end_segment(checkpoint, steps0, moves)
         return moves
 
     def run_checked(self, stop_after) -> int:
-        """Single-step with the engine, no per-step record, until `stop_after(pc)` (called after each
-        move with the pc of the instruction just executed) returns True or the machine stops. One
-        checkpoint goes into the history. Returns the moves made."""
-        state, run = self.state, self.machine.run
-        ctrl = state.ctrl
-        checkpoint, steps0, moves = Snapshot(state), state.steps, 0
-        try:
-            while ctrl[2] == RUNNING:
-                pc = int(ctrl[0])
-                run(1)
-                moves += 1
-                if ctrl[2] != RUNNING or stop_after(pc):
-                    break
-        finally:
-            self._end_segment(checkpoint, steps0, moves)
-        return moves
+        """Run until `stop_after(pc)`, called after each instruction with its pc, returns True or the
+        machine stops: the engine returns after every row. One checkpoint goes into the history.
+        Returns the moves made."""
+        every_row = np.ones(self._n, np.uint8)
+        return self.run_fast(stops=(None, every_row, lambda: stop_after(self.machine.last_row)))
 
     def _end_segment(self, checkpoint: Snapshot, steps0: int, moves: int):
         self._sync_shadows()
