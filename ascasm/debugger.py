@@ -2,9 +2,10 @@
 
 The Debugger is a `cmd.Cmd` REPL with injectable stdin/stdout. Execution goes through
 `trace.Recorder`: `step` records each `machine.run(1)` (an undo log for `back`/`rc`, last-writer maps
-for `why`); `continue` runs the engine at full speed when no breakpoint or watch is set, else one
-instruction per `run(1)` checking them, and keeps one checkpoint of the run. Expressions (`p`,
-conditions, `watch`, `display`, `why`) are parsed by `debug_expr`, never by Python's eval.
+for `why`); `continue` runs the engine at full speed with stop flags on the rows where a breakpoint
+or a watch must be checked (the engine returns there), and keeps one checkpoint of the run.
+Expressions (`p`, conditions, `watch`, `display`, `why`) are parsed by `debug_expr`, never by
+Python's eval.
 Docs: docs/debugger.md.
 """
 from __future__ import annotations
@@ -306,16 +307,17 @@ class Debugger(cmd.Cmd):
     # ------------------------------------------------------------------ running forward
     def do_step(self, arg):
         """s(tep) [N]
-        Execute N instructions (default 1) with the engine, one at a time. Stops early at a
-        breakpoint, when a watch changes, at halt or at a fault."""
+        Execute N instructions (default 1) with the engine, one at a time (above 10,000: at full
+        speed, as continue). Stops early at a breakpoint, when a watch changes, at halt or at a fault."""
         count = self._count(arg, "step")
         if count is not None and self._can_run():
             self._finish(self._forward(limit=count))
 
     def do_continue(self, arg):
         """c(ontinue)
-        Run until a breakpoint, a watch change, halt or a fault. With no breakpoint and no watch set
-        the engine runs at full speed (as `ascasm run`), recording one checkpoint instead of every step."""
+        Run until a breakpoint, a watch change, halt or a fault. The engine runs at full speed (as
+        `ascasm run`), returning to the debugger only at breakpoints and after instructions that can
+        write a watched value, and one checkpoint is recorded instead of every step."""
         if self._can_run():
             self._finish(self._forward())
 
@@ -329,12 +331,12 @@ class Debugger(cmd.Cmd):
             pc, _line, note = self._resolve(arg.strip())
             if note:
                 self.out(note)
-            self._finish(self._forward(until=lambda: self.state.pc == pc))
-        else:
+            self._finish(self._forward(until={pc}))
+        else:                                          # a line below this one, or past the end
             insns = self.program.insns
             here = insns[self.state.pc].loc.line if self.state.pc < len(insns) else 1 << 30
-            self._finish(self._forward(until=lambda: self.state.pc >= len(insns)
-                                       or insns[self.state.pc].loc.line > here))
+            below = {row for row, insn in enumerate(insns) if insn.loc.line > here}
+            self._finish(self._forward(until=below | {len(insns)}))
 
     def _count(self, arg: str, command: str) -> int | None:
         text = arg.strip()
@@ -361,17 +363,15 @@ class Debugger(cmd.Cmd):
                      "back undoes it, restart begins again")
         return False
 
-    def _forward(self, limit: int | None = None, until=None) -> _Run:
-        """Run forward. `step N` (N up to STEP_RECORD_LIMIT) records every step; otherwise the engine
-        runs at full speed when nothing needs checking, or one instruction at a time checking the
-        breakpoints and watches, and the history keeps one checkpoint for the run."""
+    def _forward(self, limit: int | None = None, until: set = frozenset()) -> _Run:
+        """Run forward, at most `limit` steps, until a breakpoint, a watch change or a pc in `until`
+        (a row, or len(insns): past the last instruction). `step N` (N up to STEP_RECORD_LIMIT)
+        records every step; otherwise the engine runs at full speed between the checks and the
+        history keeps one checkpoint for the run."""
         run = _Run()
-        checks = bool(self.breakpoints or self.watches) or until is not None
         with self._interruptible():
             if limit is not None and limit <= STEP_RECORD_LIMIT:
                 self._forward_recorded(run, limit)
-            elif not checks:
-                self.recorder.run_fast(limit, interrupted=lambda: self.interrupted)
             else:
                 self._forward_checked(run, limit, until)
         if self.interrupted:
@@ -388,22 +388,31 @@ class Debugger(cmd.Cmd):
             if self._watch_hits(run, move.pc) | self._breakpoint_hits(run):
                 break
 
-    def _forward_checked(self, run: _Run, limit: int | None, until):
-        moves = 0
-        ctrl, row_writes = self.state.ctrl, self.recorder.row_writes
+    def _forward_checked(self, run: _Run, limit: int | None, until: set):
+        """Run with the engine's stop flags: it returns before the rows of breakpoints and of `until`,
+        and after rows that can write what a watch reads (and, when `until` holds the end, after rows
+        that can reach it). There the checks run as they would after every single step, since
+        everywhere else they could not stop or report anything."""
+        insns, state, row_writes = self.program.insns, self.state, self.recorder.row_writes
         breakpoint_pcs = frozenset(bp.pc for bp in self.breakpoints.values())
-        watching = bool(self.watches)
+        watches = list(self.watches.values())
+        before = np.zeros(len(insns), np.uint8)
+        before[sorted(pc for pc in breakpoint_pcs | until if pc < len(insns))] = 1
+        after = np.array([any(_reevaluates(watch, row_writes[row]) for watch in watches)
+                          for row in range(len(insns))], np.uint8)
+        if len(insns) in until:
+            after[_rows_reaching_end(insns)] = 1
 
-        def stop_after(pc: int) -> bool:
-            nonlocal moves
-            moves += 1
-            hit = watching and self._watch_hits(run, pc, row_writes[pc])
-            if int(ctrl[0]) in breakpoint_pcs:
+        def at_stop() -> bool:
+            pc, hit = state.pc, False
+            if watches:
+                row = self.machine.last_row
+                hit = self._watch_hits(run, row, row_writes[row])
+            if pc in breakpoint_pcs:
                 hit = self._breakpoint_hits(run) or hit
-            return (hit or self.interrupted or (until is not None and until())
-                    or (limit is not None and moves >= limit))
+            return hit or pc in until
 
-        self.recorder.run_checked(stop_after)
+        self.recorder.run_fast(limit, interrupted=lambda: self.interrupted, stops=(before, after, at_stop))
 
     def _finish(self, run: _Run):
         """Report a stop: why, where, the displays; halt and faults get their own lines."""
@@ -482,7 +491,7 @@ class Debugger(cmd.Cmd):
         instruction at pc can write), watches reading none of it are not re-evaluated."""
         hit = False
         for watch in self.watches.values():
-            if written is not None and "ctrl" not in watch.reads and not (watch.reads & written):
+            if written is not None and not _reevaluates(watch, written):
                 continue
             signature, value = self._signature(watch.node)
             if signature == watch.last:
@@ -626,7 +635,7 @@ class Debugger(cmd.Cmd):
                 advance()
                 written = self.recorder.row_writes[min(pc, len(self.program.insns))]
                 for w in watches:
-                    if "ctrl" not in w.reads and not (w.reads & written):
+                    if not _reevaluates(w, written):
                         continue
                     now = self._signature(w.node)
                     if now[0] != seen[w.number][0]:
@@ -1104,6 +1113,18 @@ _ALIASES = {"s": "step", "c": "continue", "cont": "continue", "u": "until", "unt
 for _short, _long in _ALIASES.items():
     if not hasattr(Debugger, "do_" + _short):
         setattr(Debugger, "do_" + _short, getattr(Debugger, "do_" + _long))
+
+
+def _reevaluates(watch: Watch, written: frozenset) -> bool:
+    """Whether a step that can write `written` (Recorder.row_writes) can change the watch's value."""
+    return "ctrl" in watch.reads or bool(watch.reads & written)
+
+
+def _rows_reaching_end(insns) -> list[int]:
+    """The rows after which the pc can be past the last instruction: the last row, and branches there."""
+    end = len(insns)
+    return [row for row, insn in enumerate(insns) if row == end - 1 or any(
+        operand.kind is Kind.LABEL and value == end for operand, value in zip(insn.spec.operands, insn.operands))]
 
 
 def _groups(rows: np.ndarray, first: int) -> list:

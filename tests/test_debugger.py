@@ -12,6 +12,7 @@ import io
 import textwrap
 import time
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -31,10 +32,10 @@ SETTINGS = settings(max_examples=40, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def session(program, script: str, **options) -> str:
+def session(program, script: str, engine: str = ENGINE, **options) -> str:
     """Run the debugger on `script` (one command per line) and return everything it printed."""
     out = io.StringIO()
-    debugger = Debugger(program, ENGINE, stdin=io.StringIO(textwrap.dedent(script).lstrip("\n")), stdout=out,
+    debugger = Debugger(program, engine, stdin=io.StringIO(textwrap.dedent(script).lstrip("\n")), stdout=out,
                         **options)
     debugger.cmdloop()
     return out.getvalue()
@@ -140,10 +141,10 @@ Breakpoint 1, line 13
 """
 
 
-def test_walkthrough_session(monkeypatch):
+def test_walkthrough_session(monkeypatch, engine):
     monkeypatch.chdir(SCATTER.parent.parent)
     program = assemble_file("programs/scatter.s")
-    assert session(program, WALKTHROUGH) == WALKTHROUGH_OUTPUT.format(engine=ENGINE)
+    assert session(program, WALKTHROUGH, engine) == WALKTHROUGH_OUTPUT.format(engine=engine)
 
 
 def test_walkthrough_is_the_documented_one():
@@ -257,7 +258,7 @@ def test_print_forms():
         "error: p0.b32 reads 4-byte lanes but v0.u16 has 2-byte elements; write '/ p0'"]
 
 
-def test_conditions_and_breakpoint_kinds():
+def test_conditions_and_breakpoint_kinds(engine):
     text = session(scatter(), """
         b loop if s0 == 2
         tbreak 14
@@ -270,7 +271,7 @@ def test_conditions_and_breakpoint_kinds():
         b 11
         d 4
         c
-    """)
+    """, engine)
     assert after(text, "b loop if s0 == 2") == ["Breakpoint 1 at programs/scatter.s:13 (pc 5, label loop) if s0 == 2"]
     assert after(text, "tbreak 14") == ["Temporary breakpoint 2 at programs/scatter.s:14 (pc 6)"]
     runs = text.split("(ascasm) c\n")
@@ -285,8 +286,8 @@ def test_conditions_and_breakpoint_kinds():
     assert runs[3].splitlines()[:2] == ["the program halted after 18 steps", "expect output: ok (384 elements)"]
 
 
-def test_condition_must_be_a_single_truth_value():
-    text = session(scatter(), "b loop if v0.u16 > 3\nc\n")
+def test_condition_must_be_a_single_truth_value(engine):
+    text = session(scatter(), "b loop if v0.u16 > 3\nc\n", engine)
     assert "Breakpoint 1: condition `v0.u16 > 3` failed: `v0.u16 > 3` gives 128 values; " \
            "wrap it in any(...) or all(...)" in text
 
@@ -356,8 +357,8 @@ def test_restart_keeps_breakpoints():
     assert text.count("Breakpoint 1, line 13") == 2
 
 
-def test_watch_scalar_and_registers():
-    text = session(scatter(), "w s0\nc\nc\nw p0\nrestart\nc\n")
+def test_watch_scalar_and_registers(engine):
+    text = session(scatter(), "w s0\nc\nc\nw p0\nrestart\nc\n", engine)
     assert after(text, "w s0") == ["Watch 1: s0"]
     changes = text.split("Watch 1: s0 changed at step ")
     assert changes[1].startswith("8 (line 15)\n  old: 0\n  new: 1\n")
@@ -530,9 +531,9 @@ def test_history_command_sets_the_cap():
     assert after(text, "history lots") == ["error: not a size: 'lots' (try 64M)"]
 
 
-def test_rc_stops_at_watch_and_breakpoint_in_a_fast_run():
+def test_rc_stops_at_watch_and_breakpoint_in_a_fast_run(engine):
     program = scatter()
-    text = session(program, "c\nw s0\nrc\nrc\nb 14\nrc\n")
+    text = session(program, "c\nw s0\nrc\nrc\nb 14\nrc\n", engine)
     # s0 changes at steps 4 (mov, unchanged 0 -> 0: no), 8, 12, 16: rc stops before step 16, then 12
     first = after(text, "rc")
     assert first[0] == "Watch 1: s0 was changed by step 16 (line 15); stopped before it"
@@ -572,6 +573,113 @@ def test_continue_without_breakpoints_runs_at_engine_speed():
     assert debugging < 2 * plain + 0.1, (debugging, plain)
     debugger.onecmd("back 4")                       # back into the run: checkpoint + engine replay
     assert debugger.state.steps == machine.state.steps - 4
+
+
+LONG_LOOP = """
+.ub out  u16[128]
+.ub flag u32[8]
+    mov s0, 0
+loop:
+    add s0, s0, 1
+    blt s0, {n}, loop
+    st [flag], s0.u32
+done:
+    halt
+"""
+
+
+def test_continue_to_a_breakpoint_runs_at_engine_speed(engine):
+    """With a breakpoint or `until`, the engine stops only where a check can succeed (stop flags):
+    one engine call for the whole loop, not one per step."""
+    n = 100_000 if engine == "cy" else 2_000
+    program = assemble(LONG_LOOP.format(n=n), "long.s")
+    run = Machine.run
+    calls = []
+
+    def counted(machine, budget=None):
+        calls.append(budget)
+        return run(machine, budget)
+
+    for script, stop, engine_calls in (
+            ("b done\nc\n", "Breakpoint 1, line 10", 1),
+            ("b done if s0 == 1\nc\n", f"the program halted after {2 * n + 3} steps", 2),   # false: on again
+            ("u done\n", f"> long.s(10) pc=4 steps={2 * n + 2}", 1)):
+        calls.clear()
+        with mock.patch.object(Machine, "run", counted):
+            text = session(program, script, engine)
+        assert stop in text, text
+        assert len(calls) == engine_calls, (script, calls)
+
+
+def test_back_and_why_after_continue_to_a_breakpoint(engine):
+    """The flagged run is one checkpointed segment: back into it and why over it replay it exactly."""
+    program = assemble(LONG_LOOP.format(n=300), "long.s")
+    debugger = Debugger(program, engine, stdin=io.StringIO(), stdout=io.StringIO())
+    debugger.onecmd("b done")
+    debugger.onecmd("c")
+    assert [type(e) for e in debugger.recorder.history] == [Segment]
+    assert debugger.state.steps == 602
+    truth = fresh_states(program, 1000)
+    debugger.onecmd("why flag[0]")
+    assert "last written at step 602, line 8 (pc 3)" in debugger.stdout.getvalue()
+    debugger.onecmd("back 5")
+    assert same(debugger.state, truth[597])
+    debugger.onecmd("c")
+    assert same(debugger.state, truth[602])
+
+
+@pytest.mark.parametrize("source, end", [("    mov s0, 1\n    b end\n    halt\nend:\n", 3),
+                                         ("    mov s0, 1\n    mov s0, 2\n", 2)])
+def test_until_stops_past_the_last_instruction(engine, source, end):
+    """`until` without a line stops when the pc leaves the code (a branch to a label at the end, or
+    the last row), still running, before the halt: the engine stops after the rows that lead there."""
+    text = session(assemble(source, "end.s"), "u\nu\n", engine)
+    second = text.split("(ascasm) u\n")[2]
+    assert second.splitlines()[0] == f"> end.s pc={end} (past the last instruction) steps=2"
+
+
+def every_step():
+    """While the debugger runs with stop flags, make the engine return after every instruction as
+    well: the debugger's checks then run after each step, as they did when `continue` single-stepped."""
+    set_stop_rows = Machine.set_stop_rows
+
+    def after_every_row(machine, before=None, after=None):
+        if before is not None or after is not None:
+            after = np.ones(len(machine.program.insns), np.uint8)
+        set_stop_rows(machine, before, after)
+
+    return mock.patch.object(Machine, "set_stop_rows", after_every_row)
+
+
+CONDITIONS = ("s0 == 0", "s1 > 64", "s3 != 5", "any(v0.u16 > 100)", "v0.u16 > 3", "steps > 20", "data[0] == 11",
+              "pc == L2", "s2 % 3 == 0", "nosuch == 1")
+commands = st.one_of(
+    st.builds("b L{} if {}".format, st.integers(0, 8), st.sampled_from(CONDITIONS)),
+    st.builds("{} L{}".format, st.sampled_from(("b", "tbreak", "u")), st.integers(0, 8)),
+    st.sampled_from(("w s0", "w s1", "w v1.u16[0:4]", "w p3", "w data[0:8]", "w ub[0x100:16]", "w tail[250:256]",
+                     "w pc", "w data[s3]", "c", "c", "c", "u", "s 2", "s 10001", "back 3", "rc", "d 1", "restart",
+                     "why s1", "why data[0:2]")))
+
+
+@SETTINGS
+@given(programs(), st.lists(commands, min_size=1, max_size=12), st.sampled_from(("cy", "ref")))
+def test_stop_flags_report_what_checking_every_step_reports(source, script, engine):
+    """`continue`, `until` and long `step`s check breakpoints and watches only where the engine stops
+    on a flag; the session's output and final state are those of checking after every step."""
+    program = assemble(source, "random.s")
+
+    def run():
+        out = io.StringIO()
+        debugger = Debugger(program, engine, 248 * 1024, 60, stdin=io.StringIO("\n".join(script) + "\n"),
+                            stdout=out)
+        debugger.cmdloop()
+        return out.getvalue(), debugger.state.copy()
+
+    text, state = run()
+    with every_step():
+        expected_text, expected_state = run()
+    assert text == expected_text
+    assert same(state, expected_state)
 
 
 # ---------------------------------------------------------------------------------------------
