@@ -589,8 +589,8 @@ done:
 
 
 def test_continue_to_a_breakpoint_runs_at_engine_speed(engine):
-    """With a breakpoint or `until`, the engine stops only where a check can succeed (stop flags):
-    one engine call for the whole loop, not one per step."""
+    """With a breakpoint, a watch on a buffer or `until`, the engine stops only where a check can
+    succeed (stop flags): one engine call for the whole loop, not one per step."""
     n = 100_000 if engine == "cy" else 2_000
     program = assemble(LONG_LOOP.format(n=n), "long.s")
     run = Machine.run
@@ -603,6 +603,7 @@ def test_continue_to_a_breakpoint_runs_at_engine_speed(engine):
     for script, stop, engine_calls in (
             ("b done\nc\n", "Breakpoint 1, line 10", 1),
             ("b done if s0 == 1\nc\n", f"the program halted after {2 * n + 3} steps", 2),   # false: on again
+            ("w flag[0]\nc\n", f"Watch 1: flag[0] changed at step {2 * n + 2} (line 8)", 1),
             ("u done\n", f"> long.s(10) pc=4 steps={2 * n + 2}", 1)):
         calls.clear()
         with mock.patch.object(Machine, "run", counted):
