@@ -222,20 +222,21 @@ def parse(text: str):
     return _Parser(text).parse()
 
 
-def reads(node) -> set[str]:
-    """What an expression reads: "ub", "vN", "pN", "sN", "aN", and "ctrl" for pc, steps and names
-    (a watch is re-evaluated only after steps that can write one of these)."""
+def reads(node, buffers=frozenset(), labels=frozenset()) -> set[str]:
+    """What an expression reads: "ub", "vN", "pN", "sN", "aN", and "ctrl" for pc and steps (a watch
+    is re-evaluated only after steps that can write one of these). A name in `buffers` reads the UB,
+    one in `labels` nothing; any other name (pc, steps, unknown) is assumed to read both."""
     kind = node[0]
     if kind == "reg":
         return {f"{node[1]}{node[2]}"}
     if kind == "ub":
         return {"ub"}
     if kind == "name":
-        return {"ub", "ctrl"}
+        return {"ub"} if node[1] in buffers else set() if node[1] in labels else {"ub", "ctrl"}
     found = set()
     for child in node[1:]:
         if isinstance(child, tuple):
-            found |= reads(child)
+            found |= reads(child, buffers, labels)
     return found
 
 

@@ -509,16 +509,6 @@ class Debugger(cmd.Cmd):
             watch.last, watch.value = signature, value
         return hit
 
-    def _reads(self, node) -> frozenset:
-        """What a watch reads (debug_expr.reads), without "ctrl" when its names are all buffers and
-        labels: those stand for the UB and constants, not for the pc or the step count, so the watch
-        need not be re-evaluated after every step."""
-        reads = frozenset(debug_expr.reads(node))
-        names = set(_names(node))
-        if names <= set(self.program.buffers) | set(self.program.labels):
-            reads -= {"ctrl"}
-        return reads
-
     def _show_displays(self):
         for display in self.displays.values():
             try:
@@ -776,7 +766,8 @@ class Debugger(cmd.Cmd):
             self._info_watch()
             return
         node = debug_expr.parse(text)
-        watch = Watch(self.next_number, text, node, self._reads(node))
+        watch = Watch(self.next_number, text, node,
+                      frozenset(debug_expr.reads(node, self.program.buffers, self.program.labels)))
         watch.last, watch.value = self._signature(node)
         self.watches[watch.number] = watch
         self.next_number += 1
@@ -1135,15 +1126,6 @@ def _rows_reaching_end(insns) -> list[int]:
     end = len(insns)
     return [row for row, insn in enumerate(insns) if row == end - 1 or any(
         operand.kind is Kind.LABEL and value == end for operand, value in zip(insn.spec.operands, insn.operands))]
-
-
-def _names(node):
-    """The names (buffers, labels, pc, steps) an expression tree uses."""
-    if node[0] == "name":
-        yield node[1]
-    for child in node[1:]:
-        if isinstance(child, tuple):
-            yield from _names(child)
 
 
 def _groups(rows: np.ndarray, first: int) -> list:
