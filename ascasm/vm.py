@@ -1,7 +1,8 @@
 """Run a program on either executor, and turn stop codes into faults a user can read."""
 from __future__ import annotations
 
-import warnings
+import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -23,9 +24,16 @@ def compiled_engine():
     try:
         from ._engine import core
     except ImportError as exc:
-        raise EngineMissing(f"the compiled engine is not available ({exc}); reinstall with "
-                            "`pip install .` or run with --engine ref") from exc
+        raise EngineMissing(missing_engine_message(Path(__file__).resolve().parent, exc)) from exc
     return core
+
+
+def missing_engine_message(package: Path, exc: ImportError) -> str:
+    if (package.parent / "setup.py").is_file():          # a source checkout, never built in place
+        return (f"ascasm is imported from its source tree ({package}), where the compiled engine is not "
+                "built; run from another directory to use the installed ascasm, or build it here with "
+                "`pip install -e .`")
+    return f"the compiled engine is not available ({exc}); reinstall with `pip install .` or run with --engine ref"
 
 
 class MachineFault(Exception):
@@ -148,5 +156,5 @@ def auto_engine() -> str:
         compiled_engine()
         return "cy"
     except EngineMissing as exc:
-        warnings.warn(f"{exc}; using the slower reference executor")
+        print(f"warning: {exc}; using the slower reference executor", file=sys.stderr)
         return "ref"

@@ -1,4 +1,5 @@
 """`ascasm run` as a user calls it: output, exit statuses of LANGUAGE.md §5, no tracebacks."""
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -130,3 +131,26 @@ def test_closed_output_pipe_exits_quietly(tmp_path):
     stderr = process.stderr.read().decode()
     assert process.wait() == 141
     assert "Traceback" not in stderr
+
+
+def test_python_dash_m_in_an_unbuilt_source_checkout(tmp_path):
+    # `python -m ascasm` from the root of a clone imports the source tree, which has no compiled engine
+    # and no ascasm.grammar package: it must still run (reference executor, grammar/ascasm.lark) and say why
+    shutil.copytree(ROOT / "ascasm", tmp_path / "ascasm", ignore=shutil.ignore_patterns("*.so", "*.c", "__pycache__"))
+    shutil.copytree(ROOT / "grammar", tmp_path / "grammar")
+    shutil.copy(ROOT / "setup.py", tmp_path / "setup.py")
+    result = subprocess.run([sys.executable, "-m", "ascasm", "run", SCATTER], capture_output=True, text=True,
+                            cwd=tmp_path)
+    assert result.returncode == 0, result.stderr       # (an editable install may still map the engine in)
+    assert "expect output: ok (384 elements)" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_engine_message_names_the_source_tree(tmp_path):
+    from ascasm.vm import missing_engine_message
+    (tmp_path / "ascasm").mkdir()
+    installed = missing_engine_message(tmp_path / "ascasm", ImportError("no core"))
+    assert "reinstall with `pip install .`" in installed and "no core" in installed
+    (tmp_path / "setup.py").write_text("")
+    checkout = missing_engine_message(tmp_path / "ascasm", ImportError("no core"))
+    assert f"imported from its source tree ({tmp_path / 'ascasm'})" in checkout and "pip install -e ." in checkout
