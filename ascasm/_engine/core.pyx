@@ -371,29 +371,30 @@ cdef inline uint64_t _int_divide(int64_t t, uint64_t a, uint64_t b) noexcept nog
 
 
 cdef inline uint64_t _float_lane_op(int lane_op, int64_t t, const FloatFormat* f, uint64_t a, uint64_t b) noexcept nogil:
-    cdef double x = _decode(a, f)
-    cdef double y = _decode(b, f)
+    cdef double x, y
+    if lane_op == LANE_ABS:                         # sign-bit operations: NaN payloads stay
+        return a & ~f.sign_bit
+    if lane_op == LANE_NEG:
+        return a ^ f.sign_bit
+    if lane_op == LANE_MAX or lane_op == LANE_MIN:  # on the bits: no value needed
+        if _is_nan(a, f) or _is_nan(b, f):
+            return f.nan
+        if lane_op == LANE_MAX:
+            return b if _order_key(b, t) > _order_key(a, t) else a     # -0 below +0
+        return b if _order_key(b, t) < _order_key(a, t) else a
+    x = _decode(a, f)
+    if lane_op == LANE_EXP:
+        return _encode_double(exp(x), f)
+    if lane_op == LANE_SQRT:
+        return _encode_double(sqrt(x), f)
+    y = _decode(b, f)
     if lane_op == LANE_ADD:
         return _encode_double(x + y, f)
     if lane_op == LANE_SUB:
         return _encode_double(x - y, f)
     if lane_op == LANE_MUL:
         return _encode_double(x * y, f)
-    if lane_op == LANE_DIV:
-        return _encode_double(x / y, f)
-    if lane_op == LANE_ABS:                         # sign-bit operations: NaN payloads stay
-        return a & ~f.sign_bit
-    if lane_op == LANE_NEG:
-        return a ^ f.sign_bit
-    if lane_op == LANE_EXP:
-        return _encode_double(exp(x), f)
-    if lane_op == LANE_SQRT:
-        return _encode_double(sqrt(x), f)
-    if x != x or y != y:                            # LANE_MAX, LANE_MIN
-        return f.nan
-    if lane_op == LANE_MAX:
-        return b if _order_key(b, t) > _order_key(a, t) else a     # -0 below +0
-    return b if _order_key(b, t) < _order_key(a, t) else a
+    return _encode_double(x / y, f)                 # LANE_DIV
 
 
 cdef inline uint64_t _lane_op(int lane_op, int64_t t, const FloatFormat* f, uint64_t a, uint64_t b) noexcept nogil:
