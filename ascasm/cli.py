@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from .asm.assembler import assemble_file
-from .asm.errors import AssemblyFailed, format_diagnostic
+from .asm.errors import AssemblyFailed
+from .source import format_diagnostic
 from .program import Buffer
 from .debugger import debug_main, parse_size
 from .isa import BY_MNEMONIC

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .asm.errors import SourceLoc
 from .isa import BARRIER_KINDS, PATTERNS, ElemType, InsnSpec, Kind
+from .source import SourceLoc
 from .state import DUP_WARN_FIELDS, HAZARD_WARN_FIELDS, MachineState
 
 

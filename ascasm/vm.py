@@ -6,9 +6,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .asm.errors import SourceLoc, format_diagnostic
 from .program import Program
 from .ref.executor import RefMachine
+from .source import SourceLoc, format_diagnostic
 from .state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
 
 ENGINES = ("cy", "ref")

@@ -3,17 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
-@dataclass(frozen=True)
-class SourceLoc:
-    file: str
-    line: int          # 1-based
-    col: int           # 1-based
-    end_col: int       # one past the last column of the offending token
-    text: str          # the whole source line, for the caret display
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
+from ..source import SourceLoc, format_diagnostic
 
 
 @dataclass
@@ -24,16 +14,6 @@ class AsmError:
 
     def __str__(self) -> str:
         return format_diagnostic("error", self.loc, self.message, self.notes)
-
-
-def format_diagnostic(severity: str, loc: SourceLoc, message: str, notes=()) -> str:
-    """`FILE:LINE:COL: severity: MESSAGE`, the source line, a caret under the token, then notes."""
-    line = loc.text.expandtabs(1).rstrip("\n")
-    width = max(1, min(loc.end_col, len(line) + 1) - loc.col)
-    caret = " " * (loc.col - 1) + "^" + "~" * (width - 1)
-    out = [f"{loc}: {severity}: {message}", "    " + line, "    " + caret]
-    out += [f"note: {note}" for note in notes]
-    return "\n".join(out)
 
 
 class AssemblyFailed(Exception):

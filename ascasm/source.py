@@ -1,0 +1,28 @@
+"""Source positions and the located message format shared by the assembler, the machine layer and the
+tools: `FILE:LINE:COL: severity: MESSAGE`, the line, a caret, notes. Below both the assembler and the
+machine, so that neither imports the other for it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourceLoc:
+    file: str
+    line: int          # 1-based
+    col: int           # 1-based
+    end_col: int       # one past the last column of the offending token
+    text: str          # the whole source line, for the caret display
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+def format_diagnostic(severity: str, loc: SourceLoc, message: str, notes=()) -> str:
+    """`FILE:LINE:COL: severity: MESSAGE`, the source line, a caret under the token, then notes."""
+    line = loc.text.expandtabs(1).rstrip("\n")
+    width = max(1, min(loc.end_col, len(line) + 1) - loc.col)
+    caret = " " * (loc.col - 1) + "^" + "~" * (width - 1)
+    out = [f"{loc}: {severity}: {message}", "    " + line, "    " + caret]
+    out += [f"note: {note}" for note in notes]
+    return "\n".join(out)
