@@ -217,8 +217,8 @@ SCALAR_OPS = {
     "shr": lambda a, b: a >> (b & 63),   # Python's >> on a signed int is arithmetic
 }
 BRANCH_TESTS = {
-    "beq": lambda a, b: a == b, "bne": lambda a, b: a != b, "blt": lambda a, b: a < b,
-    "ble": lambda a, b: a <= b, "bgt": lambda a, b: a > b, "bge": lambda a, b: a >= b,
+    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
 }
 
 
@@ -230,9 +230,9 @@ def scalar_mov(m: RefMachine, insn: Insn):
 def scalar_alu(m: RefMachine, insn: Insn):
     # add/sub/.../shr sD, sA, X  -- 64-bit two's complement, wrapping
     a, b = m.sreg(insn.operand("sA")), m.value(insn.operand("X"))
-    if insn.spec.mnemonic in ("div", "rem") and b == 0:
+    if insn.spec.sub in ("div", "rem") and b == 0:
         raise Fault("DIV_ZERO")
-    m.set_sreg(insn.operand("sD"), SCALAR_OPS[insn.spec.mnemonic](a, b))
+    m.set_sreg(insn.operand("sD"), SCALAR_OPS[insn.spec.sub](a, b))
 
 
 def scalar_load(m: RefMachine, insn: Insn):
@@ -264,7 +264,7 @@ def branch(m: RefMachine, insn: Insn):
 def cond_branch(m: RefMachine, insn: Insn):
     # beq/bne/blt/ble/bgt/bge sA, X, LABEL  -- signed comparison
     a, b = m.sreg(insn.operand("sA")), m.value(insn.operand("X"))
-    if BRANCH_TESTS[insn.spec.mnemonic](a, b):
+    if BRANCH_TESTS[insn.spec.sub](a, b):
         return insn.operand("LABEL")
     return None
 
@@ -321,14 +321,14 @@ def iter_scaled(m: RefMachine, insn: Insn):
 
 
 # ---- mask logic (facts §2.4): all 256 bits, zeroing gate ----
-MASK_LOGIC = {"pand": np.bitwise_and, "por": np.bitwise_or, "pxor": np.bitwise_xor}
+MASK_LOGIC = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}
 
 
 def mask_logic(m: RefMachine, insn: Insn):
     # pand/por/pxor pD, pA, pB, pG  -- pD = (pA op pB) where pG, else 0
     a, b = m.mask_bits(insn.operand("pA")), m.mask_bits(insn.operand("pB"))
     gate = m.mask_bits(insn.operand("pG"))
-    m.set_mask_bits(insn.operand("pD"), MASK_LOGIC[insn.spec.mnemonic](a, b) & gate)
+    m.set_mask_bits(insn.operand("pD"), MASK_LOGIC[insn.spec.sub](a, b) & gate)
 
 
 def mask_not(m: RefMachine, insn: Insn):
@@ -561,7 +561,7 @@ def _is_better(x, best, want_max: bool) -> bool:
 def reduce_maxmin(m: RefMachine, insn: Insn):
     # vredmax/vredmin vD.T, vS.T, pM  -- lane 0 = value, lane 1 = first index (raw bits), rest 0
     (etype,) = insn.types
-    want_max = insn.spec.mnemonic == "vredmax"
+    want_max = insn.spec.sub == "max"
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     source = m.lanes(insn.operand("vS"), etype)
     if etype.kind == "float":
@@ -609,13 +609,17 @@ def _zeroed(active: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 def vdup(m: RefMachine, insn: Insn):
-    # vdup vD.T, X.T [, pM]  -- every (active) lane = X; inactive lanes 0
+    # vdup vD.T, X.T  -- every lane = X
     (etype,) = insn.types
-    x = typed_value(m, insn.operand("X"), etype)
-    lanes = np.repeat(x, etype.lanes)
-    if insn.spec.form == "masked":
-        lanes = _zeroed(m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes], lanes)
-    m.lanes(insn.operand("vD"), etype)[:] = lanes
+    m.lanes(insn.operand("vD"), etype)[:] = np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes)
+
+
+def vdup_masked(m: RefMachine, insn: Insn):
+    # vdup vD.T, X.T, pM  -- active lanes = X; inactive lanes 0
+    (etype,) = insn.types
+    lanes = np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes)
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, lanes)
 
 
 def vci(m: RefMachine, insn: Insn):
@@ -652,34 +656,39 @@ def _wrapped(values, etype) -> np.ndarray:
     return np.array([v % (1 << (8 * etype.width)) for v in values], etype.bits).view(etype.np_dtype)
 
 
-ARITHMETIC = {"vadd": np.add, "vsub": np.subtract, "vmul": np.multiply, "vdiv": np.divide}
+ARITHMETIC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
 
 
 def binary_lanes(op: str, a: np.ndarray, b: np.ndarray, etype) -> np.ndarray:
-    """vadd|vsub|vmul|vdiv|vmax|vmin on every lane of a and b (arrays of T)."""
-    if op in ("vmax", "vmin"):
-        return _maxmin(a, b, op == "vmax", etype)
+    """add|sub|mul|div|max|min (the sub-operation) on every lane of a and b (arrays of T)."""
+    if op in ("max", "min"):
+        return _maxmin(a, b, op == "max", etype)
     if etype.kind == "float":
         with np.errstate(all="ignore"):
             return floats.round_to_type(ARITHMETIC[op](_wide(a), _wide(b)), etype)
-    if op == "vdiv":
+    if op == "div":
         return _wrapped([_int_divide(x, y, etype) for x, y in zip(a.tolist(), b.tolist())], etype)
     with np.errstate(all="ignore"):
         return ARITHMETIC[op](a, b)                # numpy integer arrays wrap modulo 2^W
 
 
 def vbinary(m: RefMachine, insn: Insn):
-    # vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  and the "s" forms with X.T  -- zeroing
+    # vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  -- zeroing
     (etype,) = insn.types
-    op = insn.spec.mnemonic
+    b = m.lanes(insn.operand("vB"), etype).copy()
+    _binary(m, insn, etype, b)
+
+
+def vbinary_x(m: RefMachine, insn: Insn):
+    # vadds|vmuls|vmaxs|vmins vD.T, vA.T, X.T, pM  -- every lane's second operand is X; zeroing
+    (etype,) = insn.types
+    _binary(m, insn, etype, np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes))
+
+
+def _binary(m: RefMachine, insn: Insn, etype, b: np.ndarray):
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).copy()
-    if op.endswith("s"):
-        op = op[:-1]
-        b = np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes)
-    else:
-        b = m.lanes(insn.operand("vB"), etype).copy()
-    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, binary_lanes(op, a, b, etype))
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, binary_lanes(insn.spec.sub, a, b, etype))
 
 
 def _libm_exp(x: float) -> float:
@@ -691,17 +700,17 @@ def _libm_exp(x: float) -> float:
 
 
 def unary_lanes(op: str, a: np.ndarray, etype) -> np.ndarray:
-    """vabs|vneg|vexp|vsqrt on every lane of a (an array of T)."""
-    if etype.kind == "float" and op in ("vabs", "vneg"):     # sign-bit operations: NaN payloads stay
+    """abs|neg|exp|sqrt (the sub-operation) on every lane of a (an array of T)."""
+    if etype.kind == "float" and op in ("abs", "neg"):       # sign-bit operations: NaN payloads stay
         sign = etype.bits.type(1 << (8 * etype.width - 1))
         bits = a.view(etype.bits)
-        return (bits & ~sign if op == "vabs" else bits ^ sign).view(etype.np_dtype)
-    if op in ("vabs", "vneg"):
+        return (bits & ~sign if op == "abs" else bits ^ sign).view(etype.np_dtype)
+    if op in ("abs", "neg"):
         with np.errstate(all="ignore"):
-            return np.abs(a) if op == "vabs" else np.negative(a)     # numpy wraps: |min| = -min = min
+            return np.abs(a) if op == "abs" else np.negative(a)      # numpy wraps: |min| = -min = min
     wide = _wide(a)
     with np.errstate(all="ignore"):
-        exact = np.array([_libm_exp(x) for x in wide.tolist()]) if op == "vexp" else np.sqrt(wide)
+        exact = np.array([_libm_exp(x) for x in wide.tolist()]) if op == "exp" else np.sqrt(wide)
     return floats.round_to_type(exact, etype)
 
 
@@ -710,7 +719,7 @@ def vunary(m: RefMachine, insn: Insn):
     (etype,) = insn.types
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).copy()
-    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, unary_lanes(insn.spec.mnemonic, a, etype))
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, unary_lanes(insn.spec.sub, a, etype))
 
 
 COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
@@ -725,7 +734,7 @@ def vcmp(m: RefMachine, insn: Insn):
     b = m.lanes(insn.operand("vB"), etype)
     if etype.kind == "float":
         a, b = _wide(a), _wide(b)
-    holds = COMPARISONS[insn.spec.mnemonic.split(".")[1]](a, b)     # NaN: false except ne; -0 == +0
+    holds = COMPARISONS[insn.spec.sub](a, b)                       # NaN: false except ne; -0 == +0
     m.write_mask(insn.operand("pD"), active & holds, etype.width)
 
 
@@ -750,5 +759,5 @@ FAMILIES = {f.__name__: f for f in (
     mask_pattern, mask_update, iter_set, iter_scaled, mask_logic, mask_not, mask_move,
     vld_norm, vld_brc, vld_us, vld_ds, vld_unpk, vld_dintlv, mask_load_norm, mask_load_us, mask_load_ds, vgat,
     vsta_norm, vsta_first, vsta_pack, vsta_packv2, vsta_intlv, mask_store_norm, mask_store_pack, vsct,
-    reduce_sum, reduce_maxmin, vdup, vci, vbinary, vunary, vcmp, vsel, pcnt,
+    reduce_sum, reduce_maxmin, vdup, vdup_masked, vci, vbinary, vbinary_x, vunary, vcmp, vsel, pcnt,
 )}
