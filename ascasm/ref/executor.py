@@ -14,7 +14,7 @@ import numpy as np
 from .. import floats
 from ..isa import STOP_CODES
 from ..program import Addr, Insn, Program, SVal
-from ..state import FAULT_ARGS, LAST_MEMBAR, PC, STATUS, STEPS, VL, MachineState
+from ..state import FAULT_ARGS, PC, STATUS, STEPS, VL, MachineState
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 MASK_BITS = VL                     # one mask bit per byte lane
@@ -47,7 +47,8 @@ class RefMachine:
         self.ub_usable, self.max_steps = ub_usable, max_steps
         self.zero_inactive = store_inactive == "zero"     # LANGUAGE.md §6
         self.strict = strict                              # warnings become faults (LANGUAGE.md §5)
-        self.hazard_case = None                           # this step's first hazard, recorded if it completes
+        self.hazard_case = None                           # this step's hazard, recorded if it completes
+        self.touched = []                                 # (address, size) of this step's checked accesses
         self.last_row = -1                                # the row the latest run() completed last
         self.set_stop_rows(None, None)
 
@@ -73,7 +74,7 @@ class RefMachine:
                 self._stop(Fault("STEP_LIMIT", self.max_steps))
                 break
             insn = self.program.insns[pc]
-            self.hazard_case = None
+            self.hazard_case, self.touched = None, []
             try:
                 outcome = FAMILIES[insn.spec.family](self, insn)
             except Fault as fault:
@@ -119,29 +120,32 @@ class RefMachine:
             raise Fault("MISALIGNED", address, alignment)
 
     def check_in_ub(self, address: int, size: int, lane: int = -1, index: int = -1):
-        """Range check of one access; then the hazard check of its bytes (docs/semantics.md "Hazards").
-        Every family calls it for every access before it writes anything."""
+        """Range check of one access (docs/semantics.md "Addresses"). Every family calls it for every
+        access, then check_hazards, before it writes anything."""
         if not (0 <= address and address + size <= self.ub_usable):
             raise Fault("UB_RANGE", address, size, self.ub_usable, lane, index)
-        self.check_hazard(address, size)
+        self.touched.append((address, size))
 
-    @property
-    def step_number(self) -> int:
-        """The number the executing instruction's step gets (steps count from 1)."""
-        return int(self.state.ctrl[STEPS]) + 1
+    def written_since_membar(self) -> np.ndarray:
+        """One boolean per UB byte: written since the latest membar (bit j of ub_dirty word b is byte
+        32*b + j)."""
+        return np.unpackbits(self.state.ub_dirty.view(np.uint8), bitorder="little").astype(bool)
 
-    def check_hazard(self, address: int, size: int):
-        """Bytes written by an earlier step since the latest membar, touched again now (LANGUAGE.md §5)."""
-        written = self.state.ub_write_step[address:address + size]
-        hot = np.flatnonzero((written > self.state.ctrl[LAST_MEMBAR]) & (written != self.step_number))
-        if hot.size == 0:
+    def check_hazards(self):
+        """After every access of the instruction passed its range check: the bytes among them written
+        since the latest membar are a hazard (LANGUAGE.md §5), spanning the first to the last such byte
+        and named by the writer of the first. A fault under --strict; otherwise recorded when the
+        instruction completes (docs/semantics.md "Hazards")."""
+        dirty = self.written_since_membar()
+        hot = [address + int(k) for address, size in self.touched
+               for k in np.flatnonzero(dirty[address:address + size])]
+        if not hot:
             return
-        first, last = address + int(hot[0]), address + int(hot[-1]) + 1
+        first, last = min(hot), max(hot) + 1
         writer = int(self.state.ub_write_row[first])
         if self.strict:
             raise Fault("HAZARD", writer, first, last)
-        if self.hazard_case is None:
-            self.hazard_case = (writer, first, last)
+        self.hazard_case = (writer, first, last)
 
     def _record_hazard(self, row: int):
         """Count a completed instruction's hazard; its row keeps the first case (a fault records none)."""
@@ -151,10 +155,12 @@ class RefMachine:
         record[0] += 1
 
     def write_ub(self, address: int, data: np.ndarray):
-        """Store bytes (already checked with check_in_ub) and remember which step and row wrote them."""
+        """Store bytes (already checked) and remember them as written since the membar, by this row."""
         self.state.ub[address:address + data.size] = data
-        self.state.ub_write_step[address:address + data.size] = self.step_number
         self.state.ub_write_row[address:address + data.size] = self.state.pc
+        dirty = self.written_since_membar()
+        dirty[address:address + data.size] = True
+        self.state.ub_dirty[:] = np.packbits(dirty, bitorder="little").view(np.uint32)
 
     def mask_bits(self, number: int) -> np.ndarray:
         """The 256 bits of a mask register as booleans; bit k is bit k%8 of byte k//8 (LANGUAGE.md §1)."""
@@ -184,6 +190,7 @@ class RefMachine:
         """The `size` UB bytes at `address`, after the alignment and range checks (a copy)."""
         self.check_aligned(address, alignment)
         self.check_in_ub(address, size)
+        self.check_hazards()
         return self.state.ub[address:address + size].copy()
 
     def write_slots(self, address: int, slot_bytes: np.ndarray, written: np.ndarray):
@@ -194,6 +201,7 @@ class RefMachine:
         slots = np.flatnonzero(written)
         for k in slots:
             self.check_in_ub(address + k * slot_size, slot_size, lane=int(k))
+        self.check_hazards()
         for k in slots:
             self.write_ub(address + k * slot_size, slot_bytes[k])
 
@@ -241,6 +249,7 @@ def scalar_load(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, etype.width)
     m.check_in_ub(address, etype.width)
+    m.check_hazards()
     element = m.state.ub[address:address + etype.width].view(etype.np_dtype)[0]
     raw_bits = int(m.state.ub[address:address + etype.width].view(etype.bits)[0])
     m.set_sreg(insn.operand("sD"), int(element) if etype.kind == "int" else raw_bits)
@@ -252,6 +261,7 @@ def scalar_store(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, etype.width)
     m.check_in_ub(address, etype.width)
+    m.check_hazards()
     low_bits = m.sreg(insn.operand("sS")) % (1 << (8 * etype.width))
     m.write_ub(address, np.array([low_bits], etype.bits).view(np.uint8))
 
@@ -271,7 +281,7 @@ def cond_branch(m: RefMachine, insn: Insn):
 
 def membar(m: RefMachine, insn: Insn):
     # membar [KIND]  -- ascasm executes in program order; the barrier ends the hazard window
-    m.state.ctrl[LAST_MEMBAR] = m.step_number
+    m.state.ub_dirty[:] = 0
 
 
 def halt(m: RefMachine, insn: Insn):
@@ -423,6 +433,7 @@ def _indexed_lanes(m: RefMachine, insn: Insn, base_name: str):
         address = wrap64(base + index * data_type.width)
         m.check_in_ub(address, data_type.width, lane=int(lane), index=wrap64(index))   # as the int64 it is stored as
         requests.append((int(lane), index, address))
+    m.check_hazards()
     return pitch, requests
 
 
@@ -473,6 +484,7 @@ def vsta_first(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, etype.width)
     m.check_in_ub(address, etype.width)
+    m.check_hazards()
     m.write_ub(address, m.state.vreg[insn.operand("vS")][:etype.width])
 
 
@@ -482,6 +494,7 @@ def vsta_intlv(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, 32)
     m.check_in_ub(address, 2 * VL)
+    m.check_hazards()
     interleaved = np.empty(2 * etype.lanes, etype.bits)
     interleaved[0::2] = m.state.vreg[insn.operand("vS0")].view(etype.bits)
     interleaved[1::2] = m.state.vreg[insn.operand("vS1")].view(etype.bits)
@@ -494,6 +507,7 @@ def mask_store_norm(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, 32)
     m.check_in_ub(address, VL // 8)
+    m.check_hazards()
     m.write_ub(address, np.packbits(bits, bitorder="little"))
 
 
@@ -503,6 +517,7 @@ def mask_store_pack(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, 16)
     m.check_in_ub(address, VL // 16)
+    m.check_hazards()
     m.write_ub(address, np.packbits(bits[0::2], bitorder="little"))
 
 
