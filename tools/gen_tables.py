@@ -145,13 +145,23 @@ def dispatch_pxi() -> str:
                 body.append(f"        {target} = <{_FIELD_TYPES[op.kind]}>row[{slot}]")
             slot += op.kind.slots
         out += body or ["        pass"]
-    out += ["", "", "cdef inline int dispatch(Machine* m, const Ins* ins) noexcept nogil:",
-            "    \"\"\"Run a decoded row on its specialised kernel; returns the kernel's stop code.\"\"\"",
-            "    cdef int32_t k = ins.kernel", "    if k == 0:", "        return k_end(m, ins)"]
+    out += ["", "", "# One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns",
+            "# the row to run next, or NULL when the machine stops (Machine.status says why)."]
+    memory = {spec.family for spec in table.INSNS if spec.access}
     for number, (family, values) in enumerate(kernels(), start=1):
         tags = "".join(f", <{v}*>NULL" for v in values)
-        out += [f"    elif k == {number}:", f"        return k_{family}(m, ins, &ins.a.{family}{tags})"]
-    out += ["    return STOP_RUNNING", "", "",
+        body = [f"cdef const Ins* kernel_{number}(Machine* m, const Ins* ins) noexcept nogil:"]
+        if family in memory:
+            body += ["    m.row = ins.row"]
+        body += [f"    cdef int status = k_{family}(m, ins, &ins.a.{family}{tags})",
+                 "    if status:", "        m.status = status", "        return NULL"]
+        if family in memory:
+            body += ["    if m.hazard:", "        record_hazard(m)"]
+        body += ["    return m.next" if family in families.BRANCHING else "    return ins + 1"]
+        out += [""] + body
+    out += ["", "", f"cdef KernelFn KERNELS[{len(kernels()) + 1}]", "KERNELS[0] = k_end"]
+    out += [f"KERNELS[{number}] = kernel_{number}" for number in range(1, len(kernels()) + 1)]
+    out += ["", "",
             "# (opcode, type code 0, type code 1, kernel) of every row form the table accepts",
             "KERNEL_OF_ROWS = ("]
     out += [f"    {entry}," for entry in kernel_of_rows()] + [")", "FAMILY_OF_OPCODE = {"]

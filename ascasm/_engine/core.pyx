@@ -79,8 +79,15 @@ HANDLED = frozenset(table.OPCODES.values())     # every row: the kernels are gen
 # The machine as the kernels see it: raw pointers into the MachineState's arrays
 # ---------------------------------------------------------------------------------------------
 
+cdef struct Ins            # (declared below)
+cdef struct Machine
+ctypedef const Ins* (*KernelFn)(Machine* m, const Ins* ins) noexcept nogil
+
+
 cdef struct Ins:            # a decoded bytecode row
-    int32_t kernel          # the specialised kernel (dispatch.pxi); 0: the end-of-code row
+    KernelFn run            # its specialised kernel (dispatch.pxi KERNELS): returns the row to run next
+    int32_t kernel          # ... by number; 0: the end-of-code row
+    int64_t row             # its own number
     int32_t family
     int32_t t, u            # type codes of type slots 0 and 1
     int32_t tw, uw          # their widths in bytes (1 if none)
@@ -106,9 +113,11 @@ cdef struct Machine:
     int64_t ub_usable
     bint strict
     bint zero_inactive
-    int64_t step            # the executing instruction's step number (steps + 1)
-    int64_t row             # ... and row
-    int64_t pc_next
+    const Ins* code         # the decoded rows (branch targets are code + label)
+    const Ins* next         # set by a branching kernel: the row to run next
+    int status              # set by a kernel that stops the machine: a fault, halt or the end
+    int64_t row             # the executing row (set for the kernels that touch the UB)
+    int64_t step            # the executing instruction's step number (set when logging)
     bint hazard             # it touched bytes written since the latest membar: first..last, below
     int64_t hazard_first, hazard_last, hazard_writer
     int64_t* log            # the write log, when a recorder asks (NULL: off)
@@ -224,28 +233,36 @@ cdef inline uint32_t block_bits(int64_t lo, int64_t hi) noexcept nogil:
     return <uint32_t>((((<uint64_t>1) << (hi - lo)) - 1) << lo)
 
 
+cdef inline void scan_block(Machine* m, int64_t block, uint32_t touched) noexcept nogil:
+    """Note which of the `touched` bytes of a block were written since the latest membar (LANGUAGE.md
+    §5): the executing instruction's hazard spans its first to its last such byte."""
+    cdef uint32_t hot = m.ub_dirty[block] & touched
+    cdef int64_t first, last
+    if hot == 0:
+        return
+    first = block * BLOCK + __builtin_ctzll(hot)
+    last = block * BLOCK + top_bit(hot) + 1
+    if not m.hazard or first < m.hazard_first:
+        m.hazard_first = first
+    if not m.hazard or last > m.hazard_last:
+        m.hazard_last = last
+    m.hazard = True
+
+
 cdef inline void scan_hazard(Machine* m, int64_t addr, int64_t size) noexcept nogil:
-    """Note the bytes of a checked access that were written since the latest membar (LANGUAGE.md §5):
-    the executing instruction's hazard spans its first to its last such byte."""
-    cdef int64_t block, lo, hi, first, last
-    cdef uint32_t hot
+    """scan_block over every block of a checked access [addr, addr + size)."""
+    cdef int64_t block, lo, hi
     if m.n_dirty == 0:
         return                      # nothing written since the membar: the common path costs this test
     for block in range(addr // BLOCK, (addr + size - 1) // BLOCK + 1):
-        if m.ub_dirty[block] == 0:
-            continue
         lo = addr - block * BLOCK if addr > block * BLOCK else 0
         hi = addr + size - block * BLOCK if addr + size < (block + 1) * BLOCK else BLOCK
-        hot = m.ub_dirty[block] & block_bits(lo, hi)
-        if hot == 0:
-            continue
-        first = block * BLOCK + __builtin_ctzll(hot)
-        last = block * BLOCK + top_bit(hot) + 1
-        if not m.hazard or first < m.hazard_first:
-            m.hazard_first = first
-        if not m.hazard or last > m.hazard_last:
-            m.hazard_last = last
-        m.hazard = True
+        scan_block(m, block, block_bits(lo, hi))
+
+
+cdef inline uint32_t element_bits(int64_t addr, int64_t size) noexcept nogil:
+    """The bits of an element of `size` <= 8 bytes at an address aligned to it, inside its block."""
+    return <uint32_t>(((ONE << size) - 1) << (addr & (BLOCK - 1)))
 
 
 cdef inline int hazard_verdict(Machine* m) noexcept nogil:
@@ -268,6 +285,14 @@ cdef inline int check_span(Machine* m, int64_t addr, int64_t align, int64_t size
     return hazard_verdict(m)
 
 
+cdef inline void mark_block(Machine* m, int64_t block, uint32_t written) noexcept nogil:
+    """Bytes of a block written by the executing instruction: dirty until the next membar."""
+    if m.ub_dirty[block] == 0:
+        m.dirty_blocks[m.n_dirty] = <int32_t>block
+        m.n_dirty += 1
+    m.ub_dirty[block] |= written
+
+
 cdef inline void wrote(Machine* m, int64_t addr, int64_t size) noexcept nogil:
     """Book the (checked) bytes [addr, addr + size) as written by the executing row."""
     cdef int64_t k, block, lo, hi
@@ -277,10 +302,22 @@ cdef inline void wrote(Machine* m, int64_t addr, int64_t size) noexcept nogil:
     for block in range(addr // BLOCK, (addr + size - 1) // BLOCK + 1):
         lo = addr - block * BLOCK if addr > block * BLOCK else 0
         hi = addr + size - block * BLOCK if addr + size < (block + 1) * BLOCK else BLOCK
-        if m.ub_dirty[block] == 0:
-            m.dirty_blocks[m.n_dirty] = <int32_t>block
-            m.n_dirty += 1
-        m.ub_dirty[block] |= block_bits(lo, hi)
+        mark_block(m, block, block_bits(lo, hi))
+
+
+ctypedef fused ElementBits:      # an element moved as its bits, by width
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+
+cdef inline void wrote_element(Machine* m, int64_t addr, ElementBits* width) noexcept nogil:
+    """wrote() for one element at an address aligned to its width (so inside one block)."""
+    cdef int64_t k
+    for k in range(sizeof(ElementBits)):
+        m.ub_write_row[addr + k] = <int32_t>m.row
+    mark_block(m, addr // BLOCK, element_bits(addr, sizeof(ElementBits)))
 
 
 cdef inline void log_span(Machine* m, int64_t kind, int64_t addr, int64_t width, int64_t count, int64_t pitch,
@@ -293,6 +330,23 @@ cdef inline void log_span(Machine* m, int64_t kind, int64_t addr, int64_t width,
     record[0], record[1], record[2], record[3], record[4] = m.step, m.row, kind, addr, width
     record[5], record[6], record[7], record[8], record[9] = count, pitch, lane, operand, index
     m.log_len += 1
+
+
+cdef const Ins* k_end(Machine* m, const Ins* ins) noexcept nogil:
+    """The row after the last one: falling off the end halts."""
+    m.status = STOP_END
+    return NULL
+
+
+cdef void record_hazard(Machine* m) noexcept nogil:
+    """Count a completed instruction's hazard in its row's record; the first case stays."""
+    cdef int64_t* record = &m.hazard_warn[m.row * HAZARD_WARN_FIELDS]
+    if record[0] == 0:
+        record[1] = m.hazard_writer
+        record[2] = m.hazard_first
+        record[3] = m.hazard_last
+    record[0] += 1
+    m.hazard = False
 
 
 include "kernels_scalar.pxi"
@@ -472,7 +526,10 @@ cdef class Engine:
         self.code = <Ins*>malloc((n + 1) * sizeof(Ins))
         if self.code == NULL:
             raise MemoryError("no memory for the decoded program")
-        memset(self.code, 0, (n + 1) * sizeof(Ins))        # row n: kernel 0, the end of the code
+        memset(self.code, 0, (n + 1) * sizeof(Ins))
+        self.code[n].run = KERNELS[0]                        # row n: the end of the code
+        self.code[n].row = n
+        self.m.code = self.code
         ops = rows[:, 0]
         facts = np.column_stack([_ACCESS[ops, rows[:, 1]], _WIDTH[rows[:, 1]], _WIDTH[rows[:, 2]]])
         self._decode(rows, kernels, _FAMILY[ops], facts)
@@ -485,6 +542,8 @@ cdef class Engine:
         for r in range(self.n_rows):
             ins = &self.code[r]
             ins.kernel = <int32_t>kernels[r]
+            ins.row = r
+            ins.run = KERNELS[ins.kernel]
             ins.family = <int32_t>family[r]
             ins.t, ins.u = <int32_t>rows[r, 1], <int32_t>rows[r, 2]
             ins.size, ins.align, ins.slot = facts[r, 0], facts[r, 1], facts[r, 2]
@@ -545,65 +604,62 @@ cdef class Engine:
                 self.m.n_dirty += 1
 
     cdef int _run(self, long long budget) noexcept nogil:
+        """Run rows from ctrl's pc (docs/semantics.md "Steps, halting, limits"): each kernel returns the
+        row to run next, or NULL with Machine.status when it stops the machine."""
         cdef Machine* m = &self.m
-        cdef int64_t pc = m.ctrl[PC]
         cdef int64_t steps = m.ctrl[STEPS]
-        cdef int status = <int>m.ctrl[STATUS]
         cdef int64_t limit = self.max_steps - steps if self.max_steps > steps else 0
         cdef int64_t todo = budget if budget < limit else limit        # the step limit is part of the budget
-        cdef int64_t done = 0
-        cdef bint checking = self.stops_set or m.log != NULL
-        cdef const Ins* ins
+        cdef int64_t left = todo
+        cdef const Ins* ins = &self.code[m.ctrl[PC]]
+        cdef const Ins* last = NULL                 # the row completed last
+        cdef const Ins* after
+        cdef int status = <int>m.ctrl[STATUS]
+        cdef bint flagged = False                   # a stop flag (or a full log) ended the run
         self.last_row = -1
+        m.hazard = False
+        m.status = STOP_RUNNING
         if status != STOP_RUNNING or (m.log != NULL and m.log_len > m.log_cap - LOG_RESERVE):
             return status
-        while done < todo:
-            ins = &self.code[pc]
-            if checking and (ins.stop & STOP_BEFORE) and done > 0:
-                break
-            m.pc_next = pc + 1
-            m.step = steps + done + 1
-            m.row = pc
-            m.hazard = False
-            status = dispatch(m, ins)
-            if status != STOP_RUNNING:
-                if status == STOP_HALTED:            # halt counts its step; pc stays on its row
-                    done += 1
-                    self.last_row = pc
-                elif status == STOP_END:             # past the last row: halts without a step
-                    status = STOP_HALTED
-                break                                # a fault does not count its step
-            if m.hazard:
-                self._record_hazard(pc)
-            done += 1
-            self.last_row = pc
-            pc = m.pc_next
-            if checking and ((ins.stop & STOP_AFTER) or (m.log != NULL and m.log_len > m.log_cap - LOG_RESERVE)):
-                break
+        if not self.stops_set and m.log == NULL:
+            while left:                             # the fast loop: nothing to look at between rows
+                after = ins.run(m, ins)
+                if after == NULL:
+                    break
+                last = ins
+                ins = after
+                left -= 1
         else:
-            if todo < budget and status == STOP_RUNNING:  # the step limit, not the budget, ended the loop
-                if pc == self.n_rows:
-                    status = STOP_HALTED
-                elif not (self.stops_set and (self.code[pc].stop & STOP_BEFORE) and done > 0):
-                    status = fault(m, STOP_STEP_LIMIT, self.max_steps)
-        m.ctrl[PC] = pc
-        m.ctrl[STEPS] = steps + done
-        m.ctrl[STATUS] = status
-        return status
-
-    cdef inline void _record_hazard(self, int64_t row) noexcept nogil:
-        """Count a completed instruction's hazard in its row's record; the first case stays."""
-        cdef int64_t* record = &self.m.hazard_warn[row * HAZARD_WARN_FIELDS]
-        if record[0] == 0:
-            record[1] = self.m.hazard_writer
-            record[2] = self.m.hazard_first
-            record[3] = self.m.hazard_last
-        record[0] += 1
-
-
-cdef inline int k_end(Machine* m, const Ins* ins) noexcept nogil:
-    """The row after the last one: falling off the end halts."""
-    return STOP_END
+            while left:
+                if (ins.stop & STOP_BEFORE) and last != NULL:
+                    flagged = True                  # a breakpoint, not on the call's first row
+                    break
+                m.step = steps + todo - left + 1
+                after = ins.run(m, ins)
+                if after == NULL:
+                    break
+                last = ins
+                left -= 1
+                flagged = (ins.stop & STOP_AFTER) or (m.log != NULL and m.log_len > m.log_cap - LOG_RESERVE)
+                ins = after
+                if flagged:
+                    break
+        if m.status == STOP_HALTED:                 # halt counts its step; pc stays on its row
+            last = ins
+            left -= 1
+        elif m.status == STOP_END:                  # past the last row: halts without a step
+            m.status = STOP_HALTED
+        elif m.status == STOP_RUNNING and left == 0 and todo < budget and not flagged:
+            # the step limit, not the budget, ended the run; a breakpoint there still stops first
+            if ins.row == self.n_rows:
+                m.status = STOP_HALTED
+            elif not (self.stops_set and (ins.stop & STOP_BEFORE) and last != NULL):
+                m.status = fault(m, STOP_STEP_LIMIT, self.max_steps)
+        m.ctrl[PC] = ins.row
+        m.ctrl[STEPS] = steps + todo - left
+        m.ctrl[STATUS] = m.status
+        self.last_row = last.row if last != NULL else -1
+        return m.status
 
 
 cdef void* _pointer(array) except NULL:

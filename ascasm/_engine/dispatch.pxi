@@ -161,782 +161,3248 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vunary.pM = <int32_t>row[5]
 
 
-cdef inline int dispatch(Machine* m, const Ins* ins) noexcept nogil:
-    """Run a decoded row on its specialised kernel; returns the kernel's stop code."""
-    cdef int32_t k = ins.kernel
-    if k == 0:
-        return k_end(m, ins)
-    elif k == 1:
-        return k_scalar_mov(m, ins, &ins.a.scalar_mov)
-    elif k == 2:
-        return k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_add*>NULL)
-    elif k == 3:
-        return k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_sub*>NULL)
-    elif k == 4:
-        return k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_mul*>NULL)
-    elif k == 5:
-        return k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_div*>NULL)
-    elif k == 6:
-        return k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_rem*>NULL)
-    elif k == 7:
-        return k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_and*>NULL)
-    elif k == 8:
-        return k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_or*>NULL)
-    elif k == 9:
-        return k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_xor*>NULL)
-    elif k == 10:
-        return k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_shl*>NULL)
-    elif k == 11:
-        return k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_shr*>NULL)
-    elif k == 12:
-        return k_scalar_load(m, ins, &ins.a.scalar_load, <int8_t*>NULL)
-    elif k == 13:
-        return k_scalar_load(m, ins, &ins.a.scalar_load, <uint8_t*>NULL)
-    elif k == 14:
-        return k_scalar_load(m, ins, &ins.a.scalar_load, <int16_t*>NULL)
-    elif k == 15:
-        return k_scalar_load(m, ins, &ins.a.scalar_load, <uint16_t*>NULL)
-    elif k == 16:
-        return k_scalar_load(m, ins, &ins.a.scalar_load, <int32_t*>NULL)
-    elif k == 17:
-        return k_scalar_load(m, ins, &ins.a.scalar_load, <uint32_t*>NULL)
-    elif k == 18:
-        return k_scalar_load(m, ins, &ins.a.scalar_load, <int64_t*>NULL)
-    elif k == 19:
-        return k_scalar_load(m, ins, &ins.a.scalar_load, <uint64_t*>NULL)
-    elif k == 20:
-        return k_scalar_store(m, ins, &ins.a.scalar_store, <uint8_t*>NULL)
-    elif k == 21:
-        return k_scalar_store(m, ins, &ins.a.scalar_store, <uint16_t*>NULL)
-    elif k == 22:
-        return k_scalar_store(m, ins, &ins.a.scalar_store, <uint32_t*>NULL)
-    elif k == 23:
-        return k_scalar_store(m, ins, &ins.a.scalar_store, <uint64_t*>NULL)
-    elif k == 24:
-        return k_branch(m, ins, &ins.a.branch)
-    elif k == 25:
-        return k_cond_branch(m, ins, &ins.a.cond_branch, <Op_eq*>NULL)
-    elif k == 26:
-        return k_cond_branch(m, ins, &ins.a.cond_branch, <Op_ne*>NULL)
-    elif k == 27:
-        return k_cond_branch(m, ins, &ins.a.cond_branch, <Op_lt*>NULL)
-    elif k == 28:
-        return k_cond_branch(m, ins, &ins.a.cond_branch, <Op_le*>NULL)
-    elif k == 29:
-        return k_cond_branch(m, ins, &ins.a.cond_branch, <Op_gt*>NULL)
-    elif k == 30:
-        return k_cond_branch(m, ins, &ins.a.cond_branch, <Op_ge*>NULL)
-    elif k == 31:
-        return k_membar(m, ins, &ins.a.membar)
-    elif k == 32:
-        return k_halt(m, ins, &ins.a.halt)
-    elif k == 33:
-        return k_mask_pattern(m, ins, &ins.a.mask_pattern)
-    elif k == 34:
-        return k_mask_update(m, ins, &ins.a.mask_update)
-    elif k == 35:
-        return k_iter_set(m, ins, &ins.a.iter_set)
-    elif k == 36:
-        return k_iter_scaled(m, ins, &ins.a.iter_scaled)
-    elif k == 37:
-        return k_mask_logic(m, ins, &ins.a.mask_logic, <Op_and*>NULL)
-    elif k == 38:
-        return k_mask_logic(m, ins, &ins.a.mask_logic, <Op_or*>NULL)
-    elif k == 39:
-        return k_mask_logic(m, ins, &ins.a.mask_logic, <Op_xor*>NULL)
-    elif k == 40:
-        return k_mask_not(m, ins, &ins.a.mask_not)
-    elif k == 41:
-        return k_mask_move(m, ins, &ins.a.mask_move)
-    elif k == 42:
-        return k_vld_norm(m, ins, &ins.a.vld_norm)
-    elif k == 43:
-        return k_vld_brc(m, ins, &ins.a.vld_brc, <uint8_t*>NULL)
-    elif k == 44:
-        return k_vld_brc(m, ins, &ins.a.vld_brc, <uint16_t*>NULL)
-    elif k == 45:
-        return k_vld_brc(m, ins, &ins.a.vld_brc, <uint32_t*>NULL)
-    elif k == 46:
-        return k_vld_us(m, ins, &ins.a.vld_us, <uint8_t*>NULL)
-    elif k == 47:
-        return k_vld_us(m, ins, &ins.a.vld_us, <uint16_t*>NULL)
-    elif k == 48:
-        return k_vld_ds(m, ins, &ins.a.vld_ds, <uint8_t*>NULL)
-    elif k == 49:
-        return k_vld_ds(m, ins, &ins.a.vld_ds, <uint16_t*>NULL)
-    elif k == 50:
-        return k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint8_t*>NULL)
-    elif k == 51:
-        return k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint16_t*>NULL)
-    elif k == 52:
-        return k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint32_t*>NULL)
-    elif k == 53:
-        return k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint8_t*>NULL)
-    elif k == 54:
-        return k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint16_t*>NULL)
-    elif k == 55:
-        return k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint32_t*>NULL)
-    elif k == 56:
-        return k_mask_load_norm(m, ins, &ins.a.mask_load_norm)
-    elif k == 57:
-        return k_mask_load_us(m, ins, &ins.a.mask_load_us)
-    elif k == 58:
-        return k_mask_load_ds(m, ins, &ins.a.mask_load_ds)
-    elif k == 59:
-        return k_vgat(m, ins, &ins.a.vgat, <uint8_t*>NULL, <uint16_t*>NULL)
-    elif k == 60:
-        return k_vgat(m, ins, &ins.a.vgat, <uint16_t*>NULL, <uint16_t*>NULL)
-    elif k == 61:
-        return k_vgat(m, ins, &ins.a.vgat, <uint32_t*>NULL, <uint32_t*>NULL)
-    elif k == 62:
-        return k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint8_t*>NULL)
-    elif k == 63:
-        return k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint16_t*>NULL)
-    elif k == 64:
-        return k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint32_t*>NULL)
-    elif k == 65:
-        return k_vsta_first(m, ins, &ins.a.vsta_first, <uint8_t*>NULL)
-    elif k == 66:
-        return k_vsta_first(m, ins, &ins.a.vsta_first, <uint16_t*>NULL)
-    elif k == 67:
-        return k_vsta_first(m, ins, &ins.a.vsta_first, <uint32_t*>NULL)
-    elif k == 68:
-        return k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint16_t*>NULL)
-    elif k == 69:
-        return k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint32_t*>NULL)
-    elif k == 70:
-        return k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint64_t*>NULL)
-    elif k == 71:
-        return k_vsta_packv2(m, ins, &ins.a.vsta_packv2)
-    elif k == 72:
-        return k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint8_t*>NULL)
-    elif k == 73:
-        return k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint16_t*>NULL)
-    elif k == 74:
-        return k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint32_t*>NULL)
-    elif k == 75:
-        return k_mask_store_norm(m, ins, &ins.a.mask_store_norm)
-    elif k == 76:
-        return k_mask_store_pack(m, ins, &ins.a.mask_store_pack)
-    elif k == 77:
-        return k_vsct(m, ins, &ins.a.vsct, <uint8_t*>NULL, <uint16_t*>NULL)
-    elif k == 78:
-        return k_vsct(m, ins, &ins.a.vsct, <uint16_t*>NULL, <uint16_t*>NULL)
-    elif k == 79:
-        return k_vsct(m, ins, &ins.a.vsct, <uint32_t*>NULL, <uint32_t*>NULL)
-    elif k == 80:
-        return k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint32_t*>NULL)
-    elif k == 81:
-        return k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint64_t*>NULL)
-    elif k == 82:
-        return k_reduce_sum(m, ins, &ins.a.reduce_sum, <F16*>NULL)
-    elif k == 83:
-        return k_reduce_sum(m, ins, &ins.a.reduce_sum, <float*>NULL)
-    elif k == 84:
-        return k_reduce_sum(m, ins, &ins.a.reduce_sum, <int16_t*>NULL)
-    elif k == 85:
-        return k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint16_t*>NULL)
-    elif k == 86:
-        return k_reduce_sum(m, ins, &ins.a.reduce_sum, <int32_t*>NULL)
-    elif k == 87:
-        return k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint32_t*>NULL)
-    elif k == 88:
-        return k_reduce_sum(m, ins, &ins.a.reduce_sum, <int64_t*>NULL)
-    elif k == 89:
-        return k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint64_t*>NULL)
-    elif k == 90:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int16_t*>NULL, <Op_max*>NULL)
-    elif k == 91:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint16_t*>NULL, <Op_max*>NULL)
-    elif k == 92:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <F16*>NULL, <Op_max*>NULL)
-    elif k == 93:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int32_t*>NULL, <Op_max*>NULL)
-    elif k == 94:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint32_t*>NULL, <Op_max*>NULL)
-    elif k == 95:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <float*>NULL, <Op_max*>NULL)
-    elif k == 96:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int64_t*>NULL, <Op_max*>NULL)
-    elif k == 97:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint64_t*>NULL, <Op_max*>NULL)
-    elif k == 98:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int16_t*>NULL, <Op_min*>NULL)
-    elif k == 99:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint16_t*>NULL, <Op_min*>NULL)
-    elif k == 100:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <F16*>NULL, <Op_min*>NULL)
-    elif k == 101:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int32_t*>NULL, <Op_min*>NULL)
-    elif k == 102:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint32_t*>NULL, <Op_min*>NULL)
-    elif k == 103:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <float*>NULL, <Op_min*>NULL)
-    elif k == 104:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int64_t*>NULL, <Op_min*>NULL)
-    elif k == 105:
-        return k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint64_t*>NULL, <Op_min*>NULL)
-    elif k == 106:
-        return k_vdup(m, ins, &ins.a.vdup, <int8_t*>NULL)
-    elif k == 107:
-        return k_vdup(m, ins, &ins.a.vdup, <uint8_t*>NULL)
-    elif k == 108:
-        return k_vdup(m, ins, &ins.a.vdup, <int16_t*>NULL)
-    elif k == 109:
-        return k_vdup(m, ins, &ins.a.vdup, <uint16_t*>NULL)
-    elif k == 110:
-        return k_vdup(m, ins, &ins.a.vdup, <int32_t*>NULL)
-    elif k == 111:
-        return k_vdup(m, ins, &ins.a.vdup, <uint32_t*>NULL)
-    elif k == 112:
-        return k_vdup(m, ins, &ins.a.vdup, <int64_t*>NULL)
-    elif k == 113:
-        return k_vdup(m, ins, &ins.a.vdup, <uint64_t*>NULL)
-    elif k == 114:
-        return k_vdup(m, ins, &ins.a.vdup, <F16*>NULL)
-    elif k == 115:
-        return k_vdup(m, ins, &ins.a.vdup, <BF16*>NULL)
-    elif k == 116:
-        return k_vdup(m, ins, &ins.a.vdup, <float*>NULL)
-    elif k == 117:
-        return k_vdup(m, ins, &ins.a.vdup, <E4M3*>NULL)
-    elif k == 118:
-        return k_vdup(m, ins, &ins.a.vdup, <E5M2*>NULL)
-    elif k == 119:
-        return k_vdup_masked(m, ins, &ins.a.vdup_masked, <int8_t*>NULL)
-    elif k == 120:
-        return k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint8_t*>NULL)
-    elif k == 121:
-        return k_vdup_masked(m, ins, &ins.a.vdup_masked, <int16_t*>NULL)
-    elif k == 122:
-        return k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint16_t*>NULL)
-    elif k == 123:
-        return k_vdup_masked(m, ins, &ins.a.vdup_masked, <int32_t*>NULL)
-    elif k == 124:
-        return k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint32_t*>NULL)
-    elif k == 125:
-        return k_vdup_masked(m, ins, &ins.a.vdup_masked, <int64_t*>NULL)
-    elif k == 126:
-        return k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint64_t*>NULL)
-    elif k == 127:
-        return k_vdup_masked(m, ins, &ins.a.vdup_masked, <F16*>NULL)
-    elif k == 128:
-        return k_vdup_masked(m, ins, &ins.a.vdup_masked, <BF16*>NULL)
-    elif k == 129:
-        return k_vdup_masked(m, ins, &ins.a.vdup_masked, <float*>NULL)
-    elif k == 130:
-        return k_vdup_masked(m, ins, &ins.a.vdup_masked, <E4M3*>NULL)
-    elif k == 131:
-        return k_vdup_masked(m, ins, &ins.a.vdup_masked, <E5M2*>NULL)
-    elif k == 132:
-        return k_vci(m, ins, &ins.a.vci, <int8_t*>NULL)
-    elif k == 133:
-        return k_vci(m, ins, &ins.a.vci, <uint8_t*>NULL)
-    elif k == 134:
-        return k_vci(m, ins, &ins.a.vci, <int16_t*>NULL)
-    elif k == 135:
-        return k_vci(m, ins, &ins.a.vci, <uint16_t*>NULL)
-    elif k == 136:
-        return k_vci(m, ins, &ins.a.vci, <int32_t*>NULL)
-    elif k == 137:
-        return k_vci(m, ins, &ins.a.vci, <uint32_t*>NULL)
-    elif k == 138:
-        return k_vci(m, ins, &ins.a.vci, <int64_t*>NULL)
-    elif k == 139:
-        return k_vci(m, ins, &ins.a.vci, <uint64_t*>NULL)
-    elif k == 140:
-        return k_vci(m, ins, &ins.a.vci, <F16*>NULL)
-    elif k == 141:
-        return k_vci(m, ins, &ins.a.vci, <BF16*>NULL)
-    elif k == 142:
-        return k_vci(m, ins, &ins.a.vci, <float*>NULL)
-    elif k == 143:
-        return k_vci(m, ins, &ins.a.vci, <E4M3*>NULL)
-    elif k == 144:
-        return k_vci(m, ins, &ins.a.vci, <E5M2*>NULL)
-    elif k == 145:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add*>NULL)
-    elif k == 146:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add*>NULL)
-    elif k == 147:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add*>NULL)
-    elif k == 148:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add*>NULL)
-    elif k == 149:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add*>NULL)
-    elif k == 150:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add*>NULL)
-    elif k == 151:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_add*>NULL)
-    elif k == 152:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_add*>NULL)
-    elif k == 153:
-        return k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add*>NULL)
-    elif k == 154:
-        return k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add*>NULL)
-    elif k == 155:
-        return k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add*>NULL)
-    elif k == 156:
-        return k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_add*>NULL)
-    elif k == 157:
-        return k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_add*>NULL)
-    elif k == 158:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_sub*>NULL)
-    elif k == 159:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_sub*>NULL)
-    elif k == 160:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_sub*>NULL)
-    elif k == 161:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_sub*>NULL)
-    elif k == 162:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_sub*>NULL)
-    elif k == 163:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_sub*>NULL)
-    elif k == 164:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_sub*>NULL)
-    elif k == 165:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_sub*>NULL)
-    elif k == 166:
-        return k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_sub*>NULL)
-    elif k == 167:
-        return k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_sub*>NULL)
-    elif k == 168:
-        return k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_sub*>NULL)
-    elif k == 169:
-        return k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_sub*>NULL)
-    elif k == 170:
-        return k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_sub*>NULL)
-    elif k == 171:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_mul*>NULL)
-    elif k == 172:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_mul*>NULL)
-    elif k == 173:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_mul*>NULL)
-    elif k == 174:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_mul*>NULL)
-    elif k == 175:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_mul*>NULL)
-    elif k == 176:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_mul*>NULL)
-    elif k == 177:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_mul*>NULL)
-    elif k == 178:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_mul*>NULL)
-    elif k == 179:
-        return k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_mul*>NULL)
-    elif k == 180:
-        return k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_mul*>NULL)
-    elif k == 181:
-        return k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_mul*>NULL)
-    elif k == 182:
-        return k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_mul*>NULL)
-    elif k == 183:
-        return k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_mul*>NULL)
-    elif k == 184:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max*>NULL)
-    elif k == 185:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max*>NULL)
-    elif k == 186:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max*>NULL)
-    elif k == 187:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max*>NULL)
-    elif k == 188:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max*>NULL)
-    elif k == 189:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max*>NULL)
-    elif k == 190:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_max*>NULL)
-    elif k == 191:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_max*>NULL)
-    elif k == 192:
-        return k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max*>NULL)
-    elif k == 193:
-        return k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max*>NULL)
-    elif k == 194:
-        return k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max*>NULL)
-    elif k == 195:
-        return k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_max*>NULL)
-    elif k == 196:
-        return k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_max*>NULL)
-    elif k == 197:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min*>NULL)
-    elif k == 198:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min*>NULL)
-    elif k == 199:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min*>NULL)
-    elif k == 200:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min*>NULL)
-    elif k == 201:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min*>NULL)
-    elif k == 202:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min*>NULL)
-    elif k == 203:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_min*>NULL)
-    elif k == 204:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_min*>NULL)
-    elif k == 205:
-        return k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min*>NULL)
-    elif k == 206:
-        return k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_min*>NULL)
-    elif k == 207:
-        return k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_min*>NULL)
-    elif k == 208:
-        return k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_min*>NULL)
-    elif k == 209:
-        return k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_min*>NULL)
-    elif k == 210:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_add*>NULL)
-    elif k == 211:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_add*>NULL)
-    elif k == 212:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_add*>NULL)
-    elif k == 213:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_add*>NULL)
-    elif k == 214:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_add*>NULL)
-    elif k == 215:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_add*>NULL)
-    elif k == 216:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_add*>NULL)
-    elif k == 217:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_add*>NULL)
-    elif k == 218:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_add*>NULL)
-    elif k == 219:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_add*>NULL)
-    elif k == 220:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_add*>NULL)
-    elif k == 221:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_add*>NULL)
-    elif k == 222:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_add*>NULL)
-    elif k == 223:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_mul*>NULL)
-    elif k == 224:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_mul*>NULL)
-    elif k == 225:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_mul*>NULL)
-    elif k == 226:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_mul*>NULL)
-    elif k == 227:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_mul*>NULL)
-    elif k == 228:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_mul*>NULL)
-    elif k == 229:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_mul*>NULL)
-    elif k == 230:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_mul*>NULL)
-    elif k == 231:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_mul*>NULL)
-    elif k == 232:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_mul*>NULL)
-    elif k == 233:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_mul*>NULL)
-    elif k == 234:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_mul*>NULL)
-    elif k == 235:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_mul*>NULL)
-    elif k == 236:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_max*>NULL)
-    elif k == 237:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_max*>NULL)
-    elif k == 238:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_max*>NULL)
-    elif k == 239:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_max*>NULL)
-    elif k == 240:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_max*>NULL)
-    elif k == 241:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_max*>NULL)
-    elif k == 242:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_max*>NULL)
-    elif k == 243:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_max*>NULL)
-    elif k == 244:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_max*>NULL)
-    elif k == 245:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_max*>NULL)
-    elif k == 246:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_max*>NULL)
-    elif k == 247:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_max*>NULL)
-    elif k == 248:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_max*>NULL)
-    elif k == 249:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_min*>NULL)
-    elif k == 250:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_min*>NULL)
-    elif k == 251:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_min*>NULL)
-    elif k == 252:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_min*>NULL)
-    elif k == 253:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_min*>NULL)
-    elif k == 254:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_min*>NULL)
-    elif k == 255:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_min*>NULL)
-    elif k == 256:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_min*>NULL)
-    elif k == 257:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_min*>NULL)
-    elif k == 258:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_min*>NULL)
-    elif k == 259:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_min*>NULL)
-    elif k == 260:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_min*>NULL)
-    elif k == 261:
-        return k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_min*>NULL)
-    elif k == 262:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_eq*>NULL)
-    elif k == 263:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_eq*>NULL)
-    elif k == 264:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_eq*>NULL)
-    elif k == 265:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_eq*>NULL)
-    elif k == 266:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_eq*>NULL)
-    elif k == 267:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_eq*>NULL)
-    elif k == 268:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_eq*>NULL)
-    elif k == 269:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_eq*>NULL)
-    elif k == 270:
-        return k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_eq*>NULL)
-    elif k == 271:
-        return k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_eq*>NULL)
-    elif k == 272:
-        return k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_eq*>NULL)
-    elif k == 273:
-        return k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_eq*>NULL)
-    elif k == 274:
-        return k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_eq*>NULL)
-    elif k == 275:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ne*>NULL)
-    elif k == 276:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ne*>NULL)
-    elif k == 277:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ne*>NULL)
-    elif k == 278:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ne*>NULL)
-    elif k == 279:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ne*>NULL)
-    elif k == 280:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ne*>NULL)
-    elif k == 281:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ne*>NULL)
-    elif k == 282:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ne*>NULL)
-    elif k == 283:
-        return k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ne*>NULL)
-    elif k == 284:
-        return k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ne*>NULL)
-    elif k == 285:
-        return k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ne*>NULL)
-    elif k == 286:
-        return k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_ne*>NULL)
-    elif k == 287:
-        return k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_ne*>NULL)
-    elif k == 288:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_lt*>NULL)
-    elif k == 289:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_lt*>NULL)
-    elif k == 290:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_lt*>NULL)
-    elif k == 291:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_lt*>NULL)
-    elif k == 292:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_lt*>NULL)
-    elif k == 293:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_lt*>NULL)
-    elif k == 294:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_lt*>NULL)
-    elif k == 295:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_lt*>NULL)
-    elif k == 296:
-        return k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_lt*>NULL)
-    elif k == 297:
-        return k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_lt*>NULL)
-    elif k == 298:
-        return k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_lt*>NULL)
-    elif k == 299:
-        return k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_lt*>NULL)
-    elif k == 300:
-        return k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_lt*>NULL)
-    elif k == 301:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_le*>NULL)
-    elif k == 302:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_le*>NULL)
-    elif k == 303:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_le*>NULL)
-    elif k == 304:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_le*>NULL)
-    elif k == 305:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_le*>NULL)
-    elif k == 306:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_le*>NULL)
-    elif k == 307:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_le*>NULL)
-    elif k == 308:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_le*>NULL)
-    elif k == 309:
-        return k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_le*>NULL)
-    elif k == 310:
-        return k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_le*>NULL)
-    elif k == 311:
-        return k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_le*>NULL)
-    elif k == 312:
-        return k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_le*>NULL)
-    elif k == 313:
-        return k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_le*>NULL)
-    elif k == 314:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_gt*>NULL)
-    elif k == 315:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_gt*>NULL)
-    elif k == 316:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_gt*>NULL)
-    elif k == 317:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_gt*>NULL)
-    elif k == 318:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_gt*>NULL)
-    elif k == 319:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_gt*>NULL)
-    elif k == 320:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_gt*>NULL)
-    elif k == 321:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_gt*>NULL)
-    elif k == 322:
-        return k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_gt*>NULL)
-    elif k == 323:
-        return k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_gt*>NULL)
-    elif k == 324:
-        return k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_gt*>NULL)
-    elif k == 325:
-        return k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_gt*>NULL)
-    elif k == 326:
-        return k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_gt*>NULL)
-    elif k == 327:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ge*>NULL)
-    elif k == 328:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ge*>NULL)
-    elif k == 329:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ge*>NULL)
-    elif k == 330:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ge*>NULL)
-    elif k == 331:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ge*>NULL)
-    elif k == 332:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ge*>NULL)
-    elif k == 333:
-        return k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ge*>NULL)
-    elif k == 334:
-        return k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ge*>NULL)
-    elif k == 335:
-        return k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ge*>NULL)
-    elif k == 336:
-        return k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ge*>NULL)
-    elif k == 337:
-        return k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ge*>NULL)
-    elif k == 338:
-        return k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_ge*>NULL)
-    elif k == 339:
-        return k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_ge*>NULL)
-    elif k == 340:
-        return k_vsel(m, ins, &ins.a.vsel, <uint8_t*>NULL)
-    elif k == 341:
-        return k_vsel(m, ins, &ins.a.vsel, <uint16_t*>NULL)
-    elif k == 342:
-        return k_vsel(m, ins, &ins.a.vsel, <uint32_t*>NULL)
-    elif k == 343:
-        return k_vsel(m, ins, &ins.a.vsel, <uint64_t*>NULL)
-    elif k == 344:
-        return k_pcnt(m, ins, &ins.a.pcnt)
-    elif k == 345:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_div*>NULL)
-    elif k == 346:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_div*>NULL)
-    elif k == 347:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_div*>NULL)
-    elif k == 348:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_div*>NULL)
-    elif k == 349:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_div*>NULL)
-    elif k == 350:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_div*>NULL)
-    elif k == 351:
-        return k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_div*>NULL)
-    elif k == 352:
-        return k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_div*>NULL)
-    elif k == 353:
-        return k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_div*>NULL)
-    elif k == 354:
-        return k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_div*>NULL)
-    elif k == 355:
-        return k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_div*>NULL)
-    elif k == 356:
-        return k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_div*>NULL)
-    elif k == 357:
-        return k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_div*>NULL)
-    elif k == 358:
-        return k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_abs*>NULL)
-    elif k == 359:
-        return k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_abs*>NULL)
-    elif k == 360:
-        return k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_abs*>NULL)
-    elif k == 361:
-        return k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_abs*>NULL)
-    elif k == 362:
-        return k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_abs*>NULL)
-    elif k == 363:
-        return k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_abs*>NULL)
-    elif k == 364:
-        return k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_abs*>NULL)
-    elif k == 365:
-        return k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_abs*>NULL)
-    elif k == 366:
-        return k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_abs*>NULL)
-    elif k == 367:
-        return k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_neg*>NULL)
-    elif k == 368:
-        return k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_neg*>NULL)
-    elif k == 369:
-        return k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_neg*>NULL)
-    elif k == 370:
-        return k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_neg*>NULL)
-    elif k == 371:
-        return k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_neg*>NULL)
-    elif k == 372:
-        return k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_neg*>NULL)
-    elif k == 373:
-        return k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_neg*>NULL)
-    elif k == 374:
-        return k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_neg*>NULL)
-    elif k == 375:
-        return k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_neg*>NULL)
-    elif k == 376:
-        return k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp*>NULL)
-    elif k == 377:
-        return k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_exp*>NULL)
-    elif k == 378:
-        return k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp*>NULL)
-    elif k == 379:
-        return k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_exp*>NULL)
-    elif k == 380:
-        return k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_exp*>NULL)
-    elif k == 381:
-        return k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt*>NULL)
-    elif k == 382:
-        return k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_sqrt*>NULL)
-    elif k == 383:
-        return k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt*>NULL)
-    elif k == 384:
-        return k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_sqrt*>NULL)
-    elif k == 385:
-        return k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_sqrt*>NULL)
-    return STOP_RUNNING
+# One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
+# the row to run next, or NULL when the machine stops (Machine.status says why).
+
+cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_mov(m, ins, &ins.a.scalar_mov)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_rem*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_and*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_or*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_xor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <int8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <int16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <int64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_branch(m, ins, &ins.a.branch)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
+
+cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
+
+cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
+
+cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
+
+cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
+
+cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
+
+cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
+
+cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_membar(m, ins, &ins.a.membar)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_halt(m, ins, &ins.a.halt)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_pattern(m, ins, &ins.a.mask_pattern)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_update(m, ins, &ins.a.mask_update)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_iter_set(m, ins, &ins.a.iter_set)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_iter_scaled(m, ins, &ins.a.iter_scaled)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_and*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_or*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_xor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_not(m, ins, &ins.a.mask_not)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_move(m, ins, &ins.a.mask_move)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_norm(m, ins, &ins.a.vld_norm)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_load_norm(m, ins, &ins.a.mask_load_norm)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_load_us(m, ins, &ins.a.mask_load_us)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_load_ds(m, ins, &ins.a.mask_load_ds)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint8_t*>NULL, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint16_t*>NULL, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint32_t*>NULL, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_packv2(m, ins, &ins.a.vsta_packv2)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_store_norm(m, ins, &ins.a.mask_store_norm)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_store_pack(m, ins, &ins.a.mask_store_pack)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint8_t*>NULL, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint16_t*>NULL, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint32_t*>NULL, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <int16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_87(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_88(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <int64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_89(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_90(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int16_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_91(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint16_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_92(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <F16*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_93(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_94(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_95(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <float*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_96(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int64_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_97(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint64_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_98(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int16_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_99(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint16_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_100(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <F16*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_101(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_102(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_103(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <float*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_104(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int64_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_105(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint64_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_106(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <int8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_107(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_108(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <int16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_109(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_110(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_111(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_112(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <int64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_113(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_114(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_115(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_116(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_117(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <E4M3*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_118(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <E5M2*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_119(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_120(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_121(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_122(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_123(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_124(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_125(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_126(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_127(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_128(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_129(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_130(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <E4M3*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_131(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <E5M2*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_132(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <int8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_133(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_134(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <int16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_135(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_136(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_137(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_138(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <int64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_139(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_140(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_141(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_142(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_143(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <E4M3*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_144(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <E5M2*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_145(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_146(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_147(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_148(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_149(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_150(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_151(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_152(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_153(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_154(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_155(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_156(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_157(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_158(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_159(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_160(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_161(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_162(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_163(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_164(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_165(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_166(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_167(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_168(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_169(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_170(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_171(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_172(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_173(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_174(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_175(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_176(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_177(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_178(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_179(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_180(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_181(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_182(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_183(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_184(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_185(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_186(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_187(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_188(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_189(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_190(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_191(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_192(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_193(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_194(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_195(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_196(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_197(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_198(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_199(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_200(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_201(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_202(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_203(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_204(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_205(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_206(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_207(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_208(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_209(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_210(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_211(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_212(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_213(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_214(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_215(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_216(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_217(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_218(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_219(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_220(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_221(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_222(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_223(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_224(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_225(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_226(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_227(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_228(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_229(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_230(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_231(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_232(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_233(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_234(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_235(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_236(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_237(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_238(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_239(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_240(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_241(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_242(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_243(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_244(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_245(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_246(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_247(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_248(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_249(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_250(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_251(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_252(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_253(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_254(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_255(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_256(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_257(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_258(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_259(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_260(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_261(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_262(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_263(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_264(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_265(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_266(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_267(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_268(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_269(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_270(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_271(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_272(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_273(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_274(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_275(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_276(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_277(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_278(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_279(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_280(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_281(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_282(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_283(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_284(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_285(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_286(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_287(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_288(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_289(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_290(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_291(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_292(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_293(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_294(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_295(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_296(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_297(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_298(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_299(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_300(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_301(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_302(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_303(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_304(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_305(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_306(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_307(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_308(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_309(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_310(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_311(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_312(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_313(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_314(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_315(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_316(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_317(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_318(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_319(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_320(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_321(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_322(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_323(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_324(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_325(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_326(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_327(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_328(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_329(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_330(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_331(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_332(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_333(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_334(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_335(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_336(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_337(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_338(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_339(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_340(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_341(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_342(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_343(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_344(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_pcnt(m, ins, &ins.a.pcnt)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_345(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_346(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_347(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_348(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_349(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_350(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_351(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_352(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_353(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_354(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_355(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_356(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_357(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_358(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_abs*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_359(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_abs*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_360(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_abs*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_361(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_abs*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_362(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_abs*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_363(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_abs*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_364(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_abs*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_365(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_abs*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_366(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_abs*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_367(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_neg*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_368(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_neg*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_369(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_neg*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_370(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_neg*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_371(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_neg*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_372(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_neg*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_373(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_neg*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_374(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_neg*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_375(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_neg*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_376(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_377(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_exp*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_378(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_379(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_exp*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_380(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_exp*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_381(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_382(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_sqrt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_383(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_384(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_sqrt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_385(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_sqrt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[386]
+KERNELS[0] = k_end
+KERNELS[1] = kernel_1
+KERNELS[2] = kernel_2
+KERNELS[3] = kernel_3
+KERNELS[4] = kernel_4
+KERNELS[5] = kernel_5
+KERNELS[6] = kernel_6
+KERNELS[7] = kernel_7
+KERNELS[8] = kernel_8
+KERNELS[9] = kernel_9
+KERNELS[10] = kernel_10
+KERNELS[11] = kernel_11
+KERNELS[12] = kernel_12
+KERNELS[13] = kernel_13
+KERNELS[14] = kernel_14
+KERNELS[15] = kernel_15
+KERNELS[16] = kernel_16
+KERNELS[17] = kernel_17
+KERNELS[18] = kernel_18
+KERNELS[19] = kernel_19
+KERNELS[20] = kernel_20
+KERNELS[21] = kernel_21
+KERNELS[22] = kernel_22
+KERNELS[23] = kernel_23
+KERNELS[24] = kernel_24
+KERNELS[25] = kernel_25
+KERNELS[26] = kernel_26
+KERNELS[27] = kernel_27
+KERNELS[28] = kernel_28
+KERNELS[29] = kernel_29
+KERNELS[30] = kernel_30
+KERNELS[31] = kernel_31
+KERNELS[32] = kernel_32
+KERNELS[33] = kernel_33
+KERNELS[34] = kernel_34
+KERNELS[35] = kernel_35
+KERNELS[36] = kernel_36
+KERNELS[37] = kernel_37
+KERNELS[38] = kernel_38
+KERNELS[39] = kernel_39
+KERNELS[40] = kernel_40
+KERNELS[41] = kernel_41
+KERNELS[42] = kernel_42
+KERNELS[43] = kernel_43
+KERNELS[44] = kernel_44
+KERNELS[45] = kernel_45
+KERNELS[46] = kernel_46
+KERNELS[47] = kernel_47
+KERNELS[48] = kernel_48
+KERNELS[49] = kernel_49
+KERNELS[50] = kernel_50
+KERNELS[51] = kernel_51
+KERNELS[52] = kernel_52
+KERNELS[53] = kernel_53
+KERNELS[54] = kernel_54
+KERNELS[55] = kernel_55
+KERNELS[56] = kernel_56
+KERNELS[57] = kernel_57
+KERNELS[58] = kernel_58
+KERNELS[59] = kernel_59
+KERNELS[60] = kernel_60
+KERNELS[61] = kernel_61
+KERNELS[62] = kernel_62
+KERNELS[63] = kernel_63
+KERNELS[64] = kernel_64
+KERNELS[65] = kernel_65
+KERNELS[66] = kernel_66
+KERNELS[67] = kernel_67
+KERNELS[68] = kernel_68
+KERNELS[69] = kernel_69
+KERNELS[70] = kernel_70
+KERNELS[71] = kernel_71
+KERNELS[72] = kernel_72
+KERNELS[73] = kernel_73
+KERNELS[74] = kernel_74
+KERNELS[75] = kernel_75
+KERNELS[76] = kernel_76
+KERNELS[77] = kernel_77
+KERNELS[78] = kernel_78
+KERNELS[79] = kernel_79
+KERNELS[80] = kernel_80
+KERNELS[81] = kernel_81
+KERNELS[82] = kernel_82
+KERNELS[83] = kernel_83
+KERNELS[84] = kernel_84
+KERNELS[85] = kernel_85
+KERNELS[86] = kernel_86
+KERNELS[87] = kernel_87
+KERNELS[88] = kernel_88
+KERNELS[89] = kernel_89
+KERNELS[90] = kernel_90
+KERNELS[91] = kernel_91
+KERNELS[92] = kernel_92
+KERNELS[93] = kernel_93
+KERNELS[94] = kernel_94
+KERNELS[95] = kernel_95
+KERNELS[96] = kernel_96
+KERNELS[97] = kernel_97
+KERNELS[98] = kernel_98
+KERNELS[99] = kernel_99
+KERNELS[100] = kernel_100
+KERNELS[101] = kernel_101
+KERNELS[102] = kernel_102
+KERNELS[103] = kernel_103
+KERNELS[104] = kernel_104
+KERNELS[105] = kernel_105
+KERNELS[106] = kernel_106
+KERNELS[107] = kernel_107
+KERNELS[108] = kernel_108
+KERNELS[109] = kernel_109
+KERNELS[110] = kernel_110
+KERNELS[111] = kernel_111
+KERNELS[112] = kernel_112
+KERNELS[113] = kernel_113
+KERNELS[114] = kernel_114
+KERNELS[115] = kernel_115
+KERNELS[116] = kernel_116
+KERNELS[117] = kernel_117
+KERNELS[118] = kernel_118
+KERNELS[119] = kernel_119
+KERNELS[120] = kernel_120
+KERNELS[121] = kernel_121
+KERNELS[122] = kernel_122
+KERNELS[123] = kernel_123
+KERNELS[124] = kernel_124
+KERNELS[125] = kernel_125
+KERNELS[126] = kernel_126
+KERNELS[127] = kernel_127
+KERNELS[128] = kernel_128
+KERNELS[129] = kernel_129
+KERNELS[130] = kernel_130
+KERNELS[131] = kernel_131
+KERNELS[132] = kernel_132
+KERNELS[133] = kernel_133
+KERNELS[134] = kernel_134
+KERNELS[135] = kernel_135
+KERNELS[136] = kernel_136
+KERNELS[137] = kernel_137
+KERNELS[138] = kernel_138
+KERNELS[139] = kernel_139
+KERNELS[140] = kernel_140
+KERNELS[141] = kernel_141
+KERNELS[142] = kernel_142
+KERNELS[143] = kernel_143
+KERNELS[144] = kernel_144
+KERNELS[145] = kernel_145
+KERNELS[146] = kernel_146
+KERNELS[147] = kernel_147
+KERNELS[148] = kernel_148
+KERNELS[149] = kernel_149
+KERNELS[150] = kernel_150
+KERNELS[151] = kernel_151
+KERNELS[152] = kernel_152
+KERNELS[153] = kernel_153
+KERNELS[154] = kernel_154
+KERNELS[155] = kernel_155
+KERNELS[156] = kernel_156
+KERNELS[157] = kernel_157
+KERNELS[158] = kernel_158
+KERNELS[159] = kernel_159
+KERNELS[160] = kernel_160
+KERNELS[161] = kernel_161
+KERNELS[162] = kernel_162
+KERNELS[163] = kernel_163
+KERNELS[164] = kernel_164
+KERNELS[165] = kernel_165
+KERNELS[166] = kernel_166
+KERNELS[167] = kernel_167
+KERNELS[168] = kernel_168
+KERNELS[169] = kernel_169
+KERNELS[170] = kernel_170
+KERNELS[171] = kernel_171
+KERNELS[172] = kernel_172
+KERNELS[173] = kernel_173
+KERNELS[174] = kernel_174
+KERNELS[175] = kernel_175
+KERNELS[176] = kernel_176
+KERNELS[177] = kernel_177
+KERNELS[178] = kernel_178
+KERNELS[179] = kernel_179
+KERNELS[180] = kernel_180
+KERNELS[181] = kernel_181
+KERNELS[182] = kernel_182
+KERNELS[183] = kernel_183
+KERNELS[184] = kernel_184
+KERNELS[185] = kernel_185
+KERNELS[186] = kernel_186
+KERNELS[187] = kernel_187
+KERNELS[188] = kernel_188
+KERNELS[189] = kernel_189
+KERNELS[190] = kernel_190
+KERNELS[191] = kernel_191
+KERNELS[192] = kernel_192
+KERNELS[193] = kernel_193
+KERNELS[194] = kernel_194
+KERNELS[195] = kernel_195
+KERNELS[196] = kernel_196
+KERNELS[197] = kernel_197
+KERNELS[198] = kernel_198
+KERNELS[199] = kernel_199
+KERNELS[200] = kernel_200
+KERNELS[201] = kernel_201
+KERNELS[202] = kernel_202
+KERNELS[203] = kernel_203
+KERNELS[204] = kernel_204
+KERNELS[205] = kernel_205
+KERNELS[206] = kernel_206
+KERNELS[207] = kernel_207
+KERNELS[208] = kernel_208
+KERNELS[209] = kernel_209
+KERNELS[210] = kernel_210
+KERNELS[211] = kernel_211
+KERNELS[212] = kernel_212
+KERNELS[213] = kernel_213
+KERNELS[214] = kernel_214
+KERNELS[215] = kernel_215
+KERNELS[216] = kernel_216
+KERNELS[217] = kernel_217
+KERNELS[218] = kernel_218
+KERNELS[219] = kernel_219
+KERNELS[220] = kernel_220
+KERNELS[221] = kernel_221
+KERNELS[222] = kernel_222
+KERNELS[223] = kernel_223
+KERNELS[224] = kernel_224
+KERNELS[225] = kernel_225
+KERNELS[226] = kernel_226
+KERNELS[227] = kernel_227
+KERNELS[228] = kernel_228
+KERNELS[229] = kernel_229
+KERNELS[230] = kernel_230
+KERNELS[231] = kernel_231
+KERNELS[232] = kernel_232
+KERNELS[233] = kernel_233
+KERNELS[234] = kernel_234
+KERNELS[235] = kernel_235
+KERNELS[236] = kernel_236
+KERNELS[237] = kernel_237
+KERNELS[238] = kernel_238
+KERNELS[239] = kernel_239
+KERNELS[240] = kernel_240
+KERNELS[241] = kernel_241
+KERNELS[242] = kernel_242
+KERNELS[243] = kernel_243
+KERNELS[244] = kernel_244
+KERNELS[245] = kernel_245
+KERNELS[246] = kernel_246
+KERNELS[247] = kernel_247
+KERNELS[248] = kernel_248
+KERNELS[249] = kernel_249
+KERNELS[250] = kernel_250
+KERNELS[251] = kernel_251
+KERNELS[252] = kernel_252
+KERNELS[253] = kernel_253
+KERNELS[254] = kernel_254
+KERNELS[255] = kernel_255
+KERNELS[256] = kernel_256
+KERNELS[257] = kernel_257
+KERNELS[258] = kernel_258
+KERNELS[259] = kernel_259
+KERNELS[260] = kernel_260
+KERNELS[261] = kernel_261
+KERNELS[262] = kernel_262
+KERNELS[263] = kernel_263
+KERNELS[264] = kernel_264
+KERNELS[265] = kernel_265
+KERNELS[266] = kernel_266
+KERNELS[267] = kernel_267
+KERNELS[268] = kernel_268
+KERNELS[269] = kernel_269
+KERNELS[270] = kernel_270
+KERNELS[271] = kernel_271
+KERNELS[272] = kernel_272
+KERNELS[273] = kernel_273
+KERNELS[274] = kernel_274
+KERNELS[275] = kernel_275
+KERNELS[276] = kernel_276
+KERNELS[277] = kernel_277
+KERNELS[278] = kernel_278
+KERNELS[279] = kernel_279
+KERNELS[280] = kernel_280
+KERNELS[281] = kernel_281
+KERNELS[282] = kernel_282
+KERNELS[283] = kernel_283
+KERNELS[284] = kernel_284
+KERNELS[285] = kernel_285
+KERNELS[286] = kernel_286
+KERNELS[287] = kernel_287
+KERNELS[288] = kernel_288
+KERNELS[289] = kernel_289
+KERNELS[290] = kernel_290
+KERNELS[291] = kernel_291
+KERNELS[292] = kernel_292
+KERNELS[293] = kernel_293
+KERNELS[294] = kernel_294
+KERNELS[295] = kernel_295
+KERNELS[296] = kernel_296
+KERNELS[297] = kernel_297
+KERNELS[298] = kernel_298
+KERNELS[299] = kernel_299
+KERNELS[300] = kernel_300
+KERNELS[301] = kernel_301
+KERNELS[302] = kernel_302
+KERNELS[303] = kernel_303
+KERNELS[304] = kernel_304
+KERNELS[305] = kernel_305
+KERNELS[306] = kernel_306
+KERNELS[307] = kernel_307
+KERNELS[308] = kernel_308
+KERNELS[309] = kernel_309
+KERNELS[310] = kernel_310
+KERNELS[311] = kernel_311
+KERNELS[312] = kernel_312
+KERNELS[313] = kernel_313
+KERNELS[314] = kernel_314
+KERNELS[315] = kernel_315
+KERNELS[316] = kernel_316
+KERNELS[317] = kernel_317
+KERNELS[318] = kernel_318
+KERNELS[319] = kernel_319
+KERNELS[320] = kernel_320
+KERNELS[321] = kernel_321
+KERNELS[322] = kernel_322
+KERNELS[323] = kernel_323
+KERNELS[324] = kernel_324
+KERNELS[325] = kernel_325
+KERNELS[326] = kernel_326
+KERNELS[327] = kernel_327
+KERNELS[328] = kernel_328
+KERNELS[329] = kernel_329
+KERNELS[330] = kernel_330
+KERNELS[331] = kernel_331
+KERNELS[332] = kernel_332
+KERNELS[333] = kernel_333
+KERNELS[334] = kernel_334
+KERNELS[335] = kernel_335
+KERNELS[336] = kernel_336
+KERNELS[337] = kernel_337
+KERNELS[338] = kernel_338
+KERNELS[339] = kernel_339
+KERNELS[340] = kernel_340
+KERNELS[341] = kernel_341
+KERNELS[342] = kernel_342
+KERNELS[343] = kernel_343
+KERNELS[344] = kernel_344
+KERNELS[345] = kernel_345
+KERNELS[346] = kernel_346
+KERNELS[347] = kernel_347
+KERNELS[348] = kernel_348
+KERNELS[349] = kernel_349
+KERNELS[350] = kernel_350
+KERNELS[351] = kernel_351
+KERNELS[352] = kernel_352
+KERNELS[353] = kernel_353
+KERNELS[354] = kernel_354
+KERNELS[355] = kernel_355
+KERNELS[356] = kernel_356
+KERNELS[357] = kernel_357
+KERNELS[358] = kernel_358
+KERNELS[359] = kernel_359
+KERNELS[360] = kernel_360
+KERNELS[361] = kernel_361
+KERNELS[362] = kernel_362
+KERNELS[363] = kernel_363
+KERNELS[364] = kernel_364
+KERNELS[365] = kernel_365
+KERNELS[366] = kernel_366
+KERNELS[367] = kernel_367
+KERNELS[368] = kernel_368
+KERNELS[369] = kernel_369
+KERNELS[370] = kernel_370
+KERNELS[371] = kernel_371
+KERNELS[372] = kernel_372
+KERNELS[373] = kernel_373
+KERNELS[374] = kernel_374
+KERNELS[375] = kernel_375
+KERNELS[376] = kernel_376
+KERNELS[377] = kernel_377
+KERNELS[378] = kernel_378
+KERNELS[379] = kernel_379
+KERNELS[380] = kernel_380
+KERNELS[381] = kernel_381
+KERNELS[382] = kernel_382
+KERNELS[383] = kernel_383
+KERNELS[384] = kernel_384
+KERNELS[385] = kernel_385
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts

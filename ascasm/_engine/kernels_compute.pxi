@@ -62,34 +62,104 @@ cdef inline Lane maxmin_identity(bint want_max, Lane* tag) noexcept nogil:
         return lane_of_bits(0 if want_max else low_bits(sizeof(Lane)), <Lane*>NULL)
 
 
+cdef inline bint all_active(const Machine* m, int64_t p, int64_t width) noexcept nogil:
+    """Every lane of `width` active: the common case, worth a loop with no mask test."""
+    cdef int64_t w
+    for w in range(MASK_WORDS):
+        if (mask_word(m, p, w) & stride_bits(width)) != stride_bits(width):
+            return False
+    return True
+
+
+ctypedef fused SignedKey:
+    int16_t
+    int32_t
+    int64_t
+
+
+cdef inline bint is_unsigned(Lane x) noexcept nogil:
+    return Lane is uint8_t or Lane is uint16_t or Lane is uint32_t or Lane is uint64_t
+
+
+cdef inline int64_t first_best(SignedKey* tag, const uint8_t* lanes, bint is_float, bint is_unsigned_type,
+                               bint want_max, int64_t inf_bits) noexcept nogil:
+    """The first of all VL/W lanes holding the max (min), or the first NaN if there is one: lanes as
+    signed integers of their width, mapped so that signed order is the values' order (floats: the
+    magnitude bits of negatives flipped, so -0 is below +0; unsigned: the top bit flipped). Written
+    without data-dependent branches so the compiler can vectorise the two passes."""
+    cdef const SignedKey* v = <const SignedKey*>lanes
+    cdef int64_t n = VL // sizeof(SignedKey)
+    cdef SignedKey top = <SignedKey>(ONE << (8 * sizeof(SignedKey) - 1))    # the sign bit
+    cdef SignedKey magnitude = ~top
+    cdef SignedKey best, key
+    cdef bint any_nan = False
+    cdef int64_t i
+    best = v[0] ^ ((v[0] >> (8 * sizeof(SignedKey) - 1)) & magnitude) if is_float else \
+        (v[0] ^ top if is_unsigned_type else v[0])
+    for i in range(n):
+        if is_float:
+            key = v[i] ^ ((v[i] >> (8 * sizeof(SignedKey) - 1)) & magnitude)
+            any_nan |= (v[i] & magnitude) > <SignedKey>inf_bits
+        elif is_unsigned_type:
+            key = v[i] ^ top
+        else:
+            key = v[i]
+        if want_max:
+            best = key if key > best else best
+        else:
+            best = key if key < best else best
+    for i in range(n):
+        if any_nan:
+            if (v[i] & magnitude) > <SignedKey>inf_bits:
+                return i
+        elif is_float:
+            if v[i] ^ ((v[i] >> (8 * sizeof(SignedKey) - 1)) & magnitude) == best:
+                return i
+        elif (v[i] ^ top if is_unsigned_type else v[i]) == best:
+            return i
+    return 0
+
+
 # vredmax|vredmin vD.T, vS.T, pM  -- lane 0 = the value, lane 1 = its first index (raw bits), rest 0
 cdef inline int k_reduce_maxmin(Machine* m, const Ins* ins, const Args_reduce_maxmin* a, reduce_maxmin_T* t,
                                 reduce_maxmin_sub* op) noexcept nogil:
     cdef const reduce_maxmin_T* src = <const reduce_maxmin_T*>vreg(m, a.vS)
     cdef int64_t width = sizeof(reduce_maxmin_T)
+    cdef int64_t lanes = VL // width
     cdef bint want_max = reduce_maxmin_sub is Op_max
     cdef reduce_maxmin_T best = maxmin_identity(want_max, <reduce_maxmin_T*>NULL)
     cdef uint64_t key, best_key = 0, bits
     cdef int64_t w, i, best_index = 0
-    cdef bint found = False
+    cdef bint found = False, any_nan = False
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
-    w = 0
-    while w < MASK_WORDS:                           # the active lanes, in order
-        bits = mask_word(m, a.pM, w) & stride_bits(width)
-        while bits:
-            i = (64 * w + __builtin_ctzll(bits)) // width
-            bits &= bits - 1
-            if lane_is_nan(src[i]):                 # the first active NaN wins with its own bits
-                best, best_index = src[i], i
-                w = MASK_WORDS
-                break
-            key = lane_key(src[i])
-            # the first active lane, then only a strictly better one (-0 below +0)
-            if not found or (key > best_key if want_max else key < best_key):
-                best, best_key, best_index, found = src[i], key, i, True
-        w += 1
+    if all_active(m, a.pM, width):
+        if width == 2:
+            best_index = first_best(<int16_t*>NULL, vreg(m, a.vS), reduce_maxmin_T is F16, is_unsigned(src[0]),
+                                    want_max, <int64_t>float_format(<reduce_maxmin_T*>NULL).overflow)
+        elif width == 4:
+            best_index = first_best(<int32_t*>NULL, vreg(m, a.vS), reduce_maxmin_T is float, is_unsigned(src[0]),
+                                    want_max, <int64_t>float_format(<reduce_maxmin_T*>NULL).overflow)
+        else:
+            best_index = first_best(<int64_t*>NULL, vreg(m, a.vS), False, is_unsigned(src[0]), want_max, 0)
+        best = src[best_index]
+    else:
+        w = 0
+        while w < MASK_WORDS:                       # the active lanes, in order
+            bits = mask_word(m, a.pM, w) & stride_bits(width)
+            while bits:
+                i = (64 * w + __builtin_ctzll(bits)) // width
+                bits &= bits - 1
+                if lane_is_nan(src[i]):             # the first active NaN wins with its own bits
+                    best, best_index = src[i], i
+                    w = MASK_WORDS
+                    break
+                key = lane_key(src[i])
+                # the first active lane, then only a strictly better one (-0 below +0)
+                if not found or (key > best_key if want_max else key < best_key):
+                    best, best_key, best_index, found = src[i], key, i, True
+            w += 1
     memset(vreg(m, a.vD), 0, VL)
     (<reduce_maxmin_T*>vreg(m, a.vD))[0] = best
     memcpy(vreg(m, a.vD) + width, &best_index, width)   # the index as the lane's raw bits
@@ -209,19 +279,41 @@ cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunar
     return STOP_RUNNING
 
 
-cdef inline bint compare(Lane x, Lane y, bint is_eq, bint is_ne, bint is_lt, bint is_le, bint is_gt) noexcept nogil:
-    """vcmp.CC on one lane: floats compare as values (NaN: false except ne; -0 == +0)."""
+ctypedef fused Number:          # the lanes C can compare directly, and double for the narrow floats
+    int8_t
+    uint8_t
+    int16_t
+    uint16_t
+    int32_t
+    uint32_t
+    int64_t
+    uint64_t
+    float
+    double
+
+
+cdef inline bint compare_numbers(Number a, Number b, bint is_eq, bint is_ne, bint is_lt, bint is_le,
+                                 bint is_gt) noexcept nogil:
+    """a CC b as C compares numbers: NaN is false except for ne, -0 == +0; no branch."""
     if is_eq:
-        return lane_eq(x, y)
+        return a == b
     if is_ne:
-        return not lane_eq(x, y)
+        return a != b
     if is_lt:
-        return lane_lt(x, y)
+        return a < b
     if is_le:
-        return lane_lt(x, y) or lane_eq(x, y)
+        return a <= b
     if is_gt:
-        return lane_lt(y, x)
-    return lane_lt(y, x) or lane_eq(x, y)
+        return a > b
+    return a >= b
+
+
+cdef inline bint compare(Lane a, Lane b, bint is_eq, bint is_ne, bint is_lt, bint is_le, bint is_gt) noexcept nogil:
+    """vcmp.CC on one lane: values compared (narrow floats widened to double exactly first)."""
+    if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2:
+        return compare_numbers(lane_value(a), lane_value(b), is_eq, is_ne, is_lt, is_le, is_gt)
+    else:
+        return compare_numbers(a, b, is_eq, is_ne, is_lt, is_le, is_gt)
 
 
 # vcmp.CC pD, vA.T, vB.T, pM  -- bit i*W set for active lanes where the comparison holds
@@ -229,19 +321,20 @@ cdef inline int k_vcmp(Machine* m, const Ins* ins, const Args_vcmp* a, vcmp_T* t
     cdef const vcmp_T* x = <const vcmp_T*>vreg(m, a.vA)
     cdef const vcmp_T* y = <const vcmp_T*>vreg(m, a.vB)
     cdef int64_t width = sizeof(vcmp_T)
+    cdef int64_t per_word = 64 // width
     cdef uint64_t words[MASK_WORDS]             # pD may be pM: read every lane first
     cdef uint64_t holds
-    cdef int64_t i
+    cdef int64_t w, j
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
-    memset(words, 0, MASK_BYTES)
-    for i in range(VL // width):
-        holds = compare(x[i], y[i], vcmp_sub is Op_eq, vcmp_sub is Op_ne, vcmp_sub is Op_lt, vcmp_sub is Op_le,
-                        vcmp_sub is Op_gt)
-        words[(i * width) >> 6] |= holds << ((i * width) & 63)
-    for i in range(MASK_WORDS):
-        words[i] &= mask_word(m, a.pM, i) & stride_bits(width)
+    for w in range(MASK_WORDS):
+        holds = 0
+        for j in range(per_word):
+            holds |= (<uint64_t>compare(x[w * per_word + j], y[w * per_word + j], vcmp_sub is Op_eq,
+                                        vcmp_sub is Op_ne, vcmp_sub is Op_lt, vcmp_sub is Op_le,
+                                        vcmp_sub is Op_gt)) << (j * width)
+        words[w] = holds & mask_word(m, a.pM, w)
     set_mask(m, a.pD, words)
     return STOP_RUNNING
 

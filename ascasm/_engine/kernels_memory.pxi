@@ -150,56 +150,74 @@ cdef inline int k_mask_load_ds(Machine* m, const Ins* ins, const Args_mask_load_
 # 16-bit lanes), the mask is read at that pitch, index i is index lane i, and active lane i touches
 # base + index * sizeof(data) ---
 
+ctypedef fused IndexBits:
+    uint16_t
+    uint32_t
+    uint64_t
+
+
 cdef inline int indexed_lanes(Machine* m, const Ins* ins, const Addr* base_operand, int64_t vi, int64_t pm,
-                              int64_t data_width, int64_t index_width, int64_t* lane_addr,
-                              uint64_t* lane_index) noexcept nogil:
+                              ElementBits* data, IndexBits* index_type, int64_t* lane, int64_t* lane_addr,
+                              int64_t* lane_index, int64_t* count, int64_t* duplicate) noexcept nogil:
     """Checks mask, base alignment, then each active lane's element from lane 0 up, then the hazards of
-    them all; fills lane_addr[0 : VL/pitch] with the checked addresses (-1: inactive lane)."""
-    cdef int64_t pitch = data_width if data_width > index_width else index_width
+    them all. Lists the active lanes in order: lane[k], its checked address and its index, k < count.
+    With `duplicate` (vsct), also finds the first k whose address an earlier lane had (-1: none) by
+    marking addresses in m.seen, marks it leaves only on success (the caller clears them)."""
+    cdef int64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
     cdef int64_t base = address(base_operand)
-    cdef const uint8_t* indices = vreg(m, vi)
-    cdef int64_t i, addr
-    cdef uint64_t index
+    cdef const IndexBits* indices = <const IndexBits*>vreg(m, vi)
+    cdef int64_t w, k, n = 0, addr, index
+    cdef uint64_t bits
     cdef int status = check_mask(m, pm) or check_align(m, base, ins.align)
     if status:
         return status
-    for i in range(VL // pitch):
-        lane_addr[i] = -1
-        if mask_bit(m, pm, i * pitch):
-            if index_width == 2:
-                index = (<const uint16_t*>indices)[i]
-            elif index_width == 4:
-                index = (<const uint32_t*>indices)[i]
-            else:
-                index = (<const uint64_t*>indices)[i]
-            addr = <int64_t>(<uint64_t>base + index * <uint64_t>data_width)
-            status = check_range(m, addr, data_width, i, <int64_t>index)
-            if status:
-                return status
-            lane_addr[i] = addr
-            lane_index[i] = index
-    for i in range(VL // pitch):
-        if lane_addr[i] >= 0:
-            scan_hazard(m, lane_addr[i], data_width)
-    return hazard_verdict(m)
+    for w in range(MASK_WORDS):
+        bits = mask_word(m, pm, w) & stride_bits(pitch)
+        while bits:
+            lane[n] = (64 * w + __builtin_ctzll(bits)) // pitch
+            bits &= bits - 1
+            index = <int64_t>indices[lane[n]]
+            addr = <int64_t>(<uint64_t>base + <uint64_t>index * sizeof(ElementBits))
+            if not in_range(m, addr, sizeof(ElementBits)):
+                if duplicate != NULL:
+                    for k in range(n):
+                        m.seen[lane_addr[k]] = 0
+                return check_range(m, addr, sizeof(ElementBits), lane[n], index)
+            lane_addr[n], lane_index[n] = addr, index
+            if m.n_dirty:
+                scan_block(m, addr // BLOCK, element_bits(addr, sizeof(ElementBits)))
+            if duplicate != NULL:
+                if m.seen[addr] and duplicate[0] < 0:
+                    duplicate[0] = n
+                m.seen[addr] = 1
+            n += 1
+    count[0] = n
+    status = hazard_verdict(m)
+    if status and duplicate != NULL:
+        for k in range(n):
+            m.seen[lane_addr[k]] = 0
+    return status
 
 
 # vgat vD.T, [base], vI.U, pM  -- active lane i <- the element at base + idx[i]*W; inactive lanes 0
 cdef inline int k_vgat(Machine* m, const Ins* ins, const Args_vgat* a, vgat_TW* t, vgat_UW* u) noexcept nogil:
     cdef int64_t pitch = sizeof(vgat_TW) if sizeof(vgat_TW) > sizeof(vgat_UW) else sizeof(vgat_UW)
+    cdef int64_t lane[LANES_B16]
     cdef int64_t lane_addr[LANES_B16]
-    cdef uint64_t lane_index[LANES_B16]
+    cdef int64_t lane_index[LANES_B16]
     cdef uint8_t gathered[VL]                  # vD may be vI: read every index first
-    cdef int64_t i
-    cdef int status = indexed_lanes(m, ins, &a.base, a.vI, a.pM, sizeof(vgat_TW), sizeof(vgat_UW), lane_addr, lane_index)
+    cdef int64_t k, n
+    cdef int status = indexed_lanes(m, ins, &a.base, a.vI, a.pM, <vgat_TW*>NULL, <vgat_UW*>NULL, lane, lane_addr,
+                                    lane_index, &n, NULL)
     if status:
         return status
     memset(gathered, 0, VL)                    # inactive lanes 0; b8 data zero-extended
-    for i in range(VL // pitch):
-        if lane_addr[i] >= 0:
-            (<vgat_TW*>(gathered + i * pitch))[0] = (<const vgat_TW*>(m.ub + lane_addr[i]))[0]
-            log_span(m, 0, lane_addr[i], sizeof(vgat_TW), 1, sizeof(vgat_TW), i, POS_vgat_vD, <int64_t>lane_index[i])
+    for k in range(n):
+        (<vgat_TW*>(gathered + lane[k] * pitch))[0] = (<const vgat_TW*>(m.ub + lane_addr[k]))[0]
     memcpy(vreg(m, a.vD), gathered, VL)
+    if m.log != NULL:
+        for k in range(n):
+            log_span(m, 0, lane_addr[k], sizeof(vgat_TW), 1, sizeof(vgat_TW), lane[k], POS_vgat_vD, lane_index[k])
     return STOP_RUNNING
 
 
@@ -207,65 +225,70 @@ cdef inline int k_vgat(Machine* m, const Ins* ins, const Args_vgat* a, vgat_TW* 
 # source byte 2i; duplicates: lanes are written from 0 up, so the highest lane's value remains
 cdef inline int k_vsct(Machine* m, const Ins* ins, const Args_vsct* a, vsct_TW* t, vsct_UW* u) noexcept nogil:
     cdef int64_t pitch = sizeof(vsct_TW) if sizeof(vsct_TW) > sizeof(vsct_UW) else sizeof(vsct_UW)
-    cdef int64_t lanes = VL // pitch
+    cdef int64_t lane[LANES_B16]
     cdef int64_t lane_addr[LANES_B16]
-    cdef uint64_t lane_index[LANES_B16]
+    cdef int64_t lane_index[LANES_B16]
     cdef const uint8_t* src = vreg(m, a.vS)
     cdef int64_t* record
-    cdef int64_t i, earlier, later = -1
-    cdef int status = indexed_lanes(m, ins, &a.base, a.vI, a.pM, sizeof(vsct_TW), sizeof(vsct_UW), lane_addr, lane_index)
+    cdef int64_t k, n, earlier, later = -1
+    cdef int status = indexed_lanes(m, ins, &a.base, a.vI, a.pM, <vsct_TW*>NULL, <vsct_UW*>NULL, lane, lane_addr,
+                                    lane_index, &n, &later)
     if status:
         return status
-    for i in range(lanes):                     # the first lane whose address an earlier lane had
-        if lane_addr[i] >= 0:
-            if m.seen[lane_addr[i]] and later < 0:
-                later = i
-            m.seen[lane_addr[i]] = 1
-    for i in range(lanes):
-        if lane_addr[i] >= 0:
-            m.seen[lane_addr[i]] = 0
-    if later >= 0:
+    if later >= 0:                             # the first case: the earlier lane with that address
         earlier = 0
         while lane_addr[earlier] != lane_addr[later]:
             earlier += 1
         if m.strict:
-            return fault(m, STOP_DUP_INDEX, earlier, later, lane_addr[later])
+            for k in range(n):
+                m.seen[lane_addr[k]] = 0
+            return fault(m, STOP_DUP_INDEX, lane[earlier], lane[later], lane_addr[later])
         record = &m.dup_warn[m.row * DUP_WARN_FIELDS]
         if record[0] == 0:
-            record[1], record[2], record[3] = earlier, later, lane_addr[later]
+            record[1], record[2], record[3] = lane[earlier], lane[later], lane_addr[later]
         record[0] += 1
-    for i in range(lanes):
-        if lane_addr[i] >= 0:
-            (<vsct_TW*>(m.ub + lane_addr[i]))[0] = (<const vsct_TW*>(src + i * pitch))[0]
-            wrote(m, lane_addr[i], sizeof(vsct_TW))
-            log_span(m, 1, lane_addr[i], sizeof(vsct_TW), 1, sizeof(vsct_TW), i, POS_vsct_vS, <int64_t>lane_index[i])
+    for k in range(n):
+        (<vsct_TW*>(m.ub + lane_addr[k]))[0] = (<const vsct_TW*>(src + lane[k] * pitch))[0]
+        wrote_element(m, lane_addr[k], <vsct_TW*>NULL)
+        m.seen[lane_addr[k]] = 0
+    if m.log != NULL:
+        for k in range(n):
+            log_span(m, 1, lane_addr[k], sizeof(vsct_TW), 1, sizeof(vsct_TW), lane[k], POS_vsct_vS, lane_index[k])
     return STOP_RUNNING
 
 
 # --- stores ---
 
-cdef inline int store_slots(Machine* m, const Ins* ins, const Addr* a, int64_t pm, int64_t width, int64_t* addr) noexcept nogil:
-    """The checks of a masked store (NORM, PACK, PACKV2): slot i of `ins.slot` bytes at addr + i*slot
-    for each active lane i of `width` bytes (every lane with --store-inactive zero). Slots are checked
-    from lane 0 up; when the whole region lies in the UB, every slot does."""
+cdef inline int check_slots(Machine* m, const Ins* ins, const Addr* a, int64_t pm, int64_t width, int64_t* addr) noexcept nogil:
+    """Mask, alignment and range of a masked store (NORM, PACK, PACKV2): slot i of `ins.slot` bytes at
+    addr + i*slot for each active lane i of `width` bytes (every lane with --store-inactive zero),
+    checked from lane 0 up; when the whole region lies in the UB, every slot does."""
     cdef int64_t slot = ins.slot
     cdef int64_t i
-    cdef bint every = m.zero_inactive
     cdef int status
     addr[0] = address(a)
     status = check_mask(m, pm) or check_align(m, addr[0], ins.align)
+    if status or in_range(m, addr[0], ins.size):
+        return status
+    for i in range(VL // width):
+        if m.zero_inactive or mask_bit(m, pm, i * width):
+            status = check_range(m, addr[0] + i * slot, slot, i, -1)
+            if status:
+                return status
+    return STOP_RUNNING
+
+
+cdef inline int store_slots(Machine* m, const Ins* ins, const Addr* a, int64_t pm, int64_t width, int64_t* addr) noexcept nogil:
+    """check_slots, then the hazards of the slots written, lane by lane (PACK, PACKV2)."""
+    cdef int64_t i, slot_addr
+    cdef int status = check_slots(m, ins, a, pm, width, addr)
     if status:
         return status
-    if not in_range(m, addr[0], ins.size):
-        for i in range(VL // width):
-            if every or mask_bit(m, pm, i * width):
-                status = check_range(m, addr[0] + i * slot, slot, i, -1)
-                if status:
-                    return status
     if m.n_dirty:
         for i in range(VL // width):
-            if every or mask_bit(m, pm, i * width):
-                scan_hazard(m, addr[0] + i * slot, slot)
+            if m.zero_inactive or mask_bit(m, pm, i * width):
+                slot_addr = addr[0] + i * ins.slot
+                scan_block(m, slot_addr // BLOCK, element_bits(slot_addr, ins.slot))
     return hazard_verdict(m)
 
 
@@ -276,36 +299,55 @@ cdef inline void store_slot(Machine* m, int64_t addr, const uint8_t* data, int64
     log_span(m, 1, addr, size, 1, size, lane, operand, -1)
 
 
+cdef inline uint64_t lane_bytes(uint64_t word, int64_t width) noexcept nogil:
+    """The bytes of the active lanes of `width` bytes in a mask word (64 byte lanes): each governing
+    bit spread over its lane's bytes."""
+    return (word & stride_bits(width)) * ((ONE << width) - 1)
+
+
 # vsta [addr], vS.T, pM  -- NORM: active lane i -> addr + i*W
 cdef inline int k_vsta_norm(Machine* m, const Ins* ins, const Args_vsta_norm* a, vsta_norm_TW* t) noexcept nogil:
     cdef int64_t width = sizeof(vsta_norm_TW)
     cdef const vsta_norm_TW* src = <const vsta_norm_TW*>vreg(m, a.vS)
     cdef vsta_norm_TW* dst
-    cdef uint64_t bits
-    cdef int64_t addr, w, k
-    cdef int status = store_slots(m, ins, &a.addr, a.pM, width, &addr)
+    cdef uint64_t bits, written[MASK_WORDS]     # per mask word: the bytes of its 64 the store writes
+    cdef int64_t addr, w, k, j, block
+    cdef int status = check_slots(m, ins, &a.addr, a.pM, width, &addr)
     if status:
         return status
+    for w in range(MASK_WORDS):
+        written[w] = 0xFFFFFFFFFFFFFFFFULL if m.zero_inactive else lane_bytes(mask_word(m, a.pM, w), width)
+    if m.n_dirty:
+        for w in range(MASK_WORDS):             # 64 bytes (two blocks) per mask word
+            scan_block(m, addr // BLOCK + 2 * w, <uint32_t>written[w])
+            scan_block(m, addr // BLOCK + 2 * w + 1, <uint32_t>(written[w] >> 32))
+        status = hazard_verdict(m)
+        if status:
+            return status
     dst = <vsta_norm_TW*>(m.ub + addr)
-    if m.zero_inactive:
-        for k in range(VL // width):
-            dst[k] = src[k] if mask_bit(m, a.pM, k * width) else 0
-        wrote(m, addr, VL)
-        log_span(m, 1, addr, width, VL // width, width, 0, POS_vsta_norm_vS, -1)
-        return STOP_RUNNING
-    for w in range(MASK_WORDS):                # 64 bytes per mask word; visit only its active lanes
+    for w in range(MASK_WORDS):                 # only the active lanes are visited
         bits = mask_word(m, a.pM, w) & stride_bits(width)
-        if bits == stride_bits(width):
-            memcpy(m.ub + addr + 64 * w, <const uint8_t*>src + 64 * w, 64)
-            wrote(m, addr + 64 * w, 64)
-            log_span(m, 1, addr + 64 * w, width, 64 // width, width, 64 * w // width, POS_vsta_norm_vS, -1)
-            continue
-        while bits:
-            k = (64 * w + __builtin_ctzll(bits)) // width
-            dst[k] = src[k]
-            wrote(m, addr + k * width, width)
-            log_span(m, 1, addr + k * width, width, 1, width, k, POS_vsta_norm_vS, -1)
-            bits &= bits - 1
+        if written[w] == 0xFFFFFFFFFFFFFFFFULL:
+            for k in range(64 * w // width, 64 * (w + 1) // width):
+                dst[k] = src[k] if (bits >> ((k * width) & 63)) & 1 else 0
+            for j in range(64):
+                m.ub_write_row[addr + 64 * w + j] = <int32_t>m.row
+        else:
+            while bits:
+                k = (64 * w + __builtin_ctzll(bits)) // width
+                bits &= bits - 1
+                dst[k] = src[k]
+                for j in range(width):
+                    m.ub_write_row[addr + k * width + j] = <int32_t>m.row
+        block = addr // BLOCK + 2 * w
+        if <uint32_t>written[w]:
+            mark_block(m, block, <uint32_t>written[w])
+        if written[w] >> 32:
+            mark_block(m, block + 1, <uint32_t>(written[w] >> 32))
+    if m.log != NULL:
+        for k in range(VL // width):
+            if m.zero_inactive or mask_bit(m, a.pM, k * width):
+                log_span(m, 1, addr + k * width, width, 1, width, k, POS_vsta_norm_vS, -1)
     return STOP_RUNNING
 
 

@@ -64,7 +64,7 @@ cdef inline int k_scalar_store(Machine* m, const Ins* ins, const Args_scalar_sto
 
 # b LABEL
 cdef inline int k_branch(Machine* m, const Ins* ins, const Args_branch* a) noexcept nogil:
-    m.pc_next = a.label
+    m.next = m.code + a.label
     return STOP_RUNNING
 
 
@@ -85,8 +85,7 @@ cdef inline int k_cond_branch(Machine* m, const Ins* ins, const Args_cond_branch
         taken = x > y
     else:
         taken = x >= y
-    if taken:
-        m.pc_next = a.label
+    m.next = m.code + a.label if taken else ins + 1
     return STOP_RUNNING
 
 

@@ -21,7 +21,8 @@ ctypedef fused Lane:
     E4M3
     E5M2
 
-cdef uint64_t ONE = 1                              # 64-bit shifts need a 64-bit one
+cdef extern from *:
+    const uint64_t ONE "1ULL"                       # 64-bit shifts need a 64-bit one (a C constant)
 
 
 cdef struct FloatFormat:

@@ -45,6 +45,11 @@ AXES = {
 }
 
 
+# Families whose kernels choose the next row (they set Machine.next); every other row is followed by
+# the next one.
+BRANCHING = frozenset({"branch", "cond_branch"})
+
+
 def axis_value(axis: str, spec, types: tuple) -> str:
     """The C type a row (spec with `types`) passes for one axis of its family."""
     if axis == "sub":
