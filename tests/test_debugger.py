@@ -743,3 +743,20 @@ def test_expression_precedence_and_values():
         value("output[384]")
     assert format_value(evaluate_text("p0.b16 / p0", env))[0] == "p0.b16 / p0: 32 of 128 lanes active, 32 active " \
                                                                   "(inactive shown as .)"
+
+
+# ---------------------------------------------------------------------------------------------
+# layering
+# ---------------------------------------------------------------------------------------------
+
+def test_the_debugger_never_imports_the_reference_executor():
+    """Observers read the machine the engine runs; the reference executor is the tests' oracle only."""
+    import ast
+    package = Path(__file__).resolve().parent.parent / "ascasm" / "debugger"
+    for path in sorted(package.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                module = "." * node.level + (node.module or "")
+                assert module.lstrip(".").split(".")[0] != "ref" and "ascasm.ref" not in module, (path.name, module)
+            elif isinstance(node, ast.Import):
+                assert not any(alias.name.startswith("ascasm.ref") for alias in node.names), path.name
