@@ -29,6 +29,7 @@ from .vm import ENGINES, STORE_INACTIVE, EngineMissing, Machine, MachineFault, a
 
 EXIT_OK, EXIT_ASM, EXIT_FAULT, EXIT_STEP_LIMIT, EXIT_EXPECT, EXIT_USAGE = 0, 1, 2, 3, 4, 64
 EXIT_BROKEN_PIPE = 128 + 13     # what a shell reports for a process killed by SIGPIPE
+EXIT_INTERRUPTED = 128 + 2      # ... and by SIGINT (Ctrl-C)
 SHOWN_MISMATCHES = 10
 
 
@@ -104,6 +105,9 @@ def history_size(text: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     try:
         return _dispatch(build_parser().parse_args(argv))
+    except KeyboardInterrupt:                      # (a run reports where it was: execute())
+        print("ascasm: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # the reader went away (`ascasm run x.s | head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -131,10 +135,11 @@ class RunReport:
     outputs: list = field(default_factory=list)       # Buffer
     expects: list = field(default_factory=list)       # (Expectation, actual values, indices that differ)
     usage_error: str = ""
+    interrupted: str = ""                              # where Ctrl-C stopped the run
     ub: np.ndarray | None = None
 
     STATUS = {EXIT_OK: "ok", EXIT_ASM: "assembly_error", EXIT_FAULT: "fault", EXIT_STEP_LIMIT: "step_limit",
-              EXIT_EXPECT: "expect_mismatch", EXIT_USAGE: "usage_error"}
+              EXIT_EXPECT: "expect_mismatch", EXIT_USAGE: "usage_error", EXIT_INTERRUPTED: "interrupted"}
 
 
 def explain_command(mnemonic: str) -> int:
@@ -180,16 +185,21 @@ def execute(args) -> RunReport:
     except EngineMissing as exc:
         report.exit, report.usage_error = EXIT_USAGE, str(exc)
         return report
-    if args.trace is None:
-        machine.run()
-    else:
-        trace_path = Path(args.trace or f"{path.stem}.trace.jsonl")
-        with trace_path.open("w") as trace_file:
-            write_trace(program, machine, trace_file)
+    try:
+        if args.trace is None:
+            machine.run()
+        else:
+            trace_path = Path(args.trace or f"{path.stem}.trace.jsonl")
+            with trace_path.open("w") as trace_file:
+                write_trace(program, machine, trace_file)
+    except KeyboardInterrupt:
+        report.exit, report.interrupted = EXIT_INTERRUPTED, interrupted_text(program, machine.state)
     report.steps, report.ub = machine.state.steps, machine.state.ub
     report.warnings = run_warnings(program, machine.state)
     for buf, target in dumps:
         np.save(target, buf.view(machine.state.ub))
+    if report.interrupted:
+        return report
     report.fault = machine.fault()
     if report.fault is not None:
         report.exit = EXIT_STEP_LIMIT if report.fault.kind == "STEP_LIMIT" else EXIT_FAULT
@@ -203,9 +213,18 @@ def execute(args) -> RunReport:
     return report
 
 
+def interrupted_text(program, state) -> str:
+    """Where Ctrl-C stopped a run: the steps done and the line of the next instruction."""
+    pc = min(state.pc, len(program.insns) - 1)
+    line = f", line {program.insns[pc].loc.line}" if pc >= 0 else ""
+    return f"interrupted at step {state.steps}{line}"
+
+
 def print_report(report: RunReport, out, err):
     if report.usage_error:
         print(f"ascasm: error: {report.usage_error}", file=err)
+    if report.interrupted:
+        print(f"ascasm: {report.interrupted}", file=err)
     if report.errors:
         print(AssemblyFailed(report.errors), file=err)
     for loc, message, notes in report.warnings:
@@ -240,6 +259,7 @@ def report_json(report: RunReport) -> dict:
         "exit": report.exit,
         "steps": report.steps,
         "usage_error": report.usage_error or None,
+        "interrupted": report.interrupted or None,
         "errors": [{**_loc_json(e.loc), "message": e.message, "notes": e.notes} for e in report.errors],
         "fault": None if fault is None else {**(_loc_json(fault.loc) if fault.loc else {}), "kind": fault.kind,
                                              "message": fault.message, "step": fault.step},
