@@ -18,7 +18,9 @@ import numpy as np
 
 from .asm.assembler import assemble_file
 from .asm.errors import AssemblyFailed
-from .source import format_diagnostic
+from . import __version__
+from .debug_expr import float_text
+from .source import format_diagnostic, unreadable
 from .program import Buffer
 from .debugger import debug_main, parse_size
 from .isa import BY_MNEMONIC
@@ -77,13 +79,15 @@ def _machine_options(command):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ascasm", description="Assembler and interpreter for the Ascend 950 vector-function ISA.")
+    parser.add_argument("--version", action="version", version=f"ascasm {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     run = commands.add_parser("run", help="assemble and run a program")
     _machine_options(run)
     run.add_argument("--dump", action="append", default=[], metavar="NAME[=PATH.npy]",
                      help="save a buffer's final contents as .npy (default NAME.npy); repeatable")
-    run.add_argument("--trace", nargs="?", const="", default=None, metavar="FILE",
-                     help="write one JSON line per executed instruction (default FILE: NAME.trace.jsonl)")
+    run.add_argument("--trace", default=None, metavar="FILE",
+                     help="--trace[=FILE]: write one JSON line per executed instruction to FILE (default "
+                          "NAME.trace.jsonl; - is standard output, the report then goes to standard error)")
     explain = commands.add_parser("explain", help="what an instruction does, from the ISA table")
     explain.add_argument("mnemonic", help="e.g. vsct, vld.brc, vredmax")
     debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
@@ -103,6 +107,9 @@ def history_size(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # `--trace` takes its file only as `--trace=FILE`: alone it must not swallow the program's name
+    argv = ["--trace=" if arg == "--trace" else arg for arg in argv]
     try:
         return _dispatch(build_parser().parse_args(argv))
     except KeyboardInterrupt:                      # (a run reports where it was: execute())
@@ -153,19 +160,23 @@ def explain_command(mnemonic: str) -> int:
 
 
 def run_command(args) -> int:
+    if args.json and args.trace == "-":
+        print("ascasm: error: --json and --trace=- both want standard output; give the trace a file",
+              file=sys.stderr)
+        return EXIT_USAGE
     report = execute(args)
     if args.json:
         print(json.dumps(report_json(report), indent=1))
-    else:
-        print_report(report, sys.stdout, sys.stderr)
+    else:                                  # (--trace=-: standard output carries the trace alone)
+        print_report(report, sys.stderr if args.trace == "-" else sys.stdout, sys.stderr)
     return report.exit
 
 
 def execute(args) -> RunReport:
     report = RunReport(str(args.file))
     path = Path(args.file)
-    if not path.is_file():
-        report.exit, report.usage_error = EXIT_USAGE, f"cannot read {path}: no such file"
+    if unreadable(path):
+        report.exit, report.usage_error = EXIT_USAGE, unreadable(path)
         return report
     try:
         program = assemble_file(path, ub_usable=args.ub_usable)
@@ -188,6 +199,8 @@ def execute(args) -> RunReport:
     try:
         if args.trace is None:
             machine.run()
+        elif args.trace == "-":
+            write_trace(program, machine, sys.stdout)
         else:
             trace_path = Path(args.trace or f"{path.stem}.trace.jsonl")
             with trace_path.open("w") as trace_file:
@@ -285,7 +298,9 @@ def format_buffer(buf: Buffer, ub: np.ndarray, per_line: int = 16) -> str:
 
 
 def _element_text(value) -> str:
-    return str(value.item()) if value.dtype.kind in "iu" else str(value)
+    """An element as text: integers exactly, floats as the shortest decimal that reads back to the same
+    value of their type (f16 2050 prints as 2050, not numpy's 2.05e+03)."""
+    return str(value.item()) if value.dtype.kind in "iu" else float_text(value, value.dtype)
 
 
 if __name__ == "__main__":

@@ -154,3 +154,49 @@ def test_missing_engine_message_names_the_source_tree(tmp_path):
     (tmp_path / "setup.py").write_text("")
     checkout = missing_engine_message(tmp_path / "ascasm", ImportError("no core"))
     assert f"imported from its source tree ({tmp_path / 'ascasm'})" in checkout and "pip install -e ." in checkout
+
+
+def test_version():
+    from ascasm import __version__
+    result = ascasm("--version")
+    assert result.returncode == 0
+    assert result.stdout == f"ascasm {__version__}\n"
+
+
+def test_trace_before_the_program_does_not_swallow_it(tmp_path):
+    result = ascasm("run", "--trace", SCATTER, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = (tmp_path / "scatter.trace.jsonl").read_text().splitlines()
+    assert len(lines) == 18                               # the seed loop: 5 + 3 * 4 + halt
+    assert ascasm("run", f"--trace={tmp_path / 'named.jsonl'}", SCATTER, cwd=tmp_path).returncode == 0
+    assert (tmp_path / "named.jsonl").read_text().splitlines() == lines
+
+
+def test_trace_dash_is_standard_output(tmp_path):
+    import json
+    result = ascasm("run", SCATTER, "--trace=-", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["step"] for r in records] == list(range(1, 19))
+    assert "expect output: ok (384 elements)" in result.stderr          # the report moves out of the way
+    assert not (tmp_path / "-").exists()
+    clash = ascasm("run", SCATTER, "--trace=-", "--json", cwd=tmp_path)
+    assert clash.returncode == 64 and "--json and --trace=-" in clash.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "debug"])
+def test_a_directory_is_not_a_program(tmp_path, command):
+    result = ascasm(command, tmp_path)
+    assert result.returncode == 64
+    assert f"{tmp_path} is a directory, not a program file" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_f16_values_print_with_the_digits_that_matter():
+    # programs/reduce.s: the pairwise f16 sum of 2048, 1, 1, 1 is 2050 (a sequential one would stay 2048);
+    # numpy's str() of that half prints 2.05e+03, hiding the difference
+    result = ascasm("run", ROOT / "programs" / "reduce.s")
+    assert result.returncode == 0
+    sums = result.stdout.splitlines()[3].split()
+    assert sums[2:4] == ["2050", "7"]
+    assert result.stdout.splitlines()[1].split()[2:4] == ["1.14", "6.8e-06"]   # the max and its index bits

@@ -20,6 +20,7 @@ from ..debug_expr import ExprError, format_memory, format_value
 from ..isa import BY_MNEMONIC, DIRECTIVES, dtypes
 from ..isa.table import describe
 from ..program import Program
+from ..source import unreadable
 from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
 from ..trace import DEFAULT_HISTORY_CAP, HALTED, RUNNING
 from ..vm import EngineMissing, auto_engine
@@ -582,8 +583,8 @@ def debug_main(path, engine: str | None, ub_usable: int = UB_USABLE_DEFAULT, max
     end of input, 1 for an assembly error, 64 for a missing file or engine. Errors go to stderr."""
     err = sys.stderr
     path = Path(path)
-    if not path.is_file():
-        print(f"ascasm: error: cannot read {path}: no such file", file=err)
+    if unreadable(path):
+        print(f"ascasm: error: {unreadable(path)}", file=err)
         return EXIT_USAGE
     try:
         program = assemble_file(path, ub_usable=ub_usable)
