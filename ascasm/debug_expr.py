@@ -240,6 +240,26 @@ def reads(node, buffers=frozenset(), labels=frozenset()) -> set[str]:
     return found
 
 
+def check_names(node, program) -> None:
+    """Raise ExprError for a name that is no buffer, label, pc or steps: `watch nonsense` is refused
+    when it is set, not reported as an error at every stop."""
+    if node[0] == "name":
+        name = node[1]
+        if name not in program.buffers and name not in program.labels and \
+                name.lower() not in ("pc", "steps", "step"):
+            raise _unknown_name(name, program)
+        return
+    for child in node[1:]:
+        if isinstance(child, tuple):
+            check_names(child, program)
+
+
+def _unknown_name(name: str, program) -> ExprError:
+    hint = ", ".join(sorted(program.buffers)) or "none"
+    return ExprError(f"unknown name '{name}' (registers v0-v31 p0-p7 s0-s31 a0-a7, ub, pc, steps; "
+                     f"buffers: {hint})")
+
+
 # ---------------------------------------------------------------------------------------------
 # Values
 # ---------------------------------------------------------------------------------------------
@@ -352,9 +372,7 @@ class _Evaluator:
             return _scalar(self.env.state.pc, "pc")
         if name.lower() in ("steps", "step"):
             return _scalar(self.env.state.steps, "steps")
-        hint = ", ".join(sorted(program.buffers)) or "none"
-        raise ExprError(f"unknown name '{name}' (registers v0-v31 p0-p7 s0-s31 a0-a7, ub, pc, steps; "
-                        f"buffers: {hint})")
+        raise _unknown_name(name, program)
 
     # --- indexing ---
     def _index(self, target, low, high):

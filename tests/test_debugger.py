@@ -760,3 +760,33 @@ def test_the_debugger_never_imports_the_reference_executor():
                 assert module.lstrip(".").split(".")[0] != "ref" and "ascasm.ref" not in module, (path.name, module)
             elif isinstance(node, ast.Import):
                 assert not any(alias.name.startswith("ascasm.ref") for alias in node.names), path.name
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 14: rough edges
+# ---------------------------------------------------------------------------------------------
+
+def test_unknown_names_are_refused_when_set():
+    """gdb refuses `watch nonsense`; so do watch, display and breakpoint conditions. A mask that is
+    merely unset now is a fine thing to watch."""
+    text = session(scatter(), "w nonsense\ndisplay bogus\nb loop if nosuch == 1\nw p3\ninfo watch\ninfo break\n")
+    refusal = ("error: unknown name '{}' (registers v0-v31 p0-p7 s0-s31 a0-a7, ub, pc, steps; "
+               "buffers: indices, input, output)")
+    assert after(text, "w nonsense") == [refusal.format("nonsense")]
+    assert after(text, "display bogus") == [refusal.format("bogus")]
+    assert after(text, "b loop if nosuch == 1") == [refusal.format("nosuch")]
+    assert after(text, "w p3") == ["Watch 1: p3"]
+    assert after(text, "info watch") == ["  1  watch  p3"]
+    assert after(text, "info break") == ["no breakpoints"]
+
+
+def test_why_after_the_cap_dropped_a_fast_run_says_the_writer_is_unknown():
+    """A 1 KiB cap is smaller than one checkpoint, so each `continue` is dropped at once: nothing that
+    ran in them is recorded. why must not claim v0 (loaded at step 1, lanes 1..128) was never
+    written, and says it once for the whole register."""
+    text = session(scatter(), "history 1K\nb 14\nc\nc\nc\nwhy v0\nwhy s1\nwhy output[0:4]\n")
+    unknown = ("its writer is unknown: steps up to 14 ran at full speed and their checkpoint was dropped at "
+               "the 1 KiB history cap (history SIZE raises it)")
+    assert after(text, "why v0") == [f"v0.u16[0:128]: {unknown}"]
+    assert after(text, "why s1") == [f"s1 = 512 (0x200): {unknown}"]      # output + 2 * 256 after 3 rounds
+    assert after(text, "why output[0:4]") == [f"output[0:4] (ub[0x0:0x8]): {unknown}"]

@@ -406,7 +406,7 @@ class Debugger(cmd.Cmd):
                 self.out("no displays")
             self._show_displays()
             return
-        display = Display(self.next_display, text, debug_expr.parse(text))
+        display = Display(self.next_display, text, self.control.parse(text))
         self.displays[display.number] = display
         self.next_display += 1
         try:

@@ -371,7 +371,7 @@ class RunControl:
     def add_breakpoint(self, where: str, condition: str, temporary: bool) -> tuple[Breakpoint, str]:
         """A breakpoint at LINE or LABEL (with a note when the line has no instruction)."""
         pc, line, note = self.resolve(where)
-        node = debug_expr.parse(condition) if condition else None
+        node = self.parse(condition) if condition else None
         bp = Breakpoint(self.next_number, pc, line, condition, node, temporary)
         self.breakpoints[bp.number] = bp
         self.next_number += 1
@@ -397,8 +397,14 @@ class RunControl:
                 return pc, insn.loc.line, note
         raise ExprError(f"no instruction at or after line {line}")
 
-    def add_watch(self, text: str) -> Watch:
+    def parse(self, text: str):
+        """An expression for a condition, watch or display: parsed, its names checked now."""
         node = debug_expr.parse(text)
+        debug_expr.check_names(node, self.program)
+        return node
+
+    def add_watch(self, text: str) -> Watch:
+        node = self.parse(text)
         watch = Watch(self.next_number, text, node,
                       frozenset(debug_expr.reads(node, self.program.buffers, self.program.labels)))
         watch.last, watch.value = self.signature(node)

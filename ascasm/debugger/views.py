@@ -224,37 +224,84 @@ def ub_name(program, addr: int) -> str:
 
 
 def why_lines(program, recorder, value: Value, limit: int = 32) -> list[str]:
-    """The `why` answer for every element of a location value (at most `limit` elements)."""
+    """The `why` answer for every element of a location value: at most `limit` answers, a run of
+    elements whose writer was lost at the history cap counting as one."""
     where = value.where
     if where.kind in ("s", "a", "p"):
         rows = recorder.last_writers(where.kind, np.array([where.number]))
         what = value.label if where.kind == "p" else format_value(value)[0]
+        if _lost(recorder, rows):
+            return [f"{what}: {_unknown_writer(recorder)}"]
         return _writer_lines(program, recorder, what, [(0, 0, rows[0])], where.kind)
     n = 1 if not value.is_array else value.data.size
-    shown = min(n, limit)
+    scanned = min(n, max(limit, VL))          # (a whole vector register at most: one answer if all lost)
     if where.kind == "v":
-        starts = [(value.first + k) * where.width for k in range(shown)]
+        starts = [(value.first + k) * where.width for k in range(scanned)]
         positions = np.concatenate([where.number * VL + b + np.arange(where.width) for b in starts])
         rows = recorder.last_writers("v", positions)
     else:
-        starts = [where.number + k * where.width for k in range(shown)]
+        starts = [where.number + k * where.width for k in range(scanned)]
         positions = np.concatenate([b + np.arange(where.width) for b in starts])
         rows = recorder.last_writers("ub", positions)
-    lines = []
+    lines, lost, answered, covered = [], [], 0, 0
     for k, first in enumerate(starts):
         element_rows = rows[k * where.width:(k + 1) * where.width]
+        if _lost(recorder, element_rows):
+            lost.append(k)
+            covered = k + 1
+            continue
+        if answered + bool(lost) >= limit:
+            break
+        answered += bool(lost) + 1
+        lines += _flush_lost(program, recorder, value, starts, lost)
         x = value.data[()] if not value.is_array else value.data[k]
         text = debug_expr.cell_text(x, value.etype)
         if where.kind == "v":
             what = f"v{where.number}.{value.etype.name}[{value.first + k}] = {text}"
         else:
-            name = ub_name(program, first)
-            span = f"ub[{first:#x}]" if where.width == 1 else f"ub[{first:#x}:{first + where.width:#x}]"
-            what = f"{name} = {text} ({span})" if not name.startswith("ub[") else f"{span} = {text}"
+            what = _ub_label(program, first, where.width, text)
         lines += _writer_lines(program, recorder, what, _groups(element_rows, first), where.kind)
-    if n > limit:
-        lines.append(f"... and {n - limit} more (ask about a smaller slice)")
+        covered = k + 1
+    lines += _flush_lost(program, recorder, value, starts, lost)
+    if n > covered:
+        lines.append(f"... and {n - covered} more (ask about a smaller slice)")
     return lines
+
+
+def _ub_label(program, first: int, width: int, text: str = "", count: int = 1) -> str:
+    """`output[4] = 45 (ub[0x8:0xa])`, or for `count` elements `output[4:8] (ub[0x8:0x10])`."""
+    name = ub_name(program, first)
+    end = first + count * width
+    span = f"ub[{first:#x}]" if end - first == 1 else f"ub[{first:#x}:{end:#x}]"
+    if count > 1 and not name.startswith("ub[") and "byte" not in name:
+        name = name.replace("]", f":{int(name.split('[')[1][:-1]) + count}]")
+    value = f" = {text}" if text else ""
+    return f"{name}{value} ({span})" if not name.startswith("ub[") else f"{span}{value}"
+
+
+def _lost(recorder, rows) -> bool:
+    """No write of these bytes is recorded, but history that could hold one was dropped at the cap."""
+    return bool(recorder.horizon) and bool(np.all(rows["step"] < 0))
+
+
+def _flush_lost(program, recorder, value: Value, starts: list, lost: list) -> list[str]:
+    """One line for a run of elements whose writer is unknown (their history was dropped); empties
+    `lost`."""
+    if not lost:
+        return []
+    where, k, count = value.where, lost[0], len(lost)
+    lost.clear()
+    if where.kind == "v":
+        lanes = f"[{value.first + k}]" if count == 1 else f"[{value.first + k}:{value.first + k + count}]"
+        what = f"v{where.number}.{value.etype.name}{lanes}"
+    else:
+        what = _ub_label(program, starts[k], where.width, count=count)
+    return [f"{what}: {_unknown_writer(recorder)}"]
+
+
+def _unknown_writer(recorder) -> str:
+    return (f"its writer is unknown: steps up to {recorder.horizon} ran at full speed and their checkpoint "
+            f"was dropped at the {size_text(recorder.cap)} history cap (history SIZE raises it)")
 
 
 def _writer_lines(program, recorder, what: str, groups: list, kind: str) -> list[str]:
