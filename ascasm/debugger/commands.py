@@ -32,28 +32,31 @@ HISTORY_FILE = "~/.ascasm_debug_history"
 
 # Commands that Enter does not repeat (they would set a second breakpoint, watch, ...).
 _NO_REPEAT = {"b", "break", "tbreak", "w", "watch", "display", "undisplay", "d", "delete", "restart",
-              "history", "q", "quit", "exit", "EOF"}
+              "history", "set", "q", "quit", "exit", "EOF"}
 
 # The synopses `help` lists, pdb style: the letters before "(" are the short form.
 SYNOPSES = [
-    ("s(tep) [N]", "execute N instructions (default 1); stops early at a breakpoint or watch"),
+    ("s(tep) [N]", "execute N instructions (default 1; also n, si); one step shows what it changed"),
     ("c(ontinue)", "run until a breakpoint, a watch, halt or a fault"),
     ("u(ntil) [LINE|LABEL]", "run until LINE/LABEL is reached (no argument: a line below this one)"),
+    ("finish", "run until the innermost loop around this instruction is left"),
     ("b(reak) [LINE|LABEL [if COND]]", "set a breakpoint (no argument: list them)"),
     ("tbreak LINE|LABEL [if COND]", "a breakpoint deleted when first hit"),
     ("d(elete) [N ...]", "delete breakpoints/watches N (no argument: all)"),
     ("w(atch) EXPR", "stop when EXPR changes: ub[ADDR:LEN], NAME[I:J], vN, pN, sN, aN, ..."),
     ("back [N]", "reverse-step N instructions (default 1)"),
     ("rc", "reverse-continue: back to the previous breakpoint or watch change"),
-    ("p(rint) EXPR", "print a value: p v3.f16, p v3.f16 / p0, p s4, p output[0:16]"),
-    ("x/N.T ADDR|NAME", "N elements of type T from the UB (no .T: a hexdump of N bytes)"),
+    ("p(rint)[/FMT] EXPR", "print a value: p v3.f16, p v3.f16 / p0, p/x s4, p/t p0 (FMT: x t d u f)"),
+    ("x/N.T ADDR|NAME", "N elements of type T from the UB (no .T: a hexdump; gdb's x/16xh works too)"),
+    ("set var LOCATION = EXPR", "change a register, lanes or UB elements (back undoes it)"),
     ("why LOCATION", "which step, instruction and lane last wrote ub[A], NAME[I], vN[LANE], sN, ..."),
     ("regs", "scalar, address and mask registers, pc, and the non-zero vector registers"),
+    ("where", "the current instruction with its label (also bt; there is no call stack)"),
     ("l(ist) [LINE]", "source around the current line (again: the next lines)"),
     ("disas", "the instructions with their pc and bytecode rows"),
     ("display [EXPR]", "print EXPR at every stop (no argument: show them now)"),
     ("undisplay [N]", "remove display N (no argument: all)"),
-    ("info break|watch|display|history|buffers|labels", "list them"),
+    ("info break|watch|display|history|buffers|labels|registers", "list them"),
     ("history [SIZE]", "reverse-execution memory: show it, or set the cap (e.g. 256M)"),
     ("restart", "reload the program's initial state (breakpoints, watches, displays stay)"),
     ("help [COMMAND|MNEMONIC|expr]", "this list, a command's help, an instruction's ISA row"),
@@ -258,6 +261,22 @@ class Debugger(cmd.Cmd):
         else:                                          # a line below this one, or past the end
             self._finish(self.control.forward(until=self.control.rows_below()))
 
+    def do_finish(self, arg):
+        """finish
+        Run until the innermost loop around the current instruction is left: the pc lands outside
+        the span from a backward branch's target to the branch (also stopping at breakpoints and
+        watches). ascasm programs have no calls, so this is what leaves the current "frame"."""
+        if not self._can_run():
+            return
+        loop = self.control.loop_around()
+        if loop is None:
+            self.out(f"finish: line {self.program.insns[self.state.pc].loc.line} is not inside a loop "
+                     "(no backward branch spans it); c runs to the end")
+            return
+        first, last = loop
+        outside = {row for row in range(len(self.program.insns) + 1) if not first <= row <= last}
+        self._finish(self.control.forward(until=outside))
+
     def _count(self, arg: str, command: str) -> int | None:
         text = arg.strip()
         if not text:
@@ -281,7 +300,7 @@ class Debugger(cmd.Cmd):
     def _finish(self, run: Run):
         """Report a stop: why, where, the displays; halt and faults get their own lines."""
         self._warnings()
-        self.out(*run.reasons)
+        self.out(*run.changes, *run.reasons)
         status = self.state.status
         if status == HALTED:
             self.out(f"the program halted after {self.state.steps} steps",
@@ -426,8 +445,16 @@ class Debugger(cmd.Cmd):
                 self.out(f"no display number {text}")
 
     def do_info(self, arg):
-        """info break|watch|display|history|buffers|labels
-        List breakpoints, watches, displays, the reverse-execution history, the UB buffers or the labels."""
+        """info break|watch|display|history|buffers|labels|registers [NAME ...]
+        List breakpoints, watches, displays, the reverse-execution history, the UB buffers or the
+        labels; `info registers` (info r) is regs, `info registers s0 v3` prints those registers."""
+        words = arg.split()
+        if words and words[0] in ("registers", "register", "reg", "r"):
+            for name in words[1:]:
+                self.do_print(name)
+            if len(words) == 1:
+                self.do_regs("")
+            return
         control, program = self.control, self.program
         breakpoints = lambda: views.breakpoint_lines(control.breakpoints.values())
         watches = lambda: views.watch_lines(control.watches.values())
@@ -438,7 +465,7 @@ class Debugger(cmd.Cmd):
                  "buffers": lambda: views.buffer_lines(program), "labels": lambda: views.label_lines(program)}
         topic = arg.strip()
         if topic not in table:
-            self.out("usage: info break|watch|display|history|buffers|labels")
+            self.out("usage: info break|watch|display|history|buffers|labels|registers")
             return
         self.out(*table[topic]())
 
@@ -459,35 +486,63 @@ class Debugger(cmd.Cmd):
 
     # ------------------------------------------------------------------ inspecting
     def do_print(self, arg):
-        """p(rint) EXPR
+        """p(rint)[/FMT] EXPR
         Print a value. `p v3.f16` shows the 128 lanes in rows with lane numbers; `p v3.f16 / p0`
         shows lanes that p0 leaves inactive (read at f16's width: bit i*2) as `.`; `p s4`,
-        `p p0.b16`, `p output[0:16]`, `p ub[0x100:16]`, `p any(v3.f16 > 6e4)`. help expr: the syntax."""
-        if not arg.strip():
-            self.out("usage: p EXPR (help expr for the syntax)")
+        `p p0.b16`, `p output[0:16]`, `p ub[0x100:16]`, `p any(v3.f16 > 6e4)`. help expr: the syntax.
+        FMT, as in gdb, shows each element's own bits: x hex, t binary, d signed, u unsigned, f as a
+        float of the element's width (p/x v0.f16 shows the 16 bits of each lane)."""
+        fmt, text = _print_format(arg)
+        if not text:
+            self.out("usage: p[/FMT] EXPR (help expr for the syntax)")
             return
-        self.out(*format_value(debug_expr.evaluate_text(arg, self.control.env())))
+        self.out(*format_value(debug_expr.evaluate_text(text, self.control.env()), fmt=fmt))
 
     def do_x(self, arg):
-        """x/N.T ADDR|NAME
+        """x/N.T ADDR|NAME  or  x/NFU ADDR|NAME
         Examine the UB: N elements of type T from ADDR (a number, a buffer name, s1 + 64, ...), in
-        rows with their addresses. Without .T: a hexdump of N bytes (default 64). Example:
-        x/16.u16 output"""
-        m = re.fullmatch(r"\s*(?:/(\d+)?(?:\.(\w+))?)?\s*(.*)", arg)
-        count_text, type_name, where = m.group(1), m.group(2), m.group(3).strip()
-        if not where:
-            self.out("usage: x/N.T ADDR|NAME (e.g. x/16.u16 output, x/64 0x300)")
+        rows with their addresses. Without .T: a hexdump of N bytes (default 64). gdb's letters work
+        too: F a print format (x t d u f), U the unit size (b h w g: 1, 2, 4, 8 bytes; default b).
+        Examples: x/16.u16 output, x/16xh output, x/8fw 0x300"""
+        m = re.fullmatch(r"\s*(?:/(\d+)?([a-z]*)(?:\.(\w+))?)?\s*(.*)", arg)
+        count_text, letters, type_name, where = m.group(1), m.group(2), m.group(3), m.group(4).strip()
+        if not where or set(letters) - set(debug_expr.FORMATS) - set(_UNITS) or \
+                len(set(letters) & set(_UNITS)) > 1 or len(set(letters) & set(debug_expr.FORMATS)) > 1:
+            self.out("usage: x/N.T ADDR|NAME or x/NFU ADDR|NAME (e.g. x/16.u16 output, x/16xh output, x/64 0x300)")
             return
+        fmt = next((c for c in letters if c in debug_expr.FORMATS), "")
+        unit = next((c for c in letters if c in _UNITS), "")
         etype = None
         if type_name:
             etype = dtypes.lookup(type_name)
             if etype is None:
                 raise ExprError(f"unknown type '{type_name}'")
+        elif fmt or unit:
+            etype = dtypes.lookup(_UNITS[unit or "b"])
         count = int(count_text) if count_text else (16 if etype else 64)
         value = debug_expr.evaluate_text(where, self.control.env(), addresses=True)
         if value.is_array or value.data.dtype.kind not in "iu":
             raise ExprError(f"x needs one address, not {value.label}")
-        self.out(*format_memory(self.state.ub, int(value.data), count, etype))
+        self.out(*format_memory(self.state.ub, int(value.data), count, etype, fmt=fmt))
+
+    def do_set(self, arg):
+        """set var LOCATION = EXPR
+        Change machine state: a scalar or address register (set var s0 = 5), vector lanes
+        (set var v0.u16[3] = 7, set var v1.f16[0:4] = 1.5), mask lanes (set var p0.b16[2] = 1) or UB
+        elements (set var output[0] = 9, set var ub[0x300] = 0xff). One value fills every element of
+        a slice. Integers must fit the type; floats round to it. The change is recorded: back undoes
+        it, why names it. (`set LOCATION = EXPR` works too.)"""
+        m = re.fullmatch(r"\s*(?:var(?:iable)?\s+)?(.*?[^=!<>])=(?!=)(.*)", arg)
+        if not m or not m.group(1).strip() or not m.group(2).strip():
+            self.out("usage: set var LOCATION = EXPR (e.g. set var s0 = 5, set var v0.u16[3] = 7)")
+            return
+        env = self.control.env()
+        target = debug_expr.evaluate_text(m.group(1), env)
+        if target.where is None or target.active is not None:
+            raise ExprError(f"set needs a location (sN, aN, vN.T[I], pN.bW[I], NAME[I], ub[ADDR]), "
+                            f"not {target.label}")
+        self.control.set_location(target, debug_expr.evaluate_text(m.group(2), env))
+        self.out(*format_value(debug_expr.evaluate_text(m.group(1), self.control.env())))
 
     def do_why(self, arg):
         """why ub[ADDR] | NAME[I] | vN[LANE] | vN.T[LANE] | sN | aN | pN
@@ -507,6 +562,12 @@ class Debugger(cmd.Cmd):
         pc and steps, the scalar registers s0-s31, the address registers a0-a7, the mask registers
         p0-p7 (set bits) and every vector register that is not all zero (first lanes)."""
         self.out(*views.regs_lines(self.program, self.state, self.control.vtype))
+
+    def do_where(self, arg):
+        """where
+        The current instruction: its pc, the label it is under, its source line (also `bt`). ascasm
+        programs have no calls, so there is one frame."""
+        self.out(*views.frame_lines(self.program, self.state))
 
     def do_list(self, arg):
         """l(ist) [LINE]
@@ -564,10 +625,24 @@ class Debugger(cmd.Cmd):
 # Short forms, as pdb spells them.
 _ALIASES = {"s": "step", "c": "continue", "cont": "continue", "u": "until", "unt": "until", "b": "break",
             "d": "delete", "w": "watch", "p": "print", "l": "list", "q": "quit", "exit": "quit", "h": "help",
-            "?": "help"}
+            "?": "help", "i": "info", "bt": "where", "backtrace": "where",
+            # gdb's instruction-level and call-skipping steps: one instruction is the unit, no calls
+            "n": "step", "next": "step", "si": "step", "stepi": "step", "ni": "step", "nexti": "step"}
+_UNITS = {"b": "u8", "h": "u16", "w": "u32", "g": "u64"}      # gdb's x/NFU unit letters
 for _short, _long in _ALIASES.items():
     if not hasattr(Debugger, "do_" + _short):
         setattr(Debugger, "do_" + _short, getattr(Debugger, "do_" + _long))
+
+
+def _print_format(arg: str) -> tuple[str, str]:
+    """`p/x EXPR` -> ("x", "EXPR"); a letter that is no format raises ExprError."""
+    m = re.fullmatch(r"\s*/(\w*)\s*(.*)", arg, re.DOTALL)
+    if not m:
+        return "", arg.strip()
+    if m.group(1) not in debug_expr.FORMATS:
+        formats = ", ".join(f"/{letter} {name}" for letter, name in debug_expr.FORMATS.items())
+        raise ExprError(f"unknown print format '/{m.group(1)}' ({formats})")
+    return m.group(1), m.group(2).strip()
 
 
 def _doc_lines(doc: str) -> list[str]:

@@ -49,8 +49,9 @@ class Watch:
 
 @dataclass
 class Run:
-    """What stopped a forward or reverse run, in lines to print."""
+    """What a single step changed and what stopped a forward or reverse run, in lines to print."""
     reasons: list = field(default_factory=list)
+    changes: list = field(default_factory=list)
 
 
 class RunControl:
@@ -129,7 +130,9 @@ class RunControl:
         for _ in range(limit):
             if self.state.status != RUNNING or self.interrupted:
                 break
-            move, _effects = self.recorder.step()
+            move, effects = self.recorder.step()
+            if limit == 1 and effects is not None:
+                run.changes = views.step_change_lines(self.program, self.state, move, effects)
             if self.state.status != RUNNING:
                 break
             if self._watch_hits(run, move.pc) | self._breakpoint_hits(run):
@@ -160,6 +163,16 @@ class RunControl:
             return hit or pc in until
 
         self.recorder.run_fast(limit, interrupted=lambda: self.interrupted, stops=(before, after, at_stop))
+
+    def loop_around(self) -> tuple[int, int] | None:
+        """The innermost loop around the pc: (first row, last row) of the backward branch whose span
+        holds it; None outside every loop."""
+        pc, spans = self.state.pc, []
+        for row, insn in enumerate(self.program.insns):
+            for operand, target in zip(insn.spec.operands, insn.operands):
+                if operand.kind is Kind.LABEL and target <= pc <= row:
+                    spans.append((target, row))
+        return min(spans, key=lambda span: span[1] - span[0], default=None)
 
     def rows_below(self) -> set:
         """`until` without an argument: the rows on lines below the current one, and the end."""
@@ -363,6 +376,42 @@ class RunControl:
                 run.reasons.extend(views.change_lines(old, new))
         return True
 
+    def set_location(self, target, value) -> None:
+        """`set var`: store `value` (a Value: one number, or as many as the location has elements) into
+        the location `target` (a Value with a `where`), recorded so that `back` undoes it."""
+        where = target.where
+        count = target.data.size
+        numbers = np.broadcast_to(np.asarray(value.data), (count,)) if value.data.size in (1, count) else None
+        if numbers is None:
+            raise ExprError(f"{target.label} has {count} elements but the value has {value.data.size}")
+        if where.kind == "p":
+            self._set_mask_lanes(target, numbers)
+            return
+        etype = target.etype
+        data = _converted(numbers, etype.np_dtype, target.label)
+        if where.kind in ("s", "a"):
+            part, first = ("sreg" if where.kind == "s" else "areg"), where.number * where.width
+            writer = (where.kind, np.array([where.number]))
+        elif where.kind == "v":
+            part, first = "vreg", where.number * VL + target.first * where.width
+            writer = ("v", first + np.arange(count * where.width))
+        else:
+            part, first = "ub", where.number
+            writer = ("ub", first + np.arange(count * where.width))
+        positions = first + np.arange(count * where.width)
+        self.recorder.edit(part, positions, data.view(np.uint8).reshape(-1), writer)
+        self.resync_watches()
+
+    def _set_mask_lanes(self, target, numbers):
+        where = target.where
+        bits = np.unpackbits(self.state.preg[where.number], bitorder="little")
+        lanes = target.first + np.arange(target.data.size)
+        bits[lanes * where.width] = np.asarray(numbers) != 0
+        first = where.number * (VL // 8)
+        self.recorder.edit("preg", first + np.arange(VL // 8), np.packbits(bits, bitorder="little"),
+                           ("p", np.array([where.number])))
+        self.resync_watches()
+
     def resync_watches(self):
         for watch in self.watches.values():
             watch.last, watch.value = self.signature(watch.node)
@@ -423,3 +472,20 @@ def _rows_reaching_end(insns) -> list[int]:
     end = len(insns)
     return [row for row, insn in enumerate(insns) if row == end - 1 or any(
         operand.kind is Kind.LABEL and value == end for operand, value in zip(insn.spec.operands, insn.operands))]
+
+
+def _converted(numbers: np.ndarray, dtype, label: str) -> np.ndarray:
+    """Numbers as `dtype` for `set var`: integers must be whole and fit; floats round to the type."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iu":
+        as_ints = []
+        for x in numbers.tolist():
+            if isinstance(x, float) and not x.is_integer():
+                raise ExprError(f"{label} holds integers, not {x}")
+            as_ints.append(int(x))
+        info = np.iinfo(dtype)
+        bad = [x for x in as_ints if not info.min <= x <= info.max]
+        if bad:
+            raise ExprError(f"{bad[0]} does not fit {label} ({info.min}..{info.max})")
+        return np.array(as_ints, dtype)
+    return np.asarray(numbers, np.float64).astype(dtype)

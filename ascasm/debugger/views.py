@@ -12,7 +12,7 @@ from ..debug_expr import Value, format_value
 from ..isa import dtypes
 from ..isa.operands import Kind
 from ..state import VL
-from ..trace import source_text
+from ..trace import USER_EDIT, source_text
 
 
 def size_text(n: int) -> str:
@@ -35,6 +35,18 @@ def where_lines(program, state) -> list[str]:
         return [f"> {program.filename} pc={state.pc} (past the last instruction) steps={state.steps}"]
     loc = insns[state.pc].loc
     return [f"> {loc.file}({loc.line}) pc={state.pc} steps={state.steps}", f"-> {loc.text.strip()}"]
+
+
+def frame_lines(program, state) -> list[str]:
+    """`where`: `#0  loop+1, pc 6, at FILE:14` and the instruction (one frame: there are no calls)."""
+    insns = program.insns
+    if state.pc >= len(insns):
+        return [f"#0  pc {state.pc}, past the last instruction of {program.filename}"]
+    labels = [(row, name) for name, row in program.labels.items() if row <= state.pc]
+    row, name = max(labels, default=(0, ""))
+    label = f"{name}+{state.pc - row}, " if name else ""
+    loc = insns[state.pc].loc
+    return [f"#0  {label}pc {state.pc}, at {loc.file}:{loc.line}", f"    {insn_text(loc)}"]
 
 
 def expect_lines(program, state) -> list[str]:
@@ -108,6 +120,61 @@ def disas_lines(program, pc: int, rows, breakpoint_pcs: set) -> list[str]:
         out.append(f"{mark} {i:>4}  line {insns[i].loc.line:<4} {text:<{width}}  "
                    f"{insns[i].spec.opname} {int(row[1])} {int(row[2])} | {slots}".rstrip())
     return out
+
+
+# ------------------------------------------------------------------ what a step changed
+
+def step_change_lines(program, state, move, effects) -> list[str]:
+    """After a single `step`: each register the instruction wrote with its new value (and whether it
+    changed), and the UB elements it wrote, per buffer."""
+    lines = []
+    for reg in effects.regs:
+        if reg.file in ("s", "a"):
+            part = "sreg" if reg.file == "s" else "areg"
+            new, old = getattr(state, part)[reg.number], _before(state, move, part)[reg.number]
+            text = debug_expr.cell_text(new, None)
+            hex_text = f" ({int(new):#x})" if not 0 <= int(new) <= 9 else ""
+            was = f", was {debug_expr.cell_text(old, None)}" if old != new else " (unchanged)"
+            lines.append(f"  {reg.file}{reg.number} = {text}{hex_text}{was}")
+        elif reg.file == "p":
+            bits = np.unpackbits(state.preg[reg.number], bitorder="little")[::reg.etype.width][:reg.etype.lanes]
+            lines.append(f"  p{reg.number}.{reg.etype.name}: {int(bits.sum())} of {bits.size} lanes active")
+        else:
+            dtype = reg.etype.np_dtype
+            new, old = state.vreg[reg.number].view(dtype), _before(state, move, "vreg")[reg.number].view(dtype)
+            changed = int(np.count_nonzero(new.view(reg.etype.bits) != old.view(reg.etype.bits)))
+            cells = " ".join(debug_expr.cell_text(x, reg.etype) for x in new[:8])
+            lines.append(f"  v{reg.number}.{reg.etype.name} = [{cells} ...] ({changed} of {new.size} lanes changed)")
+    if effects.ub_writes:
+        lines += _ub_write_lines(program, effects.ub_writes)
+    return lines
+
+
+def _before(state, move, part: str) -> np.ndarray:
+    """State part `part` as it was before the recorded move (its undo log applied to a copy)."""
+    array = getattr(state, part).copy()
+    raw = array.reshape(-1).view(np.uint8)
+    for name, positions, old in move.undo:
+        if name == part:
+            raw[positions] = old
+    return array
+
+
+def _ub_write_lines(program, spans) -> list[str]:
+    """`  output: 32 elements written: [0] [12] [24] ...` per buffer (bytes outside buffers: a range)."""
+    written = np.unique(np.concatenate([span.addr + np.arange(span.count)[:, None] * (span.pitch or span.width)
+                                        + np.arange(span.width) for span in spans]))
+    lines = []
+    for buf in program.buffers.values():
+        inside = written[(written >= buf.addr) & (written < buf.addr + buf.nbytes)]
+        if inside.size:
+            elements = np.unique((inside - buf.addr) // buf.etype.width)
+            shown = " ".join(f"[{int(e)}]" for e in elements[:8]) + (" ..." if elements.size > 8 else "")
+            lines.append(f"  {buf.name}: {elements.size} element{'s' if elements.size != 1 else ''} written: {shown}")
+        written = written[(written < buf.addr) | (written >= buf.addr + buf.nbytes)]
+    if written.size:
+        lines.append(f"  ub[{int(written[0]):#x}:{int(written[-1]) + 1:#x}]: {written.size} bytes written")
+    return lines
 
 
 # ------------------------------------------------------------------ lists
@@ -333,6 +400,8 @@ def _writer_text(program, recorder, row, kind: str, first_byte: int) -> str:
             origin = "registers start at zero"
         return f"not written by any instruction yet; {origin}{caveat}"
     pc = int(row["pc"])
+    if pc == USER_EDIT:
+        return f"set by `set var` after step {step}{caveat}"
     insn = program.insns[pc]
     text = f"last written at step {step}, line {insn.loc.line} (pc {pc}): {insn_text(insn.loc)}"
     detail = []
