@@ -24,7 +24,7 @@ from .source import format_diagnostic, unreadable
 from .program import Buffer
 from .debugger import debug_main, parse_size
 from .isa import BY_MNEMONIC
-from .isa.table import describe
+from .explain import explain_lines, instruction_list
 from .state import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT
 from .trace import write_trace
 from .vm import ENGINES, STORE_INACTIVE, EngineMissing, Machine, MachineFault, auto_engine, run_warnings
@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="--trace[=FILE]: write one JSON line per executed instruction to FILE (default "
                           "NAME.trace.jsonl; - is standard output, the report then goes to standard error)")
     explain = commands.add_parser("explain", help="what an instruction does, from the ISA table")
-    explain.add_argument("mnemonic", help="e.g. vsct, vld.brc, vredmax")
+    explain.add_argument("mnemonic", nargs="?", help="e.g. vsct, vld.brc, vredmax (none: list every instruction)")
     debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
     _machine_options(debug)
     debug.add_argument("--history", type=history_size, default=None, metavar="SIZE",
@@ -149,13 +149,16 @@ class RunReport:
               EXIT_EXPECT: "expect_mismatch", EXIT_USAGE: "usage_error", EXIT_INTERRUPTED: "interrupted"}
 
 
-def explain_command(mnemonic: str) -> int:
+def explain_command(mnemonic: str | None) -> int:
+    if mnemonic is None:
+        print("\n".join(instruction_list()))
+        return EXIT_OK
     if mnemonic.lower() not in BY_MNEMONIC:
         close = difflib.get_close_matches(mnemonic.lower(), list(BY_MNEMONIC), n=3)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         print(f"ascasm: error: no instruction '{mnemonic}'{hint} (docs/isa.md lists them all)", file=sys.stderr)
         return EXIT_USAGE
-    print("\n".join(describe(mnemonic.lower())))
+    print("\n".join(explain_lines(mnemonic.lower())))
     return EXIT_OK
 
 

@@ -1,4 +1,5 @@
 """`ascasm run` as a user calls it: output, exit statuses of LANGUAGE.md §5, no tracebacks."""
+import re
 import shutil
 import subprocess
 import sys
@@ -200,3 +201,34 @@ def test_f16_values_print_with_the_digits_that_matter():
     sums = result.stdout.splitlines()[3].split()
     assert sums[2:4] == ["2050", "7"]
     assert result.stdout.splitlines()[1].split()[2:4] == ["1.14", "6.8e-06"]   # the max and its index bits
+
+
+def test_explain_without_a_mnemonic_lists_every_instruction():
+    from ascasm.isa import INSNS
+    result = ascasm("explain")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert re.fullmatch(r"\d+ instructions \(\d+ forms\); `ascasm explain MNEMONIC` for one, .*", lines[0])
+    for group in ("scalar and control:", "loads:", "stores:", "masks and address registers:", "reductions:",
+                  "vector compute:"):
+        assert group in lines
+    listed = [line.split("  ")[1] if line.startswith("  ") else "" for line in lines]
+    for spec in INSNS:
+        assert any(text.startswith(spec.text) for text in listed), spec.text
+
+
+def test_explain_mask_lists_the_patterns():
+    lines = ascasm("explain", "mask").stdout.splitlines()
+    patterns = lines[lines.index("patterns (PAT), for the elements of width W:") + 1:][:15]
+    assert [line.split()[0] for line in patterns] == ["ALL", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32",
+                                                      "VL64", "VL128", "M3", "M4", "H", "Q", "ALLF"]
+    assert "  M4    the elements whose index is a multiple of 4" in patterns
+    assert "  VL16  the lowest 16 elements (all of them when the width has fewer)" in patterns
+
+
+def test_explain_spells_out_the_sources_it_cites():
+    lines = ascasm("explain", "vsct").stdout.splitlines()
+    key = lines[lines.index("sources:") + 1:]
+    assert len(key) == 1 and key[0].startswith('  "seed NNN NAME": the Ascend C API reference page NAME')
+    lines = ascasm("explain", "mask.upd").stdout.splitlines()
+    assert lines[lines.index("sources:") + 1].startswith('  "facts §N": section N of ascasm\'s research notes')

@@ -18,7 +18,7 @@ from ..asm.assembler import assemble_file
 from ..asm.errors import AssemblyFailed
 from ..debug_expr import ExprError, format_memory, format_value
 from ..isa import BY_MNEMONIC, DIRECTIVES, dtypes
-from ..isa.table import describe
+from ..explain import explain_lines
 from ..program import Program
 from ..source import unreadable
 from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
@@ -224,7 +224,7 @@ class Debugger(cmd.Cmd):
         if is_command:
             self.out(*_doc_lines(method.__doc__))
         if topic.lower() in BY_MNEMONIC:                  # (`b` is both a command and an instruction)
-            self.out(*([""] if is_command else []), *describe(topic.lower()))
+            self.out(*([""] if is_command else []), *explain_lines(topic.lower()))
         elif not is_command:
             close = [m for m in BY_MNEMONIC if m.startswith(topic.lower())]
             hint = f" (instructions starting so: {', '.join(close)})" if close else ""
