@@ -18,7 +18,7 @@ import numpy as np
 
 from .asm.assembler import assemble_file
 from .asm.errors import AssemblyFailed
-from . import __version__
+from . import __version__, stats
 from .debug_expr import float_text
 from .source import format_diagnostic, unreadable
 from .program import Buffer
@@ -90,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "NAME.trace.jsonl; - is standard output, the report then goes to standard error)")
     explain = commands.add_parser("explain", help="what an instruction does, from the ISA table")
     explain.add_argument("mnemonic", nargs="?", help="e.g. vsct, vld.brc, vredmax (none: list every instruction)")
+    stats = commands.add_parser("stats", help="instruction counts, lanes, UB traffic and an estimated cycle count")
+    _machine_options(stats)
+    stats.add_argument("--json", action="store_true", help="print the statistics as one JSON document")
     debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
     _machine_options(debug)
     debug.add_argument("--history", type=history_size, default=None, metavar="SIZE",
@@ -127,7 +130,35 @@ def _dispatch(args) -> int:
     if args.command == "debug":
         return debug_main(args.file, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
                           store_inactive=args.store_inactive, strict=args.strict)
+    if args.command == "stats":
+        return stats_command(args)
     return run_command(args)
+
+
+def stats_command(args) -> int:
+    """`ascasm stats FILE`: run FILE step by step and report what it executed (ascasm/stats.py)."""
+    report = RunReport(str(args.file))
+    loaded = load(args, report)
+    if loaded is None:
+        print_report(report, sys.stdout, sys.stderr)
+        return report.exit
+    program, machine = loaded
+    try:
+        collected = stats.collect(program, machine)
+    except KeyboardInterrupt:
+        print(f"ascasm: {interrupted_text(program, machine.state)}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    fault = machine.fault()
+    stop = "halted" if fault is None else f"stopped by {fault.kind.lower().replace('_', ' ')} at step {fault.step}"
+    if fault is not None:
+        print(fault, file=sys.stderr)
+    if args.json:
+        print(json.dumps(stats.stats_json(program, collected, stop), indent=1))
+    else:
+        print("\n".join(stats.report_lines(program, collected, stop)))
+    if fault is None:
+        return EXIT_OK
+    return EXIT_STEP_LIMIT if fault.kind == "STEP_LIMIT" else EXIT_FAULT
 
 
 @dataclass
@@ -175,17 +206,33 @@ def run_command(args) -> int:
     return report.exit
 
 
-def execute(args) -> RunReport:
-    report = RunReport(str(args.file))
+def load(args, report: RunReport) -> tuple | None:
+    """Assemble args.file and load it into a machine as the machine options ask: (program, machine),
+    or None with the failure (unreadable file, assembly errors, no engine) in `report`."""
     path = Path(args.file)
     if unreadable(path):
         report.exit, report.usage_error = EXIT_USAGE, unreadable(path)
-        return report
+        return None
     try:
         program = assemble_file(path, ub_usable=args.ub_usable)
     except AssemblyFailed as failed:
         report.exit, report.errors = EXIT_ASM, failed.errors
+        return None
+    try:
+        return program, Machine(program, args.engine or auto_engine(), args.ub_usable, args.max_steps,
+                                args.store_inactive, args.strict)
+    except EngineMissing as exc:
+        report.exit, report.usage_error = EXIT_USAGE, str(exc)
+        return None
+
+
+def execute(args) -> RunReport:
+    report = RunReport(str(args.file))
+    loaded = load(args, report)
+    if loaded is None:
         return report
+    program, machine = loaded
+    path = Path(args.file)
     dumps = []
     for spec in args.dump:
         name, _, target = spec.partition("=")
@@ -193,12 +240,6 @@ def execute(args) -> RunReport:
             report.exit, report.usage_error = EXIT_USAGE, f"--dump {spec}: no buffer named '{name}'"
             return report
         dumps.append((program.buffers[name], Path(target or f"{name}.npy")))
-    try:
-        machine = Machine(program, args.engine or auto_engine(), args.ub_usable, args.max_steps,
-                          args.store_inactive, args.strict)
-    except EngineMissing as exc:
-        report.exit, report.usage_error = EXIT_USAGE, str(exc)
-        return report
     try:
         if args.trace is None:
             machine.run()

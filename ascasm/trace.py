@@ -760,18 +760,27 @@ def trace_record(program: Program, state: MachineState, pc: int, step: int, effe
     return record
 
 
+def traced_step(program: Program, machine) -> tuple[int, Effects | None]:
+    """Execute one instruction with the engine (`run(1)`); returns its pc and what it wrote and read
+    (None past the last instruction). Whether it executed: the machine's step count tells. The one
+    per-step record that the trace, `ascasm stats` and `ascasm draw` read."""
+    pc = machine.state.pc
+    effects = predict_effects(program, machine) if pc < len(program.insns) else None
+    machine.run(1)
+    if effects is not None and effects.ub_writes is None:
+        effects.ub_writes = []                          # (no store family is unknown today)
+    return pc, effects
+
+
 def write_trace(program: Program, machine, out) -> None:
     """Run `machine` to its stop, writing one JSON line per executed instruction to the text stream
     `out` (plus a last line for a faulting instruction, with "fault"). The engine executes each step
     (`run(1)`); the caller reports the stop as `ascasm run` does (machine.fault(), .expect)."""
-    state, n = machine.state, len(program.insns)
+    state = machine.state
     while state.status == RUNNING:
-        pc, before = state.pc, state.steps
-        effects = predict_effects(program, machine) if pc < n else None
-        machine.run(1)
+        before = state.steps
+        pc, effects = traced_step(program, machine)
         if state.steps > before:
-            if effects is not None and effects.ub_writes is None:
-                effects.ub_writes = []                  # (no store family is unknown today)
             out.write(json.dumps(trace_record(program, state, pc, state.steps, effects)) + "\n")
         elif state.status != HALTED:
             fault = machine.fault()
