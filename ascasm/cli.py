@@ -18,7 +18,7 @@ import numpy as np
 
 from .asm.assembler import assemble_file
 from .asm.errors import AssemblyFailed
-from . import __version__, stats
+from . import __version__, draw, stats
 from .debug_expr import float_text
 from .source import format_diagnostic, unreadable
 from .program import Buffer
@@ -93,6 +93,12 @@ def build_parser() -> argparse.ArgumentParser:
     stats = commands.add_parser("stats", help="instruction counts, lanes, UB traffic and an estimated cycle count")
     _machine_options(stats)
     stats.add_argument("--json", action="store_true", help="print the statistics as one JSON document")
+    draw = commands.add_parser("draw", help="picture one step as SVG: lanes, masks, lane -> UB arrows")
+    _machine_options(draw)
+    draw.add_argument("--step", type=positive_int, required=True, metavar="N",
+                      help="the step to draw (1 is the first instruction executed)")
+    draw.add_argument("-o", "--output", default="-", metavar="FILE.svg",
+                      help="where to write the SVG (default -: standard output)")
     debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
     _machine_options(debug)
     debug.add_argument("--history", type=history_size, default=None, metavar="SIZE",
@@ -132,6 +138,8 @@ def _dispatch(args) -> int:
                           store_inactive=args.store_inactive, strict=args.strict)
     if args.command == "stats":
         return stats_command(args)
+    if args.command == "draw":
+        return draw_command(args)
     return run_command(args)
 
 
@@ -159,6 +167,34 @@ def stats_command(args) -> int:
     if fault is None:
         return EXIT_OK
     return EXIT_STEP_LIMIT if fault.kind == "STEP_LIMIT" else EXIT_FAULT
+
+
+def draw_command(args) -> int:
+    """`ascasm draw FILE --step N -o OUT.svg` (ascasm/draw.py)."""
+    report = RunReport(str(args.file))
+    loaded = load(args, report)
+    if loaded is None:
+        print_report(report, sys.stdout, sys.stderr)
+        return report.exit
+    program, machine = loaded
+    try:
+        svg = draw.draw_step(program, machine, args.step)
+    except ValueError as exc:
+        print(f"ascasm: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.output == "-":
+        sys.stdout.write(svg)
+    else:
+        try:
+            Path(args.output).write_text(svg)
+        except OSError as exc:
+            print(f"ascasm: error: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
+            return EXIT_USAGE
+    fault = machine.fault()
+    if fault is not None:
+        print(fault, file=sys.stderr)
+        return EXIT_FAULT
+    return EXIT_OK
 
 
 @dataclass

@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import debug_expr
+from .. import debug_expr, draw
 from .. import vm
 from ..asm.assembler import assemble_file
 from ..asm.errors import AssemblyFailed
@@ -32,7 +32,7 @@ HISTORY_FILE = "~/.ascasm_debug_history"
 
 # Commands that Enter does not repeat (they would set a second breakpoint, watch, ...).
 _NO_REPEAT = {"b", "break", "tbreak", "w", "watch", "display", "undisplay", "d", "delete", "restart",
-              "history", "set", "q", "quit", "exit", "EOF"}
+              "history", "set", "draw", "q", "quit", "exit", "EOF"}
 
 # The synopses `help` lists, pdb style: the letters before "(" are the short form.
 SYNOPSES = [
@@ -54,6 +54,7 @@ SYNOPSES = [
     ("where", "the current instruction with its label (also bt; there is no call stack)"),
     ("l(ist) [LINE]", "source around the current line (again: the next lines)"),
     ("disas", "the instructions with their pc and bytecode rows"),
+    ("draw FILE.svg", "picture the next instruction: lanes, mask, lane -> UB arrows"),
     ("display [EXPR]", "print EXPR at every stop (no argument: show them now)"),
     ("undisplay [N]", "remove display N (no argument: all)"),
     ("info break|watch|display|history|buffers|labels|registers", "list them"),
@@ -606,6 +607,30 @@ class Debugger(cmd.Cmd):
             rows = range(max(0, pc - 8), min(n, pc + 9))
         breakpoint_pcs = {bp.pc for bp in self.control.breakpoints.values()}
         self.out(*views.disas_lines(self.program, pc, rows, breakpoint_pcs))
+
+    def do_draw(self, arg):
+        """draw FILE.svg
+        Picture the next instruction (the one at ->) as SVG: the registers it reads and writes as rows
+        of lanes, its mask as a bar, arrows between lanes and UB addresses for loads and stores (as
+        `ascasm draw`). It runs on a copy of the machine: the session does not move."""
+        path = arg.strip()
+        if not path:
+            self.out("usage: draw FILE.svg")
+            return
+        reason = self.control.cannot_run()
+        if reason:
+            self.out(f"draw: {reason}")
+            return
+        if self.state.pc >= len(self.program.insns):
+            self.out("draw: the pc is past the last instruction: there is no step to draw")
+            return
+        svg = draw.picture_step(self.program, self.control.scratch_machine())
+        try:
+            Path(path).write_text(svg)
+        except OSError as exc:
+            self.out(f"error: cannot write {path}: {exc.strerror}")
+            return
+        self.out(f"wrote {path}: step {self.state.steps + 1}, line {self.program.insns[self.state.pc].loc.line}")
 
     # ------------------------------------------------------------------ session
     def do_restart(self, arg):

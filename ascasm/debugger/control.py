@@ -100,6 +100,14 @@ class RunControl:
                     return lane_type(insn, operand)
         return None
 
+    def scratch_machine(self) -> Machine:
+        """A second machine in this one's state, to run ahead on (the debugger's `draw`)."""
+        scratch = Machine(self.program, self.engine, self.ub_usable, self.max_steps,
+                          store_inactive=self.store_inactive, strict=self.strict)
+        for part in self.state.PARTS:
+            np.copyto(getattr(scratch.state, part), getattr(self.state, part))
+        return scratch
+
     def cannot_run(self) -> str:
         """Why the program cannot run forward ("" when it can)."""
         status = self.state.status
