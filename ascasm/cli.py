@@ -143,13 +143,26 @@ def _dispatch(args) -> int:
     return run_command(args)
 
 
-def stats_command(args) -> int:
-    """`ascasm stats FILE`: run FILE step by step and report what it executed (ascasm/stats.py)."""
+def load_or_report(args) -> tuple | int:
+    """For the tools that run FILE themselves (stats, draw): (program, machine), or the exit status after
+    reporting why FILE could not be loaded."""
     report = RunReport(str(args.file))
     loaded = load(args, report)
     if loaded is None:
         print_report(report, sys.stdout, sys.stderr)
         return report.exit
+    return loaded
+
+
+def fault_exit(fault: MachineFault) -> int:
+    return EXIT_STEP_LIMIT if fault.kind == "STEP_LIMIT" else EXIT_FAULT
+
+
+def stats_command(args) -> int:
+    """`ascasm stats FILE`: run FILE step by step and report what it executed (ascasm/stats.py)."""
+    loaded = load_or_report(args)
+    if isinstance(loaded, int):
+        return loaded
     program, machine = loaded
     try:
         collected = stats.collect(program, machine)
@@ -164,18 +177,14 @@ def stats_command(args) -> int:
         print(json.dumps(stats.stats_json(program, collected, stop), indent=1))
     else:
         print("\n".join(stats.report_lines(program, collected, stop)))
-    if fault is None:
-        return EXIT_OK
-    return EXIT_STEP_LIMIT if fault.kind == "STEP_LIMIT" else EXIT_FAULT
+    return EXIT_OK if fault is None else fault_exit(fault)
 
 
 def draw_command(args) -> int:
     """`ascasm draw FILE --step N -o OUT.svg` (ascasm/draw.py)."""
-    report = RunReport(str(args.file))
-    loaded = load(args, report)
-    if loaded is None:
-        print_report(report, sys.stdout, sys.stderr)
-        return report.exit
+    loaded = load_or_report(args)
+    if isinstance(loaded, int):
+        return loaded
     program, machine = loaded
     try:
         svg = draw.draw_step(program, machine, args.step)
@@ -193,8 +202,7 @@ def draw_command(args) -> int:
     fault = machine.fault()
     if fault is not None:
         print(fault, file=sys.stderr)
-        return EXIT_FAULT
-    return EXIT_OK
+    return EXIT_OK if fault is None else fault_exit(fault)
 
 
 @dataclass
@@ -295,7 +303,7 @@ def execute(args) -> RunReport:
         return report
     report.fault = machine.fault()
     if report.fault is not None:
-        report.exit = EXIT_STEP_LIMIT if report.fault.kind == "STEP_LIMIT" else EXIT_FAULT
+        report.exit = fault_exit(report.fault)
         return report
     report.outputs = program.outs
     for expectation in program.expects:
