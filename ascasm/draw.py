@@ -46,19 +46,30 @@ class Grid:
     row_numbers: list = field(default_factory=list)  # UB: the row (counted from base) each drawn row is
 
 
+@dataclass
+class Step:
+    """One executed (or faulting) instruction: the states around it and its trace record."""
+    program: object
+    insn: object
+    before: object                 # MachineState before the step
+    after: object                  # ... and after it (the machine's own state)
+    effects: object                # trace.Effects; None when the step did not execute
+    active: object                 # its mask's lanes (lanes.governed_lanes), or None
+    fault: object                  # the MachineFault it stopped on, or None
+
+
 def picture_step(program, machine) -> str:
     """Execute the instruction at the machine's pc (one step, with the engine) and return its SVG."""
     state = machine.state
     before = state.copy()
-    pc = state.pc
-    if pc >= len(program.insns):
+    if state.pc >= len(program.insns):
         raise ValueError("the pc is past the last instruction: there is no step to draw")
-    insn = program.insns[pc]
+    insn = program.insns[state.pc]
     active = governed_lanes(insn, before)
     _pc, effects = traced_step(program, machine)
     executed = state.steps > before.steps
-    fault = machine.fault() if not executed else None
-    return _svg(program, insn, before, state, effects if executed else None, active, fault)
+    return _svg(Step(program, insn, before, state, effects if executed else None, active,
+                     None if executed else machine.fault()))
 
 
 def draw_step(program, machine, step: int) -> str:
@@ -73,47 +84,45 @@ def draw_step(program, machine, step: int) -> str:
     return picture_step(program, machine)
 
 
-def _svg(program, insn, before, after, effects, active, fault) -> str:
-    grids, texts = [], []
-    spans = [] if effects is None else list(effects.ub_reads) + list(effects.ub_writes or [])
+def _svg(step: Step) -> str:
+    insn, before, after = step.insn, step.before, step.after
+    spans = [] if step.effects is None else list(step.effects.ub_reads) + list(step.effects.ub_writes or [])
     lane_spans = [s for s in spans if s.lane >= 0 and s.src >= 0]
-    mapped = {s.src for s in lane_spans}
-    is_store = effects is not None and bool(effects.ub_writes)
-    register_grids = {}
+    is_store = step.effects is not None and bool(step.effects.ub_writes)
+    register_grids, texts = {}, []
     for position, (operand, value) in enumerate(zip(insn.spec.operands, insn.operands)):
+        when = "after" if operand.writes else "before"
+        state = after if operand.writes else before
         if operand.kind is Kind.VREG:
-            state = after if operand.writes else before
-            etype = lane_type(insn, operand) if operand.writes else \
-                (insn.types[operand.type_slot] if operand.type_slot is not None else dtypes.lookup("u8"))
-            grid = _vector_grid(value, etype, state, before if operand.writes else None,
-                                active if _governed(insn, etype) else None, "after" if operand.writes else "before")
-            register_grids[position] = grid
-        elif operand.kind is Kind.PREG:
-            state = after if operand.writes else before
-            if state.preg_set[value]:
-                register_grids[position] = _mask_grid(value, lane_width(insn) if insn.types else 1, state,
-                                                      "after" if operand.writes else "before")
+            etype = lane_type(insn, operand) if operand.writes else _read_type(insn, operand)
+            governed = step.active if etype.width == lane_width(insn) else None
+            register_grids[position] = _vector_grid(value, etype, state, before if operand.writes else None,
+                                                    governed, when)
+        elif operand.kind is Kind.PREG and state.preg_set[value]:
+            register_grids[position] = _mask_grid(value, lane_width(insn) if insn.types else 1, state, when)
         elif operand.kind in (Kind.SREG, Kind.AREG):
-            file = "s" if operand.kind is Kind.SREG else "a"
-            values = (before.sreg if file == "s" else before.areg), (after.sreg if file == "s" else after.areg)
-            old, new = int(values[0][value]), int(values[1][value])
-            texts.append(f"{file}{value} = {new}" if not operand.writes or old == new else
-                         f"{file}{value}: {old} -> {new}")
-    # the register whose lanes map to the UB goes next to the UB strip
-    ordered = [p for p in register_grids if p not in mapped] + [p for p in register_grids if p in mapped]
+            part = "sreg" if operand.kind is Kind.SREG else "areg"
+            name = f"{part[0]}{value}"
+            old, new = int(getattr(before, part)[value]), int(getattr(after, part)[value])
+            texts.append(f"{name} = {new}" if old == new else f"{name}: {old} -> {new}")
+    # the register whose lanes map to the UB goes next to the UB rows: stores above them, loads below
+    mapped = {s.src for s in lane_spans}
+    others = [grid for p, grid in register_grids.items() if p not in mapped]
+    adjacent = [grid for p, grid in register_grids.items() if p in mapped]
     element = insn.types[0] if insn.types else dtypes.lookup("u8")
-    ub = _ub_grid(program, spans, after if is_store else before, element) if spans else None
-    if ub is not None and not is_store:
-        grids.append(ub)
-        ordered = [p for p in register_grids if p in mapped] + [p for p in register_grids if p not in mapped]
-    grids += [register_grids[p] for p in ordered]
-    if ub is not None and is_store:
-        grids.append(ub)
-    return _layout(program, insn, before, grids, texts, lane_spans, register_grids, ub, is_store, fault, after)
+    ub = _ub_grid(step.program, spans, after if is_store else before, element) if spans else None
+    if ub is None:
+        grids = others + adjacent
+    elif is_store:
+        grids = others + adjacent + [ub]
+    else:
+        grids = [ub] + adjacent + others
+    return _layout(step, grids, texts, lane_spans, register_grids, ub, is_store)
 
 
-def _governed(insn, etype) -> bool:
-    return etype.width == lane_width(insn)
+def _read_type(insn, operand):
+    """The lanes a read register is viewed as: its type slot's type (u8 when it has none)."""
+    return insn.types[operand.type_slot] if operand.type_slot is not None else dtypes.lookup("u8")
 
 
 def _vector_grid(number: int, etype, state, old_state, active, when: str) -> Grid:
@@ -183,15 +192,16 @@ def _buffer_name(program, addr: int) -> str:
     return ""
 
 
-def _layout(program, insn, before, grids, texts, lane_spans, register_grids, ub, is_store, fault, after) -> str:
+def _layout(step: Step, grids, texts, lane_spans, register_grids, ub, is_store) -> str:
+    program, insn, before = step.program, step.insn, step.before
     cell_w = max(26, 7 * max((len(c) for g in grids for c in g.cells), default=1) + 8)
     label_w = 64
     width = 2 * MARGIN + label_w + PER_ROW * cell_w
     body, y = [], MARGIN
     header = [f"step {before.steps + 1}, line {insn.loc.line}: {source_text(insn.loc)}",
               *textwrap.wrap(insn.spec.summary, (width - 2 * MARGIN) // 7)]
-    if fault is not None:
-        header.append(f"fault: {fault.message}")
+    if step.fault is not None:
+        header.append(f"fault: {step.fault.message}")
     for k, line in enumerate(header):
         style = "font-weight:bold" if k == 0 else ("fill:#c00" if line.startswith("fault") else "")
         body.append(f'<text x="{MARGIN}" y="{y + 12}" style="{FONT};{style}">{escape(line)}</text>')
@@ -230,7 +240,7 @@ def _layout(program, insn, before, grids, texts, lane_spans, register_grids, ub,
     for line in textwrap.wrap(legend, (width - 2 * MARGIN) // 7):
         body.append(f'<text x="{MARGIN}" y="{y + 10}" style="{FONT};fill:{COLORS["grey"]}">{escape(line)}</text>')
         y += 16
-    warnings = [message for loc, message, _notes in run_warnings(program, after) if loc.line == insn.loc.line]
+    warnings = [message for loc, message, _notes in run_warnings(program, step.after) if loc.line == insn.loc.line]
     for message in warnings:
         y += 16
         body.append(f'<text x="{MARGIN}" y="{y + 10}" style="{FONT};fill:#b60">warning: {escape(message)}</text>')
