@@ -905,3 +905,21 @@ def test_info_registers_is_regs():
     text = session(scatter(), "s 5\nregs\ninfo registers\ni r s1 v0.u16[0:2]\n")
     assert after(text, "info registers") == after(text, "regs")
     assert after(text, "i r s1 v0.u16[0:2]") == ["s1 = 0", "v0.u16[0:2]: u16, 2 lanes", "  [0] 1 2"]
+
+
+def test_ctrl_c_at_the_prompt_gives_a_fresh_prompt():
+    class Interrupting(io.StringIO):
+        """Standard input whose second line is a Ctrl-C."""
+        calls = 0
+
+        def readline(self, *args):
+            self.calls += 1
+            if self.calls == 2:
+                raise KeyboardInterrupt
+            return super().readline(*args)
+
+    out = io.StringIO()
+    Debugger(scatter(), ENGINE, stdin=Interrupting("s\np steps\n"), stdout=out).cmdloop()
+    text = out.getvalue()
+    assert "(Ctrl-C: the line is dropped; q leaves)" in text
+    assert after(text, "p steps") == ["steps = 1"]

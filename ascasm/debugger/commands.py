@@ -57,7 +57,7 @@ SYNOPSES = [
     ("draw FILE.svg", "picture the next instruction: lanes, mask, lane -> UB arrows"),
     ("display [EXPR]", "print EXPR at every stop (no argument: show them now)"),
     ("undisplay [N]", "remove display N (no argument: all)"),
-    ("info break|watch|display|history|buffers|labels|registers", "list them"),
+    ("info TOPIC", "list: break, watch, display, history, buffers, labels, registers"),
     ("history [SIZE]", "reverse-execution memory: show it, or set the cap (e.g. 256M)"),
     ("restart", "reload the program's initial state (breakpoints, watches, displays stay)"),
     ("help [COMMAND|MNEMONIC|expr]", "this list, a command's help, an instruction's ISA row"),
@@ -127,8 +127,15 @@ class Debugger(cmd.Cmd):
     # ------------------------------------------------------------------ cmd.Cmd plumbing
     def cmdloop(self, intro=None):
         history = self._readline_history(load=True)
+        intro = "\n".join(self.intro_lines()) if intro is None else intro
         try:
-            super().cmdloop("\n".join(self.intro_lines()) if intro is None else intro)
+            while True:
+                try:
+                    super().cmdloop(intro)
+                    return
+                except KeyboardInterrupt:          # Ctrl-C at the prompt: a fresh prompt, as in gdb
+                    self.out("", "(Ctrl-C: the line is dropped; q leaves)")
+                    intro = ""
         finally:
             if history:
                 self._readline_history(load=False)
