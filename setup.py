@@ -16,8 +16,10 @@ extensions = [
         ["ascasm/_engine/core.pyx"],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        # no fused multiply-add: every float operation of the engine must round exactly as written
-        extra_compile_args=(["-O0", "-g"] if settings["DEBUG"] else ["-O3"]) + ["-ffp-contract=off"],
+        # no fused multiply-add: every float operation of the engine must round exactly as written;
+        # lanes are typed views of byte arrays, so no type-based alias analysis
+        extra_compile_args=(["-O0", "-g"] if settings["DEBUG"] else ["-O3"]) + ["-ffp-contract=off",
+                                                                               "-fno-strict-aliasing"],
     )
 ]
 

@@ -8,6 +8,7 @@ import numpy as np
 from .isa.table import STOP_CODES
 
 UB_SIZE = 256 * 1024
+UB_BLOCK = 32               # bytes per word of ub_dirty (hazard tracking)
 UB_USABLE_DEFAULT = 248 * 1024
 VL = 256                    # bytes in a vector register
 NUM_VREGS, NUM_PREGS, NUM_AREGS, NUM_SREGS = 32, 8, 8, 32
@@ -16,8 +17,7 @@ MAX_STEPS_DEFAULT = 10_000_000
 # ctrl array layout, shared by both executors (docs/bytecode.md).
 PC, STEPS, STATUS = 0, 1, 2
 FAULT_ARGS = slice(3, 8)    # up to five int64 values describing a fault
-LAST_MEMBAR = 8             # the step number of the latest membar (0: none yet)
-CTRL_SIZE = 9
+CTRL_SIZE = 8
 DUP_WARN_FIELDS = 4         # count, earlier lane, later lane, address
 HAZARD_WARN_FIELDS = 4      # count, writer's row, first byte, one past the last byte
 
@@ -34,13 +34,14 @@ class MachineState:
     # One row per instruction: how often it stored duplicate active indices, and the first such case
     # (earlier lane, later lane, address). Sized by Program.initial_state().
     dup_warn: np.ndarray = field(default_factory=lambda: np.zeros((0, DUP_WARN_FIELDS), np.int64))
-    # Hazard tracking (LANGUAGE.md §5): per UB byte, the step number and row of its latest write, and
-    # per instruction, how often it touched bytes written since the last membar and the first case.
-    ub_write_step: np.ndarray = field(default_factory=lambda: np.zeros(UB_SIZE, np.int64))
+    # Hazard tracking (LANGUAGE.md §5, docs/semantics.md "Hazards"): which UB bytes were written since
+    # the latest membar (bit j of word b: byte 32*b + j), the row that wrote each UB byte last, and per
+    # instruction how often it touched bytes written since the latest membar and the first case.
+    ub_dirty: np.ndarray = field(default_factory=lambda: np.zeros(UB_SIZE // UB_BLOCK, np.uint32))
     ub_write_row: np.ndarray = field(default_factory=lambda: np.zeros(UB_SIZE, np.int32))
     hazard_warn: np.ndarray = field(default_factory=lambda: np.zeros((0, HAZARD_WARN_FIELDS), np.int64))
 
-    PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl", "dup_warn", "ub_write_step",
+    PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl", "dup_warn", "ub_dirty",
              "ub_write_row", "hazard_warn")
 
     @property
@@ -79,7 +80,11 @@ def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str
     if name in ("dup_warn", "hazard_warn"):
         row = byte // (mine.itemsize * mine.shape[1])
         return f"{name} record of row {row}: {list(mine[row])} != {list(theirs[row])}"
-    if name in ("ub_write_step", "ub_write_row"):
+    if name == "ub_dirty":
+        block = byte // mine.itemsize
+        return (f"bytes written since the membar, UB {block * UB_BLOCK:#x}..{block * UB_BLOCK + UB_BLOCK - 1:#x}: "
+                f"{mine[block]:#010x} != {theirs[block]:#010x}")
+    if name == "ub_write_row":
         index = byte // mine.itemsize
         return f"{name}[{index:#x}]: {mine[index]} != {theirs[index]}"
     if mine.ndim == 2:
@@ -88,7 +93,7 @@ def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str
         return f"{prefix}{row} byte {col}: {mine[row, col]:#04x} != {theirs[row, col]:#04x}"
     index = byte // mine.itemsize
     label = {"preg_set": "p{} set-flag", "areg": "a{}", "sreg": "s{}",
-             "ctrl": "ctrl[{}] (pc, steps, status, 5 fault args, last membar)"}[name].format(index)
+             "ctrl": "ctrl[{}] (pc, steps, status, 5 fault args)"}[name].format(index)
     return f"{label}: {mine[index]} != {theirs[index]}"
 
 

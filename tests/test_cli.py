@@ -111,7 +111,7 @@ def test_explain_prints_the_table_rows_of_a_mnemonic():
     assert result.returncode == 0
     lines = result.stdout.splitlines()
     assert lines[0] == "vsct [base], vS.T, vI.U, pM"
-    assert "  alignment: 32 bytes (base)" in lines
+    assert "  alignment: 32 bytes (base); element addresses" in lines
     assert "  source: seed 000 asc_scatter; seed 001 Scatter" in lines
 
 

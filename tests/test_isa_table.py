@@ -40,8 +40,26 @@ def test_typed_rows_list_types_for_every_type_slot():
 def test_every_row_cites_a_source_and_summary():
     for spec in INSNS:
         assert spec.ref and spec.summary, spec.text
-        if any(op.kind is Kind.ADDR for op in spec.operands):
-            assert spec.align, f"{spec.text}: address operand without an alignment rule"
+
+
+def test_memory_and_mask_facts_are_given_exactly_where_the_operands_are():
+    for spec in INSNS:
+        names = {op.name for op in spec.operands}
+        assert (spec.access is not None) == any(op.kind is Kind.ADDR for op in spec.operands), spec.text
+        assert (spec.mask is not None) == bool(names & {"pM", "pG"}), spec.text
+        if spec.mask:
+            assert spec.mask.operand in names, spec.text
+
+
+def test_a_family_has_one_syntax_and_its_rows_differ_in_the_sub_operation():
+    """The engine decodes a family's operands by name from one layout, and tells its rows apart by the
+    sub-operation alone."""
+    families = {}
+    for spec in INSNS:
+        families.setdefault(spec.family, []).append(spec)
+    for family, specs in families.items():
+        assert len({s.syntax for s in specs}) == 1, family
+        assert len({s.sub for s in specs}) == len(specs), family
 
 
 def test_generated_files_are_current():

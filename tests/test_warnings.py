@@ -63,9 +63,35 @@ def test_disjoint_accesses_are_no_hazard(engine):
 def test_strict_hazard_faults_and_writes_nothing(engine):
     machine = run_source(HAZARD_PROGRAM.replace("vld v1.u16, [b]", "vsta [b], v0.u16, p0"), engine, strict=True)
     assert machine.stop_name == "HAZARD"
-    assert machine.state.fault_args[:3] == (2, 0x100, 0x102)   # lane 0 is the first access checked
+    assert machine.state.fault_args[:3] == (2, 0x100, 0x200)   # every lane overlaps: all 256 bytes of b
     assert machine.state.steps == 3 and machine.state.pc == 3
-    assert machine.state.ub_write_step[0x100] == 3          # still the first store's step
+    assert machine.state.ub_write_row[0x100] == 2           # still the first store's row
+
+
+def test_a_hazard_spans_every_overlapping_lane_of_the_instruction(engine):
+    # vsta.pack of 128 b16 lanes writes one byte per lane, 0x100..0x17f, all written by the vsta before
+    machine = run_source(HAZARD_PROGRAM.replace("vld v1.u16, [b]", "vsta.pack [b], v0.u16, p0"), engine)
+    assert list(machine.state.hazard_warn[3]) == [1, 2, 0x100, 0x180]
+    (loc, message, notes), = run_warnings(machine.program, machine.state)
+    assert "UB bytes 0x100..0x17f were written by line 6" in message
+
+
+def test_a_hazard_range_covers_only_the_bytes_written_since_the_membar(engine):
+    # the first vsta writes lanes 2..3 only (p1 = VL4 xor VL2: bytes 0x104..0x107 of b); the full
+    # store after it overlaps just those
+    machine = run_source("""
+        .ub a u16[128] = i
+        .ub b u16[128]
+            mask p0.b16, ALL
+            mask p1.b16, VL4
+            mask p2.b16, VL2
+            pxor p1, p1, p2, p0
+            vld v0.u16, [a]
+            vsta [b], v0.u16, p1
+            vsta [b], v0.u16, p0
+            halt
+    """, engine)
+    assert list(machine.state.hazard_warn[6]) == [1, 5, 0x104, 0x108]
 
 
 def test_strict_duplicate_index_faults_before_writing(engine):

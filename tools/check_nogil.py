@@ -1,5 +1,6 @@
 """Run `cython -a` on the engine and list every line inside a `noexcept nogil` function that Cython
-marks as interacting with Python (annotation score > 0). Exit 1 if there is any.
+marks as interacting with Python (annotation score > 0). Exit 1 if there is any. `cython -a` annotates
+only the main file, so the engine's `include`d files are inlined into one file first.
 
     python tools/check_nogil.py [--keep DIR]
 """
@@ -8,7 +9,6 @@ from __future__ import annotations
 import html
 import re
 import runpy
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -16,36 +16,59 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "ascasm" / "_engine"
+_INCLUDE = re.compile(r'^include "([^"]+)"\s*$')
 _LINE = re.compile(r"<pre class=\"cython line score-(\d+)\"[^>]*>(?:\+|&#xA0;)<span class=\"\">(\d+)</span>:")
 
 
 def nogil_line_numbers(source: list[str]) -> set[int]:
-    """1-based numbers of the lines inside functions declared `noexcept nogil` (signature included)."""
+    """1-based numbers of the lines inside functions declared `noexcept nogil` (signature included,
+    also when it spans several lines)."""
     inside, indent, numbers = False, 0, set()
+    signature = None                # (first line number, indent, text so far) of an unfinished signature
     for number, line in enumerate(source, start=1):
         stripped = line.strip()
         current = len(line) - len(line.lstrip())
-        if inside and stripped and current <= indent:
+        if inside and stripped and current <= indent and signature is None:
             inside = False
-        if re.match(r"\s*cdef\b.*\bnoexcept nogil\s*:", line):
-            inside, indent = True, current
+        if signature is None and re.match(r"\s*cdef\b[^=]*\(", line):
+            signature = (number, current, "")
+        if signature is not None:
+            first, start_indent, text = signature
+            text += " " + stripped
+            signature = (first, start_indent, text)
+            if stripped.endswith(":"):
+                if re.search(r"\bnoexcept nogil\s*:$", text):
+                    inside, indent = True, start_indent
+                    numbers.update(range(first, number))
+                signature = None
         if inside:
             numbers.add(number)
     return numbers
 
 
-def python_lines_in_nogil(directory: Path, directives: dict | None = None) -> list[tuple[int, int, str]]:
-    """(line, score, text) of each Python-touching line in a nogil function, under the build's
-    directives or the given ones."""
-    for name in ("core.pyx", "opcodes.pxd"):
-        shutil.copy(ENGINE / name, directory / name)
+def inlined(name: str) -> list[tuple[str, int, str]]:
+    """The lines of an engine source with its `include`s expanded: (file, line number, text)."""
+    out = []
+    for number, line in enumerate((ENGINE / name).read_text().splitlines(), start=1):
+        match = _INCLUDE.match(line)
+        out += inlined(match.group(1)) if match else [(name, number, line)]
+    return out
+
+
+def python_lines_in_nogil(directory: Path, directives: dict | None = None,
+                          appended: str = "") -> list[tuple[str, int, int, str]]:
+    """(file, line, score, text) of each Python-touching line in a nogil function, under the build's
+    directives or the given ones; `appended`: source added at the end of the engine (for a test)."""
+    lines = inlined("core.pyx") + [("appended", n, t) for n, t in enumerate(appended.splitlines(), start=1)]
+    source = [text for _, _, text in lines]
+    (directory / "core.pyx").write_text("\n".join(source) + "\n")
     directives = directives or runpy.run_path(str(ENGINE / "directives.py"))["DIRECTIVES"]
     flags = ",".join(f"{k}={v}" for k, v in directives.items() if k != "language_level")
     subprocess.run([sys.executable, "-m", "cython", "-a", "-3", "--directive", flags, "core.pyx"],
                    cwd=directory, check=True, capture_output=True, text=True)
     scores = {int(n): int(s) for s, n in _LINE.findall((directory / "core.html").read_text())}
-    source = (ENGINE / "core.pyx").read_text().splitlines()
-    return [(n, scores[n], source[n - 1].strip()) for n in sorted(nogil_line_numbers(source)) if scores.get(n, 0) > 0]
+    return [(*lines[n - 1][:2], scores[n], source[n - 1].strip()) for n in sorted(nogil_line_numbers(source))
+            if scores.get(n, 0) > 0]
 
 
 def main(argv: list[str]) -> int:
@@ -53,8 +76,8 @@ def main(argv: list[str]) -> int:
         directory = Path(argv[argv.index("--keep") + 1]) if "--keep" in argv else Path(tmp)
         directory.mkdir(parents=True, exist_ok=True)
         offending = python_lines_in_nogil(directory)
-    for number, score, text in offending:
-        print(f"core.pyx:{number}: score {score}: {html.unescape(text)}")
+    for name, number, score, text in offending:
+        print(f"{name}:{number}: score {score}: {html.unescape(text)}")
     print(f"{len(offending)} line(s) inside noexcept nogil functions interact with Python")
     return 1 if offending else 0
 

@@ -1,524 +1,409 @@
-"""The Cython execution engine: runs encoded bytecode (docs/bytecode.md) in place on a MachineState.
+"""The Cython engine: runs encoded bytecode (docs/bytecode.md) in place on a MachineState.
 
-Semantics are LANGUAGE.md §4 plus the rules of docs/semantics.md. The dispatch loop and the family
-kernels hold no Python objects and run without the GIL. Kernels return a stop code: STOP_RUNNING
-when the instruction completed, otherwise a fault whose arguments they stored with `_fault` before
-writing anything (every check precedes every write).
+Semantics are LANGUAGE.md §4 plus the rules of docs/semantics.md. Loading a program verifies every row
+against the ISA table and decodes it once: its operands become the named fields of its family's struct
+(generated, isa.pxi), its access facts byte counts, and its (family, types, sub-operation) the number
+of a kernel compiled for exactly that combination (dispatch.pxi). The run loop then holds no Python
+objects and runs without the GIL; a kernel returns a stop code: STOP_RUNNING when the instruction
+completed, otherwise a fault whose arguments it stored with `fault` before writing anything (every
+check precedes every write). Addresses are computed at run time and range-checked before use.
 
-Register numbers, type codes, labels and patterns in a row are trusted by the kernels; `__init__`
-verifies every row against the ISA table first, so hand-built bytecode cannot index out of range.
-Addresses are computed at run time and are always range-checked before use.
+Kernels live in kernels_*.pxi, one section per family, each starting with its syntax.
 """
 cimport cython
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.math cimport INFINITY, NAN, exp, sqrt
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memmove, memset
+
+import sys
 
 import numpy as np
 
-from ascasm.isa import table
+from ascasm.isa import families, table
 from ascasm.isa.operands import Kind
 from ascasm.state import (CTRL_SIZE as _CTRL_SIZE, DUP_WARN_FIELDS as _DUP_WARN_FIELDS,
-                          HAZARD_WARN_FIELDS as _HAZARD_WARN_FIELDS, LAST_MEMBAR as _LAST_MEMBAR, NUM_AREGS,
-                          NUM_PREGS, NUM_SREGS, NUM_VREGS, UB_SIZE, VL as _VL)
+                          HAZARD_WARN_FIELDS as _HAZARD_WARN_FIELDS, NUM_AREGS, NUM_PREGS, NUM_SREGS, NUM_VREGS,
+                          UB_BLOCK as _UB_BLOCK, UB_SIZE, VL as _VL)
 
 include "opcodes.pxd"
 
+cdef struct Addr:           # [offset + s + s + a]: absent registers point at a zero
+    int64_t offset
+    const int64_t* s0
+    const int64_t* s1
+    const uint32_t* a
+
+cdef struct SVal:           # X: an immediate or a scalar register, read through `ptr` either way
+    int64_t value
+    const int64_t* ptr
+    int32_t reg             # -1: an immediate (its bits already converted to T for X.T)
+
+include "isa.pxi"
+
+if sys.byteorder != "little":
+    raise ImportError("the ascasm engine views lanes in place and needs a little-endian host")
+
 cdef enum:
     VL = 256                # bytes in a vector register
-    MASK_BYTES = VL // 8    # bytes in a mask register
-    VECTOR_ALIGN = 32       # alignment of every vector load/store address (LANGUAGE.md §4)
+    MASK_BYTES = 32         # bytes in a mask register (VL / 8)
+    MASK_WORDS = 4          # 64-bit words in a mask register
+    LANES_B16 = 128         # lanes of a 16-bit type: the most a gather, scatter or float sum has
+    LANES_B32 = 64
     # ctrl layout (ascasm/state.py)
     PC = 0
     STEPS = 1
     STATUS = 2
     FAULT_ARGS = 3
-    N_FAULT_ARGS = 5
-    LAST_MEMBAR = 8         # step number of the latest membar
-    CTRL_SIZE = 9
+    CTRL_SIZE = 8
     DUP_WARN_FIELDS = 4     # dup_warn columns: count, earlier lane, later lane, address
     HAZARD_WARN_FIELDS = 4  # hazard_warn columns: count, writer row, first byte, one past the last byte
-    LANES_B16 = VL // 2     # lanes of a 16-bit type: the most a gather, scatter or float reduction has
     UB_BYTES = 262144       # the UB (ascasm/state.py UB_SIZE); every checked address is below it
-    BLOCK = 32              # bytes per block of the hazard check's summary
+    BLOCK = 32              # bytes per hazard block: ub_dirty has one bit per byte, a word per block
     UB_BLOCKS = 8192        # UB_BYTES / BLOCK
+    STOP_END = 100          # the end-of-code row: halts without counting a step
+    LOG_FIELDS = 10         # a write-log record: step, row, kind, addr, width, count, pitch, lane, operand, index
+    LOG_RESERVE = 520       # the most records one instruction can log (gather/scatter: a read and a write per lane)
+    STOP_BEFORE = 1         # Ins.stop flags
+    STOP_AFTER = 2
 
-assert VL == _VL and MASK_BYTES * 8 == VL and DUP_WARN_FIELDS == _DUP_WARN_FIELDS and UB_BYTES == UB_SIZE
-assert UB_BLOCKS * BLOCK == UB_BYTES and LAST_MEMBAR == _LAST_MEMBAR and CTRL_SIZE == _CTRL_SIZE and HAZARD_WARN_FIELDS == _HAZARD_WARN_FIELDS
+assert VL == _VL and MASK_BYTES * 8 == VL and MASK_WORDS * 8 == MASK_BYTES and LANES_B16 * 2 == VL and LANES_B32 * 4 == VL and UB_BLOCKS * BLOCK == UB_BYTES and DUP_WARN_FIELDS == _DUP_WARN_FIELDS and UB_BYTES == UB_SIZE
+assert CTRL_SIZE == _CTRL_SIZE and HAZARD_WARN_FIELDS == _HAZARD_WARN_FIELDS and BLOCK == _UB_BLOCK
 
-HANDLED = frozenset({
-    OP_MOV, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_REM, OP_AND, OP_OR, OP_XOR, OP_SHL, OP_SHR,
-    OP_LD, OP_ST, OP_B, OP_BEQ, OP_BNE, OP_BLT, OP_BLE, OP_BGT, OP_BGE, OP_MEMBAR, OP_HALT,
-    OP_MASK, OP_MASK_UPD, OP_ITER, OP_ITER_SCALED, OP_PAND, OP_POR, OP_PXOR, OP_PNOT, OP_PMOV,
-    OP_VLD, OP_VLD_BRC, OP_VLD_US, OP_VLD_DS, OP_VLD_UNPK, OP_VLD_DINTLV,
-    OP_VLD_MASK, OP_VLD_US_MASK, OP_VLD_DS_MASK, OP_VGAT,
-    OP_VSTA, OP_VSTA_1ST, OP_VSTA_PACK, OP_VSTA_PACKV2, OP_VSTA_INTLV, OP_VSTA_MASK, OP_VSTA_PACK_MASK,
-    OP_VSCT, OP_VREDSUM, OP_VREDMAX, OP_VREDMIN,
-    OP_VDUP, OP_VDUP_MASKED, OP_VCI, OP_VADD, OP_VSUB, OP_VMUL, OP_VMAX, OP_VMIN,
-    OP_VADDS, OP_VMULS, OP_VMAXS, OP_VMINS, OP_VCMP_EQ, OP_VCMP_NE, OP_VCMP_LT, OP_VCMP_LE,
-    OP_VCMP_GT, OP_VCMP_GE, OP_VSEL, OP_PCNT, OP_VDIV, OP_VABS, OP_VNEG, OP_VEXP, OP_VSQRT,
-})
+LOG_KINDS = ("read", "write")       # record kind 0, 1
+LOG_FIELD_NAMES = ("step", "row", "kind", "addr", "width", "count", "pitch", "lane", "operand", "index")
+HANDLED = frozenset(table.OPCODES.values())     # every row: the kernels are generated per family
 
 
 # ---------------------------------------------------------------------------------------------
-# Helpers on plain values
+# The machine as the kernels see it: raw pointers into the MachineState's arrays
 # ---------------------------------------------------------------------------------------------
 
-cdef inline int64_t _width(int64_t t) noexcept nogil:
-    """Bytes per element of type code t (never 0, so lane counts cannot divide by zero)."""
-    if t == T_S16 or t == T_U16 or t == T_F16 or t == T_BF16 or t == T_B16:
-        return 2
-    if t == T_S32 or t == T_U32 or t == T_F32 or t == T_B32:
-        return 4
-    if t == T_S64 or t == T_U64 or t == T_B64:
-        return 8
-    return 1
+cdef struct Ins:            # a decoded bytecode row
+    int32_t kernel          # the specialised kernel (dispatch.pxi); 0: the end-of-code row
+    int32_t family
+    int32_t t, u            # type codes of type slots 0 and 1
+    int32_t tw, uw          # their widths in bytes (1 if none)
+    int64_t size, align, slot   # the row's access facts in bytes (ISA table Access), 0 if none
+    uint8_t stop            # STOP_BEFORE | STOP_AFTER flags (set_stop_rows)
+    Args a                  # the operands, as named fields of the family's struct
+
+cdef struct Machine:
+    uint8_t* ub
+    uint8_t* vreg           # [32][256]
+    uint64_t* preg          # [8][4] words: bit k of a register is bit k % 64 of word k / 64
+    uint8_t* preg_set
+    uint32_t* areg
+    int64_t* sreg
+    int64_t* ctrl
+    int64_t* dup_warn
+    int64_t* hazard_warn
+    uint32_t* ub_dirty      # per 32-byte block, one bit per byte written since the latest membar
+    int32_t* ub_write_row   # per UB byte, the row that wrote it last
+    int32_t* dirty_blocks   # the blocks with a nonzero ub_dirty word (a membar clears just those)
+    int64_t n_dirty
+    uint8_t* seen           # per UB byte: marked by the executing vsct's lanes; all 0 between instructions
+    int64_t ub_usable
+    bint strict
+    bint zero_inactive
+    int64_t step            # the executing instruction's step number (steps + 1)
+    int64_t row             # ... and row
+    int64_t pc_next
+    bint hazard             # it touched bytes written since the latest membar: first..last, below
+    int64_t hazard_first, hazard_last, hazard_writer
+    int64_t* log            # the write log, when a recorder asks (NULL: off)
+    int64_t log_len, log_cap
+    int64_t zero64
+    uint32_t zero32
 
 
-cdef inline bint _is_signed(int64_t t) noexcept nogil:
-    return t == T_S8 or t == T_S16 or t == T_S32 or t == T_S64
+include "lanes.pxi"
 
 
-cdef inline int64_t _sign_extend(uint64_t v, int64_t width) noexcept nogil:
+cdef inline int fault(Machine* m, int code, int64_t a0=0, int64_t a1=0, int64_t a2=0, int64_t a3=0,
+                      int64_t a4=0) noexcept nogil:
+    m.ctrl[FAULT_ARGS] = a0
+    m.ctrl[FAULT_ARGS + 1] = a1
+    m.ctrl[FAULT_ARGS + 2] = a2
+    m.ctrl[FAULT_ARGS + 3] = a3
+    m.ctrl[FAULT_ARGS + 4] = a4
+    return code
+
+
+# --- operands ---
+
+cdef inline int64_t address(const Addr* a) noexcept nogil:
+    """[offset + sX + sY + aZ] in wrapping 64-bit arithmetic."""
+    return <int64_t>(<uint64_t>a.offset + <uint64_t>a.s0[0] + <uint64_t>a.s1[0] + a.a[0])
+
+
+cdef inline int64_t sval(const SVal* x) noexcept nogil:
+    return x.ptr[0]
+
+
+cdef inline Lane tval(const SVal* x, Lane* tag) noexcept nogil:
+    """An X.T operand as a lane of T: an immediate's bits were converted when assembling; a register's
+    int64 value is converted now (integers keep the low bits, floats round once)."""
+    if x.reg < 0:
+        return lane_of_bits(<uint64_t>x.value, <Lane*>NULL)
+    return lane_of_int(x.ptr[0], <Lane*>NULL)
+
+
+cdef inline void decode_sval(Machine* m, const int64_t* slot, SVal* x) noexcept nogil:
+    x.value = slot[1]
+    x.reg = <int32_t>slot[1] if slot[0] else -1
+    x.ptr = &m.sreg[slot[1]] if slot[0] else &x.value
+
+
+cdef inline void decode_addr(Machine* m, const int64_t* slot, Addr* a) noexcept nogil:
+    a.offset = slot[0]
+    a.s0 = &m.sreg[slot[1]] if slot[1] >= 0 else &m.zero64
+    a.s1 = &m.sreg[slot[2]] if slot[2] >= 0 else &m.zero64
+    a.a = &m.areg[slot[3]] if slot[3] >= 0 else &m.zero32
+
+
+cdef inline uint8_t* vreg(Machine* m, int64_t v) noexcept nogil:
+    return m.vreg + v * VL
+
+
+# --- masks as 64-bit words ---
+
+cdef inline uint64_t mask_word(const Machine* m, int64_t p, int64_t w) noexcept nogil:
+    return m.preg[p * MASK_WORDS + w]
+
+
+cdef inline bint mask_bit(const Machine* m, int64_t p, int64_t k) noexcept nogil:
+    """Bit k of mask register p (the bit of element i of width W is k = i*W)."""
+    return (m.preg[p * MASK_WORDS + (k >> 6)] >> (k & 63)) & 1
+
+
+cdef inline uint64_t stride_bits(int64_t width) noexcept nogil:
+    """The bits at multiples of `width` in a word: the bits that govern elements of that width."""
     if width == 1:
-        return <int8_t>v
+        return 0xFFFFFFFFFFFFFFFFULL
     if width == 2:
-        return <int16_t>v
+        return 0x5555555555555555ULL
     if width == 4:
-        return <int32_t>v
-    return <int64_t>v
+        return 0x1111111111111111ULL
+    return 0x0101010101010101ULL
 
 
-cdef inline uint64_t _load_le(const uint8_t* p, int64_t width) noexcept nogil:
-    """The little-endian unsigned integer in p[0:width] (independent of the host's byte order)."""
-    cdef uint64_t v = 0
-    cdef int64_t k
-    for k in range(width):
-        v |= (<uint64_t>p[k]) << (8 * k)
-    return v
+cdef inline void set_mask(Machine* m, int64_t p, const uint64_t* words) noexcept nogil:
+    """All 256 bits of mask register p (the words may be p's own), and mark it written."""
+    memmove(&m.preg[p * MASK_WORDS], words, MASK_BYTES)
+    m.preg_set[p] = 1
 
 
-cdef inline uint64_t _load_lane(const uint8_t* p, int64_t width) noexcept nogil:
-    """_load_le for a lane width of 1, 2, 4 or 8, each case with a constant width so that it compiles
-    to a single load."""
-    if width == 2:
-        return _load_le(p, 2)
-    if width == 4:
-        return _load_le(p, 4)
-    if width == 8:
-        return _load_le(p, 8)
-    return _load_le(p, 1)
+cdef inline int check_mask(Machine* m, int64_t p) noexcept nogil:
+    if m.preg_set[p]:
+        return STOP_RUNNING
+    return fault(m, STOP_MASK_UNSET, p)
 
 
-cdef inline void _store_le(uint8_t* p, uint64_t v, int64_t width) noexcept nogil:
-    cdef int64_t k
-    for k in range(width):
-        p[k] = <uint8_t>(v >> (8 * k))
+# --- UB checks, hazards and writes (docs/semantics.md "Addresses", "Hazards") ---
+
+cdef inline int check_align(Machine* m, int64_t addr, int64_t align) noexcept nogil:
+    if (addr & (align - 1)) == 0:
+        return STOP_RUNNING
+    return fault(m, STOP_MISALIGNED, addr, align)
 
 
-cdef inline int64_t _offset(int64_t addr, uint64_t delta) noexcept nogil:
-    """addr + delta in wrapping 64-bit arithmetic (signed overflow would be undefined in C)."""
-    return <int64_t>(<uint64_t>addr + delta)
+cdef inline bint in_range(const Machine* m, int64_t addr, int64_t size) noexcept nogil:
+    """Every byte of [addr, addr + size) in [0, usable) (written so nothing can overflow)."""
+    return addr >= 0 and addr <= m.ub_usable - size
 
 
-cdef inline uint64_t _low_bits(int64_t width) noexcept nogil:
-    """All ones in the low `width` bytes."""
-    return 0xFFFFFFFFFFFFFFFFULL if width >= 8 else ((<uint64_t>1) << (8 * width)) - 1
+cdef inline int check_range(Machine* m, int64_t addr, int64_t size, int64_t lane, int64_t index) noexcept nogil:
+    if in_range(m, addr, size):
+        return STOP_RUNNING
+    return fault(m, STOP_UB_RANGE, addr, size, m.ub_usable, lane, index)
 
 
-cdef inline uint64_t _sign_bit(int64_t width) noexcept nogil:
-    return (<uint64_t>1) << (8 * width - 1)
+cdef inline uint32_t block_bits(int64_t lo, int64_t hi) noexcept nogil:
+    """Bits lo..hi-1 of a block's word (0 <= lo < hi <= 32)."""
+    return <uint32_t>((((<uint64_t>1) << (hi - lo)) - 1) << lo)
 
 
-cdef inline void _copy_elem(uint8_t* dst, const uint8_t* src, int64_t width) noexcept nogil:
-    """Copy one element of 1, 2, 4 or 8 bytes (fixed-size copies compile to single moves)."""
-    if width == 1:
-        dst[0] = src[0]
-    elif width == 2:
-        memcpy(dst, src, 2)
-    elif width == 4:
-        memcpy(dst, src, 4)
-    else:
-        memcpy(dst, src, 8)
+cdef inline void scan_hazard(Machine* m, int64_t addr, int64_t size) noexcept nogil:
+    """Note the bytes of a checked access that were written since the latest membar (LANGUAGE.md §5):
+    the executing instruction's hazard spans its first to its last such byte."""
+    cdef int64_t block, lo, hi, first, last
+    cdef uint32_t hot
+    if m.n_dirty == 0:
+        return                      # nothing written since the membar: the common path costs this test
+    for block in range(addr // BLOCK, (addr + size - 1) // BLOCK + 1):
+        if m.ub_dirty[block] == 0:
+            continue
+        lo = addr - block * BLOCK if addr > block * BLOCK else 0
+        hi = addr + size - block * BLOCK if addr + size < (block + 1) * BLOCK else BLOCK
+        hot = m.ub_dirty[block] & block_bits(lo, hi)
+        if hot == 0:
+            continue
+        first = block * BLOCK + __builtin_ctzll(hot)
+        last = block * BLOCK + top_bit(hot) + 1
+        if not m.hazard or first < m.hazard_first:
+            m.hazard_first = first
+        if not m.hazard or last > m.hazard_last:
+            m.hazard_last = last
+        m.hazard = True
 
 
-cdef inline void _pick_elements(uint8_t* dst, const uint8_t* src, int64_t width, int64_t mul, int64_t shift,
-                                int64_t phase) noexcept nogil:
-    """Fill the VL/width elements of dst: element e = src element ((e * mul) >> shift) + phase.
-    BRC (mul 0), US (1, 1), DS and DINTLV (2, 0, phase 0 or 1); src must hold the largest one."""
-    cdef int64_t e
-    for e in range(VL // width):
-        _copy_elem(dst + e * width, src + (((e * mul) >> shift) + phase) * width, width)
+cdef inline int hazard_verdict(Machine* m) noexcept nogil:
+    """After every access of an instruction was scanned: under --strict a hazard is a fault; otherwise
+    the run loop records it once the instruction completes."""
+    if not m.hazard:
+        return STOP_RUNNING
+    m.hazard_writer = m.ub_write_row[m.hazard_first]    # before this instruction writes the byte
+    if m.strict:
+        return fault(m, STOP_HAZARD, m.hazard_writer, m.hazard_first, m.hazard_last)
+    return STOP_RUNNING
 
 
-cdef inline bint _bit(const uint8_t* bits, int64_t k) noexcept nogil:
-    """Bit k of a bit string: bit k % 8 of byte k // 8 (the mask layout, LANGUAGE.md §1)."""
-    return (bits[k >> 3] >> (k & 7)) & 1
+cdef inline int check_span(Machine* m, int64_t addr, int64_t align, int64_t size) noexcept nogil:
+    """One contiguous access: alignment, range, then its hazard."""
+    cdef int status = check_align(m, addr, align) or check_range(m, addr, size, -1, -1)
+    if status:
+        return status
+    scan_hazard(m, addr, size)
+    return hazard_verdict(m)
 
 
-cdef inline void _pick_bits(uint8_t* dst, int64_t n, const uint8_t* src, int64_t mul, int64_t shift) noexcept nogil:
-    """dst bit k = src bit (k * mul) >> shift for k < n (a multiple of 8): US (1, 1), DS and PACK (2, 0)."""
-    cdef int64_t k
-    memset(dst, 0, n >> 3)
-    for k in range(n):
-        if _bit(src, (k * mul) >> shift):
-            dst[k >> 3] |= <uint8_t>(1 << (k & 7))
+cdef inline void wrote(Machine* m, int64_t addr, int64_t size) noexcept nogil:
+    """Book the (checked) bytes [addr, addr + size) as written by the executing row."""
+    cdef int64_t k, block, lo, hi
+    cdef int32_t row = <int32_t>m.row
+    for k in range(addr, addr + size):
+        m.ub_write_row[k] = row
+    for block in range(addr // BLOCK, (addr + size - 1) // BLOCK + 1):
+        lo = addr - block * BLOCK if addr > block * BLOCK else 0
+        hi = addr + size - block * BLOCK if addr + size < (block + 1) * BLOCK else BLOCK
+        if m.ub_dirty[block] == 0:
+            m.dirty_blocks[m.n_dirty] = <int32_t>block
+            m.n_dirty += 1
+        m.ub_dirty[block] |= block_bits(lo, hi)
 
 
-# --- floating-point types by bits (C has no half, bfloat16 or fp8 types). A value is widened to
-# double exactly, computed on in double and rounded once back: for + - * / sqrt of p-bit inputs the
-# double result rounds innocuously (53 >= 2p + 2), so the final result is correctly rounded. ---
-
-cdef uint64_t ONE = 1                              # 64-bit shifts need a 64-bit one
-
-
-cdef struct FloatFormat:
-    int64_t mantissa_bits
-    int64_t bias
-    uint64_t sign_bit
-    uint64_t max_finite     # bits of the largest finite value
-    uint64_t overflow       # bits of +inf; for e4m3, which has no inf, its only NaN
-    uint64_t nan            # the canonical quiet NaN
-    bint has_inf
+cdef inline void log_span(Machine* m, int64_t kind, int64_t addr, int64_t width, int64_t count, int64_t pitch,
+                          int64_t lane, int64_t operand, int64_t index) noexcept nogil:
+    """One write-log record, when a recorder asked for the log (docs/bytecode.md "Write log")."""
+    cdef int64_t* record
+    if m.log == NULL:
+        return
+    record = m.log + m.log_len * LOG_FIELDS
+    record[0], record[1], record[2], record[3], record[4] = m.step, m.row, kind, addr, width
+    record[5], record[6], record[7], record[8], record[9] = count, pitch, lane, operand, index
+    m.log_len += 1
 
 
-cdef inline FloatFormat _format(int64_t t) noexcept nogil:
-    """The layout of float type t (f16, bf16, f32, e4m3, e5m2)."""
-    cdef FloatFormat f
-    if t == T_F16:
-        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 10, 15, 0x8000, 0x7BFF, 0x7C00, 0x7E00
-    elif t == T_BF16:
-        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 7, 127, 0x8000, 0x7F7F, 0x7F80, 0x7FC0
-    elif t == T_F32:
-        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 23, 127, 0x80000000, 0x7F7FFFFF, \
-            0x7F800000, 0x7FC00000
-    elif t == T_E4M3:
-        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 3, 7, 0x80, 0x7E, 0x7F, 0x7F
-    else:                                           # T_E5M2
-        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 2, 15, 0x80, 0x7B, 0x7C, 0x7E
-    f.has_inf = t != T_E4M3
-    return f
+include "kernels_scalar.pxi"
+include "kernels_memory.pxi"
+include "kernels_compute.pxi"
+include "dispatch.pxi"
 
 
-cdef inline bint _is_float(int64_t t) noexcept nogil:
-    return t == T_F16 or t == T_BF16 or t == T_F32 or t == T_E4M3 or t == T_E5M2
+# ---------------------------------------------------------------------------------------------
+# Loading: verification of the rows (vectorised), decoding
+# ---------------------------------------------------------------------------------------------
 
-
-cdef inline double _float_of_bits(uint32_t bits) noexcept nogil:
-    cdef float f
-    memcpy(&f, &bits, 4)
-    return f
-
-
-cdef inline bint _is_nan(uint64_t bits, const FloatFormat* f) noexcept nogil:
-    cdef uint64_t magnitude = bits & (f.sign_bit - 1)
-    return magnitude > f.max_finite and (magnitude != f.overflow or not f.has_inf)
-
-
-cdef inline double _decode(uint64_t bits, const FloatFormat* f) noexcept nogil:
-    """The exact value of float bits (any NaN for a NaN: every use of a NaN value canonicalises)."""
-    cdef uint64_t magnitude = bits & (f.sign_bit - 1)
-    cdef int64_t m = f.mantissa_bits
-    cdef int64_t field = <int64_t>(magnitude >> m)
-    cdef double value
-    if m == 23:
-        return _float_of_bits(<uint32_t>bits)
-    if magnitude > f.max_finite:
-        value = INFINITY if magnitude == f.overflow and f.has_inf else NAN
-    elif field == 0:                                # subnormal: mantissa units of 2^(1 - bias - m)
-        value = <double>magnitude * _pow2(1 - f.bias - m)
-    else:
-        value = <double>((magnitude & ((ONE << m) - 1)) | (ONE << m)) * _pow2(field - f.bias - m)
-    return -value if bits & f.sign_bit else value
-
-
-cdef inline uint64_t _overflowed(uint64_t sign, const FloatFormat* f) noexcept nogil:
-    """A result beyond the largest finite value: +-inf, or for e4m3 a NaN, made canonical."""
-    return (sign | f.overflow) if f.has_inf else f.nan
-
-
-cdef extern from *:
-    int __builtin_clzll(unsigned long long v) nogil      # GCC and Clang: leading zero bits of v > 0
-
-
-cdef inline int64_t _top_bit(uint64_t v) noexcept nogil:
-    """Position of the highest set bit of v > 0."""
-    return 63 - __builtin_clzll(v)
-
-
-cdef inline double _pow2(int64_t e) noexcept nogil:
-    """2^e for -1022 <= e <= 1023, built from its bits (exact, no libm call)."""
-    cdef uint64_t bits = (<uint64_t>(e + 1023)) << 52
-    cdef double value
-    memcpy(&value, &bits, 8)
-    return value
-
-
-cdef inline uint64_t _encode(bint negative, uint64_t magnitude, int64_t exponent, const FloatFormat* f) noexcept nogil:
-    """magnitude * 2^exponent (negated if `negative`) rounded once to nearest, ties to even, subnormals
-    kept, overflow to inf (to the canonical NaN for e4m3). The result's last mantissa bit weighs
-    2^quantum; q counts those."""
-    cdef uint64_t sign = f.sign_bit if negative else 0
-    cdef int64_t m = f.mantissa_bits
-    cdef int64_t top, quantum, shift
-    cdef uint64_t q, rest, half
-    if magnitude == 0:
-        return sign
-    top = _top_bit(magnitude) + exponent            # magnitude * 2^exponent is in [2^top, 2^(top+1))
-    if top + f.bias > <int64_t>(f.max_finite >> m): # at least twice the largest finite value
-        return _overflowed(sign, f)
-    quantum = (top if top > 1 - f.bias else 1 - f.bias) - m
-    shift = quantum - exponent
-    if shift <= 0:
-        q = magnitude << (-shift)                   # exact: the value has at most m + 1 bits
-    elif shift > 64:
-        q = 0                                       # below half a quantum
-    elif shift == 64:
-        q = 1 if magnitude > (ONE << 63) else 0      # above half a quantum rounds up; the tie to even 0
-    else:
-        q = magnitude >> shift
-        rest = magnitude & ((ONE << shift) - 1)
-        half = ONE << (shift - 1)
-        if rest > half or (rest == half and (q & 1)):
-            q += 1
-    # normal results have q in [2^m, 2^(m+1)]: the exponent field is quantum + m + bias, and q's
-    # leading bit (and a carry from rounding up) adds into it; subnormal ones have field 1 - 1 = 0
-    q = ((<uint64_t>(quantum + m + f.bias)) << m) + q - (ONE << m)
-    if q > f.max_finite:
-        return _overflowed(sign, f)
-    return sign | q
-
-
-cdef inline uint64_t _encode_double(double value, const FloatFormat* f) noexcept nogil:
-    """A double rounded once to the float format; NaN becomes the canonical NaN."""
-    cdef uint64_t bits
-    cdef uint32_t single_bits
-    cdef float single
-    if value != value:
-        return f.nan
-    if f.mantissa_bits == 23:                       # f32: the C conversion rounds to nearest even
-        single = <float>value
-        memcpy(&single_bits, &single, 4)
-        return single_bits
-    memcpy(&bits, &value, 8)
-    cdef uint64_t field = (bits >> 52) & 0x7FF
-    cdef uint64_t fraction = bits & ((ONE << 52) - 1)
-    if field == 0x7FF:                              # +-inf (NaN handled above)
-        return _overflowed(f.sign_bit if bits >> 63 else 0, f)
-    if field == 0:
-        return _encode(bits >> 63, fraction, -1074, f)
-    return _encode(bits >> 63, fraction | (ONE << 52), <int64_t>field - 1075, f)
-
-
-cdef inline uint64_t _encode_int(int64_t value, const FloatFormat* f) noexcept nogil:
-    """An integer rounded once to the float format (exact for every int64, no detour via double)."""
-    return _encode(value < 0, (0 - <uint64_t>value) if value < 0 else <uint64_t>value, 0, f)
-
-
-cdef inline uint64_t _order_key(uint64_t bits, int64_t t) noexcept nogil:
-    """An unsigned key ordered as the values of type t are (bits: the lane's zero-extended bits).
-    Floats (not NaN) in IEEE total order, so -0 sorts just below +0; signed integers offset by the sign."""
-    cdef int64_t width = _width(t)
-    cdef uint64_t sign = _sign_bit(width)
-    if _is_float(t):
-        return (~bits & _low_bits(width)) if bits & sign else bits | sign
-    if _is_signed(t):
-        return bits ^ sign
-    return bits
-
-
-cdef inline uint64_t _maxmin_identity(int64_t t, bint want_max) noexcept nogil:
-    """Bits of the max (min) identity: -inf (+inf) for floats, the type's minimum (maximum) for integers."""
-    cdef uint64_t sign = _sign_bit(_width(t))
-    cdef FloatFormat f
-    if _is_float(t):                                # -inf (+inf); for e4m3 the most negative (positive) value
-        f = _format(t)
-        return (sign | f.overflow if want_max else f.overflow) if f.has_inf else \
-            (sign | f.max_finite if want_max else f.max_finite)
-    if _is_signed(t):
-        return sign if want_max else sign - 1
-    return 0 if want_max else _low_bits(_width(t))
-
-
-# --- vector compute on one lane (docs/semantics.md "Vector compute"): bits in, bits out ---
-
+# Slot kinds of each opcode's row (docs/bytecode.md), for checking every row at once.
 cdef enum:
-    LANE_ADD = 0
-    LANE_SUB = 1
-    LANE_MUL = 2
-    LANE_DIV = 3
-    LANE_MAX = 4
-    LANE_MIN = 5
-    LANE_ABS = 6
-    LANE_NEG = 7
-    LANE_EXP = 8
-    LANE_SQRT = 9
+    SLOT_UNUSED = 0
+    SLOT_VREG = 1
+    SLOT_PREG = 2
+    SLOT_AREG = 3
+    SLOT_SREG = 4
+    SLOT_FLAG = 5           # X: 0 immediate, 1 register
+    SLOT_XVALUE = 6         # X: a register number if the flag before it is 1, else any value
+    SLOT_ANY = 7            # immediates, address offsets
+    SLOT_OPT_SREG = 8       # an address's scalar register or -1
+    SLOT_OPT_AREG = 9       # an address's address register or -1
+    SLOT_LABEL = 10
+    SLOT_PAT = 11
+    SLOT_BARRIER = 12
+    N_SLOT_KINDS = 13
+
+_SLOTS_OF_KIND = {Kind.VREG: [SLOT_VREG], Kind.PREG: [SLOT_PREG], Kind.AREG: [SLOT_AREG], Kind.SREG: [SLOT_SREG],
+                  Kind.SVAL: [SLOT_FLAG, SLOT_XVALUE], Kind.TVAL: [SLOT_FLAG, SLOT_XVALUE], Kind.IMM: [SLOT_ANY],
+                  Kind.ADDR: [SLOT_ANY, SLOT_OPT_SREG, SLOT_OPT_SREG, SLOT_OPT_AREG], Kind.LABEL: [SLOT_LABEL],
+                  Kind.PAT: [SLOT_PAT], Kind.BARRIER: [SLOT_BARRIER]}
+_N_OPCODES = max(table.OPCODES.values()) + 1
+_N_TYPES = 1 + max(t.code for t in table.dtypes.TYPES)
 
 
-cdef inline uint64_t _int_divide(int64_t t, uint64_t a, uint64_t b) noexcept nogil:
-    """Integer lane division toward zero; x / 0 = all ones; min / -1 = min (wraps)."""
-    cdef int64_t width = _width(t)
-    cdef int64_t x, y
-    if b == 0:
-        return _low_bits(width)
-    if not _is_signed(t):
-        return a / b
-    x = _sign_extend(a, width)
-    y = _sign_extend(b, width)
-    if y == -1:                                     # -x wraps: INT_MIN / -1 = INT_MIN, no C overflow
-        return (0 - a) & _low_bits(width)
-    return <uint64_t>(x / y) & _low_bits(width)
+def _build_tables():
+    """Per opcode: the kind of each row slot, its family, and the kernel of each (type, type) pair
+    (-1: not accepted); per opcode and type code, the access facts in bytes; per type code, its width."""
+    slot_kinds = np.full((_N_OPCODES, ROW_WIDTH), SLOT_UNUSED, np.int64)
+    kernel = np.full((_N_OPCODES, _N_TYPES, _N_TYPES), -1, np.int64)
+    family = np.zeros(_N_OPCODES, np.int64)
+    access = np.zeros((_N_OPCODES, _N_TYPES, 3), np.int64)
+    width = np.ones(_N_TYPES, np.int64)            # type code 0 (no type): width 1
+    for t in table.dtypes.TYPES:
+        width[t.code] = t.width
+    for op, spec in table.BY_OPCODE.items():
+        kinds = [k for operand in spec.operands for k in _SLOTS_OF_KIND[operand.kind]]
+        slot_kinds[op, ROW_HEADER:ROW_HEADER + len(kinds)] = kinds
+        family[op] = FAMILY_OF_OPCODE[op]
+        a = spec.access
+        if a is not None:
+            for code in range(_N_TYPES):
+                w = int(width[code])
+                access[op, code] = [a.bytes(a.size, w), a.bytes(a.align, w), a.bytes(a.slot, w) if a.slot else 0]
+    for op, t, u, k in KERNEL_OF_ROWS:
+        kernel[op, t, u] = k
+    return slot_kinds, kernel, family, access, width
 
 
-cdef inline uint64_t _float_lane_op(int lane_op, int64_t t, const FloatFormat* f, uint64_t a, uint64_t b) noexcept nogil:
-    cdef double x, y
-    if lane_op == LANE_ABS:                         # sign-bit operations: NaN payloads stay
-        return a & ~f.sign_bit
-    if lane_op == LANE_NEG:
-        return a ^ f.sign_bit
-    if lane_op == LANE_MAX or lane_op == LANE_MIN:  # on the bits: no value needed
-        if _is_nan(a, f) or _is_nan(b, f):
-            return f.nan
-        if lane_op == LANE_MAX:
-            return b if _order_key(b, t) > _order_key(a, t) else a     # -0 below +0
-        return b if _order_key(b, t) < _order_key(a, t) else a
-    x = _decode(a, f)
-    if lane_op == LANE_EXP:
-        return _encode_double(exp(x), f)
-    if lane_op == LANE_SQRT:
-        return _encode_double(sqrt(x), f)
-    y = _decode(b, f)
-    if lane_op == LANE_ADD:
-        return _encode_double(x + y, f)
-    if lane_op == LANE_SUB:
-        return _encode_double(x - y, f)
-    if lane_op == LANE_MUL:
-        return _encode_double(x * y, f)
-    return _encode_double(x / y, f)                 # LANE_DIV
+_SLOT_KINDS, _KERNEL, _FAMILY, _ACCESS, _WIDTH = _build_tables()
+_RANGES = {SLOT_VREG: (0, NUM_VREGS), SLOT_PREG: (0, NUM_PREGS), SLOT_AREG: (0, NUM_AREGS), SLOT_SREG: (0, NUM_SREGS),
+           SLOT_FLAG: (0, 2), SLOT_OPT_SREG: (-1, NUM_SREGS), SLOT_OPT_AREG: (-1, NUM_AREGS),
+           SLOT_PAT: (0, 16), SLOT_BARRIER: (-1, len(table.BARRIER_KINDS))}
+_PATTERN_VALUES = np.array(sorted(table.PATTERNS.values()))
 
 
-cdef inline uint64_t _lane_op(int lane_op, int64_t t, const FloatFormat* f, uint64_t a, uint64_t b) noexcept nogil:
-    """One lane of a vector compute instruction on the zero-extended bits of T (f: T's format, used
-    for float types only; b: the second operand, ignored by unary operations)."""
-    cdef int64_t width = _width(t)
-    if _is_float(t):
-        return _float_lane_op(lane_op, t, f, a, b)
-    if lane_op == LANE_ADD:
-        return (a + b) & _low_bits(width)
-    if lane_op == LANE_SUB:
-        return (a - b) & _low_bits(width)
-    if lane_op == LANE_MUL:
-        return (a * b) & _low_bits(width)
-    if lane_op == LANE_DIV:
-        return _int_divide(t, a, b)
-    if lane_op == LANE_NEG or (lane_op == LANE_ABS and a & _sign_bit(width)):
-        return (0 - a) & _low_bits(width)
-    if lane_op == LANE_ABS:
-        return a
-    if lane_op == LANE_MAX:
-        return b if _order_key(b, t) > _order_key(a, t) else a
-    return b if _order_key(b, t) < _order_key(a, t) else a
+def _verify(code):
+    """Every row checked against the ISA table at once (numpy): the kernels trust opcodes, type codes,
+    register numbers, labels and patterns. Raises ValueError naming the first bad row."""
+    n = code.shape[0]
+    ops = code[:, 0]
+    bad = (ops < 1) | (ops >= _N_OPCODES)
+    safe_ops = np.where(bad, 0, ops)
+    t, u = code[:, 1], code[:, 2]
+    types_ok = (t >= 0) & (t < _N_TYPES) & (u >= 0) & (u < _N_TYPES)
+    bad |= ~types_ok
+    kernels = _KERNEL[safe_ops, np.where(types_ok, t, 0), np.where(types_ok, u, 0)]
+    bad |= kernels < 0
+    kinds = _SLOT_KINDS[safe_ops]
+    slot_bad = (kinds == SLOT_UNUSED) & (code != 0)
+    slot_bad[:, :ROW_HEADER] = False
+    for kind, (lo, hi) in _RANGES.items():
+        slot_bad |= (kinds == kind) & ((code < lo) | (code >= hi))
+    flags = np.zeros_like(code)
+    flags[:, 1:] = code[:, :-1]
+    slot_bad |= (kinds == SLOT_XVALUE) & (flags == 1) & ((code < 0) | (code >= NUM_SREGS))
+    slot_bad |= (kinds == SLOT_LABEL) & ((code < 0) | (code > n))          # n: a branch past the end halts
+    slot_bad |= (kinds == SLOT_PAT) & ~np.isin(code, _PATTERN_VALUES)
+    bad |= slot_bad.any(axis=1)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"bytecode row {row}: {_row_problem(code[row].tolist())}")
+    return kernels
 
 
-cdef inline bint _lane_compare(int64_t op, int64_t t, const FloatFormat* f, uint64_t a, uint64_t b) noexcept nogil:
-    """vcmp.CC on one lane: floats compare as values (NaN false except ne, -0 == +0), integers by
-    their signedness."""
-    cdef double x, y
-    if _is_float(t):
-        x = _decode(a, f)
-        y = _decode(b, f)
-        if x != x or y != y:                    # unordered: only ne holds
-            return op == OP_VCMP_NE
-        return _comparison_holds(op, x < y, x == y)
-    return _comparison_holds(op, _order_key(a, t) < _order_key(b, t), a == b)
-
-
-cdef inline bint _comparison_holds(int64_t op, bint less, bint equal) noexcept nogil:
-    """Whether vcmp.CC holds for two ordered values, given whether a < b and a == b."""
-    if op == OP_VCMP_EQ:
-        return equal
-    if op == OP_VCMP_NE:
-        return not equal
-    if op == OP_VCMP_LT:
-        return less
-    if op == OP_VCMP_LE:
-        return less or equal
-    if op == OP_VCMP_GT:
-        return not (less or equal)
-    return not less                             # OP_VCMP_GE
-
-
-# ---------------------------------------------------------------------------------------------
-# Row verification (Python, once per Engine): the kernels trust what it checks
-# ---------------------------------------------------------------------------------------------
-
-_REGISTER_COUNT = {Kind.VREG: NUM_VREGS, Kind.PREG: NUM_PREGS, Kind.AREG: NUM_AREGS, Kind.SREG: NUM_SREGS}
-_PATTERN_VALUES = frozenset(table.PATTERNS.values())
-_TYPE_CODES = {op: frozenset(tuple(t.code for t in combo) for combo in spec.types) or frozenset({()})
-               for op, spec in table.BY_OPCODE.items()}
-
-
-def _operand_problem(kind, values, n_rows):
-    """Why an operand's slots (docs/bytecode.md) cannot be executed safely, or None."""
-    if kind in _REGISTER_COUNT:
-        ok = 0 <= values[0] < _REGISTER_COUNT[kind]
-    elif kind is Kind.SVAL or kind is Kind.TVAL:
-        ok = values[0] == 0 or (values[0] == 1 and 0 <= values[1] < NUM_SREGS)
-    elif kind is Kind.ADDR:
-        ok = all(r == -1 or 0 <= r < NUM_SREGS for r in values[1:3]) and (values[3] == -1 or 0 <= values[3] < NUM_AREGS)
-    elif kind is Kind.LABEL:
-        ok = 0 <= values[0] <= n_rows          # n_rows: a branch past the last row halts
-    elif kind is Kind.PAT:
-        ok = values[0] in _PATTERN_VALUES
-    elif kind is Kind.BARRIER:
-        ok = -1 <= values[0] < len(table.BARRIER_KINDS)
-    else:                                      # Kind.IMM: any value
-        ok = True
-    return None if ok else f"{kind.value} slots {values} out of range"
-
-
-def _row_problem(row, n_rows):
-    """Why a bytecode row cannot be executed safely, or None."""
+def _row_problem(row) -> str:
+    """Why one row failed verification, in words."""
     op = row[0]
     spec = table.BY_OPCODE.get(op)
     if spec is None:
         return f"unknown opcode {op}"
-    if op not in HANDLED:
-        return f"{spec.mnemonic} (opcode {op}) is not implemented by the Cython engine"
-    n_types = spec.type_slots
-    if tuple(row[1:1 + n_types]) not in _TYPE_CODES[op] or any(row[1 + n_types:table.ROW_HEADER]):
-        return f"type codes {row[1:table.ROW_HEADER]} not accepted by {spec.mnemonic}"
-    slot = table.ROW_HEADER
-    for operand in spec.operands:
-        problem = _operand_problem(operand.kind, row[slot:slot + operand.kind.slots], n_rows)
-        if problem:
-            return f"{spec.mnemonic} operand {operand.text}: {problem}"
-        slot += operand.kind.slots
-    if any(row[slot:]):
-        return f"unused slots {row[slot:]} are not 0"
-    return None
+    if not 0 <= row[1] < _N_TYPES or not 0 <= row[2] < _N_TYPES or _KERNEL[op, row[1], row[2]] < 0:
+        return f"type codes {row[1:ROW_HEADER]} not accepted by {spec.mnemonic}"
+    return f"{spec.mnemonic}: operand slots {row[ROW_HEADER:]} out of range for `{spec.text}`"
 
 
-def _verify(code):
-    n_rows = code.shape[0]
-    for index, row in enumerate(code.tolist()):
-        problem = _row_problem(row, n_rows)
-        if problem:
-            raise ValueError(f"bytecode row {index}: {problem}")
-
-
-def _require_shape(name, array, shape):
-    if tuple(array.shape) != shape:
-        raise ValueError(f"state.{name} has shape {tuple(array.shape)}, expected {shape}")
-
-
-def _stop_flags(flags, n_rows):
-    """A private uint8 copy of one stop flag per row (None: none set). The run loop reads it without
-    bounds checks, so the length is checked here."""
-    rows = np.zeros(n_rows, np.uint8) if flags is None else (np.asarray(flags) != 0).astype(np.uint8)
-    if rows.shape != (n_rows,):
-        raise ValueError(f"stop flags have shape {rows.shape}, expected ({n_rows},): one per bytecode row")
-    return rows
+def _require_shape(name, array, shape, dtype):
+    if tuple(array.shape) != shape or array.dtype != np.dtype(dtype) or not array.flags.c_contiguous:
+        raise ValueError(f"state.{name} is {array.dtype}{tuple(array.shape)}, expected C-contiguous {np.dtype(dtype)}{shape}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -528,1006 +413,212 @@ def _stop_flags(flags, n_rows):
 @cython.final
 cdef class Engine:
     """Executes bytecode rows in place on a MachineState's arrays (shared with the reference executor)."""
-    cdef int64_t[:, ::1] code       # a verified private copy: rows cannot change after verification
-    cdef uint8_t[::1] ub
-    cdef uint8_t[:, ::1] vreg
-    cdef uint8_t[:, ::1] preg
-    cdef uint8_t[::1] preg_set
-    cdef uint32_t[::1] areg
-    cdef int64_t[::1] sreg
-    cdef int64_t[::1] ctrl
-    cdef int64_t[:, ::1] dup_warn   # per row: count, earlier lane, later lane, address (duplicate vsct indices)
-    cdef int64_t[::1] ub_write_step # per UB byte: the step that last wrote it (hazard tracking)
-    cdef int32_t[::1] ub_write_row  # per UB byte: the row that last wrote it
-    cdef int64_t[:, ::1] hazard_warn  # per row: count, writer row, first byte, one past the last byte
-    cdef bint strict                # --strict: warnings are faults
-    cdef int64_t step_number        # the executing instruction's step number (steps + 1)
-    cdef int64_t current_row        # the executing instruction's row
-    cdef bint hazard_counted        # this step met a hazard: recorded once the instruction completes
-    cdef int64_t hazard_case[3]     # its first case: writer row, first byte, one past the last byte
-    # An upper bound of ub_write_step over each 32-byte block, so the hazard check can skip blocks not
-    # written since the latest membar. Private to the engine: restoring older state (the debugger's
-    # reverse execution) only lowers ub_write_step, which keeps the bound valid.
-    cdef int64_t block_write_step[UB_BLOCKS]
+    cdef Machine m
+    cdef Ins* code                  # decoded rows, plus the end-of-code row
     cdef int64_t n_rows
-    cdef int64_t ub_usable
     cdef int64_t max_steps
-    cdef bint zero_inactive         # --store-inactive zero (docs/semantics.md "Stores")
-    cdef const uint8_t[::1] stop_before  # per row: run() returns before executing it (set_stop_rows)
-    cdef const uint8_t[::1] stop_after   # per row: run() returns after it completes
+    cdef bint stops_set             # some row carries a stop flag: the loop looks at them
+    cdef object state               # keeps the arrays the pointers point into alive
+    cdef object seen_buffer, dirty_list_buffer, log_buffer
     cdef readonly int64_t last_row  # the row the latest run() completed last; -1: it completed none
-    cdef uint8_t seen[UB_BYTES]     # per UB byte: 1 if this vsct's lanes address it so far; all 0 between instructions
+
+    def __cinit__(self):
+        self.code = NULL
+
+    def __dealloc__(self):
+        free(self.code)
 
     def __init__(self, const int64_t[:, ::1] code, state, long long ub_usable, long long max_steps,
                  bint zero_inactive=False, bint strict=False):
         if code.shape[1] != ROW_WIDTH:
             raise ValueError(f"bytecode rows have {code.shape[1]} columns, expected {ROW_WIDTH}")
         rows = np.array(code, dtype=np.int64)
-        _verify(rows)
-        self.code = rows
-        self.n_rows = rows.shape[0]
-        self.ub = state.ub
-        self.vreg = state.vreg
-        self.preg = state.preg
-        self.preg_set = state.preg_set
-        self.areg = state.areg
-        self.sreg = state.sreg
-        self.ctrl = state.ctrl
-        self.dup_warn = state.dup_warn
-        self.ub_write_step = state.ub_write_step
-        self.ub_write_row = state.ub_write_row
-        self.hazard_warn = state.hazard_warn
-        _require_shape("ub", state.ub, (UB_BYTES,))
-        _require_shape("vreg", state.vreg, (NUM_VREGS, VL))
-        _require_shape("preg", state.preg, (NUM_PREGS, MASK_BYTES))
-        _require_shape("preg_set", state.preg_set, (NUM_PREGS,))
-        _require_shape("areg", state.areg, (NUM_AREGS,))
-        _require_shape("sreg", state.sreg, (NUM_SREGS,))
-        _require_shape("ctrl", state.ctrl, (CTRL_SIZE,))
-        _require_shape("dup_warn", state.dup_warn, (self.n_rows, DUP_WARN_FIELDS))
-        _require_shape("ub_write_step", state.ub_write_step, (UB_BYTES,))
-        _require_shape("ub_write_row", state.ub_write_row, (UB_BYTES,))
-        _require_shape("hazard_warn", state.hazard_warn, (self.n_rows, HAZARD_WARN_FIELDS))
-        if not 0 <= ub_usable <= self.ub.shape[0]:
-            raise ValueError(f"ub_usable {ub_usable} outside [0, {self.ub.shape[0]}]")
-        self.ub_usable = ub_usable
+        kernels = _verify(rows)
+        n = rows.shape[0]
+        for name, shape, dtype in (("ub", (UB_BYTES,), np.uint8), ("vreg", (NUM_VREGS, VL), np.uint8),
+                                   ("preg", (NUM_PREGS, MASK_BYTES), np.uint8), ("preg_set", (NUM_PREGS,), np.uint8),
+                                   ("areg", (NUM_AREGS,), np.uint32), ("sreg", (NUM_SREGS,), np.int64),
+                                   ("ctrl", (CTRL_SIZE,), np.int64), ("dup_warn", (n, DUP_WARN_FIELDS), np.int64),
+                                   ("hazard_warn", (n, HAZARD_WARN_FIELDS), np.int64),
+                                   ("ub_dirty", (UB_BLOCKS,), np.uint32), ("ub_write_row", (UB_BYTES,), np.int32)):
+            _require_shape(name, getattr(state, name), shape, dtype)
+        if not 0 <= ub_usable <= UB_BYTES:
+            raise ValueError(f"ub_usable {ub_usable} outside [0, {UB_BYTES}]")
+        self.state = state
+        self.seen_buffer = np.zeros(UB_BYTES, np.uint8)
+        self.dirty_list_buffer = np.zeros(UB_BLOCKS, np.int32)
+        cdef Machine* m = &self.m
+        m.ub = <uint8_t*>_pointer(state.ub)
+        m.vreg = <uint8_t*>_pointer(state.vreg)
+        m.preg = <uint64_t*>_pointer(state.preg)
+        m.preg_set = <uint8_t*>_pointer(state.preg_set)
+        m.areg = <uint32_t*>_pointer(state.areg)
+        m.sreg = <int64_t*>_pointer(state.sreg)
+        m.ctrl = <int64_t*>_pointer(state.ctrl)
+        m.dup_warn = <int64_t*>_pointer(state.dup_warn)
+        m.hazard_warn = <int64_t*>_pointer(state.hazard_warn)
+        m.ub_dirty = <uint32_t*>_pointer(state.ub_dirty)
+        m.ub_write_row = <int32_t*>_pointer(state.ub_write_row)
+        m.seen = <uint8_t*>_pointer(self.seen_buffer)
+        m.dirty_blocks = <int32_t*>_pointer(self.dirty_list_buffer)
+        m.ub_usable = ub_usable
+        m.strict = strict
+        m.zero_inactive = zero_inactive
+        m.zero64, m.zero32 = 0, 0
+        m.log, m.log_len, m.log_cap = NULL, 0, 0
         self.max_steps = max_steps
-        self.zero_inactive = zero_inactive
-        self.strict = strict
-        memset(self.seen, 0, sizeof(self.seen))
-        self.set_stop_rows(None, None)
+        self.n_rows = n
         self.last_row = -1
-        for block, latest in enumerate(np.asarray(state.ub_write_step).reshape(UB_BLOCKS, BLOCK).max(axis=1)):
-            self.block_write_step[block] = latest
+        self.code = <Ins*>malloc((n + 1) * sizeof(Ins))
+        if self.code == NULL:
+            raise MemoryError("no memory for the decoded program")
+        memset(self.code, 0, (n + 1) * sizeof(Ins))        # row n: kernel 0, the end of the code
+        ops = rows[:, 0]
+        facts = np.column_stack([_ACCESS[ops, rows[:, 1]], _WIDTH[rows[:, 1]], _WIDTH[rows[:, 2]]])
+        self._decode(rows, kernels, _FAMILY[ops], facts)
+
+    cdef void _decode(self, const int64_t[:, ::1] rows, const int64_t[::1] kernels, const int64_t[::1] family,
+                      const int64_t[:, ::1] facts):
+        """facts per row: access size, alignment and slot in bytes, then the widths of types 0 and 1."""
+        cdef Ins* ins
+        cdef int64_t r
+        for r in range(self.n_rows):
+            ins = &self.code[r]
+            ins.kernel = <int32_t>kernels[r]
+            ins.family = <int32_t>family[r]
+            ins.t, ins.u = <int32_t>rows[r, 1], <int32_t>rows[r, 2]
+            ins.size, ins.align, ins.slot = facts[r, 0], facts[r, 1], facts[r, 2]
+            ins.tw, ins.uw = <int32_t>facts[r, 3], <int32_t>facts[r, 4]
+            decode_args(&self.m, &rows[r, 0], ins)
 
     def set_stop_rows(self, before, after):
         """Per-row stop flags (docs/bytecode.md "Stop flags"), each None (no flag) or n_rows values:
         `run` returns, the status still running, before executing a row flagged in `before` (except the
         first instruction of the call, so that a run can leave a breakpoint) and right after a row
         flagged in `after` completes. The debugger's breakpoints and watches; `ascasm run` sets none."""
-        self.stop_before, self.stop_after = _stop_flags(before, self.n_rows), _stop_flags(after, self.n_rows)
+        flags = _stop_flags(before, self.n_rows) * STOP_BEFORE + _stop_flags(after, self.n_rows) * STOP_AFTER
+        cdef int64_t r
+        for r in range(self.n_rows):
+            self.code[r].stop = flags[r]
+        self.stops_set = bool(flags.any())
+
+    def set_log(self, log):
+        """Log what each executed instruction reads and writes in the UB into `log`, an int64 array of
+        shape (capacity, LOG_FIELDS) (None: stop logging). `run` then also returns, still running, once
+        fewer than LOG_RESERVE records are free; `log_length` says how many it holds (docs/bytecode.md)."""
+        if log is None:
+            self.m.log, self.log_buffer = NULL, None
+            return
+        _require_shape("log", log, (log.shape[0], LOG_FIELDS), np.int64)
+        if log.shape[0] < 2 * LOG_RESERVE:
+            raise ValueError(f"a write log needs room for at least {2 * LOG_RESERVE} records")
+        self.log_buffer = log
+        self.m.log = <int64_t*>_pointer(log)
+        self.m.log_cap = log.shape[0]
+        self.m.log_len = 0
+
+    @property
+    def log_length(self) -> int:
+        return self.m.log_len
+
+    def clear_log(self):
+        self.m.log_len = 0
 
     def run(self, long long budget) -> int:
         """Execute at most `budget` instructions; return the status (ctrl[2]): 0 (running) if the budget
-        ran out or a stop flag stopped it."""
+        ran out or a stop flag (or a full write log) stopped it."""
         cdef int status
-        if self.ctrl[PC] < 0:
-            raise ValueError(f"pc {self.ctrl[PC]} is negative")
+        if not 0 <= self.m.ctrl[PC] <= self.n_rows:
+            raise ValueError(f"pc {self.m.ctrl[PC]} is outside the program (0..{self.n_rows})")
+        self._collect_dirty_blocks()
         with nogil:
             status = self._run(budget)
         return status
 
+    cdef void _collect_dirty_blocks(self):
+        """The list of blocks with dirty bits, from the state (which the debugger may have rewound)."""
+        cdef int64_t block
+        self.m.n_dirty = 0
+        for block in range(UB_BLOCKS):
+            if self.m.ub_dirty[block]:
+                self.m.dirty_blocks[self.m.n_dirty] = <int32_t>block
+                self.m.n_dirty += 1
+
     cdef int _run(self, long long budget) noexcept nogil:
-        cdef int64_t pc = self.ctrl[PC]
-        cdef int64_t steps = self.ctrl[STEPS]
-        cdef int status = <int>self.ctrl[STATUS]
-        cdef int64_t next_pc, op
-        cdef const int64_t* row
-        cdef int64_t last_row = -1
-        while status == STOP_RUNNING and budget > 0:
-            budget -= 1
-            if pc >= self.n_rows:
-                status = STOP_HALTED
+        cdef Machine* m = &self.m
+        cdef int64_t pc = m.ctrl[PC]
+        cdef int64_t steps = m.ctrl[STEPS]
+        cdef int status = <int>m.ctrl[STATUS]
+        cdef int64_t limit = self.max_steps - steps if self.max_steps > steps else 0
+        cdef int64_t todo = budget if budget < limit else limit        # the step limit is part of the budget
+        cdef int64_t done = 0
+        cdef bint checking = self.stops_set or m.log != NULL
+        cdef const Ins* ins
+        self.last_row = -1
+        if status != STOP_RUNNING or (m.log != NULL and m.log_len > m.log_cap - LOG_RESERVE):
+            return status
+        while done < todo:
+            ins = &self.code[pc]
+            if checking and (ins.stop & STOP_BEFORE) and done > 0:
                 break
-            if self.stop_before[pc] and last_row >= 0:
-                break           # not on the call's first instruction; and before the step-limit fault
-            if steps >= self.max_steps:
-                status = self._fault(STOP_STEP_LIMIT, self.max_steps)
+            m.pc_next = pc + 1
+            m.step = steps + done + 1
+            m.row = pc
+            m.hazard = False
+            status = dispatch(m, ins)
+            if status != STOP_RUNNING:
+                if status == STOP_HALTED:            # halt counts its step; pc stays on its row
+                    done += 1
+                    self.last_row = pc
+                elif status == STOP_END:             # past the last row: halts without a step
+                    status = STOP_HALTED
+                break                                # a fault does not count its step
+            if m.hazard:
+                self._record_hazard(pc)
+            done += 1
+            self.last_row = pc
+            pc = m.pc_next
+            if checking and ((ins.stop & STOP_AFTER) or (m.log != NULL and m.log_len > m.log_cap - LOG_RESERVE)):
                 break
-            row = &self.code[pc, 0]
-            op = row[0]
-            next_pc = pc + 1
-            self.step_number = steps + 1
-            self.current_row = pc
-            self.hazard_counted = False
-            if op == OP_MOV:
-                status = self._k_scalar_mov(row)
-            elif (op == OP_ADD or op == OP_SUB or op == OP_MUL or op == OP_DIV or op == OP_REM or op == OP_AND
-                  or op == OP_OR or op == OP_XOR or op == OP_SHL or op == OP_SHR):
-                status = self._k_scalar_alu(row)
-            elif op == OP_LD:
-                status = self._k_scalar_load(row)
-            elif op == OP_ST:
-                status = self._k_scalar_store(row)
-            elif op == OP_B:
-                next_pc = row[3]
-            elif op == OP_BEQ or op == OP_BNE or op == OP_BLT or op == OP_BLE or op == OP_BGT or op == OP_BGE:
-                if self._branch_taken(row):
-                    next_pc = row[6]
-            elif op == OP_MEMBAR:
-                self.ctrl[LAST_MEMBAR] = steps + 1      # ends the hazard window (docs/semantics.md)
-            elif op == OP_HALT:
-                status = STOP_HALTED    # counts a step, pc stays on the halt row
-            elif op == OP_MASK:
-                status = self._k_mask_pattern(row)
-            elif op == OP_MASK_UPD:
-                status = self._k_mask_update(row)
-            elif op == OP_ITER:
-                status = self._k_iter_set(row)
-            elif op == OP_ITER_SCALED:
-                status = self._k_iter_scaled(row)
-            elif op == OP_PAND or op == OP_POR or op == OP_PXOR:
-                status = self._k_mask_logic(row)
-            elif op == OP_PNOT:
-                status = self._k_mask_not(row)
-            elif op == OP_PMOV:
-                status = self._k_mask_move(row)
-            elif op == OP_VLD:
-                status = self._k_vld_norm(row)
-            elif op == OP_VLD_BRC:
-                status = self._k_vld_brc(row)
-            elif op == OP_VLD_US:
-                status = self._k_vld_us(row)
-            elif op == OP_VLD_DS:
-                status = self._k_vld_ds(row)
-            elif op == OP_VLD_UNPK:
-                status = self._k_vld_unpk(row)
-            elif op == OP_VLD_DINTLV:
-                status = self._k_vld_dintlv(row)
-            elif op == OP_VLD_MASK:
-                status = self._k_mask_load_norm(row)
-            elif op == OP_VLD_US_MASK:
-                status = self._k_mask_load_us(row)
-            elif op == OP_VLD_DS_MASK:
-                status = self._k_mask_load_ds(row)
-            elif op == OP_VGAT:
-                status = self._k_vgat(row)
-            elif op == OP_VSTA:
-                status = self._k_vsta_norm(row)
-            elif op == OP_VSTA_1ST:
-                status = self._k_vsta_first(row)
-            elif op == OP_VSTA_PACK:
-                status = self._k_vsta_pack(row)
-            elif op == OP_VSTA_PACKV2:
-                status = self._k_vsta_packv2(row)
-            elif op == OP_VSTA_INTLV:
-                status = self._k_vsta_intlv(row)
-            elif op == OP_VSTA_MASK:
-                status = self._k_mask_store_norm(row)
-            elif op == OP_VSTA_PACK_MASK:
-                status = self._k_mask_store_pack(row)
-            elif op == OP_VSCT:
-                status = self._k_vsct(row, pc)
-            elif op == OP_VREDSUM:
-                status = self._k_reduce_sum(row)
-            elif op == OP_VREDMAX or op == OP_VREDMIN:
-                status = self._k_reduce_maxmin(row)
-            elif op == OP_VDUP or op == OP_VDUP_MASKED:
-                status = self._k_vdup(row)
-            elif op == OP_VCI:
-                status = self._k_vci(row)
-            elif (op == OP_VADD or op == OP_VSUB or op == OP_VMUL or op == OP_VDIV or op == OP_VMAX or op == OP_VMIN
-                  or op == OP_VADDS or op == OP_VMULS or op == OP_VMAXS or op == OP_VMINS):
-                status = self._k_vbinary(row)
-            elif (op == OP_VCMP_EQ or op == OP_VCMP_NE or op == OP_VCMP_LT or op == OP_VCMP_LE
-                  or op == OP_VCMP_GT or op == OP_VCMP_GE):
-                status = self._k_vcmp(row)
-            elif op == OP_VABS or op == OP_VNEG or op == OP_VEXP or op == OP_VSQRT:
-                status = self._k_vunary(row)
-            elif op == OP_VSEL:
-                status = self._k_vsel(row)
-            elif op == OP_PCNT:
-                status = self._k_pcnt(row)
-            if status == STOP_RUNNING or status == STOP_HALTED:
-                steps += 1              # a fault does not count its step, nor record a hazard
-                last_row = pc
-                if self.hazard_counted:
-                    self._record_hazard()
-            if status == STOP_RUNNING:
-                pc = next_pc
-                if self.stop_after[last_row]:
-                    break
-        self.ctrl[PC] = pc
-        self.ctrl[STEPS] = steps
-        self.ctrl[STATUS] = status
-        self.last_row = last_row
+        else:
+            if todo < budget and status == STOP_RUNNING:  # the step limit, not the budget, ended the loop
+                if pc == self.n_rows:
+                    status = STOP_HALTED
+                elif not (self.stops_set and (self.code[pc].stop & STOP_BEFORE) and done > 0):
+                    status = fault(m, STOP_STEP_LIMIT, self.max_steps)
+        m.ctrl[PC] = pc
+        m.ctrl[STEPS] = steps + done
+        m.ctrl[STATUS] = status
         return status
 
-    # --- faults and checks (each returns STOP_RUNNING or the fault it recorded) -------------
-
-    cdef inline int _fault(self, int code, int64_t a0=0, int64_t a1=0, int64_t a2=0, int64_t a3=0,
-                           int64_t a4=0) noexcept nogil:
-        self.ctrl[FAULT_ARGS] = a0
-        self.ctrl[FAULT_ARGS + 1] = a1
-        self.ctrl[FAULT_ARGS + 2] = a2
-        self.ctrl[FAULT_ARGS + 3] = a3
-        self.ctrl[FAULT_ARGS + 4] = a4
-        return code
-
-    cdef inline int _check_mask(self, int64_t p) noexcept nogil:
-        if self.preg_set[p]:
-            return STOP_RUNNING
-        return self._fault(STOP_MASK_UNSET, p)
-
-    cdef inline int _check_align(self, int64_t addr, int64_t align) noexcept nogil:
-        if (addr & (align - 1)) == 0:
-            return STOP_RUNNING
-        return self._fault(STOP_MISALIGNED, addr, align)
-
-    cdef inline int _check_range(self, int64_t addr, int64_t size, int64_t lane, int64_t index) noexcept nogil:
-        """Every byte of [addr, addr + size) in [0, usable) (written so nothing can overflow), then the
-        hazard check of those bytes: every access goes through here before anything is written."""
-        if addr >= 0 and addr <= self.ub_usable - size:
-            return self._check_hazard(addr, size)
-        return self._fault(STOP_UB_RANGE, addr, size, self.ub_usable, lane, index)
-
-    cdef inline int _check_hazard(self, int64_t addr, int64_t size) noexcept nogil:
-        """Bytes written by an earlier step since the latest membar, touched again (LANGUAGE.md §5):
-        a fault under --strict, else counted once per step and the first case kept per row."""
-        cdef int64_t last_membar = self.ctrl[LAST_MEMBAR]
-        cdef int64_t first = -1, last = -1, k, written, block, end = addr + size
-        for block in range(addr // BLOCK, (end - 1) // BLOCK + 1):
-            if self.block_write_step[block] <= last_membar:
-                continue                    # nothing in this block was written since the membar
-            for k in range(max(addr, block * BLOCK), min(end, (block + 1) * BLOCK)):
-                written = self.ub_write_step[k]
-                if written > last_membar and written != self.step_number:
-                    if first < 0:
-                        first = k
-                    last = k + 1
-        if first < 0:
-            return STOP_RUNNING
-        if self.strict:
-            return self._fault(STOP_HAZARD, self.ub_write_row[first], first, last)
-        if not self.hazard_counted:
-            self.hazard_counted = True
-            self.hazard_case[0] = self.ub_write_row[first]
-            self.hazard_case[1] = first
-            self.hazard_case[2] = last
-        return STOP_RUNNING
-
-    cdef inline void _record_hazard(self) noexcept nogil:
-        """Count this step's hazard in its row's record (only for an instruction that completed)."""
-        cdef int64_t k
-        if self.hazard_warn[self.current_row, 0] == 0:
-            for k in range(3):
-                self.hazard_warn[self.current_row, 1 + k] = self.hazard_case[k]
-        self.hazard_warn[self.current_row, 0] += 1
-
-    cdef inline void _written(self, int64_t addr, int64_t size) noexcept nogil:
-        """Remember that this step and row wrote the (checked) bytes [addr, addr + size)."""
-        cdef int64_t k
-        for k in range(addr, addr + size):
-            self.ub_write_step[k] = self.step_number
-            self.ub_write_row[k] = <int32_t>self.current_row
-        for k in range(addr // BLOCK, (addr + size - 1) // BLOCK + 1):
-            self.block_write_step[k] = self.step_number
-
-    cdef inline int _check_span(self, int64_t addr, int64_t align, int64_t size) noexcept nogil:
-        """Alignment, then range, of one contiguous access."""
-        return self._check_align(addr, align) or self._check_range(addr, size, -1, -1)
-
-    cdef inline int _checked_span(self, const int64_t* slot, int64_t align, int64_t size, int64_t* addr) noexcept nogil:
-        """Evaluate an [addr] operand into addr, then check alignment and range of its `size` bytes."""
-        addr[0] = self._address(slot)
-        return self._check_span(addr[0], align, size)
-
-    # --- operand decoding -------------------------------------------------------------------
-
-    cdef inline int64_t _sval(self, const int64_t* slot) noexcept nogil:
-        """An X operand: (is_register, register number or immediate)."""
-        return self.sreg[slot[1]] if slot[0] else slot[1]
-
-    cdef inline uint64_t _tval(self, const int64_t* slot, int64_t t) noexcept nogil:
-        """An X.T operand as T's bits: an immediate already is; a register's low W bits for integers,
-        its int64 value rounded once to T for floats."""
-        cdef FloatFormat f
-        if not slot[0]:
-            return <uint64_t>slot[1] & _low_bits(_width(t))
-        if _is_float(t):
-            f = _format(t)
-            return _encode_int(self.sreg[slot[1]], &f)
-        return <uint64_t>self.sreg[slot[1]] & _low_bits(_width(t))
-
-    cdef inline int64_t _address(self, const int64_t* slot) noexcept nogil:
-        """[const + sX + sY + aZ] in wrapping 64-bit arithmetic; -1 marks an absent register."""
-        cdef uint64_t addr = <uint64_t>slot[0]
-        if slot[1] >= 0:
-            addr += <uint64_t>self.sreg[slot[1]]
-        if slot[2] >= 0:
-            addr += <uint64_t>self.sreg[slot[2]]
-        if slot[3] >= 0:
-            addr += self.areg[slot[3]]
-        return <int64_t>addr
-
-    cdef inline bint _mask_bit(self, int64_t p, int64_t k) noexcept nogil:
-        """Bit k of mask register p: bit k % 8 of byte k // 8."""
-        return (self.preg[p, k >> 3] >> (k & 7)) & 1
-
-    cdef inline void _write_mask(self, int64_t p, int64_t width, int64_t count, int64_t step) noexcept nogil:
-        """Set bit i*width for i = 0, step, 2*step, ... below count (at most the lane count); clear the rest."""
-        cdef int64_t lanes = VL // width
-        cdef int64_t i = 0
-        if count > lanes:
-            count = lanes
-        memset(&self.preg[p, 0], 0, MASK_BYTES)
-        while i < count:
-            self.preg[p, (i * width) >> 3] |= <uint8_t>(1 << ((i * width) & 7))
-            i += step
-        self.preg_set[p] = 1
-
-    cdef inline void _set_mask(self, int64_t p, const uint8_t* bits) noexcept nogil:
-        """All 256 bits of mask register p from 32 bytes (which may be p's own), and mark it written."""
-        memmove(&self.preg[p, 0], bits, MASK_BYTES)
-        self.preg_set[p] = 1
-
-    # --- scalar family kernels --------------------------------------------------------------
-
-    # mov sD, X
-    cdef inline int _k_scalar_mov(self, const int64_t* row) noexcept nogil:
-        self.sreg[row[3]] = self._sval(row + 4)
-        return STOP_RUNNING
-
-    # add|sub|mul|div|rem|and|or|xor|shl|shr sD, sA, X
-    cdef inline int _k_scalar_alu(self, const int64_t* row) noexcept nogil:
-        cdef int64_t op = row[0]
-        cdef int64_t a = self.sreg[row[4]]
-        cdef int64_t x = self._sval(row + 5)
-        cdef int64_t result
-        if op == OP_ADD:
-            result = <int64_t>(<uint64_t>a + <uint64_t>x)
-        elif op == OP_SUB:
-            result = <int64_t>(<uint64_t>a - <uint64_t>x)
-        elif op == OP_MUL:
-            result = <int64_t>(<uint64_t>a * <uint64_t>x)
-        elif op == OP_DIV or op == OP_REM:
-            if x == 0:
-                return self._fault(STOP_DIV_ZERO)
-            if x == -1:                 # INT64_MIN / -1 traps in C; it wraps to INT64_MIN, rem 0
-                result = <int64_t>(<uint64_t>0 - <uint64_t>a) if op == OP_DIV else 0
-            else:                       # cdivision: C truncation toward zero, remainder takes a's sign
-                result = a // x if op == OP_DIV else a % x
-        elif op == OP_AND:
-            result = a & x
-        elif op == OP_OR:
-            result = a | x
-        elif op == OP_XOR:
-            result = a ^ x
-        elif op == OP_SHL:
-            result = <int64_t>(<uint64_t>a << (x & 63))
-        else:                           # OP_SHR, arithmetic
-            result = a >> (x & 63)
-        self.sreg[row[3]] = result
-        return STOP_RUNNING
-
-    # ld sD.T, [addr]
-    cdef inline int _k_scalar_load(self, const int64_t* row) noexcept nogil:
-        cdef int64_t width = _width(row[1])
-        cdef int64_t addr = self._address(row + 4)
-        cdef int status = self._check_span(addr, width, width)
-        if status:
-            return status
-        cdef uint64_t bits = _load_le(&self.ub[addr], width)
-        self.sreg[row[3]] = _sign_extend(bits, width) if _is_signed(row[1]) else <int64_t>bits
-        return STOP_RUNNING
-
-    # st [addr], sS.T
-    cdef inline int _k_scalar_store(self, const int64_t* row) noexcept nogil:
-        cdef int64_t width = _width(row[1])
-        cdef int64_t addr = self._address(row + 3)
-        cdef int status = self._check_span(addr, width, width)
-        if status:
-            return status
-        _store_le(&self.ub[addr], <uint64_t>self.sreg[row[7]], width)
-        self._written(addr, width)
-        return STOP_RUNNING
-
-    # beq|bne|blt|ble|bgt|bge sA, X, LABEL (signed)
-    cdef inline bint _branch_taken(self, const int64_t* row) noexcept nogil:
-        cdef int64_t op = row[0]
-        cdef int64_t a = self.sreg[row[3]]
-        cdef int64_t x = self._sval(row + 4)
-        if op == OP_BEQ:
-            return a == x
-        if op == OP_BNE:
-            return a != x
-        if op == OP_BLT:
-            return a < x
-        if op == OP_BLE:
-            return a <= x
-        if op == OP_BGT:
-            return a > x
-        return a >= x                   # OP_BGE
-
-    # --- setup family kernels ---------------------------------------------------------------
-
-    # mask pD.bW, PAT
-    cdef inline int _k_mask_pattern(self, const int64_t* row) noexcept nogil:
-        cdef int64_t width = _width(row[1])
-        cdef int64_t lanes = VL // width
-        cdef int64_t pat = row[4]
-        cdef int64_t count = lanes      # PAT_ALL
-        cdef int64_t step = 1
-        if PAT_VL1 <= pat <= PAT_VL4:
-            count = pat
-        elif PAT_VL8 <= pat <= PAT_VL128:
-            count = 8 << (pat - PAT_VL8)
-        elif pat == PAT_M3:
-            step = 3
-        elif pat == PAT_M4:
-            step = 4
-        elif pat == PAT_H:
-            count = lanes // 2
-        elif pat == PAT_Q:
-            count = lanes // 4
-        elif pat == PAT_ALLF:
-            count = 0
-        self._write_mask(row[3], width, count, step)
-        return STOP_RUNNING
-
-    # mask.upd pD.bW, sN
-    cdef inline int _k_mask_update(self, const int64_t* row) noexcept nogil:
-        cdef int64_t width = _width(row[1])
-        cdef int64_t lanes = VL // width
-        cdef int64_t n = self.sreg[row[4]]
-        self._write_mask(row[3], width, n if n > 0 else 0, 1)
-        self.sreg[row[4]] = 0 if n < lanes else n - lanes
-        return STOP_RUNNING
-
-    # iter aD.bW, X
-    cdef inline int _k_iter_set(self, const int64_t* row) noexcept nogil:
-        self.areg[row[3]] = <uint32_t>(<uint64_t>self._sval(row + 4) * <uint64_t>_width(row[1]))
-        return STOP_RUNNING
-
-    # iter aD.bW, sI, STRIDE
-    cdef inline int _k_iter_scaled(self, const int64_t* row) noexcept nogil:
-        self.areg[row[3]] = <uint32_t>(<uint64_t>self.sreg[row[4]] * <uint64_t>row[5] * <uint64_t>_width(row[1]))
-        return STOP_RUNNING
-
-    # --- mask logic family kernels (all 256 bits; masks read in operand order) -----------------
-
-    # pand|por|pxor pD, pA, pB, pG
-    cdef inline int _k_mask_logic(self, const int64_t* row) noexcept nogil:
-        cdef int64_t op = row[0]
-        cdef int64_t pa = row[4]
-        cdef int64_t pb = row[5]
-        cdef int64_t pg = row[6]
-        cdef uint8_t bits[MASK_BYTES]
-        cdef uint8_t a, b
-        cdef int64_t k
-        cdef int status = self._check_mask(pa) or self._check_mask(pb) or self._check_mask(pg)
-        if status:
-            return status
-        for k in range(MASK_BYTES):
-            a = self.preg[pa, k]
-            b = self.preg[pb, k]
-            bits[k] = (a & b if op == OP_PAND else a | b if op == OP_POR else a ^ b) & self.preg[pg, k]
-        self._set_mask(row[3], bits)
-        return STOP_RUNNING
-
-    # pnot pD, pS, pG
-    cdef inline int _k_mask_not(self, const int64_t* row) noexcept nogil:
-        cdef int64_t ps = row[4]
-        cdef int64_t pg = row[5]
-        cdef uint8_t bits[MASK_BYTES]
-        cdef int64_t k
-        cdef int status = self._check_mask(ps) or self._check_mask(pg)
-        if status:
-            return status
-        for k in range(MASK_BYTES):
-            bits[k] = ~self.preg[ps, k] & self.preg[pg, k]
-        self._set_mask(row[3], bits)
-        return STOP_RUNNING
-
-    # pmov pD, pS
-    cdef inline int _k_mask_move(self, const int64_t* row) noexcept nogil:
-        cdef int status = self._check_mask(row[4])
-        if status:
-            return status
-        self._set_mask(row[3], &self.preg[row[4], 0])
-        return STOP_RUNNING
-
-    # --- load family kernels (every load checks and reads its whole span) ----------------------
-
-    # vld vD.T, [addr]
-    cdef inline int _k_vld_norm(self, const int64_t* row) noexcept nogil:
-        cdef int64_t addr
-        cdef int status = self._checked_span(row + 4, VECTOR_ALIGN, VL, &addr)
-        if status:
-            return status
-        memcpy(&self.vreg[row[3], 0], &self.ub[addr], VL)
-        return STOP_RUNNING
-
-    # vld.brc vD.T, [addr]
-    cdef inline int _k_vld_brc(self, const int64_t* row) noexcept nogil:
-        cdef int64_t width = _width(row[1])
-        cdef int64_t addr
-        cdef int status = self._checked_span(row + 4, width, width, &addr)
-        if status:
-            return status
-        _pick_elements(&self.vreg[row[3], 0], &self.ub[addr], width, 0, 0, 0)
-        return STOP_RUNNING
-
-    # vld.us vD.T, [addr]
-    cdef inline int _k_vld_us(self, const int64_t* row) noexcept nogil:
-        cdef int64_t addr
-        cdef int status = self._checked_span(row + 4, VECTOR_ALIGN, VL // 2, &addr)
-        if status:
-            return status
-        _pick_elements(&self.vreg[row[3], 0], &self.ub[addr], _width(row[1]), 1, 1, 0)
-        return STOP_RUNNING
-
-    # vld.ds vD.T, [addr]
-    cdef inline int _k_vld_ds(self, const int64_t* row) noexcept nogil:
-        cdef int64_t addr
-        cdef int status = self._checked_span(row + 4, VECTOR_ALIGN, 2 * VL, &addr)
-        if status:
-            return status
-        _pick_elements(&self.vreg[row[3], 0], &self.ub[addr], _width(row[1]), 2, 0, 0)
-        return STOP_RUNNING
-
-    # vld.unpk vD.T, [addr]
-    cdef inline int _k_vld_unpk(self, const int64_t* row) noexcept nogil:
-        cdef int64_t width = _width(row[1])     # source element; destination lanes are 2 * width
-        cdef uint8_t* dst = &self.vreg[row[3], 0]
-        cdef int64_t addr, i
-        cdef int status = self._checked_span(row + 4, VECTOR_ALIGN, VL // 2, &addr)
-        if status:
-            return status
-        memset(dst, 0, VL)
-        for i in range(VL // (2 * width)):
-            _copy_elem(dst + 2 * width * i, &self.ub[addr + width * i], width)
-        return STOP_RUNNING
-
-    # vld.dintlv vD0.T, vD1.T, [addr]
-    cdef inline int _k_vld_dintlv(self, const int64_t* row) noexcept nogil:
-        cdef int64_t width = _width(row[1])
-        cdef int64_t addr
-        cdef int status = self._checked_span(row + 5, VECTOR_ALIGN, 2 * VL, &addr)
-        if status:
-            return status
-        _pick_elements(&self.vreg[row[3], 0], &self.ub[addr], width, 2, 0, 0)
-        _pick_elements(&self.vreg[row[4], 0], &self.ub[addr], width, 2, 0, 1)   # last: vD1 wins if vD0 == vD1
-        return STOP_RUNNING
-
-    # vld pD, [addr]
-    cdef inline int _k_mask_load_norm(self, const int64_t* row) noexcept nogil:
-        cdef int64_t addr
-        cdef int status = self._checked_span(row + 4, VECTOR_ALIGN, MASK_BYTES, &addr)
-        if status:
-            return status
-        self._set_mask(row[3], &self.ub[addr])
-        return STOP_RUNNING
-
-    # vld.us pD, [addr]
-    cdef inline int _k_mask_load_us(self, const int64_t* row) noexcept nogil:
-        cdef uint8_t bits[MASK_BYTES]
-        cdef int64_t addr
-        cdef int status = self._checked_span(row + 4, MASK_BYTES // 2, MASK_BYTES // 2, &addr)
-        if status:
-            return status
-        _pick_bits(bits, VL, &self.ub[addr], 1, 1)      # bit j -> bits 2j, 2j+1
-        self._set_mask(row[3], bits)
-        return STOP_RUNNING
-
-    # vld.ds pD, [addr]
-    cdef inline int _k_mask_load_ds(self, const int64_t* row) noexcept nogil:
-        cdef uint8_t bits[MASK_BYTES]
-        cdef int64_t addr
-        cdef int status = self._checked_span(row + 4, VECTOR_ALIGN, 2 * MASK_BYTES, &addr)
-        if status:
-            return status
-        _pick_bits(bits, VL, &self.ub[addr], 2, 0)      # bit 2j -> bit j
-        self._set_mask(row[3], bits)
-        return STOP_RUNNING
-
-    # --- gather and scatter ---------------------------------------------------------------------
-
-    cdef inline int _indexed_lanes(self, const int64_t* row, const int64_t* base_slot, int64_t vi, int64_t pm,
-                                   int64_t* lane_addr, int64_t* dup_lane) noexcept nogil:
-        """Shared shape of vgat and vsct (docs/semantics.md "Gather and scatter"): the lane pitch is the
-        wider of the data (row[1]) and index (row[2]) widths, the mask is read at that pitch, index i is
-        index-lane i, and active lane i addresses base + index * sizeof(data). Checks mask, base alignment,
-        then each active lane from 0 up; fills lane_addr[0 : VL/pitch] with the checked addresses, -1
-        for inactive lanes.
-
-        With dup_lane (vsct; NULL for vgat), also finds duplicate addresses in O(lanes): each checked
-        address is marked in the `seen` byte map, and dup_lane[0] becomes the first lane whose address
-        an earlier lane had (it stays -1 if none). On success the caller owns the marks and must clear
-        them (seen[lane_addr[i]] = 0 for every active lane); a fault here clears them itself."""
-        cdef int64_t width = _width(row[1])
-        cdef int64_t index_width = _width(row[2])
-        cdef int64_t pitch = width if width > index_width else index_width
-        cdef int64_t base = self._address(base_slot)
-        cdef const uint8_t* mask = &self.preg[pm, 0]
-        cdef const uint8_t* indices = &self.vreg[vi, 0]
-        cdef int64_t i, addr
-        cdef uint64_t index
-        cdef int status = self._check_mask(pm) or self._check_align(base, VECTOR_ALIGN)
-        if status:
-            return status
-        for i in range(VL // pitch):
-            lane_addr[i] = -1
-            if _bit(mask, i * pitch):
-                index = _load_lane(indices + i * index_width, index_width)
-                addr = _offset(base, index * <uint64_t>width)
-                status = self._check_range(addr, width, i, <int64_t>index)
-                if status:
-                    if dup_lane != NULL:
-                        self._unmark(lane_addr, i)
-                    return status
-                lane_addr[i] = addr         # in [0, ub_usable): a valid index into `seen` and the UB
-                if dup_lane != NULL:
-                    if self.seen[addr] and dup_lane[0] < 0:
-                        dup_lane[0] = i
-                    self.seen[addr] = 1
-        return STOP_RUNNING
-
-    cdef inline void _unmark(self, const int64_t* lane_addr, int64_t lanes) noexcept nogil:
-        """Clear the `seen` marks of the active lanes below `lanes` (lane_addr: checked addresses or -1)."""
-        cdef int64_t i
-        for i in range(lanes):
-            if lane_addr[i] >= 0:
-                self.seen[lane_addr[i]] = 0
-
-    # vgat vD.T, [base], vI.U, pM
-    cdef inline int _k_vgat(self, const int64_t* row) noexcept nogil:
-        cdef int64_t width = _width(row[1])
-        cdef int64_t index_width = _width(row[2])
-        cdef int64_t pitch = width if width > index_width else index_width
-        cdef uint8_t* dst = &self.vreg[row[3], 0]
-        cdef int64_t lane_addr[LANES_B16]
-        cdef int64_t i
-        cdef int status = self._indexed_lanes(row, row + 4, row[8], row[9], lane_addr, NULL)
-        if status:
-            return status
-        memset(dst, 0, VL)                          # inactive lanes 0; b8 data zero-extended
-        for i in range(VL // pitch):
-            if lane_addr[i] >= 0:
-                _copy_elem(dst + i * pitch, &self.ub[lane_addr[i]], width)
-        return STOP_RUNNING
-
-    # vsct [base], vS.T, vI.U, pM
-    cdef inline int _k_vsct(self, const int64_t* row, int64_t pc) noexcept nogil:
-        cdef int64_t width = _width(row[1])
-        cdef int64_t index_width = _width(row[2])
-        cdef int64_t pitch = width if width > index_width else index_width
-        cdef const uint8_t* src = &self.vreg[row[7], 0]
-        cdef uint8_t* seen = self.seen
-        cdef int64_t lane_addr[LANES_B16]
-        cdef int64_t i, addr, later = -1
-        cdef int status = self._indexed_lanes(row, row + 3, row[8], row[9], lane_addr, &later)
-        if status:
-            return status
-        if later >= 0:                              # the first case: (first lane with that address, later)
-            i = 0
-            while i < later and lane_addr[i] != lane_addr[later]:
-                i += 1
-            if self.strict:
-                self._unmark(lane_addr, VL // pitch)
-                return self._fault(STOP_DUP_INDEX, i, later, lane_addr[later])
-            if self.dup_warn[pc, 0] == 0:
-                self.dup_warn[pc, 1] = i
-                self.dup_warn[pc, 2] = later
-                self.dup_warn[pc, 3] = lane_addr[later]
-            self.dup_warn[pc, 0] += 1
-        for i in range(VL // pitch):                # lane order: the highest duplicate lane's value remains
-            addr = lane_addr[i]
-            if addr >= 0:
-                _copy_elem(&self.ub[addr], src + i * pitch, width)     # b8: source byte 2i
-                self._written(addr, width)
-                seen[addr] = 0
-        return STOP_RUNNING
-
-    # --- store family kernels -------------------------------------------------------------------
-
-    cdef inline int _store_lane_slots(self, const int64_t* row, int64_t slot) noexcept nogil:
-        """NORM/PACK/PACKV2 shape of `[addr], vS.T, pM`: the low `slot` bytes of active lane i go to
-        addr + i*slot. Only written slots are touched and checked (lane 0 up); with --store-inactive
-        zero, inactive lanes' slots are written with 0, so every slot is."""
-        cdef int64_t width = _width(row[1])
-        cdef int64_t lanes = VL // width
-        cdef int64_t vs = row[7]
-        cdef int64_t pm = row[8]
-        cdef int64_t addr = self._address(row + 3)
-        cdef int64_t i
-        cdef int status = self._check_mask(pm) or self._check_align(addr, VECTOR_ALIGN)
-        if status:
-            return status
-        for i in range(lanes):
-            if self.zero_inactive or self._mask_bit(pm, i * width):
-                status = self._check_range(_offset(addr, i * slot), slot, i, -1)
-                if status:
-                    return status
-        for i in range(lanes):
-            if self._mask_bit(pm, i * width):
-                _copy_elem(&self.ub[_offset(addr, i * slot)], &self.vreg[vs, i * width], slot)
-                self._written(_offset(addr, i * slot), slot)
-            elif self.zero_inactive:
-                memset(&self.ub[_offset(addr, i * slot)], 0, slot)
-                self._written(_offset(addr, i * slot), slot)
-        return STOP_RUNNING
-
-    # vsta [addr], vS.T, pM
-    cdef inline int _k_vsta_norm(self, const int64_t* row) noexcept nogil:
-        return self._store_lane_slots(row, _width(row[1]))
-
-    # vsta.pack [addr], vS.T, pM
-    cdef inline int _k_vsta_pack(self, const int64_t* row) noexcept nogil:
-        return self._store_lane_slots(row, _width(row[1]) // 2)
-
-    # vsta.packv2 [addr], vS.T, pM
-    cdef inline int _k_vsta_packv2(self, const int64_t* row) noexcept nogil:
-        return self._store_lane_slots(row, 1)
-
-    # vsta.1st [addr], vS.T
-    cdef inline int _k_vsta_first(self, const int64_t* row) noexcept nogil:
-        cdef int64_t width = _width(row[1])
-        cdef int64_t addr
-        cdef int status = self._checked_span(row + 3, width, width, &addr)
-        if status:
-            return status
-        _copy_elem(&self.ub[addr], &self.vreg[row[7], 0], width)
-        self._written(addr, width)
-        return STOP_RUNNING
-
-    # vsta.intlv [addr], vS0.T, vS1.T
-    cdef inline int _k_vsta_intlv(self, const int64_t* row) noexcept nogil:
-        cdef int64_t width = _width(row[1])
-        cdef int64_t addr, i
-        cdef uint8_t* dst
-        cdef int status = self._checked_span(row + 3, VECTOR_ALIGN, 2 * VL, &addr)
-        if status:
-            return status
-        dst = &self.ub[addr]
-        for i in range(VL // width):
-            _copy_elem(dst + 2 * i * width, &self.vreg[row[7], i * width], width)
-            _copy_elem(dst + (2 * i + 1) * width, &self.vreg[row[8], i * width], width)
-        self._written(addr, 2 * VL)
-        return STOP_RUNNING
-
-    # vsta [addr], pS
-    cdef inline int _k_mask_store_norm(self, const int64_t* row) noexcept nogil:
-        cdef int64_t addr
-        cdef int status = self._check_mask(row[7]) or self._checked_span(row + 3, VECTOR_ALIGN, MASK_BYTES, &addr)
-        if status:
-            return status
-        memcpy(&self.ub[addr], &self.preg[row[7], 0], MASK_BYTES)
-        self._written(addr, MASK_BYTES)
-        return STOP_RUNNING
-
-    # vsta.pack [addr], pS
-    cdef inline int _k_mask_store_pack(self, const int64_t* row) noexcept nogil:
-        cdef int64_t addr
-        cdef int status = self._check_mask(row[7]) or self._checked_span(row + 3, MASK_BYTES // 2, MASK_BYTES // 2,
-                                                                         &addr)
-        if status:
-            return status
-        _pick_bits(&self.ub[addr], VL // 2, &self.preg[row[7], 0], 2, 0)   # bit 2j -> bit j
-        self._written(addr, MASK_BYTES // 2)
-        return STOP_RUNNING
-
-    # --- reduction family kernels (seed 003; docs/semantics.md "Reductions") -----------------------
-
-    # vredsum vD.T, vS.U, pM
-    cdef inline int _k_reduce_sum(self, const int64_t* row) noexcept nogil:
-        cdef int64_t t = row[1]
-        cdef int64_t u = row[2]
-        cdef int64_t source_width = _width(u)
-        cdef int64_t lanes = VL // source_width
-        cdef int64_t pm = row[5]
-        cdef const uint8_t* src = &self.vreg[row[4], 0]
-        cdef double level[LANES_B16]                # partials, each a value of T
-        cdef FloatFormat f = _format(t)
-        cdef int64_t i, n
-        cdef uint64_t bits, total = 0
-        cdef int status = self._check_mask(pm)
-        if status:
-            return status
-        if _is_float(t):                            # T == U: f16 or f32, a pairwise tree
-            for i in range(lanes):
-                bits = _load_le(src + i * source_width, source_width) if self._mask_bit(pm, i * source_width) else 0
-                level[i] = _decode(bits, &f)
-            n = lanes
-            while n > 1:                            # (x0+x1), (x2+x3), ... each rounded to T
-                n >>= 1
-                for i in range(n):
-                    total = _encode_double(level[2 * i] + level[2 * i + 1], &f)
-                    level[i] = _decode(total, &f)
-            total = _encode_double(level[0], &f)   # a NaN becomes the canonical NaN
-        else:                                       # integers wrap, so the tree order does not matter
-            for i in range(lanes):
-                if self._mask_bit(pm, i * source_width):
-                    bits = _load_le(src + i * source_width, source_width)
-                    total += <uint64_t>_sign_extend(bits, source_width) if _is_signed(u) else bits
-        memset(&self.vreg[row[3], 0], 0, VL)
-        _store_le(&self.vreg[row[3], 0], total, _width(t))
-        return STOP_RUNNING
-
-    # vredmax|vredmin vD.T, vS.T, pM
-    cdef inline int _k_reduce_maxmin(self, const int64_t* row) noexcept nogil:
-        cdef int64_t t = row[1]
-        cdef int64_t width = _width(t)
-        cdef int64_t pm = row[5]
-        cdef bint want_max = row[0] == OP_VREDMAX
-        cdef const uint8_t* src = &self.vreg[row[4], 0]
-        cdef uint64_t bits, key, best_key = 0
-        cdef uint64_t best = _maxmin_identity(t, want_max)
-        cdef FloatFormat f = _format(t)
-        cdef int64_t i, best_index = 0
-        cdef bint found = False
-        cdef int status = self._check_mask(pm)
-        if status:
-            return status
-        for i in range(VL // width):
-            if not self._mask_bit(pm, i * width):
-                continue
-            bits = _load_le(src + i * width, width)
-            if _is_float(t) and _is_nan(bits, &f):  # the first active NaN wins with its own bits
-                best, best_index = bits, i
-                break
-            key = _order_key(bits, t)
-            # the first active lane, then only a strictly better one (-0 below +0)
-            if not found or (key > best_key if want_max else key < best_key):
-                best, best_key, best_index, found = bits, key, i, True
-        memset(&self.vreg[row[3], 0], 0, VL)
-        _store_le(&self.vreg[row[3], 0], best, width)
-        _store_le(&self.vreg[row[3], width], <uint64_t>best_index, width)
-        return STOP_RUNNING
-
-
-    # --- vector compute family kernels (facts §8, §2.3; docs/semantics.md "Vector compute") -------
-
-    # vdup vD.T, X.T  and  vdup vD.T, X.T, pM (inactive lanes 0)
-    cdef inline int _k_vdup(self, const int64_t* row) noexcept nogil:
-        cdef int64_t t = row[1]
-        cdef int64_t width = _width(t)
-        cdef bint masked = row[0] == OP_VDUP_MASKED
-        cdef uint64_t x = self._tval(row + 4, t)
-        cdef uint8_t* dst = &self.vreg[row[3], 0]
-        cdef int64_t i
-        cdef int status = self._check_mask(row[6]) if masked else STOP_RUNNING
-        if status:
-            return status
-        for i in range(VL // width):
-            _store_le(dst + i * width, x if not masked or self._mask_bit(row[6], i * width) else 0, width)
-        return STOP_RUNNING
-
-    # vci vD.T, X.T
-    cdef inline int _k_vci(self, const int64_t* row) noexcept nogil:
-        cdef int64_t t = row[1]
-        cdef int64_t width = _width(t)
-        cdef uint64_t x = self._tval(row + 4, t)
-        cdef uint8_t* dst = &self.vreg[row[3], 0]
-        cdef FloatFormat f = _format(t)
-        cdef int64_t i
-        for i in range(VL // width):
-            if _is_float(t):
-                _store_le(dst + i * width, _encode_double(_decode(x, &f) + <double>i, &f), width)
-            else:
-                _store_le(dst + i * width, (x + <uint64_t>i) & _low_bits(width), width)
-        return STOP_RUNNING
-
-    # vadd|vsub|vmul|vmax|vmin vD.T, vA.T, vB.T, pM  and  vadds|vmuls|vmaxs|vmins vD.T, vA.T, X.T, pM
-    cdef inline int _k_vbinary(self, const int64_t* row) noexcept nogil:
-        cdef int64_t op = row[0]
-        cdef int64_t t = row[1]
-        cdef int64_t width = _width(t)
-        cdef bint scalar = op == OP_VADDS or op == OP_VMULS or op == OP_VMAXS or op == OP_VMINS
-        cdef int64_t pm = row[7] if scalar else row[6]
-        cdef int lane_op
-        cdef FloatFormat f = _format(t)
-        cdef uint64_t x = 0, a, b
-        cdef uint8_t result[VL]                 # vD may be vA or vB: compute all lanes first
-        cdef const uint8_t* src_a = &self.vreg[row[4], 0]
-        cdef const uint8_t* src_b = &self.vreg[row[5], 0]
-        cdef int64_t i
-        cdef int status = self._check_mask(pm)
-        if status:
-            return status
-        if op == OP_VADD or op == OP_VADDS:
-            lane_op = LANE_ADD
-        elif op == OP_VSUB:
-            lane_op = LANE_SUB
-        elif op == OP_VMUL or op == OP_VMULS:
-            lane_op = LANE_MUL
-        elif op == OP_VDIV:
-            lane_op = LANE_DIV
-        elif op == OP_VMAX or op == OP_VMAXS:
-            lane_op = LANE_MAX
-        else:
-            lane_op = LANE_MIN
-        if scalar:
-            x = self._tval(row + 5, t)
-        for i in range(VL // width):
-            if self._mask_bit(pm, i * width):
-                a = _load_lane(src_a + i * width, width)
-                b = x if scalar else _load_lane(src_b + i * width, width)
-                _store_le(result + i * width, _lane_op(lane_op, t, &f, a, b), width)
-            else:
-                _store_le(result + i * width, 0, width)
-        memcpy(&self.vreg[row[3], 0], result, VL)
-        return STOP_RUNNING
-
-    # vcmp.CC pD, vA.T, vB.T, pM
-    cdef inline int _k_vcmp(self, const int64_t* row) noexcept nogil:
-        cdef int64_t t = row[1]
-        cdef int64_t width = _width(t)
-        cdef int64_t pm = row[6]
-        cdef uint8_t bits[MASK_BYTES]           # pD may be pM: read every lane first
-        cdef FloatFormat f = _format(t)
-        cdef const uint8_t* src_a = &self.vreg[row[4], 0]
-        cdef const uint8_t* src_b = &self.vreg[row[5], 0]
-        cdef int64_t i
-        cdef int status = self._check_mask(pm)
-        if status:
-            return status
-        memset(bits, 0, MASK_BYTES)
-        for i in range(VL // width):
-            if self._mask_bit(pm, i * width) and _lane_compare(row[0], t, &f, _load_lane(src_a + i * width, width),
-                                                               _load_lane(src_b + i * width, width)):
-                bits[(i * width) >> 3] |= <uint8_t>(1 << ((i * width) & 7))
-        self._set_mask(row[3], bits)
-        return STOP_RUNNING
-
-    # vabs|vneg|vexp|vsqrt vD.T, vA.T, pM
-    cdef inline int _k_vunary(self, const int64_t* row) noexcept nogil:
-        cdef int64_t op = row[0]
-        cdef int64_t t = row[1]
-        cdef int64_t width = _width(t)
-        cdef int64_t pm = row[5]
-        cdef FloatFormat f = _format(t)
-        cdef const uint8_t* src = &self.vreg[row[4], 0]
-        cdef uint8_t* dst = &self.vreg[row[3], 0]     # lane i reads only lane i: in place is safe
-        cdef int lane_op = LANE_ABS if op == OP_VABS else LANE_NEG if op == OP_VNEG else LANE_EXP if op == OP_VEXP \
-            else LANE_SQRT
-        cdef int64_t i
-        cdef int status = self._check_mask(pm)
-        if status:
-            return status
-        for i in range(VL // width):
-            if self._mask_bit(pm, i * width):
-                _store_le(dst + i * width, _lane_op(lane_op, t, &f, _load_lane(src + i * width, width), 0), width)
-            else:
-                _store_le(dst + i * width, 0, width)
-        return STOP_RUNNING
-
-    # vsel vD.T, vA.T, vB.T, pM
-    cdef inline int _k_vsel(self, const int64_t* row) noexcept nogil:
-        cdef int64_t width = _width(row[1])
-        cdef int64_t pm = row[6]
-        cdef uint8_t result[VL]
-        cdef int64_t i
-        cdef int status = self._check_mask(pm)
-        if status:
-            return status
-        for i in range(VL // width):
-            _copy_elem(result + i * width, &self.vreg[row[4] if self._mask_bit(pm, i * width) else row[5], i * width],
-                       width)
-        memcpy(&self.vreg[row[3], 0], result, VL)
-        return STOP_RUNNING
-
-    # pcnt sD, pM.bW
-    cdef inline int _k_pcnt(self, const int64_t* row) noexcept nogil:
-        cdef int64_t width = _width(row[1])
-        cdef int64_t i, count = 0
-        cdef int status = self._check_mask(row[4])
-        if status:
-            return status
-        for i in range(VL // width):
-            count += self._mask_bit(row[4], i * width)
-        self.sreg[row[3]] = count
-        return STOP_RUNNING
+    cdef inline void _record_hazard(self, int64_t row) noexcept nogil:
+        """Count a completed instruction's hazard in its row's record; the first case stays."""
+        cdef int64_t* record = &self.m.hazard_warn[row * HAZARD_WARN_FIELDS]
+        if record[0] == 0:
+            record[1] = self.m.hazard_writer
+            record[2] = self.m.hazard_first
+            record[3] = self.m.hazard_last
+        record[0] += 1
+
+
+cdef inline int k_end(Machine* m, const Ins* ins) noexcept nogil:
+    """The row after the last one: falling off the end halts."""
+    return STOP_END
+
+
+cdef void* _pointer(array) except NULL:
+    """The address of a C-contiguous array's first element (the engine keeps the array alive)."""
+    if not array.flags.c_contiguous or not array.flags.writeable:
+        raise ValueError("engine state arrays must be writeable and C-contiguous")
+    return <void*><uintptr_t>array.ctypes.data
+
+
+def _stop_flags(flags, n_rows):
+    """One 0/1 stop flag per row (None: none set); the length is checked here."""
+    rows = np.zeros(n_rows, np.uint8) if flags is None else (np.asarray(flags) != 0).astype(np.uint8)
+    if rows.shape != (n_rows,):
+        raise ValueError(f"stop flags have shape {rows.shape}, expected ({n_rows},): one per bytecode row")
+    return rows
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1537,9 +628,19 @@ cdef class Engine:
 def _test_codec(int64_t t, const uint64_t[::1] bits, const double[::1] values, const int64_t[::1] ints):
     """For float type t: (the exact values of `bits`, `values` rounded once to t, `ints` rounded once
     to t), as numpy arrays (float64, uint64 bits, uint64 bits)."""
-    if t not in (T_F16, T_BF16, T_F32, T_E4M3, T_E5M2):
+    cdef FloatFormat f
+    if t == T_F16:
+        f = float_format(<F16*>NULL)
+    elif t == T_BF16:
+        f = float_format(<BF16*>NULL)
+    elif t == T_F32:
+        f = float_format(<float*>NULL)
+    elif t == T_E4M3:
+        f = float_format(<E4M3*>NULL)
+    elif t == T_E5M2:
+        f = float_format(<E5M2*>NULL)
+    else:
         raise ValueError(f"type code {t} is not a float type the engine computes on")
-    cdef FloatFormat f = _format(t)
     decoded = np.empty(bits.shape[0], np.float64)
     from_values = np.empty(values.shape[0], np.uint64)
     from_ints = np.empty(ints.shape[0], np.uint64)
@@ -1549,9 +650,9 @@ def _test_codec(int64_t t, const uint64_t[::1] bits, const double[::1] values, c
     cdef Py_ssize_t i
     with nogil:
         for i in range(bits.shape[0]):
-            decoded_view[i] = _decode(bits[i], &f)
+            decoded_view[i] = decode_bits(bits[i], &f)
         for i in range(values.shape[0]):
-            from_values_view[i] = _encode_double(values[i], &f)
+            from_values_view[i] = encode_double(values[i], &f)
         for i in range(ints.shape[0]):
-            from_ints_view[i] = _encode_int(ints[i], &f)
+            from_ints_view[i] = encode_int(ints[i], &f)
     return decoded, from_values, from_ints

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import dtypes
-from .operands import parse_operand_syntax
+from .operands import Kind, parse_operand_syntax
 
 # Sources cited by rows. SEED pages are in shared/seeds/, FACTS is shared/reference/ascend-vf-facts.md.
 SEED_SCATTER = "seed 000 asc_scatter; seed 001 Scatter"
@@ -60,16 +60,54 @@ REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s6
 
 
 @dataclass(frozen=True)
+class Access:
+    """What a memory instruction touches in the UB, as data: the engine's decoder turns it into byte
+    counts per row, and `explain`/docs/isa.md print it. Sizes and alignments are bytes, or "T" for
+    one element of the row's type T."""
+    direction: str                # "load" or "store"
+    size: int | str               # bytes of the region at the address operand
+    align: int | str              # required alignment of the address operand
+    slot: int | str | None = None  # per-lane accesses: bytes per lane ("T", "T/2", 1); None: the whole region
+    indexed: bool = False         # lane i touches one element at base + index[i] * sizeof(T)
+
+    def bytes(self, fact, width: int) -> int:
+        """A size, alignment or slot in bytes for an element width."""
+        return {"T": width, "T/2": width // 2}.get(fact, fact)
+
+
+@dataclass(frozen=True)
+class MaskUse:
+    """How an instruction reads its mask operand: at which width and what inactive lanes do."""
+    operand: str                  # "pM", "pG"
+    width: str                    # "T", "U", "pitch" (the wider of T and U), "bits" (every bit)
+    inactive: str                 # a key of INACTIVE_TEXT
+    note: str = ""                # more, in words
+
+
+INACTIVE_TEXT = {
+    "zero": "inactive lanes 0 (zeroing)",
+    "zero-bits": "inactive lanes give 0 bits",
+    "untouched": "inactive lanes leave the UB untouched (--store-inactive zero: write 0)",
+    "select": "selects, never zeroes",
+    "identity": "inactive lanes count as the identity",
+    "gate": "inactive bits become 0",
+    "unchecked": "inactive lanes are never checked",
+    "uncounted": "inactive lanes are not counted",
+}
+
+
+@dataclass(frozen=True)
 class InsnSpec:
     mnemonic: str                 # canonical lower-case mnemonic, mode suffix included ("vsta.pack")
     form: str                     # "" or the name of an overload ("mask" for `vsta [addr], pS`)
     syntax: str                   # operands as written in help, e.g. "[base], vS.T, vI.U, pM"
-    family: str                   # executor family: one function per family in each executor
+    family: str                   # executor family: one function per family in each executor, one syntax
     summary: str
     ref: str                      # the seed page or facts/spec section it implements
     types: tuple = ()             # accepted type tuples, one ElemType per type slot
-    align: str = ""               # alignment rule of the address operand, in words
-    masks: str = ""               # how the mask governs the instruction, in words
+    sub: str = ""                 # the sub-operation within the family ("add", "lt", "max")
+    access: Access | None = None  # memory access, for rows with an address operand
+    mask: MaskUse | None = None   # mask operand use, for rows that read one
     rw: tuple = ()                # operands both read and written
     operands: tuple = field(init=False)
 
@@ -127,17 +165,28 @@ _UNARY_OPS = {   # mnemonic: (summary, types)
 _COMPARISONS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _BRANCHES = {"beq": "==", "bne": "!=", "blt": "<", "ble": "<=", "bgt": ">", "bge": ">="}
 
+# Memory accesses (facts §3, §4, seeds 000-002). Sizes and alignments in bytes; "T": one element of T.
+_ELEMENT = Access("load", "T", "T")
+_LOAD = {n: Access("load", n, 32) for n in (256, 128, 512, 32, 64)}
+_LANE_MASK = MaskUse("pM", "T", "zero")
+
+
+def _store_lanes(slot, size):
+    """A masked store: active lane i writes its `slot` low bytes at addr + i*slot (a `size` region)."""
+    return Access("store", size, 32, slot=slot)
+
+
 INSNS: tuple[InsnSpec, ...] = (
     # --- scalar and control (LANGUAGE.md §4 "Scalar and control") ---
     InsnSpec("mov", "", "sD, X", "scalar_mov", "sD = X (immediate, buffer address, .equ constant or register)", SPEC + " §4"),
-    *(InsnSpec(m, "", "sD, sA, X", "scalar_alu", s, SPEC + " §4") for m, s in _SCALAR_ALU.items()),
+    *(InsnSpec(m, "", "sD, sA, X", "scalar_alu", s, SPEC + " §4", sub=m) for m, s in _SCALAR_ALU.items()),
     InsnSpec("ld", "", "sD.T, [addr]", "scalar_load", "sD = the T element at addr, sign- or zero-extended to 64 bits",
-             SPEC + " §4", types=_single(INTEGER_AND_RAW), align="element (T's width)"),
+             SPEC + " §4", types=_single(INTEGER_AND_RAW), access=_ELEMENT),
     InsnSpec("st", "", "[addr], sS.T", "scalar_store", "the low bits of sS are stored as one T element at addr",
-             SPEC + " §4", types=_single(INTEGER_AND_RAW), align="element (T's width)"),
+             SPEC + " §4", types=_single(INTEGER_AND_RAW), access=Access("store", "T", "T")),
     InsnSpec("b", "", "LABEL", "branch", "jump to LABEL", SPEC + " §4"),
-    *(InsnSpec(m, "", "sA, X, LABEL", "cond_branch", f"jump to LABEL if sA {op} X (signed 64-bit)", SPEC + " §4")
-      for m, op in _BRANCHES.items()),
+    *(InsnSpec(m, "", "sA, X, LABEL", "cond_branch", f"jump to LABEL if sA {op} X (signed 64-bit)", SPEC + " §4",
+               sub=m[1:]) for m, op in _BRANCHES.items()),
     InsnSpec("membar", "", "[KIND]", "membar",
              "ordering barrier between instructions touching the same UB bytes (ascasm runs in order)",
              "facts §10 asc_mem_bar"),
@@ -153,125 +202,119 @@ INSNS: tuple[InsnSpec, ...] = (
              "facts §7; " + SEED_STOREALIGN, types=_single(MASK_WIDTHS)),
     InsnSpec("iter", "scaled", "aD.bW, sI, STRIDE", "iter_scaled", "aD = sI * STRIDE * W bytes",
              "facts §7", types=_single(MASK_WIDTHS)),
-    InsnSpec("pand", "", "pD, pA, pB, pG", "mask_logic", "pD = pA & pB where pG is set, 0 elsewhere (all 256 bits)",
-             "facts §2.4", masks="pG gates every bit"),
-    InsnSpec("por", "", "pD, pA, pB, pG", "mask_logic", "pD = pA | pB where pG is set, 0 elsewhere (all 256 bits)",
-             "facts §2.4", masks="pG gates every bit"),
-    InsnSpec("pxor", "", "pD, pA, pB, pG", "mask_logic", "pD = pA ^ pB where pG is set, 0 elsewhere (all 256 bits)",
-             "facts §2.4", masks="pG gates every bit"),
+    *(InsnSpec(m, "", "pD, pA, pB, pG", "mask_logic", f"pD = pA {op} pB where pG is set, 0 elsewhere (all 256 bits)",
+               "facts §2.4", sub=m[1:], mask=MaskUse("pG", "bits", "gate"))
+      for m, op in (("pand", "&"), ("por", "|"), ("pxor", "^"))),
     InsnSpec("pnot", "", "pD, pS, pG", "mask_not", "pD = ~pS where pG is set, 0 elsewhere (all 256 bits)",
-             "facts §2.4", masks="pG gates every bit"),
+             "facts §2.4", mask=MaskUse("pG", "bits", "gate")),
     InsnSpec("pmov", "", "pD, pS", "mask_move", "pD = pS (all 256 bits)", "facts §2.4"),
     # --- loads (facts §3) ---
     InsnSpec("vld", "", "vD.T, [addr]", "vld_norm", "NORM load: vD = the 256 bytes at addr",
-             "facts §3.2 NORM", types=_single(dtypes.TYPES), align="32 bytes"),
+             "facts §3.2 NORM", types=_single(dtypes.TYPES), access=_LOAD[256]),
     InsnSpec("vld.brc", "", "vD.T, [addr]", "vld_brc", "broadcast load: every lane of vD = the one T element at addr",
-             "facts §3.2 BRC_B8/B16/B32", types=_single(B8 + B16 + B32), align="element (T's width)"),
+             "facts §3.2 BRC_B8/B16/B32", types=_single(B8 + B16 + B32), access=_ELEMENT),
     InsnSpec("vld.us", "", "vD.T, [addr]", "vld_us", "upsample load: 128 bytes, lanes 2i and 2i+1 of vD = element i",
-             "facts §3.2 US_B8/US_B16", types=_single(B8 + B16), align="32 bytes"),
+             "facts §3.2 US_B8/US_B16", types=_single(B8 + B16), access=_LOAD[128]),
     InsnSpec("vld.ds", "", "vD.T, [addr]", "vld_ds", "downsample load: 512 bytes, lane i of vD = element 2i",
-             "facts §3.2 DS_B8/DS_B16", types=_single(B8 + B16), align="32 bytes"),
+             "facts §3.2 DS_B8/DS_B16", types=_single(B8 + B16), access=_LOAD[512]),
     InsnSpec("vld.unpk", "", "vD.T, [addr]", "vld_unpk",
              "unpack load: 128 bytes of T elements, each zero-extended into a lane of twice T's width",
-             "facts §3.2 UNPK_B8/B16/B32", types=_single(B8 + B16 + B32), align="32 bytes"),
+             "facts §3.2 UNPK_B8/B16/B32", types=_single(B8 + B16 + B32), access=_LOAD[128]),
     InsnSpec("vld.dintlv", "", "vD0.T, vD1.T, [addr]", "vld_dintlv",
              "deinterleave load: 512 bytes, even elements -> vD0, odd elements -> vD1",
-             "facts §3.2 DINTLV_B8/B16/B32", types=_single(B8 + B16 + B32), align="32 bytes"),
+             "facts §3.2 DINTLV_B8/B16/B32", types=_single(B8 + B16 + B32), access=_LOAD[512]),
     InsnSpec("vld", "mask", "pD, [addr]", "mask_load_norm", "mask load: the 256 bits of pD = the 32 bytes at addr",
-             "facts §3.4 NORM", align="32 bytes"),
+             "facts §3.4 NORM", access=_LOAD[32]),
     InsnSpec("vld.us", "mask", "pD, [addr]", "mask_load_us",
-             "mask upsample load: 16 bytes, bit j -> bits 2j and 2j+1 of pD", "facts §3.4 US", align="16 bytes"),
+             "mask upsample load: 16 bytes, bit j -> bits 2j and 2j+1 of pD", "facts §3.4 US",
+             access=Access("load", 16, 16)),
     InsnSpec("vld.ds", "mask", "pD, [addr]", "mask_load_ds",
-             "mask downsample load: 64 bytes, bit 2j -> bit j of pD", "facts §3.4 DS", align="32 bytes"),
+             "mask downsample load: 64 bytes, bit 2j -> bit j of pD", "facts §3.4 DS", access=_LOAD[64]),
     InsnSpec("vgat", "", "vD.T, [base], vI.U, pM", "vgat",
              "gather: active lane i of vD = the T element at base + vI[i]*sizeof(T); inactive lanes 0. "
              "b8 data: 128 lanes, u16 indices, each byte zero-extended into a 16-bit lane",
-             "facts §5 vgather2", types=GATHER_PAIRS, align="32 bytes (base); element addresses",
-             masks="pM read at the lane width (b16 for b8 data); inactive lanes are 0 and never checked"),
+             "facts §5 vgather2", types=GATHER_PAIRS, access=Access("load", "T", 32, slot="T", indexed=True),
+             mask=MaskUse("pM", "pitch", "unchecked", "they become 0")),
     # --- stores (seed 002 asc_storealign; seeds 000/001 scatter) ---
     InsnSpec("vsta", "", "[addr], vS.T, pM", "vsta_norm",
              "NORM store: lane i -> addr + i*W for each active lane i",
-             SEED_STOREALIGN + " NORM", types=_single(STORE_TYPES), align="32 bytes",
-             masks="pM read at T's width; inactive lanes leave the UB untouched (--store-inactive zero: write 0)"),
+             SEED_STOREALIGN + " NORM", types=_single(STORE_TYPES), access=_store_lanes("T", 256),
+             mask=MaskUse("pM", "T", "untouched")),
     InsnSpec("vsta.1st", "", "[addr], vS.T", "vsta_first", "FIRST store: lane 0 of vS -> addr; no mask",
-             SEED_STOREALIGN + " FIRST", types=_single(STORE_TYPES), align="element (T's width)",
-             masks="none: the mask is ignored"),
+             SEED_STOREALIGN + " FIRST", types=_single(STORE_TYPES), access=Access("store", "T", "T")),
     InsnSpec("vsta.pack", "", "[addr], vS.T, pM", "vsta_pack",
              "PACK store: the low half of active lane i -> slot i of width W/2 (a VL/2-byte region)",
-             SEED_STOREALIGN + " PACK; facts §4.2 PK_B16/B32/B64", types=_single(PACK_TYPES), align="32 bytes",
-             masks="pM read at T's width; slots of inactive lanes untouched (--store-inactive zero: write 0)"),
+             SEED_STOREALIGN + " PACK; facts §4.2 PK_B16/B32/B64", types=_single(PACK_TYPES),
+             access=_store_lanes("T/2", 128), mask=MaskUse("pM", "T", "untouched")),
     InsnSpec("vsta.packv2", "", "[addr], vS.T, pM", "vsta_packv2",
              "PACKV2 store: the low 8 bits of active lane i -> byte slot i (a VL/4-byte region)",
-             SEED_STOREALIGN + " PACKV2; facts §4.2 PK4_B32", types=_single(PACKV2_TYPES), align="32 bytes",
-             masks="pM read at T's width; slots of inactive lanes untouched (--store-inactive zero: write 0)"),
+             SEED_STOREALIGN + " PACKV2; facts §4.2 PK4_B32", types=_single(PACKV2_TYPES),
+             access=_store_lanes(1, 64), mask=MaskUse("pM", "T", "untouched")),
     InsnSpec("vsta.intlv", "", "[addr], vS0.T, vS1.T", "vsta_intlv",
              "INTLV store: addr + 2i*W <- vS0[i], addr + (2i+1)*W <- vS1[i] (512 bytes)",
-             SEED_STOREALIGN + " INTLV; facts §4.2 INTLV_B8/B16/B32", types=_single(INTLV_TYPES), align="32 bytes",
-             masks="none: the mask is ignored"),
+             SEED_STOREALIGN + " INTLV; facts §4.2 INTLV_B8/B16/B32", types=_single(INTLV_TYPES),
+             access=Access("store", 512, 32)),
     InsnSpec("vsta", "mask", "[addr], pS", "mask_store_norm", "mask store: the 256 bits of pS -> 32 bytes at addr",
-             SEED_STOREALIGN + " mask NORM; facts §4.4", align="32 bytes"),
+             SEED_STOREALIGN + " mask NORM; facts §4.4", access=Access("store", 32, 32)),
     InsnSpec("vsta.pack", "mask", "[addr], pS", "mask_store_pack",
              "mask PACK store: the even bits of pS (bit 2j -> bit j) -> 16 bytes at addr",
-             SEED_STOREALIGN + " mask PACK; facts §4.4", align="16 bytes"),
+             SEED_STOREALIGN + " mask PACK; facts §4.4", access=Access("store", 16, 16)),
     InsnSpec("vsct", "", "[base], vS.T, vI.U, pM", "vsct",
              "scatter: for each active lane i, base + vI[i]*W <- vS[i] (indices in elements). b8 data: 128 "
              "requests with u16 indices, request i stores source byte 2i; b64 data with u32 indices uses "
              "the first 32 index lanes",
-             SEED_SCATTER, types=SCATTER_PAIRS, align="32 bytes (base)",
-             masks="pM read at the lane width (b16 for b8 data); inactive lanes write nothing and are never "
-                   "checked; duplicate active indices: the highest lane wins, with a warning"),
+             SEED_SCATTER, types=SCATTER_PAIRS, access=Access("store", "T", 32, slot="T", indexed=True),
+             mask=MaskUse("pM", "pitch", "unchecked",
+                          "they write nothing; duplicate active indices: the highest lane wins, "
+                          "with a warning")),
     # --- reductions (seed 003 Reduce) ---
     InsnSpec("vredsum", "", "vD.T, vS.U, pM", "reduce_sum",
              "lane 0 of vD = sum of the active lanes of vS in a pairwise tree, every partial rounded to T; "
              "other lanes 0",
-             SEED_REDUCE + " SUM", types=REDUCE_SUM_PAIRS,
-             masks="pM read at U's width; inactive lanes count as +0; none active gives +0"),
+             SEED_REDUCE + " SUM", types=REDUCE_SUM_PAIRS, sub="sum",
+             mask=MaskUse("pM", "U", "identity", "(+0); none active gives +0")),
     InsnSpec("vredmax", "", "vD.T, vS.T, pM", "reduce_maxmin",
              "lane 0 of vD = max of the active lanes, lane 1 = index of its first occurrence (raw bits); "
-             "other lanes 0", SEED_REDUCE + " MAX", types=_single(REDUCE_MAXMIN_TYPES),
-             masks="pM read at T's width; inactive lanes count as -inf / the type's minimum; none active "
-                   "gives that identity and index 0"),
+             "other lanes 0", SEED_REDUCE + " MAX", types=_single(REDUCE_MAXMIN_TYPES), sub="max",
+             mask=MaskUse("pM", "T", "identity", "(-inf / the type's minimum); none active gives that identity "
+                          "and index 0")),
     InsnSpec("vredmin", "", "vD.T, vS.T, pM", "reduce_maxmin",
              "lane 0 of vD = min of the active lanes, lane 1 = index of its first occurrence (raw bits); "
-             "other lanes 0", SEED_REDUCE + " MIN", types=_single(REDUCE_MAXMIN_TYPES),
-             masks="pM read at T's width; inactive lanes count as +inf / the type's maximum; none active "
-                   "gives that identity and index 0"),
+             "other lanes 0", SEED_REDUCE + " MIN", types=_single(REDUCE_MAXMIN_TYPES), sub="min",
+             mask=MaskUse("pM", "T", "identity", "(+inf / the type's maximum); none active gives that identity "
+                          "and index 0")),
     # --- vector compute (facts §8, facts §2.3; LANGUAGE.md §4 Vector compute) ---
     InsnSpec("vdup", "", "vD.T, X.T", "vdup", "every lane of vD = X (converted to T)",
              "facts §8 vdup; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES)),
-    InsnSpec("vdup", "masked", "vD.T, X.T, pM", "vdup", "active lanes of vD = X (converted to T), inactive lanes 0",
-             "facts §8 vdup; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
-             masks="pM read at T's width; inactive lanes 0"),
+    InsnSpec("vdup", "masked", "vD.T, X.T, pM", "vdup_masked", "active lanes of vD = X (converted to T), inactive lanes 0",
+             "facts §8 vdup; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), mask=_LANE_MASK),
     InsnSpec("vci", "", "vD.T, X.T", "vci", "lane i of vD = X + i (integers wrap; floats rounded once)",
              "facts §8 vci; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES)),
     *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vbinary", f"active lanes: vD = {s}; inactive lanes 0",
-               "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
-               masks="pM read at T's width; inactive lanes 0 (zeroing)")
+               "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), sub=m[1:], mask=_LANE_MASK)
       for m, s in _VECTOR_OPS.items()),
-    *(InsnSpec(m + "s", "", "vD.T, vA.T, X.T, pM", "vbinary", f"active lanes: vD = {s.replace('vB', 'X')}; inactive lanes 0",
-               "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
-               masks="pM read at T's width; inactive lanes 0 (zeroing)")
+    *(InsnSpec(m + "s", "", "vD.T, vA.T, X.T, pM", "vbinary_x", f"active lanes: vD = {s.replace('vB', 'X')}; inactive lanes 0",
+               "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), sub=m[1:], mask=_LANE_MASK)
       for m, s in _VECTOR_OPS.items() if m != "vsub"),
     *(InsnSpec("vcmp." + c, "", "pD, vA.T, vB.T, pM", "vcmp",
                f"pD bit i*W = 1 for each active lane i with vA {op} vB, every other bit 0",
-               "facts §2.3 vcmp; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
-               masks="pM read at T's width; inactive lanes give 0 bits")
+               "facts §2.3 vcmp; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), sub=c,
+               mask=MaskUse("pM", "T", "zero-bits"))
       for c, op in _COMPARISONS.items()),
     InsnSpec("vsel", "", "vD.T, vA.T, vB.T, pM", "vsel", "lane i of vD = vA[i] if active, else vB[i] (raw bits)",
              "facts §8 vsel; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
-             masks="pM read at T's width; selects, never zeroes"),
+             mask=MaskUse("pM", "T", "select")),
     InsnSpec("pcnt", "", "sD, pM.bW", "pcnt", "sD = the number of lanes i < 256/W with bit i*W of pM set",
-             "facts §2.3; " + SPEC + " §4 Vector compute", types=_single(MASK_WIDTHS)),
+             "facts §2.3; " + SPEC + " §4 Vector compute", types=_single(MASK_WIDTHS),
+             mask=MaskUse("pM", "T", "uncounted")),
     # appended after the first compute rows, so earlier opcodes keep their numbers
     InsnSpec("vdiv", "", "vD.T, vA.T, vB.T, pM", "vbinary",
              "active lanes: vD = vA / vB (integers: toward zero, x/0 = all ones, min/-1 = min; floats rounded "
              "once, x/0 = +-inf, 0/0 = canonical NaN); inactive lanes 0. The hardware's integer x/0 result "
              "is undocumented",
-             "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
-             masks="pM read at T's width; inactive lanes 0 (zeroing)"),
+             "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), sub="div", mask=_LANE_MASK),
     *(InsnSpec(m, "", "vD.T, vA.T, pM", "vunary", f"active lanes: vD = {s}; inactive lanes 0",
-               "facts §8; " + SPEC + " §4 Vector compute", types=_single(types),
-               masks="pM read at T's width; inactive lanes 0 (zeroing)")
+               "facts §8; " + SPEC + " §4 Vector compute", types=_single(types), sub=m[1:], mask=_LANE_MASK)
       for m, (s, types) in _UNARY_OPS.items()),
 )
 
@@ -300,12 +343,43 @@ def opcode(spec: InsnSpec) -> int:
 
 
 def spec_facts(spec: InsnSpec) -> list[tuple[str, str]]:
-    """(label, text) lines that describe a row beyond its syntax and summary: types, alignment, mask
-    behaviour, source. REPL help, `ascasm explain` and docs/isa.md all print these."""
+    """(label, text) lines that describe a row beyond its syntax and summary: types, memory access,
+    alignment, mask behaviour, source, all from the row's facts. REPL help, `ascasm explain` and
+    docs/isa.md all print these."""
     facts = [("types", accepted_types_text(spec))] if spec.types else []
-    facts += [("alignment", spec.align)] if spec.align else []
-    facts += [("mask", spec.masks)] if spec.masks else []
+    if spec.access:
+        facts += [("memory", access_text(spec.access)), ("alignment", _bytes_text(spec.access.align, "element (T's width)")
+                                                          + (" (base); element addresses" if spec.access.indexed else ""))]
+    if spec.mask:
+        facts += [("mask", mask_text(spec.mask))]
+    elif any(op.kind is Kind.VREG for op in spec.operands) and spec.access and spec.access.direction == "store":
+        facts += [("mask", "none: the store has no mask operand")]
     return facts + [("source", spec.ref)]
+
+
+def _bytes_text(fact, element: str) -> str:
+    return {"T": element, "T/2": "half an element"}.get(fact, f"{fact} bytes" if fact != 1 else "1 byte")
+
+
+def access_text(access: Access) -> str:
+    """A memory access in words, e.g. 'store: each active lane's element at addr + i*W (a 256-byte region)'."""
+    if access.indexed:
+        return f"{access.direction}: each active lane's element at base + index*sizeof(T)"
+    if access.slot is not None:
+        slot = {"T": "lane i", "T/2": "the low half of lane i", 1: "the low byte of lane i"}[access.slot]
+        return f"{access.direction}: {slot}, for each active i, at slot i of a {access.size}-byte region"
+    return f"{access.direction}: {_bytes_text(access.size, 'one element')} at the address"
+
+
+def mask_text(mask: MaskUse) -> str:
+    if mask.width == "bits":
+        text = f"{mask.operand} gates every one of the 256 bits; {INACTIVE_TEXT[mask.inactive]}"
+    else:
+        width = {"T": "T's width", "U": "U's width", "pitch": "the lane width (the wider of T and U; b16 for b8 data)"}
+        text = f"{mask.operand} read at {width[mask.width]}; {INACTIVE_TEXT[mask.inactive]}"
+    if not mask.note:
+        return text
+    return f"{text} {mask.note}" if mask.note.startswith("(") else f"{text}; {mask.note}"
 
 
 def describe(mnemonic: str) -> list[str]:

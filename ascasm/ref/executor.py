@@ -14,7 +14,7 @@ import numpy as np
 from .. import floats
 from ..isa import STOP_CODES
 from ..program import Addr, Insn, Program, SVal
-from ..state import FAULT_ARGS, LAST_MEMBAR, PC, STATUS, STEPS, VL, MachineState
+from ..state import FAULT_ARGS, PC, STATUS, STEPS, VL, MachineState
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 MASK_BITS = VL                     # one mask bit per byte lane
@@ -47,7 +47,8 @@ class RefMachine:
         self.ub_usable, self.max_steps = ub_usable, max_steps
         self.zero_inactive = store_inactive == "zero"     # LANGUAGE.md §6
         self.strict = strict                              # warnings become faults (LANGUAGE.md §5)
-        self.hazard_case = None                           # this step's first hazard, recorded if it completes
+        self.hazard_case = None                           # this step's hazard, recorded if it completes
+        self.touched = []                                 # (address, size) of this step's checked accesses
         self.last_row = -1                                # the row the latest run() completed last
         self.set_stop_rows(None, None)
 
@@ -73,7 +74,7 @@ class RefMachine:
                 self._stop(Fault("STEP_LIMIT", self.max_steps))
                 break
             insn = self.program.insns[pc]
-            self.hazard_case = None
+            self.hazard_case, self.touched = None, []
             try:
                 outcome = FAMILIES[insn.spec.family](self, insn)
             except Fault as fault:
@@ -119,29 +120,32 @@ class RefMachine:
             raise Fault("MISALIGNED", address, alignment)
 
     def check_in_ub(self, address: int, size: int, lane: int = -1, index: int = -1):
-        """Range check of one access; then the hazard check of its bytes (docs/semantics.md "Hazards").
-        Every family calls it for every access before it writes anything."""
+        """Range check of one access (docs/semantics.md "Addresses"). Every family calls it for every
+        access, then check_hazards, before it writes anything."""
         if not (0 <= address and address + size <= self.ub_usable):
             raise Fault("UB_RANGE", address, size, self.ub_usable, lane, index)
-        self.check_hazard(address, size)
+        self.touched.append((address, size))
 
-    @property
-    def step_number(self) -> int:
-        """The number the executing instruction's step gets (steps count from 1)."""
-        return int(self.state.ctrl[STEPS]) + 1
+    def written_since_membar(self) -> np.ndarray:
+        """One boolean per UB byte: written since the latest membar (bit j of ub_dirty word b is byte
+        32*b + j)."""
+        return np.unpackbits(self.state.ub_dirty.view(np.uint8), bitorder="little").astype(bool)
 
-    def check_hazard(self, address: int, size: int):
-        """Bytes written by an earlier step since the latest membar, touched again now (LANGUAGE.md §5)."""
-        written = self.state.ub_write_step[address:address + size]
-        hot = np.flatnonzero((written > self.state.ctrl[LAST_MEMBAR]) & (written != self.step_number))
-        if hot.size == 0:
+    def check_hazards(self):
+        """After every access of the instruction passed its range check: the bytes among them written
+        since the latest membar are a hazard (LANGUAGE.md §5), spanning the first to the last such byte
+        and named by the writer of the first. A fault under --strict; otherwise recorded when the
+        instruction completes (docs/semantics.md "Hazards")."""
+        dirty = self.written_since_membar()
+        hot = [address + int(k) for address, size in self.touched
+               for k in np.flatnonzero(dirty[address:address + size])]
+        if not hot:
             return
-        first, last = address + int(hot[0]), address + int(hot[-1]) + 1
+        first, last = min(hot), max(hot) + 1
         writer = int(self.state.ub_write_row[first])
         if self.strict:
             raise Fault("HAZARD", writer, first, last)
-        if self.hazard_case is None:
-            self.hazard_case = (writer, first, last)
+        self.hazard_case = (writer, first, last)
 
     def _record_hazard(self, row: int):
         """Count a completed instruction's hazard; its row keeps the first case (a fault records none)."""
@@ -151,10 +155,12 @@ class RefMachine:
         record[0] += 1
 
     def write_ub(self, address: int, data: np.ndarray):
-        """Store bytes (already checked with check_in_ub) and remember which step and row wrote them."""
+        """Store bytes (already checked) and remember them as written since the membar, by this row."""
         self.state.ub[address:address + data.size] = data
-        self.state.ub_write_step[address:address + data.size] = self.step_number
         self.state.ub_write_row[address:address + data.size] = self.state.pc
+        dirty = self.written_since_membar()
+        dirty[address:address + data.size] = True
+        self.state.ub_dirty[:] = np.packbits(dirty, bitorder="little").view(np.uint32)
 
     def mask_bits(self, number: int) -> np.ndarray:
         """The 256 bits of a mask register as booleans; bit k is bit k%8 of byte k//8 (LANGUAGE.md §1)."""
@@ -184,6 +190,7 @@ class RefMachine:
         """The `size` UB bytes at `address`, after the alignment and range checks (a copy)."""
         self.check_aligned(address, alignment)
         self.check_in_ub(address, size)
+        self.check_hazards()
         return self.state.ub[address:address + size].copy()
 
     def write_slots(self, address: int, slot_bytes: np.ndarray, written: np.ndarray):
@@ -194,6 +201,7 @@ class RefMachine:
         slots = np.flatnonzero(written)
         for k in slots:
             self.check_in_ub(address + k * slot_size, slot_size, lane=int(k))
+        self.check_hazards()
         for k in slots:
             self.write_ub(address + k * slot_size, slot_bytes[k])
 
@@ -217,8 +225,8 @@ SCALAR_OPS = {
     "shr": lambda a, b: a >> (b & 63),   # Python's >> on a signed int is arithmetic
 }
 BRANCH_TESTS = {
-    "beq": lambda a, b: a == b, "bne": lambda a, b: a != b, "blt": lambda a, b: a < b,
-    "ble": lambda a, b: a <= b, "bgt": lambda a, b: a > b, "bge": lambda a, b: a >= b,
+    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
 }
 
 
@@ -230,9 +238,9 @@ def scalar_mov(m: RefMachine, insn: Insn):
 def scalar_alu(m: RefMachine, insn: Insn):
     # add/sub/.../shr sD, sA, X  -- 64-bit two's complement, wrapping
     a, b = m.sreg(insn.operand("sA")), m.value(insn.operand("X"))
-    if insn.spec.mnemonic in ("div", "rem") and b == 0:
+    if insn.spec.sub in ("div", "rem") and b == 0:
         raise Fault("DIV_ZERO")
-    m.set_sreg(insn.operand("sD"), SCALAR_OPS[insn.spec.mnemonic](a, b))
+    m.set_sreg(insn.operand("sD"), SCALAR_OPS[insn.spec.sub](a, b))
 
 
 def scalar_load(m: RefMachine, insn: Insn):
@@ -241,6 +249,7 @@ def scalar_load(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, etype.width)
     m.check_in_ub(address, etype.width)
+    m.check_hazards()
     element = m.state.ub[address:address + etype.width].view(etype.np_dtype)[0]
     raw_bits = int(m.state.ub[address:address + etype.width].view(etype.bits)[0])
     m.set_sreg(insn.operand("sD"), int(element) if etype.kind == "int" else raw_bits)
@@ -252,6 +261,7 @@ def scalar_store(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, etype.width)
     m.check_in_ub(address, etype.width)
+    m.check_hazards()
     low_bits = m.sreg(insn.operand("sS")) % (1 << (8 * etype.width))
     m.write_ub(address, np.array([low_bits], etype.bits).view(np.uint8))
 
@@ -264,14 +274,14 @@ def branch(m: RefMachine, insn: Insn):
 def cond_branch(m: RefMachine, insn: Insn):
     # beq/bne/blt/ble/bgt/bge sA, X, LABEL  -- signed comparison
     a, b = m.sreg(insn.operand("sA")), m.value(insn.operand("X"))
-    if BRANCH_TESTS[insn.spec.mnemonic](a, b):
+    if BRANCH_TESTS[insn.spec.sub](a, b):
         return insn.operand("LABEL")
     return None
 
 
 def membar(m: RefMachine, insn: Insn):
     # membar [KIND]  -- ascasm executes in program order; the barrier ends the hazard window
-    m.state.ctrl[LAST_MEMBAR] = m.step_number
+    m.state.ub_dirty[:] = 0
 
 
 def halt(m: RefMachine, insn: Insn):
@@ -321,14 +331,14 @@ def iter_scaled(m: RefMachine, insn: Insn):
 
 
 # ---- mask logic (facts §2.4): all 256 bits, zeroing gate ----
-MASK_LOGIC = {"pand": np.bitwise_and, "por": np.bitwise_or, "pxor": np.bitwise_xor}
+MASK_LOGIC = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}
 
 
 def mask_logic(m: RefMachine, insn: Insn):
     # pand/por/pxor pD, pA, pB, pG  -- pD = (pA op pB) where pG, else 0
     a, b = m.mask_bits(insn.operand("pA")), m.mask_bits(insn.operand("pB"))
     gate = m.mask_bits(insn.operand("pG"))
-    m.set_mask_bits(insn.operand("pD"), MASK_LOGIC[insn.spec.mnemonic](a, b) & gate)
+    m.set_mask_bits(insn.operand("pD"), MASK_LOGIC[insn.spec.sub](a, b) & gate)
 
 
 def mask_not(m: RefMachine, insn: Insn):
@@ -423,6 +433,7 @@ def _indexed_lanes(m: RefMachine, insn: Insn, base_name: str):
         address = wrap64(base + index * data_type.width)
         m.check_in_ub(address, data_type.width, lane=int(lane), index=wrap64(index))   # as the int64 it is stored as
         requests.append((int(lane), index, address))
+    m.check_hazards()
     return pitch, requests
 
 
@@ -473,6 +484,7 @@ def vsta_first(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, etype.width)
     m.check_in_ub(address, etype.width)
+    m.check_hazards()
     m.write_ub(address, m.state.vreg[insn.operand("vS")][:etype.width])
 
 
@@ -482,6 +494,7 @@ def vsta_intlv(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, 32)
     m.check_in_ub(address, 2 * VL)
+    m.check_hazards()
     interleaved = np.empty(2 * etype.lanes, etype.bits)
     interleaved[0::2] = m.state.vreg[insn.operand("vS0")].view(etype.bits)
     interleaved[1::2] = m.state.vreg[insn.operand("vS1")].view(etype.bits)
@@ -494,6 +507,7 @@ def mask_store_norm(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, 32)
     m.check_in_ub(address, VL // 8)
+    m.check_hazards()
     m.write_ub(address, np.packbits(bits, bitorder="little"))
 
 
@@ -503,6 +517,7 @@ def mask_store_pack(m: RefMachine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.check_aligned(address, 16)
     m.check_in_ub(address, VL // 16)
+    m.check_hazards()
     m.write_ub(address, np.packbits(bits[0::2], bitorder="little"))
 
 
@@ -561,7 +576,7 @@ def _is_better(x, best, want_max: bool) -> bool:
 def reduce_maxmin(m: RefMachine, insn: Insn):
     # vredmax/vredmin vD.T, vS.T, pM  -- lane 0 = value, lane 1 = first index (raw bits), rest 0
     (etype,) = insn.types
-    want_max = insn.spec.mnemonic == "vredmax"
+    want_max = insn.spec.sub == "max"
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     source = m.lanes(insn.operand("vS"), etype)
     if etype.kind == "float":
@@ -609,13 +624,17 @@ def _zeroed(active: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 def vdup(m: RefMachine, insn: Insn):
-    # vdup vD.T, X.T [, pM]  -- every (active) lane = X; inactive lanes 0
+    # vdup vD.T, X.T  -- every lane = X
     (etype,) = insn.types
-    x = typed_value(m, insn.operand("X"), etype)
-    lanes = np.repeat(x, etype.lanes)
-    if insn.spec.form == "masked":
-        lanes = _zeroed(m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes], lanes)
-    m.lanes(insn.operand("vD"), etype)[:] = lanes
+    m.lanes(insn.operand("vD"), etype)[:] = np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes)
+
+
+def vdup_masked(m: RefMachine, insn: Insn):
+    # vdup vD.T, X.T, pM  -- active lanes = X; inactive lanes 0
+    (etype,) = insn.types
+    lanes = np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes)
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, lanes)
 
 
 def vci(m: RefMachine, insn: Insn):
@@ -652,34 +671,39 @@ def _wrapped(values, etype) -> np.ndarray:
     return np.array([v % (1 << (8 * etype.width)) for v in values], etype.bits).view(etype.np_dtype)
 
 
-ARITHMETIC = {"vadd": np.add, "vsub": np.subtract, "vmul": np.multiply, "vdiv": np.divide}
+ARITHMETIC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
 
 
 def binary_lanes(op: str, a: np.ndarray, b: np.ndarray, etype) -> np.ndarray:
-    """vadd|vsub|vmul|vdiv|vmax|vmin on every lane of a and b (arrays of T)."""
-    if op in ("vmax", "vmin"):
-        return _maxmin(a, b, op == "vmax", etype)
+    """add|sub|mul|div|max|min (the sub-operation) on every lane of a and b (arrays of T)."""
+    if op in ("max", "min"):
+        return _maxmin(a, b, op == "max", etype)
     if etype.kind == "float":
         with np.errstate(all="ignore"):
             return floats.round_to_type(ARITHMETIC[op](_wide(a), _wide(b)), etype)
-    if op == "vdiv":
+    if op == "div":
         return _wrapped([_int_divide(x, y, etype) for x, y in zip(a.tolist(), b.tolist())], etype)
     with np.errstate(all="ignore"):
         return ARITHMETIC[op](a, b)                # numpy integer arrays wrap modulo 2^W
 
 
 def vbinary(m: RefMachine, insn: Insn):
-    # vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  and the "s" forms with X.T  -- zeroing
+    # vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  -- zeroing
     (etype,) = insn.types
-    op = insn.spec.mnemonic
+    b = m.lanes(insn.operand("vB"), etype).copy()
+    _binary(m, insn, etype, b)
+
+
+def vbinary_x(m: RefMachine, insn: Insn):
+    # vadds|vmuls|vmaxs|vmins vD.T, vA.T, X.T, pM  -- every lane's second operand is X; zeroing
+    (etype,) = insn.types
+    _binary(m, insn, etype, np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes))
+
+
+def _binary(m: RefMachine, insn: Insn, etype, b: np.ndarray):
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).copy()
-    if op.endswith("s"):
-        op = op[:-1]
-        b = np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes)
-    else:
-        b = m.lanes(insn.operand("vB"), etype).copy()
-    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, binary_lanes(op, a, b, etype))
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, binary_lanes(insn.spec.sub, a, b, etype))
 
 
 def _libm_exp(x: float) -> float:
@@ -691,17 +715,17 @@ def _libm_exp(x: float) -> float:
 
 
 def unary_lanes(op: str, a: np.ndarray, etype) -> np.ndarray:
-    """vabs|vneg|vexp|vsqrt on every lane of a (an array of T)."""
-    if etype.kind == "float" and op in ("vabs", "vneg"):     # sign-bit operations: NaN payloads stay
+    """abs|neg|exp|sqrt (the sub-operation) on every lane of a (an array of T)."""
+    if etype.kind == "float" and op in ("abs", "neg"):       # sign-bit operations: NaN payloads stay
         sign = etype.bits.type(1 << (8 * etype.width - 1))
         bits = a.view(etype.bits)
-        return (bits & ~sign if op == "vabs" else bits ^ sign).view(etype.np_dtype)
-    if op in ("vabs", "vneg"):
+        return (bits & ~sign if op == "abs" else bits ^ sign).view(etype.np_dtype)
+    if op in ("abs", "neg"):
         with np.errstate(all="ignore"):
-            return np.abs(a) if op == "vabs" else np.negative(a)     # numpy wraps: |min| = -min = min
+            return np.abs(a) if op == "abs" else np.negative(a)      # numpy wraps: |min| = -min = min
     wide = _wide(a)
     with np.errstate(all="ignore"):
-        exact = np.array([_libm_exp(x) for x in wide.tolist()]) if op == "vexp" else np.sqrt(wide)
+        exact = np.array([_libm_exp(x) for x in wide.tolist()]) if op == "exp" else np.sqrt(wide)
     return floats.round_to_type(exact, etype)
 
 
@@ -710,7 +734,7 @@ def vunary(m: RefMachine, insn: Insn):
     (etype,) = insn.types
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).copy()
-    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, unary_lanes(insn.spec.mnemonic, a, etype))
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, unary_lanes(insn.spec.sub, a, etype))
 
 
 COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
@@ -725,7 +749,7 @@ def vcmp(m: RefMachine, insn: Insn):
     b = m.lanes(insn.operand("vB"), etype)
     if etype.kind == "float":
         a, b = _wide(a), _wide(b)
-    holds = COMPARISONS[insn.spec.mnemonic.split(".")[1]](a, b)     # NaN: false except ne; -0 == +0
+    holds = COMPARISONS[insn.spec.sub](a, b)                       # NaN: false except ne; -0 == +0
     m.write_mask(insn.operand("pD"), active & holds, etype.width)
 
 
@@ -750,5 +774,5 @@ FAMILIES = {f.__name__: f for f in (
     mask_pattern, mask_update, iter_set, iter_scaled, mask_logic, mask_not, mask_move,
     vld_norm, vld_brc, vld_us, vld_ds, vld_unpk, vld_dintlv, mask_load_norm, mask_load_us, mask_load_ds, vgat,
     vsta_norm, vsta_first, vsta_pack, vsta_packv2, vsta_intlv, mask_store_norm, mask_store_pack, vsct,
-    reduce_sum, reduce_maxmin, vdup, vci, vbinary, vunary, vcmp, vsel, pcnt,
+    reduce_sum, reduce_maxmin, vdup, vdup_masked, vci, vbinary, vbinary_x, vunary, vcmp, vsel, pcnt,
 )}

@@ -1,0 +1,396 @@
+# Load, store, gather and scatter kernels (included by core.pyx; facts §3-§5, seeds 000-002;
+# docs/semantics.md "Addresses", "Loads", "Stores", "Gather and scatter"). Sizes and alignments come
+# from the row's access facts (ins.size, ins.align, ins.slot: the ISA table's Access in bytes).
+# Every access is checked (mask, alignment, range from lane 0 up, then hazards) before the first write.
+
+cdef inline int load_span(Machine* m, const Ins* ins, const Addr* a, int64_t* addr) noexcept nogil:
+    """The checked address of a whole-span load."""
+    addr[0] = address(a)
+    return check_span(m, addr[0], ins.align, ins.size)
+
+
+# vld vD.T, [addr]  -- NORM: 256 contiguous bytes
+cdef inline int k_vld_norm(Machine* m, const Ins* ins, const Args_vld_norm* a) noexcept nogil:
+    cdef int64_t addr
+    cdef int status = load_span(m, ins, &a.addr, &addr)
+    if status:
+        return status
+    memcpy(vreg(m, a.vD), m.ub + addr, VL)
+    log_span(m, 0, addr, ins.tw, VL // ins.tw, ins.tw, 0, POS_vld_norm_vD, -1)
+    return STOP_RUNNING
+
+
+# vld.brc vD.T, [addr]  -- BRC: one element, broadcast to every lane
+cdef inline int k_vld_brc(Machine* m, const Ins* ins, const Args_vld_brc* a, vld_brc_TW* t) noexcept nogil:
+    cdef vld_brc_TW* dst = <vld_brc_TW*>vreg(m, a.vD)
+    cdef vld_brc_TW element
+    cdef int64_t addr, i
+    cdef int status = load_span(m, ins, &a.addr, &addr)
+    if status:
+        return status
+    element = (<vld_brc_TW*>(m.ub + addr))[0]
+    for i in range(VL // sizeof(vld_brc_TW)):
+        dst[i] = element
+    log_span(m, 0, addr, ins.size, 1, ins.size, -1, POS_vld_brc_vD, -1)
+    return STOP_RUNNING
+
+
+# vld.us vD.T, [addr]  -- US: 128 bytes; lanes 2i and 2i+1 = element i
+cdef inline int k_vld_us(Machine* m, const Ins* ins, const Args_vld_us* a, vld_us_TW* t) noexcept nogil:
+    cdef vld_us_TW* dst = <vld_us_TW*>vreg(m, a.vD)
+    cdef const vld_us_TW* src
+    cdef int64_t addr, i
+    cdef int status = load_span(m, ins, &a.addr, &addr)
+    if status:
+        return status
+    src = <const vld_us_TW*>(m.ub + addr)
+    for i in range(VL // sizeof(vld_us_TW)):
+        dst[i] = src[i >> 1]
+    log_span(m, 0, addr, ins.size, 1, ins.size, -1, POS_vld_us_vD, -1)
+    return STOP_RUNNING
+
+
+# vld.ds vD.T, [addr]  -- DS: 512 bytes; lane i = element 2i
+cdef inline int k_vld_ds(Machine* m, const Ins* ins, const Args_vld_ds* a, vld_ds_TW* t) noexcept nogil:
+    cdef vld_ds_TW* dst = <vld_ds_TW*>vreg(m, a.vD)
+    cdef const vld_ds_TW* src
+    cdef int64_t addr, i
+    cdef int status = load_span(m, ins, &a.addr, &addr)
+    if status:
+        return status
+    src = <const vld_ds_TW*>(m.ub + addr)
+    for i in range(VL // sizeof(vld_ds_TW)):
+        dst[i] = src[2 * i]
+    log_span(m, 0, addr, ins.size, 1, ins.size, -1, POS_vld_ds_vD, -1)
+    return STOP_RUNNING
+
+
+# vld.unpk vD.T, [addr]  -- UNPK: 128 bytes of T, each zero-extended to twice T's width
+cdef inline int k_vld_unpk(Machine* m, const Ins* ins, const Args_vld_unpk* a, vld_unpk_TW* t) noexcept nogil:
+    cdef uint8_t* dst = vreg(m, a.vD)
+    cdef int64_t width = sizeof(vld_unpk_TW)
+    cdef int64_t addr, i
+    cdef int status = load_span(m, ins, &a.addr, &addr)
+    if status:
+        return status
+    memset(dst, 0, VL)
+    for i in range(VL // (2 * width)):
+        (<vld_unpk_TW*>(dst + 2 * width * i))[0] = (<const vld_unpk_TW*>(m.ub + addr))[i]
+    log_span(m, 0, addr, ins.size, 1, ins.size, -1, POS_vld_unpk_vD, -1)
+    return STOP_RUNNING
+
+
+# vld.dintlv vD0.T, vD1.T, [addr]  -- DINTLV: 512 bytes; even elements -> vD0, then odd -> vD1
+cdef inline int k_vld_dintlv(Machine* m, const Ins* ins, const Args_vld_dintlv* a, vld_dintlv_TW* t) noexcept nogil:
+    cdef vld_dintlv_TW* even = <vld_dintlv_TW*>vreg(m, a.vD0)
+    cdef vld_dintlv_TW* odd = <vld_dintlv_TW*>vreg(m, a.vD1)
+    cdef const vld_dintlv_TW* src
+    cdef int64_t addr, i
+    cdef int status = load_span(m, ins, &a.addr, &addr)
+    if status:
+        return status
+    src = <const vld_dintlv_TW*>(m.ub + addr)
+    for i in range(VL // sizeof(vld_dintlv_TW)):
+        even[i] = src[2 * i]
+    for i in range(VL // sizeof(vld_dintlv_TW)):       # last: vD1 wins when vD0 is vD1
+        odd[i] = src[2 * i + 1]
+    log_span(m, 0, addr, ins.size, 1, ins.size, -1, POS_vld_dintlv_vD0, -1)
+    return STOP_RUNNING
+
+
+cdef inline void pick_bits(uint64_t* words, const uint8_t* src, int64_t mul, int64_t shift) noexcept nogil:
+    """words bit k = src bit (k * mul) >> shift, for the 256 bits of a mask: US (1, 1), DS and PACK (2, 0)."""
+    cdef int64_t k, j
+    memset(words, 0, MASK_BYTES)
+    for k in range(VL):
+        j = (k * mul) >> shift
+        words[k >> 6] |= (<uint64_t>((src[j >> 3] >> (j & 7)) & 1)) << (k & 63)
+
+
+# vld pD, [addr]  -- 32 bytes -> 256 bits
+cdef inline int k_mask_load_norm(Machine* m, const Ins* ins, const Args_mask_load_norm* a) noexcept nogil:
+    cdef uint64_t words[MASK_WORDS]
+    cdef int64_t addr
+    cdef int status = load_span(m, ins, &a.addr, &addr)
+    if status:
+        return status
+    memcpy(words, m.ub + addr, MASK_BYTES)
+    set_mask(m, a.pD, words)
+    log_span(m, 0, addr, ins.size, 1, ins.size, -1, POS_mask_load_norm_pD, -1)
+    return STOP_RUNNING
+
+
+# vld.us pD, [addr]  -- 16 bytes; bit j -> bits 2j and 2j+1
+cdef inline int k_mask_load_us(Machine* m, const Ins* ins, const Args_mask_load_us* a) noexcept nogil:
+    cdef uint64_t words[MASK_WORDS]
+    cdef int64_t addr
+    cdef int status = load_span(m, ins, &a.addr, &addr)
+    if status:
+        return status
+    pick_bits(words, m.ub + addr, 1, 1)
+    set_mask(m, a.pD, words)
+    log_span(m, 0, addr, ins.size, 1, ins.size, -1, POS_mask_load_us_pD, -1)
+    return STOP_RUNNING
+
+
+# vld.ds pD, [addr]  -- 64 bytes; bit 2j -> bit j
+cdef inline int k_mask_load_ds(Machine* m, const Ins* ins, const Args_mask_load_ds* a) noexcept nogil:
+    cdef uint64_t words[MASK_WORDS]
+    cdef int64_t addr
+    cdef int status = load_span(m, ins, &a.addr, &addr)
+    if status:
+        return status
+    pick_bits(words, m.ub + addr, 2, 0)
+    set_mask(m, a.pD, words)
+    log_span(m, 0, addr, ins.size, 1, ins.size, -1, POS_mask_load_ds_pD, -1)
+    return STOP_RUNNING
+
+
+# --- gather and scatter: the lane pitch is the wider of the data and index widths (b8 data rides in
+# 16-bit lanes), the mask is read at that pitch, index i is index lane i, and active lane i touches
+# base + index * sizeof(data) ---
+
+cdef inline int indexed_lanes(Machine* m, const Ins* ins, const Addr* base_operand, int64_t vi, int64_t pm,
+                              int64_t data_width, int64_t index_width, int64_t* lane_addr,
+                              uint64_t* lane_index) noexcept nogil:
+    """Checks mask, base alignment, then each active lane's element from lane 0 up, then the hazards of
+    them all; fills lane_addr[0 : VL/pitch] with the checked addresses (-1: inactive lane)."""
+    cdef int64_t pitch = data_width if data_width > index_width else index_width
+    cdef int64_t base = address(base_operand)
+    cdef const uint8_t* indices = vreg(m, vi)
+    cdef int64_t i, addr
+    cdef uint64_t index
+    cdef int status = check_mask(m, pm) or check_align(m, base, ins.align)
+    if status:
+        return status
+    for i in range(VL // pitch):
+        lane_addr[i] = -1
+        if mask_bit(m, pm, i * pitch):
+            if index_width == 2:
+                index = (<const uint16_t*>indices)[i]
+            elif index_width == 4:
+                index = (<const uint32_t*>indices)[i]
+            else:
+                index = (<const uint64_t*>indices)[i]
+            addr = <int64_t>(<uint64_t>base + index * <uint64_t>data_width)
+            status = check_range(m, addr, data_width, i, <int64_t>index)
+            if status:
+                return status
+            lane_addr[i] = addr
+            lane_index[i] = index
+    for i in range(VL // pitch):
+        if lane_addr[i] >= 0:
+            scan_hazard(m, lane_addr[i], data_width)
+    return hazard_verdict(m)
+
+
+# vgat vD.T, [base], vI.U, pM  -- active lane i <- the element at base + idx[i]*W; inactive lanes 0
+cdef inline int k_vgat(Machine* m, const Ins* ins, const Args_vgat* a, vgat_TW* t, vgat_UW* u) noexcept nogil:
+    cdef int64_t pitch = sizeof(vgat_TW) if sizeof(vgat_TW) > sizeof(vgat_UW) else sizeof(vgat_UW)
+    cdef int64_t lane_addr[LANES_B16]
+    cdef uint64_t lane_index[LANES_B16]
+    cdef uint8_t gathered[VL]                  # vD may be vI: read every index first
+    cdef int64_t i
+    cdef int status = indexed_lanes(m, ins, &a.base, a.vI, a.pM, sizeof(vgat_TW), sizeof(vgat_UW), lane_addr, lane_index)
+    if status:
+        return status
+    memset(gathered, 0, VL)                    # inactive lanes 0; b8 data zero-extended
+    for i in range(VL // pitch):
+        if lane_addr[i] >= 0:
+            (<vgat_TW*>(gathered + i * pitch))[0] = (<const vgat_TW*>(m.ub + lane_addr[i]))[0]
+            log_span(m, 0, lane_addr[i], sizeof(vgat_TW), 1, sizeof(vgat_TW), i, POS_vgat_vD, <int64_t>lane_index[i])
+    memcpy(vreg(m, a.vD), gathered, VL)
+    return STOP_RUNNING
+
+
+# vsct [base], vS.T, vI.U, pM  -- for active lane i: base + idx[i]*W <- vS[i]; b8: request i stores
+# source byte 2i; duplicates: lanes are written from 0 up, so the highest lane's value remains
+cdef inline int k_vsct(Machine* m, const Ins* ins, const Args_vsct* a, vsct_TW* t, vsct_UW* u) noexcept nogil:
+    cdef int64_t pitch = sizeof(vsct_TW) if sizeof(vsct_TW) > sizeof(vsct_UW) else sizeof(vsct_UW)
+    cdef int64_t lanes = VL // pitch
+    cdef int64_t lane_addr[LANES_B16]
+    cdef uint64_t lane_index[LANES_B16]
+    cdef const uint8_t* src = vreg(m, a.vS)
+    cdef int64_t* record
+    cdef int64_t i, earlier, later = -1
+    cdef int status = indexed_lanes(m, ins, &a.base, a.vI, a.pM, sizeof(vsct_TW), sizeof(vsct_UW), lane_addr, lane_index)
+    if status:
+        return status
+    for i in range(lanes):                     # the first lane whose address an earlier lane had
+        if lane_addr[i] >= 0:
+            if m.seen[lane_addr[i]] and later < 0:
+                later = i
+            m.seen[lane_addr[i]] = 1
+    for i in range(lanes):
+        if lane_addr[i] >= 0:
+            m.seen[lane_addr[i]] = 0
+    if later >= 0:
+        earlier = 0
+        while lane_addr[earlier] != lane_addr[later]:
+            earlier += 1
+        if m.strict:
+            return fault(m, STOP_DUP_INDEX, earlier, later, lane_addr[later])
+        record = &m.dup_warn[m.row * DUP_WARN_FIELDS]
+        if record[0] == 0:
+            record[1], record[2], record[3] = earlier, later, lane_addr[later]
+        record[0] += 1
+    for i in range(lanes):
+        if lane_addr[i] >= 0:
+            (<vsct_TW*>(m.ub + lane_addr[i]))[0] = (<const vsct_TW*>(src + i * pitch))[0]
+            wrote(m, lane_addr[i], sizeof(vsct_TW))
+            log_span(m, 1, lane_addr[i], sizeof(vsct_TW), 1, sizeof(vsct_TW), i, POS_vsct_vS, <int64_t>lane_index[i])
+    return STOP_RUNNING
+
+
+# --- stores ---
+
+cdef inline int store_slots(Machine* m, const Ins* ins, const Addr* a, int64_t pm, int64_t width, int64_t* addr) noexcept nogil:
+    """The checks of a masked store (NORM, PACK, PACKV2): slot i of `ins.slot` bytes at addr + i*slot
+    for each active lane i of `width` bytes (every lane with --store-inactive zero). Slots are checked
+    from lane 0 up; when the whole region lies in the UB, every slot does."""
+    cdef int64_t slot = ins.slot
+    cdef int64_t i
+    cdef bint every = m.zero_inactive
+    cdef int status
+    addr[0] = address(a)
+    status = check_mask(m, pm) or check_align(m, addr[0], ins.align)
+    if status:
+        return status
+    if not in_range(m, addr[0], ins.size):
+        for i in range(VL // width):
+            if every or mask_bit(m, pm, i * width):
+                status = check_range(m, addr[0] + i * slot, slot, i, -1)
+                if status:
+                    return status
+    if m.n_dirty:
+        for i in range(VL // width):
+            if every or mask_bit(m, pm, i * width):
+                scan_hazard(m, addr[0] + i * slot, slot)
+    return hazard_verdict(m)
+
+
+cdef inline void store_slot(Machine* m, int64_t addr, const uint8_t* data, int64_t size, int64_t lane,
+                            int64_t operand) noexcept nogil:
+    memcpy(m.ub + addr, data, size)
+    wrote(m, addr, size)
+    log_span(m, 1, addr, size, 1, size, lane, operand, -1)
+
+
+# vsta [addr], vS.T, pM  -- NORM: active lane i -> addr + i*W
+cdef inline int k_vsta_norm(Machine* m, const Ins* ins, const Args_vsta_norm* a, vsta_norm_TW* t) noexcept nogil:
+    cdef int64_t width = sizeof(vsta_norm_TW)
+    cdef const vsta_norm_TW* src = <const vsta_norm_TW*>vreg(m, a.vS)
+    cdef vsta_norm_TW* dst
+    cdef uint64_t bits
+    cdef int64_t addr, w, k
+    cdef int status = store_slots(m, ins, &a.addr, a.pM, width, &addr)
+    if status:
+        return status
+    dst = <vsta_norm_TW*>(m.ub + addr)
+    if m.zero_inactive:
+        for k in range(VL // width):
+            dst[k] = src[k] if mask_bit(m, a.pM, k * width) else 0
+        wrote(m, addr, VL)
+        log_span(m, 1, addr, width, VL // width, width, 0, POS_vsta_norm_vS, -1)
+        return STOP_RUNNING
+    for w in range(MASK_WORDS):                # 64 bytes per mask word; visit only its active lanes
+        bits = mask_word(m, a.pM, w) & stride_bits(width)
+        if bits == stride_bits(width):
+            memcpy(m.ub + addr + 64 * w, <const uint8_t*>src + 64 * w, 64)
+            wrote(m, addr + 64 * w, 64)
+            log_span(m, 1, addr + 64 * w, width, 64 // width, width, 64 * w // width, POS_vsta_norm_vS, -1)
+            continue
+        while bits:
+            k = (64 * w + __builtin_ctzll(bits)) // width
+            dst[k] = src[k]
+            wrote(m, addr + k * width, width)
+            log_span(m, 1, addr + k * width, width, 1, width, k, POS_vsta_norm_vS, -1)
+            bits &= bits - 1
+    return STOP_RUNNING
+
+
+# vsta.pack [addr], vS.T, pM  -- PACK: the low half of active lane i -> slot i of width W/2
+cdef inline int k_vsta_pack(Machine* m, const Ins* ins, const Args_vsta_pack* a, vsta_pack_TW* t) noexcept nogil:
+    cdef int64_t width = sizeof(vsta_pack_TW)
+    cdef const uint8_t* src = vreg(m, a.vS)
+    cdef uint8_t zeros[8]
+    cdef int64_t addr, i
+    cdef int status = store_slots(m, ins, &a.addr, a.pM, width, &addr)
+    if status:
+        return status
+    memset(zeros, 0, 8)
+    for i in range(VL // width):               # little-endian: the low half is the first bytes
+        if mask_bit(m, a.pM, i * width):
+            store_slot(m, addr + i * ins.slot, src + i * width, ins.slot, i, POS_vsta_pack_vS)
+        elif m.zero_inactive:
+            store_slot(m, addr + i * ins.slot, zeros, ins.slot, i, POS_vsta_pack_vS)
+    return STOP_RUNNING
+
+
+# vsta.packv2 [addr], vS.T, pM  -- PACKV2: the low byte of active (32-bit) lane i -> byte slot i
+cdef inline int k_vsta_packv2(Machine* m, const Ins* ins, const Args_vsta_packv2* a) noexcept nogil:
+    cdef const uint8_t* src = vreg(m, a.vS)
+    cdef uint8_t zero = 0
+    cdef int64_t addr, i
+    cdef int status = store_slots(m, ins, &a.addr, a.pM, ins.tw, &addr)
+    if status:
+        return status
+    for i in range(VL // ins.tw):
+        if mask_bit(m, a.pM, i * ins.tw):
+            store_slot(m, addr + i, src + i * ins.tw, 1, i, POS_vsta_packv2_vS)
+        elif m.zero_inactive:
+            store_slot(m, addr + i, &zero, 1, i, POS_vsta_packv2_vS)
+    return STOP_RUNNING
+
+
+# vsta.1st [addr], vS.T  -- FIRST: lane 0 only, mask ignored, element-aligned
+cdef inline int k_vsta_first(Machine* m, const Ins* ins, const Args_vsta_first* a, vsta_first_TW* t) noexcept nogil:
+    cdef int64_t addr = address(&a.addr)
+    cdef int status = check_span(m, addr, ins.align, ins.size)
+    if status:
+        return status
+    store_slot(m, addr, vreg(m, a.vS), sizeof(vsta_first_TW), 0, POS_vsta_first_vS)
+    return STOP_RUNNING
+
+
+# vsta.intlv [addr], vS0.T, vS1.T  -- INTLV: addr + 2i*W <- S0[i], addr + (2i+1)*W <- S1[i]
+cdef inline int k_vsta_intlv(Machine* m, const Ins* ins, const Args_vsta_intlv* a, vsta_intlv_TW* t) noexcept nogil:
+    cdef int64_t width = sizeof(vsta_intlv_TW)
+    cdef const vsta_intlv_TW* s0 = <const vsta_intlv_TW*>vreg(m, a.vS0)
+    cdef const vsta_intlv_TW* s1 = <const vsta_intlv_TW*>vreg(m, a.vS1)
+    cdef vsta_intlv_TW* dst
+    cdef int64_t addr = address(&a.addr)
+    cdef int64_t i
+    cdef int status = check_span(m, addr, ins.align, ins.size)
+    if status:
+        return status
+    dst = <vsta_intlv_TW*>(m.ub + addr)
+    for i in range(VL // width):
+        dst[2 * i] = s0[i]
+        dst[2 * i + 1] = s1[i]
+    wrote(m, addr, ins.size)
+    log_span(m, 1, addr, width, VL // width, 2 * width, 0, POS_vsta_intlv_vS0, -1)
+    log_span(m, 1, addr + width, width, VL // width, 2 * width, 0, POS_vsta_intlv_vS1, -1)
+    return STOP_RUNNING
+
+
+# vsta [addr], pS  -- 256 bits -> 32 bytes
+cdef inline int k_mask_store_norm(Machine* m, const Ins* ins, const Args_mask_store_norm* a) noexcept nogil:
+    cdef int64_t addr = address(&a.addr)
+    cdef int status = check_mask(m, a.pS) or check_span(m, addr, ins.align, ins.size)
+    if status:
+        return status
+    store_slot(m, addr, <const uint8_t*>&m.preg[a.pS * MASK_WORDS], MASK_BYTES, -1, POS_mask_store_norm_pS)
+    return STOP_RUNNING
+
+
+# vsta.pack [addr], pS  -- the even bits (bit 2j -> bit j) -> 16 bytes
+cdef inline int k_mask_store_pack(Machine* m, const Ins* ins, const Args_mask_store_pack* a) noexcept nogil:
+    cdef uint64_t words[MASK_WORDS]
+    cdef int64_t addr = address(&a.addr)
+    cdef int status = check_mask(m, a.pS) or check_span(m, addr, ins.align, ins.size)
+    if status:
+        return status
+    pick_bits(words, <const uint8_t*>&m.preg[a.pS * MASK_WORDS], 2, 0)
+    store_slot(m, addr, <const uint8_t*>words, ins.size, -1, POS_mask_store_pack_pS)
+    return STOP_RUNNING
