@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .isa import Kind
 from .state import VL
 
 
 def lane_width(insn) -> int:
-    """The element width of an instruction's lanes, the one its mask pM is read at: the table's mask
-    rule names it ("read at U's width"; "the lane width": the wider of data and index), else T's."""
-    rule, widths = insn.spec.masks, [t.width for t in insn.types]
-    if "U's width" in rule:
+    """The element width of an instruction's lanes, the one its mask is read at: the table's MaskUse
+    says ("U": the second type, "pitch": the wider of data and index), else T's width."""
+    widths = [t.width for t in insn.types]
+    use = insn.spec.mask.width if insn.spec.mask else "T"
+    if use == "U":
         return widths[1]
-    if "lane width" in rule:
+    if use == "pitch":
         return max(widths)
     return widths[0] if widths else 1
 
@@ -22,7 +22,7 @@ def lane_width(insn) -> int:
 def governed_lanes(insn, state) -> np.ndarray | None:
     """Per lane, whether the instruction's mask pM leaves it active (bit i*W of pM); None when the
     instruction has no pM or pM is unset (it then faults)."""
-    if not any(op.kind is Kind.PREG and op.name == "pM" for op in insn.spec.operands):
+    if insn.spec.mask is None or insn.spec.mask.operand != "pM":
         return None
     number = insn.operand("pM")
     if not state.preg_set[number]:
