@@ -1,8 +1,11 @@
 """ascasm: assembler, Cython interpreter and step debugger for the Ascend 950 vector-function ISA."""
-from .asm.assembler import assemble, assemble_file
+__version__ = "0.1.0"           # the one place the version is written (pyproject.toml reads it)
+
+from .api import Lanes, Result, RunWarning, assemble, run
+from .asm.assembler import assemble_file
 from .asm.errors import AssemblyFailed
 from .state import MachineState
 from .vm import Machine, MachineFault
 
-__version__ = "0.1.0"
-__all__ = ["assemble", "assemble_file", "AssemblyFailed", "Machine", "MachineFault", "MachineState", "__version__"]
+__all__ = ["assemble", "assemble_file", "run", "Result", "Lanes", "RunWarning", "AssemblyFailed", "Machine",
+           "MachineFault", "MachineState", "__version__"]

@@ -18,17 +18,20 @@ import numpy as np
 
 from .asm.assembler import assemble_file
 from .asm.errors import AssemblyFailed
-from .source import format_diagnostic
+from . import __version__, draw, stats
+from .debug_expr import float_text
+from .source import format_diagnostic, unreadable
 from .program import Buffer
 from .debugger import debug_main, parse_size
 from .isa import BY_MNEMONIC
-from .isa.table import describe
+from .explain import explain_lines, instruction_list
 from .state import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT
 from .trace import write_trace
 from .vm import ENGINES, STORE_INACTIVE, EngineMissing, Machine, MachineFault, auto_engine, run_warnings
 
 EXIT_OK, EXIT_ASM, EXIT_FAULT, EXIT_STEP_LIMIT, EXIT_EXPECT, EXIT_USAGE = 0, 1, 2, 3, 4, 64
 EXIT_BROKEN_PIPE = 128 + 13     # what a shell reports for a process killed by SIGPIPE
+EXIT_INTERRUPTED = 128 + 2      # ... and by SIGINT (Ctrl-C)
 SHOWN_MISMATCHES = 10
 
 
@@ -76,15 +79,26 @@ def _machine_options(command):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ascasm", description="Assembler and interpreter for the Ascend 950 vector-function ISA.")
+    parser.add_argument("--version", action="version", version=f"ascasm {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     run = commands.add_parser("run", help="assemble and run a program")
     _machine_options(run)
     run.add_argument("--dump", action="append", default=[], metavar="NAME[=PATH.npy]",
                      help="save a buffer's final contents as .npy (default NAME.npy); repeatable")
-    run.add_argument("--trace", nargs="?", const="", default=None, metavar="FILE",
-                     help="write one JSON line per executed instruction (default FILE: NAME.trace.jsonl)")
+    run.add_argument("--trace", default=None, metavar="FILE",
+                     help="--trace[=FILE]: write one JSON line per executed instruction to FILE (default "
+                          "NAME.trace.jsonl; - is standard output, the report then goes to standard error)")
     explain = commands.add_parser("explain", help="what an instruction does, from the ISA table")
-    explain.add_argument("mnemonic", help="e.g. vsct, vld.brc, vredmax")
+    explain.add_argument("mnemonic", nargs="?", help="e.g. vsct, vld.brc, vredmax (none: list every instruction)")
+    stats = commands.add_parser("stats", help="instruction counts, lanes, UB traffic and an estimated cycle count")
+    _machine_options(stats)
+    stats.add_argument("--json", action="store_true", help="print the statistics as one JSON document")
+    draw = commands.add_parser("draw", help="picture one step as SVG: lanes, masks, lane -> UB arrows")
+    _machine_options(draw)
+    draw.add_argument("--step", type=positive_int, required=True, metavar="N",
+                      help="the step to draw (1 is the first instruction executed)")
+    draw.add_argument("-o", "--output", default="-", metavar="FILE.svg",
+                      help="where to write the SVG (default -: standard output)")
     debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
     _machine_options(debug)
     debug.add_argument("--history", type=history_size, default=None, metavar="SIZE",
@@ -102,8 +116,14 @@ def history_size(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # `--trace` takes its file only as `--trace=FILE`: alone it must not swallow the program's name
+    argv = ["--trace=" if arg == "--trace" else arg for arg in argv]
     try:
         return _dispatch(build_parser().parse_args(argv))
+    except KeyboardInterrupt:                      # (a run reports where it was: execute())
+        print("ascasm: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # the reader went away (`ascasm run x.s | head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -116,7 +136,73 @@ def _dispatch(args) -> int:
     if args.command == "debug":
         return debug_main(args.file, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
                           store_inactive=args.store_inactive, strict=args.strict)
+    if args.command == "stats":
+        return stats_command(args)
+    if args.command == "draw":
+        return draw_command(args)
     return run_command(args)
+
+
+def load_or_report(args) -> tuple | int:
+    """For the tools that run FILE themselves (stats, draw): (program, machine), or the exit status after
+    reporting why FILE could not be loaded."""
+    report = RunReport(str(args.file))
+    loaded = load(args, report)
+    if loaded is None:
+        print_report(report, sys.stdout, sys.stderr)
+        return report.exit
+    return loaded
+
+
+def fault_exit(fault: MachineFault) -> int:
+    return EXIT_STEP_LIMIT if fault.kind == "STEP_LIMIT" else EXIT_FAULT
+
+
+def stats_command(args) -> int:
+    """`ascasm stats FILE`: run FILE step by step and report what it executed (ascasm/stats.py)."""
+    loaded = load_or_report(args)
+    if isinstance(loaded, int):
+        return loaded
+    program, machine = loaded
+    try:
+        collected = stats.collect(program, machine)
+    except KeyboardInterrupt:
+        print(f"ascasm: {interrupted_text(program, machine.state)}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    fault = machine.fault()
+    stop = "halted" if fault is None else f"stopped by {fault.kind.lower().replace('_', ' ')} at step {fault.step}"
+    if fault is not None:
+        print(fault, file=sys.stderr)
+    if args.json:
+        print(json.dumps(stats.stats_json(program, collected, stop), indent=1))
+    else:
+        print("\n".join(stats.report_lines(program, collected, stop)))
+    return EXIT_OK if fault is None else fault_exit(fault)
+
+
+def draw_command(args) -> int:
+    """`ascasm draw FILE --step N -o OUT.svg` (ascasm/draw.py)."""
+    loaded = load_or_report(args)
+    if isinstance(loaded, int):
+        return loaded
+    program, machine = loaded
+    try:
+        svg = draw.draw_step(program, machine, args.step)
+    except ValueError as exc:
+        print(f"ascasm: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.output == "-":
+        sys.stdout.write(svg)
+    else:
+        try:
+            Path(args.output).write_text(svg)
+        except OSError as exc:
+            print(f"ascasm: error: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
+            return EXIT_USAGE
+    fault = machine.fault()
+    if fault is not None:
+        print(fault, file=sys.stderr)
+    return EXIT_OK if fault is None else fault_exit(fault)
 
 
 @dataclass
@@ -131,42 +217,66 @@ class RunReport:
     outputs: list = field(default_factory=list)       # Buffer
     expects: list = field(default_factory=list)       # (Expectation, actual values, indices that differ)
     usage_error: str = ""
+    interrupted: str = ""                              # where Ctrl-C stopped the run
     ub: np.ndarray | None = None
 
     STATUS = {EXIT_OK: "ok", EXIT_ASM: "assembly_error", EXIT_FAULT: "fault", EXIT_STEP_LIMIT: "step_limit",
-              EXIT_EXPECT: "expect_mismatch", EXIT_USAGE: "usage_error"}
+              EXIT_EXPECT: "expect_mismatch", EXIT_USAGE: "usage_error", EXIT_INTERRUPTED: "interrupted"}
 
 
-def explain_command(mnemonic: str) -> int:
+def explain_command(mnemonic: str | None) -> int:
+    if mnemonic is None:
+        print("\n".join(instruction_list()))
+        return EXIT_OK
     if mnemonic.lower() not in BY_MNEMONIC:
         close = difflib.get_close_matches(mnemonic.lower(), list(BY_MNEMONIC), n=3)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         print(f"ascasm: error: no instruction '{mnemonic}'{hint} (docs/isa.md lists them all)", file=sys.stderr)
         return EXIT_USAGE
-    print("\n".join(describe(mnemonic.lower())))
+    print("\n".join(explain_lines(mnemonic.lower())))
     return EXIT_OK
 
 
 def run_command(args) -> int:
+    if args.json and args.trace == "-":
+        print("ascasm: error: --json and --trace=- both want standard output; give the trace a file",
+              file=sys.stderr)
+        return EXIT_USAGE
     report = execute(args)
     if args.json:
         print(json.dumps(report_json(report), indent=1))
-    else:
-        print_report(report, sys.stdout, sys.stderr)
+    else:                                  # (--trace=-: standard output carries the trace alone)
+        print_report(report, sys.stderr if args.trace == "-" else sys.stdout, sys.stderr)
     return report.exit
 
 
-def execute(args) -> RunReport:
-    report = RunReport(str(args.file))
+def load(args, report: RunReport) -> tuple | None:
+    """Assemble args.file and load it into a machine as the machine options ask: (program, machine),
+    or None with the failure (unreadable file, assembly errors, no engine) in `report`."""
     path = Path(args.file)
-    if not path.is_file():
-        report.exit, report.usage_error = EXIT_USAGE, f"cannot read {path}: no such file"
-        return report
+    if unreadable(path):
+        report.exit, report.usage_error = EXIT_USAGE, unreadable(path)
+        return None
     try:
         program = assemble_file(path, ub_usable=args.ub_usable)
     except AssemblyFailed as failed:
         report.exit, report.errors = EXIT_ASM, failed.errors
+        return None
+    try:
+        return program, Machine(program, args.engine or auto_engine(), args.ub_usable, args.max_steps,
+                                args.store_inactive, args.strict)
+    except EngineMissing as exc:
+        report.exit, report.usage_error = EXIT_USAGE, str(exc)
+        return None
+
+
+def execute(args) -> RunReport:
+    report = RunReport(str(args.file))
+    loaded = load(args, report)
+    if loaded is None:
         return report
+    program, machine = loaded
+    path = Path(args.file)
     dumps = []
     for spec in args.dump:
         name, _, target = spec.partition("=")
@@ -175,24 +285,25 @@ def execute(args) -> RunReport:
             return report
         dumps.append((program.buffers[name], Path(target or f"{name}.npy")))
     try:
-        machine = Machine(program, args.engine or auto_engine(), args.ub_usable, args.max_steps,
-                          args.store_inactive, args.strict)
-    except EngineMissing as exc:
-        report.exit, report.usage_error = EXIT_USAGE, str(exc)
-        return report
-    if args.trace is None:
-        machine.run()
-    else:
-        trace_path = Path(args.trace or f"{path.stem}.trace.jsonl")
-        with trace_path.open("w") as trace_file:
-            write_trace(program, machine, trace_file)
+        if args.trace is None:
+            machine.run()
+        elif args.trace == "-":
+            write_trace(program, machine, sys.stdout)
+        else:
+            trace_path = Path(args.trace or f"{path.stem}.trace.jsonl")
+            with trace_path.open("w") as trace_file:
+                write_trace(program, machine, trace_file)
+    except KeyboardInterrupt:
+        report.exit, report.interrupted = EXIT_INTERRUPTED, interrupted_text(program, machine.state)
     report.steps, report.ub = machine.state.steps, machine.state.ub
     report.warnings = run_warnings(program, machine.state)
     for buf, target in dumps:
         np.save(target, buf.view(machine.state.ub))
+    if report.interrupted:
+        return report
     report.fault = machine.fault()
     if report.fault is not None:
-        report.exit = EXIT_STEP_LIMIT if report.fault.kind == "STEP_LIMIT" else EXIT_FAULT
+        report.exit = fault_exit(report.fault)
         return report
     report.outputs = program.outs
     for expectation in program.expects:
@@ -203,9 +314,18 @@ def execute(args) -> RunReport:
     return report
 
 
+def interrupted_text(program, state) -> str:
+    """Where Ctrl-C stopped a run: the steps done and the line of the next instruction."""
+    pc = min(state.pc, len(program.insns) - 1)
+    line = f", line {program.insns[pc].loc.line}" if pc >= 0 else ""
+    return f"interrupted at step {state.steps}{line}"
+
+
 def print_report(report: RunReport, out, err):
     if report.usage_error:
         print(f"ascasm: error: {report.usage_error}", file=err)
+    if report.interrupted:
+        print(f"ascasm: {report.interrupted}", file=err)
     if report.errors:
         print(AssemblyFailed(report.errors), file=err)
     for loc, message, notes in report.warnings:
@@ -240,6 +360,7 @@ def report_json(report: RunReport) -> dict:
         "exit": report.exit,
         "steps": report.steps,
         "usage_error": report.usage_error or None,
+        "interrupted": report.interrupted or None,
         "errors": [{**_loc_json(e.loc), "message": e.message, "notes": e.notes} for e in report.errors],
         "fault": None if fault is None else {**(_loc_json(fault.loc) if fault.loc else {}), "kind": fault.kind,
                                              "message": fault.message, "step": fault.step},
@@ -265,7 +386,9 @@ def format_buffer(buf: Buffer, ub: np.ndarray, per_line: int = 16) -> str:
 
 
 def _element_text(value) -> str:
-    return str(value.item()) if value.dtype.kind in "iu" else str(value)
+    """An element as text: integers exactly, floats as the shortest decimal that reads back to the same
+    value of their type (f16 2050 prints as 2050, not numpy's 2.05e+03)."""
+    return str(value.item()) if value.dtype.kind in "iu" else float_text(value, value.dtype)
 
 
 if __name__ == "__main__":

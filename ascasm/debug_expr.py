@@ -240,6 +240,26 @@ def reads(node, buffers=frozenset(), labels=frozenset()) -> set[str]:
     return found
 
 
+def check_names(node, program) -> None:
+    """Raise ExprError for a name that is no buffer, label, pc or steps: `watch nonsense` is refused
+    when it is set, not reported as an error at every stop."""
+    if node[0] == "name":
+        name = node[1]
+        if name not in program.buffers and name not in program.labels and \
+                name.lower() not in ("pc", "steps", "step"):
+            raise _unknown_name(name, program)
+        return
+    for child in node[1:]:
+        if isinstance(child, tuple):
+            check_names(child, program)
+
+
+def _unknown_name(name: str, program) -> ExprError:
+    hint = ", ".join(sorted(program.buffers)) or "none"
+    return ExprError(f"unknown name '{name}' (registers v0-v31 p0-p7 s0-s31 a0-a7, ub, pc, steps; "
+                     f"buffers: {hint})")
+
+
 # ---------------------------------------------------------------------------------------------
 # Values
 # ---------------------------------------------------------------------------------------------
@@ -352,9 +372,7 @@ class _Evaluator:
             return _scalar(self.env.state.pc, "pc")
         if name.lower() in ("steps", "step"):
             return _scalar(self.env.state.steps, "steps")
-        hint = ", ".join(sorted(program.buffers)) or "none"
-        raise ExprError(f"unknown name '{name}' (registers v0-v31 p0-p7 s0-s31 a0-a7, ub, pc, steps; "
-                        f"buffers: {hint})")
+        raise _unknown_name(name, program)
 
     # --- indexing ---
     def _index(self, target, low, high):
@@ -695,9 +713,36 @@ def float_text(value, np_dtype) -> str:
     return repr(f)
 
 
-def cell_text(x, etype, kind: str = "value") -> str:
+# Print formats (`p/x`, `x/16xh`), gdb's letters. Each reinterprets the element's own bits: /x of an
+# f16 lane shows its 16 bits, /f of a u32 lane reads its bits as an f32.
+FORMATS = {"x": "hex", "t": "binary", "d": "signed decimal", "u": "unsigned decimal", "f": "float"}
+_FLOAT_OF_WIDTH = {2: np.float16, 4: np.float32, 8: np.float64}
+
+
+def format_bits(x, fmt: str) -> str:
+    """One element in print format `fmt` (a key of FORMATS), from its raw bits."""
+    raw = np.asarray(x)
+    width = raw.dtype.itemsize
+    bits = int(raw.view(f"u{width}"))
+    if fmt == "x":
+        return f"{bits:#0{2 + 2 * width}x}"
+    if fmt == "t":
+        return f"{bits:0{8 * width}b}"
+    if fmt == "d":
+        return str(bits - (1 << 8 * width) if bits >> (8 * width - 1) else bits)
+    if fmt == "u":
+        return str(bits)
+    if width not in _FLOAT_OF_WIDTH:
+        raise ExprError(f"/f needs 2-, 4- or 8-byte elements, not {width}-byte ones")
+    as_float = np.array(bits, f"u{width}").view(_FLOAT_OF_WIDTH[width])
+    return float_text(as_float, _FLOAT_OF_WIDTH[width])
+
+
+def cell_text(x, etype, kind: str = "value", fmt: str = "") -> str:
     if kind in ("bool", "mask") or isinstance(x, (bool, np.bool_)):
         return "1" if x else "0"
+    if fmt:
+        return format_bits(x, fmt)
     if etype is not None and etype.kind == "float":
         return float_text(x, etype.np_dtype)
     if isinstance(x, (float, np.floating)):
@@ -705,14 +750,14 @@ def cell_text(x, etype, kind: str = "value") -> str:
     return str(int(x))
 
 
-def _single_line(value: Value) -> str:
+def _single_line(value: Value, fmt: str = "") -> str:
     x = value.data[()]
     if value.kind == "bool":
         text = "true" if x else "false"
     else:
-        text = cell_text(x, value.etype, value.kind)
+        text = cell_text(x, value.etype, value.kind, fmt)
     etype = value.etype
-    if etype is not None and value.kind == "value":
+    if etype is not None and value.kind == "value" and not fmt:
         bits = int(np.asarray(x).astype(etype.np_dtype).view(etype.bits))
         if etype.kind == "float":
             text += f" (bits {bits:#0{2 + 2 * etype.width}x})"
@@ -723,10 +768,11 @@ def _single_line(value: Value) -> str:
     return f"{value.label} = {text}"
 
 
-def format_value(value: Value, per_row: int = 16) -> list[str]:
-    """A value as the user sees it: one line for a single value, rows of lanes with their numbers."""
+def format_value(value: Value, per_row: int = 16, fmt: str = "") -> list[str]:
+    """A value as the user sees it: one line for a single value, rows of lanes with their numbers;
+    numbers in print format `fmt` (FORMATS) when given."""
     if not value.is_array:
-        return [_single_line(value)]
+        return [_single_line(value, fmt)]
     data, n = value.data, value.data.size
     active = value.active
     header = f"{value.label}: "
@@ -742,7 +788,7 @@ def format_value(value: Value, per_row: int = 16) -> list[str]:
         header += f", {int(np.count_nonzero(active))} active (inactive shown as .)"
     lines = [header]
     compact = value.kind in ("mask", "bool")
-    row = 64 if compact else per_row
+    row = 64 if compact else per_row if fmt != "t" else max(1, 8 // data.dtype.itemsize)
     cells = []
     for k in range(n):
         if active is not None and not active[k]:
@@ -750,7 +796,7 @@ def format_value(value: Value, per_row: int = 16) -> list[str]:
         elif value.kind == "mask":
             cells.append("1" if data[k] else ".")
         else:
-            cells.append(cell_text(data[k], value.etype, value.kind))
+            cells.append(cell_text(data[k], value.etype, value.kind, fmt))
     width = max(len(c) for c in cells)
     last = value.first + n - 1
     for start in range(0, n, row):
@@ -765,9 +811,10 @@ def format_value(value: Value, per_row: int = 16) -> list[str]:
     return lines
 
 
-def format_memory(ub: np.ndarray, addr: int, count: int, etype=None, per_row: int | None = None) -> list[str]:
-    """`x/N.T ADDR`: N elements of type T from ADDR in rows with their addresses; no type: a hexdump
-    of N bytes."""
+def format_memory(ub: np.ndarray, addr: int, count: int, etype=None, per_row: int | None = None,
+                  fmt: str = "") -> list[str]:
+    """`x/N.T ADDR`: N elements of type T from ADDR in rows with their addresses, in print format
+    `fmt` when given; no type: a hexdump of N bytes."""
     width = etype.width if etype is not None else 1
     end = addr + count * width
     if addr < 0 or end > UB_SIZE:
@@ -785,7 +832,9 @@ def format_memory(ub: np.ndarray, addr: int, count: int, etype=None, per_row: in
     per_row = per_row or max(1, 16 // width if width < 4 else 8)
     if width == 1:
         per_row = 16
-    cells = [cell_text(v, etype) for v in values]
+    if fmt == "t":
+        per_row = max(1, 8 // width)
+    cells = [cell_text(v, etype, fmt=fmt) for v in values]
     cell_width = max(len(c) for c in cells)
     lines = []
     for k in range(0, count, per_row):

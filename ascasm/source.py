@@ -3,7 +3,9 @@ tools: `FILE:LINE:COL: severity: MESSAGE`, the line, a caret, notes. Below both 
 machine, so that neither imports the other for it."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -26,3 +28,14 @@ def format_diagnostic(severity: str, loc: SourceLoc, message: str, notes=()) -> 
     out = [f"{loc}: {severity}: {message}", "    " + line, "    " + caret]
     out += [f"note: {note}" for note in notes]
     return "\n".join(out)
+
+
+def unreadable(path: Path) -> str:
+    """Why a program file cannot be read ("" when it can), in words for an error message."""
+    if path.is_dir():
+        return f"{path} is a directory, not a program file"
+    if not path.exists():
+        return f"cannot read {path}: no such file"
+    if not path.is_file() or not os.access(path, os.R_OK):
+        return f"cannot read {path}: not a readable file"
+    return ""

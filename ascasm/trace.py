@@ -36,6 +36,7 @@ from .state import UB_SIZE, VL, MachineState, STOP_NAMES
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 DEFAULT_HISTORY_CAP = 64 << 20          # bytes of undo log kept for reverse execution
 FAST_CHUNK = 1 << 20                    # engine budget per call in a fast run (lets Ctrl-C through)
+USER_EDIT = -2                          # the pc of a last-writer entry written by the user (Recorder.edit)
 
 # One last-writer entry: the step (1-based; -1: never written since the program was loaded), the pc
 # of the instruction, the lane of the register the data came from (-1: none), which operand that
@@ -470,6 +471,26 @@ class Recorder:
         shadow[changed] = raw[changed]
         return part, changed.astype(np.int32), old
 
+    def edit(self, part: str, positions: np.ndarray, new: np.ndarray, writer: tuple | None = None) -> Move:
+        """A change the user makes (the debugger's `set var`), recorded as a move that `back` undoes:
+        bytes `positions` of state part `part` (its raw bytes) become `new`. `writer` = (map name,
+        positions): last-writer entries to mark as written by the user (pc USER_EDIT) at this step."""
+        raw = self._raw(part)
+        undo = [(part, positions.astype(np.int32), raw[positions].copy())]
+        raw[positions] = new
+        self.shadows[part][positions] = new
+        writer_undo = []
+        if writer is not None:
+            name, where = writer
+            rows = _never(where.size)
+            rows["step"], rows["pc"] = self.state.steps, USER_EDIT
+            writer_undo.append((name, where, self.writers[name][where].copy()))
+            self.writers[name][where] = rows
+        move = Move(self.state.steps, self.state.pc, undo, writer_undo,
+                    MOVE_OVERHEAD + _nbytes(*undo[0][1:]) + sum(_nbytes(*w[1:]) for w in writer_undo))
+        self._push(move)
+        return move
+
     def run_fast(self, budget: int | None = None, interrupted=lambda: False, stops=None) -> int:
         """Run at full engine speed (no per-step work) until a stop or `budget` instructions; one
         checkpoint goes into the history. Returns the moves made. `interrupted()` is polled between
@@ -739,18 +760,27 @@ def trace_record(program: Program, state: MachineState, pc: int, step: int, effe
     return record
 
 
+def traced_step(program: Program, machine) -> tuple[int, Effects | None]:
+    """Execute one instruction with the engine (`run(1)`); returns its pc and what it wrote and read
+    (None past the last instruction). Whether it executed: the machine's step count tells. The one
+    per-step record that the trace, `ascasm stats` and `ascasm draw` read."""
+    pc = machine.state.pc
+    effects = predict_effects(program, machine) if pc < len(program.insns) else None
+    machine.run(1)
+    if effects is not None and effects.ub_writes is None:
+        effects.ub_writes = []                          # (no store family is unknown today)
+    return pc, effects
+
+
 def write_trace(program: Program, machine, out) -> None:
     """Run `machine` to its stop, writing one JSON line per executed instruction to the text stream
     `out` (plus a last line for a faulting instruction, with "fault"). The engine executes each step
     (`run(1)`); the caller reports the stop as `ascasm run` does (machine.fault(), .expect)."""
-    state, n = machine.state, len(program.insns)
+    state = machine.state
     while state.status == RUNNING:
-        pc, before = state.pc, state.steps
-        effects = predict_effects(program, machine) if pc < n else None
-        machine.run(1)
+        before = state.steps
+        pc, effects = traced_step(program, machine)
         if state.steps > before:
-            if effects is not None and effects.ub_writes is None:
-                effects.ub_writes = []                  # (no store family is unknown today)
             out.write(json.dumps(trace_record(program, state, pc, state.steps, effects)) + "\n")
         elif state.status != HALTED:
             fault = machine.fault()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .isa import STOP_CODES
 from .program import Program
 from .ref.executor import RefMachine
 from .source import SourceLoc, format_diagnostic
@@ -13,6 +14,9 @@ from .state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT, MachineState, STOP_NAME
 
 ENGINES = ("cy", "ref")
 STORE_INACTIVE = ("keep", "zero")   # LANGUAGE.md §6
+RUNNING = STOP_CODES["RUNNING"]
+# Steps per executor call in Machine.run: at most ~1 us per vector step, a chunk takes < 0.1 s.
+RUN_CHUNK = 1 << 16
 
 
 class EngineMissing(RuntimeError):
@@ -99,22 +103,47 @@ class Machine:
                                                      zero_inactive=store_inactive == "zero", strict=strict)
         else:
             self.executor = RefMachine(program, self.state, ub_usable, max_steps, store_inactive, strict)
+        self._before = self._after = None       # the stop flags (set_stop_rows)
+        self._last_row = -1
 
     def run(self, budget: int | None = None) -> int:
         """Execute until halt, fault, a stop flag (set_stop_rows) or `budget` instructions; returns the
-        stop code."""
-        return self.executor.run((1 << 62) if budget is None else budget)
+        stop code. The executor runs in chunks of RUN_CHUNK steps, so that Python sees a Ctrl-C (a
+        KeyboardInterrupt, raised between chunks with the state consistent) within a fraction of a
+        second; the chunks stop exactly where one call would have stopped."""
+        left = (1 << 62) if budget is None else budget
+        state, self._last_row = self.state, -1
+        while True:
+            chunk = min(left, RUN_CHUNK)
+            steps = state.steps
+            code = self.executor.run(chunk)
+            done = state.steps - steps
+            left -= done
+            if self.executor.last_row >= 0:
+                self._last_row = self.executor.last_row
+            # fewer steps than the chunk while running: a stop flag ended it
+            if code != RUNNING or left <= 0 or done < chunk or self._flagged_stop():
+                return code
+
+    def _flagged_stop(self) -> bool:
+        """Whether a single executor call would have returned where this chunk ended: after an `after`
+        row, or before a `before` row that is not the call's first instruction."""
+        return bool((self._after is not None and self._last_row >= 0 and self._after[self._last_row])
+                    or (self._before is not None and self.state.pc < len(self._before)
+                        and self._before[self.state.pc]))
 
     def set_stop_rows(self, before=None, after=None):
         """Stop flags, one per instruction (None: none): `run` returns, still running, before a row
         flagged in `before` (except the first instruction of the call) and after a flagged `after` row
         completes (docs/bytecode.md "Stop flags"). The debugger's breakpoints and watches."""
         self.executor.set_stop_rows(before, after)
+        self._before = None if before is None else np.array(before, np.uint8)
+        self._after = None if after is None else np.array(after, np.uint8)
 
     @property
     def last_row(self) -> int:
         """The row of the instruction the latest `run` completed last; -1 if it completed none."""
-        return self.executor.last_row
+        return self._last_row
 
     @property
     def stop_name(self) -> str:

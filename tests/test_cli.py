@@ -1,4 +1,5 @@
 """`ascasm run` as a user calls it: output, exit statuses of LANGUAGE.md §5, no tracebacks."""
+import re
 import shutil
 import subprocess
 import sys
@@ -154,3 +155,80 @@ def test_missing_engine_message_names_the_source_tree(tmp_path):
     (tmp_path / "setup.py").write_text("")
     checkout = missing_engine_message(tmp_path / "ascasm", ImportError("no core"))
     assert f"imported from its source tree ({tmp_path / 'ascasm'})" in checkout and "pip install -e ." in checkout
+
+
+def test_version():
+    from ascasm import __version__
+    result = ascasm("--version")
+    assert result.returncode == 0
+    assert result.stdout == f"ascasm {__version__}\n"
+
+
+def test_trace_before_the_program_does_not_swallow_it(tmp_path):
+    result = ascasm("run", "--trace", SCATTER, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = (tmp_path / "scatter.trace.jsonl").read_text().splitlines()
+    assert len(lines) == 18                               # the seed loop: 5 + 3 * 4 + halt
+    assert ascasm("run", f"--trace={tmp_path / 'named.jsonl'}", SCATTER, cwd=tmp_path).returncode == 0
+    assert (tmp_path / "named.jsonl").read_text().splitlines() == lines
+
+
+def test_trace_dash_is_standard_output(tmp_path):
+    import json
+    result = ascasm("run", SCATTER, "--trace=-", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["step"] for r in records] == list(range(1, 19))
+    assert "expect output: ok (384 elements)" in result.stderr          # the report moves out of the way
+    assert not (tmp_path / "-").exists()
+    clash = ascasm("run", SCATTER, "--trace=-", "--json", cwd=tmp_path)
+    assert clash.returncode == 64 and "--json and --trace=-" in clash.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "debug"])
+def test_a_directory_is_not_a_program(tmp_path, command):
+    result = ascasm(command, tmp_path)
+    assert result.returncode == 64
+    assert f"{tmp_path} is a directory, not a program file" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_f16_values_print_with_the_digits_that_matter():
+    # programs/reduce.s: the pairwise f16 sum of 2048, 1, 1, 1 is 2050 (a sequential one would stay 2048);
+    # numpy's str() of that half prints 2.05e+03, hiding the difference
+    result = ascasm("run", ROOT / "programs" / "reduce.s")
+    assert result.returncode == 0
+    sums = result.stdout.splitlines()[3].split()
+    assert sums[2:4] == ["2050", "7"]
+    assert result.stdout.splitlines()[1].split()[2:4] == ["1.14", "6.8e-06"]   # the max and its index bits
+
+
+def test_explain_without_a_mnemonic_lists_every_instruction():
+    from ascasm.isa import INSNS
+    result = ascasm("explain")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert re.fullmatch(r"\d+ instructions \(\d+ forms\); `ascasm explain MNEMONIC` for one, .*", lines[0])
+    for group in ("scalar and control:", "loads:", "stores:", "masks and address registers:", "reductions:",
+                  "vector compute:"):
+        assert group in lines
+    listed = [line.split("  ")[1] if line.startswith("  ") else "" for line in lines]
+    for spec in INSNS:
+        assert any(text.startswith(spec.text) for text in listed), spec.text
+
+
+def test_explain_mask_lists_the_patterns():
+    lines = ascasm("explain", "mask").stdout.splitlines()
+    patterns = lines[lines.index("patterns (PAT), for the elements of width W:") + 1:][:15]
+    assert [line.split()[0] for line in patterns] == ["ALL", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32",
+                                                      "VL64", "VL128", "M3", "M4", "H", "Q", "ALLF"]
+    assert "  M4    the elements whose index is a multiple of 4" in patterns
+    assert "  VL16  the lowest 16 elements (all of them when the width has fewer)" in patterns
+
+
+def test_explain_spells_out_the_sources_it_cites():
+    lines = ascasm("explain", "vsct").stdout.splitlines()
+    key = lines[lines.index("sources:") + 1:]
+    assert len(key) == 1 and key[0].startswith('  "seed NNN NAME": the Ascend C API reference page NAME')
+    lines = ascasm("explain", "mask.upd").stdout.splitlines()
+    assert lines[lines.index("sources:") + 1].startswith('  "facts §N": section N of ascasm\'s research notes')

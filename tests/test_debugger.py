@@ -121,6 +121,7 @@ output[4] = 45 (ub[0x8:0xa]): last written at step 6, line 13 (pc 5): vsct [s1],
 (ascasm) why output[3]
 output[3] = 65535 (ub[0x6:0x8]): not written by any instruction yet; its initial value from line 3: .ub output  u16[384] = 0xffff
 (ascasm) s
+  output: 32 elements written: [0] [4] [8] [12] [16] [20] [24] [28] ...
 Watch 2: output[0:16] changed at step 6 (line 13)
   [0] 65535 -> 1   [4] 65535 -> 45   [8] 65535 -> 89   [12] 65535 -> 5
 > programs/scatter.s(14) pc=6 steps=6
@@ -163,7 +164,7 @@ def test_help_lists_synopses_and_instructions():
     listing = after(text, "help")
     assert listing[0].startswith("commands")
     for synopsis in ("s(tep) [N]", "c(ontinue)", "u(ntil) [LINE|LABEL]", "b(reak) [LINE|LABEL [if COND]]",
-                     "tbreak", "d(elete)", "w(atch) EXPR", "back [N]", "rc", "p(rint) EXPR", "x/N.T ADDR|NAME",
+                     "tbreak", "d(elete)", "w(atch) EXPR", "back [N]", "rc", "p(rint)[/FMT] EXPR", "x/N.T ADDR|NAME",
                      "why", "regs", "l(ist)", "disas", "display", "info", "restart", "q(uit)", "help"):
         assert any(line.strip().startswith(synopsis) for line in listing), synopsis
     assert after(text, "help vsct")[:2] == [
@@ -428,7 +429,8 @@ def test_eof_and_debug_main(tmp_path, capsys):
     assert "error" in capsys.readouterr().err
     out = io.StringIO()
     assert debug_main(SCATTER, ENGINE, stdin=io.StringIO("s\n"), stdout=out) == 0
-    assert out.getvalue().endswith("(ascasm) s\n> " + str(SCATTER) + "(9) pc=1 steps=1\n"
+    assert out.getvalue().endswith("(ascasm) s\n  v0.u16 = [1 2 3 4 5 6 7 8 ...] (128 of 128 lanes changed)\n"
+                                   "> " + str(SCATTER) + "(9) pc=1 steps=1\n"
                                    "-> vld      v1.u16, [indices]\n(ascasm) \n")
 
 
@@ -743,3 +745,181 @@ def test_expression_precedence_and_values():
         value("output[384]")
     assert format_value(evaluate_text("p0.b16 / p0", env))[0] == "p0.b16 / p0: 32 of 128 lanes active, 32 active " \
                                                                   "(inactive shown as .)"
+
+
+# ---------------------------------------------------------------------------------------------
+# layering
+# ---------------------------------------------------------------------------------------------
+
+def test_the_debugger_never_imports_the_reference_executor():
+    """Observers read the machine the engine runs; the reference executor is the tests' oracle only."""
+    import ast
+    package = Path(__file__).resolve().parent.parent / "ascasm" / "debugger"
+    for path in sorted(package.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                module = "." * node.level + (node.module or "")
+                assert module.lstrip(".").split(".")[0] != "ref" and "ascasm.ref" not in module, (path.name, module)
+            elif isinstance(node, ast.Import):
+                assert not any(alias.name.startswith("ascasm.ref") for alias in node.names), path.name
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 14: rough edges
+# ---------------------------------------------------------------------------------------------
+
+def test_unknown_names_are_refused_when_set():
+    """gdb refuses `watch nonsense`; so do watch, display and breakpoint conditions. A mask that is
+    merely unset now is a fine thing to watch."""
+    text = session(scatter(), "w nonsense\ndisplay bogus\nb loop if nosuch == 1\nw p3\ninfo watch\ninfo break\n")
+    refusal = ("error: unknown name '{}' (registers v0-v31 p0-p7 s0-s31 a0-a7, ub, pc, steps; "
+               "buffers: indices, input, output)")
+    assert after(text, "w nonsense") == [refusal.format("nonsense")]
+    assert after(text, "display bogus") == [refusal.format("bogus")]
+    assert after(text, "b loop if nosuch == 1") == [refusal.format("nosuch")]
+    assert after(text, "w p3") == ["Watch 1: p3"]
+    assert after(text, "info watch") == ["  1  watch  p3"]
+    assert after(text, "info break") == ["no breakpoints"]
+
+
+def test_why_after_the_cap_dropped_a_fast_run_says_the_writer_is_unknown():
+    """A 1 KiB cap is smaller than one checkpoint, so each `continue` is dropped at once: nothing that
+    ran in them is recorded. why must not claim v0 (loaded at step 1, lanes 1..128) was never
+    written, and says it once for the whole register."""
+    text = session(scatter(), "history 1K\nb 14\nc\nc\nc\nwhy v0\nwhy s1\nwhy output[0:4]\n")
+    unknown = ("its writer is unknown: steps up to 14 ran at full speed and their checkpoint was dropped at "
+               "the 1 KiB history cap (history SIZE raises it)")
+    assert after(text, "why v0") == [f"v0.u16[0:128]: {unknown}"]
+    assert after(text, "why s1") == [f"s1 = 512 (0x200): {unknown}"]      # output + 2 * 256 after 3 rounds
+    assert after(text, "why output[0:4]") == [f"output[0:4] (ub[0x0:0x8]): {unknown}"]
+
+
+def test_gdb_step_names_and_what_a_step_changed():
+    """n, si, stepi, next are one instruction (there are no calls); a single step lists what it wrote.
+    Values: v0 = input = i + 1, v1 = 3i mod 128 (lane 0 stays 0), M4 at b16 selects 32 of 128 lanes,
+    the first vsct writes output[3i mod 128] for i = 0, 4, ..., 124: the multiples of 4 below 128."""
+    text = session(scatter(), "n\nsi\nstepi\nnext\ns\ns\ns\n")
+    assert after(text, "n")[0] == "  v0.u16 = [1 2 3 4 5 6 7 8 ...] (128 of 128 lanes changed)"
+    assert after(text, "si")[0] == "  v1.u16 = [0 3 6 9 12 15 18 21 ...] (127 of 128 lanes changed)"
+    assert after(text, "stepi")[0] == "  p0.b16: 32 of 128 lanes active"
+    assert after(text, "next")[0] == "  s0 = 0 (unchanged)"
+    steps = text.split("(ascasm) s\n")[1:]
+    assert steps[1].splitlines()[0] == "  output: 32 elements written: [0] [4] [8] [12] [16] [20] [24] [28] ..."
+    assert steps[2].splitlines()[0] == "  s1 = 256 (0x100), was 0"
+
+
+def test_print_and_examine_formats():
+    text = session(scatter(), """
+        s
+        p/x v0.u16[0:4]
+        p/x v0.f16[1]
+        p/f v0.u16[1]
+        p/t s1
+        p/d output[0]
+        p/u output[0]
+        set var s0 = -1
+        p/x s0
+        p/u s0
+        x/4xh output
+        x/4dh input
+        set var output[0] = 0x3c00
+        x/1fh output
+        p/q s0
+    """)
+    assert after(text, "p/x v0.u16[0:4]") == ["v0.u16[0:4]: u16, 4 lanes", "  [0] 0x0001 0x0002 0x0003 0x0004"]
+    assert after(text, "p/x v0.f16[1]") == ["v0.f16[1] = 0x0002"]              # lane 1 holds the bits of 2
+    assert after(text, "p/f v0.u16[1]") == ["v0.u16[1] = 1e-07"]               # 2 * 2^-24 read as an f16
+    assert after(text, "p/t s1") == ["s1 = " + "0" * 64]
+    assert after(text, "p/d output[0]") == ["output[0] = -1"]                   # 0xffff as signed 16 bits
+    assert after(text, "p/u output[0]") == ["output[0] = 65535"]
+    assert after(text, "p/x s0") == ["s0 = 0xffffffffffffffff"]
+    assert after(text, "p/u s0") == ["s0 = 18446744073709551615"]
+    assert after(text, "x/4xh output") == ["0x00000:  0xffff 0xffff 0xffff 0xffff"]
+    assert after(text, "x/4dh input") == ["0x00300:  1 2 3 4"]
+    assert after(text, "x/1fh output") == ["0x00000:  1"]                       # f16 0x3c00 is 1.0
+    assert after(text, "p/q s0")[0].startswith("error: unknown print format '/q' (/x hex, /t binary")
+
+
+SETS = ("set var s0 = 5", "set var v0.u16[0:3] = 7", "set var output[1] = 9", "set var p0.b16[1] = 1",
+        "set var v2.f16[0] = 0.1", "set var ub[0x300] = 0xff")
+
+
+def test_set_var_changes_state_and_why_names_it():
+    text = session(scatter(), "s 3\n" + "\n".join(SETS) + "\np count(p0.b16)\np/x v2.f16[0]\nwhy output[1]\n")
+    assert after(text, "set var s0 = 5") == ["s0 = 5"]
+    assert after(text, "set var v0.u16[0:3] = 7") == ["v0.u16[0:3]: u16, 3 lanes", "  [0] 7 7 7"]
+    assert after(text, "set var ub[0x300] = 0xff") == ["ub[0x300] = 255 (0xff)"]
+    assert after(text, "p count(p0.b16)") == ["count(p0.b16) = 33"]            # M4's 32 lanes and lane 1
+    assert after(text, "p/x v2.f16[0]") == ["v2.f16[0] = 0x2e66"]             # the f16 nearest to 0.1
+    assert after(text, "why output[1]") == ["output[1] = 9 (ub[0x2:0x4]): set by `set var` after step 3"]
+
+
+def test_back_undoes_set_var(engine):
+    program = scatter()
+    truth = fresh_states(program, 100)
+    debugger = Debugger(program, engine, stdin=io.StringIO(), stdout=io.StringIO())
+    debugger.onecmd("s 3")
+    for command in SETS:
+        debugger.onecmd(command)
+    assert not same(debugger.state, truth[3])
+    debugger.onecmd(f"back {len(SETS)}")             # each set is one entry of the history
+    assert same(debugger.state, truth[3])
+    debugger.onecmd("set var s1 = 64")
+    debugger.onecmd("s 3")                           # mov s1, output overwrites it; the vsct follows
+    debugger.onecmd("back 4")
+    assert same(debugger.state, truth[3])
+    debugger.onecmd("back 3")
+    assert same(debugger.state, truth[0])
+
+
+def test_set_var_refuses_what_does_not_fit():
+    text = session(scatter(), """
+        set var s0 = 1.5
+        set var output[0] = 70000
+        set var 3 = 4
+        set var output[0:4] = output[0:2]
+        set s0 = 2
+        set
+    """)
+    assert after(text, "set var s0 = 1.5") == ["error: s0 holds integers, not 1.5"]
+    assert after(text, "set var output[0] = 70000") == ["error: 70000 does not fit output[0] (0..65535)"]
+    assert after(text, "set var 3 = 4")[0].startswith("error: set needs a location")
+    assert after(text, "set var output[0:4] = output[0:2]") == [
+        "error: output[0:4] has 4 elements but the value has 2"]
+    assert after(text, "set s0 = 2") == ["s0 = 2"]
+    assert after(text, "set")[0].startswith("usage: set var LOCATION = EXPR")
+
+
+def test_finish_leaves_the_loop_and_where_names_the_label():
+    text = session(scatter(), "where\nfinish\nb loop\nc\ns\nwhere\nd\nfinish\n")
+    assert after(text, "where") == ["#0  pc 0, at programs/scatter.s:8", "    vld v0.u16, [input]"]
+    assert after(text, "finish") == ["finish: line 8 is not inside a loop (no backward branch spans it); "
+                                     "c runs to the end"]
+    wheres = text.split("(ascasm) where\n")
+    assert wheres[2].splitlines()[:2] == ["#0  loop+1, pc 6, at programs/scatter.s:14", "    add s1, s1, 256"]
+    # the loop is rows 5..8 (loop: .. blt); leaving it after 3 rounds: 5 + 3 * 4 = 17 steps, at the halt
+    assert text.split("(ascasm) finish\n")[2].splitlines()[0] == "> programs/scatter.s(17) pc=9 steps=17"
+
+
+def test_info_registers_is_regs():
+    text = session(scatter(), "s 5\nregs\ninfo registers\ni r s1 v0.u16[0:2]\n")
+    assert after(text, "info registers") == after(text, "regs")
+    assert after(text, "i r s1 v0.u16[0:2]") == ["s1 = 0", "v0.u16[0:2]: u16, 2 lanes", "  [0] 1 2"]
+
+
+def test_ctrl_c_at_the_prompt_gives_a_fresh_prompt():
+    class Interrupting(io.StringIO):
+        """Standard input whose second line is a Ctrl-C."""
+        calls = 0
+
+        def readline(self, *args):
+            self.calls += 1
+            if self.calls == 2:
+                raise KeyboardInterrupt
+            return super().readline(*args)
+
+    out = io.StringIO()
+    Debugger(scatter(), ENGINE, stdin=Interrupting("s\np steps\n"), stdout=out).cmdloop()
+    text = out.getvalue()
+    assert "(Ctrl-C: the line is dropped; q leaves)" in text
+    assert after(text, "p steps") == ["steps = 1"]

@@ -1,0 +1,207 @@
+"""The Python API (docs/api.md): assemble a program from text or a file, run it on numpy inputs, read
+its buffers back as numpy arrays of their own types (ml_dtypes for bf16 and the fp8 formats).
+
+    program = ascasm.assemble("prog.s")                   # or the source text itself
+    result = ascasm.run(program, inputs={"x": x})         # MachineFault on a fault, located
+    y = result["y"]                                       # a numpy array of y's .ub type
+"""
+from __future__ import annotations
+
+import html
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .asm.assembler import assemble as _assemble_text
+from .asm.assembler import assemble_file
+from .debug_expr import cell_text
+from .isa import dtypes
+from .program import Program
+from .source import SourceLoc, format_diagnostic
+from .state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT, VL, MachineState
+from .vm import Machine, auto_engine, run_warnings
+
+HTML_ELEMENTS = 256          # elements of a buffer a notebook shows before "... and N more"
+
+
+def assemble(source, filename: str | None = None, ub_usable: int = UB_USABLE_DEFAULT) -> Program:
+    """Assemble a program: `source` is its text, or the path of a file (a `pathlib.Path`, or a string
+    of one line that ends in `.s` or names an existing file). `filename` names text in messages.
+    Raises AssemblyFailed (str(): every error, located) or FileNotFoundError."""
+    if filename is None and _is_path(source):
+        path = Path(source)
+        if not path.is_file():
+            raise FileNotFoundError(f"no such program file: {path}")
+        return assemble_file(path, ub_usable)
+    return _assemble_text(str(source), filename or "<string>", ub_usable)
+
+
+def _is_path(source) -> bool:
+    if isinstance(source, os.PathLike):
+        return True
+    return isinstance(source, str) and "\n" not in source and (source.endswith(".s") or os.path.isfile(source))
+
+
+@dataclass
+class RunWarning:
+    """A run-time warning (duplicate scatter indices, a missing membar), once per source line."""
+    loc: SourceLoc
+    message: str
+    notes: list = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return format_diagnostic("warning", self.loc, self.message, self.notes)
+
+
+class Result:
+    """A finished run: `result[NAME]` is buffer NAME's final contents (a numpy array copy of its type);
+    `steps`, `warnings` (RunWarning), `mismatches` ({buffer: indices differing from its .expect}),
+    `ok` (every .expect held), `state` (the whole MachineState), `vreg(n, type, mask)` (lanes)."""
+
+    def __init__(self, program: Program, state: MachineState):
+        self.program, self.state = program, state
+        self.steps = state.steps
+        self.warnings = [RunWarning(*w) for w in run_warnings(program, state)]
+        self.mismatches = {e.buffer.name: e.mismatches(state.ub) for e in program.expects}
+
+    @property
+    def ok(self) -> bool:
+        return not any(wrong.size for wrong in self.mismatches.values())
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        if name not in self.program.buffers:
+            raise KeyError(f"no buffer named {name!r} (buffers: {', '.join(self.program.buffers)})")
+        return self.program.buffers[name].view(self.state.ub).copy()
+
+    def __contains__(self, name) -> bool:
+        return name in self.program.buffers
+
+    def __iter__(self):
+        return iter(self.program.buffers)
+
+    def __len__(self) -> int:
+        return len(self.program.buffers)
+
+    def keys(self):
+        return self.program.buffers.keys()
+
+    def vreg(self, number: int, type: str = "u8", mask: int | str | None = None) -> "Lanes":
+        """Vector register `number` as lanes of `type`; with `mask` (a mask register number or "p0"),
+        the lanes that mask leaves inactive (read at the type's width) are marked so."""
+        etype = dtypes.lookup(type)
+        if etype is None:
+            raise ValueError(f"unknown type {type!r}")
+        values = self.state.vreg[number].view(etype.np_dtype).copy()
+        active = None
+        label = f"v{number}.{etype.name}"
+        if mask is not None:
+            m = int(str(mask).lstrip("pP"))
+            if not self.state.preg_set[m]:
+                raise ValueError(f"p{m} is unset: no instruction has written it")
+            bits = np.unpackbits(self.state.preg[m], bitorder="little").astype(bool)
+            active = bits[::etype.width][:VL // etype.width]
+            label += f" / p{m}"
+        return Lanes(label, etype, values, active)
+
+    def __repr__(self) -> str:
+        status = "ok" if self.ok else "mismatches in " + ", ".join(n for n, w in self.mismatches.items() if w.size)
+        return (f"<ascasm Result of {self.program.filename}: {self.steps} steps, {len(self.warnings)} warnings, "
+                f"{status}; buffers {', '.join(self.program.buffers)}>")
+
+    def _repr_html_(self) -> str:
+        """Jupyter: a summary line and each buffer as a table of its elements."""
+        parts = [f"<p><b>{html.escape(self.program.filename)}</b>: {self.steps} steps"
+                 + ("" if self.ok else ", <b>.expect mismatches</b>") + "</p>"]
+        parts += [f"<pre>{html.escape(str(w))}</pre>" for w in self.warnings]
+        for buf in self.program.buffers.values():
+            wrong = self.mismatches.get(buf.name)
+            parts.append(_lane_table(f"{buf.name}: {buf.etype.name}[{buf.count}] @ {buf.addr:#x}", buf.etype,
+                                     self[buf.name], None, marked=None if wrong is None else wrong))
+        return "\n".join(parts)
+
+
+@dataclass
+class Lanes:
+    """The lanes of a register view: `values`, and `active` (None: all) for a masked view. A notebook
+    shows a lane table with the inactive lanes greyed."""
+    label: str
+    etype: object
+    values: np.ndarray
+    active: np.ndarray | None = None
+
+    def __array__(self, dtype=None, copy=None):
+        return self.values if dtype is None else self.values.astype(dtype)
+
+    def __repr__(self) -> str:
+        cells = [cell_text(x, self.etype) if self.active is None or self.active[k] else "."
+                 for k, x in enumerate(self.values)]
+        return f"{self.label}: [{' '.join(cells)}]"
+
+    def _repr_html_(self) -> str:
+        return _lane_table(self.label, self.etype, self.values, self.active)
+
+
+def _lane_table(title: str, etype, values: np.ndarray, active, per_row: int = 16, marked=None) -> str:
+    """An HTML table of lanes, 16 per row with the first lane's number; inactive lanes greyed, `marked`
+    elements (.expect mismatches) red."""
+    shown = min(values.size, HTML_ELEMENTS)
+    marked = set() if marked is None else set(np.asarray(marked).tolist())
+    rows = []
+    for start in range(0, shown, per_row):
+        cells = []
+        for k in range(start, min(start + per_row, shown)):
+            text = html.escape(cell_text(values[k], etype))
+            if active is not None and not active[k]:
+                cells.append(f'<td style="color:#aaa;background:#eee" title="lane {k}: inactive">{text}</td>')
+            elif k in marked:
+                cells.append(f'<td style="color:#c00;font-weight:bold" title="{k}: differs from .expect">{text}</td>')
+            else:
+                cells.append(f'<td title="{k}">{text}</td>')
+        rows.append(f'<tr><th style="color:#888">{start}</th>{"".join(cells)}</tr>')
+    more = f"<p>... and {values.size - shown} more</p>" if values.size > shown else ""
+    return (f'<div><b>{html.escape(title)}</b><table style="font-family:monospace;text-align:right">'
+            f'{"".join(rows)}</table>{more}</div>')
+
+
+def run(program, inputs: dict | None = None, engine: str | None = None, max_steps: int = MAX_STEPS_DEFAULT,
+        ub_usable: int = UB_USABLE_DEFAULT, store_inactive: str = "keep", strict: bool = False) -> Result:
+    """Run `program` (a Program, or its text or path for `assemble`) to its end and return a Result.
+    `inputs` replaces buffers' initial contents: {name: array}, each array holding exactly the
+    buffer's element count, converted to its type (floats round to it; integers must fit). `engine`
+    "cy" (default when built) or "ref". A fault (or the step limit) raises MachineFault, located, with
+    the Result so far as its `result` attribute."""
+    if not isinstance(program, Program):
+        program = assemble(program, ub_usable=ub_usable)
+    machine = Machine(program, engine or auto_engine(), ub_usable, max_steps, store_inactive, strict)
+    for name, array in (inputs or {}).items():
+        buf = program.buffers.get(name)
+        if buf is None:
+            raise KeyError(f"no buffer named {name!r} to take an input (buffers: {', '.join(program.buffers)})")
+        buf.view(machine.state.ub)[...] = _input_values(name, buf, array)
+    machine.run()
+    result = Result(program, machine.state)
+    fault = machine.fault()
+    if fault is not None:
+        fault.result = result
+        raise fault
+    return result
+
+
+def _input_values(name: str, buf, array) -> np.ndarray:
+    values = np.asarray(array).reshape(-1)
+    if values.size != buf.count:
+        raise ValueError(f"input {name!r}: buffer {name} holds {buf.count} {buf.etype.name} elements, "
+                         f"the array has {values.size}")
+    target = np.dtype(buf.etype.np_dtype)
+    if values.dtype == target:
+        return values
+    if target.kind in "iu":
+        if values.dtype.kind not in "iub":
+            raise ValueError(f"input {name!r}: {values.dtype} values for the integer buffer {name} "
+                             f"({buf.etype.name}); convert them first")
+        info = np.iinfo(target)
+        if values.size and (values.min() < info.min or values.max() > info.max):
+            raise ValueError(f"input {name!r}: values outside {buf.etype.name}'s {info.min}..{info.max}")
+    return values.astype(target)

@@ -1,0 +1,284 @@
+"""`ascasm draw FILE --step N -o out.svg` and the debugger's `draw FILE.svg`: one step as an SVG picture.
+
+The registers the instruction reads are drawn as rows of lanes before the step, the ones it writes
+after it (changed lanes highlighted), masks as bars of active/inactive lanes (the lanes an inactive
+mask bit leaves alone are greyed in the data registers too), and for loads and stores the UB bytes
+touched, with an arrow from each lane to the address it went to (or came from). The lane -> address
+mapping is read from the step's trace record (trace.traced_step: Effects and their Spans); nothing
+here knows what an instruction does.
+"""
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+import numpy as np
+
+from .debug_expr import cell_text
+from .isa import Kind, dtypes
+from .lanes import governed_lanes, lane_width
+from .state import VL
+from .trace import lane_type, source_text, traced_step
+from .vm import run_warnings
+
+MARGIN, ROW_H, BAR_H, GAP = 20, 22, 10, 18
+PER_ROW = 32                       # lanes (and UB cells) per row
+MAX_ARROWS = 32                    # lane -> address arrows drawn (the trace has every lane)
+FONT = "font-family:monospace;font-size:11px"
+COLORS = {"cell": "#ffffff", "inactive": "#e4e4e4", "changed": "#fff2a8", "active": "#3b7dd8",
+          "ub": "#e8f4e8", "touched": "#bfe3bf", "arrow": "#d0342c", "text": "#222222", "grey": "#999999"}
+
+
+@dataclass
+class Grid:
+    """A row of cells to draw: a register's lanes or a stretch of the UB."""
+    title: str
+    cells: list                    # text per cell
+    fills: list                    # colour per cell
+    labels: list = field(default_factory=list)     # (row, text) at the left of a row (UB: addresses)
+    bar: bool = False              # a mask: thin cells, no text
+    y: float = 0.0                 # set by the layout: top of the first row
+    rows: list = field(default_factory=list)       # the row each cell is on (UB: only rows with cells)
+    cols: list = field(default_factory=list)
+    base: int = 0                  # UB: the address of row 0's first cell, before rows were skipped
+    cell_bytes: int = 0            # UB: bytes per cell
+    row_numbers: list = field(default_factory=list)  # UB: the row (counted from base) each drawn row is
+
+
+@dataclass
+class Step:
+    """One executed (or faulting) instruction: the states around it and its trace record."""
+    program: object
+    insn: object
+    before: object                 # MachineState before the step
+    after: object                  # ... and after it (the machine's own state)
+    effects: object                # trace.Effects; None when the step did not execute
+    active: object                 # its mask's lanes (lanes.governed_lanes), or None
+    fault: object                  # the MachineFault it stopped on, or None
+
+
+def picture_step(program, machine) -> str:
+    """Execute the instruction at the machine's pc (one step, with the engine) and return its SVG."""
+    state = machine.state
+    before = state.copy()
+    if state.pc >= len(program.insns):
+        raise ValueError("the pc is past the last instruction: there is no step to draw")
+    insn = program.insns[state.pc]
+    active = governed_lanes(insn, before)
+    _pc, effects = traced_step(program, machine)
+    executed = state.steps > before.steps
+    return _svg(Step(program, insn, before, state, effects if executed else None, active,
+                     None if executed else machine.fault()))
+
+
+def draw_step(program, machine, step: int) -> str:
+    """Run the machine to just before step `step` (1-based) and picture that step."""
+    if step < 1:
+        raise ValueError("steps are numbered from 1")
+    if step - 1 > machine.state.steps:
+        machine.run(step - 1 - machine.state.steps)
+    if machine.state.steps != step - 1 or machine.stop_name != "RUNNING":
+        raise ValueError(f"the program stopped after {machine.state.steps} steps "
+                         f"({machine.stop_name.lower()}): there is no step {step}")
+    return picture_step(program, machine)
+
+
+def _svg(step: Step) -> str:
+    insn, before, after = step.insn, step.before, step.after
+    spans = [] if step.effects is None else list(step.effects.ub_reads) + list(step.effects.ub_writes or [])
+    lane_spans = [s for s in spans if s.lane >= 0 and s.src >= 0]
+    is_store = step.effects is not None and bool(step.effects.ub_writes)
+    register_grids, texts = {}, []
+    for position, (operand, value) in enumerate(zip(insn.spec.operands, insn.operands)):
+        when = "after" if operand.writes else "before"
+        state = after if operand.writes else before
+        if operand.kind is Kind.VREG:
+            etype = lane_type(insn, operand) if operand.writes else _read_type(insn, operand)
+            governed = step.active if etype.width == lane_width(insn) else None
+            register_grids[position] = _vector_grid(value, etype, state, before if operand.writes else None,
+                                                    governed, when)
+        elif operand.kind is Kind.PREG and state.preg_set[value]:
+            register_grids[position] = _mask_grid(value, lane_width(insn) if insn.types else 1, state, when)
+        elif operand.kind in (Kind.SREG, Kind.AREG):
+            part = "sreg" if operand.kind is Kind.SREG else "areg"
+            name = f"{part[0]}{value}"
+            old, new = int(getattr(before, part)[value]), int(getattr(after, part)[value])
+            texts.append(f"{name} = {new}" if old == new else f"{name}: {old} -> {new}")
+    # the register whose lanes map to the UB goes next to the UB rows: stores above them, loads below
+    mapped = {s.src for s in lane_spans}
+    others = [grid for p, grid in register_grids.items() if p not in mapped]
+    adjacent = [grid for p, grid in register_grids.items() if p in mapped]
+    element = insn.types[0] if insn.types else dtypes.lookup("u8")
+    ub = _ub_grid(step.program, spans, after if is_store else before, element) if spans else None
+    if ub is None:
+        grids = others + adjacent
+    elif is_store:
+        grids = others + adjacent + [ub]
+    else:
+        grids = [ub] + adjacent + others
+    return _layout(step, grids, texts, lane_spans, register_grids, ub, is_store)
+
+
+def _read_type(insn, operand):
+    """The lanes a read register is viewed as: its type slot's type (u8 when it has none)."""
+    return insn.types[operand.type_slot] if operand.type_slot is not None else dtypes.lookup("u8")
+
+
+def _vector_grid(number: int, etype, state, old_state, active, when: str) -> Grid:
+    lanes = state.vreg[number].view(etype.np_dtype)
+    cells = [cell_text(x, etype) for x in lanes]
+    fills = [COLORS["cell"]] * len(cells)
+    if old_state is not None:
+        changed = lanes.view(etype.bits) != old_state.vreg[number].view(etype.bits)
+        fills = [COLORS["changed"] if c else COLORS["cell"] for c in changed]
+    if active is not None and len(active) == len(cells):
+        fills = [f if a else COLORS["inactive"] for f, a in zip(fills, active)]
+    grid = Grid(f"v{number}.{etype.name} ({when})", cells, fills)
+    grid.rows = [k // PER_ROW for k in range(len(cells))]
+    grid.cols = [k % PER_ROW for k in range(len(cells))]
+    return grid
+
+
+def _mask_grid(number: int, width: int, state, when: str) -> Grid:
+    bits = np.unpackbits(state.preg[number], bitorder="little").astype(bool)[::width][:VL // width]
+    grid = Grid(f"p{number}.b{8 * width} ({when}): {int(bits.sum())} of {bits.size} lanes active", [""] * bits.size,
+                [COLORS["active"] if b else COLORS["inactive"] for b in bits], bar=True)
+    grid.rows = [k // PER_ROW for k in range(bits.size)]
+    grid.cols = [k % PER_ROW for k in range(bits.size)]
+    return grid
+
+
+def _ub_grid(program, spans, state, element) -> Grid:
+    """The UB cells the spans touch, in rows of PER_ROW cells; only the rows that hold a touched cell
+    are drawn. A cell is a lane's bytes (the narrowest span), or an element of the instruction's type
+    `element` when spans are wider than a number (a mask store's 32 bytes). Cells of the element's
+    width show its values, others their bits in hex."""
+    width = min(s.width for s in spans)
+    if width > 8:
+        width = element.width
+    touched = {}
+    for span in spans:
+        for k in range(span.count):
+            for offset in range(0, span.width, width):
+                touched[span.addr + k * (span.pitch or span.width) + offset] = True
+    base = min(touched) // (PER_ROW * width) * (PER_ROW * width)
+    rows = sorted({(a - base) // (PER_ROW * width) for a in touched})
+    cells, fills, row_of, col_of, labels = [], [], [], [], []
+    bits = np.dtype(f"u{width}")
+    for r, row in enumerate(rows):
+        start = base + row * PER_ROW * width
+        labels.append((r, f"{start:#x}"))
+        for c in range(PER_ROW):
+            addr = start + c * width
+            if addr + width > state.ub.size:
+                break
+            raw = state.ub[addr:addr + width]
+            cells.append(cell_text(raw.view(element.np_dtype)[0], element) if width == element.width
+                         else f"{int(raw.view(bits)[0]):x}")
+            fills.append(COLORS["touched"] if addr in touched else COLORS["ub"])
+            row_of.append(r)
+            col_of.append(c)
+    names = sorted({_buffer_name(program, a) for a in touched} - {""})
+    what = f"{element.name} elements" if width == element.width else f"{width}-byte cells in hex"
+    title = f"UB, {what}" + (f": {', '.join(names)}" if names else "")
+    return Grid(title, cells, fills, labels, rows=row_of, cols=col_of, base=base, cell_bytes=width, row_numbers=rows)
+
+
+def _buffer_name(program, addr: int) -> str:
+    for buf in program.buffers.values():
+        if buf.addr <= addr < buf.addr + buf.nbytes:
+            return buf.name
+    return ""
+
+
+def _layout(step: Step, grids, texts, lane_spans, register_grids, ub, is_store) -> str:
+    program, insn, before = step.program, step.insn, step.before
+    cell_w = max(26, 7 * max((len(c) for g in grids for c in g.cells), default=1) + 8)
+    label_w = 64
+    width = 2 * MARGIN + label_w + PER_ROW * cell_w
+    body, y = [], MARGIN
+    header = [f"step {before.steps + 1}, line {insn.loc.line}: {source_text(insn.loc)}",
+              *textwrap.wrap(insn.spec.summary, (width - 2 * MARGIN) // 7)]
+    if step.fault is not None:
+        header.append(f"fault: {step.fault.message}")
+    for k, line in enumerate(header):
+        style = "font-weight:bold" if k == 0 else ("fill:#c00" if line.startswith("fault") else "")
+        body.append(f'<text x="{MARGIN}" y="{y + 12}" style="{FONT};{style}">{escape(line)}</text>')
+        y += 16
+    if texts:
+        body.append(f'<text x="{MARGIN}" y="{y + 12}" style="{FONT}">{escape("   ".join(texts))}</text>')
+        y += 16
+    y += GAP
+    x0 = MARGIN + label_w
+    for grid in grids:
+        body.append(f'<text x="{MARGIN}" y="{y + 11}" style="{FONT};font-weight:bold">{escape(grid.title)}</text>')
+        y += 16
+        grid.y = y
+        h = BAR_H if grid.bar else ROW_H
+        row_count = max(grid.rows, default=-1) + 1
+        for r in range(row_count):
+            label = next((text for row, text in grid.labels if row == r), None) if grid.labels else f"[{r * PER_ROW}]"
+            size = "font-size:9px" if grid.bar else ""
+            body.append(f'<text x="{MARGIN}" y="{y + r * (h + 4) + h - (1 if grid.bar else 6)}" '
+                        f'style="{FONT};{size};fill:{COLORS["grey"]}">{escape(label or "")}</text>')
+        for text, fill, r, c in zip(grid.cells, grid.fills, grid.rows, grid.cols):
+            cx, cy = x0 + c * cell_w, y + r * (h + 4)
+            body.append(f'<rect x="{cx}" y="{cy}" width="{cell_w - 2}" height="{h}" fill="{fill}" '
+                        f'stroke="#888" stroke-width="0.5"/>')
+            if text:
+                body.append(f'<text x="{cx + cell_w / 2 - 1}" y="{cy + h - 7}" text-anchor="middle" '
+                            f'style="{FONT}">{escape(text)}</text>')
+        y += row_count * (h + 4) + GAP
+    arrows, drawn, lanes = _arrows(lane_spans, register_grids, ub, is_store, x0, cell_w) if ub else ([], 0, 0)
+    body += arrows
+    legend = ("yellow: lanes this step changed; grey: lanes the mask leaves inactive; blue: active mask lanes; "
+              "green: UB bytes touched")
+    if arrows:
+        legend += "; arrows: lane -> UB address" if is_store else "; arrows: UB address -> lane"
+        legend += f" (the first {drawn} of {lanes} lanes)" if drawn < lanes else ""
+    for line in textwrap.wrap(legend, (width - 2 * MARGIN) // 7):
+        body.append(f'<text x="{MARGIN}" y="{y + 10}" style="{FONT};fill:{COLORS["grey"]}">{escape(line)}</text>')
+        y += 16
+    warnings = [message for loc, message, _notes in run_warnings(program, step.after) if loc.line == insn.loc.line]
+    for message in warnings:
+        y += 16
+        body.append(f'<text x="{MARGIN}" y="{y + 10}" style="{FONT};fill:#b60">warning: {escape(message)}</text>')
+    height = y + 8 + MARGIN
+    return "\n".join([
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">',
+        f'<title>{escape(program.filename)}, step {before.steps + 1}</title>',
+        '<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" '
+        f'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="{COLORS["arrow"]}"/></marker></defs>',
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fafafa"/>',
+        *body, "</svg>", ""])
+
+
+def _arrows(lane_spans, register_grids, ub, is_store, x0, cell_w) -> tuple[list[str], int, int]:
+    """An arrow between each lane of the lane spans and its first UB cell (the first MAX_ARROWS lanes:
+    a full register's worth hides the picture); returns the SVG lines, the arrows drawn and the lanes."""
+    cell_of = {}
+    for r, c in zip(ub.rows, ub.cols):
+        cell_of[ub.base + (ub.row_numbers[r] * PER_ROW + c) * ub.cell_bytes] = (r, c)
+    pairs = []
+    for span in lane_spans:
+        grid = register_grids.get(span.src)
+        for k in range(span.count if grid is not None else 0):
+            target = cell_of.get(span.addr + k * (span.pitch or span.width))
+            if span.lane + k < len(grid.cells) and target is not None:
+                pairs.append((span.lane + k, grid, target))
+    pairs.sort(key=lambda pair: pair[0])
+    out = []
+    for lane, grid, (row, col) in pairs[:MAX_ARROWS]:
+        lx = x0 + grid.cols[lane] * cell_w + cell_w / 2 - 1
+        ly = grid.y + grid.rows[lane] * (ROW_H + 4)
+        ux = x0 + col * cell_w + cell_w / 2 - 1
+        uy = ub.y + row * (ROW_H + 4)
+        if is_store:                       # the UB is below: from the lane's bottom to the cell's top
+            start, end = (lx, ly + ROW_H), (ux, uy)
+        else:                              # the UB is above: from the cell's bottom to the lane's top
+            start, end = (ux, uy + ROW_H), (lx, ly)
+        out.append(f'<line x1="{start[0]:.1f}" y1="{start[1]:.1f}" x2="{end[0]:.1f}" y2="{end[1]:.1f}" '
+                   f'stroke="{COLORS["arrow"]}" stroke-width="1" stroke-opacity="0.6" marker-end="url(#head)"/>')
+    return out, len(out), len(pairs)

@@ -1,0 +1,98 @@
+"""`ascasm draw` and the debugger's `draw`: one step as SVG. The pictures are checked as XML, and the
+arrows against the lane -> address mapping worked out from the program by hand; where a headless
+Chromium is installed, it renders one (docs/cli.md "ascasm draw")."""
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from conftest import run_cli as ascasm
+
+from ascasm import assemble_file
+from ascasm.debugger import Debugger
+
+ROOT = Path(__file__).resolve().parent.parent
+SCATTER = ROOT / "programs" / "scatter.s"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def drawn(tmp_path, program, step) -> ET.Element:
+    out = tmp_path / f"step{step}.svg"
+    result = ascasm("draw", program, "--step", step, "-o", out)
+    assert result.returncode == 0, result.stderr
+    return ET.parse(out).getroot()
+
+
+def grid_columns(root, title_start: str) -> tuple:
+    """The x of each column of cells in the grid titled `title_start`, and the y of its first row."""
+    texts = list(root.iter(SVG + "text"))
+    title = next(t for t in texts if (t.text or "").startswith(title_start))
+    rects = [r for r in root.iter(SVG + "rect") if float(r.get("y")) > float(title.get("y"))]
+    first_y = min(float(r.get("y")) for r in rects)
+    xs = sorted({float(r.get("x")) for r in rects if float(r.get("y")) == first_y})
+    return xs, first_y
+
+
+def test_a_scatter_step_has_an_arrow_per_active_lane_to_its_address(tmp_path):
+    """Step 6 of scatter.s is the first vsct: lane i (i = 0, 4, ..., 124 under M4) stores to
+    output[3i mod 128]. The picture's UB rows are 32 u16 cells from output[0]; register rows are 32
+    lanes, so lane i sits in column i mod 32 and element e in column e mod 32, row e // 32."""
+    root = drawn(tmp_path, SCATTER, 6)
+    lines = list(root.iter(SVG + "line"))
+    assert len(lines) == 32
+    cell_w = grid_columns(root, "v0.u16")[0][1] - grid_columns(root, "v0.u16")[0][0]
+    x0 = grid_columns(root, "v0.u16")[0][0]
+    _ub_xs, ub_y = grid_columns(root, "UB, u16 elements: output")
+    column = lambda x: round((x - x0 - cell_w / 2 + 1) / cell_w)
+    row = lambda y: round((y - ub_y) / 26)                       # ROW_H 22 + 4 between rows
+    arrows = {(column(float(l.get("x1"))), column(float(l.get("x2"))), row(float(l.get("y2")))) for l in lines}
+    expected = {(i % 32, (3 * i % 128) % 32, (3 * i % 128) // 32) for i in range(0, 128, 4)}
+    assert arrows == expected
+    titles = [t.text for t in root.iter(SVG + "text") if t.text]
+    assert "p0.b16 (before): 32 of 128 lanes active" in titles
+    assert titles[0] == "step 6, line 13: loop:   vsct     [s1], v0.u16, v1.u16, p0"
+    bar = [r for r in root.iter(SVG + "rect") if r.get("height") == "10"]
+    assert len(bar) == 128 and sum(r.get("fill") == "#3b7dd8" for r in bar) == 32
+
+
+def test_every_step_of_the_bundled_programs_draws(tmp_path):
+    for program in sorted((ROOT / "programs").glob("*.s"))[:4]:
+        for step in (1, 2, 3, 5, 7):
+            result = ascasm("draw", program, "--step", step)
+            assert result.returncode in (0, 2), (program.name, step, result.stderr)
+            ET.fromstring(result.stdout)                        # well-formed SVG on standard output
+
+
+def test_a_step_past_the_end_is_a_usage_error():
+    result = ascasm("draw", SCATTER, "--step", 19)
+    assert result.returncode == 64
+    assert "the program stopped after 18 steps (halted): there is no step 19" in result.stderr
+
+
+def test_the_debugger_draws_the_next_step_without_moving(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    debugger = Debugger(assemble_file(SCATTER), "cy", stdin=io.StringIO("b loop\nc\ndraw here.svg\np steps\n"),
+                        stdout=out)
+    debugger.cmdloop()
+    assert "wrote here.svg: step 6, line 13" in out.getvalue()
+    assert "steps = 5" in out.getvalue()
+    result = ascasm("draw", SCATTER, "--step", 6, cwd=tmp_path)
+    assert (tmp_path / "here.svg").read_text() == result.stdout
+
+
+@pytest.mark.skipif(not (shutil.which("chromium-headless-shell") or shutil.which("chromium")),
+                    reason="no headless Chromium installed (docs/cli.md describes the manual check)")
+def test_a_headless_browser_renders_the_scatter_picture(tmp_path):
+    svg = tmp_path / "scatter.svg"
+    assert ascasm("draw", SCATTER, "--step", 6, "-o", svg).returncode == 0
+    browser = shutil.which("chromium-headless-shell") or shutil.which("chromium")
+    png = tmp_path / "scatter.png"
+    result = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", f"--screenshot={png}",
+                             "--window-size=1300,700", svg.as_uri()], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20_000
