@@ -4,7 +4,7 @@ The registers the instruction reads are drawn as rows of lanes before the step, 
 after it (changed lanes highlighted), masks as bars of active/inactive lanes (the lanes an inactive
 mask bit leaves alone are greyed in the data registers too), and for loads and stores the UB bytes
 touched, with an arrow from each lane to the address it went to (or came from). The lane -> address
-mapping is read from the step's trace record (trace.traced_step: Effects and their Spans); nothing
+mapping is read from the step's record (effects.StepLog: the executor's write log as Spans); nothing
 here knows what an instruction does.
 """
 from __future__ import annotations
@@ -19,7 +19,8 @@ from .debug_expr import cell_text
 from .isa import Kind, dtypes
 from .lanes import governed_lanes, lane_width
 from .state import VL
-from .trace import lane_type, source_text, traced_step
+from .effects import StepLog, lane_type
+from .trace import source_text
 from .vm import run_warnings
 
 MARGIN, ROW_H, BAR_H, GAP = 20, 22, 10, 18
@@ -53,7 +54,7 @@ class Step:
     insn: object
     before: object                 # MachineState before the step
     after: object                  # ... and after it (the machine's own state)
-    effects: object                # trace.Effects; None when the step did not execute
+    effects: object                # effects.Effects; None when the step did not execute
     active: object                 # its mask's lanes (lanes.governed_lanes), or None
     fault: object                  # the MachineFault it stopped on, or None
 
@@ -66,7 +67,7 @@ def picture_step(program, machine) -> str:
         raise ValueError("the pc is past the last instruction: there is no step to draw")
     insn = program.insns[state.pc]
     active = governed_lanes(insn, before)
-    _pc, effects = traced_step(program, machine)
+    _pc, effects, _records = StepLog(program, machine).step()
     executed = state.steps > before.steps
     return _svg(Step(program, insn, before, state, effects if executed else None, active,
                      None if executed else machine.fault()))

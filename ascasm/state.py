@@ -19,6 +19,11 @@ PC, STEPS, STATUS = 0, 1, 2
 FAULT_ARGS = slice(3, 8)    # up to five int64 values describing a fault
 CTRL_SIZE = 8
 DUP_WARN_FIELDS = 4         # count, earlier lane, later lane, address
+# The write log a recorder can ask either executor for (docs/bytecode.md "Write log"): one int64 record
+# per access, and the room an instruction may need (a gather's or scatter's lanes).
+LOG_FIELDS = ("step", "row", "kind", "addr", "width", "count", "pitch", "lane", "operand", "index")
+LOG_READ, LOG_WRITE = 0, 1
+LOG_RESERVE = 520
 HAZARD_WARN_FIELDS = 4      # count, writer's row, first byte, one past the last byte
 
 

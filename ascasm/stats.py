@@ -1,7 +1,7 @@
 """`ascasm stats FILE`: what a run executed — instructions per mnemonic and type, vector lanes active
 against lanes available, UB bytes read and written — and an *estimated* cycle count.
 
-The counts come from the same per-step records as `ascasm run --trace` (trace.traced_step). The
+The counts come from the same per-step records as `ascasm run --trace` (effects.StepLog). The
 estimate is a throughput model, not a simulation of the pipeline (docs/cli.md "ascasm stats"):
 - an instruction occupies ceil(lanes / parallelism) cycles, parallelism being the elements per cycle
   of the C-API theoretical-throughput table for its operation and type (Ascend 950; the appendix
@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from .isa import Kind
 from .lanes import governed_lanes, lane_width
 from .state import VL
-from .trace import RUNNING, traced_step
+from .effects import StepLog
+from .history import RUNNING
 
 # Elements per cycle from the throughput table (c-api-throughput.md) where it is below one full
 # vector (256 bytes) per cycle, by our mnemonic and lane type (vredsum: the source type). Every other
@@ -70,12 +71,12 @@ class Stats:
 
 def collect(program, machine) -> Stats:
     """Run `machine` to its stop one instruction at a time, counting what each executed step did."""
-    stats, state = Stats(), machine.state
+    stats, state, log = Stats(), machine.state, StepLog(program, machine)
     while state.status == RUNNING:
         pc, before = state.pc, state.steps
         insn = program.insns[pc] if pc < len(program.insns) else None
         active = governed_lanes(insn, state) if insn is not None else None
-        _pc, effects = traced_step(program, machine)
+        _pc, effects, _records = log.step()
         if state.steps == before:
             break                                       # halt past the end, or a fault: nothing ran
         _count(stats, insn, active, effects)

@@ -140,6 +140,19 @@ class Machine:
         self._before = None if before is None else np.array(before, np.uint8)
         self._after = None if after is None else np.array(after, np.uint8)
 
+    def set_log(self, log):
+        """Ask the executor to log every UB access of each executed instruction into `log` (an int64
+        array of shape (n, len(LOG_FIELDS)); None: stop); `run` also returns once it is nearly full
+        (docs/bytecode.md "Write log")."""
+        self.executor.set_log(log)
+
+    @property
+    def log_length(self) -> int:
+        return self.executor.log_length
+
+    def clear_log(self):
+        self.executor.clear_log()
+
     @property
     def last_row(self) -> int:
         """The row of the instruction the latest `run` completed last; -1 if it completed none."""

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from ascasm import assemble, assemble_file
 from ascasm.debug_expr import Env, ExprError, evaluate_text, format_value, parse
 from ascasm.debugger import Debugger, debug_main
-from ascasm.trace import Move, Recorder, Segment
+from ascasm.history import Move, Recorder, Segment
 from ascasm.vm import Machine
 from test_random_programs import programs
 

@@ -23,8 +23,9 @@ import numpy as np
 from ascasm.isa import families, table
 from ascasm.isa.operands import Kind
 from ascasm.state import (CTRL_SIZE as _CTRL_SIZE, DUP_WARN_FIELDS as _DUP_WARN_FIELDS,
-                          HAZARD_WARN_FIELDS as _HAZARD_WARN_FIELDS, NUM_AREGS, NUM_PREGS, NUM_SREGS, NUM_VREGS,
-                          UB_BLOCK as _UB_BLOCK, UB_SIZE, VL as _VL)
+                          HAZARD_WARN_FIELDS as _HAZARD_WARN_FIELDS, LOG_FIELDS as _LOG_FIELDS,
+                          LOG_RESERVE as _LOG_RESERVE, NUM_AREGS, NUM_PREGS, NUM_SREGS, NUM_VREGS, UB_BLOCK as _UB_BLOCK,
+                          UB_SIZE, VL as _VL)
 
 include "opcodes.pxd"
 
@@ -69,9 +70,8 @@ cdef enum:
 
 assert VL == _VL and MASK_BYTES * 8 == VL and MASK_WORDS * 8 == MASK_BYTES and LANES_B16 * 2 == VL and LANES_B32 * 4 == VL and UB_BLOCKS * BLOCK == UB_BYTES and DUP_WARN_FIELDS == _DUP_WARN_FIELDS and UB_BYTES == UB_SIZE
 assert CTRL_SIZE == _CTRL_SIZE and HAZARD_WARN_FIELDS == _HAZARD_WARN_FIELDS and BLOCK == _UB_BLOCK
+assert LOG_FIELDS == len(_LOG_FIELDS) and LOG_RESERVE == _LOG_RESERVE
 
-LOG_KINDS = ("read", "write")       # record kind 0, 1
-LOG_FIELD_NAMES = ("step", "row", "kind", "addr", "width", "count", "pitch", "lane", "operand", "index")
 HANDLED = frozenset(table.OPCODES.values())     # every row: the kernels are generated per family
 
 

@@ -22,7 +22,7 @@ from ..explain import explain_lines
 from ..program import Program
 from ..source import unreadable
 from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
-from ..trace import DEFAULT_HISTORY_CAP, HALTED, RUNNING
+from ..history import DEFAULT_HISTORY_CAP, HALTED, RUNNING
 from ..vm import EngineMissing, auto_engine
 from . import views
 from .control import Run, RunControl

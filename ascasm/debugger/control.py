@@ -1,7 +1,7 @@
 """Run control: the machine and its Recorder, breakpoints and watches, running forward (step,
 continue, until) and backward (back, rc).
 
-Execution goes through `trace.Recorder`: `step` records each `machine.run(1)` (an undo log for
+Execution goes through `history.Recorder`: `step` records each `machine.run(1)` (an undo log for
 `back`/`rc`, last-writer maps for `why`); `continue` runs the engine at full speed with stop flags on
 the rows where a breakpoint or a watch must be checked (the engine returns there), and keeps one
 checkpoint of the run.
@@ -19,7 +19,8 @@ from .. import debug_expr
 from ..debug_expr import Env, ExprError
 from ..isa.operands import Kind
 from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT, VL
-from ..trace import DEFAULT_HISTORY_CAP, HALTED, RUNNING, Recorder, Segment, lane_type
+from ..effects import lane_type
+from ..history import DEFAULT_HISTORY_CAP, HALTED, RUNNING, Recorder, Segment
 from ..vm import Machine
 from . import views
 

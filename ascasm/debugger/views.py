@@ -12,7 +12,8 @@ from ..debug_expr import Value, format_value
 from ..isa import dtypes
 from ..isa.operands import Kind
 from ..state import VL
-from ..trace import USER_EDIT, source_text
+from ..provenance import USER_EDIT
+from ..trace import source_text
 
 
 def size_text(n: int) -> str:

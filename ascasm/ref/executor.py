@@ -14,7 +14,7 @@ import numpy as np
 from .. import floats
 from ..isa import STOP_CODES
 from ..program import Addr, Insn, Program, SVal
-from ..state import FAULT_ARGS, PC, STATUS, STEPS, VL, MachineState
+from ..state import FAULT_ARGS, LOG_READ, LOG_RESERVE, LOG_WRITE, PC, STATUS, STEPS, VL, MachineState
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 MASK_BITS = VL                     # one mask bit per byte lane
@@ -50,6 +50,7 @@ class RefMachine:
         self.hazard_case = None                           # this step's hazard, recorded if it completes
         self.touched = []                                 # (address, size) of this step's checked accesses
         self.last_row = -1                                # the row the latest run() completed last
+        self.log, self.log_length = None, 0              # the write log, when a recorder asks for it
         self.set_stop_rows(None, None)
 
     def set_stop_rows(self, before, after):
@@ -59,10 +60,35 @@ class RefMachine:
         n = len(self.program.insns)
         self.stop_before, self.stop_after = _stop_flags(before, n), _stop_flags(after, n)
 
+    def set_log(self, log):
+        """Log each executed instruction's UB accesses into `log`, an int64 array of records (None:
+        stop); `run` returns, still running, once fewer than LOG_RESERVE records are free
+        (docs/bytecode.md "Write log")."""
+        self.log, self.log_length = log, 0
+
+    def clear_log(self):
+        self.log_length = 0
+
+    def log_full(self) -> bool:
+        return self.log is not None and self.log_length > len(self.log) - LOG_RESERVE
+
+    def log_access(self, kind: int, insn: Insn, address: int, width: int, count: int, pitch: int, lane: int,
+                   operand: str, index: int = -1):
+        """One log record: `count` elements of `width` bytes at address + k*pitch, lanes lane.. of the
+        register operand named `operand` (lane -1: no lanes), read (LOG_READ) or written (LOG_WRITE)."""
+        if self.log is None:
+            return
+        position = next(k for k, op in enumerate(insn.spec.operands) if op.name == operand)
+        self.log[self.log_length] = (int(self.state.ctrl[STEPS]) + 1, self.state.pc, kind, address, width, count,
+                                     pitch, lane, position, index)
+        self.log_length += 1
+
     # ---- the step loop (docs/semantics.md "Steps, halting, limits") ----
     def run(self, budget: int) -> int:
         ctrl = self.state.ctrl
         self.last_row = -1
+        if self.log_full():
+            return int(ctrl[STATUS])
         while budget > 0 and ctrl[STATUS] == RUNNING:
             pc = int(ctrl[PC])
             if pc >= len(self.program.insns):
@@ -89,7 +115,7 @@ class RefMachine:
                 ctrl[STATUS] = HALTED
             else:
                 ctrl[PC] = pc + 1 if outcome is None else outcome
-                if self.stop_after[pc]:
+                if self.stop_after[pc] or self.log_full():
                     break
         return int(ctrl[STATUS])
 
@@ -193,10 +219,9 @@ class RefMachine:
         self.check_hazards()
         return self.state.ub[address:address + size].copy()
 
-    def write_slots(self, address: int, slot_bytes: np.ndarray, written: np.ndarray):
-        """Store slot k (row k of `slot_bytes`) at address + k*slot_size for each k with written[k].
-
-        Every written slot is range-checked, from slot 0 up, before any byte is stored."""
+    def write_slots(self, insn: Insn, address: int, slot_bytes: np.ndarray, written: np.ndarray):
+        """Store slot k (row k of `slot_bytes`, lane k of vS) at address + k*slot_size for each k with
+        written[k]. Every written slot is range-checked, from slot 0 up, before any byte is stored."""
         slot_size = slot_bytes.shape[1]
         slots = np.flatnonzero(written)
         for k in slots:
@@ -204,6 +229,7 @@ class RefMachine:
         self.check_hazards()
         for k in slots:
             self.write_ub(address + k * slot_size, slot_bytes[k])
+            self.log_access(LOG_WRITE, insn, address + int(k) * slot_size, slot_size, 1, slot_size, int(k), "vS")
 
 
 # ---- scalar and control (LANGUAGE.md §4; docs/semantics.md "Scalars") ----
@@ -253,6 +279,7 @@ def scalar_load(m: RefMachine, insn: Insn):
     element = m.state.ub[address:address + etype.width].view(etype.np_dtype)[0]
     raw_bits = int(m.state.ub[address:address + etype.width].view(etype.bits)[0])
     m.set_sreg(insn.operand("sD"), int(element) if etype.kind == "int" else raw_bits)
+    m.log_access(LOG_READ, insn, address, etype.width, 1, etype.width, -1, "sD")
 
 
 def scalar_store(m: RefMachine, insn: Insn):
@@ -264,6 +291,7 @@ def scalar_store(m: RefMachine, insn: Insn):
     m.check_hazards()
     low_bits = m.sreg(insn.operand("sS")) % (1 << (8 * etype.width))
     m.write_ub(address, np.array([low_bits], etype.bits).view(np.uint8))
+    m.log_access(LOG_WRITE, insn, address, etype.width, 1, etype.width, -1, "sS")
 
 
 def branch(m: RefMachine, insn: Insn):
@@ -355,44 +383,57 @@ def mask_move(m: RefMachine, insn: Insn):
 # ---- loads (facts §3.2-3.4) ----
 def vld_norm(m: RefMachine, insn: Insn):
     # vld vD.T, [addr]  -- NORM: 256 contiguous bytes, 32-byte aligned
-    m.state.vreg[insn.operand("vD")] = m.read_span(m.address(insn.operand("[addr]")), VL, 32)
+    (etype,) = insn.types
+    address = m.address(insn.operand("[addr]"))
+    m.state.vreg[insn.operand("vD")] = m.read_span(address, VL, 32)
+    m.log_access(LOG_READ, insn, address, etype.width, etype.lanes, etype.width, 0, "vD")
 
 
 def vld_brc(m: RefMachine, insn: Insn):
     # vld.brc vD.T, [addr]  -- BRC: one element, broadcast to every lane
     (etype,) = insn.types
-    element = m.read_span(m.address(insn.operand("[addr]")), etype.width, etype.width)
+    address = m.address(insn.operand("[addr]"))
+    element = m.read_span(address, etype.width, etype.width)
     m.state.vreg[insn.operand("vD")] = np.tile(element, etype.lanes)
+    m.log_access(LOG_READ, insn, address, etype.width, 1, etype.width, -1, "vD")
 
 
 def vld_us(m: RefMachine, insn: Insn):
     # vld.us vD.T, [addr]  -- US: 128 bytes; dst[2i] = dst[2i+1] = src[i]
     (etype,) = insn.types
-    source = m.read_span(m.address(insn.operand("[addr]")), VL // 2, 32).view(etype.bits)
+    address = m.address(insn.operand("[addr]"))
+    source = m.read_span(address, VL // 2, 32).view(etype.bits)
     m.state.vreg[insn.operand("vD")] = np.repeat(source, 2).view(np.uint8)
+    m.log_access(LOG_READ, insn, address, VL // 2, 1, VL // 2, -1, "vD")
 
 
 def vld_ds(m: RefMachine, insn: Insn):
     # vld.ds vD.T, [addr]  -- DS: 512 bytes; dst[i] = src[2i]
     (etype,) = insn.types
-    source = m.read_span(m.address(insn.operand("[addr]")), 2 * VL, 32).view(etype.bits)
+    address = m.address(insn.operand("[addr]"))
+    source = m.read_span(address, 2 * VL, 32).view(etype.bits)
     m.state.vreg[insn.operand("vD")] = np.ascontiguousarray(source[0::2]).view(np.uint8)
+    m.log_access(LOG_READ, insn, address, 2 * VL, 1, 2 * VL, -1, "vD")
 
 
 def vld_unpk(m: RefMachine, insn: Insn):
     # vld.unpk vD.T, [addr]  -- UNPK: 128 bytes of T, each zero-extended to twice T's width
     (etype,) = insn.types
-    source = m.read_span(m.address(insn.operand("[addr]")), VL // 2, 32).view(etype.bits)
+    address = m.address(insn.operand("[addr]"))
+    source = m.read_span(address, VL // 2, 32).view(etype.bits)
     double_width = np.dtype(f"u{2 * etype.width}")
     m.state.vreg[insn.operand("vD")] = source.astype(double_width).view(np.uint8)
+    m.log_access(LOG_READ, insn, address, VL // 2, 1, VL // 2, -1, "vD")
 
 
 def vld_dintlv(m: RefMachine, insn: Insn):
     # vld.dintlv vD0.T, vD1.T, [addr]  -- DINTLV: 512 bytes; even elements -> vD0, odd -> vD1 (written last)
     (etype,) = insn.types
-    source = m.read_span(m.address(insn.operand("[addr]")), 2 * VL, 32).view(etype.bits)
+    address = m.address(insn.operand("[addr]"))
+    source = m.read_span(address, 2 * VL, 32).view(etype.bits)
     m.state.vreg[insn.operand("vD0")] = np.ascontiguousarray(source[0::2]).view(np.uint8)
     m.state.vreg[insn.operand("vD1")] = np.ascontiguousarray(source[1::2]).view(np.uint8)
+    m.log_access(LOG_READ, insn, address, 2 * VL, 1, 2 * VL, -1, "vD0")
 
 
 def _ub_bits(raw: np.ndarray) -> np.ndarray:
@@ -401,20 +442,26 @@ def _ub_bits(raw: np.ndarray) -> np.ndarray:
 
 def mask_load_norm(m: RefMachine, insn: Insn):
     # vld pD, [addr]  -- 32 bytes -> 256 bits
-    raw = m.read_span(m.address(insn.operand("[addr]")), VL // 8, 32)
+    address = m.address(insn.operand("[addr]"))
+    raw = m.read_span(address, VL // 8, 32)
     m.set_mask_bits(insn.operand("pD"), _ub_bits(raw))
+    m.log_access(LOG_READ, insn, address, VL // 8, 1, VL // 8, -1, "pD")
 
 
 def mask_load_us(m: RefMachine, insn: Insn):
     # vld.us pD, [addr]  -- 16 bytes; bit j -> bits 2j and 2j+1
-    raw = m.read_span(m.address(insn.operand("[addr]")), VL // 16, 16)
+    address = m.address(insn.operand("[addr]"))
+    raw = m.read_span(address, VL // 16, 16)
     m.set_mask_bits(insn.operand("pD"), np.repeat(_ub_bits(raw), 2))
+    m.log_access(LOG_READ, insn, address, VL // 16, 1, VL // 16, -1, "pD")
 
 
 def mask_load_ds(m: RefMachine, insn: Insn):
     # vld.ds pD, [addr]  -- 64 bytes; bit 2j -> bit j
-    raw = m.read_span(m.address(insn.operand("[addr]")), VL // 4, 32)
+    address = m.address(insn.operand("[addr]"))
+    raw = m.read_span(address, VL // 4, 32)
     m.set_mask_bits(insn.operand("pD"), _ub_bits(raw)[0::2])
+    m.log_access(LOG_READ, insn, address, VL // 4, 1, VL // 4, -1, "pD")
 
 
 def _indexed_lanes(m: RefMachine, insn: Insn, base_name: str):
@@ -445,6 +492,8 @@ def vgat(m: RefMachine, insn: Insn):
     for lane, _index, address in requests:
         gathered[lane] = m.state.ub[address:address + data_type.width].view(data_type.bits)[0]
     m.state.vreg[insn.operand("vD")] = gathered.view(np.uint8)
+    for lane, index, address in requests:
+        m.log_access(LOG_READ, insn, address, data_type.width, 1, data_type.width, lane, "vD", wrap64(index))
 
 
 # ---- stores (seed 002 asc_storealign; seeds 000/001 scatter) ----
@@ -460,7 +509,7 @@ def _store_lane_slots(m: RefMachine, insn: Insn, slot_size: int):
     if m.zero_inactive:
         slots[~active] = 0
         active = np.ones_like(active)
-    m.write_slots(address, slots, active)
+    m.write_slots(insn, address, slots, active)
 
 
 def vsta_norm(m: RefMachine, insn: Insn):
@@ -486,6 +535,7 @@ def vsta_first(m: RefMachine, insn: Insn):
     m.check_in_ub(address, etype.width)
     m.check_hazards()
     m.write_ub(address, m.state.vreg[insn.operand("vS")][:etype.width])
+    m.log_access(LOG_WRITE, insn, address, etype.width, 1, etype.width, 0, "vS")
 
 
 def vsta_intlv(m: RefMachine, insn: Insn):
@@ -499,6 +549,8 @@ def vsta_intlv(m: RefMachine, insn: Insn):
     interleaved[0::2] = m.state.vreg[insn.operand("vS0")].view(etype.bits)
     interleaved[1::2] = m.state.vreg[insn.operand("vS1")].view(etype.bits)
     m.write_ub(address, interleaved.view(np.uint8))
+    m.log_access(LOG_WRITE, insn, address, etype.width, etype.lanes, 2 * etype.width, 0, "vS0")
+    m.log_access(LOG_WRITE, insn, address + etype.width, etype.width, etype.lanes, 2 * etype.width, 0, "vS1")
 
 
 def mask_store_norm(m: RefMachine, insn: Insn):
@@ -509,6 +561,7 @@ def mask_store_norm(m: RefMachine, insn: Insn):
     m.check_in_ub(address, VL // 8)
     m.check_hazards()
     m.write_ub(address, np.packbits(bits, bitorder="little"))
+    m.log_access(LOG_WRITE, insn, address, VL // 8, 1, VL // 8, -1, "pS")
 
 
 def mask_store_pack(m: RefMachine, insn: Insn):
@@ -519,6 +572,7 @@ def mask_store_pack(m: RefMachine, insn: Insn):
     m.check_in_ub(address, VL // 16)
     m.check_hazards()
     m.write_ub(address, np.packbits(bits[0::2], bitorder="little"))
+    m.log_access(LOG_WRITE, insn, address, VL // 16, 1, VL // 16, -1, "pS")
 
 
 def vsct(m: RefMachine, insn: Insn):
@@ -543,6 +597,8 @@ def vsct(m: RefMachine, insn: Insn):
     source = m.state.vreg[insn.operand("vS")]
     for lane, _index, address in requests:        # lane order: the highest duplicate lane wins
         m.write_ub(address, source[lane * pitch:lane * pitch + width])
+    for lane, index, address in requests:
+        m.log_access(LOG_WRITE, insn, address, width, 1, width, lane, "vS", wrap64(index))
 
 
 # ---- reductions (seed 003 Reduce; LANGUAGE.md §4 Reductions) ----

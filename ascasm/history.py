@@ -1,0 +1,396 @@
+"""Reverse execution: the debugger's history of a run, bounded by a byte cap.
+
+History (`Recorder`) is a list of entries, newest last:
+- a `Move` is one recorded `run(1)`: an undo log of the bytes it changed (the register files and the
+  small parts compared in full; the UB and its per-byte bookkeeping at exactly the bytes the
+  executor's write log says the step wrote) plus the previous last-writer rows of what it wrote;
+- a `Segment` is a stretch run without a per-step record (`continue`: at full engine speed, the
+  engine returning only at the rows where breakpoints and watches must be checked): one compressed
+  checkpoint of the whole state. Going back into it restores the checkpoint and re-runs the engine
+  (deterministic) to the target step; `why` and `rc` search it backwards by replaying it in chunks.
+When the history exceeds its cap, the oldest entries are dropped: `back` then reaches only the oldest
+step still kept, and `why` says when a write may hide in a dropped stretch.
+"""
+from __future__ import annotations
+
+import zlib
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from .effects import FILE_OF_KIND, Effects, StepLog, written_bytes
+from .isa import STOP_CODES, Kind
+from .program import Program
+from .provenance import USER_EDIT, effect_rows, never
+from .state import UB_SIZE, VL, MachineState
+
+RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
+DEFAULT_HISTORY_CAP = 64 << 20          # bytes of undo log kept for reverse execution
+FAST_CHUNK = 1 << 20                    # engine budget per call in a fast run (lets Ctrl-C through)
+
+
+@dataclass
+class Move:
+    """One recorded `run(1)`: an executed instruction, or a stop without a step (fault, end of code).
+    `undo`: (state part, changed byte positions, their old bytes); `writer_undo`: (map, positions,
+    old WRITER rows)."""
+    steps_before: int
+    pc: int
+    undo: list
+    writer_undo: list
+    nbytes: int = 0
+    moves: int = 1
+
+
+class Snapshot:
+    """A whole machine state, its large parts zlib-compressed (mostly zeros or smooth data)."""
+
+    def __init__(self, state: MachineState):
+        self.parts, self.nbytes = {}, 0
+        for part in state.PARTS:
+            array = getattr(state, part)
+            if array.nbytes > 65536:
+                packed = zlib.compress(array.tobytes(), 1)
+                self.parts[part] = (packed, array.dtype, array.shape)
+                self.nbytes += len(packed)
+            else:
+                self.parts[part] = array.copy()
+                self.nbytes += array.nbytes
+
+    def restore_into(self, state: MachineState):
+        for part in state.PARTS:
+            value = self.parts[part]
+            target = getattr(state, part)
+            if isinstance(value, tuple):
+                target[...] = np.frombuffer(zlib.decompress(value[0]), value[1]).reshape(value[2])
+            else:
+                np.copyto(target, value)
+
+
+@dataclass
+class Segment:
+    """`moves` run(1)-equivalents executed from `checkpoint` without a per-step record: a run at engine
+    speed, stopping only where breakpoints and watches are checked. The last-writer maps are not
+    updated inside a segment; `Recorder.last_writers` searches it by replaying."""
+    checkpoint: Snapshot
+    moves: int
+    steps_before: int
+    nbytes: int = 0
+
+    @property
+    def last_step(self) -> int:
+        """Steps count at the segment's end is at most steps_before + moves."""
+        return self.steps_before + self.moves
+
+
+def _nbytes(*arrays) -> int:
+    return sum(a.nbytes for a in arrays)
+
+
+MOVE_OVERHEAD = 200          # bytes charged per recorded step on top of its arrays
+
+
+class Recorder:
+    """Runs a Machine (recorded step by step, or at engine speed) and undoes moves.
+
+    `writers` holds the last-writer maps of recorded steps: "ub" (per UB byte), "v" (per vector
+    register byte, register*256 + byte), "p", "a", "s" (per register)."""
+
+    def __init__(self, program: Program, machine, cap: int = DEFAULT_HISTORY_CAP):
+        self.program, self.machine, self.cap = program, machine, cap
+        self.history: deque = deque()
+        self.nbytes = 0
+        self.dropped = 0                 # history entries dropped at the cap so far
+        self.horizon = 0                 # steps up to this ran in a segment whose checkpoint was dropped
+        self.on_drop = None              # called when the cap drops history
+        self.writers = {"ub": never(UB_SIZE), "v": never(32 * VL), "p": never(8), "a": never(8),
+                        "s": never(32)}
+        n = len(program.insns)
+        self.row_writes = [_row_writes(insn) for insn in program.insns] + [frozenset()]
+        self.log = StepLog(program, machine)
+        self._n = n
+        # state parts with one element per UB byte (the UB, hazard bookkeeping): bytes per element
+        self.ub_shaped = {part: getattr(self.state, part).itemsize for part in self.state.PARTS
+                          if getattr(self.state, part).shape == (UB_SIZE,)}
+        self._sync_shadows()
+
+    # --- state bookkeeping ---
+    @property
+    def state(self) -> MachineState:
+        return self.machine.state
+
+    def _raw(self, part: str) -> np.ndarray:
+        return getattr(self.state, part).reshape(-1).view(np.uint8)
+
+    def _sync_shadows(self):
+        self.shadows = {part: self._raw(part).copy() for part in self.state.PARTS}
+
+    @property
+    def moves_available(self) -> int:
+        return sum(entry.moves for entry in self.history)
+
+    @property
+    def oldest_steps(self) -> int:
+        """The step count `back` can reach at most (the state before the oldest kept entry)."""
+        return self.history[0].steps_before if self.history else self.state.steps
+
+    def segments(self) -> list:
+        return [entry for entry in self.history if isinstance(entry, Segment)]
+
+    # --- forward ---
+    def step(self) -> tuple[Move, Effects | None]:
+        """Execute one instruction with the engine (`run(1)`) and record it; returns the move and
+        what the instruction did (None when it did not complete). The undo log covers every byte the
+        step changed: the UB-shaped parts exactly where the write log says it wrote."""
+        state = self.state
+        steps_before = state.steps
+        pc, effects, records = self.log.step()
+        undo, size = [], MOVE_OVERHEAD
+        written = written_bytes(records)
+        for part in state.PARTS:
+            if part in self.ub_shaped:
+                scale = self.ub_shaped[part]
+                entry = self._diff_at(part, (written[:, None] * scale + np.arange(scale)).reshape(-1))
+            else:
+                entry = self._diff_at(part, None)
+            if entry is not None:
+                undo.append(entry)
+                size += _nbytes(*entry[1:])
+        writer_undo = []
+        if effects is not None:
+            for name, positions, rows in effect_rows(effects, pc, state.steps):
+                table = self.writers[name]
+                writer_undo.append((name, positions, table[positions].copy()))
+                table[positions] = rows
+                size += _nbytes(positions, rows)
+        move = Move(steps_before, pc, undo, writer_undo, size)
+        self._push(move)
+        return move, effects
+
+    def _diff_at(self, part: str, positions: np.ndarray | None):
+        """(part, changed byte positions, their old bytes) among `positions` of a part's raw bytes
+        (None: all of them), or None if nothing changed; the shadow copy catches up."""
+        raw, shadow = self._raw(part), self.shadows[part]
+        if positions is None:
+            if raw.tobytes() == shadow.tobytes():
+                return None
+            changed = np.flatnonzero(raw != shadow)
+        else:
+            changed = positions[raw[positions] != shadow[positions]]
+            if changed.size == 0:
+                return None
+        old = shadow[changed]
+        shadow[changed] = raw[changed]
+        return part, changed.astype(np.int32), old
+
+    def edit(self, part: str, positions: np.ndarray, new: np.ndarray, writer: tuple | None = None) -> Move:
+        """A change the user makes (the debugger's `set var`), recorded as a move that `back` undoes:
+        bytes `positions` of state part `part` (its raw bytes) become `new`. `writer` = (map name,
+        positions): last-writer entries to mark as written by the user (pc USER_EDIT) at this step."""
+        raw = self._raw(part)
+        undo = [(part, positions.astype(np.int32), raw[positions].copy())]
+        raw[positions] = new
+        self.shadows[part][positions] = new
+        writer_undo = []
+        if writer is not None:
+            name, where = writer
+            rows = never(where.size)
+            rows["step"], rows["pc"] = self.state.steps, USER_EDIT
+            writer_undo.append((name, where, self.writers[name][where].copy()))
+            self.writers[name][where] = rows
+        move = Move(self.state.steps, self.state.pc, undo, writer_undo,
+                    MOVE_OVERHEAD + _nbytes(*undo[0][1:]) + sum(_nbytes(*w[1:]) for w in writer_undo))
+        self._push(move)
+        return move
+
+    def run_fast(self, budget: int | None = None, interrupted=lambda: False, stops=None) -> int:
+        """Run at full engine speed (no per-step work) until a stop or `budget` instructions; one
+        checkpoint goes into the history. Returns the moves made. `interrupted()` is polled between
+        engine chunks. `stops` = (before, after, at_stop): per-row flags for `Machine.set_stop_rows`
+        (the engine returns before a `before` row and after an `after` row) and a function called
+        whenever the engine returns still running, there or between chunks: True stops the run."""
+        state = self.state
+        if state.status != RUNNING:
+            return 0
+        checkpoint, steps0 = Snapshot(state), state.steps
+        end = steps0 + ((1 << 62) if budget is None else budget)
+        before, after, at_stop = stops or (None, None, lambda: False)
+        self.machine.set_stop_rows(before, after)
+        try:
+            while not interrupted():       # kept lean: a conditional breakpoint in a loop comes here often
+                left = end - state.steps
+                if left <= 0 or self.machine.run(min(left, FAST_CHUNK)) != RUNNING or at_stop():
+                    break
+        finally:
+            self.machine.set_stop_rows(None, None)     # replays (back, why, rc) must run unstopped
+            moves = state.steps - steps0 + (1 if self._stopped_without_step() else 0)
+            self._end_segment(checkpoint, steps0, moves)
+        return moves
+
+    def run_checked(self, stop_after) -> int:
+        """Run until `stop_after(pc)`, called after each instruction with its pc, returns True or the
+        machine stops: the engine returns after every row. One checkpoint goes into the history.
+        Returns the moves made."""
+        every_row = np.ones(self._n, np.uint8)
+        return self.run_fast(stops=(None, every_row, lambda: stop_after(self.machine.last_row)))
+
+    def _end_segment(self, checkpoint: Snapshot, steps0: int, moves: int):
+        self._sync_shadows()
+        if moves:
+            self._push(Segment(checkpoint, moves, steps0, checkpoint.nbytes + MOVE_OVERHEAD))
+
+    def _stopped_without_step(self) -> bool:
+        """A fault, the step limit or falling off the end: a stop that executed no instruction."""
+        state = self.state
+        if state.status == RUNNING:
+            return False
+        return not (state.status == HALTED and state.pc < self._n)
+
+    def _push(self, entry):
+        self.history.append(entry)
+        self.nbytes += entry.nbytes
+        self.trim()
+
+    def trim(self):
+        """Drop the oldest history entries while the history is over its cap."""
+        dropped = False
+        while self.nbytes > self.cap and self.history:
+            entry = self.history.popleft()
+            self.nbytes -= entry.nbytes
+            self.dropped += 1
+            dropped = True
+            if isinstance(entry, Segment):
+                self.horizon = max(self.horizon, entry.last_step)
+        if dropped and self.on_drop is not None:
+            self.on_drop()
+
+    # --- backward ---
+    def back(self, n: int = 1) -> int:
+        """Undo up to n moves; returns how many were undone (fewer when the history runs out)."""
+        done = 0
+        while done < n and self.history:
+            entry = self.history[-1]
+            if isinstance(entry, Move):
+                self._undo(entry)
+                self.history.pop()
+                self.nbytes -= entry.nbytes
+                done += 1
+                continue
+            take = min(n - done, entry.moves)
+            self._restore(entry.checkpoint)
+            remaining = entry.moves - take
+            if remaining:
+                self.machine.run(remaining)            # the engine is deterministic: the same state again
+                entry.moves = remaining
+            else:
+                self.history.pop()
+                self.nbytes -= entry.nbytes
+            self._sync_shadows()
+            done += take
+        return done
+
+    def _undo(self, move: Move):
+        for part, positions, old in move.undo:
+            self._raw(part)[positions] = old
+            self.shadows[part][positions] = old
+        for name, positions, old in reversed(move.writer_undo):
+            self.writers[name][positions] = old
+
+    def _restore(self, snapshot):
+        if isinstance(snapshot, Snapshot):
+            snapshot.restore_into(self.state)
+            return
+        for part in self.state.PARTS:
+            np.copyto(getattr(self.state, part), getattr(snapshot, part))
+
+    # --- searching segments (for `why` and `rc`) ---
+    def search_segment(self, segment: Segment, search) -> None:
+        """Replay `segment` to search it from its end backwards, chunk by chunk: `search(lo, hi, advance)`
+        is called with the machine in the state after `lo` moves of the segment; each `advance()` makes
+        one move (up to `hi`) and returns its pc and what it did (effects.StepLog.step: None if the
+        move executed nothing). Chunks are visited from the last to the first until `search` returns
+        True. The machine's state is restored afterwards. Costs one engine replay of the segment plus
+        single steps through the chunks visited."""
+        current = self.state.copy()
+        chunk = max(SEARCH_CHUNK_MIN, -(-segment.moves // SEARCH_CHUNKS))
+        starts = list(range(0, segment.moves, chunk))
+        snapshots = {}
+        try:
+            self._restore(segment.checkpoint)
+            for k, lo in enumerate(starts):
+                snapshots[lo] = Snapshot(self.state) if k else segment.checkpoint
+                if k + 1 < len(starts):
+                    self.machine.run(chunk)
+            for lo in reversed(starts):
+                hi = min(lo + chunk, segment.moves)
+                self._restore(snapshots.pop(lo))
+                if search(lo, hi, lambda: self.log.step()[:2]):
+                    break
+        finally:
+            self._restore(current)
+            self._sync_shadows()
+
+    def last_writers(self, name: str, positions: np.ndarray) -> np.ndarray:
+        """The last writer of each position of map `name` (see `writers`), searching the segments in
+        the history that ran after the recorded writer."""
+        rows = self.writers[name][positions].copy()
+        for segment in reversed(self.segments()):
+            open_ = np.flatnonzero(rows["step"] <= segment.steps_before)
+            if open_.size == 0:
+                continue
+            found = self._search_writes(segment, name, positions[open_])
+            for k, row in found.items():
+                rows[open_[k]] = row
+        return rows
+
+    def _search_writes(self, segment: Segment, name: str, positions: np.ndarray) -> dict:
+        """{index into positions: WRITER row} of the last write inside `segment` of each position."""
+        size = self.writers[name].size
+        slot = np.full(size, -1, np.int64)              # map position -> index into positions
+        slot[positions] = np.arange(positions.size)
+        found: dict = {}
+        state = self.state
+        if name == "ub":
+            registers = {"ub"}
+        else:
+            registers = {f"{name}{p // VL if name == 'v' else p}" for p in positions.tolist()}
+        may_write = [bool(registers & writes) for writes in self.row_writes]
+
+        def search(lo, hi, advance):
+            hits = {}
+            for _ in range(lo, hi):
+                pc, effects = advance()
+                if effects is None or not may_write[pc]:
+                    continue
+                for map_name, where, rows in effect_rows(effects, pc, state.steps):
+                    if map_name != name:
+                        continue
+                    k = slot[where]
+                    for index, row in zip(k[k >= 0].tolist(), rows[k >= 0]):
+                        hits[index] = row.copy()
+            for index, row in hits.items():
+                found[index] = row
+                slot[positions[index]] = -1            # settled: earlier chunks cannot override it
+            return not (slot >= 0).any()
+
+        self.search_segment(segment, search)
+        return found
+
+
+SEARCH_CHUNKS = 64           # a segment search keeps at most this many temporary checkpoints
+SEARCH_CHUNK_MIN = 4096      # ... of at least this many moves apart
+
+
+def _row_writes(insn) -> frozenset:
+    """What an instruction can write, from its ISA row alone: "ub" for a store (an address operand and
+    no register written), and "vN"/"pN"/"aN"/"sN" for the registers it writes."""
+    names = set()
+    writes_register = False
+    for operand, value in zip(insn.spec.operands, insn.operands):
+        if operand.writes and operand.kind in FILE_OF_KIND:
+            names.add(f"{FILE_OF_KIND[operand.kind]}{value}")
+            writes_register = True
+    if any(op.kind is Kind.ADDR for op in insn.spec.operands) and not writes_register:
+        names.add("ub")
+    return frozenset(names)
