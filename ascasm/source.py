@@ -3,7 +3,12 @@ tools: `FILE:LINE:COL: severity: MESSAGE`, the line, a caret, notes. Below both 
 machine, so that neither imports the other for it."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+# Characters a source line may not contain: control characters other than tab, line feed and form
+# feed, and the line breaks that only some tools see (U+0085, U+2028, U+2029).
+FORBIDDEN_CHARACTERS = re.compile("[\x00-\x08\x0b\x0d-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +25,8 @@ class SourceLoc:
 
 def format_diagnostic(severity: str, loc: SourceLoc, message: str, notes=()) -> str:
     """`FILE:LINE:COL: severity: MESSAGE`, the source line, a caret under the token, then notes."""
-    line = loc.text.expandtabs(1).rstrip("\n")
+    # one column per character, and nothing a terminal would act on (escape sequences)
+    line = FORBIDDEN_CHARACTERS.sub("\ufffd", loc.text.expandtabs(1).replace("\f", " "))
     width = max(1, min(loc.end_col, len(line) + 1) - loc.col)
     caret = " " * (loc.col - 1) + "^" + "~" * (width - 1)
     out = [f"{loc}: {severity}: {message}", "    " + line, "    " + caret]

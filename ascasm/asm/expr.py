@@ -146,7 +146,11 @@ def _binary(node, left, right):
 def _checked(function, node, *operands):
     """function(*operands), refusing a result too wide (MAX_INT_BITS) or a float overflow."""
     try:
-        result = function(*operands)
+        if any(isinstance(operand, np.ndarray) for operand in operands):
+            with np.errstate(all="ignore"):         # numpy would warn; the checks below say it
+                result = function(*operands)
+        else:
+            result = function(*operands)
     except (ArithmeticError, TypeError, ValueError) as exc:
         raise ExprError(f"cannot compute this expression: {exc}", node) from None
     if isinstance(result, np.ndarray):

@@ -29,6 +29,7 @@ from lark.lexer import Lexer
 
 from ..isa import DIRECTIVES
 from ..limits import MAX_ERRORS, MAX_LINE_CHARS, MAX_NESTING, MAX_SOURCE_BYTES, shown
+from ..source import FORBIDDEN_CHARACTERS
 from .errors import AsmError, SourceLoc
 from .expr import ordered_chain
 from .syntax import (Address, BufferDecl, Call, Equ, Expect, Group, Instruction, Line, ListInit, Out, Signed,
@@ -42,9 +43,6 @@ _TERMINAL_WORDS = {
     "OUT": "a directive", "EXPECT": "a directive",
 }
 _DIRECTIVE_NAMES = [name for name, _syntax, _summary in DIRECTIVES]
-# Control characters other than tab, line feed and form feed; U+0085, U+2028 and U+2029 break lines
-# in some editors and in str.splitlines().
-_BAD_CHARACTER = re.compile("[\x00-\x08\x0b\x0d-\x1f\x7f-\x9f\u2028\u2029]")
 _CHARACTER_NAMES = {0x00: "NUL", 0x0b: "vertical tab", 0x0d: "carriage return not followed by a line feed",
                     0x1b: "escape", 0x7f: "delete", 0x85: "next line", 0x2028: "line separator",
                     0x2029: "paragraph separator"}
@@ -296,9 +294,9 @@ def _unexpected_token(token: Token, expected, text_lines: list[str]) -> _LexErro
 def _checked_text(text: str, text_lines: list[str], error) -> str:
     """The text to parse: control characters reported and blanked, over-long lines reported and
     emptied, and a final "\\n" so that every line ends with one."""
-    if _BAD_CHARACTER.search(text):
+    if FORBIDDEN_CHARACTERS.search(text):
         line, line_start = 1, 0
-        for m in itertools.islice(_BAD_CHARACTER.finditer(text), MAX_ERRORS):
+        for m in itertools.islice(FORBIDDEN_CHARACTERS.finditer(text), MAX_ERRORS):
             line += text.count("\n", line_start, m.start())
             line_start = text.rfind("\n", 0, m.start()) + 1
             code = ord(m.group())
@@ -306,7 +304,7 @@ def _checked_text(text: str, text_lines: list[str], error) -> str:
             error(line, column, column + 1, f"character U+{code:04X} "
                   f"({_CHARACTER_NAMES.get(code, 'a control character')}) is not allowed",
                   ["lines end with \\n; tab and form feed are the only other white space"])
-        text = _BAD_CHARACTER.sub(" ", text)
+        text = FORBIDDEN_CHARACTERS.sub(" ", text)
     if len(text) > MAX_LINE_CHARS and any(len(t) > MAX_LINE_CHARS for t in text_lines):
         kept = []
         for number, line_text in enumerate(text_lines, start=1):
