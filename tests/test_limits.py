@@ -145,3 +145,12 @@ def test_error_count_is_bounded():
     with pytest.raises(AssemblyFailed) as failed:
         assemble(semantic, "t.s")
     assert len(failed.value.errors) == MAX_ERRORS and failed.value.truncated
+
+
+def test_a_long_line_is_shown_around_the_caret():
+    line = "mov s0, 1 + " + "2 + " * 3000 + "nowhere"
+    text = str(single_error(line))
+    shown_line, caret = text.splitlines()[1:3]
+    assert shown_line.startswith("    ...") and shown_line.endswith("nowhere")
+    assert len(shown_line) < 2 * MAX_SHOWN_TOKEN + 10
+    assert shown_line[caret.index("^"):].startswith("nowhere")

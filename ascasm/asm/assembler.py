@@ -103,6 +103,7 @@ class _Assembler:
         self.buffers: dict[str, Buffer] = {}
         self.name_locs: dict[str, SourceLoc] = {}
         self.broken_names: set[str] = set()       # declarations that failed: their uses are not errors
+        self.data_files: list[Path] = []          # read by file("x.npy")
         self.text_lines: list[str] = []
         self.line_text = ""
         self.lineno = 0
@@ -171,7 +172,7 @@ class _Assembler:
         if self.errors:
             raise AssemblyFailed(self.errors)
         return Program(self.filename, self.text, insns, _bytecode(insns), self.buffers, self.labels, outs,
-                       [e for e in expects if e is not None])
+                       [e for e in expects if e is not None], tuple(self.data_files))
 
     # ---- names ----
     def define_name(self, token: Token, what: str, value):
@@ -298,6 +299,7 @@ class _Assembler:
             self.fail(call.function, f"unknown function '{shown(call.function.value)}'",
                       ["INIT takes file(\"data.npy\")"])
         path = Path(self.filename).parent / call.argument.value[1:-1]
+        self.data_files.append(path)
         try:
             data = load_npy(path, buf.count)
         except InputFileError as exc:
