@@ -577,3 +577,22 @@ def test_an_unknown_name_is_still_reported_after_a_failed_declaration():
 def test_operand_count_error_when_no_form_has_that_many():
     error = single_error(".ub input u16[128]\nvld v0.u16, [input], 4")
     assert error.message == "'vld' takes 2 operands, got 3"
+
+
+@pytest.mark.parametrize("expression, value", [
+    # Python's precedence, lowest first: | ^ & (<< >>) (+ -) (* / // %); left to right within a level
+    ("1 + 2 * 3", 7),
+    ("2 * 3 - 4 // 2", 4),
+    ("1 << 2 + 1", 8),
+    ("6 & 3 | 8", 10),
+    ("1 | 6 ^ 3 & 5", 7),            # 1 | (6 ^ (3 & 5))
+    ("10 - 3 - 2", 5),
+    ("100 // 7 % 3", 2),             # (100 // 7) % 3
+    ("-2 * 3", -6),
+    ("2 - -3", 5),
+    ("(1 + 2) * 3", 9),
+    ("64 >> 1 >> 2", 8),
+])
+def test_operator_precedence_is_pythons(expression, value):
+    # on a .equ line (on an instruction line `//` starts a comment)
+    assert assemble(f".equ K {expression}\nmov s0, K", "t.s").code[0][5] == value

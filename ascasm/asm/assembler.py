@@ -316,31 +316,42 @@ class _Assembler:
         if values.dtype == etype.np_dtype:
             return values.copy()
         if etype.kind == "float":
-            return self.float_elements(values.tolist(), etype, node)
+            return self.float_elements(values, etype, node)
+        numbers = values.tolist()
+        if not all(type(v) is int for v in numbers):
+            numbers = [self.integer_element(v, etype, node) for v in numbers]
         bits = 8 * etype.width
-        wrapped = np.empty(values.size, etype.bits)
-        for k, v in enumerate(values.tolist()):
-            if isinstance(v, float):
-                if not v.is_integer():
-                    self.fail(node, f"{etype.name} buffer needs integer values, got {v!r}")
-                v = int(v)
-            if not isinstance(v, int) or not -(1 << (bits - 1)) <= v < (1 << bits):
-                self.fail(node, f"value {v!r} does not fit in {etype.name}")
-            wrapped[k] = v % (1 << bits)
-        return wrapped.view(etype.np_dtype)
+        low, high = -(1 << (bits - 1)), 1 << bits
+        if min(numbers) < low or max(numbers) >= high:
+            self.fail(node, f"value {next(v for v in numbers if not low <= v < high)!r} does not fit in {etype.name}")
+        wrapped = np.array(numbers, dtype=object) % (1 << bits)
+        return wrapped.astype(np.uint64).astype(etype.bits).view(etype.np_dtype)
 
-    def float_elements(self, numbers: list, etype: ElemType, node) -> np.ndarray:
+    def integer_element(self, value, etype: ElemType, node) -> int:
+        if isinstance(value, float):
+            if not value.is_integer():
+                self.fail(node, f"{etype.name} buffer needs integer values, got {value!r}")
+            return int(value)
+        if not isinstance(value, int):
+            self.fail(node, f"value {value!r} does not fit in {etype.name}")
+        return value
+
+    def float_elements(self, values: np.ndarray, etype: ElemType, node) -> np.ndarray:
         """Numbers rounded once to float type T (docs/semantics.md "Floating point"); a finite number
         beyond T's range is an error."""
-        if not all(isinstance(v, (int, float)) for v in numbers):
-            self.fail(node, f"{etype.name} buffer needs numbers")
-        wide = np.array([floats.exact_float64(v) for v in numbers], dtype=np.float64)
+        if values.dtype == np.float64:
+            wide, finite = values, np.isfinite(values)
+        else:
+            numbers = values.tolist()
+            if not all(isinstance(v, (int, float)) for v in numbers):
+                self.fail(node, f"{etype.name} buffer needs numbers")
+            wide = np.array([floats.exact_float64(v) for v in numbers], dtype=np.float64)
+            finite = np.array([isinstance(v, int) or math.isfinite(v) for v in numbers], dtype=bool)
         if etype.name in floats.CANONICAL_NAN_BITS:
             converted = floats.round_to_type(wide, etype)
         else:           # e8m0, a scale type never computed on: ml_dtypes' own rounding
             with np.errstate(all="ignore"):
                 converted = wide.astype(etype.np_dtype)
-        finite = np.array([isinstance(v, int) or math.isfinite(v) for v in numbers], dtype=bool)
         lost = np.flatnonzero(finite & ~np.isfinite(converted.astype(np.float64)))
         if lost.size:              # (integers are at most MAX_INT_BITS wide: finite as doubles)
             largest = float(ml_dtypes.finfo(etype.np_dtype).max)

@@ -144,45 +144,47 @@ def _binary(node, left, right):
 
 
 def _checked(function, node, *operands):
-    """function(*operands), refusing a result too wide (MAX_INT_BITS) or a float overflow."""
+    """function(*operands), refusing a result too wide (MAX_INT_BITS) or a float overflow.
+
+    Arrays (INIT expressions of `i`) hold Python integers (dtype object, exact) until a float is
+    involved; from then on they are float64, which is what Python's int-float arithmetic does."""
+    arrays = any(isinstance(operand, np.ndarray) for operand in operands)
+    floating = arrays and any(_has_float(operand) for operand in operands)
+    if floating:
+        operands = tuple(np.asarray(o, np.float64) if isinstance(o, np.ndarray) else o for o in operands)
     try:
-        if any(isinstance(operand, np.ndarray) for operand in operands):
+        if arrays:
             with np.errstate(all="ignore"):         # numpy would warn; the checks below say it
                 result = function(*operands)
         else:
             result = function(*operands)
     except (ArithmeticError, TypeError, ValueError) as exc:
         raise ExprError(f"cannot compute this expression: {exc}", node) from None
-    if isinstance(result, np.ndarray):
-        too_wide = _too_wide_each(result).astype(bool).any()
-        overflowed = ~_finite_each(result).astype(bool)
+    if arrays and (floating or function is operator.truediv):
+        result = np.asarray(result, np.float64)
+        overflowed = ~np.isfinite(result)
         for operand in operands:
-            overflowed &= _finite_each(operand).astype(bool) if isinstance(operand, np.ndarray) else _finite(operand)
-        overflowed = overflowed.any()
+            overflowed &= _finite(operand)
+        too_wide = False
+    elif arrays:
+        too_wide = max(result.max().bit_length(), result.min().bit_length()) > MAX_INT_BITS
+        overflowed = False
     else:
-        too_wide = _too_wide(result)
+        too_wide = isinstance(result, int) and result.bit_length() > MAX_INT_BITS
         overflowed = not _finite(result) and all(_finite(operand) for operand in operands)
     if too_wide:
         raise ExprError(f"an intermediate value is wider than {MAX_INT_BITS} bits", node)
-    if overflowed:
+    if np.any(overflowed):
         raise ExprError(f"float overflow: the result is beyond {FLOAT_MAX!r}", node)
     return result
 
 
-def _too_wide(value) -> bool:
-    return isinstance(value, int) and value.bit_length() > MAX_INT_BITS
-
-
-def _finite(value) -> bool:
+def _finite(value):
+    """Whether a number is finite (integers always are); element by element for a float array."""
+    if isinstance(value, np.ndarray):
+        return np.isfinite(value) if value.dtype.kind == "f" else True
     return not isinstance(value, float) or math.isfinite(value)
 
 
-# element by element over the object arrays of INIT expressions
-_too_wide_each = np.frompyfunc(_too_wide, 1, 1)
-_finite_each = np.frompyfunc(_finite, 1, 1)
-
-
 def _has_float(value) -> bool:
-    if isinstance(value, np.ndarray):
-        return value.dtype.kind == "f" or (value.dtype == object and any(isinstance(v, float) for v in value.flat))
-    return isinstance(value, float)
+    return value.dtype.kind == "f" if isinstance(value, np.ndarray) else isinstance(value, float)
