@@ -33,31 +33,36 @@ class ExprError(Exception):
 
 def number_value(token) -> int | float:
     """The value of a NUMBER token (grammar/ascasm.lark: hex, binary, decimal, float)."""
-    value, problem = _number(token.value)
+    value, problem = parse_number(token.value)
     if problem:
         raise ExprError(problem, token)
     return value
 
 
 @lru_cache(maxsize=4096)
-def _number(text: str) -> tuple[int | float, str]:
-    """(value, "") or (0, why the number is refused)."""
+def parse_number(text: str) -> tuple[int | float, str]:
+    """(value, "") or (0, why the number is refused): malformed, an integer wider than MAX_INT_BITS
+    (checked before converting: Python refuses more than 4,300 digits), or a float beyond the double
+    range. Shared with the debugger's expressions."""
     digits = text.replace("_", "").lower()
     too_wide = (0, f"number {shown(text)} is wider than {MAX_INT_BITS} bits")
-    if digits.startswith(("0x", "0b")):
-        base, bits_per_digit = (16, 4) if digits[1] == "x" else (2, 1)
-        if len(digits[2:].lstrip("0")) * bits_per_digit > MAX_INT_BITS + bits_per_digit:
-            return too_wide
-        value = int(digits[2:], base)
-    elif any(c in digits for c in ".e"):
-        value = float(digits)
-        if math.isinf(value):
-            return 0, f"number {shown(text)} overflows: the largest float is {FLOAT_MAX!r}"
-        return value, ""
-    else:
-        if len(digits.lstrip("0")) > _MAX_DECIMAL_DIGITS:
-            return too_wide
-        value = int(digits)
+    try:
+        if digits.startswith(("0x", "0b")):
+            base, bits_per_digit = (16, 4) if digits[1] == "x" else (2, 1)
+            if len(digits[2:].lstrip("0")) * bits_per_digit > MAX_INT_BITS + bits_per_digit:
+                return too_wide
+            value = int(digits[2:], base)
+        elif any(c in digits for c in ".e"):
+            value = float(digits)
+            if math.isinf(value):
+                return 0, f"number {shown(text)} overflows: the largest float is {FLOAT_MAX!r}"
+            return value, ""
+        else:
+            if len(digits.lstrip("0")) > _MAX_DECIMAL_DIGITS:
+                return too_wide
+            value = int(digits)
+    except ValueError:
+        return 0, f"malformed number {shown(text)!r}"
     return too_wide if value.bit_length() > MAX_INT_BITS else (value, "")
 
 
