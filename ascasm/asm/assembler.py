@@ -157,8 +157,10 @@ class _Assembler:
                 if self.guarded(self.declare_equ, statement) is None:
                     self.broken_names.add(statement.name.value)
         self.guarded_overlaps()
+        parsed.lines.clear()
         insns, outs, expects = [], [], []
-        for line in statements:                              # pass 2
+        for k, line in enumerate(statements):                # pass 2
+            statements[k] = None                             # done with its tokens: free them as we go
             self.at_line(line)
             statement = line.statement
             if type(statement) is Instruction:
@@ -479,7 +481,7 @@ class _Assembler:
         etype = isa.lookup(suffix)
         if etype is None:
             suffix_column = token.end_column - len(suffix)
-            suffix_token = Token("NAME", suffix, token.line, suffix_column, token.end_column, 0)
+            suffix_token = Token("NAME", suffix, token.line, suffix_column, token.end_column)
             self.element_type(suffix_token)
         earlier = slot_types[op.type_slot]
         if earlier is not None and earlier[0] != etype:

@@ -77,7 +77,8 @@ class Parsed:
 
 
 class _Source:
-    """What the lexer scans: `text` from offset `pos`, which is the start of line `line`."""
+    """What the lexer scans: `text` from offset `pos`, which is the start of line `line`. The lexer
+    keeps `pos` at the token it handed out last, where a syntax error is found."""
 
     def __init__(self, text: str, pos: int, line: int):
         self.text, self.pos, self.line = text, pos, line
@@ -123,8 +124,9 @@ class _Lexer(Lexer):
             pos = m.start(kind)
             value = m.group(kind)
             column = pos - line_start + 1
+            source.pos = pos
             if kind == "NL":
-                yield Token("NL", "", line, column, column + 1, pos)
+                yield Token("NL", "", line, column, column + 1)
                 line += value.count("\n")
                 line_start = pos + value.rindex("\n") + 1
                 pos, floor_division = stop, False
@@ -141,7 +143,7 @@ class _Lexer(Lexer):
             elif kind in _EXPRESSION_DIRECTIVES:
                 floor_division = True
             value = interned.setdefault(value, value)    # repeated names share one string
-            yield Token(kind, value, line, column, column + len(value), pos)
+            yield Token(kind, value, line, column, column + len(value))
             pos = stop
 
     def _no_token(self, text: str, pos: int, line: int, line_start: int) -> _LexError:
@@ -258,37 +260,36 @@ def parse_source(text: str, filename: str) -> Parsed:
     parser, builder = _parser()
     with _lock:
         builder.records = []
-        pos, line = 0, 1
-        while pos < len(text) and len(errors) < MAX_ERRORS:
+        source = _Source(text, 0, 1)
+        while source.pos < len(text) and len(errors) < MAX_ERRORS:
             try:
-                parser.parse(_Source(text, pos, line))
+                parser.parse(source)
                 break
             except UnexpectedToken as exc:
-                failed = _unexpected_token(exc.token, exc.expected, text_lines)
+                failed = _unexpected_token(exc.token, exc.expected, text_lines, source.pos)
             except _LexError as exc:
                 failed = exc
             except _TooDeep as exc:
                 node = exc.node
                 failed = _LexError(f"expression nested deeper than {MAX_NESTING} levels", node.line, node.column,
-                                   node.end_column, node.start_pos)
+                                   node.end_column, source.pos)
             error(failed.line, failed.column, failed.end_column, failed.message, failed.notes)
             declared = _DECLARED_NAME.match(text_lines[failed.line - 1])
             if declared:
                 broken.add(declared.group(1))
             # resume on the next line (the text ends with "\n", so there is one)
-            pos, line = text.find("\n", failed.pos) + 1, failed.line + 1
+            source = _Source(text, text.find("\n", failed.pos) + 1, failed.line + 1)
         lines, builder.records = builder.records, []
     return Parsed(lines, errors, text_lines, broken)
 
 
-def _unexpected_token(token: Token, expected, text_lines: list[str]) -> _LexError:
+def _unexpected_token(token: Token, expected, text_lines: list[str], pos: int) -> _LexError:
     words = {_TERMINAL_WORDS.get(name, name) for name in expected}
     notes = ["expected " + ", ".join(sorted(words))] if words else []
     if token.type == "NL":
         end = len(text_lines[token.line - 1].rstrip()) + 1
-        return _LexError("unexpected end of line", token.line, end, end + 1, token.start_pos, notes)
-    return _LexError(f"unexpected {shown(token.value)!r}", token.line, token.column, token.end_column,
-                     token.start_pos, notes)
+        return _LexError("unexpected end of line", token.line, end, end + 1, pos, notes)
+    return _LexError(f"unexpected {shown(token.value)!r}", token.line, token.column, token.end_column, pos, notes)
 
 
 def _checked_text(text: str, text_lines: list[str], error) -> str:

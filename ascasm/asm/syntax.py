@@ -11,13 +11,12 @@ from dataclasses import dataclass
 
 class Token:
     """A terminal as the lexer cut it: NAME, NUMBER, STRING, LABEL, COMMA, ... (grammar/ascasm.lark)."""
-    __slots__ = ("type", "value", "line", "column", "end_column", "start_pos")
-    depth = 0                    # nesting depth of an expression that is a single token
-    end_line = end_pos = None    # read by Lark when it makes its end-of-input token
+    __slots__ = ("type", "value", "line", "column", "end_column")
+    depth = 0                               # nesting depth of an expression that is a single token
+    start_pos = end_line = end_pos = None   # read by Lark when it makes its end-of-input token
 
-    def __init__(self, type_: str, value: str, line: int, column: int, end_column: int, start_pos: int):
-        self.type, self.value, self.line = type_, value, line
-        self.column, self.end_column, self.start_pos = column, end_column, start_pos
+    def __init__(self, type_: str, value: str, line: int, column: int, end_column: int):
+        self.type, self.value, self.line, self.column, self.end_column = type_, value, line, column, end_column
 
     def __repr__(self) -> str:
         return f"Token({self.type}, {self.value!r}, {self.line}:{self.column})"
@@ -25,12 +24,11 @@ class Token:
 
 class Node:
     """An expression or operand made of several tokens, from its first token to its last."""
-    __slots__ = ("line", "column", "end_column", "start_pos")
+    __slots__ = ("line", "column", "end_column")
     type = "node"
 
     def span(self, first, last):
-        self.line, self.column, self.start_pos = first.line, first.column, first.start_pos
-        self.end_column = last.end_column
+        self.line, self.column, self.end_column = first.line, first.column, last.end_column
 
 
 class Binary(Node):
