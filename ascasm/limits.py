@@ -1,7 +1,8 @@
 """Resource limits on untrusted input: a tiny source must not be able to take unbounded time or
 memory. Each limit has a clear error at the bound; docs/cli.md "Limits" lists them for users."""
 
-MAX_SOURCE_BYTES = 8 * 1024 * 1024      # a source file (about 250,000 typical lines)
+MAX_SOURCE_BYTES = 8 * 1024 * 1024      # a source file
+MAX_LINES = 250_000                     # lines of a source: each statement costs memory and time
 MAX_LINE_CHARS = 65_536                 # one source line; long data belongs in file("x.npy")
 MAX_ERRORS = 100                        # assembly errors reported before the assembler stops
 MAX_INT_BITS = 256                      # any integer met while evaluating a constant expression

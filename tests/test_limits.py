@@ -7,7 +7,8 @@ import warnings
 import pytest
 
 from ascasm import AssemblyFailed, assemble, assemble_file
-from ascasm.limits import MAX_ERRORS, MAX_INT_BITS, MAX_LINE_CHARS, MAX_NESTING, MAX_SHOWN_TOKEN, MAX_SOURCE_BYTES
+from ascasm.limits import (MAX_ERRORS, MAX_INT_BITS, MAX_LINE_CHARS, MAX_LINES, MAX_NESTING, MAX_SHOWN_TOKEN,
+                           MAX_SOURCE_BYTES)
 
 
 def errors_of(text: str):
@@ -110,8 +111,17 @@ def test_line_length():
     assert errors[0].message == f"the line is {len(long_line):,} characters long; the limit is {MAX_LINE_CHARS:,}"
 
 
+def test_line_count():
+    # tiny statements cost memory and time per line: a few bytes each must not add up to gigabytes
+    start = time.monotonic()
+    error = single_error("halt\n" * MAX_LINES + "halt")
+    assert time.monotonic() - start < 5
+    assert (error.loc.line, error.loc.col) == (MAX_LINES + 1, 1)
+    assert error.message == f"the source has {MAX_LINES + 1:,} lines; the limit is {MAX_LINES:,}"
+
+
 def test_source_size(tmp_path):
-    error = single_error("halt\n" * (MAX_SOURCE_BYTES // 5 + 1))
+    error = single_error(";" * MAX_SOURCE_BYTES + "\nhalt")
     assert (error.loc.line, error.loc.col) == (1, 1)
     assert "the limit is" in error.message
     path = tmp_path / "big.s"

@@ -161,9 +161,9 @@ def main(argv=None) -> int:
                     engine_binary(copy).write_bytes(baseline)
                 caught = result.returncode != 0
                 print(f"{'caught ' if caught else 'ESCAPED'} {mutation.name:24} ({time.monotonic() - start:.0f} s) "
-                      f"{mutation.why}")
+                      f"{mutation.why}", flush=True)
                 if caught:
-                    print("        " + _evidence(result))
+                    print("        " + _evidence(result), flush=True)
                 else:
                     escaped.append(mutation.name)
         except Fail as failure:

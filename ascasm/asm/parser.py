@@ -28,7 +28,7 @@ from lark.exceptions import UnexpectedToken
 from lark.lexer import Lexer
 
 from ..isa import DIRECTIVES
-from ..limits import MAX_ERRORS, MAX_LINE_CHARS, MAX_NESTING, MAX_SOURCE_BYTES, shown
+from ..limits import MAX_ERRORS, MAX_LINE_CHARS, MAX_LINES, MAX_NESTING, MAX_SOURCE_BYTES, shown
 from ..source import FORBIDDEN_CHARACTERS
 from .errors import AsmError, SourceLoc
 from .expr import ordered_chain
@@ -254,6 +254,9 @@ def parse_source(text: str, filename: str) -> Parsed:
 
     if len(text) > MAX_SOURCE_BYTES:
         error(1, 1, 2, f"the source is {len(text):,} characters long; the limit is {MAX_SOURCE_BYTES:,}")
+        return Parsed([], errors, text_lines, set())
+    if len(text_lines) > MAX_LINES:
+        error(MAX_LINES + 1, 1, 2, f"the source has {len(text_lines):,} lines; the limit is {MAX_LINES:,}")
         return Parsed([], errors, text_lines, set())
     text = _checked_text(text, text_lines, error)
     broken: set[str] = set()
