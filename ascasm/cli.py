@@ -75,7 +75,7 @@ def step_limit(text: str) -> int:
 
 
 def byte_size(text: str) -> int:
-    """'256M', '1G', '4096' -> bytes (--trace-limit)."""
+    """'256M', '1G', '4096' -> bytes (--history, --trace-limit)."""
     try:
         return parse_size(text)
     except ValueError as exc:
@@ -116,18 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("mnemonic", help="e.g. vsct, vld.brc, vredmax")
     debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
     _machine_options(debug)
-    debug.add_argument("--history", type=history_size, default=None, metavar="SIZE",
+    debug.add_argument("--history", type=byte_size, default=None, metavar="SIZE",
                        help="memory for reverse execution, e.g. 256M (default 64M)")
     run.add_argument("--json", action="store_true",
                      help="print a machine-readable report of the run instead of text (docs/cli.md)")
     return parser
 
-
-def history_size(text: str) -> int:
-    try:
-        return parse_size(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def main(argv: list[str] | None = None) -> int:
