@@ -123,7 +123,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if sys.stdout is None:          # started with standard output closed: the results would be lost
@@ -242,8 +241,8 @@ def execute(args) -> RunReport:
         return report
     if trace_path is None:
         machine.run()
-    elif not _run_traced(report, program, machine, trace_path, args.trace_limit):
-        return report
+    elif not _run_traced(report, program, machine, trace_path, args.trace_limit) and not report.trace_limited:
+        return report                                    # the trace could not be written
     report.steps, report.ub = machine.state.steps, machine.state.ub
     report.warnings = run_warnings(program, machine.state)
     for buf, target in dumps:
@@ -253,6 +252,8 @@ def execute(args) -> RunReport:
         except OSError as exc:
             report.exit, report.error = EXIT_OUTPUT, f"cannot write {target}: {exc.strerror or exc}"
             return report
+    if report.trace_limited:
+        return report
     report.fault = machine.fault()
     if report.fault is not None:
         report.exit = EXIT_STEP_LIMIT if report.fault.kind == "STEP_LIMIT" else EXIT_FAULT
@@ -275,7 +276,7 @@ def _run_traced(report: RunReport, program, machine, trace_path: Path, limit: in
             try:
                 write_trace(program, machine, writer)
             except TraceLimitReached:
-                report.exit, report.trace_limited, report.steps = EXIT_STEP_LIMIT, True, machine.state.steps
+                report.exit, report.trace_limited = EXIT_STEP_LIMIT, True
                 report.error = (f"the trace reached --trace-limit ({size_text(limit)}): {trace_path} holds the "
                                 f"first {writer.lines:,} steps and the run was stopped there")
                 return False

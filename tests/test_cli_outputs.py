@@ -126,6 +126,13 @@ def test_the_trace_limit_stops_the_run_at_a_whole_line(tmp_path):
                                "steps and the run was stopped there")
 
 
+def test_dumps_are_written_when_the_trace_limit_stops_the_run(tmp_path):
+    source = write(tmp_path, LOOP)
+    result = ascasm("run", source, "--trace=t.jsonl", "--trace-limit", "2K", "--dump", "out=o.npy", cwd=tmp_path)
+    assert result.returncode == 3
+    assert np.load(tmp_path / "o.npy").shape == (32,)
+
+
 def test_trace_limit_default_is_256_mib():
     assert build_parser().parse_args(["run", "x.s", "--trace"]).trace_limit == 256 * 1024 * 1024
 

@@ -46,9 +46,9 @@ _DIRECTIVE_NAMES = [name for name, _syntax, _summary in DIRECTIVES]
 _CHARACTER_NAMES = {0x00: "NUL", 0x0b: "vertical tab", 0x0d: "carriage return not followed by a line feed",
                     0x1b: "escape", 0x7f: "delete", 0x85: "next line", 0x2028: "line separator",
                     0x2029: "paragraph separator"}
-# A .ub/.equ line whose syntax is broken still names what it declares: later uses of that name are
-# not reported again as unknown.
-_DECLARED_NAME = re.compile(r"^\s*(?:[A-Za-z_][\w.]*\s*:\s*)?\.[A-Za-z_]\w*\s+([A-Za-z_]\w*)")
+# A .ub/.equ line (or a misspelt directive) whose syntax is broken still names what it declares:
+# later uses of that name are not reported again as unknown.
+_DECLARED_NAME = re.compile(r"^\s*(?:[A-Za-z_][\w.]*\s*:\s*)?\.(?!out\b|expect\b)[A-Za-z_]\w*\s+([A-Za-z_]\w*)")
 # Terminals in order of frequency in real sources; the others follow.
 _FREQUENCY_RANK = {name: rank for rank, name in enumerate(("NAME", "COMMA", "NL", "NUMBER", "LSQB", "RSQB", "SIGN"))}
 # A directive line on which `//` is floor division rather than a comment.
