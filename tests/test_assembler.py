@@ -596,3 +596,8 @@ def test_operand_count_error_when_no_form_has_that_many():
 def test_operator_precedence_is_pythons(expression, value):
     # on a .equ line (on an instruction line `//` starts a comment)
     assert assemble(f".equ K {expression}\nmov s0, K", "t.s").code[0][5] == value
+
+
+def test_a_broken_out_line_does_not_hide_unknown_names():
+    errors = errors_of(".out x,\nmov s0, x\n")
+    assert [(e.loc.line, e.message) for e in errors] == [(1, "unexpected end of line"), (2, "unknown name 'x'")]
