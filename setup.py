@@ -1,7 +1,10 @@
 """Builds the Cython engine with the directives of ascasm/_engine/directives.py.
 
 ASCASM_CYTHON_DEBUG=1 rebuilds with Cython's bounds checks on and without optimisation.
+ASCASM_SANITIZE=address rebuilds with AddressSanitizer: Python must then run with the sanitizer's
+runtime preloaded, LD_PRELOAD=$(cc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 (.ci/run).
 """
+import os
 import runpy
 
 import numpy
@@ -9,6 +12,10 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 settings = runpy.run_path("ascasm/_engine/directives.py")  # not imported: the package's deps are not built yet
+SANITIZERS = {"": [], "address": ["-fsanitize=address", "-fno-omit-frame-pointer", "-g"]}
+sanitize = os.environ.get("ASCASM_SANITIZE", "")
+if sanitize not in SANITIZERS:
+    raise SystemExit(f"ASCASM_SANITIZE={sanitize!r}: the choices are {', '.join(repr(k) for k in SANITIZERS)}")
 
 extensions = [
     Extension(
@@ -18,8 +25,9 @@ extensions = [
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         # no fused multiply-add: every float operation of the engine must round exactly as written;
         # lanes are typed views of byte arrays, so no type-based alias analysis
-        extra_compile_args=(["-O0", "-g"] if settings["DEBUG"] else ["-O3"]) + ["-ffp-contract=off",
-                                                                               "-fno-strict-aliasing"],
+        extra_compile_args=(["-O0", "-g"] if settings["DEBUG"] else ["-O3"])
+        + ["-ffp-contract=off", "-fno-strict-aliasing"] + SANITIZERS[sanitize],
+        extra_link_args=SANITIZERS[sanitize],
     )
 ]
 

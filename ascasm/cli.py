@@ -1,7 +1,7 @@
 """Command line: `ascasm run FILE ...` (more subcommands come with the debugger).
 
-Exit statuses (LANGUAGE.md §5): 0 ok, 1 assembly error, 2 runtime fault, 3 step limit,
-4 .expect mismatch, 64 bad command-line usage.
+Exit statuses (LANGUAGE.md §5): 0 ok, 1 assembly error, 2 runtime fault, 3 step limit (or trace
+limit), 4 .expect mismatch, 64 bad command-line usage, 74 an output could not be written, 130 Ctrl-C.
 """
 from __future__ import annotations
 
@@ -22,23 +22,31 @@ from . import __version__, draw, stats
 from .debug_expr import float_text
 from .source import format_diagnostic, unreadable
 from .program import Buffer
-from .debugger import debug_main, parse_size
+from .debugger import debug_main, parse_size, size_text
 from .isa import BY_MNEMONIC
 from .explain import explain_lines, instruction_list
+from .limits import MAX_STEPS_LIMIT, TRACE_LIMIT_DEFAULT
+from .outputs import CappedWriter, OutputRefused, TraceLimitReached, check_outputs
 from .state import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT
 from .trace import write_trace
 from .vm import ENGINES, STORE_INACTIVE, EngineMissing, Machine, MachineFault, auto_engine, run_warnings
 
 EXIT_OK, EXIT_ASM, EXIT_FAULT, EXIT_STEP_LIMIT, EXIT_EXPECT, EXIT_USAGE = 0, 1, 2, 3, 4, 64
+EXIT_OUTPUT = 74                # sysexits' EX_IOERR: standard output, a --dump or the trace failed
 EXIT_BROKEN_PIPE = 128 + 13     # what a shell reports for a process killed by SIGPIPE
 EXIT_INTERRUPTED = 128 + 2      # ... and by SIGINT (Ctrl-C)
 SHOWN_MISMATCHES = 10
 
 
+class _UsageError(Exception):
+    def __init__(self, parser: argparse.ArgumentParser, message: str):
+        super().__init__(message)
+        self.parser, self.message = parser, message
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        raise _UsageError(self, message)
 
 
 def ub_size(text: str) -> int:
@@ -62,12 +70,27 @@ def positive_int(text: str) -> int:
     return value
 
 
+def step_limit(text: str) -> int:
+    value = positive_int(text)
+    if value > MAX_STEPS_LIMIT:
+        raise argparse.ArgumentTypeError(f"at most {MAX_STEPS_LIMIT} (2^63 - 1)")
+    return value
+
+
+def byte_size(text: str) -> int:
+    """'256M', '1G', '4096' -> bytes (--history, --trace-limit)."""
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _machine_options(command):
     """Options shared by `run` and `debug`: what machine the program runs on."""
     command.add_argument("file", help="assembly source (.s)")
     command.add_argument("--engine", choices=ENGINES, default=None,
                          help="cy: the compiled engine (default); ref: the numpy reference executor")
-    command.add_argument("--max-steps", type=positive_int, default=MAX_STEPS_DEFAULT, metavar="N",
+    command.add_argument("--max-steps", type=step_limit, default=MAX_STEPS_DEFAULT, metavar="N",
                          help=f"stop with exit status 3 after N instructions (default {MAX_STEPS_DEFAULT:,})")
     command.add_argument("--ub-usable", type=ub_size, default=UB_USABLE_DEFAULT, metavar="SIZE",
                          help="usable UB bytes, e.g. 256K (default 248K)")
@@ -83,11 +106,17 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     run = commands.add_parser("run", help="assemble and run a program")
     _machine_options(run)
-    run.add_argument("--dump", action="append", default=[], metavar="NAME[=PATH.npy]",
-                     help="save a buffer's final contents as .npy (default NAME.npy); repeatable")
+    run.add_argument("--dump", action="append", default=[], metavar="NAME[=PATH]",
+                     help="save a buffer's final contents in .npy format to PATH as written (default NAME.npy); "
+                          "repeatable")
     run.add_argument("--trace", default=None, metavar="FILE",
                      help="--trace[=FILE]: write one JSON line per executed instruction to FILE (default "
                           "NAME.trace.jsonl; - is standard output, the report then goes to standard error)")
+    run.add_argument("--trace-limit", type=byte_size, default=TRACE_LIMIT_DEFAULT, metavar="SIZE",
+                     help=f"stop the run when the trace would pass SIZE bytes, e.g. 1G (default "
+                          f"{TRACE_LIMIT_DEFAULT >> 20}M)")
+    run.add_argument("--force", action="store_true",
+                     help="let --dump and --trace replace existing files (never the program's own inputs)")
     explain = commands.add_parser("explain", help="what an instruction does, from the ISA table")
     explain.add_argument("mnemonic", nargs="?", help="e.g. vsct, vld.brc, vredmax (none: list every instruction)")
     stats = commands.add_parser("stats", help="instruction counts, lanes, UB traffic and an estimated cycle count")
@@ -101,33 +130,52 @@ def build_parser() -> argparse.ArgumentParser:
                       help="where to write the SVG (default -: standard output)")
     debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
     _machine_options(debug)
-    debug.add_argument("--history", type=history_size, default=None, metavar="SIZE",
+    debug.add_argument("--history", type=byte_size, default=None, metavar="SIZE",
                        help="memory for reverse execution, e.g. 256M (default 64M)")
     run.add_argument("--json", action="store_true",
                      help="print a machine-readable report of the run instead of text (docs/cli.md)")
     return parser
 
 
-def history_size(text: str) -> int:
-    try:
-        return parse_size(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     # `--trace` takes its file only as `--trace=FILE`: alone it must not swallow the program's name
     argv = ["--trace=" if arg == "--trace" else arg for arg in argv]
+    if sys.stdout is None:          # started with standard output closed: the results would be lost
+        print("ascasm: error: standard output is closed", file=sys.stderr)
+        return EXIT_OUTPUT
     try:
-        return _dispatch(build_parser().parse_args(argv))
+        status = _dispatch(build_parser().parse_args(argv))
+        sys.stdout.flush()
+        return status
+    except _UsageError as usage:
+        return _usage_error(usage, json_wanted=argv[:1] == ["run"] and "--json" in argv)
     except KeyboardInterrupt:                      # (a run reports where it was: execute())
         print("ascasm: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # the reader went away (`ascasm run x.s | head`): stop quietly, as Unix tools do
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _discard_stdout()
         return EXIT_BROKEN_PIPE
+    except OSError as exc:          # a full disk, /dev/full
+        _discard_stdout()
+        print(f"ascasm: error: cannot write standard output: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_OUTPUT
+
+
+def _discard_stdout():
+    """Point standard output at /dev/null, so that Python's last flush at exit has nowhere to fail."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _usage_error(usage: _UsageError, json_wanted: bool) -> int:
+    if json_wanted:
+        report = RunReport(None, exit=EXIT_USAGE, usage_error=f"{usage.parser.prog}: {usage.message}")
+        print(json.dumps(report_json(report), indent=1))
+    else:
+        usage.parser.print_usage(sys.stderr)
+        print(f"{usage.parser.prog}: error: {usage.message}", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def _dispatch(args) -> int:
@@ -208,7 +256,7 @@ def draw_command(args) -> int:
 @dataclass
 class RunReport:
     """What `ascasm run` found, rendered as text for people or as JSON (--json) for graders and editors."""
-    file: str
+    file: str | None                                 # None: the command line could not be parsed
     exit: int = EXIT_OK
     steps: int = 0
     errors: list = field(default_factory=list)        # AsmError
@@ -217,11 +265,18 @@ class RunReport:
     outputs: list = field(default_factory=list)       # Buffer
     expects: list = field(default_factory=list)       # (Expectation, actual values, indices that differ)
     usage_error: str = ""
-    interrupted: str = ""                              # where Ctrl-C stopped the run
+    error: str = ""                                   # an output that failed, or the trace limit
+    trace_limited: bool = False
+    interrupted: str = ""                             # where Ctrl-C stopped the run
     ub: np.ndarray | None = None
 
     STATUS = {EXIT_OK: "ok", EXIT_ASM: "assembly_error", EXIT_FAULT: "fault", EXIT_STEP_LIMIT: "step_limit",
-              EXIT_EXPECT: "expect_mismatch", EXIT_USAGE: "usage_error", EXIT_INTERRUPTED: "interrupted"}
+              EXIT_EXPECT: "expect_mismatch", EXIT_USAGE: "usage_error", EXIT_OUTPUT: "output_error",
+              EXIT_INTERRUPTED: "interrupted"}
+
+    @property
+    def status(self) -> str:
+        return "trace_limit" if self.trace_limited else self.STATUS[self.exit]
 
 
 def explain_command(mnemonic: str | None) -> int:
@@ -284,22 +339,30 @@ def execute(args) -> RunReport:
             report.exit, report.usage_error = EXIT_USAGE, f"--dump {spec}: no buffer named '{name}'"
             return report
         dumps.append((program.buffers[name], Path(target or f"{name}.npy")))
+    trace_path = None if args.trace in (None, "-") else Path(args.trace or f"{path.stem}.trace.jsonl")
+    try:
+        check_outputs([target for _buf, target in dumps] + ([trace_path] if trace_path else []),
+                      [path, *program.data_files], args.force)
+    except OutputRefused as exc:
+        report.exit, report.usage_error = EXIT_USAGE, str(exc)
+        return report
     try:
         if args.trace is None:
             machine.run()
-        elif args.trace == "-":
-            write_trace(program, machine, sys.stdout)
-        else:
-            trace_path = Path(args.trace or f"{path.stem}.trace.jsonl")
-            with trace_path.open("w") as trace_file:
-                write_trace(program, machine, trace_file)
+        elif not _run_traced(report, program, machine, trace_path, args.trace_limit) and not report.trace_limited:
+            return report                                    # the trace could not be written
     except KeyboardInterrupt:
         report.exit, report.interrupted = EXIT_INTERRUPTED, interrupted_text(program, machine.state)
     report.steps, report.ub = machine.state.steps, machine.state.ub
     report.warnings = run_warnings(program, machine.state)
     for buf, target in dumps:
-        np.save(target, buf.view(machine.state.ub))
-    if report.interrupted:
+        try:
+            with target.open("wb") as dump_file:
+                np.save(dump_file, buf.view(machine.state.ub))
+        except OSError as exc:
+            report.exit, report.error = EXIT_OUTPUT, f"cannot write {target}: {exc.strerror or exc}"
+            return report
+    if report.interrupted or report.trace_limited:
         return report
     report.fault = machine.fault()
     if report.fault is not None:
@@ -314,6 +377,26 @@ def execute(args) -> RunReport:
     return report
 
 
+def _run_traced(report: RunReport, program, machine, trace_path: Path | None, limit: int) -> bool:
+    """Run `machine` writing its trace (to standard output when trace_path is None); False (with the
+    report filled in) when writing failed or the trace limit stopped the run."""
+    try:
+        with (open(os.dup(sys.stdout.fileno()), "w") if trace_path is None else trace_path.open("w")) as trace_file:
+            writer = CappedWriter(trace_file, limit)
+            try:
+                write_trace(program, machine, writer)
+            except TraceLimitReached:
+                report.exit, report.trace_limited = EXIT_STEP_LIMIT, True
+                report.error = (f"the trace reached --trace-limit ({size_text(limit)}): "
+                                f"{trace_path or 'standard output'} holds the first {writer.lines:,} steps and "
+                                f"the run was stopped there")
+                return False
+    except OSError as exc:
+        report.exit, report.error = EXIT_OUTPUT, f"cannot write {trace_path or 'standard output'}: {exc.strerror or exc}"
+        return False
+    return True
+
+
 def interrupted_text(program, state) -> str:
     """Where Ctrl-C stopped a run: the steps done and the line of the next instruction."""
     pc = min(state.pc, len(program.insns) - 1)
@@ -324,6 +407,8 @@ def interrupted_text(program, state) -> str:
 def print_report(report: RunReport, out, err):
     if report.usage_error:
         print(f"ascasm: error: {report.usage_error}", file=err)
+    if report.error:
+        print(f"ascasm: error: {report.error}", file=err)
     if report.interrupted:
         print(f"ascasm: {report.interrupted}", file=err)
     if report.errors:
@@ -356,10 +441,11 @@ def report_json(report: RunReport) -> dict:
     fault = report.fault
     return {
         "file": report.file,
-        "status": RunReport.STATUS[report.exit],
+        "status": report.status,
         "exit": report.exit,
         "steps": report.steps,
         "usage_error": report.usage_error or None,
+        "error": report.error or None,
         "interrupted": report.interrupted or None,
         "errors": [{**_loc_json(e.loc), "message": e.message, "notes": e.notes} for e in report.errors],
         "fault": None if fault is None else {**(_loc_json(fault.loc) if fault.loc else {}), "kind": fault.kind,

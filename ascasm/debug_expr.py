@@ -31,7 +31,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .asm.expr import parse_number
 from .isa import dtypes
+from .limits import MAX_NESTING
 from .state import UB_SIZE, VL
 
 
@@ -207,19 +209,31 @@ def _is_number(token: str) -> bool:
 
 
 def _number(token: str):
-    text = token.replace("_", "").lower()
-    if text.startswith("0x"):
-        return int(text, 16)
-    if text.startswith("0b"):
-        return int(text, 2)
-    if re.fullmatch(r"\d+", text):
-        return int(text)
-    return float(text)
+    value, problem = parse_number(token)        # the assembler's rules and bounds
+    if problem:
+        raise ExprError(problem)
+    return value
 
 
 def parse(text: str):
-    """Parse an expression; raises ExprError."""
-    return _Parser(text).parse()
+    """Parse an expression; raises ExprError. The tree is at most MAX_NESTING deep, so the recursive
+    walks over it (evaluate, reads, compile_scalar) stay far from Python's recursion limit."""
+    try:
+        node = _Parser(text).parse()
+    except RecursionError:
+        node = None
+    if node is None or _depth(node) > MAX_NESTING:
+        raise ExprError(f"expression deeper than {MAX_NESTING} levels of operators and parentheses")
+    return node
+
+
+def _depth(node) -> int:
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        item, level = stack.pop()
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in item[1:] if isinstance(child, tuple))
+    return deepest
 
 
 def reads(node, buffers=frozenset(), labels=frozenset()) -> set[str]:

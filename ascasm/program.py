@@ -81,6 +81,7 @@ class Program:
     labels: dict[str, int]
     outs: list[Buffer] = field(default_factory=list)
     expects: list[Expectation] = field(default_factory=list)
+    data_files: tuple = ()              # the files its file("x.npy") INITs read (outputs must not overwrite them)
 
     @property
     def srcmap(self) -> list[SourceLoc]:

@@ -4,11 +4,20 @@ machine, so that neither imports the other for it."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .limits import MAX_SHOWN_TOKEN
 
-@dataclass(frozen=True)
+SHOWN_LINE = 2 * MAX_SHOWN_TOKEN       # characters of a long source line shown under a message
+
+# Characters a source line may not contain: control characters other than tab, line feed and form
+# feed, and the line breaks that only some tools see (U+0085, U+2028, U+2029).
+FORBIDDEN_CHARACTERS = re.compile("[\x00-\x08\x0b\x0d-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+@dataclass(frozen=True, slots=True)
 class SourceLoc:
     file: str
     line: int          # 1-based
@@ -22,9 +31,10 @@ class SourceLoc:
 
 def format_diagnostic(severity: str, loc: SourceLoc, message: str, notes=()) -> str:
     """`FILE:LINE:COL: severity: MESSAGE`, the source line, a caret under the token, then notes."""
-    line = loc.text.expandtabs(1).rstrip("\n")
-    width = max(1, min(loc.end_col, len(line) + 1) - loc.col)
-    caret = " " * (loc.col - 1) + "^" + "~" * (width - 1)
+    # one column per character, and nothing a terminal would act on (escape sequences)
+    line = FORBIDDEN_CHARACTERS.sub("\ufffd", loc.text.expandtabs(1).replace("\f", " "))
+    line, col, end_col = _window(line, loc.col, min(loc.end_col, len(line) + 1))
+    caret = " " * (col - 1) + "^" + "~" * (max(1, end_col - col) - 1)
     out = [f"{loc}: {severity}: {message}", "    " + line, "    " + caret]
     out += [f"note: {note}" for note in notes]
     return "\n".join(out)
@@ -39,3 +49,13 @@ def unreadable(path: Path) -> str:
     if not path.is_file() or not os.access(path, os.R_OK):
         return f"cannot read {path}: not a readable file"
     return ""
+def _window(line: str, col: int, end_col: int) -> tuple[str, int, int]:
+    """A long line cut to SHOWN_LINE characters around the caret, "..." marking what is left out;
+    the columns moved to match."""
+    if len(line) <= SHOWN_LINE:
+        return line, col, end_col
+    start = max(0, min(col - 1 - SHOWN_LINE // 4, len(line) - SHOWN_LINE))
+    before = "..." if start else ""
+    after = "..." if start + SHOWN_LINE < len(line) else ""
+    shift = len(before) - start
+    return before + line[start:start + SHOWN_LINE] + after, col + shift, min(end_col, start + SHOWN_LINE + 1) + shift

@@ -555,3 +555,49 @@ def test_misspelt_register_did_you_mean():
 def test_long_expression_does_not_crash():
     program = assemble("mov s0, 1" + " + 1" * 1500, "t.s")
     assert program.code[0][5] == 1501
+
+
+@pytest.mark.parametrize("declaration, message", [
+    (".ub x q8[4]", "unknown type 'q8'"),                                  # fails in pass 1
+    (".ub x u8[4", "unexpected end of line"),                              # syntax error
+    (".ubb x u8[4]", "unknown directive '.ubb'"),                          # misspelt directive
+    (".ub x u8[300000]", "buffer 'x' (0x0..0x493e0) does not fit in the usable UB of 253952 bytes"),
+    (".equ x 1 / 0", "division by zero"),
+])
+def test_a_failed_declaration_is_reported_once_not_at_every_use(declaration, message):
+    errors = errors_of(f"{declaration}\nvld v0.u8, [x]\nmov s0, x + 1\n.out x\n.expect x = 0\n")
+    assert [(e.loc.line, e.message) for e in errors] == [(1, message)]
+
+
+def test_an_unknown_name_is_still_reported_after_a_failed_declaration():
+    errors = errors_of(".ub x q8[4]\nmov s0, y\n")
+    assert [e.message for e in errors] == ["unknown type 'q8'", "unknown name 'y'"]
+
+
+def test_operand_count_error_when_no_form_has_that_many():
+    error = single_error(".ub input u16[128]\nvld v0.u16, [input], 4")
+    assert error.message == "'vld' takes 2 operands, got 3"
+
+
+@pytest.mark.parametrize("expression, value", [
+    # Python's precedence, lowest first: | ^ & (<< >>) (+ -) (* / // %); left to right within a level
+    ("1 + 2 * 3", 7),
+    ("2 * 3 - 4 // 2", 4),
+    ("1 << 2 + 1", 8),
+    ("6 & 3 | 8", 10),
+    ("1 | 6 ^ 3 & 5", 7),            # 1 | (6 ^ (3 & 5))
+    ("10 - 3 - 2", 5),
+    ("100 // 7 % 3", 2),             # (100 // 7) % 3
+    ("-2 * 3", -6),
+    ("2 - -3", 5),
+    ("(1 + 2) * 3", 9),
+    ("64 >> 1 >> 2", 8),
+])
+def test_operator_precedence_is_pythons(expression, value):
+    # on a .equ line (on an instruction line `//` starts a comment)
+    assert assemble(f".equ K {expression}\nmov s0, K", "t.s").code[0][5] == value
+
+
+def test_a_broken_out_line_does_not_hide_unknown_names():
+    errors = errors_of(".out x,\nmov s0, x\n")
+    assert [(e.loc.line, e.message) for e in errors] == [(1, "unexpected end of line"), (2, "unknown name 'x'")]

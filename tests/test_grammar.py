@@ -1,4 +1,7 @@
 """The grammar ships as package data and has no LALR conflicts or terminal collisions."""
+import os
+import subprocess
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -26,3 +29,13 @@ def test_a_source_checkout_reads_the_grammar_file(monkeypatch):
     # the tests may run against an installed copy, whose parser.py is not beside grammar/: point it there
     monkeypatch.setattr(parser, "_CHECKOUT_GRAMMAR", Path(__file__).resolve().parent.parent / "grammar" / "ascasm.lark")
     assert parser.grammar_text() == shipped
+
+
+def test_no_parser_cache_is_written(tmp_path):
+    # Lark's cache=True reads and writes a pickle in the shared temporary directory: anyone who plants
+    # that file first runs code as the next user. The parser is built in-process; the temporary
+    # directory stays empty.
+    code = "from ascasm import assemble; assemble('halt', 't.s')"
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=tmp_path.parent)
+    assert list(tmp_path.iterdir()) == []

@@ -4,22 +4,26 @@ instruction list (for the reference executor) and the bytecode rows (for the eng
 from __future__ import annotations
 
 import difflib
+import gc
 import math
 import re
+from functools import lru_cache
 from pathlib import Path
 
 import ml_dtypes
 import numpy as np
-from lark import Token, Tree
 
 from .. import floats, isa
 from ..isa import BARRIER_KINDS, BY_MNEMONIC, PATTERNS, ROW_WIDTH, ElemType, Kind
 from ..isa.operands import REGISTER_FILES
+from ..limits import MAX_ERRORS, MAX_SOURCE_BYTES, shown
 from ..program import Addr, Buffer, Expectation, Insn, Program, SVal, operand_slots
 from ..state import UB_USABLE_DEFAULT
 from .errors import AsmError, AssemblyFailed, SourceLoc
 from .expr import ExprError, evaluate
+from .files import InputFileError, load_npy, read_regular_file
 from .parser import parse_source
+from .syntax import BufferDecl, Equ, Expect, Instruction, ListInit, Out, Token
 
 _REGISTER = re.compile(r"^([vpasVPAS])(\d+)(?:\.(.*))?$")
 _SPECIAL_FLOATS = {"inf": float("inf"), "nan": float("nan")}
@@ -41,14 +45,53 @@ class _Failed(Exception):
         self.error = error
 
 
+class _Skipped(Exception):
+    """The statement uses a name whose declaration failed: its error is already reported."""
+
+
+class _Form:
+    """An ISA table row prepared for matching source operands against it quickly."""
+
+    def __init__(self, spec: isa.InsnSpec):
+        self.spec = spec
+        self.required = sum(not op.optional for op in spec.operands)
+        # per operand: the shapes written in the source (_shape) that can fill it
+        self.fits = tuple(frozenset(shape for shape, kinds in _FITS.items() if op.kind in kinds)
+                          for op in spec.operands)
+        self.accepted = frozenset(tuple(t.code for t in combo) for combo in spec.types)
+
+    def first_misfit(self, shapes: list[str]) -> int:
+        """Index of the first operand of a kind this form cannot take; len(shapes) when all fit;
+        -1 for the wrong operand count."""
+        if not self.required <= len(shapes) <= len(self.fits):
+            return -1
+        return next((k for k, shape in enumerate(shapes) if shape not in self.fits[k]), len(shapes))
+
+
+_FORMS = {mnemonic: [_Form(spec) for spec in forms] for mnemonic, forms in BY_MNEMONIC.items()}
+
+
 def assemble(text: str, filename: str = "<input>", ub_usable: int = UB_USABLE_DEFAULT) -> Program:
     """Assemble source text, raising AssemblyFailed with every error found."""
-    return _Assembler(text, filename, ub_usable).run()
+    # The assembler makes millions of small objects and no reference cycles: the cyclic garbage
+    # collector would only rescan the growing heap (a third of the time on large files).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _Assembler(text, filename, ub_usable).run()
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def assemble_file(path: str | Path, ub_usable: int = UB_USABLE_DEFAULT) -> Program:
+    """Assemble a source file (a regular file of at most MAX_SOURCE_BYTES), raising AssemblyFailed."""
     path = Path(path)
-    return assemble(path.read_text(encoding="utf-8", errors="replace"), str(path), ub_usable)
+    try:
+        raw = read_regular_file(path, MAX_SOURCE_BYTES)
+    except InputFileError as exc:
+        raise AssemblyFailed([AsmError(SourceLoc(str(path), 1, 1, 2, ""), str(exc))]) from None
+    return assemble(raw.decode("utf-8", errors="replace"), str(path), ub_usable)
 
 
 class _Assembler:
@@ -59,80 +102,83 @@ class _Assembler:
         self.equs: dict[str, int | float] = {}
         self.buffers: dict[str, Buffer] = {}
         self.name_locs: dict[str, SourceLoc] = {}
+        self.broken_names: set[str] = set()       # declarations that failed: their uses are not errors
+        self.data_files: list[Path] = []          # read by file("x.npy")
+        self.text_lines: list[str] = []
         self.line_text = ""
         self.lineno = 0
 
     # ---- positions and errors ----
     def loc(self, node) -> SourceLoc:
-        if isinstance(node, Token):
-            col, end = node.column or 1, node.end_column or (node.column or 1) + 1
-        elif isinstance(node, Tree) and not node.meta.empty:
-            col, end = node.meta.column, node.meta.end_column
-        else:
-            col, end = 1, len(self.line_text) + 1
-        return SourceLoc(self.filename, self.lineno, col, end, self.line_text)
+        return SourceLoc(self.filename, self.lineno, node.column, node.end_column, self.line_text)
 
     def fail(self, node, message: str, notes=()):
         raise _Failed(AsmError(self.loc(node), message, list(notes)))
 
     def guarded(self, action, *args):
+        """action(*args), or None after recording its error; stops at MAX_ERRORS errors."""
         try:
             return action(*args)
         except _Failed as failure:
             self.errors.append(failure.error)
         except ExprError as exc:
             self.errors.append(AsmError(self.loc(exc.node), str(exc)))
+        except _Skipped:
+            return None
+        if len(self.errors) >= MAX_ERRORS:
+            raise AssemblyFailed(self.errors, truncated=True)
         return None
 
     def at_line(self, line):
-        self.lineno, self.line_text = line.lineno, line.text
+        self.lineno, self.line_text = line.number, self.text_lines[line.number - 1]
 
     # ---- the two passes ----
     def run(self) -> Program:
-        lines, self.errors = parse_source(self.text, self.filename)
+        parsed = parse_source(self.text, self.filename)
+        self.errors, self.text_lines, self.broken_names = parsed.errors, parsed.text_lines, parsed.broken_names
+        if len(self.errors) >= MAX_ERRORS:
+            raise AssemblyFailed(self.errors, truncated=True)
         statements = []
         pc = 0
-        for line in lines:                                   # pass 1
-            if line.tree is None:
-                continue
+        for line in parsed.lines:                            # pass 1
             self.at_line(line)
-            label, statement = line.tree.children
-            if label is not None:
-                self.guarded(self.define_name, label.children[0], "label", pc)
+            if line.label is not None:
+                self.guarded(self.define_name, line.label, "label", pc)
+            statement = line.statement
             if statement is None:
                 continue
-            statements.append((line, statement))
-            if statement.data == "instruction":
+            statements.append(line)
+            if type(statement) is Instruction:
                 pc += 1
-            elif statement.data == "ub":
-                self.guarded(self.declare_buffer, statement)
-            elif statement.data == "equ":
-                self.guarded(self.declare_equ, statement)
+            elif type(statement) is BufferDecl:
+                if self.guarded(self.declare_buffer, statement) is None:
+                    self.broken_names.add(statement.name.value)
+            elif type(statement) is Equ:
+                if self.guarded(self.declare_equ, statement) is None:
+                    self.broken_names.add(statement.name.value)
         self.guarded_overlaps()
+        parsed.lines.clear()
         insns, outs, expects = [], [], []
-        for line, statement in statements:                   # pass 2
+        for k, line in enumerate(statements):                # pass 2
+            statements[k] = None                             # done with its tokens: free them as we go
             self.at_line(line)
-            if statement.data == "instruction":
+            statement = line.statement
+            if type(statement) is Instruction:
                 insns.append(self.guarded(self.instruction, statement))
-            elif statement.data == "ub":
+            elif type(statement) is BufferDecl:
                 self.guarded(self.initialise_buffer, statement)
-            elif statement.data == "out":
-                outs += [b for b in (self.guarded(self.buffer_named, t) for t in statement.children) if b]
-            elif statement.data == "expect":
+            elif type(statement) is Out:
+                outs += [b for b in (self.guarded(self.buffer_named, t) for t in statement.names) if b]
+            elif type(statement) is Expect:
                 expects.append(self.guarded(self.expectation, statement))
         if self.errors:
             raise AssemblyFailed(self.errors)
-        code = np.zeros((len(insns), ROW_WIDTH), np.int64)
-        for row, insn in enumerate(insns):
-            encoded = [isa.opcode(insn.spec), *(t.code for t in insn.types)]
-            encoded += [0] * (isa.ROW_HEADER - len(encoded)) + operand_slots(insn.spec, insn.operands)
-            code[row, :len(encoded)] = encoded
-        return Program(self.filename, self.text, insns, code, self.buffers, self.labels, outs,
-                       [e for e in expects if e is not None])
+        return Program(self.filename, self.text, insns, _bytecode(insns), self.buffers, self.labels, outs,
+                       [e for e in expects if e is not None], tuple(self.data_files))
 
     # ---- names ----
     def define_name(self, token: Token, what: str, value):
-        name = str(token)
+        name = token.value
         if _is_register_name(name):
             self.fail(token, f"'{name}' is a register name and cannot be a {what}")
         if "." in name:
@@ -147,7 +193,7 @@ class _Assembler:
             self.equs[name] = value
 
     def value_of_name(self, token: Token):
-        name = str(token)
+        name = token.value
         if name in self.equs:
             return self.equs[name]
         if name in self.buffers:
@@ -158,7 +204,9 @@ class _Assembler:
             self.fail(token, f"'{name}' is a label; only branches take labels")
         if _is_register_name(name):
             self.fail(token, f"register '{name}' cannot be used in a constant expression")
-        self.fail(token, f"unknown name '{name}'", _did_you_mean(name, [*self.equs, *self.buffers]))
+        if name in self.broken_names:
+            raise _Skipped()
+        self.fail(token, f"unknown name '{shown(name)}'", _did_you_mean(name, [*self.equs, *self.buffers]))
 
     def constant(self, node, integer=True, resolve=None):
         value = evaluate(node, resolve or self.value_of_name)
@@ -172,13 +220,13 @@ class _Assembler:
         return value
 
     # ---- directives ----
-    def declare_equ(self, statement: Tree):
-        name, value = statement.children
-        self.define_name(name, "constant", self.constant(value, integer=False))
+    def declare_equ(self, statement: Equ):
+        self.define_name(statement.name, "constant", self.constant(statement.value, integer=False))
+        return statement
 
-    def declare_buffer(self, statement: Tree):
-        name, type_token, count_node, _init, at_node = statement.children
-        etype = self.element_type(type_token)
+    def declare_buffer(self, statement: BufferDecl) -> Buffer:
+        name, count_node, at_node = statement.name, statement.count, statement.at
+        etype = self.element_type(statement.type_name)
         count = self.constant(count_node)
         if count <= 0:
             self.fail(count_node, f"a buffer needs at least one element, got {count}")
@@ -187,14 +235,15 @@ class _Assembler:
             if addr % 32:
                 self.fail(at_node, f"buffer address {addr:#x} is not 32-byte aligned")
         else:                                   # after the previous buffer (in source order)
-            previous = list(self.buffers.values())[-1] if self.buffers else None
+            previous = next(reversed(self.buffers.values())) if self.buffers else None
             addr = 0 if previous is None else -(-(previous.addr + previous.nbytes) // 32) * 32
-        buf = Buffer(str(name), etype, count, addr, self.loc(name))
+        buf = Buffer(name.value, etype, count, addr, self.loc(name))
         if addr < 0 or addr + buf.nbytes > self.ub_usable:
-            self.fail(name, f"buffer '{name}' ({addr:#x}..{addr + buf.nbytes:#x}) does not fit in the "
+            self.fail(name, f"buffer '{name.value}' ({addr:#x}..{addr + buf.nbytes:#x}) does not fit in the "
                             f"usable UB of {self.ub_usable} bytes")
         self.define_name(name, "buffer", buf)
-        self.buffers[str(name)] = buf
+        self.buffers[name.value] = buf
+        return buf
 
     def guarded_overlaps(self):
         placed = sorted(self.buffers.values(), key=lambda b: b.addr)
@@ -205,59 +254,58 @@ class _Assembler:
                                              f", '{after.name}' starts at {after.addr:#x}"]))
 
     def element_type(self, token) -> ElemType:
-        etype = isa.lookup(str(token))
+        etype = isa.lookup(token.value)
         if etype is None:
             spellings = [s for t in isa.TYPES for s in (t.name, *t.aliases)]
-            self.fail(token, f"unknown type '{token}'", _did_you_mean(str(token).lower(), spellings))
+            self.fail(token, f"unknown type '{shown(token.value)}'", _did_you_mean(token.value.lower(), spellings))
         return etype
 
     def buffer_named(self, token) -> Buffer:
-        if str(token) not in self.buffers:
-            self.fail(token, f"unknown buffer '{token}'", _did_you_mean(str(token), list(self.buffers)))
-        return self.buffers[str(token)]
+        name = token.value
+        if name not in self.buffers:
+            if name in self.broken_names:
+                raise _Skipped()
+            self.fail(token, f"unknown buffer '{shown(name)}'", _did_you_mean(name, list(self.buffers)))
+        return self.buffers[name]
 
-    def initialise_buffer(self, statement: Tree):
-        name, _type, _count, init, _at = statement.children
-        buf = self.buffers.get(str(name))
-        if buf is not None and init is not None:
-            buf.data = self.init_values(init, buf)
+    def initialise_buffer(self, statement: BufferDecl):
+        buf = self.buffers.get(statement.name.value)
+        if buf is not None and buf.loc.line == self.lineno and statement.init is not None:
+            buf.data = self.init_values(statement.init, buf)
 
-    def expectation(self, statement: Tree) -> Expectation:
-        name, init = statement.children
-        buf = self.buffer_named(name)
-        return Expectation(buf, self.init_values(init, buf), self.loc(statement))
+    def expectation(self, statement: Expect) -> Expectation:
+        buf = self.buffer_named(statement.name)
+        loc = SourceLoc(self.filename, self.lineno, statement.keyword.column, statement.init.end_column,
+                        self.line_text)
+        return Expectation(buf, self.init_values(statement.init, buf), loc)
 
     def init_values(self, init, buf: Buffer) -> np.ndarray:
         """A buffer's contents from INIT: scalar, list, expression of i, or file("x.npy")."""
-        if isinstance(init, Tree) and init.data == "list":
-            items = [c for c in init.children if c is not None]
-            if len(items) > buf.count:
-                self.fail(init, f"{len(items)} values for '{buf.name}', which holds {buf.count}")
-            values = [self.constant(item, integer=False) for item in items]
+        if type(init) is ListInit:
+            if len(init.items) > buf.count:
+                self.fail(init, f"{len(init.items)} values for '{buf.name}', which holds {buf.count}")
+            values = [self.constant(item, integer=False) for item in init.items]
             values = np.array(values + [0] * (buf.count - len(values)), dtype=object)
-        elif isinstance(init, Tree) and init.data == "call":
+        elif init.type == "call":
             values = self.file_values(init, buf)
         else:
             index = np.arange(buf.count).astype(object)      # Python integers: exact, never wrapping
 
             def resolve(token):
-                return index if str(token) == "i" else self.value_of_name(token)
+                return index if token.value == "i" else self.value_of_name(token)
             values = np.broadcast_to(np.asarray(evaluate(init, resolve)), (buf.count,))
         return self.to_elements(values, buf.etype, init)
 
-    def file_values(self, call: Tree, buf: Buffer) -> np.ndarray:
-        func, string = call.children
-        if str(func) != "file":
-            self.fail(func, f"unknown function '{func}'", ["INIT takes file(\"data.npy\")"])
-        path = Path(self.filename).parent / str(string)[1:-1]
+    def file_values(self, call, buf: Buffer) -> np.ndarray:
+        if call.function.value != "file":
+            self.fail(call.function, f"unknown function '{shown(call.function.value)}'",
+                      ["INIT takes file(\"data.npy\")"])
+        path = Path(self.filename).parent / call.argument.value[1:-1]
+        self.data_files.append(path)
         try:
-            data = np.load(path, allow_pickle=False).reshape(-1)
-        except (OSError, ValueError) as exc:
-            self.fail(string, f"cannot load {path}: {exc}")
-        if data.dtype.kind not in "biuf":
-            self.fail(string, f"{path} holds {data.dtype} values; a buffer takes integers or floats")
-        if data.size > buf.count:
-            self.fail(string, f"{path} holds {data.size} values, '{buf.name}' holds {buf.count}")
+            data = load_npy(path, buf.count)
+        except InputFileError as exc:
+            self.fail(call.argument, str(exc))
         if data.dtype == buf.etype.np_dtype:
             return np.concatenate([data, np.zeros(buf.count - data.size, data.dtype)])
         padded = np.zeros(buf.count, dtype=object)
@@ -270,94 +318,96 @@ class _Assembler:
         if values.dtype == etype.np_dtype:
             return values.copy()
         if etype.kind == "float":
-            return self.float_elements(values.tolist(), etype, node)
+            return self.float_elements(values, etype, node)
+        numbers = values.tolist()
+        if not all(type(v) is int for v in numbers):
+            numbers = [self.integer_element(v, etype, node) for v in numbers]
         bits = 8 * etype.width
-        wrapped = np.empty(values.size, etype.bits)
-        for k, v in enumerate(values.tolist()):
-            if isinstance(v, float):
-                if not v.is_integer():
-                    self.fail(node, f"{etype.name} buffer needs integer values, got {v!r}")
-                v = int(v)
-            if not isinstance(v, int) or not -(1 << (bits - 1)) <= v < (1 << bits):
-                self.fail(node, f"value {v!r} does not fit in {etype.name}")
-            wrapped[k] = v % (1 << bits)
-        return wrapped.view(etype.np_dtype)
+        low, high = -(1 << (bits - 1)), 1 << bits
+        if min(numbers) < low or max(numbers) >= high:
+            self.fail(node, f"value {next(v for v in numbers if not low <= v < high)!r} does not fit in {etype.name}")
+        wrapped = np.array(numbers, dtype=object) % (1 << bits)
+        return wrapped.astype(np.uint64).astype(etype.bits).view(etype.np_dtype)
 
-    def float_elements(self, numbers: list, etype: ElemType, node) -> np.ndarray:
+    def integer_element(self, value, etype: ElemType, node) -> int:
+        if isinstance(value, float):
+            if not value.is_integer():
+                self.fail(node, f"{etype.name} buffer needs integer values, got {value!r}")
+            return int(value)
+        if not isinstance(value, int):
+            self.fail(node, f"value {value!r} does not fit in {etype.name}")
+        return value
+
+    def float_elements(self, values: np.ndarray, etype: ElemType, node) -> np.ndarray:
         """Numbers rounded once to float type T (docs/semantics.md "Floating point"); a finite number
         beyond T's range is an error."""
-        if not all(isinstance(v, (int, float)) for v in numbers):
-            self.fail(node, f"{etype.name} buffer needs numbers")
-        wide = np.array([floats.exact_float64(v) for v in numbers], dtype=np.float64)
+        if values.dtype == np.float64:
+            wide, finite = values, np.isfinite(values)
+        else:
+            numbers = values.tolist()
+            if not all(isinstance(v, (int, float)) for v in numbers):
+                self.fail(node, f"{etype.name} buffer needs numbers")
+            wide = np.array([floats.exact_float64(v) for v in numbers], dtype=np.float64)
+            finite = np.array([isinstance(v, int) or math.isfinite(v) for v in numbers], dtype=bool)
         if etype.name in floats.CANONICAL_NAN_BITS:
             converted = floats.round_to_type(wide, etype)
         else:           # e8m0, a scale type never computed on: ml_dtypes' own rounding
             with np.errstate(all="ignore"):
                 converted = wide.astype(etype.np_dtype)
-        finite = np.array([isinstance(v, int) or math.isfinite(v) for v in numbers], dtype=bool)
         lost = np.flatnonzero(finite & ~np.isfinite(converted.astype(np.float64)))
-        if lost.size:
-            v = numbers[lost[0]]
-            shown = repr(float(wide[lost[0]])) if np.isfinite(wide[lost[0]]) else f"(an integer of {v.bit_length()} bits)"
+        if lost.size:              # (integers are at most MAX_INT_BITS wide: finite as doubles)
             largest = float(ml_dtypes.finfo(etype.np_dtype).max)
-            self.fail(node, f"value {shown} does not fit in {etype.name}",
+            self.fail(node, f"value {float(wide[lost[0]])!r} does not fit in {etype.name}",
                       [f"the largest finite {etype.name} is {largest!r}; write inf or nan explicitly"])
         return converted
 
     # ---- instructions ----
-    def instruction(self, statement: Tree) -> Insn:
-        mnemonic_token, *operand_nodes = statement.children
-        operand_nodes = [n for n in operand_nodes if n is not None]
-        mnemonic = str(mnemonic_token).lower()
-        forms = BY_MNEMONIC.get(mnemonic)
+    def instruction(self, statement: Instruction) -> Insn:
+        mnemonic_token, operand_nodes = statement.mnemonic, statement.operands
+        mnemonic = mnemonic_token.value.lower()
+        forms = _FORMS.get(mnemonic)
         if not forms:
-            self.fail(mnemonic_token, f"unknown mnemonic '{mnemonic_token}'", _did_you_mean(mnemonic, list(BY_MNEMONIC)))
-        shapes = [self.shape(node) for node in operand_nodes]
-        spec = self.choose_form(mnemonic_token, forms, operand_nodes, shapes)
+            self.fail(mnemonic_token, f"unknown mnemonic '{shown(mnemonic_token.value)}'",
+                      _did_you_mean(mnemonic, list(BY_MNEMONIC)))
+        shapes = [_shape(node) for node in operand_nodes]
+        form = self.choose_form(mnemonic_token, forms, operand_nodes, shapes)
+        spec = form.spec
         slot_types: list[tuple] = [None] * spec.type_slots
-        operands = []
-        for op, node in zip(spec.operands, operand_nodes + [None] * (len(spec.operands) - len(operand_nodes))):
-            operands.append(self.operand(op, node, slot_types))
+        operands = [self.operand(op, node, slot_types) for op, node in zip(spec.operands, operand_nodes)]
+        operands += [None] * (len(spec.operands) - len(operands))      # optional operands left out
         types = tuple(t for t, _node in slot_types)
-        if spec.types and types not in spec.types:
+        if form.accepted and tuple(t.code for t in types) not in form.accepted:
             first_typed = next(node for t, node in slot_types)
             self.fail(first_typed, f"'{spec.mnemonic}' does not accept {'/'.join(t.name for t in types)}",
                       [f"accepted: {isa.accepted_types_text(spec)}", f"syntax: {spec.text}"])
-        return Insn(spec, types, tuple(operands), self.loc(statement))
+        last = operand_nodes[-1] if operand_nodes else mnemonic_token
+        loc = SourceLoc(self.filename, self.lineno, mnemonic_token.column, last.end_column, self.line_text)
+        return Insn(spec, types, tuple(operands), loc)
 
-    def shape(self, node) -> str:
-        if node.data == "address":
-            return "addr"
-        if node.data == "name":
-            m = _REGISTER.match(str(node.children[0]))
-            if m and _is_register_name(str(node.children[0])):
-                return REGISTER_FILES[m.group(1).lower()][0].name.lower()
-        return "value"
+    def choose_form(self, mnemonic_token, forms, nodes, shapes) -> _Form:
+        """The first form whose operand count and kinds fit; otherwise an error about the form that
+        fits best: the first operand of the wrong kind, or the operand count."""
+        misfits = [(form.first_misfit(shapes), form) for form in forms]
+        for misfit, form in misfits:
+            if misfit == len(shapes):
+                return form
+        syntax_notes = [f"syntax: {form.spec.text}" for form in forms]
+        misfit, form = max(misfits, key=lambda pair: pair[0])
+        if misfit < 0:
+            counts = sorted({len(form.spec.operands) for form in forms})
+            self.fail(mnemonic_token, f"'{mnemonic_token.value}' takes {' or '.join(map(str, counts))} "
+                                      f"operand{'' if counts == [1] else 's'}, got {len(shapes)}", syntax_notes)
+        op, shape, node = form.spec.operands[misfit], shapes[misfit], nodes[misfit]
+        self.fail(node, f"operand {op.text} of '{form.spec.mnemonic}' must be {_kind_words(op.kind)}, not "
+                        f"{_SHAPE_WORDS[shape]}", self.operand_hint(op, node) + syntax_notes)
 
-    def choose_form(self, mnemonic_token, forms, nodes, shapes):
-        def fits(spec):
-            required = sum(not op.optional for op in spec.operands)
-            return (required <= len(shapes) <= len(spec.operands)
-                    and all(op.kind in _FITS[s] for op, s in zip(spec.operands, shapes)))
-        for spec in forms:
-            if fits(spec):
-                return spec
-        syntax_notes = [f"syntax: {spec.text}" for spec in forms]
-        same_count = [s for s in forms if len(s.operands) == len(shapes)]
-        if len(same_count) == 1:
-            for op, shape, node in zip(same_count[0].operands, shapes, nodes):
-                if op.kind not in _FITS[shape]:
-                    self.fail(node, f"operand {op.text} of '{same_count[0].mnemonic}' must be "
-                                    f"{_kind_words(op.kind)}, not {_SHAPE_WORDS[shape]}",
-                              self.register_suggestion(op, node) + syntax_notes)
-        self.fail(mnemonic_token, f"'{mnemonic_token}' takes {_operand_counts(forms)}, got {len(shapes)}",
-                  syntax_notes)
-
-    def register_suggestion(self, op, node) -> list[str]:
-        """'did you mean v0.u16?' for a misspelt register where a register is expected."""
-        if op.kind not in (Kind.VREG, Kind.PREG, Kind.AREG, Kind.SREG) or node.data != "name":
+    def operand_hint(self, op, node) -> list[str]:
+        """'did you mean v0.u16?' for a misspelt register, '[input]' for an address without brackets."""
+        if op.kind is Kind.ADDR and node.type == "NAME":
+            return [f"an address is written in brackets: [{shown(node.value)}]"]
+        if op.kind not in (Kind.VREG, Kind.PREG, Kind.AREG, Kind.SREG) or node.type != "NAME":
             return []
-        name, _, suffix = str(node.children[0]).partition(".")
+        name, _, suffix = node.value.partition(".")
         letter = {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s"}[op.kind]
         names = [f"{letter}{n}" for n in range(REGISTER_FILES[letter][1])]
         close = difflib.get_close_matches(name.lower(), names, n=1, cutoff=0.6)
@@ -366,37 +416,37 @@ class _Assembler:
     def operand(self, op, node, slot_types):
         if node is None:                      # an optional operand left out
             return None
-        if op.kind in (Kind.VREG, Kind.PREG, Kind.AREG, Kind.SREG):
+        kind = op.kind
+        if kind in _REGISTER_KINDS:
             return self.register(op, node, slot_types)
-        if op.kind is Kind.SVAL:
-            if self.shape(node) == "sreg":
+        if kind is Kind.SVAL:
+            if _shape(node) == "sreg":
                 return SVal(True, self.register(op, node, slot_types))
             return SVal(False, _to_int64(self.constant(node)))
-        if op.kind is Kind.TVAL:
+        if kind is Kind.TVAL:
             return self.typed_value(op, node, slot_types)
-        if op.kind is Kind.IMM:
+        if kind is Kind.IMM:
             return _to_int64(self.constant(node))
-        if op.kind is Kind.ADDR:
+        if kind is Kind.ADDR:
             return self.address(node)
         name = self.bare_name(op, node)
-        if op.kind is Kind.LABEL:
+        if kind is Kind.LABEL:
             if name not in self.labels:
-                self.fail(node, f"undefined label '{name}'", _did_you_mean(name, list(self.labels)))
+                self.fail(node, f"undefined label '{shown(name)}'", _did_you_mean(name, list(self.labels)))
             return self.labels[name]
-        choices = PATTERNS if op.kind is Kind.PAT else BARRIER_KINDS
+        choices = PATTERNS if kind is Kind.PAT else BARRIER_KINDS
         if name.upper() not in choices:
-            self.fail(node, f"unknown {op.kind.value} '{name}'",
+            self.fail(node, f"unknown {kind.value} '{shown(name)}'",
                       _did_you_mean(name.upper(), list(choices)) or [f"one of: {', '.join(choices)}"])
         return name.upper()
 
     def typed_value(self, op, node, slot_types) -> SVal:
         """An X.T operand: a scalar register (converted at run time; a type suffix, if written, must be
         T), or an immediate converted now to T's bit pattern (docs/semantics.md "Vector compute")."""
-        if self.shape(node) == "sreg":
-            token = node.children[0]
-            if "." in str(token):
+        if _shape(node) == "sreg":
+            if "." in node.value:
                 return SVal(True, self.register(op, node, slot_types))
-            return SVal(True, self.register_number(token))
+            return SVal(True, self.register_number(node))
         earlier = slot_types[op.type_slot]
         if earlier is None:
             self.fail(node, f"the type of {op.text} is not known yet")
@@ -415,44 +465,41 @@ class _Assembler:
         return SVal(False, _to_int64(value % (1 << bits)))
 
     def bare_name(self, op, node) -> str:
-        if node.data != "name":
+        if node.type != "NAME":
             self.fail(node, f"operand {op.text} must be {_kind_words(op.kind)}")
-        return str(node.children[0])
+        return node.value
 
-    def register(self, op, node, slot_types) -> int:
-        token = node.children[0]
-        letter, number, suffix = _REGISTER.match(str(token)).groups()
-        kind, count = REGISTER_FILES[letter.lower()]
-        index = int(number)
-        if index >= count:
-            self.fail(token, f"there is no register {letter.lower()}{index}: {kind.value}s are "
-                             f"{letter.lower()}0-{letter.lower()}{count - 1}")
+    def register(self, op, token, slot_types) -> int:
+        letter, _index, suffix = _register_parts(token.value)
+        index = self.register_number(token)
         if op.type_slot is None:
             if suffix is not None:
-                self.fail(token, f"{op.name} takes no type suffix here", [f"write {letter.lower()}{index}"])
+                self.fail(token, f"{op.name} takes no type suffix here", [f"write {letter}{index}"])
             return index
         if suffix is None:
-            self.fail(token, f"{letter.lower()}{index} needs a type suffix here: {op.text}")
-        etype = self.element_type(Token("NAME", suffix, column=token.column + len(str(token)) - len(suffix),
-                                        end_column=token.end_column))
+            self.fail(token, f"{letter}{index} needs a type suffix here: {op.text}")
+        etype = isa.lookup(suffix)
+        if etype is None:
+            suffix_column = token.end_column - len(suffix)
+            suffix_token = Token("NAME", suffix, token.line, suffix_column, token.end_column)
+            self.element_type(suffix_token)
         earlier = slot_types[op.type_slot]
         if earlier is not None and earlier[0] != etype:
             self.fail(token, f"type {etype.name} does not match {earlier[0].name} given earlier for .{op.type_text}")
         slot_types[op.type_slot] = (etype, token)
         return index
 
-    def address(self, node: Tree) -> Addr:
+    def address(self, node) -> Addr:
         """Flatten `[base + off + ...]` into constant + scalar registers + address registers."""
         const, sregs, aregs = 0, [], []
-        for sign, term in _sum_terms(node.children[0], 1):
-            shape = self.shape(term)
+        for sign, term in _sum_terms(node.expr, 1):
+            shape = _shape(term)
             if shape in ("sreg", "areg"):
-                token = term.children[0]
                 if sign < 0:
-                    self.fail(term, f"register '{token}' can only be added to an address, not subtracted")
-                if "." in str(token):
-                    self.fail(term, f"a register in an address takes no type suffix: '{token}'")
-                number = self.register_number(token)
+                    self.fail(term, f"register '{term.value}' can only be added to an address, not subtracted")
+                if "." in term.value:
+                    self.fail(term, f"a register in an address takes no type suffix: '{term.value}'")
+                number = self.register_number(term)
                 (sregs if shape == "sreg" else aregs).append(number)
             elif shape != "value":
                 self.fail(term, f"{_SHAPE_WORDS[shape]} cannot be part of an address")
@@ -463,31 +510,69 @@ class _Assembler:
         return Addr(_to_int64(const), tuple(sregs), tuple(aregs))
 
     def register_number(self, token) -> int:
-        letter, number, _ = _REGISTER.match(str(token)).groups()
-        kind, count = REGISTER_FILES[letter.lower()]
-        if int(number) >= count:
-            self.fail(token, f"there is no register {letter.lower()}{number}: {kind.value}s are "
-                             f"{letter.lower()}0-{letter.lower()}{count - 1}")
-        return int(number)
+        letter, index, _suffix = _register_parts(token.value)
+        kind, count = REGISTER_FILES[letter]
+        if index >= count:
+            self.fail(token, f"there is no register {letter}{index}: {kind.value}s are {letter}0-{letter}{count - 1}")
+        return index
+
+
+_REGISTER_KINDS = (Kind.VREG, Kind.PREG, Kind.AREG, Kind.SREG)
+_OPCODES = {id(spec): isa.opcode(spec) for spec in isa.INSNS}
+
+
+def _bytecode(insns: list[Insn]) -> np.ndarray:
+    """The bytecode rows (docs/bytecode.md): [opcode, type slot 0, type slot 1, operand slots...]."""
+    rows = []
+    for insn in insns:
+        row = [_OPCODES[id(insn.spec)], *(t.code for t in insn.types)]
+        row += [0] * (isa.ROW_HEADER - len(row)) + operand_slots(insn.spec, insn.operands)
+        rows.append(row + [0] * (ROW_WIDTH - len(row)))
+    return np.array(rows, np.int64).reshape(len(rows), ROW_WIDTH)
+
+
+def _shape(node) -> str:
+    """What an operand is written as: a register of some file, an address [...], or a value."""
+    if node.type == "NAME":
+        parts = _register_parts(node.value)
+        if parts is not None:
+            return _FILE_SHAPES[parts[0]]
+    elif node.type == "address":
+        return "addr"
+    return "value"
+
+
+_FILE_SHAPES = {letter: kind.name.lower() for letter, (kind, _count) in REGISTER_FILES.items()}
+
+
+@lru_cache(maxsize=4096)
+def _register_parts(name: str):
+    """('v', 3, 'f16') for "v3.f16", ('s', 1, None) for "S1"; None for a name that is not a register
+    (a register number is written without leading zeros)."""
+    m = _REGISTER.match(name)
+    if not m or str(int(m.group(2))) != m.group(2):
+        return None
+    return m.group(1).lower(), int(m.group(2)), m.group(3)
 
 
 def _sum_terms(root, sign):
-    """(sign, term) pairs of a +/- chain, left to right; other operators make a single constant term."""
+    """(sign, term) pairs of a +/- chain, parentheses included, left to right; other operators make a
+    single constant term."""
     terms, stack = [], [(root, sign)]
     while stack:
         node, node_sign = stack.pop()
-        if isinstance(node, Tree) and node.data in ("add", "sub"):
-            left, right = node.children
-            stack.append((right, node_sign if node.data == "add" else -node_sign))
-            stack.append((left, node_sign))
+        if node.type == "group":
+            stack.append((node.inner, node_sign))
+        elif node.type == "binary" and node.op.value in "+-":
+            stack.append((node.right, node_sign if node.op.value == "+" else -node_sign))
+            stack.append((node.left, node_sign))
         else:
             terms.append((node_sign, node))
     return terms
 
 
 def _is_register_name(name: str) -> bool:
-    m = _REGISTER.match(name)
-    return bool(m) and str(int(m.group(2))) == m.group(2)
+    return _register_parts(name) is not None
 
 
 def _to_int64(value: int) -> int:
@@ -507,8 +592,3 @@ def _did_you_mean(word: str, choices) -> list[str]:
 def _kind_words(kind: Kind) -> str:
     article = "an" if kind.value[0] in "aeiou" else "a"
     return f"{article} {kind.value}"
-
-
-def _operand_counts(forms) -> str:
-    counts = sorted({len(s.operands) for s in forms})
-    return " or ".join(str(c) for c in counts) + " operand" + ("" if counts == [1] else "s")

@@ -17,13 +17,16 @@ class AsmError:
 
 
 class AssemblyFailed(Exception):
-    """Raised with every error of a file; str() prints them all."""
+    """Raised with every error of a file (the first MAX_ERRORS when `truncated`); str() prints them."""
 
-    def __init__(self, errors: list[AsmError]):
+    def __init__(self, errors: list[AsmError], truncated: bool = False):
         self.errors = sorted(errors, key=lambda e: (e.loc.file, e.loc.line, e.loc.col))
+        self.truncated = truncated
         super().__init__(str(self))
 
     def __str__(self) -> str:
         count = len(self.errors)
         summary = f"{count} error{'s' if count != 1 else ''}"
+        if self.truncated:
+            summary += "; too many errors, stopped here"
         return "\n".join([*(str(e) for e in self.errors), summary])

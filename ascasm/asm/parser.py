@@ -1,34 +1,58 @@
-"""Source text -> one Lark tree per line (syntax only), with syntax errors as AsmError."""
+"""Source text -> one Line record per statement (syntax only), with syntax errors as AsmError.
+
+The whole file is parsed in one pass of Lark's LALR parser, with the transformer embedded so that no
+parse tree is ever built: each rule's callback makes a small record (ascasm/asm/syntax.py). The lexer
+is this module's own, built from the grammar's terminals: it is three times faster than Lark's, it
+knows the one context rule of the language (`//` is floor division only on .ub/.equ/.expect lines),
+and it can start at any line, which is how parsing resumes after a syntax error. The parser is built
+in-process on first use; nothing is cached on disk (a cache file in a shared directory is a way to
+run code as another user).
+
+Before parsing, the text is checked: a UTF-8 byte-order mark is dropped, lines end at "\\n" (a "\\r"
+before it is dropped too), and every other control character is an error (tab and form feed are
+white space): a line break that only some tools see would let a comment hide code.
+"""
 from __future__ import annotations
 
+import difflib
+import itertools
 import re
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Transformer
+from lark.exceptions import UnexpectedToken
+from lark.lexer import Lexer
 
+from ..isa import DIRECTIVES
+from ..limits import MAX_ERRORS, MAX_LINE_CHARS, MAX_LINES, MAX_NESTING, MAX_SOURCE_BYTES, shown
+from ..source import FORBIDDEN_CHARACTERS
 from .errors import AsmError, SourceLoc
-
-# Lines where `//` is the floor-division operator rather than a comment.
-_EXPRESSION_DIRECTIVE = re.compile(r"^\s*(?:[A-Za-z_][\w.]*\s*:\s*)?\.(ub|equ|expect)\b")
+from .expr import ordered_chain
+from .syntax import (Address, BufferDecl, Call, Equ, Expect, Group, Instruction, Line, ListInit, Out, Signed,
+                     Token)
 
 # What the parser expected, in words a learner knows.
 _TERMINAL_WORDS = {
-    "NAME": "a name", "NUMBER": "a number", "STRING": 'a "string"', "COMMA": "','", "COLON": "':'",
-    "LSQB": "'['", "RSQB": "']'", "LPAR": "'('", "RPAR": "')'", "EQUAL": "'='", "AT": "'@'",
-    "$END": "end of line",
+    "NAME": "a name", "NUMBER": "a number", "STRING": 'a "string"', "COMMA": "','", "LSQB": "'['",
+    "RSQB": "']'", "LPAR": "'('", "RPAR": "')'", "EQUAL": "'='", "AT": "'@'", "NL": "end of line",
+    "SIGN": "an operator", "BINOP": "an operator", "LABEL": "a label", "UB": "a directive", "EQU": "a directive",
+    "OUT": "a directive", "EXPECT": "a directive",
 }
-
-
-@dataclass
-class ParsedLine:
-    lineno: int
-    text: str
-    tree: Tree | None      # None for blank/comment-only lines and lines with a syntax error
-
+_DIRECTIVE_NAMES = [name for name, _syntax, _summary in DIRECTIVES]
+_CHARACTER_NAMES = {0x00: "NUL", 0x0b: "vertical tab", 0x0d: "carriage return not followed by a line feed",
+                    0x1b: "escape", 0x7f: "delete", 0x85: "next line", 0x2028: "line separator",
+                    0x2029: "paragraph separator"}
+# A .ub/.equ line (or a misspelt directive) whose syntax is broken still names what it declares:
+# later uses of that name are not reported again as unknown.
+_DECLARED_NAME = re.compile(r"^\s*(?:[A-Za-z_][\w.]*\s*:\s*)?\.(?!out\b|expect\b)[A-Za-z_]\w*\s+([A-Za-z_]\w*)")
+# Terminals in order of frequency in real sources; the others follow.
+_FREQUENCY_RANK = {name: rank for rank, name in enumerate(("NAME", "COMMA", "NL", "NUMBER", "LSQB", "RSQB", "SIGN"))}
+# A directive line on which `//` is floor division rather than a comment.
+_EXPRESSION_DIRECTIVES = {"UB", "EQU", "EXPECT"}
 
 # grammar/ascasm.lark of a source checkout, relative to this file (ascasm/asm/parser.py)
 _CHECKOUT_GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "ascasm.lark"
@@ -44,67 +68,255 @@ def grammar_text() -> str:
         return _CHECKOUT_GRAMMAR.read_text(encoding="utf-8")
 
 
+@dataclass
+class Parsed:
+    lines: list[Line]                 # lines holding a label or a statement, in source order
+    errors: list[AsmError]
+    text_lines: list[str]             # the source, split at "\n": the text of line N is text_lines[N - 1]
+    broken_names: set[str]            # names of .ub/.equ lines that have a syntax error
+
+
+class _Source:
+    """What the lexer scans: `text` from offset `pos`, which is the start of line `line`. The lexer
+    keeps `pos` at the token it handed out last, where a syntax error is found."""
+
+    def __init__(self, text: str, pos: int, line: int):
+        self.text, self.pos, self.line = text, pos, line
+
+
+class _LexError(Exception):
+    def __init__(self, message: str, line: int, column: int, end_column: int, pos: int, notes=()):
+        super().__init__(message)
+        self.message, self.line, self.column, self.end_column, self.pos = message, line, column, end_column, pos
+        self.notes = list(notes)
+
+
+class _Lexer(Lexer):
+    """One regular expression made of the grammar's terminals, by priority and then the common ones
+    first (a regular expression tries its alternatives in order), with the white space before a
+    token (terminal WS) skipped by the same match."""
+    __future_interface__ = 2
+
+    def __init__(self, lexer_conf):
+        by_name = {t.name: t for t in lexer_conf.terminals}
+        white_space = by_name.pop("WS").pattern.to_regexp()
+        terminals = sorted(by_name.values(), key=lambda t: (-t.priority, _FREQUENCY_RANK.get(t.name, 99), t.name))
+        alternatives = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals)
+        self.pattern = re.compile(f"(?:{white_space})?(?:{alternatives})")
+        self.ignored = frozenset(lexer_conf.ignore)
+        self.number_tail = re.compile(r"[\w.]+")
+
+    def lex(self, lexer_state, parser_state):
+        source: _Source = lexer_state.text
+        text, pos, line = source.text, source.pos, source.line
+        line_start = pos
+        match, ignored, interned = self.pattern.match, self.ignored, {}
+        floor_division = False          # on this line, `//` is an operator (a .ub/.equ/.expect line)
+        end = len(text)
+        while pos < end:
+            m = match(text, pos)
+            if m is None:
+                raise self._no_token(text, pos, line, line_start)
+            kind, stop = m.lastgroup, m.end()
+            if kind in ignored:
+                pos = stop
+                continue
+            pos = m.start(kind)
+            value = m.group(kind)
+            column = pos - line_start + 1
+            source.pos = pos
+            if kind == "NL":
+                yield Token("NL", "", line, column, column + 1)
+                line += value.count("\n")
+                line_start = pos + value.rindex("\n") + 1
+                pos, floor_division = stop, False
+                continue
+            if kind == "BINOP" and value == "//" and not floor_division:
+                pos = text.find("\n", pos)      # a comment; the text always ends with "\n"
+                continue
+            if kind == "NUMBER" and (text[stop].isalnum() or text[stop] in "_."):
+                tail = self.number_tail.match(text, stop).end()
+                raise _LexError(f"malformed number {shown(text[pos:tail])!r}", line, column,
+                                tail - line_start + 1, pos)
+            if kind == "LABEL":
+                value = value.rstrip(":\t \f")
+            elif kind in _EXPRESSION_DIRECTIVES:
+                floor_division = True
+            value = interned.setdefault(value, value)    # repeated names share one string
+            yield Token(kind, value, line, column, column + len(value))
+            pos = stop
+
+    def _no_token(self, text: str, pos: int, line: int, line_start: int) -> _LexError:
+        while text[pos] in "\t \f":
+            pos += 1
+        column = pos - line_start + 1
+        directive = re.match(r"\.[A-Za-z_]\w*", text[pos:pos + MAX_LINE_CHARS])
+        if directive:
+            word = directive.group()
+            close = difflib.get_close_matches(word, _DIRECTIVE_NAMES, n=1, cutoff=0.5)
+            notes = [f"did you mean '{close[0]}'?"] if close else [f"directives: {', '.join(_DIRECTIVE_NAMES)}"]
+            return _LexError(f"unknown directive {shown(word)!r}", line, column, column + len(word), pos, notes)
+        return _LexError(f"unexpected character {text[pos]!r}", line, column, column + 1, pos)
+
+
+class _Builder(Transformer):
+    """The embedded transformer: one callback per rule, called as the parser reduces it."""
+
+    def __init__(self):
+        super().__init__()
+        self.records: list[Line] = []
+
+    def start(self, children):
+        return None
+
+    def lines(self, children):
+        return None
+
+    def line(self, children):
+        label, statement = children
+        if label is not None:
+            self.records.append(Line(label.line, label, statement))
+        elif statement is not None:
+            self.records.append(Line(_first_token(statement).line, None, statement))
+
+    def instruction(self, children):
+        return Instruction(children[0], [c for c in children[1::2] if c is not None])
+
+    def address(self, children):
+        return Address(*children)
+
+    def ub(self, children):
+        _keyword, name, type_name, _open, count, _close, _eq, init, _at, at = children
+        return BufferDecl(name, type_name, count, init, at)
+
+    def equ(self, children):
+        return Equ(children[1], children[2])
+
+    def out(self, children):
+        return Out(children[1::2])
+
+    def expect(self, children):
+        return Expect(children[0], children[1], children[3])
+
+    def list(self, children):
+        return ListInit(children[0], [c for c in children[1:-1:2] if c is not None], children[-1])
+
+    def binary(self, children):
+        return _nesting_checked(ordered_chain(children))
+
+    def signed(self, children):
+        return _nesting_checked(Signed(*children))
+
+    def group(self, children):
+        return _nesting_checked(Group(*children))
+
+    def call(self, children):
+        function, _open, argument, close = children
+        return Call(function, argument, close)
+
+
+class _TooDeep(Exception):
+    def __init__(self, node):
+        self.node = node
+
+
+def _nesting_checked(node):
+    if node.depth > MAX_NESTING:
+        raise _TooDeep(node)
+    return node
+
+
+def _first_token(statement) -> Token:
+    if isinstance(statement, Instruction):
+        return statement.mnemonic
+    if isinstance(statement, Out):
+        return statement.names[0]
+    return statement.keyword if isinstance(statement, Expect) else statement.name
+
+
+_lock = threading.Lock()        # one parser and one builder, shared by every parse
+
+
 @lru_cache(maxsize=1)
-def _parser() -> Lark:
-    return Lark(grammar_text(), parser="lalr", propagate_positions=True, cache=True)
+def _parser() -> tuple[Lark, _Builder]:
+    builder = _Builder()
+    return Lark(grammar_text(), parser="lalr", lexer=_Lexer, transformer=builder), builder
 
 
-def strip_slash_comment(line: str) -> str:
-    """Remove a `//` comment, except on .ub/.equ/.expect lines (floor division there; use `;`)."""
-    if _EXPRESSION_DIRECTIVE.match(line):
-        return line
-    cut = line.find("//")
-    quote = line.find('"')
-    if cut >= 0 and not (0 <= quote < cut):
-        return line[:cut]
-    return line
+def parse_source(text: str, filename: str) -> Parsed:
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    text_lines = text.split("\n")
+    errors: list[AsmError] = []
 
+    def error(line: int, column: int, end_column: int, message: str, notes=()):
+        errors.append(AsmError(SourceLoc(filename, line, column, end_column, text_lines[line - 1]), message,
+                               list(notes)))
 
-def parse_source(text: str, filename: str) -> tuple[list[ParsedLine], list[AsmError]]:
-    parser = _parser()
-    lines, errors = [], []
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        code = strip_slash_comment(raw)
-        tree = None
-        if code.strip() and not code.lstrip().startswith(";"):
+    if len(text) > MAX_SOURCE_BYTES:
+        error(1, 1, 2, f"the source is {len(text):,} characters long; the limit is {MAX_SOURCE_BYTES:,}")
+        return Parsed([], errors, text_lines, set())
+    if len(text_lines) > MAX_LINES:
+        error(MAX_LINES + 1, 1, 2, f"the source has {len(text_lines):,} lines; the limit is {MAX_LINES:,}")
+        return Parsed([], errors, text_lines, set())
+    text = _checked_text(text, text_lines, error)
+    broken: set[str] = set()
+    parser, builder = _parser()
+    with _lock:
+        builder.records = []
+        source = _Source(text, 0, 1)
+        while source.pos < len(text) and len(errors) < MAX_ERRORS:
             try:
-                tree = parser.parse(code)
-            except UnexpectedInput as exc:
-                errors.append(_syntax_error(exc, filename, lineno, raw))
-        lines.append(ParsedLine(lineno, raw, tree))
-    return lines, errors
+                parser.parse(source)
+                break
+            except UnexpectedToken as exc:
+                failed = _unexpected_token(exc.token, exc.expected, text_lines, source.pos)
+            except _LexError as exc:
+                failed = exc
+            except _TooDeep as exc:
+                node = exc.node
+                failed = _LexError(f"expression nested deeper than {MAX_NESTING} levels", node.line, node.column,
+                                   node.end_column, source.pos)
+            error(failed.line, failed.column, failed.end_column, failed.message, failed.notes)
+            declared = _DECLARED_NAME.match(text_lines[failed.line - 1])
+            if declared:
+                broken.add(declared.group(1))
+            # resume on the next line (the text ends with "\n", so there is one)
+            source = _Source(text, text.find("\n", failed.pos) + 1, failed.line + 1)
+        lines, builder.records = builder.records, []
+    return Parsed(lines, errors, text_lines, broken)
 
 
-def _syntax_error(exc: UnexpectedInput, filename: str, lineno: int, raw: str) -> AsmError:
-    col = getattr(exc, "column", None)
-    if isinstance(exc, UnexpectedCharacters):
-        char = raw[exc.column - 1] if 0 < exc.column <= len(raw) else "?"
-        return AsmError(SourceLoc(filename, lineno, exc.column, exc.column + 1, raw),
-                        f"unexpected character {char!r}")
-    expected = _expected_words(exc)
-    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
-        end = len(raw.rstrip()) + 1
-        return AsmError(SourceLoc(filename, lineno, end, end + 1, raw), "unexpected end of line", expected)
-    token: Token = exc.token
-    col = token.column if isinstance(col, int) and col > 0 else 1
-    return AsmError(SourceLoc(filename, lineno, col, col + max(1, len(str(token))), raw),
-                    f"unexpected {str(token)!r}", expected)
+def _unexpected_token(token: Token, expected, text_lines: list[str], pos: int) -> _LexError:
+    words = {_TERMINAL_WORDS.get(name, name) for name in expected}
+    notes = ["expected " + ", ".join(sorted(words))] if words else []
+    if token.type == "NL":
+        end = len(text_lines[token.line - 1].rstrip()) + 1
+        return _LexError("unexpected end of line", token.line, end, end + 1, pos, notes)
+    return _LexError(f"unexpected {shown(token.value)!r}", token.line, token.column, token.end_column, pos, notes)
 
 
-def _expected_words(exc: UnexpectedInput) -> list[str]:
-    """The tokens the parser would have accepted, operators folded into one word."""
-    names = getattr(exc, "accepts", None) or getattr(exc, "expected", None) or ()
-    words = {_TERMINAL_WORDS.get(name, "an operator" if _is_operator(name) else _terminal_text(name))
-             for name in names}
-    return ["expected " + ", ".join(sorted(words))] if words else []
-
-
-def _terminal_text(name: str) -> str:
-    try:
-        return repr(_parser().get_terminal(name).pattern.value)
-    except KeyError:
-        return name
-
-
-def _is_operator(name: str) -> bool:
-    return _terminal_text(name).strip("'") in {"+", "-", "*", "/", "//", "%", "&", "|", "^", "<<", ">>"}
+def _checked_text(text: str, text_lines: list[str], error) -> str:
+    """The text to parse: control characters reported and blanked, over-long lines reported and
+    emptied, and a final "\\n" so that every line ends with one."""
+    if FORBIDDEN_CHARACTERS.search(text):
+        line, line_start = 1, 0
+        for m in itertools.islice(FORBIDDEN_CHARACTERS.finditer(text), MAX_ERRORS):
+            line += text.count("\n", line_start, m.start())
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            code = ord(m.group())
+            column = m.start() - line_start + 1
+            error(line, column, column + 1, f"character U+{code:04X} "
+                  f"({_CHARACTER_NAMES.get(code, 'a control character')}) is not allowed",
+                  ["lines end with \\n; tab and form feed are the only other white space"])
+        text = FORBIDDEN_CHARACTERS.sub(" ", text)
+    if len(text) > MAX_LINE_CHARS and any(len(t) > MAX_LINE_CHARS for t in text_lines):
+        kept = []
+        for number, line_text in enumerate(text_lines, start=1):
+            if len(line_text) > MAX_LINE_CHARS:
+                error(number, MAX_LINE_CHARS + 1, MAX_LINE_CHARS + 2,
+                      f"the line is {len(line_text):,} characters long; the limit is {MAX_LINE_CHARS:,}",
+                      ['long data belongs in a file: INIT takes file("data.npy")'])
+                line_text = ""
+            kept.append(line_text)
+        text = "\n".join(kept)
+    return text + "\n"

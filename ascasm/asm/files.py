@@ -1,0 +1,82 @@
+"""Reading the files a program names, the source and its file("x.npy") inputs, without trusting them:
+only regular files (a FIFO would block the assembler forever), sizes checked before anything is
+allocated, and a .npy read by its header alone: never numpy's pickle path."""
+from __future__ import annotations
+
+import math
+import os
+import stat
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from ..limits import MAX_NPY_HEADER
+
+_NPY_MAGIC = b"\x93NUMPY"
+_ZIP_MAGIC = b"PK\x03\x04"
+
+
+class InputFileError(Exception):
+    """A file that cannot be used, with a one-line reason."""
+
+
+@contextmanager
+def _open_regular(path: Path):
+    """`path` opened for binary reading if it is a regular file. O_NONBLOCK: opening a FIFO must not
+    wait for a writer; the type is checked on the opened file, so it cannot change in between."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise InputFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise InputFileError(f"cannot read {path}: not a regular file")
+    with os.fdopen(fd, "rb") as file:
+        yield file
+
+
+def read_regular_file(path: Path, limit: int) -> bytes:
+    """The contents of a regular file of at most `limit` bytes."""
+    with _open_regular(path) as file:
+        size = os.fstat(file.fileno()).st_size
+        data = file.read(limit + 1)
+    if max(size, len(data)) > limit:
+        raise InputFileError(f"{path} is {max(size, len(data)):,} bytes; the limit is {limit:,}")
+    return data
+
+
+def load_npy(path: Path, max_count: int) -> np.ndarray:
+    """The values of a .npy file holding at most `max_count` integers or floats, flattened in C
+    order. The header is checked against `max_count` and the file's size before any data is read."""
+    with _open_regular(path) as file:
+        magic = file.read(len(_NPY_MAGIC))
+        if magic != _NPY_MAGIC:
+            kind = "a .npz archive (save a single array with numpy.save)" if magic.startswith(_ZIP_MAGIC) \
+                else "not a .npy file"
+            raise InputFileError(f"{path} is {kind}")
+        file.seek(0)
+        try:
+            version = np.lib.format.read_magic(file)
+            if version == (1, 0):
+                shape, fortran_order, dtype = np.lib.format.read_array_header_1_0(file, max_header_size=MAX_NPY_HEADER)
+            elif version == (2, 0):
+                shape, fortran_order, dtype = np.lib.format.read_array_header_2_0(file, max_header_size=MAX_NPY_HEADER)
+            else:
+                raise InputFileError(f"{path}: .npy format version {version[0]}.{version[1]} is not supported")
+        except ValueError as exc:
+            raise InputFileError(f"{path}: bad .npy header: {exc}") from None
+        if dtype.hasobject or dtype.kind not in "biuf":
+            raise InputFileError(f"{path} holds {dtype} values; a buffer takes integers or floats")
+        if any(n < 0 for n in shape):
+            raise InputFileError(f"{path}: bad .npy header: shape {shape}")
+        count = math.prod(shape)
+        if count > max_count:
+            raise InputFileError(f"{path} holds {count:,} values; the buffer holds {max_count:,}")
+        nbytes = count * dtype.itemsize
+        data = file.read(nbytes)
+    if len(data) != nbytes:
+        raise InputFileError(f"{path} is truncated: its header announces {nbytes:,} bytes of data, "
+                             f"the file holds {len(data):,}")
+    values = np.frombuffer(data, dtype).reshape(shape, order="F" if fortran_order else "C")
+    return values.reshape(-1).copy()

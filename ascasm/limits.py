@@ -1,0 +1,20 @@
+"""Resource limits on untrusted input: a tiny source must not be able to take unbounded time or
+memory. Each limit has a clear error at the bound; docs/cli.md "Limits" lists them for users."""
+
+MAX_SOURCE_BYTES = 8 * 1024 * 1024      # a source file
+MAX_LINES = 250_000                     # lines of a source: each statement costs memory and time
+MAX_LINE_CHARS = 65_536                 # one source line; long data belongs in file("x.npy")
+MAX_ERRORS = 100                        # assembly errors reported before the assembler stops
+MAX_INT_BITS = 256                      # any integer met while evaluating a constant expression
+MAX_NESTING = 100                       # parentheses and unary signs inside one another
+MAX_SHOWN_TOKEN = 200                   # characters of an offending token echoed in a message
+MAX_NPY_HEADER = 10_000                 # bytes of a .npy header (numpy's own default)
+TRACE_LIMIT_DEFAULT = 256 * 1024 * 1024  # bytes of --trace output
+MAX_STEPS_LIMIT = (1 << 63) - 1         # --max-steps: the engine counts steps in 64 bits
+
+
+def shown(text: str) -> str:
+    """`text` as echoed in a message: at most MAX_SHOWN_TOKEN characters."""
+    if len(text) <= MAX_SHOWN_TOKEN:
+        return text
+    return f"{text[:MAX_SHOWN_TOKEN]}... ({len(text):,} characters)"

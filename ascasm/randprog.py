@@ -1,0 +1,157 @@
+"""Random valid programs over every row of the ISA table, for differential testing: the hypothesis
+property in tests/test_random_programs.py and the fuzzer tools/fuzz.py draw from this one generator.
+
+Operands are generated from each row's syntax and type list (ascasm/isa/operands.py), so a row added
+to the table is fuzzed without touching this file. Registers hold boundary values, divisors may be
+zero, addresses may be misaligned or outside the usable UB, mask registers p3 and p7 start unset, and
+scatter/gather indices come from tame tables (v1, v2) or from random bytes, so a good share of the
+programs fault: every fault path is compared too.
+
+The generator draws through a `Chooser` (integer, choice), so it runs on a seeded random.Random (the
+fuzzer: fast, reproducible from a seed) or on a hypothesis data object (the test: shrinking).
+"""
+from __future__ import annotations
+
+from typing import Protocol, Sequence
+
+import ml_dtypes
+
+from .isa.operands import Kind
+from .isa.table import BARRIER_KINDS, INSNS, PATTERNS
+from .state import UB_USABLE_DEFAULT
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+MAX_INSTRUCTIONS = 40
+
+PROLOGUE = f"""\
+.ub data  u8[2048] = (i * 37 + 11) % 256
+.ub idx16 u16[128] = (i * 7) % 300
+.ub idx32 u32[64]  = (i * 13) % 200
+.ub tail  u8[256]  = 255 - i @ {UB_USABLE_DEFAULT - 256}
+        vld v1.u16, [idx16]
+        vld v2.u32, [idx32]
+        mask p0.b16, ALL
+        mask p1.b32, M3
+        mask p2.b8, VL16
+        mov s1, 64
+        mov s2, 32
+        mov s3, 5
+"""
+
+INTERESTING = (0, 1, -1, 2, 3, 7, 31, 32, 63, 64, 255, 256, 1000, 2047, 65535, 1 << 32, INT64_MIN, INT64_MAX,
+               INT64_MIN + 1, UB_USABLE_DEFAULT, UB_USABLE_DEFAULT - 8, -64)
+FLOAT_IMMEDIATES = ("0.0", "-0.0", "1.5", "-2.25", "inf", "-inf", "nan", "0.1", "-7", "3.0e-3")
+# p0-p2 are set by the prologue; p3 and p7 start unset (MASK_UNSET unless something writes them):
+# rare enough that most programs run on past their mask operands
+MASK_REGISTERS = ("p0", "p1", "p2") * 10 + ("p3", "p7")
+TAIL_OFFSETS = (0, 32, 128, 224, 240, 248, 255, 256)
+
+
+class Chooser(Protocol):
+    def integer(self, low: int, high: int) -> int: ...        # low..high inclusive
+    def choice(self, items: Sequence): ...
+
+
+class RandomChooser:
+    """A Chooser over random.Random (the fuzzer)."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def integer(self, low: int, high: int) -> int:
+        return self.rng.randint(low, high)
+
+    def choice(self, items: Sequence):
+        return items[self.rng.randrange(len(items))]
+
+
+def immediate(c: Chooser) -> int:
+    form = c.integer(0, 2)
+    if form == 0:
+        return c.choice(INTERESTING)
+    return c.integer(-300, 300) if form == 1 else c.integer(INT64_MIN, INT64_MAX)
+
+
+def scalar_register(c: Chooser) -> str:
+    return f"s{c.integer(0, 7)}"
+
+
+def float_immediates(etype) -> tuple:
+    """Immediates every float type takes, plus T's own extremes: largest, smallest normal and subnormal."""
+    info = ml_dtypes.finfo(etype.np_dtype)
+    return FLOAT_IMMEDIATES + tuple(repr(float(v)) for v in (info.max, -info.max, info.tiny, info.smallest_subnormal))
+
+
+def typed_value(c: Chooser, etype) -> str:
+    """An X.T operand: a scalar register or an immediate that fits T (ascasm/isa/operands.py)."""
+    if c.integer(0, 3) == 0:
+        return scalar_register(c)
+    if etype.kind == "float":
+        return c.choice(float_immediates(etype))
+    bits = 8 * etype.width
+    low, high = -(1 << (bits - 1)), (1 << bits) - 1
+    if c.integer(0, 1):
+        return str(c.choice((low, -1, 0, 1, high, high >> 1)))
+    return str(c.integer(low, high))
+
+
+def address(c: Chooser) -> str:
+    """An address operand: mostly 32-byte aligned offsets inside `data`, sometimes anything."""
+    offset = c.integer(0, 2047) if c.integer(0, 11) == 0 else 32 * c.integer(0, 2048 // 32 - 1)
+    form = c.integer(0, 11)
+    if form <= 6:
+        return f"[data + {offset}]"
+    if form <= 8:
+        return f"[data + {offset} + a{c.integer(0, 3)}]"
+    if form == 9:
+        return f"[data + {scalar_register(c)}]"
+    if form == 10:
+        return f"[{scalar_register(c)} + {scalar_register(c)} + a{c.integer(0, 3)}]"
+    return f"[tail + {c.choice(TAIL_OFFSETS)}]"
+
+
+def _typed(register: str, operand, types) -> str:
+    return f"{register}.{types[operand.type_slot].name}" if operand.type_slot is not None else register
+
+
+def instruction(c: Chooser, n_labels: int) -> str:
+    """Any row of the ISA table with any of its type combinations, operands drawn by kind."""
+    spec = c.choice(INSNS)
+    types = c.choice(spec.types) if spec.types else ()
+    operands = []
+    for operand in spec.operands:
+        kind = operand.kind
+        if kind is Kind.VREG:
+            text = _typed(f"v{c.integer(0, 5)}", operand, types)
+        elif kind is Kind.PREG:
+            text = _typed(c.choice(MASK_REGISTERS), operand, types)
+        elif kind is Kind.AREG:
+            text = _typed(f"a{c.integer(0, 3)}", operand, types)
+        elif kind is Kind.SREG:
+            text = _typed(scalar_register(c), operand, types)
+        elif kind is Kind.SVAL:
+            text = scalar_register(c) if c.integer(0, 1) else str(immediate(c))
+        elif kind is Kind.TVAL:
+            text = typed_value(c, types[operand.type_slot])
+        elif kind is Kind.IMM:
+            text = str(c.integer(-4, 64))
+        elif kind is Kind.ADDR:
+            text = address(c)
+        elif kind is Kind.LABEL:
+            text = f"L{c.integer(0, n_labels - 1)}"
+        elif kind is Kind.PAT:
+            text = c.choice(sorted(PATTERNS))
+        elif kind is Kind.BARRIER:
+            text = c.choice(("",) + BARRIER_KINDS)
+        else:
+            raise AssertionError(f"no generator for operand kind {kind}")
+        operands.append(text)
+    return f"{spec.mnemonic} {', '.join(t for t in operands if t)}".strip()
+
+
+def program(c: Chooser) -> str:
+    """The prologue, then 1..MAX_INSTRUCTIONS labelled instructions (branches may go anywhere,
+    including the label after the last one)."""
+    n = c.integer(1, MAX_INSTRUCTIONS)
+    body = [f"L{k}: {instruction(c, n + 1)}" for k in range(n)]
+    return PROLOGUE + "\n".join(body) + f"\nL{n}:\n"
