@@ -22,7 +22,8 @@ from . import __version__, draw, stats
 from .debug_expr import float_text
 from .source import format_diagnostic, unreadable
 from .program import Buffer
-from .debugger import debug_main, parse_size, size_text
+from .debugger import debug_main, parse_size
+from .debugger.views import size_text
 from .isa import BY_MNEMONIC
 from .explain import explain_lines, instruction_list
 from .limits import MAX_STEPS_LIMIT, TRACE_LIMIT_DEFAULT

@@ -46,8 +46,10 @@ def unreadable(path: Path) -> str:
         return f"{path} is a directory, not a program file"
     if not path.exists():
         return f"cannot read {path}: no such file"
-    if not path.is_file() or not os.access(path, os.R_OK):
-        return f"cannot read {path}: not a readable file"
+    if not path.is_file():
+        return f"cannot read {path}: not a regular file"
+    if not os.access(path, os.R_OK):
+        return f"cannot read {path}: permission denied"
     return ""
 def _window(line: str, col: int, end_col: int) -> tuple[str, int, int]:
     """A long line cut to SHOWN_LINE characters around the caret, "..." marking what is left out;

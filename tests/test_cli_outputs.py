@@ -134,7 +134,7 @@ def test_dumps_are_written_when_the_trace_limit_stops_the_run(tmp_path):
 
 
 def test_trace_limit_default_is_256_mib():
-    assert build_parser().parse_args(["run", "x.s", "--trace"]).trace_limit == 256 * 1024 * 1024
+    assert build_parser().parse_args(["run", "x.s", "--trace="]).trace_limit == 256 * 1024 * 1024
 
 
 @pytest.mark.parametrize("args, message", [
