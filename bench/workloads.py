@@ -10,6 +10,7 @@ Loading a tile into the UB is DMA on the device, so it is not timed; only `Machi
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import time
@@ -233,14 +234,22 @@ def scalar_dispatch(engine: str, repeat: int) -> float:
     return best / (4 * n + 2) * 1e9
 
 
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as info:
+            return next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
+    except (OSError, StopIteration):
+        return platform.machine()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=15, help="passes per workload; the best and the spread are shown")
     parser.add_argument("--engine", default="cy", choices=("cy", "ref"))
     parser.add_argument("--only", default="", help="comma-separated workload names (W1f32,W1f16,W2,W3)")
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {platform.processor() or 'cpu ?'}, python {platform.python_version()}, "
-          f"numpy {np.__version__}; N = {N}; best of {args.repeat}")
+    print(f"machine: {cpu_model()}, {os.cpu_count()} cpus; python {platform.python_version()}, numpy {np.__version__}; "
+          f"N = {N}; best of {args.repeat}")
     print(f"{'workload':<8} {'M vec/s':>8} {'spread':>13} {'M steps/s':>10} {'ns/step':>8} {'numpy loop':>11} "
           f"{'ratio':>7}")
     wanted = {w.replace(" ", "").rstrip("*") for w in args.only.split(",") if w}

@@ -254,6 +254,11 @@ cdef inline void scan_hazard(Machine* m, int64_t addr, int64_t size) noexcept no
     cdef int64_t block, lo, hi
     if m.n_dirty == 0:
         return                      # nothing written since the membar: the common path costs this test
+    if (addr | size) & (BLOCK - 1) == 0:                # whole blocks (vector loads and stores)
+        for block in range(addr // BLOCK, (addr + size) // BLOCK):
+            if m.ub_dirty[block]:
+                scan_block(m, block, 0xFFFFFFFFU)
+        return
     for block in range(addr // BLOCK, (addr + size - 1) // BLOCK + 1):
         lo = addr - block * BLOCK if addr > block * BLOCK else 0
         hi = addr + size - block * BLOCK if addr + size < (block + 1) * BLOCK else BLOCK
@@ -312,11 +317,18 @@ ctypedef fused ElementBits:      # an element moved as its bits, by width
     uint64_t
 
 
+cdef inline void book_rows(Machine* m, int64_t addr, ElementBits* width) noexcept nogil:
+    """ub_write_row of one element's bytes = the executing row (a fixed-size copy: a few stores)."""
+    cdef int32_t rows[8]
+    cdef int64_t k
+    for k in range(8):
+        rows[k] = <int32_t>m.row
+    memcpy(&m.ub_write_row[addr], rows, 4 * sizeof(ElementBits))
+
+
 cdef inline void wrote_element(Machine* m, int64_t addr, ElementBits* width) noexcept nogil:
     """wrote() for one element at an address aligned to its width (so inside one block)."""
-    cdef int64_t k
-    for k in range(sizeof(ElementBits)):
-        m.ub_write_row[addr + k] = <int32_t>m.row
+    book_rows(m, addr, width)
     mark_block(m, addr // BLOCK, element_bits(addr, sizeof(ElementBits)))
 
 

@@ -337,8 +337,7 @@ cdef inline int k_vsta_norm(Machine* m, const Ins* ins, const Args_vsta_norm* a,
                 k = (64 * w + __builtin_ctzll(bits)) // width
                 bits &= bits - 1
                 dst[k] = src[k]
-                for j in range(width):
-                    m.ub_write_row[addr + k * width + j] = <int32_t>m.row
+                book_rows(m, addr + k * width, <vsta_norm_TW*>NULL)
         block = addr // BLOCK + 2 * w
         if <uint32_t>written[w]:
             mark_block(m, block, <uint32_t>written[w])
