@@ -159,6 +159,11 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vunary.vD = <int32_t>row[3]
         ins.a.vunary.vA = <int32_t>row[4]
         ins.a.vunary.pM = <int32_t>row[5]
+    elif family == FAM_VLOGIC:
+        ins.a.vlogic.vD = <int32_t>row[3]
+        ins.a.vlogic.vA = <int32_t>row[4]
+        ins.a.vlogic.vB = <int32_t>row[5]
+        ins.a.vlogic.pM = <int32_t>row[6]
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -3015,8 +3020,71 @@ cdef const Ins* kernel_385(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_386(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_and*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[386]
+cdef const Ins* kernel_387(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_and*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_388(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_and*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_389(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_or*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_390(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_or*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_391(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_or*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_392(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_xor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_393(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_xor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_394(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_xor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[395]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3403,6 +3471,15 @@ KERNELS[382] = kernel_382
 KERNELS[383] = kernel_383
 KERNELS[384] = kernel_384
 KERNELS[385] = kernel_385
+KERNELS[386] = kernel_386
+KERNELS[387] = kernel_387
+KERNELS[388] = kernel_388
+KERNELS[389] = kernel_389
+KERNELS[390] = kernel_390
+KERNELS[391] = kernel_391
+KERNELS[392] = kernel_392
+KERNELS[393] = kernel_393
+KERNELS[394] = kernel_394
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -3999,6 +4076,39 @@ KERNEL_OF_ROWS = (
     (77, 11, 0, 383),
     (77, 12, 0, 384),
     (77, 13, 0, 385),
+    (78, 1, 0, 386),
+    (78, 2, 0, 386),
+    (78, 13, 0, 386),
+    (78, 12, 0, 386),
+    (78, 3, 0, 387),
+    (78, 4, 0, 387),
+    (78, 9, 0, 387),
+    (78, 10, 0, 387),
+    (78, 5, 0, 388),
+    (78, 6, 0, 388),
+    (78, 11, 0, 388),
+    (79, 1, 0, 389),
+    (79, 2, 0, 389),
+    (79, 13, 0, 389),
+    (79, 12, 0, 389),
+    (79, 3, 0, 390),
+    (79, 4, 0, 390),
+    (79, 9, 0, 390),
+    (79, 10, 0, 390),
+    (79, 5, 0, 391),
+    (79, 6, 0, 391),
+    (79, 11, 0, 391),
+    (80, 1, 0, 392),
+    (80, 2, 0, 392),
+    (80, 13, 0, 392),
+    (80, 12, 0, 392),
+    (80, 3, 0, 393),
+    (80, 4, 0, 393),
+    (80, 9, 0, 393),
+    (80, 10, 0, 393),
+    (80, 5, 0, 394),
+    (80, 6, 0, 394),
+    (80, 11, 0, 394),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4078,4 +4188,7 @@ FAMILY_OF_OPCODE = {
     75: FAM_VUNARY,
     76: FAM_VUNARY,
     77: FAM_VUNARY,
+    78: FAM_VLOGIC,
+    79: FAM_VLOGIC,
+    80: FAM_VLOGIC,
 }

@@ -128,6 +128,7 @@ cdef enum Family:
     FAM_VSEL = 42
     FAM_PCNT = 43
     FAM_VUNARY = 44
+    FAM_VLOGIC = 45
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -392,6 +393,16 @@ ctypedef fused vunary_sub:
     Op_exp
     Op_sqrt
 
+ctypedef fused vlogic_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vlogic_sub:
+    Op_and
+    Op_or
+    Op_xor
+
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
     SVal x
@@ -592,6 +603,12 @@ cdef struct Args_vunary:    # vD.T, vA.T, pM
     int32_t vA
     int32_t pM
 
+cdef struct Args_vlogic:    # vD.T, vA.T, vB.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    int32_t pM
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -637,6 +654,7 @@ cdef union Args:
     Args_vsel vsel
     Args_pcnt pcnt
     Args_vunary vunary
+    Args_vlogic vlogic
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -751,3 +769,7 @@ cdef enum:
     POS_vunary_vD = 0
     POS_vunary_vA = 1
     POS_vunary_pM = 2
+    POS_vlogic_vD = 0
+    POS_vlogic_vA = 1
+    POS_vlogic_vB = 2
+    POS_vlogic_pM = 3

@@ -351,3 +351,24 @@ cdef inline int k_vsel(Machine* m, const Ins* ins, const Args_vsel* a, vsel_TW* 
     for i in range(VL // sizeof(vsel_TW)):
         dst[i] = x[i] if active(m, a.pM, i, sizeof(vsel_TW)) else y[i]
     return STOP_RUNNING
+
+
+# vand|vor|vxor vD.T, vA.T, vB.T, pM  -- on the lanes' bits (floats too); inactive lanes 0
+cdef inline int k_vlogic(Machine* m, const Ins* ins, const Args_vlogic* a, vlogic_TW* t, vlogic_sub* op) noexcept nogil:
+    cdef const vlogic_TW* x = <const vlogic_TW*>vreg(m, a.vA)
+    cdef const vlogic_TW* y = <const vlogic_TW*>vreg(m, a.vB)
+    cdef vlogic_TW* dst = <vlogic_TW*>vreg(m, a.vD)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vlogic_TW)):
+        if not active(m, a.pM, i, sizeof(vlogic_TW)):
+            dst[i] = 0
+        elif vlogic_sub is Op_and:
+            dst[i] = x[i] & y[i]
+        elif vlogic_sub is Op_or:
+            dst[i] = x[i] | y[i]
+        else:
+            dst[i] = x[i] ^ y[i]
+    return STOP_RUNNING

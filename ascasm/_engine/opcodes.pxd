@@ -78,6 +78,9 @@ cdef enum Opcode:
     OP_VNEG = 75
     OP_VEXP = 76
     OP_VSQRT = 77
+    OP_VAND = 78
+    OP_VOR = 79
+    OP_VXOR = 80
 
 cdef enum TypeCode:
     T_S8 = 1

@@ -41,7 +41,7 @@ AXES = {
     "mask_store_norm": (), "mask_store_pack": (), "vsct": ("TW", "UW"),
     "reduce_sum": ("U",), "reduce_maxmin": ("T", "sub"),
     "vdup": ("T",), "vdup_masked": ("T",), "vci": ("T",), "vbinary": ("T", "sub"), "vbinary_x": ("T", "sub"),
-    "vunary": ("T", "sub"), "vcmp": ("T", "sub"), "vsel": ("TW",), "pcnt": (),
+    "vunary": ("T", "sub"), "vcmp": ("T", "sub"), "vsel": ("TW",), "pcnt": (), "vlogic": ("TW", "sub"),
 }
 
 

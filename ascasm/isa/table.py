@@ -56,6 +56,7 @@ REDUCE_SUM_PAIRS = tuple(tuple(dtypes.BY_SPELLING[n] for n in pair) for pair in 
 FLOAT_TYPES = dtypes.named("f16", "bf16", "f32", "e4m3", "e5m2")    # computed on; e8m0 and hif8 are moved only
 SIGNED_TYPES = dtypes.named("s8", "s16", "s32", "s64")
 COMPUTE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64") + FLOAT_TYPES   # facts §8
+LOGIC_TYPES = dtypes.named("s8", "u8", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")  # asc_and
 REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # seed 003 table 4
 
 
@@ -316,6 +317,10 @@ INSNS: tuple[InsnSpec, ...] = (
     *(InsnSpec(m, "", "vD.T, vA.T, pM", "vunary", f"active lanes: vD = {s}; inactive lanes 0",
                "facts §8; " + SPEC + " §4 Vector compute", types=_single(types), sub=m[1:], mask=_LANE_MASK)
       for m, (s, types) in _UNARY_OPS.items()),
+    *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vlogic", f"active lanes: vD = vA {op} vB, bit by bit; inactive lanes 0",
+               f"c-api-reg/logic_compute/asc_{m[1:]}.md (the mask-register form is p{m[1:]})",
+               types=_single(LOGIC_TYPES), sub=m[1:], mask=_LANE_MASK)
+      for m, op in (("vand", "&"), ("vor", "|"), ("vxor", "^"))),
 )
 
 DIRECTIVES = (

@@ -818,6 +818,18 @@ def vsel(m: RefMachine, insn: Insn):
     m.lanes(insn.operand("vD"), etype).view(etype.bits)[:] = np.where(active, a, b)
 
 
+BITWISE = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}
+
+
+def vlogic(m: RefMachine, insn: Insn):
+    # vand|vor|vxor vD.T, vA.T, vB.T, pM  -- on the lanes' bits (floats too); inactive lanes 0
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a = m.lanes(insn.operand("vA"), etype).view(etype.bits)
+    b = m.lanes(insn.operand("vB"), etype).view(etype.bits)
+    m.lanes(insn.operand("vD"), etype).view(etype.bits)[:] = _zeroed(active, BITWISE[insn.spec.sub](a, b))
+
+
 def pcnt(m: RefMachine, insn: Insn):
     # pcnt sD, pM.bW  -- number of lanes i < 256/W with bit i*W set
     (etype,) = insn.types
@@ -830,5 +842,5 @@ FAMILIES = {f.__name__: f for f in (
     mask_pattern, mask_update, iter_set, iter_scaled, mask_logic, mask_not, mask_move,
     vld_norm, vld_brc, vld_us, vld_ds, vld_unpk, vld_dintlv, mask_load_norm, mask_load_us, mask_load_ds, vgat,
     vsta_norm, vsta_first, vsta_pack, vsta_packv2, vsta_intlv, mask_store_norm, mask_store_pack, vsct,
-    reduce_sum, reduce_maxmin, vdup, vdup_masked, vci, vbinary, vbinary_x, vunary, vcmp, vsel, pcnt,
+    reduce_sum, reduce_maxmin, vdup, vdup_masked, vci, vbinary, vbinary_x, vunary, vcmp, vsel, pcnt, vlogic,
 )}

@@ -1,0 +1,43 @@
+"""vand, vor, vxor (c-api-reg/logic_compute/asc_and.md, asc_or.md, asc_xor.md): bitwise on the lanes'
+bits, floats included; inactive lanes 0. Expected values worked by hand."""
+import numpy as np
+import pytest
+from conftest import run_source
+
+from ascasm import AssemblyFailed, assemble
+
+
+@pytest.mark.parametrize("mnemonic, expected", [("vand", 0x000F), ("vor", 0x0FFF), ("vxor", 0x0FF0)])
+def test_u16_lanes_bit_by_bit(engine, mnemonic, expected):
+    machine = run_source(f"""
+        .ub out u16[128]
+            mask p0.b16, ALL
+            vdup v1.u16, 0x00FF
+            vdup v2.u16, 0x0F0F
+            {mnemonic} v3.u16, v1.u16, v2.u16, p0
+            vsta [out], v3.u16, p0
+            halt
+    """, engine)
+    assert (machine.program.buffers["out"].view(machine.state.ub) == expected).all()
+
+
+def test_floats_are_combined_as_bits_and_inactive_lanes_are_zero(engine):
+    # 1.5 is 0x3FC00000, -2.0 is 0xC0000000: their xor 0xFFC00000 (a NaN with the sign set), kept as is
+    machine = run_source("""
+        .ub out u32[64] = 7
+            mask p0.b32, ALL
+            mask p1.b32, VL2
+            vdup v1.f32, 1.5
+            vdup v2.f32, -2.0
+            vxor v3.f32, v1.f32, v2.f32, p1
+            vsta [out], v3.f32, p0
+            halt
+    """, engine)
+    out = machine.program.buffers["out"].view(machine.state.ub)
+    assert list(out[:2]) == [0xFFC00000, 0xFFC00000] and not out[2:].any()
+
+
+def test_64_bit_types_are_not_on_the_page():
+    with pytest.raises(AssemblyFailed) as failed:
+        assemble("    mask p0.b32, ALL\n    vand v0.u64, v1.u64, v2.u64, p0\n")
+    assert "'vand' does not accept u64" in str(failed.value)
