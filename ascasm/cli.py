@@ -25,7 +25,8 @@ from .program import Buffer
 from .debugger import debug_main, parse_size
 from .debugger.views import size_text
 from .isa import BY_MNEMONIC
-from .explain import explain_lines, instruction_list
+from .isa.table import BY_CAPI
+from .explain import explain_lines, instruction_list, mnemonics_of
 from .limits import MAX_STEPS_LIMIT, TRACE_LIMIT_DEFAULT
 from .outputs import CappedWriter, OutputRefused, TraceLimitReached, check_outputs
 from .state import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT
@@ -119,7 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--force", action="store_true",
                      help="let --dump and --trace replace existing files (never the program's own inputs)")
     explain = commands.add_parser("explain", help="what an instruction does, from the ISA table")
-    explain.add_argument("mnemonic", nargs="?", help="e.g. vsct, vld.brc, vredmax (none: list every instruction)")
+    explain.add_argument("mnemonic", nargs="?",
+                         help="e.g. vsct, vld.brc, asc_and (a C-API name); none: list every instruction")
     stats = commands.add_parser("stats", help="instruction counts, lanes, UB traffic and an estimated cycle count")
     _machine_options(stats)
     stats.add_argument("--json", action="store_true", help="print the statistics as one JSON document")
@@ -280,16 +282,17 @@ class RunReport:
         return "trace_limit" if self.trace_limited else self.STATUS[self.exit]
 
 
-def explain_command(mnemonic: str | None) -> int:
-    if mnemonic is None:
+def explain_command(name: str | None) -> int:
+    if name is None:
         print("\n".join(instruction_list()))
         return EXIT_OK
-    if mnemonic.lower() not in BY_MNEMONIC:
-        close = difflib.get_close_matches(mnemonic.lower(), list(BY_MNEMONIC), n=3)
+    if not mnemonics_of(name):
+        close = difflib.get_close_matches(name.lower(), list(BY_MNEMONIC) + list(BY_CAPI), n=3)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        print(f"ascasm: error: no instruction '{mnemonic}'{hint} (docs/isa.md lists them all)", file=sys.stderr)
+        print(f"ascasm: error: no instruction or C-API function '{name}'{hint} (docs/isa.md lists them all)",
+              file=sys.stderr)
         return EXIT_USAGE
-    print("\n".join(explain_lines(mnemonic.lower())))
+    print("\n".join(explain_lines(name)))
     return EXIT_OK
 
 

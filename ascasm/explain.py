@@ -4,7 +4,7 @@ that do not ship with ascasm), and the list of every instruction by group."""
 from __future__ import annotations
 
 from .isa import BY_MNEMONIC, INSNS, PATTERNS, Kind
-from .isa.table import describe
+from .isa.table import BY_CAPI, describe
 
 # The instruction groups of listings and the cheat sheet, by the family prefix of a row.
 GROUPS = (("scalar and control", ("scalar", "branch", "cond_branch", "membar", "halt")),
@@ -28,6 +28,9 @@ SOURCE_KEY = {
     "facts": '"facts §N": section N of ascasm\'s research notes on the Ascend 950 vector ISA '
              "(ascend-vf-facts.md, compiled from the asc-devkit documentation and library source; kept with "
              "the project's specification, not installed)",
+    "c-api-reg": '"c-api-reg/DIR/asc_NAME.md": the public Ascend C API reference page of the register-level '
+                 "function asc_NAME (Huawei's asc-devkit documentation, SIMD-API); `ascasm explain asc_NAME` "
+                 "finds the instructions that implement it",
     "LANGUAGE.md": '"LANGUAGE.md §N": the ascasm language specification, kept with the project; what it '
                    "leaves open is decided in docs/semantics.md, and docs/isa.md lists every instruction",
 }
@@ -44,8 +47,21 @@ def pattern_meaning(name: str) -> str:
     return f"the lowest {n} elements (all of them when the width has fewer)"
 
 
-def explain_lines(mnemonic: str) -> list[str]:
-    """Every form of `mnemonic` from the table, its patterns, and the key to its sources."""
+def mnemonics_of(name: str) -> list[str]:
+    """The mnemonics `ascasm explain NAME` shows: NAME itself, or those implementing the C-API function
+    NAME (asc_and -> vand); none when NAME is neither."""
+    name = name.lower()
+    return [name] if name in BY_MNEMONIC else BY_CAPI.get(name, [])
+
+
+def explain_lines(name: str) -> list[str]:
+    """Every form of a mnemonic (or of the mnemonics implementing C-API function `name`) from the
+    table, its patterns, and the key to its sources."""
+    mnemonics = mnemonics_of(name)
+    if mnemonics != [name.lower()]:
+        return [f"{name}: implemented by {', '.join(mnemonics)}", ""] + \
+            [line for mnemonic in mnemonics for line in explain_lines(mnemonic) + [""]][:-1]
+    mnemonic = mnemonics[0]
     specs = BY_MNEMONIC[mnemonic]
     lines = describe(mnemonic)
     if any(op.kind is Kind.PAT for spec in specs for op in spec.operands):

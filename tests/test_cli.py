@@ -232,3 +232,12 @@ def test_explain_spells_out_the_sources_it_cites():
     assert len(key) == 1 and key[0].startswith('  "seed NNN NAME": the Ascend C API reference page NAME')
     lines = ascasm("explain", "mask.upd").stdout.splitlines()
     assert lines[lines.index("sources:") + 1].startswith('  "facts §N": section N of ascasm\'s research notes')
+
+
+def test_explain_finds_instructions_by_their_c_api_name():
+    result = ascasm("explain", "asc_and")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == "asc_and: implemented by pand, vand"
+    assert "vand vD.T, vA.T, vB.T, pM" in result.stdout and "pand pD, pA, pB, pG" in result.stdout
+    unknown = ascasm("explain", "asc_andd")
+    assert unknown.returncode == 64 and "did you mean 'asc_and'" in unknown.stderr

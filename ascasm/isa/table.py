@@ -6,6 +6,7 @@ Semantics live in the two executors (ascasm/ref/ and ascasm/_engine/), never her
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from . import dtypes
@@ -204,10 +205,11 @@ INSNS: tuple[InsnSpec, ...] = (
     InsnSpec("iter", "scaled", "aD.bW, sI, STRIDE", "iter_scaled", "aD = sI * STRIDE * W bytes",
              "facts §7", types=_single(MASK_WIDTHS)),
     *(InsnSpec(m, "", "pD, pA, pB, pG", "mask_logic", f"pD = pA {op} pB where pG is set, 0 elsewhere (all 256 bits)",
-               "facts §2.4", sub=m[1:], mask=MaskUse("pG", "bits", "gate"))
+               f"facts §2.4; c-api-reg/logic_compute/asc_{m[1:]}.md (mask-register form)", sub=m[1:],
+               mask=MaskUse("pG", "bits", "gate"))
       for m, op in (("pand", "&"), ("por", "|"), ("pxor", "^"))),
     InsnSpec("pnot", "", "pD, pS, pG", "mask_not", "pD = ~pS where pG is set, 0 elsewhere (all 256 bits)",
-             "facts §2.4", mask=MaskUse("pG", "bits", "gate")),
+             "facts §2.4; c-api-reg/logic_compute/asc_not.md (mask-register form)", mask=MaskUse("pG", "bits", "gate")),
     InsnSpec("pmov", "", "pD, pS", "mask_move", "pD = pS (all 256 bits)", "facts §2.4"),
     # --- loads (facts §3) ---
     InsnSpec("vld", "", "vD.T, [addr]", "vld_norm", "NORM load: vD = the 256 bytes at addr",
@@ -337,6 +339,12 @@ BY_OPCODE = {OPCODES[spec.opname]: spec for spec in INSNS}
 BY_MNEMONIC: dict[str, list[InsnSpec]] = {}
 for _spec in INSNS:
     BY_MNEMONIC.setdefault(_spec.mnemonic, []).append(_spec)
+# The C-API functions a row's source cites (asc_scatter, asc_and, ...) -> the mnemonics that implement them.
+BY_CAPI: dict[str, list[str]] = {}
+for _spec in INSNS:
+    for _name in re.findall(r"\basc_[a-z0-9_]+", _spec.ref):
+        if _spec.mnemonic not in BY_CAPI.setdefault(_name, []):
+            BY_CAPI[_name].append(_spec.mnemonic)
 
 # Bytecode row: [opcode, type slot 0, type slot 1, operand slots...] (docs/bytecode.md).
 ROW_HEADER = 3
