@@ -104,6 +104,12 @@ def build_engine(copy: Path):
         raise Fail(f"building the engine failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
 
 
+def in_engine(mutation: Mutation) -> bool:
+    """A mutation of the engine's Cython sources (core.pyx and the .pxi/.pxd files it includes) needs a
+    rebuild."""
+    return mutation.file.startswith("ascasm/_engine/") and not mutation.file.endswith(".py")
+
+
 def engine_binary(copy: Path) -> Path:
     (binary,) = (copy / "ascasm" / "_engine").glob("core.*.so")
     return binary
@@ -160,11 +166,11 @@ def main(argv=None) -> int:
             for mutation in chosen:
                 start = time.monotonic()
                 original = mutate(copy, mutation)
-                if mutation.file.endswith(".pyx"):
+                if in_engine(mutation):
                     build_engine(copy)
                 result = run_check(copy, mutation.check)
                 (copy / mutation.file).write_text(original)
-                if mutation.file.endswith(".pyx"):
+                if in_engine(mutation):
                     engine_binary(copy).write_bytes(baseline)
                 caught = result.returncode != 0
                 print(f"{'caught ' if caught else 'ESCAPED'} {mutation.name:24} ({time.monotonic() - start:.0f} s) "
