@@ -350,9 +350,8 @@ def test_the_log_names_every_ub_byte_a_step_changes(source, engine):
 @SETTINGS
 @given(programs(), st.sampled_from(("ref", "cy")), st.sampled_from(("keep", "zero")))
 def test_back_restores_the_whole_state_after_every_step(source, engine, store_inactive):
-    """Every byte a step changed comes back, whatever the instruction: the undo log is built from the
-    executor's own account of its writes, not from a prediction (which missed, for one, the slots a
-    store writes with --store-inactive zero when the recorder was not told about that mode)."""
+    """Every byte a step changed comes back, whatever the instruction and store mode: the undo log is
+    built from the executor's own account of its writes (its write log), not from a prediction."""
     program = assemble(source, "random.s")
     machine = Machine(program, engine, max_steps=MAX_STEPS, store_inactive=store_inactive)
     recorder = Recorder(program, machine)
