@@ -5,6 +5,7 @@ ASCASM_SANITIZE=address rebuilds with AddressSanitizer: Python must then run wit
 runtime preloaded, LD_PRELOAD=$(cc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 (.ci/run).
 """
 import os
+import platform
 import runpy
 
 import numpy
@@ -17,6 +18,10 @@ sanitize = os.environ.get("ASCASM_SANITIZE", "")
 if sanitize not in SANITIZERS:
     raise SystemExit(f"ASCASM_SANITIZE={sanitize!r}: the choices are {', '.join(repr(k) for k in SANITIZERS)}")
 
+# x86-64 CPUs since 2009 (SSE4.2, POPCNT): the compiler vectorises the lane loops' unsigned and 64-bit
+# compares and counts mask bits in one instruction
+X86_64_V2 = ["-march=x86-64-v2"] if platform.machine().lower() in ("x86_64", "amd64") else []
+
 extensions = [
     Extension(
         "ascasm._engine.core",
@@ -28,7 +33,7 @@ extensions = [
         # cache line (the run loop calls one per instruction through a pointer: packed kernels made
         # a scalar step 10 ns instead of 3 here)
         extra_compile_args=(["-O0", "-g"] if settings["DEBUG"] else ["-O3", "-falign-functions=64"])
-        + ["-ffp-contract=off", "-fno-strict-aliasing"] + SANITIZERS[sanitize],
+        + ["-ffp-contract=off", "-fno-strict-aliasing"] + X86_64_V2 + SANITIZERS[sanitize],
         extra_link_args=SANITIZERS[sanitize],
     )
 ]
