@@ -351,24 +351,38 @@ cdef inline bint compare(Lane a, Lane b, bint is_eq, bint is_ne, bint is_lt, bin
         return compare_numbers(a, b, is_eq, is_ne, is_lt, is_le, is_gt)
 
 
+cdef inline uint64_t flags_to_bits(const uint8_t* flags, int64_t width) noexcept nogil:
+    """Eight flag bytes (0 or 1, lane k's in byte k) as bits k*width: the three steps of a bit
+    compress, each halving the gaps (for 8-byte lanes the flags are already there)."""
+    cdef uint64_t x
+    cdef uint64_t gap = 8 - width
+    memcpy(&x, flags, 8)
+    if width == 8:
+        return x
+    x = (x | (x >> gap)) & (((ONE << (2 * width)) - 1) * 0x0001000100010001ULL)
+    x = (x | (x >> (2 * gap))) & (((ONE << (4 * width)) - 1) * 0x0000000100000001ULL)
+    return (x | (x >> (4 * gap))) & ((ONE << (8 * width)) - 1)
+
+
 # vcmp.CC pD, vA.T, vB.T, pM  -- bit i*W set for active lanes where the comparison holds
 cdef inline int k_vcmp(Machine* m, const Ins* ins, const Args_vcmp* a, vcmp_T* t, vcmp_sub* op) noexcept nogil:
     cdef const vcmp_T* x = <const vcmp_T*>vreg(m, a.vA)
     cdef const vcmp_T* y = <const vcmp_T*>vreg(m, a.vB)
     cdef int64_t width = sizeof(vcmp_T)
-    cdef int64_t per_word = 64 // width
+    cdef uint8_t flags[VL]                      # lane i's verdict in byte i: a loop the compiler vectorises
     cdef uint64_t words[MASK_WORDS]             # pD may be pM: read every lane first
     cdef uint64_t holds
-    cdef int64_t w, j
+    cdef int64_t i, w, g
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
+    for i in range(VL // width):
+        flags[i] = compare(x[i], y[i], vcmp_sub is Op_eq, vcmp_sub is Op_ne, vcmp_sub is Op_lt, vcmp_sub is Op_le,
+                           vcmp_sub is Op_gt)
     for w in range(MASK_WORDS):
         holds = 0
-        for j in range(per_word):
-            holds |= (<uint64_t>compare(x[w * per_word + j], y[w * per_word + j], vcmp_sub is Op_eq,
-                                        vcmp_sub is Op_ne, vcmp_sub is Op_lt, vcmp_sub is Op_le,
-                                        vcmp_sub is Op_gt)) << (j * width)
+        for g in range(8 // width):             # a word holds 64/width lanes: 8/width groups of 8
+            holds |= flags_to_bits(&flags[w * (64 // width) + 8 * g], width) << (8 * width * g)
         words[w] = holds & mask_word(m, a.pM, w)
     set_mask(m, a.pD, words)
     return STOP_RUNNING
