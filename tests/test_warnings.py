@@ -168,3 +168,29 @@ def test_a_faulting_instruction_records_no_hazard(engine):
     """, engine, ub_usable=253952)
     assert machine.stop_name == "UB_RANGE" and machine.state.fault_args[3] == 1
     assert not machine.state.hazard_warn.any()
+
+
+def test_duplicate_detection_survives_65536_scatters():
+    """The engine marks each scatter's addresses with a 16-bit stamp and forgets them all when the
+    stamp wraps: an address marked 65,535 scatters ago must not count as a duplicate after the wrap,
+    and a real duplicate after it must still be found. (The engine only: the reference executor keeps
+    no marks, and 65,536 scatters would take it minutes.)"""
+    machine = run_source("""
+        .ub idx u16[128] = [3, 9, 3]
+        .ub out u16[128]
+            mask p0.b16, VL1
+            mask p1.b16, VL3
+            vld v1.u16, [idx]
+            vsct [out], v0.u16, v1.u16, p0      ; stamp 1 marks out[3]
+            mov s0, 65534
+        loop:
+            vsct [out + 64], v0.u16, v1.u16, p0 ; stamps 2..65535 mark out[35]
+            sub s0, s0, 1
+            bgt s0, 0, loop
+            vsct [out], v0.u16, v1.u16, p0      ; the stamp wraps: out[3] once, no duplicate
+            vsct [out], v0.u16, v1.u16, p1      ; out[3] twice: a duplicate
+            halt
+    """, "cy")
+    assert machine.stop_name == "HALTED"
+    assert machine.state.dup_warn[8][0] == 0
+    assert list(machine.state.dup_warn[9]) == [1, 0, 2, 0x100 + 6]

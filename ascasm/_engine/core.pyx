@@ -109,7 +109,8 @@ cdef struct Machine:
     int32_t* ub_write_row   # per UB byte, the row that wrote it last
     int32_t* dirty_blocks   # the blocks with a nonzero ub_dirty word (a membar clears just those)
     int64_t n_dirty
-    uint8_t* seen           # per UB byte: marked by the executing vsct's lanes; all 0 between instructions
+    uint16_t* seen          # per UB byte: the stamp of the latest vsct whose lane addressed it
+    uint16_t seen_stamp     # the executing (or latest) vsct's stamp
     int64_t ub_usable
     bint strict
     bint zero_inactive
@@ -511,7 +512,7 @@ cdef class Engine:
         if not 0 <= ub_usable <= UB_BYTES:
             raise ValueError(f"ub_usable {ub_usable} outside [0, {UB_BYTES}]")
         self.state = state
-        self.seen_buffer = np.zeros(UB_BYTES, np.uint8)
+        self.seen_buffer = np.zeros(UB_BYTES, np.uint16)
         self.dirty_list_buffer = np.zeros(UB_BLOCKS, np.int32)
         cdef Machine* m = &self.m
         m.ub = <uint8_t*>_pointer(state.ub)
@@ -525,7 +526,8 @@ cdef class Engine:
         m.hazard_warn = <int64_t*>_pointer(state.hazard_warn)
         m.ub_dirty = <uint32_t*>_pointer(state.ub_dirty)
         m.ub_write_row = <int32_t*>_pointer(state.ub_write_row)
-        m.seen = <uint8_t*>_pointer(self.seen_buffer)
+        m.seen = <uint16_t*>_pointer(self.seen_buffer)
+        m.seen_stamp = 0
         m.dirty_blocks = <int32_t*>_pointer(self.dirty_list_buffer)
         m.ub_usable = ub_usable
         m.strict = strict

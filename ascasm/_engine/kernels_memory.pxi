@@ -156,47 +156,52 @@ ctypedef fused IndexBits:
     uint64_t
 
 
+cdef inline uint16_t next_stamp(Machine* m) noexcept nogil:
+    """A stamp no byte of m.seen holds: an instruction's marks need no clearing afterwards."""
+    m.seen_stamp += 1
+    if m.seen_stamp == 0:                       # wrapped (once per 65,535 scatters): forget every mark
+        memset(m.seen, 0, UB_BYTES * sizeof(uint16_t))
+        m.seen_stamp = 1
+    return m.seen_stamp
+
+
 cdef inline int indexed_lanes(Machine* m, const Ins* ins, const Addr* base_operand, int64_t vi, int64_t pm,
                               ElementBits* data, IndexBits* index_type, int64_t* lane, int64_t* lane_addr,
                               int64_t* lane_index, int64_t* count, int64_t* duplicate) noexcept nogil:
     """Checks mask, base alignment, then each active lane's element from lane 0 up, then the hazards of
     them all. Lists the active lanes in order: lane[k], its checked address and its index, k < count.
-    With `duplicate` (vsct), also finds the first k whose address an earlier lane had (-1: none) by
-    marking addresses in m.seen, marks it leaves only on success (the caller clears them)."""
-    cdef int64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
+    With `duplicate` (vsct), also finds the first k whose address an earlier lane had (-1: none): each
+    lane stamps its address in m.seen with this instruction's stamp."""
+    cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
     cdef int64_t base = address(base_operand)
     cdef const IndexBits* indices = <const IndexBits*>vreg(m, vi)
-    cdef int64_t w, k, n = 0, addr, index
+    cdef int64_t w, n = 0, addr, index
     cdef uint64_t bits
+    cdef uint16_t stamp = 0
     cdef int status = check_mask(m, pm) or check_align(m, base, ins.align)
     if status:
         return status
+    if duplicate != NULL:
+        stamp = next_stamp(m)
     for w in range(MASK_WORDS):
         bits = mask_word(m, pm, w) & stride_bits(pitch)
         while bits:
-            lane[n] = (64 * w + __builtin_ctzll(bits)) // pitch
+            lane[n] = <int64_t>((<uint64_t>(64 * w) + __builtin_ctzll(bits)) / pitch)
             bits &= bits - 1
             index = <int64_t>indices[lane[n]]
             addr = <int64_t>(<uint64_t>base + <uint64_t>index * sizeof(ElementBits))
             if not in_range(m, addr, sizeof(ElementBits)):
-                if duplicate != NULL:
-                    for k in range(n):
-                        m.seen[lane_addr[k]] = 0
                 return check_range(m, addr, sizeof(ElementBits), lane[n], index)
             lane_addr[n], lane_index[n] = addr, index
             if m.n_dirty:
                 scan_block(m, addr // BLOCK, element_bits(addr, sizeof(ElementBits)))
             if duplicate != NULL:
-                if m.seen[addr] and duplicate[0] < 0:
+                if m.seen[addr] == stamp and duplicate[0] < 0:
                     duplicate[0] = n
-                m.seen[addr] = 1
+                m.seen[addr] = stamp
             n += 1
     count[0] = n
-    status = hazard_verdict(m)
-    if status and duplicate != NULL:
-        for k in range(n):
-            m.seen[lane_addr[k]] = 0
-    return status
+    return hazard_verdict(m)
 
 
 # vgat vD.T, [base], vI.U, pM  -- active lane i <- the element at base + idx[i]*W; inactive lanes 0
@@ -240,8 +245,6 @@ cdef inline int k_vsct(Machine* m, const Ins* ins, const Args_vsct* a, vsct_TW* 
         while lane_addr[earlier] != lane_addr[later]:
             earlier += 1
         if m.strict:
-            for k in range(n):
-                m.seen[lane_addr[k]] = 0
             return fault(m, STOP_DUP_INDEX, lane[earlier], lane[later], lane_addr[later])
         record = &m.dup_warn[m.row * DUP_WARN_FIELDS]
         if record[0] == 0:
@@ -250,7 +253,6 @@ cdef inline int k_vsct(Machine* m, const Ins* ins, const Args_vsct* a, vsct_TW* 
     for k in range(n):
         (<vsct_TW*>(m.ub + lane_addr[k]))[0] = (<const vsct_TW*>(src + lane[k] * pitch))[0]
         wrote_element(m, lane_addr[k], <vsct_TW*>NULL)
-        m.seen[lane_addr[k]] = 0
     if m.log != NULL:
         for k in range(n):
             log_span(m, 1, lane_addr[k], sizeof(vsct_TW), 1, sizeof(vsct_TW), lane[k], POS_vsct_vS, lane_index[k])
