@@ -327,10 +327,28 @@ cdef inline void book_rows(Machine* m, int64_t addr, ElementBits* width) noexcep
     memcpy(&m.ub_write_row[addr], rows, 4 * sizeof(ElementBits))
 
 
-cdef inline void wrote_element(Machine* m, int64_t addr, ElementBits* width) noexcept nogil:
-    """wrote() for one element at an address aligned to its width (so inside one block)."""
-    book_rows(m, addr, width)
-    mark_block(m, addr // BLOCK, element_bits(addr, sizeof(ElementBits)))
+cdef inline void wrote_elements(Machine* m, const int64_t* addrs, int64_t n, ElementBits* width) noexcept nogil:
+    """wrote() for n elements at addresses aligned to their width (so each inside one block). The
+    machine's arrays are held in locals: through the Machine pointer the compiler would reload them
+    after every store."""
+    cdef int32_t* write_row = m.ub_write_row
+    cdef uint32_t* dirty = m.ub_dirty
+    cdef int32_t* dirty_list = m.dirty_blocks
+    cdef int64_t n_dirty = m.n_dirty
+    cdef int32_t rows[8]
+    cdef uint64_t addr, block
+    cdef int64_t k
+    for k in range(8):
+        rows[k] = <int32_t>m.row
+    for k in range(n):
+        addr = <uint64_t>addrs[k]
+        block = addr // BLOCK
+        memcpy(&write_row[addr], rows, 4 * sizeof(ElementBits))
+        if dirty[block] == 0:
+            dirty_list[n_dirty] = <int32_t>block
+            n_dirty += 1
+        dirty[block] |= element_bits(addr, sizeof(ElementBits))
+    m.n_dirty = n_dirty
 
 
 cdef inline void log_span(Machine* m, int64_t kind, int64_t addr, int64_t width, int64_t count, int64_t pitch,

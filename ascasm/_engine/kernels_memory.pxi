@@ -178,6 +178,8 @@ cdef inline int indexed_lanes(Machine* m, const Ins* ins, const Addr* base_opera
     cdef int64_t w, n = 0, addr, index
     cdef uint64_t bits
     cdef uint16_t stamp = 0
+    cdef uint16_t* seen = m.seen                # (locals: the compiler would reload fields after each store)
+    cdef bint any_dirty = m.n_dirty != 0
     cdef int status = check_mask(m, pm) or check_align(m, base, ins.align)
     if status:
         return status
@@ -193,12 +195,12 @@ cdef inline int indexed_lanes(Machine* m, const Ins* ins, const Addr* base_opera
             if not in_range(m, addr, sizeof(ElementBits)):
                 return check_range(m, addr, sizeof(ElementBits), lane[n], index)
             lane_addr[n], lane_index[n] = addr, index
-            if m.n_dirty:
+            if any_dirty:
                 scan_block(m, addr // BLOCK, element_bits(addr, sizeof(ElementBits)))
             if duplicate != NULL:
-                if m.seen[addr] == stamp and duplicate[0] < 0:
+                if seen[addr] == stamp and duplicate[0] < 0:
                     duplicate[0] = n
-                m.seen[addr] = stamp
+                seen[addr] = stamp
             n += 1
     count[0] = n
     return hazard_verdict(m)
@@ -234,6 +236,7 @@ cdef inline int k_vsct(Machine* m, const Ins* ins, const Args_vsct* a, vsct_TW* 
     cdef int64_t lane_addr[LANES_B16]
     cdef int64_t lane_index[LANES_B16]
     cdef const uint8_t* src = vreg(m, a.vS)
+    cdef uint8_t* ub = m.ub
     cdef int64_t* record
     cdef int64_t k, n, earlier, later = -1
     cdef int status = indexed_lanes(m, ins, &a.base, a.vI, a.pM, <vsct_TW*>NULL, <vsct_UW*>NULL, lane, lane_addr,
@@ -251,8 +254,8 @@ cdef inline int k_vsct(Machine* m, const Ins* ins, const Args_vsct* a, vsct_TW* 
             record[1], record[2], record[3] = lane[earlier], lane[later], lane_addr[later]
         record[0] += 1
     for k in range(n):
-        (<vsct_TW*>(m.ub + lane_addr[k]))[0] = (<const vsct_TW*>(src + lane[k] * pitch))[0]
-        wrote_element(m, lane_addr[k], <vsct_TW*>NULL)
+        (<vsct_TW*>(ub + lane_addr[k]))[0] = (<const vsct_TW*>(src + lane[k] * pitch))[0]
+    wrote_elements(m, lane_addr, n, <vsct_TW*>NULL)
     if m.log != NULL:
         for k in range(n):
             log_span(m, 1, lane_addr[k], sizeof(vsct_TW), 1, sizeof(vsct_TW), lane[k], POS_vsct_vS, lane_index[k])
