@@ -164,6 +164,12 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vlogic.vA = <int32_t>row[4]
         ins.a.vlogic.vB = <int32_t>row[5]
         ins.a.vlogic.pM = <int32_t>row[6]
+    elif family == FAM_VCVT:
+        ins.a.vcvt.vD = <int32_t>row[3]
+        ins.a.vcvt.vS = <int32_t>row[4]
+        ins.a.vcvt.pM = <int32_t>row[5]
+        ins.a.vcvt.sat = <int32_t>row[6]
+        ins.a.vcvt.part = <int32_t>row[7]
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -3083,8 +3089,197 @@ cdef const Ins* kernel_394(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_395(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <float*>NULL, <F16*>NULL, <Op_exact*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[395]
+cdef const Ins* kernel_396(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <float*>NULL, <BF16*>NULL, <Op_exact*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_397(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <float*>NULL, <E4M3*>NULL, <Op_exact*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_398(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <float*>NULL, <E5M2*>NULL, <Op_exact*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_399(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <float*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_400(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <float*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_401(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <F16*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_402(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <BF16*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_403(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <E4M3*>NULL, <float*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_404(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <E5M2*>NULL, <float*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_405(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <float*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_406(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <float*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_407(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <F16*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_408(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <BF16*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_409(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <float*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_410(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <float*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_411(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <F16*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_412(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <BF16*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_413(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <float*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_414(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <float*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_415(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <F16*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_416(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <BF16*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_417(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <float*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_418(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <float*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_419(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <F16*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_420(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <BF16*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_421(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <float*>NULL, <Op_odd*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[422]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3480,6 +3675,33 @@ KERNELS[391] = kernel_391
 KERNELS[392] = kernel_392
 KERNELS[393] = kernel_393
 KERNELS[394] = kernel_394
+KERNELS[395] = kernel_395
+KERNELS[396] = kernel_396
+KERNELS[397] = kernel_397
+KERNELS[398] = kernel_398
+KERNELS[399] = kernel_399
+KERNELS[400] = kernel_400
+KERNELS[401] = kernel_401
+KERNELS[402] = kernel_402
+KERNELS[403] = kernel_403
+KERNELS[404] = kernel_404
+KERNELS[405] = kernel_405
+KERNELS[406] = kernel_406
+KERNELS[407] = kernel_407
+KERNELS[408] = kernel_408
+KERNELS[409] = kernel_409
+KERNELS[410] = kernel_410
+KERNELS[411] = kernel_411
+KERNELS[412] = kernel_412
+KERNELS[413] = kernel_413
+KERNELS[414] = kernel_414
+KERNELS[415] = kernel_415
+KERNELS[416] = kernel_416
+KERNELS[417] = kernel_417
+KERNELS[418] = kernel_418
+KERNELS[419] = kernel_419
+KERNELS[420] = kernel_420
+KERNELS[421] = kernel_421
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4109,6 +4331,33 @@ KERNEL_OF_ROWS = (
     (80, 5, 0, 394),
     (80, 6, 0, 394),
     (80, 11, 0, 394),
+    (81, 11, 9, 395),
+    (81, 11, 10, 396),
+    (81, 11, 12, 397),
+    (81, 11, 13, 398),
+    (82, 9, 11, 399),
+    (82, 10, 11, 400),
+    (82, 10, 9, 401),
+    (82, 9, 10, 402),
+    (82, 12, 11, 403),
+    (82, 13, 11, 404),
+    (83, 9, 11, 405),
+    (83, 10, 11, 406),
+    (83, 10, 9, 407),
+    (83, 9, 10, 408),
+    (84, 9, 11, 409),
+    (84, 10, 11, 410),
+    (84, 10, 9, 411),
+    (84, 9, 10, 412),
+    (85, 9, 11, 413),
+    (85, 10, 11, 414),
+    (85, 10, 9, 415),
+    (85, 9, 10, 416),
+    (86, 9, 11, 417),
+    (86, 10, 11, 418),
+    (86, 10, 9, 419),
+    (86, 9, 10, 420),
+    (87, 9, 11, 421),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4191,4 +4440,11 @@ FAMILY_OF_OPCODE = {
     78: FAM_VLOGIC,
     79: FAM_VLOGIC,
     80: FAM_VLOGIC,
+    81: FAM_VCVT,
+    82: FAM_VCVT,
+    83: FAM_VCVT,
+    84: FAM_VCVT,
+    85: FAM_VCVT,
+    86: FAM_VCVT,
+    87: FAM_VCVT,
 }

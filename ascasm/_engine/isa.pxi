@@ -23,13 +23,22 @@ ctypedef struct Op_add:
 ctypedef struct Op_and:
     char unused
 
+ctypedef struct Op_ceil:
+    char unused
+
 ctypedef struct Op_div:
     char unused
 
 ctypedef struct Op_eq:
     char unused
 
+ctypedef struct Op_exact:
+    char unused
+
 ctypedef struct Op_exp:
+    char unused
+
+ctypedef struct Op_floor:
     char unused
 
 ctypedef struct Op_ge:
@@ -59,10 +68,19 @@ ctypedef struct Op_ne:
 ctypedef struct Op_neg:
     char unused
 
+ctypedef struct Op_odd:
+    char unused
+
 ctypedef struct Op_or:
     char unused
 
 ctypedef struct Op_rem:
+    char unused
+
+ctypedef struct Op_rint:
+    char unused
+
+ctypedef struct Op_round:
     char unused
 
 ctypedef struct Op_shl:
@@ -78,6 +96,9 @@ ctypedef struct Op_sub:
     char unused
 
 ctypedef struct Op_sum:
+    char unused
+
+ctypedef struct Op_trunc:
     char unused
 
 ctypedef struct Op_xor:
@@ -129,6 +150,7 @@ cdef enum Family:
     FAM_PCNT = 43
     FAM_VUNARY = 44
     FAM_VLOGIC = 45
+    FAM_VCVT = 46
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -403,6 +425,29 @@ ctypedef fused vlogic_sub:
     Op_or
     Op_xor
 
+ctypedef fused vcvt_T:
+    float
+    F16
+    BF16
+    E4M3
+    E5M2
+
+ctypedef fused vcvt_U:
+    F16
+    BF16
+    E4M3
+    E5M2
+    float
+
+ctypedef fused vcvt_sub:
+    Op_exact
+    Op_rint
+    Op_round
+    Op_floor
+    Op_ceil
+    Op_trunc
+    Op_odd
+
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
     SVal x
@@ -609,6 +654,13 @@ cdef struct Args_vlogic:    # vD.T, vA.T, vB.T, pM
     int32_t vB
     int32_t pM
 
+cdef struct Args_vcvt:    # vD.T, vS.U, pM, [SAT], [PART]
+    int32_t vD
+    int32_t vS
+    int32_t pM
+    int32_t sat
+    int32_t part
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -655,6 +707,7 @@ cdef union Args:
     Args_pcnt pcnt
     Args_vunary vunary
     Args_vlogic vlogic
+    Args_vcvt vcvt
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -773,3 +826,8 @@ cdef enum:
     POS_vlogic_vA = 1
     POS_vlogic_vB = 2
     POS_vlogic_pM = 3
+    POS_vcvt_vD = 0
+    POS_vcvt_vS = 1
+    POS_vcvt_pM = 2
+    POS_vcvt_sat = 3
+    POS_vcvt_part = 4

@@ -81,6 +81,13 @@ cdef enum Opcode:
     OP_VAND = 78
     OP_VOR = 79
     OP_VXOR = 80
+    OP_VCVT = 81
+    OP_VCVT_RINT = 82
+    OP_VCVT_ROUND = 83
+    OP_VCVT_FLOOR = 84
+    OP_VCVT_CEIL = 85
+    OP_VCVT_TRUNC = 86
+    OP_VCVT_ODD = 87
 
 cdef enum TypeCode:
     T_S8 = 1

@@ -178,6 +178,83 @@ def _store_lanes(slot, size):
     return Access("store", size, 32, slot=slot)
 
 
+# --- issue 12: conversions. One row per rounding mode (the dot suffix; plain `vcvt` for the exact
+# widenings); (T, U) = (destination, source). The facts of each pair are from its page: the modes it
+# lists, whether it has `_sat` forms, and the page itself.
+@dataclass(frozen=True)
+class Conversion:
+    modes: tuple                  # rounding-mode suffixes the page lists; () for an exact conversion
+    sat: bool                     # the page has saturating (`_sat`) forms
+    page: str
+
+
+_CVT = "c-api-reg/data_type_convert/"
+_CAST = "reg-api Cast.md table 7"
+_FIVE_MODES = ("rint", "round", "floor", "ceil", "trunc")
+CONVERSIONS = {   # (destination, source) names -> facts
+    ("f32", "f16"): Conversion((), False, _CVT + "asc_half2float.md"),
+    ("f32", "bf16"): Conversion((), False, _CVT + "asc_bfloat162float.md"),
+    ("f32", "e4m3"): Conversion((), False, _CAST + " (asc_e4m32float, deprecated)"),
+    ("f32", "e5m2"): Conversion((), False, _CAST + " (asc_e5m22float, deprecated)"),
+    ("f16", "f32"): Conversion(_FIVE_MODES + ("odd",), True, _CVT + "asc_float2half.md"),
+    ("bf16", "f32"): Conversion(_FIVE_MODES, True, _CVT + "asc_float2bfloat16.md"),
+    ("bf16", "f16"): Conversion(_FIVE_MODES, False, _CVT + "asc_half2bfloat16.md"),
+    ("f16", "bf16"): Conversion(_FIVE_MODES, True, _CVT + "asc_bfloat162half.md"),
+    ("e4m3", "f32"): Conversion(("rint",), True, _CAST + " (asc_float2e4m3, deprecated)"),
+    ("e5m2", "f32"): Conversion(("rint",), True, _CAST + " (asc_float2e5m2, deprecated)"),
+}
+# Suffixes after rounding_mode.md's names (RINT, ROUND, FLOOR, CEIL, TRUNC, ODD); "" is the exact vcvt.
+ROUNDING_MODES = ("",) + _FIVE_MODES + ("odd",)
+_MODE_TEXT = {"": "exactly", "rint": "to nearest, ties to even", "round": "to nearest, ties away from zero",
+              "floor": "toward -inf", "ceil": "toward +inf", "trunc": "toward zero",
+              "odd": "to odd (truncate, then set the last bit if inexact)"}
+# Layout keywords: which half or quarter of the narrower side's lanes (RegLayout ZERO..THREE).
+PARTS = {2: ("even", "odd"), 4: ("part0", "part1", "part2", "part3")}
+_CONVERT_SYNTAX = "vD.T, vS.U, pM, [SAT], [PART]"   # one syntax per family: the exact rows reject sat
+_CONVERT_MASK = MaskUse("pM", "U", "zero", "the mask governs the source lanes; every destination lane not "
+                        "written from an active source lane is 0")
+
+
+def _conversion_pairs(mode: str) -> tuple:
+    return tuple(dtypes.named(*pair) for pair, c in CONVERSIONS.items() if (mode in c.modes or (not mode and not c.modes)))
+
+
+def _convert_sources(mode: str) -> str:
+    return "; ".join(c.page for c in CONVERSIONS.values() if mode in c.modes or (not mode and not c.modes)) \
+        + "; " + _CVT + "rounding_mode.md"
+
+
+def _convert_summary(mode: str) -> str:
+    return (f"vD = vS converted from U to T, rounded {_MODE_TEXT[mode]}; sat: overflow and +-inf give "
+            "+-max, NaN gives 0. Width ratio 2 or 4: PART (even|odd, part0..part3; default the first) "
+            "picks the narrower side's lanes" if mode else
+            "vD = vS converted from U to the wider T exactly; PART (even|odd, part0..part3; default the "
+            "first) picks the source lanes")
+
+
+def width_ratio(types: tuple) -> int:
+    """How many lanes of the narrower of a conversion's two types fit in one lane of the wider."""
+    widths = sorted(t.width for t in types)
+    return widths[-1] // widths[0]
+
+
+def keyword_choices(spec: InsnSpec, kind: Kind, types: tuple) -> tuple:
+    """The keywords an optional SAT or PART operand of row `spec` accepts with `types`."""
+    if kind is Kind.SAT:
+        return ("sat",) if CONVERSIONS[tuple(t.name for t in types)].sat else ()
+    return PARTS.get(width_ratio(types), ())
+
+
+KEYWORDS = {Kind.SAT: ("sat",), Kind.PART: PARTS[2] + PARTS[4]}   # every keyword of each kind
+
+
+def keyword_slot(kind: Kind, value) -> int:
+    """The bytecode slot of a keyword operand: 1 for sat, the part's number; 0 when left out."""
+    if value is None:
+        return 0
+    return 1 if kind is Kind.SAT else next(parts.index(value) for parts in PARTS.values() if value in parts)
+
+
 INSNS: tuple[InsnSpec, ...] = (
     # --- scalar and control (LANGUAGE.md §4 "Scalar and control") ---
     InsnSpec("mov", "", "sD, X", "scalar_mov", "sD = X (immediate, buffer address, .equ constant or register)", SPEC + " §4"),
@@ -323,6 +400,11 @@ INSNS: tuple[InsnSpec, ...] = (
                f"c-api-reg/logic_compute/asc_{m[1:]}.md (the mask-register form is p{m[1:]})",
                types=_single(LOGIC_TYPES), sub=m[1:], mask=_LANE_MASK)
       for m, op in (("vand", "&"), ("vor", "|"), ("vxor", "^"))),
+    # --- issue 12: conversions (c-api-reg/data_type_convert; reg-api Cast.md table 7) ---
+    *(InsnSpec("vcvt" + ("." + mode if mode else ""), "", _CONVERT_SYNTAX, "vcvt",
+               _convert_summary(mode), _convert_sources(mode), types=_conversion_pairs(mode),
+               sub=mode or "exact", mask=_CONVERT_MASK)
+      for mode in ROUNDING_MODES),
 )
 
 DIRECTIVES = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes
 import numpy as np
 
 from .. import floats
@@ -844,3 +845,54 @@ FAMILIES = {f.__name__: f for f in (
     vsta_norm, vsta_first, vsta_pack, vsta_packv2, vsta_intlv, mask_store_norm, mask_store_pack, vsct,
     reduce_sum, reduce_maxmin, vdup, vdup_masked, vci, vbinary, vbinary_x, vunary, vcmp, vsel, pcnt, vlogic,
 )}
+
+
+# ---- issue 12: conversions (c-api-reg/data_type_convert, rounding_mode.md; docs/semantics.md "Conversions") ----
+
+def _rounds_overflow_to_inf(mode: str, negative: np.ndarray) -> np.ndarray:
+    """Whether a finite value beyond T's range rounds to inf (IEEE 754): the modes rounding away from
+    zero in its direction do; truncation, round-to-odd and the other direction stop at the largest
+    finite value."""
+    if mode in ("rint", "round"):
+        return np.ones_like(negative)
+    return {"ceil": ~negative, "floor": negative}.get(mode, np.zeros_like(negative))
+
+
+def convert_lanes(values: np.ndarray, dst, mode: str, sat: bool) -> np.ndarray:
+    """Float lanes converted to float type dst, rounded by `mode` ("exact" for a widening).
+    Without sat: overflow as IEEE 754 per mode, +-inf stays, NaN gives dst's canonical NaN (e4m3,
+    without inf, gives NaN for both). With sat: overflow and +-inf give +-max, NaN gives +0."""
+    wide = _wide(values)
+    with np.errstate(invalid="ignore"):
+        out = floats.round_to_type(wide, dst, "rint" if mode == "exact" else mode).astype(np.float64)
+    largest = np.copysign(float(ml_dtypes.finfo(dst.np_dtype).max), wide)
+    overflowed = np.isfinite(wide) & ~np.isfinite(out)
+    if sat:
+        out = np.where(np.isnan(wide), 0.0, np.where(overflowed | np.isinf(wide), largest, out))
+    else:
+        out = np.where(overflowed & ~_rounds_overflow_to_inf(mode, np.signbit(wide)), largest, out)
+    return floats.round_to_type(out, dst)          # exact: out holds values of dst (or inf, NaN)
+
+
+PART_NUMBER = {"even": 0, "odd": 1, "part0": 0, "part1": 1, "part2": 2, "part3": 3}
+
+
+def vcvt(m: RefMachine, insn: Insn):
+    # vcvt[.MODE] vD.T, vS.U, pM[, sat][, PART]  -- the mask governs the source lanes; all else 0
+    dst, src = insn.types
+    ratio = max(dst.width, src.width) // min(dst.width, src.width)
+    part = PART_NUMBER[insn.operand("PART") or "even"]
+    active = m.active_lanes(insn.operand("pM"), src.width)[:src.lanes]
+    values = m.lanes(insn.operand("vS"), src).copy()
+    out = np.zeros(dst.lanes, dst.np_dtype)
+    if dst.width < src.width:                 # narrowing: source lane i -> destination lane ratio*i + part
+        converted = convert_lanes(values, dst, insn.spec.sub, insn.operand("SAT") is not None)
+        out[part::ratio] = _zeroed(active, converted)
+    else:                                     # widening (or same width): destination lane i <- source lane ratio*i + part
+        picked = slice(part, None, ratio)
+        converted = convert_lanes(values[picked], dst, insn.spec.sub, insn.operand("SAT") is not None)
+        out[:] = _zeroed(active[picked], converted)
+    m.lanes(insn.operand("vD"), dst)[:] = out
+
+
+FAMILIES["vcvt"] = vcvt
