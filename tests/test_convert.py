@@ -47,9 +47,15 @@ def mnemonic_of(mode: str) -> str:
 
 def convert(engine: str, mode: str, dst, src, words: np.ndarray, options: str = "", part: int = 0) -> np.ndarray:
     """Source bit patterns `words` through one conversion with every lane active, on `engine`; the
-    destination bits of each word, in order. Widening conversions read the source lanes of `part`.
-    The program loops over the source forever; the harness runs one iteration at a time and reads vD
-    (a store per register would dominate the reference executor's time)."""
+    destination bits of each word, in order. Widening conversions read the source lanes of `part`."""
+    return run_lanes(engine, f"{mnemonic_of(mode)} v2.{dst.name}, v1.{src.name}, p0{options}", dst, src, words, part)
+
+
+def run_lanes(engine: str, instruction: str, dst, src, words: np.ndarray, part: int = 0) -> np.ndarray:
+    """Source bit patterns `words` in v1, `instruction` (v2 from v1 under p0, all lanes of U's width
+    active) run on them, the bits of v2's results in order. The program loops over the source forever;
+    the harness runs one iteration at a time and reads v2 (a store per register would dominate the
+    reference executor's time)."""
     ratio = max(dst.width, src.width) // min(dst.width, src.width)
     per_register = min(src.lanes, dst.lanes)
     registers = -(-len(words) // per_register)
@@ -70,7 +76,7 @@ def convert(engine: str, mode: str, dst, src, words: np.ndarray, options: str = 
                 mov s0, src
             loop:
                 vld v1.{src.name}, [s0]
-                {mnemonic_of(mode)} v2.{dst.name}, v1.{src.name}, p0{options}
+                {instruction}
                 add s0, s0, 256
                 b loop
         """))

@@ -170,6 +170,10 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vcvt.pM = <int32_t>row[5]
         ins.a.vcvt.sat = <int32_t>row[6]
         ins.a.vcvt.part = <int32_t>row[7]
+    elif family == FAM_VTRC:
+        ins.a.vtrc.vD = <int32_t>row[3]
+        ins.a.vtrc.vS = <int32_t>row[4]
+        ins.a.vtrc.pM = <int32_t>row[5]
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -3278,8 +3282,113 @@ cdef const Ins* kernel_421(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_422(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[422]
+cdef const Ins* kernel_423(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[437]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3702,6 +3811,21 @@ KERNELS[418] = kernel_418
 KERNELS[419] = kernel_419
 KERNELS[420] = kernel_420
 KERNELS[421] = kernel_421
+KERNELS[422] = kernel_422
+KERNELS[423] = kernel_423
+KERNELS[424] = kernel_424
+KERNELS[425] = kernel_425
+KERNELS[426] = kernel_426
+KERNELS[427] = kernel_427
+KERNELS[428] = kernel_428
+KERNELS[429] = kernel_429
+KERNELS[430] = kernel_430
+KERNELS[431] = kernel_431
+KERNELS[432] = kernel_432
+KERNELS[433] = kernel_433
+KERNELS[434] = kernel_434
+KERNELS[435] = kernel_435
+KERNELS[436] = kernel_436
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4358,6 +4482,21 @@ KERNEL_OF_ROWS = (
     (86, 10, 9, 419),
     (86, 9, 10, 420),
     (87, 9, 11, 421),
+    (88, 9, 0, 422),
+    (88, 10, 0, 423),
+    (88, 11, 0, 424),
+    (89, 9, 0, 425),
+    (89, 10, 0, 426),
+    (89, 11, 0, 427),
+    (90, 9, 0, 428),
+    (90, 10, 0, 429),
+    (90, 11, 0, 430),
+    (91, 9, 0, 431),
+    (91, 10, 0, 432),
+    (91, 11, 0, 433),
+    (92, 9, 0, 434),
+    (92, 10, 0, 435),
+    (92, 11, 0, 436),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4447,4 +4586,9 @@ FAMILY_OF_OPCODE = {
     85: FAM_VCVT,
     86: FAM_VCVT,
     87: FAM_VCVT,
+    88: FAM_VTRC,
+    89: FAM_VTRC,
+    90: FAM_VTRC,
+    91: FAM_VTRC,
+    92: FAM_VTRC,
 }

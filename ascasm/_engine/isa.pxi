@@ -151,6 +151,7 @@ cdef enum Family:
     FAM_VUNARY = 44
     FAM_VLOGIC = 45
     FAM_VCVT = 46
+    FAM_VTRC = 47
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -448,6 +449,18 @@ ctypedef fused vcvt_sub:
     Op_trunc
     Op_odd
 
+ctypedef fused vtrc_T:
+    F16
+    BF16
+    float
+
+ctypedef fused vtrc_sub:
+    Op_rint
+    Op_round
+    Op_floor
+    Op_ceil
+    Op_trunc
+
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
     SVal x
@@ -661,6 +674,11 @@ cdef struct Args_vcvt:    # vD.T, vS.U, pM, [SAT], [PART]
     int32_t sat
     int32_t part
 
+cdef struct Args_vtrc:    # vD.T, vS.T, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -708,6 +726,7 @@ cdef union Args:
     Args_vunary vunary
     Args_vlogic vlogic
     Args_vcvt vcvt
+    Args_vtrc vtrc
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -831,3 +850,6 @@ cdef enum:
     POS_vcvt_pM = 2
     POS_vcvt_sat = 3
     POS_vcvt_part = 4
+    POS_vtrc_vD = 0
+    POS_vtrc_vS = 1
+    POS_vtrc_pM = 2

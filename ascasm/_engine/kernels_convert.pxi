@@ -8,16 +8,26 @@ cdef enum RoundingMode:
     MODE_RINT, MODE_AWAY, MODE_FLOOR, MODE_CEIL, MODE_TRUNC, MODE_ODD
 
 
-cdef inline RoundingMode rounding_mode(vcvt_sub* tag) noexcept nogil:
-    if vcvt_sub is Op_round:
+ctypedef fused ModeTag:                             # the sub-operation tags of vcvt and vtrc rows
+    Op_exact
+    Op_rint
+    Op_round
+    Op_floor
+    Op_ceil
+    Op_trunc
+    Op_odd
+
+
+cdef inline RoundingMode rounding_mode(ModeTag* tag) noexcept nogil:
+    if ModeTag is Op_round:
         return MODE_AWAY
-    elif vcvt_sub is Op_floor:
+    elif ModeTag is Op_floor:
         return MODE_FLOOR
-    elif vcvt_sub is Op_ceil:
+    elif ModeTag is Op_ceil:
         return MODE_CEIL
-    elif vcvt_sub is Op_trunc:
+    elif ModeTag is Op_trunc:
         return MODE_TRUNC
-    elif vcvt_sub is Op_odd:
+    elif ModeTag is Op_odd:
         return MODE_ODD
     else:                                           # rint, and the exact widenings (nothing to round)
         return MODE_RINT
@@ -34,25 +44,12 @@ cdef inline uint64_t beyond_range(bint negative, RoundingMode mode, bint sat, co
     return overflowed(sign, f)
 
 
-cdef inline uint64_t round_into(bint negative, uint64_t magnitude, int64_t exponent, RoundingMode mode, bint sat,
-                                const FloatFormat* f) noexcept nogil:
-    """magnitude * 2^exponent (negated if `negative`) rounded once into the format by `mode`,
-    subnormals kept. As `encode` (lanes.pxi), with the rounding rule and the overflow result chosen."""
-    cdef uint64_t sign = f.sign_bit if negative else 0
-    cdef int64_t m = f.mantissa_bits
-    cdef int64_t top, quantum, shift
+cdef inline uint64_t rounded_shift(uint64_t magnitude, int64_t shift, bint negative, RoundingMode mode) noexcept nogil:
+    """magnitude / 2^shift (shift > 0) rounded to an integer by `mode`; the sign only steers floor
+    and ceil. Round-to-odd truncates and sets the last bit when anything was lost."""
     cdef uint64_t q, rest, half
     cdef bint inexact, above, tie, up
-    if magnitude == 0:
-        return sign
-    top = top_bit(magnitude) + exponent
-    if top + f.bias > <int64_t>(f.max_finite >> m):
-        return beyond_range(negative, mode, sat, f)
-    quantum = (top if top > 1 - f.bias else 1 - f.bias) - m
-    shift = quantum - exponent
-    if shift <= 0:
-        q, inexact, above, tie = magnitude << (-shift), False, False, False
-    elif shift >= 64:                               # below one quantum: q = 0
+    if shift >= 64:                                 # below one unit: q = 0
         q, inexact = 0, True
         above = shift == 64 and magnitude > (ONE << 63)
         tie = shift == 64 and magnitude == (ONE << 63)
@@ -69,14 +66,50 @@ cdef inline uint64_t round_into(bint negative, uint64_t magnitude, int64_t expon
         up = inexact and negative
     elif mode == MODE_CEIL:
         up = inexact and not negative
+    elif mode == MODE_ODD:
+        return q | inexact
     else:
         up = False
-    if mode == MODE_ODD and inexact:
-        q |= 1
-    q = ((<uint64_t>(quantum + m + f.bias)) << m) + q + up - (ONE << m)
+    return q + up
+
+
+cdef inline uint64_t round_into(bint negative, uint64_t magnitude, int64_t exponent, RoundingMode mode, bint sat,
+                                const FloatFormat* f) noexcept nogil:
+    """magnitude * 2^exponent (negated if `negative`) rounded once into the format by `mode`,
+    subnormals kept. As `encode` (lanes.pxi), with the rounding rule and the overflow result chosen."""
+    cdef uint64_t sign = f.sign_bit if negative else 0
+    cdef int64_t m = f.mantissa_bits
+    cdef int64_t top, quantum, shift
+    cdef uint64_t q
+    if magnitude == 0:
+        return sign
+    top = top_bit(magnitude) + exponent
+    if top + f.bias > <int64_t>(f.max_finite >> m):
+        return beyond_range(negative, mode, sat, f)
+    quantum = (top if top > 1 - f.bias else 1 - f.bias) - m
+    shift = quantum - exponent
+    q = magnitude << (-shift) if shift <= 0 else rounded_shift(magnitude, shift, negative, mode)
+    # q counts units of 2^quantum: in [2^m, 2^(m+1)] for normal results (a carry from rounding up
+    # adds into the exponent field), below 2^m for subnormal ones (field 0)
+    q = ((<uint64_t>(quantum + m + f.bias)) << m) + q - (ONE << m)
     if q > f.max_finite:
         return beyond_range(negative, mode, sat, f)
     return sign | q
+
+
+cdef inline uint64_t integral_bits(uint64_t bits, const FloatFormat* f, RoundingMode mode) noexcept nogil:
+    """A float rounded to an integral value of its own format by `mode` (asc_rint ... asc_trunc):
+    NaN gives the canonical NaN, +-inf and +-0 stay, a value rounding to zero keeps its sign."""
+    cdef bint negative = (bits & f.sign_bit) != 0
+    cdef uint64_t magnitude = bits & (f.sign_bit - 1)
+    cdef int64_t field = <int64_t>(magnitude >> f.mantissa_bits)
+    cdef uint64_t significand = (magnitude & ((ONE << f.mantissa_bits) - 1)) | ((ONE << f.mantissa_bits) if field else 0)
+    cdef int64_t exponent = (field if field else 1) - f.bias - f.mantissa_bits
+    if magnitude > f.max_finite:
+        return bits if magnitude == f.overflow and f.has_inf else f.nan
+    if exponent >= 0 or magnitude == 0:             # already an integer
+        return bits
+    return round_into(negative, rounded_shift(significand, -exponent, negative, mode), 0, MODE_RINT, False, f)
 
 
 cdef inline uint64_t convert_bits(uint64_t bits, const FloatFormat* fs, const FloatFormat* fd, RoundingMode mode,
@@ -126,4 +159,22 @@ cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_T* t
             j = ratio * i + part
             if active(m, a.pM, j, sizeof(vcvt_U)):
                 dst[i] = lane_of_bits(convert_bits(lane_bits(src[j]), &fs, &fd, mode, sat), <vcvt_T*>NULL)
+    return STOP_RUNNING
+
+
+# vtrc.MODE vD.T, vS.T, pM  -- each active lane rounded to an integral value of T; inactive lanes 0
+cdef inline int k_vtrc(Machine* m, const Ins* ins, const Args_vtrc* a, vtrc_T* t, vtrc_sub* op) noexcept nogil:
+    cdef const vtrc_T* src = <const vtrc_T*>vreg(m, a.vS)
+    cdef vtrc_T* dst = <vtrc_T*>vreg(m, a.vD)
+    cdef FloatFormat f = float_format(<vtrc_T*>NULL)
+    cdef RoundingMode mode = rounding_mode(<vtrc_sub*>NULL)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vtrc_T)):           # lane i reads only lane i: vD may be vS
+        if active(m, a.pM, i, sizeof(vtrc_T)):
+            dst[i] = lane_of_bits(integral_bits(lane_bits(src[i]), &f, mode), <vtrc_T*>NULL)
+        else:
+            dst[i] = lane_of_bits(0, <vtrc_T*>NULL)
     return STOP_RUNNING

@@ -88,6 +88,11 @@ cdef enum Opcode:
     OP_VCVT_CEIL = 85
     OP_VCVT_TRUNC = 86
     OP_VCVT_ODD = 87
+    OP_VTRC_RINT = 88
+    OP_VTRC_ROUND = 89
+    OP_VTRC_FLOOR = 90
+    OP_VTRC_CEIL = 91
+    OP_VTRC_TRUNC = 92
 
 cdef enum TypeCode:
     T_S8 = 1

@@ -43,7 +43,7 @@ AXES = {
     "vdup": ("T",), "vdup_masked": ("T",), "vci": ("T",), "vbinary": ("T", "sub"), "vbinary_x": ("T", "sub"),
     "vunary": ("T", "sub"), "vcmp": ("T", "sub"), "vsel": ("TW",), "pcnt": (), "vlogic": ("TW", "sub"),
     # issue 12: conversions, specialised per destination, source and rounding mode
-    "vcvt": ("T", "U", "sub"),
+    "vcvt": ("T", "U", "sub"), "vtrc": ("T", "sub"),
 }
 
 

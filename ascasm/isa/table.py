@@ -208,6 +208,7 @@ ROUNDING_MODES = ("",) + _FIVE_MODES + ("odd",)
 _MODE_TEXT = {"": "exactly", "rint": "to nearest, ties to even", "round": "to nearest, ties away from zero",
               "floor": "toward -inf", "ceil": "toward +inf", "trunc": "toward zero",
               "odd": "to odd (truncate, then set the last bit if inexact)"}
+_TRUNCATION_PAGE = {"rint": "rint", "round": "round", "floor": "floor", "ceil": "ceil", "trunc": "trunc"}
 # Layout keywords: which half or quarter of the narrower side's lanes (RegLayout ZERO..THREE).
 PARTS = {2: ("even", "odd"), 4: ("part0", "part1", "part2", "part3")}
 _CONVERT_SYNTAX = "vD.T, vS.U, pM, [SAT], [PART]"   # one syntax per family: the exact rows reject sat
@@ -405,6 +406,12 @@ INSNS: tuple[InsnSpec, ...] = (
                _convert_summary(mode), _convert_sources(mode), types=_conversion_pairs(mode),
                sub=mode or "exact", mask=_CONVERT_MASK)
       for mode in ROUNDING_MODES),
+    *(InsnSpec("vtrc." + mode, "", "vD.T, vS.T, pM", "vtrc",
+               f"active lanes: vD = vS rounded to an integral value of T {_MODE_TEXT[mode]} (NaN -> canonical NaN, "
+               "+-inf and +-0 kept, a value rounding to 0 keeps its sign); inactive lanes 0",
+               f"{_CVT}asc_{_TRUNCATION_PAGE[mode]}.md", types=_single(dtypes.named("f16", "bf16", "f32")), sub=mode,
+               mask=_LANE_MASK)
+      for mode in _FIVE_MODES),
 )
 
 DIRECTIVES = (

@@ -895,4 +895,15 @@ def vcvt(m: RefMachine, insn: Insn):
     m.lanes(insn.operand("vD"), dst)[:] = out
 
 
+def vtrc(m: RefMachine, insn: Insn):
+    # vtrc.MODE vD.T, vS.T, pM  -- rounded to an integral value of T (asc_rint ... asc_trunc); zeroing
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    wide = _wide(m.lanes(insn.operand("vS"), etype))
+    with np.errstate(invalid="ignore"):                       # NaN lanes stay NaN
+        integral = floats.ROUNDERS[insn.spec.sub](wide)      # exact in float64; signs of zero kept
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, floats.round_to_type(integral, etype))
+
+
 FAMILIES["vcvt"] = vcvt
+FAMILIES["vtrc"] = vtrc
