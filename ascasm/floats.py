@@ -46,20 +46,21 @@ def _round_to_odd(x: np.ndarray) -> np.ndarray:
 
 
 # Integer rounding of the scaled value by rounding mode (the conversions' suffixes, rounding_mode.md).
-ROUNDERS = {"rint": np.round, "round": lambda x: np.copysign(np.floor(np.abs(x) + 0.5), x),
+ROUNDERS = {"rint": np.round, "round": lambda x: np.where(np.abs(x) >= 2.0 ** 52, x,       # integers already
+                                                         np.copysign(np.floor(np.abs(x) + 0.5), x)),
             "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc, "odd": _round_to_odd}
 
 
 def round_to_type(values, etype: ElemType, mode: str = "rint") -> np.ndarray:
     """float64 values rounded once to float type T: to nearest with ties to even, or by another
-    rounding mode of ROUNDERS (not for f32, which only rounds to nearest even here). Overflow gives inf,
+    rounding mode of ROUNDERS. Overflow gives inf,
     or NaN for e4m3 (which has no inf; ml_dtypes' rule). Every NaN result is T's canonical NaN."""
     wide = np.asarray(values, np.float64)
     with np.errstate(over="ignore", invalid="ignore"):     # overflow to inf is the rule; NaNs pass through
-        if etype.name == "f32":         # numpy's float64 -> float32 cast rounds once
+        if etype.name == "f32" and mode == "rint":     # numpy's float64 -> float32 cast rounds once
             narrow = wide.astype(np.float32)
         else:
-            info = ml_dtypes.finfo(etype.np_dtype)
+            info = ml_dtypes.finfo(etype.np_dtype)      # (numpy's finfo for float32)
             finite = np.isfinite(wide) & (wide != 0)
             _, exponent = np.frexp(np.where(finite, wide, 1.0))        # |x| = f * 2^exponent, f in [0.5, 1)
             quantum = np.maximum(exponent - 1, info.minexp) - info.nmant   # weight of T's last mantissa bit

@@ -72,7 +72,7 @@ def run_lanes(engine: str, instruction: str, dst, src, words: np.ndarray, part: 
             source[part::ratio] = chunk
         program = assemble(textwrap.dedent(f"""
             .ub src {src.name}[{count * src.lanes}]
-                mask p0.b{8 * src.width}, ALL
+                mask p0.b{8 * min(src.width, 4)}, ALL          ; (b32 sets bit 8i of 64-bit lanes too)
                 mov s0, src
             loop:
                 vld v1.{src.name}, [s0]

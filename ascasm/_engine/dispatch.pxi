@@ -3094,293 +3094,412 @@ cdef const Ins* kernel_394(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_395(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <float*>NULL, <F16*>NULL, <Op_exact*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_396(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <float*>NULL, <BF16*>NULL, <Op_exact*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint8_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_397(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <float*>NULL, <E4M3*>NULL, <Op_exact*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint8_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_398(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <float*>NULL, <E5M2*>NULL, <Op_exact*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_399(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <float*>NULL, <Op_rint*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_400(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <float*>NULL, <Op_rint*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_401(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <F16*>NULL, <Op_rint*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_402(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <BF16*>NULL, <Op_rint*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_403(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <E4M3*>NULL, <float*>NULL, <Op_rint*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_404(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <E5M2*>NULL, <float*>NULL, <Op_rint*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_405(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <float*>NULL, <Op_round*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_406(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <float*>NULL, <Op_round*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_407(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <F16*>NULL, <Op_round*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_408(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <BF16*>NULL, <Op_round*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_409(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <float*>NULL, <Op_floor*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_410(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <float*>NULL, <Op_floor*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_411(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <F16*>NULL, <Op_floor*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_412(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <BF16*>NULL, <Op_floor*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_413(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <float*>NULL, <Op_ceil*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_414(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <float*>NULL, <Op_ceil*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_415(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <F16*>NULL, <Op_ceil*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_416(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <BF16*>NULL, <Op_ceil*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_417(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <float*>NULL, <Op_trunc*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_418(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <float*>NULL, <Op_trunc*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_419(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <BF16*>NULL, <F16*>NULL, <Op_trunc*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_420(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <BF16*>NULL, <Op_trunc*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_421(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <F16*>NULL, <float*>NULL, <Op_odd*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_422(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_rint*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_423(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_rint*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_rint*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_round*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_round*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_round*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_floor*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_floor*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_floor*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_ceil*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_ceil*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_ceil*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_trunc*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_trunc*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_odd*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
@@ -3388,7 +3507,7 @@ cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef KernelFn KERNELS[437]
+cdef KernelFn KERNELS[454]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3826,6 +3945,23 @@ KERNELS[433] = kernel_433
 KERNELS[434] = kernel_434
 KERNELS[435] = kernel_435
 KERNELS[436] = kernel_436
+KERNELS[437] = kernel_437
+KERNELS[438] = kernel_438
+KERNELS[439] = kernel_439
+KERNELS[440] = kernel_440
+KERNELS[441] = kernel_441
+KERNELS[442] = kernel_442
+KERNELS[443] = kernel_443
+KERNELS[444] = kernel_444
+KERNELS[445] = kernel_445
+KERNELS[446] = kernel_446
+KERNELS[447] = kernel_447
+KERNELS[448] = kernel_448
+KERNELS[449] = kernel_449
+KERNELS[450] = kernel_450
+KERNELS[451] = kernel_451
+KERNELS[452] = kernel_452
+KERNELS[453] = kernel_453
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4456,47 +4592,118 @@ KERNEL_OF_ROWS = (
     (80, 6, 0, 394),
     (80, 11, 0, 394),
     (81, 11, 9, 395),
-    (81, 11, 10, 396),
-    (81, 11, 12, 397),
-    (81, 11, 13, 398),
-    (82, 9, 11, 399),
-    (82, 10, 11, 400),
-    (82, 10, 9, 401),
-    (82, 9, 10, 402),
-    (82, 12, 11, 403),
+    (81, 11, 10, 395),
+    (81, 11, 12, 396),
+    (81, 11, 13, 396),
+    (81, 11, 3, 395),
+    (81, 9, 1, 397),
+    (81, 9, 2, 397),
+    (81, 5, 3, 395),
+    (81, 6, 3, 395),
+    (81, 2, 3, 398),
+    (81, 3, 5, 399),
+    (81, 7, 5, 400),
+    (81, 4, 5, 399),
+    (81, 5, 7, 401),
+    (81, 3, 1, 397),
+    (81, 6, 4, 395),
+    (81, 2, 4, 398),
+    (81, 3, 6, 399),
+    (81, 4, 6, 399),
+    (81, 4, 2, 397),
+    (82, 9, 11, 402),
+    (82, 10, 11, 402),
+    (82, 10, 9, 403),
+    (82, 9, 10, 403),
+    (82, 12, 11, 404),
     (82, 13, 11, 404),
-    (83, 9, 11, 405),
-    (83, 10, 11, 406),
-    (83, 10, 9, 407),
-    (83, 9, 10, 408),
-    (84, 9, 11, 409),
-    (84, 10, 11, 410),
-    (84, 10, 9, 411),
-    (84, 9, 10, 412),
-    (85, 9, 11, 413),
-    (85, 10, 11, 414),
-    (85, 10, 9, 415),
-    (85, 9, 10, 416),
-    (86, 9, 11, 417),
-    (86, 10, 11, 418),
-    (86, 10, 9, 419),
-    (86, 9, 10, 420),
-    (87, 9, 11, 421),
-    (88, 9, 0, 422),
-    (88, 10, 0, 423),
-    (88, 11, 0, 424),
-    (89, 9, 0, 425),
-    (89, 10, 0, 426),
-    (89, 11, 0, 427),
-    (90, 9, 0, 428),
-    (90, 10, 0, 429),
-    (90, 11, 0, 430),
-    (91, 9, 0, 431),
-    (91, 10, 0, 432),
-    (91, 11, 0, 433),
-    (92, 9, 0, 434),
-    (92, 10, 0, 435),
-    (92, 11, 0, 436),
+    (82, 5, 10, 405),
+    (82, 3, 11, 402),
+    (82, 5, 11, 406),
+    (82, 7, 11, 407),
+    (82, 3, 9, 403),
+    (82, 5, 9, 405),
+    (82, 1, 9, 408),
+    (82, 2, 9, 408),
+    (82, 9, 3, 403),
+    (82, 11, 5, 406),
+    (82, 11, 7, 409),
+    (83, 9, 11, 410),
+    (83, 10, 11, 410),
+    (83, 10, 9, 411),
+    (83, 9, 10, 411),
+    (83, 5, 10, 412),
+    (83, 3, 11, 410),
+    (83, 5, 11, 413),
+    (83, 7, 11, 414),
+    (83, 3, 9, 411),
+    (83, 5, 9, 412),
+    (83, 1, 9, 415),
+    (83, 2, 9, 415),
+    (83, 9, 3, 411),
+    (83, 11, 5, 413),
+    (83, 11, 7, 416),
+    (84, 9, 11, 417),
+    (84, 10, 11, 417),
+    (84, 10, 9, 418),
+    (84, 9, 10, 418),
+    (84, 5, 10, 419),
+    (84, 3, 11, 417),
+    (84, 5, 11, 420),
+    (84, 7, 11, 421),
+    (84, 3, 9, 418),
+    (84, 5, 9, 419),
+    (84, 1, 9, 422),
+    (84, 2, 9, 422),
+    (84, 9, 3, 418),
+    (84, 11, 5, 420),
+    (84, 11, 7, 423),
+    (85, 9, 11, 424),
+    (85, 10, 11, 424),
+    (85, 10, 9, 425),
+    (85, 9, 10, 425),
+    (85, 5, 10, 426),
+    (85, 3, 11, 424),
+    (85, 5, 11, 427),
+    (85, 7, 11, 428),
+    (85, 3, 9, 425),
+    (85, 5, 9, 426),
+    (85, 1, 9, 429),
+    (85, 2, 9, 429),
+    (85, 9, 3, 425),
+    (85, 11, 5, 427),
+    (85, 11, 7, 430),
+    (86, 9, 11, 431),
+    (86, 10, 11, 431),
+    (86, 10, 9, 432),
+    (86, 9, 10, 432),
+    (86, 5, 10, 433),
+    (86, 3, 11, 431),
+    (86, 5, 11, 434),
+    (86, 7, 11, 435),
+    (86, 3, 9, 432),
+    (86, 5, 9, 433),
+    (86, 1, 9, 436),
+    (86, 2, 9, 436),
+    (86, 9, 3, 432),
+    (86, 11, 5, 434),
+    (86, 11, 7, 437),
+    (87, 9, 11, 438),
+    (88, 9, 0, 439),
+    (88, 10, 0, 440),
+    (88, 11, 0, 441),
+    (89, 9, 0, 442),
+    (89, 10, 0, 443),
+    (89, 11, 0, 444),
+    (90, 9, 0, 445),
+    (90, 10, 0, 446),
+    (90, 11, 0, 447),
+    (91, 9, 0, 448),
+    (91, 10, 0, 449),
+    (91, 11, 0, 450),
+    (92, 9, 0, 451),
+    (92, 10, 0, 452),
+    (92, 11, 0, 453),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,

@@ -426,19 +426,17 @@ ctypedef fused vlogic_sub:
     Op_or
     Op_xor
 
-ctypedef fused vcvt_T:
-    float
-    F16
-    BF16
-    E4M3
-    E5M2
+ctypedef fused vcvt_TW:
+    uint32_t
+    uint16_t
+    uint8_t
+    uint64_t
 
-ctypedef fused vcvt_U:
-    F16
-    BF16
-    E4M3
-    E5M2
-    float
+ctypedef fused vcvt_UW:
+    uint16_t
+    uint8_t
+    uint32_t
+    uint64_t
 
 ctypedef fused vcvt_sub:
     Op_exact

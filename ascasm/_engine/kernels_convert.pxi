@@ -50,7 +50,7 @@ cdef inline uint64_t rounded_shift(uint64_t magnitude, int64_t shift, bint negat
     cdef uint64_t q, rest, half
     cdef bint inexact, above, tie, up
     if shift >= 64:                                 # below one unit: q = 0
-        q, inexact = 0, True
+        q, inexact = 0, magnitude != 0
         above = shift == 64 and magnitude > (ONE << 63)
         tie = shift == 64 and magnitude == (ONE << 63)
     else:
@@ -112,37 +112,120 @@ cdef inline uint64_t integral_bits(uint64_t bits, const FloatFormat* f, Rounding
     return round_into(negative, rounded_shift(significand, -exponent, negative, mode), 0, MODE_RINT, False, f)
 
 
-cdef inline uint64_t convert_bits(uint64_t bits, const FloatFormat* fs, const FloatFormat* fd, RoundingMode mode,
+cdef struct Numeric:            # how a lane's bits encode a number, from the row's type code
+    bint is_float
+    bint signed
+    int64_t width               # bytes
+    FloatFormat f               # floats only
+
+
+cdef inline Numeric numeric_of(int32_t code) noexcept nogil:
+    cdef Numeric n
+    n.is_float, n.signed = True, True
+    if code == T_F16:
+        n.width, n.f = 2, float_format(<F16*>NULL)
+    elif code == T_BF16:
+        n.width, n.f = 2, float_format(<BF16*>NULL)
+    elif code == T_F32:
+        n.width, n.f = 4, float_format(<float*>NULL)
+    elif code == T_E4M3:
+        n.width, n.f = 1, float_format(<E4M3*>NULL)
+    elif code == T_E5M2:
+        n.width, n.f = 1, float_format(<E5M2*>NULL)
+    else:                                           # the integer types
+        n.is_float = False
+        n.signed = code == T_S8 or code == T_S16 or code == T_S32 or code == T_S64
+        n.width = 1 if code <= T_U8 else 2 if code <= T_U16 else 4 if code <= T_U32 else 8
+    return n
+
+
+cdef enum NumberClass:
+    FINITE, INFINITE, NOT_A_NUMBER
+
+
+cdef struct ExactValue:             # a lane's value: (-1)^negative * magnitude * 2^exponent, or inf / NaN
+    NumberClass kind
+    bint negative
+    uint64_t magnitude
+    int64_t exponent
+
+
+cdef inline ExactValue number_of(uint64_t bits, const Numeric* n) noexcept nogil:
+    """The exact value of a lane's bits."""
+    cdef ExactValue x
+    cdef uint64_t magnitude
+    cdef int64_t field, m
+    x.kind, x.exponent = FINITE, 0
+    if not n.is_float:
+        x.negative = n.signed and (bits >> (8 * n.width - 1)) & 1
+        x.magnitude = ((0 - bits) & low_bits(n.width)) if x.negative else bits
+        return x
+    m = n.f.mantissa_bits
+    x.negative = (bits & n.f.sign_bit) != 0
+    magnitude = bits & (n.f.sign_bit - 1)
+    field = <int64_t>(magnitude >> m)
+    if magnitude > n.f.max_finite:
+        x.kind = INFINITE if magnitude == n.f.overflow and n.f.has_inf else NOT_A_NUMBER
+    elif field == 0:                                # subnormal (or zero): units of 2^(1 - bias - m)
+        x.magnitude, x.exponent = magnitude, 1 - n.f.bias - m
+    else:
+        x.magnitude, x.exponent = (magnitude & ((ONE << m) - 1)) | (ONE << m), field - n.f.bias - m
+    return x
+
+
+cdef inline uint64_t integer_bits(const ExactValue* x, const Numeric* n, RoundingMode mode, bint sat) noexcept nogil:
+    """A number rounded to an integer by `mode`, then into an integer lane: beyond the range it
+    saturates (sat) or keeps the low bits; NaN gives 0 and +-inf the type's max / min either way."""
+    cdef uint64_t top = low_bits(n.width) >> 1 if n.signed else low_bits(n.width)   # the largest value
+    cdef uint64_t least = (top + 1) & low_bits(n.width) if n.signed else 0           # the smallest's bits
+    cdef uint64_t r
+    cdef bint huge = False                          # the integer needs more than 64 bits
+    if x.kind == NOT_A_NUMBER:
+        return 0
+    if x.kind == INFINITE:
+        return least if x.negative else top
+    if x.exponent >= 0:
+        huge = x.magnitude != 0 and (x.exponent >= 64 or (x.magnitude >> (63 - x.exponent)) > 1)
+        r = 0 if x.exponent >= 64 else x.magnitude << x.exponent
+    else:
+        r = rounded_shift(x.magnitude, -x.exponent, x.negative, mode)
+    if sat:
+        if x.negative and (r != 0 or huge):
+            return 0 if not n.signed else least if huge or r > top + 1 else (0 - r) & low_bits(n.width)
+        return top if huge or r > top else r
+    return ((0 - r) if x.negative else r) & low_bits(n.width)
+
+
+cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeric* nd, RoundingMode mode,
                                   bint sat) noexcept nogil:
-    """Float bits of format fs converted to format fd (rounding_mode.md): NaN gives fd's canonical NaN,
-    or +0 with sat; +-inf gives +-inf (e4m3: NaN), or +-max with sat."""
-    cdef bint negative = (bits & fs.sign_bit) != 0
-    cdef uint64_t magnitude = bits & (fs.sign_bit - 1)
-    cdef uint64_t fraction = magnitude & ((ONE << fs.mantissa_bits) - 1)
-    cdef int64_t field = <int64_t>(magnitude >> fs.mantissa_bits)
-    if magnitude > fs.max_finite:
-        if magnitude == fs.overflow and fs.has_inf:
-            return ((fd.sign_bit if negative else 0) | fd.max_finite) if sat \
-                else overflowed(fd.sign_bit if negative else 0, fd)
-        return 0 if sat else fd.nan
-    if field == 0:                                  # subnormal (or zero): fraction units of 2^(1 - bias - m)
-        return round_into(negative, fraction, 1 - fs.bias - fs.mantissa_bits, mode, sat, fd)
-    return round_into(negative, fraction | (ONE << fs.mantissa_bits), field - fs.bias - fs.mantissa_bits, mode, sat, fd)
+    """Lane bits of type ns converted to type nd (rounding_mode.md). To a float: NaN gives nd's
+    canonical NaN, or +0 with sat; +-inf gives +-inf (e4m3: NaN), or +-max with sat."""
+    cdef ExactValue x = number_of(bits, ns)
+    if not nd.is_float:
+        return integer_bits(&x, nd, mode, sat)
+    if x.kind == NOT_A_NUMBER:
+        return 0 if sat else nd.f.nan
+    if x.kind == INFINITE:
+        return ((nd.f.sign_bit if x.negative else 0) | nd.f.max_finite) if sat \
+            else overflowed(nd.f.sign_bit if x.negative else 0, &nd.f)
+    return round_into(x.negative, x.magnitude, x.exponent, mode, sat, &nd.f)
 
 
 # vcvt[.MODE] vD.T, vS.U, pM[, sat][, PART]  -- the mask governs the source lanes (read at U's width);
 # narrowing: source lane i -> destination lane ratio*i + part; widening: destination lane i <- source
-# lane ratio*i + part; every other destination lane 0
-cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_T* t, vcvt_U* u, vcvt_sub* op) noexcept nogil:
+# lane ratio*i + part; every other destination lane 0. Specialised by the widths and the mode; the
+# types' encodings come from the row's type codes. An integer widening saturates always (Cast.md:
+# a negative int16 gives uint32 0).
+cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* t, vcvt_UW* u, vcvt_sub* op) noexcept nogil:
     cdef uint8_t source[VL]                         # a copy: vD may be vS
-    cdef const vcvt_U* src = <const vcvt_U*>source
-    cdef vcvt_T* dst = <vcvt_T*>vreg(m, a.vD)
-    cdef FloatFormat fs = float_format(<vcvt_U*>NULL)
-    cdef FloatFormat fd = float_format(<vcvt_T*>NULL)
+    cdef const vcvt_UW* src = <const vcvt_UW*>source
+    cdef vcvt_TW* dst = <vcvt_TW*>vreg(m, a.vD)
+    cdef Numeric ns = numeric_of(ins.u)
+    cdef Numeric nd = numeric_of(ins.t)
     cdef RoundingMode mode = rounding_mode(<vcvt_sub*>NULL)
-    cdef bint sat = a.sat != 0
-    cdef int64_t narrow = sizeof(vcvt_T) if sizeof(vcvt_T) < sizeof(vcvt_U) else sizeof(vcvt_U)
-    cdef int64_t ratio = (sizeof(vcvt_T) + sizeof(vcvt_U) - narrow) // narrow
+    cdef bint sat = a.sat != 0 or (not ns.is_float and not nd.is_float and nd.width > ns.width)
+    cdef int64_t narrow = sizeof(vcvt_TW) if sizeof(vcvt_TW) < sizeof(vcvt_UW) else sizeof(vcvt_UW)
+    cdef int64_t ratio = (sizeof(vcvt_TW) + sizeof(vcvt_UW) - narrow) // narrow
     cdef int64_t part = <int64_t>(<uint64_t>a.part % <uint64_t>ratio)   # the assembler checks it; a bad row stays inside vD
     cdef int64_t i, j
     cdef int status = check_mask(m, a.pM)
@@ -150,15 +233,15 @@ cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_T* t
         return status
     memcpy(source, vreg(m, a.vS), VL)
     memset(dst, 0, VL)
-    if sizeof(vcvt_T) < sizeof(vcvt_U):
-        for i in range(VL // sizeof(vcvt_U)):
-            if active(m, a.pM, i, sizeof(vcvt_U)):
-                dst[ratio * i + part] = lane_of_bits(convert_bits(lane_bits(src[i]), &fs, &fd, mode, sat), <vcvt_T*>NULL)
+    if sizeof(vcvt_TW) < sizeof(vcvt_UW):
+        for i in range(VL // sizeof(vcvt_UW)):
+            if active(m, a.pM, i, sizeof(vcvt_UW)):
+                dst[ratio * i + part] = <vcvt_TW>convert_bits(src[i], &ns, &nd, mode, sat)
     else:
-        for i in range(VL // sizeof(vcvt_T)):
+        for i in range(VL // sizeof(vcvt_TW)):
             j = ratio * i + part
-            if active(m, a.pM, j, sizeof(vcvt_U)):
-                dst[i] = lane_of_bits(convert_bits(lane_bits(src[j]), &fs, &fd, mode, sat), <vcvt_T*>NULL)
+            if active(m, a.pM, j, sizeof(vcvt_UW)):
+                dst[i] = <vcvt_TW>convert_bits(src[j], &ns, &nd, mode, sat)
     return STOP_RUNNING
 
 

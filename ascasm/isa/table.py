@@ -202,10 +202,40 @@ CONVERSIONS = {   # (destination, source) names -> facts
     ("f16", "bf16"): Conversion(_FIVE_MODES, True, _CVT + "asc_bfloat162half.md"),
     ("e4m3", "f32"): Conversion(("rint",), True, _CAST + " (asc_float2e4m3, deprecated)"),
     ("e5m2", "f32"): Conversion(("rint",), True, _CAST + " (asc_float2e5m2, deprecated)"),
+    # float -> integer
+    ("s32", "bf16"): Conversion(_FIVE_MODES, True, _CVT + "asc_bfloat162int32.md"),
+    ("s16", "f32"): Conversion(_FIVE_MODES, True, _CVT + "asc_float2int16.md"),
+    ("s32", "f32"): Conversion(_FIVE_MODES, True, _CVT + "asc_float2int32.md"),
+    ("s64", "f32"): Conversion(_FIVE_MODES, True, _CVT + "asc_float2int64.md"),
+    ("s16", "f16"): Conversion(_FIVE_MODES, True, _CVT + "asc_half2int16.md"),
+    ("s32", "f16"): Conversion(_FIVE_MODES, False, _CVT + "asc_half2int32.md"),
+    ("s8", "f16"): Conversion(_FIVE_MODES, True, _CVT + "asc_half2int8.md"),
+    ("u8", "f16"): Conversion(_FIVE_MODES, True, _CVT + "asc_half2uint8.md"),
+    # integer -> float
+    ("f32", "s16"): Conversion((), False, _CVT + "asc_int162float.md"),
+    ("f16", "s16"): Conversion(_FIVE_MODES, False, _CVT + "asc_int162half.md"),
+    ("f32", "s32"): Conversion(_FIVE_MODES, False, _CVT + "asc_int322float.md"),
+    ("f32", "s64"): Conversion(_FIVE_MODES, False, _CVT + "asc_int642float.md"),
+    ("f16", "s8"): Conversion((), False, _CVT + "asc_int82half.md"),
+    ("f16", "u8"): Conversion((), False, _CVT + "asc_uint82half.md"),
+    # integer -> integer: no rounding; narrowing keeps the low bits or saturates, widening saturates
+    ("s32", "s16"): Conversion((), False, _CVT + "asc_int162int32.md"),
+    ("u32", "s16"): Conversion((), False, _CVT + "asc_int162uint32.md"),
+    ("u8", "s16"): Conversion((), True, _CVT + "asc_int162uint8.md"),
+    ("s16", "s32"): Conversion((), True, _CVT + "asc_int322int16.md"),
+    ("s64", "s32"): Conversion((), False, _CVT + "asc_int322int64.md"),
+    ("u16", "s32"): Conversion((), True, _CVT + "asc_int322uint16.md"),
+    ("s32", "s64"): Conversion((), True, _CVT + "asc_int642int32.md"),
+    ("s16", "s8"): Conversion((), False, _CVT + "asc_int82int16.md"),
+    ("u32", "u16"): Conversion((), False, _CVT + "asc_uint162uint32.md"),
+    ("u8", "u16"): Conversion((), True, _CVT + "asc_uint162uint8.md"),
+    ("s16", "u32"): Conversion((), True, _CVT + "asc_uint322int16.md"),
+    ("u16", "u32"): Conversion((), True, _CVT + "asc_uint322uint16.md"),
+    ("u16", "u8"): Conversion((), False, _CVT + "asc_uint82uint16.md"),
 }
 # Suffixes after rounding_mode.md's names (RINT, ROUND, FLOOR, CEIL, TRUNC, ODD); "" is the exact vcvt.
 ROUNDING_MODES = ("",) + _FIVE_MODES + ("odd",)
-_MODE_TEXT = {"": "exactly", "rint": "to nearest, ties to even", "round": "to nearest, ties away from zero",
+_MODE_TEXT = {"": "without rounding", "rint": "to nearest, ties to even", "round": "to nearest, ties away from zero",
               "floor": "toward -inf", "ceil": "toward +inf", "trunc": "toward zero",
               "odd": "to odd (truncate, then set the last bit if inexact)"}
 _TRUNCATION_PAGE = {"rint": "rint", "round": "round", "floor": "floor", "ceil": "ceil", "trunc": "trunc"}
@@ -228,9 +258,11 @@ def _convert_sources(mode: str) -> str:
 def _convert_summary(mode: str) -> str:
     return (f"vD = vS converted from U to T, rounded {_MODE_TEXT[mode]}; sat: overflow and +-inf give "
             "+-max, NaN gives 0. Width ratio 2 or 4: PART (even|odd, part0..part3; default the first) "
-            "picks the narrower side's lanes" if mode else
-            "vD = vS converted from U to the wider T exactly; PART (even|odd, part0..part3; default the "
-            "first) picks the source lanes")
+            "picks the narrower side's lanes; to an integer: NaN gives 0, +-inf max/min, overflow keeps the "
+            "low bits (sat: max/min)" if mode else
+            "vD = vS converted from U to T where no rounding is needed: exact widenings (an integer one "
+            "saturates: a negative value to an unsigned type gives 0) and integer narrowings (the low bits; "
+            "sat: max/min). PART (even|odd, part0..part3; default the first) picks the narrower side's lanes")
 
 
 def width_ratio(types: tuple) -> int:

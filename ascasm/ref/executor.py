@@ -858,11 +858,38 @@ def _rounds_overflow_to_inf(mode: str, negative: np.ndarray) -> np.ndarray:
     return {"ceil": ~negative, "floor": negative}.get(mode, np.zeros_like(negative))
 
 
-def convert_lanes(values: np.ndarray, dst, mode: str, sat: bool) -> np.ndarray:
-    """Float lanes converted to float type dst, rounded by `mode` ("exact" for a widening).
-    Without sat: overflow as IEEE 754 per mode, +-inf stays, NaN gives dst's canonical NaN (e4m3,
-    without inf, gives NaN for both). With sat: overflow and +-inf give +-max, NaN gives +0."""
-    wide = _wide(values)
+def integer_lanes(values: np.ndarray, src, dst, mode: str, sat: bool) -> np.ndarray:
+    """Lanes converted to integer type dst: a float is rounded to an integer by `mode` (NaN gives 0,
+    +-inf dst's max / min); a value beyond dst's range saturates (sat) or keeps its low bits."""
+    bits = 8 * dst.width
+    lowest, highest = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if dst.kind == "int" else (0, (1 << bits) - 1)
+    results = []
+    for v in (_wide(values) if src.kind == "float" else values).tolist():
+        if isinstance(v, float) and math.isnan(v):
+            r = 0
+        elif isinstance(v, float) and math.isinf(v):
+            r = highest if v > 0 else lowest
+        else:
+            r = int(floats.ROUNDERS[mode](np.float64(v))) if isinstance(v, float) else int(v)   # exact
+            r = min(max(r, lowest), highest) if sat else r
+        results.append(r % (1 << bits))
+    return np.array(results, dtype=np.uint64).astype(dst.bits).view(dst.np_dtype)
+
+
+def convert_lanes(values: np.ndarray, src, dst, mode: str, sat: bool) -> np.ndarray:
+    """Lanes of type src converted to type dst, rounded by `mode` ("exact": no rounding needed).
+    To a float, without sat: overflow as IEEE 754 per mode, +-inf stays, NaN gives dst's canonical NaN
+    (e4m3, without inf, gives NaN for both); with sat: overflow and +-inf give +-max, NaN gives +0.
+    Integer sources are exact in float64 (beyond 2^53 rounded to odd, which keeps every later rounding
+    to at most 51 bits right); an integer widening always saturates (Cast.md)."""
+    if src.kind != "float" and dst.kind != "float":
+        sat = sat or dst.width > src.width
+    if dst.kind != "float":
+        return integer_lanes(values, src, dst, "rint" if mode == "exact" else mode, sat)
+    if src.kind == "float":
+        wide = _wide(values)
+    else:
+        wide = np.array([floats.exact_float64(int(v)) for v in values.tolist()], np.float64)
     with np.errstate(invalid="ignore"):
         out = floats.round_to_type(wide, dst, "rint" if mode == "exact" else mode).astype(np.float64)
     largest = np.copysign(float(ml_dtypes.finfo(dst.np_dtype).max), wide)
@@ -886,11 +913,11 @@ def vcvt(m: RefMachine, insn: Insn):
     values = m.lanes(insn.operand("vS"), src).copy()
     out = np.zeros(dst.lanes, dst.np_dtype)
     if dst.width < src.width:                 # narrowing: source lane i -> destination lane ratio*i + part
-        converted = convert_lanes(values, dst, insn.spec.sub, insn.operand("SAT") is not None)
+        converted = convert_lanes(values, src, dst, insn.spec.sub, insn.operand("SAT") is not None)
         out[part::ratio] = _zeroed(active, converted)
     else:                                     # widening (or same width): destination lane i <- source lane ratio*i + part
         picked = slice(part, None, ratio)
-        converted = convert_lanes(values[picked], dst, insn.spec.sub, insn.operand("SAT") is not None)
+        converted = convert_lanes(values[picked], src, dst, insn.spec.sub, insn.operand("SAT") is not None)
         out[:] = _zeroed(active[picked], converted)
     m.lanes(insn.operand("vD"), dst)[:] = out
 
