@@ -486,9 +486,18 @@ def spec_facts(spec: InsnSpec) -> list[tuple[str, str]]:
                                                           + (" (base); element addresses" if spec.access.indexed else ""))]
     if spec.mask:
         facts += [("mask", mask_text(spec.mask))]
+    if any(op.kind is Kind.SAT for op in spec.operands):
+        facts += [("options", conversion_options_text(spec))]
     elif any(op.kind is Kind.VREG for op in spec.operands) and spec.access and spec.access.direction == "store":
         facts += [("mask", "none: the store has no mask operand")]
     return facts + [("source", spec.ref)]
+
+
+def conversion_options_text(spec: InsnSpec) -> str:
+    """Which type pairs of a conversion row take `sat` and which a layout part (issue 12)."""
+    def pairs(kind):
+        return ", ".join("/".join(t.name for t in combo) for combo in spec.types if keyword_choices(spec, kind, combo))
+    return f"sat: {pairs(Kind.SAT) or 'none'}; even|odd or part0..part3: {pairs(Kind.PART) or 'none'}"
 
 
 def _bytes_text(fact, element: str) -> str:
