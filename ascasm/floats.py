@@ -39,19 +39,32 @@ def exact_float64(value: int | float) -> float:
     return float(kept) * 2.0 ** shift * (1 if value > 0 else -1)
 
 
-def round_to_type(values, etype: ElemType) -> np.ndarray:
-    """float64 values rounded once, to nearest with ties to even, to float type T. Overflow gives inf,
+def _round_to_odd(x: np.ndarray) -> np.ndarray:
+    """Truncate; if that lost anything and left an even integer, step one away from zero (to odd)."""
+    t = np.trunc(x)
+    return np.where((t != x) & (t % 2 == 0), t + np.sign(x), t)
+
+
+# Integer rounding of the scaled value by rounding mode (the conversions' suffixes, rounding_mode.md).
+ROUNDERS = {"rint": np.round, "round": lambda x: np.where(np.abs(x) >= 2.0 ** 52, x,       # integers already
+                                                         np.copysign(np.floor(np.abs(x) + 0.5), x)),
+            "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc, "odd": _round_to_odd}
+
+
+def round_to_type(values, etype: ElemType, mode: str = "rint") -> np.ndarray:
+    """float64 values rounded once to float type T: to nearest with ties to even, or by another
+    rounding mode of ROUNDERS. Overflow gives inf,
     or NaN for e4m3 (which has no inf; ml_dtypes' rule). Every NaN result is T's canonical NaN."""
     wide = np.asarray(values, np.float64)
     with np.errstate(over="ignore", invalid="ignore"):     # overflow to inf is the rule; NaNs pass through
-        if etype.name == "f32":         # numpy's float64 -> float32 cast rounds once
+        if etype.name == "f32" and mode == "rint":     # numpy's float64 -> float32 cast rounds once
             narrow = wide.astype(np.float32)
         else:
-            info = ml_dtypes.finfo(etype.np_dtype)
+            info = ml_dtypes.finfo(etype.np_dtype)      # (numpy's finfo for float32)
             finite = np.isfinite(wide) & (wide != 0)
             _, exponent = np.frexp(np.where(finite, wide, 1.0))        # |x| = f * 2^exponent, f in [0.5, 1)
             quantum = np.maximum(exponent - 1, info.minexp) - info.nmant   # weight of T's last mantissa bit
-            rounded = np.where(finite, np.ldexp(np.round(np.ldexp(wide, -quantum)), quantum), wide)
+            rounded = np.where(finite, np.ldexp(ROUNDERS[mode](np.ldexp(wide, -quantum)), quantum), wide)
             narrow = rounded.astype(etype.np_dtype)   # exact: rounded is in T, or beyond its largest value
         nan = np.isnan(narrow.astype(np.float64))
     return np.where(nan, canonical_nan(etype), narrow).astype(etype.np_dtype)

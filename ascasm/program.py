@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .isa import BARRIER_KINDS, PATTERNS, ElemType, InsnSpec, Kind
+from .isa.table import keyword_slot
 from .source import SourceLoc
 from .state import DUP_WARN_FIELDS, HAZARD_WARN_FIELDS, MachineState
 
@@ -111,6 +112,8 @@ def operand_slots(spec: InsnSpec, operands: tuple) -> list[int]:
             slots.append(PATTERNS[value])
         elif op.kind is Kind.BARRIER:
             slots.append(-1 if value is None else BARRIER_KINDS.index(value))
+        elif op.kind in (Kind.SAT, Kind.PART):
+            slots.append(keyword_slot(op.kind, value))
         else:
             slots.append(value)
     return slots

@@ -17,7 +17,7 @@ from typing import Protocol, Sequence
 import ml_dtypes
 
 from .isa.operands import Kind
-from .isa.table import BARRIER_KINDS, INSNS, PATTERNS
+from .isa.table import BARRIER_KINDS, INSNS, KEYWORDS, PATTERNS, keyword_choices
 from .state import UB_USABLE_DEFAULT
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -143,6 +143,8 @@ def instruction(c: Chooser, n_labels: int) -> str:
             text = c.choice(sorted(PATTERNS))
         elif kind is Kind.BARRIER:
             text = c.choice(("",) + BARRIER_KINDS)
+        elif kind in KEYWORDS:       # left out, or one the row takes with these types
+            text = c.choice(("",) + keyword_choices(spec, kind, types))
         else:
             raise AssertionError(f"no generator for operand kind {kind}")
         operands.append(text)

@@ -383,6 +383,7 @@ cdef void record_hazard(Machine* m) noexcept nogil:
 include "kernels_scalar.pxi"
 include "kernels_memory.pxi"
 include "kernels_compute.pxi"
+include "kernels_convert.pxi"
 include "dispatch.pxi"
 
 
@@ -405,12 +406,14 @@ cdef enum:
     SLOT_LABEL = 10
     SLOT_PAT = 11
     SLOT_BARRIER = 12
-    N_SLOT_KINDS = 13
+    SLOT_SAT = 13           # 0 or 1 (sat)
+    SLOT_PART = 14          # a layout part, 0..3
+    N_SLOT_KINDS = 15
 
 _SLOTS_OF_KIND = {Kind.VREG: [SLOT_VREG], Kind.PREG: [SLOT_PREG], Kind.AREG: [SLOT_AREG], Kind.SREG: [SLOT_SREG],
                   Kind.SVAL: [SLOT_FLAG, SLOT_XVALUE], Kind.TVAL: [SLOT_FLAG, SLOT_XVALUE], Kind.IMM: [SLOT_ANY],
                   Kind.ADDR: [SLOT_ANY, SLOT_OPT_SREG, SLOT_OPT_SREG, SLOT_OPT_AREG], Kind.LABEL: [SLOT_LABEL],
-                  Kind.PAT: [SLOT_PAT], Kind.BARRIER: [SLOT_BARRIER]}
+                  Kind.PAT: [SLOT_PAT], Kind.BARRIER: [SLOT_BARRIER], Kind.SAT: [SLOT_SAT], Kind.PART: [SLOT_PART]}
 _N_OPCODES = max(table.OPCODES.values()) + 1
 _N_TYPES = 1 + max(t.code for t in table.dtypes.TYPES)
 
@@ -442,7 +445,7 @@ def _build_tables():
 _SLOT_KINDS, _KERNEL, _FAMILY, _ACCESS, _WIDTH = _build_tables()
 _RANGES = {SLOT_VREG: (0, NUM_VREGS), SLOT_PREG: (0, NUM_PREGS), SLOT_AREG: (0, NUM_AREGS), SLOT_SREG: (0, NUM_SREGS),
            SLOT_FLAG: (0, 2), SLOT_OPT_SREG: (-1, NUM_SREGS), SLOT_OPT_AREG: (-1, NUM_AREGS),
-           SLOT_PAT: (0, 16), SLOT_BARRIER: (-1, len(table.BARRIER_KINDS))}
+           SLOT_PAT: (0, 16), SLOT_BARRIER: (-1, len(table.BARRIER_KINDS)), SLOT_SAT: (0, 2), SLOT_PART: (0, 4)}
 _PATTERN_VALUES = np.array(sorted(table.PATTERNS.values()))
 
 

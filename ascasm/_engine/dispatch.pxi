@@ -164,6 +164,16 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vlogic.vA = <int32_t>row[4]
         ins.a.vlogic.vB = <int32_t>row[5]
         ins.a.vlogic.pM = <int32_t>row[6]
+    elif family == FAM_VCVT:
+        ins.a.vcvt.vD = <int32_t>row[3]
+        ins.a.vcvt.vS = <int32_t>row[4]
+        ins.a.vcvt.pM = <int32_t>row[5]
+        ins.a.vcvt.sat = <int32_t>row[6]
+        ins.a.vcvt.part = <int32_t>row[7]
+    elif family == FAM_VTRC:
+        ins.a.vtrc.vD = <int32_t>row[3]
+        ins.a.vtrc.vS = <int32_t>row[4]
+        ins.a.vtrc.pM = <int32_t>row[5]
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -3083,8 +3093,421 @@ cdef const Ins* kernel_394(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_395(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_exact*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[395]
+cdef const Ins* kernel_396(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint8_t*>NULL, <Op_exact*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_397(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint8_t*>NULL, <Op_exact*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_398(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_exact*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_399(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_exact*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_400(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_exact*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_401(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_exact*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_402(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_403(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_404(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_405(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_406(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_407(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_408(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_409(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_410(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_411(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_412(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_413(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_414(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_415(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_416(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_417(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_418(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_419(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_420(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_421(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_422(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_423(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_odd*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_rint*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_round*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_floor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_ceil*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_trunc*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[454]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3480,6 +3903,65 @@ KERNELS[391] = kernel_391
 KERNELS[392] = kernel_392
 KERNELS[393] = kernel_393
 KERNELS[394] = kernel_394
+KERNELS[395] = kernel_395
+KERNELS[396] = kernel_396
+KERNELS[397] = kernel_397
+KERNELS[398] = kernel_398
+KERNELS[399] = kernel_399
+KERNELS[400] = kernel_400
+KERNELS[401] = kernel_401
+KERNELS[402] = kernel_402
+KERNELS[403] = kernel_403
+KERNELS[404] = kernel_404
+KERNELS[405] = kernel_405
+KERNELS[406] = kernel_406
+KERNELS[407] = kernel_407
+KERNELS[408] = kernel_408
+KERNELS[409] = kernel_409
+KERNELS[410] = kernel_410
+KERNELS[411] = kernel_411
+KERNELS[412] = kernel_412
+KERNELS[413] = kernel_413
+KERNELS[414] = kernel_414
+KERNELS[415] = kernel_415
+KERNELS[416] = kernel_416
+KERNELS[417] = kernel_417
+KERNELS[418] = kernel_418
+KERNELS[419] = kernel_419
+KERNELS[420] = kernel_420
+KERNELS[421] = kernel_421
+KERNELS[422] = kernel_422
+KERNELS[423] = kernel_423
+KERNELS[424] = kernel_424
+KERNELS[425] = kernel_425
+KERNELS[426] = kernel_426
+KERNELS[427] = kernel_427
+KERNELS[428] = kernel_428
+KERNELS[429] = kernel_429
+KERNELS[430] = kernel_430
+KERNELS[431] = kernel_431
+KERNELS[432] = kernel_432
+KERNELS[433] = kernel_433
+KERNELS[434] = kernel_434
+KERNELS[435] = kernel_435
+KERNELS[436] = kernel_436
+KERNELS[437] = kernel_437
+KERNELS[438] = kernel_438
+KERNELS[439] = kernel_439
+KERNELS[440] = kernel_440
+KERNELS[441] = kernel_441
+KERNELS[442] = kernel_442
+KERNELS[443] = kernel_443
+KERNELS[444] = kernel_444
+KERNELS[445] = kernel_445
+KERNELS[446] = kernel_446
+KERNELS[447] = kernel_447
+KERNELS[448] = kernel_448
+KERNELS[449] = kernel_449
+KERNELS[450] = kernel_450
+KERNELS[451] = kernel_451
+KERNELS[452] = kernel_452
+KERNELS[453] = kernel_453
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4109,6 +4591,119 @@ KERNEL_OF_ROWS = (
     (80, 5, 0, 394),
     (80, 6, 0, 394),
     (80, 11, 0, 394),
+    (81, 11, 9, 395),
+    (81, 11, 10, 395),
+    (81, 11, 12, 396),
+    (81, 11, 13, 396),
+    (81, 11, 3, 395),
+    (81, 9, 1, 397),
+    (81, 9, 2, 397),
+    (81, 5, 3, 395),
+    (81, 6, 3, 395),
+    (81, 2, 3, 398),
+    (81, 3, 5, 399),
+    (81, 7, 5, 400),
+    (81, 4, 5, 399),
+    (81, 5, 7, 401),
+    (81, 3, 1, 397),
+    (81, 6, 4, 395),
+    (81, 2, 4, 398),
+    (81, 3, 6, 399),
+    (81, 4, 6, 399),
+    (81, 4, 2, 397),
+    (82, 9, 11, 402),
+    (82, 10, 11, 402),
+    (82, 10, 9, 403),
+    (82, 9, 10, 403),
+    (82, 12, 11, 404),
+    (82, 13, 11, 404),
+    (82, 5, 10, 405),
+    (82, 3, 11, 402),
+    (82, 5, 11, 406),
+    (82, 7, 11, 407),
+    (82, 3, 9, 403),
+    (82, 5, 9, 405),
+    (82, 1, 9, 408),
+    (82, 2, 9, 408),
+    (82, 9, 3, 403),
+    (82, 11, 5, 406),
+    (82, 11, 7, 409),
+    (83, 9, 11, 410),
+    (83, 10, 11, 410),
+    (83, 10, 9, 411),
+    (83, 9, 10, 411),
+    (83, 5, 10, 412),
+    (83, 3, 11, 410),
+    (83, 5, 11, 413),
+    (83, 7, 11, 414),
+    (83, 3, 9, 411),
+    (83, 5, 9, 412),
+    (83, 1, 9, 415),
+    (83, 2, 9, 415),
+    (83, 9, 3, 411),
+    (83, 11, 5, 413),
+    (83, 11, 7, 416),
+    (84, 9, 11, 417),
+    (84, 10, 11, 417),
+    (84, 10, 9, 418),
+    (84, 9, 10, 418),
+    (84, 5, 10, 419),
+    (84, 3, 11, 417),
+    (84, 5, 11, 420),
+    (84, 7, 11, 421),
+    (84, 3, 9, 418),
+    (84, 5, 9, 419),
+    (84, 1, 9, 422),
+    (84, 2, 9, 422),
+    (84, 9, 3, 418),
+    (84, 11, 5, 420),
+    (84, 11, 7, 423),
+    (85, 9, 11, 424),
+    (85, 10, 11, 424),
+    (85, 10, 9, 425),
+    (85, 9, 10, 425),
+    (85, 5, 10, 426),
+    (85, 3, 11, 424),
+    (85, 5, 11, 427),
+    (85, 7, 11, 428),
+    (85, 3, 9, 425),
+    (85, 5, 9, 426),
+    (85, 1, 9, 429),
+    (85, 2, 9, 429),
+    (85, 9, 3, 425),
+    (85, 11, 5, 427),
+    (85, 11, 7, 430),
+    (86, 9, 11, 431),
+    (86, 10, 11, 431),
+    (86, 10, 9, 432),
+    (86, 9, 10, 432),
+    (86, 5, 10, 433),
+    (86, 3, 11, 431),
+    (86, 5, 11, 434),
+    (86, 7, 11, 435),
+    (86, 3, 9, 432),
+    (86, 5, 9, 433),
+    (86, 1, 9, 436),
+    (86, 2, 9, 436),
+    (86, 9, 3, 432),
+    (86, 11, 5, 434),
+    (86, 11, 7, 437),
+    (87, 9, 11, 438),
+    (88, 9, 0, 439),
+    (88, 10, 0, 440),
+    (88, 11, 0, 441),
+    (89, 9, 0, 442),
+    (89, 10, 0, 443),
+    (89, 11, 0, 444),
+    (90, 9, 0, 445),
+    (90, 10, 0, 446),
+    (90, 11, 0, 447),
+    (91, 9, 0, 448),
+    (91, 10, 0, 449),
+    (91, 11, 0, 450),
+    (92, 9, 0, 451),
+    (92, 10, 0, 452),
+    (92, 11, 0, 453),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4191,4 +4786,16 @@ FAMILY_OF_OPCODE = {
     78: FAM_VLOGIC,
     79: FAM_VLOGIC,
     80: FAM_VLOGIC,
+    81: FAM_VCVT,
+    82: FAM_VCVT,
+    83: FAM_VCVT,
+    84: FAM_VCVT,
+    85: FAM_VCVT,
+    86: FAM_VCVT,
+    87: FAM_VCVT,
+    88: FAM_VTRC,
+    89: FAM_VTRC,
+    90: FAM_VTRC,
+    91: FAM_VTRC,
+    92: FAM_VTRC,
 }

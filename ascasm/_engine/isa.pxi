@@ -23,13 +23,22 @@ ctypedef struct Op_add:
 ctypedef struct Op_and:
     char unused
 
+ctypedef struct Op_ceil:
+    char unused
+
 ctypedef struct Op_div:
     char unused
 
 ctypedef struct Op_eq:
     char unused
 
+ctypedef struct Op_exact:
+    char unused
+
 ctypedef struct Op_exp:
+    char unused
+
+ctypedef struct Op_floor:
     char unused
 
 ctypedef struct Op_ge:
@@ -59,10 +68,19 @@ ctypedef struct Op_ne:
 ctypedef struct Op_neg:
     char unused
 
+ctypedef struct Op_odd:
+    char unused
+
 ctypedef struct Op_or:
     char unused
 
 ctypedef struct Op_rem:
+    char unused
+
+ctypedef struct Op_rint:
+    char unused
+
+ctypedef struct Op_round:
     char unused
 
 ctypedef struct Op_shl:
@@ -78,6 +96,9 @@ ctypedef struct Op_sub:
     char unused
 
 ctypedef struct Op_sum:
+    char unused
+
+ctypedef struct Op_trunc:
     char unused
 
 ctypedef struct Op_xor:
@@ -129,6 +150,8 @@ cdef enum Family:
     FAM_PCNT = 43
     FAM_VUNARY = 44
     FAM_VLOGIC = 45
+    FAM_VCVT = 46
+    FAM_VTRC = 47
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -403,6 +426,39 @@ ctypedef fused vlogic_sub:
     Op_or
     Op_xor
 
+ctypedef fused vcvt_TW:
+    uint32_t
+    uint16_t
+    uint8_t
+    uint64_t
+
+ctypedef fused vcvt_UW:
+    uint16_t
+    uint8_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vcvt_sub:
+    Op_exact
+    Op_rint
+    Op_round
+    Op_floor
+    Op_ceil
+    Op_trunc
+    Op_odd
+
+ctypedef fused vtrc_T:
+    F16
+    BF16
+    float
+
+ctypedef fused vtrc_sub:
+    Op_rint
+    Op_round
+    Op_floor
+    Op_ceil
+    Op_trunc
+
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
     SVal x
@@ -609,6 +665,18 @@ cdef struct Args_vlogic:    # vD.T, vA.T, vB.T, pM
     int32_t vB
     int32_t pM
 
+cdef struct Args_vcvt:    # vD.T, vS.U, pM, [SAT], [PART]
+    int32_t vD
+    int32_t vS
+    int32_t pM
+    int32_t sat
+    int32_t part
+
+cdef struct Args_vtrc:    # vD.T, vS.T, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -655,6 +723,8 @@ cdef union Args:
     Args_pcnt pcnt
     Args_vunary vunary
     Args_vlogic vlogic
+    Args_vcvt vcvt
+    Args_vtrc vtrc
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -773,3 +843,11 @@ cdef enum:
     POS_vlogic_vA = 1
     POS_vlogic_vB = 2
     POS_vlogic_pM = 3
+    POS_vcvt_vD = 0
+    POS_vcvt_vS = 1
+    POS_vcvt_pM = 2
+    POS_vcvt_sat = 3
+    POS_vcvt_part = 4
+    POS_vtrc_vD = 0
+    POS_vtrc_vS = 1
+    POS_vtrc_pM = 2

@@ -81,6 +81,18 @@ cdef enum Opcode:
     OP_VAND = 78
     OP_VOR = 79
     OP_VXOR = 80
+    OP_VCVT = 81
+    OP_VCVT_RINT = 82
+    OP_VCVT_ROUND = 83
+    OP_VCVT_FLOOR = 84
+    OP_VCVT_CEIL = 85
+    OP_VCVT_TRUNC = 86
+    OP_VCVT_ODD = 87
+    OP_VTRC_RINT = 88
+    OP_VTRC_ROUND = 89
+    OP_VTRC_FLOOR = 90
+    OP_VTRC_CEIL = 91
+    OP_VTRC_TRUNC = 92
 
 cdef enum TypeCode:
     T_S8 = 1

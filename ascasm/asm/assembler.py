@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import floats, isa
 from ..isa import BARRIER_KINDS, BY_MNEMONIC, PATTERNS, ROW_WIDTH, ElemType, Kind
+from ..isa.table import CONVERSIONS, KEYWORDS, keyword_choices
 from ..isa.operands import REGISTER_FILES
 from ..limits import MAX_ERRORS, MAX_SOURCE_BYTES, shown
 from ..program import Addr, Buffer, Expectation, Insn, Program, SVal, operand_slots
@@ -32,7 +33,8 @@ INT64_MIN, UINT64_LIMIT = -(1 << 63), 1 << 64
 # Which spec operand kinds an operand written in the source can fill.
 _FITS = {
     "vreg": {Kind.VREG}, "preg": {Kind.PREG}, "areg": {Kind.AREG}, "sreg": {Kind.SREG, Kind.SVAL, Kind.TVAL},
-    "addr": {Kind.ADDR}, "value": {Kind.SVAL, Kind.TVAL, Kind.IMM, Kind.LABEL, Kind.PAT, Kind.BARRIER},
+    "addr": {Kind.ADDR}, "value": {Kind.SVAL, Kind.TVAL, Kind.IMM, Kind.LABEL, Kind.PAT, Kind.BARRIER, Kind.SAT,
+                                   Kind.PART},
 }
 _SHAPE_WORDS = {"vreg": "a vector register", "preg": "a mask register", "areg": "an address register",
                 "sreg": "a scalar register", "addr": "an address", "value": "a value"}
@@ -372,6 +374,7 @@ class _Assembler:
         shapes = [_shape(node) for node in operand_nodes]
         form = self.choose_form(mnemonic_token, forms, operand_nodes, shapes)
         spec = form.spec
+        operand_nodes = self.place_keywords(spec, operand_nodes)
         slot_types: list[tuple] = [None] * spec.type_slots
         operands = [self.operand(op, node, slot_types) for op, node in zip(spec.operands, operand_nodes)]
         operands += [None] * (len(spec.operands) - len(operands))      # optional operands left out
@@ -380,9 +383,40 @@ class _Assembler:
             first_typed = next(node for t, node in slot_types)
             self.fail(first_typed, f"'{spec.mnemonic}' does not accept {'/'.join(t.name for t in types)}",
                       [f"accepted: {isa.accepted_types_text(spec)}", f"syntax: {spec.text}"])
-        last = operand_nodes[-1] if operand_nodes else mnemonic_token
+        self.check_keywords(spec, types, operands, operand_nodes)
+        last = statement.operands[-1] if statement.operands else mnemonic_token
         loc = SourceLoc(self.filename, self.lineno, mnemonic_token.column, last.end_column, self.line_text)
         return Insn(spec, types, tuple(operands), loc)
+
+    def place_keywords(self, spec, nodes) -> list:
+        """Trailing keyword operands (`sat`, `even`...) may be written in any order and each may be
+        left out: every keyword goes to the operand of its kind (None where none is written)."""
+        keyword_at = [k for k, op in enumerate(spec.operands) if op.kind in KEYWORDS]
+        if not keyword_at or len(nodes) <= keyword_at[0]:
+            return nodes
+        first = keyword_at[0]
+        placed = list(nodes[:first]) + [None] * (len(spec.operands) - first)
+        every = [word for k in keyword_at for word in KEYWORDS[spec.operands[k].kind]]
+        for node in nodes[first:]:
+            word = node.value.lower() if node.type == "NAME" else None
+            k = next((k for k in keyword_at if word in KEYWORDS[spec.operands[k].kind]), None)
+            if k is None:
+                self.fail(node, f"unknown option '{shown(node.value)}' of '{spec.mnemonic}'",
+                          _did_you_mean(str(word), every) or [f"options: {', '.join(every)}"])
+            if placed[k] is not None:
+                self.fail(node, f"'{spec.mnemonic}' takes one {spec.operands[k].kind.value}")
+            placed[k] = node
+        return placed
+
+    def check_keywords(self, spec, types, operands, nodes):
+        """A keyword the row accepts in general but not for these types (sat on a page without
+        `_sat` forms, a layout part of a same-width conversion)."""
+        for op, value, node in zip(spec.operands, operands, nodes):
+            if op.kind in KEYWORDS and value is not None and value not in keyword_choices(spec, op.kind, types):
+                allowed = keyword_choices(spec, op.kind, types)
+                self.fail(node, f"'{spec.mnemonic}' {'/'.join(t.name for t in types)} does not take '{value}'",
+                          [f"accepted here: {', '.join(allowed)}" if allowed else
+                           f"this conversion has no {op.kind.value}", f"source: {CONVERSIONS[tuple(t.name for t in types)].page}"])
 
     def choose_form(self, mnemonic_token, forms, nodes, shapes) -> _Form:
         """The first form whose operand count and kinds fit; otherwise an error about the form that
@@ -434,6 +468,8 @@ class _Assembler:
             if name not in self.labels:
                 self.fail(node, f"undefined label '{shown(name)}'", _did_you_mean(name, list(self.labels)))
             return self.labels[name]
+        if kind in KEYWORDS:
+            return name.lower()                  # known (place_keywords); checked against the types later
         choices = PATTERNS if kind is Kind.PAT else BARRIER_KINDS
         if name.upper() not in choices:
             self.fail(node, f"unknown {kind.value} '{shown(name)}'",

@@ -42,6 +42,9 @@ AXES = {
     "reduce_sum": ("U",), "reduce_maxmin": ("T", "sub"),
     "vdup": ("T",), "vdup_masked": ("T",), "vci": ("T",), "vbinary": ("T", "sub"), "vbinary_x": ("T", "sub"),
     "vunary": ("T", "sub"), "vcmp": ("T", "sub"), "vsel": ("TW",), "pcnt": (), "vlogic": ("TW", "sub"),
+    # issue 12: conversions, specialised by the two widths and the rounding mode (the types' encodings
+    # are read from the row's type codes: a kernel per type pair would be hundreds)
+    "vcvt": ("TW", "UW", "sub"), "vtrc": ("T", "sub"),
 }
 
 

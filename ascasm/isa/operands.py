@@ -22,6 +22,8 @@ class Kind(Enum):
     LABEL = "label"
     PAT = "mask pattern"
     BARRIER = "barrier kind"
+    SAT = "saturation keyword"
+    PART = "layout part keyword"
 
     @property
     def slots(self) -> int:
@@ -32,7 +34,8 @@ class Kind(Enum):
 REGISTER_FILES = {"v": (Kind.VREG, 32), "p": (Kind.PREG, 8), "a": (Kind.AREG, 8), "s": (Kind.SREG, 32)}
 
 # Placeholders used in syntax strings for the non-register kinds.
-_PLACEHOLDERS = {"X": Kind.SVAL, "STRIDE": Kind.IMM, "LABEL": Kind.LABEL, "PAT": Kind.PAT, "KIND": Kind.BARRIER}
+_PLACEHOLDERS = {"X": Kind.SVAL, "STRIDE": Kind.IMM, "LABEL": Kind.LABEL, "PAT": Kind.PAT, "KIND": Kind.BARRIER,
+                 "SAT": Kind.SAT, "PART": Kind.PART}
 
 
 @dataclass(frozen=True)

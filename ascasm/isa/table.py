@@ -178,6 +178,116 @@ def _store_lanes(slot, size):
     return Access("store", size, 32, slot=slot)
 
 
+# --- issue 12: conversions. One row per rounding mode (the dot suffix; plain `vcvt` for the exact
+# widenings); (T, U) = (destination, source). The facts of each pair are from its page: the modes it
+# lists, whether it has `_sat` forms, and the page itself.
+@dataclass(frozen=True)
+class Conversion:
+    modes: tuple                  # rounding-mode suffixes the page lists; () for an exact conversion
+    sat: bool                     # the page has saturating (`_sat`) forms
+    page: str
+
+
+_CVT = "c-api-reg/data_type_convert/"
+_CAST = "reg-api Cast.md table 7"
+_FIVE_MODES = ("rint", "round", "floor", "ceil", "trunc")
+CONVERSIONS = {   # (destination, source) names -> facts
+    ("f32", "f16"): Conversion((), False, _CVT + "asc_half2float.md"),
+    ("f32", "bf16"): Conversion((), False, _CVT + "asc_bfloat162float.md"),
+    ("f32", "e4m3"): Conversion((), False, _CAST + " (asc_e4m32float, deprecated)"),
+    ("f32", "e5m2"): Conversion((), False, _CAST + " (asc_e5m22float, deprecated)"),
+    ("f16", "f32"): Conversion(_FIVE_MODES + ("odd",), True, _CVT + "asc_float2half.md"),
+    ("bf16", "f32"): Conversion(_FIVE_MODES, True, _CVT + "asc_float2bfloat16.md"),
+    ("bf16", "f16"): Conversion(_FIVE_MODES, False, _CVT + "asc_half2bfloat16.md"),
+    ("f16", "bf16"): Conversion(_FIVE_MODES, True, _CVT + "asc_bfloat162half.md"),
+    ("e4m3", "f32"): Conversion(("rint",), True, _CAST + " (asc_float2e4m3, deprecated)"),
+    ("e5m2", "f32"): Conversion(("rint",), True, _CAST + " (asc_float2e5m2, deprecated)"),
+    # float -> integer
+    ("s32", "bf16"): Conversion(_FIVE_MODES, True, _CVT + "asc_bfloat162int32.md"),
+    ("s16", "f32"): Conversion(_FIVE_MODES, True, _CVT + "asc_float2int16.md"),
+    ("s32", "f32"): Conversion(_FIVE_MODES, True, _CVT + "asc_float2int32.md"),
+    ("s64", "f32"): Conversion(_FIVE_MODES, True, _CVT + "asc_float2int64.md"),
+    ("s16", "f16"): Conversion(_FIVE_MODES, True, _CVT + "asc_half2int16.md"),
+    ("s32", "f16"): Conversion(_FIVE_MODES, False, _CVT + "asc_half2int32.md"),
+    ("s8", "f16"): Conversion(_FIVE_MODES, True, _CVT + "asc_half2int8.md"),
+    ("u8", "f16"): Conversion(_FIVE_MODES, True, _CVT + "asc_half2uint8.md"),
+    # integer -> float
+    ("f32", "s16"): Conversion((), False, _CVT + "asc_int162float.md"),
+    ("f16", "s16"): Conversion(_FIVE_MODES, False, _CVT + "asc_int162half.md"),
+    ("f32", "s32"): Conversion(_FIVE_MODES, False, _CVT + "asc_int322float.md"),
+    ("f32", "s64"): Conversion(_FIVE_MODES, False, _CVT + "asc_int642float.md"),
+    ("f16", "s8"): Conversion((), False, _CVT + "asc_int82half.md"),
+    ("f16", "u8"): Conversion((), False, _CVT + "asc_uint82half.md"),
+    # integer -> integer: no rounding; narrowing keeps the low bits or saturates, widening saturates
+    ("s32", "s16"): Conversion((), False, _CVT + "asc_int162int32.md"),
+    ("u32", "s16"): Conversion((), False, _CVT + "asc_int162uint32.md"),
+    ("u8", "s16"): Conversion((), True, _CVT + "asc_int162uint8.md"),
+    ("s16", "s32"): Conversion((), True, _CVT + "asc_int322int16.md"),
+    ("s64", "s32"): Conversion((), False, _CVT + "asc_int322int64.md"),
+    ("u16", "s32"): Conversion((), True, _CVT + "asc_int322uint16.md"),
+    ("s32", "s64"): Conversion((), True, _CVT + "asc_int642int32.md"),
+    ("s16", "s8"): Conversion((), False, _CVT + "asc_int82int16.md"),
+    ("u32", "u16"): Conversion((), False, _CVT + "asc_uint162uint32.md"),
+    ("u8", "u16"): Conversion((), True, _CVT + "asc_uint162uint8.md"),
+    ("s16", "u32"): Conversion((), True, _CVT + "asc_uint322int16.md"),
+    ("u16", "u32"): Conversion((), True, _CVT + "asc_uint322uint16.md"),
+    ("u16", "u8"): Conversion((), False, _CVT + "asc_uint82uint16.md"),
+}
+# Suffixes after rounding_mode.md's names (RINT, ROUND, FLOOR, CEIL, TRUNC, ODD); "" is the exact vcvt.
+ROUNDING_MODES = ("",) + _FIVE_MODES + ("odd",)
+_MODE_TEXT = {"": "without rounding", "rint": "to nearest, ties to even", "round": "to nearest, ties away from zero",
+              "floor": "toward -inf", "ceil": "toward +inf", "trunc": "toward zero",
+              "odd": "to odd (truncate, then set the last bit if inexact)"}
+_TRUNCATION_PAGE = {"rint": "rint", "round": "round", "floor": "floor", "ceil": "ceil", "trunc": "trunc"}
+# Layout keywords: which half or quarter of the narrower side's lanes (RegLayout ZERO..THREE).
+PARTS = {2: ("even", "odd"), 4: ("part0", "part1", "part2", "part3")}
+_CONVERT_SYNTAX = "vD.T, vS.U, pM, [SAT], [PART]"   # one syntax per family: the exact rows reject sat
+_CONVERT_MASK = MaskUse("pM", "U", "zero", "the mask governs the source lanes; every destination lane not "
+                        "written from an active source lane is 0")
+
+
+def _conversion_pairs(mode: str) -> tuple:
+    return tuple(dtypes.named(*pair) for pair, c in CONVERSIONS.items() if (mode in c.modes or (not mode and not c.modes)))
+
+
+def _convert_sources(mode: str) -> str:
+    return "; ".join(c.page for c in CONVERSIONS.values() if mode in c.modes or (not mode and not c.modes)) \
+        + "; " + _CVT + "rounding_mode.md"
+
+
+def _convert_summary(mode: str) -> str:
+    return (f"vD = vS converted from U to T, rounded {_MODE_TEXT[mode]}; sat: overflow and +-inf give "
+            "+-max, NaN gives 0. Width ratio 2 or 4: PART (even|odd, part0..part3; default the first) "
+            "picks the narrower side's lanes; to an integer: NaN gives 0, +-inf max/min, overflow keeps the "
+            "low bits (sat: max/min)" if mode else
+            "vD = vS converted from U to T where no rounding is needed: exact widenings (an integer one "
+            "saturates: a negative value to an unsigned type gives 0) and integer narrowings (the low bits; "
+            "sat: max/min). PART (even|odd, part0..part3; default the first) picks the narrower side's lanes")
+
+
+def width_ratio(types: tuple) -> int:
+    """How many lanes of the narrower of a conversion's two types fit in one lane of the wider."""
+    widths = sorted(t.width for t in types)
+    return widths[-1] // widths[0]
+
+
+def keyword_choices(spec: InsnSpec, kind: Kind, types: tuple) -> tuple:
+    """The keywords an optional SAT or PART operand of row `spec` accepts with `types`."""
+    if kind is Kind.SAT:
+        return ("sat",) if CONVERSIONS[tuple(t.name for t in types)].sat else ()
+    return PARTS.get(width_ratio(types), ())
+
+
+KEYWORDS = {Kind.SAT: ("sat",), Kind.PART: PARTS[2] + PARTS[4]}   # every keyword of each kind
+
+
+def keyword_slot(kind: Kind, value) -> int:
+    """The bytecode slot of a keyword operand: 1 for sat, the part's number; 0 when left out."""
+    if value is None:
+        return 0
+    return 1 if kind is Kind.SAT else next(parts.index(value) for parts in PARTS.values() if value in parts)
+
+
 INSNS: tuple[InsnSpec, ...] = (
     # --- scalar and control (LANGUAGE.md §4 "Scalar and control") ---
     InsnSpec("mov", "", "sD, X", "scalar_mov", "sD = X (immediate, buffer address, .equ constant or register)", SPEC + " §4"),
@@ -323,6 +433,17 @@ INSNS: tuple[InsnSpec, ...] = (
                f"c-api-reg/logic_compute/asc_{m[1:]}.md (the mask-register form is p{m[1:]})",
                types=_single(LOGIC_TYPES), sub=m[1:], mask=_LANE_MASK)
       for m, op in (("vand", "&"), ("vor", "|"), ("vxor", "^"))),
+    # --- issue 12: conversions (c-api-reg/data_type_convert; reg-api Cast.md table 7) ---
+    *(InsnSpec("vcvt" + ("." + mode if mode else ""), "", _CONVERT_SYNTAX, "vcvt",
+               _convert_summary(mode), _convert_sources(mode), types=_conversion_pairs(mode),
+               sub=mode or "exact", mask=_CONVERT_MASK)
+      for mode in ROUNDING_MODES),
+    *(InsnSpec("vtrc." + mode, "", "vD.T, vS.T, pM", "vtrc",
+               f"active lanes: vD = vS rounded to an integral value of T {_MODE_TEXT[mode]} (NaN -> canonical NaN, "
+               "+-inf and +-0 kept, a value rounding to 0 keeps its sign); inactive lanes 0",
+               f"{_CVT}asc_{_TRUNCATION_PAGE[mode]}.md", types=_single(dtypes.named("f16", "bf16", "f32")), sub=mode,
+               mask=_LANE_MASK)
+      for mode in _FIVE_MODES),
 )
 
 DIRECTIVES = (
@@ -365,9 +486,18 @@ def spec_facts(spec: InsnSpec) -> list[tuple[str, str]]:
                                                           + (" (base); element addresses" if spec.access.indexed else ""))]
     if spec.mask:
         facts += [("mask", mask_text(spec.mask))]
+    if any(op.kind is Kind.SAT for op in spec.operands):
+        facts += [("options", conversion_options_text(spec))]
     elif any(op.kind is Kind.VREG for op in spec.operands) and spec.access and spec.access.direction == "store":
         facts += [("mask", "none: the store has no mask operand")]
     return facts + [("source", spec.ref)]
+
+
+def conversion_options_text(spec: InsnSpec) -> str:
+    """Which type pairs of a conversion row take `sat` and which a layout part (issue 12)."""
+    def pairs(kind):
+        return ", ".join("/".join(t.name for t in combo) for combo in spec.types if keyword_choices(spec, kind, combo))
+    return f"sat: {pairs(Kind.SAT) or 'none'}; even|odd or part0..part3: {pairs(Kind.PART) or 'none'}"
 
 
 def _bytes_text(fact, element: str) -> str:

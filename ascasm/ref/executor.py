@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes
 import numpy as np
 
 from .. import floats
@@ -844,3 +845,92 @@ FAMILIES = {f.__name__: f for f in (
     vsta_norm, vsta_first, vsta_pack, vsta_packv2, vsta_intlv, mask_store_norm, mask_store_pack, vsct,
     reduce_sum, reduce_maxmin, vdup, vdup_masked, vci, vbinary, vbinary_x, vunary, vcmp, vsel, pcnt, vlogic,
 )}
+
+
+# ---- issue 12: conversions (c-api-reg/data_type_convert, rounding_mode.md; docs/semantics.md "Conversions") ----
+
+def _rounds_overflow_to_inf(mode: str, negative: np.ndarray) -> np.ndarray:
+    """Whether a finite value beyond T's range rounds to inf (IEEE 754): the modes rounding away from
+    zero in its direction do; truncation, round-to-odd and the other direction stop at the largest
+    finite value."""
+    if mode in ("rint", "round"):
+        return np.ones_like(negative)
+    return {"ceil": ~negative, "floor": negative}.get(mode, np.zeros_like(negative))
+
+
+def integer_lanes(values: np.ndarray, src, dst, mode: str, sat: bool) -> np.ndarray:
+    """Lanes converted to integer type dst: a float is rounded to an integer by `mode` (NaN gives 0,
+    +-inf dst's max / min); a value beyond dst's range saturates (sat) or keeps its low bits."""
+    bits = 8 * dst.width
+    lowest, highest = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if dst.kind == "int" else (0, (1 << bits) - 1)
+    results = []
+    for v in (_wide(values) if src.kind == "float" else values).tolist():
+        if isinstance(v, float) and math.isnan(v):
+            r = 0
+        elif isinstance(v, float) and math.isinf(v):
+            r = highest if v > 0 else lowest
+        else:
+            r = int(floats.ROUNDERS[mode](np.float64(v))) if isinstance(v, float) else int(v)   # exact
+            r = min(max(r, lowest), highest) if sat else r
+        results.append(r % (1 << bits))
+    return np.array(results, dtype=np.uint64).astype(dst.bits).view(dst.np_dtype)
+
+
+def convert_lanes(values: np.ndarray, src, dst, mode: str, sat: bool) -> np.ndarray:
+    """Lanes of type src converted to type dst, rounded by `mode` ("exact": no rounding needed).
+    To a float, without sat: overflow as IEEE 754 per mode, +-inf stays, NaN gives dst's canonical NaN
+    (e4m3, without inf, gives NaN for both); with sat: overflow and +-inf give +-max, NaN gives +0.
+    Integer sources are exact in float64 (beyond 2^53 rounded to odd, which keeps every later rounding
+    to at most 51 bits right); an integer widening always saturates (Cast.md)."""
+    if src.kind != "float" and dst.kind != "float":
+        sat = sat or dst.width > src.width
+    if dst.kind != "float":
+        return integer_lanes(values, src, dst, "rint" if mode == "exact" else mode, sat)
+    if src.kind == "float":
+        wide = _wide(values)
+    else:
+        wide = np.array([floats.exact_float64(int(v)) for v in values.tolist()], np.float64)
+    with np.errstate(invalid="ignore"):
+        out = floats.round_to_type(wide, dst, "rint" if mode == "exact" else mode).astype(np.float64)
+    largest = np.copysign(float(ml_dtypes.finfo(dst.np_dtype).max), wide)
+    overflowed = np.isfinite(wide) & ~np.isfinite(out)
+    if sat:
+        out = np.where(np.isnan(wide), 0.0, np.where(overflowed | np.isinf(wide), largest, out))
+    else:
+        out = np.where(overflowed & ~_rounds_overflow_to_inf(mode, np.signbit(wide)), largest, out)
+    return floats.round_to_type(out, dst)          # exact: out holds values of dst (or inf, NaN)
+
+
+PART_NUMBER = {"even": 0, "odd": 1, "part0": 0, "part1": 1, "part2": 2, "part3": 3}
+
+
+def vcvt(m: RefMachine, insn: Insn):
+    # vcvt[.MODE] vD.T, vS.U, pM[, sat][, PART]  -- the mask governs the source lanes; all else 0
+    dst, src = insn.types
+    ratio = max(dst.width, src.width) // min(dst.width, src.width)
+    part = PART_NUMBER[insn.operand("PART") or "even"]
+    active = m.active_lanes(insn.operand("pM"), src.width)[:src.lanes]
+    values = m.lanes(insn.operand("vS"), src).copy()
+    out = np.zeros(dst.lanes, dst.np_dtype)
+    if dst.width < src.width:                 # narrowing: source lane i -> destination lane ratio*i + part
+        converted = convert_lanes(values, src, dst, insn.spec.sub, insn.operand("SAT") is not None)
+        out[part::ratio] = _zeroed(active, converted)
+    else:                                     # widening (or same width): destination lane i <- source lane ratio*i + part
+        picked = slice(part, None, ratio)
+        converted = convert_lanes(values[picked], src, dst, insn.spec.sub, insn.operand("SAT") is not None)
+        out[:] = _zeroed(active[picked], converted)
+    m.lanes(insn.operand("vD"), dst)[:] = out
+
+
+def vtrc(m: RefMachine, insn: Insn):
+    # vtrc.MODE vD.T, vS.T, pM  -- rounded to an integral value of T (asc_rint ... asc_trunc); zeroing
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    wide = _wide(m.lanes(insn.operand("vS"), etype))
+    with np.errstate(invalid="ignore"):                       # NaN lanes stay NaN
+        integral = floats.ROUNDERS[insn.spec.sub](wide)      # exact in float64; signs of zero kept
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, floats.round_to_type(integral, etype))
+
+
+FAMILIES["vcvt"] = vcvt
+FAMILIES["vtrc"] = vtrc

@@ -1,0 +1,263 @@
+# Conversions (issue 12; c-api-reg/data_type_convert, docs/semantics.md "Conversions"), included by core.pyx.
+#
+# A source lane is split into sign, integer magnitude and exponent straight from its bits (exact, no
+# double), then rounded once into the destination format by the row's rounding mode. The mode is a
+# compile-time tag (the family's "sub" axis), so each specialised kernel has one rounding rule.
+
+cdef enum RoundingMode:
+    MODE_RINT, MODE_AWAY, MODE_FLOOR, MODE_CEIL, MODE_TRUNC, MODE_ODD
+
+
+ctypedef fused ModeTag:                             # the sub-operation tags of vcvt and vtrc rows
+    Op_exact
+    Op_rint
+    Op_round
+    Op_floor
+    Op_ceil
+    Op_trunc
+    Op_odd
+
+
+cdef inline RoundingMode rounding_mode(ModeTag* tag) noexcept nogil:
+    if ModeTag is Op_round:
+        return MODE_AWAY
+    elif ModeTag is Op_floor:
+        return MODE_FLOOR
+    elif ModeTag is Op_ceil:
+        return MODE_CEIL
+    elif ModeTag is Op_trunc:
+        return MODE_TRUNC
+    elif ModeTag is Op_odd:
+        return MODE_ODD
+    else:                                           # rint, and the exact widenings (nothing to round)
+        return MODE_RINT
+
+
+cdef inline uint64_t beyond_range(bint negative, RoundingMode mode, bint sat, const FloatFormat* f) noexcept nogil:
+    """A finite value too large for the format: +-max when saturating or when the mode rounds toward
+    zero in its direction (IEEE 754), else +-inf (for e4m3, without inf, its NaN)."""
+    cdef uint64_t sign = f.sign_bit if negative else 0
+    cdef bint to_inf = mode == MODE_RINT or mode == MODE_AWAY or (mode == MODE_CEIL and not negative) \
+        or (mode == MODE_FLOOR and negative)
+    if sat or not to_inf:
+        return sign | f.max_finite
+    return overflowed(sign, f)
+
+
+cdef inline uint64_t rounded_shift(uint64_t magnitude, int64_t shift, bint negative, RoundingMode mode) noexcept nogil:
+    """magnitude / 2^shift (shift > 0) rounded to an integer by `mode`; the sign only steers floor
+    and ceil. Round-to-odd truncates and sets the last bit when anything was lost."""
+    cdef uint64_t q, rest, half
+    cdef bint inexact, above, tie, up
+    if shift >= 64:                                 # below one unit: q = 0
+        q, inexact = 0, magnitude != 0
+        above = shift == 64 and magnitude > (ONE << 63)
+        tie = shift == 64 and magnitude == (ONE << 63)
+    else:
+        q = magnitude >> shift
+        rest = magnitude & ((ONE << shift) - 1)
+        half = ONE << (shift - 1)
+        inexact, above, tie = rest != 0, rest > half, rest == half
+    if mode == MODE_RINT:
+        up = above or (tie and (q & 1))
+    elif mode == MODE_AWAY:
+        up = above or tie
+    elif mode == MODE_FLOOR:
+        up = inexact and negative
+    elif mode == MODE_CEIL:
+        up = inexact and not negative
+    elif mode == MODE_ODD:
+        return q | inexact
+    else:
+        up = False
+    return q + up
+
+
+cdef inline uint64_t round_into(bint negative, uint64_t magnitude, int64_t exponent, RoundingMode mode, bint sat,
+                                const FloatFormat* f) noexcept nogil:
+    """magnitude * 2^exponent (negated if `negative`) rounded once into the format by `mode`,
+    subnormals kept. As `encode` (lanes.pxi), with the rounding rule and the overflow result chosen."""
+    cdef uint64_t sign = f.sign_bit if negative else 0
+    cdef int64_t m = f.mantissa_bits
+    cdef int64_t top, quantum, shift
+    cdef uint64_t q
+    if magnitude == 0:
+        return sign
+    top = top_bit(magnitude) + exponent
+    if top + f.bias > <int64_t>(f.max_finite >> m):
+        return beyond_range(negative, mode, sat, f)
+    quantum = (top if top > 1 - f.bias else 1 - f.bias) - m
+    shift = quantum - exponent
+    q = magnitude << (-shift) if shift <= 0 else rounded_shift(magnitude, shift, negative, mode)
+    # q counts units of 2^quantum: in [2^m, 2^(m+1)] for normal results (a carry from rounding up
+    # adds into the exponent field), below 2^m for subnormal ones (field 0)
+    q = ((<uint64_t>(quantum + m + f.bias)) << m) + q - (ONE << m)
+    if q > f.max_finite:
+        return beyond_range(negative, mode, sat, f)
+    return sign | q
+
+
+cdef inline uint64_t integral_bits(uint64_t bits, const FloatFormat* f, RoundingMode mode) noexcept nogil:
+    """A float rounded to an integral value of its own format by `mode` (asc_rint ... asc_trunc):
+    NaN gives the canonical NaN, +-inf and +-0 stay, a value rounding to zero keeps its sign."""
+    cdef bint negative = (bits & f.sign_bit) != 0
+    cdef uint64_t magnitude = bits & (f.sign_bit - 1)
+    cdef int64_t field = <int64_t>(magnitude >> f.mantissa_bits)
+    cdef uint64_t significand = (magnitude & ((ONE << f.mantissa_bits) - 1)) | ((ONE << f.mantissa_bits) if field else 0)
+    cdef int64_t exponent = (field if field else 1) - f.bias - f.mantissa_bits
+    if magnitude > f.max_finite:
+        return bits if magnitude == f.overflow and f.has_inf else f.nan
+    if exponent >= 0 or magnitude == 0:             # already an integer
+        return bits
+    return round_into(negative, rounded_shift(significand, -exponent, negative, mode), 0, MODE_RINT, False, f)
+
+
+cdef struct Numeric:            # how a lane's bits encode a number, from the row's type code
+    bint is_float
+    bint signed
+    int64_t width               # bytes
+    FloatFormat f               # floats only
+
+
+cdef inline Numeric numeric_of(int32_t code) noexcept nogil:
+    cdef Numeric n
+    n.is_float, n.signed = True, True
+    if code == T_F16:
+        n.width, n.f = 2, float_format(<F16*>NULL)
+    elif code == T_BF16:
+        n.width, n.f = 2, float_format(<BF16*>NULL)
+    elif code == T_F32:
+        n.width, n.f = 4, float_format(<float*>NULL)
+    elif code == T_E4M3:
+        n.width, n.f = 1, float_format(<E4M3*>NULL)
+    elif code == T_E5M2:
+        n.width, n.f = 1, float_format(<E5M2*>NULL)
+    else:                                           # the integer types
+        n.is_float = False
+        n.signed = code == T_S8 or code == T_S16 or code == T_S32 or code == T_S64
+        n.width = 1 if code <= T_U8 else 2 if code <= T_U16 else 4 if code <= T_U32 else 8
+    return n
+
+
+cdef enum NumberClass:
+    FINITE, INFINITE, NOT_A_NUMBER
+
+
+cdef struct ExactValue:             # a lane's value: (-1)^negative * magnitude * 2^exponent, or inf / NaN
+    NumberClass kind
+    bint negative
+    uint64_t magnitude
+    int64_t exponent
+
+
+cdef inline ExactValue number_of(uint64_t bits, const Numeric* n) noexcept nogil:
+    """The exact value of a lane's bits."""
+    cdef ExactValue x
+    cdef uint64_t magnitude
+    cdef int64_t field, m
+    x.kind, x.exponent = FINITE, 0
+    if not n.is_float:
+        x.negative = n.signed and (bits >> (8 * n.width - 1)) & 1
+        x.magnitude = ((0 - bits) & low_bits(n.width)) if x.negative else bits
+        return x
+    m = n.f.mantissa_bits
+    x.negative = (bits & n.f.sign_bit) != 0
+    magnitude = bits & (n.f.sign_bit - 1)
+    field = <int64_t>(magnitude >> m)
+    if magnitude > n.f.max_finite:
+        x.kind = INFINITE if magnitude == n.f.overflow and n.f.has_inf else NOT_A_NUMBER
+    elif field == 0:                                # subnormal (or zero): units of 2^(1 - bias - m)
+        x.magnitude, x.exponent = magnitude, 1 - n.f.bias - m
+    else:
+        x.magnitude, x.exponent = (magnitude & ((ONE << m) - 1)) | (ONE << m), field - n.f.bias - m
+    return x
+
+
+cdef inline uint64_t integer_bits(const ExactValue* x, const Numeric* n, RoundingMode mode, bint sat) noexcept nogil:
+    """A number rounded to an integer by `mode`, then into an integer lane: beyond the range it
+    saturates (sat) or keeps the low bits; NaN gives 0 and +-inf the type's max / min either way."""
+    cdef uint64_t top = low_bits(n.width) >> 1 if n.signed else low_bits(n.width)   # the largest value
+    cdef uint64_t least = (top + 1) & low_bits(n.width) if n.signed else 0           # the smallest's bits
+    cdef uint64_t r
+    cdef bint huge = False                          # the integer needs more than 64 bits
+    if x.kind == NOT_A_NUMBER:
+        return 0
+    if x.kind == INFINITE:
+        return least if x.negative else top
+    if x.exponent >= 0:
+        huge = x.magnitude != 0 and (x.exponent >= 64 or (x.magnitude >> (63 - x.exponent)) > 1)
+        r = 0 if x.exponent >= 64 else x.magnitude << x.exponent
+    else:
+        r = rounded_shift(x.magnitude, -x.exponent, x.negative, mode)
+    if sat:
+        if x.negative and (r != 0 or huge):
+            return 0 if not n.signed else least if huge or r > top + 1 else (0 - r) & low_bits(n.width)
+        return top if huge or r > top else r
+    return ((0 - r) if x.negative else r) & low_bits(n.width)
+
+
+cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeric* nd, RoundingMode mode,
+                                  bint sat) noexcept nogil:
+    """Lane bits of type ns converted to type nd (rounding_mode.md). To a float: NaN gives nd's
+    canonical NaN, or +0 with sat; +-inf gives +-inf (e4m3: NaN), or +-max with sat."""
+    cdef ExactValue x = number_of(bits, ns)
+    if not nd.is_float:
+        return integer_bits(&x, nd, mode, sat)
+    if x.kind == NOT_A_NUMBER:
+        return 0 if sat else nd.f.nan
+    if x.kind == INFINITE:
+        return ((nd.f.sign_bit if x.negative else 0) | nd.f.max_finite) if sat \
+            else overflowed(nd.f.sign_bit if x.negative else 0, &nd.f)
+    return round_into(x.negative, x.magnitude, x.exponent, mode, sat, &nd.f)
+
+
+# vcvt[.MODE] vD.T, vS.U, pM[, sat][, PART]  -- the mask governs the source lanes (read at U's width);
+# narrowing: source lane i -> destination lane ratio*i + part; widening: destination lane i <- source
+# lane ratio*i + part; every other destination lane 0. Specialised by the widths and the mode; the
+# types' encodings come from the row's type codes. An integer widening saturates always (Cast.md:
+# a negative int16 gives uint32 0).
+cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* t, vcvt_UW* u, vcvt_sub* op) noexcept nogil:
+    cdef uint8_t source[VL]                         # a copy: vD may be vS
+    cdef const vcvt_UW* src = <const vcvt_UW*>source
+    cdef vcvt_TW* dst = <vcvt_TW*>vreg(m, a.vD)
+    cdef Numeric ns = numeric_of(ins.u)
+    cdef Numeric nd = numeric_of(ins.t)
+    cdef RoundingMode mode = rounding_mode(<vcvt_sub*>NULL)
+    cdef bint sat = a.sat != 0 or (not ns.is_float and not nd.is_float and nd.width > ns.width)
+    cdef int64_t narrow = sizeof(vcvt_TW) if sizeof(vcvt_TW) < sizeof(vcvt_UW) else sizeof(vcvt_UW)
+    cdef int64_t ratio = (sizeof(vcvt_TW) + sizeof(vcvt_UW) - narrow) // narrow
+    cdef int64_t part = <int64_t>(<uint64_t>a.part % <uint64_t>ratio)   # the assembler checks it; a bad row stays inside vD
+    cdef int64_t i, j
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    memcpy(source, vreg(m, a.vS), VL)
+    memset(dst, 0, VL)
+    if sizeof(vcvt_TW) < sizeof(vcvt_UW):
+        for i in range(VL // sizeof(vcvt_UW)):
+            if active(m, a.pM, i, sizeof(vcvt_UW)):
+                dst[ratio * i + part] = <vcvt_TW>convert_bits(src[i], &ns, &nd, mode, sat)
+    else:
+        for i in range(VL // sizeof(vcvt_TW)):
+            j = ratio * i + part
+            if active(m, a.pM, j, sizeof(vcvt_UW)):
+                dst[i] = <vcvt_TW>convert_bits(src[j], &ns, &nd, mode, sat)
+    return STOP_RUNNING
+
+
+# vtrc.MODE vD.T, vS.T, pM  -- each active lane rounded to an integral value of T; inactive lanes 0
+cdef inline int k_vtrc(Machine* m, const Ins* ins, const Args_vtrc* a, vtrc_T* t, vtrc_sub* op) noexcept nogil:
+    cdef const vtrc_T* src = <const vtrc_T*>vreg(m, a.vS)
+    cdef vtrc_T* dst = <vtrc_T*>vreg(m, a.vD)
+    cdef FloatFormat f = float_format(<vtrc_T*>NULL)
+    cdef RoundingMode mode = rounding_mode(<vtrc_sub*>NULL)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vtrc_T)):           # lane i reads only lane i: vD may be vS
+        if active(m, a.pM, i, sizeof(vtrc_T)):
+            dst[i] = lane_of_bits(integral_bits(lane_bits(src[i]), &f, mode), <vtrc_T*>NULL)
+        else:
+            dst[i] = lane_of_bits(0, <vtrc_T*>NULL)
+    return STOP_RUNNING
