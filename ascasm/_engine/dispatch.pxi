@@ -1075,56 +1075,56 @@ cdef const Ins* kernel_107(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_108(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <int16_t*>NULL)
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <E5M2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_109(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint16_t*>NULL)
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <E4M3*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_110(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <int32_t*>NULL)
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <int16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_111(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint32_t*>NULL)
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_112(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <int64_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_113(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint64_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_114(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_115(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_113(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_114(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_115(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -1138,28 +1138,28 @@ cdef const Ins* kernel_116(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_117(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <E4M3*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_118(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <E5M2*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_119(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_120(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_118(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_119(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <E5M2*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_120(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <E4M3*>NULL)
     if status:
         m.status = status
         return NULL
@@ -1180,1911 +1180,1253 @@ cdef const Ins* kernel_122(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_123(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int32_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_124(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint32_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_125(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int64_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_126(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint64_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_127(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_128(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_124(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_129(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_125(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_126(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_127(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_130(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <E4M3*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_131(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <E5M2*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_132(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_128(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci(m, ins, &ins.a.vci, <int8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_133(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <uint8_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_134(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_129(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci(m, ins, &ins.a.vci, <int16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_135(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <uint16_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_136(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <int32_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_137(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <uint32_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_138(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <int64_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_139(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <uint64_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_140(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_130(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci(m, ins, &ins.a.vci, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_141(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <BF16*>NULL)
+cdef const Ins* kernel_131(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_142(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_132(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci(m, ins, &ins.a.vci, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_143(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <E4M3*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_144(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <E5M2*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_145(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_133(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_146(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_134(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_147(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_135(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_148(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_136(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_149(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_150(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_151(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_152(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_153(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_137(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_154(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_138(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_155(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_139(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_140(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_141(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_156(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_157(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_158(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_142(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_159(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_143(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_160(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_144(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_161(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_145(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_162(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_sub*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_163(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_sub*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_164(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_sub*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_165(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_sub*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_166(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_146(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_167(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_147(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_168(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_148(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_149(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_150(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_169(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_sub*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_170(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_sub*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_171(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_172(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_173(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_151(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_174(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_152(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_175(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_176(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_177(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_178(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_179(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_153(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_180(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_154(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_181(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_155(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_156(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_157(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_182(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_183(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_184(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_158(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_185(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_159(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_186(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_160(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_187(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_161(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_188(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_189(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_190(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_191(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_192(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_162(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_193(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_163(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_194(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_164(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_165(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_166(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_195(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_196(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_197(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_167(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_198(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_168(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_199(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_169(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_200(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_170(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_201(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_202(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_203(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_204(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_205(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_171(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_206(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_172(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_207(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_173(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_174(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_175(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_208(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_209(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_210(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_176(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_211(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_177(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_212(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_178(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_213(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_179(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_214(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_215(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_216(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_217(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_218(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_180(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_219(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_181(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_220(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_182(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_183(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_184(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_221(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_222(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_223(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_224(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_225(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_185(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_226(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_186(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_227(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_228(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_229(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_230(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_231(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_187(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_232(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_mul*>NULL)
+cdef const Ins* kernel_188(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_233(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_189(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_190(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_234(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_235(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_236(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_191(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_237(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_192(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_238(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_193(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_239(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_194(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_240(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_241(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_242(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_243(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_244(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_195(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_245(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_196(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_246(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_197(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_198(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_199(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_247(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_248(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_249(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_200(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_250(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_201(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_251(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_202(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_252(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_203(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_253(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_254(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_255(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_256(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_257(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_204(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_258(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_min*>NULL)
+cdef const Ins* kernel_205(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_259(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_206(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_207(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_260(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_261(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_262(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_208(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_263(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_209(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_264(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_210(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_265(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_211(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_266(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_eq*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_267(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_eq*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_268(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_eq*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_269(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_eq*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_270(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_212(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_271(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_213(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_272(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_214(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_215(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_216(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_273(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_eq*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_274(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_eq*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_275(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_217(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_276(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_218(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_277(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_219(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_278(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_220(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_279(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ne*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_280(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ne*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_281(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ne*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_282(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ne*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_283(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_221(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_284(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_222(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_285(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_223(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_224(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_225(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_286(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_ne*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_287(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_ne*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_288(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_226(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_289(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_227(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_290(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_228(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_291(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_229(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_292(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_lt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_293(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_lt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_294(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_lt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_295(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_lt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_296(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_230(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_297(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_231(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_298(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_232(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_233(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_234(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_299(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_lt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_300(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_lt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_301(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_235(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_302(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_236(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_303(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_237(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_304(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_238(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_305(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_le*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_306(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_le*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_307(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_le*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_308(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_le*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_309(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_239(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_310(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_240(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_311(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_241(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_242(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_243(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_312(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_le*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_313(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_le*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_314(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_244(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_315(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_245(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_316(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_246(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_317(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_247(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_318(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_gt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_319(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_gt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_320(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_gt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_321(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_gt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_322(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_248(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_323(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_249(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_324(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_250(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_251(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_252(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_325(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_gt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_326(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_gt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_327(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_253(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_328(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_254(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_329(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_255(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_330(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_256(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_331(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ge*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_332(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ge*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_333(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ge*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_334(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ge*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_335(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_257(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_336(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_258(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_337(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_259(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_260(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_261(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_338(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_ge*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_339(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_ge*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_340(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_262(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_341(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_263(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_342(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_264(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_343(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint64_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_344(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_265(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_pcnt(m, ins, &ins.a.pcnt)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_345(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_346(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_347(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_266(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_348(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_267(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_349(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_350(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_351(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_352(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_353(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_268(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_354(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_div*>NULL)
+cdef const Ins* kernel_269(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_355(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_270(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_271(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_356(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_357(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_358(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_272(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_359(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_273(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_360(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_abs*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_361(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_abs*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_362(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_274(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_363(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_abs*>NULL)
+cdef const Ins* kernel_275(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_364(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_276(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_365(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_abs*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_366(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_abs*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_367(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_277(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_368(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_278(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_369(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_neg*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_370(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_neg*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_371(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_279(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_372(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_neg*>NULL)
+cdef const Ins* kernel_280(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_373(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_281(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_374(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_neg*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_375(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_neg*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_376(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_282(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_377(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_exp*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_378(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_283(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_379(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_exp*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_380(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_exp*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_381(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_284(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_382(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_sqrt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_383(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_285(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_384(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_sqrt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_385(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_sqrt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_386(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_286(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_387(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_287(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_388(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_288(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_389(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_289(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_390(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_290(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_391(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_291(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_392(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_292(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_393(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_293(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_394(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_294(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_295(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_div_nftz*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[395]
+cdef const Ins* kernel_296(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_div_nftz*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_297(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp_nftz*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_298(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp_nftz*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_299(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt_nftz*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_300(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt_nftz*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[301]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3386,100 +2728,6 @@ KERNELS[297] = kernel_297
 KERNELS[298] = kernel_298
 KERNELS[299] = kernel_299
 KERNELS[300] = kernel_300
-KERNELS[301] = kernel_301
-KERNELS[302] = kernel_302
-KERNELS[303] = kernel_303
-KERNELS[304] = kernel_304
-KERNELS[305] = kernel_305
-KERNELS[306] = kernel_306
-KERNELS[307] = kernel_307
-KERNELS[308] = kernel_308
-KERNELS[309] = kernel_309
-KERNELS[310] = kernel_310
-KERNELS[311] = kernel_311
-KERNELS[312] = kernel_312
-KERNELS[313] = kernel_313
-KERNELS[314] = kernel_314
-KERNELS[315] = kernel_315
-KERNELS[316] = kernel_316
-KERNELS[317] = kernel_317
-KERNELS[318] = kernel_318
-KERNELS[319] = kernel_319
-KERNELS[320] = kernel_320
-KERNELS[321] = kernel_321
-KERNELS[322] = kernel_322
-KERNELS[323] = kernel_323
-KERNELS[324] = kernel_324
-KERNELS[325] = kernel_325
-KERNELS[326] = kernel_326
-KERNELS[327] = kernel_327
-KERNELS[328] = kernel_328
-KERNELS[329] = kernel_329
-KERNELS[330] = kernel_330
-KERNELS[331] = kernel_331
-KERNELS[332] = kernel_332
-KERNELS[333] = kernel_333
-KERNELS[334] = kernel_334
-KERNELS[335] = kernel_335
-KERNELS[336] = kernel_336
-KERNELS[337] = kernel_337
-KERNELS[338] = kernel_338
-KERNELS[339] = kernel_339
-KERNELS[340] = kernel_340
-KERNELS[341] = kernel_341
-KERNELS[342] = kernel_342
-KERNELS[343] = kernel_343
-KERNELS[344] = kernel_344
-KERNELS[345] = kernel_345
-KERNELS[346] = kernel_346
-KERNELS[347] = kernel_347
-KERNELS[348] = kernel_348
-KERNELS[349] = kernel_349
-KERNELS[350] = kernel_350
-KERNELS[351] = kernel_351
-KERNELS[352] = kernel_352
-KERNELS[353] = kernel_353
-KERNELS[354] = kernel_354
-KERNELS[355] = kernel_355
-KERNELS[356] = kernel_356
-KERNELS[357] = kernel_357
-KERNELS[358] = kernel_358
-KERNELS[359] = kernel_359
-KERNELS[360] = kernel_360
-KERNELS[361] = kernel_361
-KERNELS[362] = kernel_362
-KERNELS[363] = kernel_363
-KERNELS[364] = kernel_364
-KERNELS[365] = kernel_365
-KERNELS[366] = kernel_366
-KERNELS[367] = kernel_367
-KERNELS[368] = kernel_368
-KERNELS[369] = kernel_369
-KERNELS[370] = kernel_370
-KERNELS[371] = kernel_371
-KERNELS[372] = kernel_372
-KERNELS[373] = kernel_373
-KERNELS[374] = kernel_374
-KERNELS[375] = kernel_375
-KERNELS[376] = kernel_376
-KERNELS[377] = kernel_377
-KERNELS[378] = kernel_378
-KERNELS[379] = kernel_379
-KERNELS[380] = kernel_380
-KERNELS[381] = kernel_381
-KERNELS[382] = kernel_382
-KERNELS[383] = kernel_383
-KERNELS[384] = kernel_384
-KERNELS[385] = kernel_385
-KERNELS[386] = kernel_386
-KERNELS[387] = kernel_387
-KERNELS[388] = kernel_388
-KERNELS[389] = kernel_389
-KERNELS[390] = kernel_390
-KERNELS[391] = kernel_391
-KERNELS[392] = kernel_392
-KERNELS[393] = kernel_393
-KERNELS[394] = kernel_394
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -3787,328 +3035,226 @@ KERNEL_OF_ROWS = (
     (52, 8, 0, 105),
     (53, 1, 0, 106),
     (53, 2, 0, 107),
-    (53, 3, 0, 108),
-    (53, 4, 0, 109),
-    (53, 5, 0, 110),
-    (53, 6, 0, 111),
-    (53, 7, 0, 112),
-    (53, 8, 0, 113),
-    (53, 9, 0, 114),
-    (53, 10, 0, 115),
+    (53, 13, 0, 108),
+    (53, 12, 0, 109),
+    (53, 3, 0, 110),
+    (53, 4, 0, 111),
+    (53, 9, 0, 112),
+    (53, 10, 0, 113),
+    (53, 5, 0, 114),
+    (53, 6, 0, 115),
     (53, 11, 0, 116),
-    (53, 12, 0, 117),
-    (53, 13, 0, 118),
-    (54, 1, 0, 119),
-    (54, 2, 0, 120),
+    (54, 1, 0, 117),
+    (54, 2, 0, 118),
+    (54, 13, 0, 119),
+    (54, 12, 0, 120),
     (54, 3, 0, 121),
     (54, 4, 0, 122),
-    (54, 5, 0, 123),
-    (54, 6, 0, 124),
-    (54, 7, 0, 125),
-    (54, 8, 0, 126),
-    (54, 9, 0, 127),
-    (54, 10, 0, 128),
-    (54, 11, 0, 129),
-    (54, 12, 0, 130),
-    (54, 13, 0, 131),
-    (55, 1, 0, 132),
-    (55, 2, 0, 133),
-    (55, 3, 0, 134),
-    (55, 4, 0, 135),
-    (55, 5, 0, 136),
-    (55, 6, 0, 137),
-    (55, 7, 0, 138),
-    (55, 8, 0, 139),
-    (55, 9, 0, 140),
-    (55, 10, 0, 141),
-    (55, 11, 0, 142),
-    (55, 12, 0, 143),
-    (55, 13, 0, 144),
-    (56, 1, 0, 145),
-    (56, 2, 0, 146),
-    (56, 3, 0, 147),
-    (56, 4, 0, 148),
-    (56, 5, 0, 149),
-    (56, 6, 0, 150),
-    (56, 7, 0, 151),
-    (56, 8, 0, 152),
-    (56, 9, 0, 153),
-    (56, 10, 0, 154),
-    (56, 11, 0, 155),
-    (56, 12, 0, 156),
-    (56, 13, 0, 157),
-    (57, 1, 0, 158),
-    (57, 2, 0, 159),
-    (57, 3, 0, 160),
-    (57, 4, 0, 161),
-    (57, 5, 0, 162),
-    (57, 6, 0, 163),
-    (57, 7, 0, 164),
-    (57, 8, 0, 165),
-    (57, 9, 0, 166),
-    (57, 10, 0, 167),
-    (57, 11, 0, 168),
-    (57, 12, 0, 169),
-    (57, 13, 0, 170),
-    (58, 1, 0, 171),
-    (58, 2, 0, 172),
-    (58, 3, 0, 173),
-    (58, 4, 0, 174),
-    (58, 5, 0, 175),
-    (58, 6, 0, 176),
-    (58, 7, 0, 177),
-    (58, 8, 0, 178),
-    (58, 9, 0, 179),
-    (58, 10, 0, 180),
-    (58, 11, 0, 181),
-    (58, 12, 0, 182),
-    (58, 13, 0, 183),
-    (59, 1, 0, 184),
-    (59, 2, 0, 185),
-    (59, 3, 0, 186),
-    (59, 4, 0, 187),
-    (59, 5, 0, 188),
-    (59, 6, 0, 189),
-    (59, 7, 0, 190),
-    (59, 8, 0, 191),
-    (59, 9, 0, 192),
-    (59, 10, 0, 193),
-    (59, 11, 0, 194),
-    (59, 12, 0, 195),
-    (59, 13, 0, 196),
-    (60, 1, 0, 197),
-    (60, 2, 0, 198),
-    (60, 3, 0, 199),
-    (60, 4, 0, 200),
-    (60, 5, 0, 201),
-    (60, 6, 0, 202),
-    (60, 7, 0, 203),
-    (60, 8, 0, 204),
-    (60, 9, 0, 205),
-    (60, 10, 0, 206),
-    (60, 11, 0, 207),
-    (60, 12, 0, 208),
-    (60, 13, 0, 209),
-    (61, 1, 0, 210),
-    (61, 2, 0, 211),
-    (61, 3, 0, 212),
-    (61, 4, 0, 213),
-    (61, 5, 0, 214),
-    (61, 6, 0, 215),
-    (61, 7, 0, 216),
-    (61, 8, 0, 217),
-    (61, 9, 0, 218),
-    (61, 10, 0, 219),
-    (61, 11, 0, 220),
-    (61, 12, 0, 221),
-    (61, 13, 0, 222),
-    (62, 1, 0, 223),
-    (62, 2, 0, 224),
-    (62, 3, 0, 225),
-    (62, 4, 0, 226),
-    (62, 5, 0, 227),
-    (62, 6, 0, 228),
-    (62, 7, 0, 229),
-    (62, 8, 0, 230),
-    (62, 9, 0, 231),
-    (62, 10, 0, 232),
-    (62, 11, 0, 233),
-    (62, 12, 0, 234),
-    (62, 13, 0, 235),
-    (63, 1, 0, 236),
-    (63, 2, 0, 237),
-    (63, 3, 0, 238),
-    (63, 4, 0, 239),
-    (63, 5, 0, 240),
-    (63, 6, 0, 241),
-    (63, 7, 0, 242),
-    (63, 8, 0, 243),
-    (63, 9, 0, 244),
-    (63, 10, 0, 245),
-    (63, 11, 0, 246),
-    (63, 12, 0, 247),
-    (63, 13, 0, 248),
-    (64, 1, 0, 249),
-    (64, 2, 0, 250),
-    (64, 3, 0, 251),
-    (64, 4, 0, 252),
-    (64, 5, 0, 253),
-    (64, 6, 0, 254),
-    (64, 7, 0, 255),
-    (64, 8, 0, 256),
-    (64, 9, 0, 257),
-    (64, 10, 0, 258),
-    (64, 11, 0, 259),
-    (64, 12, 0, 260),
-    (64, 13, 0, 261),
-    (65, 1, 0, 262),
-    (65, 2, 0, 263),
-    (65, 3, 0, 264),
-    (65, 4, 0, 265),
-    (65, 5, 0, 266),
-    (65, 6, 0, 267),
-    (65, 7, 0, 268),
-    (65, 8, 0, 269),
-    (65, 9, 0, 270),
-    (65, 10, 0, 271),
-    (65, 11, 0, 272),
-    (65, 12, 0, 273),
-    (65, 13, 0, 274),
-    (66, 1, 0, 275),
-    (66, 2, 0, 276),
-    (66, 3, 0, 277),
-    (66, 4, 0, 278),
-    (66, 5, 0, 279),
-    (66, 6, 0, 280),
-    (66, 7, 0, 281),
-    (66, 8, 0, 282),
-    (66, 9, 0, 283),
-    (66, 10, 0, 284),
-    (66, 11, 0, 285),
-    (66, 12, 0, 286),
-    (66, 13, 0, 287),
-    (67, 1, 0, 288),
-    (67, 2, 0, 289),
-    (67, 3, 0, 290),
-    (67, 4, 0, 291),
-    (67, 5, 0, 292),
-    (67, 6, 0, 293),
-    (67, 7, 0, 294),
-    (67, 8, 0, 295),
-    (67, 9, 0, 296),
-    (67, 10, 0, 297),
-    (67, 11, 0, 298),
-    (67, 12, 0, 299),
-    (67, 13, 0, 300),
-    (68, 1, 0, 301),
-    (68, 2, 0, 302),
-    (68, 3, 0, 303),
-    (68, 4, 0, 304),
-    (68, 5, 0, 305),
-    (68, 6, 0, 306),
-    (68, 7, 0, 307),
-    (68, 8, 0, 308),
-    (68, 9, 0, 309),
-    (68, 10, 0, 310),
-    (68, 11, 0, 311),
-    (68, 12, 0, 312),
-    (68, 13, 0, 313),
-    (69, 1, 0, 314),
-    (69, 2, 0, 315),
-    (69, 3, 0, 316),
-    (69, 4, 0, 317),
-    (69, 5, 0, 318),
-    (69, 6, 0, 319),
-    (69, 7, 0, 320),
-    (69, 8, 0, 321),
-    (69, 9, 0, 322),
-    (69, 10, 0, 323),
-    (69, 11, 0, 324),
-    (69, 12, 0, 325),
-    (69, 13, 0, 326),
-    (70, 1, 0, 327),
-    (70, 2, 0, 328),
-    (70, 3, 0, 329),
-    (70, 4, 0, 330),
-    (70, 5, 0, 331),
-    (70, 6, 0, 332),
-    (70, 7, 0, 333),
-    (70, 8, 0, 334),
-    (70, 9, 0, 335),
-    (70, 10, 0, 336),
-    (70, 11, 0, 337),
-    (70, 12, 0, 338),
-    (70, 13, 0, 339),
-    (71, 1, 0, 340),
-    (71, 2, 0, 340),
-    (71, 3, 0, 341),
-    (71, 4, 0, 341),
-    (71, 5, 0, 342),
-    (71, 6, 0, 342),
-    (71, 7, 0, 343),
-    (71, 8, 0, 343),
-    (71, 9, 0, 341),
-    (71, 10, 0, 341),
-    (71, 11, 0, 342),
-    (71, 12, 0, 340),
-    (71, 13, 0, 340),
-    (72, 16, 0, 344),
-    (72, 17, 0, 344),
-    (72, 18, 0, 344),
-    (73, 1, 0, 345),
-    (73, 2, 0, 346),
-    (73, 3, 0, 347),
-    (73, 4, 0, 348),
-    (73, 5, 0, 349),
-    (73, 6, 0, 350),
-    (73, 7, 0, 351),
-    (73, 8, 0, 352),
-    (73, 9, 0, 353),
-    (73, 10, 0, 354),
-    (73, 11, 0, 355),
-    (73, 12, 0, 356),
-    (73, 13, 0, 357),
-    (74, 1, 0, 358),
-    (74, 3, 0, 359),
-    (74, 5, 0, 360),
-    (74, 7, 0, 361),
-    (74, 9, 0, 362),
-    (74, 10, 0, 363),
-    (74, 11, 0, 364),
-    (74, 12, 0, 365),
-    (74, 13, 0, 366),
-    (75, 1, 0, 367),
-    (75, 3, 0, 368),
-    (75, 5, 0, 369),
-    (75, 7, 0, 370),
-    (75, 9, 0, 371),
-    (75, 10, 0, 372),
-    (75, 11, 0, 373),
-    (75, 12, 0, 374),
-    (75, 13, 0, 375),
-    (76, 9, 0, 376),
-    (76, 10, 0, 377),
-    (76, 11, 0, 378),
-    (76, 12, 0, 379),
-    (76, 13, 0, 380),
-    (77, 9, 0, 381),
-    (77, 10, 0, 382),
-    (77, 11, 0, 383),
-    (77, 12, 0, 384),
-    (77, 13, 0, 385),
-    (78, 1, 0, 386),
-    (78, 2, 0, 386),
-    (78, 13, 0, 386),
-    (78, 12, 0, 386),
-    (78, 3, 0, 387),
-    (78, 4, 0, 387),
-    (78, 9, 0, 387),
-    (78, 10, 0, 387),
-    (78, 5, 0, 388),
-    (78, 6, 0, 388),
-    (78, 11, 0, 388),
-    (79, 1, 0, 389),
-    (79, 2, 0, 389),
-    (79, 13, 0, 389),
-    (79, 12, 0, 389),
-    (79, 3, 0, 390),
-    (79, 4, 0, 390),
-    (79, 9, 0, 390),
-    (79, 10, 0, 390),
-    (79, 5, 0, 391),
-    (79, 6, 0, 391),
-    (79, 11, 0, 391),
-    (80, 1, 0, 392),
-    (80, 2, 0, 392),
-    (80, 13, 0, 392),
-    (80, 12, 0, 392),
-    (80, 3, 0, 393),
-    (80, 4, 0, 393),
-    (80, 9, 0, 393),
-    (80, 10, 0, 393),
-    (80, 5, 0, 394),
-    (80, 6, 0, 394),
-    (80, 11, 0, 394),
+    (54, 9, 0, 123),
+    (54, 10, 0, 124),
+    (54, 5, 0, 125),
+    (54, 6, 0, 126),
+    (54, 11, 0, 127),
+    (55, 1, 0, 128),
+    (55, 3, 0, 129),
+    (55, 9, 0, 130),
+    (55, 5, 0, 131),
+    (55, 11, 0, 132),
+    (56, 1, 0, 133),
+    (56, 2, 0, 134),
+    (56, 3, 0, 135),
+    (56, 4, 0, 136),
+    (56, 9, 0, 137),
+    (56, 10, 0, 138),
+    (56, 5, 0, 139),
+    (56, 6, 0, 140),
+    (56, 11, 0, 141),
+    (57, 1, 0, 142),
+    (57, 2, 0, 143),
+    (57, 3, 0, 144),
+    (57, 4, 0, 145),
+    (57, 9, 0, 146),
+    (57, 10, 0, 147),
+    (57, 5, 0, 148),
+    (57, 6, 0, 149),
+    (57, 11, 0, 150),
+    (58, 3, 0, 151),
+    (58, 4, 0, 152),
+    (58, 9, 0, 153),
+    (58, 10, 0, 154),
+    (58, 5, 0, 155),
+    (58, 6, 0, 156),
+    (58, 11, 0, 157),
+    (59, 1, 0, 158),
+    (59, 2, 0, 159),
+    (59, 3, 0, 160),
+    (59, 4, 0, 161),
+    (59, 9, 0, 162),
+    (59, 10, 0, 163),
+    (59, 5, 0, 164),
+    (59, 6, 0, 165),
+    (59, 11, 0, 166),
+    (60, 1, 0, 167),
+    (60, 2, 0, 168),
+    (60, 3, 0, 169),
+    (60, 4, 0, 170),
+    (60, 9, 0, 171),
+    (60, 10, 0, 172),
+    (60, 5, 0, 173),
+    (60, 6, 0, 174),
+    (60, 11, 0, 175),
+    (61, 1, 0, 176),
+    (61, 2, 0, 177),
+    (61, 3, 0, 178),
+    (61, 4, 0, 179),
+    (61, 9, 0, 180),
+    (61, 10, 0, 181),
+    (61, 5, 0, 182),
+    (61, 6, 0, 183),
+    (61, 11, 0, 184),
+    (62, 3, 0, 185),
+    (62, 4, 0, 186),
+    (62, 9, 0, 187),
+    (62, 5, 0, 188),
+    (62, 6, 0, 189),
+    (62, 11, 0, 190),
+    (63, 1, 0, 191),
+    (63, 2, 0, 192),
+    (63, 3, 0, 193),
+    (63, 4, 0, 194),
+    (63, 9, 0, 195),
+    (63, 10, 0, 196),
+    (63, 5, 0, 197),
+    (63, 6, 0, 198),
+    (63, 11, 0, 199),
+    (64, 1, 0, 200),
+    (64, 2, 0, 201),
+    (64, 3, 0, 202),
+    (64, 4, 0, 203),
+    (64, 9, 0, 204),
+    (64, 5, 0, 205),
+    (64, 6, 0, 206),
+    (64, 11, 0, 207),
+    (65, 1, 0, 208),
+    (65, 2, 0, 209),
+    (65, 3, 0, 210),
+    (65, 4, 0, 211),
+    (65, 9, 0, 212),
+    (65, 10, 0, 213),
+    (65, 5, 0, 214),
+    (65, 6, 0, 215),
+    (65, 11, 0, 216),
+    (66, 1, 0, 217),
+    (66, 2, 0, 218),
+    (66, 3, 0, 219),
+    (66, 4, 0, 220),
+    (66, 9, 0, 221),
+    (66, 10, 0, 222),
+    (66, 5, 0, 223),
+    (66, 6, 0, 224),
+    (66, 11, 0, 225),
+    (67, 1, 0, 226),
+    (67, 2, 0, 227),
+    (67, 3, 0, 228),
+    (67, 4, 0, 229),
+    (67, 9, 0, 230),
+    (67, 10, 0, 231),
+    (67, 5, 0, 232),
+    (67, 6, 0, 233),
+    (67, 11, 0, 234),
+    (68, 1, 0, 235),
+    (68, 2, 0, 236),
+    (68, 3, 0, 237),
+    (68, 4, 0, 238),
+    (68, 9, 0, 239),
+    (68, 10, 0, 240),
+    (68, 5, 0, 241),
+    (68, 6, 0, 242),
+    (68, 11, 0, 243),
+    (69, 1, 0, 244),
+    (69, 2, 0, 245),
+    (69, 3, 0, 246),
+    (69, 4, 0, 247),
+    (69, 9, 0, 248),
+    (69, 10, 0, 249),
+    (69, 5, 0, 250),
+    (69, 6, 0, 251),
+    (69, 11, 0, 252),
+    (70, 1, 0, 253),
+    (70, 2, 0, 254),
+    (70, 3, 0, 255),
+    (70, 4, 0, 256),
+    (70, 9, 0, 257),
+    (70, 10, 0, 258),
+    (70, 5, 0, 259),
+    (70, 6, 0, 260),
+    (70, 11, 0, 261),
+    (71, 2, 0, 262),
+    (71, 1, 0, 262),
+    (71, 12, 0, 262),
+    (71, 15, 0, 262),
+    (71, 13, 0, 262),
+    (71, 4, 0, 263),
+    (71, 3, 0, 263),
+    (71, 9, 0, 263),
+    (71, 10, 0, 263),
+    (71, 6, 0, 264),
+    (71, 5, 0, 264),
+    (71, 11, 0, 264),
+    (72, 16, 0, 265),
+    (72, 17, 0, 265),
+    (72, 18, 0, 265),
+    (73, 3, 0, 266),
+    (73, 4, 0, 267),
+    (73, 9, 0, 268),
+    (73, 5, 0, 269),
+    (73, 6, 0, 270),
+    (73, 11, 0, 271),
+    (74, 1, 0, 272),
+    (74, 3, 0, 273),
+    (74, 9, 0, 274),
+    (74, 5, 0, 275),
+    (74, 11, 0, 276),
+    (75, 1, 0, 277),
+    (75, 3, 0, 278),
+    (75, 9, 0, 279),
+    (75, 5, 0, 280),
+    (75, 11, 0, 281),
+    (76, 9, 0, 282),
+    (76, 11, 0, 283),
+    (77, 9, 0, 284),
+    (77, 11, 0, 285),
+    (78, 1, 0, 286),
+    (78, 2, 0, 286),
+    (78, 13, 0, 286),
+    (78, 12, 0, 286),
+    (78, 3, 0, 287),
+    (78, 4, 0, 287),
+    (78, 9, 0, 287),
+    (78, 10, 0, 287),
+    (78, 5, 0, 288),
+    (78, 6, 0, 288),
+    (78, 11, 0, 288),
+    (79, 1, 0, 289),
+    (79, 2, 0, 289),
+    (79, 3, 0, 290),
+    (79, 4, 0, 290),
+    (79, 9, 0, 290),
+    (79, 5, 0, 291),
+    (79, 6, 0, 291),
+    (79, 11, 0, 291),
+    (80, 1, 0, 292),
+    (80, 2, 0, 292),
+    (80, 3, 0, 293),
+    (80, 4, 0, 293),
+    (80, 5, 0, 294),
+    (80, 6, 0, 294),
+    (81, 9, 0, 295),
+    (81, 11, 0, 296),
+    (82, 9, 0, 297),
+    (82, 11, 0, 298),
+    (83, 9, 0, 299),
+    (83, 11, 0, 300),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4191,4 +3337,7 @@ FAMILY_OF_OPCODE = {
     78: FAM_VLOGIC,
     79: FAM_VLOGIC,
     80: FAM_VLOGIC,
+    81: FAM_VBINARY,
+    82: FAM_VUNARY,
+    83: FAM_VUNARY,
 }

@@ -26,10 +26,16 @@ ctypedef struct Op_and:
 ctypedef struct Op_div:
     char unused
 
+ctypedef struct Op_div_nftz:
+    char unused
+
 ctypedef struct Op_eq:
     char unused
 
 ctypedef struct Op_exp:
+    char unused
+
+ctypedef struct Op_exp_nftz:
     char unused
 
 ctypedef struct Op_ge:
@@ -72,6 +78,9 @@ ctypedef struct Op_shr:
     char unused
 
 ctypedef struct Op_sqrt:
+    char unused
+
+ctypedef struct Op_sqrt_nftz:
     char unused
 
 ctypedef struct Op_sub:
@@ -261,62 +270,46 @@ ctypedef fused reduce_maxmin_sub:
 ctypedef fused vdup_T:
     int8_t
     uint8_t
+    E5M2
+    E4M3
     int16_t
     uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t
     F16
     BF16
+    int32_t
+    uint32_t
     float
-    E4M3
-    E5M2
 
 ctypedef fused vdup_masked_T:
     int8_t
     uint8_t
+    E5M2
+    E4M3
     int16_t
     uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t
     F16
     BF16
+    int32_t
+    uint32_t
     float
-    E4M3
-    E5M2
 
 ctypedef fused vci_T:
     int8_t
-    uint8_t
     int16_t
-    uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t
     F16
-    BF16
+    int32_t
     float
-    E4M3
-    E5M2
 
 ctypedef fused vbinary_T:
     int8_t
     uint8_t
     int16_t
     uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t
     F16
     BF16
+    int32_t
+    uint32_t
     float
-    E4M3
-    E5M2
 
 ctypedef fused vbinary_sub:
     Op_add
@@ -325,21 +318,18 @@ ctypedef fused vbinary_sub:
     Op_max
     Op_min
     Op_div
+    Op_div_nftz
 
 ctypedef fused vbinary_x_T:
     int8_t
     uint8_t
     int16_t
     uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t
     F16
     BF16
+    int32_t
+    uint32_t
     float
-    E4M3
-    E5M2
 
 ctypedef fused vbinary_x_sub:
     Op_add
@@ -352,15 +342,11 @@ ctypedef fused vcmp_T:
     uint8_t
     int16_t
     uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t
     F16
     BF16
+    int32_t
+    uint32_t
     float
-    E4M3
-    E5M2
 
 ctypedef fused vcmp_sub:
     Op_eq
@@ -374,24 +360,21 @@ ctypedef fused vsel_TW:
     uint8_t
     uint16_t
     uint32_t
-    uint64_t
 
 ctypedef fused vunary_T:
     int8_t
     int16_t
-    int32_t
-    int64_t
     F16
-    BF16
+    int32_t
     float
-    E4M3
-    E5M2
 
 ctypedef fused vunary_sub:
     Op_abs
     Op_neg
     Op_exp
     Op_sqrt
+    Op_exp_nftz
+    Op_sqrt_nftz
 
 ctypedef fused vlogic_TW:
     uint8_t

@@ -229,22 +229,37 @@ cdef inline int k_vdup_masked(Machine* m, const Ins* ins, const Args_vdup_masked
 cdef inline int k_vci(Machine* m, const Ins* ins, const Args_vci* a, vci_T* t) noexcept nogil:
     cdef vci_T x = tval(&a.x, <vci_T*>NULL)
     cdef vci_T* dst = <vci_T*>vreg(m, a.vD)
+    cdef vci_T nearest, up
+    cdef double exact
+    cdef uint64_t bits
     cdef int64_t i
     for i in range(VL // sizeof(vci_T)):
         if vci_T is F16 or vci_T is BF16 or vci_T is E4M3 or vci_T is E5M2 or vci_T is float:
-            dst[i] = lane_of_double(lane_value(x) + <double>i, <vci_T*>NULL)
+            # X + i to nearest, ties toward +inf (the Arange table); exact in double wherever a tie is possible
+            exact = lane_value(x) + <double>i
+            nearest = lane_of_double(exact, <vci_T*>NULL)
+            if lane_value(nearest) < exact:         # rounded down: the value above may be as near
+                bits = lane_bits(nearest)
+                up = lane_of_bits(bits - 1 if bits >> (8 * sizeof(vci_T) - 1) else bits + 1, <vci_T*>NULL)
+                if lane_value(up) - exact == exact - lane_value(nearest):
+                    nearest = up
+            dst[i] = nearest
         else:
             dst[i] = <vci_T>(<uint64_t>x + <uint64_t>i)
     return STOP_RUNNING
 
 
-cdef inline Lane binary_op(Lane x, Lane y, bint is_add, bint is_sub, bint is_mul, bint is_div, bint is_max) noexcept nogil:
+cdef inline Lane binary_op(Lane x, Lane y, bint is_add, bint is_sub, bint is_mul, bint is_div, bint is_max,
+                           bint flush) noexcept nogil:
+    """One lane of a binary operation; `flush`: subnormal inputs and result become zeros (vdiv's default)."""
     if is_add:
         return lane_add(x, y)
     if is_sub:
         return lane_sub(x, y)
     if is_mul:
         return lane_mul(x, y)
+    if is_div and flush:
+        return lane_ftz(lane_div(lane_ftz(x), lane_ftz(y)))
     if is_div:
         return lane_div(x, y)
     if is_max:
@@ -265,7 +280,8 @@ cdef inline int k_vbinary(Machine* m, const Ins* ins, const Args_vbinary* a, vbi
     for i in range(VL // sizeof(vbinary_T)):
         if active(m, a.pM, i, sizeof(vbinary_T)):
             dst[i] = binary_op(x[i], y[i], vbinary_sub is Op_add, vbinary_sub is Op_sub, vbinary_sub is Op_mul,
-                               vbinary_sub is Op_div, vbinary_sub is Op_max)
+                               vbinary_sub is Op_div or vbinary_sub is Op_div_nftz, vbinary_sub is Op_max,
+                               vbinary_sub is Op_div)
         else:
             dst[i] = zero
     return STOP_RUNNING
@@ -285,13 +301,14 @@ cdef inline int k_vbinary_x(Machine* m, const Ins* ins, const Args_vbinary_x* a,
     for i in range(VL // sizeof(vbinary_x_T)):
         if active(m, a.pM, i, sizeof(vbinary_x_T)):
             dst[i] = binary_op(x[i], y, vbinary_x_sub is Op_add, False, vbinary_x_sub is Op_mul, False,
-                               vbinary_x_sub is Op_max)
+                               vbinary_x_sub is Op_max, False)
         else:
             dst[i] = zero
     return STOP_RUNNING
 
 
-# vabs|vneg|vexp|vsqrt vD.T, vA.T, pM  -- inactive lanes 0
+# vabs|vneg|vexp|vsqrt vD.T, vA.T, pM  -- inactive lanes 0; vexp/vsqrt flush subnormal inputs and
+# results to zero, vexp.nftz/vsqrt.nftz keep them
 cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunary_T* t, vunary_sub* op) noexcept nogil:
     cdef const vunary_T* x = <const vunary_T*>vreg(m, a.vA)
     cdef vunary_T* dst = <vunary_T*>vreg(m, a.vD)
@@ -308,7 +325,11 @@ cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunar
         elif vunary_sub is Op_neg:
             dst[i] = lane_neg(x[i])
         elif vunary_sub is Op_exp:
+            dst[i] = lane_ftz(lane_exp(lane_ftz(x[i])))
+        elif vunary_sub is Op_exp_nftz:
             dst[i] = lane_exp(x[i])
+        elif vunary_sub is Op_sqrt:
+            dst[i] = lane_ftz(lane_sqrt(lane_ftz(x[i])))
         else:
             dst[i] = lane_sqrt(x[i])
     return STOP_RUNNING

@@ -81,6 +81,9 @@ cdef enum Opcode:
     OP_VAND = 78
     OP_VOR = 79
     OP_VXOR = 80
+    OP_VDIV_NFTZ = 81
+    OP_VEXP_NFTZ = 82
+    OP_VSQRT_NFTZ = 83
 
 cdef enum TypeCode:
     T_S8 = 1

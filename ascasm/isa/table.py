@@ -54,10 +54,18 @@ GATHER_PAIRS = _pairs_of(("s8", "u8", "b8", "s16", "u16", "f16", "bf16", "b16"),
 REDUCE_SUM_PAIRS = tuple(tuple(dtypes.BY_SPELLING[n] for n in pair) for pair in (
     ("f16", "f16"), ("f32", "f32"), ("s32", "s16"), ("u32", "u16"), ("s32", "s32"), ("u32", "u32"),
     ("s64", "s64"), ("u64", "u64")))                                                          # seed 003 table 3
-FLOAT_TYPES = dtypes.named("f16", "bf16", "f32", "e4m3", "e5m2")    # computed on; e8m0 and hif8 are moved only
-SIGNED_TYPES = dtypes.named("s8", "s16", "s32", "s64")
-COMPUTE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64") + FLOAT_TYPES   # facts §8
+# The C-API pages' type lists (c-api-reg/<group>/asc_<name>.md, the function prototypes): a compute row
+# accepts exactly its page's types (docs/semantics.md "Types: the pages' lists").
+ARITH_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")   # asc_add, asc_lt, ...
+MUL_TYPES = dtypes.named("s16", "u16", "f16", "bf16", "s32", "u32", "f32")                 # asc_mul
+DIV_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32")                         # asc_div, asc_mul_scalar
+SIGNED_FLOAT_TYPES = dtypes.named("s8", "s16", "f16", "s32", "f32")                        # asc_abs, asc_neg, asc_arange
+HALF_FLOAT_TYPES = dtypes.named("f16", "f32")                                              # asc_exp, asc_sqrt
+DUP_TYPES = dtypes.named("s8", "u8", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")  # asc_duplicate
+SELECT_TYPES = dtypes.named("u8", "s8", "e4m3", "hif8", "e5m2", "u16", "s16", "f16", "bf16", "u32", "s32", "f32")
 LOGIC_TYPES = dtypes.named("s8", "u8", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")  # asc_and
+OR_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "s32", "u32", "f32")               # asc_or
+XOR_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32")                            # asc_xor
 REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # seed 003 table 4
 
 
@@ -148,22 +156,34 @@ _SCALAR_ALU = {
     "shl": "sD = sA << (X & 63)",
     "shr": "sD = sA >> (X & 63), arithmetic (the sign is copied in)",
 }
-_VECTOR_OPS = {
-    "vadd": "vA + vB (integers wrap; floats rounded once)",
-    "vsub": "vA - vB (integers wrap; floats rounded once)",
-    "vmul": "vA * vB (integers: low W bits; floats rounded once)",
-    "vmax": "max(vA, vB) (NaN -> canonical NaN; +0 above -0)",
-    "vmin": "min(vA, vB) (NaN -> canonical NaN; -0 below +0)",
+_ARITH = "c-api-reg/arithmetic_compute/"
+_VECTOR_OPS = {   # mnemonic: (summary, types of the page asc_<name>.md)
+    "vadd": ("vA + vB (integers wrap; floats rounded once)", ARITH_TYPES),
+    "vsub": ("vA - vB (integers wrap; floats rounded once)", ARITH_TYPES),
+    "vmul": ("vA * vB (integers: low W bits; floats rounded once)", MUL_TYPES),
+    "vmax": ("max(vA, vB) (NaN -> the hardware NaN; +0 above -0)", ARITH_TYPES),
+    "vmin": ("min(vA, vB) (NaN -> the hardware NaN; -0 below +0)", ARITH_TYPES),
 }
+_PAGE_OF = {"vadd": "asc_add", "vsub": "asc_sub", "vmul": "asc_mul", "vmax": "asc_max", "vmin": "asc_min",
+            "vadds": "asc_add_scalar", "vmuls": "asc_mul_scalar", "vmaxs": "asc_max_scalar",
+            "vmins": "asc_min_scalar", "vdiv": "asc_div", "vabs": "asc_abs", "vneg": "asc_neg", "vexp": "asc_exp",
+            "vsqrt": "asc_sqrt", "vln": "asc_ln"}
+_SCALAR_FORM_TYPES = {"vadds": ARITH_TYPES, "vmuls": DIV_TYPES, "vmaxs": ARITH_TYPES,
+                      "vmins": tuple(t for t in ARITH_TYPES if t.name != "bf16")}     # the pages differ here
+_FTZ = "subnormal inputs and results flushed to zero of the same sign (the pages' default)"
+_ONE_ULP = "The hardware is within 1 ulp (appendix precision.md) by an algorithm that is not public"
 _UNARY_OPS = {   # mnemonic: (summary, types)
-    "vabs": ("|vA| (integers wrap: |min| = min; floats clear the sign bit, NaN bits kept)",
-             SIGNED_TYPES + FLOAT_TYPES),
-    "vneg": ("-vA (integers wrap: -min = min; floats flip the sign bit, NaN bits kept)",
-             SIGNED_TYPES + FLOAT_TYPES),
-    "vexp": ("e^vA: libm exp in double, rounded to T. Not always correctly rounded, and the hardware's "
-             "approximation may differ in the last bits", FLOAT_TYPES),
-    "vsqrt": ("sqrt(vA), correctly rounded (negative -> canonical NaN, sqrt(-0) = -0)", FLOAT_TYPES),
+    "vabs": ("|vA| (integers wrap: |min| = min; floats clear the sign bit, NaN bits kept)", SIGNED_FLOAT_TYPES),
+    "vneg": ("-vA (integers wrap: -min = min; floats flip the sign bit, NaN bits kept)", SIGNED_FLOAT_TYPES),
+    "vexp": ("e^vA: libm exp in double, rounded once to T; " + _FTZ + ". " + _ONE_ULP, HALF_FLOAT_TYPES),
+    "vsqrt": ("sqrt(vA), correctly rounded (negative -> the hardware NaN, sqrt(-0) = -0); " + _FTZ + ". "
+              + _ONE_ULP, HALF_FLOAT_TYPES),
 }
+
+
+def page(mnemonic: str) -> str:
+    """The C-API page of an arithmetic row."""
+    return f"{_ARITH}{_PAGE_OF[mnemonic]}.md"
 _COMPARISONS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _BRANCHES = {"beq": "==", "bne": "!=", "blt": "<", "ble": "<=", "bgt": ">", "bge": ">="}
 
@@ -274,55 +294,70 @@ INSNS: tuple[InsnSpec, ...] = (
     InsnSpec("vredsum", "", "vD.T, vS.U, pM", "reduce_sum",
              "lane 0 of vD = sum of the active lanes of vS in a pairwise tree, every partial rounded to T; "
              "other lanes 0",
-             SEED_REDUCE + " SUM", types=REDUCE_SUM_PAIRS, sub="sum",
+             SEED_REDUCE + " SUM; c-api-reg/reduce_compute/asc_reduce_sum.md", types=REDUCE_SUM_PAIRS, sub="sum",
              mask=MaskUse("pM", "U", "identity", "(+0); none active gives +0")),
     InsnSpec("vredmax", "", "vD.T, vS.T, pM", "reduce_maxmin",
              "lane 0 of vD = max of the active lanes, lane 1 = index of its first occurrence (raw bits); "
-             "other lanes 0", SEED_REDUCE + " MAX", types=_single(REDUCE_MAXMIN_TYPES), sub="max",
+             "other lanes 0", SEED_REDUCE + " MAX; c-api-reg/reduce_compute/asc_reduce_max.md", types=_single(REDUCE_MAXMIN_TYPES), sub="max",
              mask=MaskUse("pM", "T", "identity", "(-inf / the type's minimum); none active gives that identity "
                           "and index 0")),
     InsnSpec("vredmin", "", "vD.T, vS.T, pM", "reduce_maxmin",
              "lane 0 of vD = min of the active lanes, lane 1 = index of its first occurrence (raw bits); "
-             "other lanes 0", SEED_REDUCE + " MIN", types=_single(REDUCE_MAXMIN_TYPES), sub="min",
+             "other lanes 0", SEED_REDUCE + " MIN; c-api-reg/reduce_compute/asc_reduce_min.md", types=_single(REDUCE_MAXMIN_TYPES), sub="min",
              mask=MaskUse("pM", "T", "identity", "(+inf / the type's maximum); none active gives that identity "
                           "and index 0")),
     # --- vector compute (facts §8, facts §2.3; LANGUAGE.md §4 Vector compute) ---
     InsnSpec("vdup", "", "vD.T, X.T", "vdup", "every lane of vD = X (converted to T)",
-             "facts §8 vdup; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES)),
+             "c-api-reg/data_fill/asc_duplicate_scalar.md; facts §8 vdup", types=_single(DUP_TYPES)),
     InsnSpec("vdup", "masked", "vD.T, X.T, pM", "vdup_masked", "active lanes of vD = X (converted to T), inactive lanes 0",
-             "facts §8 vdup; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), mask=_LANE_MASK),
-    InsnSpec("vci", "", "vD.T, X.T", "vci", "lane i of vD = X + i (integers wrap; floats rounded once)",
-             "facts §8 vci; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES)),
+             "c-api-reg/data_fill/asc_duplicate_scalar.md; facts §8 vdup", types=_single(DUP_TYPES), mask=_LANE_MASK),
+    InsnSpec("vci", "", "vD.T, X.T", "vci",
+             "lane i of vD = X + i (integers wrap; floats rounded once, ties toward +inf as the Arange table shows)",
+             "c-api-reg/index_operate/asc_arange.md; facts §8 vci", types=_single(SIGNED_FLOAT_TYPES)),
     *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vbinary", f"active lanes: vD = {s}; inactive lanes 0",
-               "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), sub=m[1:], mask=_LANE_MASK)
-      for m, s in _VECTOR_OPS.items()),
+               page(m), types=_single(types), sub=m[1:], mask=_LANE_MASK)
+      for m, (s, types) in _VECTOR_OPS.items()),
     *(InsnSpec(m + "s", "", "vD.T, vA.T, X.T, pM", "vbinary_x", f"active lanes: vD = {s.replace('vB', 'X')}; inactive lanes 0",
-               "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), sub=m[1:], mask=_LANE_MASK)
-      for m, s in _VECTOR_OPS.items() if m != "vsub"),
+               page(m + "s"), types=_single(_SCALAR_FORM_TYPES[m + "s"]), sub=m[1:], mask=_LANE_MASK)
+      for m, (s, _types) in _VECTOR_OPS.items() if m != "vsub"),
     *(InsnSpec("vcmp." + c, "", "pD, vA.T, vB.T, pM", "vcmp",
                f"pD bit i*W = 1 for each active lane i with vA {op} vB, every other bit 0",
-               "facts §2.3 vcmp; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), sub=c,
+               f"c-api-reg/compare_and_select/asc_{c}.md", types=_single(ARITH_TYPES), sub=c,
                mask=MaskUse("pM", "T", "zero-bits"))
       for c, op in _COMPARISONS.items()),
     InsnSpec("vsel", "", "vD.T, vA.T, vB.T, pM", "vsel", "lane i of vD = vA[i] if active, else vB[i] (raw bits)",
-             "facts §8 vsel; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
+             "c-api-reg/compare_and_select/asc_select.md", types=_single(SELECT_TYPES),
              mask=MaskUse("pM", "T", "select")),
-    InsnSpec("pcnt", "", "sD, pM.bW", "pcnt", "sD = the number of lanes i < 256/W with bit i*W of pM set",
-             "facts §2.3; " + SPEC + " §4 Vector compute", types=_single(MASK_WIDTHS),
-             mask=MaskUse("pM", "T", "uncounted")),
+    InsnSpec("pcnt", "", "sD, pM.bW", "pcnt", "sD = the number of lanes i < 256/W with bit i*W of pM set. An ascasm "
+             "extension: no C-API function counts mask bits", SPEC + " §4 Vector compute (ascasm extension)",
+             types=_single(MASK_WIDTHS), mask=MaskUse("pM", "T", "uncounted")),
     # appended after the first compute rows, so earlier opcodes keep their numbers
     InsnSpec("vdiv", "", "vD.T, vA.T, vB.T, pM", "vbinary",
              "active lanes: vD = vA / vB (integers: toward zero, x/0 = all ones, min/-1 = min; floats rounded "
-             "once, x/0 = +-inf, 0/0 = canonical NaN); inactive lanes 0. The hardware's integer x/0 result "
-             "is undocumented",
-             "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), sub="div", mask=_LANE_MASK),
+             "once, x/0 = +-inf, 0/0 = the hardware NaN, " + _FTZ + "); inactive lanes 0. The hardware's "
+             "integer x/0 result is undocumented. " + _ONE_ULP + " (floats)",
+             page("vdiv"), types=_single(DIV_TYPES), sub="div", mask=_LANE_MASK),
     *(InsnSpec(m, "", "vD.T, vA.T, pM", "vunary", f"active lanes: vD = {s}; inactive lanes 0",
-               "facts §8; " + SPEC + " §4 Vector compute", types=_single(types), sub=m[1:], mask=_LANE_MASK)
+               page(m), types=_single(types), sub=m[1:], mask=_LANE_MASK)
       for m, (s, types) in _UNARY_OPS.items()),
     *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vlogic", f"active lanes: vD = vA {op} vB, bit by bit; inactive lanes 0",
                f"c-api-reg/logic_compute/asc_{m[1:]}.md (the mask-register form is p{m[1:]})",
-               types=_single(LOGIC_TYPES), sub=m[1:], mask=_LANE_MASK)
-      for m, op in (("vand", "&"), ("vor", "|"), ("vxor", "^"))),
+               types=_single(types), sub=m[1:], mask=_LANE_MASK)
+      for m, op, types in (("vand", "&", LOGIC_TYPES), ("vor", "|", OR_TYPES), ("vxor", "^", XOR_TYPES))),
+    # --- issue 13: compute families and the pages' modes ---
+    # the non-default precision modes of reg-api Div/Exp/Sqrt (PRECISION_*_FTZ_FALSE): subnormals kept
+    InsnSpec("vdiv.nftz", "", "vD.T, vA.T, vB.T, pM", "vbinary",
+             "active lanes: vD = vA / vB rounded once, subnormal inputs and results kept (the pages' Subnormal "
+             "mode); inactive lanes 0", page("vdiv") + "; reg-api Div DivAlgo::PRECISION_1ULP_FTZ_FALSE",
+             types=_single(HALF_FLOAT_TYPES), sub="div_nftz", mask=_LANE_MASK),
+    InsnSpec("vexp.nftz", "", "vD.T, vA.T, pM", "vunary",
+             "active lanes: vD = e^vA as vexp, subnormal inputs and results kept (the pages' Subnormal mode); "
+             "inactive lanes 0", page("vexp") + "; reg-api Exp ExpAlgo::PRECISION_1ULP_FTZ_FALSE",
+             types=_single(HALF_FLOAT_TYPES), sub="exp_nftz", mask=_LANE_MASK),
+    InsnSpec("vsqrt.nftz", "", "vD.T, vA.T, pM", "vunary",
+             "active lanes: vD = sqrt(vA) correctly rounded, subnormal inputs kept (the pages' Subnormal mode); "
+             "inactive lanes 0", page("vsqrt") + "; reg-api Sqrt SqrtAlgo::PRECISION_0ULP_FTZ_FALSE",
+             types=_single(HALF_FLOAT_TYPES), sub="sqrt_nftz", mask=_LANE_MASK),
 )
 
 DIRECTIVES = (
@@ -406,3 +441,10 @@ def describe(mnemonic: str) -> list[str]:
 def accepted_types_text(spec: InsnSpec) -> str:
     """The accepted type combinations, as a user reads them: 'u16/u16, f16/u16, ...'."""
     return ", ".join("/".join(t.name for t in combo) for combo in spec.types)
+
+
+def types_source_text(spec: InsnSpec) -> str:
+    """' (asc_mul.md's list)' when the row's first source is a C-API page, whose prototypes give its type
+    list; else ''."""
+    page = re.match(r"c-api-reg/\S+?\.md", spec.ref)
+    return f" ({page.group().rsplit('/', 1)[-1]}'s list)" if page else ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes
 import numpy as np
 
 from .. import floats
@@ -693,12 +694,22 @@ def vdup_masked(m: RefMachine, insn: Insn):
     m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, lanes)
 
 
+def round_ties_up(values: np.ndarray, etype) -> np.ndarray:
+    """float64 values rounded once to f16/f32, to nearest with ties toward +inf (the Arange table 38:
+    -65504 + i in half gives 16/32/32/32/16 lanes per value)."""
+    nearest = floats.round_to_type(values, etype)
+    with np.errstate(over="ignore", invalid="ignore"):          # beside the largest value: inf, never a tie
+        up = np.nextafter(nearest, np.array(np.inf, etype.np_dtype))
+        tie = (_wide(nearest) < values) & (_wide(up) - values == values - _wide(nearest))
+    return np.where(tie, up, nearest)
+
+
 def vci(m: RefMachine, insn: Insn):
-    # vci vD.T, X.T  -- lane i = X + i (integers wrap; floats: X + i rounded once)
+    # vci vD.T, X.T  -- lane i = X + i (integers wrap; floats: X + i rounded once, ties toward +inf)
     (etype,) = insn.types
     x = typed_value(m, insn.operand("X"), etype)
-    if etype.kind == "float":
-        lanes = floats.round_to_type(_wide(x) + np.arange(etype.lanes), etype)
+    if etype.kind == "float":      # exact in double wherever a tie is possible (|X| < 2^31)
+        lanes = round_ties_up(_wide(x) + np.arange(etype.lanes), etype)
     else:
         with np.errstate(all="ignore"):
             lanes = x + np.arange(etype.lanes).astype(etype.np_dtype)        # wraps modulo 2^W
@@ -727,13 +738,29 @@ def _wrapped(values, etype) -> np.ndarray:
     return np.array([v % (1 << (8 * etype.width)) for v in values], etype.bits).view(etype.np_dtype)
 
 
-ARITHMETIC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
+ARITHMETIC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "div_nftz": np.divide}
+# The sub-operations whose default flushes subnormal inputs and results to zero (the pages' default
+# algorithms of asc_div/asc_exp/asc_sqrt); their `_nftz` forms keep subnormals.
+FLUSHING = ("div", "exp", "sqrt")
+
+
+def flush_subnormals(values: np.ndarray, etype) -> np.ndarray:
+    """Float lanes with a subnormal value replaced by the zero of the same sign (integers unchanged)."""
+    if etype.kind != "float":
+        return values
+    bits = values.view(etype.bits)
+    sign = etype.bits.type(1 << (8 * etype.width - 1))
+    subnormal = (np.abs(_wide(values)) < float(ml_dtypes.finfo(etype.np_dtype).smallest_normal)) & (bits & ~sign != 0)
+    return np.where(subnormal, bits & sign, bits).astype(etype.bits).view(etype.np_dtype)
 
 
 def binary_lanes(op: str, a: np.ndarray, b: np.ndarray, etype) -> np.ndarray:
     """add|sub|mul|div|max|min (the sub-operation) on every lane of a and b (arrays of T)."""
     if op in ("max", "min"):
         return _maxmin(a, b, op == "max", etype)
+    if etype.kind == "float" and op in FLUSHING:
+        return flush_subnormals(binary_lanes(op + "_nftz", flush_subnormals(a, etype), flush_subnormals(b, etype),
+                                             etype), etype)
     if etype.kind == "float":
         with np.errstate(all="ignore"):
             return floats.round_to_type(ARITHMETIC[op](_wide(a), _wide(b)), etype)
@@ -771,7 +798,9 @@ def _libm_exp(x: float) -> float:
 
 
 def unary_lanes(op: str, a: np.ndarray, etype) -> np.ndarray:
-    """abs|neg|exp|sqrt (the sub-operation) on every lane of a (an array of T)."""
+    """abs|neg|exp|sqrt|exp_nftz|sqrt_nftz (the sub-operation) on every lane of a (an array of T)."""
+    if op in FLUSHING:
+        return flush_subnormals(unary_lanes(op + "_nftz", flush_subnormals(a, etype), etype), etype)
     if etype.kind == "float" and op in ("abs", "neg"):       # sign-bit operations: NaN payloads stay
         sign = etype.bits.type(1 << (8 * etype.width - 1))
         bits = a.view(etype.bits)
@@ -781,7 +810,7 @@ def unary_lanes(op: str, a: np.ndarray, etype) -> np.ndarray:
             return np.abs(a) if op == "abs" else np.negative(a)      # numpy wraps: |min| = -min = min
     wide = _wide(a)
     with np.errstate(all="ignore"):
-        exact = np.array([_libm_exp(x) for x in wide.tolist()]) if op == "exp" else np.sqrt(wide)
+        exact = np.array([_libm_exp(x) for x in wide.tolist()]) if op == "exp_nftz" else np.sqrt(wide)
     return floats.round_to_type(exact, etype)
 
 
