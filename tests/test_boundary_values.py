@@ -1,7 +1,7 @@
 """Every worked value of appendix/boundary-values.md (the INF/NAN column) for the instructions ascasm
 has, typed in from its tables, on both executors: Exp (table 1), Neg (6), Abs (7), Sqrt (8), Add (11),
 Adds (12), Sub (14), Mul (16), Div (18), Max (19), Min (20), Muls (21), Maxs (22), Mins (23), Compare
-(31), Reduce (35) and Arange (38).
+(31), Compares (32), Reduce (35) and Arange (38).
 
 Reading the tables:
 - `MIN`/`MAX` are the type's lowest and largest finite values; `a/b/c` in an operand column is one row
@@ -661,6 +661,93 @@ f32 ne +inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/1/0/1
 f32 ne -inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/1/1/0
 s32 eq MIN MIN/MAX 1/0
 s32 eq MAX MIN/MAX 0/1
+== vcmps (table 32)
+f16 eq MIN MIN/MAX/+0/-0/nan/+inf/-inf 1/0/0/0/0/0/0
+f16 eq MAX MIN/MAX/+0/-0/nan/+inf/-inf 0/1/0/0/0/0/0
+f16 eq +0.0 MIN/MAX/+0/-0/nan/+inf/-inf 0/0/1/1/0/0/0
+f16 eq -0.0 MIN/MAX/+0/-0/nan/+inf/-inf 0/0/1/1/0/0/0
+f16 eq nan MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/0
+f16 eq +inf MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/1/0
+f16 eq -inf MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/1
+f16 ge MIN MIN/MAX/+0/-0/nan/+inf/-inf 1/0/0/0/0/0/1
+f16 ge MAX MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/0/0/1
+f16 ge +0.0 MIN/MAX/+0/-0/nan/+inf/-inf 1/0/1/1/0/0/1
+f16 ge -0.0 MIN/MAX/+0/-0/nan/+inf/-inf 1/0/1/1/0/0/1
+f16 ge nan MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/0
+f16 ge +inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/0/1/1
+f16 ge -inf MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/1
+f16 gt MIN MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/1
+f16 gt MAX MIN/MAX/+0/-0/nan/+inf/-inf 1/0/1/1/0/0/1
+f16 gt +0.0 MIN/MAX/+0/-0/nan/+inf/-inf 1/0/0/0/0/0/1
+f16 gt -0.0 MIN/MAX/+0/-0/nan/+inf/-inf 1/0/0/0/0/0/1
+f16 gt nan MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/0
+f16 gt +inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/0/0/1
+f16 gt -inf MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/0
+f16 le MIN MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/0/1/0
+f16 le MAX MIN/MAX/+0/-0/nan/+inf/-inf 0/1/0/0/0/1/0
+f16 le +0.0 MIN/MAX/+0/-0/nan/+inf/-inf 0/1/1/1/0/1/0
+f16 le -0.0 MIN/MAX/+0/-0/nan/+inf/-inf 0/1/1/1/0/1/0
+f16 le nan MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/0
+f16 le +inf MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/1/0
+f16 le -inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/0/1/1
+f16 lt MIN MIN/MAX/+0/-0/nan/+inf/-inf 0/1/1/1/0/1/0
+f16 lt MAX MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/1/0
+f16 lt +0.0 MIN/MAX/+0/-0/nan/+inf/-inf 0/1/0/0/0/1/0
+f16 lt -0.0 MIN/MAX/+0/-0/nan/+inf/-inf 0/1/0/0/0/1/0
+f16 lt nan MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/0
+f16 lt +inf MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/0
+f16 lt -inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/0/1/0
+f16 ne MIN MIN/MAX/+0/-0/nan/+inf/-inf 0/1/1/1/1/1/1
+f16 ne MAX MIN/MAX/+0/-0/nan/+inf/-inf 1/0/1/1/1/1/1
+f16 ne +0.0 MIN/MAX/+0/-0/nan/+inf/-inf 1/1/0/0/1/1/1
+f16 ne -0.0 MIN/MAX/+0/-0/nan/+inf/-inf 1/1/0/0/1/1/1
+f16 ne nan MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/1/1/1
+f16 ne +inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/1/0/1
+f16 ne -inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/1/1/0
+f32 eq MIN MIN/MAX/+0/-0/nan/+inf/-inf 1/0/0/0/0/0/0
+f32 eq MAX MIN/MAX/+0/-0/nan/+inf/-inf 0/1/0/0/0/0/0
+f32 eq +0.0 MIN/MAX/+0/-0/nan/+inf/-inf 0/0/1/1/0/0/0
+f32 eq -0.0 MIN/MAX/+0/-0/nan/+inf/-inf 0/0/1/1/0/0/0
+f32 eq nan MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/0
+f32 eq +inf MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/1/0
+f32 eq -inf MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/1
+f32 ge MIN MIN/MAX/+0/-0/nan/+inf/-inf 1/0/0/0/0/0/1
+f32 ge MAX MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/0/0/1
+f32 ge +0.0 MIN/MAX/+0/-0/nan/+inf/-inf 1/0/1/1/0/0/1
+f32 ge -0.0 MIN/MAX/+0/-0/nan/+inf/-inf 1/0/1/1/0/0/1
+f32 ge nan MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/0
+f32 ge +inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/0/1/1
+f32 ge -inf MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/1
+f32 gt MIN MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/1
+f32 gt MAX MIN/MAX/+0/-0/nan/+inf/-inf 1/0/1/1/0/0/1
+f32 gt +0.0 MIN/MAX/+0/-0/nan/+inf/-inf 1/0/0/0/0/0/1
+f32 gt -0.0 MIN/MAX/+0/-0/nan/+inf/-inf 1/0/0/0/0/0/1
+f32 gt nan MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/0
+f32 gt +inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/0/0/1
+f32 gt -inf MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/0
+f32 le MIN MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/0/1/0
+f32 le MAX MIN/MAX/+0/-0/nan/+inf/-inf 0/1/0/0/0/1/0
+f32 le +0.0 MIN/MAX/+0/-0/nan/+inf/-inf 0/1/1/1/0/1/0
+f32 le -0.0 MIN/MAX/+0/-0/nan/+inf/-inf 0/1/1/1/0/1/0
+f32 le nan MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/0
+f32 le +inf MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/1/0
+f32 le -inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/0/1/1
+f32 lt MIN MIN/MAX/+0/-0/nan/+inf/-inf 0/1/1/1/0/1/0
+f32 lt MAX MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/1/0
+f32 lt +0.0 MIN/MAX/+0/-0/nan/+inf/-inf 0/1/0/0/0/1/0
+f32 lt -0.0 MIN/MAX/+0/-0/nan/+inf/-inf 0/1/0/0/0/1/0
+f32 lt nan MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/0
+f32 lt +inf MIN/MAX/+0/-0/nan/+inf/-inf 0/0/0/0/0/0/0
+f32 lt -inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/0/1/0
+f32 ne MIN MIN/MAX/+0/-0/nan/+inf/-inf 0/1/1/1/1/1/1
+f32 ne MAX MIN/MAX/+0/-0/nan/+inf/-inf 1/0/1/1/1/1/1
+f32 ne +0.0 MIN/MAX/+0/-0/nan/+inf/-inf 1/1/0/0/1/1/1
+f32 ne -0.0 MIN/MAX/+0/-0/nan/+inf/-inf 1/1/0/0/1/1/1
+f32 ne nan MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/1/1/1
+f32 ne +inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/1/0/1
+f32 ne -inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/1/1/0
+s32 eq MIN MIN/MAX 1/0
+s32 eq MAX MIN/MAX 0/1
 == reduce (table 35)
 vredmax f16 MIN -65504.0
 vredmax f16 MAX 65504.0
@@ -851,6 +938,17 @@ def test_compare_rows(engine):
         """, engine)
         bits = np.unpackbits(m.state.preg[1], bitorder="little")[::width_bits(t) // 8]
         assert bits[:len(bs)].tolist() == [int(r) for r in results], (t, cc, a, bs)
+
+
+def test_compare_with_scalar_rows(engine):
+    for row in SECTIONS["vcmps"]:
+        t, cc, a, bs, results = row
+        bs, results = bs.split("/"), results.split("/")
+        body = "".join(f"vcmps.{cc} p{1 + k}, v0.{t}, {literal(t, b)}, p0\n" for k, b in enumerate(bs))
+        m = run_source(buffer("a", t, [number(t, a)]) + f"mask p0.b{width_bits(t)}, VL1\nvld v0.{t}, [a]\n" + body,
+                       engine)
+        got = [int(np.unpackbits(m.state.preg[1 + k], bitorder="little")[0]) for k in range(len(bs))]
+        assert got == [int(r) for r in results], (t, cc, a, bs)
 
 
 def test_reduce_rows(engine):

@@ -364,6 +364,7 @@ cdef void record_hazard(Machine* m) noexcept nogil:
 include "kernels_scalar.pxi"
 include "kernels_memory.pxi"
 include "kernels_compute.pxi"
+include "kernels_compute_families.pxi"
 include "dispatch.pxi"
 
 

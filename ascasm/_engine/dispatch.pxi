@@ -164,6 +164,25 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vlogic.vA = <int32_t>row[4]
         ins.a.vlogic.vB = <int32_t>row[5]
         ins.a.vlogic.pM = <int32_t>row[6]
+    elif family == FAM_VCMP_X:
+        ins.a.vcmp_x.pD = <int32_t>row[3]
+        ins.a.vcmp_x.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vcmp_x.x)
+        ins.a.vcmp_x.pM = <int32_t>row[7]
+    elif family == FAM_VNOT:
+        ins.a.vnot.vD = <int32_t>row[3]
+        ins.a.vnot.vA = <int32_t>row[4]
+        ins.a.vnot.pM = <int32_t>row[5]
+    elif family == FAM_VSHIFT:
+        ins.a.vshift.vD = <int32_t>row[3]
+        ins.a.vshift.vA = <int32_t>row[4]
+        ins.a.vshift.vB = <int32_t>row[5]
+        ins.a.vshift.pM = <int32_t>row[6]
+    elif family == FAM_VSHIFT_X:
+        ins.a.vshift_x.vD = <int32_t>row[3]
+        ins.a.vshift_x.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vshift_x.x)
+        ins.a.vshift_x.pM = <int32_t>row[7]
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -2425,8 +2444,575 @@ cdef const Ins* kernel_300(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_301(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[301]
+cdef const Ins* kernel_302(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_303(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_304(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_305(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_306(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_307(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_308(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_309(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_310(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_311(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_312(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_313(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_314(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_315(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_316(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_317(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_318(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_319(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_320(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_321(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_322(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_323(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_324(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_325(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_326(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_327(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_328(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_329(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_330(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_331(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_332(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_333(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_334(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_335(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_336(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_337(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_338(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_339(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_340(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_341(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_342(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_343(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_344(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_345(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_346(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_347(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_348(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_349(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_350(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_351(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_352(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_353(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_354(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_355(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_356(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_357(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_358(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_359(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_360(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_361(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_362(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_363(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_364(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_365(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_366(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_367(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_368(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_369(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_370(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int8_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_371(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint8_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_372(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int16_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_373(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint16_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_374(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int32_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_375(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint32_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_376(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int8_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_377(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint8_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_378(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int16_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_379(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint16_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_380(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int32_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_381(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint32_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[382]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -2728,6 +3314,87 @@ KERNELS[297] = kernel_297
 KERNELS[298] = kernel_298
 KERNELS[299] = kernel_299
 KERNELS[300] = kernel_300
+KERNELS[301] = kernel_301
+KERNELS[302] = kernel_302
+KERNELS[303] = kernel_303
+KERNELS[304] = kernel_304
+KERNELS[305] = kernel_305
+KERNELS[306] = kernel_306
+KERNELS[307] = kernel_307
+KERNELS[308] = kernel_308
+KERNELS[309] = kernel_309
+KERNELS[310] = kernel_310
+KERNELS[311] = kernel_311
+KERNELS[312] = kernel_312
+KERNELS[313] = kernel_313
+KERNELS[314] = kernel_314
+KERNELS[315] = kernel_315
+KERNELS[316] = kernel_316
+KERNELS[317] = kernel_317
+KERNELS[318] = kernel_318
+KERNELS[319] = kernel_319
+KERNELS[320] = kernel_320
+KERNELS[321] = kernel_321
+KERNELS[322] = kernel_322
+KERNELS[323] = kernel_323
+KERNELS[324] = kernel_324
+KERNELS[325] = kernel_325
+KERNELS[326] = kernel_326
+KERNELS[327] = kernel_327
+KERNELS[328] = kernel_328
+KERNELS[329] = kernel_329
+KERNELS[330] = kernel_330
+KERNELS[331] = kernel_331
+KERNELS[332] = kernel_332
+KERNELS[333] = kernel_333
+KERNELS[334] = kernel_334
+KERNELS[335] = kernel_335
+KERNELS[336] = kernel_336
+KERNELS[337] = kernel_337
+KERNELS[338] = kernel_338
+KERNELS[339] = kernel_339
+KERNELS[340] = kernel_340
+KERNELS[341] = kernel_341
+KERNELS[342] = kernel_342
+KERNELS[343] = kernel_343
+KERNELS[344] = kernel_344
+KERNELS[345] = kernel_345
+KERNELS[346] = kernel_346
+KERNELS[347] = kernel_347
+KERNELS[348] = kernel_348
+KERNELS[349] = kernel_349
+KERNELS[350] = kernel_350
+KERNELS[351] = kernel_351
+KERNELS[352] = kernel_352
+KERNELS[353] = kernel_353
+KERNELS[354] = kernel_354
+KERNELS[355] = kernel_355
+KERNELS[356] = kernel_356
+KERNELS[357] = kernel_357
+KERNELS[358] = kernel_358
+KERNELS[359] = kernel_359
+KERNELS[360] = kernel_360
+KERNELS[361] = kernel_361
+KERNELS[362] = kernel_362
+KERNELS[363] = kernel_363
+KERNELS[364] = kernel_364
+KERNELS[365] = kernel_365
+KERNELS[366] = kernel_366
+KERNELS[367] = kernel_367
+KERNELS[368] = kernel_368
+KERNELS[369] = kernel_369
+KERNELS[370] = kernel_370
+KERNELS[371] = kernel_371
+KERNELS[372] = kernel_372
+KERNELS[373] = kernel_373
+KERNELS[374] = kernel_374
+KERNELS[375] = kernel_375
+KERNELS[376] = kernel_376
+KERNELS[377] = kernel_377
+KERNELS[378] = kernel_378
+KERNELS[379] = kernel_379
+KERNELS[380] = kernel_380
+KERNELS[381] = kernel_381
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -3255,6 +3922,92 @@ KERNEL_OF_ROWS = (
     (82, 11, 0, 298),
     (83, 9, 0, 299),
     (83, 11, 0, 300),
+    (84, 1, 0, 301),
+    (84, 2, 0, 302),
+    (84, 3, 0, 303),
+    (84, 4, 0, 304),
+    (84, 9, 0, 305),
+    (84, 10, 0, 306),
+    (84, 5, 0, 307),
+    (84, 6, 0, 308),
+    (84, 11, 0, 309),
+    (85, 1, 0, 310),
+    (85, 2, 0, 311),
+    (85, 3, 0, 312),
+    (85, 4, 0, 313),
+    (85, 9, 0, 314),
+    (85, 10, 0, 315),
+    (85, 5, 0, 316),
+    (85, 6, 0, 317),
+    (85, 11, 0, 318),
+    (86, 1, 0, 319),
+    (86, 2, 0, 320),
+    (86, 3, 0, 321),
+    (86, 4, 0, 322),
+    (86, 9, 0, 323),
+    (86, 10, 0, 324),
+    (86, 5, 0, 325),
+    (86, 6, 0, 326),
+    (86, 11, 0, 327),
+    (87, 1, 0, 328),
+    (87, 2, 0, 329),
+    (87, 3, 0, 330),
+    (87, 4, 0, 331),
+    (87, 9, 0, 332),
+    (87, 10, 0, 333),
+    (87, 5, 0, 334),
+    (87, 6, 0, 335),
+    (87, 11, 0, 336),
+    (88, 1, 0, 337),
+    (88, 2, 0, 338),
+    (88, 3, 0, 339),
+    (88, 4, 0, 340),
+    (88, 9, 0, 341),
+    (88, 10, 0, 342),
+    (88, 5, 0, 343),
+    (88, 6, 0, 344),
+    (88, 11, 0, 345),
+    (89, 1, 0, 346),
+    (89, 2, 0, 347),
+    (89, 3, 0, 348),
+    (89, 4, 0, 349),
+    (89, 9, 0, 350),
+    (89, 10, 0, 351),
+    (89, 5, 0, 352),
+    (89, 6, 0, 353),
+    (89, 11, 0, 354),
+    (90, 1, 0, 355),
+    (90, 2, 0, 355),
+    (90, 3, 0, 356),
+    (90, 4, 0, 356),
+    (90, 9, 0, 356),
+    (90, 5, 0, 357),
+    (90, 6, 0, 357),
+    (90, 11, 0, 357),
+    (91, 1, 1, 358),
+    (91, 2, 1, 359),
+    (91, 3, 3, 360),
+    (91, 4, 3, 361),
+    (91, 5, 5, 362),
+    (91, 6, 5, 363),
+    (92, 1, 1, 364),
+    (92, 2, 1, 365),
+    (92, 3, 3, 366),
+    (92, 4, 3, 367),
+    (92, 5, 5, 368),
+    (92, 6, 5, 369),
+    (93, 1, 0, 370),
+    (93, 2, 0, 371),
+    (93, 3, 0, 372),
+    (93, 4, 0, 373),
+    (93, 5, 0, 374),
+    (93, 6, 0, 375),
+    (94, 1, 0, 376),
+    (94, 2, 0, 377),
+    (94, 3, 0, 378),
+    (94, 4, 0, 379),
+    (94, 5, 0, 380),
+    (94, 6, 0, 381),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -3340,4 +4093,15 @@ FAMILY_OF_OPCODE = {
     81: FAM_VBINARY,
     82: FAM_VUNARY,
     83: FAM_VUNARY,
+    84: FAM_VCMP_X,
+    85: FAM_VCMP_X,
+    86: FAM_VCMP_X,
+    87: FAM_VCMP_X,
+    88: FAM_VCMP_X,
+    89: FAM_VCMP_X,
+    90: FAM_VNOT,
+    91: FAM_VSHIFT,
+    92: FAM_VSHIFT,
+    93: FAM_VSHIFT_X,
+    94: FAM_VSHIFT_X,
 }

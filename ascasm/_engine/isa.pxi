@@ -138,6 +138,10 @@ cdef enum Family:
     FAM_PCNT = 43
     FAM_VUNARY = 44
     FAM_VLOGIC = 45
+    FAM_VCMP_X = 46
+    FAM_VNOT = 47
+    FAM_VSHIFT = 48
+    FAM_VSHIFT_X = 49
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -386,6 +390,54 @@ ctypedef fused vlogic_sub:
     Op_or
     Op_xor
 
+ctypedef fused vcmp_x_T:
+    int8_t
+    uint8_t
+    int16_t
+    uint16_t
+    F16
+    BF16
+    int32_t
+    uint32_t
+    float
+
+ctypedef fused vcmp_x_sub:
+    Op_eq
+    Op_ne
+    Op_lt
+    Op_le
+    Op_gt
+    Op_ge
+
+ctypedef fused vnot_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vshift_T:
+    int8_t
+    uint8_t
+    int16_t
+    uint16_t
+    int32_t
+    uint32_t
+
+ctypedef fused vshift_sub:
+    Op_shl
+    Op_shr
+
+ctypedef fused vshift_x_T:
+    int8_t
+    uint8_t
+    int16_t
+    uint16_t
+    int32_t
+    uint32_t
+
+ctypedef fused vshift_x_sub:
+    Op_shl
+    Op_shr
+
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
     SVal x
@@ -592,6 +644,29 @@ cdef struct Args_vlogic:    # vD.T, vA.T, vB.T, pM
     int32_t vB
     int32_t pM
 
+cdef struct Args_vcmp_x:    # pD, vA.T, X.T, pM
+    int32_t pD
+    int32_t vA
+    SVal x
+    int32_t pM
+
+cdef struct Args_vnot:    # vD.T, vA.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t pM
+
+cdef struct Args_vshift:    # vD.T, vA.T, vB.U, pM
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    int32_t pM
+
+cdef struct Args_vshift_x:    # vD.T, vA.T, X, pM
+    int32_t vD
+    int32_t vA
+    SVal x
+    int32_t pM
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -638,6 +713,10 @@ cdef union Args:
     Args_pcnt pcnt
     Args_vunary vunary
     Args_vlogic vlogic
+    Args_vcmp_x vcmp_x
+    Args_vnot vnot
+    Args_vshift vshift
+    Args_vshift_x vshift_x
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -756,3 +835,18 @@ cdef enum:
     POS_vlogic_vA = 1
     POS_vlogic_vB = 2
     POS_vlogic_pM = 3
+    POS_vcmp_x_pD = 0
+    POS_vcmp_x_vA = 1
+    POS_vcmp_x_x = 2
+    POS_vcmp_x_pM = 3
+    POS_vnot_vD = 0
+    POS_vnot_vA = 1
+    POS_vnot_pM = 2
+    POS_vshift_vD = 0
+    POS_vshift_vA = 1
+    POS_vshift_vB = 2
+    POS_vshift_pM = 3
+    POS_vshift_x_vD = 0
+    POS_vshift_x_vA = 1
+    POS_vshift_x_x = 2
+    POS_vshift_x_pM = 3

@@ -374,24 +374,29 @@ cdef inline bint compare(Lane a, Lane b, bint is_eq, bint is_ne, bint is_lt, bin
 
 # vcmp.CC pD, vA.T, vB.T, pM  -- bit i*W set for active lanes where the comparison holds
 cdef inline int k_vcmp(Machine* m, const Ins* ins, const Args_vcmp* a, vcmp_T* t, vcmp_sub* op) noexcept nogil:
-    cdef const vcmp_T* x = <const vcmp_T*>vreg(m, a.vA)
-    cdef const vcmp_T* y = <const vcmp_T*>vreg(m, a.vB)
-    cdef int64_t width = sizeof(vcmp_T)
+    return compare_into_mask(m, a.pD, a.pM, <const vcmp_T*>vreg(m, a.vA), <const vcmp_T*>vreg(m, a.vB), 1,
+                             vcmp_sub is Op_eq, vcmp_sub is Op_ne, vcmp_sub is Op_lt, vcmp_sub is Op_le,
+                             vcmp_sub is Op_gt)
+
+
+cdef inline int compare_into_mask(Machine* m, int32_t pD, int32_t pM, const Lane* x, const Lane* y, int64_t y_step,
+                                  bint is_eq, bint is_ne, bint is_lt, bint is_le, bint is_gt) noexcept nogil:
+    """pD = bit i*W for each active lane i with x[i] CC y[i * y_step] (y_step 0: one scalar)."""
+    cdef int64_t width = sizeof(Lane)
     cdef int64_t per_word = 64 // width
     cdef uint64_t words[MASK_WORDS]             # pD may be pM: read every lane first
     cdef uint64_t holds
-    cdef int64_t w, j
-    cdef int status = check_mask(m, a.pM)
+    cdef int64_t w, j, i
+    cdef int status = check_mask(m, pM)
     if status:
         return status
     for w in range(MASK_WORDS):
         holds = 0
         for j in range(per_word):
-            holds |= (<uint64_t>compare(x[w * per_word + j], y[w * per_word + j], vcmp_sub is Op_eq,
-                                        vcmp_sub is Op_ne, vcmp_sub is Op_lt, vcmp_sub is Op_le,
-                                        vcmp_sub is Op_gt)) << (j * width)
-        words[w] = holds & mask_word(m, a.pM, w)
-    set_mask(m, a.pD, words)
+            i = w * per_word + j
+            holds |= (<uint64_t>compare(x[i], y[i * y_step], is_eq, is_ne, is_lt, is_le, is_gt)) << (j * width)
+        words[w] = holds & mask_word(m, pM, w)
+    set_mask(m, pD, words)
     return STOP_RUNNING
 
 

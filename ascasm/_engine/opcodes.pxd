@@ -84,6 +84,17 @@ cdef enum Opcode:
     OP_VDIV_NFTZ = 81
     OP_VEXP_NFTZ = 82
     OP_VSQRT_NFTZ = 83
+    OP_VCMPS_EQ = 84
+    OP_VCMPS_NE = 85
+    OP_VCMPS_LT = 86
+    OP_VCMPS_LE = 87
+    OP_VCMPS_GT = 88
+    OP_VCMPS_GE = 89
+    OP_VNOT = 90
+    OP_VSHL = 91
+    OP_VSHR = 92
+    OP_VSHLS = 93
+    OP_VSHRS = 94
 
 cdef enum TypeCode:
     T_S8 = 1

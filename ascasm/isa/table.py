@@ -66,6 +66,9 @@ SELECT_TYPES = dtypes.named("u8", "s8", "e4m3", "hif8", "e5m2", "u16", "s16", "f
 LOGIC_TYPES = dtypes.named("s8", "u8", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")  # asc_and
 OR_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "s32", "u32", "f32")               # asc_or
 XOR_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32")                            # asc_xor
+NOT_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "s32", "u32", "f32")              # asc_not
+SHIFT_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[a]) for d, a in (   # asc_shiftleft
+    ("s8", "s8"), ("u8", "s8"), ("s16", "s16"), ("u16", "s16"), ("s32", "s32"), ("u32", "s32")))
 REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # seed 003 table 4
 
 
@@ -185,6 +188,11 @@ def page(mnemonic: str) -> str:
     """The C-API page of an arithmetic row."""
     return f"{_ARITH}{_PAGE_OF[mnemonic]}.md"
 _COMPARISONS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_SHIFTS = (   # mnemonic, operator, rule, page
+    ("vshl", "<<", "unsigned T: logical; signed T: the sign bit kept, the bits below it shifted (s16 0xAAAA << 1 = "
+     "0xD554); an amount >= W bits or negative gives 0", "shiftleft"),
+    ("vshr", ">>", "unsigned T: logical; signed T: arithmetic; an amount >= W bits or negative gives 0 (signed: "
+     "-1 for a negative lane)", "shiftright"))
 _BRANCHES = {"beq": "==", "bne": "!=", "blt": "<", "ble": "<=", "bgt": ">", "bge": ">="}
 
 # Memory accesses (facts §3, §4, seeds 000-002). Sizes and alignments in bytes; "T": one element of T.
@@ -358,6 +366,23 @@ INSNS: tuple[InsnSpec, ...] = (
              "active lanes: vD = sqrt(vA) correctly rounded, subnormal inputs kept (the pages' Subnormal mode); "
              "inactive lanes 0", page("vsqrt") + "; reg-api Sqrt SqrtAlgo::PRECISION_0ULP_FTZ_FALSE",
              types=_single(HALF_FLOAT_TYPES), sub="sqrt_nftz", mask=_LANE_MASK),
+    *(InsnSpec("vcmps." + c, "", "pD, vA.T, X.T, pM", "vcmp_x",
+               f"pD bit i*W = 1 for each active lane i with vA {op} X, every other bit 0",
+               f"c-api-reg/compare_and_select/asc_{c}_scalar.md", types=_single(ARITH_TYPES), sub=c,
+               mask=MaskUse("pM", "T", "zero-bits"))
+      for c, op in _COMPARISONS.items()),
+    InsnSpec("vnot", "", "vD.T, vA.T, pM", "vnot", "active lanes: vD = ~vA, bit by bit; inactive lanes 0",
+             "c-api-reg/logic_compute/asc_not.md (the mask-register form is pnot)", types=_single(NOT_TYPES),
+             mask=_LANE_MASK),
+    *(InsnSpec(m, "", "vD.T, vA.T, vB.U, pM", "vshift", f"active lanes: vD = vA {op} vB (the amount in U, "
+               f"T's width signed); {rule}; inactive lanes 0", f"c-api-reg/logic_compute/asc_{page}.md",
+               types=SHIFT_PAIRS, sub=m[1:], mask=_LANE_MASK)
+      for m, op, rule, page in _SHIFTS),
+    *(InsnSpec(m + "s", "", "vD.T, vA.T, X, pM", "vshift_x", f"active lanes: vD = vA {op} X (X: the low 16 bits, "
+               f"signed, as the page's int16_t); {rule}; inactive lanes 0",
+               f"c-api-reg/logic_compute/asc_{page}_scalar.md", types=_single(tuple(d for d, _ in SHIFT_PAIRS)),
+               sub=m[1:], mask=_LANE_MASK)
+      for m, op, rule, page in _SHIFTS),
 )
 
 DIRECTIVES = (

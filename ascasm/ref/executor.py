@@ -829,9 +829,12 @@ COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_
 def vcmp(m: RefMachine, insn: Insn):
     # vcmp.CC pD, vA.T, vB.T, pM  -- bit i*W set for active lanes where the comparison holds
     (etype,) = insn.types
+    _compare(m, insn, etype, m.lanes(insn.operand("vB"), etype))
+
+
+def _compare(m: RefMachine, insn: Insn, etype, b: np.ndarray):
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype)
-    b = m.lanes(insn.operand("vB"), etype)
     if etype.kind == "float":
         a, b = _wide(a), _wide(b)
     holds = COMPARISONS[insn.spec.sub](a, b)                       # NaN: false except ne; -0 == +0
@@ -873,3 +876,58 @@ FAMILIES = {f.__name__: f for f in (
     vsta_norm, vsta_first, vsta_pack, vsta_packv2, vsta_intlv, mask_store_norm, mask_store_pack, vsct,
     reduce_sum, reduce_maxmin, vdup, vdup_masked, vci, vbinary, vbinary_x, vunary, vcmp, vsel, pcnt, vlogic,
 )}
+
+
+# ---- issue 13: compute families (c-api-reg compare_and_select, logic_compute) ----
+def vcmp_x(m: RefMachine, insn: Insn):
+    # vcmps.CC pD, vA.T, X.T, pM  -- vcmp against X in every lane
+    (etype,) = insn.types
+    _compare(m, insn, etype, np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes))
+
+
+def vnot(m: RefMachine, insn: Insn):
+    # vnot vD.T, vA.T, pM  -- ~vA on the lanes' bits (floats too); inactive lanes 0
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a = m.lanes(insn.operand("vA"), etype).view(etype.bits)
+    m.lanes(insn.operand("vD"), etype).view(etype.bits)[:] = _zeroed(active, np.invert(a))
+
+
+def shifted(op: str, x: int, amount: int, etype) -> int:
+    """One lane x (T's value) shifted by `amount` bits, as T's bits: unsigned logical; signed left keeps the
+    sign bit and shifts the bits below it, signed right is arithmetic; an amount outside [0, W) shifts
+    every bit out (asc_shiftleft/asc_shiftright: 0, or -1 for a negative lane shifted right)."""
+    width = 8 * etype.width
+    mask, sign = (1 << width) - 1, 1 << (width - 1)
+    out_of_range = not 0 <= amount < width
+    if op == "shr" and etype.kind == "int":
+        return (x >> (width - 1 if out_of_range else amount)) & mask       # Python's >> is arithmetic
+    if out_of_range:
+        return 0
+    bits = x & mask
+    if op == "shl" and etype.kind == "int":
+        return (bits & sign) | ((bits << amount) & (sign - 1))
+    return ((bits << amount) if op == "shl" else (bits >> amount)) & mask
+
+
+def _shift(m: RefMachine, insn: Insn, etype, amounts):
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a = m.lanes(insn.operand("vA"), etype).tolist()
+    result = np.array([shifted(insn.spec.sub, x, n, etype) for x, n in zip(a, amounts)], etype.bits)
+    m.lanes(insn.operand("vD"), etype).view(etype.bits)[:] = _zeroed(active, result)
+
+
+def vshift(m: RefMachine, insn: Insn):
+    # vshl|vshr vD.T, vA.T, vB.U, pM  -- lane i shifted by vB[i] (U: T's width, signed); inactive lanes 0
+    etype, amount_type = insn.types
+    _shift(m, insn, etype, m.lanes(insn.operand("vB"), amount_type).tolist())
+
+
+def vshift_x(m: RefMachine, insn: Insn):
+    # vshls|vshrs vD.T, vA.T, X, pM  -- every lane shifted by X's low 16 bits, signed (the page's int16_t)
+    (etype,) = insn.types
+    amount = (m.value(insn.operand("X")) + (1 << 15)) % (1 << 16) - (1 << 15)
+    _shift(m, insn, etype, [amount] * etype.lanes)
+
+
+FAMILIES.update({f.__name__: f for f in (vcmp_x, vnot, vshift, vshift_x)})

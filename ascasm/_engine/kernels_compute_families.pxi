@@ -1,0 +1,82 @@
+# Compute families of issue 13 (included by core.pyx): compares with a scalar, bitwise not, shifts
+# (c-api-reg compare_and_select, logic_compute; docs/semantics.md "Vector compute"). Element-wise kernels
+# read lane i of their sources before writing lane i of the destination, so a destination may be a source.
+
+# vcmps.CC pD, vA.T, X.T, pM  -- vcmp against X in every lane
+cdef inline int k_vcmp_x(Machine* m, const Ins* ins, const Args_vcmp_x* a, vcmp_x_T* t, vcmp_x_sub* op) noexcept nogil:
+    cdef vcmp_x_T y = tval(&a.x, <vcmp_x_T*>NULL)
+    return compare_into_mask(m, a.pD, a.pM, <const vcmp_x_T*>vreg(m, a.vA), &y, 0, vcmp_x_sub is Op_eq,
+                             vcmp_x_sub is Op_ne, vcmp_x_sub is Op_lt, vcmp_x_sub is Op_le, vcmp_x_sub is Op_gt)
+
+
+# vnot vD.T, vA.T, pM  -- ~vA on the lanes' bits (floats too); inactive lanes 0
+cdef inline int k_vnot(Machine* m, const Ins* ins, const Args_vnot* a, vnot_TW* t) noexcept nogil:
+    cdef const vnot_TW* x = <const vnot_TW*>vreg(m, a.vA)
+    cdef vnot_TW* dst = <vnot_TW*>vreg(m, a.vD)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vnot_TW)):
+        dst[i] = ~x[i] if active(m, a.pM, i, sizeof(vnot_TW)) else 0
+    return STOP_RUNNING
+
+
+cdef inline Lane lane_shift(Lane x, int64_t amount, bint left) noexcept nogil:
+    """x shifted by `amount` bits: unsigned logical; signed left keeps the sign bit and shifts the bits below
+    it, signed right is arithmetic; an amount outside [0, W) shifts every bit out."""
+    cdef int64_t width = 8 * sizeof(Lane)
+    cdef uint64_t bits = lane_bits(x)
+    cdef uint64_t sign = ONE << (width - 1)
+    cdef bint out_of_range = amount < 0 or amount >= width
+    if (Lane is int8_t or Lane is int16_t or Lane is int32_t) and not left:
+        return <Lane>(x >> (width - 1 if out_of_range else amount))    # arithmetic on a signed C type
+    if out_of_range:
+        return <Lane>0
+    if (Lane is int8_t or Lane is int16_t or Lane is int32_t) and left:
+        return lane_of_bits((bits & sign) | ((bits << amount) & (sign - 1)), <Lane*>NULL)
+    return lane_of_bits(bits << amount if left else bits >> amount, <Lane*>NULL)
+
+
+cdef inline int64_t signed_lane(const uint8_t* lanes, int64_t width, int64_t i) noexcept nogil:
+    """Lane i of a register read as a signed integer of `width` bytes (1, 2 or 4)."""
+    if width == 1:
+        return (<const int8_t*>lanes)[i]
+    if width == 2:
+        return (<const int16_t*>lanes)[i]
+    return (<const int32_t*>lanes)[i]
+
+
+# vshl|vshr vD.T, vA.T, vB.U, pM  -- lane i shifted by vB[i] (U: T's width, signed); inactive lanes 0
+cdef inline int k_vshift(Machine* m, const Ins* ins, const Args_vshift* a, vshift_T* t, vshift_sub* op) noexcept nogil:
+    cdef const vshift_T* x = <const vshift_T*>vreg(m, a.vA)
+    cdef const uint8_t* amounts = vreg(m, a.vB)
+    cdef vshift_T* dst = <vshift_T*>vreg(m, a.vD)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vshift_T)):
+        if active(m, a.pM, i, sizeof(vshift_T)):
+            dst[i] = lane_shift(x[i], signed_lane(amounts, sizeof(vshift_T), i), vshift_sub is Op_shl)
+        else:
+            dst[i] = 0
+    return STOP_RUNNING
+
+
+# vshls|vshrs vD.T, vA.T, X, pM  -- every lane shifted by X's low 16 bits, signed (the page's int16_t)
+cdef inline int k_vshift_x(Machine* m, const Ins* ins, const Args_vshift_x* a, vshift_x_T* t,
+                           vshift_x_sub* op) noexcept nogil:
+    cdef const vshift_x_T* x = <const vshift_x_T*>vreg(m, a.vA)
+    cdef vshift_x_T* dst = <vshift_x_T*>vreg(m, a.vD)
+    cdef int64_t amount = <int16_t>sval(&a.x)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vshift_x_T)):
+        if active(m, a.pM, i, sizeof(vshift_x_T)):
+            dst[i] = lane_shift(x[i], amount, vshift_x_sub is Op_shl)
+        else:
+            dst[i] = 0
+    return STOP_RUNNING
