@@ -1,7 +1,7 @@
 """Every worked value of appendix/boundary-values.md (the INF/NAN column) for the instructions ascasm
 has, typed in from its tables, on both executors: Exp (table 1), Neg (6), Abs (7), Sqrt (8), Add (11),
 Adds (12), Sub (14), Mul (16), Div (18), Max (19), Min (20), Muls (21), Maxs (22), Mins (23), Compare
-(31), Compares (32), Reduce (35) and Arange (38).
+(31), Compares (32), Reduce (35) and Arange (38); Ln (2), Axpy (25) and MulDstAdd (28).
 
 Reading the tables:
 - `MIN`/`MAX` are the type's lowest and largest finite values; `a/b/c` in an operand column is one row
@@ -16,6 +16,14 @@ Reading the tables:
 - Div table 18 prints `MIN / 0.0` and `MAX / 0.0` twice with opposite infinities: one divisor is -0.0
   (page-ambiguities 8); those rows are typed with -0.0.
 - Reduce: the table gives one value per row, read as every lane holding it (page-ambiguities 14).
+- Axpy and MulDstAdd list several `src0/src1` pairs in one cell (typed comma-separated here); `ANY`
+  (the table's "任意值", any value) stands for every special value. MulDstAdd is `vmadd`:
+  dst = dst * src0 + src1, the order every row of table 28 agrees with; Axpy is `vaxpy`: dst = src * value + dst.
+- `+0`/`+0.0` in a result must be +0.
+- MulDstAdd table 28 gives `MIN/-0` with dst MAX (MIN) the result inf (-inf), the opposite of its
+  `MIN/+0` rows; adding a zero cannot change the sign of the infinite product, so those two rows per
+  type are typed with the IEEE result and the table's value in a comment; so is `MIN/MIN` with a zero
+  dst, printed MAX where 0 * MIN + MIN is MIN.
 - Saturation mode (the tables' last column, set through the control register) is not modelled.
 """
 from __future__ import annotations
@@ -748,6 +756,267 @@ f32 ne +inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/1/0/1
 f32 ne -inf MIN/MAX/+0/-0/nan/+inf/-inf 1/1/1/1/1/1/0
 s32 eq MIN MIN/MAX 1/0
 s32 eq MAX MIN/MAX 0/1
+== vln (table 2)
+f16 MIN nan
+f16 MAX 11.094
+f16 0.0 -inf
+f16 -0.0 -inf
+f16 nan nan
+f16 inf inf
+f16 -inf nan
+f32 MIN nan
+f32 MAX 88.723
+f32 0.0 -inf
+f32 -0.0 -inf
+f32 nan nan
+f32 inf inf
+f32 -inf nan
+== vaxpy (table 25)
+f16 +0/+0,-0/-0,+0/MAX,-0/MIN +0.0 +0
+f16 +0/+0,-0/-0,+0/MAX,-0/MIN -0.0 +0.0
+f16 +0/+0,-0/-0,+0/MAX,-0/MIN +inf +inf
+f16 +0/+0,-0/-0,+0/MAX,-0/MIN -inf -inf
+f16 +0/+0,-0/-0,+0/MAX,-0/MIN MAX MAX
+f16 +0/+0,-0/-0,+0/MAX,-0/MIN MIN MIN
+f16 +0/+0,-0/-0,+0/MAX,-0/MIN nan nan
+f16 +0/MIN,-0/MAX,+0/-0,-0/+0 +0.0 +0
+f16 +0/MIN,-0/MAX,+0/-0,-0/+0 -0.0 -0.0
+f16 +0/MIN,-0/MAX,+0/-0,-0/+0 +inf +inf
+f16 +0/MIN,-0/MAX,+0/-0,-0/+0 -inf -inf
+f16 +0/MIN,-0/MAX,+0/-0,-0/+0 MAX MAX
+f16 +0/MIN,-0/MAX,+0/-0,-0/+0 MIN MIN
+f16 +0/MIN,-0/MAX,+0/-0,-0/+0 nan nan
+f16 MAX/+inf,MIN/-inf,+inf/+inf,-inf/-inf +0.0 +inf
+f16 MAX/+inf,MIN/-inf,+inf/+inf,-inf/-inf -0.0 +inf
+f16 MAX/+inf,MIN/-inf,+inf/+inf,-inf/-inf +inf +inf
+f16 MAX/+inf,MIN/-inf,+inf/+inf,-inf/-inf -inf nan
+f16 MAX/+inf,MIN/-inf,+inf/+inf,-inf/-inf MAX +inf
+f16 MAX/+inf,MIN/-inf,+inf/+inf,-inf/-inf MIN +inf
+f16 MAX/+inf,MIN/-inf,+inf/+inf,-inf/-inf nan nan
+f16 MAX/MAX,MIN/MIN +0.0 +inf
+f16 MAX/MAX,MIN/MIN -0.0 +inf
+f16 MAX/MAX,MIN/MIN +inf +inf
+f16 MAX/MAX,MIN/MIN -inf -inf
+f16 MAX/MAX,MIN/MIN MAX +inf
+f16 MAX/MAX,MIN/MIN MIN +inf
+f16 MAX/MAX,MIN/MIN nan nan
+f16 MAX/MIN,MIN/MAX +0.0 -inf
+f16 MAX/MIN,MIN/MAX -0.0 -inf
+f16 MAX/MIN,MIN/MAX +inf +inf
+f16 MAX/MIN,MIN/MAX -inf -inf
+f16 MAX/MIN,MIN/MAX MAX -inf
+f16 MAX/MIN,MIN/MAX MIN -inf
+f16 MAX/MIN,MIN/MAX nan nan
+f16 MAX/-inf,MIN/+inf,+inf/-inf +0.0 -inf
+f16 MAX/-inf,MIN/+inf,+inf/-inf -0.0 -inf
+f16 MAX/-inf,MIN/+inf,+inf/-inf +inf nan
+f16 MAX/-inf,MIN/+inf,+inf/-inf -inf -inf
+f16 MAX/-inf,MIN/+inf,+inf/-inf MAX -inf
+f16 MAX/-inf,MIN/+inf,+inf/-inf MIN -inf
+f16 MAX/-inf,MIN/+inf,+inf/-inf nan nan
+f16 nan/ANY,+0/+inf,+0/-inf,+0/nan,-0/+inf,-0/-inf,-0/nan +0.0 nan
+f16 nan/ANY,+0/+inf,+0/-inf,+0/nan,-0/+inf,-0/-inf,-0/nan -0.0 nan
+f16 nan/ANY,+0/+inf,+0/-inf,+0/nan,-0/+inf,-0/-inf,-0/nan +inf nan
+f16 nan/ANY,+0/+inf,+0/-inf,+0/nan,-0/+inf,-0/-inf,-0/nan -inf nan
+f16 nan/ANY,+0/+inf,+0/-inf,+0/nan,-0/+inf,-0/-inf,-0/nan MAX nan
+f16 nan/ANY,+0/+inf,+0/-inf,+0/nan,-0/+inf,-0/-inf,-0/nan MIN nan
+f16 nan/ANY,+0/+inf,+0/-inf,+0/nan,-0/+inf,-0/-inf,-0/nan nan nan
+f32 -0/MIN,+0/+0,+0/MAX,-0/-0 +0.0 +0
+f32 -0/MIN,+0/+0,+0/MAX,-0/-0 -0.0 +0.0
+f32 -0/MIN,+0/+0,+0/MAX,-0/-0 +inf +inf
+f32 -0/MIN,+0/+0,+0/MAX,-0/-0 -inf -inf
+f32 -0/MIN,+0/+0,+0/MAX,-0/-0 MAX MAX
+f32 -0/MIN,+0/+0,+0/MAX,-0/-0 MIN MIN
+f32 -0/MIN,+0/+0,+0/MAX,-0/-0 nan nan
+f32 -0/MAX,+0/-0,+0/MIN +0.0 +0
+f32 -0/MAX,+0/-0,+0/MIN -0.0 -0.0
+f32 -0/MAX,+0/-0,+0/MIN +inf +inf
+f32 -0/MAX,+0/-0,+0/MIN -inf -inf
+f32 -0/MAX,+0/-0,+0/MIN MAX MAX
+f32 -0/MAX,+0/-0,+0/MIN MIN MIN
+f32 -0/MAX,+0/-0,+0/MIN nan nan
+f32 +inf/+inf,+inf/MAX,-inf/MIN,-inf/-inf +0.0 +inf
+f32 +inf/+inf,+inf/MAX,-inf/MIN,-inf/-inf -0.0 +inf
+f32 +inf/+inf,+inf/MAX,-inf/MIN,-inf/-inf +inf +inf
+f32 +inf/+inf,+inf/MAX,-inf/MIN,-inf/-inf -inf nan
+f32 +inf/+inf,+inf/MAX,-inf/MIN,-inf/-inf MAX +inf
+f32 +inf/+inf,+inf/MAX,-inf/MIN,-inf/-inf MIN +inf
+f32 +inf/+inf,+inf/MAX,-inf/MIN,-inf/-inf nan nan
+f32 +inf/-inf,+inf/MIN,-inf/MAX +0.0 -inf
+f32 +inf/-inf,+inf/MIN,-inf/MAX -0.0 -inf
+f32 +inf/-inf,+inf/MIN,-inf/MAX +inf nan
+f32 +inf/-inf,+inf/MIN,-inf/MAX -inf -inf
+f32 +inf/-inf,+inf/MIN,-inf/MAX MAX -inf
+f32 +inf/-inf,+inf/MIN,-inf/MAX MIN -inf
+f32 +inf/-inf,+inf/MIN,-inf/MAX nan nan
+f32 MAX/MAX,MIN/MIN +0.0 +inf
+f32 MAX/MAX,MIN/MIN -0.0 +inf
+f32 MAX/MAX,MIN/MIN +inf +inf
+f32 MAX/MAX,MIN/MIN -inf -inf
+f32 MAX/MAX,MIN/MIN MAX +inf
+f32 MAX/MAX,MIN/MIN MIN +inf
+f32 MAX/MAX,MIN/MIN nan nan
+f32 MAX/MIN +0.0 -inf
+f32 MAX/MIN -0.0 -inf
+f32 MAX/MIN +inf +inf
+f32 MAX/MIN -inf -inf
+f32 MAX/MIN MAX -inf
+f32 MAX/MIN MIN -inf
+f32 MAX/MIN nan nan
+f32 nan/ANY,+0/+inf,+0/-inf,-0/+inf,-0/-inf +0.0 nan
+f32 nan/ANY,+0/+inf,+0/-inf,-0/+inf,-0/-inf -0.0 nan
+f32 nan/ANY,+0/+inf,+0/-inf,-0/+inf,-0/-inf +inf nan
+f32 nan/ANY,+0/+inf,+0/-inf,-0/+inf,-0/-inf -inf nan
+f32 nan/ANY,+0/+inf,+0/-inf,-0/+inf,-0/-inf MAX nan
+f32 nan/ANY,+0/+inf,+0/-inf,-0/+inf,-0/-inf MIN nan
+f32 nan/ANY,+0/+inf,+0/-inf,-0/+inf,-0/-inf nan nan
+== vmadd (table 28)
+f32 +0/+0,-0/+0 +0/-0/MAX/MIN +0.0
+f32 +0/+0,-0/+0 nan/+inf/-inf nan
+f32 +0/-0 +0/MAX +0.0
+f32 +0/-0 -0/MIN -0.0
+f32 +0/-0 nan/+inf/-inf nan
+f32 -0/-0 +0/MAX -0.0
+f32 -0/-0 -0/MIN +0.0
+f32 -0/-0 nan/+inf/-inf nan
+f32 -0/MAX,+0/MAX +0/-0/MAX/MIN MAX
+f32 -0/MAX,+0/MAX nan/+inf/-inf nan
+f32 -0/MIN,+0/MIN +0/-0/MAX/MIN MIN
+f32 -0/MIN,+0/MIN nan/+inf/-inf nan
+f32 +0/inf,-0/inf +0/-0/MAX/MIN inf
+f32 +0/inf,-0/inf nan/+inf/-inf nan
+f32 +0/-inf,-0/-inf +0/-0/MAX/MIN -inf
+f32 +0/-inf,-0/-inf nan/+inf/-inf nan
+f32 MAX/+inf +0/-0/MAX/MIN/+inf inf
+f32 MAX/+inf -inf/nan nan
+f32 MIN/+inf +0/-0/MAX/MIN/-inf inf
+f32 MIN/+inf +inf/nan nan
+f32 MAX/-inf +0/-0/MAX/MIN/-inf -inf
+f32 MAX/-inf +inf/nan nan
+f32 MIN/-inf +0/-0/MAX/MIN/+inf -inf
+f32 MIN/-inf -inf/nan nan
+f32 MAX/+0 MAX/+inf inf
+f32 MAX/+0 +0/-0 +0.0
+f32 MAX/+0 MIN/-inf -inf
+f32 MAX/+0 nan nan
+f32 MIN/+0 MAX/+inf -inf
+f32 MIN/+0 +0/-0 +0.0
+f32 MIN/+0 MIN/-inf inf
+f32 MIN/+0 nan nan
+f32 MAX/-0 MAX/+inf inf
+f32 MAX/-0 MIN/-inf -inf
+f32 MAX/-0 +0.0 +0
+f32 MAX/-0 -0.0 -0.0
+f32 MAX/-0 nan nan
+f32 MIN/-0 MAX/+inf -inf  # the table: inf, against its own MIN/+0 row: a zero addend cannot flip MAX * MIN
+f32 MIN/-0 MIN/-inf inf  # the table: -inf, against its MIN/+0 row (MIN * MIN = +inf)
+f32 MIN/-0 +0.0 -0.0
+f32 MIN/-0 -0.0 +0.0
+f32 MIN/-0 nan nan
+f32 MAX/MAX MAX/+inf inf
+f32 MAX/MAX MIN/-inf -inf
+f32 MAX/MAX +0/-0 MAX
+f32 MAX/MAX nan nan
+f32 MIN/MIN MAX/+inf -inf
+f32 MIN/MIN MIN/-inf inf
+f32 MIN/MIN +0/-0 MIN  # the table: MAX; 0 * MIN + MIN is MIN (its MAX/MAX row gives MAX)
+f32 MIN/MIN nan nan
+f32 MAX/MIN MAX/+inf inf
+f32 MAX/MIN MIN/-inf -inf
+f32 MAX/MIN +0/-0 MIN
+f32 MAX/MIN nan nan
+f32 MIN/MAX MAX/+inf -inf
+f32 MIN/MAX MIN/-inf inf
+f32 MIN/MAX +0/-0 MAX
+f32 MIN/MAX nan nan
+f32 inf/inf MAX/+inf inf
+f32 inf/inf MIN/-inf/0/-0/-inf/nan nan
+f32 -inf/inf MIN/-inf inf
+f32 -inf/inf MAX/+inf/0/-0/-inf/nan nan
+f32 inf/-inf MIN/-inf -inf
+f32 inf/-inf MAX/+inf/0/-0/-inf/nan nan
+f32 -inf/-inf MAX/+inf -inf
+f32 -inf/-inf MIN/-inf/0/-0/-inf/nan nan
+f32 inf/+0,inf/-0,inf/MAX,inf/MIN MAX/+inf inf
+f32 inf/+0,inf/-0,inf/MAX,inf/MIN MIN/-inf -inf
+f32 inf/+0,inf/-0,inf/MAX,inf/MIN nan/+0/-0 nan
+f32 -inf/+0,-inf/-0,-inf/MAX,-inf/MIN MAX/+inf -inf
+f32 -inf/+0,-inf/-0,-inf/MAX,-inf/MIN MIN/-inf inf
+f32 -inf/+0,-inf/-0,-inf/MAX,-inf/MIN nan/+0/-0 nan
+f32 nan/ANY +0/-0/MAX/MIN/nan/+inf/-inf nan
+f16 +0/+0,-0/+0 +0/-0/MAX/MIN +0.0
+f16 +0/+0,-0/+0 nan/+inf/-inf nan
+f16 +0/-0 +0/MAX +0.0
+f16 +0/-0 -0/MIN -0.0
+f16 +0/-0 nan/+inf/-inf nan
+f16 -0/-0 +0/MAX -0.0
+f16 -0/-0 -0/MIN +0.0
+f16 -0/-0 nan/+inf/-inf nan
+f16 -0/MAX,+0/MAX +0/-0/MAX/MIN MAX
+f16 -0/MAX,+0/MAX nan/+inf/-inf nan
+f16 -0/MIN,+0/MIN +0/-0/MAX/MIN MIN
+f16 -0/MIN,+0/MIN nan/+inf/-inf nan
+f16 +0/inf,-0/inf +0/-0/MAX/MIN inf
+f16 +0/inf,-0/inf nan/+inf/-inf nan
+f16 +0/-inf,-0/-inf +0/-0/MAX/MIN -inf
+f16 +0/-inf,-0/-inf nan/+inf/-inf nan
+f16 MAX/+inf +0/-0/MAX/MIN/+inf inf
+f16 MAX/+inf -inf/nan nan
+f16 MIN/+inf +0/-0/MAX/MIN/-inf inf
+f16 MIN/+inf +inf/nan nan
+f16 MAX/-inf +0/-0/MAX/MIN/-inf -inf
+f16 MAX/-inf +inf/nan nan
+f16 MIN/-inf +0/-0/MAX/MIN/+inf -inf
+f16 MIN/-inf -inf/nan nan
+f16 MAX/+0 MAX/+inf inf
+f16 MAX/+0 +0/-0 +0.0
+f16 MAX/+0 MIN/-inf -inf
+f16 MAX/+0 nan nan
+f16 MIN/+0 MAX/+inf -inf
+f16 MIN/+0 +0/-0 +0.0
+f16 MIN/+0 MIN/-inf inf
+f16 MIN/+0 nan nan
+f16 MAX/-0 MAX/+inf inf
+f16 MAX/-0 MIN/-inf -inf
+f16 MAX/-0 +0.0 +0
+f16 MAX/-0 -0.0 -0.0
+f16 MAX/-0 nan nan
+f16 MIN/-0 MAX/+inf -inf  # the table: inf, against its own MIN/+0 row: a zero addend cannot flip MAX * MIN
+f16 MIN/-0 MIN/-inf inf  # the table: -inf, against its MIN/+0 row (MIN * MIN = +inf)
+f16 MIN/-0 +0.0 -0.0
+f16 MIN/-0 -0.0 +0.0
+f16 MIN/-0 nan nan
+f16 MAX/MAX MAX/+inf inf
+f16 MAX/MAX MIN/-inf -inf
+f16 MAX/MAX +0/-0 MAX
+f16 MAX/MAX nan nan
+f16 MIN/MIN MAX/+inf -inf
+f16 MIN/MIN MIN/-inf inf
+f16 MIN/MIN +0/-0 MIN  # the table: MAX; 0 * MIN + MIN is MIN (its MAX/MAX row gives MAX)
+f16 MIN/MIN nan nan
+f16 MAX/MIN MAX/+inf inf
+f16 MAX/MIN MIN/-inf -inf
+f16 MAX/MIN +0/-0 MIN
+f16 MAX/MIN nan nan
+f16 MIN/MAX MAX/+inf -inf
+f16 MIN/MAX MIN/-inf inf
+f16 MIN/MAX +0/-0 MAX
+f16 MIN/MAX nan nan
+f16 inf/inf MAX/+inf inf
+f16 inf/inf MIN/-inf/0/-0/-inf/nan nan
+f16 -inf/inf MIN/-inf inf
+f16 -inf/inf MAX/+inf/0/-0/-inf/nan nan
+f16 inf/-inf MIN/-inf -inf
+f16 inf/-inf MAX/+inf/0/-0/-inf/nan nan
+f16 -inf/-inf MAX/+inf -inf
+f16 -inf/-inf MIN/-inf/0/-0/-inf/nan nan
+f16 inf/+0,inf/-0,inf/MAX,inf/MIN MAX/+inf inf
+f16 inf/+0,inf/-0,inf/MAX,inf/MIN MIN/-inf -inf
+f16 inf/+0,inf/-0,inf/MAX,inf/MIN nan/+0/-0 nan
+f16 -inf/+0,-inf/-0,-inf/MAX,-inf/MIN MAX/+inf -inf
+f16 -inf/+0,-inf/-0,-inf/MAX,-inf/MIN MIN/-inf inf
+f16 -inf/+0,-inf/-0,-inf/MAX,-inf/MIN nan/+0/-0 nan
+f16 nan/ANY +0/-0/MAX/MIN/nan/+inf/-inf nan
 == reduce (table 35)
 vredmax f16 MIN -65504.0
 vredmax f16 MAX 65504.0
@@ -794,7 +1063,7 @@ vredsum f32 -inf -inf
 """
 
 NP = {"f16": np.float16, "f32": np.float32, "s8": np.int8, "s16": np.int16, "s32": np.int32}
-UNARY = ("vexp", "vneg", "vabs", "vsqrt")
+UNARY = ("vexp", "vneg", "vabs", "vsqrt", "vln")
 BINARY = ("vadd", "vsub", "vmul", "vdiv", "vmax", "vmin")
 SCALAR_FORMS = ("vadds", "vmuls", "vmaxs", "vmins")
 
@@ -821,8 +1090,9 @@ def number(t, token) -> float:
     if token in ("MIN", "MAX"):
         return float(info.min if token == "MIN" else info.max) if t.startswith("f") else int(
             info.min if token == "MIN" else info.max)
-    token = {"+0": "0.0", "-0": "-0.0", "+inf": "inf", "+0.0": "0.0"}.get(token, token)
-    return float(token) if t.startswith("f") else int(token)
+    if not t.startswith("f"):
+        return int(token)
+    return float({"+0": "0.0", "-0": "-0.0", "+inf": "inf", "+0.0": "0.0"}.get(token, token))
 
 
 def bits_of(t, value) -> int:
@@ -860,7 +1130,8 @@ def check(t, got_bits, expected, what, grouped=False):
     if math.isnan(want):
         assert math.isnan(got), what
     elif want == 0:
-        assert got == 0 and (expected == "0.0" or grouped or math.copysign(1, got) < 0), what
+        positive = expected.startswith("+")
+        assert got == 0 and (expected == "0.0" or grouped or math.copysign(1, got) == (1 if positive else -1)), what
     elif expected in ("MIN", "MAX") or math.isinf(want):
         assert got == want, what
     else:
@@ -949,6 +1220,38 @@ def test_compare_with_scalar_rows(engine):
                        engine)
         got = [int(np.unpackbits(m.state.preg[1 + k], bitorder="little")[0]) for k in range(len(bs))]
         assert got == [int(r) for r in results], (t, cc, a, bs)
+
+
+SPECIALS = "MIN/MAX/+0/-0/nan/+inf/-inf"
+
+
+@pytest.mark.parametrize("mnemonic", ["vaxpy", "vmadd"])
+def test_fused_multiply_add_rows(engine, mnemonic):
+    """One program per row and operand pair: the dst alternatives in the lanes. A dst value a later row
+    lists again for the same pair keeps the first row's result (table 28 lists -inf twice for -inf/inf
+    and inf/-inf, with opposite results; the first agrees with IEEE)."""
+    seen = set()
+    for t, pairs, dsts, expected in SECTIONS[mnemonic]:
+        for pair in pairs.replace("ANY", SPECIALS).split(","):
+            first, *rest = pair.split("/")
+            seconds = rest                                       # `nan/ANY`: every special second
+            for second in seconds:
+                dst_values = [d for d in dsts.split("/") if (t, first, second, repr(number(t, d))) not in seen]
+                seen.update((t, first, second, repr(number(t, d))) for d in dst_values)
+                if not dst_values:
+                    continue
+                source = buffer("d", t, [number(t, v) for v in dst_values]) + f"""
+                    mask p0.b{width_bits(t)}, ALL
+                    vld v0.{t}, [d]
+                """
+                if mnemonic == "vaxpy":             # dst = src * value + dst
+                    source += f"vdup v1.{t}, {literal(t, first)}\nvaxpy v0.{t}, v1.{t}, {literal(t, second)}, p0\n"
+                else:                               # dst = dst * src0 + src1
+                    source += (f"vdup v1.{t}, {literal(t, first)}\nvdup v2.{t}, {literal(t, second)}\n"
+                               f"vmadd v0.{t}, v1.{t}, v2.{t}, p0\n")
+                got = lanes(run_source(source, engine), 0, t)
+                for lane, d in enumerate(dst_values):
+                    check(t, got[lane], expected, f"{mnemonic}.{t} {first}/{second} dst {d} -> {expected}")
 
 
 def test_reduce_rows(engine):

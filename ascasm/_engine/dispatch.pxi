@@ -183,6 +183,20 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vshift_x.vA = <int32_t>row[4]
         decode_sval(m, row + 5, &ins.a.vshift_x.x)
         ins.a.vshift_x.pM = <int32_t>row[7]
+    elif family == FAM_VMOV:
+        ins.a.vmov.vD = <int32_t>row[3]
+        ins.a.vmov.vA = <int32_t>row[4]
+        ins.a.vmov.pM = <int32_t>row[5]
+    elif family == FAM_VFMA:
+        ins.a.vfma.vD = <int32_t>row[3]
+        ins.a.vfma.vA = <int32_t>row[4]
+        ins.a.vfma.vB = <int32_t>row[5]
+        ins.a.vfma.pM = <int32_t>row[6]
+    elif family == FAM_VFMA_X:
+        ins.a.vfma_x.vD = <int32_t>row[3]
+        ins.a.vfma_x.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vfma_x.x)
+        ins.a.vfma_x.pM = <int32_t>row[7]
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -3011,8 +3025,71 @@ cdef const Ins* kernel_381(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_382(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[382]
+cdef const Ins* kernel_383(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_384(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_385(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_386(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_387(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vfma_x(m, ins, &ins.a.vfma_x, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_388(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vfma_x(m, ins, &ins.a.vfma_x, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_389(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_ln*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_390(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_ln*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[391]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3395,6 +3472,15 @@ KERNELS[378] = kernel_378
 KERNELS[379] = kernel_379
 KERNELS[380] = kernel_380
 KERNELS[381] = kernel_381
+KERNELS[382] = kernel_382
+KERNELS[383] = kernel_383
+KERNELS[384] = kernel_384
+KERNELS[385] = kernel_385
+KERNELS[386] = kernel_386
+KERNELS[387] = kernel_387
+KERNELS[388] = kernel_388
+KERNELS[389] = kernel_389
+KERNELS[390] = kernel_390
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4008,6 +4094,21 @@ KERNEL_OF_ROWS = (
     (94, 4, 0, 379),
     (94, 5, 0, 380),
     (94, 6, 0, 381),
+    (95, 1, 0, 382),
+    (95, 2, 0, 382),
+    (95, 3, 0, 383),
+    (95, 4, 0, 383),
+    (95, 9, 0, 383),
+    (95, 10, 0, 383),
+    (95, 5, 0, 384),
+    (95, 6, 0, 384),
+    (95, 11, 0, 384),
+    (96, 9, 0, 385),
+    (96, 11, 0, 386),
+    (97, 9, 0, 387),
+    (97, 11, 0, 388),
+    (98, 9, 0, 389),
+    (98, 11, 0, 390),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4104,4 +4205,8 @@ FAMILY_OF_OPCODE = {
     92: FAM_VSHIFT,
     93: FAM_VSHIFT_X,
     94: FAM_VSHIFT_X,
+    95: FAM_VMOV,
+    96: FAM_VFMA,
+    97: FAM_VFMA_X,
+    98: FAM_VUNARY,
 }

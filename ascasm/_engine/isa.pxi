@@ -23,6 +23,9 @@ ctypedef struct Op_add:
 ctypedef struct Op_and:
     char unused
 
+ctypedef struct Op_axpy:
+    char unused
+
 ctypedef struct Op_div:
     char unused
 
@@ -47,7 +50,13 @@ ctypedef struct Op_gt:
 ctypedef struct Op_le:
     char unused
 
+ctypedef struct Op_ln:
+    char unused
+
 ctypedef struct Op_lt:
+    char unused
+
+ctypedef struct Op_madd:
     char unused
 
 ctypedef struct Op_max:
@@ -142,6 +151,9 @@ cdef enum Family:
     FAM_VNOT = 47
     FAM_VSHIFT = 48
     FAM_VSHIFT_X = 49
+    FAM_VMOV = 50
+    FAM_VFMA = 51
+    FAM_VFMA_X = 52
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -379,6 +391,7 @@ ctypedef fused vunary_sub:
     Op_sqrt
     Op_exp_nftz
     Op_sqrt_nftz
+    Op_ln
 
 ctypedef fused vlogic_TW:
     uint8_t
@@ -437,6 +450,19 @@ ctypedef fused vshift_x_T:
 ctypedef fused vshift_x_sub:
     Op_shl
     Op_shr
+
+ctypedef fused vmov_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vfma_T:
+    F16
+    float
+
+ctypedef fused vfma_x_T:
+    F16
+    float
 
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
@@ -667,6 +693,23 @@ cdef struct Args_vshift_x:    # vD.T, vA.T, X, pM
     SVal x
     int32_t pM
 
+cdef struct Args_vmov:    # vD.T, vA.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t pM
+
+cdef struct Args_vfma:    # vD.T, vA.T, vB.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    int32_t pM
+
+cdef struct Args_vfma_x:    # vD.T, vA.T, X.T, pM
+    int32_t vD
+    int32_t vA
+    SVal x
+    int32_t pM
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -717,6 +760,9 @@ cdef union Args:
     Args_vnot vnot
     Args_vshift vshift
     Args_vshift_x vshift_x
+    Args_vmov vmov
+    Args_vfma vfma
+    Args_vfma_x vfma_x
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -850,3 +896,14 @@ cdef enum:
     POS_vshift_x_vA = 1
     POS_vshift_x_x = 2
     POS_vshift_x_pM = 3
+    POS_vmov_vD = 0
+    POS_vmov_vA = 1
+    POS_vmov_pM = 2
+    POS_vfma_vD = 0
+    POS_vfma_vA = 1
+    POS_vfma_vB = 2
+    POS_vfma_pM = 3
+    POS_vfma_x_vD = 0
+    POS_vfma_x_vA = 1
+    POS_vfma_x_x = 2
+    POS_vfma_x_pM = 3

@@ -307,8 +307,8 @@ cdef inline int k_vbinary_x(Machine* m, const Ins* ins, const Args_vbinary_x* a,
     return STOP_RUNNING
 
 
-# vabs|vneg|vexp|vsqrt vD.T, vA.T, pM  -- inactive lanes 0; vexp/vsqrt flush subnormal inputs and
-# results to zero, vexp.nftz/vsqrt.nftz keep them
+# vabs|vneg|vexp|vsqrt|vln vD.T, vA.T, pM  -- inactive lanes 0; vexp/vsqrt/vln flush subnormal inputs
+# and results to zero, vexp.nftz/vsqrt.nftz keep them
 cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunary_T* t, vunary_sub* op) noexcept nogil:
     cdef const vunary_T* x = <const vunary_T*>vreg(m, a.vA)
     cdef vunary_T* dst = <vunary_T*>vreg(m, a.vD)
@@ -330,6 +330,8 @@ cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunar
             dst[i] = lane_exp(x[i])
         elif vunary_sub is Op_sqrt:
             dst[i] = lane_ftz(lane_sqrt(lane_ftz(x[i])))
+        elif vunary_sub is Op_ln:
+            dst[i] = lane_ftz(lane_ln(lane_ftz(x[i])))
         else:
             dst[i] = lane_sqrt(x[i])
     return STOP_RUNNING

@@ -80,3 +80,66 @@ cdef inline int k_vshift_x(Machine* m, const Ins* ins, const Args_vshift_x* a, v
         else:
             dst[i] = 0
     return STOP_RUNNING
+
+
+# vmov vD.T, vA.T, pM  -- active lanes of vD = vA's bits; inactive lanes keep vD (merging)
+cdef inline int k_vmov(Machine* m, const Ins* ins, const Args_vmov* a, vmov_TW* t) noexcept nogil:
+    cdef const vmov_TW* x = <const vmov_TW*>vreg(m, a.vA)
+    cdef vmov_TW* dst = <vmov_TW*>vreg(m, a.vD)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vmov_TW)):
+        if active(m, a.pM, i, sizeof(vmov_TW)):
+            dst[i] = x[i]
+    return STOP_RUNNING
+
+
+cdef inline double sum_rounded_to_odd(double p, double z) noexcept nogil:
+    """p + z rounded to odd at 53 bits: the nearest double, moved to its odd neighbour toward the exact sum
+    when inexact and even (TwoSum gives the exact error). A double rounded to odd rounds on to any type of
+    at most 51 bits as the exact sum does."""
+    cdef double s = p + z
+    cdef double b = s - p
+    cdef double error = (p - (s - b)) + (z - b)
+    cdef uint64_t bits
+    memcpy(&bits, &s, 8)
+    if error != 0 and s - s == 0 and (bits & 1) == 0:      # inexact, finite, even
+        s = nextafter(s, INFINITY if error > 0 else -INFINITY)
+    return s
+
+
+cdef inline Lane lane_fma(Lane x, Lane y, Lane z) noexcept nogil:
+    """x * y + z rounded once (f16, f32): the product is exact in double (at most 48 bits)."""
+    return lane_of_double(sum_rounded_to_odd(lane_value(x) * lane_value(y), lane_value(z)), <Lane*>NULL)
+
+
+# vmadd vD.T, vA.T, vB.T, pM  -- vD = vD * vA + vB, rounded once; inactive lanes 0
+cdef inline int k_vfma(Machine* m, const Ins* ins, const Args_vfma* a, vfma_T* t) noexcept nogil:
+    cdef const vfma_T* x = <const vfma_T*>vreg(m, a.vA)
+    cdef const vfma_T* y = <const vfma_T*>vreg(m, a.vB)
+    cdef vfma_T* dst = <vfma_T*>vreg(m, a.vD)
+    cdef vfma_T zero = lane_of_bits(0, <vfma_T*>NULL)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vfma_T)):
+        dst[i] = lane_fma(dst[i], x[i], y[i]) if active(m, a.pM, i, sizeof(vfma_T)) else zero
+    return STOP_RUNNING
+
+
+# vaxpy vD.T, vA.T, X.T, pM  -- vD = vA * X + vD, rounded once; inactive lanes 0
+cdef inline int k_vfma_x(Machine* m, const Ins* ins, const Args_vfma_x* a, vfma_x_T* t) noexcept nogil:
+    cdef const vfma_x_T* x = <const vfma_x_T*>vreg(m, a.vA)
+    cdef vfma_x_T y = tval(&a.x, <vfma_x_T*>NULL)
+    cdef vfma_x_T* dst = <vfma_x_T*>vreg(m, a.vD)
+    cdef vfma_x_T zero = lane_of_bits(0, <vfma_x_T*>NULL)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vfma_x_T)):
+        dst[i] = lane_fma(x[i], y, dst[i]) if active(m, a.pM, i, sizeof(vfma_x_T)) else zero
+    return STOP_RUNNING

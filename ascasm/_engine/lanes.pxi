@@ -351,6 +351,14 @@ cdef inline Lane lane_exp(Lane a) noexcept nogil:
         return a
 
 
+cdef inline Lane lane_ln(Lane a) noexcept nogil:
+    """libm log in double, rounded once (floats only): ln(+-0) = -inf, a negative gives NaN."""
+    if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2 or Lane is float:
+        return lane_of_double(log(lane_value(a)), <Lane*>NULL)
+    else:
+        return a
+
+
 cdef inline Lane lane_sqrt(Lane a) noexcept nogil:
     """Correctly rounded (floats only): negative -> canonical NaN, sqrt(-0) = -0."""
     if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2 or Lane is float:

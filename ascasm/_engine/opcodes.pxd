@@ -95,6 +95,10 @@ cdef enum Opcode:
     OP_VSHR = 92
     OP_VSHLS = 93
     OP_VSHRS = 94
+    OP_VMOV = 95
+    OP_VMADD = 96
+    OP_VAXPY = 97
+    OP_VLN = 98
 
 cdef enum TypeCode:
     T_S8 = 1

@@ -44,6 +44,7 @@ AXES = {
     "vunary": ("T", "sub"), "vcmp": ("T", "sub"), "vsel": ("TW",), "pcnt": (), "vlogic": ("TW", "sub"),
     # issue 13: compute families
     "vcmp_x": ("T", "sub"), "vnot": ("TW",), "vshift": ("T", "sub"), "vshift_x": ("T", "sub"),
+    "vmov": ("TW",), "vfma": ("T",), "vfma_x": ("T",),
 }
 
 

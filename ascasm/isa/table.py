@@ -106,6 +106,7 @@ INACTIVE_TEXT = {
     "gate": "inactive bits become 0",
     "unchecked": "inactive lanes are never checked",
     "uncounted": "inactive lanes are not counted",
+    "merge": "inactive lanes keep the destination's value (merging)",
 }
 
 
@@ -383,6 +384,22 @@ INSNS: tuple[InsnSpec, ...] = (
                f"c-api-reg/logic_compute/asc_{page}_scalar.md", types=_single(tuple(d for d, _ in SHIFT_PAIRS)),
                sub=m[1:], mask=_LANE_MASK)
       for m, op, rule, page in _SHIFTS),
+    InsnSpec("vmov", "", "vD.T, vA.T, pM", "vmov",
+             "active lanes of vD = vA (raw bits); inactive lanes keep vD (merging, as the page says)",
+             "c-api-reg/reg_load/asc_copy.md (vector to vector); appendix merge-mode Move",
+             types=_single(ARITH_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
+    InsnSpec("vmadd", "", "vD.T, vA.T, vB.T, pM", "vfma",
+             "active lanes: vD = vD * vA + vB, rounded once (fused, as appendix precision.md says of MulDstAdd); "
+             "inactive lanes 0", "c-api-reg/compound_compute/asc_madd.md", types=_single(HALF_FLOAT_TYPES),
+             sub="madd", mask=_LANE_MASK, rw=("vD",)),
+    InsnSpec("vaxpy", "", "vD.T, vA.T, X.T, pM", "vfma_x",
+             "active lanes: vD = vA * X + vD, rounded once (fused, as appendix precision.md says of Axpy); "
+             "inactive lanes 0", "c-api-reg/compound_compute/asc_axpy.md", types=_single(HALF_FLOAT_TYPES),
+             sub="axpy", mask=_LANE_MASK, rw=("vD",)),
+    InsnSpec("vln", "", "vD.T, vA.T, pM", "vunary",
+             "active lanes: vD = ln(vA): libm log in double, rounded once to T (ln(+-0) = -inf, negative -> the "
+             "hardware NaN); " + _FTZ + " (appendix precision.md: Ln does not support denormals). " + _ONE_ULP
+             + "; inactive lanes 0", page("vln"), types=_single(HALF_FLOAT_TYPES), sub="ln", mask=_LANE_MASK),
 )
 
 DIRECTIVES = (

@@ -8,6 +8,7 @@ Execution rules the spec leaves open are fixed in docs/semantics.md; this file f
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import ml_dtypes
 import numpy as np
@@ -741,7 +742,7 @@ def _wrapped(values, etype) -> np.ndarray:
 ARITHMETIC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "div_nftz": np.divide}
 # The sub-operations whose default flushes subnormal inputs and results to zero (the pages' default
 # algorithms of asc_div/asc_exp/asc_sqrt); their `_nftz` forms keep subnormals.
-FLUSHING = ("div", "exp", "sqrt")
+FLUSHING = ("div", "exp", "sqrt", "ln")
 
 
 def flush_subnormals(values: np.ndarray, etype) -> np.ndarray:
@@ -798,7 +799,7 @@ def _libm_exp(x: float) -> float:
 
 
 def unary_lanes(op: str, a: np.ndarray, etype) -> np.ndarray:
-    """abs|neg|exp|sqrt|exp_nftz|sqrt_nftz (the sub-operation) on every lane of a (an array of T)."""
+    """abs|neg|exp|sqrt|ln and the _nftz forms (the sub-operation) on every lane of a (an array of T)."""
     if op in FLUSHING:
         return flush_subnormals(unary_lanes(op + "_nftz", flush_subnormals(a, etype), etype), etype)
     if etype.kind == "float" and op in ("abs", "neg"):       # sign-bit operations: NaN payloads stay
@@ -810,12 +811,13 @@ def unary_lanes(op: str, a: np.ndarray, etype) -> np.ndarray:
             return np.abs(a) if op == "abs" else np.negative(a)      # numpy wraps: |min| = -min = min
     wide = _wide(a)
     with np.errstate(all="ignore"):
-        exact = np.array([_libm_exp(x) for x in wide.tolist()]) if op == "exp_nftz" else np.sqrt(wide)
+        exact = {"exp_nftz": lambda: np.array([_libm_exp(x) for x in wide.tolist()]), "sqrt_nftz": lambda: np.sqrt(wide),
+                 "ln_nftz": lambda: np.log(wide)}[op]()         # numpy's log: libm's, ln(0) = -inf
     return floats.round_to_type(exact, etype)
 
 
 def vunary(m: RefMachine, insn: Insn):
-    # vabs|vneg|vexp|vsqrt vD.T, vA.T, pM  -- zeroing
+    # vabs|vneg|vexp|vsqrt|vln vD.T, vA.T, pM  -- zeroing
     (etype,) = insn.types
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).copy()
@@ -931,3 +933,50 @@ def vshift_x(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (vcmp_x, vnot, vshift, vshift_x)})
+
+
+def vmov(m: RefMachine, insn: Insn):
+    # vmov vD.T, vA.T, pM  -- active lanes of vD = vA's bits; inactive lanes keep vD (merging)
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a = m.lanes(insn.operand("vA"), etype).view(etype.bits)
+    d = m.lanes(insn.operand("vD"), etype).view(etype.bits)
+    d[:] = np.where(active, a, d)
+
+
+def fused_multiply_add(x, y, z, etype):
+    """x * y + z rounded once to T (f16/f32 lanes): exactly in rationals, made a double rounded to odd
+    (which rounds on to T as the exact value does), then rounded to T; non-finite operands in double."""
+    if not all(math.isfinite(v) for v in (x, y, z)):
+        return floats.round_to_type(np.array([x * y + z]), etype)[0]
+    exact = Fraction(x) * Fraction(y) + Fraction(z)
+    nearest = float(exact)
+    if Fraction(nearest) != exact and int(np.float64(nearest).view(np.uint64)) % 2 == 0:
+        nearest = float(np.nextafter(nearest, math.inf if exact > nearest else -math.inf))
+    if exact == 0:
+        nearest = (x * y) + z                 # the sign of an exact zero sum, as IEEE gives it
+    return floats.round_to_type(np.array([nearest]), etype)[0]
+
+
+def _fma_lanes(m: RefMachine, insn: Insn, etype, products: list, addends: list):
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    result = np.array([fused_multiply_add(x, y, z, etype) for (x, y), z in zip(products, addends)], etype.np_dtype)
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, result)
+
+
+def vfma(m: RefMachine, insn: Insn):
+    # vmadd vD.T, vA.T, vB.T, pM  -- vD = vD * vA + vB, rounded once (asc_madd); inactive lanes 0
+    (etype,) = insn.types
+    d, a, b = (_wide(m.lanes(insn.operand(name), etype)).tolist() for name in ("vD", "vA", "vB"))
+    _fma_lanes(m, insn, etype, list(zip(d, a)), b)
+
+
+def vfma_x(m: RefMachine, insn: Insn):
+    # vaxpy vD.T, vA.T, X.T, pM  -- vD = vA * X + vD, rounded once (asc_axpy); inactive lanes 0
+    (etype,) = insn.types
+    x = float(_wide(typed_value(m, insn.operand("X"), etype))[0])
+    a, d = (_wide(m.lanes(insn.operand(name), etype)).tolist() for name in ("vA", "vD"))
+    _fma_lanes(m, insn, etype, [(v, x) for v in a], d)
+
+
+FAMILIES.update({f.__name__: f for f in (vmov, vfma, vfma_x)})
