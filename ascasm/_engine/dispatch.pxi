@@ -197,6 +197,19 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vfma_x.vA = <int32_t>row[4]
         decode_sval(m, row + 5, &ins.a.vfma_x.x)
         ins.a.vfma_x.pM = <int32_t>row[7]
+    elif family == FAM_VINTLV:
+        ins.a.vintlv.vD0 = <int32_t>row[3]
+        ins.a.vintlv.vD1 = <int32_t>row[4]
+        ins.a.vintlv.vA = <int32_t>row[5]
+        ins.a.vintlv.vB = <int32_t>row[6]
+    elif family == FAM_VDINTLV:
+        ins.a.vdintlv.vD0 = <int32_t>row[3]
+        ins.a.vdintlv.vD1 = <int32_t>row[4]
+        ins.a.vdintlv.vA = <int32_t>row[5]
+        ins.a.vdintlv.vB = <int32_t>row[6]
+    elif family == FAM_VUNPACK:
+        ins.a.vunpack.vD = <int32_t>row[3]
+        ins.a.vunpack.vA = <int32_t>row[4]
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -3088,8 +3101,106 @@ cdef const Ins* kernel_390(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_391(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[391]
+cdef const Ins* kernel_392(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_393(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_394(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_395(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_396(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_397(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint16_t*>NULL, <uint8_t*>NULL, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_398(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int16_t*>NULL, <int8_t*>NULL, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_399(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint32_t*>NULL, <uint16_t*>NULL, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_400(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int32_t*>NULL, <int16_t*>NULL, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_401(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint16_t*>NULL, <uint8_t*>NULL, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_402(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int16_t*>NULL, <int8_t*>NULL, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_403(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint32_t*>NULL, <uint16_t*>NULL, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_404(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int32_t*>NULL, <int16_t*>NULL, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[405]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3481,6 +3592,20 @@ KERNELS[387] = kernel_387
 KERNELS[388] = kernel_388
 KERNELS[389] = kernel_389
 KERNELS[390] = kernel_390
+KERNELS[391] = kernel_391
+KERNELS[392] = kernel_392
+KERNELS[393] = kernel_393
+KERNELS[394] = kernel_394
+KERNELS[395] = kernel_395
+KERNELS[396] = kernel_396
+KERNELS[397] = kernel_397
+KERNELS[398] = kernel_398
+KERNELS[399] = kernel_399
+KERNELS[400] = kernel_400
+KERNELS[401] = kernel_401
+KERNELS[402] = kernel_402
+KERNELS[403] = kernel_403
+KERNELS[404] = kernel_404
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4109,6 +4234,40 @@ KERNEL_OF_ROWS = (
     (97, 11, 0, 388),
     (98, 9, 0, 389),
     (98, 11, 0, 390),
+    (99, 1, 0, 391),
+    (99, 2, 0, 391),
+    (99, 15, 0, 391),
+    (99, 14, 0, 391),
+    (99, 13, 0, 391),
+    (99, 12, 0, 391),
+    (99, 3, 0, 392),
+    (99, 4, 0, 392),
+    (99, 9, 0, 392),
+    (99, 10, 0, 392),
+    (99, 5, 0, 393),
+    (99, 6, 0, 393),
+    (99, 11, 0, 393),
+    (100, 1, 0, 394),
+    (100, 2, 0, 394),
+    (100, 15, 0, 394),
+    (100, 14, 0, 394),
+    (100, 13, 0, 394),
+    (100, 12, 0, 394),
+    (100, 3, 0, 395),
+    (100, 4, 0, 395),
+    (100, 9, 0, 395),
+    (100, 10, 0, 395),
+    (100, 5, 0, 396),
+    (100, 6, 0, 396),
+    (100, 11, 0, 396),
+    (101, 4, 2, 397),
+    (101, 3, 1, 398),
+    (101, 6, 4, 399),
+    (101, 5, 3, 400),
+    (102, 4, 2, 401),
+    (102, 3, 1, 402),
+    (102, 6, 4, 403),
+    (102, 5, 3, 404),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4209,4 +4368,8 @@ FAMILY_OF_OPCODE = {
     96: FAM_VFMA,
     97: FAM_VFMA_X,
     98: FAM_VUNARY,
+    99: FAM_VINTLV,
+    100: FAM_VDINTLV,
+    101: FAM_VUNPACK,
+    102: FAM_VUNPACK,
 }

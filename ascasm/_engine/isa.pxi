@@ -47,10 +47,16 @@ ctypedef struct Op_ge:
 ctypedef struct Op_gt:
     char unused
 
+ctypedef struct Op_hi:
+    char unused
+
 ctypedef struct Op_le:
     char unused
 
 ctypedef struct Op_ln:
+    char unused
+
+ctypedef struct Op_lo:
     char unused
 
 ctypedef struct Op_lt:
@@ -154,6 +160,9 @@ cdef enum Family:
     FAM_VMOV = 50
     FAM_VFMA = 51
     FAM_VFMA_X = 52
+    FAM_VINTLV = 53
+    FAM_VDINTLV = 54
+    FAM_VUNPACK = 55
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -464,6 +473,32 @@ ctypedef fused vfma_x_T:
     F16
     float
 
+ctypedef fused vintlv_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vdintlv_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vunpack_T:
+    uint16_t
+    int16_t
+    uint32_t
+    int32_t
+
+ctypedef fused vunpack_U:
+    uint8_t
+    int8_t
+    uint16_t
+    int16_t
+
+ctypedef fused vunpack_sub:
+    Op_lo
+    Op_hi
+
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
     SVal x
@@ -710,6 +745,22 @@ cdef struct Args_vfma_x:    # vD.T, vA.T, X.T, pM
     SVal x
     int32_t pM
 
+cdef struct Args_vintlv:    # vD0.T, vD1.T, vA.T, vB.T
+    int32_t vD0
+    int32_t vD1
+    int32_t vA
+    int32_t vB
+
+cdef struct Args_vdintlv:    # vD0.T, vD1.T, vA.T, vB.T
+    int32_t vD0
+    int32_t vD1
+    int32_t vA
+    int32_t vB
+
+cdef struct Args_vunpack:    # vD.T, vA.U
+    int32_t vD
+    int32_t vA
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -763,6 +814,9 @@ cdef union Args:
     Args_vmov vmov
     Args_vfma vfma
     Args_vfma_x vfma_x
+    Args_vintlv vintlv
+    Args_vdintlv vdintlv
+    Args_vunpack vunpack
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -907,3 +961,13 @@ cdef enum:
     POS_vfma_x_vA = 1
     POS_vfma_x_x = 2
     POS_vfma_x_pM = 3
+    POS_vintlv_vD0 = 0
+    POS_vintlv_vD1 = 1
+    POS_vintlv_vA = 2
+    POS_vintlv_vB = 3
+    POS_vdintlv_vD0 = 0
+    POS_vdintlv_vD1 = 1
+    POS_vdintlv_vA = 2
+    POS_vdintlv_vB = 3
+    POS_vunpack_vD = 0
+    POS_vunpack_vA = 1

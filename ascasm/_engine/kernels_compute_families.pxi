@@ -143,3 +143,48 @@ cdef inline int k_vfma_x(Machine* m, const Ins* ins, const Args_vfma_x* a, vfma_
     for i in range(VL // sizeof(vfma_x_T)):
         dst[i] = lane_fma(x[i], y, dst[i]) if active(m, a.pM, i, sizeof(vfma_x_T)) else zero
     return STOP_RUNNING
+
+
+# vintlv vD0.T, vD1.T, vA.T, vB.T  -- A0 B0 A1 B1 ...: the low halves -> vD0, the high halves -> vD1
+cdef inline int k_vintlv(Machine* m, const Ins* ins, const Args_vintlv* a, vintlv_TW* t) noexcept nogil:
+    cdef const vintlv_TW* x = <const vintlv_TW*>vreg(m, a.vA)
+    cdef const vintlv_TW* y = <const vintlv_TW*>vreg(m, a.vB)
+    cdef vintlv_TW out[2 * VL]                  # the destinations may be sources: build both first
+    cdef int64_t i
+    for i in range(VL // sizeof(vintlv_TW)):
+        out[2 * i] = x[i]
+        out[2 * i + 1] = y[i]
+    memcpy(vreg(m, a.vD0), out, VL)
+    memcpy(vreg(m, a.vD1), (<uint8_t*>out) + VL, VL)     # vD1 last
+    return STOP_RUNNING
+
+
+# vdintlv vD0.T, vD1.T, vA.T, vB.T  -- the elements of vA then vB: even ones -> vD0, odd ones -> vD1
+cdef inline int k_vdintlv(Machine* m, const Ins* ins, const Args_vdintlv* a, vdintlv_TW* t) noexcept nogil:
+    cdef const vdintlv_TW* x = <const vdintlv_TW*>vreg(m, a.vA)
+    cdef const vdintlv_TW* y = <const vdintlv_TW*>vreg(m, a.vB)
+    cdef int64_t n = VL // sizeof(vdintlv_TW)
+    cdef vdintlv_TW even[VL]
+    cdef vdintlv_TW odd[VL]
+    cdef int64_t i
+    for i in range(n // 2):
+        even[i], odd[i] = x[2 * i], x[2 * i + 1]
+        even[n // 2 + i], odd[n // 2 + i] = y[2 * i], y[2 * i + 1]
+    memcpy(vreg(m, a.vD0), even, VL)
+    memcpy(vreg(m, a.vD1), odd, VL)             # vD1 last
+    return STOP_RUNNING
+
+
+# vunpack.lo|hi vD.T, vA.U  -- the low (high) half of vA's elements, widened to T (C's conversion:
+# sign-extended from a signed U, zero-extended from an unsigned one)
+cdef inline int k_vunpack(Machine* m, const Ins* ins, const Args_vunpack* a, vunpack_T* t, vunpack_U* u,
+                          vunpack_sub* op) noexcept nogil:
+    cdef const vunpack_U* src = <const vunpack_U*>vreg(m, a.vA)
+    cdef int64_t n = VL // sizeof(vunpack_T)
+    cdef int64_t start = n if vunpack_sub is Op_hi else 0
+    cdef vunpack_T out[LANES_B16]               # vD may be vA
+    cdef int64_t i
+    for i in range(n):
+        out[i] = <vunpack_T>src[start + i]
+    memcpy(vreg(m, a.vD), out, VL)
+    return STOP_RUNNING

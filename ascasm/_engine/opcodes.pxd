@@ -99,6 +99,10 @@ cdef enum Opcode:
     OP_VMADD = 96
     OP_VAXPY = 97
     OP_VLN = 98
+    OP_VINTLV = 99
+    OP_VDINTLV = 100
+    OP_VUNPACK_LO = 101
+    OP_VUNPACK_HI = 102
 
 cdef enum TypeCode:
     T_S8 = 1

@@ -45,6 +45,7 @@ AXES = {
     # issue 13: compute families
     "vcmp_x": ("T", "sub"), "vnot": ("TW",), "vshift": ("T", "sub"), "vshift_x": ("T", "sub"),
     "vmov": ("TW",), "vfma": ("T",), "vfma_x": ("T",),
+    "vintlv": ("TW",), "vdintlv": ("TW",), "vunpack": ("T", "U", "sub"),
 }
 
 

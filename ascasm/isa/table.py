@@ -67,6 +67,10 @@ LOGIC_TYPES = dtypes.named("s8", "u8", "e5m2", "e4m3", "s16", "u16", "f16", "bf1
 OR_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "s32", "u32", "f32")               # asc_or
 XOR_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32")                            # asc_xor
 NOT_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "s32", "u32", "f32")              # asc_not
+REARRANGE_TYPES = dtypes.named("s8", "u8", "hif8", "e8m0", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32",
+                                "u32", "f32")                                                # asc_intlv, asc_deintlv
+UNPACK_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[s]) for d, s in (          # asc_unpack
+    ("u16", "u8"), ("s16", "s8"), ("u32", "u16"), ("s32", "s16")))
 SHIFT_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[a]) for d, a in (   # asc_shiftleft
     ("s8", "s8"), ("u8", "s8"), ("s16", "s16"), ("u16", "s16"), ("s32", "s32"), ("u32", "s32")))
 REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # seed 003 table 4
@@ -400,6 +404,18 @@ INSNS: tuple[InsnSpec, ...] = (
              "active lanes: vD = ln(vA): libm log in double, rounded once to T (ln(+-0) = -inf, negative -> the "
              "hardware NaN); " + _FTZ + " (appendix precision.md: Ln does not support denormals). " + _ONE_ULP
              + "; inactive lanes 0", page("vln"), types=_single(HALF_FLOAT_TYPES), sub="ln", mask=_LANE_MASK),
+    InsnSpec("vintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vintlv",
+             "interleave: vD0 = vA[0], vB[0], vA[1], vB[1], ... from the low halves of vA and vB, vD1 the same from "
+             "the high halves (raw bits; vD1 is written last)", "c-api-reg/data_rearrange/asc_intlv.md",
+             types=_single(REARRANGE_TYPES)),
+    InsnSpec("vdintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vdintlv",
+             "deinterleave: vD0 = the even elements of vA then those of vB, vD1 the odd ones (raw bits; vD1 is "
+             "written last)", "c-api-reg/data_rearrange/asc_deintlv.md", types=_single(REARRANGE_TYPES)),
+    *(InsnSpec("vunpack." + half, "", "vD.T, vA.U", "vunpack",
+               f"lane i of vD = element {start}i of vA widened to T (unsigned: zero-extended, signed: "
+               f"sign-extended)", f"c-api-reg/data_compress/asc_unpack.md (asc_unpack_{name})",
+               types=UNPACK_PAIRS, sub=half)
+      for half, start, name in (("lo", "", "lower"), ("hi", "VL/(2W) + ", "upper"))),
 )
 
 DIRECTIVES = (

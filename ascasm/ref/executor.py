@@ -980,3 +980,38 @@ def vfma_x(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (vmov, vfma, vfma_x)})
+
+
+# ---- issue 13: rearrangement (c-api-reg data_rearrange, data_compress) ----
+def _write_pair(m: RefMachine, insn: Insn, elements: np.ndarray):
+    """The first half of `elements` (raw bits, 2 * lanes) -> vD0, the second -> vD1 (written last)."""
+    half = elements.size // 2
+    m.state.vreg[insn.operand("vD0")] = np.ascontiguousarray(elements[:half]).view(np.uint8)
+    m.state.vreg[insn.operand("vD1")] = np.ascontiguousarray(elements[half:]).view(np.uint8)
+
+
+def vintlv(m: RefMachine, insn: Insn):
+    # vintlv vD0.T, vD1.T, vA.T, vB.T  -- A0 B0 A1 B1 ...: the first VL bytes -> vD0, the rest -> vD1
+    (etype,) = insn.types
+    both = np.empty(2 * etype.lanes, etype.bits)
+    both[0::2] = m.state.vreg[insn.operand("vA")].view(etype.bits)
+    both[1::2] = m.state.vreg[insn.operand("vB")].view(etype.bits)
+    _write_pair(m, insn, both)
+
+
+def vdintlv(m: RefMachine, insn: Insn):
+    # vdintlv vD0.T, vD1.T, vA.T, vB.T  -- the elements of vA then vB: even ones -> vD0, odd ones -> vD1
+    (etype,) = insn.types
+    both = np.concatenate([m.state.vreg[insn.operand(name)].view(etype.bits) for name in ("vA", "vB")])
+    _write_pair(m, insn, np.concatenate([both[0::2], both[1::2]]))
+
+
+def vunpack(m: RefMachine, insn: Insn):
+    # vunpack.lo|hi vD.T, vA.U  -- the low (high) half of vA's elements, widened to T
+    dest_type, source_type = insn.types
+    source = m.lanes(insn.operand("vA"), source_type)
+    start = 0 if insn.spec.sub == "lo" else dest_type.lanes
+    m.state.vreg[insn.operand("vD")] = source[start:start + dest_type.lanes].astype(dest_type.np_dtype).view(np.uint8)
+
+
+FAMILIES.update({f.__name__: f for f in (vintlv, vdintlv, vunpack)})
