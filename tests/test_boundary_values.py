@@ -1,7 +1,7 @@
 """Every worked value of appendix/boundary-values.md (the INF/NAN column) for the instructions ascasm
 has, typed in from its tables, on both executors: Exp (table 1), Neg (6), Abs (7), Sqrt (8), Add (11),
 Adds (12), Sub (14), Mul (16), Div (18), Max (19), Min (20), Muls (21), Maxs (22), Mins (23), Compare
-(31), Compares (32), Reduce (35) and Arange (38); Ln (2), Axpy (25) and MulDstAdd (28).
+(31), Compares (32), Reduce (35), ReduceDataBlock (36) and Arange (38); Ln (2), Axpy (25) and MulDstAdd (28).
 
 Reading the tables:
 - `MIN`/`MAX` are the type's lowest and largest finite values; `a/b/c` in an operand column is one row
@@ -1265,6 +1265,19 @@ def test_reduce_rows(engine):
         """, engine)
         check(t, lanes(m, 2, t)[0], expected, f"{mnemonic}.{t} every lane {value} -> {expected}")
         assert sum_form or lanes(m, 2, t)[1] == 0                     # the first lane holds it
+
+
+def test_reduce_datablock_rows(engine):
+    """Table 36 (ReduceDataBlock) repeats table 35's rows: every block of every-lane-`value` gives them."""
+    for mnemonic, t, value, expected in SECTIONS["reduce"]:
+        count = 256 // np.dtype(NP[t]).itemsize
+        m = run_source(buffer("a", t, [number(t, value)] * count) + f"""
+            mask p0.b{width_bits(t)}, ALL
+            vld v0.{t}, [a]
+            {mnemonic}.blk v2.{t}, v0.{t}, p0
+        """, engine)
+        for block in range(8):
+            check(t, lanes(m, 2, t)[block], expected, f"{mnemonic}.blk.{t} every lane {value} -> {expected}")
 
 
 # Arange (table 38): vci from the scalar; each row as the lanes the table lists.

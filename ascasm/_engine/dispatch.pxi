@@ -210,6 +210,14 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
     elif family == FAM_VUNPACK:
         ins.a.vunpack.vD = <int32_t>row[3]
         ins.a.vunpack.vA = <int32_t>row[4]
+    elif family == FAM_REDUCE_SUM_BLOCK:
+        ins.a.reduce_sum_block.vD = <int32_t>row[3]
+        ins.a.reduce_sum_block.vS = <int32_t>row[4]
+        ins.a.reduce_sum_block.pM = <int32_t>row[5]
+    elif family == FAM_REDUCE_MAXMIN_BLOCK:
+        ins.a.reduce_maxmin_block.vD = <int32_t>row[3]
+        ins.a.reduce_maxmin_block.vS = <int32_t>row[4]
+        ins.a.reduce_maxmin_block.pM = <int32_t>row[5]
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -3199,8 +3207,134 @@ cdef const Ins* kernel_404(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_405(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[405]
+cdef const Ins* kernel_406(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_407(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_408(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <int16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_409(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_410(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_411(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <F16*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_412(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <float*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_413(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint16_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_414(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int16_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_415(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_416(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_417(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <F16*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_418(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <float*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_419(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint16_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_420(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int16_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_421(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_422(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[423]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3606,6 +3740,24 @@ KERNELS[401] = kernel_401
 KERNELS[402] = kernel_402
 KERNELS[403] = kernel_403
 KERNELS[404] = kernel_404
+KERNELS[405] = kernel_405
+KERNELS[406] = kernel_406
+KERNELS[407] = kernel_407
+KERNELS[408] = kernel_408
+KERNELS[409] = kernel_409
+KERNELS[410] = kernel_410
+KERNELS[411] = kernel_411
+KERNELS[412] = kernel_412
+KERNELS[413] = kernel_413
+KERNELS[414] = kernel_414
+KERNELS[415] = kernel_415
+KERNELS[416] = kernel_416
+KERNELS[417] = kernel_417
+KERNELS[418] = kernel_418
+KERNELS[419] = kernel_419
+KERNELS[420] = kernel_420
+KERNELS[421] = kernel_421
+KERNELS[422] = kernel_422
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4268,6 +4420,24 @@ KERNEL_OF_ROWS = (
     (102, 3, 1, 402),
     (102, 6, 4, 403),
     (102, 5, 3, 404),
+    (103, 9, 9, 405),
+    (103, 11, 11, 406),
+    (103, 6, 4, 407),
+    (103, 5, 3, 408),
+    (103, 6, 6, 409),
+    (103, 5, 5, 410),
+    (104, 9, 0, 411),
+    (104, 11, 0, 412),
+    (104, 4, 0, 413),
+    (104, 3, 0, 414),
+    (104, 6, 0, 415),
+    (104, 5, 0, 416),
+    (105, 9, 0, 417),
+    (105, 11, 0, 418),
+    (105, 4, 0, 419),
+    (105, 3, 0, 420),
+    (105, 6, 0, 421),
+    (105, 5, 0, 422),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4372,4 +4542,7 @@ FAMILY_OF_OPCODE = {
     100: FAM_VDINTLV,
     101: FAM_VUNPACK,
     102: FAM_VUNPACK,
+    103: FAM_REDUCE_SUM_BLOCK,
+    104: FAM_REDUCE_MAXMIN_BLOCK,
+    105: FAM_REDUCE_MAXMIN_BLOCK,
 }

@@ -163,6 +163,8 @@ cdef enum Family:
     FAM_VINTLV = 53
     FAM_VDINTLV = 54
     FAM_VUNPACK = 55
+    FAM_REDUCE_SUM_BLOCK = 56
+    FAM_REDUCE_MAXMIN_BLOCK = 57
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -499,6 +501,26 @@ ctypedef fused vunpack_sub:
     Op_lo
     Op_hi
 
+ctypedef fused reduce_sum_block_U:
+    F16
+    float
+    uint16_t
+    int16_t
+    uint32_t
+    int32_t
+
+ctypedef fused reduce_maxmin_block_T:
+    F16
+    float
+    uint16_t
+    int16_t
+    uint32_t
+    int32_t
+
+ctypedef fused reduce_maxmin_block_sub:
+    Op_max
+    Op_min
+
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
     SVal x
@@ -761,6 +783,16 @@ cdef struct Args_vunpack:    # vD.T, vA.U
     int32_t vD
     int32_t vA
 
+cdef struct Args_reduce_sum_block:    # vD.T, vS.U, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
+cdef struct Args_reduce_maxmin_block:    # vD.T, vS.T, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -817,6 +849,8 @@ cdef union Args:
     Args_vintlv vintlv
     Args_vdintlv vdintlv
     Args_vunpack vunpack
+    Args_reduce_sum_block reduce_sum_block
+    Args_reduce_maxmin_block reduce_maxmin_block
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -971,3 +1005,9 @@ cdef enum:
     POS_vdintlv_vB = 3
     POS_vunpack_vD = 0
     POS_vunpack_vA = 1
+    POS_reduce_sum_block_vD = 0
+    POS_reduce_sum_block_vS = 1
+    POS_reduce_sum_block_pM = 2
+    POS_reduce_maxmin_block_vD = 0
+    POS_reduce_maxmin_block_vS = 1
+    POS_reduce_maxmin_block_pM = 2

@@ -188,3 +188,88 @@ cdef inline int k_vunpack(Machine* m, const Ins* ins, const Args_vunpack* a, vun
         out[i] = <vunpack_T>src[start + i]
     memcpy(vreg(m, a.vD), out, VL)
     return STOP_RUNNING
+
+
+# vredsum.blk vD.T, vS.U, pM  -- lane k of vD = the pairwise sum of 32-byte block k's active lanes
+cdef inline int k_reduce_sum_block(Machine* m, const Ins* ins, const Args_reduce_sum_block* a,
+                                   reduce_sum_block_U* u) noexcept nogil:
+    cdef const reduce_sum_block_U* src = <const reduce_sum_block_U*>vreg(m, a.vS)
+    cdef int64_t per_block = 32 // sizeof(reduce_sum_block_U)
+    cdef uint8_t out[VL]                        # vD may be vS
+    cdef float single[8]
+    cdef double level[16]
+    cdef FloatFormat f
+    cdef uint64_t total
+    cdef int64_t k, i, n, lane
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    memset(out, 0, VL)
+    for k in range(VL // 32):
+        total = 0
+        n = per_block
+        if reduce_sum_block_U is float:
+            for i in range(per_block):
+                lane = k * per_block + i
+                single[i] = src[lane] if active(m, a.pM, lane, 4) else 0.0
+            while n > 1:                        # (x0+x1), (x2+x3), ... each rounded to f32
+                n >>= 1
+                for i in range(n):
+                    single[i] = single[2 * i] + single[2 * i + 1]
+            total = bits_of_float(canonical_f32(single[0]))
+        elif reduce_sum_block_U is F16:
+            f = float_format(<F16*>NULL)
+            for i in range(per_block):
+                lane = k * per_block + i
+                level[i] = lane_value(src[lane]) if active(m, a.pM, lane, 2) else 0.0
+            while n > 1:                        # each partial rounded to f16
+                n >>= 1
+                for i in range(n):
+                    level[i] = decode_bits(encode_double(level[2 * i] + level[2 * i + 1], &f), &f)
+            total = encode_double(level[0], &f)
+        elif reduce_sum_block_U is int16_t or reduce_sum_block_U is int32_t:
+            for i in range(per_block):          # integers wrap: the tree order does not matter
+                lane = k * per_block + i
+                if active(m, a.pM, lane, sizeof(reduce_sum_block_U)):
+                    total += <uint64_t><int64_t>src[lane]       # sign-extended
+        else:
+            for i in range(per_block):
+                lane = k * per_block + i
+                if active(m, a.pM, lane, sizeof(reduce_sum_block_U)):
+                    total += <uint64_t>src[lane]
+        memcpy(out + k * ins.tw, &total, ins.tw)     # the low bytes (little-endian host)
+    memcpy(vreg(m, a.vD), out, VL)
+    return STOP_RUNNING
+
+
+# vredmax.blk|vredmin.blk vD.T, vS.T, pM  -- lane k of vD = the max (min) of block k's active lanes
+cdef inline int k_reduce_maxmin_block(Machine* m, const Ins* ins, const Args_reduce_maxmin_block* a,
+                                      reduce_maxmin_block_T* t, reduce_maxmin_block_sub* op) noexcept nogil:
+    cdef const reduce_maxmin_block_T* src = <const reduce_maxmin_block_T*>vreg(m, a.vS)
+    cdef int64_t per_block = 32 // sizeof(reduce_maxmin_block_T)
+    cdef bint want_max = reduce_maxmin_block_sub is Op_max
+    cdef reduce_maxmin_block_T out[LANES_B16]   # vD may be vS
+    cdef reduce_maxmin_block_T best
+    cdef uint64_t key, best_key = 0
+    cdef int64_t k, i, lane
+    cdef bint found
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    memset(out, 0, VL)
+    for k in range(VL // 32):
+        best = maxmin_identity(want_max, <reduce_maxmin_block_T*>NULL)
+        found = False
+        for i in range(per_block):
+            lane = k * per_block + i
+            if not active(m, a.pM, lane, sizeof(reduce_maxmin_block_T)):
+                continue
+            if lane_is_nan(src[lane]):          # the first active NaN wins with its own bits
+                best = src[lane]
+                break
+            key = lane_key(src[lane])           # the first active lane, then only a strictly better one
+            if not found or (key > best_key if want_max else key < best_key):
+                best, best_key, found = src[lane], key, True
+        out[k] = best
+    memcpy(vreg(m, a.vD), out, VL)
+    return STOP_RUNNING

@@ -103,6 +103,9 @@ cdef enum Opcode:
     OP_VDINTLV = 100
     OP_VUNPACK_LO = 101
     OP_VUNPACK_HI = 102
+    OP_VREDSUM_BLK = 103
+    OP_VREDMAX_BLK = 104
+    OP_VREDMIN_BLK = 105
 
 cdef enum TypeCode:
     T_S8 = 1

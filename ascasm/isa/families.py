@@ -46,6 +46,7 @@ AXES = {
     "vcmp_x": ("T", "sub"), "vnot": ("TW",), "vshift": ("T", "sub"), "vshift_x": ("T", "sub"),
     "vmov": ("TW",), "vfma": ("T",), "vfma_x": ("T",),
     "vintlv": ("TW",), "vdintlv": ("TW",), "vunpack": ("T", "U", "sub"),
+    "reduce_sum_block": ("U",), "reduce_maxmin_block": ("T", "sub"),
 }
 
 

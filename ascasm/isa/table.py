@@ -71,6 +71,9 @@ REARRANGE_TYPES = dtypes.named("s8", "u8", "hif8", "e8m0", "e5m2", "e4m3", "s16"
                                 "u32", "f32")                                                # asc_intlv, asc_deintlv
 UNPACK_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[s]) for d, s in (          # asc_unpack
     ("u16", "u8"), ("s16", "s8"), ("u32", "u16"), ("s32", "s16")))
+BLOCK_SUM_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[s]) for d, s in (       # asc_reduce_sum_datablock
+    ("f16", "f16"), ("f32", "f32"), ("u32", "u16"), ("s32", "s16"), ("u32", "u32"), ("s32", "s32")))
+BLOCK_MAXMIN_TYPES = dtypes.named("f16", "f32", "u16", "s16", "u32", "s32")                # asc_reduce_max_datablock
 SHIFT_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[a]) for d, a in (   # asc_shiftleft
     ("s8", "s8"), ("u8", "s8"), ("s16", "s16"), ("u16", "s16"), ("s32", "s32"), ("u32", "s32")))
 REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # seed 003 table 4
@@ -416,6 +419,17 @@ INSNS: tuple[InsnSpec, ...] = (
                f"sign-extended)", f"c-api-reg/data_compress/asc_unpack.md (asc_unpack_{name})",
                types=UNPACK_PAIRS, sub=half)
       for half, start, name in (("lo", "", "lower"), ("hi", "VL/(2W) + ", "upper"))),
+    InsnSpec("vredsum.blk", "", "vD.T, vS.U, pM", "reduce_sum_block",
+             "lane k of vD (k < 8) = the sum of the active lanes of vS's 32-byte block k, a pairwise tree in the "
+             "block, every partial rounded to T; other lanes 0", "c-api-reg/reduce_compute/asc_reduce_sum_datablock.md",
+             types=BLOCK_SUM_PAIRS, sub="sum", mask=MaskUse("pM", "U", "identity", "(+0); a block with none gives +0")),
+    *(InsnSpec(f"vred{op}.blk", "", "vD.T, vS.T, pM", "reduce_maxmin_block",
+               f"lane k of vD (k < 8) = the {op} of the active lanes of vS's 32-byte block k (the first NaN "
+               f"with its bits; {zero}); no index; other lanes 0",
+               f"c-api-reg/reduce_compute/asc_reduce_{op}_datablock.md", types=_single(BLOCK_MAXMIN_TYPES), sub=op,
+               mask=MaskUse("pM", "T", "identity", f"({identity}); a block with none gives that identity"))
+      for op, zero, identity in (("max", "+0 above -0", "-inf / the type's minimum"),
+                                 ("min", "-0 below +0", "+inf / the type's maximum"))),
 )
 
 DIRECTIVES = (

@@ -615,13 +615,19 @@ def reduce_sum(m: RefMachine, insn: Insn):
     dest_type, source_type = insn.types
     active = m.active_lanes(insn.operand("pM"), source_type.width)[:source_type.lanes]
     source = m.lanes(insn.operand("vS"), source_type)
-    level = np.where(active, source, 0).astype(dest_type.np_dtype)   # s16 -> s32 sign-extends, u16 zero-
-    with np.errstate(all="ignore"):
-        while level.size > 1:                        # (x0+x1), (x2+x3), ... then pairs of those
-            level = _canonical_nans(level[0::2] + level[1::2], dest_type)        # numpy rounds each sum to T (ints wrap)
     result = np.zeros(dest_type.lanes, dest_type.np_dtype)
-    result[0] = level[0]
+    result[0] = pairwise_sum(np.where(active, source, 0), dest_type)
     m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+
+
+def pairwise_sum(values: np.ndarray, dest_type):
+    """(x0+x1), (x2+x3), ... then pairs of those, every partial rounded to T (integers wrap); the values are
+    converted to T first (s16 -> s32 sign-extends, u16 zero-extends)."""
+    level = values.astype(dest_type.np_dtype)
+    with np.errstate(all="ignore"):
+        while level.size > 1:
+            level = _canonical_nans(level[0::2] + level[1::2], dest_type)        # numpy rounds each sum to T
+    return level[0]
 
 
 def _is_better(x, best, want_max: bool) -> bool:
@@ -634,9 +640,18 @@ def _is_better(x, best, want_max: bool) -> bool:
 def reduce_maxmin(m: RefMachine, insn: Insn):
     # vredmax/vredmin vD.T, vS.T, pM  -- lane 0 = value, lane 1 = first index (raw bits), rest 0
     (etype,) = insn.types
-    want_max = insn.spec.sub == "max"
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
-    source = m.lanes(insn.operand("vS"), etype)
+    best, best_index = best_lane(m.lanes(insn.operand("vS"), etype), active, insn.spec.sub == "max", etype)
+    result = np.zeros(etype.lanes, etype.bits)
+    result[0] = np.array(best, etype.np_dtype).view(etype.bits)
+    result[1] = best_index
+    m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+
+
+def best_lane(source: np.ndarray, active: np.ndarray, want_max: bool, etype):
+    """(value, index) of the max (min) of the active lanes: the first that no later one beats strictly; the
+    first active NaN wins with its own bits; none active: the identity (-inf / the type's minimum for max)
+    and index 0."""
     if etype.kind == "float":
         best = np.array(-np.inf if want_max else np.inf, etype.np_dtype)[()]
     else:
@@ -651,10 +666,7 @@ def reduce_maxmin(m: RefMachine, insn: Insn):
             break
         if not found or _is_better(x, best, want_max):
             best, best_index, found = x, int(lane), True
-    result = np.zeros(etype.lanes, etype.bits)
-    result[0] = np.array(best, etype.np_dtype).view(etype.bits)
-    result[1] = best_index
-    m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+    return best, best_index
 
 
 # ---- vector compute (facts §8, §2.3; docs/semantics.md "Vector compute") ----
@@ -1015,3 +1027,36 @@ def vunpack(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (vintlv, vdintlv, vunpack)})
+
+
+# ---- issue 13: datablock reductions (c-api-reg reduce_compute asc_reduce_*_datablock) ----
+BLOCK_BYTES = 32
+
+
+def reduce_sum_block(m: RefMachine, insn: Insn):
+    # vredsum.blk vD.T, vS.U, pM  -- lane k of vD = the pairwise sum of 32-byte block k's active lanes
+    dest_type, source_type = insn.types
+    active = m.active_lanes(insn.operand("pM"), source_type.width)[:source_type.lanes]
+    values = np.where(active, m.lanes(insn.operand("vS"), source_type), 0)
+    per_block = BLOCK_BYTES // source_type.width
+    result = np.zeros(dest_type.lanes, dest_type.np_dtype)
+    for k in range(VL // BLOCK_BYTES):
+        result[k] = pairwise_sum(values[k * per_block:(k + 1) * per_block], dest_type)
+    m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+
+
+def reduce_maxmin_block(m: RefMachine, insn: Insn):
+    # vredmax.blk|vredmin.blk vD.T, vS.T, pM  -- lane k of vD = the max (min) of block k's active lanes
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    source = m.lanes(insn.operand("vS"), etype)
+    per_block = BLOCK_BYTES // etype.width
+    result = np.zeros(etype.lanes, etype.bits)
+    for k in range(VL // BLOCK_BYTES):
+        block = slice(k * per_block, (k + 1) * per_block)
+        best, _ = best_lane(source[block], active[block], insn.spec.sub == "max", etype)
+        result[k] = np.array(best, etype.np_dtype).view(etype.bits)
+    m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+
+
+FAMILIES.update({f.__name__: f for f in (reduce_sum_block, reduce_maxmin_block)})
