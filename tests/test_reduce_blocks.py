@@ -37,7 +37,7 @@ def model_best(t, x, active, want_max):
     out = np.zeros(len(x), NP[t])
     is_float = t.startswith("f")
     for k in range(8):
-        best = None
+        best, best_rank = None, None
         for i in range(k * per_block, (k + 1) * per_block):
             if not active[i]:
                 continue
