@@ -218,6 +218,15 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.reduce_maxmin_block.vD = <int32_t>row[3]
         ins.a.reduce_maxmin_block.vS = <int32_t>row[4]
         ins.a.reduce_maxmin_block.pM = <int32_t>row[5]
+    elif family == FAM_VPACK:
+        ins.a.vpack.vD = <int32_t>row[3]
+        ins.a.vpack.vA = <int32_t>row[4]
+    elif family == FAM_MASK_PACK:
+        ins.a.mask_pack.pD = <int32_t>row[3]
+        ins.a.mask_pack.pS = <int32_t>row[4]
+    elif family == FAM_MASK_UNPACK:
+        ins.a.mask_unpack.pD = <int32_t>row[3]
+        ins.a.mask_unpack.pS = <int32_t>row[4]
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -3333,8 +3342,64 @@ cdef const Ins* kernel_422(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_423(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint8_t*>NULL, <uint16_t*>NULL, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[423]
+cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint16_t*>NULL, <uint32_t*>NULL, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint8_t*>NULL, <uint16_t*>NULL, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint16_t*>NULL, <uint32_t*>NULL, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_pack(m, ins, &ins.a.mask_pack, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_pack(m, ins, &ins.a.mask_pack, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_unpack(m, ins, &ins.a.mask_unpack, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_unpack(m, ins, &ins.a.mask_unpack, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[431]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3758,6 +3823,14 @@ KERNELS[419] = kernel_419
 KERNELS[420] = kernel_420
 KERNELS[421] = kernel_421
 KERNELS[422] = kernel_422
+KERNELS[423] = kernel_423
+KERNELS[424] = kernel_424
+KERNELS[425] = kernel_425
+KERNELS[426] = kernel_426
+KERNELS[427] = kernel_427
+KERNELS[428] = kernel_428
+KERNELS[429] = kernel_429
+KERNELS[430] = kernel_430
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4438,6 +4511,14 @@ KERNEL_OF_ROWS = (
     (105, 3, 0, 420),
     (105, 6, 0, 421),
     (105, 5, 0, 422),
+    (106, 2, 4, 423),
+    (106, 4, 6, 424),
+    (107, 2, 4, 425),
+    (107, 4, 6, 426),
+    (108, 0, 0, 427),
+    (109, 0, 0, 428),
+    (110, 0, 0, 429),
+    (111, 0, 0, 430),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4545,4 +4626,10 @@ FAMILY_OF_OPCODE = {
     103: FAM_REDUCE_SUM_BLOCK,
     104: FAM_REDUCE_MAXMIN_BLOCK,
     105: FAM_REDUCE_MAXMIN_BLOCK,
+    106: FAM_VPACK,
+    107: FAM_VPACK,
+    108: FAM_MASK_PACK,
+    109: FAM_MASK_PACK,
+    110: FAM_MASK_UNPACK,
+    111: FAM_MASK_UNPACK,
 }

@@ -165,6 +165,9 @@ cdef enum Family:
     FAM_VUNPACK = 55
     FAM_REDUCE_SUM_BLOCK = 56
     FAM_REDUCE_MAXMIN_BLOCK = 57
+    FAM_VPACK = 58
+    FAM_MASK_PACK = 59
+    FAM_MASK_UNPACK = 60
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -521,6 +524,26 @@ ctypedef fused reduce_maxmin_block_sub:
     Op_max
     Op_min
 
+ctypedef fused vpack_TW:
+    uint8_t
+    uint16_t
+
+ctypedef fused vpack_UW:
+    uint16_t
+    uint32_t
+
+ctypedef fused vpack_sub:
+    Op_lo
+    Op_hi
+
+ctypedef fused mask_pack_sub:
+    Op_lo
+    Op_hi
+
+ctypedef fused mask_unpack_sub:
+    Op_lo
+    Op_hi
+
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
     SVal x
@@ -793,6 +816,18 @@ cdef struct Args_reduce_maxmin_block:    # vD.T, vS.T, pM
     int32_t vS
     int32_t pM
 
+cdef struct Args_vpack:    # vD.T, vA.U
+    int32_t vD
+    int32_t vA
+
+cdef struct Args_mask_pack:    # pD, pS
+    int32_t pD
+    int32_t pS
+
+cdef struct Args_mask_unpack:    # pD, pS
+    int32_t pD
+    int32_t pS
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -851,6 +886,9 @@ cdef union Args:
     Args_vunpack vunpack
     Args_reduce_sum_block reduce_sum_block
     Args_reduce_maxmin_block reduce_maxmin_block
+    Args_vpack vpack
+    Args_mask_pack mask_pack
+    Args_mask_unpack mask_unpack
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -1011,3 +1049,9 @@ cdef enum:
     POS_reduce_maxmin_block_vD = 0
     POS_reduce_maxmin_block_vS = 1
     POS_reduce_maxmin_block_pM = 2
+    POS_vpack_vD = 0
+    POS_vpack_vA = 1
+    POS_mask_pack_pD = 0
+    POS_mask_pack_pS = 1
+    POS_mask_unpack_pD = 0
+    POS_mask_unpack_pS = 1

@@ -273,3 +273,53 @@ cdef inline int k_reduce_maxmin_block(Machine* m, const Ins* ins, const Args_red
         out[k] = best
     memcpy(vreg(m, a.vD), out, VL)
     return STOP_RUNNING
+
+
+# vpack.lo|hi vD.T, vA.U  -- the low T bits of every lane of vA -> the low (high) half of vD; other half 0
+cdef inline int k_vpack(Machine* m, const Ins* ins, const Args_vpack* a, vpack_TW* t, vpack_UW* u,
+                        vpack_sub* op) noexcept nogil:
+    cdef const vpack_UW* src = <const vpack_UW*>vreg(m, a.vA)
+    cdef int64_t n = VL // sizeof(vpack_UW)
+    cdef int64_t start = n if vpack_sub is Op_hi else 0
+    cdef vpack_TW out[VL]                       # vD may be vA
+    cdef int64_t i
+    memset(out, 0, VL)
+    for i in range(n):
+        out[start + i] = <vpack_TW>src[i]       # the low bits
+    memcpy(vreg(m, a.vD), out, VL)
+    return STOP_RUNNING
+
+
+cdef inline uint64_t mask_bit_of(const Machine* m, int64_t p, int64_t k) noexcept nogil:
+    return (mask_word(m, p, k >> 6) >> (k & 63)) & 1
+
+
+# ppack.lo|hi pD, pS  -- the even bits of pS -> the low (high) 128 bits of pD; the rest 0
+cdef inline int k_mask_pack(Machine* m, const Ins* ins, const Args_mask_pack* a, mask_pack_sub* op) noexcept nogil:
+    cdef uint64_t words[MASK_WORDS]
+    cdef int64_t start = VL // 2 if mask_pack_sub is Op_hi else 0
+    cdef int64_t j
+    cdef int status = check_mask(m, a.pS)
+    if status:
+        return status
+    memset(words, 0, sizeof(words))
+    for j in range(VL // 2):
+        words[(start + j) >> 6] |= mask_bit_of(m, a.pS, 2 * j) << ((start + j) & 63)
+    set_mask(m, a.pD, words)
+    return STOP_RUNNING
+
+
+# punpack.lo|hi pD, pS  -- the low (high) 128 bits of pS: bit j -> bit 2j of pD, odd bits 0
+cdef inline int k_mask_unpack(Machine* m, const Ins* ins, const Args_mask_unpack* a,
+                              mask_unpack_sub* op) noexcept nogil:
+    cdef uint64_t words[MASK_WORDS]
+    cdef int64_t start = VL // 2 if mask_unpack_sub is Op_hi else 0
+    cdef int64_t j
+    cdef int status = check_mask(m, a.pS)
+    if status:
+        return status
+    memset(words, 0, sizeof(words))
+    for j in range(VL // 2):
+        words[(2 * j) >> 6] |= mask_bit_of(m, a.pS, start + j) << ((2 * j) & 63)
+    set_mask(m, a.pD, words)
+    return STOP_RUNNING

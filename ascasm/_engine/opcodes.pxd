@@ -106,6 +106,12 @@ cdef enum Opcode:
     OP_VREDSUM_BLK = 103
     OP_VREDMAX_BLK = 104
     OP_VREDMIN_BLK = 105
+    OP_VPACK_LO = 106
+    OP_VPACK_HI = 107
+    OP_PPACK_LO = 108
+    OP_PPACK_HI = 109
+    OP_PUNPACK_LO = 110
+    OP_PUNPACK_HI = 111
 
 cdef enum TypeCode:
     T_S8 = 1

@@ -47,6 +47,7 @@ AXES = {
     "vmov": ("TW",), "vfma": ("T",), "vfma_x": ("T",),
     "vintlv": ("TW",), "vdintlv": ("TW",), "vunpack": ("T", "U", "sub"),
     "reduce_sum_block": ("U",), "reduce_maxmin_block": ("T", "sub"),
+    "vpack": ("TW", "UW", "sub"), "mask_pack": ("sub",), "mask_unpack": ("sub",),
 }
 
 

@@ -74,6 +74,8 @@ UNPACK_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[s]) for d, s in 
 BLOCK_SUM_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[s]) for d, s in (       # asc_reduce_sum_datablock
     ("f16", "f16"), ("f32", "f32"), ("u32", "u16"), ("s32", "s16"), ("u32", "u32"), ("s32", "s32")))
 BLOCK_MAXMIN_TYPES = dtypes.named("f16", "f32", "u16", "s16", "u32", "s32")                # asc_reduce_max_datablock
+PACK_TO_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[s]) for d, s in (          # asc_pack_to_low
+    ("u8", "u16"), ("u16", "u32")))
 SHIFT_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[a]) for d, a in (   # asc_shiftleft
     ("s8", "s8"), ("u8", "s8"), ("s16", "s16"), ("u16", "s16"), ("s32", "s32"), ("u32", "s32")))
 REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # seed 003 table 4
@@ -430,6 +432,18 @@ INSNS: tuple[InsnSpec, ...] = (
                mask=MaskUse("pM", "T", "identity", f"({identity}); a block with none gives that identity"))
       for op, zero, identity in (("max", "+0 above -0", "-inf / the type's minimum"),
                                  ("min", "-0 below +0", "+inf / the type's maximum"))),
+    *(InsnSpec("vpack." + half, "", "vD.T, vA.U", "vpack",
+               f"the low T bits of every lane of vA -> the {where} half of vD (lane i -> lane {start}i); the other "
+               f"half 0", f"c-api-reg/data_compress/asc_pack_to_{name}.md", types=PACK_TO_PAIRS, sub=half)
+      for half, where, start, name in (("lo", "low", "", "low"), ("hi", "high", "VL/(2W) + ", "high"))),
+    *(InsnSpec("ppack." + half, "", "pD, pS", "mask_pack",
+               f"the even bits of pS (bit 2j -> bit j) -> the {where} 128 bits of pD; the other 128 bits 0",
+               f"c-api-reg/data_compress/asc_pack_to_{name}.md (mask-register form)", sub=half)
+      for half, where, name in (("lo", "low", "low"), ("hi", "high", "high"))),
+    *(InsnSpec("punpack." + half, "", "pD, pS", "mask_unpack",
+               f"the {where} 128 bits of pS spread out: bit j -> bit 2j of pD, the odd bits 0",
+               f"c-api-reg/data_compress/asc_unpack.md (mask-register form, asc_unpack_{name})", sub=half)
+      for half, where, name in (("lo", "low", "lower"), ("hi", "high", "upper"))),
 )
 
 DIRECTIVES = (

@@ -1060,3 +1060,33 @@ def reduce_maxmin_block(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (reduce_sum_block, reduce_maxmin_block)})
+
+
+# ---- issue 13: pack (c-api-reg data_compress asc_pack_to_low/high, asc_unpack mask forms) ----
+def vpack(m: RefMachine, insn: Insn):
+    # vpack.lo|hi vD.T, vA.U  -- the low T bits of every lane of vA -> the low (high) half of vD; other half 0
+    dest_type, source_type = insn.types
+    source = m.state.vreg[insn.operand("vA")].view(source_type.bits)
+    result = np.zeros(dest_type.lanes, dest_type.bits)
+    start = 0 if insn.spec.sub == "lo" else source_type.lanes
+    result[start:start + source_type.lanes] = source.astype(dest_type.bits)       # keeps the low bits
+    m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+
+
+def mask_pack(m: RefMachine, insn: Insn):
+    # ppack.lo|hi pD, pS  -- the even bits of pS -> the low (high) 128 bits of pD; the rest 0
+    bits = np.zeros(MASK_BITS, bool)
+    start = 0 if insn.spec.sub == "lo" else MASK_BITS // 2
+    bits[start:start + MASK_BITS // 2] = m.mask_bits(insn.operand("pS"))[0::2]
+    m.set_mask_bits(insn.operand("pD"), bits)
+
+
+def mask_unpack(m: RefMachine, insn: Insn):
+    # punpack.lo|hi pD, pS  -- the low (high) 128 bits of pS: bit j -> bit 2j of pD, odd bits 0
+    start = 0 if insn.spec.sub == "lo" else MASK_BITS // 2
+    bits = np.zeros(MASK_BITS, bool)
+    bits[0::2] = m.mask_bits(insn.operand("pS"))[start:start + MASK_BITS // 2]
+    m.set_mask_bits(insn.operand("pD"), bits)
+
+
+FAMILIES.update({f.__name__: f for f in (vpack, mask_pack, mask_unpack)})
