@@ -227,6 +227,10 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
     elif family == FAM_MASK_UNPACK:
         ins.a.mask_unpack.pD = <int32_t>row[3]
         ins.a.mask_unpack.pS = <int32_t>row[4]
+    elif family == FAM_VHIST:
+        ins.a.vhist.vD = <int32_t>row[3]
+        ins.a.vhist.vA = <int32_t>row[4]
+        ins.a.vhist.pM = <int32_t>row[5]
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -3398,8 +3402,36 @@ cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_bin0*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[431]
+cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_bin1*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_cbin0*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_cbin1*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[435]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3831,6 +3863,10 @@ KERNELS[427] = kernel_427
 KERNELS[428] = kernel_428
 KERNELS[429] = kernel_429
 KERNELS[430] = kernel_430
+KERNELS[431] = kernel_431
+KERNELS[432] = kernel_432
+KERNELS[433] = kernel_433
+KERNELS[434] = kernel_434
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4519,6 +4555,10 @@ KERNEL_OF_ROWS = (
     (109, 0, 0, 428),
     (110, 0, 0, 429),
     (111, 0, 0, 430),
+    (112, 4, 2, 431),
+    (113, 4, 2, 432),
+    (114, 4, 2, 433),
+    (115, 4, 2, 434),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4632,4 +4672,8 @@ FAMILY_OF_OPCODE = {
     109: FAM_MASK_PACK,
     110: FAM_MASK_UNPACK,
     111: FAM_MASK_UNPACK,
+    112: FAM_VHIST,
+    113: FAM_VHIST,
+    114: FAM_VHIST,
+    115: FAM_VHIST,
 }

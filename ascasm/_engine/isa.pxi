@@ -26,6 +26,18 @@ ctypedef struct Op_and:
 ctypedef struct Op_axpy:
     char unused
 
+ctypedef struct Op_bin0:
+    char unused
+
+ctypedef struct Op_bin1:
+    char unused
+
+ctypedef struct Op_cbin0:
+    char unused
+
+ctypedef struct Op_cbin1:
+    char unused
+
 ctypedef struct Op_div:
     char unused
 
@@ -168,6 +180,7 @@ cdef enum Family:
     FAM_VPACK = 58
     FAM_MASK_PACK = 59
     FAM_MASK_UNPACK = 60
+    FAM_VHIST = 61
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -544,6 +557,12 @@ ctypedef fused mask_unpack_sub:
     Op_lo
     Op_hi
 
+ctypedef fused vhist_sub:
+    Op_bin0
+    Op_bin1
+    Op_cbin0
+    Op_cbin1
+
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
     SVal x
@@ -828,6 +847,11 @@ cdef struct Args_mask_unpack:    # pD, pS
     int32_t pD
     int32_t pS
 
+cdef struct Args_vhist:    # vD.T, vA.U, pM
+    int32_t vD
+    int32_t vA
+    int32_t pM
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -889,6 +913,7 @@ cdef union Args:
     Args_vpack vpack
     Args_mask_pack mask_pack
     Args_mask_unpack mask_unpack
+    Args_vhist vhist
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -1055,3 +1080,6 @@ cdef enum:
     POS_mask_pack_pS = 1
     POS_mask_unpack_pD = 0
     POS_mask_unpack_pS = 1
+    POS_vhist_vD = 0
+    POS_vhist_vA = 1
+    POS_vhist_pM = 2

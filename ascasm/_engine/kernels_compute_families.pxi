@@ -323,3 +323,26 @@ cdef inline int k_mask_unpack(Machine* m, const Ins* ins, const Args_mask_unpack
         words[(2 * j) >> 6] |= mask_bit_of(m, a.pS, start + j) << ((2 * j) & 63)
     set_mask(m, a.pD, words)
     return STOP_RUNNING
+
+
+# vhist.binB|vchist.binB vD.u16, vA.u8, pM  -- counts of the active values in bin B (base 128*B) added to
+# vD: lane v - base (frequency), or lane n: the values with v - base <= n (cumulative); sums wrap at 2^16
+cdef inline int k_vhist(Machine* m, const Ins* ins, const Args_vhist* a, vhist_sub* op) noexcept nogil:
+    cdef const uint8_t* src = vreg(m, a.vA)
+    cdef uint16_t* dst = <uint16_t*>vreg(m, a.vD)
+    cdef int64_t base = 128 if vhist_sub is Op_bin1 or vhist_sub is Op_cbin1 else 0
+    cdef uint16_t counts[128]
+    cdef uint16_t running = 0
+    cdef int64_t i, v
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    memset(counts, 0, sizeof(counts))
+    for i in range(VL):
+        v = <int64_t>src[i] - base
+        if 0 <= v < 128 and active(m, a.pM, i, 1):
+            counts[v] += 1
+    for i in range(128):
+        running = running + counts[i]
+        dst[i] = dst[i] + (running if vhist_sub is Op_cbin0 or vhist_sub is Op_cbin1 else counts[i])
+    return STOP_RUNNING

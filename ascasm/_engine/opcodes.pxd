@@ -112,6 +112,10 @@ cdef enum Opcode:
     OP_PPACK_HI = 109
     OP_PUNPACK_LO = 110
     OP_PUNPACK_HI = 111
+    OP_VHIST_BIN0 = 112
+    OP_VHIST_BIN1 = 113
+    OP_VCHIST_BIN0 = 114
+    OP_VCHIST_BIN1 = 115
 
 cdef enum TypeCode:
     T_S8 = 1

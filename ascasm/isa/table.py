@@ -444,6 +444,16 @@ INSNS: tuple[InsnSpec, ...] = (
                f"the {where} 128 bits of pS spread out: bit j -> bit 2j of pD, the odd bits 0",
                f"c-api-reg/data_compress/asc_unpack.md (mask-register form, asc_unpack_{name})", sub=half)
       for half, where, name in (("lo", "low", "lower"), ("hi", "high", "upper"))),
+    *(InsnSpec(f"{m}.bin{b}", "", "vD.T, vA.U, pM", "vhist",
+               f"for the active lanes of vA with a value v in [{128 * b}, {128 * b + 127}]: {what}; the sums wrap "
+               f"modulo 2^16", f"c-api-reg/histogram_compute/asc_{page}.md (asc_{page}_bin{b})",
+               types=((dtypes.BY_SPELLING["u16"], dtypes.BY_SPELLING["u8"]),), sub=f"{sub}{b}",
+               mask=MaskUse("pM", "U", "uncounted"), rw=("vD",))
+      for m, sub, page, what in (
+          ("vhist", "bin", "frequency_histogram", "lane v - base of vD += 1 (base = the bin's first value)"),
+          ("vchist", "cbin", "cumulative_histogram",
+           "lane n of vD += the number of such v with v - base <= n (base = the bin's first value)"))
+      for b in (0, 1)),
 )
 
 DIRECTIVES = (

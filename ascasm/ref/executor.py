@@ -1090,3 +1090,22 @@ def mask_unpack(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (vpack, mask_pack, mask_unpack)})
+
+
+# ---- issue 13: histograms (c-api-reg histogram_compute) ----
+def vhist(m: RefMachine, insn: Insn):
+    # vhist.binB|vchist.binB vD.u16, vA.u8, pM  -- counts of the active values in bin B (base 128*B) added
+    # to vD: lane v - base (frequency), or lane n: the values with v - base <= n (cumulative)
+    dest_type, source_type = insn.types
+    sub = insn.spec.sub
+    base = 128 * int(sub[-1])
+    active = m.active_lanes(insn.operand("pM"), source_type.width)[:source_type.lanes]
+    values = m.lanes(insn.operand("vA"), source_type)[active].astype(np.int64) - base
+    counts = np.bincount(values[(values >= 0) & (values < 128)], minlength=128)
+    if sub.startswith("cbin"):
+        counts = np.cumsum(counts)
+    dest = m.lanes(insn.operand("vD"), dest_type)
+    dest[:] = (dest.astype(np.int64) + counts) % (1 << 16)
+
+
+FAMILIES.update({f.__name__: f for f in (vhist,)})
