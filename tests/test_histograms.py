@@ -49,3 +49,18 @@ def test_histogram_by_hand(engine):
     """), engine)
     assert m.state.vreg[1].view(np.uint16).tolist() == [1] * 128
     assert m.state.vreg[2].view(np.uint16).tolist() == list(range(1, 129))
+
+
+def test_histogram_program_expectations_match_numpy():
+    """programs/histogram.s: its .expect values are np.bincount (and its cumulative sums) of its input
+    formula, computed here; test_programs runs it on both executors against them."""
+    from pathlib import Path
+
+    from ascasm import assemble_file
+    program = assemble_file(Path(__file__).resolve().parent.parent / "programs" / "histogram.s")
+    i = np.arange(1024)
+    counts = np.bincount((i * i) % 251 + i % 5, minlength=256)
+    cumulative = np.concatenate([np.cumsum(counts[:128]), np.cumsum(counts[128:])])
+    expects = {e.buffer.name: e for e in program.expects}
+    assert expects["freq"].values.tolist() == counts.tolist()
+    assert expects["cum"].values.tolist() == cumulative.tolist()
