@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
+
 import pytest
 from conftest import run_source
 from test_compute import buf, check_lanes, decode, lanes_of, operand_bits, round_to, vreg_bits
@@ -98,3 +100,48 @@ def test_vln(engine, t):
     for a, want in cases:                                 # ln 1 and ln 2 by hand, against the model
         if a in (0x3C00, 0x4000, 0x3F800000, 0x40000000):
             assert round_to(t, math.log(decode(t, a))) == want
+
+
+def layernorm_model():
+    """programs/layernorm.s step by step: exact rationals, each instruction's result rounded once to f32
+    (round_to), the sums as pairwise f32 trees."""
+    f32 = lambda v: decode("f32", round_to("f32", v))                       # noqa: E731
+    x = [Fraction((i * 29) % 64, 8) - 4 for i in range(64)]
+    gamma = [Fraction(1) + Fraction(i, 64) for i in range(64)]
+    beta = [Fraction(i, 32) - 1 for i in range(64)]
+
+    def tree(values):
+        while len(values) > 1:
+            values = [f32(Fraction(a) + Fraction(b)) for a, b in zip(values[0::2], values[1::2])]
+        return Fraction(values[0])
+
+    mean = f32(tree([f32(v) for v in x]) / 64)
+    d = [f32(Fraction(v) - Fraction(mean)) for v in x]
+    var_eps = f32(tree([f32(Fraction(v) * Fraction(v) + Fraction(1, 1024)) for v in d]) / 64)
+    rstd = f32(1 / Fraction(decode("f32", sqrt_to_f32(var_eps))))
+    y = [f32(Fraction(f32(Fraction(v) * Fraction(rstd))) * g + b) for v, g, b in zip(d, gamma, beta)]
+    return mean, rstd, var_eps, y
+
+
+def sqrt_to_f32(value):
+    from test_compute import sqrt_to
+    return sqrt_to("f32", Fraction(value))
+
+
+def test_layernorm_program(engine):
+    from pathlib import Path
+
+    from ascasm import assemble_file
+    from ascasm.vm import Machine
+    program = assemble_file(Path(__file__).resolve().parent.parent / "programs" / "layernorm.s")
+    machine = Machine(program, engine)
+    machine.run()
+    assert machine.stop_name == "HALTED"
+    mean, rstd, var_eps, y = layernorm_model()
+    stats = program.buffers["stats"].view(machine.state.ub)
+    assert stats[:3].tolist() == [mean, rstd, var_eps]
+    out = program.buffers["y"].view(machine.state.ub)
+    assert out.tolist() == y
+    assert [e.mismatches(machine.state.ub).size for e in program.expects] == [0, 0]   # its .expect: the model
+    z = (out.astype(np.float64) - (np.arange(64) / 32 - 1)) / (1 + np.arange(64) / 64)
+    assert abs(z.mean()) < 1e-6 and abs(z.var() - 1) < 0.001      # the property: mean 0, variance ~1
