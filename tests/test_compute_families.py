@@ -168,3 +168,30 @@ def test_shift_by_vector_model(engine, t):
 def test_shift_and_not_types_are_the_pages(line):
     with pytest.raises(AssemblyFailed):
         assemble(line + "\n")
+
+
+def radix_model():
+    """programs/radix_keys.s in numpy: the sign-flip keys, their top digit, the values of the top bucket."""
+    i = np.arange(64)
+    x = ((i - 32) * 0.75 + (i % 7) / 8).astype(np.float32)
+    bits = x.view(np.uint32)
+    keys = np.where(bits >> 31, ~bits, bits | np.uint32(0x80000000)).astype(np.uint32)
+    digits = keys >> 24
+    kept = np.where(digits >= 0xC0, x, np.float32(0))
+    return x, keys, digits, kept
+
+
+def test_radix_keys_program(engine):
+    from pathlib import Path
+
+    from ascasm import assemble_file
+    from ascasm.vm import Machine
+    program = assemble_file(Path(__file__).resolve().parent.parent / "programs" / "radix_keys.s")
+    machine = Machine(program, engine)
+    machine.run()
+    x, keys, digits, kept = radix_model()
+    got = {name: program.buffers[name].view(machine.state.ub) for name in ("keys", "digits", "kept")}
+    assert got["keys"].tolist() == keys.tolist() and got["digits"].tolist() == digits.tolist()
+    assert got["kept"].view(np.uint32).tolist() == kept.view(np.uint32).tolist()
+    assert np.array_equal(np.sort(x), x[np.argsort(keys, kind="stable")])   # the keys order like the values
+    assert [e.mismatches(machine.state.ub).size for e in program.expects] == [0, 0, 0]
