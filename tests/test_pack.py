@@ -68,3 +68,41 @@ def test_mask_pack_by_hand(engine):
 
 def test_pack_of_unset_mask_faults(engine):
     assert run_source("ppack.lo p1, p3", engine).stop_name == "MASK_UNSET"
+
+
+def random_masks(seed):
+    rng = np.random.default_rng(seed)
+    return [rng.integers(0, 2, 256).astype(bool) for _ in range(3)]
+
+
+def load_masks(masks):
+    return "".join(f".ub m{k} u8[32] = [{', '.join(map(str, mask_of(b).tolist()))}]\n" for k, b in enumerate(masks)) \
+        + "".join(f"vld p{k + 1}, [m{k}]\n" for k in range(len(masks)))
+
+
+def test_psel(engine):
+    a, b, s = random_masks(7)
+    m = run_source(load_masks([a, b, s]) + "psel p4, p1, p2, p3\npsel p1, p1, p2, p3\n", engine)
+    expected = np.where(s, a, b).tolist()
+    for p in (4, 1):
+        assert np.unpackbits(m.state.preg[p], bitorder="little").astype(bool).tolist() == expected
+
+
+@pytest.mark.parametrize("width", [1, 2, 4])
+def test_mask_interleave_and_back(engine, width):
+    a, b, _ = random_masks(width)
+    m = run_source(load_masks([a, b]) + f"pintlv p3.b{8 * width}, p4, p1, p2\n"
+                   f"pdintlv p5.b{8 * width}, p6, p3, p4\n", engine)
+    got = [np.unpackbits(m.state.preg[p], bitorder="little").astype(bool) for p in range(7)]
+    ga, gb = a.reshape(-1, width), b.reshape(-1, width)
+    both = np.empty((2 * len(ga), width), bool)               # A0 B0 A1 B1 ... in W-bit groups
+    both[0::2], both[1::2] = ga, gb
+    both = both.reshape(-1)
+    assert got[3].tolist() == both[:256].tolist() and got[4].tolist() == both[256:].tolist()
+    assert got[5].tolist() == a.tolist() and got[6].tolist() == b.tolist()   # deinterleave undoes it
+
+
+def test_mask_interleave_by_hand(engine):
+    # b16 groups of 2 bits: pA all ones, pB all zeros -> 1100 1100 ... in both halves: bytes 0x33
+    m = run_source("mask p1.b8, ALL\nmask p2.b8, ALLF\npintlv p3.b16, p4, p1, p2\n", engine)
+    assert m.state.preg[3].tolist() == [0x33] * 32 and m.state.preg[4].tolist() == [0x33] * 32

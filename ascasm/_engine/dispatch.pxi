@@ -231,6 +231,21 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vhist.vD = <int32_t>row[3]
         ins.a.vhist.vA = <int32_t>row[4]
         ins.a.vhist.pM = <int32_t>row[5]
+    elif family == FAM_MASK_SELECT:
+        ins.a.mask_select.pD = <int32_t>row[3]
+        ins.a.mask_select.pA = <int32_t>row[4]
+        ins.a.mask_select.pB = <int32_t>row[5]
+        ins.a.mask_select.pG = <int32_t>row[6]
+    elif family == FAM_MASK_INTLV:
+        ins.a.mask_intlv.pD0 = <int32_t>row[3]
+        ins.a.mask_intlv.pD1 = <int32_t>row[4]
+        ins.a.mask_intlv.pA = <int32_t>row[5]
+        ins.a.mask_intlv.pB = <int32_t>row[6]
+    elif family == FAM_MASK_DINTLV:
+        ins.a.mask_dintlv.pD0 = <int32_t>row[3]
+        ins.a.mask_dintlv.pD1 = <int32_t>row[4]
+        ins.a.mask_dintlv.pA = <int32_t>row[5]
+        ins.a.mask_dintlv.pB = <int32_t>row[6]
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -3430,8 +3445,29 @@ cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_select(m, ins, &ins.a.mask_select)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[435]
+cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_intlv(m, ins, &ins.a.mask_intlv)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_dintlv(m, ins, &ins.a.mask_dintlv)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[438]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3867,6 +3903,9 @@ KERNELS[431] = kernel_431
 KERNELS[432] = kernel_432
 KERNELS[433] = kernel_433
 KERNELS[434] = kernel_434
+KERNELS[435] = kernel_435
+KERNELS[436] = kernel_436
+KERNELS[437] = kernel_437
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4559,6 +4598,13 @@ KERNEL_OF_ROWS = (
     (113, 4, 2, 432),
     (114, 4, 2, 433),
     (115, 4, 2, 434),
+    (116, 0, 0, 435),
+    (117, 16, 0, 436),
+    (117, 17, 0, 436),
+    (117, 18, 0, 436),
+    (118, 16, 0, 437),
+    (118, 17, 0, 437),
+    (118, 18, 0, 437),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4676,4 +4722,7 @@ FAMILY_OF_OPCODE = {
     113: FAM_VHIST,
     114: FAM_VHIST,
     115: FAM_VHIST,
+    116: FAM_MASK_SELECT,
+    117: FAM_MASK_INTLV,
+    118: FAM_MASK_DINTLV,
 }

@@ -181,6 +181,9 @@ cdef enum Family:
     FAM_MASK_PACK = 59
     FAM_MASK_UNPACK = 60
     FAM_VHIST = 61
+    FAM_MASK_SELECT = 62
+    FAM_MASK_INTLV = 63
+    FAM_MASK_DINTLV = 64
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -852,6 +855,24 @@ cdef struct Args_vhist:    # vD.T, vA.U, pM
     int32_t vA
     int32_t pM
 
+cdef struct Args_mask_select:    # pD, pA, pB, pG
+    int32_t pD
+    int32_t pA
+    int32_t pB
+    int32_t pG
+
+cdef struct Args_mask_intlv:    # pD0.bW, pD1, pA, pB
+    int32_t pD0
+    int32_t pD1
+    int32_t pA
+    int32_t pB
+
+cdef struct Args_mask_dintlv:    # pD0.bW, pD1, pA, pB
+    int32_t pD0
+    int32_t pD1
+    int32_t pA
+    int32_t pB
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -914,6 +935,9 @@ cdef union Args:
     Args_mask_pack mask_pack
     Args_mask_unpack mask_unpack
     Args_vhist vhist
+    Args_mask_select mask_select
+    Args_mask_intlv mask_intlv
+    Args_mask_dintlv mask_dintlv
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -1083,3 +1107,15 @@ cdef enum:
     POS_vhist_vD = 0
     POS_vhist_vA = 1
     POS_vhist_pM = 2
+    POS_mask_select_pD = 0
+    POS_mask_select_pA = 1
+    POS_mask_select_pB = 2
+    POS_mask_select_pG = 3
+    POS_mask_intlv_pD0 = 0
+    POS_mask_intlv_pD1 = 1
+    POS_mask_intlv_pA = 2
+    POS_mask_intlv_pB = 3
+    POS_mask_dintlv_pD0 = 0
+    POS_mask_dintlv_pD1 = 1
+    POS_mask_dintlv_pA = 2
+    POS_mask_dintlv_pB = 3

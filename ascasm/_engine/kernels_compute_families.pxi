@@ -346,3 +346,59 @@ cdef inline int k_vhist(Machine* m, const Ins* ins, const Args_vhist* a, vhist_s
         running = running + counts[i]
         dst[i] = dst[i] + (running if vhist_sub is Op_cbin0 or vhist_sub is Op_cbin1 else counts[i])
     return STOP_RUNNING
+
+
+# psel pD, pA, pB, pG  -- pA's bits where pG is set, pB's elsewhere
+cdef inline int k_mask_select(Machine* m, const Ins* ins, const Args_mask_select* a) noexcept nogil:
+    cdef uint64_t words[MASK_WORDS]
+    cdef int64_t w
+    cdef int status = check_mask(m, a.pA) or check_mask(m, a.pB) or check_mask(m, a.pG)
+    if status:
+        return status
+    for w in range(MASK_WORDS):
+        words[w] = (mask_word(m, a.pA, w) & mask_word(m, a.pG, w)) | (mask_word(m, a.pB, w) & ~mask_word(m, a.pG, w))
+    set_mask(m, a.pD, words)
+    return STOP_RUNNING
+
+
+cdef inline void set_pair_bit(uint64_t* words, int64_t k, uint64_t bit) noexcept nogil:
+    """Bit k of a 512-bit pair of masks (words 0-3: the first, 4-7: the second)."""
+    words[k >> 6] |= bit << (k & 63)
+
+
+# pintlv pD0.bW, pD1, pA, pB  -- W-bit groups A0 B0 A1 B1 ...: the first 256 bits -> pD0, the rest -> pD1
+cdef inline int k_mask_intlv(Machine* m, const Ins* ins, const Args_mask_intlv* a) noexcept nogil:
+    cdef uint64_t words[2 * MASK_WORDS]
+    cdef int64_t width = ins.tw                 # bits per group
+    cdef int64_t g, j
+    cdef int status = check_mask(m, a.pA) or check_mask(m, a.pB)
+    if status:
+        return status
+    memset(words, 0, sizeof(words))
+    for g in range(VL // width):
+        for j in range(width):
+            set_pair_bit(words, 2 * g * width + j, mask_bit_of(m, a.pA, g * width + j))
+            set_pair_bit(words, (2 * g + 1) * width + j, mask_bit_of(m, a.pB, g * width + j))
+    set_mask(m, a.pD0, words)
+    set_mask(m, a.pD1, words + MASK_WORDS)      # pD1 last
+    return STOP_RUNNING
+
+
+# pdintlv pD0.bW, pD1, pA, pB  -- W-bit groups of pA then pB: even groups -> pD0, odd groups -> pD1
+cdef inline int k_mask_dintlv(Machine* m, const Ins* ins, const Args_mask_dintlv* a) noexcept nogil:
+    cdef uint64_t words[2 * MASK_WORDS]
+    cdef int64_t width = ins.tw
+    cdef int64_t half = VL // width // 2        # groups per source register, halved
+    cdef int64_t g, j, source
+    cdef int status = check_mask(m, a.pA) or check_mask(m, a.pB)
+    if status:
+        return status
+    memset(words, 0, sizeof(words))
+    for g in range(VL // width):                # group g of pA then pB: pair g // 2 of the sequence
+        for source in range(2):
+            for j in range(width):
+                set_pair_bit(words, (g % 2) * VL + (source * half + g // 2) * width + j,
+                             mask_bit_of(m, a.pB if source else a.pA, g * width + j))
+    set_mask(m, a.pD0, words)
+    set_mask(m, a.pD1, words + MASK_WORDS)      # pD1 last
+    return STOP_RUNNING

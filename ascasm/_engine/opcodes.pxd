@@ -116,6 +116,9 @@ cdef enum Opcode:
     OP_VHIST_BIN1 = 113
     OP_VCHIST_BIN0 = 114
     OP_VCHIST_BIN1 = 115
+    OP_PSEL = 116
+    OP_PINTLV = 117
+    OP_PDINTLV = 118
 
 cdef enum TypeCode:
     T_S8 = 1

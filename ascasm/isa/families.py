@@ -48,7 +48,7 @@ AXES = {
     "vintlv": ("TW",), "vdintlv": ("TW",), "vunpack": ("T", "U", "sub"),
     "reduce_sum_block": ("U",), "reduce_maxmin_block": ("T", "sub"),
     "vpack": ("TW", "UW", "sub"), "mask_pack": ("sub",), "mask_unpack": ("sub",),
-    "vhist": ("sub",),
+    "vhist": ("sub",), "mask_select": (), "mask_intlv": (), "mask_dintlv": (),
 }
 
 

@@ -454,6 +454,16 @@ INSNS: tuple[InsnSpec, ...] = (
           ("vchist", "cbin", "cumulative_histogram",
            "lane n of vD += the number of such v with v - base <= n (base = the bin's first value)"))
       for b in (0, 1)),
+    InsnSpec("psel", "", "pD, pA, pB, pG", "mask_select", "pD = pA where pG is set, pB elsewhere (all 256 bits)",
+             "c-api-reg/compare_and_select/asc_select.md (mask-register form); facts §2.4 psel",
+             mask=MaskUse("pG", "bits", "select")),
+    InsnSpec("pintlv", "", "pD0.bW, pD1, pA, pB", "mask_intlv",
+             "interleave W-bit groups (b8: 1 bit, b16: 2, b32: 4): A0 B0 A1 B1 ...; the first 256 bits -> pD0, "
+             "the rest -> pD1 (written last)", "c-api-reg/data_rearrange/asc_intlv.md (asc_intlv_bW); facts §2.4",
+             types=_single(MASK_WIDTHS)),
+    InsnSpec("pdintlv", "", "pD0.bW, pD1, pA, pB", "mask_dintlv",
+             "deinterleave W-bit groups of pA then pB: the even groups -> pD0, the odd ones -> pD1 (written last)",
+             "c-api-reg/data_rearrange/asc_deintlv.md (asc_deintlv_bW); facts §2.4", types=_single(MASK_WIDTHS)),
 )
 
 DIRECTIVES = (

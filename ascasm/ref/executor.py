@@ -1109,3 +1109,33 @@ def vhist(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (vhist,)})
+
+
+# ---- issue 13: mask-register select and interleaves (facts §2.4) ----
+def mask_select(m: RefMachine, insn: Insn):
+    # psel pD, pA, pB, pG  -- pA's bits where pG is set, pB's elsewhere
+    a, b, select = (m.mask_bits(insn.operand(name)) for name in ("pA", "pB", "pG"))
+    m.set_mask_bits(insn.operand("pD"), np.where(select, a, b))
+
+
+def _write_mask_pair(m: RefMachine, insn: Insn, bits: np.ndarray):
+    m.set_mask_bits(insn.operand("pD0"), bits[:MASK_BITS])
+    m.set_mask_bits(insn.operand("pD1"), bits[MASK_BITS:])          # written last
+
+
+def mask_intlv(m: RefMachine, insn: Insn):
+    # pintlv pD0.bW, pD1, pA, pB  -- W-bit groups A0 B0 A1 B1 ...: the first 256 bits -> pD0, the rest -> pD1
+    (width_type,) = insn.types
+    groups = [m.mask_bits(insn.operand(name)).reshape(-1, width_type.width) for name in ("pA", "pB")]
+    _write_mask_pair(m, insn, np.stack(groups, axis=1).reshape(-1))
+
+
+def mask_dintlv(m: RefMachine, insn: Insn):
+    # pdintlv pD0.bW, pD1, pA, pB  -- W-bit groups of pA then pB: even groups -> pD0, odd groups -> pD1
+    (width_type,) = insn.types
+    both = np.concatenate([m.mask_bits(insn.operand(name)) for name in ("pA", "pB")])
+    pairs = both.reshape(-1, 2, width_type.width)
+    _write_mask_pair(m, insn, np.concatenate([pairs[:, 0].reshape(-1), pairs[:, 1].reshape(-1)]))
+
+
+FAMILIES.update({f.__name__: f for f in (mask_select, mask_intlv, mask_dintlv)})
