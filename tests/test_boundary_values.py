@@ -1,7 +1,9 @@
 """Every worked value of appendix/boundary-values.md (the INF/NAN column) for the instructions ascasm
 has, typed in from its tables, on both executors: Exp (table 1), Neg (6), Abs (7), Sqrt (8), Add (11),
 Adds (12), Sub (14), Mul (16), Div (18), Max (19), Min (20), Muls (21), Maxs (22), Mins (23), Compare
-(31), Compares (32), Reduce (35), ReduceDataBlock (36) and Arange (38); Ln (2), Axpy (25) and MulDstAdd (28).
+(31), Compares (32), Reduce (35), ReduceDataBlock (36) and Arange (38); Ln (2), Relu (9), Prelu (10),
+LeakyRelu (24), Axpy (25), AbsSub (26, its int64 rows left out: no page lists int64 abs-sub), MulDstAdd
+(28) and PairReduceElem (37).
 
 Reading the tables:
 - `MIN`/`MAX` are the type's lowest and largest finite values; `a/b/c` in an operand column is one row
@@ -23,7 +25,8 @@ Reading the tables:
 - MulDstAdd table 28 gives `MIN/-0` with dst MAX (MIN) the result inf (-inf), the opposite of its
   `MIN/+0` rows; adding a zero cannot change the sign of the infinite product, so those two rows per
   type are typed with the IEEE result and the table's value in a comment; so is `MIN/MIN` with a zero
-  dst, printed MAX where 0 * MIN + MIN is MIN.
+  dst, printed MAX where 0 * MIN + MIN is MIN. AbsSub table 26 prints |-0.0 - (-inf)| as -inf
+  (page-ambiguities 11): typed as inf.
 - Saturation mode (the tables' last column, set through the control register) is not modelled.
 """
 from __future__ import annotations
@@ -1017,6 +1020,129 @@ f16 -inf/+0,-inf/-0,-inf/MAX,-inf/MIN MAX/+inf -inf
 f16 -inf/+0,-inf/-0,-inf/MAX,-inf/MIN MIN/-inf inf
 f16 -inf/+0,-inf/-0,-inf/MAX,-inf/MIN nan/+0/-0 nan
 f16 nan/ANY +0/-0/MAX/MIN/nan/+inf/-inf nan
+== vrelu (table 9)
+f16 MIN 0.0
+f16 MAX 65504.0
+f16 0.0 0.0
+f16 -0.0 0.0
+f16 nan nan
+f16 inf inf
+f16 -inf 0.0
+f32 MIN 0.0
+f32 MAX 3.40282E+38
+f32 0.0 0.0
+f32 -0.0 0.0
+f32 nan nan
+f32 inf inf
+f32 -inf 0.0
+s32 MIN 0
+s32 MAX 2147483647
+== vprelu (table 10)
+f16 MAX MAX/MIN/inf/-inf/0.0/-0.0/nan 65504.0
+f16 MIN MAX/inf -inf
+f16 MIN MIN/-inf inf
+f16 MIN 0.0 -0.0
+f16 MIN -0.0 0.0
+f16 MIN nan nan
+f16 0.0 MAX/MIN/inf/-inf/0.0/-0.0/nan 0.0
+f16 -0.0 MAX/0.0 -0.0
+f16 -0.0 MIN/-0.0 0.0
+f16 -0.0 inf/-inf/nan nan
+f16 nan MAX/MIN/inf/-inf/0.0/-0.0/nan nan
+f16 inf MAX/MIN/inf/-inf/0.0/-0.0/nan inf
+f16 -inf MAX/inf -inf
+f16 -inf MIN/-inf inf
+f16 -inf 0.0/-0.0/nan nan
+f32 MIN MAX/inf -inf
+f32 MIN MIN/-inf inf
+f32 MIN 0.0 -0.0
+f32 MIN -0.0 0.0
+f32 MIN nan nan
+f32 MAX MAX/MIN/inf/-inf/0.0/-0.0/nan 3.40282E+38
+f32 0.0 MAX/MIN/inf/-inf/0.0/-0.0/nan 0.0
+f32 -0.0 MAX/0.0 -0.0
+f32 -0.0 MIN/-0.0 0.0
+f32 -0.0 inf/-inf/nan nan
+f32 nan MAX/MIN/inf/-inf/0.0/-0.0/nan nan
+f32 inf MAX/MIN/inf/-inf/0.0/-0.0/nan inf
+f32 -inf MAX/inf -inf
+f32 -inf MIN/-inf inf
+f32 -inf 0.0/-0.0/nan nan
+== vleakyrelu (table 24)
+f16 MIN MIN inf
+f16 MIN MAX -inf
+f16 MIN 0.0 0.0
+f16 MIN 0.0 0.0
+f16 MIN nan nan
+f16 MIN inf -inf
+f16 MIN -inf inf
+f16 MAX MIN/MAX/0.0/-0.0/nan/inf/-inf 65504.0
+f16 0.0 MIN/MAX/0.0/-0.0/nan/inf/-inf 0.0
+f16 -0.0 MIN/-0.0 0.0
+f16 -0.0 MAX/0.0 0.0
+f16 -0.0 nan/inf/-inf nan
+f16 nan MIN/MAX/0.0/-0.0/nan/inf/-inf nan
+f16 inf MIN/MAX/0.0/-0.0/nan/inf/-inf inf
+f16 -inf MIN/-inf inf
+f16 -inf MAX/inf -inf
+f16 -inf 0.0/-0.0/nan nan
+f32 MIN MIN inf
+f32 MIN MAX -inf
+f32 MIN 0.0 0.0
+f32 MIN 0.0 0.0
+f32 MIN nan nan
+f32 MIN inf -inf
+f32 MIN -inf inf
+f32 MAX MIN/MAX/0.0/-0.0/nan/inf/-inf 3.4e+38
+f32 0.0 MIN/MAX/0.0/-0.0/nan/inf/-inf 0.0
+f32 -0.0 MIN/-0.0 0.0
+f32 -0.0 MAX/0.0 0.0
+f32 -0.0 nan/inf/-inf nan
+f32 nan MIN/MAX/0.0/-0.0/nan/inf/-inf nan
+f32 inf MIN/MAX/0.0/-0.0/nan/inf/-inf inf
+f32 -inf MIN/-inf inf
+f32 -inf MAX/inf -inf
+f32 -inf 0.0/-0.0/nan nan
+== vabssub (table 26)
+f16 MIN MIN 0.0
+f16 MIN MAX inf
+f16 MIN 0.0/-0.0 65504.0
+f16 MIN nan nan
+f16 MIN inf/-inf inf
+f16 MAX MAX 0.0
+f16 MAX 0.0/-0.0 65504.0
+f16 MAX nan nan
+f16 MAX -inf/inf inf
+f16 0.0 0.0/-0.0 0.0
+f16 0.0 nan nan
+f16 0.0 inf/-inf inf
+f16 -0.0 0.0/-0.0 0.0
+f16 -0.0 nan nan
+f16 -0.0 inf/-inf inf
+f16 nan nan/inf/-inf nan
+f16 inf inf nan
+f16 inf -inf inf
+f16 -inf -inf nan
+f32 MIN MIN 0.0
+f32 MIN MAX inf
+f32 MIN 0.0/-0.0 MAX
+f32 MIN nan nan
+f32 MIN inf/-inf inf
+f32 MAX MAX 0.0
+f32 MAX 0.0/-0.0 3.40282E+38
+f32 MAX nan nan
+f32 MAX -inf/inf inf
+f32 0.0 0.0/-0.0 0.0
+f32 0.0 nan nan
+f32 0.0 inf/-inf inf
+f32 -0.0 0.0/-0.0 0.0
+f32 -0.0 nan nan
+f32 -0.0 inf inf
+f32 -0.0 -inf inf  # the table: -inf for |-0.0 - (-inf)| (page-ambiguities 11); an absolute value is never negative
+f32 nan nan/inf/-inf nan
+f32 inf inf nan
+f32 inf -inf inf
+f32 -inf -inf nan
 == reduce (table 35)
 vredmax f16 MIN -65504.0
 vredmax f16 MAX 65504.0
@@ -1063,9 +1189,9 @@ vredsum f32 -inf -inf
 """
 
 NP = {"f16": np.float16, "f32": np.float32, "s8": np.int8, "s16": np.int16, "s32": np.int32}
-UNARY = ("vexp", "vneg", "vabs", "vsqrt", "vln")
-BINARY = ("vadd", "vsub", "vmul", "vdiv", "vmax", "vmin")
-SCALAR_FORMS = ("vadds", "vmuls", "vmaxs", "vmins")
+UNARY = ("vexp", "vneg", "vabs", "vsqrt", "vln", "vrelu")
+BINARY = ("vadd", "vsub", "vmul", "vdiv", "vmax", "vmin", "vprelu", "vabssub")
+SCALAR_FORMS = ("vadds", "vmuls", "vmaxs", "vmins", "vleakyrelu")
 
 
 def sections() -> dict:
@@ -1252,6 +1378,20 @@ def test_fused_multiply_add_rows(engine, mnemonic):
                 got = lanes(run_source(source, engine), 0, t)
                 for lane, d in enumerate(dst_values):
                     check(t, got[lane], expected, f"{mnemonic}.{t} {first}/{second} dst {d} -> {expected}")
+
+
+def test_pair_sum_rows(engine):
+    """Table 37 (PairReduceElem): every lane `value`, so every pair sum is value + value."""
+    for _, t, value, expected in [row for row in SECTIONS["reduce"] if row[0] == "vredsum"]:
+        count = 256 // np.dtype(NP[t]).itemsize
+        m = run_source(buffer("a", t, [number(t, value)] * count) + f"""
+            mask p0.b{width_bits(t)}, ALL
+            vld v0.{t}, [a]
+            vpairsum v2.{t}, v0.{t}, p0
+        """, engine)
+        for lane in range(count // 2):
+            check(t, lanes(m, 2, t)[lane], expected, f"vpairsum.{t} every lane {value} -> {expected}")
+        assert not lanes(m, 2, t)[count // 2:].any()
 
 
 def test_reduce_rows(engine):

@@ -246,6 +246,20 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.mask_dintlv.pD1 = <int32_t>row[4]
         ins.a.mask_dintlv.pA = <int32_t>row[5]
         ins.a.mask_dintlv.pB = <int32_t>row[6]
+    elif family == FAM_VCOMPOUND:
+        ins.a.vcompound.vD = <int32_t>row[3]
+        ins.a.vcompound.vA = <int32_t>row[4]
+        ins.a.vcompound.vB = <int32_t>row[5]
+        ins.a.vcompound.pM = <int32_t>row[6]
+    elif family == FAM_VCOMPOUND_X:
+        ins.a.vcompound_x.vD = <int32_t>row[3]
+        ins.a.vcompound_x.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vcompound_x.x)
+        ins.a.vcompound_x.pM = <int32_t>row[7]
+    elif family == FAM_VPAIRSUM:
+        ins.a.vpairsum.vD = <int32_t>row[3]
+        ins.a.vpairsum.vS = <int32_t>row[4]
+        ins.a.vpairsum.pM = <int32_t>row[5]
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -3466,8 +3480,85 @@ cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_relu*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[438]
+cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_relu*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_relu*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_abssub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_abssub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcompound_x(m, ins, &ins.a.vcompound_x, <F16*>NULL, <Op_prelu*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcompound_x(m, ins, &ins.a.vcompound_x, <float*>NULL, <Op_prelu*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[449]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3906,6 +3997,17 @@ KERNELS[434] = kernel_434
 KERNELS[435] = kernel_435
 KERNELS[436] = kernel_436
 KERNELS[437] = kernel_437
+KERNELS[438] = kernel_438
+KERNELS[439] = kernel_439
+KERNELS[440] = kernel_440
+KERNELS[441] = kernel_441
+KERNELS[442] = kernel_442
+KERNELS[443] = kernel_443
+KERNELS[444] = kernel_444
+KERNELS[445] = kernel_445
+KERNELS[446] = kernel_446
+KERNELS[447] = kernel_447
+KERNELS[448] = kernel_448
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4605,6 +4707,17 @@ KERNEL_OF_ROWS = (
     (118, 16, 0, 437),
     (118, 17, 0, 437),
     (118, 18, 0, 437),
+    (119, 9, 0, 438),
+    (119, 5, 0, 439),
+    (119, 11, 0, 440),
+    (120, 9, 0, 441),
+    (120, 11, 0, 442),
+    (121, 9, 0, 443),
+    (121, 11, 0, 444),
+    (122, 9, 0, 445),
+    (122, 11, 0, 446),
+    (123, 9, 0, 447),
+    (123, 11, 0, 448),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4725,4 +4838,9 @@ FAMILY_OF_OPCODE = {
     116: FAM_MASK_SELECT,
     117: FAM_MASK_INTLV,
     118: FAM_MASK_DINTLV,
+    119: FAM_VUNARY,
+    120: FAM_VCOMPOUND,
+    121: FAM_VCOMPOUND,
+    122: FAM_VCOMPOUND_X,
+    123: FAM_VPAIRSUM,
 }

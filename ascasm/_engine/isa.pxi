@@ -17,6 +17,9 @@ ctypedef struct E5M2:
 ctypedef struct Op_abs:
     char unused
 
+ctypedef struct Op_abssub:
+    char unused
+
 ctypedef struct Op_add:
     char unused
 
@@ -93,6 +96,12 @@ ctypedef struct Op_neg:
     char unused
 
 ctypedef struct Op_or:
+    char unused
+
+ctypedef struct Op_prelu:
+    char unused
+
+ctypedef struct Op_relu:
     char unused
 
 ctypedef struct Op_rem:
@@ -184,6 +193,9 @@ cdef enum Family:
     FAM_MASK_SELECT = 62
     FAM_MASK_INTLV = 63
     FAM_MASK_DINTLV = 64
+    FAM_VCOMPOUND = 65
+    FAM_VCOMPOUND_X = 66
+    FAM_VPAIRSUM = 67
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -422,6 +434,7 @@ ctypedef fused vunary_sub:
     Op_exp_nftz
     Op_sqrt_nftz
     Op_ln
+    Op_relu
 
 ctypedef fused vlogic_TW:
     uint8_t
@@ -565,6 +578,25 @@ ctypedef fused vhist_sub:
     Op_bin1
     Op_cbin0
     Op_cbin1
+
+ctypedef fused vcompound_T:
+    F16
+    float
+
+ctypedef fused vcompound_sub:
+    Op_prelu
+    Op_abssub
+
+ctypedef fused vcompound_x_T:
+    F16
+    float
+
+ctypedef fused vcompound_x_sub:
+    Op_prelu
+
+ctypedef fused vpairsum_T:
+    F16
+    float
 
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
@@ -873,6 +905,23 @@ cdef struct Args_mask_dintlv:    # pD0.bW, pD1, pA, pB
     int32_t pA
     int32_t pB
 
+cdef struct Args_vcompound:    # vD.T, vA.T, vB.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    int32_t pM
+
+cdef struct Args_vcompound_x:    # vD.T, vA.T, X.T, pM
+    int32_t vD
+    int32_t vA
+    SVal x
+    int32_t pM
+
+cdef struct Args_vpairsum:    # vD.T, vS.T, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -938,6 +987,9 @@ cdef union Args:
     Args_mask_select mask_select
     Args_mask_intlv mask_intlv
     Args_mask_dintlv mask_dintlv
+    Args_vcompound vcompound
+    Args_vcompound_x vcompound_x
+    Args_vpairsum vpairsum
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -1119,3 +1171,14 @@ cdef enum:
     POS_mask_dintlv_pD1 = 1
     POS_mask_dintlv_pA = 2
     POS_mask_dintlv_pB = 3
+    POS_vcompound_vD = 0
+    POS_vcompound_vA = 1
+    POS_vcompound_vB = 2
+    POS_vcompound_pM = 3
+    POS_vcompound_x_vD = 0
+    POS_vcompound_x_vA = 1
+    POS_vcompound_x_x = 2
+    POS_vcompound_x_pM = 3
+    POS_vpairsum_vD = 0
+    POS_vpairsum_vS = 1
+    POS_vpairsum_pM = 2

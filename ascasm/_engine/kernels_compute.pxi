@@ -332,6 +332,8 @@ cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunar
             dst[i] = lane_ftz(lane_sqrt(lane_ftz(x[i])))
         elif vunary_sub is Op_ln:
             dst[i] = lane_ftz(lane_ln(lane_ftz(x[i])))
+        elif vunary_sub is Op_relu:
+            dst[i] = lane_max(x[i], zero)       # max(x, +0): -0 -> +0, NaN -> the hardware NaN
         else:
             dst[i] = lane_sqrt(x[i])
     return STOP_RUNNING

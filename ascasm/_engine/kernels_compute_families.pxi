@@ -402,3 +402,71 @@ cdef inline int k_mask_dintlv(Machine* m, const Ins* ins, const Args_mask_dintlv
     set_mask(m, a.pD0, words)
     set_mask(m, a.pD1, words + MASK_WORDS)      # pD1 last
     return STOP_RUNNING
+
+
+cdef inline Lane compound_op(Lane a, Lane b, bint is_prelu) noexcept nogil:
+    """prelu: a where its sign bit is clear (+0 and a positive NaN pass), else a * b; abssub: |a - b|
+    (float lanes, rounded once)."""
+    cdef uint64_t sign = ONE << (8 * sizeof(Lane) - 1)
+    if is_prelu:
+        return a if not (lane_bits(a) & sign) else lane_mul(a, b)
+    return lane_abs(lane_sub(a, b))             # |.| of the rounded difference is exact
+
+
+# vprelu|vabssub vD.T, vA.T, vB.T, pM  -- inactive lanes 0
+cdef inline int k_vcompound(Machine* m, const Ins* ins, const Args_vcompound* a, vcompound_T* t,
+                            vcompound_sub* op) noexcept nogil:
+    cdef const vcompound_T* x = <const vcompound_T*>vreg(m, a.vA)
+    cdef const vcompound_T* y = <const vcompound_T*>vreg(m, a.vB)
+    cdef vcompound_T* dst = <vcompound_T*>vreg(m, a.vD)
+    cdef vcompound_T zero = lane_of_bits(0, <vcompound_T*>NULL)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vcompound_T)):
+        if active(m, a.pM, i, sizeof(vcompound_T)):
+            dst[i] = compound_op(x[i], y[i], vcompound_sub is Op_prelu)
+        else:
+            dst[i] = zero
+    return STOP_RUNNING
+
+
+# vleakyrelu vD.T, vA.T, X.T, pM  -- prelu with X in every lane
+cdef inline int k_vcompound_x(Machine* m, const Ins* ins, const Args_vcompound_x* a, vcompound_x_T* t,
+                              vcompound_x_sub* op) noexcept nogil:
+    cdef const vcompound_x_T* x = <const vcompound_x_T*>vreg(m, a.vA)
+    cdef vcompound_x_T y = tval(&a.x, <vcompound_x_T*>NULL)
+    cdef vcompound_x_T* dst = <vcompound_x_T*>vreg(m, a.vD)
+    cdef vcompound_x_T zero = lane_of_bits(0, <vcompound_x_T*>NULL)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vcompound_x_T)):
+        dst[i] = compound_op(x[i], y, True) if active(m, a.pM, i, sizeof(vcompound_x_T)) else zero
+    return STOP_RUNNING
+
+
+# vpairsum vD.T, vS.T, pM  -- lane i = vS[2i] + vS[2i+1] (the active ones), upper half 0
+cdef inline int k_vpairsum(Machine* m, const Ins* ins, const Args_vpairsum* a, vpairsum_T* t) noexcept nogil:
+    cdef const vpairsum_T* src = <const vpairsum_T*>vreg(m, a.vS)
+    cdef int64_t n = VL // sizeof(vpairsum_T)
+    cdef vpairsum_T out[LANES_B16]              # vD may be vS
+    cdef bint first, second
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    memset(out, 0, VL)
+    for i in range(n // 2):
+        first = active(m, a.pM, 2 * i, sizeof(vpairsum_T))
+        second = active(m, a.pM, 2 * i + 1, sizeof(vpairsum_T))
+        if first and second:
+            out[i] = lane_add(src[2 * i], src[2 * i + 1])
+        elif first:
+            out[i] = src[2 * i]
+        elif second:
+            out[i] = src[2 * i + 1]
+    memcpy(vreg(m, a.vD), out, VL)
+    return STOP_RUNNING

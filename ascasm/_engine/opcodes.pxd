@@ -119,6 +119,11 @@ cdef enum Opcode:
     OP_PSEL = 116
     OP_PINTLV = 117
     OP_PDINTLV = 118
+    OP_VRELU = 119
+    OP_VPRELU = 120
+    OP_VABSSUB = 121
+    OP_VLEAKYRELU = 122
+    OP_VPAIRSUM = 123
 
 cdef enum TypeCode:
     T_S8 = 1

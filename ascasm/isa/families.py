@@ -49,6 +49,7 @@ AXES = {
     "reduce_sum_block": ("U",), "reduce_maxmin_block": ("T", "sub"),
     "vpack": ("TW", "UW", "sub"), "mask_pack": ("sub",), "mask_unpack": ("sub",),
     "vhist": ("sub",), "mask_select": (), "mask_intlv": (), "mask_dintlv": (),
+    "vcompound": ("T", "sub"), "vcompound_x": ("T", "sub"), "vpairsum": ("T",),
 }
 
 

@@ -180,7 +180,8 @@ _VECTOR_OPS = {   # mnemonic: (summary, types of the page asc_<name>.md)
 _PAGE_OF = {"vadd": "asc_add", "vsub": "asc_sub", "vmul": "asc_mul", "vmax": "asc_max", "vmin": "asc_min",
             "vadds": "asc_add_scalar", "vmuls": "asc_mul_scalar", "vmaxs": "asc_max_scalar",
             "vmins": "asc_min_scalar", "vdiv": "asc_div", "vabs": "asc_abs", "vneg": "asc_neg", "vexp": "asc_exp",
-            "vsqrt": "asc_sqrt", "vln": "asc_ln"}
+            "vsqrt": "asc_sqrt", "vln": "asc_ln", "vrelu": "asc_relu", "vprelu": "asc_prelu",
+            "vleakyrelu": "asc_leakyrelu"}
 _SCALAR_FORM_TYPES = {"vadds": ARITH_TYPES, "vmuls": DIV_TYPES, "vmaxs": ARITH_TYPES,
                       "vmins": tuple(t for t in ARITH_TYPES if t.name != "bf16")}     # the pages differ here
 _FTZ = "subnormal inputs and results flushed to zero of the same sign (the pages' default)"
@@ -464,6 +465,25 @@ INSNS: tuple[InsnSpec, ...] = (
     InsnSpec("pdintlv", "", "pD0.bW, pD1, pA, pB", "mask_dintlv",
              "deinterleave W-bit groups of pA then pB: the even groups -> pD0, the odd ones -> pD1 (written last)",
              "c-api-reg/data_rearrange/asc_deintlv.md (asc_deintlv_bW); facts §2.4", types=_single(MASK_WIDTHS)),
+    InsnSpec("vrelu", "", "vD.T, vA.T, pM", "vunary",
+             "active lanes: vD = max(vA, +0) (-0 -> +0, NaN -> the hardware NaN); inactive lanes 0",
+             page("vrelu"), types=_single(dtypes.named("f16", "s32", "f32")), sub="relu", mask=_LANE_MASK),
+    InsnSpec("vprelu", "", "vD.T, vA.T, vB.T, pM", "vcompound",
+             "active lanes: vD = vA where its sign bit is clear (+0 and a positive NaN included, as boundary "
+             "table 10 shows), else vA * vB rounded once; inactive lanes 0", page("vprelu"), types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
+    InsnSpec("vabssub", "", "vD.T, vA.T, vB.T, pM", "vcompound",
+             "active lanes: vD = |vA - vB|, the difference rounded once (appendix precision.md: Abs(Sub)); "
+             "inactive lanes 0", "c-api-reg/compound_compute/asc_abs_sub.md", types=_single(HALF_FLOAT_TYPES),
+             sub="abssub", mask=_LANE_MASK),
+    InsnSpec("vleakyrelu", "", "vD.T, vA.T, X.T, pM", "vcompound_x",
+             "active lanes: vD = vA where its sign bit is clear (as boundary table 24 shows), else vA * X rounded "
+             "once; inactive lanes 0", page("vleakyrelu"),
+             types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
+    InsnSpec("vpairsum", "", "vD.T, vS.T, pM", "vpairsum",
+             "lane i of vD (i < lanes/2) = vS[2i] + vS[2i+1] rounded once, an inactive lane counting as absent "
+             "(one active: that lane's value; none: +0); the upper half 0",
+             "c-api-reg/reduce_compute/asc_pair_reduce_sum.md", types=_single(HALF_FLOAT_TYPES),
+             mask=MaskUse("pM", "T", "identity", "(absent)")),
 )
 
 DIRECTIVES = (

@@ -814,6 +814,8 @@ def unary_lanes(op: str, a: np.ndarray, etype) -> np.ndarray:
     """abs|neg|exp|sqrt|ln and the _nftz forms (the sub-operation) on every lane of a (an array of T)."""
     if op in FLUSHING:
         return flush_subnormals(unary_lanes(op + "_nftz", flush_subnormals(a, etype), etype), etype)
+    if op == "relu":                                          # max(x, +0): -0 -> +0, NaN -> the hardware NaN
+        return _maxmin(a, np.zeros_like(a), True, etype)
     if etype.kind == "float" and op in ("abs", "neg"):       # sign-bit operations: NaN payloads stay
         sign = etype.bits.type(1 << (8 * etype.width - 1))
         bits = a.view(etype.bits)
@@ -1139,3 +1141,51 @@ def mask_dintlv(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (mask_select, mask_intlv, mask_dintlv)})
+
+
+# ---- issue 13: activations, abs-sub, pair sum (c-api-reg arithmetic_compute, compound, reduce) ----
+def compound_lanes(op: str, a: np.ndarray, b: np.ndarray, etype) -> np.ndarray:
+    """prelu: a where its sign bit is clear (+0 and a positive NaN pass unchanged: boundary tables 10 and
+    24 give 0 for +0 * inf), else a * b rounded once; abssub: |a - b| rounded once (float lanes)."""
+    x, y = _wide(a), _wide(b)
+    with np.errstate(all="ignore"):
+        if op == "prelu":
+            return np.where(np.signbit(x), floats.round_to_type(x * y, etype), a)
+        return floats.round_to_type(np.abs(x - y), etype)
+
+
+def _compound(m: RefMachine, insn: Insn, etype, b: np.ndarray):
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a = m.lanes(insn.operand("vA"), etype).copy()
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, compound_lanes(insn.spec.sub, a, b, etype))
+
+
+def vcompound(m: RefMachine, insn: Insn):
+    # vprelu|vabssub vD.T, vA.T, vB.T, pM  -- inactive lanes 0
+    (etype,) = insn.types
+    _compound(m, insn, etype, m.lanes(insn.operand("vB"), etype).copy())
+
+
+def vcompound_x(m: RefMachine, insn: Insn):
+    # vleakyrelu vD.T, vA.T, X.T, pM  -- prelu with X in every lane
+    (etype,) = insn.types
+    _compound(m, insn, etype, np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes))
+
+
+def vpairsum(m: RefMachine, insn: Insn):
+    # vpairsum vD.T, vS.T, pM  -- lane i = vS[2i] + vS[2i+1] (the active ones), upper half 0
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    source = m.lanes(insn.operand("vS"), etype)
+    result = np.zeros(etype.lanes, etype.bits)
+    for i in range(etype.lanes // 2):
+        present = [source[k] for k in (2 * i, 2 * i + 1) if active[k]]
+        if len(present) == 2:
+            with np.errstate(invalid="ignore"):                # inf + -inf: NaN, made the hardware NaN
+                present = [floats.round_to_type([float(present[0]) + float(present[1])], etype)[0]]
+        if present:
+            result[i] = np.array(present[0], etype.np_dtype).view(etype.bits)
+    m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+
+
+FAMILIES.update({f.__name__: f for f in (vcompound, vcompound_x, vpairsum)})
