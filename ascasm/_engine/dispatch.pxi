@@ -256,6 +256,13 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vcompound_x.vA = <int32_t>row[4]
         decode_sval(m, row + 5, &ins.a.vcompound_x.x)
         ins.a.vcompound_x.pM = <int32_t>row[7]
+    elif family == FAM_VCI_DESC:
+        ins.a.vci_desc.vD = <int32_t>row[3]
+        decode_sval(m, row + 4, &ins.a.vci_desc.x)
+    elif family == FAM_VDUP_LANE:
+        ins.a.vdup_lane.vD = <int32_t>row[3]
+        ins.a.vdup_lane.vA = <int32_t>row[4]
+        ins.a.vdup_lane.pM = <int32_t>row[5]
     elif family == FAM_VPAIRSUM:
         ins.a.vpairsum.vD = <int32_t>row[3]
         ins.a.vpairsum.vS = <int32_t>row[4]
@@ -3544,13 +3551,69 @@ cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <F16*>NULL)
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_lane(m, ins, &ins.a.vdup_lane, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_lane(m, ins, &ins.a.vdup_lane, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_lane(m, ins, &ins.a.vdup_lane, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_455(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <float*>NULL)
     if status:
         m.status = status
@@ -3558,7 +3621,7 @@ cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef KernelFn KERNELS[449]
+cdef KernelFn KERNELS[457]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -4008,6 +4071,14 @@ KERNELS[445] = kernel_445
 KERNELS[446] = kernel_446
 KERNELS[447] = kernel_447
 KERNELS[448] = kernel_448
+KERNELS[449] = kernel_449
+KERNELS[450] = kernel_450
+KERNELS[451] = kernel_451
+KERNELS[452] = kernel_452
+KERNELS[453] = kernel_453
+KERNELS[454] = kernel_454
+KERNELS[455] = kernel_455
+KERNELS[456] = kernel_456
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4716,8 +4787,24 @@ KERNEL_OF_ROWS = (
     (121, 11, 0, 444),
     (122, 9, 0, 445),
     (122, 11, 0, 446),
-    (123, 9, 0, 447),
-    (123, 11, 0, 448),
+    (123, 1, 0, 447),
+    (123, 3, 0, 448),
+    (123, 9, 0, 449),
+    (123, 5, 0, 450),
+    (123, 11, 0, 451),
+    (124, 1, 0, 452),
+    (124, 2, 0, 452),
+    (124, 13, 0, 452),
+    (124, 12, 0, 452),
+    (124, 3, 0, 453),
+    (124, 4, 0, 453),
+    (124, 9, 0, 453),
+    (124, 10, 0, 453),
+    (124, 5, 0, 454),
+    (124, 6, 0, 454),
+    (124, 11, 0, 454),
+    (125, 9, 0, 455),
+    (125, 11, 0, 456),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4842,5 +4929,7 @@ FAMILY_OF_OPCODE = {
     120: FAM_VCOMPOUND,
     121: FAM_VCOMPOUND,
     122: FAM_VCOMPOUND_X,
-    123: FAM_VPAIRSUM,
+    123: FAM_VCI_DESC,
+    124: FAM_VDUP_LANE,
+    125: FAM_VPAIRSUM,
 }

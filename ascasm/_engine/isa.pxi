@@ -195,7 +195,9 @@ cdef enum Family:
     FAM_MASK_DINTLV = 64
     FAM_VCOMPOUND = 65
     FAM_VCOMPOUND_X = 66
-    FAM_VPAIRSUM = 67
+    FAM_VCI_DESC = 67
+    FAM_VDUP_LANE = 68
+    FAM_VPAIRSUM = 69
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -594,6 +596,18 @@ ctypedef fused vcompound_x_T:
 ctypedef fused vcompound_x_sub:
     Op_prelu
 
+ctypedef fused vci_desc_T:
+    int8_t
+    int16_t
+    F16
+    int32_t
+    float
+
+ctypedef fused vdup_lane_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
 ctypedef fused vpairsum_T:
     F16
     float
@@ -917,6 +931,15 @@ cdef struct Args_vcompound_x:    # vD.T, vA.T, X.T, pM
     SVal x
     int32_t pM
 
+cdef struct Args_vci_desc:    # vD.T, X.T
+    int32_t vD
+    SVal x
+
+cdef struct Args_vdup_lane:    # vD.T, vA.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t pM
+
 cdef struct Args_vpairsum:    # vD.T, vS.T, pM
     int32_t vD
     int32_t vS
@@ -989,6 +1012,8 @@ cdef union Args:
     Args_mask_dintlv mask_dintlv
     Args_vcompound vcompound
     Args_vcompound_x vcompound_x
+    Args_vci_desc vci_desc
+    Args_vdup_lane vdup_lane
     Args_vpairsum vpairsum
 
 # the position of each operand in its family's syntax (the trace names registers by it)
@@ -1179,6 +1204,11 @@ cdef enum:
     POS_vcompound_x_vA = 1
     POS_vcompound_x_x = 2
     POS_vcompound_x_pM = 3
+    POS_vci_desc_vD = 0
+    POS_vci_desc_x = 1
+    POS_vdup_lane_vD = 0
+    POS_vdup_lane_vA = 1
+    POS_vdup_lane_pM = 2
     POS_vpairsum_vD = 0
     POS_vpairsum_vS = 1
     POS_vpairsum_pM = 2

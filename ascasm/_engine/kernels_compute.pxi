@@ -229,24 +229,29 @@ cdef inline int k_vdup_masked(Machine* m, const Ins* ins, const Args_vdup_masked
 cdef inline int k_vci(Machine* m, const Ins* ins, const Args_vci* a, vci_T* t) noexcept nogil:
     cdef vci_T x = tval(&a.x, <vci_T*>NULL)
     cdef vci_T* dst = <vci_T*>vreg(m, a.vD)
-    cdef vci_T nearest, up
-    cdef double exact
-    cdef uint64_t bits
     cdef int64_t i
     for i in range(VL // sizeof(vci_T)):
-        if vci_T is F16 or vci_T is BF16 or vci_T is E4M3 or vci_T is E5M2 or vci_T is float:
-            # X + i to nearest, ties toward +inf (the Arange table); exact in double wherever a tie is possible
-            exact = lane_value(x) + <double>i
-            nearest = lane_of_double(exact, <vci_T*>NULL)
-            if lane_value(nearest) < exact:         # rounded down: the value above may be as near
-                bits = lane_bits(nearest)
-                up = lane_of_bits(bits - 1 if bits >> (8 * sizeof(vci_T) - 1) else bits + 1, <vci_T*>NULL)
-                if lane_value(up) - exact == exact - lane_value(nearest):
-                    nearest = up
-            dst[i] = nearest
-        else:
-            dst[i] = <vci_T>(<uint64_t>x + <uint64_t>i)
+        dst[i] = arange_lane(x, i)
     return STOP_RUNNING
+
+
+cdef inline Lane arange_lane(Lane x, int64_t i) noexcept nogil:
+    """X + i: integers wrap; floats to nearest, ties toward +inf (the Arange table), exact in double
+    wherever a tie is possible."""
+    cdef Lane nearest, up
+    cdef double exact
+    cdef uint64_t bits
+    if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2 or Lane is float:
+        exact = lane_value(x) + <double>i
+        nearest = lane_of_double(exact, <Lane*>NULL)
+        if lane_value(nearest) < exact:             # rounded down: the value above may be as near
+            bits = lane_bits(nearest)
+            up = lane_of_bits(bits - 1 if bits >> (8 * sizeof(Lane) - 1) else bits + 1, <Lane*>NULL)
+            if lane_value(up) - exact == exact - lane_value(nearest):
+                nearest = up
+        return nearest
+    else:
+        return <Lane>(<uint64_t>x + <uint64_t>i)
 
 
 cdef inline Lane binary_op(Lane x, Lane y, bint is_add, bint is_sub, bint is_mul, bint is_div, bint is_max,

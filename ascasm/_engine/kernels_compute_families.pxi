@@ -470,3 +470,27 @@ cdef inline int k_vpairsum(Machine* m, const Ins* ins, const Args_vpairsum* a, v
             out[i] = src[2 * i + 1]
     memcpy(vreg(m, a.vD), out, VL)
     return STOP_RUNNING
+
+
+# vci.desc vD.T, X.T  -- lane i = X + (lanes - 1 - i): the vci lanes in reverse order
+cdef inline int k_vci_desc(Machine* m, const Ins* ins, const Args_vci_desc* a, vci_desc_T* t) noexcept nogil:
+    cdef vci_desc_T x = tval(&a.x, <vci_desc_T*>NULL)
+    cdef vci_desc_T* dst = <vci_desc_T*>vreg(m, a.vD)
+    cdef int64_t n = VL // sizeof(vci_desc_T)
+    cdef int64_t i
+    for i in range(n):
+        dst[i] = arange_lane(x, n - 1 - i)
+    return STOP_RUNNING
+
+
+# vdup.v vD.T, vA.T, pM  -- lane 0 of vA in every active lane, inactive lanes 0
+cdef inline int k_vdup_lane(Machine* m, const Ins* ins, const Args_vdup_lane* a, vdup_lane_TW* t) noexcept nogil:
+    cdef vdup_lane_TW x = (<const vdup_lane_TW*>vreg(m, a.vA))[0]
+    cdef vdup_lane_TW* dst = <vdup_lane_TW*>vreg(m, a.vD)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vdup_lane_TW)):
+        dst[i] = x if active(m, a.pM, i, sizeof(vdup_lane_TW)) else 0
+    return STOP_RUNNING

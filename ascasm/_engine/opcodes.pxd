@@ -123,7 +123,9 @@ cdef enum Opcode:
     OP_VPRELU = 120
     OP_VABSSUB = 121
     OP_VLEAKYRELU = 122
-    OP_VPAIRSUM = 123
+    OP_VCI_DESC = 123
+    OP_VDUP_V = 124
+    OP_VPAIRSUM = 125
 
 cdef enum TypeCode:
     T_S8 = 1

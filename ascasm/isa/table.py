@@ -479,6 +479,12 @@ INSNS: tuple[InsnSpec, ...] = (
              "active lanes: vD = vA where its sign bit is clear (as boundary table 24 shows), else vA * X rounded "
              "once; inactive lanes 0", page("vleakyrelu"),
              types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
+    InsnSpec("vci.desc", "", "vD.T, X.T", "vci_desc",
+             "lane i of vD = X + (lanes - 1 - i): vci's lanes in reverse order (integers wrap; floats rounded once, "
+             "ties toward +inf)", "c-api-reg/index_operate/asc_arange.md (asc_arange_descend)",
+             types=_single(SIGNED_FLOAT_TYPES)),
+    InsnSpec("vdup.v", "", "vD.T, vA.T, pM", "vdup_lane", "lane 0 of vA in every active lane of vD, inactive lanes 0",
+             "c-api-reg/data_fill/asc_duplicate.md", types=_single(DUP_TYPES), mask=_LANE_MASK),
     InsnSpec("vpairsum", "", "vD.T, vS.T, pM", "vpairsum",
              "lane i of vD (i < lanes/2) = vS[2i] + vS[2i+1] rounded once, an inactive lane counting as absent "
              "(one active: that lane's value; none: +0); the upper half 0",

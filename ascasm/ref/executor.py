@@ -720,13 +720,16 @@ def round_ties_up(values: np.ndarray, etype) -> np.ndarray:
 def vci(m: RefMachine, insn: Insn):
     # vci vD.T, X.T  -- lane i = X + i (integers wrap; floats: X + i rounded once, ties toward +inf)
     (etype,) = insn.types
-    x = typed_value(m, insn.operand("X"), etype)
-    if etype.kind == "float":      # exact in double wherever a tie is possible (|X| < 2^31)
-        lanes = round_ties_up(_wide(x) + np.arange(etype.lanes), etype)
-    else:
-        with np.errstate(all="ignore"):
-            lanes = x + np.arange(etype.lanes).astype(etype.np_dtype)        # wraps modulo 2^W
-    m.lanes(insn.operand("vD"), etype)[:] = lanes
+    m.lanes(insn.operand("vD"), etype)[:] = arange(typed_value(m, insn.operand("X"), etype), np.arange(etype.lanes), etype)
+
+
+def arange(x: np.ndarray, offsets: np.ndarray, etype) -> np.ndarray:
+    """X + each offset: integers wrap; floats rounded once, ties toward +inf (exact in double wherever a
+    tie is possible, |X| < 2^31)."""
+    if etype.kind == "float":
+        return round_ties_up(_wide(x) + offsets, etype)
+    with np.errstate(all="ignore"):
+        return x + offsets.astype(etype.np_dtype)                 # wraps modulo 2^W
 
 
 def _maxmin(a: np.ndarray, b: np.ndarray, want_max: bool, etype) -> np.ndarray:
@@ -1189,3 +1192,22 @@ def vpairsum(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (vcompound, vcompound_x, vpairsum)})
+
+
+# ---- issue 13: descending arange, duplicate of a lane (c-api-reg index_operate, data_fill) ----
+def vci_desc(m: RefMachine, insn: Insn):
+    # vci.desc vD.T, X.T  -- lane i = X + (lanes - 1 - i)
+    (etype,) = insn.types
+    offsets = np.arange(etype.lanes)[::-1].copy()
+    m.lanes(insn.operand("vD"), etype)[:] = arange(typed_value(m, insn.operand("X"), etype), offsets, etype)
+
+
+def vdup_lane(m: RefMachine, insn: Insn):
+    # vdup.v vD.T, vA.T, pM  -- lane 0 of vA in every active lane, inactive lanes 0
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    first = m.state.vreg[insn.operand("vA")].view(etype.bits)[0]
+    m.state.vreg[insn.operand("vD")].view(etype.bits)[:] = np.where(active, first, etype.bits.type(0))
+
+
+FAMILIES.update({f.__name__: f for f in (vci_desc, vdup_lane)})
