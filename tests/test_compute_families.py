@@ -195,3 +195,35 @@ def test_radix_keys_program(engine):
     assert got["kept"].view(np.uint32).tolist() == kept.view(np.uint32).tolist()
     assert np.array_equal(np.sort(x), x[np.argsort(keys, kind="stable")])   # the keys order like the values
     assert [e.mismatches(machine.state.ub).size for e in program.expects] == [0, 0, 0]
+
+
+# Mull (boundary-values table 17), typed in: (type, src0, src1, dst0, dst1)
+MULL_ROWS = [("u32", 4294967295, 4294967295, 1, 4294967294),
+             ("s32", -2147483648, -2147483648, 0, 1073741824),
+             ("s32", -2147483648, 2147483647, -2147483648, -1073741824),
+             ("s32", 2147483647, 2147483647, 1, 1073741823)]
+
+
+@pytest.mark.parametrize("t,a,b,low,high", MULL_ROWS)
+def test_mull_boundary_rows(engine, t, a, b, low, high):
+    m = run_source(f"vdup v0.{t}, {a}\nvdup v1.{t}, {b}\nmask p0.b32, VL2\nvmull v2.{t}, v3.{t}, v0.{t}, v1.{t}, p0\n",
+                   engine)
+    dtype = NP[t]
+    assert m.state.vreg[2].view(dtype).tolist()[:3] == [low, low, 0]       # lane 2 inactive: 0
+    assert m.state.vreg[3].view(dtype).tolist()[:3] == [high, high, 0]
+
+
+@pytest.mark.parametrize("t", ["s32", "u32"])
+def test_mull_model(engine, t):
+    rng = np.random.default_rng(17)
+    info = np.iinfo(NP[t])
+    a, b = (rng.integers(info.min, info.max, 64, endpoint=True) for _ in range(2))
+    m = run_source(buffer("a", t, a) + buffer("b", t, b) + f"""
+        mask p0.b32, ALL
+        vld v0.{t}, [a]
+        vld v1.{t}, [b]
+        vmull v0.{t}, v1.{t}, v0.{t}, v1.{t}, p0
+    """, engine)
+    products = [int(x) * int(y) for x, y in zip(a, b)]
+    assert m.state.vreg[0].view(np.uint32).tolist() == [p % (1 << 32) for p in products]
+    assert m.state.vreg[1].view(np.uint32).tolist() == [(p >> 32) % (1 << 32) for p in products]

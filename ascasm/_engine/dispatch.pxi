@@ -263,6 +263,12 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vdup_lane.vD = <int32_t>row[3]
         ins.a.vdup_lane.vA = <int32_t>row[4]
         ins.a.vdup_lane.pM = <int32_t>row[5]
+    elif family == FAM_VMULL:
+        ins.a.vmull.vD0 = <int32_t>row[3]
+        ins.a.vmull.vD1 = <int32_t>row[4]
+        ins.a.vmull.vA = <int32_t>row[5]
+        ins.a.vmull.vB = <int32_t>row[6]
+        ins.a.vmull.pM = <int32_t>row[7]
     elif family == FAM_VPAIRSUM:
         ins.a.vpairsum.vD = <int32_t>row[3]
         ins.a.vpairsum.vS = <int32_t>row[4]
@@ -3607,13 +3613,27 @@ cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_455(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <F16*>NULL)
+    cdef int status = k_vmull(m, ins, &ins.a.vmull, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vmull(m, ins, &ins.a.vmull, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_457(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_458(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <float*>NULL)
     if status:
         m.status = status
@@ -3621,7 +3641,7 @@ cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef KernelFn KERNELS[457]
+cdef KernelFn KERNELS[459]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -4079,6 +4099,8 @@ KERNELS[453] = kernel_453
 KERNELS[454] = kernel_454
 KERNELS[455] = kernel_455
 KERNELS[456] = kernel_456
+KERNELS[457] = kernel_457
+KERNELS[458] = kernel_458
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4803,8 +4825,10 @@ KERNEL_OF_ROWS = (
     (124, 5, 0, 454),
     (124, 6, 0, 454),
     (124, 11, 0, 454),
-    (125, 9, 0, 455),
-    (125, 11, 0, 456),
+    (125, 5, 0, 455),
+    (125, 6, 0, 456),
+    (126, 9, 0, 457),
+    (126, 11, 0, 458),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4931,5 +4955,6 @@ FAMILY_OF_OPCODE = {
     122: FAM_VCOMPOUND_X,
     123: FAM_VCI_DESC,
     124: FAM_VDUP_LANE,
-    125: FAM_VPAIRSUM,
+    125: FAM_VMULL,
+    126: FAM_VPAIRSUM,
 }

@@ -197,7 +197,8 @@ cdef enum Family:
     FAM_VCOMPOUND_X = 66
     FAM_VCI_DESC = 67
     FAM_VDUP_LANE = 68
-    FAM_VPAIRSUM = 69
+    FAM_VMULL = 69
+    FAM_VPAIRSUM = 70
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -608,6 +609,10 @@ ctypedef fused vdup_lane_TW:
     uint16_t
     uint32_t
 
+ctypedef fused vmull_T:
+    int32_t
+    uint32_t
+
 ctypedef fused vpairsum_T:
     F16
     float
@@ -940,6 +945,13 @@ cdef struct Args_vdup_lane:    # vD.T, vA.T, pM
     int32_t vA
     int32_t pM
 
+cdef struct Args_vmull:    # vD0.T, vD1.T, vA.T, vB.T, pM
+    int32_t vD0
+    int32_t vD1
+    int32_t vA
+    int32_t vB
+    int32_t pM
+
 cdef struct Args_vpairsum:    # vD.T, vS.T, pM
     int32_t vD
     int32_t vS
@@ -1014,6 +1026,7 @@ cdef union Args:
     Args_vcompound_x vcompound_x
     Args_vci_desc vci_desc
     Args_vdup_lane vdup_lane
+    Args_vmull vmull
     Args_vpairsum vpairsum
 
 # the position of each operand in its family's syntax (the trace names registers by it)
@@ -1209,6 +1222,11 @@ cdef enum:
     POS_vdup_lane_vD = 0
     POS_vdup_lane_vA = 1
     POS_vdup_lane_pM = 2
+    POS_vmull_vD0 = 0
+    POS_vmull_vD1 = 1
+    POS_vmull_vA = 2
+    POS_vmull_vB = 3
+    POS_vmull_pM = 4
     POS_vpairsum_vD = 0
     POS_vpairsum_vS = 1
     POS_vpairsum_pM = 2

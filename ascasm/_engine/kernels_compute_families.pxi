@@ -494,3 +494,28 @@ cdef inline int k_vdup_lane(Machine* m, const Ins* ins, const Args_vdup_lane* a,
     for i in range(VL // sizeof(vdup_lane_TW)):
         dst[i] = x if active(m, a.pM, i, sizeof(vdup_lane_TW)) else 0
     return STOP_RUNNING
+
+
+# vmull vD0.T, vD1.T, vA.T, vB.T, pM  -- the 64-bit product: low 32 bits -> vD0, high -> vD1 (last)
+cdef inline int k_vmull(Machine* m, const Ins* ins, const Args_vmull* a, vmull_T* t) noexcept nogil:
+    cdef const vmull_T* x = <const vmull_T*>vreg(m, a.vA)
+    cdef const vmull_T* y = <const vmull_T*>vreg(m, a.vB)
+    cdef uint32_t low[LANES_B32]                # the destinations may be sources
+    cdef uint32_t high[LANES_B32]
+    cdef uint64_t product
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(LANES_B32):
+        product = 0
+        if active(m, a.pM, i, 4):
+            if vmull_T is int32_t:
+                product = <uint64_t>(<int64_t>x[i] * <int64_t>y[i])      # exact: |product| <= 2^62
+            else:
+                product = <uint64_t>x[i] * <uint64_t>y[i]
+        low[i] = <uint32_t>product
+        high[i] = <uint32_t>(product >> 32)
+    memcpy(vreg(m, a.vD0), low, VL)
+    memcpy(vreg(m, a.vD1), high, VL)            # vD1 last
+    return STOP_RUNNING

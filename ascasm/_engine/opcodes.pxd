@@ -125,7 +125,8 @@ cdef enum Opcode:
     OP_VLEAKYRELU = 122
     OP_VCI_DESC = 123
     OP_VDUP_V = 124
-    OP_VPAIRSUM = 125
+    OP_VMULL = 125
+    OP_VPAIRSUM = 126
 
 cdef enum TypeCode:
     T_S8 = 1

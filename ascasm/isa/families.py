@@ -50,7 +50,7 @@ AXES = {
     "vpack": ("TW", "UW", "sub"), "mask_pack": ("sub",), "mask_unpack": ("sub",),
     "vhist": ("sub",), "mask_select": (), "mask_intlv": (), "mask_dintlv": (),
     "vcompound": ("T", "sub"), "vcompound_x": ("T", "sub"), "vpairsum": ("T",),
-    "vci_desc": ("T",), "vdup_lane": ("TW",),
+    "vci_desc": ("T",), "vdup_lane": ("TW",), "vmull": ("T",),
 }
 
 

@@ -181,7 +181,7 @@ _PAGE_OF = {"vadd": "asc_add", "vsub": "asc_sub", "vmul": "asc_mul", "vmax": "as
             "vadds": "asc_add_scalar", "vmuls": "asc_mul_scalar", "vmaxs": "asc_max_scalar",
             "vmins": "asc_min_scalar", "vdiv": "asc_div", "vabs": "asc_abs", "vneg": "asc_neg", "vexp": "asc_exp",
             "vsqrt": "asc_sqrt", "vln": "asc_ln", "vrelu": "asc_relu", "vprelu": "asc_prelu",
-            "vleakyrelu": "asc_leakyrelu"}
+            "vleakyrelu": "asc_leakyrelu", "vmull": "asc_mull"}
 _SCALAR_FORM_TYPES = {"vadds": ARITH_TYPES, "vmuls": DIV_TYPES, "vmaxs": ARITH_TYPES,
                       "vmins": tuple(t for t in ARITH_TYPES if t.name != "bf16")}     # the pages differ here
 _FTZ = "subnormal inputs and results flushed to zero of the same sign (the pages' default)"
@@ -485,6 +485,10 @@ INSNS: tuple[InsnSpec, ...] = (
              types=_single(SIGNED_FLOAT_TYPES)),
     InsnSpec("vdup.v", "", "vD.T, vA.T, pM", "vdup_lane", "lane 0 of vA in every active lane of vD, inactive lanes 0",
              "c-api-reg/data_fill/asc_duplicate.md", types=_single(DUP_TYPES), mask=_LANE_MASK),
+    InsnSpec("vmull", "", "vD0.T, vD1.T, vA.T, vB.T, pM", "vmull",
+             "active lanes: the 64-bit product vA * vB (signed for s32): its low 32 bits -> vD0, its high 32 bits "
+             "-> vD1 (written last); inactive lanes 0 in both", page("vmull"),
+             types=_single(dtypes.named("s32", "u32")), mask=_LANE_MASK),
     InsnSpec("vpairsum", "", "vD.T, vS.T, pM", "vpairsum",
              "lane i of vD (i < lanes/2) = vS[2i] + vS[2i+1] rounded once, an inactive lane counting as absent "
              "(one active: that lane's value; none: +0); the upper half 0",

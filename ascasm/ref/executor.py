@@ -1211,3 +1211,16 @@ def vdup_lane(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (vci_desc, vdup_lane)})
+
+
+def vmull(m: RefMachine, insn: Insn):
+    # vmull vD0.T, vD1.T, vA.T, vB.T, pM  -- the 64-bit product: low 32 bits -> vD0, high -> vD1 (last)
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a, b = (m.lanes(insn.operand(name), etype).tolist() for name in ("vA", "vB"))
+    products = [(x * y) % (1 << 64) if on else 0 for x, y, on in zip(a, b, active)]    # two's complement bits
+    m.state.vreg[insn.operand("vD0")] = np.array([p & 0xFFFFFFFF for p in products], np.uint32).view(np.uint8)
+    m.state.vreg[insn.operand("vD1")] = np.array([p >> 32 for p in products], np.uint32).view(np.uint8)
+
+
+FAMILIES.update({f.__name__: f for f in (vmull,)})
