@@ -31,6 +31,9 @@ SOURCE_KEY = {
     "c-api-reg": '"c-api-reg/DIR/asc_NAME.md": the public Ascend C API reference page of the register-level '
                  "function asc_NAME (Huawei's asc-devkit documentation, SIMD-API); `ascasm explain asc_NAME` "
                  "finds the instructions that implement it",
+    "reg-api": '"reg-api NAME ALGO": the public Ascend C Reg-layer (C++) reference page NAME, and the algorithm '
+               "(template mode) of it that the row implements (Huawei's asc-devkit documentation, SIMD-API)",
+    "appendix": '"appendix NAME": an appendix table of the Ascend C API reference (precision, boundary values)',
     "LANGUAGE.md": '"LANGUAGE.md §N": the ascasm language specification, kept with the project; what it '
                    "leaves open is decided in docs/semantics.md, and docs/isa.md lists every instruction",
 }

@@ -16,8 +16,10 @@ import numpy as np
 
 from .isa.dtypes import ElemType
 
-# The canonical quiet NaN of each float type: the result of any arithmetic that produces a NaN.
-CANONICAL_NAN_BITS = {"f16": 0x7E00, "bf16": 0x7FC0, "f32": 0x7FC00000, "e4m3": 0x7F, "e5m2": 0x7E}
+# The hardware NaN of each float type, the result of any arithmetic that produces a NaN: positive, every
+# exponent and mantissa bit set. The pages show f32's (0x7FFFFFFF, reg-api Div table 8); e4m3's only NaN
+# is of that form too; the rule is extended to the other types (docs/semantics.md "Floating point").
+CANONICAL_NAN_BITS = {"f16": 0x7FFF, "bf16": 0x7FFF, "f32": 0x7FFFFFFF, "e4m3": 0x7F, "e5m2": 0x7F}
 
 
 def canonical_nan(etype: ElemType) -> np.ndarray:

@@ -36,7 +36,7 @@
         vdiv     v2.f32, v2.f32, v6.f32, p1
         vcvt.rint v7.bf16, v1.f32, p1, even       ; y of the even lanes, odd lanes 0
         vcvt.rint v8.bf16, v2.f32, p1, odd        ; y of the odd lanes, even lanes 0
-        vor      v9.bf16, v7.bf16, v8.bf16, p0
+        vor      v9.u16, v7.u16, v8.u16, p0       ; raw bits (asc_or lists no bf16)
         vsta     [y], v9.bf16, p0
         halt
 

@@ -1,7 +1,9 @@
 ; Softmax over one row of 128 f16 values, all in one vector register (p0.b16 ALL):
 ;   m = max(x) (vredmax, lane 0), broadcast through the UB (vsta.1st, membar, vld.brc),
 ;   d = x - m (vsub), e = exp(d) (vexp), s = sum(e) (vredsum, pairwise f16 tree, lane 0),
-;   broadcast s the same way, y = e / s (vdiv), stored with vsta. `stats` keeps m and s.
+;   broadcast s the same way, y = e / s (vdiv.nftz), stored with vsta. `stats` keeps m and s.
+;   vdiv.nftz keeps subnormal quotients: plain vdiv, like the hardware's default Div, flushes the 17
+;   subnormal y values below to 0.
 ; The membars order each vsta.1st before the vld.brc that reads the same two bytes back.
 ;
 ; Input: x[i] = ((37 i) mod 128) / 16 - 4: 37 is odd, so the 128 distinct multiples of 1/16 in
@@ -30,7 +32,7 @@
         vsta.1st [stats + 2], v5.f16
         membar
         vld.brc  v6.f16, [stats + 2]      ; s in every lane
-        vdiv     v7.f16, v4.f16, v6.f16, p0
+        vdiv.nftz v7.f16, v4.f16, v6.f16, p0
         vsta     [y], v7.f16, p0
         halt
 

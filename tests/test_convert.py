@@ -34,8 +34,9 @@ PAGES = {
 }
 CASES = [(dst, src, mode, sat) for (dst, src), (modes, has_sat) in PAGES.items()
          for mode in (modes or ("",)) for sat in ((False, True) if has_sat else (False,))]
-# The canonical quiet NaN (docs/semantics.md) and +inf of each type, typed in
-NAN = {"f16": 0x7E00, "bf16": 0x7FC0, "f32": 0x7FC00000, "e4m3": 0x7F, "e5m2": 0x7E}
+# The NaN every operation produces (docs/semantics.md "Floating point": positive, every exponent and
+# mantissa bit set, as reg-api Div table 8 shows for f32) and +inf of each type, typed in
+NAN = {"f16": 0x7FFF, "bf16": 0x7FFF, "f32": 0x7FFFFFFF, "e4m3": 0x7F, "e5m2": 0x7F}
 INF = {"f16": 0x7C00, "bf16": 0x7F80, "f32": 0x7F800000, "e5m2": 0x7C}
 
 UB_CHUNK_REGISTERS = 480        # source registers per run fit in the usable UB

@@ -22,14 +22,14 @@ def test_u16_lanes_bit_by_bit(engine, mnemonic, expected):
 
 
 def test_floats_are_combined_as_bits_and_inactive_lanes_are_zero(engine):
-    # 1.5 is 0x3FC00000, -2.0 is 0xC0000000: their xor 0xFFC00000 (a NaN with the sign set), kept as is
+    # 1.5 is 0x3FC00000, -2.0 is 0xC0000000: their or 0xFFC00000 (a NaN with the sign set), kept as is
     machine = run_source("""
         .ub out u32[64] = 7
             mask p0.b32, ALL
             mask p1.b32, VL2
             vdup v1.f32, 1.5
             vdup v2.f32, -2.0
-            vxor v3.f32, v1.f32, v2.f32, p1
+            vor v3.f32, v1.f32, v2.f32, p1
             vsta [out], v3.f32, p0
             halt
     """, engine)
@@ -41,3 +41,14 @@ def test_64_bit_types_are_not_on_the_page():
     with pytest.raises(AssemblyFailed) as failed:
         assemble("    mask p0.b32, ALL\n    vand v0.u64, v1.u64, v2.u64, p0\n")
     assert "'vand' does not accept u64" in str(failed.value)
+
+
+@pytest.mark.parametrize("line, page_list", [
+    ("vxor v0.f32, v1.f32, v2.f32, p0", "accepted (asc_xor.md's list): s8, u8, s16, u16, s32, u32"),
+    ("vor v0.bf16, v1.bf16, v2.bf16, p0", "accepted (asc_or.md's list): s8, u8, s16, u16, f16, s32, u32, f32"),
+])
+def test_each_page_has_its_own_type_list(line, page_list):
+    """asc_and lists bf16 and the fp8 types, asc_or only f16/f32 among floats, asc_xor no float at all."""
+    with pytest.raises(AssemblyFailed) as failed:
+        assemble(f"    mask p0.b32, ALL\n    {line}\n")
+    assert page_list in str(failed.value)

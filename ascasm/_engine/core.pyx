@@ -11,7 +11,7 @@ check precedes every write). Addresses are computed at run time and range-checke
 Kernels live in kernels_*.pxi, one section per family, each starting with its syntax.
 """
 cimport cython
-from libc.math cimport INFINITY, NAN, exp, sqrt
+from libc.math cimport INFINITY, NAN, exp, log, sqrt, nextafter
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t, INT32_MIN, INT32_MAX
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memmove, memset
@@ -384,6 +384,7 @@ include "kernels_scalar.pxi"
 include "kernels_memory.pxi"
 include "kernels_compute.pxi"
 include "kernels_convert.pxi"
+include "kernels_compute_families.pxi"
 include "dispatch.pxi"
 
 

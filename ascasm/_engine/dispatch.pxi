@@ -174,6 +174,115 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vtrc.vD = <int32_t>row[3]
         ins.a.vtrc.vS = <int32_t>row[4]
         ins.a.vtrc.pM = <int32_t>row[5]
+    elif family == FAM_VCMP_X:
+        ins.a.vcmp_x.pD = <int32_t>row[3]
+        ins.a.vcmp_x.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vcmp_x.x)
+        ins.a.vcmp_x.pM = <int32_t>row[7]
+    elif family == FAM_VNOT:
+        ins.a.vnot.vD = <int32_t>row[3]
+        ins.a.vnot.vA = <int32_t>row[4]
+        ins.a.vnot.pM = <int32_t>row[5]
+    elif family == FAM_VSHIFT:
+        ins.a.vshift.vD = <int32_t>row[3]
+        ins.a.vshift.vA = <int32_t>row[4]
+        ins.a.vshift.vB = <int32_t>row[5]
+        ins.a.vshift.pM = <int32_t>row[6]
+    elif family == FAM_VSHIFT_X:
+        ins.a.vshift_x.vD = <int32_t>row[3]
+        ins.a.vshift_x.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vshift_x.x)
+        ins.a.vshift_x.pM = <int32_t>row[7]
+    elif family == FAM_VMOV:
+        ins.a.vmov.vD = <int32_t>row[3]
+        ins.a.vmov.vA = <int32_t>row[4]
+        ins.a.vmov.pM = <int32_t>row[5]
+    elif family == FAM_VFMA:
+        ins.a.vfma.vD = <int32_t>row[3]
+        ins.a.vfma.vA = <int32_t>row[4]
+        ins.a.vfma.vB = <int32_t>row[5]
+        ins.a.vfma.pM = <int32_t>row[6]
+    elif family == FAM_VFMA_X:
+        ins.a.vfma_x.vD = <int32_t>row[3]
+        ins.a.vfma_x.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vfma_x.x)
+        ins.a.vfma_x.pM = <int32_t>row[7]
+    elif family == FAM_VINTLV:
+        ins.a.vintlv.vD0 = <int32_t>row[3]
+        ins.a.vintlv.vD1 = <int32_t>row[4]
+        ins.a.vintlv.vA = <int32_t>row[5]
+        ins.a.vintlv.vB = <int32_t>row[6]
+    elif family == FAM_VDINTLV:
+        ins.a.vdintlv.vD0 = <int32_t>row[3]
+        ins.a.vdintlv.vD1 = <int32_t>row[4]
+        ins.a.vdintlv.vA = <int32_t>row[5]
+        ins.a.vdintlv.vB = <int32_t>row[6]
+    elif family == FAM_VUNPACK:
+        ins.a.vunpack.vD = <int32_t>row[3]
+        ins.a.vunpack.vA = <int32_t>row[4]
+    elif family == FAM_REDUCE_SUM_BLOCK:
+        ins.a.reduce_sum_block.vD = <int32_t>row[3]
+        ins.a.reduce_sum_block.vS = <int32_t>row[4]
+        ins.a.reduce_sum_block.pM = <int32_t>row[5]
+    elif family == FAM_REDUCE_MAXMIN_BLOCK:
+        ins.a.reduce_maxmin_block.vD = <int32_t>row[3]
+        ins.a.reduce_maxmin_block.vS = <int32_t>row[4]
+        ins.a.reduce_maxmin_block.pM = <int32_t>row[5]
+    elif family == FAM_VPACK:
+        ins.a.vpack.vD = <int32_t>row[3]
+        ins.a.vpack.vA = <int32_t>row[4]
+    elif family == FAM_MASK_PACK:
+        ins.a.mask_pack.pD = <int32_t>row[3]
+        ins.a.mask_pack.pS = <int32_t>row[4]
+    elif family == FAM_MASK_UNPACK:
+        ins.a.mask_unpack.pD = <int32_t>row[3]
+        ins.a.mask_unpack.pS = <int32_t>row[4]
+    elif family == FAM_VHIST:
+        ins.a.vhist.vD = <int32_t>row[3]
+        ins.a.vhist.vA = <int32_t>row[4]
+        ins.a.vhist.pM = <int32_t>row[5]
+    elif family == FAM_MASK_SELECT:
+        ins.a.mask_select.pD = <int32_t>row[3]
+        ins.a.mask_select.pA = <int32_t>row[4]
+        ins.a.mask_select.pB = <int32_t>row[5]
+        ins.a.mask_select.pG = <int32_t>row[6]
+    elif family == FAM_MASK_INTLV:
+        ins.a.mask_intlv.pD0 = <int32_t>row[3]
+        ins.a.mask_intlv.pD1 = <int32_t>row[4]
+        ins.a.mask_intlv.pA = <int32_t>row[5]
+        ins.a.mask_intlv.pB = <int32_t>row[6]
+    elif family == FAM_MASK_DINTLV:
+        ins.a.mask_dintlv.pD0 = <int32_t>row[3]
+        ins.a.mask_dintlv.pD1 = <int32_t>row[4]
+        ins.a.mask_dintlv.pA = <int32_t>row[5]
+        ins.a.mask_dintlv.pB = <int32_t>row[6]
+    elif family == FAM_VCOMPOUND:
+        ins.a.vcompound.vD = <int32_t>row[3]
+        ins.a.vcompound.vA = <int32_t>row[4]
+        ins.a.vcompound.vB = <int32_t>row[5]
+        ins.a.vcompound.pM = <int32_t>row[6]
+    elif family == FAM_VCOMPOUND_X:
+        ins.a.vcompound_x.vD = <int32_t>row[3]
+        ins.a.vcompound_x.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vcompound_x.x)
+        ins.a.vcompound_x.pM = <int32_t>row[7]
+    elif family == FAM_VCI_DESC:
+        ins.a.vci_desc.vD = <int32_t>row[3]
+        decode_sval(m, row + 4, &ins.a.vci_desc.x)
+    elif family == FAM_VDUP_LANE:
+        ins.a.vdup_lane.vD = <int32_t>row[3]
+        ins.a.vdup_lane.vA = <int32_t>row[4]
+        ins.a.vdup_lane.pM = <int32_t>row[5]
+    elif family == FAM_VMULL:
+        ins.a.vmull.vD0 = <int32_t>row[3]
+        ins.a.vmull.vD1 = <int32_t>row[4]
+        ins.a.vmull.vA = <int32_t>row[5]
+        ins.a.vmull.vB = <int32_t>row[6]
+        ins.a.vmull.pM = <int32_t>row[7]
+    elif family == FAM_VPAIRSUM:
+        ins.a.vpairsum.vD = <int32_t>row[3]
+        ins.a.vpairsum.vS = <int32_t>row[4]
+        ins.a.vpairsum.pM = <int32_t>row[5]
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -1085,56 +1194,56 @@ cdef const Ins* kernel_107(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_108(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <int16_t*>NULL)
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <E5M2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_109(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint16_t*>NULL)
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <E4M3*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_110(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <int32_t*>NULL)
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <int16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_111(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint32_t*>NULL)
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_112(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <int64_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_113(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint64_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_114(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_115(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_113(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_114(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_115(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -1148,28 +1257,28 @@ cdef const Ins* kernel_116(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_117(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <E4M3*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_118(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup(m, ins, &ins.a.vdup, <E5M2*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_119(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_120(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_118(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_119(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <E5M2*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_120(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <E4M3*>NULL)
     if status:
         m.status = status
         return NULL
@@ -1190,2324 +1299,2772 @@ cdef const Ins* kernel_122(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_123(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int32_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_124(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint32_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_125(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int64_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_126(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint64_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_127(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_128(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_124(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_129(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_125(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_126(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_127(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_130(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <E4M3*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_131(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <E5M2*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_132(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_128(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci(m, ins, &ins.a.vci, <int8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_133(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <uint8_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_134(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_129(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci(m, ins, &ins.a.vci, <int16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_135(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <uint16_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_136(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <int32_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_137(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <uint32_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_138(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <int64_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_139(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <uint64_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_140(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_130(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci(m, ins, &ins.a.vci, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_141(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <BF16*>NULL)
+cdef const Ins* kernel_131(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci(m, ins, &ins.a.vci, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_142(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_132(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci(m, ins, &ins.a.vci, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_143(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <E4M3*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_144(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci(m, ins, &ins.a.vci, <E5M2*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_145(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_133(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_146(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_134(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_147(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_135(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_148(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_136(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_149(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_150(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_151(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_152(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_153(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_137(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_154(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_138(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_155(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_139(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_140(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_141(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_156(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_157(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_158(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_142(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_159(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_143(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_160(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_144(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_161(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_145(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_162(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_sub*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_163(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_sub*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_164(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_sub*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_165(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_sub*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_166(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_146(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_167(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_147(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_168(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_148(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_149(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_150(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_169(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_sub*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_170(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_sub*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_171(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_172(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_173(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_151(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_174(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_152(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_175(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_176(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_177(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_178(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_179(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_153(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_180(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_154(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_181(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_155(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_156(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_157(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_182(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_183(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_184(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_158(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_185(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_159(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_186(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_160(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_187(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_161(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_188(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_189(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_190(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_191(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_192(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_162(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_193(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_163(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_194(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_164(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_165(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_166(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_195(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_196(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_197(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_167(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_198(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_168(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_199(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_169(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_200(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_170(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_201(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_202(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_203(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_204(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_205(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_171(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_206(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_172(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_207(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_173(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_174(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_175(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_208(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_209(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_210(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_176(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_211(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_177(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_212(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_178(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_213(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_179(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_214(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_215(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_216(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_217(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_218(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_180(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_219(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_181(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_220(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_182(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_183(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_184(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_221(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_222(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_add*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_223(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_224(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_225(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_185(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_226(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_186(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_227(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_228(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_229(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_230(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_231(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_187(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_232(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_mul*>NULL)
+cdef const Ins* kernel_188(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_233(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_189(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_190(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_234(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_235(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_mul*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_236(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_191(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_237(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_192(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_238(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_193(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_239(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_194(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_240(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_241(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_242(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_243(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_244(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_195(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_245(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_196(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_246(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_197(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_198(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_199(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_247(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_248(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_max*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_249(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_200(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_250(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_201(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_251(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_202(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_252(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_203(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_253(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_254(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_255(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int64_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_256(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint64_t*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_257(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_204(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_258(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_min*>NULL)
+cdef const Ins* kernel_205(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_259(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_206(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_207(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_260(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E4M3*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_261(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <E5M2*>NULL, <Op_min*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_262(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_208(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_263(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_209(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_264(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_210(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_265(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_211(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_266(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_eq*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_267(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_eq*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_268(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_eq*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_269(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_eq*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_270(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_212(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_271(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_213(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_272(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_214(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_215(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_216(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_273(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_eq*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_274(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_eq*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_275(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_217(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_276(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_218(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_277(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_219(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_278(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_220(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_279(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ne*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_280(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ne*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_281(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ne*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_282(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ne*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_283(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_221(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_284(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_222(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_285(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_223(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_224(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_225(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_286(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_ne*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_287(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_ne*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_288(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_226(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_289(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_227(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_290(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_228(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_291(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_229(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_292(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_lt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_293(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_lt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_294(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_lt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_295(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_lt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_296(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_230(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_297(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_231(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_298(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_232(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_233(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_234(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_299(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_lt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_300(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_lt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_301(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_235(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_302(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_236(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_303(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_237(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_304(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_238(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_305(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_le*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_306(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_le*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_307(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_le*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_308(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_le*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_309(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_239(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_310(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_240(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_311(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_241(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_242(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_243(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_312(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_le*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_313(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_le*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_314(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_244(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_315(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_245(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_316(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_246(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_317(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_247(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_318(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_gt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_319(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_gt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_320(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_gt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_321(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_gt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_322(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_248(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_323(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_249(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_324(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_250(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_251(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_252(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_325(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_gt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_326(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_gt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_327(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_253(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_328(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_254(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_329(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_255(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_330(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_256(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_331(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ge*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_332(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ge*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_333(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ge*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_334(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ge*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_335(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_257(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_336(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_258(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_337(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_259(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_260(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_261(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_338(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E4M3*>NULL, <Op_ge*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_339(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <E5M2*>NULL, <Op_ge*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_340(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_262(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_341(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_263(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_342(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_264(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_343(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint64_t*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_344(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_265(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_pcnt(m, ins, &ins.a.pcnt)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_345(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_346(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_347(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_266(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_348(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_267(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_349(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_350(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_351(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_352(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_353(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_268(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_354(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_div*>NULL)
+cdef const Ins* kernel_269(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_355(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_270(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_271(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_356(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E4M3*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_357(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <E5M2*>NULL, <Op_div*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_358(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_272(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_359(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_273(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_360(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_abs*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_361(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_abs*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_362(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_274(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_363(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_abs*>NULL)
+cdef const Ins* kernel_275(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_364(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_276(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_365(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_abs*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_366(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_abs*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_367(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_277(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_368(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_278(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_369(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_neg*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_370(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_neg*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_371(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_279(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_372(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_neg*>NULL)
+cdef const Ins* kernel_280(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_373(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_281(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_374(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_neg*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_375(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_neg*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_376(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_282(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_377(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_exp*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_378(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_283(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_379(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_exp*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_380(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_exp*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_381(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_284(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_382(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <BF16*>NULL, <Op_sqrt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_383(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_285(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_384(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E4M3*>NULL, <Op_sqrt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_385(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <E5M2*>NULL, <Op_sqrt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_386(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_286(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_387(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_287(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_388(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_288(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_389(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_289(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_390(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_290(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_391(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_291(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_392(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_292(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_393(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_293(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_394(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_294(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_395(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_295(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_396(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_296(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint8_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_397(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_297(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint8_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_398(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_298(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_399(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_299(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_400(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_300(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_401(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_301(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_402(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_302(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_403(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_303(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_404(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_304(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_405(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_305(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_406(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_306(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_407(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_307(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_408(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_308(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_409(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_309(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_410(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_310(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_411(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_311(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_412(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_312(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_413(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_313(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_414(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_314(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_415(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_315(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_416(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_316(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_417(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_317(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_418(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_318(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_419(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_319(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_420(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_320(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_421(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_321(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_422(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_322(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_423(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_323(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_324(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_325(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_326(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_327(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_328(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_329(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_330(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_331(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_332(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_333(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_334(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_335(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_336(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_337(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_338(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_odd*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_339(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_340(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_341(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_342(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_343(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_344(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_345(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_346(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_347(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_348(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_349(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_350(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_351(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_352(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_353(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_354(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_div_nftz*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[454]
+cdef const Ins* kernel_355(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_div_nftz*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_356(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp_nftz*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_357(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp_nftz*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_358(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt_nftz*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_359(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt_nftz*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_360(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_361(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_362(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_363(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_364(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_365(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_366(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_367(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_368(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_369(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_370(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_371(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_372(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_373(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_374(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_375(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_376(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_377(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_378(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_379(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_380(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_381(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_382(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_383(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_384(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_385(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_386(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_387(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_388(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_389(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_390(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_391(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_392(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_393(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_394(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_395(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_396(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_397(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_398(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_399(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_400(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_401(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_402(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_403(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_404(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_405(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_406(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_407(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_408(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_409(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_410(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_411(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_412(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_413(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_414(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_415(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_416(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_417(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_418(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_419(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_420(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_421(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_422(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_423(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int8_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint8_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int16_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint16_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int32_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint32_t*>NULL, <Op_shl*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int8_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint8_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int16_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint16_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int32_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint32_t*>NULL, <Op_shr*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vfma_x(m, ins, &ins.a.vfma_x, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vfma_x(m, ins, &ins.a.vfma_x, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_ln*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_ln*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_455(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint16_t*>NULL, <uint8_t*>NULL, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_457(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int16_t*>NULL, <int8_t*>NULL, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_458(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint32_t*>NULL, <uint16_t*>NULL, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_459(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int32_t*>NULL, <int16_t*>NULL, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_460(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint16_t*>NULL, <uint8_t*>NULL, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_461(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int16_t*>NULL, <int8_t*>NULL, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_462(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint32_t*>NULL, <uint16_t*>NULL, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_463(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int32_t*>NULL, <int16_t*>NULL, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_464(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_465(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_466(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_467(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <int16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_468(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_469(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_470(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <F16*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_471(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <float*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_472(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint16_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_473(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int16_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_474(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_475(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int32_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_476(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <F16*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_477(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <float*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_478(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint16_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_479(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int16_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_480(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_481(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int32_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_482(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint8_t*>NULL, <uint16_t*>NULL, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_483(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint16_t*>NULL, <uint32_t*>NULL, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_484(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint8_t*>NULL, <uint16_t*>NULL, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_485(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint16_t*>NULL, <uint32_t*>NULL, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_486(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_pack(m, ins, &ins.a.mask_pack, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_487(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_pack(m, ins, &ins.a.mask_pack, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_488(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_unpack(m, ins, &ins.a.mask_unpack, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_489(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_unpack(m, ins, &ins.a.mask_unpack, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_490(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_bin0*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_491(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_bin1*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_492(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_cbin0*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_493(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_cbin1*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_494(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_select(m, ins, &ins.a.mask_select)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_495(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_intlv(m, ins, &ins.a.mask_intlv)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_496(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_dintlv(m, ins, &ins.a.mask_dintlv)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_497(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_relu*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_498(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_relu*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_499(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_relu*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_500(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_501(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_502(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_abssub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_503(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_abssub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_504(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcompound_x(m, ins, &ins.a.vcompound_x, <F16*>NULL, <Op_prelu*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_505(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcompound_x(m, ins, &ins.a.vcompound_x, <float*>NULL, <Op_prelu*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_506(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_507(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_508(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_509(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_510(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_511(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_lane(m, ins, &ins.a.vdup_lane, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_512(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_lane(m, ins, &ins.a.vdup_lane, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_513(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_lane(m, ins, &ins.a.vdup_lane, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_514(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vmull(m, ins, &ins.a.vmull, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_515(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vmull(m, ins, &ins.a.vmull, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_516(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_517(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[518]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3962,6 +4519,70 @@ KERNELS[450] = kernel_450
 KERNELS[451] = kernel_451
 KERNELS[452] = kernel_452
 KERNELS[453] = kernel_453
+KERNELS[454] = kernel_454
+KERNELS[455] = kernel_455
+KERNELS[456] = kernel_456
+KERNELS[457] = kernel_457
+KERNELS[458] = kernel_458
+KERNELS[459] = kernel_459
+KERNELS[460] = kernel_460
+KERNELS[461] = kernel_461
+KERNELS[462] = kernel_462
+KERNELS[463] = kernel_463
+KERNELS[464] = kernel_464
+KERNELS[465] = kernel_465
+KERNELS[466] = kernel_466
+KERNELS[467] = kernel_467
+KERNELS[468] = kernel_468
+KERNELS[469] = kernel_469
+KERNELS[470] = kernel_470
+KERNELS[471] = kernel_471
+KERNELS[472] = kernel_472
+KERNELS[473] = kernel_473
+KERNELS[474] = kernel_474
+KERNELS[475] = kernel_475
+KERNELS[476] = kernel_476
+KERNELS[477] = kernel_477
+KERNELS[478] = kernel_478
+KERNELS[479] = kernel_479
+KERNELS[480] = kernel_480
+KERNELS[481] = kernel_481
+KERNELS[482] = kernel_482
+KERNELS[483] = kernel_483
+KERNELS[484] = kernel_484
+KERNELS[485] = kernel_485
+KERNELS[486] = kernel_486
+KERNELS[487] = kernel_487
+KERNELS[488] = kernel_488
+KERNELS[489] = kernel_489
+KERNELS[490] = kernel_490
+KERNELS[491] = kernel_491
+KERNELS[492] = kernel_492
+KERNELS[493] = kernel_493
+KERNELS[494] = kernel_494
+KERNELS[495] = kernel_495
+KERNELS[496] = kernel_496
+KERNELS[497] = kernel_497
+KERNELS[498] = kernel_498
+KERNELS[499] = kernel_499
+KERNELS[500] = kernel_500
+KERNELS[501] = kernel_501
+KERNELS[502] = kernel_502
+KERNELS[503] = kernel_503
+KERNELS[504] = kernel_504
+KERNELS[505] = kernel_505
+KERNELS[506] = kernel_506
+KERNELS[507] = kernel_507
+KERNELS[508] = kernel_508
+KERNELS[509] = kernel_509
+KERNELS[510] = kernel_510
+KERNELS[511] = kernel_511
+KERNELS[512] = kernel_512
+KERNELS[513] = kernel_513
+KERNELS[514] = kernel_514
+KERNELS[515] = kernel_515
+KERNELS[516] = kernel_516
+KERNELS[517] = kernel_517
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4269,441 +4890,540 @@ KERNEL_OF_ROWS = (
     (52, 8, 0, 105),
     (53, 1, 0, 106),
     (53, 2, 0, 107),
-    (53, 3, 0, 108),
-    (53, 4, 0, 109),
-    (53, 5, 0, 110),
-    (53, 6, 0, 111),
-    (53, 7, 0, 112),
-    (53, 8, 0, 113),
-    (53, 9, 0, 114),
-    (53, 10, 0, 115),
+    (53, 13, 0, 108),
+    (53, 12, 0, 109),
+    (53, 3, 0, 110),
+    (53, 4, 0, 111),
+    (53, 9, 0, 112),
+    (53, 10, 0, 113),
+    (53, 5, 0, 114),
+    (53, 6, 0, 115),
     (53, 11, 0, 116),
-    (53, 12, 0, 117),
-    (53, 13, 0, 118),
-    (54, 1, 0, 119),
-    (54, 2, 0, 120),
+    (54, 1, 0, 117),
+    (54, 2, 0, 118),
+    (54, 13, 0, 119),
+    (54, 12, 0, 120),
     (54, 3, 0, 121),
     (54, 4, 0, 122),
-    (54, 5, 0, 123),
-    (54, 6, 0, 124),
-    (54, 7, 0, 125),
-    (54, 8, 0, 126),
-    (54, 9, 0, 127),
-    (54, 10, 0, 128),
-    (54, 11, 0, 129),
-    (54, 12, 0, 130),
-    (54, 13, 0, 131),
-    (55, 1, 0, 132),
-    (55, 2, 0, 133),
-    (55, 3, 0, 134),
-    (55, 4, 0, 135),
-    (55, 5, 0, 136),
-    (55, 6, 0, 137),
-    (55, 7, 0, 138),
-    (55, 8, 0, 139),
-    (55, 9, 0, 140),
-    (55, 10, 0, 141),
-    (55, 11, 0, 142),
-    (55, 12, 0, 143),
-    (55, 13, 0, 144),
-    (56, 1, 0, 145),
-    (56, 2, 0, 146),
-    (56, 3, 0, 147),
-    (56, 4, 0, 148),
-    (56, 5, 0, 149),
-    (56, 6, 0, 150),
-    (56, 7, 0, 151),
-    (56, 8, 0, 152),
-    (56, 9, 0, 153),
-    (56, 10, 0, 154),
-    (56, 11, 0, 155),
-    (56, 12, 0, 156),
-    (56, 13, 0, 157),
-    (57, 1, 0, 158),
-    (57, 2, 0, 159),
-    (57, 3, 0, 160),
-    (57, 4, 0, 161),
-    (57, 5, 0, 162),
-    (57, 6, 0, 163),
-    (57, 7, 0, 164),
-    (57, 8, 0, 165),
-    (57, 9, 0, 166),
-    (57, 10, 0, 167),
-    (57, 11, 0, 168),
-    (57, 12, 0, 169),
-    (57, 13, 0, 170),
-    (58, 1, 0, 171),
-    (58, 2, 0, 172),
-    (58, 3, 0, 173),
-    (58, 4, 0, 174),
-    (58, 5, 0, 175),
-    (58, 6, 0, 176),
-    (58, 7, 0, 177),
-    (58, 8, 0, 178),
-    (58, 9, 0, 179),
-    (58, 10, 0, 180),
-    (58, 11, 0, 181),
-    (58, 12, 0, 182),
-    (58, 13, 0, 183),
-    (59, 1, 0, 184),
-    (59, 2, 0, 185),
-    (59, 3, 0, 186),
-    (59, 4, 0, 187),
-    (59, 5, 0, 188),
-    (59, 6, 0, 189),
-    (59, 7, 0, 190),
-    (59, 8, 0, 191),
-    (59, 9, 0, 192),
-    (59, 10, 0, 193),
-    (59, 11, 0, 194),
-    (59, 12, 0, 195),
-    (59, 13, 0, 196),
-    (60, 1, 0, 197),
-    (60, 2, 0, 198),
-    (60, 3, 0, 199),
-    (60, 4, 0, 200),
-    (60, 5, 0, 201),
-    (60, 6, 0, 202),
-    (60, 7, 0, 203),
-    (60, 8, 0, 204),
-    (60, 9, 0, 205),
-    (60, 10, 0, 206),
-    (60, 11, 0, 207),
-    (60, 12, 0, 208),
-    (60, 13, 0, 209),
-    (61, 1, 0, 210),
-    (61, 2, 0, 211),
-    (61, 3, 0, 212),
-    (61, 4, 0, 213),
-    (61, 5, 0, 214),
-    (61, 6, 0, 215),
-    (61, 7, 0, 216),
-    (61, 8, 0, 217),
-    (61, 9, 0, 218),
-    (61, 10, 0, 219),
-    (61, 11, 0, 220),
-    (61, 12, 0, 221),
-    (61, 13, 0, 222),
-    (62, 1, 0, 223),
-    (62, 2, 0, 224),
-    (62, 3, 0, 225),
-    (62, 4, 0, 226),
-    (62, 5, 0, 227),
-    (62, 6, 0, 228),
-    (62, 7, 0, 229),
-    (62, 8, 0, 230),
-    (62, 9, 0, 231),
-    (62, 10, 0, 232),
-    (62, 11, 0, 233),
-    (62, 12, 0, 234),
-    (62, 13, 0, 235),
-    (63, 1, 0, 236),
-    (63, 2, 0, 237),
-    (63, 3, 0, 238),
-    (63, 4, 0, 239),
-    (63, 5, 0, 240),
-    (63, 6, 0, 241),
-    (63, 7, 0, 242),
-    (63, 8, 0, 243),
-    (63, 9, 0, 244),
-    (63, 10, 0, 245),
-    (63, 11, 0, 246),
-    (63, 12, 0, 247),
-    (63, 13, 0, 248),
-    (64, 1, 0, 249),
-    (64, 2, 0, 250),
-    (64, 3, 0, 251),
-    (64, 4, 0, 252),
-    (64, 5, 0, 253),
-    (64, 6, 0, 254),
-    (64, 7, 0, 255),
-    (64, 8, 0, 256),
-    (64, 9, 0, 257),
-    (64, 10, 0, 258),
-    (64, 11, 0, 259),
-    (64, 12, 0, 260),
-    (64, 13, 0, 261),
-    (65, 1, 0, 262),
-    (65, 2, 0, 263),
-    (65, 3, 0, 264),
-    (65, 4, 0, 265),
-    (65, 5, 0, 266),
-    (65, 6, 0, 267),
-    (65, 7, 0, 268),
-    (65, 8, 0, 269),
-    (65, 9, 0, 270),
-    (65, 10, 0, 271),
-    (65, 11, 0, 272),
-    (65, 12, 0, 273),
-    (65, 13, 0, 274),
-    (66, 1, 0, 275),
-    (66, 2, 0, 276),
-    (66, 3, 0, 277),
-    (66, 4, 0, 278),
-    (66, 5, 0, 279),
-    (66, 6, 0, 280),
-    (66, 7, 0, 281),
-    (66, 8, 0, 282),
-    (66, 9, 0, 283),
-    (66, 10, 0, 284),
-    (66, 11, 0, 285),
-    (66, 12, 0, 286),
-    (66, 13, 0, 287),
-    (67, 1, 0, 288),
-    (67, 2, 0, 289),
-    (67, 3, 0, 290),
-    (67, 4, 0, 291),
-    (67, 5, 0, 292),
-    (67, 6, 0, 293),
-    (67, 7, 0, 294),
-    (67, 8, 0, 295),
-    (67, 9, 0, 296),
-    (67, 10, 0, 297),
-    (67, 11, 0, 298),
-    (67, 12, 0, 299),
-    (67, 13, 0, 300),
-    (68, 1, 0, 301),
-    (68, 2, 0, 302),
-    (68, 3, 0, 303),
-    (68, 4, 0, 304),
-    (68, 5, 0, 305),
-    (68, 6, 0, 306),
-    (68, 7, 0, 307),
-    (68, 8, 0, 308),
-    (68, 9, 0, 309),
-    (68, 10, 0, 310),
-    (68, 11, 0, 311),
-    (68, 12, 0, 312),
-    (68, 13, 0, 313),
-    (69, 1, 0, 314),
-    (69, 2, 0, 315),
-    (69, 3, 0, 316),
-    (69, 4, 0, 317),
-    (69, 5, 0, 318),
-    (69, 6, 0, 319),
-    (69, 7, 0, 320),
-    (69, 8, 0, 321),
-    (69, 9, 0, 322),
-    (69, 10, 0, 323),
-    (69, 11, 0, 324),
-    (69, 12, 0, 325),
-    (69, 13, 0, 326),
-    (70, 1, 0, 327),
-    (70, 2, 0, 328),
-    (70, 3, 0, 329),
-    (70, 4, 0, 330),
-    (70, 5, 0, 331),
-    (70, 6, 0, 332),
-    (70, 7, 0, 333),
-    (70, 8, 0, 334),
-    (70, 9, 0, 335),
-    (70, 10, 0, 336),
-    (70, 11, 0, 337),
-    (70, 12, 0, 338),
-    (70, 13, 0, 339),
-    (71, 1, 0, 340),
-    (71, 2, 0, 340),
-    (71, 3, 0, 341),
-    (71, 4, 0, 341),
-    (71, 5, 0, 342),
-    (71, 6, 0, 342),
-    (71, 7, 0, 343),
-    (71, 8, 0, 343),
-    (71, 9, 0, 341),
-    (71, 10, 0, 341),
-    (71, 11, 0, 342),
-    (71, 12, 0, 340),
-    (71, 13, 0, 340),
-    (72, 16, 0, 344),
-    (72, 17, 0, 344),
-    (72, 18, 0, 344),
-    (73, 1, 0, 345),
-    (73, 2, 0, 346),
-    (73, 3, 0, 347),
-    (73, 4, 0, 348),
-    (73, 5, 0, 349),
-    (73, 6, 0, 350),
-    (73, 7, 0, 351),
-    (73, 8, 0, 352),
-    (73, 9, 0, 353),
-    (73, 10, 0, 354),
-    (73, 11, 0, 355),
-    (73, 12, 0, 356),
-    (73, 13, 0, 357),
-    (74, 1, 0, 358),
-    (74, 3, 0, 359),
-    (74, 5, 0, 360),
-    (74, 7, 0, 361),
-    (74, 9, 0, 362),
-    (74, 10, 0, 363),
-    (74, 11, 0, 364),
-    (74, 12, 0, 365),
-    (74, 13, 0, 366),
-    (75, 1, 0, 367),
-    (75, 3, 0, 368),
-    (75, 5, 0, 369),
-    (75, 7, 0, 370),
-    (75, 9, 0, 371),
-    (75, 10, 0, 372),
-    (75, 11, 0, 373),
-    (75, 12, 0, 374),
-    (75, 13, 0, 375),
-    (76, 9, 0, 376),
-    (76, 10, 0, 377),
-    (76, 11, 0, 378),
-    (76, 12, 0, 379),
-    (76, 13, 0, 380),
-    (77, 9, 0, 381),
-    (77, 10, 0, 382),
-    (77, 11, 0, 383),
-    (77, 12, 0, 384),
-    (77, 13, 0, 385),
-    (78, 1, 0, 386),
-    (78, 2, 0, 386),
-    (78, 13, 0, 386),
-    (78, 12, 0, 386),
-    (78, 3, 0, 387),
-    (78, 4, 0, 387),
-    (78, 9, 0, 387),
-    (78, 10, 0, 387),
-    (78, 5, 0, 388),
-    (78, 6, 0, 388),
-    (78, 11, 0, 388),
-    (79, 1, 0, 389),
-    (79, 2, 0, 389),
-    (79, 13, 0, 389),
-    (79, 12, 0, 389),
-    (79, 3, 0, 390),
-    (79, 4, 0, 390),
-    (79, 9, 0, 390),
-    (79, 10, 0, 390),
-    (79, 5, 0, 391),
-    (79, 6, 0, 391),
-    (79, 11, 0, 391),
-    (80, 1, 0, 392),
-    (80, 2, 0, 392),
-    (80, 13, 0, 392),
-    (80, 12, 0, 392),
-    (80, 3, 0, 393),
-    (80, 4, 0, 393),
-    (80, 9, 0, 393),
-    (80, 10, 0, 393),
-    (80, 5, 0, 394),
-    (80, 6, 0, 394),
-    (80, 11, 0, 394),
-    (81, 11, 9, 395),
-    (81, 11, 10, 395),
-    (81, 11, 12, 396),
-    (81, 11, 13, 396),
-    (81, 11, 3, 395),
-    (81, 9, 1, 397),
-    (81, 9, 2, 397),
-    (81, 5, 3, 395),
-    (81, 6, 3, 395),
-    (81, 2, 3, 398),
-    (81, 3, 5, 399),
-    (81, 7, 5, 400),
-    (81, 4, 5, 399),
-    (81, 5, 7, 401),
-    (81, 3, 1, 397),
-    (81, 6, 4, 395),
-    (81, 2, 4, 398),
-    (81, 3, 6, 399),
-    (81, 4, 6, 399),
-    (81, 4, 2, 397),
-    (82, 9, 11, 402),
-    (82, 10, 11, 402),
-    (82, 10, 9, 403),
-    (82, 9, 10, 403),
-    (82, 12, 11, 404),
-    (82, 13, 11, 404),
-    (82, 5, 10, 405),
-    (82, 3, 11, 402),
-    (82, 5, 11, 406),
-    (82, 7, 11, 407),
-    (82, 3, 9, 403),
-    (82, 5, 9, 405),
-    (82, 1, 9, 408),
-    (82, 2, 9, 408),
-    (82, 9, 3, 403),
-    (82, 11, 5, 406),
-    (82, 11, 7, 409),
-    (83, 9, 11, 410),
-    (83, 10, 11, 410),
-    (83, 10, 9, 411),
-    (83, 9, 10, 411),
-    (83, 5, 10, 412),
-    (83, 3, 11, 410),
-    (83, 5, 11, 413),
-    (83, 7, 11, 414),
-    (83, 3, 9, 411),
-    (83, 5, 9, 412),
-    (83, 1, 9, 415),
-    (83, 2, 9, 415),
-    (83, 9, 3, 411),
-    (83, 11, 5, 413),
-    (83, 11, 7, 416),
-    (84, 9, 11, 417),
-    (84, 10, 11, 417),
-    (84, 10, 9, 418),
-    (84, 9, 10, 418),
-    (84, 5, 10, 419),
-    (84, 3, 11, 417),
-    (84, 5, 11, 420),
-    (84, 7, 11, 421),
-    (84, 3, 9, 418),
-    (84, 5, 9, 419),
-    (84, 1, 9, 422),
-    (84, 2, 9, 422),
-    (84, 9, 3, 418),
-    (84, 11, 5, 420),
-    (84, 11, 7, 423),
-    (85, 9, 11, 424),
-    (85, 10, 11, 424),
-    (85, 10, 9, 425),
-    (85, 9, 10, 425),
-    (85, 5, 10, 426),
-    (85, 3, 11, 424),
-    (85, 5, 11, 427),
-    (85, 7, 11, 428),
-    (85, 3, 9, 425),
-    (85, 5, 9, 426),
-    (85, 1, 9, 429),
-    (85, 2, 9, 429),
-    (85, 9, 3, 425),
-    (85, 11, 5, 427),
-    (85, 11, 7, 430),
-    (86, 9, 11, 431),
-    (86, 10, 11, 431),
-    (86, 10, 9, 432),
-    (86, 9, 10, 432),
-    (86, 5, 10, 433),
-    (86, 3, 11, 431),
-    (86, 5, 11, 434),
-    (86, 7, 11, 435),
-    (86, 3, 9, 432),
-    (86, 5, 9, 433),
-    (86, 1, 9, 436),
-    (86, 2, 9, 436),
-    (86, 9, 3, 432),
-    (86, 11, 5, 434),
-    (86, 11, 7, 437),
-    (87, 9, 11, 438),
-    (88, 9, 0, 439),
-    (88, 10, 0, 440),
-    (88, 11, 0, 441),
-    (89, 9, 0, 442),
-    (89, 10, 0, 443),
-    (89, 11, 0, 444),
-    (90, 9, 0, 445),
-    (90, 10, 0, 446),
-    (90, 11, 0, 447),
-    (91, 9, 0, 448),
-    (91, 10, 0, 449),
-    (91, 11, 0, 450),
-    (92, 9, 0, 451),
-    (92, 10, 0, 452),
-    (92, 11, 0, 453),
+    (54, 9, 0, 123),
+    (54, 10, 0, 124),
+    (54, 5, 0, 125),
+    (54, 6, 0, 126),
+    (54, 11, 0, 127),
+    (55, 1, 0, 128),
+    (55, 3, 0, 129),
+    (55, 9, 0, 130),
+    (55, 5, 0, 131),
+    (55, 11, 0, 132),
+    (56, 1, 0, 133),
+    (56, 2, 0, 134),
+    (56, 3, 0, 135),
+    (56, 4, 0, 136),
+    (56, 9, 0, 137),
+    (56, 10, 0, 138),
+    (56, 5, 0, 139),
+    (56, 6, 0, 140),
+    (56, 11, 0, 141),
+    (57, 1, 0, 142),
+    (57, 2, 0, 143),
+    (57, 3, 0, 144),
+    (57, 4, 0, 145),
+    (57, 9, 0, 146),
+    (57, 10, 0, 147),
+    (57, 5, 0, 148),
+    (57, 6, 0, 149),
+    (57, 11, 0, 150),
+    (58, 3, 0, 151),
+    (58, 4, 0, 152),
+    (58, 9, 0, 153),
+    (58, 10, 0, 154),
+    (58, 5, 0, 155),
+    (58, 6, 0, 156),
+    (58, 11, 0, 157),
+    (59, 1, 0, 158),
+    (59, 2, 0, 159),
+    (59, 3, 0, 160),
+    (59, 4, 0, 161),
+    (59, 9, 0, 162),
+    (59, 10, 0, 163),
+    (59, 5, 0, 164),
+    (59, 6, 0, 165),
+    (59, 11, 0, 166),
+    (60, 1, 0, 167),
+    (60, 2, 0, 168),
+    (60, 3, 0, 169),
+    (60, 4, 0, 170),
+    (60, 9, 0, 171),
+    (60, 10, 0, 172),
+    (60, 5, 0, 173),
+    (60, 6, 0, 174),
+    (60, 11, 0, 175),
+    (61, 1, 0, 176),
+    (61, 2, 0, 177),
+    (61, 3, 0, 178),
+    (61, 4, 0, 179),
+    (61, 9, 0, 180),
+    (61, 10, 0, 181),
+    (61, 5, 0, 182),
+    (61, 6, 0, 183),
+    (61, 11, 0, 184),
+    (62, 3, 0, 185),
+    (62, 4, 0, 186),
+    (62, 9, 0, 187),
+    (62, 5, 0, 188),
+    (62, 6, 0, 189),
+    (62, 11, 0, 190),
+    (63, 1, 0, 191),
+    (63, 2, 0, 192),
+    (63, 3, 0, 193),
+    (63, 4, 0, 194),
+    (63, 9, 0, 195),
+    (63, 10, 0, 196),
+    (63, 5, 0, 197),
+    (63, 6, 0, 198),
+    (63, 11, 0, 199),
+    (64, 1, 0, 200),
+    (64, 2, 0, 201),
+    (64, 3, 0, 202),
+    (64, 4, 0, 203),
+    (64, 9, 0, 204),
+    (64, 5, 0, 205),
+    (64, 6, 0, 206),
+    (64, 11, 0, 207),
+    (65, 1, 0, 208),
+    (65, 2, 0, 209),
+    (65, 3, 0, 210),
+    (65, 4, 0, 211),
+    (65, 9, 0, 212),
+    (65, 10, 0, 213),
+    (65, 5, 0, 214),
+    (65, 6, 0, 215),
+    (65, 11, 0, 216),
+    (66, 1, 0, 217),
+    (66, 2, 0, 218),
+    (66, 3, 0, 219),
+    (66, 4, 0, 220),
+    (66, 9, 0, 221),
+    (66, 10, 0, 222),
+    (66, 5, 0, 223),
+    (66, 6, 0, 224),
+    (66, 11, 0, 225),
+    (67, 1, 0, 226),
+    (67, 2, 0, 227),
+    (67, 3, 0, 228),
+    (67, 4, 0, 229),
+    (67, 9, 0, 230),
+    (67, 10, 0, 231),
+    (67, 5, 0, 232),
+    (67, 6, 0, 233),
+    (67, 11, 0, 234),
+    (68, 1, 0, 235),
+    (68, 2, 0, 236),
+    (68, 3, 0, 237),
+    (68, 4, 0, 238),
+    (68, 9, 0, 239),
+    (68, 10, 0, 240),
+    (68, 5, 0, 241),
+    (68, 6, 0, 242),
+    (68, 11, 0, 243),
+    (69, 1, 0, 244),
+    (69, 2, 0, 245),
+    (69, 3, 0, 246),
+    (69, 4, 0, 247),
+    (69, 9, 0, 248),
+    (69, 10, 0, 249),
+    (69, 5, 0, 250),
+    (69, 6, 0, 251),
+    (69, 11, 0, 252),
+    (70, 1, 0, 253),
+    (70, 2, 0, 254),
+    (70, 3, 0, 255),
+    (70, 4, 0, 256),
+    (70, 9, 0, 257),
+    (70, 10, 0, 258),
+    (70, 5, 0, 259),
+    (70, 6, 0, 260),
+    (70, 11, 0, 261),
+    (71, 2, 0, 262),
+    (71, 1, 0, 262),
+    (71, 12, 0, 262),
+    (71, 15, 0, 262),
+    (71, 13, 0, 262),
+    (71, 4, 0, 263),
+    (71, 3, 0, 263),
+    (71, 9, 0, 263),
+    (71, 10, 0, 263),
+    (71, 6, 0, 264),
+    (71, 5, 0, 264),
+    (71, 11, 0, 264),
+    (72, 16, 0, 265),
+    (72, 17, 0, 265),
+    (72, 18, 0, 265),
+    (73, 3, 0, 266),
+    (73, 4, 0, 267),
+    (73, 9, 0, 268),
+    (73, 5, 0, 269),
+    (73, 6, 0, 270),
+    (73, 11, 0, 271),
+    (74, 1, 0, 272),
+    (74, 3, 0, 273),
+    (74, 9, 0, 274),
+    (74, 5, 0, 275),
+    (74, 11, 0, 276),
+    (75, 1, 0, 277),
+    (75, 3, 0, 278),
+    (75, 9, 0, 279),
+    (75, 5, 0, 280),
+    (75, 11, 0, 281),
+    (76, 9, 0, 282),
+    (76, 11, 0, 283),
+    (77, 9, 0, 284),
+    (77, 11, 0, 285),
+    (78, 1, 0, 286),
+    (78, 2, 0, 286),
+    (78, 13, 0, 286),
+    (78, 12, 0, 286),
+    (78, 3, 0, 287),
+    (78, 4, 0, 287),
+    (78, 9, 0, 287),
+    (78, 10, 0, 287),
+    (78, 5, 0, 288),
+    (78, 6, 0, 288),
+    (78, 11, 0, 288),
+    (79, 1, 0, 289),
+    (79, 2, 0, 289),
+    (79, 3, 0, 290),
+    (79, 4, 0, 290),
+    (79, 9, 0, 290),
+    (79, 5, 0, 291),
+    (79, 6, 0, 291),
+    (79, 11, 0, 291),
+    (80, 1, 0, 292),
+    (80, 2, 0, 292),
+    (80, 3, 0, 293),
+    (80, 4, 0, 293),
+    (80, 5, 0, 294),
+    (80, 6, 0, 294),
+    (81, 11, 9, 295),
+    (81, 11, 10, 295),
+    (81, 11, 12, 296),
+    (81, 11, 13, 296),
+    (81, 11, 3, 295),
+    (81, 9, 1, 297),
+    (81, 9, 2, 297),
+    (81, 5, 3, 295),
+    (81, 6, 3, 295),
+    (81, 2, 3, 298),
+    (81, 3, 5, 299),
+    (81, 7, 5, 300),
+    (81, 4, 5, 299),
+    (81, 5, 7, 301),
+    (81, 3, 1, 297),
+    (81, 6, 4, 295),
+    (81, 2, 4, 298),
+    (81, 3, 6, 299),
+    (81, 4, 6, 299),
+    (81, 4, 2, 297),
+    (82, 9, 11, 302),
+    (82, 10, 11, 302),
+    (82, 10, 9, 303),
+    (82, 9, 10, 303),
+    (82, 12, 11, 304),
+    (82, 13, 11, 304),
+    (82, 5, 10, 305),
+    (82, 3, 11, 302),
+    (82, 5, 11, 306),
+    (82, 7, 11, 307),
+    (82, 3, 9, 303),
+    (82, 5, 9, 305),
+    (82, 1, 9, 308),
+    (82, 2, 9, 308),
+    (82, 9, 3, 303),
+    (82, 11, 5, 306),
+    (82, 11, 7, 309),
+    (83, 9, 11, 310),
+    (83, 10, 11, 310),
+    (83, 10, 9, 311),
+    (83, 9, 10, 311),
+    (83, 5, 10, 312),
+    (83, 3, 11, 310),
+    (83, 5, 11, 313),
+    (83, 7, 11, 314),
+    (83, 3, 9, 311),
+    (83, 5, 9, 312),
+    (83, 1, 9, 315),
+    (83, 2, 9, 315),
+    (83, 9, 3, 311),
+    (83, 11, 5, 313),
+    (83, 11, 7, 316),
+    (84, 9, 11, 317),
+    (84, 10, 11, 317),
+    (84, 10, 9, 318),
+    (84, 9, 10, 318),
+    (84, 5, 10, 319),
+    (84, 3, 11, 317),
+    (84, 5, 11, 320),
+    (84, 7, 11, 321),
+    (84, 3, 9, 318),
+    (84, 5, 9, 319),
+    (84, 1, 9, 322),
+    (84, 2, 9, 322),
+    (84, 9, 3, 318),
+    (84, 11, 5, 320),
+    (84, 11, 7, 323),
+    (85, 9, 11, 324),
+    (85, 10, 11, 324),
+    (85, 10, 9, 325),
+    (85, 9, 10, 325),
+    (85, 5, 10, 326),
+    (85, 3, 11, 324),
+    (85, 5, 11, 327),
+    (85, 7, 11, 328),
+    (85, 3, 9, 325),
+    (85, 5, 9, 326),
+    (85, 1, 9, 329),
+    (85, 2, 9, 329),
+    (85, 9, 3, 325),
+    (85, 11, 5, 327),
+    (85, 11, 7, 330),
+    (86, 9, 11, 331),
+    (86, 10, 11, 331),
+    (86, 10, 9, 332),
+    (86, 9, 10, 332),
+    (86, 5, 10, 333),
+    (86, 3, 11, 331),
+    (86, 5, 11, 334),
+    (86, 7, 11, 335),
+    (86, 3, 9, 332),
+    (86, 5, 9, 333),
+    (86, 1, 9, 336),
+    (86, 2, 9, 336),
+    (86, 9, 3, 332),
+    (86, 11, 5, 334),
+    (86, 11, 7, 337),
+    (87, 9, 11, 338),
+    (88, 9, 0, 339),
+    (88, 10, 0, 340),
+    (88, 11, 0, 341),
+    (89, 9, 0, 342),
+    (89, 10, 0, 343),
+    (89, 11, 0, 344),
+    (90, 9, 0, 345),
+    (90, 10, 0, 346),
+    (90, 11, 0, 347),
+    (91, 9, 0, 348),
+    (91, 10, 0, 349),
+    (91, 11, 0, 350),
+    (92, 9, 0, 351),
+    (92, 10, 0, 352),
+    (92, 11, 0, 353),
+    (93, 9, 0, 354),
+    (93, 11, 0, 355),
+    (94, 9, 0, 356),
+    (94, 11, 0, 357),
+    (95, 9, 0, 358),
+    (95, 11, 0, 359),
+    (96, 1, 0, 360),
+    (96, 2, 0, 361),
+    (96, 3, 0, 362),
+    (96, 4, 0, 363),
+    (96, 9, 0, 364),
+    (96, 10, 0, 365),
+    (96, 5, 0, 366),
+    (96, 6, 0, 367),
+    (96, 11, 0, 368),
+    (97, 1, 0, 369),
+    (97, 2, 0, 370),
+    (97, 3, 0, 371),
+    (97, 4, 0, 372),
+    (97, 9, 0, 373),
+    (97, 10, 0, 374),
+    (97, 5, 0, 375),
+    (97, 6, 0, 376),
+    (97, 11, 0, 377),
+    (98, 1, 0, 378),
+    (98, 2, 0, 379),
+    (98, 3, 0, 380),
+    (98, 4, 0, 381),
+    (98, 9, 0, 382),
+    (98, 10, 0, 383),
+    (98, 5, 0, 384),
+    (98, 6, 0, 385),
+    (98, 11, 0, 386),
+    (99, 1, 0, 387),
+    (99, 2, 0, 388),
+    (99, 3, 0, 389),
+    (99, 4, 0, 390),
+    (99, 9, 0, 391),
+    (99, 10, 0, 392),
+    (99, 5, 0, 393),
+    (99, 6, 0, 394),
+    (99, 11, 0, 395),
+    (100, 1, 0, 396),
+    (100, 2, 0, 397),
+    (100, 3, 0, 398),
+    (100, 4, 0, 399),
+    (100, 9, 0, 400),
+    (100, 10, 0, 401),
+    (100, 5, 0, 402),
+    (100, 6, 0, 403),
+    (100, 11, 0, 404),
+    (101, 1, 0, 405),
+    (101, 2, 0, 406),
+    (101, 3, 0, 407),
+    (101, 4, 0, 408),
+    (101, 9, 0, 409),
+    (101, 10, 0, 410),
+    (101, 5, 0, 411),
+    (101, 6, 0, 412),
+    (101, 11, 0, 413),
+    (102, 1, 0, 414),
+    (102, 2, 0, 414),
+    (102, 3, 0, 415),
+    (102, 4, 0, 415),
+    (102, 9, 0, 415),
+    (102, 5, 0, 416),
+    (102, 6, 0, 416),
+    (102, 11, 0, 416),
+    (103, 1, 1, 417),
+    (103, 2, 1, 418),
+    (103, 3, 3, 419),
+    (103, 4, 3, 420),
+    (103, 5, 5, 421),
+    (103, 6, 5, 422),
+    (104, 1, 1, 423),
+    (104, 2, 1, 424),
+    (104, 3, 3, 425),
+    (104, 4, 3, 426),
+    (104, 5, 5, 427),
+    (104, 6, 5, 428),
+    (105, 1, 0, 429),
+    (105, 2, 0, 430),
+    (105, 3, 0, 431),
+    (105, 4, 0, 432),
+    (105, 5, 0, 433),
+    (105, 6, 0, 434),
+    (106, 1, 0, 435),
+    (106, 2, 0, 436),
+    (106, 3, 0, 437),
+    (106, 4, 0, 438),
+    (106, 5, 0, 439),
+    (106, 6, 0, 440),
+    (107, 1, 0, 441),
+    (107, 2, 0, 441),
+    (107, 3, 0, 442),
+    (107, 4, 0, 442),
+    (107, 9, 0, 442),
+    (107, 10, 0, 442),
+    (107, 5, 0, 443),
+    (107, 6, 0, 443),
+    (107, 11, 0, 443),
+    (108, 9, 0, 444),
+    (108, 11, 0, 445),
+    (109, 9, 0, 446),
+    (109, 11, 0, 447),
+    (110, 9, 0, 448),
+    (110, 11, 0, 449),
+    (111, 1, 0, 450),
+    (111, 2, 0, 450),
+    (111, 15, 0, 450),
+    (111, 14, 0, 450),
+    (111, 13, 0, 450),
+    (111, 12, 0, 450),
+    (111, 3, 0, 451),
+    (111, 4, 0, 451),
+    (111, 9, 0, 451),
+    (111, 10, 0, 451),
+    (111, 5, 0, 452),
+    (111, 6, 0, 452),
+    (111, 11, 0, 452),
+    (112, 1, 0, 453),
+    (112, 2, 0, 453),
+    (112, 15, 0, 453),
+    (112, 14, 0, 453),
+    (112, 13, 0, 453),
+    (112, 12, 0, 453),
+    (112, 3, 0, 454),
+    (112, 4, 0, 454),
+    (112, 9, 0, 454),
+    (112, 10, 0, 454),
+    (112, 5, 0, 455),
+    (112, 6, 0, 455),
+    (112, 11, 0, 455),
+    (113, 4, 2, 456),
+    (113, 3, 1, 457),
+    (113, 6, 4, 458),
+    (113, 5, 3, 459),
+    (114, 4, 2, 460),
+    (114, 3, 1, 461),
+    (114, 6, 4, 462),
+    (114, 5, 3, 463),
+    (115, 9, 9, 464),
+    (115, 11, 11, 465),
+    (115, 6, 4, 466),
+    (115, 5, 3, 467),
+    (115, 6, 6, 468),
+    (115, 5, 5, 469),
+    (116, 9, 0, 470),
+    (116, 11, 0, 471),
+    (116, 4, 0, 472),
+    (116, 3, 0, 473),
+    (116, 6, 0, 474),
+    (116, 5, 0, 475),
+    (117, 9, 0, 476),
+    (117, 11, 0, 477),
+    (117, 4, 0, 478),
+    (117, 3, 0, 479),
+    (117, 6, 0, 480),
+    (117, 5, 0, 481),
+    (118, 2, 4, 482),
+    (118, 4, 6, 483),
+    (119, 2, 4, 484),
+    (119, 4, 6, 485),
+    (120, 0, 0, 486),
+    (121, 0, 0, 487),
+    (122, 0, 0, 488),
+    (123, 0, 0, 489),
+    (124, 4, 2, 490),
+    (125, 4, 2, 491),
+    (126, 4, 2, 492),
+    (127, 4, 2, 493),
+    (128, 0, 0, 494),
+    (129, 16, 0, 495),
+    (129, 17, 0, 495),
+    (129, 18, 0, 495),
+    (130, 16, 0, 496),
+    (130, 17, 0, 496),
+    (130, 18, 0, 496),
+    (131, 9, 0, 497),
+    (131, 5, 0, 498),
+    (131, 11, 0, 499),
+    (132, 9, 0, 500),
+    (132, 11, 0, 501),
+    (133, 9, 0, 502),
+    (133, 11, 0, 503),
+    (134, 9, 0, 504),
+    (134, 11, 0, 505),
+    (135, 1, 0, 506),
+    (135, 3, 0, 507),
+    (135, 9, 0, 508),
+    (135, 5, 0, 509),
+    (135, 11, 0, 510),
+    (136, 1, 0, 511),
+    (136, 2, 0, 511),
+    (136, 13, 0, 511),
+    (136, 12, 0, 511),
+    (136, 3, 0, 512),
+    (136, 4, 0, 512),
+    (136, 9, 0, 512),
+    (136, 10, 0, 512),
+    (136, 5, 0, 513),
+    (136, 6, 0, 513),
+    (136, 11, 0, 513),
+    (137, 5, 0, 514),
+    (137, 6, 0, 515),
+    (138, 9, 0, 516),
+    (138, 11, 0, 517),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4798,4 +5518,50 @@ FAMILY_OF_OPCODE = {
     90: FAM_VTRC,
     91: FAM_VTRC,
     92: FAM_VTRC,
+    93: FAM_VBINARY,
+    94: FAM_VUNARY,
+    95: FAM_VUNARY,
+    96: FAM_VCMP_X,
+    97: FAM_VCMP_X,
+    98: FAM_VCMP_X,
+    99: FAM_VCMP_X,
+    100: FAM_VCMP_X,
+    101: FAM_VCMP_X,
+    102: FAM_VNOT,
+    103: FAM_VSHIFT,
+    104: FAM_VSHIFT,
+    105: FAM_VSHIFT_X,
+    106: FAM_VSHIFT_X,
+    107: FAM_VMOV,
+    108: FAM_VFMA,
+    109: FAM_VFMA_X,
+    110: FAM_VUNARY,
+    111: FAM_VINTLV,
+    112: FAM_VDINTLV,
+    113: FAM_VUNPACK,
+    114: FAM_VUNPACK,
+    115: FAM_REDUCE_SUM_BLOCK,
+    116: FAM_REDUCE_MAXMIN_BLOCK,
+    117: FAM_REDUCE_MAXMIN_BLOCK,
+    118: FAM_VPACK,
+    119: FAM_VPACK,
+    120: FAM_MASK_PACK,
+    121: FAM_MASK_PACK,
+    122: FAM_MASK_UNPACK,
+    123: FAM_MASK_UNPACK,
+    124: FAM_VHIST,
+    125: FAM_VHIST,
+    126: FAM_VHIST,
+    127: FAM_VHIST,
+    128: FAM_MASK_SELECT,
+    129: FAM_MASK_INTLV,
+    130: FAM_MASK_DINTLV,
+    131: FAM_VUNARY,
+    132: FAM_VCOMPOUND,
+    133: FAM_VCOMPOUND,
+    134: FAM_VCOMPOUND_X,
+    135: FAM_VCI_DESC,
+    136: FAM_VDUP_LANE,
+    137: FAM_VMULL,
+    138: FAM_VPAIRSUM,
 }

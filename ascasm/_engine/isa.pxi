@@ -17,16 +17,37 @@ ctypedef struct E5M2:
 ctypedef struct Op_abs:
     char unused
 
+ctypedef struct Op_abssub:
+    char unused
+
 ctypedef struct Op_add:
     char unused
 
 ctypedef struct Op_and:
     char unused
 
+ctypedef struct Op_axpy:
+    char unused
+
+ctypedef struct Op_bin0:
+    char unused
+
+ctypedef struct Op_bin1:
+    char unused
+
+ctypedef struct Op_cbin0:
+    char unused
+
+ctypedef struct Op_cbin1:
+    char unused
+
 ctypedef struct Op_ceil:
     char unused
 
 ctypedef struct Op_div:
+    char unused
+
+ctypedef struct Op_div_nftz:
     char unused
 
 ctypedef struct Op_eq:
@@ -38,6 +59,9 @@ ctypedef struct Op_exact:
 ctypedef struct Op_exp:
     char unused
 
+ctypedef struct Op_exp_nftz:
+    char unused
+
 ctypedef struct Op_floor:
     char unused
 
@@ -47,10 +71,22 @@ ctypedef struct Op_ge:
 ctypedef struct Op_gt:
     char unused
 
+ctypedef struct Op_hi:
+    char unused
+
 ctypedef struct Op_le:
     char unused
 
+ctypedef struct Op_ln:
+    char unused
+
+ctypedef struct Op_lo:
+    char unused
+
 ctypedef struct Op_lt:
+    char unused
+
+ctypedef struct Op_madd:
     char unused
 
 ctypedef struct Op_max:
@@ -74,6 +110,12 @@ ctypedef struct Op_odd:
 ctypedef struct Op_or:
     char unused
 
+ctypedef struct Op_prelu:
+    char unused
+
+ctypedef struct Op_relu:
+    char unused
+
 ctypedef struct Op_rem:
     char unused
 
@@ -90,6 +132,9 @@ ctypedef struct Op_shr:
     char unused
 
 ctypedef struct Op_sqrt:
+    char unused
+
+ctypedef struct Op_sqrt_nftz:
     char unused
 
 ctypedef struct Op_sub:
@@ -152,6 +197,31 @@ cdef enum Family:
     FAM_VLOGIC = 45
     FAM_VCVT = 46
     FAM_VTRC = 47
+    FAM_VCMP_X = 48
+    FAM_VNOT = 49
+    FAM_VSHIFT = 50
+    FAM_VSHIFT_X = 51
+    FAM_VMOV = 52
+    FAM_VFMA = 53
+    FAM_VFMA_X = 54
+    FAM_VINTLV = 55
+    FAM_VDINTLV = 56
+    FAM_VUNPACK = 57
+    FAM_REDUCE_SUM_BLOCK = 58
+    FAM_REDUCE_MAXMIN_BLOCK = 59
+    FAM_VPACK = 60
+    FAM_MASK_PACK = 61
+    FAM_MASK_UNPACK = 62
+    FAM_VHIST = 63
+    FAM_MASK_SELECT = 64
+    FAM_MASK_INTLV = 65
+    FAM_MASK_DINTLV = 66
+    FAM_VCOMPOUND = 67
+    FAM_VCOMPOUND_X = 68
+    FAM_VCI_DESC = 69
+    FAM_VDUP_LANE = 70
+    FAM_VMULL = 71
+    FAM_VPAIRSUM = 72
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -284,62 +354,46 @@ ctypedef fused reduce_maxmin_sub:
 ctypedef fused vdup_T:
     int8_t
     uint8_t
+    E5M2
+    E4M3
     int16_t
     uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t
     F16
     BF16
+    int32_t
+    uint32_t
     float
-    E4M3
-    E5M2
 
 ctypedef fused vdup_masked_T:
     int8_t
     uint8_t
+    E5M2
+    E4M3
     int16_t
     uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t
     F16
     BF16
+    int32_t
+    uint32_t
     float
-    E4M3
-    E5M2
 
 ctypedef fused vci_T:
     int8_t
-    uint8_t
     int16_t
-    uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t
     F16
-    BF16
+    int32_t
     float
-    E4M3
-    E5M2
 
 ctypedef fused vbinary_T:
     int8_t
     uint8_t
     int16_t
     uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t
     F16
     BF16
+    int32_t
+    uint32_t
     float
-    E4M3
-    E5M2
 
 ctypedef fused vbinary_sub:
     Op_add
@@ -348,21 +402,18 @@ ctypedef fused vbinary_sub:
     Op_max
     Op_min
     Op_div
+    Op_div_nftz
 
 ctypedef fused vbinary_x_T:
     int8_t
     uint8_t
     int16_t
     uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t
     F16
     BF16
+    int32_t
+    uint32_t
     float
-    E4M3
-    E5M2
 
 ctypedef fused vbinary_x_sub:
     Op_add
@@ -375,15 +426,11 @@ ctypedef fused vcmp_T:
     uint8_t
     int16_t
     uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t
     F16
     BF16
+    int32_t
+    uint32_t
     float
-    E4M3
-    E5M2
 
 ctypedef fused vcmp_sub:
     Op_eq
@@ -397,24 +444,23 @@ ctypedef fused vsel_TW:
     uint8_t
     uint16_t
     uint32_t
-    uint64_t
 
 ctypedef fused vunary_T:
     int8_t
     int16_t
-    int32_t
-    int64_t
     F16
-    BF16
+    int32_t
     float
-    E4M3
-    E5M2
 
 ctypedef fused vunary_sub:
     Op_abs
     Op_neg
     Op_exp
     Op_sqrt
+    Op_exp_nftz
+    Op_sqrt_nftz
+    Op_ln
+    Op_relu
 
 ctypedef fused vlogic_TW:
     uint8_t
@@ -458,6 +504,174 @@ ctypedef fused vtrc_sub:
     Op_floor
     Op_ceil
     Op_trunc
+
+ctypedef fused vcmp_x_T:
+    int8_t
+    uint8_t
+    int16_t
+    uint16_t
+    F16
+    BF16
+    int32_t
+    uint32_t
+    float
+
+ctypedef fused vcmp_x_sub:
+    Op_eq
+    Op_ne
+    Op_lt
+    Op_le
+    Op_gt
+    Op_ge
+
+ctypedef fused vnot_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vshift_T:
+    int8_t
+    uint8_t
+    int16_t
+    uint16_t
+    int32_t
+    uint32_t
+
+ctypedef fused vshift_sub:
+    Op_shl
+    Op_shr
+
+ctypedef fused vshift_x_T:
+    int8_t
+    uint8_t
+    int16_t
+    uint16_t
+    int32_t
+    uint32_t
+
+ctypedef fused vshift_x_sub:
+    Op_shl
+    Op_shr
+
+ctypedef fused vmov_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vfma_T:
+    F16
+    float
+
+ctypedef fused vfma_x_T:
+    F16
+    float
+
+ctypedef fused vintlv_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vdintlv_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vunpack_T:
+    uint16_t
+    int16_t
+    uint32_t
+    int32_t
+
+ctypedef fused vunpack_U:
+    uint8_t
+    int8_t
+    uint16_t
+    int16_t
+
+ctypedef fused vunpack_sub:
+    Op_lo
+    Op_hi
+
+ctypedef fused reduce_sum_block_U:
+    F16
+    float
+    uint16_t
+    int16_t
+    uint32_t
+    int32_t
+
+ctypedef fused reduce_maxmin_block_T:
+    F16
+    float
+    uint16_t
+    int16_t
+    uint32_t
+    int32_t
+
+ctypedef fused reduce_maxmin_block_sub:
+    Op_max
+    Op_min
+
+ctypedef fused vpack_TW:
+    uint8_t
+    uint16_t
+
+ctypedef fused vpack_UW:
+    uint16_t
+    uint32_t
+
+ctypedef fused vpack_sub:
+    Op_lo
+    Op_hi
+
+ctypedef fused mask_pack_sub:
+    Op_lo
+    Op_hi
+
+ctypedef fused mask_unpack_sub:
+    Op_lo
+    Op_hi
+
+ctypedef fused vhist_sub:
+    Op_bin0
+    Op_bin1
+    Op_cbin0
+    Op_cbin1
+
+ctypedef fused vcompound_T:
+    F16
+    float
+
+ctypedef fused vcompound_sub:
+    Op_prelu
+    Op_abssub
+
+ctypedef fused vcompound_x_T:
+    F16
+    float
+
+ctypedef fused vcompound_x_sub:
+    Op_prelu
+
+ctypedef fused vci_desc_T:
+    int8_t
+    int16_t
+    F16
+    int32_t
+    float
+
+ctypedef fused vdup_lane_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vmull_T:
+    int32_t
+    uint32_t
+
+ctypedef fused vpairsum_T:
+    F16
+    float
 
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
@@ -677,6 +891,140 @@ cdef struct Args_vtrc:    # vD.T, vS.T, pM
     int32_t vS
     int32_t pM
 
+cdef struct Args_vcmp_x:    # pD, vA.T, X.T, pM
+    int32_t pD
+    int32_t vA
+    SVal x
+    int32_t pM
+
+cdef struct Args_vnot:    # vD.T, vA.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t pM
+
+cdef struct Args_vshift:    # vD.T, vA.T, vB.U, pM
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    int32_t pM
+
+cdef struct Args_vshift_x:    # vD.T, vA.T, X, pM
+    int32_t vD
+    int32_t vA
+    SVal x
+    int32_t pM
+
+cdef struct Args_vmov:    # vD.T, vA.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t pM
+
+cdef struct Args_vfma:    # vD.T, vA.T, vB.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    int32_t pM
+
+cdef struct Args_vfma_x:    # vD.T, vA.T, X.T, pM
+    int32_t vD
+    int32_t vA
+    SVal x
+    int32_t pM
+
+cdef struct Args_vintlv:    # vD0.T, vD1.T, vA.T, vB.T
+    int32_t vD0
+    int32_t vD1
+    int32_t vA
+    int32_t vB
+
+cdef struct Args_vdintlv:    # vD0.T, vD1.T, vA.T, vB.T
+    int32_t vD0
+    int32_t vD1
+    int32_t vA
+    int32_t vB
+
+cdef struct Args_vunpack:    # vD.T, vA.U
+    int32_t vD
+    int32_t vA
+
+cdef struct Args_reduce_sum_block:    # vD.T, vS.U, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
+cdef struct Args_reduce_maxmin_block:    # vD.T, vS.T, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
+cdef struct Args_vpack:    # vD.T, vA.U
+    int32_t vD
+    int32_t vA
+
+cdef struct Args_mask_pack:    # pD, pS
+    int32_t pD
+    int32_t pS
+
+cdef struct Args_mask_unpack:    # pD, pS
+    int32_t pD
+    int32_t pS
+
+cdef struct Args_vhist:    # vD.T, vA.U, pM
+    int32_t vD
+    int32_t vA
+    int32_t pM
+
+cdef struct Args_mask_select:    # pD, pA, pB, pG
+    int32_t pD
+    int32_t pA
+    int32_t pB
+    int32_t pG
+
+cdef struct Args_mask_intlv:    # pD0.bW, pD1, pA, pB
+    int32_t pD0
+    int32_t pD1
+    int32_t pA
+    int32_t pB
+
+cdef struct Args_mask_dintlv:    # pD0.bW, pD1, pA, pB
+    int32_t pD0
+    int32_t pD1
+    int32_t pA
+    int32_t pB
+
+cdef struct Args_vcompound:    # vD.T, vA.T, vB.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    int32_t pM
+
+cdef struct Args_vcompound_x:    # vD.T, vA.T, X.T, pM
+    int32_t vD
+    int32_t vA
+    SVal x
+    int32_t pM
+
+cdef struct Args_vci_desc:    # vD.T, X.T
+    int32_t vD
+    SVal x
+
+cdef struct Args_vdup_lane:    # vD.T, vA.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t pM
+
+cdef struct Args_vmull:    # vD0.T, vD1.T, vA.T, vB.T, pM
+    int32_t vD0
+    int32_t vD1
+    int32_t vA
+    int32_t vB
+    int32_t pM
+
+cdef struct Args_vpairsum:    # vD.T, vS.T, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -725,6 +1073,31 @@ cdef union Args:
     Args_vlogic vlogic
     Args_vcvt vcvt
     Args_vtrc vtrc
+    Args_vcmp_x vcmp_x
+    Args_vnot vnot
+    Args_vshift vshift
+    Args_vshift_x vshift_x
+    Args_vmov vmov
+    Args_vfma vfma
+    Args_vfma_x vfma_x
+    Args_vintlv vintlv
+    Args_vdintlv vdintlv
+    Args_vunpack vunpack
+    Args_reduce_sum_block reduce_sum_block
+    Args_reduce_maxmin_block reduce_maxmin_block
+    Args_vpack vpack
+    Args_mask_pack mask_pack
+    Args_mask_unpack mask_unpack
+    Args_vhist vhist
+    Args_mask_select mask_select
+    Args_mask_intlv mask_intlv
+    Args_mask_dintlv mask_dintlv
+    Args_vcompound vcompound
+    Args_vcompound_x vcompound_x
+    Args_vci_desc vci_desc
+    Args_vdup_lane vdup_lane
+    Args_vmull vmull
+    Args_vpairsum vpairsum
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -851,3 +1224,87 @@ cdef enum:
     POS_vtrc_vD = 0
     POS_vtrc_vS = 1
     POS_vtrc_pM = 2
+    POS_vcmp_x_pD = 0
+    POS_vcmp_x_vA = 1
+    POS_vcmp_x_x = 2
+    POS_vcmp_x_pM = 3
+    POS_vnot_vD = 0
+    POS_vnot_vA = 1
+    POS_vnot_pM = 2
+    POS_vshift_vD = 0
+    POS_vshift_vA = 1
+    POS_vshift_vB = 2
+    POS_vshift_pM = 3
+    POS_vshift_x_vD = 0
+    POS_vshift_x_vA = 1
+    POS_vshift_x_x = 2
+    POS_vshift_x_pM = 3
+    POS_vmov_vD = 0
+    POS_vmov_vA = 1
+    POS_vmov_pM = 2
+    POS_vfma_vD = 0
+    POS_vfma_vA = 1
+    POS_vfma_vB = 2
+    POS_vfma_pM = 3
+    POS_vfma_x_vD = 0
+    POS_vfma_x_vA = 1
+    POS_vfma_x_x = 2
+    POS_vfma_x_pM = 3
+    POS_vintlv_vD0 = 0
+    POS_vintlv_vD1 = 1
+    POS_vintlv_vA = 2
+    POS_vintlv_vB = 3
+    POS_vdintlv_vD0 = 0
+    POS_vdintlv_vD1 = 1
+    POS_vdintlv_vA = 2
+    POS_vdintlv_vB = 3
+    POS_vunpack_vD = 0
+    POS_vunpack_vA = 1
+    POS_reduce_sum_block_vD = 0
+    POS_reduce_sum_block_vS = 1
+    POS_reduce_sum_block_pM = 2
+    POS_reduce_maxmin_block_vD = 0
+    POS_reduce_maxmin_block_vS = 1
+    POS_reduce_maxmin_block_pM = 2
+    POS_vpack_vD = 0
+    POS_vpack_vA = 1
+    POS_mask_pack_pD = 0
+    POS_mask_pack_pS = 1
+    POS_mask_unpack_pD = 0
+    POS_mask_unpack_pS = 1
+    POS_vhist_vD = 0
+    POS_vhist_vA = 1
+    POS_vhist_pM = 2
+    POS_mask_select_pD = 0
+    POS_mask_select_pA = 1
+    POS_mask_select_pB = 2
+    POS_mask_select_pG = 3
+    POS_mask_intlv_pD0 = 0
+    POS_mask_intlv_pD1 = 1
+    POS_mask_intlv_pA = 2
+    POS_mask_intlv_pB = 3
+    POS_mask_dintlv_pD0 = 0
+    POS_mask_dintlv_pD1 = 1
+    POS_mask_dintlv_pA = 2
+    POS_mask_dintlv_pB = 3
+    POS_vcompound_vD = 0
+    POS_vcompound_vA = 1
+    POS_vcompound_vB = 2
+    POS_vcompound_pM = 3
+    POS_vcompound_x_vD = 0
+    POS_vcompound_x_vA = 1
+    POS_vcompound_x_x = 2
+    POS_vcompound_x_pM = 3
+    POS_vci_desc_vD = 0
+    POS_vci_desc_x = 1
+    POS_vdup_lane_vD = 0
+    POS_vdup_lane_vA = 1
+    POS_vdup_lane_pM = 2
+    POS_vmull_vD0 = 0
+    POS_vmull_vD1 = 1
+    POS_vmull_vA = 2
+    POS_vmull_vB = 3
+    POS_vmull_pM = 4
+    POS_vpairsum_vD = 0
+    POS_vpairsum_vS = 1
+    POS_vpairsum_pM = 2

@@ -231,20 +231,40 @@ cdef inline int k_vci(Machine* m, const Ins* ins, const Args_vci* a, vci_T* t) n
     cdef vci_T* dst = <vci_T*>vreg(m, a.vD)
     cdef int64_t i
     for i in range(VL // sizeof(vci_T)):
-        if vci_T is F16 or vci_T is BF16 or vci_T is E4M3 or vci_T is E5M2 or vci_T is float:
-            dst[i] = lane_of_double(lane_value(x) + <double>i, <vci_T*>NULL)
-        else:
-            dst[i] = <vci_T>(<uint64_t>x + <uint64_t>i)
+        dst[i] = arange_lane(x, i)
     return STOP_RUNNING
 
 
-cdef inline Lane binary_op(Lane x, Lane y, bint is_add, bint is_sub, bint is_mul, bint is_div, bint is_max) noexcept nogil:
+cdef inline Lane arange_lane(Lane x, int64_t i) noexcept nogil:
+    """X + i: integers wrap; floats to nearest, ties toward +inf (the Arange table), exact in double
+    wherever a tie is possible."""
+    cdef Lane nearest, up
+    cdef double exact
+    cdef uint64_t bits
+    if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2 or Lane is float:
+        exact = lane_value(x) + <double>i
+        nearest = lane_of_double(exact, <Lane*>NULL)
+        if lane_value(nearest) < exact:             # rounded down: the value above may be as near
+            bits = lane_bits(nearest)
+            up = lane_of_bits(bits - 1 if bits >> (8 * sizeof(Lane) - 1) else bits + 1, <Lane*>NULL)
+            if lane_value(up) - exact == exact - lane_value(nearest):
+                nearest = up
+        return nearest
+    else:
+        return <Lane>(<uint64_t>x + <uint64_t>i)
+
+
+cdef inline Lane binary_op(Lane x, Lane y, bint is_add, bint is_sub, bint is_mul, bint is_div, bint is_max,
+                           bint flush) noexcept nogil:
+    """One lane of a binary operation; `flush`: subnormal inputs and result become zeros (vdiv's default)."""
     if is_add:
         return lane_add(x, y)
     if is_sub:
         return lane_sub(x, y)
     if is_mul:
         return lane_mul(x, y)
+    if is_div and flush:
+        return lane_ftz(lane_div(lane_ftz(x), lane_ftz(y)))
     if is_div:
         return lane_div(x, y)
     if is_max:
@@ -265,7 +285,8 @@ cdef inline int k_vbinary(Machine* m, const Ins* ins, const Args_vbinary* a, vbi
     for i in range(VL // sizeof(vbinary_T)):
         if active(m, a.pM, i, sizeof(vbinary_T)):
             dst[i] = binary_op(x[i], y[i], vbinary_sub is Op_add, vbinary_sub is Op_sub, vbinary_sub is Op_mul,
-                               vbinary_sub is Op_div, vbinary_sub is Op_max)
+                               vbinary_sub is Op_div or vbinary_sub is Op_div_nftz, vbinary_sub is Op_max,
+                               vbinary_sub is Op_div)
         else:
             dst[i] = zero
     return STOP_RUNNING
@@ -285,13 +306,14 @@ cdef inline int k_vbinary_x(Machine* m, const Ins* ins, const Args_vbinary_x* a,
     for i in range(VL // sizeof(vbinary_x_T)):
         if active(m, a.pM, i, sizeof(vbinary_x_T)):
             dst[i] = binary_op(x[i], y, vbinary_x_sub is Op_add, False, vbinary_x_sub is Op_mul, False,
-                               vbinary_x_sub is Op_max)
+                               vbinary_x_sub is Op_max, False)
         else:
             dst[i] = zero
     return STOP_RUNNING
 
 
-# vabs|vneg|vexp|vsqrt vD.T, vA.T, pM  -- inactive lanes 0
+# vabs|vneg|vexp|vsqrt|vln vD.T, vA.T, pM  -- inactive lanes 0; vexp/vsqrt/vln flush subnormal inputs
+# and results to zero, vexp.nftz/vsqrt.nftz keep them
 cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunary_T* t, vunary_sub* op) noexcept nogil:
     cdef const vunary_T* x = <const vunary_T*>vreg(m, a.vA)
     cdef vunary_T* dst = <vunary_T*>vreg(m, a.vD)
@@ -308,7 +330,15 @@ cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunar
         elif vunary_sub is Op_neg:
             dst[i] = lane_neg(x[i])
         elif vunary_sub is Op_exp:
+            dst[i] = lane_ftz(lane_exp(lane_ftz(x[i])))
+        elif vunary_sub is Op_exp_nftz:
             dst[i] = lane_exp(x[i])
+        elif vunary_sub is Op_sqrt:
+            dst[i] = lane_ftz(lane_sqrt(lane_ftz(x[i])))
+        elif vunary_sub is Op_ln:
+            dst[i] = lane_ftz(lane_ln(lane_ftz(x[i])))
+        elif vunary_sub is Op_relu:
+            dst[i] = lane_max(x[i], zero)       # max(x, +0): -0 -> +0, NaN -> the hardware NaN
         else:
             dst[i] = lane_sqrt(x[i])
     return STOP_RUNNING
@@ -366,25 +396,30 @@ cdef inline uint64_t flags_to_bits(const uint8_t* flags, int64_t width) noexcept
 
 # vcmp.CC pD, vA.T, vB.T, pM  -- bit i*W set for active lanes where the comparison holds
 cdef inline int k_vcmp(Machine* m, const Ins* ins, const Args_vcmp* a, vcmp_T* t, vcmp_sub* op) noexcept nogil:
-    cdef const vcmp_T* x = <const vcmp_T*>vreg(m, a.vA)
-    cdef const vcmp_T* y = <const vcmp_T*>vreg(m, a.vB)
-    cdef int64_t width = sizeof(vcmp_T)
+    return compare_into_mask(m, a.pD, a.pM, <const vcmp_T*>vreg(m, a.vA), <const vcmp_T*>vreg(m, a.vB), 1,
+                             vcmp_sub is Op_eq, vcmp_sub is Op_ne, vcmp_sub is Op_lt, vcmp_sub is Op_le,
+                             vcmp_sub is Op_gt)
+
+
+cdef inline int compare_into_mask(Machine* m, int32_t pD, int32_t pM, const Lane* x, const Lane* y, int64_t y_step,
+                                  bint is_eq, bint is_ne, bint is_lt, bint is_le, bint is_gt) noexcept nogil:
+    """pD = bit i*W for each active lane i with x[i] CC y[i * y_step] (y_step 0: one scalar)."""
+    cdef int64_t width = sizeof(Lane)
     cdef uint8_t flags[VL]                      # lane i's verdict in byte i: a loop the compiler vectorises
     cdef uint64_t words[MASK_WORDS]             # pD may be pM: read every lane first
     cdef uint64_t holds
     cdef int64_t i, w, g
-    cdef int status = check_mask(m, a.pM)
+    cdef int status = check_mask(m, pM)
     if status:
         return status
     for i in range(VL // width):
-        flags[i] = compare(x[i], y[i], vcmp_sub is Op_eq, vcmp_sub is Op_ne, vcmp_sub is Op_lt, vcmp_sub is Op_le,
-                           vcmp_sub is Op_gt)
+        flags[i] = compare(x[i], y[i * y_step], is_eq, is_ne, is_lt, is_le, is_gt)
     for w in range(MASK_WORDS):
         holds = 0
         for g in range(8 // width):             # a word holds 64/width lanes: 8/width groups of 8
             holds |= flags_to_bits(&flags[w * (64 // width) + 8 * g], width) << (8 * width * g)
-        words[w] = holds & mask_word(m, a.pM, w)
-    set_mask(m, a.pD, words)
+        words[w] = holds & mask_word(m, pM, w)
+    set_mask(m, pD, words)
     return STOP_RUNNING
 
 

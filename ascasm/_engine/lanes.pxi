@@ -31,7 +31,7 @@ cdef struct FloatFormat:
     uint64_t sign_bit
     uint64_t max_finite     # bits of the largest finite value
     uint64_t overflow       # bits of +inf; for e4m3, which has no inf, its only NaN
-    uint64_t nan            # the canonical quiet NaN
+    uint64_t nan            # the hardware NaN (ascasm/floats.py CANONICAL_NAN_BITS)
     bint has_inf
 
 
@@ -39,16 +39,16 @@ cdef inline FloatFormat float_format(Lane* tag) noexcept nogil:
     """The layout of a float lane type (constants once specialised)."""
     cdef FloatFormat f
     if Lane is F16:
-        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 10, 15, 0x8000, 0x7BFF, 0x7C00, 0x7E00
+        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 10, 15, 0x8000, 0x7BFF, 0x7C00, 0x7FFF
     elif Lane is BF16:
-        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 7, 127, 0x8000, 0x7F7F, 0x7F80, 0x7FC0
+        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 7, 127, 0x8000, 0x7F7F, 0x7F80, 0x7FFF
     elif Lane is E4M3:
         f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 3, 7, 0x80, 0x7E, 0x7F, 0x7F
     elif Lane is E5M2:
-        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 2, 15, 0x80, 0x7B, 0x7C, 0x7E
+        f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 2, 15, 0x80, 0x7B, 0x7C, 0x7F
     else:                                           # float (f32); integers never ask
         f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan = 23, 127, 0x80000000, 0x7F7FFFFF, \
-            0x7F800000, 0x7FC00000
+            0x7F800000, 0x7FFFFFFF
     f.has_inf = not Lane is E4M3
     return f
 
@@ -230,8 +230,8 @@ cdef inline Lane lane_of_int(int64_t value, Lane* tag) noexcept nogil:
 
 
 cdef inline float canonical_f32(float r) noexcept nogil:
-    """A native float result with every NaN made the canonical 0x7FC00000."""
-    return r if r == r else float_of_bits(0x7FC00000)
+    """A native float result with every NaN made the hardware NaN 0x7FFFFFFF."""
+    return r if r == r else float_of_bits(0x7FFFFFFF)
 
 
 cdef inline Lane lane_add(Lane a, Lane b) noexcept nogil:
@@ -273,6 +273,19 @@ cdef inline Lane lane_div(Lane a, Lane b) noexcept nogil:
         if (Lane is int8_t or Lane is int16_t or Lane is int32_t or Lane is int64_t) and b == <Lane>(-1):
             return <Lane>(0 - <uint64_t>a)          # wraps: min / -1 = min, no C overflow
         return a // b                               # cdivision: toward zero
+
+
+cdef inline Lane lane_ftz(Lane x) noexcept nogil:
+    """A subnormal float lane flushed to the zero of its sign (the pages' default for div, exp, sqrt);
+    integers and other values unchanged."""
+    cdef FloatFormat f
+    cdef uint64_t bits
+    if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2 or Lane is float:
+        f = float_format(<Lane*>NULL)
+        bits = lane_bits(x)
+        if (bits & (f.sign_bit - 1)) >> f.mantissa_bits == 0:       # exponent field 0: zero or subnormal
+            return lane_of_bits(bits & f.sign_bit, <Lane*>NULL)
+    return x
 
 
 cdef inline uint64_t lane_key(Lane x) noexcept nogil:
@@ -334,6 +347,14 @@ cdef inline Lane lane_exp(Lane a) noexcept nogil:
     """libm exp in double, rounded once (floats only)."""
     if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2 or Lane is float:
         return lane_of_double(exp(lane_value(a)), <Lane*>NULL)
+    else:
+        return a
+
+
+cdef inline Lane lane_ln(Lane a) noexcept nogil:
+    """libm log in double, rounded once (floats only): ln(+-0) = -inf, a negative gives NaN."""
+    if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2 or Lane is float:
+        return lane_of_double(log(lane_value(a)), <Lane*>NULL)
     else:
         return a
 

@@ -382,7 +382,8 @@ class _Assembler:
         if form.accepted and tuple(t.code for t in types) not in form.accepted:
             first_typed = next(node for t, node in slot_types)
             self.fail(first_typed, f"'{spec.mnemonic}' does not accept {'/'.join(t.name for t in types)}",
-                      [f"accepted: {isa.accepted_types_text(spec)}", f"syntax: {spec.text}"])
+                      [f"accepted{isa.types_source_text(spec)}: {isa.accepted_types_text(spec)}",
+                       f"syntax: {spec.text}"])
         self.check_keywords(spec, types, operands, operand_nodes)
         last = statement.operands[-1] if statement.operands else mnemonic_token
         loc = SourceLoc(self.filename, self.lineno, mnemonic_token.column, last.end_column, self.line_text)

@@ -45,6 +45,15 @@ AXES = {
     # issue 12: conversions, specialised by the two widths and the rounding mode (the types' encodings
     # are read from the row's type codes: a kernel per type pair would be hundreds)
     "vcvt": ("TW", "UW", "sub"), "vtrc": ("T", "sub"),
+    # issue 13: compute families
+    "vcmp_x": ("T", "sub"), "vnot": ("TW",), "vshift": ("T", "sub"), "vshift_x": ("T", "sub"),
+    "vmov": ("TW",), "vfma": ("T",), "vfma_x": ("T",),
+    "vintlv": ("TW",), "vdintlv": ("TW",), "vunpack": ("T", "U", "sub"),
+    "reduce_sum_block": ("U",), "reduce_maxmin_block": ("T", "sub"),
+    "vpack": ("TW", "UW", "sub"), "mask_pack": ("sub",), "mask_unpack": ("sub",),
+    "vhist": ("sub",), "mask_select": (), "mask_intlv": (), "mask_dintlv": (),
+    "vcompound": ("T", "sub"), "vcompound_x": ("T", "sub"), "vpairsum": ("T",),
+    "vci_desc": ("T",), "vdup_lane": ("TW",), "vmull": ("T",),
 }
 
 

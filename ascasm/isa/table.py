@@ -54,10 +54,30 @@ GATHER_PAIRS = _pairs_of(("s8", "u8", "b8", "s16", "u16", "f16", "bf16", "b16"),
 REDUCE_SUM_PAIRS = tuple(tuple(dtypes.BY_SPELLING[n] for n in pair) for pair in (
     ("f16", "f16"), ("f32", "f32"), ("s32", "s16"), ("u32", "u16"), ("s32", "s32"), ("u32", "u32"),
     ("s64", "s64"), ("u64", "u64")))                                                          # seed 003 table 3
-FLOAT_TYPES = dtypes.named("f16", "bf16", "f32", "e4m3", "e5m2")    # computed on; e8m0 and hif8 are moved only
-SIGNED_TYPES = dtypes.named("s8", "s16", "s32", "s64")
-COMPUTE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64") + FLOAT_TYPES   # facts §8
+# The C-API pages' type lists (c-api-reg/<group>/asc_<name>.md, the function prototypes): a compute row
+# accepts exactly its page's types (docs/semantics.md "Types: the pages' lists").
+ARITH_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")   # asc_add, asc_lt, ...
+MUL_TYPES = dtypes.named("s16", "u16", "f16", "bf16", "s32", "u32", "f32")                 # asc_mul
+DIV_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32")                         # asc_div, asc_mul_scalar
+SIGNED_FLOAT_TYPES = dtypes.named("s8", "s16", "f16", "s32", "f32")                        # asc_abs, asc_neg, asc_arange
+HALF_FLOAT_TYPES = dtypes.named("f16", "f32")                                              # asc_exp, asc_sqrt
+DUP_TYPES = dtypes.named("s8", "u8", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")  # asc_duplicate
+SELECT_TYPES = dtypes.named("u8", "s8", "e4m3", "hif8", "e5m2", "u16", "s16", "f16", "bf16", "u32", "s32", "f32")
 LOGIC_TYPES = dtypes.named("s8", "u8", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")  # asc_and
+OR_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "s32", "u32", "f32")               # asc_or
+XOR_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32")                            # asc_xor
+NOT_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "s32", "u32", "f32")              # asc_not
+REARRANGE_TYPES = dtypes.named("s8", "u8", "hif8", "e8m0", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32",
+                                "u32", "f32")                                                # asc_intlv, asc_deintlv
+UNPACK_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[s]) for d, s in (          # asc_unpack
+    ("u16", "u8"), ("s16", "s8"), ("u32", "u16"), ("s32", "s16")))
+BLOCK_SUM_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[s]) for d, s in (       # asc_reduce_sum_datablock
+    ("f16", "f16"), ("f32", "f32"), ("u32", "u16"), ("s32", "s16"), ("u32", "u32"), ("s32", "s32")))
+BLOCK_MAXMIN_TYPES = dtypes.named("f16", "f32", "u16", "s16", "u32", "s32")                # asc_reduce_max_datablock
+PACK_TO_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[s]) for d, s in (          # asc_pack_to_low
+    ("u8", "u16"), ("u16", "u32")))
+SHIFT_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[a]) for d, a in (   # asc_shiftleft
+    ("s8", "s8"), ("u8", "s8"), ("s16", "s16"), ("u16", "s16"), ("s32", "s32"), ("u32", "s32")))
 REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # seed 003 table 4
 
 
@@ -95,6 +115,7 @@ INACTIVE_TEXT = {
     "gate": "inactive bits become 0",
     "unchecked": "inactive lanes are never checked",
     "uncounted": "inactive lanes are not counted",
+    "merge": "inactive lanes keep the destination's value (merging)",
 }
 
 
@@ -148,23 +169,41 @@ _SCALAR_ALU = {
     "shl": "sD = sA << (X & 63)",
     "shr": "sD = sA >> (X & 63), arithmetic (the sign is copied in)",
 }
-_VECTOR_OPS = {
-    "vadd": "vA + vB (integers wrap; floats rounded once)",
-    "vsub": "vA - vB (integers wrap; floats rounded once)",
-    "vmul": "vA * vB (integers: low W bits; floats rounded once)",
-    "vmax": "max(vA, vB) (NaN -> canonical NaN; +0 above -0)",
-    "vmin": "min(vA, vB) (NaN -> canonical NaN; -0 below +0)",
+_ARITH = "c-api-reg/arithmetic_compute/"
+_VECTOR_OPS = {   # mnemonic: (summary, types of the page asc_<name>.md)
+    "vadd": ("vA + vB (integers wrap; floats rounded once)", ARITH_TYPES),
+    "vsub": ("vA - vB (integers wrap; floats rounded once)", ARITH_TYPES),
+    "vmul": ("vA * vB (integers: low W bits; floats rounded once)", MUL_TYPES),
+    "vmax": ("max(vA, vB) (NaN -> the hardware NaN; +0 above -0)", ARITH_TYPES),
+    "vmin": ("min(vA, vB) (NaN -> the hardware NaN; -0 below +0)", ARITH_TYPES),
 }
+_PAGE_OF = {"vadd": "asc_add", "vsub": "asc_sub", "vmul": "asc_mul", "vmax": "asc_max", "vmin": "asc_min",
+            "vadds": "asc_add_scalar", "vmuls": "asc_mul_scalar", "vmaxs": "asc_max_scalar",
+            "vmins": "asc_min_scalar", "vdiv": "asc_div", "vabs": "asc_abs", "vneg": "asc_neg", "vexp": "asc_exp",
+            "vsqrt": "asc_sqrt", "vln": "asc_ln", "vrelu": "asc_relu", "vprelu": "asc_prelu",
+            "vleakyrelu": "asc_leakyrelu", "vmull": "asc_mull"}
+_SCALAR_FORM_TYPES = {"vadds": ARITH_TYPES, "vmuls": DIV_TYPES, "vmaxs": ARITH_TYPES,
+                      "vmins": tuple(t for t in ARITH_TYPES if t.name != "bf16")}     # the pages differ here
+_FTZ = "subnormal inputs and results flushed to zero of the same sign (the pages' default)"
+_ONE_ULP = "The hardware is within 1 ulp (appendix precision.md) by an algorithm that is not public"
 _UNARY_OPS = {   # mnemonic: (summary, types)
-    "vabs": ("|vA| (integers wrap: |min| = min; floats clear the sign bit, NaN bits kept)",
-             SIGNED_TYPES + FLOAT_TYPES),
-    "vneg": ("-vA (integers wrap: -min = min; floats flip the sign bit, NaN bits kept)",
-             SIGNED_TYPES + FLOAT_TYPES),
-    "vexp": ("e^vA: libm exp in double, rounded to T. Not always correctly rounded, and the hardware's "
-             "approximation may differ in the last bits", FLOAT_TYPES),
-    "vsqrt": ("sqrt(vA), correctly rounded (negative -> canonical NaN, sqrt(-0) = -0)", FLOAT_TYPES),
+    "vabs": ("|vA| (integers wrap: |min| = min; floats clear the sign bit, NaN bits kept)", SIGNED_FLOAT_TYPES),
+    "vneg": ("-vA (integers wrap: -min = min; floats flip the sign bit, NaN bits kept)", SIGNED_FLOAT_TYPES),
+    "vexp": ("e^vA: libm exp in double, rounded once to T; " + _FTZ + ". " + _ONE_ULP, HALF_FLOAT_TYPES),
+    "vsqrt": ("sqrt(vA), correctly rounded (negative -> the hardware NaN, sqrt(-0) = -0); " + _FTZ + ". "
+              + _ONE_ULP, HALF_FLOAT_TYPES),
 }
+
+
+def page(mnemonic: str) -> str:
+    """The C-API page of an arithmetic row."""
+    return f"{_ARITH}{_PAGE_OF[mnemonic]}.md"
 _COMPARISONS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_SHIFTS = (   # mnemonic, operator, rule, page
+    ("vshl", "<<", "unsigned T: logical; signed T: the sign bit kept, the bits below it shifted (s16 0xAAAA << 1 = "
+     "0xD554); an amount >= W bits or negative gives 0", "shiftleft"),
+    ("vshr", ">>", "unsigned T: logical; signed T: arithmetic; an amount >= W bits or negative gives 0 (signed: "
+     "-1 for a negative lane)", "shiftright"))
 _BRANCHES = {"beq": "==", "bne": "!=", "blt": "<", "ble": "<=", "bgt": ">", "bge": ">="}
 
 # Memory accesses (facts §3, §4, seeds 000-002). Sizes and alignments in bytes; "T": one element of T.
@@ -384,55 +423,56 @@ INSNS: tuple[InsnSpec, ...] = (
     InsnSpec("vredsum", "", "vD.T, vS.U, pM", "reduce_sum",
              "lane 0 of vD = sum of the active lanes of vS in a pairwise tree, every partial rounded to T; "
              "other lanes 0",
-             SEED_REDUCE + " SUM", types=REDUCE_SUM_PAIRS, sub="sum",
+             SEED_REDUCE + " SUM; c-api-reg/reduce_compute/asc_reduce_sum.md", types=REDUCE_SUM_PAIRS, sub="sum",
              mask=MaskUse("pM", "U", "identity", "(+0); none active gives +0")),
     InsnSpec("vredmax", "", "vD.T, vS.T, pM", "reduce_maxmin",
              "lane 0 of vD = max of the active lanes, lane 1 = index of its first occurrence (raw bits); "
-             "other lanes 0", SEED_REDUCE + " MAX", types=_single(REDUCE_MAXMIN_TYPES), sub="max",
+             "other lanes 0", SEED_REDUCE + " MAX; c-api-reg/reduce_compute/asc_reduce_max.md", types=_single(REDUCE_MAXMIN_TYPES), sub="max",
              mask=MaskUse("pM", "T", "identity", "(-inf / the type's minimum); none active gives that identity "
                           "and index 0")),
     InsnSpec("vredmin", "", "vD.T, vS.T, pM", "reduce_maxmin",
              "lane 0 of vD = min of the active lanes, lane 1 = index of its first occurrence (raw bits); "
-             "other lanes 0", SEED_REDUCE + " MIN", types=_single(REDUCE_MAXMIN_TYPES), sub="min",
+             "other lanes 0", SEED_REDUCE + " MIN; c-api-reg/reduce_compute/asc_reduce_min.md", types=_single(REDUCE_MAXMIN_TYPES), sub="min",
              mask=MaskUse("pM", "T", "identity", "(+inf / the type's maximum); none active gives that identity "
                           "and index 0")),
     # --- vector compute (facts §8, facts §2.3; LANGUAGE.md §4 Vector compute) ---
     InsnSpec("vdup", "", "vD.T, X.T", "vdup", "every lane of vD = X (converted to T)",
-             "facts §8 vdup; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES)),
+             "c-api-reg/data_fill/asc_duplicate_scalar.md; facts §8 vdup", types=_single(DUP_TYPES)),
     InsnSpec("vdup", "masked", "vD.T, X.T, pM", "vdup_masked", "active lanes of vD = X (converted to T), inactive lanes 0",
-             "facts §8 vdup; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), mask=_LANE_MASK),
-    InsnSpec("vci", "", "vD.T, X.T", "vci", "lane i of vD = X + i (integers wrap; floats rounded once)",
-             "facts §8 vci; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES)),
+             "c-api-reg/data_fill/asc_duplicate_scalar.md; facts §8 vdup", types=_single(DUP_TYPES), mask=_LANE_MASK),
+    InsnSpec("vci", "", "vD.T, X.T", "vci",
+             "lane i of vD = X + i (integers wrap; floats rounded once, ties toward +inf as the Arange table shows)",
+             "c-api-reg/index_operate/asc_arange.md; facts §8 vci", types=_single(SIGNED_FLOAT_TYPES)),
     *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vbinary", f"active lanes: vD = {s}; inactive lanes 0",
-               "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), sub=m[1:], mask=_LANE_MASK)
-      for m, s in _VECTOR_OPS.items()),
+               page(m), types=_single(types), sub=m[1:], mask=_LANE_MASK)
+      for m, (s, types) in _VECTOR_OPS.items()),
     *(InsnSpec(m + "s", "", "vD.T, vA.T, X.T, pM", "vbinary_x", f"active lanes: vD = {s.replace('vB', 'X')}; inactive lanes 0",
-               "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), sub=m[1:], mask=_LANE_MASK)
-      for m, s in _VECTOR_OPS.items() if m != "vsub"),
+               page(m + "s"), types=_single(_SCALAR_FORM_TYPES[m + "s"]), sub=m[1:], mask=_LANE_MASK)
+      for m, (s, _types) in _VECTOR_OPS.items() if m != "vsub"),
     *(InsnSpec("vcmp." + c, "", "pD, vA.T, vB.T, pM", "vcmp",
                f"pD bit i*W = 1 for each active lane i with vA {op} vB, every other bit 0",
-               "facts §2.3 vcmp; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), sub=c,
+               f"c-api-reg/compare_and_select/asc_{c}.md", types=_single(ARITH_TYPES), sub=c,
                mask=MaskUse("pM", "T", "zero-bits"))
       for c, op in _COMPARISONS.items()),
     InsnSpec("vsel", "", "vD.T, vA.T, vB.T, pM", "vsel", "lane i of vD = vA[i] if active, else vB[i] (raw bits)",
-             "facts §8 vsel; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES),
+             "c-api-reg/compare_and_select/asc_select.md", types=_single(SELECT_TYPES),
              mask=MaskUse("pM", "T", "select")),
-    InsnSpec("pcnt", "", "sD, pM.bW", "pcnt", "sD = the number of lanes i < 256/W with bit i*W of pM set",
-             "facts §2.3; " + SPEC + " §4 Vector compute", types=_single(MASK_WIDTHS),
-             mask=MaskUse("pM", "T", "uncounted")),
+    InsnSpec("pcnt", "", "sD, pM.bW", "pcnt", "sD = the number of lanes i < 256/W with bit i*W of pM set. An ascasm "
+             "extension: no C-API function counts mask bits", SPEC + " §4 Vector compute (ascasm extension)",
+             types=_single(MASK_WIDTHS), mask=MaskUse("pM", "T", "uncounted")),
     # appended after the first compute rows, so earlier opcodes keep their numbers
     InsnSpec("vdiv", "", "vD.T, vA.T, vB.T, pM", "vbinary",
              "active lanes: vD = vA / vB (integers: toward zero, x/0 = all ones, min/-1 = min; floats rounded "
-             "once, x/0 = +-inf, 0/0 = canonical NaN); inactive lanes 0. The hardware's integer x/0 result "
-             "is undocumented",
-             "facts §8; " + SPEC + " §4 Vector compute", types=_single(COMPUTE_TYPES), sub="div", mask=_LANE_MASK),
+             "once, x/0 = +-inf, 0/0 = the hardware NaN, " + _FTZ + "); inactive lanes 0. The hardware's "
+             "integer x/0 result is undocumented. " + _ONE_ULP + " (floats)",
+             page("vdiv"), types=_single(DIV_TYPES), sub="div", mask=_LANE_MASK),
     *(InsnSpec(m, "", "vD.T, vA.T, pM", "vunary", f"active lanes: vD = {s}; inactive lanes 0",
-               "facts §8; " + SPEC + " §4 Vector compute", types=_single(types), sub=m[1:], mask=_LANE_MASK)
+               page(m), types=_single(types), sub=m[1:], mask=_LANE_MASK)
       for m, (s, types) in _UNARY_OPS.items()),
     *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vlogic", f"active lanes: vD = vA {op} vB, bit by bit; inactive lanes 0",
                f"c-api-reg/logic_compute/asc_{m[1:]}.md (the mask-register form is p{m[1:]})",
-               types=_single(LOGIC_TYPES), sub=m[1:], mask=_LANE_MASK)
-      for m, op in (("vand", "&"), ("vor", "|"), ("vxor", "^"))),
+               types=_single(types), sub=m[1:], mask=_LANE_MASK)
+      for m, op, types in (("vand", "&", LOGIC_TYPES), ("vor", "|", OR_TYPES), ("vxor", "^", XOR_TYPES))),
     # --- issue 12: conversions (c-api-reg/data_type_convert; reg-api Cast.md table 7) ---
     *(InsnSpec("vcvt" + ("." + mode if mode else ""), "", _CONVERT_SYNTAX, "vcvt",
                _convert_summary(mode), _convert_sources(mode), types=_conversion_pairs(mode),
@@ -444,6 +484,137 @@ INSNS: tuple[InsnSpec, ...] = (
                f"{_CVT}asc_{_TRUNCATION_PAGE[mode]}.md", types=_single(dtypes.named("f16", "bf16", "f32")), sub=mode,
                mask=_LANE_MASK)
       for mode in _FIVE_MODES),
+    # --- issue 13: compute families and the pages' modes ---
+    # the non-default precision modes of reg-api Div/Exp/Sqrt (PRECISION_*_FTZ_FALSE): subnormals kept
+    InsnSpec("vdiv.nftz", "", "vD.T, vA.T, vB.T, pM", "vbinary",
+             "active lanes: vD = vA / vB rounded once, subnormal inputs and results kept (the pages' Subnormal "
+             "mode); inactive lanes 0", page("vdiv") + "; reg-api Div DivAlgo::PRECISION_1ULP_FTZ_FALSE",
+             types=_single(HALF_FLOAT_TYPES), sub="div_nftz", mask=_LANE_MASK),
+    InsnSpec("vexp.nftz", "", "vD.T, vA.T, pM", "vunary",
+             "active lanes: vD = e^vA as vexp, subnormal inputs and results kept (the pages' Subnormal mode); "
+             "inactive lanes 0", page("vexp") + "; reg-api Exp ExpAlgo::PRECISION_1ULP_FTZ_FALSE",
+             types=_single(HALF_FLOAT_TYPES), sub="exp_nftz", mask=_LANE_MASK),
+    InsnSpec("vsqrt.nftz", "", "vD.T, vA.T, pM", "vunary",
+             "active lanes: vD = sqrt(vA) correctly rounded, subnormal inputs kept (the pages' Subnormal mode); "
+             "inactive lanes 0", page("vsqrt") + "; reg-api Sqrt SqrtAlgo::PRECISION_0ULP_FTZ_FALSE",
+             types=_single(HALF_FLOAT_TYPES), sub="sqrt_nftz", mask=_LANE_MASK),
+    *(InsnSpec("vcmps." + c, "", "pD, vA.T, X.T, pM", "vcmp_x",
+               f"pD bit i*W = 1 for each active lane i with vA {op} X, every other bit 0",
+               f"c-api-reg/compare_and_select/asc_{c}_scalar.md", types=_single(ARITH_TYPES), sub=c,
+               mask=MaskUse("pM", "T", "zero-bits"))
+      for c, op in _COMPARISONS.items()),
+    InsnSpec("vnot", "", "vD.T, vA.T, pM", "vnot", "active lanes: vD = ~vA, bit by bit; inactive lanes 0",
+             "c-api-reg/logic_compute/asc_not.md (the mask-register form is pnot)", types=_single(NOT_TYPES),
+             mask=_LANE_MASK),
+    *(InsnSpec(m, "", "vD.T, vA.T, vB.U, pM", "vshift", f"active lanes: vD = vA {op} vB (the amount in U, "
+               f"T's width signed); {rule}; inactive lanes 0", f"c-api-reg/logic_compute/asc_{page}.md",
+               types=SHIFT_PAIRS, sub=m[1:], mask=_LANE_MASK)
+      for m, op, rule, page in _SHIFTS),
+    *(InsnSpec(m + "s", "", "vD.T, vA.T, X, pM", "vshift_x", f"active lanes: vD = vA {op} X (X: the low 16 bits, "
+               f"signed, as the page's int16_t); {rule}; inactive lanes 0",
+               f"c-api-reg/logic_compute/asc_{page}_scalar.md", types=_single(tuple(d for d, _ in SHIFT_PAIRS)),
+               sub=m[1:], mask=_LANE_MASK)
+      for m, op, rule, page in _SHIFTS),
+    InsnSpec("vmov", "", "vD.T, vA.T, pM", "vmov",
+             "active lanes of vD = vA (raw bits); inactive lanes keep vD (merging, as the page says)",
+             "c-api-reg/reg_load/asc_copy.md (vector to vector); appendix merge-mode Move",
+             types=_single(ARITH_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
+    InsnSpec("vmadd", "", "vD.T, vA.T, vB.T, pM", "vfma",
+             "active lanes: vD = vD * vA + vB, rounded once (fused, as appendix precision.md says of MulDstAdd); "
+             "inactive lanes 0", "c-api-reg/compound_compute/asc_madd.md", types=_single(HALF_FLOAT_TYPES),
+             sub="madd", mask=_LANE_MASK, rw=("vD",)),
+    InsnSpec("vaxpy", "", "vD.T, vA.T, X.T, pM", "vfma_x",
+             "active lanes: vD = vA * X + vD, rounded once (fused, as appendix precision.md says of Axpy); "
+             "inactive lanes 0", "c-api-reg/compound_compute/asc_axpy.md", types=_single(HALF_FLOAT_TYPES),
+             sub="axpy", mask=_LANE_MASK, rw=("vD",)),
+    InsnSpec("vln", "", "vD.T, vA.T, pM", "vunary",
+             "active lanes: vD = ln(vA): libm log in double, rounded once to T (ln(+-0) = -inf, negative -> the "
+             "hardware NaN); " + _FTZ + " (appendix precision.md: Ln does not support denormals). " + _ONE_ULP
+             + "; inactive lanes 0", page("vln"), types=_single(HALF_FLOAT_TYPES), sub="ln", mask=_LANE_MASK),
+    InsnSpec("vintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vintlv",
+             "interleave: vD0 = vA[0], vB[0], vA[1], vB[1], ... from the low halves of vA and vB, vD1 the same from "
+             "the high halves (raw bits; vD1 is written last)", "c-api-reg/data_rearrange/asc_intlv.md",
+             types=_single(REARRANGE_TYPES)),
+    InsnSpec("vdintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vdintlv",
+             "deinterleave: vD0 = the even elements of vA then those of vB, vD1 the odd ones (raw bits; vD1 is "
+             "written last)", "c-api-reg/data_rearrange/asc_deintlv.md", types=_single(REARRANGE_TYPES)),
+    *(InsnSpec("vunpack." + half, "", "vD.T, vA.U", "vunpack",
+               f"lane i of vD = element {start}i of vA widened to T (unsigned: zero-extended, signed: "
+               f"sign-extended)", f"c-api-reg/data_compress/asc_unpack.md (asc_unpack_{name})",
+               types=UNPACK_PAIRS, sub=half)
+      for half, start, name in (("lo", "", "lower"), ("hi", "VL/(2W) + ", "upper"))),
+    InsnSpec("vredsum.blk", "", "vD.T, vS.U, pM", "reduce_sum_block",
+             "lane k of vD (k < 8) = the sum of the active lanes of vS's 32-byte block k, a pairwise tree in the "
+             "block, every partial rounded to T; other lanes 0", "c-api-reg/reduce_compute/asc_reduce_sum_datablock.md",
+             types=BLOCK_SUM_PAIRS, sub="sum", mask=MaskUse("pM", "U", "identity", "(+0); a block with none gives +0")),
+    *(InsnSpec(f"vred{op}.blk", "", "vD.T, vS.T, pM", "reduce_maxmin_block",
+               f"lane k of vD (k < 8) = the {op} of the active lanes of vS's 32-byte block k (the first NaN "
+               f"with its bits; {zero}); no index; other lanes 0",
+               f"c-api-reg/reduce_compute/asc_reduce_{op}_datablock.md", types=_single(BLOCK_MAXMIN_TYPES), sub=op,
+               mask=MaskUse("pM", "T", "identity", f"({identity}); a block with none gives that identity"))
+      for op, zero, identity in (("max", "+0 above -0", "-inf / the type's minimum"),
+                                 ("min", "-0 below +0", "+inf / the type's maximum"))),
+    *(InsnSpec("vpack." + half, "", "vD.T, vA.U", "vpack",
+               f"the low T bits of every lane of vA -> the {where} half of vD (lane i -> lane {start}i); the other "
+               f"half 0", f"c-api-reg/data_compress/asc_pack_to_{name}.md", types=PACK_TO_PAIRS, sub=half)
+      for half, where, start, name in (("lo", "low", "", "low"), ("hi", "high", "VL/(2W) + ", "high"))),
+    *(InsnSpec("ppack." + half, "", "pD, pS", "mask_pack",
+               f"the even bits of pS (bit 2j -> bit j) -> the {where} 128 bits of pD; the other 128 bits 0",
+               f"c-api-reg/data_compress/asc_pack_to_{name}.md (mask-register form)", sub=half)
+      for half, where, name in (("lo", "low", "low"), ("hi", "high", "high"))),
+    *(InsnSpec("punpack." + half, "", "pD, pS", "mask_unpack",
+               f"the {where} 128 bits of pS spread out: bit j -> bit 2j of pD, the odd bits 0",
+               f"c-api-reg/data_compress/asc_unpack.md (mask-register form, asc_unpack_{name})", sub=half)
+      for half, where, name in (("lo", "low", "lower"), ("hi", "high", "upper"))),
+    *(InsnSpec(f"{m}.bin{b}", "", "vD.T, vA.U, pM", "vhist",
+               f"for the active lanes of vA with a value v in [{128 * b}, {128 * b + 127}]: {what}; the sums wrap "
+               f"modulo 2^16", f"c-api-reg/histogram_compute/asc_{page}.md (asc_{page}_bin{b})",
+               types=((dtypes.BY_SPELLING["u16"], dtypes.BY_SPELLING["u8"]),), sub=f"{sub}{b}",
+               mask=MaskUse("pM", "U", "uncounted"), rw=("vD",))
+      for m, sub, page, what in (
+          ("vhist", "bin", "frequency_histogram", "lane v - base of vD += 1 (base = the bin's first value)"),
+          ("vchist", "cbin", "cumulative_histogram",
+           "lane n of vD += the number of such v with v - base <= n (base = the bin's first value)"))
+      for b in (0, 1)),
+    InsnSpec("psel", "", "pD, pA, pB, pG", "mask_select", "pD = pA where pG is set, pB elsewhere (all 256 bits)",
+             "c-api-reg/compare_and_select/asc_select.md (mask-register form); facts §2.4 psel",
+             mask=MaskUse("pG", "bits", "select")),
+    InsnSpec("pintlv", "", "pD0.bW, pD1, pA, pB", "mask_intlv",
+             "interleave W-bit groups (b8: 1 bit, b16: 2, b32: 4): A0 B0 A1 B1 ...; the first 256 bits -> pD0, "
+             "the rest -> pD1 (written last)", "c-api-reg/data_rearrange/asc_intlv.md (asc_intlv_bW); facts §2.4",
+             types=_single(MASK_WIDTHS)),
+    InsnSpec("pdintlv", "", "pD0.bW, pD1, pA, pB", "mask_dintlv",
+             "deinterleave W-bit groups of pA then pB: the even groups -> pD0, the odd ones -> pD1 (written last)",
+             "c-api-reg/data_rearrange/asc_deintlv.md (asc_deintlv_bW); facts §2.4", types=_single(MASK_WIDTHS)),
+    InsnSpec("vrelu", "", "vD.T, vA.T, pM", "vunary",
+             "active lanes: vD = max(vA, +0) (-0 -> +0, NaN -> the hardware NaN); inactive lanes 0",
+             page("vrelu"), types=_single(dtypes.named("f16", "s32", "f32")), sub="relu", mask=_LANE_MASK),
+    InsnSpec("vprelu", "", "vD.T, vA.T, vB.T, pM", "vcompound",
+             "active lanes: vD = vA where its sign bit is clear (+0 and a positive NaN included, as boundary "
+             "table 10 shows), else vA * vB rounded once; inactive lanes 0", page("vprelu"), types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
+    InsnSpec("vabssub", "", "vD.T, vA.T, vB.T, pM", "vcompound",
+             "active lanes: vD = |vA - vB|, the difference rounded once (appendix precision.md: Abs(Sub)); "
+             "inactive lanes 0", "c-api-reg/compound_compute/asc_abs_sub.md", types=_single(HALF_FLOAT_TYPES),
+             sub="abssub", mask=_LANE_MASK),
+    InsnSpec("vleakyrelu", "", "vD.T, vA.T, X.T, pM", "vcompound_x",
+             "active lanes: vD = vA where its sign bit is clear (as boundary table 24 shows), else vA * X rounded "
+             "once; inactive lanes 0", page("vleakyrelu"),
+             types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
+    InsnSpec("vci.desc", "", "vD.T, X.T", "vci_desc",
+             "lane i of vD = X + (lanes - 1 - i): vci's lanes in reverse order (integers wrap; floats rounded once, "
+             "ties toward +inf)", "c-api-reg/index_operate/asc_arange.md (asc_arange_descend)",
+             types=_single(SIGNED_FLOAT_TYPES)),
+    InsnSpec("vdup.v", "", "vD.T, vA.T, pM", "vdup_lane", "lane 0 of vA in every active lane of vD, inactive lanes 0",
+             "c-api-reg/data_fill/asc_duplicate.md", types=_single(DUP_TYPES), mask=_LANE_MASK),
+    InsnSpec("vmull", "", "vD0.T, vD1.T, vA.T, vB.T, pM", "vmull",
+             "active lanes: the 64-bit product vA * vB (signed for s32): its low 32 bits -> vD0, its high 32 bits "
+             "-> vD1 (written last); inactive lanes 0 in both", page("vmull"),
+             types=_single(dtypes.named("s32", "u32")), mask=_LANE_MASK),
+    InsnSpec("vpairsum", "", "vD.T, vS.T, pM", "vpairsum",
+             "lane i of vD (i < lanes/2) = vS[2i] + vS[2i+1] rounded once, an inactive lane counting as absent "
+             "(one active: that lane's value; none: +0); the upper half 0",
+             "c-api-reg/reduce_compute/asc_pair_reduce_sum.md", types=_single(HALF_FLOAT_TYPES),
+             mask=MaskUse("pM", "T", "identity", "(absent)")),
 )
 
 DIRECTIVES = (
@@ -536,3 +707,10 @@ def describe(mnemonic: str) -> list[str]:
 def accepted_types_text(spec: InsnSpec) -> str:
     """The accepted type combinations, as a user reads them: 'u16/u16, f16/u16, ...'."""
     return ", ".join("/".join(t.name for t in combo) for combo in spec.types)
+
+
+def types_source_text(spec: InsnSpec) -> str:
+    """' (asc_mul.md's list)' when the row's first source is a C-API page, whose prototypes give its type
+    list; else ''."""
+    page = re.match(r"c-api-reg/\S+?\.md", spec.ref)
+    return f" ({page.group().rsplit('/', 1)[-1]}'s list)" if page else ""

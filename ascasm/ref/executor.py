@@ -8,6 +8,7 @@ Execution rules the spec leaves open are fixed in docs/semantics.md; this file f
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import ml_dtypes
 import numpy as np
@@ -614,13 +615,19 @@ def reduce_sum(m: RefMachine, insn: Insn):
     dest_type, source_type = insn.types
     active = m.active_lanes(insn.operand("pM"), source_type.width)[:source_type.lanes]
     source = m.lanes(insn.operand("vS"), source_type)
-    level = np.where(active, source, 0).astype(dest_type.np_dtype)   # s16 -> s32 sign-extends, u16 zero-
-    with np.errstate(all="ignore"):
-        while level.size > 1:                        # (x0+x1), (x2+x3), ... then pairs of those
-            level = _canonical_nans(level[0::2] + level[1::2], dest_type)        # numpy rounds each sum to T (ints wrap)
     result = np.zeros(dest_type.lanes, dest_type.np_dtype)
-    result[0] = level[0]
+    result[0] = pairwise_sum(np.where(active, source, 0), dest_type)
     m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+
+
+def pairwise_sum(values: np.ndarray, dest_type):
+    """(x0+x1), (x2+x3), ... then pairs of those, every partial rounded to T (integers wrap); the values are
+    converted to T first (s16 -> s32 sign-extends, u16 zero-extends)."""
+    level = values.astype(dest_type.np_dtype)
+    with np.errstate(all="ignore"):
+        while level.size > 1:
+            level = _canonical_nans(level[0::2] + level[1::2], dest_type)        # numpy rounds each sum to T
+    return level[0]
 
 
 def _is_better(x, best, want_max: bool) -> bool:
@@ -633,9 +640,18 @@ def _is_better(x, best, want_max: bool) -> bool:
 def reduce_maxmin(m: RefMachine, insn: Insn):
     # vredmax/vredmin vD.T, vS.T, pM  -- lane 0 = value, lane 1 = first index (raw bits), rest 0
     (etype,) = insn.types
-    want_max = insn.spec.sub == "max"
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
-    source = m.lanes(insn.operand("vS"), etype)
+    best, best_index = best_lane(m.lanes(insn.operand("vS"), etype), active, insn.spec.sub == "max", etype)
+    result = np.zeros(etype.lanes, etype.bits)
+    result[0] = np.array(best, etype.np_dtype).view(etype.bits)
+    result[1] = best_index
+    m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+
+
+def best_lane(source: np.ndarray, active: np.ndarray, want_max: bool, etype):
+    """(value, index) of the max (min) of the active lanes: the first that no later one beats strictly; the
+    first active NaN wins with its own bits; none active: the identity (-inf / the type's minimum for max)
+    and index 0."""
     if etype.kind == "float":
         best = np.array(-np.inf if want_max else np.inf, etype.np_dtype)[()]
     else:
@@ -650,10 +666,7 @@ def reduce_maxmin(m: RefMachine, insn: Insn):
             break
         if not found or _is_better(x, best, want_max):
             best, best_index, found = x, int(lane), True
-    result = np.zeros(etype.lanes, etype.bits)
-    result[0] = np.array(best, etype.np_dtype).view(etype.bits)
-    result[1] = best_index
-    m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+    return best, best_index
 
 
 # ---- vector compute (facts §8, §2.3; docs/semantics.md "Vector compute") ----
@@ -694,16 +707,29 @@ def vdup_masked(m: RefMachine, insn: Insn):
     m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, lanes)
 
 
+def round_ties_up(values: np.ndarray, etype) -> np.ndarray:
+    """float64 values rounded once to f16/f32, to nearest with ties toward +inf (the Arange table 38:
+    -65504 + i in half gives 16/32/32/32/16 lanes per value)."""
+    nearest = floats.round_to_type(values, etype)
+    with np.errstate(over="ignore", invalid="ignore"):          # beside the largest value: inf, never a tie
+        up = np.nextafter(nearest, np.array(np.inf, etype.np_dtype))
+        tie = (_wide(nearest) < values) & (_wide(up) - values == values - _wide(nearest))
+    return np.where(tie, up, nearest)
+
+
 def vci(m: RefMachine, insn: Insn):
-    # vci vD.T, X.T  -- lane i = X + i (integers wrap; floats: X + i rounded once)
+    # vci vD.T, X.T  -- lane i = X + i (integers wrap; floats: X + i rounded once, ties toward +inf)
     (etype,) = insn.types
-    x = typed_value(m, insn.operand("X"), etype)
+    m.lanes(insn.operand("vD"), etype)[:] = arange(typed_value(m, insn.operand("X"), etype), np.arange(etype.lanes), etype)
+
+
+def arange(x: np.ndarray, offsets: np.ndarray, etype) -> np.ndarray:
+    """X + each offset: integers wrap; floats rounded once, ties toward +inf (exact in double wherever a
+    tie is possible, |X| < 2^31)."""
     if etype.kind == "float":
-        lanes = floats.round_to_type(_wide(x) + np.arange(etype.lanes), etype)
-    else:
-        with np.errstate(all="ignore"):
-            lanes = x + np.arange(etype.lanes).astype(etype.np_dtype)        # wraps modulo 2^W
-    m.lanes(insn.operand("vD"), etype)[:] = lanes
+        return round_ties_up(_wide(x) + offsets, etype)
+    with np.errstate(all="ignore"):
+        return x + offsets.astype(etype.np_dtype)                 # wraps modulo 2^W
 
 
 def _maxmin(a: np.ndarray, b: np.ndarray, want_max: bool, etype) -> np.ndarray:
@@ -728,13 +754,29 @@ def _wrapped(values, etype) -> np.ndarray:
     return np.array([v % (1 << (8 * etype.width)) for v in values], etype.bits).view(etype.np_dtype)
 
 
-ARITHMETIC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
+ARITHMETIC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "div_nftz": np.divide}
+# The sub-operations whose default flushes subnormal inputs and results to zero (the pages' default
+# algorithms of asc_div/asc_exp/asc_sqrt); their `_nftz` forms keep subnormals.
+FLUSHING = ("div", "exp", "sqrt", "ln")
+
+
+def flush_subnormals(values: np.ndarray, etype) -> np.ndarray:
+    """Float lanes with a subnormal value replaced by the zero of the same sign (integers unchanged)."""
+    if etype.kind != "float":
+        return values
+    bits = values.view(etype.bits)
+    sign = etype.bits.type(1 << (8 * etype.width - 1))
+    subnormal = (np.abs(_wide(values)) < float(ml_dtypes.finfo(etype.np_dtype).smallest_normal)) & (bits & ~sign != 0)
+    return np.where(subnormal, bits & sign, bits).astype(etype.bits).view(etype.np_dtype)
 
 
 def binary_lanes(op: str, a: np.ndarray, b: np.ndarray, etype) -> np.ndarray:
     """add|sub|mul|div|max|min (the sub-operation) on every lane of a and b (arrays of T)."""
     if op in ("max", "min"):
         return _maxmin(a, b, op == "max", etype)
+    if etype.kind == "float" and op in FLUSHING:
+        return flush_subnormals(binary_lanes(op + "_nftz", flush_subnormals(a, etype), flush_subnormals(b, etype),
+                                             etype), etype)
     if etype.kind == "float":
         with np.errstate(all="ignore"):
             return floats.round_to_type(ARITHMETIC[op](_wide(a), _wide(b)), etype)
@@ -772,7 +814,11 @@ def _libm_exp(x: float) -> float:
 
 
 def unary_lanes(op: str, a: np.ndarray, etype) -> np.ndarray:
-    """abs|neg|exp|sqrt (the sub-operation) on every lane of a (an array of T)."""
+    """abs|neg|exp|sqrt|ln and the _nftz forms (the sub-operation) on every lane of a (an array of T)."""
+    if op in FLUSHING:
+        return flush_subnormals(unary_lanes(op + "_nftz", flush_subnormals(a, etype), etype), etype)
+    if op == "relu":                                          # max(x, +0): -0 -> +0, NaN -> the hardware NaN
+        return _maxmin(a, np.zeros_like(a), True, etype)
     if etype.kind == "float" and op in ("abs", "neg"):       # sign-bit operations: NaN payloads stay
         sign = etype.bits.type(1 << (8 * etype.width - 1))
         bits = a.view(etype.bits)
@@ -782,12 +828,13 @@ def unary_lanes(op: str, a: np.ndarray, etype) -> np.ndarray:
             return np.abs(a) if op == "abs" else np.negative(a)      # numpy wraps: |min| = -min = min
     wide = _wide(a)
     with np.errstate(all="ignore"):
-        exact = np.array([_libm_exp(x) for x in wide.tolist()]) if op == "exp" else np.sqrt(wide)
+        exact = {"exp_nftz": lambda: np.array([_libm_exp(x) for x in wide.tolist()]), "sqrt_nftz": lambda: np.sqrt(wide),
+                 "ln_nftz": lambda: np.log(wide)}[op]()         # numpy's log: libm's, ln(0) = -inf
     return floats.round_to_type(exact, etype)
 
 
 def vunary(m: RefMachine, insn: Insn):
-    # vabs|vneg|vexp|vsqrt vD.T, vA.T, pM  -- zeroing
+    # vabs|vneg|vexp|vsqrt|vln vD.T, vA.T, pM  -- zeroing
     (etype,) = insn.types
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).copy()
@@ -801,9 +848,12 @@ COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_
 def vcmp(m: RefMachine, insn: Insn):
     # vcmp.CC pD, vA.T, vB.T, pM  -- bit i*W set for active lanes where the comparison holds
     (etype,) = insn.types
+    _compare(m, insn, etype, m.lanes(insn.operand("vB"), etype))
+
+
+def _compare(m: RefMachine, insn: Insn, etype, b: np.ndarray):
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype)
-    b = m.lanes(insn.operand("vB"), etype)
     if etype.kind == "float":
         a, b = _wide(a), _wide(b)
     holds = COMPARISONS[insn.spec.sub](a, b)                       # NaN: false except ne; -0 == +0
@@ -934,3 +984,330 @@ def vtrc(m: RefMachine, insn: Insn):
 
 FAMILIES["vcvt"] = vcvt
 FAMILIES["vtrc"] = vtrc
+# ---- issue 13: compute families (c-api-reg compare_and_select, logic_compute) ----
+def vcmp_x(m: RefMachine, insn: Insn):
+    # vcmps.CC pD, vA.T, X.T, pM  -- vcmp against X in every lane
+    (etype,) = insn.types
+    _compare(m, insn, etype, np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes))
+
+
+def vnot(m: RefMachine, insn: Insn):
+    # vnot vD.T, vA.T, pM  -- ~vA on the lanes' bits (floats too); inactive lanes 0
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a = m.lanes(insn.operand("vA"), etype).view(etype.bits)
+    m.lanes(insn.operand("vD"), etype).view(etype.bits)[:] = _zeroed(active, np.invert(a))
+
+
+def shifted(op: str, x: int, amount: int, etype) -> int:
+    """One lane x (T's value) shifted by `amount` bits, as T's bits: unsigned logical; signed left keeps the
+    sign bit and shifts the bits below it, signed right is arithmetic; an amount outside [0, W) shifts
+    every bit out (asc_shiftleft/asc_shiftright: 0, or -1 for a negative lane shifted right)."""
+    width = 8 * etype.width
+    mask, sign = (1 << width) - 1, 1 << (width - 1)
+    out_of_range = not 0 <= amount < width
+    if op == "shr" and etype.kind == "int":
+        return (x >> (width - 1 if out_of_range else amount)) & mask       # Python's >> is arithmetic
+    if out_of_range:
+        return 0
+    bits = x & mask
+    if op == "shl" and etype.kind == "int":
+        return (bits & sign) | ((bits << amount) & (sign - 1))
+    return ((bits << amount) if op == "shl" else (bits >> amount)) & mask
+
+
+def _shift(m: RefMachine, insn: Insn, etype, amounts):
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a = m.lanes(insn.operand("vA"), etype).tolist()
+    result = np.array([shifted(insn.spec.sub, x, n, etype) for x, n in zip(a, amounts)], etype.bits)
+    m.lanes(insn.operand("vD"), etype).view(etype.bits)[:] = _zeroed(active, result)
+
+
+def vshift(m: RefMachine, insn: Insn):
+    # vshl|vshr vD.T, vA.T, vB.U, pM  -- lane i shifted by vB[i] (U: T's width, signed); inactive lanes 0
+    etype, amount_type = insn.types
+    _shift(m, insn, etype, m.lanes(insn.operand("vB"), amount_type).tolist())
+
+
+def vshift_x(m: RefMachine, insn: Insn):
+    # vshls|vshrs vD.T, vA.T, X, pM  -- every lane shifted by X's low 16 bits, signed (the page's int16_t)
+    (etype,) = insn.types
+    amount = (m.value(insn.operand("X")) + (1 << 15)) % (1 << 16) - (1 << 15)
+    _shift(m, insn, etype, [amount] * etype.lanes)
+
+
+FAMILIES.update({f.__name__: f for f in (vcmp_x, vnot, vshift, vshift_x)})
+
+
+def vmov(m: RefMachine, insn: Insn):
+    # vmov vD.T, vA.T, pM  -- active lanes of vD = vA's bits; inactive lanes keep vD (merging)
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a = m.lanes(insn.operand("vA"), etype).view(etype.bits)
+    d = m.lanes(insn.operand("vD"), etype).view(etype.bits)
+    d[:] = np.where(active, a, d)
+
+
+def fused_multiply_add(x, y, z, etype):
+    """x * y + z rounded once to T (f16/f32 lanes): exactly in rationals, made a double rounded to odd
+    (which rounds on to T as the exact value does), then rounded to T; non-finite operands in double."""
+    if not all(math.isfinite(v) for v in (x, y, z)):
+        return floats.round_to_type(np.array([x * y + z]), etype)[0]
+    exact = Fraction(x) * Fraction(y) + Fraction(z)
+    nearest = float(exact)
+    if Fraction(nearest) != exact and int(np.float64(nearest).view(np.uint64)) % 2 == 0:
+        nearest = float(np.nextafter(nearest, math.inf if exact > nearest else -math.inf))
+    if exact == 0:
+        nearest = (x * y) + z                 # the sign of an exact zero sum, as IEEE gives it
+    return floats.round_to_type(np.array([nearest]), etype)[0]
+
+
+def _fma_lanes(m: RefMachine, insn: Insn, etype, products: list, addends: list):
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    result = np.array([fused_multiply_add(x, y, z, etype) for (x, y), z in zip(products, addends)], etype.np_dtype)
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, result)
+
+
+def vfma(m: RefMachine, insn: Insn):
+    # vmadd vD.T, vA.T, vB.T, pM  -- vD = vD * vA + vB, rounded once (asc_madd); inactive lanes 0
+    (etype,) = insn.types
+    d, a, b = (_wide(m.lanes(insn.operand(name), etype)).tolist() for name in ("vD", "vA", "vB"))
+    _fma_lanes(m, insn, etype, list(zip(d, a)), b)
+
+
+def vfma_x(m: RefMachine, insn: Insn):
+    # vaxpy vD.T, vA.T, X.T, pM  -- vD = vA * X + vD, rounded once (asc_axpy); inactive lanes 0
+    (etype,) = insn.types
+    x = float(_wide(typed_value(m, insn.operand("X"), etype))[0])
+    a, d = (_wide(m.lanes(insn.operand(name), etype)).tolist() for name in ("vA", "vD"))
+    _fma_lanes(m, insn, etype, [(v, x) for v in a], d)
+
+
+FAMILIES.update({f.__name__: f for f in (vmov, vfma, vfma_x)})
+
+
+# ---- issue 13: rearrangement (c-api-reg data_rearrange, data_compress) ----
+def _write_pair(m: RefMachine, insn: Insn, elements: np.ndarray):
+    """The first half of `elements` (raw bits, 2 * lanes) -> vD0, the second -> vD1 (written last)."""
+    half = elements.size // 2
+    m.state.vreg[insn.operand("vD0")] = np.ascontiguousarray(elements[:half]).view(np.uint8)
+    m.state.vreg[insn.operand("vD1")] = np.ascontiguousarray(elements[half:]).view(np.uint8)
+
+
+def vintlv(m: RefMachine, insn: Insn):
+    # vintlv vD0.T, vD1.T, vA.T, vB.T  -- A0 B0 A1 B1 ...: the first VL bytes -> vD0, the rest -> vD1
+    (etype,) = insn.types
+    both = np.empty(2 * etype.lanes, etype.bits)
+    both[0::2] = m.state.vreg[insn.operand("vA")].view(etype.bits)
+    both[1::2] = m.state.vreg[insn.operand("vB")].view(etype.bits)
+    _write_pair(m, insn, both)
+
+
+def vdintlv(m: RefMachine, insn: Insn):
+    # vdintlv vD0.T, vD1.T, vA.T, vB.T  -- the elements of vA then vB: even ones -> vD0, odd ones -> vD1
+    (etype,) = insn.types
+    both = np.concatenate([m.state.vreg[insn.operand(name)].view(etype.bits) for name in ("vA", "vB")])
+    _write_pair(m, insn, np.concatenate([both[0::2], both[1::2]]))
+
+
+def vunpack(m: RefMachine, insn: Insn):
+    # vunpack.lo|hi vD.T, vA.U  -- the low (high) half of vA's elements, widened to T
+    dest_type, source_type = insn.types
+    source = m.lanes(insn.operand("vA"), source_type)
+    start = 0 if insn.spec.sub == "lo" else dest_type.lanes
+    m.state.vreg[insn.operand("vD")] = source[start:start + dest_type.lanes].astype(dest_type.np_dtype).view(np.uint8)
+
+
+FAMILIES.update({f.__name__: f for f in (vintlv, vdintlv, vunpack)})
+
+
+# ---- issue 13: datablock reductions (c-api-reg reduce_compute asc_reduce_*_datablock) ----
+BLOCK_BYTES = 32
+
+
+def reduce_sum_block(m: RefMachine, insn: Insn):
+    # vredsum.blk vD.T, vS.U, pM  -- lane k of vD = the pairwise sum of 32-byte block k's active lanes
+    dest_type, source_type = insn.types
+    active = m.active_lanes(insn.operand("pM"), source_type.width)[:source_type.lanes]
+    values = np.where(active, m.lanes(insn.operand("vS"), source_type), 0)
+    per_block = BLOCK_BYTES // source_type.width
+    result = np.zeros(dest_type.lanes, dest_type.np_dtype)
+    for k in range(VL // BLOCK_BYTES):
+        result[k] = pairwise_sum(values[k * per_block:(k + 1) * per_block], dest_type)
+    m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+
+
+def reduce_maxmin_block(m: RefMachine, insn: Insn):
+    # vredmax.blk|vredmin.blk vD.T, vS.T, pM  -- lane k of vD = the max (min) of block k's active lanes
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    source = m.lanes(insn.operand("vS"), etype)
+    per_block = BLOCK_BYTES // etype.width
+    result = np.zeros(etype.lanes, etype.bits)
+    for k in range(VL // BLOCK_BYTES):
+        block = slice(k * per_block, (k + 1) * per_block)
+        best, _ = best_lane(source[block], active[block], insn.spec.sub == "max", etype)
+        result[k] = np.array(best, etype.np_dtype).view(etype.bits)
+    m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+
+
+FAMILIES.update({f.__name__: f for f in (reduce_sum_block, reduce_maxmin_block)})
+
+
+# ---- issue 13: pack (c-api-reg data_compress asc_pack_to_low/high, asc_unpack mask forms) ----
+def vpack(m: RefMachine, insn: Insn):
+    # vpack.lo|hi vD.T, vA.U  -- the low T bits of every lane of vA -> the low (high) half of vD; other half 0
+    dest_type, source_type = insn.types
+    source = m.state.vreg[insn.operand("vA")].view(source_type.bits)
+    result = np.zeros(dest_type.lanes, dest_type.bits)
+    start = 0 if insn.spec.sub == "lo" else source_type.lanes
+    result[start:start + source_type.lanes] = source.astype(dest_type.bits)       # keeps the low bits
+    m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+
+
+def mask_pack(m: RefMachine, insn: Insn):
+    # ppack.lo|hi pD, pS  -- the even bits of pS -> the low (high) 128 bits of pD; the rest 0
+    bits = np.zeros(MASK_BITS, bool)
+    start = 0 if insn.spec.sub == "lo" else MASK_BITS // 2
+    bits[start:start + MASK_BITS // 2] = m.mask_bits(insn.operand("pS"))[0::2]
+    m.set_mask_bits(insn.operand("pD"), bits)
+
+
+def mask_unpack(m: RefMachine, insn: Insn):
+    # punpack.lo|hi pD, pS  -- the low (high) 128 bits of pS: bit j -> bit 2j of pD, odd bits 0
+    start = 0 if insn.spec.sub == "lo" else MASK_BITS // 2
+    bits = np.zeros(MASK_BITS, bool)
+    bits[0::2] = m.mask_bits(insn.operand("pS"))[start:start + MASK_BITS // 2]
+    m.set_mask_bits(insn.operand("pD"), bits)
+
+
+FAMILIES.update({f.__name__: f for f in (vpack, mask_pack, mask_unpack)})
+
+
+# ---- issue 13: histograms (c-api-reg histogram_compute) ----
+def vhist(m: RefMachine, insn: Insn):
+    # vhist.binB|vchist.binB vD.u16, vA.u8, pM  -- counts of the active values in bin B (base 128*B) added
+    # to vD: lane v - base (frequency), or lane n: the values with v - base <= n (cumulative)
+    dest_type, source_type = insn.types
+    sub = insn.spec.sub
+    base = 128 * int(sub[-1])
+    active = m.active_lanes(insn.operand("pM"), source_type.width)[:source_type.lanes]
+    values = m.lanes(insn.operand("vA"), source_type)[active].astype(np.int64) - base
+    counts = np.bincount(values[(values >= 0) & (values < 128)], minlength=128)
+    if sub.startswith("cbin"):
+        counts = np.cumsum(counts)
+    dest = m.lanes(insn.operand("vD"), dest_type)
+    dest[:] = (dest.astype(np.int64) + counts) % (1 << 16)
+
+
+FAMILIES.update({f.__name__: f for f in (vhist,)})
+
+
+# ---- issue 13: mask-register select and interleaves (facts §2.4) ----
+def mask_select(m: RefMachine, insn: Insn):
+    # psel pD, pA, pB, pG  -- pA's bits where pG is set, pB's elsewhere
+    a, b, select = (m.mask_bits(insn.operand(name)) for name in ("pA", "pB", "pG"))
+    m.set_mask_bits(insn.operand("pD"), np.where(select, a, b))
+
+
+def _write_mask_pair(m: RefMachine, insn: Insn, bits: np.ndarray):
+    m.set_mask_bits(insn.operand("pD0"), bits[:MASK_BITS])
+    m.set_mask_bits(insn.operand("pD1"), bits[MASK_BITS:])          # written last
+
+
+def mask_intlv(m: RefMachine, insn: Insn):
+    # pintlv pD0.bW, pD1, pA, pB  -- W-bit groups A0 B0 A1 B1 ...: the first 256 bits -> pD0, the rest -> pD1
+    (width_type,) = insn.types
+    groups = [m.mask_bits(insn.operand(name)).reshape(-1, width_type.width) for name in ("pA", "pB")]
+    _write_mask_pair(m, insn, np.stack(groups, axis=1).reshape(-1))
+
+
+def mask_dintlv(m: RefMachine, insn: Insn):
+    # pdintlv pD0.bW, pD1, pA, pB  -- W-bit groups of pA then pB: even groups -> pD0, odd groups -> pD1
+    (width_type,) = insn.types
+    both = np.concatenate([m.mask_bits(insn.operand(name)) for name in ("pA", "pB")])
+    pairs = both.reshape(-1, 2, width_type.width)
+    _write_mask_pair(m, insn, np.concatenate([pairs[:, 0].reshape(-1), pairs[:, 1].reshape(-1)]))
+
+
+FAMILIES.update({f.__name__: f for f in (mask_select, mask_intlv, mask_dintlv)})
+
+
+# ---- issue 13: activations, abs-sub, pair sum (c-api-reg arithmetic_compute, compound, reduce) ----
+def compound_lanes(op: str, a: np.ndarray, b: np.ndarray, etype) -> np.ndarray:
+    """prelu: a where its sign bit is clear (+0 and a positive NaN pass unchanged: boundary tables 10 and
+    24 give 0 for +0 * inf), else a * b rounded once; abssub: |a - b| rounded once (float lanes)."""
+    x, y = _wide(a), _wide(b)
+    with np.errstate(all="ignore"):
+        if op == "prelu":
+            return np.where(np.signbit(x), floats.round_to_type(x * y, etype), a)
+        return floats.round_to_type(np.abs(x - y), etype)
+
+
+def _compound(m: RefMachine, insn: Insn, etype, b: np.ndarray):
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a = m.lanes(insn.operand("vA"), etype).copy()
+    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, compound_lanes(insn.spec.sub, a, b, etype))
+
+
+def vcompound(m: RefMachine, insn: Insn):
+    # vprelu|vabssub vD.T, vA.T, vB.T, pM  -- inactive lanes 0
+    (etype,) = insn.types
+    _compound(m, insn, etype, m.lanes(insn.operand("vB"), etype).copy())
+
+
+def vcompound_x(m: RefMachine, insn: Insn):
+    # vleakyrelu vD.T, vA.T, X.T, pM  -- prelu with X in every lane
+    (etype,) = insn.types
+    _compound(m, insn, etype, np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes))
+
+
+def vpairsum(m: RefMachine, insn: Insn):
+    # vpairsum vD.T, vS.T, pM  -- lane i = vS[2i] + vS[2i+1] (the active ones), upper half 0
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    source = m.lanes(insn.operand("vS"), etype)
+    result = np.zeros(etype.lanes, etype.bits)
+    for i in range(etype.lanes // 2):
+        present = [source[k] for k in (2 * i, 2 * i + 1) if active[k]]
+        if len(present) == 2:
+            with np.errstate(invalid="ignore"):                # inf + -inf: NaN, made the hardware NaN
+                present = [floats.round_to_type([float(present[0]) + float(present[1])], etype)[0]]
+        if present:
+            result[i] = np.array(present[0], etype.np_dtype).view(etype.bits)
+    m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
+
+
+FAMILIES.update({f.__name__: f for f in (vcompound, vcompound_x, vpairsum)})
+
+
+# ---- issue 13: descending arange, duplicate of a lane (c-api-reg index_operate, data_fill) ----
+def vci_desc(m: RefMachine, insn: Insn):
+    # vci.desc vD.T, X.T  -- lane i = X + (lanes - 1 - i)
+    (etype,) = insn.types
+    offsets = np.arange(etype.lanes)[::-1].copy()
+    m.lanes(insn.operand("vD"), etype)[:] = arange(typed_value(m, insn.operand("X"), etype), offsets, etype)
+
+
+def vdup_lane(m: RefMachine, insn: Insn):
+    # vdup.v vD.T, vA.T, pM  -- lane 0 of vA in every active lane, inactive lanes 0
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    first = m.state.vreg[insn.operand("vA")].view(etype.bits)[0]
+    m.state.vreg[insn.operand("vD")].view(etype.bits)[:] = np.where(active, first, etype.bits.type(0))
+
+
+FAMILIES.update({f.__name__: f for f in (vci_desc, vdup_lane)})
+
+
+def vmull(m: RefMachine, insn: Insn):
+    # vmull vD0.T, vD1.T, vA.T, vB.T, pM  -- the 64-bit product: low 32 bits -> vD0, high -> vD1 (last)
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    a, b = (m.lanes(insn.operand(name), etype).tolist() for name in ("vA", "vB"))
+    products = [(x * y) % (1 << 64) if on else 0 for x, y, on in zip(a, b, active)]    # two's complement bits
+    m.state.vreg[insn.operand("vD0")] = np.array([p & 0xFFFFFFFF for p in products], np.uint32).view(np.uint8)
+    m.state.vreg[insn.operand("vD1")] = np.array([p >> 32 for p in products], np.uint32).view(np.uint8)
+
+
+FAMILIES.update({f.__name__: f for f in (vmull,)})
