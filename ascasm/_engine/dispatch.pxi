@@ -164,6 +164,27 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vlogic.vA = <int32_t>row[4]
         ins.a.vlogic.vB = <int32_t>row[5]
         ins.a.vlogic.pM = <int32_t>row[6]
+    elif family == FAM_VSQZ:
+        ins.a.vsqz.vD = <int32_t>row[3]
+        ins.a.vsqz.vS = <int32_t>row[4]
+        ins.a.vsqz.pM = <int32_t>row[5]
+    elif family == FAM_VUSQZ:
+        ins.a.vusqz.vD = <int32_t>row[3]
+        ins.a.vusqz.pM = <int32_t>row[4]
+    elif family == FAM_SPR_CLEAR:
+        pass
+    elif family == FAM_VSTUS:
+        decode_addr(m, row + 3, &ins.a.vstus.addr)
+        ins.a.vstus.uS = <int32_t>row[7]
+        ins.a.vstus.vS = <int32_t>row[8]
+        decode_sval(m, row + 9, &ins.a.vstus.x)
+    elif family == FAM_VSTUR:
+        decode_addr(m, row + 3, &ins.a.vstur.base)
+        ins.a.vstur.uS = <int32_t>row[7]
+        ins.a.vstur.vS = <int32_t>row[8]
+    elif family == FAM_VSTAS:
+        decode_addr(m, row + 3, &ins.a.vstas.addr)
+        ins.a.vstas.uS = <int32_t>row[7]
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -3083,8 +3104,178 @@ cdef const Ins* kernel_394(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_395(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint8_t*>NULL, <Op_plain*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[395]
+cdef const Ins* kernel_396(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint16_t*>NULL, <Op_plain*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_397(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint32_t*>NULL, <Op_plain*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_398(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint8_t*>NULL, <Op_status*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_399(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint16_t*>NULL, <Op_status*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_400(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint32_t*>NULL, <Op_status*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_401(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_402(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_403(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_404(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_spr_clear(m, ins, &ins.a.spr_clear)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_405(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_406(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_407(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_408(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_409(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_410(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_411(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_412(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_413(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstas(m, ins, &ins.a.vstas, <Op_plain*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_414(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstas(m, ins, &ins.a.vstas, <Op_ar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+
+cdef KernelFn KERNELS[415]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3480,6 +3671,26 @@ KERNELS[391] = kernel_391
 KERNELS[392] = kernel_392
 KERNELS[393] = kernel_393
 KERNELS[394] = kernel_394
+KERNELS[395] = kernel_395
+KERNELS[396] = kernel_396
+KERNELS[397] = kernel_397
+KERNELS[398] = kernel_398
+KERNELS[399] = kernel_399
+KERNELS[400] = kernel_400
+KERNELS[401] = kernel_401
+KERNELS[402] = kernel_402
+KERNELS[403] = kernel_403
+KERNELS[404] = kernel_404
+KERNELS[405] = kernel_405
+KERNELS[406] = kernel_406
+KERNELS[407] = kernel_407
+KERNELS[408] = kernel_408
+KERNELS[409] = kernel_409
+KERNELS[410] = kernel_410
+KERNELS[411] = kernel_411
+KERNELS[412] = kernel_412
+KERNELS[413] = kernel_413
+KERNELS[414] = kernel_414
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4109,6 +4320,89 @@ KERNEL_OF_ROWS = (
     (80, 5, 0, 394),
     (80, 6, 0, 394),
     (80, 11, 0, 394),
+    (81, 1, 0, 395),
+    (81, 2, 0, 395),
+    (81, 15, 0, 395),
+    (81, 14, 0, 395),
+    (81, 13, 0, 395),
+    (81, 12, 0, 395),
+    (81, 3, 0, 396),
+    (81, 4, 0, 396),
+    (81, 9, 0, 396),
+    (81, 10, 0, 396),
+    (81, 5, 0, 397),
+    (81, 6, 0, 397),
+    (81, 11, 0, 397),
+    (81, 16, 0, 395),
+    (81, 17, 0, 396),
+    (81, 18, 0, 397),
+    (82, 1, 0, 398),
+    (82, 2, 0, 398),
+    (82, 15, 0, 398),
+    (82, 14, 0, 398),
+    (82, 13, 0, 398),
+    (82, 12, 0, 398),
+    (82, 3, 0, 399),
+    (82, 4, 0, 399),
+    (82, 9, 0, 399),
+    (82, 10, 0, 399),
+    (82, 5, 0, 400),
+    (82, 6, 0, 400),
+    (82, 11, 0, 400),
+    (82, 16, 0, 398),
+    (82, 17, 0, 399),
+    (82, 18, 0, 400),
+    (83, 1, 0, 401),
+    (83, 2, 0, 401),
+    (83, 3, 0, 402),
+    (83, 4, 0, 402),
+    (83, 5, 0, 403),
+    (83, 6, 0, 403),
+    (84, 0, 0, 404),
+    (85, 1, 0, 405),
+    (85, 2, 0, 405),
+    (85, 15, 0, 405),
+    (85, 3, 0, 406),
+    (85, 4, 0, 406),
+    (85, 5, 0, 407),
+    (85, 6, 0, 407),
+    (85, 7, 0, 408),
+    (85, 9, 0, 406),
+    (85, 11, 0, 407),
+    (85, 10, 0, 406),
+    (85, 12, 0, 405),
+    (85, 13, 0, 405),
+    (85, 14, 0, 405),
+    (85, 20, 0, 405),
+    (85, 21, 0, 405),
+    (85, 22, 0, 405),
+    (85, 16, 0, 405),
+    (85, 17, 0, 406),
+    (85, 18, 0, 407),
+    (85, 19, 0, 408),
+    (86, 1, 0, 409),
+    (86, 2, 0, 409),
+    (86, 15, 0, 409),
+    (86, 3, 0, 410),
+    (86, 4, 0, 410),
+    (86, 5, 0, 411),
+    (86, 6, 0, 411),
+    (86, 7, 0, 412),
+    (86, 9, 0, 410),
+    (86, 11, 0, 411),
+    (86, 10, 0, 410),
+    (86, 12, 0, 409),
+    (86, 13, 0, 409),
+    (86, 14, 0, 409),
+    (86, 20, 0, 409),
+    (86, 21, 0, 409),
+    (86, 22, 0, 409),
+    (86, 16, 0, 409),
+    (86, 17, 0, 410),
+    (86, 18, 0, 411),
+    (86, 19, 0, 412),
+    (87, 0, 0, 413),
+    (88, 0, 0, 414),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4191,4 +4485,12 @@ FAMILY_OF_OPCODE = {
     78: FAM_VLOGIC,
     79: FAM_VLOGIC,
     80: FAM_VLOGIC,
+    81: FAM_VSQZ,
+    82: FAM_VSQZ,
+    83: FAM_VUSQZ,
+    84: FAM_SPR_CLEAR,
+    85: FAM_VSTUS,
+    86: FAM_VSTUR,
+    87: FAM_VSTAS,
+    88: FAM_VSTAS,
 }

@@ -23,6 +23,9 @@ ctypedef struct Op_add:
 ctypedef struct Op_and:
     char unused
 
+ctypedef struct Op_ar:
+    char unused
+
 ctypedef struct Op_div:
     char unused
 
@@ -62,6 +65,9 @@ ctypedef struct Op_neg:
 ctypedef struct Op_or:
     char unused
 
+ctypedef struct Op_plain:
+    char unused
+
 ctypedef struct Op_rem:
     char unused
 
@@ -72,6 +78,9 @@ ctypedef struct Op_shr:
     char unused
 
 ctypedef struct Op_sqrt:
+    char unused
+
+ctypedef struct Op_status:
     char unused
 
 ctypedef struct Op_sub:
@@ -129,6 +138,12 @@ cdef enum Family:
     FAM_PCNT = 43
     FAM_VUNARY = 44
     FAM_VLOGIC = 45
+    FAM_VSQZ = 46
+    FAM_VUSQZ = 47
+    FAM_SPR_CLEAR = 48
+    FAM_VSTUS = 49
+    FAM_VSTUR = 50
+    FAM_VSTAS = 51
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -403,6 +418,36 @@ ctypedef fused vlogic_sub:
     Op_or
     Op_xor
 
+ctypedef fused vsqz_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vsqz_sub:
+    Op_plain
+    Op_status
+
+ctypedef fused vusqz_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vstus_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vstur_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vstas_sub:
+    Op_plain
+    Op_ar
+
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
     SVal x
@@ -609,6 +654,33 @@ cdef struct Args_vlogic:    # vD.T, vA.T, vB.T, pM
     int32_t vB
     int32_t pM
 
+cdef struct Args_vsqz:    # vD.T, vS.T, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
+cdef struct Args_vusqz:    # vD.T, pM
+    int32_t vD
+    int32_t pM
+
+cdef struct Args_spr_clear:    # (no operands)
+    char unused
+
+cdef struct Args_vstus:    # [addr], uS, vS.T, X
+    Addr addr
+    int32_t uS
+    int32_t vS
+    SVal x
+
+cdef struct Args_vstur:    # [base], uS, vS.T
+    Addr base
+    int32_t uS
+    int32_t vS
+
+cdef struct Args_vstas:    # [addr], uS
+    Addr addr
+    int32_t uS
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -655,6 +727,12 @@ cdef union Args:
     Args_pcnt pcnt
     Args_vunary vunary
     Args_vlogic vlogic
+    Args_vsqz vsqz
+    Args_vusqz vusqz
+    Args_spr_clear spr_clear
+    Args_vstus vstus
+    Args_vstur vstur
+    Args_vstas vstas
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -773,3 +851,17 @@ cdef enum:
     POS_vlogic_vA = 1
     POS_vlogic_vB = 2
     POS_vlogic_pM = 3
+    POS_vsqz_vD = 0
+    POS_vsqz_vS = 1
+    POS_vsqz_pM = 2
+    POS_vusqz_vD = 0
+    POS_vusqz_pM = 1
+    POS_vstus_addr = 0
+    POS_vstus_uS = 1
+    POS_vstus_vS = 2
+    POS_vstus_x = 3
+    POS_vstur_base = 0
+    POS_vstur_uS = 1
+    POS_vstur_vS = 2
+    POS_vstas_addr = 0
+    POS_vstas_uS = 1

@@ -81,6 +81,14 @@ cdef enum Opcode:
     OP_VAND = 78
     OP_VOR = 79
     OP_VXOR = 80
+    OP_VSQZ = 81
+    OP_VSQZ_ST = 82
+    OP_VUSQZ = 83
+    OP_SPRCLR_AR = 84
+    OP_VSTUS = 85
+    OP_VSTUR = 86
+    OP_VSTAS = 87
+    OP_VSTAR = 88
 
 cdef enum TypeCode:
     T_S8 = 1
@@ -116,6 +124,9 @@ cdef enum StopCode:
     STOP_STEP_LIMIT = 6
     STOP_DUP_INDEX = 7
     STOP_HAZARD = 8
+    STOP_SPR_UNSET = 9
+    STOP_STREAM_BREAK = 10
+    STOP_BAD_COUNT = 11
 
 cdef enum Pattern:
     PAT_ALL = 0
@@ -135,5 +146,5 @@ cdef enum Pattern:
     PAT_ALLF = 15
 
 cdef enum:
-    ROW_WIDTH = 10
+    ROW_WIDTH = 11
     ROW_HEADER = 3

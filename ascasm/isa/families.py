@@ -42,6 +42,8 @@ AXES = {
     "reduce_sum": ("U",), "reduce_maxmin": ("T", "sub"),
     "vdup": ("T",), "vdup_masked": ("T",), "vci": ("T",), "vbinary": ("T", "sub"), "vbinary_x": ("T", "sub"),
     "vunary": ("T", "sub"), "vcmp": ("T", "sub"), "vsel": ("TW",), "pcnt": (), "vlogic": ("TW", "sub"),
+    # issue 11: squeeze, special registers, unaligned store streams
+    "vsqz": ("TW", "sub"), "vusqz": ("TW",), "spr_clear": (), "vstus": ("TW",), "vstur": ("TW",), "vstas": ("sub",),
 }
 
 

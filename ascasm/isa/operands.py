@@ -15,6 +15,7 @@ class Kind(Enum):
     PREG = "mask register"
     AREG = "address register"
     SREG = "scalar register"
+    UREG = "unaligned store register"
     SVAL = "immediate or scalar register"
     TVAL = "typed immediate or scalar register"
     IMM = "immediate"
@@ -29,7 +30,8 @@ class Kind(Enum):
         return {Kind.SVAL: 2, Kind.TVAL: 2, Kind.ADDR: 4}.get(self, 1)
 
 
-REGISTER_FILES = {"v": (Kind.VREG, 32), "p": (Kind.PREG, 8), "a": (Kind.AREG, 8), "s": (Kind.SREG, 32)}
+REGISTER_FILES = {"v": (Kind.VREG, 32), "p": (Kind.PREG, 8), "a": (Kind.AREG, 8), "s": (Kind.SREG, 32),
+                  "u": (Kind.UREG, 4)}     # u: the alignment buffers of unaligned store streams (issue 11)
 
 # Placeholders used in syntax strings for the non-register kinds.
 _PLACEHOLDERS = {"X": Kind.SVAL, "STRIDE": Kind.IMM, "LABEL": Kind.LABEL, "PAT": Kind.PAT, "KIND": Kind.BARRIER}
@@ -51,7 +53,7 @@ class OperandSpec:
         return self.name + ("." + self.type_text if self.type_text else "")
 
 
-_REG_RE = re.compile(r"^([vpas])([A-Z][A-Za-z0-9]*)(?:\.(T|U|bW))?$")
+_REG_RE = re.compile(r"^([vpasu])([A-Z][A-Za-z0-9]*)(?:\.(T|U|bW))?$")
 
 
 def parse_operand_syntax(token: str, rw: tuple = ()) -> OperandSpec:

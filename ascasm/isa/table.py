@@ -28,7 +28,8 @@ BARRIER_KINDS = ("VV_ALL", "VST_VLD", "VLD_VST", "VST_VST", "VS_ALL", "VST_LD", 
 
 # Stop codes shared by both executors (the machine-state layout, not semantics).
 STOP_CODES = {"RUNNING": 0, "HALTED": 1, "MISALIGNED": 2, "UB_RANGE": 3, "MASK_UNSET": 4,
-              "DIV_ZERO": 5, "STEP_LIMIT": 6, "DUP_INDEX": 7, "HAZARD": 8}   # the last two: --strict
+              "DIV_ZERO": 5, "STEP_LIMIT": 6, "DUP_INDEX": 7, "HAZARD": 8,   # these two: --strict
+              "SPR_UNSET": 9, "STREAM_BREAK": 10, "BAD_COUNT": 11}
 
 # Type classes of the seed tables.
 B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))
@@ -59,6 +60,12 @@ SIGNED_TYPES = dtypes.named("s8", "s16", "s32", "s64")
 COMPUTE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64") + FLOAT_TYPES   # facts §8
 LOGIC_TYPES = dtypes.named("s8", "u8", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")  # asc_and
 REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # seed 003 table 4
+# issue 11: the pages' type lists (asc_squeeze, asc_unsqueeze, asc_storeunalign), plus raw bN as above
+SQUEEZE_TYPES = dtypes.named("s8", "u8", "hif8", "e8m0", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32",
+                             "f32", "b8", "b16", "b32")
+UNSQUEEZE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32")
+STREAM_TYPES = dtypes.named("s8", "u8", "hif8", "s16", "u16", "s32", "u32", "s64", "f16", "f32", "bf16", "e4m3", "e5m2",
+                            "e8m0", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32", "b64")
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,7 @@ class Access:
     align: int | str              # required alignment of the address operand
     slot: int | str | None = None  # per-lane accesses: bytes per lane ("T", "T/2", 1); None: the whole region
     indexed: bool = False         # lane i touches one element at base + index[i] * sizeof(T)
+    stream: str = ""              # an unaligned store stream (issue 11): what it appends or flushes, in words
 
     def bytes(self, fact, width: int) -> int:
         """A size, alignment or slot in bytes for an element width."""
@@ -95,6 +103,8 @@ INACTIVE_TEXT = {
     "gate": "inactive bits become 0",
     "unchecked": "inactive lanes are never checked",
     "uncounted": "inactive lanes are not counted",
+    "dropped": "inactive lanes are dropped; the lanes above the kept ones become 0",
+    "prefix": "lane i = the number of set lanes below i (the top lane's bit is never counted)",
 }
 
 
@@ -111,6 +121,7 @@ class InsnSpec:
     access: Access | None = None  # memory access, for rows with an address operand
     mask: MaskUse | None = None   # mask operand use, for rows that read one
     rw: tuple = ()                # operands both read and written
+    specials: tuple = ()          # special registers the row writes: "AR", "SQZN" (state.SPR_NAMES)
     operands: tuple = field(init=False)
 
     def __post_init__(self):
@@ -130,6 +141,10 @@ class InsnSpec:
     @property
     def text(self) -> str:
         return f"{self.mnemonic} {self.syntax}".strip()
+
+
+VL_BYTES = 256                    # the most a vector register stores
+UREG_MAX = 31                     # the most bytes an unaligned store register holds pending
 
 
 def _single(types):
@@ -323,6 +338,44 @@ INSNS: tuple[InsnSpec, ...] = (
                f"c-api-reg/logic_compute/asc_{m[1:]}.md (the mask-register form is p{m[1:]})",
                types=_single(LOGIC_TYPES), sub=m[1:], mask=_LANE_MASK)
       for m, op in (("vand", "&"), ("vor", "|"), ("vxor", "^"))),
+    # --- issue 11: squeeze, the special registers AR/SQZN, unaligned store streams (docs/semantics.md
+    # "Squeeze and unaligned store streams") ---
+    InsnSpec("vsqz", "", "vD.T, vS.T, pM", "vsqz",
+             "the active lanes of vS, in lane order, -> the lowest lanes of vD; the lanes above them 0",
+             "c-api-reg/compare_and_select/asc_squeeze.md", types=_single(SQUEEZE_TYPES), sub="plain",
+             mask=MaskUse("pM", "T", "dropped")),
+    InsnSpec("vsqz.st", "", "vD.T, vS.T, pM", "vsqz",
+             "vsqz, and SQZN = the bytes kept (active lanes * W), for a following vstur",
+             "c-api-reg/compare_and_select/asc_squeeze_with_status.md", types=_single(SQUEEZE_TYPES), sub="status",
+             mask=MaskUse("pM", "T", "dropped"), specials=("SQZN",)),
+    InsnSpec("vusqz", "", "vD.T, pM", "vusqz",
+             "lane 0 of vD = 0, lane i = the number of active lanes below i (an exclusive prefix count)",
+             "c-api-reg/data_compress/asc_unsqueeze.md", types=_single(UNSQUEEZE_TYPES),
+             mask=MaskUse("pM", "T", "prefix")),
+    InsnSpec("sprclr.ar", "", "", "spr_clear", "AR = 0 (before a loop of vsqz.st + vstur)",
+             "c-api-reg/system_variables_access/asc_clear_ar_spr.md", specials=("AR",)),
+    InsnSpec("vstus", "", "[addr], uS, vS.T, X", "vstus",
+             "unaligned stream store: the low X lanes of vS follow the bytes pending in uS at addr; every "
+             "completed 32-byte block is written, the bytes of the last incomplete one wait in uS",
+             "c-api-reg/reg_store/asc_storeunalign.md", types=_single(STREAM_TYPES), rw=("uS",),
+             access=Access("store", VL_BYTES, "T", stream="X elements appended to the stream of uS at addr; "
+                                                      "whole 32-byte blocks are written, the rest waits in uS")),
+    InsnSpec("vstur", "", "[base], uS, vS.T", "vstur",
+             "AR-addressed unaligned stream store: the low SQZN bytes of vS at base + AR (as vstus), then "
+             "AR += SQZN: with vsqz.st, stores the active lanes contiguously",
+             "c-api-reg/reg_store/asc_storeunalign_postupdate.md (the form without a count, after "
+             "asc_squeeze_with_status)", types=_single(STREAM_TYPES), rw=("uS",), specials=("AR",),
+             access=Access("store", VL_BYTES, "T", stream="SQZN bytes appended to the stream of uS at base + AR; "
+                                                      "whole 32-byte blocks are written, the rest waits in uS")),
+    InsnSpec("vstas", "", "[addr], uS", "vstas",
+             "flush: the bytes pending in uS are written; they must end at addr. uS is then empty",
+             "c-api-reg/reg_store/asc_storeunalign_post.md (the offset forms: end = dst + offset)",
+             rw=("uS",), sub="plain", access=Access("store", UREG_MAX, 1, stream="the bytes pending in uS, ending at addr")),
+    InsnSpec("vstar", "", "[addr], uS", "vstas",
+             "flush: the bytes pending in uS are written; they must end at addr + AR. uS is then empty",
+             "c-api-reg/reg_store/asc_storeunalign_post.md (the form without an offset, after vstur)",
+             rw=("uS",), sub="ar", access=Access("store", UREG_MAX, 1, stream="the bytes pending in uS, ending at "
+                                                                           "addr + AR")),
 )
 
 DIRECTIVES = (
@@ -367,6 +420,8 @@ def spec_facts(spec: InsnSpec) -> list[tuple[str, str]]:
         facts += [("mask", mask_text(spec.mask))]
     elif any(op.kind is Kind.VREG for op in spec.operands) and spec.access and spec.access.direction == "store":
         facts += [("mask", "none: the store has no mask operand")]
+    if spec.specials:
+        facts += [("writes", ", ".join(spec.specials) + " (special registers)")]
     return facts + [("source", spec.ref)]
 
 
@@ -376,6 +431,8 @@ def _bytes_text(fact, element: str) -> str:
 
 def access_text(access: Access) -> str:
     """A memory access in words, e.g. 'store: each active lane's element at addr + i*W (a 256-byte region)'."""
+    if access.stream:
+        return f"{access.direction}: {access.stream}"
     if access.indexed:
         return f"{access.direction}: each active lane's element at base + index*sizeof(T)"
     if access.slot is not None:

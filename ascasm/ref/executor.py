@@ -14,7 +14,8 @@ import numpy as np
 from .. import floats
 from ..isa import STOP_CODES
 from ..program import Addr, Insn, Program, SVal
-from ..state import FAULT_ARGS, LOG_READ, LOG_RESERVE, LOG_WRITE, PC, STATUS, STEPS, VL, MachineState
+from ..state import (FAULT_ARGS, LOG_READ, LOG_RESERVE, LOG_WRITE, PC, SPR_AR, SPR_SQZN, SPR_SQZN_SET, STATUS, STEPS,
+                     UREG_ADDR, UREG_PENDING, VL, MachineState)
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 MASK_BITS = VL                     # one mask bit per byte lane
@@ -844,3 +845,108 @@ FAMILIES = {f.__name__: f for f in (
     vsta_norm, vsta_first, vsta_pack, vsta_packv2, vsta_intlv, mask_store_norm, mask_store_pack, vsct,
     reduce_sum, reduce_maxmin, vdup, vdup_masked, vci, vbinary, vbinary_x, vunary, vcmp, vsel, pcnt, vlogic,
 )}
+
+
+# ---- issue 11: squeeze, the special registers AR and SQZN, unaligned store streams (docs/semantics.md
+# "Squeeze and unaligned store streams") ----
+def vsqz(m: RefMachine, insn: Insn):
+    # vsqz|vsqz.st vD.T, vS.T, pM  -- the active lanes in order -> the lowest lanes, the rest 0;
+    # vsqz.st also sets SQZN to the bytes kept
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    kept = m.lanes(insn.operand("vS"), etype).view(etype.bits)[active]
+    packed = np.zeros(etype.lanes, etype.bits)
+    packed[:kept.size] = kept
+    m.lanes(insn.operand("vD"), etype).view(etype.bits)[:] = packed
+    if insn.spec.sub == "status":
+        m.state.spr[SPR_SQZN] = kept.size * etype.width
+        m.state.spr[SPR_SQZN_SET] = 1
+
+
+def vusqz(m: RefMachine, insn: Insn):
+    # vusqz vD.T, pM  -- lane i = the number of active lanes below i (lane 0: 0)
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    below = np.concatenate(([0], np.cumsum(active)[:-1]))
+    m.lanes(insn.operand("vD"), etype).view(etype.bits)[:] = below.astype(etype.bits)
+
+
+def spr_clear(m: RefMachine, insn: Insn):
+    # sprclr.ar  -- AR = 0
+    m.state.spr[SPR_AR] = 0
+
+
+def _stream_append(m: RefMachine, insn: Insn, u: int, address: int, data: np.ndarray, width: int):
+    """Append the bytes `data` at `address` to the stream of unaligned store register u: the bytes
+    pending in u followed by `data` form one run; the 32-byte blocks it completes are written now, the
+    bytes of its last incomplete block stay pending in u."""
+    state = m.state.ureg_state[u]
+    pending, pending_at = int(state[UREG_PENDING]), int(state[UREG_ADDR])
+    m.check_aligned(address, width)
+    if pending and address != pending_at + pending:
+        raise Fault("STREAM_BREAK", u, address, pending_at, pending)
+    if not (0 <= address and address + data.size <= m.ub_usable):
+        raise Fault("UB_RANGE", address, data.size, m.ub_usable, -1, -1)
+    start = pending_at if pending else address
+    end = address + data.size
+    written_up_to = max(start, end - end % 32)
+    run = np.concatenate([m.state.ureg[u, :pending], data])
+    if written_up_to > start:
+        m.check_in_ub(start, written_up_to - start)
+        m.check_hazards()
+        m.write_ub(start, run[:written_up_to - start])
+        if pending:
+            held = min(address, written_up_to) - start
+            m.log_access(LOG_WRITE, insn, start, held, 1, held, -1, "uS")
+        if written_up_to > address:
+            m.log_access(LOG_WRITE, insn, address, width, (written_up_to - address) // width, width, 0, "vS")
+    rest = run[written_up_to - start:]
+    m.state.ureg[u] = 0
+    m.state.ureg[u, :rest.size] = rest
+    state[:] = (rest.size, written_up_to if rest.size else 0)
+
+
+def vstus(m: RefMachine, insn: Insn):
+    # vstus [addr], uS, vS.T, X  -- the low X lanes of vS appended to the stream of uS at addr
+    (etype,) = insn.types
+    count = m.value(insn.operand("X"))
+    if not 0 <= count <= etype.lanes:
+        raise Fault("BAD_COUNT", count, etype.lanes)
+    data = m.state.vreg[insn.operand("vS")][:count * etype.width].copy()
+    _stream_append(m, insn, insn.operand("uS"), m.address(insn.operand("[addr]")), data, etype.width)
+
+
+def vstur(m: RefMachine, insn: Insn):
+    # vstur [base], uS, vS.T  -- the low SQZN bytes of vS appended at base + AR; then AR += SQZN
+    (etype,) = insn.types
+    spr = m.state.spr
+    if not spr[SPR_SQZN_SET]:
+        raise Fault("SPR_UNSET", SPR_SQZN)
+    size = int(spr[SPR_SQZN])
+    address = wrap64(m.address(insn.operand("[base]")) + int(spr[SPR_AR]))
+    data = m.state.vreg[insn.operand("vS")][:size].copy()
+    _stream_append(m, insn, insn.operand("uS"), address, data, etype.width)
+    spr[SPR_AR] = wrap64(int(spr[SPR_AR]) + size)
+
+
+def vstas(m: RefMachine, insn: Insn):
+    # vstas|vstar [addr], uS  -- flush: the bytes pending in uS, which must end at addr (vstar: addr + AR)
+    u = insn.operand("uS")
+    state = m.state.ureg_state[u]
+    pending, start = int(state[UREG_PENDING]), int(state[UREG_ADDR])
+    end = m.address(insn.operand("[addr]"))
+    if insn.spec.sub == "ar":
+        end = wrap64(end + int(m.state.spr[SPR_AR]))
+    if pending == 0:
+        return
+    if end != start + pending:
+        raise Fault("STREAM_BREAK", u, end, start, pending)
+    m.check_in_ub(start, pending)
+    m.check_hazards()
+    m.write_ub(start, m.state.ureg[u, :pending].copy())
+    m.log_access(LOG_WRITE, insn, start, pending, 1, pending, -1, "uS")
+    m.state.ureg[u] = 0
+    state[:] = 0
+
+
+FAMILIES.update({f.__name__: f for f in (vsqz, vusqz, spr_clear, vstus, vstur, vstas)})
