@@ -185,6 +185,259 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
     elif family == FAM_VSTAS:
         decode_addr(m, row + 3, &ins.a.vstas.addr)
         ins.a.vstas.uS = <int32_t>row[7]
+    elif family == FAM_VLD_NORM_PU:
+        ins.a.vld_norm_pu.vD = <int32_t>row[3]
+        ins.a.vld_norm_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_norm_pu.x)
+    elif family == FAM_VLD_US_PU:
+        ins.a.vld_us_pu.vD = <int32_t>row[3]
+        ins.a.vld_us_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_us_pu.x)
+    elif family == FAM_VLD_DS_PU:
+        ins.a.vld_ds_pu.vD = <int32_t>row[3]
+        ins.a.vld_ds_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_ds_pu.x)
+    elif family == FAM_VLD_UNPK_PU:
+        ins.a.vld_unpk_pu.vD = <int32_t>row[3]
+        ins.a.vld_unpk_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_unpk_pu.x)
+    elif family == FAM_VLD_DINTLV_PU:
+        ins.a.vld_dintlv_pu.vD0 = <int32_t>row[3]
+        ins.a.vld_dintlv_pu.vD1 = <int32_t>row[4]
+        ins.a.vld_dintlv_pu.sb = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vld_dintlv_pu.x)
+    elif family == FAM_MASK_LOAD_NORM_PU:
+        ins.a.mask_load_norm_pu.pD = <int32_t>row[3]
+        ins.a.mask_load_norm_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_load_norm_pu.x)
+    elif family == FAM_MASK_LOAD_US_PU:
+        ins.a.mask_load_us_pu.pD = <int32_t>row[3]
+        ins.a.mask_load_us_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_load_us_pu.x)
+    elif family == FAM_MASK_LOAD_DS_PU:
+        ins.a.mask_load_ds_pu.pD = <int32_t>row[3]
+        ins.a.mask_load_ds_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_load_ds_pu.x)
+    elif family == FAM_VSTA_NORM_PU:
+        ins.a.vsta_norm_pu.sb = <int32_t>row[3]
+        ins.a.vsta_norm_pu.vS = <int32_t>row[4]
+        ins.a.vsta_norm_pu.pM = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vsta_norm_pu.x)
+    elif family == FAM_MASK_STORE_NORM_PU:
+        ins.a.mask_store_norm_pu.sb = <int32_t>row[3]
+        ins.a.mask_store_norm_pu.pS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_store_norm_pu.x)
+    elif family == FAM_VSTA_FIRST_PU:
+        ins.a.vsta_first_pu.sb = <int32_t>row[3]
+        ins.a.vsta_first_pu.vS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vsta_first_pu.x)
+    elif family == FAM_VSTA_PACK_PU:
+        ins.a.vsta_pack_pu.sb = <int32_t>row[3]
+        ins.a.vsta_pack_pu.vS = <int32_t>row[4]
+        ins.a.vsta_pack_pu.pM = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vsta_pack_pu.x)
+    elif family == FAM_MASK_STORE_PACK_PU:
+        ins.a.mask_store_pack_pu.sb = <int32_t>row[3]
+        ins.a.mask_store_pack_pu.pS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_store_pack_pu.x)
+
+
+cdef inline int k_vld_norm_pu(Machine* m, const Ins* ins, const Args_vld_norm_pu* a) noexcept nogil:
+    """vld at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_norm at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_norm(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_us_pu(Machine* m, const Ins* ins, const Args_vld_us_pu* a, vld_us_pu_TW* tag0) noexcept nogil:
+    """vld.us at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_us at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_us(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_ds_pu(Machine* m, const Ins* ins, const Args_vld_ds_pu* a, vld_ds_pu_TW* tag0) noexcept nogil:
+    """vld.ds at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_ds at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_ds(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_unpk_pu(Machine* m, const Ins* ins, const Args_vld_unpk_pu* a, vld_unpk_pu_TW* tag0) noexcept nogil:
+    """vld.unpk at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_unpk at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_unpk(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_dintlv_pu(Machine* m, const Ins* ins, const Args_vld_dintlv_pu* a, vld_dintlv_pu_TW* tag0) noexcept nogil:
+    """vld.dintlv at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_dintlv at
+    cdef int status
+    at.vD0 = a.vD0
+    at.vD1 = a.vD1
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_dintlv(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_mask_load_norm_pu(Machine* m, const Ins* ins, const Args_mask_load_norm_pu* a) noexcept nogil:
+    """vld at the address in sB, then sB += X * 1 (post-update)."""
+    cdef Args_mask_load_norm at
+    cdef int status
+    at.pD = a.pD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_mask_load_norm(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
+    return status
+
+
+cdef inline int k_mask_load_us_pu(Machine* m, const Ins* ins, const Args_mask_load_us_pu* a) noexcept nogil:
+    """vld.us at the address in sB, then sB += X * 1 (post-update)."""
+    cdef Args_mask_load_us at
+    cdef int status
+    at.pD = a.pD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_mask_load_us(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
+    return status
+
+
+cdef inline int k_mask_load_ds_pu(Machine* m, const Ins* ins, const Args_mask_load_ds_pu* a) noexcept nogil:
+    """vld.ds at the address in sB, then sB += X * 1 (post-update)."""
+    cdef Args_mask_load_ds at
+    cdef int status
+    at.pD = a.pD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_mask_load_ds(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
+    return status
+
+
+cdef inline int k_vsta_norm_pu(Machine* m, const Ins* ins, const Args_vsta_norm_pu* a, vsta_norm_pu_TW* tag0) noexcept nogil:
+    """vsta at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vsta_norm at
+    cdef int status
+    at.vS = a.vS
+    at.pM = a.pM
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vsta_norm(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_mask_store_norm_pu(Machine* m, const Ins* ins, const Args_mask_store_norm_pu* a) noexcept nogil:
+    """vsta at the address in sB, then sB += X * 1 (post-update)."""
+    cdef Args_mask_store_norm at
+    cdef int status
+    at.pS = a.pS
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_mask_store_norm(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
+    return status
+
+
+cdef inline int k_vsta_first_pu(Machine* m, const Ins* ins, const Args_vsta_first_pu* a, vsta_first_pu_TW* tag0) noexcept nogil:
+    """vsta.1st at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vsta_first at
+    cdef int status
+    at.vS = a.vS
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vsta_first(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vsta_pack_pu(Machine* m, const Ins* ins, const Args_vsta_pack_pu* a, vsta_pack_pu_TW* tag0) noexcept nogil:
+    """vsta.pack at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vsta_pack at
+    cdef int status
+    at.vS = a.vS
+    at.pM = a.pM
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vsta_pack(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_mask_store_pack_pu(Machine* m, const Ins* ins, const Args_mask_store_pack_pu* a) noexcept nogil:
+    """vsta.pack at the address in sB, then sB += X * 1 (post-update)."""
+    cdef Args_mask_store_pack at
+    cdef int status
+    at.pS = a.pS
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_mask_store_pack(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
+    return status
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -3274,8 +3527,258 @@ cdef const Ins* kernel_414(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
+cdef const Ins* kernel_415(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
 
-cdef KernelFn KERNELS[415]
+cdef const Ins* kernel_416(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_417(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_418(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_419(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_420(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_421(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_422(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_423(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+
+cdef KernelFn KERNELS[440]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -3691,6 +4194,31 @@ KERNELS[411] = kernel_411
 KERNELS[412] = kernel_412
 KERNELS[413] = kernel_413
 KERNELS[414] = kernel_414
+KERNELS[415] = kernel_415
+KERNELS[416] = kernel_416
+KERNELS[417] = kernel_417
+KERNELS[418] = kernel_418
+KERNELS[419] = kernel_419
+KERNELS[420] = kernel_420
+KERNELS[421] = kernel_421
+KERNELS[422] = kernel_422
+KERNELS[423] = kernel_423
+KERNELS[424] = kernel_424
+KERNELS[425] = kernel_425
+KERNELS[426] = kernel_426
+KERNELS[427] = kernel_427
+KERNELS[428] = kernel_428
+KERNELS[429] = kernel_429
+KERNELS[430] = kernel_430
+KERNELS[431] = kernel_431
+KERNELS[432] = kernel_432
+KERNELS[433] = kernel_433
+KERNELS[434] = kernel_434
+KERNELS[435] = kernel_435
+KERNELS[436] = kernel_436
+KERNELS[437] = kernel_437
+KERNELS[438] = kernel_438
+KERNELS[439] = kernel_439
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4403,6 +4931,151 @@ KERNEL_OF_ROWS = (
     (86, 19, 0, 412),
     (87, 0, 0, 413),
     (88, 0, 0, 414),
+    (89, 1, 0, 415),
+    (89, 2, 0, 415),
+    (89, 3, 0, 415),
+    (89, 4, 0, 415),
+    (89, 5, 0, 415),
+    (89, 6, 0, 415),
+    (89, 7, 0, 415),
+    (89, 8, 0, 415),
+    (89, 9, 0, 415),
+    (89, 10, 0, 415),
+    (89, 11, 0, 415),
+    (89, 12, 0, 415),
+    (89, 13, 0, 415),
+    (89, 14, 0, 415),
+    (89, 15, 0, 415),
+    (89, 16, 0, 415),
+    (89, 17, 0, 415),
+    (89, 18, 0, 415),
+    (89, 19, 0, 415),
+    (89, 20, 0, 415),
+    (89, 21, 0, 415),
+    (89, 22, 0, 415),
+    (90, 1, 0, 416),
+    (90, 2, 0, 416),
+    (90, 12, 0, 416),
+    (90, 13, 0, 416),
+    (90, 14, 0, 416),
+    (90, 15, 0, 416),
+    (90, 16, 0, 416),
+    (90, 20, 0, 416),
+    (90, 21, 0, 416),
+    (90, 22, 0, 416),
+    (90, 3, 0, 417),
+    (90, 4, 0, 417),
+    (90, 9, 0, 417),
+    (90, 10, 0, 417),
+    (90, 17, 0, 417),
+    (91, 1, 0, 418),
+    (91, 2, 0, 418),
+    (91, 12, 0, 418),
+    (91, 13, 0, 418),
+    (91, 14, 0, 418),
+    (91, 15, 0, 418),
+    (91, 16, 0, 418),
+    (91, 20, 0, 418),
+    (91, 21, 0, 418),
+    (91, 22, 0, 418),
+    (91, 3, 0, 419),
+    (91, 4, 0, 419),
+    (91, 9, 0, 419),
+    (91, 10, 0, 419),
+    (91, 17, 0, 419),
+    (92, 1, 0, 420),
+    (92, 2, 0, 420),
+    (92, 12, 0, 420),
+    (92, 13, 0, 420),
+    (92, 14, 0, 420),
+    (92, 15, 0, 420),
+    (92, 16, 0, 420),
+    (92, 20, 0, 420),
+    (92, 21, 0, 420),
+    (92, 22, 0, 420),
+    (92, 3, 0, 421),
+    (92, 4, 0, 421),
+    (92, 9, 0, 421),
+    (92, 10, 0, 421),
+    (92, 17, 0, 421),
+    (92, 5, 0, 422),
+    (92, 6, 0, 422),
+    (92, 11, 0, 422),
+    (92, 18, 0, 422),
+    (93, 1, 0, 423),
+    (93, 2, 0, 423),
+    (93, 12, 0, 423),
+    (93, 13, 0, 423),
+    (93, 14, 0, 423),
+    (93, 15, 0, 423),
+    (93, 16, 0, 423),
+    (93, 20, 0, 423),
+    (93, 21, 0, 423),
+    (93, 22, 0, 423),
+    (93, 3, 0, 424),
+    (93, 4, 0, 424),
+    (93, 9, 0, 424),
+    (93, 10, 0, 424),
+    (93, 17, 0, 424),
+    (93, 5, 0, 425),
+    (93, 6, 0, 425),
+    (93, 11, 0, 425),
+    (93, 18, 0, 425),
+    (94, 0, 0, 426),
+    (95, 0, 0, 427),
+    (96, 0, 0, 428),
+    (97, 1, 0, 429),
+    (97, 2, 0, 429),
+    (97, 3, 0, 430),
+    (97, 4, 0, 430),
+    (97, 5, 0, 431),
+    (97, 6, 0, 431),
+    (97, 9, 0, 430),
+    (97, 11, 0, 431),
+    (97, 10, 0, 430),
+    (97, 12, 0, 429),
+    (97, 15, 0, 429),
+    (97, 13, 0, 429),
+    (97, 14, 0, 429),
+    (97, 20, 0, 429),
+    (97, 21, 0, 429),
+    (97, 22, 0, 429),
+    (97, 16, 0, 429),
+    (97, 17, 0, 430),
+    (97, 18, 0, 431),
+    (98, 0, 0, 432),
+    (99, 1, 0, 433),
+    (99, 2, 0, 433),
+    (99, 3, 0, 434),
+    (99, 4, 0, 434),
+    (99, 5, 0, 435),
+    (99, 6, 0, 435),
+    (99, 9, 0, 434),
+    (99, 11, 0, 435),
+    (99, 10, 0, 434),
+    (99, 12, 0, 433),
+    (99, 15, 0, 433),
+    (99, 13, 0, 433),
+    (99, 14, 0, 433),
+    (99, 20, 0, 433),
+    (99, 21, 0, 433),
+    (99, 22, 0, 433),
+    (99, 16, 0, 433),
+    (99, 17, 0, 434),
+    (99, 18, 0, 435),
+    (100, 3, 0, 436),
+    (100, 4, 0, 436),
+    (100, 5, 0, 437),
+    (100, 6, 0, 437),
+    (100, 7, 0, 438),
+    (100, 8, 0, 438),
+    (100, 9, 0, 436),
+    (100, 11, 0, 437),
+    (100, 10, 0, 436),
+    (100, 17, 0, 436),
+    (100, 18, 0, 437),
+    (100, 19, 0, 438),
+    (101, 0, 0, 439),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -4493,4 +5166,17 @@ FAMILY_OF_OPCODE = {
     86: FAM_VSTUR,
     87: FAM_VSTAS,
     88: FAM_VSTAS,
+    89: FAM_VLD_NORM_PU,
+    90: FAM_VLD_US_PU,
+    91: FAM_VLD_DS_PU,
+    92: FAM_VLD_UNPK_PU,
+    93: FAM_VLD_DINTLV_PU,
+    94: FAM_MASK_LOAD_NORM_PU,
+    95: FAM_MASK_LOAD_US_PU,
+    96: FAM_MASK_LOAD_DS_PU,
+    97: FAM_VSTA_NORM_PU,
+    98: FAM_MASK_STORE_NORM_PU,
+    99: FAM_VSTA_FIRST_PU,
+    100: FAM_VSTA_PACK_PU,
+    101: FAM_MASK_STORE_PACK_PU,
 }

@@ -144,6 +144,19 @@ cdef enum Family:
     FAM_VSTUS = 49
     FAM_VSTUR = 50
     FAM_VSTAS = 51
+    FAM_VLD_NORM_PU = 52
+    FAM_VLD_US_PU = 53
+    FAM_VLD_DS_PU = 54
+    FAM_VLD_UNPK_PU = 55
+    FAM_VLD_DINTLV_PU = 56
+    FAM_MASK_LOAD_NORM_PU = 57
+    FAM_MASK_LOAD_US_PU = 58
+    FAM_MASK_LOAD_DS_PU = 59
+    FAM_VSTA_NORM_PU = 60
+    FAM_MASK_STORE_NORM_PU = 61
+    FAM_VSTA_FIRST_PU = 62
+    FAM_VSTA_PACK_PU = 63
+    FAM_MASK_STORE_PACK_PU = 64
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -448,6 +461,39 @@ ctypedef fused vstas_sub:
     Op_plain
     Op_ar
 
+ctypedef fused vld_us_pu_TW:
+    uint8_t
+    uint16_t
+
+ctypedef fused vld_ds_pu_TW:
+    uint8_t
+    uint16_t
+
+ctypedef fused vld_unpk_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vld_dintlv_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vsta_norm_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vsta_first_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vsta_pack_pu_TW:
+    uint16_t
+    uint32_t
+    uint64_t
+
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
     SVal x
@@ -681,6 +727,74 @@ cdef struct Args_vstas:    # [addr], uS
     Addr addr
     int32_t uS
 
+cdef struct Args_vld_norm_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_us_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_ds_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_unpk_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_dintlv_pu:    # vD0.T, vD1.T, [sB], X
+    int32_t vD0
+    int32_t vD1
+    int32_t sb
+    SVal x
+
+cdef struct Args_mask_load_norm_pu:    # pD, [sB], X
+    int32_t pD
+    int32_t sb
+    SVal x
+
+cdef struct Args_mask_load_us_pu:    # pD, [sB], X
+    int32_t pD
+    int32_t sb
+    SVal x
+
+cdef struct Args_mask_load_ds_pu:    # pD, [sB], X
+    int32_t pD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vsta_norm_pu:    # [sB], vS.T, pM, X
+    int32_t sb
+    int32_t vS
+    int32_t pM
+    SVal x
+
+cdef struct Args_mask_store_norm_pu:    # [sB], pS, X
+    int32_t sb
+    int32_t pS
+    SVal x
+
+cdef struct Args_vsta_first_pu:    # [sB], vS.T, X
+    int32_t sb
+    int32_t vS
+    SVal x
+
+cdef struct Args_vsta_pack_pu:    # [sB], vS.T, pM, X
+    int32_t sb
+    int32_t vS
+    int32_t pM
+    SVal x
+
+cdef struct Args_mask_store_pack_pu:    # [sB], pS, X
+    int32_t sb
+    int32_t pS
+    SVal x
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -733,6 +847,19 @@ cdef union Args:
     Args_vstus vstus
     Args_vstur vstur
     Args_vstas vstas
+    Args_vld_norm_pu vld_norm_pu
+    Args_vld_us_pu vld_us_pu
+    Args_vld_ds_pu vld_ds_pu
+    Args_vld_unpk_pu vld_unpk_pu
+    Args_vld_dintlv_pu vld_dintlv_pu
+    Args_mask_load_norm_pu mask_load_norm_pu
+    Args_mask_load_us_pu mask_load_us_pu
+    Args_mask_load_ds_pu mask_load_ds_pu
+    Args_vsta_norm_pu vsta_norm_pu
+    Args_mask_store_norm_pu mask_store_norm_pu
+    Args_vsta_first_pu vsta_first_pu
+    Args_vsta_pack_pu vsta_pack_pu
+    Args_mask_store_pack_pu mask_store_pack_pu
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -865,3 +992,45 @@ cdef enum:
     POS_vstur_vS = 2
     POS_vstas_addr = 0
     POS_vstas_uS = 1
+    POS_vld_norm_pu_vD = 0
+    POS_vld_norm_pu_sb = 1
+    POS_vld_norm_pu_x = 2
+    POS_vld_us_pu_vD = 0
+    POS_vld_us_pu_sb = 1
+    POS_vld_us_pu_x = 2
+    POS_vld_ds_pu_vD = 0
+    POS_vld_ds_pu_sb = 1
+    POS_vld_ds_pu_x = 2
+    POS_vld_unpk_pu_vD = 0
+    POS_vld_unpk_pu_sb = 1
+    POS_vld_unpk_pu_x = 2
+    POS_vld_dintlv_pu_vD0 = 0
+    POS_vld_dintlv_pu_vD1 = 1
+    POS_vld_dintlv_pu_sb = 2
+    POS_vld_dintlv_pu_x = 3
+    POS_mask_load_norm_pu_pD = 0
+    POS_mask_load_norm_pu_sb = 1
+    POS_mask_load_norm_pu_x = 2
+    POS_mask_load_us_pu_pD = 0
+    POS_mask_load_us_pu_sb = 1
+    POS_mask_load_us_pu_x = 2
+    POS_mask_load_ds_pu_pD = 0
+    POS_mask_load_ds_pu_sb = 1
+    POS_mask_load_ds_pu_x = 2
+    POS_vsta_norm_pu_sb = 0
+    POS_vsta_norm_pu_vS = 1
+    POS_vsta_norm_pu_pM = 2
+    POS_vsta_norm_pu_x = 3
+    POS_mask_store_norm_pu_sb = 0
+    POS_mask_store_norm_pu_pS = 1
+    POS_mask_store_norm_pu_x = 2
+    POS_vsta_first_pu_sb = 0
+    POS_vsta_first_pu_vS = 1
+    POS_vsta_first_pu_x = 2
+    POS_vsta_pack_pu_sb = 0
+    POS_vsta_pack_pu_vS = 1
+    POS_vsta_pack_pu_pM = 2
+    POS_vsta_pack_pu_x = 3
+    POS_mask_store_pack_pu_sb = 0
+    POS_mask_store_pack_pu_pS = 1
+    POS_mask_store_pack_pu_x = 2

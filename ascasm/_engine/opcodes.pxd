@@ -89,6 +89,19 @@ cdef enum Opcode:
     OP_VSTUR = 86
     OP_VSTAS = 87
     OP_VSTAR = 88
+    OP_VLD_PU = 89
+    OP_VLD_US_PU = 90
+    OP_VLD_DS_PU = 91
+    OP_VLD_UNPK_PU = 92
+    OP_VLD_DINTLV_PU = 93
+    OP_VLD_PU_MASK = 94
+    OP_VLD_US_PU_MASK = 95
+    OP_VLD_DS_PU_MASK = 96
+    OP_VSTA_PU = 97
+    OP_VSTA_PU_MASK = 98
+    OP_VSTA_1ST_PU = 99
+    OP_VSTA_PACK_PU = 100
+    OP_VSTA_PACK_PU_MASK = 101
 
 cdef enum TypeCode:
     T_S8 = 1

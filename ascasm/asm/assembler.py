@@ -32,7 +32,7 @@ INT64_MIN, UINT64_LIMIT = -(1 << 63), 1 << 64
 # Which spec operand kinds an operand written in the source can fill.
 _FITS = {
     "vreg": {Kind.VREG}, "preg": {Kind.PREG}, "areg": {Kind.AREG}, "sreg": {Kind.SREG, Kind.SVAL, Kind.TVAL}, "ureg": {Kind.UREG},
-    "addr": {Kind.ADDR}, "value": {Kind.SVAL, Kind.TVAL, Kind.IMM, Kind.LABEL, Kind.PAT, Kind.BARRIER},
+    "addr": {Kind.ADDR, Kind.BASE}, "value": {Kind.SVAL, Kind.TVAL, Kind.IMM, Kind.LABEL, Kind.PAT, Kind.BARRIER},
 }
 _SHAPE_WORDS = {"vreg": "a vector register", "preg": "a mask register", "areg": "an address register",
                 "sreg": "a scalar register", "ureg": "an unaligned store register", "addr": "an address", "value": "a value"}
@@ -403,7 +403,7 @@ class _Assembler:
 
     def operand_hint(self, op, node) -> list[str]:
         """'did you mean v0.u16?' for a misspelt register, '[input]' for an address without brackets."""
-        if op.kind is Kind.ADDR and node.type == "NAME":
+        if op.kind in (Kind.ADDR, Kind.BASE) and node.type == "NAME":
             return [f"an address is written in brackets: [{shown(node.value)}]"]
         if op.kind not in _REGISTER_KINDS or node.type != "NAME":
             return []
@@ -429,6 +429,8 @@ class _Assembler:
             return _to_int64(self.constant(node))
         if kind is Kind.ADDR:
             return self.address(node)
+        if kind is Kind.BASE:
+            return self.post_update_base(node)
         name = self.bare_name(op, node)
         if kind is Kind.LABEL:
             if name not in self.labels:
@@ -508,6 +510,15 @@ class _Assembler:
         if len(sregs) > 2 or len(aregs) > 1:
             self.fail(node, "an address takes at most two scalar registers and one address register")
         return Addr(_to_int64(const), tuple(sregs), tuple(aregs))
+
+    def post_update_base(self, node) -> int:
+        """[sN] of a post-update form: one scalar register and nothing else, since the instruction writes
+        the advanced address back into it."""
+        addr = self.address(node)
+        if addr.const != 0 or len(addr.sregs) != 1 or addr.aregs:
+            self.fail(node, "a post-update address is one scalar register in brackets, e.g. [s1]: "
+                            "the instruction advances that register after the access")
+        return addr.sregs[0]
 
     def register_number(self, token) -> int:
         letter, index, _suffix = _register_parts(token.value)

@@ -453,7 +453,7 @@ def _groups(rows: np.ndarray, first: int) -> list:
 
 
 def _register_file(insn, position: int) -> str:
-    return {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s", Kind.UREG: "u"}[insn.spec.operands[position].kind]
+    return {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s", Kind.UREG: "u", Kind.BASE: "s"}[insn.spec.operands[position].kind]
 
 
 def _index_register(insn) -> str:

@@ -16,6 +16,7 @@ class Kind(Enum):
     AREG = "address register"
     SREG = "scalar register"
     UREG = "unaligned store register"
+    BASE = "post-update base [sN]"     # a scalar register holding the address, advanced after the access
     SVAL = "immediate or scalar register"
     TVAL = "typed immediate or scalar register"
     IMM = "immediate"
@@ -66,6 +67,8 @@ def parse_operand_syntax(token: str, rw: tuple = ()) -> OperandSpec:
     optional = token.startswith("[") and token[1:-1] in _PLACEHOLDERS
     if optional:
         token = token[1:-1]
+    if token == "[sB]":
+        return OperandSpec(token, Kind.BASE, None, writes=True, reads=True)
     if token.startswith("["):
         return OperandSpec(token, Kind.ADDR, None, writes=False, reads=True)
     if token == "X.T":          # a value of the instruction's element type T (type slot 0)

@@ -122,6 +122,7 @@ class InsnSpec:
     mask: MaskUse | None = None   # mask operand use, for rows that read one
     rw: tuple = ()                # operands both read and written
     specials: tuple = ()          # special registers the row writes: "AR", "SQZN" (state.SPR_NAMES)
+    post: int | str | None = None  # post-update form: [sB] advances by X of this unit ("T": elements, 1: bytes)
     operands: tuple = field(init=False)
 
     def __post_init__(self):
@@ -377,6 +378,40 @@ INSNS: tuple[InsnSpec, ...] = (
              rw=("uS",), sub="ar", access=Access("store", UREG_MAX, 1, stream="the bytes pending in uS, ending at "
                                                                            "addr + AR")),
 )
+
+
+# --- issue 11: post-update forms (the `..._postupdate` pages), derived from their base rows: the address
+# is one scalar register sB, read for the access and then advanced by X elements of T (vector forms) or
+# X bytes (mask forms, facts §13) ---
+def _post_update(base: InsnSpec, page: str, unit) -> InsnSpec:
+    amount = "X elements of T" if unit == "T" else "X bytes"
+    return InsnSpec(base.mnemonic + ".pu", base.form, base.syntax.replace("[addr]", "[sB]") + ", X",
+                    base.family + "_pu", f"{base.summary.replace('addr', 'sB')}; then sB += {amount}", f"c-api-reg/{page}",
+                    types=base.types, sub=base.sub, access=base.access, mask=base.mask, post=unit)
+
+
+def post_update_base(spec: InsnSpec) -> InsnSpec:
+    """The row a post-update row adds its update to."""
+    return next(s for s in INSNS if s.family == spec.family.removesuffix("_pu") and s.form == spec.form)
+
+
+_POST_UPDATE_PAGES = (
+    ("vld", "", "reg_load/asc_loadalign_postupdate.md (the vector form asc_clear_ar_spr's example uses)", "T"),
+    ("vld.us", "", "reg_load/asc_loadalign_upsample_postupdate.md", "T"),
+    ("vld.ds", "", "reg_load/asc_loadalign_downsample_postupdate.md", "T"),
+    ("vld.unpk", "", "reg_load/asc_loadalign_unpack_postupdate.md", "T"),
+    ("vld.dintlv", "", "reg_load/asc_loadalign_deintlv_postupdate.md", "T"),
+    ("vld", "mask", "reg_load/asc_loadalign_postupdate.md (mask form)", 1),
+    ("vld.us", "mask", "reg_load/asc_loadalign_postupdate.md (mask upsample form)", 1),
+    ("vld.ds", "mask", "reg_load/asc_loadalign_postupdate.md (mask downsample form)", 1),
+    ("vsta", "", "reg_store/asc_storealign_postupdate.md", "T"),
+    ("vsta", "mask", "reg_store/asc_storealign_postupdate.md (mask form)", 1),
+    ("vsta.1st", "", "reg_store/asc_storealign_1st_postupdate.md", "T"),
+    ("vsta.pack", "", "reg_store/asc_storealign_pack_postupdate.md", "T"),
+    ("vsta.pack", "mask", "reg_store/asc_storealign_pack_postupdate.md (mask form)", 1),
+)
+INSNS += tuple(_post_update(next(s for s in INSNS if (s.mnemonic, s.form) == (mnemonic, form)), page, unit)
+               for mnemonic, form, page, unit in _POST_UPDATE_PAGES)
 
 DIRECTIVES = (
     (".ub", "NAME TYPE[COUNT] [= INIT] [@ ADDR]",

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import floats
 from ..isa import STOP_CODES
+from ..isa.table import INSNS, post_update_base
 from ..program import Addr, Insn, Program, SVal
 from ..state import (FAULT_ARGS, LOG_READ, LOG_RESERVE, LOG_WRITE, PC, SPR_AR, SPR_SQZN, SPR_SQZN_SET, STATUS, STEPS,
                      UREG_ADDR, UREG_PENDING, VL, MachineState)
@@ -950,3 +951,18 @@ def vstas(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (vsqz, vusqz, spr_clear, vstus, vstur, vstas)})
+
+
+def post_update(m: RefMachine, insn: Insn):
+    # <base>.pu ..., [sB], ..., X  -- the base row's access at the address in sB; then sB += X elements
+    # of T (vector forms) or X bytes (mask forms)
+    base = post_update_base(insn.spec)
+    register = insn.operand("[sB]")
+    operands = tuple(Addr(0, (register,), ()) if value_spec.name == "[sB]" else value
+                     for value_spec, value in zip(insn.spec.operands, insn.operands))[:-1]
+    FAMILIES[base.family](m, Insn(base, insn.types, operands, insn.loc))
+    unit = insn.types[0].width if insn.spec.post == "T" else 1
+    m.set_sreg(register, m.sreg(register) + m.value(insn.operand("X")) * unit)
+
+
+FAMILIES.update({spec.family: post_update for spec in INSNS if spec.post is not None})
