@@ -101,12 +101,36 @@ def test_the_base_must_be_one_scalar_register():
 
 def test_every_post_update_row_mirrors_its_base_row():
     rows = [spec for spec in INSNS if spec.post is not None]
-    assert len(rows) == 13
+    assert len(rows) == 14
     for spec in rows:
         base = post_update_base(spec)
         assert (spec.types, spec.access, spec.mask) == (base.types, base.access, base.mask)
-        assert spec.syntax == base.syntax.replace("[addr]", "[sB]") + ", X"
+        appended = "" if base.syntax.endswith(", X") else ", X"         # vstus: its count is the amount
+        assert spec.syntax == base.syntax.replace("[addr]", "[sB]") + appended
         assert spec.post == ("T" if any(op.type_slot is not None for op in spec.operands) else 1)
     for page in ("asc_loadalign_postupdate", "asc_storealign_postupdate", "asc_loadalign_deintlv_postupdate",
                  "asc_storealign_1st_postupdate", "asc_storealign_pack_postupdate"):
         assert BY_CAPI[page]
+
+
+def test_storeunalign_postupdate_page_example(engine):
+    # asc_storeunalign_postupdate with a count: 64 u32 at UB 8, twice, dst advancing to UB 264 and 520;
+    # then the residue flushed at dst (asc_storeunalign_post_postupdate with offset 0: UB 512..519)
+    machine = run_source("""
+        .ub ub  u8[1024] = 0xEE @ 0
+        .ub src u32[64] = i + 1
+            vld      v0.u32, [src]
+            mov      s1, 8
+            mov      s0, 0
+        loop:
+            vstus.pu [s1], u0, v0.u32, 64
+            add      s0, s0, 1
+            blt      s0, 2, loop
+            vstas    [s1], u0
+            halt
+    """, engine)
+    ub = machine.state.ub
+    lanes = np.arange(1, 65, dtype=np.uint32).view(np.uint8)
+    assert machine.state.sreg[1] == 520
+    assert (ub[8:264] == lanes).all() and (ub[264:520] == lanes).all()
+    assert (ub[:8] == 0xEE).all() and (ub[520:1024] == 0xEE).all()

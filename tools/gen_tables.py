@@ -181,7 +181,7 @@ def post_update_kernels(rows: dict) -> list[str]:
         if spec.post is None:
             continue
         base = table.post_update_base(spec)
-        assert spec.syntax == base.syntax.replace("[addr]", "[sB]") + ", X", spec.text
+        assert spec.syntax == table.post_update_syntax(base), spec.text
         axes = families.AXES[family]
         tags = "".join(f", {family}_{axis}* tag{k}" for k, axis in enumerate(axes))
         passed = "".join(f", tag{k}" for k in range(len(axes)))

@@ -240,6 +240,11 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.mask_store_pack_pu.sb = <int32_t>row[3]
         ins.a.mask_store_pack_pu.pS = <int32_t>row[4]
         decode_sval(m, row + 5, &ins.a.mask_store_pack_pu.x)
+    elif family == FAM_VSTUS_PU:
+        ins.a.vstus_pu.sb = <int32_t>row[3]
+        ins.a.vstus_pu.uS = <int32_t>row[4]
+        ins.a.vstus_pu.vS = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vstus_pu.x)
 
 
 cdef inline int k_vld_norm_pu(Machine* m, const Ins* ins, const Args_vld_norm_pu* a) noexcept nogil:
@@ -437,6 +442,23 @@ cdef inline int k_mask_store_pack_pu(Machine* m, const Ins* ins, const Args_mask
     status = k_mask_store_pack(m, ins, &at)
     if status == STOP_RUNNING:
         m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
+    return status
+
+
+cdef inline int k_vstus_pu(Machine* m, const Ins* ins, const Args_vstus_pu* a, vstus_pu_TW* tag0) noexcept nogil:
+    """vstus at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vstus at
+    cdef int status
+    at.uS = a.uS
+    at.vS = a.vS
+    at.x = a.x
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vstus(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
     return status
 
 
@@ -3777,8 +3799,48 @@ cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
+cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
 
-cdef KernelFn KERNELS[440]
+cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+
+cdef KernelFn KERNELS[444]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -4219,6 +4281,10 @@ KERNELS[436] = kernel_436
 KERNELS[437] = kernel_437
 KERNELS[438] = kernel_438
 KERNELS[439] = kernel_439
+KERNELS[440] = kernel_440
+KERNELS[441] = kernel_441
+KERNELS[442] = kernel_442
+KERNELS[443] = kernel_443
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -5076,6 +5142,27 @@ KERNEL_OF_ROWS = (
     (100, 18, 0, 437),
     (100, 19, 0, 438),
     (101, 0, 0, 439),
+    (102, 1, 0, 440),
+    (102, 2, 0, 440),
+    (102, 15, 0, 440),
+    (102, 3, 0, 441),
+    (102, 4, 0, 441),
+    (102, 5, 0, 442),
+    (102, 6, 0, 442),
+    (102, 7, 0, 443),
+    (102, 9, 0, 441),
+    (102, 11, 0, 442),
+    (102, 10, 0, 441),
+    (102, 12, 0, 440),
+    (102, 13, 0, 440),
+    (102, 14, 0, 440),
+    (102, 20, 0, 440),
+    (102, 21, 0, 440),
+    (102, 22, 0, 440),
+    (102, 16, 0, 440),
+    (102, 17, 0, 441),
+    (102, 18, 0, 442),
+    (102, 19, 0, 443),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -5179,4 +5266,5 @@ FAMILY_OF_OPCODE = {
     99: FAM_VSTA_FIRST_PU,
     100: FAM_VSTA_PACK_PU,
     101: FAM_MASK_STORE_PACK_PU,
+    102: FAM_VSTUS_PU,
 }

@@ -157,6 +157,7 @@ cdef enum Family:
     FAM_VSTA_FIRST_PU = 62
     FAM_VSTA_PACK_PU = 63
     FAM_MASK_STORE_PACK_PU = 64
+    FAM_VSTUS_PU = 65
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -494,6 +495,12 @@ ctypedef fused vsta_pack_pu_TW:
     uint32_t
     uint64_t
 
+ctypedef fused vstus_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
     SVal x
@@ -795,6 +802,12 @@ cdef struct Args_mask_store_pack_pu:    # [sB], pS, X
     int32_t pS
     SVal x
 
+cdef struct Args_vstus_pu:    # [sB], uS, vS.T, X
+    int32_t sb
+    int32_t uS
+    int32_t vS
+    SVal x
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -860,6 +873,7 @@ cdef union Args:
     Args_vsta_first_pu vsta_first_pu
     Args_vsta_pack_pu vsta_pack_pu
     Args_mask_store_pack_pu mask_store_pack_pu
+    Args_vstus_pu vstus_pu
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -1034,3 +1048,7 @@ cdef enum:
     POS_mask_store_pack_pu_sb = 0
     POS_mask_store_pack_pu_pS = 1
     POS_mask_store_pack_pu_x = 2
+    POS_vstus_pu_sb = 0
+    POS_vstus_pu_uS = 1
+    POS_vstus_pu_vS = 2
+    POS_vstus_pu_x = 3

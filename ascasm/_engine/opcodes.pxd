@@ -102,6 +102,7 @@ cdef enum Opcode:
     OP_VSTA_1ST_PU = 99
     OP_VSTA_PACK_PU = 100
     OP_VSTA_PACK_PU_MASK = 101
+    OP_VSTUS_PU = 102
 
 cdef enum TypeCode:
     T_S8 = 1

@@ -48,7 +48,7 @@ AXES = {
 # issue 11: a post-update family (`<base>_pu`, generated wrapper kernels) specialises as its base does
 AXES.update({f"{base}_pu": AXES[base] for base in (
     "vld_norm", "vld_us", "vld_ds", "vld_unpk", "vld_dintlv", "mask_load_norm", "mask_load_us", "mask_load_ds",
-    "vsta_norm", "mask_store_norm", "vsta_first", "vsta_pack", "mask_store_pack")})
+    "vsta_norm", "mask_store_norm", "vsta_first", "vsta_pack", "mask_store_pack", "vstus")})
 
 
 # Families whose kernels choose the next row (they set Machine.next); every other row is followed by

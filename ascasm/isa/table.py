@@ -382,10 +382,16 @@ INSNS: tuple[InsnSpec, ...] = (
 
 # --- issue 11: post-update forms (the `..._postupdate` pages), derived from their base rows: the address
 # is one scalar register sB, read for the access and then advanced by X elements of T (vector forms) or
-# X bytes (mask forms, facts §13) ---
+# X bytes (mask forms, facts §13). X is appended, unless the base row has one already (vstus: the count
+# stored is the amount) ---
+def post_update_syntax(base: InsnSpec) -> str:
+    syntax = base.syntax.replace("[addr]", "[sB]")
+    return syntax if any(op.name == "X" for op in base.operands) else syntax + ", X"
+
+
 def _post_update(base: InsnSpec, page: str, unit) -> InsnSpec:
     amount = "X elements of T" if unit == "T" else "X bytes"
-    return InsnSpec(base.mnemonic + ".pu", base.form, base.syntax.replace("[addr]", "[sB]") + ", X",
+    return InsnSpec(base.mnemonic + ".pu", base.form, post_update_syntax(base),
                     base.family + "_pu", f"{base.summary.replace('addr', 'sB')}; then sB += {amount}", f"c-api-reg/{page}",
                     types=base.types, sub=base.sub, access=base.access, mask=base.mask, post=unit)
 
@@ -409,6 +415,7 @@ _POST_UPDATE_PAGES = (
     ("vsta.1st", "", "reg_store/asc_storealign_1st_postupdate.md", "T"),
     ("vsta.pack", "", "reg_store/asc_storealign_pack_postupdate.md", "T"),
     ("vsta.pack", "mask", "reg_store/asc_storealign_pack_postupdate.md (mask form)", 1),
+    ("vstus", "", "reg_store/asc_storeunalign_postupdate.md (the form with a uint32_t count)", "T"),
 )
 INSNS += tuple(_post_update(next(s for s in INSNS if (s.mnemonic, s.form) == (mnemonic, form)), page, unit)
                for mnemonic, form, page, unit in _POST_UPDATE_PAGES)

@@ -959,7 +959,7 @@ def post_update(m: RefMachine, insn: Insn):
     base = post_update_base(insn.spec)
     register = insn.operand("[sB]")
     operands = tuple(Addr(0, (register,), ()) if value_spec.name == "[sB]" else value
-                     for value_spec, value in zip(insn.spec.operands, insn.operands))[:-1]
+                     for value_spec, value in zip(insn.spec.operands, insn.operands))[:len(base.operands)]
     FAMILIES[base.family](m, Insn(base, insn.types, operands, insn.loc))
     unit = insn.types[0].width if insn.spec.post == "T" else 1
     m.set_sreg(register, m.sreg(register) + m.value(insn.operand("X")) * unit)
