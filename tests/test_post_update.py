@@ -104,7 +104,8 @@ def test_every_post_update_row_mirrors_its_base_row():
     assert len(rows) == 14
     for spec in rows:
         base = post_update_base(spec)
-        assert (spec.types, spec.access, spec.mask) == (base.types, base.access, base.mask)
+        assert (spec.types, spec.access, spec.mask, spec.rw, spec.specials) == \
+            (base.types, base.access, base.mask, base.rw, base.specials)
         appended = "" if base.syntax.endswith(", X") else ", X"         # vstus: its count is the amount
         assert spec.syntax == base.syntax.replace("[addr]", "[sB]") + appended
         assert spec.post == ("T" if any(op.type_slot is not None for op in spec.operands) else 1)

@@ -393,7 +393,8 @@ def _post_update(base: InsnSpec, page: str, unit) -> InsnSpec:
     amount = "X elements of T" if unit == "T" else "X bytes"
     return InsnSpec(base.mnemonic + ".pu", base.form, post_update_syntax(base),
                     base.family + "_pu", f"{base.summary.replace('addr', 'sB')}; then sB += {amount}", f"c-api-reg/{page}",
-                    types=base.types, sub=base.sub, access=base.access, mask=base.mask, post=unit)
+                    types=base.types, sub=base.sub, access=base.access, mask=base.mask, rw=base.rw,
+                    specials=base.specials, post=unit)
 
 
 def post_update_base(spec: InsnSpec) -> InsnSpec:
