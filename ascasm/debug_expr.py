@@ -392,8 +392,8 @@ class _Evaluator:
         raise _unknown_name(name, program)
 
     def _special(self, name):
-        """AR, SQZN (special registers) and u0-u3 (the bytes pending in an unaligned store register),
-        or None for any other name."""
+        """AR, SQZN (special registers), u0-u3 (the bytes pending in an unaligned store register) and
+        q0-q3 (the block an unaligned load register holds), or None for any other name."""
         state = self.env.state
         if name.lower() == "ar":
             return _scalar(np.int64(state.spr[SPR_AR]), "AR", dtypes.lookup("s64"))
@@ -401,6 +401,14 @@ class _Evaluator:
             if not state.spr[SPR_SQZN_SET]:
                 raise ExprError("SQZN is unset: no vsqz.st has written it")
             return _scalar(np.int64(state.spr[SPR_SQZN]), "SQZN", dtypes.lookup("s64"))
+        m = re.match(r"^q([0-3])$", name, re.IGNORECASE)
+        if m is not None:
+            q = int(m.group(1))
+            loaded, position = (int(x) for x in state.qreg_state[q])
+            if not loaded:
+                raise ExprError(f"q{q} is unset: no vldas has started its stream")
+            return Value(state.qreg[q], f"q{q} (the block for stream position {position:#x})", dtypes.lookup("u8"),
+                         None, position - position % 32, "value", "bytes", True)
         m = re.match(r"^u([0-3])$", name, re.IGNORECASE)
         if m is None:
             return None

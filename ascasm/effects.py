@@ -15,7 +15,7 @@ from .program import Program
 from .state import LOG_FIELDS, LOG_READ, LOG_RESERVE
 
 FILE_OF_KIND = {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s", Kind.UREG: "u",
-                Kind.BASE: "s"}
+                Kind.QREG: "q", Kind.BASE: "s"}
 LOG_CAPACITY = 4 * LOG_RESERVE          # records per log buffer: room for any one instruction, twice
 
 

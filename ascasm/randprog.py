@@ -131,6 +131,8 @@ def instruction(c: Chooser, n_labels: int) -> str:
             text = _typed(scalar_register(c), operand, types)
         elif kind is Kind.UREG:                 # two of the four, so that streams meet
             text = f"u{c.integer(0, 1)}"
+        elif kind is Kind.QREG:
+            text = f"q{c.integer(0, 1)}"
         elif kind is Kind.BASE:
             text = f"[{scalar_register(c)}]"
         elif kind is Kind.SVAL:

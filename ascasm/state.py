@@ -21,6 +21,10 @@ SPR_NAMES = ("AR", "SQZN")
 # how many bytes are pending and the UB address they belong at.
 NUM_UREGS, UREG_BYTES = 4, 32
 UREG_PENDING, UREG_ADDR = 0, 1
+# Unaligned load registers q0-q3: one 32-byte UB block each (qreg) and, per register (qreg_state),
+# whether a vldas has set it and the stream position the block was loaded for.
+NUM_QREGS = 4
+QREG_SET, QREG_POS = 0, 1
 MAX_STEPS_DEFAULT = 10_000_000
 
 # ctrl array layout, shared by both executors (docs/bytecode.md).
@@ -57,9 +61,12 @@ class MachineState:
     spr: np.ndarray = field(default_factory=lambda: np.zeros(SPR_SIZE, np.int64))
     ureg: np.ndarray = field(default_factory=lambda: np.zeros((NUM_UREGS, UREG_BYTES), np.uint8))
     ureg_state: np.ndarray = field(default_factory=lambda: np.zeros((NUM_UREGS, 2), np.int64))
+    qreg: np.ndarray = field(default_factory=lambda: np.zeros((NUM_QREGS, UREG_BYTES), np.uint8))
+    qreg_state: np.ndarray = field(default_factory=lambda: np.zeros((NUM_QREGS, 2), np.int64))
 
     PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl", "dup_warn", "ub_dirty",
-             "ub_write_row", "hazard_warn", "spr", "ureg", "ureg_state")
+             "ub_write_row", "hazard_warn", "spr", "ureg", "ureg_state", "qreg",
+             "qreg_state")
 
     @property
     def pc(self) -> int:
@@ -104,12 +111,13 @@ def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str
     if name == "ub_write_row":
         index = byte // mine.itemsize
         return f"{name}[{index:#x}]: {mine[index]} != {theirs[index]}"
-    if name == "ureg_state":
+    if name in ("ureg_state", "qreg_state"):
         reg, column = divmod(byte // mine.itemsize, 2)
-        return f"u{reg} {('pending bytes', 'address')[column]}: {mine[reg, column]} != {theirs[reg, column]}"
+        what = ("pending bytes", "address") if name == "ureg_state" else ("set flag", "position")
+        return f"{name[0]}{reg} {what[column]}: {mine[reg, column]} != {theirs[reg, column]}"
     if mine.ndim == 2:
         row, col = divmod(byte, mine.shape[1])
-        prefix = {"vreg": "v", "preg": "p", "ureg": "u"}[name]
+        prefix = {"vreg": "v", "preg": "p", "ureg": "u", "qreg": "q"}[name]
         return f"{prefix}{row} byte {col}: {mine[row, col]:#04x} != {theirs[row, col]:#04x}"
     index = byte // mine.itemsize
     label = {"preg_set": "p{} set-flag", "areg": "a{}", "sreg": "s{}", "spr": "spr[{}] (AR, SQZN, SQZN set)",

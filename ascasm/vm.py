@@ -90,6 +90,11 @@ def fault_message(kind: str, args: tuple, program: Program) -> str:
         return (f"unaligned store stream of u{u} broken at address {address:#x}: its {pending} pending bytes "
                 f"belong at {pending_at:#x}..{pending_at + pending - 1:#x}, so the stream continues (and its flush "
                 f"ends) at {pending_at + pending:#x}")
+    if kind == "ALIGN_UNSET":
+        return f"read of unset unaligned load register q{args[0]}: no vldas has started its stream"
+    if kind == "ALIGN_BREAK":
+        return (f"unaligned load stream of q{args[0]} broken at address {args[1]:#x}: q{args[0]} holds the "
+                f"block for position {args[2]:#x}, where the stream continues")
     if kind == "BAD_COUNT":
         return f"element count {args[0]} out of range: a vector register of this type holds 0..{args[1]}"
     return kind.lower()

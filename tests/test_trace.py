@@ -82,7 +82,7 @@ def _reg_errors(reg) -> list[str]:
     if reg["reg"] in ("AR", "SQZN"):
         ok = set(reg) == {"reg", "value"} and _is_int(reg["value"])
         return [] if ok else [f"{reg['reg']}: expected {{reg, value: int}}"]
-    m = re.fullmatch(r"([vpasu])(\d+)", reg["reg"])
+    m = re.fullmatch(r"([vpasuq])(\d+)", reg["reg"])
     if not m:
         return [f"bad register name {reg['reg']!r}"]
     file = m.group(1)
@@ -90,6 +90,10 @@ def _reg_errors(reg) -> list[str]:
         ok = (set(reg) == {"reg", "pending", "addr", "hex"} and _is_int(reg["pending"]) and 0 <= reg["pending"] < 32
               and _is_int(reg["addr"]) and isinstance(reg["hex"], str) and len(reg["hex"]) == 2 * reg["pending"])
         return [] if ok else [f"{reg['reg']}: expected {{reg, pending: 0..31, addr, hex: 2*pending digits}}"]
+    if file == "q":
+        ok = (set(reg) == {"reg", "position", "hex"} and _is_int(reg["position"])
+              and isinstance(reg["hex"], str) and re.fullmatch(r"[0-9a-f]{64}", reg["hex"]))
+        return [] if ok else [f"{reg['reg']}: expected {{reg, position, hex: 64 digits}}"]
     if file in "sa":
         ok = set(reg) == {"reg", "value"} and _is_int(reg["value"])
         return [] if ok else [f"{reg['reg']}: expected {{reg, value: int}}"]
@@ -312,6 +316,9 @@ def test_random_trace_matches_state(source):
         for n in range(state.ureg.shape[0]):
             if not (np.array_equal(state.ureg[n], before.ureg[n]) and np.array_equal(state.ureg_state[n], before.ureg_state[n])):
                 assert f"u{n}" in listed, (line["text"], f"u{n}")
+        for n in range(state.qreg.shape[0]):
+            if not (np.array_equal(state.qreg[n], before.qreg[n]) and np.array_equal(state.qreg_state[n], before.qreg_state[n])):
+                assert f"q{n}" in listed, (line["text"], f"q{n}")
         for k, name in enumerate(SPR_NAMES):
             if state.spr[k] != before.spr[k]:
                 assert name in listed, (line["text"], name)
@@ -320,7 +327,9 @@ def test_random_trace_matches_state(source):
                 assert reg["value"] == int(state.spr[SPR_NAMES.index(name)])
                 continue
             n = int(name[1:])
-            if name[0] == "u":
+            if name[0] == "q":
+                assert reg["position"] == state.qreg_state[n][1] and reg["hex"] == state.qreg[n].tobytes().hex()
+            elif name[0] == "u":
                 assert [reg["pending"], reg["addr"]] == state.ureg_state[n].tolist()
                 assert reg["hex"] == state.ureg[n, :reg["pending"]].tobytes().hex()
             elif name[0] in "sa":

@@ -185,6 +185,18 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
     elif family == FAM_VSTAS:
         decode_addr(m, row + 3, &ins.a.vstas.addr)
         ins.a.vstas.uS = <int32_t>row[7]
+    elif family == FAM_VLDAS:
+        ins.a.vldas.qL = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vldas.addr)
+    elif family == FAM_VLDUS:
+        ins.a.vldus.vD = <int32_t>row[3]
+        ins.a.vldus.qL = <int32_t>row[4]
+        decode_addr(m, row + 5, &ins.a.vldus.addr)
+    elif family == FAM_VLDUS_POST:
+        ins.a.vldus_post.vD = <int32_t>row[3]
+        ins.a.vldus_post.qL = <int32_t>row[4]
+        ins.a.vldus_post.sb = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vldus_post.x)
     elif family == FAM_VLD_NORM_PU:
         ins.a.vld_norm_pu.vD = <int32_t>row[3]
         ins.a.vld_norm_pu.sb = <int32_t>row[4]
@@ -3551,7 +3563,7 @@ cdef const Ins* kernel_414(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_415(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
+    cdef int status = k_vldas(m, ins, &ins.a.vldas)
     if status:
         m.status = status
         return NULL
@@ -3561,7 +3573,7 @@ cdef const Ins* kernel_415(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_416(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
+    cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3571,7 +3583,7 @@ cdef const Ins* kernel_416(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_417(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
+    cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3581,7 +3593,7 @@ cdef const Ins* kernel_417(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_418(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
+    cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3591,7 +3603,7 @@ cdef const Ins* kernel_418(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_419(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
+    cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3601,7 +3613,7 @@ cdef const Ins* kernel_419(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_420(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
+    cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3611,7 +3623,7 @@ cdef const Ins* kernel_420(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_421(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
+    cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3621,7 +3633,7 @@ cdef const Ins* kernel_421(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_422(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
+    cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3631,7 +3643,7 @@ cdef const Ins* kernel_422(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_423(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
+    cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3641,7 +3653,7 @@ cdef const Ins* kernel_423(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
+    cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -3651,7 +3663,7 @@ cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
+    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3661,7 +3673,7 @@ cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
+    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3671,7 +3683,7 @@ cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
+    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3681,7 +3693,7 @@ cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
+    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3691,7 +3703,7 @@ cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3701,7 +3713,7 @@ cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3711,7 +3723,7 @@ cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3721,7 +3733,7 @@ cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3731,7 +3743,7 @@ cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3741,7 +3753,7 @@ cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3751,7 +3763,7 @@ cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
+    cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -3761,7 +3773,7 @@ cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
+    cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
         m.status = status
         return NULL
@@ -3771,7 +3783,7 @@ cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
+    cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
         m.status = status
         return NULL
@@ -3781,7 +3793,7 @@ cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3791,7 +3803,7 @@ cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3801,7 +3813,7 @@ cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3811,7 +3823,7 @@ cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
+    cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -3821,7 +3833,7 @@ cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3830,6 +3842,96 @@ cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
     if status:
@@ -3840,7 +3942,7 @@ cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef KernelFn KERNELS[444]
+cdef KernelFn KERNELS[453]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -4285,6 +4387,15 @@ KERNELS[440] = kernel_440
 KERNELS[441] = kernel_441
 KERNELS[442] = kernel_442
 KERNELS[443] = kernel_443
+KERNELS[444] = kernel_444
+KERNELS[445] = kernel_445
+KERNELS[446] = kernel_446
+KERNELS[447] = kernel_447
+KERNELS[448] = kernel_448
+KERNELS[449] = kernel_449
+KERNELS[450] = kernel_450
+KERNELS[451] = kernel_451
+KERNELS[452] = kernel_452
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -4997,172 +5108,215 @@ KERNEL_OF_ROWS = (
     (86, 19, 0, 412),
     (87, 0, 0, 413),
     (88, 0, 0, 414),
-    (89, 1, 0, 415),
-    (89, 2, 0, 415),
-    (89, 3, 0, 415),
-    (89, 4, 0, 415),
-    (89, 5, 0, 415),
-    (89, 6, 0, 415),
-    (89, 7, 0, 415),
-    (89, 8, 0, 415),
-    (89, 9, 0, 415),
-    (89, 10, 0, 415),
-    (89, 11, 0, 415),
-    (89, 12, 0, 415),
-    (89, 13, 0, 415),
-    (89, 14, 0, 415),
-    (89, 15, 0, 415),
-    (89, 16, 0, 415),
-    (89, 17, 0, 415),
-    (89, 18, 0, 415),
-    (89, 19, 0, 415),
-    (89, 20, 0, 415),
-    (89, 21, 0, 415),
-    (89, 22, 0, 415),
+    (89, 0, 0, 415),
     (90, 1, 0, 416),
     (90, 2, 0, 416),
+    (90, 15, 0, 416),
+    (90, 3, 0, 417),
+    (90, 4, 0, 417),
+    (90, 5, 0, 418),
+    (90, 6, 0, 418),
+    (90, 7, 0, 419),
+    (90, 9, 0, 417),
+    (90, 11, 0, 418),
+    (90, 10, 0, 417),
     (90, 12, 0, 416),
     (90, 13, 0, 416),
     (90, 14, 0, 416),
-    (90, 15, 0, 416),
-    (90, 16, 0, 416),
     (90, 20, 0, 416),
     (90, 21, 0, 416),
     (90, 22, 0, 416),
-    (90, 3, 0, 417),
-    (90, 4, 0, 417),
-    (90, 9, 0, 417),
-    (90, 10, 0, 417),
+    (90, 16, 0, 416),
     (90, 17, 0, 417),
-    (91, 1, 0, 418),
-    (91, 2, 0, 418),
-    (91, 12, 0, 418),
-    (91, 13, 0, 418),
-    (91, 14, 0, 418),
-    (91, 15, 0, 418),
-    (91, 16, 0, 418),
-    (91, 20, 0, 418),
-    (91, 21, 0, 418),
-    (91, 22, 0, 418),
-    (91, 3, 0, 419),
-    (91, 4, 0, 419),
-    (91, 9, 0, 419),
-    (91, 10, 0, 419),
-    (91, 17, 0, 419),
-    (92, 1, 0, 420),
-    (92, 2, 0, 420),
-    (92, 12, 0, 420),
-    (92, 13, 0, 420),
-    (92, 14, 0, 420),
-    (92, 15, 0, 420),
-    (92, 16, 0, 420),
-    (92, 20, 0, 420),
-    (92, 21, 0, 420),
-    (92, 22, 0, 420),
-    (92, 3, 0, 421),
-    (92, 4, 0, 421),
-    (92, 9, 0, 421),
-    (92, 10, 0, 421),
-    (92, 17, 0, 421),
-    (92, 5, 0, 422),
-    (92, 6, 0, 422),
-    (92, 11, 0, 422),
-    (92, 18, 0, 422),
-    (93, 1, 0, 423),
-    (93, 2, 0, 423),
-    (93, 12, 0, 423),
-    (93, 13, 0, 423),
-    (93, 14, 0, 423),
-    (93, 15, 0, 423),
-    (93, 16, 0, 423),
-    (93, 20, 0, 423),
-    (93, 21, 0, 423),
-    (93, 22, 0, 423),
-    (93, 3, 0, 424),
-    (93, 4, 0, 424),
-    (93, 9, 0, 424),
-    (93, 10, 0, 424),
-    (93, 17, 0, 424),
-    (93, 5, 0, 425),
-    (93, 6, 0, 425),
-    (93, 11, 0, 425),
-    (93, 18, 0, 425),
-    (94, 0, 0, 426),
-    (95, 0, 0, 427),
-    (96, 0, 0, 428),
-    (97, 1, 0, 429),
-    (97, 2, 0, 429),
-    (97, 3, 0, 430),
-    (97, 4, 0, 430),
-    (97, 5, 0, 431),
-    (97, 6, 0, 431),
-    (97, 9, 0, 430),
-    (97, 11, 0, 431),
-    (97, 10, 0, 430),
-    (97, 12, 0, 429),
-    (97, 15, 0, 429),
-    (97, 13, 0, 429),
-    (97, 14, 0, 429),
-    (97, 20, 0, 429),
-    (97, 21, 0, 429),
-    (97, 22, 0, 429),
-    (97, 16, 0, 429),
-    (97, 17, 0, 430),
-    (97, 18, 0, 431),
-    (98, 0, 0, 432),
-    (99, 1, 0, 433),
-    (99, 2, 0, 433),
-    (99, 3, 0, 434),
-    (99, 4, 0, 434),
-    (99, 5, 0, 435),
-    (99, 6, 0, 435),
-    (99, 9, 0, 434),
-    (99, 11, 0, 435),
-    (99, 10, 0, 434),
-    (99, 12, 0, 433),
-    (99, 15, 0, 433),
-    (99, 13, 0, 433),
-    (99, 14, 0, 433),
-    (99, 20, 0, 433),
-    (99, 21, 0, 433),
-    (99, 22, 0, 433),
-    (99, 16, 0, 433),
-    (99, 17, 0, 434),
-    (99, 18, 0, 435),
-    (100, 3, 0, 436),
-    (100, 4, 0, 436),
-    (100, 5, 0, 437),
-    (100, 6, 0, 437),
-    (100, 7, 0, 438),
-    (100, 8, 0, 438),
-    (100, 9, 0, 436),
-    (100, 11, 0, 437),
-    (100, 10, 0, 436),
-    (100, 17, 0, 436),
-    (100, 18, 0, 437),
-    (100, 19, 0, 438),
-    (101, 0, 0, 439),
-    (102, 1, 0, 440),
-    (102, 2, 0, 440),
-    (102, 15, 0, 440),
-    (102, 3, 0, 441),
-    (102, 4, 0, 441),
-    (102, 5, 0, 442),
-    (102, 6, 0, 442),
-    (102, 7, 0, 443),
-    (102, 9, 0, 441),
-    (102, 11, 0, 442),
-    (102, 10, 0, 441),
-    (102, 12, 0, 440),
-    (102, 13, 0, 440),
-    (102, 14, 0, 440),
-    (102, 20, 0, 440),
-    (102, 21, 0, 440),
-    (102, 22, 0, 440),
-    (102, 16, 0, 440),
-    (102, 17, 0, 441),
-    (102, 18, 0, 442),
-    (102, 19, 0, 443),
+    (90, 18, 0, 418),
+    (90, 19, 0, 419),
+    (91, 1, 0, 420),
+    (91, 2, 0, 420),
+    (91, 15, 0, 420),
+    (91, 3, 0, 421),
+    (91, 4, 0, 421),
+    (91, 5, 0, 422),
+    (91, 6, 0, 422),
+    (91, 7, 0, 423),
+    (91, 9, 0, 421),
+    (91, 11, 0, 422),
+    (91, 10, 0, 421),
+    (91, 12, 0, 420),
+    (91, 13, 0, 420),
+    (91, 14, 0, 420),
+    (91, 20, 0, 420),
+    (91, 21, 0, 420),
+    (91, 22, 0, 420),
+    (91, 16, 0, 420),
+    (91, 17, 0, 421),
+    (91, 18, 0, 422),
+    (91, 19, 0, 423),
+    (92, 1, 0, 424),
+    (92, 2, 0, 424),
+    (92, 3, 0, 424),
+    (92, 4, 0, 424),
+    (92, 5, 0, 424),
+    (92, 6, 0, 424),
+    (92, 7, 0, 424),
+    (92, 8, 0, 424),
+    (92, 9, 0, 424),
+    (92, 10, 0, 424),
+    (92, 11, 0, 424),
+    (92, 12, 0, 424),
+    (92, 13, 0, 424),
+    (92, 14, 0, 424),
+    (92, 15, 0, 424),
+    (92, 16, 0, 424),
+    (92, 17, 0, 424),
+    (92, 18, 0, 424),
+    (92, 19, 0, 424),
+    (92, 20, 0, 424),
+    (92, 21, 0, 424),
+    (92, 22, 0, 424),
+    (93, 1, 0, 425),
+    (93, 2, 0, 425),
+    (93, 12, 0, 425),
+    (93, 13, 0, 425),
+    (93, 14, 0, 425),
+    (93, 15, 0, 425),
+    (93, 16, 0, 425),
+    (93, 20, 0, 425),
+    (93, 21, 0, 425),
+    (93, 22, 0, 425),
+    (93, 3, 0, 426),
+    (93, 4, 0, 426),
+    (93, 9, 0, 426),
+    (93, 10, 0, 426),
+    (93, 17, 0, 426),
+    (94, 1, 0, 427),
+    (94, 2, 0, 427),
+    (94, 12, 0, 427),
+    (94, 13, 0, 427),
+    (94, 14, 0, 427),
+    (94, 15, 0, 427),
+    (94, 16, 0, 427),
+    (94, 20, 0, 427),
+    (94, 21, 0, 427),
+    (94, 22, 0, 427),
+    (94, 3, 0, 428),
+    (94, 4, 0, 428),
+    (94, 9, 0, 428),
+    (94, 10, 0, 428),
+    (94, 17, 0, 428),
+    (95, 1, 0, 429),
+    (95, 2, 0, 429),
+    (95, 12, 0, 429),
+    (95, 13, 0, 429),
+    (95, 14, 0, 429),
+    (95, 15, 0, 429),
+    (95, 16, 0, 429),
+    (95, 20, 0, 429),
+    (95, 21, 0, 429),
+    (95, 22, 0, 429),
+    (95, 3, 0, 430),
+    (95, 4, 0, 430),
+    (95, 9, 0, 430),
+    (95, 10, 0, 430),
+    (95, 17, 0, 430),
+    (95, 5, 0, 431),
+    (95, 6, 0, 431),
+    (95, 11, 0, 431),
+    (95, 18, 0, 431),
+    (96, 1, 0, 432),
+    (96, 2, 0, 432),
+    (96, 12, 0, 432),
+    (96, 13, 0, 432),
+    (96, 14, 0, 432),
+    (96, 15, 0, 432),
+    (96, 16, 0, 432),
+    (96, 20, 0, 432),
+    (96, 21, 0, 432),
+    (96, 22, 0, 432),
+    (96, 3, 0, 433),
+    (96, 4, 0, 433),
+    (96, 9, 0, 433),
+    (96, 10, 0, 433),
+    (96, 17, 0, 433),
+    (96, 5, 0, 434),
+    (96, 6, 0, 434),
+    (96, 11, 0, 434),
+    (96, 18, 0, 434),
+    (97, 0, 0, 435),
+    (98, 0, 0, 436),
+    (99, 0, 0, 437),
+    (100, 1, 0, 438),
+    (100, 2, 0, 438),
+    (100, 3, 0, 439),
+    (100, 4, 0, 439),
+    (100, 5, 0, 440),
+    (100, 6, 0, 440),
+    (100, 9, 0, 439),
+    (100, 11, 0, 440),
+    (100, 10, 0, 439),
+    (100, 12, 0, 438),
+    (100, 15, 0, 438),
+    (100, 13, 0, 438),
+    (100, 14, 0, 438),
+    (100, 20, 0, 438),
+    (100, 21, 0, 438),
+    (100, 22, 0, 438),
+    (100, 16, 0, 438),
+    (100, 17, 0, 439),
+    (100, 18, 0, 440),
+    (101, 0, 0, 441),
+    (102, 1, 0, 442),
+    (102, 2, 0, 442),
+    (102, 3, 0, 443),
+    (102, 4, 0, 443),
+    (102, 5, 0, 444),
+    (102, 6, 0, 444),
+    (102, 9, 0, 443),
+    (102, 11, 0, 444),
+    (102, 10, 0, 443),
+    (102, 12, 0, 442),
+    (102, 15, 0, 442),
+    (102, 13, 0, 442),
+    (102, 14, 0, 442),
+    (102, 20, 0, 442),
+    (102, 21, 0, 442),
+    (102, 22, 0, 442),
+    (102, 16, 0, 442),
+    (102, 17, 0, 443),
+    (102, 18, 0, 444),
+    (103, 3, 0, 445),
+    (103, 4, 0, 445),
+    (103, 5, 0, 446),
+    (103, 6, 0, 446),
+    (103, 7, 0, 447),
+    (103, 8, 0, 447),
+    (103, 9, 0, 445),
+    (103, 11, 0, 446),
+    (103, 10, 0, 445),
+    (103, 17, 0, 445),
+    (103, 18, 0, 446),
+    (103, 19, 0, 447),
+    (104, 0, 0, 448),
+    (105, 1, 0, 449),
+    (105, 2, 0, 449),
+    (105, 15, 0, 449),
+    (105, 3, 0, 450),
+    (105, 4, 0, 450),
+    (105, 5, 0, 451),
+    (105, 6, 0, 451),
+    (105, 7, 0, 452),
+    (105, 9, 0, 450),
+    (105, 11, 0, 451),
+    (105, 10, 0, 450),
+    (105, 12, 0, 449),
+    (105, 13, 0, 449),
+    (105, 14, 0, 449),
+    (105, 20, 0, 449),
+    (105, 21, 0, 449),
+    (105, 22, 0, 449),
+    (105, 16, 0, 449),
+    (105, 17, 0, 450),
+    (105, 18, 0, 451),
+    (105, 19, 0, 452),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -5253,18 +5407,21 @@ FAMILY_OF_OPCODE = {
     86: FAM_VSTUR,
     87: FAM_VSTAS,
     88: FAM_VSTAS,
-    89: FAM_VLD_NORM_PU,
-    90: FAM_VLD_US_PU,
-    91: FAM_VLD_DS_PU,
-    92: FAM_VLD_UNPK_PU,
-    93: FAM_VLD_DINTLV_PU,
-    94: FAM_MASK_LOAD_NORM_PU,
-    95: FAM_MASK_LOAD_US_PU,
-    96: FAM_MASK_LOAD_DS_PU,
-    97: FAM_VSTA_NORM_PU,
-    98: FAM_MASK_STORE_NORM_PU,
-    99: FAM_VSTA_FIRST_PU,
-    100: FAM_VSTA_PACK_PU,
-    101: FAM_MASK_STORE_PACK_PU,
-    102: FAM_VSTUS_PU,
+    89: FAM_VLDAS,
+    90: FAM_VLDUS,
+    91: FAM_VLDUS_POST,
+    92: FAM_VLD_NORM_PU,
+    93: FAM_VLD_US_PU,
+    94: FAM_VLD_DS_PU,
+    95: FAM_VLD_UNPK_PU,
+    96: FAM_VLD_DINTLV_PU,
+    97: FAM_MASK_LOAD_NORM_PU,
+    98: FAM_MASK_LOAD_US_PU,
+    99: FAM_MASK_LOAD_DS_PU,
+    100: FAM_VSTA_NORM_PU,
+    101: FAM_MASK_STORE_NORM_PU,
+    102: FAM_VSTA_FIRST_PU,
+    103: FAM_VSTA_PACK_PU,
+    104: FAM_MASK_STORE_PACK_PU,
+    105: FAM_VSTUS_PU,
 }

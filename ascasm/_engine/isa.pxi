@@ -144,20 +144,23 @@ cdef enum Family:
     FAM_VSTUS = 49
     FAM_VSTUR = 50
     FAM_VSTAS = 51
-    FAM_VLD_NORM_PU = 52
-    FAM_VLD_US_PU = 53
-    FAM_VLD_DS_PU = 54
-    FAM_VLD_UNPK_PU = 55
-    FAM_VLD_DINTLV_PU = 56
-    FAM_MASK_LOAD_NORM_PU = 57
-    FAM_MASK_LOAD_US_PU = 58
-    FAM_MASK_LOAD_DS_PU = 59
-    FAM_VSTA_NORM_PU = 60
-    FAM_MASK_STORE_NORM_PU = 61
-    FAM_VSTA_FIRST_PU = 62
-    FAM_VSTA_PACK_PU = 63
-    FAM_MASK_STORE_PACK_PU = 64
-    FAM_VSTUS_PU = 65
+    FAM_VLDAS = 52
+    FAM_VLDUS = 53
+    FAM_VLDUS_POST = 54
+    FAM_VLD_NORM_PU = 55
+    FAM_VLD_US_PU = 56
+    FAM_VLD_DS_PU = 57
+    FAM_VLD_UNPK_PU = 58
+    FAM_VLD_DINTLV_PU = 59
+    FAM_MASK_LOAD_NORM_PU = 60
+    FAM_MASK_LOAD_US_PU = 61
+    FAM_MASK_LOAD_DS_PU = 62
+    FAM_VSTA_NORM_PU = 63
+    FAM_MASK_STORE_NORM_PU = 64
+    FAM_VSTA_FIRST_PU = 65
+    FAM_VSTA_PACK_PU = 66
+    FAM_MASK_STORE_PACK_PU = 67
+    FAM_VSTUS_PU = 68
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -462,6 +465,18 @@ ctypedef fused vstas_sub:
     Op_plain
     Op_ar
 
+ctypedef fused vldus_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vldus_post_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
 ctypedef fused vld_us_pu_TW:
     uint8_t
     uint16_t
@@ -734,6 +749,21 @@ cdef struct Args_vstas:    # [addr], uS
     Addr addr
     int32_t uS
 
+cdef struct Args_vldas:    # qL, [addr]
+    int32_t qL
+    Addr addr
+
+cdef struct Args_vldus:    # vD.T, qL, [addr]
+    int32_t vD
+    int32_t qL
+    Addr addr
+
+cdef struct Args_vldus_post:    # vD.T, qL, [sB], X
+    int32_t vD
+    int32_t qL
+    int32_t sb
+    SVal x
+
 cdef struct Args_vld_norm_pu:    # vD.T, [sB], X
     int32_t vD
     int32_t sb
@@ -860,6 +890,9 @@ cdef union Args:
     Args_vstus vstus
     Args_vstur vstur
     Args_vstas vstas
+    Args_vldas vldas
+    Args_vldus vldus
+    Args_vldus_post vldus_post
     Args_vld_norm_pu vld_norm_pu
     Args_vld_us_pu vld_us_pu
     Args_vld_ds_pu vld_ds_pu
@@ -1006,6 +1039,15 @@ cdef enum:
     POS_vstur_vS = 2
     POS_vstas_addr = 0
     POS_vstas_uS = 1
+    POS_vldas_qL = 0
+    POS_vldas_addr = 1
+    POS_vldus_vD = 0
+    POS_vldus_qL = 1
+    POS_vldus_addr = 2
+    POS_vldus_post_vD = 0
+    POS_vldus_post_qL = 1
+    POS_vldus_post_sb = 2
+    POS_vldus_post_x = 3
     POS_vld_norm_pu_vD = 0
     POS_vld_norm_pu_sb = 1
     POS_vld_norm_pu_x = 2

@@ -143,3 +143,93 @@ cdef inline int k_vstas(Machine* m, const Ins* ins, const Args_vstas* a, vstas_s
     state[UREG_PENDING] = 0
     state[UREG_ADDR] = 0
     return STOP_RUNNING
+
+
+# --- unaligned load streams: a load alignment register q holds one 32-byte UB block (qreg[q]) and the
+# stream position it was loaded for (qreg_state[q]: set flag, position) ---
+
+cdef inline int check_load_stream(Machine* m, int64_t q, int64_t addr, int64_t width) noexcept nogil:
+    cdef const int64_t* state = &m.qreg_state[q * 2]
+    if not state[QREG_SET]:
+        return fault(m, STOP_ALIGN_UNSET, q)
+    if addr != state[QREG_POS]:
+        return fault(m, STOP_ALIGN_BREAK, q, addr, state[QREG_POS])
+    return check_align(m, addr, width)
+
+
+cdef inline int load_block(Machine* m, int64_t q, int64_t position) noexcept nogil:
+    """Checks of q's refill for a stream at `position`: the block holding it, when it is not aligned."""
+    if position & (BLOCK - 1):
+        return check_range(m, position & ~(<int64_t>(BLOCK - 1)), BLOCK, -1, -1)
+    return STOP_RUNNING
+
+
+cdef inline void hold_block(Machine* m, int64_t q, int64_t position, int64_t operand) noexcept nogil:
+    """q := the (checked) block holding `position` (zero when position is aligned: no head to supply)."""
+    cdef int64_t block = position & ~(<int64_t>(BLOCK - 1))
+    if position & (BLOCK - 1):
+        memcpy(m.qreg + q * BLOCK, m.ub + block, BLOCK)
+        log_span(m, 0, block, BLOCK, 1, BLOCK, -1, operand, -1)
+    else:
+        memset(m.qreg + q * BLOCK, 0, BLOCK)
+    m.qreg_state[q * 2 + QREG_SET] = 1
+    m.qreg_state[q * 2 + QREG_POS] = position
+
+
+cdef inline int load_unaligned(Machine* m, const Ins* ins, int64_t q, int64_t vd, int64_t addr, int64_t width,
+                               int64_t advance, int64_t vd_operand, int64_t q_operand) noexcept nogil:
+    """vD = the 256 bytes from addr: those below the next 32-byte boundary from q's block, the rest from
+    the UB; then q holds the block of the next position, addr + advance. Checks first: q set, addr its
+    position, addr aligned to an element, the bytes read inside the UB, their hazards."""
+    cdef int64_t head = (BLOCK - (addr & (BLOCK - 1))) & (BLOCK - 1)    # bytes [addr, ceil32(addr)) from q
+    cdef int64_t next_position
+    cdef uint8_t loaded[VL]
+    cdef int status = check_load_stream(m, q, addr, width)
+    if status:
+        return status
+    next_position = <int64_t>(<uint64_t>addr + <uint64_t>advance)
+    status = check_range(m, addr + head, VL - head, -1, -1) or load_block(m, q, next_position)
+    if status:
+        return status
+    scan_hazard(m, addr + head, VL - head)
+    if next_position & (BLOCK - 1):
+        scan_hazard(m, next_position & ~(<int64_t>(BLOCK - 1)), BLOCK)
+    status = hazard_verdict(m)
+    if status:
+        return status
+    memcpy(loaded, m.qreg + q * BLOCK + (addr & (BLOCK - 1)), head)
+    memcpy(loaded + head, m.ub + addr + head, VL - head)
+    memcpy(vreg(m, vd), loaded, VL)
+    log_span(m, 0, addr + head, width, (VL - head) // width, width, head // width, vd_operand, -1)
+    hold_block(m, q, next_position, q_operand)
+    return STOP_RUNNING
+
+
+# vldas qL, [addr]  -- start an unaligned load stream at addr: qL holds the block of addr
+cdef inline int k_vldas(Machine* m, const Ins* ins, const Args_vldas* a) noexcept nogil:
+    cdef int64_t addr = address(&a.addr)
+    cdef int status = check_range(m, addr, 0, -1, -1) or load_block(m, a.qL, addr)
+    if status:
+        return status
+    if addr & (BLOCK - 1):
+        scan_hazard(m, addr & ~(<int64_t>(BLOCK - 1)), BLOCK)
+        status = hazard_verdict(m)
+        if status:
+            return status
+    hold_block(m, a.qL, addr, POS_vldas_qL)
+    return STOP_RUNNING
+
+
+# vldus vD.T, qL, [addr]  -- the 256 bytes from addr (unaligned); qL then holds the block of addr + 256
+cdef inline int k_vldus(Machine* m, const Ins* ins, const Args_vldus* a, vldus_TW* t) noexcept nogil:
+    return load_unaligned(m, ins, a.qL, a.vD, address(&a.addr), sizeof(vldus_TW), VL, POS_vldus_vD, POS_vldus_qL)
+
+
+# vldus.pu vD.T, qL, [sB], X  -- the same at the address in sB; then sB (and the stream) advance X elements
+cdef inline int k_vldus_post(Machine* m, const Ins* ins, const Args_vldus_post* a, vldus_post_TW* t) noexcept nogil:
+    cdef int64_t advance = <int64_t>(<uint64_t>sval(&a.x) * sizeof(vldus_post_TW))
+    cdef int status = load_unaligned(m, ins, a.qL, a.vD, m.sreg[a.sb], sizeof(vldus_post_TW), advance,
+                                     POS_vldus_post_vD, POS_vldus_post_qL)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>advance)
+    return status

@@ -89,20 +89,23 @@ cdef enum Opcode:
     OP_VSTUR = 86
     OP_VSTAS = 87
     OP_VSTAR = 88
-    OP_VLD_PU = 89
-    OP_VLD_US_PU = 90
-    OP_VLD_DS_PU = 91
-    OP_VLD_UNPK_PU = 92
-    OP_VLD_DINTLV_PU = 93
-    OP_VLD_PU_MASK = 94
-    OP_VLD_US_PU_MASK = 95
-    OP_VLD_DS_PU_MASK = 96
-    OP_VSTA_PU = 97
-    OP_VSTA_PU_MASK = 98
-    OP_VSTA_1ST_PU = 99
-    OP_VSTA_PACK_PU = 100
-    OP_VSTA_PACK_PU_MASK = 101
-    OP_VSTUS_PU = 102
+    OP_VLDAS = 89
+    OP_VLDUS = 90
+    OP_VLDUS_PU = 91
+    OP_VLD_PU = 92
+    OP_VLD_US_PU = 93
+    OP_VLD_DS_PU = 94
+    OP_VLD_UNPK_PU = 95
+    OP_VLD_DINTLV_PU = 96
+    OP_VLD_PU_MASK = 97
+    OP_VLD_US_PU_MASK = 98
+    OP_VLD_DS_PU_MASK = 99
+    OP_VSTA_PU = 100
+    OP_VSTA_PU_MASK = 101
+    OP_VSTA_1ST_PU = 102
+    OP_VSTA_PACK_PU = 103
+    OP_VSTA_PACK_PU_MASK = 104
+    OP_VSTUS_PU = 105
 
 cdef enum TypeCode:
     T_S8 = 1
@@ -141,6 +144,8 @@ cdef enum StopCode:
     STOP_SPR_UNSET = 9
     STOP_STREAM_BREAK = 10
     STOP_BAD_COUNT = 11
+    STOP_ALIGN_UNSET = 12
+    STOP_ALIGN_BREAK = 13
 
 cdef enum Pattern:
     PAT_ALL = 0

@@ -25,17 +25,17 @@ from .files import InputFileError, load_npy, read_regular_file
 from .parser import parse_source
 from .syntax import BufferDecl, Equ, Expect, Instruction, ListInit, Out, Token
 
-_REGISTER = re.compile(r"^([vpasuVPASU])(\d+)(?:\.(.*))?$")
+_REGISTER = re.compile(r"^([vpasuqVPASUQ])(\d+)(?:\.(.*))?$")
 _SPECIAL_FLOATS = {"inf": float("inf"), "nan": float("nan")}
 INT64_MIN, UINT64_LIMIT = -(1 << 63), 1 << 64
 
 # Which spec operand kinds an operand written in the source can fill.
 _FITS = {
-    "vreg": {Kind.VREG}, "preg": {Kind.PREG}, "areg": {Kind.AREG}, "sreg": {Kind.SREG, Kind.SVAL, Kind.TVAL}, "ureg": {Kind.UREG},
+    "vreg": {Kind.VREG}, "preg": {Kind.PREG}, "areg": {Kind.AREG}, "sreg": {Kind.SREG, Kind.SVAL, Kind.TVAL}, "ureg": {Kind.UREG}, "qreg": {Kind.QREG},
     "addr": {Kind.ADDR, Kind.BASE}, "value": {Kind.SVAL, Kind.TVAL, Kind.IMM, Kind.LABEL, Kind.PAT, Kind.BARRIER},
 }
 _SHAPE_WORDS = {"vreg": "a vector register", "preg": "a mask register", "areg": "an address register",
-                "sreg": "a scalar register", "ureg": "an unaligned store register", "addr": "an address", "value": "a value"}
+                "sreg": "a scalar register", "ureg": "an unaligned store register", "qreg": "an unaligned load register", "addr": "an address", "value": "a value"}
 
 
 class _Failed(Exception):
@@ -408,7 +408,7 @@ class _Assembler:
         if op.kind not in _REGISTER_KINDS or node.type != "NAME":
             return []
         name, _, suffix = node.value.partition(".")
-        letter = {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s", Kind.UREG: "u"}[op.kind]
+        letter = {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s", Kind.UREG: "u", Kind.QREG: "q"}[op.kind]
         names = [f"{letter}{n}" for n in range(REGISTER_FILES[letter][1])]
         close = difflib.get_close_matches(name.lower(), names, n=1, cutoff=0.6)
         return [f"did you mean '{close[0]}{'.' + suffix if suffix else ''}'?"] if close else []
@@ -528,7 +528,7 @@ class _Assembler:
         return index
 
 
-_REGISTER_KINDS = (Kind.VREG, Kind.PREG, Kind.AREG, Kind.SREG, Kind.UREG)
+_REGISTER_KINDS = (Kind.VREG, Kind.PREG, Kind.AREG, Kind.SREG, Kind.UREG, Kind.QREG)
 _OPCODES = {id(spec): isa.opcode(spec) for spec in isa.INSNS}
 
 

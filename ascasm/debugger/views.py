@@ -103,6 +103,8 @@ def special_text(state) -> str:
     cells = [f"AR = {int(state.spr[SPR_AR])}", f"SQZN = {sqzn}"]
     for u, (pending, at) in enumerate(state.ureg_state.tolist()):
         cells.append(f"u{u} {pending} bytes pending for {at:#x}" if pending else f"u{u} empty")
+    for q, (loaded, position) in enumerate(state.qreg_state.tolist()):
+        cells.append(f"q{q} at {position:#x}" if loaded else f"q{q} unset")
     return ", ".join(cells)
 
 
@@ -158,6 +160,8 @@ def step_change_lines(program, state, move, effects) -> list[str]:
             pending, at = (int(x) for x in state.ureg_state[reg.number])
             lines.append(f"  u{reg.number}: {pending} bytes pending for UB {at:#x}" if pending
                          else f"  u{reg.number}: empty")
+        elif reg.file == "q":
+            lines.append(f"  q{reg.number}: the block for stream position {int(state.qreg_state[reg.number][1]):#x}")
         else:
             dtype = reg.etype.np_dtype
             new, old = state.vreg[reg.number].view(dtype), _before(state, move, "vreg")[reg.number].view(dtype)
@@ -453,7 +457,7 @@ def _groups(rows: np.ndarray, first: int) -> list:
 
 
 def _register_file(insn, position: int) -> str:
-    return {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s", Kind.UREG: "u", Kind.BASE: "s"}[insn.spec.operands[position].kind]
+    return {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s", Kind.UREG: "u", Kind.QREG: "q", Kind.BASE: "s"}[insn.spec.operands[position].kind]
 
 
 def _index_register(insn) -> str:

@@ -44,6 +44,7 @@ AXES = {
     "vunary": ("T", "sub"), "vcmp": ("T", "sub"), "vsel": ("TW",), "pcnt": (), "vlogic": ("TW", "sub"),
     # issue 11: squeeze, special registers, unaligned store streams
     "vsqz": ("TW", "sub"), "vusqz": ("TW",), "spr_clear": (), "vstus": ("TW",), "vstur": ("TW",), "vstas": ("sub",),
+    "vldas": (), "vldus": ("TW",), "vldus_post": ("TW",),
 }
 # issue 11: a post-update family (`<base>_pu`, generated wrapper kernels) specialises as its base does
 AXES.update({f"{base}_pu": AXES[base] for base in (

@@ -16,6 +16,7 @@ class Kind(Enum):
     AREG = "address register"
     SREG = "scalar register"
     UREG = "unaligned store register"
+    QREG = "unaligned load register"
     BASE = "post-update base [sN]"     # a scalar register holding the address, advanced after the access
     SVAL = "immediate or scalar register"
     TVAL = "typed immediate or scalar register"
@@ -32,7 +33,8 @@ class Kind(Enum):
 
 
 REGISTER_FILES = {"v": (Kind.VREG, 32), "p": (Kind.PREG, 8), "a": (Kind.AREG, 8), "s": (Kind.SREG, 32),
-                  "u": (Kind.UREG, 4)}     # u: the alignment buffers of unaligned store streams (issue 11)
+                  "u": (Kind.UREG, 4),     # u, q: the alignment buffers of unaligned store and load streams
+                  "q": (Kind.QREG, 4)}     # (issue 11)
 
 # Placeholders used in syntax strings for the non-register kinds.
 _PLACEHOLDERS = {"X": Kind.SVAL, "STRIDE": Kind.IMM, "LABEL": Kind.LABEL, "PAT": Kind.PAT, "KIND": Kind.BARRIER}
@@ -54,7 +56,7 @@ class OperandSpec:
         return self.name + ("." + self.type_text if self.type_text else "")
 
 
-_REG_RE = re.compile(r"^([vpasu])([A-Z][A-Za-z0-9]*)(?:\.(T|U|bW))?$")
+_REG_RE = re.compile(r"^([vpasuq])([A-Z][A-Za-z0-9]*)(?:\.(T|U|bW))?$")
 
 
 def parse_operand_syntax(token: str, rw: tuple = ()) -> OperandSpec:

@@ -29,7 +29,8 @@ BARRIER_KINDS = ("VV_ALL", "VST_VLD", "VLD_VST", "VST_VST", "VS_ALL", "VST_LD", 
 # Stop codes shared by both executors (the machine-state layout, not semantics).
 STOP_CODES = {"RUNNING": 0, "HALTED": 1, "MISALIGNED": 2, "UB_RANGE": 3, "MASK_UNSET": 4,
               "DIV_ZERO": 5, "STEP_LIMIT": 6, "DUP_INDEX": 7, "HAZARD": 8,   # these two: --strict
-              "SPR_UNSET": 9, "STREAM_BREAK": 10, "BAD_COUNT": 11}
+              "SPR_UNSET": 9, "STREAM_BREAK": 10, "BAD_COUNT": 11,
+              "ALIGN_UNSET": 12, "ALIGN_BREAK": 13}
 
 # Type classes of the seed tables.
 B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))
@@ -377,6 +378,19 @@ INSNS: tuple[InsnSpec, ...] = (
              "c-api-reg/reg_store/asc_storeunalign_post.md (the form without an offset, after vstur)",
              rw=("uS",), sub="ar", access=Access("store", UREG_MAX, 1, stream="the bytes pending in uS, ending at "
                                                                            "addr + AR")),
+    InsnSpec("vldas", "", "qL, [addr]", "vldas",
+             "start an unaligned load stream at addr: qL holds the 32-byte block containing addr",
+             "c-api-reg/reg_load/asc_loadunalign_pre.md", rw=("qL",),
+             access=Access("load", 32, 1, stream="the 32-byte block holding addr (nothing when addr is 32-byte aligned)")),
+    InsnSpec("vldus", "", "vD.T, qL, [addr]", "vldus",
+             "unaligned load: vD = the 256 bytes from addr, those below the next 32-byte boundary from qL's "
+             "block; qL then holds the block of addr + 256, where the stream continues",
+             "c-api-reg/reg_load/asc_loadunalign.md", types=_single(STREAM_TYPES), rw=("qL",),
+             access=Access("load", VL_BYTES, "T", stream="256 bytes from addr, continuing the stream of qL")),
+    InsnSpec("vldus.pu", "", "vD.T, qL, [sB], X", "vldus_post",
+             "vldus at the address in sB; then sB, and the stream, advance by X elements of T",
+             "c-api-reg/reg_load/asc_loadunalign_postupdate.md", types=_single(STREAM_TYPES), rw=("qL",),
+             access=Access("load", VL_BYTES, "T", stream="256 bytes from sB, continuing the stream of qL")),
 )
 
 

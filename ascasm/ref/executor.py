@@ -965,4 +965,69 @@ def post_update(m: RefMachine, insn: Insn):
     m.set_sreg(register, m.sreg(register) + m.value(insn.operand("X")) * unit)
 
 
+
+
+# ---- issue 11: unaligned load streams: a load alignment register q holds one 32-byte UB block and the
+# stream position it was loaded for ----
+def _hold_block(m: RefMachine, insn: Insn, q: int, position: int):
+    """q := the block holding `position` (zeros when position is 32-byte aligned), for that position."""
+    m.state.qreg[q] = 0
+    if position % 32:
+        block = position - position % 32
+        m.state.qreg[q] = m.state.ub[block:block + 32]
+        m.log_access(LOG_READ, insn, block, 32, 1, 32, -1, "qL")
+    m.state.qreg_state[q] = (1, position)
+
+
+def vldas(m: RefMachine, insn: Insn):
+    # vldas qL, [addr]  -- start an unaligned load stream at addr
+    q, address = insn.operand("qL"), m.address(insn.operand("[addr]"))
+    if not 0 <= address <= m.ub_usable:
+        raise Fault("UB_RANGE", address, 0, m.ub_usable, -1, -1)
+    if address % 32:
+        m.check_in_ub(address - address % 32, 32)
+        m.check_hazards()
+    _hold_block(m, insn, q, address)
+
+
+def _load_unaligned(m: RefMachine, insn: Insn, address: int, advance: int):
+    """vD = the 256 bytes from address: those below the next 32-byte boundary from q's block, the rest
+    from the UB; then q holds the block of address + advance."""
+    (etype,) = insn.types
+    q = insn.operand("qL")
+    loaded_for, position = (int(x) for x in m.state.qreg_state[q])
+    if not loaded_for:
+        raise Fault("ALIGN_UNSET", q)
+    if address != position:
+        raise Fault("ALIGN_BREAK", q, address, position)
+    m.check_aligned(address, etype.width)
+    head = -address % 32
+    m.check_in_ub(address + head, VL - head)
+    following = wrap64(address + advance)
+    if following % 32:
+        m.check_in_ub(following - following % 32, 32)
+    m.check_hazards()
+    loaded = np.concatenate([m.state.qreg[q, address % 32:address % 32 + head], m.state.ub[address + head:address + VL]])
+    m.state.vreg[insn.operand("vD")] = loaded
+    m.log_access(LOG_READ, insn, address + head, etype.width, (VL - head) // etype.width, etype.width,
+                 head // etype.width, "vD")
+    _hold_block(m, insn, q, following)
+
+
+def vldus(m: RefMachine, insn: Insn):
+    # vldus vD.T, qL, [addr]  -- the next position is addr + 256
+    _load_unaligned(m, insn, m.address(insn.operand("[addr]")), VL)
+
+
+def vldus_post(m: RefMachine, insn: Insn):
+    # vldus.pu vD.T, qL, [sB], X  -- at the address in sB; sB and the stream advance by X elements
+    register = insn.operand("[sB]")
+    advance = wrap64(m.value(insn.operand("X")) * insn.types[0].width)
+    _load_unaligned(m, insn, m.sreg(register), advance)
+    m.set_sreg(register, m.sreg(register) + advance)
+
+
+FAMILIES.update({f.__name__: f for f in (vldas, vldus, vldus_post)})
+
+
 FAMILIES.update({spec.family: post_update for spec in INSNS if spec.post is not None})
