@@ -197,6 +197,16 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vldus_post.qL = <int32_t>row[4]
         ins.a.vldus_post.sb = <int32_t>row[5]
         decode_sval(m, row + 6, &ins.a.vldus_post.x)
+    elif family == FAM_VLDU:
+        ins.a.vldu.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vldu.addr)
+    elif family == FAM_VSTU:
+        decode_addr(m, row + 3, &ins.a.vstu.addr)
+        ins.a.vstu.vS = <int32_t>row[7]
+    elif family == FAM_VSTU_COUNT:
+        decode_addr(m, row + 3, &ins.a.vstu_count.addr)
+        ins.a.vstu_count.vS = <int32_t>row[7]
+        decode_sval(m, row + 8, &ins.a.vstu_count.x)
     elif family == FAM_VLD_NORM_PU:
         ins.a.vld_norm_pu.vD = <int32_t>row[3]
         ins.a.vld_norm_pu.sb = <int32_t>row[4]
@@ -257,6 +267,11 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vstus_pu.uS = <int32_t>row[4]
         ins.a.vstus_pu.vS = <int32_t>row[5]
         decode_sval(m, row + 6, &ins.a.vstus_pu.x)
+    elif family == FAM_VSTA_PACKV2_PU:
+        ins.a.vsta_packv2_pu.sb = <int32_t>row[3]
+        ins.a.vsta_packv2_pu.vS = <int32_t>row[4]
+        ins.a.vsta_packv2_pu.pM = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vsta_packv2_pu.x)
 
 
 cdef inline int k_vld_norm_pu(Machine* m, const Ins* ins, const Args_vld_norm_pu* a) noexcept nogil:
@@ -469,6 +484,22 @@ cdef inline int k_vstus_pu(Machine* m, const Ins* ins, const Args_vstus_pu* a, v
     at.addr.s1 = &m.zero64
     at.addr.a = &m.zero32
     status = k_vstus(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vsta_packv2_pu(Machine* m, const Ins* ins, const Args_vsta_packv2_pu* a) noexcept nogil:
+    """vsta.packv2 at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vsta_packv2 at
+    cdef int status
+    at.vS = a.vS
+    at.pM = a.pM
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vsta_packv2(m, ins, &at)
     if status == STOP_RUNNING:
         m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
     return status
@@ -3653,7 +3684,7 @@ cdef const Ins* kernel_423(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
+    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3663,7 +3694,7 @@ cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
+    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3673,7 +3704,7 @@ cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
+    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3683,7 +3714,7 @@ cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
+    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3693,7 +3724,7 @@ cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
+    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3703,7 +3734,7 @@ cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
+    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3713,7 +3744,7 @@ cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
+    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3723,7 +3754,7 @@ cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
+    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3733,7 +3764,7 @@ cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
+    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3743,7 +3774,7 @@ cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
+    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3753,7 +3784,7 @@ cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
+    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3763,7 +3794,7 @@ cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
+    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3773,7 +3804,7 @@ cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
+    cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -3783,7 +3814,7 @@ cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
+    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3793,7 +3824,7 @@ cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
+    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3803,7 +3834,7 @@ cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
+    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3813,7 +3844,7 @@ cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
+    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3823,7 +3854,7 @@ cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3833,7 +3864,7 @@ cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3843,7 +3874,7 @@ cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3853,7 +3884,7 @@ cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3863,7 +3894,7 @@ cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3873,7 +3904,7 @@ cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3883,7 +3914,7 @@ cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
+    cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -3893,7 +3924,7 @@ cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
+    cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
         m.status = status
         return NULL
@@ -3903,7 +3934,7 @@ cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
+    cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
         m.status = status
         return NULL
@@ -3913,7 +3944,7 @@ cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3923,7 +3954,7 @@ cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3933,6 +3964,126 @@ cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_455(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_457(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_458(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_459(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_460(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_461(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_462(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_463(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_464(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
     if status:
         m.status = status
@@ -3941,8 +4092,18 @@ cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
+cdef const Ins* kernel_465(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
 
-cdef KernelFn KERNELS[453]
+
+cdef KernelFn KERNELS[466]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -4396,6 +4557,19 @@ KERNELS[449] = kernel_449
 KERNELS[450] = kernel_450
 KERNELS[451] = kernel_451
 KERNELS[452] = kernel_452
+KERNELS[453] = kernel_453
+KERNELS[454] = kernel_454
+KERNELS[455] = kernel_455
+KERNELS[456] = kernel_456
+KERNELS[457] = kernel_457
+KERNELS[458] = kernel_458
+KERNELS[459] = kernel_459
+KERNELS[460] = kernel_460
+KERNELS[461] = kernel_461
+KERNELS[462] = kernel_462
+KERNELS[463] = kernel_463
+KERNELS[464] = kernel_464
+KERNELS[465] = kernel_465
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -5153,170 +5327,237 @@ KERNEL_OF_ROWS = (
     (91, 19, 0, 423),
     (92, 1, 0, 424),
     (92, 2, 0, 424),
-    (92, 3, 0, 424),
-    (92, 4, 0, 424),
-    (92, 5, 0, 424),
-    (92, 6, 0, 424),
-    (92, 7, 0, 424),
-    (92, 8, 0, 424),
-    (92, 9, 0, 424),
-    (92, 10, 0, 424),
-    (92, 11, 0, 424),
+    (92, 15, 0, 424),
+    (92, 3, 0, 425),
+    (92, 4, 0, 425),
+    (92, 5, 0, 426),
+    (92, 6, 0, 426),
+    (92, 7, 0, 427),
+    (92, 9, 0, 425),
+    (92, 11, 0, 426),
+    (92, 10, 0, 425),
     (92, 12, 0, 424),
     (92, 13, 0, 424),
     (92, 14, 0, 424),
-    (92, 15, 0, 424),
-    (92, 16, 0, 424),
-    (92, 17, 0, 424),
-    (92, 18, 0, 424),
-    (92, 19, 0, 424),
     (92, 20, 0, 424),
     (92, 21, 0, 424),
     (92, 22, 0, 424),
-    (93, 1, 0, 425),
-    (93, 2, 0, 425),
-    (93, 12, 0, 425),
-    (93, 13, 0, 425),
-    (93, 14, 0, 425),
-    (93, 15, 0, 425),
-    (93, 16, 0, 425),
-    (93, 20, 0, 425),
-    (93, 21, 0, 425),
-    (93, 22, 0, 425),
-    (93, 3, 0, 426),
-    (93, 4, 0, 426),
-    (93, 9, 0, 426),
-    (93, 10, 0, 426),
-    (93, 17, 0, 426),
-    (94, 1, 0, 427),
-    (94, 2, 0, 427),
-    (94, 12, 0, 427),
-    (94, 13, 0, 427),
-    (94, 14, 0, 427),
-    (94, 15, 0, 427),
-    (94, 16, 0, 427),
-    (94, 20, 0, 427),
-    (94, 21, 0, 427),
-    (94, 22, 0, 427),
-    (94, 3, 0, 428),
-    (94, 4, 0, 428),
-    (94, 9, 0, 428),
-    (94, 10, 0, 428),
-    (94, 17, 0, 428),
-    (95, 1, 0, 429),
-    (95, 2, 0, 429),
-    (95, 12, 0, 429),
-    (95, 13, 0, 429),
-    (95, 14, 0, 429),
-    (95, 15, 0, 429),
-    (95, 16, 0, 429),
-    (95, 20, 0, 429),
-    (95, 21, 0, 429),
-    (95, 22, 0, 429),
-    (95, 3, 0, 430),
-    (95, 4, 0, 430),
-    (95, 9, 0, 430),
-    (95, 10, 0, 430),
-    (95, 17, 0, 430),
-    (95, 5, 0, 431),
-    (95, 6, 0, 431),
-    (95, 11, 0, 431),
-    (95, 18, 0, 431),
-    (96, 1, 0, 432),
-    (96, 2, 0, 432),
-    (96, 12, 0, 432),
-    (96, 13, 0, 432),
-    (96, 14, 0, 432),
-    (96, 15, 0, 432),
-    (96, 16, 0, 432),
-    (96, 20, 0, 432),
-    (96, 21, 0, 432),
-    (96, 22, 0, 432),
-    (96, 3, 0, 433),
-    (96, 4, 0, 433),
-    (96, 9, 0, 433),
-    (96, 10, 0, 433),
-    (96, 17, 0, 433),
-    (96, 5, 0, 434),
-    (96, 6, 0, 434),
-    (96, 11, 0, 434),
-    (96, 18, 0, 434),
-    (97, 0, 0, 435),
-    (98, 0, 0, 436),
-    (99, 0, 0, 437),
-    (100, 1, 0, 438),
-    (100, 2, 0, 438),
-    (100, 3, 0, 439),
-    (100, 4, 0, 439),
-    (100, 5, 0, 440),
-    (100, 6, 0, 440),
-    (100, 9, 0, 439),
-    (100, 11, 0, 440),
-    (100, 10, 0, 439),
-    (100, 12, 0, 438),
-    (100, 15, 0, 438),
-    (100, 13, 0, 438),
-    (100, 14, 0, 438),
-    (100, 20, 0, 438),
-    (100, 21, 0, 438),
-    (100, 22, 0, 438),
-    (100, 16, 0, 438),
-    (100, 17, 0, 439),
-    (100, 18, 0, 440),
-    (101, 0, 0, 441),
-    (102, 1, 0, 442),
-    (102, 2, 0, 442),
-    (102, 3, 0, 443),
-    (102, 4, 0, 443),
-    (102, 5, 0, 444),
-    (102, 6, 0, 444),
-    (102, 9, 0, 443),
-    (102, 11, 0, 444),
-    (102, 10, 0, 443),
-    (102, 12, 0, 442),
-    (102, 15, 0, 442),
-    (102, 13, 0, 442),
-    (102, 14, 0, 442),
-    (102, 20, 0, 442),
-    (102, 21, 0, 442),
-    (102, 22, 0, 442),
-    (102, 16, 0, 442),
-    (102, 17, 0, 443),
-    (102, 18, 0, 444),
-    (103, 3, 0, 445),
-    (103, 4, 0, 445),
-    (103, 5, 0, 446),
-    (103, 6, 0, 446),
-    (103, 7, 0, 447),
-    (103, 8, 0, 447),
-    (103, 9, 0, 445),
-    (103, 11, 0, 446),
-    (103, 10, 0, 445),
-    (103, 17, 0, 445),
-    (103, 18, 0, 446),
-    (103, 19, 0, 447),
-    (104, 0, 0, 448),
-    (105, 1, 0, 449),
-    (105, 2, 0, 449),
-    (105, 15, 0, 449),
-    (105, 3, 0, 450),
-    (105, 4, 0, 450),
-    (105, 5, 0, 451),
-    (105, 6, 0, 451),
-    (105, 7, 0, 452),
-    (105, 9, 0, 450),
-    (105, 11, 0, 451),
-    (105, 10, 0, 450),
-    (105, 12, 0, 449),
-    (105, 13, 0, 449),
-    (105, 14, 0, 449),
-    (105, 20, 0, 449),
-    (105, 21, 0, 449),
-    (105, 22, 0, 449),
-    (105, 16, 0, 449),
-    (105, 17, 0, 450),
-    (105, 18, 0, 451),
-    (105, 19, 0, 452),
+    (92, 16, 0, 424),
+    (92, 17, 0, 425),
+    (92, 18, 0, 426),
+    (92, 19, 0, 427),
+    (93, 1, 0, 428),
+    (93, 2, 0, 428),
+    (93, 15, 0, 428),
+    (93, 3, 0, 429),
+    (93, 4, 0, 429),
+    (93, 5, 0, 430),
+    (93, 6, 0, 430),
+    (93, 7, 0, 431),
+    (93, 9, 0, 429),
+    (93, 11, 0, 430),
+    (93, 10, 0, 429),
+    (93, 12, 0, 428),
+    (93, 13, 0, 428),
+    (93, 14, 0, 428),
+    (93, 20, 0, 428),
+    (93, 21, 0, 428),
+    (93, 22, 0, 428),
+    (93, 16, 0, 428),
+    (93, 17, 0, 429),
+    (93, 18, 0, 430),
+    (93, 19, 0, 431),
+    (94, 1, 0, 432),
+    (94, 2, 0, 432),
+    (94, 15, 0, 432),
+    (94, 3, 0, 433),
+    (94, 4, 0, 433),
+    (94, 5, 0, 434),
+    (94, 6, 0, 434),
+    (94, 7, 0, 435),
+    (94, 9, 0, 433),
+    (94, 11, 0, 434),
+    (94, 10, 0, 433),
+    (94, 12, 0, 432),
+    (94, 13, 0, 432),
+    (94, 14, 0, 432),
+    (94, 20, 0, 432),
+    (94, 21, 0, 432),
+    (94, 22, 0, 432),
+    (94, 16, 0, 432),
+    (94, 17, 0, 433),
+    (94, 18, 0, 434),
+    (94, 19, 0, 435),
+    (95, 1, 0, 436),
+    (95, 2, 0, 436),
+    (95, 3, 0, 436),
+    (95, 4, 0, 436),
+    (95, 5, 0, 436),
+    (95, 6, 0, 436),
+    (95, 7, 0, 436),
+    (95, 8, 0, 436),
+    (95, 9, 0, 436),
+    (95, 10, 0, 436),
+    (95, 11, 0, 436),
+    (95, 12, 0, 436),
+    (95, 13, 0, 436),
+    (95, 14, 0, 436),
+    (95, 15, 0, 436),
+    (95, 16, 0, 436),
+    (95, 17, 0, 436),
+    (95, 18, 0, 436),
+    (95, 19, 0, 436),
+    (95, 20, 0, 436),
+    (95, 21, 0, 436),
+    (95, 22, 0, 436),
+    (96, 1, 0, 437),
+    (96, 2, 0, 437),
+    (96, 12, 0, 437),
+    (96, 13, 0, 437),
+    (96, 14, 0, 437),
+    (96, 15, 0, 437),
+    (96, 16, 0, 437),
+    (96, 20, 0, 437),
+    (96, 21, 0, 437),
+    (96, 22, 0, 437),
+    (96, 3, 0, 438),
+    (96, 4, 0, 438),
+    (96, 9, 0, 438),
+    (96, 10, 0, 438),
+    (96, 17, 0, 438),
+    (97, 1, 0, 439),
+    (97, 2, 0, 439),
+    (97, 12, 0, 439),
+    (97, 13, 0, 439),
+    (97, 14, 0, 439),
+    (97, 15, 0, 439),
+    (97, 16, 0, 439),
+    (97, 20, 0, 439),
+    (97, 21, 0, 439),
+    (97, 22, 0, 439),
+    (97, 3, 0, 440),
+    (97, 4, 0, 440),
+    (97, 9, 0, 440),
+    (97, 10, 0, 440),
+    (97, 17, 0, 440),
+    (98, 1, 0, 441),
+    (98, 2, 0, 441),
+    (98, 12, 0, 441),
+    (98, 13, 0, 441),
+    (98, 14, 0, 441),
+    (98, 15, 0, 441),
+    (98, 16, 0, 441),
+    (98, 20, 0, 441),
+    (98, 21, 0, 441),
+    (98, 22, 0, 441),
+    (98, 3, 0, 442),
+    (98, 4, 0, 442),
+    (98, 9, 0, 442),
+    (98, 10, 0, 442),
+    (98, 17, 0, 442),
+    (98, 5, 0, 443),
+    (98, 6, 0, 443),
+    (98, 11, 0, 443),
+    (98, 18, 0, 443),
+    (99, 1, 0, 444),
+    (99, 2, 0, 444),
+    (99, 12, 0, 444),
+    (99, 13, 0, 444),
+    (99, 14, 0, 444),
+    (99, 15, 0, 444),
+    (99, 16, 0, 444),
+    (99, 20, 0, 444),
+    (99, 21, 0, 444),
+    (99, 22, 0, 444),
+    (99, 3, 0, 445),
+    (99, 4, 0, 445),
+    (99, 9, 0, 445),
+    (99, 10, 0, 445),
+    (99, 17, 0, 445),
+    (99, 5, 0, 446),
+    (99, 6, 0, 446),
+    (99, 11, 0, 446),
+    (99, 18, 0, 446),
+    (100, 0, 0, 447),
+    (101, 0, 0, 448),
+    (102, 0, 0, 449),
+    (103, 1, 0, 450),
+    (103, 2, 0, 450),
+    (103, 3, 0, 451),
+    (103, 4, 0, 451),
+    (103, 5, 0, 452),
+    (103, 6, 0, 452),
+    (103, 9, 0, 451),
+    (103, 11, 0, 452),
+    (103, 10, 0, 451),
+    (103, 12, 0, 450),
+    (103, 15, 0, 450),
+    (103, 13, 0, 450),
+    (103, 14, 0, 450),
+    (103, 20, 0, 450),
+    (103, 21, 0, 450),
+    (103, 22, 0, 450),
+    (103, 16, 0, 450),
+    (103, 17, 0, 451),
+    (103, 18, 0, 452),
+    (104, 0, 0, 453),
+    (105, 1, 0, 454),
+    (105, 2, 0, 454),
+    (105, 3, 0, 455),
+    (105, 4, 0, 455),
+    (105, 5, 0, 456),
+    (105, 6, 0, 456),
+    (105, 9, 0, 455),
+    (105, 11, 0, 456),
+    (105, 10, 0, 455),
+    (105, 12, 0, 454),
+    (105, 15, 0, 454),
+    (105, 13, 0, 454),
+    (105, 14, 0, 454),
+    (105, 20, 0, 454),
+    (105, 21, 0, 454),
+    (105, 22, 0, 454),
+    (105, 16, 0, 454),
+    (105, 17, 0, 455),
+    (105, 18, 0, 456),
+    (106, 3, 0, 457),
+    (106, 4, 0, 457),
+    (106, 5, 0, 458),
+    (106, 6, 0, 458),
+    (106, 7, 0, 459),
+    (106, 8, 0, 459),
+    (106, 9, 0, 457),
+    (106, 11, 0, 458),
+    (106, 10, 0, 457),
+    (106, 17, 0, 457),
+    (106, 18, 0, 458),
+    (106, 19, 0, 459),
+    (107, 0, 0, 460),
+    (108, 1, 0, 461),
+    (108, 2, 0, 461),
+    (108, 15, 0, 461),
+    (108, 3, 0, 462),
+    (108, 4, 0, 462),
+    (108, 5, 0, 463),
+    (108, 6, 0, 463),
+    (108, 7, 0, 464),
+    (108, 9, 0, 462),
+    (108, 11, 0, 463),
+    (108, 10, 0, 462),
+    (108, 12, 0, 461),
+    (108, 13, 0, 461),
+    (108, 14, 0, 461),
+    (108, 20, 0, 461),
+    (108, 21, 0, 461),
+    (108, 22, 0, 461),
+    (108, 16, 0, 461),
+    (108, 17, 0, 462),
+    (108, 18, 0, 463),
+    (108, 19, 0, 464),
+    (109, 5, 0, 465),
+    (109, 6, 0, 465),
+    (109, 11, 0, 465),
+    (109, 18, 0, 465),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -5410,18 +5651,22 @@ FAMILY_OF_OPCODE = {
     89: FAM_VLDAS,
     90: FAM_VLDUS,
     91: FAM_VLDUS_POST,
-    92: FAM_VLD_NORM_PU,
-    93: FAM_VLD_US_PU,
-    94: FAM_VLD_DS_PU,
-    95: FAM_VLD_UNPK_PU,
-    96: FAM_VLD_DINTLV_PU,
-    97: FAM_MASK_LOAD_NORM_PU,
-    98: FAM_MASK_LOAD_US_PU,
-    99: FAM_MASK_LOAD_DS_PU,
-    100: FAM_VSTA_NORM_PU,
-    101: FAM_MASK_STORE_NORM_PU,
-    102: FAM_VSTA_FIRST_PU,
-    103: FAM_VSTA_PACK_PU,
-    104: FAM_MASK_STORE_PACK_PU,
-    105: FAM_VSTUS_PU,
+    92: FAM_VLDU,
+    93: FAM_VSTU,
+    94: FAM_VSTU_COUNT,
+    95: FAM_VLD_NORM_PU,
+    96: FAM_VLD_US_PU,
+    97: FAM_VLD_DS_PU,
+    98: FAM_VLD_UNPK_PU,
+    99: FAM_VLD_DINTLV_PU,
+    100: FAM_MASK_LOAD_NORM_PU,
+    101: FAM_MASK_LOAD_US_PU,
+    102: FAM_MASK_LOAD_DS_PU,
+    103: FAM_VSTA_NORM_PU,
+    104: FAM_MASK_STORE_NORM_PU,
+    105: FAM_VSTA_FIRST_PU,
+    106: FAM_VSTA_PACK_PU,
+    107: FAM_MASK_STORE_PACK_PU,
+    108: FAM_VSTUS_PU,
+    109: FAM_VSTA_PACKV2_PU,
 }

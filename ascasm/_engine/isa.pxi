@@ -147,20 +147,24 @@ cdef enum Family:
     FAM_VLDAS = 52
     FAM_VLDUS = 53
     FAM_VLDUS_POST = 54
-    FAM_VLD_NORM_PU = 55
-    FAM_VLD_US_PU = 56
-    FAM_VLD_DS_PU = 57
-    FAM_VLD_UNPK_PU = 58
-    FAM_VLD_DINTLV_PU = 59
-    FAM_MASK_LOAD_NORM_PU = 60
-    FAM_MASK_LOAD_US_PU = 61
-    FAM_MASK_LOAD_DS_PU = 62
-    FAM_VSTA_NORM_PU = 63
-    FAM_MASK_STORE_NORM_PU = 64
-    FAM_VSTA_FIRST_PU = 65
-    FAM_VSTA_PACK_PU = 66
-    FAM_MASK_STORE_PACK_PU = 67
-    FAM_VSTUS_PU = 68
+    FAM_VLDU = 55
+    FAM_VSTU = 56
+    FAM_VSTU_COUNT = 57
+    FAM_VLD_NORM_PU = 58
+    FAM_VLD_US_PU = 59
+    FAM_VLD_DS_PU = 60
+    FAM_VLD_UNPK_PU = 61
+    FAM_VLD_DINTLV_PU = 62
+    FAM_MASK_LOAD_NORM_PU = 63
+    FAM_MASK_LOAD_US_PU = 64
+    FAM_MASK_LOAD_DS_PU = 65
+    FAM_VSTA_NORM_PU = 66
+    FAM_MASK_STORE_NORM_PU = 67
+    FAM_VSTA_FIRST_PU = 68
+    FAM_VSTA_PACK_PU = 69
+    FAM_MASK_STORE_PACK_PU = 70
+    FAM_VSTUS_PU = 71
+    FAM_VSTA_PACKV2_PU = 72
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -477,6 +481,24 @@ ctypedef fused vldus_post_TW:
     uint32_t
     uint64_t
 
+ctypedef fused vldu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vstu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vstu_count_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
 ctypedef fused vld_us_pu_TW:
     uint8_t
     uint16_t
@@ -764,6 +786,19 @@ cdef struct Args_vldus_post:    # vD.T, qL, [sB], X
     int32_t sb
     SVal x
 
+cdef struct Args_vldu:    # vD.T, [addr]
+    int32_t vD
+    Addr addr
+
+cdef struct Args_vstu:    # [addr], vS.T
+    Addr addr
+    int32_t vS
+
+cdef struct Args_vstu_count:    # [addr], vS.T, X
+    Addr addr
+    int32_t vS
+    SVal x
+
 cdef struct Args_vld_norm_pu:    # vD.T, [sB], X
     int32_t vD
     int32_t sb
@@ -838,6 +873,12 @@ cdef struct Args_vstus_pu:    # [sB], uS, vS.T, X
     int32_t vS
     SVal x
 
+cdef struct Args_vsta_packv2_pu:    # [sB], vS.T, pM, X
+    int32_t sb
+    int32_t vS
+    int32_t pM
+    SVal x
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -893,6 +934,9 @@ cdef union Args:
     Args_vldas vldas
     Args_vldus vldus
     Args_vldus_post vldus_post
+    Args_vldu vldu
+    Args_vstu vstu
+    Args_vstu_count vstu_count
     Args_vld_norm_pu vld_norm_pu
     Args_vld_us_pu vld_us_pu
     Args_vld_ds_pu vld_ds_pu
@@ -907,6 +951,7 @@ cdef union Args:
     Args_vsta_pack_pu vsta_pack_pu
     Args_mask_store_pack_pu mask_store_pack_pu
     Args_vstus_pu vstus_pu
+    Args_vsta_packv2_pu vsta_packv2_pu
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -1048,6 +1093,13 @@ cdef enum:
     POS_vldus_post_qL = 1
     POS_vldus_post_sb = 2
     POS_vldus_post_x = 3
+    POS_vldu_vD = 0
+    POS_vldu_addr = 1
+    POS_vstu_addr = 0
+    POS_vstu_vS = 1
+    POS_vstu_count_addr = 0
+    POS_vstu_count_vS = 1
+    POS_vstu_count_x = 2
     POS_vld_norm_pu_vD = 0
     POS_vld_norm_pu_sb = 1
     POS_vld_norm_pu_x = 2
@@ -1094,3 +1146,7 @@ cdef enum:
     POS_vstus_pu_uS = 1
     POS_vstus_pu_vS = 2
     POS_vstus_pu_x = 3
+    POS_vsta_packv2_pu_sb = 0
+    POS_vsta_packv2_pu_vS = 1
+    POS_vsta_packv2_pu_pM = 2
+    POS_vsta_packv2_pu_x = 3

@@ -233,3 +233,42 @@ cdef inline int k_vldus_post(Machine* m, const Ins* ins, const Args_vldus_post* 
     if status == STOP_RUNNING:
         m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>advance)
     return status
+
+
+# --- asc_load / asc_store: a whole vector at any element-aligned address (the C API's wrappers around
+# an unaligned stream, here one access) ---
+
+# vldu vD.T, [addr]  -- the 256 bytes at addr, element-aligned
+cdef inline int k_vldu(Machine* m, const Ins* ins, const Args_vldu* a, vldu_TW* t) noexcept nogil:
+    cdef int64_t addr
+    cdef int status = load_span(m, ins, &a.addr, &addr)
+    if status:
+        return status
+    memcpy(vreg(m, a.vD), m.ub + addr, VL)
+    log_span(m, 0, addr, sizeof(vldu_TW), VL // sizeof(vldu_TW), sizeof(vldu_TW), 0, POS_vldu_vD, -1)
+    return STOP_RUNNING
+
+
+cdef inline int store_lanes(Machine* m, const Ins* ins, int64_t addr, int64_t vs, int64_t count, int64_t width,
+                            int64_t operand) noexcept nogil:
+    """The low `count` lanes of vS at addr (element-aligned): checks, then the bytes."""
+    cdef int status = check_span(m, addr, width, count * width)
+    if status:
+        return status
+    memcpy(m.ub + addr, vreg(m, vs), count * width)
+    wrote(m, addr, count * width)
+    log_span(m, 1, addr, width, count, width, 0, operand, -1)
+    return STOP_RUNNING
+
+
+# vstu [addr], vS.T  -- all lanes of vS at addr, element-aligned
+cdef inline int k_vstu(Machine* m, const Ins* ins, const Args_vstu* a, vstu_TW* t) noexcept nogil:
+    return store_lanes(m, ins, address(&a.addr), a.vS, VL // sizeof(vstu_TW), sizeof(vstu_TW), POS_vstu_vS)
+
+
+# vstu [addr], vS.T, X  -- the low X lanes (1..256/W) of vS at addr, element-aligned
+cdef inline int k_vstu_count(Machine* m, const Ins* ins, const Args_vstu_count* a, vstu_count_TW* t) noexcept nogil:
+    cdef int64_t count = sval(&a.x)
+    if count < 1 or count > VL // sizeof(vstu_count_TW):
+        return fault(m, STOP_BAD_COUNT, count, VL // sizeof(vstu_count_TW))
+    return store_lanes(m, ins, address(&a.addr), a.vS, count, sizeof(vstu_count_TW), POS_vstu_count_vS)

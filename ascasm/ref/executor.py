@@ -1030,4 +1030,39 @@ def vldus_post(m: RefMachine, insn: Insn):
 FAMILIES.update({f.__name__: f for f in (vldas, vldus, vldus_post)})
 
 
+# ---- issue 11: asc_load / asc_store: a whole vector (or its low X lanes) at any element-aligned address ----
+def vldu(m: RefMachine, insn: Insn):
+    # vldu vD.T, [addr]  -- the 256 bytes at addr, element-aligned
+    (etype,) = insn.types
+    address = m.address(insn.operand("[addr]"))
+    m.state.vreg[insn.operand("vD")] = m.read_span(address, VL, etype.width)
+    m.log_access(LOG_READ, insn, address, etype.width, etype.lanes, etype.width, 0, "vD")
+
+
+def _store_low_lanes(m: RefMachine, insn: Insn, count: int):
+    (etype,) = insn.types
+    address = m.address(insn.operand("[addr]"))
+    m.check_aligned(address, etype.width)
+    m.check_in_ub(address, count * etype.width)
+    m.check_hazards()
+    m.write_ub(address, m.state.vreg[insn.operand("vS")][:count * etype.width].copy())
+    m.log_access(LOG_WRITE, insn, address, etype.width, count, etype.width, 0, "vS")
+
+
+def vstu(m: RefMachine, insn: Insn):
+    # vstu [addr], vS.T  -- every lane of vS at addr
+    _store_low_lanes(m, insn, insn.types[0].lanes)
+
+
+def vstu_count(m: RefMachine, insn: Insn):
+    # vstu [addr], vS.T, X  -- the low X lanes (1..256/W)
+    count = m.value(insn.operand("X"))
+    if not 1 <= count <= insn.types[0].lanes:
+        raise Fault("BAD_COUNT", count, insn.types[0].lanes)
+    _store_low_lanes(m, insn, count)
+
+
+FAMILIES.update({f.__name__: f for f in (vldu, vstu, vstu_count)})
+
+
 FAMILIES.update({spec.family: post_update for spec in INSNS if spec.post is not None})
