@@ -61,6 +61,8 @@ def lane_type(insn, operand) -> object:
     if operand.kind is not Kind.VREG:
         return None
     etype = insn.types[operand.type_slot] if operand.type_slot is not None else dtypes.lookup("u8")
+    if family in ("vld_unpk4", "vld_unpk4_pu"):       # bytes zero-extended into 32-bit lanes
+        return dtypes.lookup("u32")
     if family == "vld_unpk":                           # lanes twice the source width, zero-extended
         return dtypes.lookup(f"u{16 * etype.width}")
     if family == "vgat" and insn.types[1].width > etype.width:  # b8 data in 16-bit lanes

@@ -197,6 +197,15 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vldus_post.qL = <int32_t>row[4]
         ins.a.vldus_post.sb = <int32_t>row[5]
         decode_sval(m, row + 6, &ins.a.vldus_post.x)
+    elif family == FAM_VLD_BLK:
+        ins.a.vld_blk.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_blk.addr)
+    elif family == FAM_VLD_E2B:
+        ins.a.vld_e2b.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_e2b.addr)
+    elif family == FAM_VLD_UNPK4:
+        ins.a.vld_unpk4.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_unpk4.addr)
     elif family == FAM_VLDU:
         ins.a.vldu.vD = <int32_t>row[3]
         decode_addr(m, row + 4, &ins.a.vldu.addr)
@@ -272,6 +281,22 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vsta_packv2_pu.vS = <int32_t>row[4]
         ins.a.vsta_packv2_pu.pM = <int32_t>row[5]
         decode_sval(m, row + 6, &ins.a.vsta_packv2_pu.x)
+    elif family == FAM_VLD_BRC_PU:
+        ins.a.vld_brc_pu.vD = <int32_t>row[3]
+        ins.a.vld_brc_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_brc_pu.x)
+    elif family == FAM_VLD_BLK_PU:
+        ins.a.vld_blk_pu.vD = <int32_t>row[3]
+        ins.a.vld_blk_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_blk_pu.x)
+    elif family == FAM_VLD_E2B_PU:
+        ins.a.vld_e2b_pu.vD = <int32_t>row[3]
+        ins.a.vld_e2b_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_e2b_pu.x)
+    elif family == FAM_VLD_UNPK4_PU:
+        ins.a.vld_unpk4_pu.vD = <int32_t>row[3]
+        ins.a.vld_unpk4_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_unpk4_pu.x)
 
 
 cdef inline int k_vld_norm_pu(Machine* m, const Ins* ins, const Args_vld_norm_pu* a) noexcept nogil:
@@ -500,6 +525,66 @@ cdef inline int k_vsta_packv2_pu(Machine* m, const Ins* ins, const Args_vsta_pac
     at.addr.s1 = &m.zero64
     at.addr.a = &m.zero32
     status = k_vsta_packv2(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_brc_pu(Machine* m, const Ins* ins, const Args_vld_brc_pu* a, vld_brc_pu_TW* tag0) noexcept nogil:
+    """vld.brc at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_brc at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_brc(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_blk_pu(Machine* m, const Ins* ins, const Args_vld_blk_pu* a) noexcept nogil:
+    """vld.blk at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_blk at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_blk(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_e2b_pu(Machine* m, const Ins* ins, const Args_vld_e2b_pu* a, vld_e2b_pu_TW* tag0) noexcept nogil:
+    """vld.e2b at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_e2b at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_e2b(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_unpk4_pu(Machine* m, const Ins* ins, const Args_vld_unpk4_pu* a) noexcept nogil:
+    """vld.unpk4 at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_unpk4 at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_unpk4(m, ins, &at)
     if status == STOP_RUNNING:
         m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
     return status
@@ -3684,7 +3769,7 @@ cdef const Ins* kernel_423(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint8_t*>NULL)
+    cdef int status = k_vld_blk(m, ins, &ins.a.vld_blk)
     if status:
         m.status = status
         return NULL
@@ -3694,7 +3779,7 @@ cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint16_t*>NULL)
+    cdef int status = k_vld_e2b(m, ins, &ins.a.vld_e2b, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3704,7 +3789,7 @@ cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint32_t*>NULL)
+    cdef int status = k_vld_e2b(m, ins, &ins.a.vld_e2b, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3714,7 +3799,7 @@ cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint64_t*>NULL)
+    cdef int status = k_vld_unpk4(m, ins, &ins.a.vld_unpk4)
     if status:
         m.status = status
         return NULL
@@ -3724,7 +3809,7 @@ cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint8_t*>NULL)
+    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3734,7 +3819,7 @@ cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint16_t*>NULL)
+    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3744,7 +3829,7 @@ cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint32_t*>NULL)
+    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3754,7 +3839,7 @@ cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint64_t*>NULL)
+    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3764,7 +3849,7 @@ cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint8_t*>NULL)
+    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3774,7 +3859,7 @@ cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint16_t*>NULL)
+    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3784,7 +3869,7 @@ cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint32_t*>NULL)
+    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3794,7 +3879,7 @@ cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint64_t*>NULL)
+    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3804,7 +3889,7 @@ cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
+    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3814,7 +3899,7 @@ cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
+    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3824,7 +3909,7 @@ cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
+    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3834,7 +3919,7 @@ cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
+    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3844,7 +3929,7 @@ cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
+    cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -3854,7 +3939,7 @@ cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
+    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3864,7 +3949,7 @@ cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
+    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3874,7 +3959,7 @@ cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
+    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3884,7 +3969,7 @@ cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
+    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3894,7 +3979,7 @@ cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3904,7 +3989,7 @@ cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3914,7 +3999,7 @@ cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3924,7 +4009,7 @@ cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3934,7 +4019,7 @@ cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3944,7 +4029,7 @@ cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3954,7 +4039,7 @@ cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
+    cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -3964,7 +4049,7 @@ cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
+    cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
         m.status = status
         return NULL
@@ -3974,7 +4059,7 @@ cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
+    cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
         m.status = status
         return NULL
@@ -3984,7 +4069,7 @@ cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -3994,7 +4079,7 @@ cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_455(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -4004,7 +4089,7 @@ cdef const Ins* kernel_455(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -4014,7 +4099,7 @@ cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_457(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
+    cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -4024,7 +4109,7 @@ cdef const Ins* kernel_457(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_458(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -4034,7 +4119,7 @@ cdef const Ins* kernel_458(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_459(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -4044,7 +4129,7 @@ cdef const Ins* kernel_459(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_460(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -4054,7 +4139,7 @@ cdef const Ins* kernel_460(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_461(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -4064,7 +4149,7 @@ cdef const Ins* kernel_461(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_462(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -4074,7 +4159,7 @@ cdef const Ins* kernel_462(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_463(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -4084,7 +4169,7 @@ cdef const Ins* kernel_463(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_464(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
+    cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
         m.status = status
         return NULL
@@ -4094,6 +4179,46 @@ cdef const Ins* kernel_464(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_465(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_466(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_467(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_468(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_469(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
     cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
         m.status = status
@@ -4102,8 +4227,78 @@ cdef const Ins* kernel_465(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
+cdef const Ins* kernel_470(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
 
-cdef KernelFn KERNELS[466]
+cdef const Ins* kernel_471(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_472(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_473(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_blk_pu(m, ins, &ins.a.vld_blk_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_474(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_475(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_476(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_unpk4_pu(m, ins, &ins.a.vld_unpk4_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+
+cdef KernelFn KERNELS[477]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -4570,6 +4765,17 @@ KERNELS[462] = kernel_462
 KERNELS[463] = kernel_463
 KERNELS[464] = kernel_464
 KERNELS[465] = kernel_465
+KERNELS[466] = kernel_466
+KERNELS[467] = kernel_467
+KERNELS[468] = kernel_468
+KERNELS[469] = kernel_469
+KERNELS[470] = kernel_470
+KERNELS[471] = kernel_471
+KERNELS[472] = kernel_472
+KERNELS[473] = kernel_473
+KERNELS[474] = kernel_474
+KERNELS[475] = kernel_475
+KERNELS[476] = kernel_476
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -5327,237 +5533,332 @@ KERNEL_OF_ROWS = (
     (91, 19, 0, 423),
     (92, 1, 0, 424),
     (92, 2, 0, 424),
-    (92, 15, 0, 424),
-    (92, 3, 0, 425),
-    (92, 4, 0, 425),
-    (92, 5, 0, 426),
-    (92, 6, 0, 426),
-    (92, 7, 0, 427),
-    (92, 9, 0, 425),
-    (92, 11, 0, 426),
-    (92, 10, 0, 425),
+    (92, 3, 0, 424),
+    (92, 4, 0, 424),
+    (92, 5, 0, 424),
+    (92, 6, 0, 424),
+    (92, 9, 0, 424),
+    (92, 10, 0, 424),
+    (92, 11, 0, 424),
     (92, 12, 0, 424),
     (92, 13, 0, 424),
     (92, 14, 0, 424),
+    (92, 15, 0, 424),
     (92, 20, 0, 424),
     (92, 21, 0, 424),
     (92, 22, 0, 424),
     (92, 16, 0, 424),
-    (92, 17, 0, 425),
-    (92, 18, 0, 426),
-    (92, 19, 0, 427),
-    (93, 1, 0, 428),
-    (93, 2, 0, 428),
-    (93, 15, 0, 428),
-    (93, 3, 0, 429),
-    (93, 4, 0, 429),
-    (93, 5, 0, 430),
-    (93, 6, 0, 430),
-    (93, 7, 0, 431),
-    (93, 9, 0, 429),
-    (93, 11, 0, 430),
-    (93, 10, 0, 429),
-    (93, 12, 0, 428),
-    (93, 13, 0, 428),
-    (93, 14, 0, 428),
-    (93, 20, 0, 428),
-    (93, 21, 0, 428),
-    (93, 22, 0, 428),
-    (93, 16, 0, 428),
-    (93, 17, 0, 429),
-    (93, 18, 0, 430),
-    (93, 19, 0, 431),
-    (94, 1, 0, 432),
-    (94, 2, 0, 432),
-    (94, 15, 0, 432),
-    (94, 3, 0, 433),
-    (94, 4, 0, 433),
-    (94, 5, 0, 434),
-    (94, 6, 0, 434),
-    (94, 7, 0, 435),
-    (94, 9, 0, 433),
-    (94, 11, 0, 434),
-    (94, 10, 0, 433),
-    (94, 12, 0, 432),
-    (94, 13, 0, 432),
-    (94, 14, 0, 432),
-    (94, 20, 0, 432),
-    (94, 21, 0, 432),
-    (94, 22, 0, 432),
-    (94, 16, 0, 432),
-    (94, 17, 0, 433),
-    (94, 18, 0, 434),
-    (94, 19, 0, 435),
-    (95, 1, 0, 436),
-    (95, 2, 0, 436),
-    (95, 3, 0, 436),
-    (95, 4, 0, 436),
-    (95, 5, 0, 436),
-    (95, 6, 0, 436),
-    (95, 7, 0, 436),
-    (95, 8, 0, 436),
-    (95, 9, 0, 436),
-    (95, 10, 0, 436),
-    (95, 11, 0, 436),
-    (95, 12, 0, 436),
-    (95, 13, 0, 436),
-    (95, 14, 0, 436),
-    (95, 15, 0, 436),
-    (95, 16, 0, 436),
-    (95, 17, 0, 436),
-    (95, 18, 0, 436),
-    (95, 19, 0, 436),
-    (95, 20, 0, 436),
-    (95, 21, 0, 436),
-    (95, 22, 0, 436),
-    (96, 1, 0, 437),
-    (96, 2, 0, 437),
-    (96, 12, 0, 437),
-    (96, 13, 0, 437),
-    (96, 14, 0, 437),
-    (96, 15, 0, 437),
-    (96, 16, 0, 437),
-    (96, 20, 0, 437),
-    (96, 21, 0, 437),
-    (96, 22, 0, 437),
-    (96, 3, 0, 438),
-    (96, 4, 0, 438),
-    (96, 9, 0, 438),
-    (96, 10, 0, 438),
-    (96, 17, 0, 438),
-    (97, 1, 0, 439),
-    (97, 2, 0, 439),
-    (97, 12, 0, 439),
-    (97, 13, 0, 439),
-    (97, 14, 0, 439),
-    (97, 15, 0, 439),
-    (97, 16, 0, 439),
-    (97, 20, 0, 439),
-    (97, 21, 0, 439),
-    (97, 22, 0, 439),
-    (97, 3, 0, 440),
-    (97, 4, 0, 440),
-    (97, 9, 0, 440),
-    (97, 10, 0, 440),
-    (97, 17, 0, 440),
-    (98, 1, 0, 441),
-    (98, 2, 0, 441),
-    (98, 12, 0, 441),
-    (98, 13, 0, 441),
-    (98, 14, 0, 441),
-    (98, 15, 0, 441),
-    (98, 16, 0, 441),
-    (98, 20, 0, 441),
-    (98, 21, 0, 441),
-    (98, 22, 0, 441),
-    (98, 3, 0, 442),
-    (98, 4, 0, 442),
-    (98, 9, 0, 442),
-    (98, 10, 0, 442),
-    (98, 17, 0, 442),
-    (98, 5, 0, 443),
-    (98, 6, 0, 443),
-    (98, 11, 0, 443),
-    (98, 18, 0, 443),
-    (99, 1, 0, 444),
-    (99, 2, 0, 444),
-    (99, 12, 0, 444),
-    (99, 13, 0, 444),
-    (99, 14, 0, 444),
-    (99, 15, 0, 444),
-    (99, 16, 0, 444),
-    (99, 20, 0, 444),
-    (99, 21, 0, 444),
-    (99, 22, 0, 444),
-    (99, 3, 0, 445),
-    (99, 4, 0, 445),
-    (99, 9, 0, 445),
-    (99, 10, 0, 445),
-    (99, 17, 0, 445),
-    (99, 5, 0, 446),
-    (99, 6, 0, 446),
-    (99, 11, 0, 446),
-    (99, 18, 0, 446),
-    (100, 0, 0, 447),
-    (101, 0, 0, 448),
-    (102, 0, 0, 449),
-    (103, 1, 0, 450),
-    (103, 2, 0, 450),
-    (103, 3, 0, 451),
-    (103, 4, 0, 451),
-    (103, 5, 0, 452),
-    (103, 6, 0, 452),
-    (103, 9, 0, 451),
-    (103, 11, 0, 452),
-    (103, 10, 0, 451),
-    (103, 12, 0, 450),
-    (103, 15, 0, 450),
-    (103, 13, 0, 450),
-    (103, 14, 0, 450),
-    (103, 20, 0, 450),
-    (103, 21, 0, 450),
-    (103, 22, 0, 450),
-    (103, 16, 0, 450),
-    (103, 17, 0, 451),
-    (103, 18, 0, 452),
-    (104, 0, 0, 453),
-    (105, 1, 0, 454),
-    (105, 2, 0, 454),
-    (105, 3, 0, 455),
-    (105, 4, 0, 455),
-    (105, 5, 0, 456),
-    (105, 6, 0, 456),
-    (105, 9, 0, 455),
-    (105, 11, 0, 456),
-    (105, 10, 0, 455),
-    (105, 12, 0, 454),
-    (105, 15, 0, 454),
-    (105, 13, 0, 454),
-    (105, 14, 0, 454),
-    (105, 20, 0, 454),
-    (105, 21, 0, 454),
-    (105, 22, 0, 454),
-    (105, 16, 0, 454),
-    (105, 17, 0, 455),
-    (105, 18, 0, 456),
-    (106, 3, 0, 457),
-    (106, 4, 0, 457),
-    (106, 5, 0, 458),
-    (106, 6, 0, 458),
-    (106, 7, 0, 459),
-    (106, 8, 0, 459),
-    (106, 9, 0, 457),
-    (106, 11, 0, 458),
-    (106, 10, 0, 457),
-    (106, 17, 0, 457),
-    (106, 18, 0, 458),
-    (106, 19, 0, 459),
-    (107, 0, 0, 460),
-    (108, 1, 0, 461),
-    (108, 2, 0, 461),
-    (108, 15, 0, 461),
-    (108, 3, 0, 462),
-    (108, 4, 0, 462),
-    (108, 5, 0, 463),
-    (108, 6, 0, 463),
-    (108, 7, 0, 464),
-    (108, 9, 0, 462),
-    (108, 11, 0, 463),
-    (108, 10, 0, 462),
-    (108, 12, 0, 461),
-    (108, 13, 0, 461),
-    (108, 14, 0, 461),
-    (108, 20, 0, 461),
-    (108, 21, 0, 461),
-    (108, 22, 0, 461),
-    (108, 16, 0, 461),
-    (108, 17, 0, 462),
-    (108, 18, 0, 463),
-    (108, 19, 0, 464),
-    (109, 5, 0, 465),
-    (109, 6, 0, 465),
-    (109, 11, 0, 465),
-    (109, 18, 0, 465),
+    (92, 17, 0, 424),
+    (92, 18, 0, 424),
+    (93, 3, 0, 425),
+    (93, 4, 0, 425),
+    (93, 9, 0, 425),
+    (93, 10, 0, 425),
+    (93, 5, 0, 426),
+    (93, 6, 0, 426),
+    (93, 11, 0, 426),
+    (93, 17, 0, 425),
+    (93, 18, 0, 426),
+    (94, 1, 0, 427),
+    (94, 2, 0, 427),
+    (94, 12, 0, 427),
+    (94, 13, 0, 427),
+    (94, 14, 0, 427),
+    (94, 15, 0, 427),
+    (94, 20, 0, 427),
+    (94, 21, 0, 427),
+    (94, 22, 0, 427),
+    (94, 16, 0, 427),
+    (95, 1, 0, 428),
+    (95, 2, 0, 428),
+    (95, 15, 0, 428),
+    (95, 3, 0, 429),
+    (95, 4, 0, 429),
+    (95, 5, 0, 430),
+    (95, 6, 0, 430),
+    (95, 7, 0, 431),
+    (95, 9, 0, 429),
+    (95, 11, 0, 430),
+    (95, 10, 0, 429),
+    (95, 12, 0, 428),
+    (95, 13, 0, 428),
+    (95, 14, 0, 428),
+    (95, 20, 0, 428),
+    (95, 21, 0, 428),
+    (95, 22, 0, 428),
+    (95, 16, 0, 428),
+    (95, 17, 0, 429),
+    (95, 18, 0, 430),
+    (95, 19, 0, 431),
+    (96, 1, 0, 432),
+    (96, 2, 0, 432),
+    (96, 15, 0, 432),
+    (96, 3, 0, 433),
+    (96, 4, 0, 433),
+    (96, 5, 0, 434),
+    (96, 6, 0, 434),
+    (96, 7, 0, 435),
+    (96, 9, 0, 433),
+    (96, 11, 0, 434),
+    (96, 10, 0, 433),
+    (96, 12, 0, 432),
+    (96, 13, 0, 432),
+    (96, 14, 0, 432),
+    (96, 20, 0, 432),
+    (96, 21, 0, 432),
+    (96, 22, 0, 432),
+    (96, 16, 0, 432),
+    (96, 17, 0, 433),
+    (96, 18, 0, 434),
+    (96, 19, 0, 435),
+    (97, 1, 0, 436),
+    (97, 2, 0, 436),
+    (97, 15, 0, 436),
+    (97, 3, 0, 437),
+    (97, 4, 0, 437),
+    (97, 5, 0, 438),
+    (97, 6, 0, 438),
+    (97, 7, 0, 439),
+    (97, 9, 0, 437),
+    (97, 11, 0, 438),
+    (97, 10, 0, 437),
+    (97, 12, 0, 436),
+    (97, 13, 0, 436),
+    (97, 14, 0, 436),
+    (97, 20, 0, 436),
+    (97, 21, 0, 436),
+    (97, 22, 0, 436),
+    (97, 16, 0, 436),
+    (97, 17, 0, 437),
+    (97, 18, 0, 438),
+    (97, 19, 0, 439),
+    (98, 1, 0, 440),
+    (98, 2, 0, 440),
+    (98, 3, 0, 440),
+    (98, 4, 0, 440),
+    (98, 5, 0, 440),
+    (98, 6, 0, 440),
+    (98, 7, 0, 440),
+    (98, 8, 0, 440),
+    (98, 9, 0, 440),
+    (98, 10, 0, 440),
+    (98, 11, 0, 440),
+    (98, 12, 0, 440),
+    (98, 13, 0, 440),
+    (98, 14, 0, 440),
+    (98, 15, 0, 440),
+    (98, 16, 0, 440),
+    (98, 17, 0, 440),
+    (98, 18, 0, 440),
+    (98, 19, 0, 440),
+    (98, 20, 0, 440),
+    (98, 21, 0, 440),
+    (98, 22, 0, 440),
+    (99, 1, 0, 441),
+    (99, 2, 0, 441),
+    (99, 12, 0, 441),
+    (99, 13, 0, 441),
+    (99, 14, 0, 441),
+    (99, 15, 0, 441),
+    (99, 16, 0, 441),
+    (99, 20, 0, 441),
+    (99, 21, 0, 441),
+    (99, 22, 0, 441),
+    (99, 3, 0, 442),
+    (99, 4, 0, 442),
+    (99, 9, 0, 442),
+    (99, 10, 0, 442),
+    (99, 17, 0, 442),
+    (100, 1, 0, 443),
+    (100, 2, 0, 443),
+    (100, 12, 0, 443),
+    (100, 13, 0, 443),
+    (100, 14, 0, 443),
+    (100, 15, 0, 443),
+    (100, 16, 0, 443),
+    (100, 20, 0, 443),
+    (100, 21, 0, 443),
+    (100, 22, 0, 443),
+    (100, 3, 0, 444),
+    (100, 4, 0, 444),
+    (100, 9, 0, 444),
+    (100, 10, 0, 444),
+    (100, 17, 0, 444),
+    (101, 1, 0, 445),
+    (101, 2, 0, 445),
+    (101, 12, 0, 445),
+    (101, 13, 0, 445),
+    (101, 14, 0, 445),
+    (101, 15, 0, 445),
+    (101, 16, 0, 445),
+    (101, 20, 0, 445),
+    (101, 21, 0, 445),
+    (101, 22, 0, 445),
+    (101, 3, 0, 446),
+    (101, 4, 0, 446),
+    (101, 9, 0, 446),
+    (101, 10, 0, 446),
+    (101, 17, 0, 446),
+    (101, 5, 0, 447),
+    (101, 6, 0, 447),
+    (101, 11, 0, 447),
+    (101, 18, 0, 447),
+    (102, 1, 0, 448),
+    (102, 2, 0, 448),
+    (102, 12, 0, 448),
+    (102, 13, 0, 448),
+    (102, 14, 0, 448),
+    (102, 15, 0, 448),
+    (102, 16, 0, 448),
+    (102, 20, 0, 448),
+    (102, 21, 0, 448),
+    (102, 22, 0, 448),
+    (102, 3, 0, 449),
+    (102, 4, 0, 449),
+    (102, 9, 0, 449),
+    (102, 10, 0, 449),
+    (102, 17, 0, 449),
+    (102, 5, 0, 450),
+    (102, 6, 0, 450),
+    (102, 11, 0, 450),
+    (102, 18, 0, 450),
+    (103, 0, 0, 451),
+    (104, 0, 0, 452),
+    (105, 0, 0, 453),
+    (106, 1, 0, 454),
+    (106, 2, 0, 454),
+    (106, 3, 0, 455),
+    (106, 4, 0, 455),
+    (106, 5, 0, 456),
+    (106, 6, 0, 456),
+    (106, 9, 0, 455),
+    (106, 11, 0, 456),
+    (106, 10, 0, 455),
+    (106, 12, 0, 454),
+    (106, 15, 0, 454),
+    (106, 13, 0, 454),
+    (106, 14, 0, 454),
+    (106, 20, 0, 454),
+    (106, 21, 0, 454),
+    (106, 22, 0, 454),
+    (106, 16, 0, 454),
+    (106, 17, 0, 455),
+    (106, 18, 0, 456),
+    (107, 0, 0, 457),
+    (108, 1, 0, 458),
+    (108, 2, 0, 458),
+    (108, 3, 0, 459),
+    (108, 4, 0, 459),
+    (108, 5, 0, 460),
+    (108, 6, 0, 460),
+    (108, 9, 0, 459),
+    (108, 11, 0, 460),
+    (108, 10, 0, 459),
+    (108, 12, 0, 458),
+    (108, 15, 0, 458),
+    (108, 13, 0, 458),
+    (108, 14, 0, 458),
+    (108, 20, 0, 458),
+    (108, 21, 0, 458),
+    (108, 22, 0, 458),
+    (108, 16, 0, 458),
+    (108, 17, 0, 459),
+    (108, 18, 0, 460),
+    (109, 3, 0, 461),
+    (109, 4, 0, 461),
+    (109, 5, 0, 462),
+    (109, 6, 0, 462),
+    (109, 7, 0, 463),
+    (109, 8, 0, 463),
+    (109, 9, 0, 461),
+    (109, 11, 0, 462),
+    (109, 10, 0, 461),
+    (109, 17, 0, 461),
+    (109, 18, 0, 462),
+    (109, 19, 0, 463),
+    (110, 0, 0, 464),
+    (111, 1, 0, 465),
+    (111, 2, 0, 465),
+    (111, 15, 0, 465),
+    (111, 3, 0, 466),
+    (111, 4, 0, 466),
+    (111, 5, 0, 467),
+    (111, 6, 0, 467),
+    (111, 7, 0, 468),
+    (111, 9, 0, 466),
+    (111, 11, 0, 467),
+    (111, 10, 0, 466),
+    (111, 12, 0, 465),
+    (111, 13, 0, 465),
+    (111, 14, 0, 465),
+    (111, 20, 0, 465),
+    (111, 21, 0, 465),
+    (111, 22, 0, 465),
+    (111, 16, 0, 465),
+    (111, 17, 0, 466),
+    (111, 18, 0, 467),
+    (111, 19, 0, 468),
+    (112, 5, 0, 469),
+    (112, 6, 0, 469),
+    (112, 11, 0, 469),
+    (112, 18, 0, 469),
+    (113, 1, 0, 470),
+    (113, 2, 0, 470),
+    (113, 12, 0, 470),
+    (113, 13, 0, 470),
+    (113, 14, 0, 470),
+    (113, 15, 0, 470),
+    (113, 16, 0, 470),
+    (113, 20, 0, 470),
+    (113, 21, 0, 470),
+    (113, 22, 0, 470),
+    (113, 3, 0, 471),
+    (113, 4, 0, 471),
+    (113, 9, 0, 471),
+    (113, 10, 0, 471),
+    (113, 17, 0, 471),
+    (113, 5, 0, 472),
+    (113, 6, 0, 472),
+    (113, 11, 0, 472),
+    (113, 18, 0, 472),
+    (114, 1, 0, 473),
+    (114, 2, 0, 473),
+    (114, 3, 0, 473),
+    (114, 4, 0, 473),
+    (114, 5, 0, 473),
+    (114, 6, 0, 473),
+    (114, 9, 0, 473),
+    (114, 10, 0, 473),
+    (114, 11, 0, 473),
+    (114, 12, 0, 473),
+    (114, 13, 0, 473),
+    (114, 14, 0, 473),
+    (114, 15, 0, 473),
+    (114, 20, 0, 473),
+    (114, 21, 0, 473),
+    (114, 22, 0, 473),
+    (114, 16, 0, 473),
+    (114, 17, 0, 473),
+    (114, 18, 0, 473),
+    (115, 3, 0, 474),
+    (115, 4, 0, 474),
+    (115, 9, 0, 474),
+    (115, 10, 0, 474),
+    (115, 5, 0, 475),
+    (115, 6, 0, 475),
+    (115, 11, 0, 475),
+    (115, 17, 0, 474),
+    (115, 18, 0, 475),
+    (116, 1, 0, 476),
+    (116, 2, 0, 476),
+    (116, 12, 0, 476),
+    (116, 13, 0, 476),
+    (116, 14, 0, 476),
+    (116, 15, 0, 476),
+    (116, 20, 0, 476),
+    (116, 21, 0, 476),
+    (116, 22, 0, 476),
+    (116, 16, 0, 476),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -5651,22 +5952,29 @@ FAMILY_OF_OPCODE = {
     89: FAM_VLDAS,
     90: FAM_VLDUS,
     91: FAM_VLDUS_POST,
-    92: FAM_VLDU,
-    93: FAM_VSTU,
-    94: FAM_VSTU_COUNT,
-    95: FAM_VLD_NORM_PU,
-    96: FAM_VLD_US_PU,
-    97: FAM_VLD_DS_PU,
-    98: FAM_VLD_UNPK_PU,
-    99: FAM_VLD_DINTLV_PU,
-    100: FAM_MASK_LOAD_NORM_PU,
-    101: FAM_MASK_LOAD_US_PU,
-    102: FAM_MASK_LOAD_DS_PU,
-    103: FAM_VSTA_NORM_PU,
-    104: FAM_MASK_STORE_NORM_PU,
-    105: FAM_VSTA_FIRST_PU,
-    106: FAM_VSTA_PACK_PU,
-    107: FAM_MASK_STORE_PACK_PU,
-    108: FAM_VSTUS_PU,
-    109: FAM_VSTA_PACKV2_PU,
+    92: FAM_VLD_BLK,
+    93: FAM_VLD_E2B,
+    94: FAM_VLD_UNPK4,
+    95: FAM_VLDU,
+    96: FAM_VSTU,
+    97: FAM_VSTU_COUNT,
+    98: FAM_VLD_NORM_PU,
+    99: FAM_VLD_US_PU,
+    100: FAM_VLD_DS_PU,
+    101: FAM_VLD_UNPK_PU,
+    102: FAM_VLD_DINTLV_PU,
+    103: FAM_MASK_LOAD_NORM_PU,
+    104: FAM_MASK_LOAD_US_PU,
+    105: FAM_MASK_LOAD_DS_PU,
+    106: FAM_VSTA_NORM_PU,
+    107: FAM_MASK_STORE_NORM_PU,
+    108: FAM_VSTA_FIRST_PU,
+    109: FAM_VSTA_PACK_PU,
+    110: FAM_MASK_STORE_PACK_PU,
+    111: FAM_VSTUS_PU,
+    112: FAM_VSTA_PACKV2_PU,
+    113: FAM_VLD_BRC_PU,
+    114: FAM_VLD_BLK_PU,
+    115: FAM_VLD_E2B_PU,
+    116: FAM_VLD_UNPK4_PU,
 }

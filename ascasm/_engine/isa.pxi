@@ -147,24 +147,31 @@ cdef enum Family:
     FAM_VLDAS = 52
     FAM_VLDUS = 53
     FAM_VLDUS_POST = 54
-    FAM_VLDU = 55
-    FAM_VSTU = 56
-    FAM_VSTU_COUNT = 57
-    FAM_VLD_NORM_PU = 58
-    FAM_VLD_US_PU = 59
-    FAM_VLD_DS_PU = 60
-    FAM_VLD_UNPK_PU = 61
-    FAM_VLD_DINTLV_PU = 62
-    FAM_MASK_LOAD_NORM_PU = 63
-    FAM_MASK_LOAD_US_PU = 64
-    FAM_MASK_LOAD_DS_PU = 65
-    FAM_VSTA_NORM_PU = 66
-    FAM_MASK_STORE_NORM_PU = 67
-    FAM_VSTA_FIRST_PU = 68
-    FAM_VSTA_PACK_PU = 69
-    FAM_MASK_STORE_PACK_PU = 70
-    FAM_VSTUS_PU = 71
-    FAM_VSTA_PACKV2_PU = 72
+    FAM_VLD_BLK = 55
+    FAM_VLD_E2B = 56
+    FAM_VLD_UNPK4 = 57
+    FAM_VLDU = 58
+    FAM_VSTU = 59
+    FAM_VSTU_COUNT = 60
+    FAM_VLD_NORM_PU = 61
+    FAM_VLD_US_PU = 62
+    FAM_VLD_DS_PU = 63
+    FAM_VLD_UNPK_PU = 64
+    FAM_VLD_DINTLV_PU = 65
+    FAM_MASK_LOAD_NORM_PU = 66
+    FAM_MASK_LOAD_US_PU = 67
+    FAM_MASK_LOAD_DS_PU = 68
+    FAM_VSTA_NORM_PU = 69
+    FAM_MASK_STORE_NORM_PU = 70
+    FAM_VSTA_FIRST_PU = 71
+    FAM_VSTA_PACK_PU = 72
+    FAM_MASK_STORE_PACK_PU = 73
+    FAM_VSTUS_PU = 74
+    FAM_VSTA_PACKV2_PU = 75
+    FAM_VLD_BRC_PU = 76
+    FAM_VLD_BLK_PU = 77
+    FAM_VLD_E2B_PU = 78
+    FAM_VLD_UNPK4_PU = 79
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -481,6 +488,10 @@ ctypedef fused vldus_post_TW:
     uint32_t
     uint64_t
 
+ctypedef fused vld_e2b_TW:
+    uint16_t
+    uint32_t
+
 ctypedef fused vldu_TW:
     uint8_t
     uint16_t
@@ -537,6 +548,15 @@ ctypedef fused vstus_pu_TW:
     uint16_t
     uint32_t
     uint64_t
+
+ctypedef fused vld_brc_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vld_e2b_pu_TW:
+    uint16_t
+    uint32_t
 
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
@@ -786,6 +806,18 @@ cdef struct Args_vldus_post:    # vD.T, qL, [sB], X
     int32_t sb
     SVal x
 
+cdef struct Args_vld_blk:    # vD.T, [addr]
+    int32_t vD
+    Addr addr
+
+cdef struct Args_vld_e2b:    # vD.T, [addr]
+    int32_t vD
+    Addr addr
+
+cdef struct Args_vld_unpk4:    # vD.T, [addr]
+    int32_t vD
+    Addr addr
+
 cdef struct Args_vldu:    # vD.T, [addr]
     int32_t vD
     Addr addr
@@ -879,6 +911,26 @@ cdef struct Args_vsta_packv2_pu:    # [sB], vS.T, pM, X
     int32_t pM
     SVal x
 
+cdef struct Args_vld_brc_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_blk_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_e2b_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_unpk4_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -934,6 +986,9 @@ cdef union Args:
     Args_vldas vldas
     Args_vldus vldus
     Args_vldus_post vldus_post
+    Args_vld_blk vld_blk
+    Args_vld_e2b vld_e2b
+    Args_vld_unpk4 vld_unpk4
     Args_vldu vldu
     Args_vstu vstu
     Args_vstu_count vstu_count
@@ -952,6 +1007,10 @@ cdef union Args:
     Args_mask_store_pack_pu mask_store_pack_pu
     Args_vstus_pu vstus_pu
     Args_vsta_packv2_pu vsta_packv2_pu
+    Args_vld_brc_pu vld_brc_pu
+    Args_vld_blk_pu vld_blk_pu
+    Args_vld_e2b_pu vld_e2b_pu
+    Args_vld_unpk4_pu vld_unpk4_pu
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -1093,6 +1152,12 @@ cdef enum:
     POS_vldus_post_qL = 1
     POS_vldus_post_sb = 2
     POS_vldus_post_x = 3
+    POS_vld_blk_vD = 0
+    POS_vld_blk_addr = 1
+    POS_vld_e2b_vD = 0
+    POS_vld_e2b_addr = 1
+    POS_vld_unpk4_vD = 0
+    POS_vld_unpk4_addr = 1
     POS_vldu_vD = 0
     POS_vldu_addr = 1
     POS_vstu_addr = 0
@@ -1150,3 +1215,15 @@ cdef enum:
     POS_vsta_packv2_pu_vS = 1
     POS_vsta_packv2_pu_pM = 2
     POS_vsta_packv2_pu_x = 3
+    POS_vld_brc_pu_vD = 0
+    POS_vld_brc_pu_sb = 1
+    POS_vld_brc_pu_x = 2
+    POS_vld_blk_pu_vD = 0
+    POS_vld_blk_pu_sb = 1
+    POS_vld_blk_pu_x = 2
+    POS_vld_e2b_pu_vD = 0
+    POS_vld_e2b_pu_sb = 1
+    POS_vld_e2b_pu_x = 2
+    POS_vld_unpk4_pu_vD = 0
+    POS_vld_unpk4_pu_sb = 1
+    POS_vld_unpk4_pu_x = 2

@@ -272,3 +272,45 @@ cdef inline int k_vstu_count(Machine* m, const Ins* ins, const Args_vstu_count* 
     if count < 1 or count > VL // sizeof(vstu_count_TW):
         return fault(m, STOP_BAD_COUNT, count, VL // sizeof(vstu_count_TW))
     return store_lanes(m, ins, address(&a.addr), a.vS, count, sizeof(vstu_count_TW), POS_vstu_count_vS)
+
+
+# --- the block broadcast and unpack4 loads (asc_loadalign_brc_datablock, _brc_elem2datablock, _unpack4) ---
+
+# vld.blk vD.T, [addr]  -- one 32-byte block, 8 times over
+cdef inline int k_vld_blk(Machine* m, const Ins* ins, const Args_vld_blk* a) noexcept nogil:
+    cdef uint8_t* dst = vreg(m, a.vD)
+    cdef int64_t addr, k
+    cdef int status = load_span(m, ins, &a.addr, &addr)
+    if status:
+        return status
+    for k in range(VL // BLOCK):
+        memcpy(dst + k * BLOCK, m.ub + addr, BLOCK)
+    log_span(m, 0, addr, ins.size, 1, ins.size, -1, POS_vld_blk_vD, -1)
+    return STOP_RUNNING
+
+
+# vld.e2b vD.T, [addr]  -- 8 elements; element k fills block k
+cdef inline int k_vld_e2b(Machine* m, const Ins* ins, const Args_vld_e2b* a, vld_e2b_TW* t) noexcept nogil:
+    cdef vld_e2b_TW* dst = <vld_e2b_TW*>vreg(m, a.vD)
+    cdef int64_t per_block = BLOCK // sizeof(vld_e2b_TW)
+    cdef int64_t addr, i
+    cdef int status = load_span(m, ins, &a.addr, &addr)
+    if status:
+        return status
+    for i in range(VL // sizeof(vld_e2b_TW)):
+        dst[i] = (<const vld_e2b_TW*>(m.ub + addr))[i // per_block]
+    log_span(m, 0, addr, ins.size, 1, ins.size, -1, POS_vld_e2b_vD, -1)
+    return STOP_RUNNING
+
+
+# vld.unpk4 vD.T, [addr]  -- 64 bytes, each zero-extended into a 32-bit lane
+cdef inline int k_vld_unpk4(Machine* m, const Ins* ins, const Args_vld_unpk4* a) noexcept nogil:
+    cdef uint32_t* dst = <uint32_t*>vreg(m, a.vD)
+    cdef int64_t addr, i
+    cdef int status = load_span(m, ins, &a.addr, &addr)
+    if status:
+        return status
+    for i in range(VL // 4):
+        dst[i] = m.ub[addr + i]
+    log_span(m, 0, addr, ins.size, 1, ins.size, -1, POS_vld_unpk4_vD, -1)
+    return STOP_RUNNING

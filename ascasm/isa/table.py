@@ -61,7 +61,11 @@ SIGNED_TYPES = dtypes.named("s8", "s16", "s32", "s64")
 COMPUTE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64") + FLOAT_TYPES   # facts §8
 LOGIC_TYPES = dtypes.named("s8", "u8", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")  # asc_and
 REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # seed 003 table 4
-# issue 11: the pages' type lists (asc_squeeze, asc_unsqueeze, asc_storeunalign), plus raw bN as above
+# issue 11: the pages' type lists (asc_squeeze, asc_unsqueeze, asc_storeunalign, the brc/unpack4 loads), plus raw bN
+BLOCK_BRC_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "f16", "bf16", "f32", "e4m3", "e5m2", "e8m0",
+                               "hif8", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32")
+ELEMENT_BRC_TYPES = dtypes.named("s16", "u16", "f16", "bf16", "s32", "u32", "f32", "b16", "b32")
+UNPACK4_TYPES = dtypes.named("s8", "u8", "e4m3", "e5m2", "e8m0", "hif8", "e2m1x2", "e1m2x2", "s4x2", "b8")
 SQUEEZE_TYPES = dtypes.named("s8", "u8", "hif8", "e8m0", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32",
                              "f32", "b8", "b16", "b32")
 UNSQUEEZE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32")
@@ -83,7 +87,7 @@ class Access:
 
     def bytes(self, fact, width: int) -> int:
         """A size, alignment or slot in bytes for an element width."""
-        return {"T": width, "T/2": width // 2}.get(fact, fact)
+        return {"T": width, "T/2": width // 2, "8T": 8 * width}.get(fact, fact)
 
 
 @dataclass(frozen=True)
@@ -391,6 +395,17 @@ INSNS: tuple[InsnSpec, ...] = (
              "vldus at the address in sB; then sB, and the stream, advance by X elements of T",
              "c-api-reg/reg_load/asc_loadunalign_postupdate.md", types=_single(STREAM_TYPES), rw=("qL",),
              access=Access("load", VL_BYTES, "T", stream="256 bytes from sB, continuing the stream of qL")),
+    InsnSpec("vld.blk", "", "vD.T, [addr]", "vld_blk", "vD = the 32-byte block at addr, 8 times over",
+             "facts §3.2 BLK; c-api-reg/reg_load/asc_loadalign_brc_datablock.md", types=_single(BLOCK_BRC_TYPES),
+             access=_LOAD[32]),
+    InsnSpec("vld.e2b", "", "vD.T, [addr]", "vld_e2b",
+             "8 elements at addr; element k fills block k of vD (32 bytes: 16 b16 or 8 b32 lanes)",
+             "facts §3.2 E2B_B16/E2B_B32; c-api-reg/reg_load/asc_loadalign_brc_elem2datablock.md",
+             types=_single(ELEMENT_BRC_TYPES), access=Access("load", "8T", "8T")),
+    InsnSpec("vld.unpk4", "", "vD.T, [addr]", "vld_unpk4",
+             "unpack4 load: 64 bytes, each zero-extended into a 32-bit lane of vD",
+             "facts §3.2 UNPK4_B8; c-api-reg/reg_load/asc_loadalign_unpack4.md", types=_single(UNPACK4_TYPES),
+             access=_LOAD[64]),
     InsnSpec("vldu", "", "vD.T, [addr]", "vldu", "vD = the 256 bytes at addr, which need only be element-aligned",
              "c-api-reg/reg_load/asc_load.md", types=_single(STREAM_TYPES), access=Access("load", 256, "T")),
     InsnSpec("vstu", "", "[addr], vS.T", "vstu", "every lane of vS -> addr + i*W; addr need only be element-aligned",
@@ -440,6 +455,10 @@ _POST_UPDATE_PAGES = (
     ("vsta.pack", "mask", "reg_store/asc_storealign_pack_postupdate.md (mask form)", 1),
     ("vstus", "", "reg_store/asc_storeunalign_postupdate.md (the form with a uint32_t count)", "T"),
     ("vsta.packv2", "", "reg_store/asc_storealign_pack_quarter_postupdate.md", "T"),
+    ("vld.brc", "", "reg_load/asc_loadalign_brc_elem_postupdate.md", "T"),
+    ("vld.blk", "", "reg_load/asc_loadalign_brc_datablock_postupdate.md", "T"),
+    ("vld.e2b", "", "reg_load/asc_loadalign_brc_elem2datablock_postupdate.md", "T"),
+    ("vld.unpk4", "", "reg_load/asc_loadalign_unpack4_postupdate.md", "T"),
 )
 INSNS += tuple(_post_update(next(s for s in INSNS if (s.mnemonic, s.form) == (mnemonic, form)), page, unit)
                for mnemonic, form, page, unit in _POST_UPDATE_PAGES)
@@ -492,7 +511,7 @@ def spec_facts(spec: InsnSpec) -> list[tuple[str, str]]:
 
 
 def _bytes_text(fact, element: str) -> str:
-    return {"T": element, "T/2": "half an element"}.get(fact, f"{fact} bytes" if fact != 1 else "1 byte")
+    return {"T": element, "T/2": "half an element", "8T": "8 elements"}.get(fact, f"{fact} bytes" if fact != 1 else "1 byte")
 
 
 def access_text(access: Access) -> str:

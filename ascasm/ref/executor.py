@@ -1065,4 +1065,31 @@ def vstu_count(m: RefMachine, insn: Insn):
 FAMILIES.update({f.__name__: f for f in (vldu, vstu, vstu_count)})
 
 
+
+# ---- issue 11: block broadcast and unpack4 loads ----
+def vld_blk(m: RefMachine, insn: Insn):
+    # vld.blk vD.T, [addr]  -- one 32-byte block, 8 times over
+    address = m.address(insn.operand("[addr]"))
+    m.state.vreg[insn.operand("vD")] = np.tile(m.read_span(address, 32, 32), VL // 32)
+    m.log_access(LOG_READ, insn, address, 32, 1, 32, -1, "vD")
+
+
+def vld_e2b(m: RefMachine, insn: Insn):
+    # vld.e2b vD.T, [addr]  -- 8 elements; element k fills block k (32 bytes)
+    (etype,) = insn.types
+    address = m.address(insn.operand("[addr]"))
+    elements = m.read_span(address, 8 * etype.width, 8 * etype.width).view(etype.bits)
+    m.state.vreg[insn.operand("vD")] = np.repeat(elements, 32 // etype.width).view(np.uint8)
+    m.log_access(LOG_READ, insn, address, 8 * etype.width, 1, 8 * etype.width, -1, "vD")
+
+
+def vld_unpk4(m: RefMachine, insn: Insn):
+    # vld.unpk4 vD.T, [addr]  -- 64 bytes, each zero-extended into a 32-bit lane
+    address = m.address(insn.operand("[addr]"))
+    m.state.vreg[insn.operand("vD")] = m.read_span(address, 64, 32).astype(np.uint32).view(np.uint8)
+    m.log_access(LOG_READ, insn, address, 64, 1, 64, -1, "vD")
+
+
+FAMILIES.update({f.__name__: f for f in (vld_blk, vld_e2b, vld_unpk4)})
+
 FAMILIES.update({spec.family: post_update for spec in INSNS if spec.post is not None})
