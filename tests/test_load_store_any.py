@@ -56,3 +56,18 @@ def test_the_c_api_names_of_the_load_and_store_rows():
         assert mnemonic in BY_CAPI[name], name
     result = run_cli("explain", "asc_store")
     assert result.returncode == 0 and "vstu [addr], vS.T, X" in result.stdout
+
+
+def test_copy_merges_under_the_mask(engine):
+    # asc_copy, vector to vector: active lanes from vS, inactive lanes keep vD (here v0 = v1 too)
+    machine = run_source("""
+            vci  v0.s16, 100
+            vdup v1.s16, -1
+            mask p0.b16, M3
+            vmov v1.s16, v0.s16, p0
+            vmov v0.s16, v0.s16, p0
+            halt
+    """, engine)
+    lanes = machine.state.vreg[1].view(np.int16)
+    assert list(lanes[:7]) == [100, -1, -1, 103, -1, -1, 106]
+    assert list(machine.state.vreg[0].view(np.int16)) == list(range(100, 228))

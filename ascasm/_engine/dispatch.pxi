@@ -206,6 +206,10 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
     elif family == FAM_VLD_UNPK4:
         ins.a.vld_unpk4.vD = <int32_t>row[3]
         decode_addr(m, row + 4, &ins.a.vld_unpk4.addr)
+    elif family == FAM_VMOV:
+        ins.a.vmov.vD = <int32_t>row[3]
+        ins.a.vmov.vS = <int32_t>row[4]
+        ins.a.vmov.pM = <int32_t>row[5]
     elif family == FAM_VLDU:
         ins.a.vldu.vD = <int32_t>row[3]
         decode_addr(m, row + 4, &ins.a.vldu.addr)
@@ -3808,6 +3812,27 @@ cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint8_t*>NULL)
     if status:
@@ -3817,7 +3842,7 @@ cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint16_t*>NULL)
     if status:
@@ -3827,7 +3852,7 @@ cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint32_t*>NULL)
     if status:
@@ -3837,7 +3862,7 @@ cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint64_t*>NULL)
     if status:
@@ -3847,7 +3872,7 @@ cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint8_t*>NULL)
     if status:
@@ -3857,7 +3882,7 @@ cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint16_t*>NULL)
     if status:
@@ -3867,7 +3892,7 @@ cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint32_t*>NULL)
     if status:
@@ -3877,7 +3902,7 @@ cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint64_t*>NULL)
     if status:
@@ -3887,7 +3912,7 @@ cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint8_t*>NULL)
     if status:
@@ -3897,7 +3922,7 @@ cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint16_t*>NULL)
     if status:
@@ -3907,7 +3932,7 @@ cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint32_t*>NULL)
     if status:
@@ -3917,7 +3942,7 @@ cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint64_t*>NULL)
     if status:
@@ -3927,7 +3952,7 @@ cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
@@ -3937,7 +3962,7 @@ cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
@@ -3947,7 +3972,7 @@ cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
@@ -3957,7 +3982,7 @@ cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
@@ -3967,7 +3992,7 @@ cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
@@ -3977,7 +4002,7 @@ cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
@@ -3987,7 +4012,7 @@ cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
@@ -3997,7 +4022,7 @@ cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
@@ -4007,7 +4032,7 @@ cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
@@ -4017,7 +4042,7 @@ cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
@@ -4027,7 +4052,7 @@ cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
@@ -4037,7 +4062,7 @@ cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
@@ -4047,7 +4072,7 @@ cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_455(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
@@ -4057,7 +4082,7 @@ cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
@@ -4067,7 +4092,7 @@ cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_457(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
@@ -4077,7 +4102,7 @@ cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_455(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_458(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
@@ -4087,7 +4112,7 @@ cdef const Ins* kernel_455(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_459(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
@@ -4097,7 +4122,7 @@ cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_457(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_460(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
@@ -4107,7 +4132,7 @@ cdef const Ins* kernel_457(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_458(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_461(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
@@ -4117,7 +4142,7 @@ cdef const Ins* kernel_458(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_459(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_462(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
@@ -4127,7 +4152,7 @@ cdef const Ins* kernel_459(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_460(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_463(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
@@ -4137,7 +4162,7 @@ cdef const Ins* kernel_460(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_461(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_464(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
@@ -4147,7 +4172,7 @@ cdef const Ins* kernel_461(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_462(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_465(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
@@ -4157,7 +4182,7 @@ cdef const Ins* kernel_462(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_463(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_466(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
@@ -4167,7 +4192,7 @@ cdef const Ins* kernel_463(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_464(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_467(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
@@ -4177,7 +4202,7 @@ cdef const Ins* kernel_464(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_465(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_468(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
     if status:
@@ -4187,7 +4212,7 @@ cdef const Ins* kernel_465(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_466(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_469(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
     if status:
@@ -4197,7 +4222,7 @@ cdef const Ins* kernel_466(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_467(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_470(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
     if status:
@@ -4207,7 +4232,7 @@ cdef const Ins* kernel_467(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_468(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_471(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
     if status:
@@ -4217,7 +4242,7 @@ cdef const Ins* kernel_468(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_469(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_472(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
@@ -4227,7 +4252,7 @@ cdef const Ins* kernel_469(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_470(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_473(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
     if status:
@@ -4237,7 +4262,7 @@ cdef const Ins* kernel_470(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_471(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_474(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
     if status:
@@ -4247,7 +4272,7 @@ cdef const Ins* kernel_471(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_472(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_475(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
     if status:
@@ -4257,7 +4282,7 @@ cdef const Ins* kernel_472(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_473(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_476(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_blk_pu(m, ins, &ins.a.vld_blk_pu)
     if status:
@@ -4267,7 +4292,7 @@ cdef const Ins* kernel_473(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_474(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_477(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint16_t*>NULL)
     if status:
@@ -4277,7 +4302,7 @@ cdef const Ins* kernel_474(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_475(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_478(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint32_t*>NULL)
     if status:
@@ -4287,7 +4312,7 @@ cdef const Ins* kernel_475(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_476(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_479(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk4_pu(m, ins, &ins.a.vld_unpk4_pu)
     if status:
@@ -4298,7 +4323,7 @@ cdef const Ins* kernel_476(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef KernelFn KERNELS[477]
+cdef KernelFn KERNELS[480]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -4776,6 +4801,9 @@ KERNELS[473] = kernel_473
 KERNELS[474] = kernel_474
 KERNELS[475] = kernel_475
 KERNELS[476] = kernel_476
+KERNELS[477] = kernel_477
+KERNELS[478] = kernel_478
+KERNELS[479] = kernel_479
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -5571,138 +5599,131 @@ KERNEL_OF_ROWS = (
     (94, 16, 0, 427),
     (95, 1, 0, 428),
     (95, 2, 0, 428),
-    (95, 15, 0, 428),
     (95, 3, 0, 429),
     (95, 4, 0, 429),
+    (95, 9, 0, 429),
+    (95, 10, 0, 429),
     (95, 5, 0, 430),
     (95, 6, 0, 430),
-    (95, 7, 0, 431),
-    (95, 9, 0, 429),
     (95, 11, 0, 430),
-    (95, 10, 0, 429),
-    (95, 12, 0, 428),
-    (95, 13, 0, 428),
-    (95, 14, 0, 428),
-    (95, 20, 0, 428),
-    (95, 21, 0, 428),
-    (95, 22, 0, 428),
     (95, 16, 0, 428),
     (95, 17, 0, 429),
     (95, 18, 0, 430),
-    (95, 19, 0, 431),
-    (96, 1, 0, 432),
-    (96, 2, 0, 432),
-    (96, 15, 0, 432),
-    (96, 3, 0, 433),
-    (96, 4, 0, 433),
-    (96, 5, 0, 434),
-    (96, 6, 0, 434),
-    (96, 7, 0, 435),
-    (96, 9, 0, 433),
-    (96, 11, 0, 434),
-    (96, 10, 0, 433),
-    (96, 12, 0, 432),
-    (96, 13, 0, 432),
-    (96, 14, 0, 432),
-    (96, 20, 0, 432),
-    (96, 21, 0, 432),
-    (96, 22, 0, 432),
-    (96, 16, 0, 432),
-    (96, 17, 0, 433),
-    (96, 18, 0, 434),
-    (96, 19, 0, 435),
-    (97, 1, 0, 436),
-    (97, 2, 0, 436),
-    (97, 15, 0, 436),
-    (97, 3, 0, 437),
-    (97, 4, 0, 437),
-    (97, 5, 0, 438),
-    (97, 6, 0, 438),
-    (97, 7, 0, 439),
-    (97, 9, 0, 437),
-    (97, 11, 0, 438),
-    (97, 10, 0, 437),
-    (97, 12, 0, 436),
-    (97, 13, 0, 436),
-    (97, 14, 0, 436),
-    (97, 20, 0, 436),
-    (97, 21, 0, 436),
-    (97, 22, 0, 436),
-    (97, 16, 0, 436),
-    (97, 17, 0, 437),
-    (97, 18, 0, 438),
-    (97, 19, 0, 439),
-    (98, 1, 0, 440),
-    (98, 2, 0, 440),
+    (96, 1, 0, 431),
+    (96, 2, 0, 431),
+    (96, 15, 0, 431),
+    (96, 3, 0, 432),
+    (96, 4, 0, 432),
+    (96, 5, 0, 433),
+    (96, 6, 0, 433),
+    (96, 7, 0, 434),
+    (96, 9, 0, 432),
+    (96, 11, 0, 433),
+    (96, 10, 0, 432),
+    (96, 12, 0, 431),
+    (96, 13, 0, 431),
+    (96, 14, 0, 431),
+    (96, 20, 0, 431),
+    (96, 21, 0, 431),
+    (96, 22, 0, 431),
+    (96, 16, 0, 431),
+    (96, 17, 0, 432),
+    (96, 18, 0, 433),
+    (96, 19, 0, 434),
+    (97, 1, 0, 435),
+    (97, 2, 0, 435),
+    (97, 15, 0, 435),
+    (97, 3, 0, 436),
+    (97, 4, 0, 436),
+    (97, 5, 0, 437),
+    (97, 6, 0, 437),
+    (97, 7, 0, 438),
+    (97, 9, 0, 436),
+    (97, 11, 0, 437),
+    (97, 10, 0, 436),
+    (97, 12, 0, 435),
+    (97, 13, 0, 435),
+    (97, 14, 0, 435),
+    (97, 20, 0, 435),
+    (97, 21, 0, 435),
+    (97, 22, 0, 435),
+    (97, 16, 0, 435),
+    (97, 17, 0, 436),
+    (97, 18, 0, 437),
+    (97, 19, 0, 438),
+    (98, 1, 0, 439),
+    (98, 2, 0, 439),
+    (98, 15, 0, 439),
     (98, 3, 0, 440),
     (98, 4, 0, 440),
-    (98, 5, 0, 440),
-    (98, 6, 0, 440),
-    (98, 7, 0, 440),
-    (98, 8, 0, 440),
+    (98, 5, 0, 441),
+    (98, 6, 0, 441),
+    (98, 7, 0, 442),
     (98, 9, 0, 440),
+    (98, 11, 0, 441),
     (98, 10, 0, 440),
-    (98, 11, 0, 440),
-    (98, 12, 0, 440),
-    (98, 13, 0, 440),
-    (98, 14, 0, 440),
-    (98, 15, 0, 440),
-    (98, 16, 0, 440),
+    (98, 12, 0, 439),
+    (98, 13, 0, 439),
+    (98, 14, 0, 439),
+    (98, 20, 0, 439),
+    (98, 21, 0, 439),
+    (98, 22, 0, 439),
+    (98, 16, 0, 439),
     (98, 17, 0, 440),
-    (98, 18, 0, 440),
-    (98, 19, 0, 440),
-    (98, 20, 0, 440),
-    (98, 21, 0, 440),
-    (98, 22, 0, 440),
-    (99, 1, 0, 441),
-    (99, 2, 0, 441),
-    (99, 12, 0, 441),
-    (99, 13, 0, 441),
-    (99, 14, 0, 441),
-    (99, 15, 0, 441),
-    (99, 16, 0, 441),
-    (99, 20, 0, 441),
-    (99, 21, 0, 441),
-    (99, 22, 0, 441),
-    (99, 3, 0, 442),
-    (99, 4, 0, 442),
-    (99, 9, 0, 442),
-    (99, 10, 0, 442),
-    (99, 17, 0, 442),
-    (100, 1, 0, 443),
-    (100, 2, 0, 443),
-    (100, 12, 0, 443),
-    (100, 13, 0, 443),
-    (100, 14, 0, 443),
-    (100, 15, 0, 443),
-    (100, 16, 0, 443),
-    (100, 20, 0, 443),
-    (100, 21, 0, 443),
-    (100, 22, 0, 443),
-    (100, 3, 0, 444),
-    (100, 4, 0, 444),
-    (100, 9, 0, 444),
-    (100, 10, 0, 444),
-    (100, 17, 0, 444),
-    (101, 1, 0, 445),
-    (101, 2, 0, 445),
-    (101, 12, 0, 445),
-    (101, 13, 0, 445),
-    (101, 14, 0, 445),
-    (101, 15, 0, 445),
-    (101, 16, 0, 445),
-    (101, 20, 0, 445),
-    (101, 21, 0, 445),
-    (101, 22, 0, 445),
-    (101, 3, 0, 446),
-    (101, 4, 0, 446),
-    (101, 9, 0, 446),
-    (101, 10, 0, 446),
-    (101, 17, 0, 446),
-    (101, 5, 0, 447),
-    (101, 6, 0, 447),
-    (101, 11, 0, 447),
-    (101, 18, 0, 447),
+    (98, 18, 0, 441),
+    (98, 19, 0, 442),
+    (99, 1, 0, 443),
+    (99, 2, 0, 443),
+    (99, 3, 0, 443),
+    (99, 4, 0, 443),
+    (99, 5, 0, 443),
+    (99, 6, 0, 443),
+    (99, 7, 0, 443),
+    (99, 8, 0, 443),
+    (99, 9, 0, 443),
+    (99, 10, 0, 443),
+    (99, 11, 0, 443),
+    (99, 12, 0, 443),
+    (99, 13, 0, 443),
+    (99, 14, 0, 443),
+    (99, 15, 0, 443),
+    (99, 16, 0, 443),
+    (99, 17, 0, 443),
+    (99, 18, 0, 443),
+    (99, 19, 0, 443),
+    (99, 20, 0, 443),
+    (99, 21, 0, 443),
+    (99, 22, 0, 443),
+    (100, 1, 0, 444),
+    (100, 2, 0, 444),
+    (100, 12, 0, 444),
+    (100, 13, 0, 444),
+    (100, 14, 0, 444),
+    (100, 15, 0, 444),
+    (100, 16, 0, 444),
+    (100, 20, 0, 444),
+    (100, 21, 0, 444),
+    (100, 22, 0, 444),
+    (100, 3, 0, 445),
+    (100, 4, 0, 445),
+    (100, 9, 0, 445),
+    (100, 10, 0, 445),
+    (100, 17, 0, 445),
+    (101, 1, 0, 446),
+    (101, 2, 0, 446),
+    (101, 12, 0, 446),
+    (101, 13, 0, 446),
+    (101, 14, 0, 446),
+    (101, 15, 0, 446),
+    (101, 16, 0, 446),
+    (101, 20, 0, 446),
+    (101, 21, 0, 446),
+    (101, 22, 0, 446),
+    (101, 3, 0, 447),
+    (101, 4, 0, 447),
+    (101, 9, 0, 447),
+    (101, 10, 0, 447),
+    (101, 17, 0, 447),
     (102, 1, 0, 448),
     (102, 2, 0, 448),
     (102, 12, 0, 448),
@@ -5722,143 +5743,162 @@ KERNEL_OF_ROWS = (
     (102, 6, 0, 450),
     (102, 11, 0, 450),
     (102, 18, 0, 450),
-    (103, 0, 0, 451),
-    (104, 0, 0, 452),
-    (105, 0, 0, 453),
-    (106, 1, 0, 454),
-    (106, 2, 0, 454),
-    (106, 3, 0, 455),
-    (106, 4, 0, 455),
-    (106, 5, 0, 456),
-    (106, 6, 0, 456),
-    (106, 9, 0, 455),
-    (106, 11, 0, 456),
-    (106, 10, 0, 455),
-    (106, 12, 0, 454),
-    (106, 15, 0, 454),
-    (106, 13, 0, 454),
-    (106, 14, 0, 454),
-    (106, 20, 0, 454),
-    (106, 21, 0, 454),
-    (106, 22, 0, 454),
-    (106, 16, 0, 454),
-    (106, 17, 0, 455),
-    (106, 18, 0, 456),
-    (107, 0, 0, 457),
-    (108, 1, 0, 458),
-    (108, 2, 0, 458),
-    (108, 3, 0, 459),
-    (108, 4, 0, 459),
-    (108, 5, 0, 460),
-    (108, 6, 0, 460),
-    (108, 9, 0, 459),
-    (108, 11, 0, 460),
-    (108, 10, 0, 459),
-    (108, 12, 0, 458),
-    (108, 15, 0, 458),
-    (108, 13, 0, 458),
-    (108, 14, 0, 458),
-    (108, 20, 0, 458),
-    (108, 21, 0, 458),
-    (108, 22, 0, 458),
-    (108, 16, 0, 458),
-    (108, 17, 0, 459),
-    (108, 18, 0, 460),
-    (109, 3, 0, 461),
-    (109, 4, 0, 461),
-    (109, 5, 0, 462),
-    (109, 6, 0, 462),
-    (109, 7, 0, 463),
-    (109, 8, 0, 463),
-    (109, 9, 0, 461),
-    (109, 11, 0, 462),
-    (109, 10, 0, 461),
-    (109, 17, 0, 461),
-    (109, 18, 0, 462),
-    (109, 19, 0, 463),
-    (110, 0, 0, 464),
-    (111, 1, 0, 465),
-    (111, 2, 0, 465),
-    (111, 15, 0, 465),
-    (111, 3, 0, 466),
-    (111, 4, 0, 466),
-    (111, 5, 0, 467),
-    (111, 6, 0, 467),
-    (111, 7, 0, 468),
-    (111, 9, 0, 466),
-    (111, 11, 0, 467),
-    (111, 10, 0, 466),
-    (111, 12, 0, 465),
-    (111, 13, 0, 465),
-    (111, 14, 0, 465),
-    (111, 20, 0, 465),
-    (111, 21, 0, 465),
-    (111, 22, 0, 465),
-    (111, 16, 0, 465),
-    (111, 17, 0, 466),
-    (111, 18, 0, 467),
-    (111, 19, 0, 468),
-    (112, 5, 0, 469),
-    (112, 6, 0, 469),
-    (112, 11, 0, 469),
-    (112, 18, 0, 469),
-    (113, 1, 0, 470),
-    (113, 2, 0, 470),
-    (113, 12, 0, 470),
-    (113, 13, 0, 470),
-    (113, 14, 0, 470),
-    (113, 15, 0, 470),
-    (113, 16, 0, 470),
-    (113, 20, 0, 470),
-    (113, 21, 0, 470),
-    (113, 22, 0, 470),
-    (113, 3, 0, 471),
-    (113, 4, 0, 471),
-    (113, 9, 0, 471),
-    (113, 10, 0, 471),
-    (113, 17, 0, 471),
+    (103, 1, 0, 451),
+    (103, 2, 0, 451),
+    (103, 12, 0, 451),
+    (103, 13, 0, 451),
+    (103, 14, 0, 451),
+    (103, 15, 0, 451),
+    (103, 16, 0, 451),
+    (103, 20, 0, 451),
+    (103, 21, 0, 451),
+    (103, 22, 0, 451),
+    (103, 3, 0, 452),
+    (103, 4, 0, 452),
+    (103, 9, 0, 452),
+    (103, 10, 0, 452),
+    (103, 17, 0, 452),
+    (103, 5, 0, 453),
+    (103, 6, 0, 453),
+    (103, 11, 0, 453),
+    (103, 18, 0, 453),
+    (104, 0, 0, 454),
+    (105, 0, 0, 455),
+    (106, 0, 0, 456),
+    (107, 1, 0, 457),
+    (107, 2, 0, 457),
+    (107, 3, 0, 458),
+    (107, 4, 0, 458),
+    (107, 5, 0, 459),
+    (107, 6, 0, 459),
+    (107, 9, 0, 458),
+    (107, 11, 0, 459),
+    (107, 10, 0, 458),
+    (107, 12, 0, 457),
+    (107, 15, 0, 457),
+    (107, 13, 0, 457),
+    (107, 14, 0, 457),
+    (107, 20, 0, 457),
+    (107, 21, 0, 457),
+    (107, 22, 0, 457),
+    (107, 16, 0, 457),
+    (107, 17, 0, 458),
+    (107, 18, 0, 459),
+    (108, 0, 0, 460),
+    (109, 1, 0, 461),
+    (109, 2, 0, 461),
+    (109, 3, 0, 462),
+    (109, 4, 0, 462),
+    (109, 5, 0, 463),
+    (109, 6, 0, 463),
+    (109, 9, 0, 462),
+    (109, 11, 0, 463),
+    (109, 10, 0, 462),
+    (109, 12, 0, 461),
+    (109, 15, 0, 461),
+    (109, 13, 0, 461),
+    (109, 14, 0, 461),
+    (109, 20, 0, 461),
+    (109, 21, 0, 461),
+    (109, 22, 0, 461),
+    (109, 16, 0, 461),
+    (109, 17, 0, 462),
+    (109, 18, 0, 463),
+    (110, 3, 0, 464),
+    (110, 4, 0, 464),
+    (110, 5, 0, 465),
+    (110, 6, 0, 465),
+    (110, 7, 0, 466),
+    (110, 8, 0, 466),
+    (110, 9, 0, 464),
+    (110, 11, 0, 465),
+    (110, 10, 0, 464),
+    (110, 17, 0, 464),
+    (110, 18, 0, 465),
+    (110, 19, 0, 466),
+    (111, 0, 0, 467),
+    (112, 1, 0, 468),
+    (112, 2, 0, 468),
+    (112, 15, 0, 468),
+    (112, 3, 0, 469),
+    (112, 4, 0, 469),
+    (112, 5, 0, 470),
+    (112, 6, 0, 470),
+    (112, 7, 0, 471),
+    (112, 9, 0, 469),
+    (112, 11, 0, 470),
+    (112, 10, 0, 469),
+    (112, 12, 0, 468),
+    (112, 13, 0, 468),
+    (112, 14, 0, 468),
+    (112, 20, 0, 468),
+    (112, 21, 0, 468),
+    (112, 22, 0, 468),
+    (112, 16, 0, 468),
+    (112, 17, 0, 469),
+    (112, 18, 0, 470),
+    (112, 19, 0, 471),
     (113, 5, 0, 472),
     (113, 6, 0, 472),
     (113, 11, 0, 472),
     (113, 18, 0, 472),
     (114, 1, 0, 473),
     (114, 2, 0, 473),
-    (114, 3, 0, 473),
-    (114, 4, 0, 473),
-    (114, 5, 0, 473),
-    (114, 6, 0, 473),
-    (114, 9, 0, 473),
-    (114, 10, 0, 473),
-    (114, 11, 0, 473),
     (114, 12, 0, 473),
     (114, 13, 0, 473),
     (114, 14, 0, 473),
     (114, 15, 0, 473),
+    (114, 16, 0, 473),
     (114, 20, 0, 473),
     (114, 21, 0, 473),
     (114, 22, 0, 473),
-    (114, 16, 0, 473),
-    (114, 17, 0, 473),
-    (114, 18, 0, 473),
-    (115, 3, 0, 474),
-    (115, 4, 0, 474),
-    (115, 9, 0, 474),
-    (115, 10, 0, 474),
-    (115, 5, 0, 475),
-    (115, 6, 0, 475),
-    (115, 11, 0, 475),
-    (115, 17, 0, 474),
-    (115, 18, 0, 475),
-    (116, 1, 0, 476),
-    (116, 2, 0, 476),
-    (116, 12, 0, 476),
-    (116, 13, 0, 476),
-    (116, 14, 0, 476),
-    (116, 15, 0, 476),
-    (116, 20, 0, 476),
-    (116, 21, 0, 476),
-    (116, 22, 0, 476),
-    (116, 16, 0, 476),
+    (114, 3, 0, 474),
+    (114, 4, 0, 474),
+    (114, 9, 0, 474),
+    (114, 10, 0, 474),
+    (114, 17, 0, 474),
+    (114, 5, 0, 475),
+    (114, 6, 0, 475),
+    (114, 11, 0, 475),
+    (114, 18, 0, 475),
+    (115, 1, 0, 476),
+    (115, 2, 0, 476),
+    (115, 3, 0, 476),
+    (115, 4, 0, 476),
+    (115, 5, 0, 476),
+    (115, 6, 0, 476),
+    (115, 9, 0, 476),
+    (115, 10, 0, 476),
+    (115, 11, 0, 476),
+    (115, 12, 0, 476),
+    (115, 13, 0, 476),
+    (115, 14, 0, 476),
+    (115, 15, 0, 476),
+    (115, 20, 0, 476),
+    (115, 21, 0, 476),
+    (115, 22, 0, 476),
+    (115, 16, 0, 476),
+    (115, 17, 0, 476),
+    (115, 18, 0, 476),
+    (116, 3, 0, 477),
+    (116, 4, 0, 477),
+    (116, 9, 0, 477),
+    (116, 10, 0, 477),
+    (116, 5, 0, 478),
+    (116, 6, 0, 478),
+    (116, 11, 0, 478),
+    (116, 17, 0, 477),
+    (116, 18, 0, 478),
+    (117, 1, 0, 479),
+    (117, 2, 0, 479),
+    (117, 12, 0, 479),
+    (117, 13, 0, 479),
+    (117, 14, 0, 479),
+    (117, 15, 0, 479),
+    (117, 20, 0, 479),
+    (117, 21, 0, 479),
+    (117, 22, 0, 479),
+    (117, 16, 0, 479),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -5955,26 +5995,27 @@ FAMILY_OF_OPCODE = {
     92: FAM_VLD_BLK,
     93: FAM_VLD_E2B,
     94: FAM_VLD_UNPK4,
-    95: FAM_VLDU,
-    96: FAM_VSTU,
-    97: FAM_VSTU_COUNT,
-    98: FAM_VLD_NORM_PU,
-    99: FAM_VLD_US_PU,
-    100: FAM_VLD_DS_PU,
-    101: FAM_VLD_UNPK_PU,
-    102: FAM_VLD_DINTLV_PU,
-    103: FAM_MASK_LOAD_NORM_PU,
-    104: FAM_MASK_LOAD_US_PU,
-    105: FAM_MASK_LOAD_DS_PU,
-    106: FAM_VSTA_NORM_PU,
-    107: FAM_MASK_STORE_NORM_PU,
-    108: FAM_VSTA_FIRST_PU,
-    109: FAM_VSTA_PACK_PU,
-    110: FAM_MASK_STORE_PACK_PU,
-    111: FAM_VSTUS_PU,
-    112: FAM_VSTA_PACKV2_PU,
-    113: FAM_VLD_BRC_PU,
-    114: FAM_VLD_BLK_PU,
-    115: FAM_VLD_E2B_PU,
-    116: FAM_VLD_UNPK4_PU,
+    95: FAM_VMOV,
+    96: FAM_VLDU,
+    97: FAM_VSTU,
+    98: FAM_VSTU_COUNT,
+    99: FAM_VLD_NORM_PU,
+    100: FAM_VLD_US_PU,
+    101: FAM_VLD_DS_PU,
+    102: FAM_VLD_UNPK_PU,
+    103: FAM_VLD_DINTLV_PU,
+    104: FAM_MASK_LOAD_NORM_PU,
+    105: FAM_MASK_LOAD_US_PU,
+    106: FAM_MASK_LOAD_DS_PU,
+    107: FAM_VSTA_NORM_PU,
+    108: FAM_MASK_STORE_NORM_PU,
+    109: FAM_VSTA_FIRST_PU,
+    110: FAM_VSTA_PACK_PU,
+    111: FAM_MASK_STORE_PACK_PU,
+    112: FAM_VSTUS_PU,
+    113: FAM_VSTA_PACKV2_PU,
+    114: FAM_VLD_BRC_PU,
+    115: FAM_VLD_BLK_PU,
+    116: FAM_VLD_E2B_PU,
+    117: FAM_VLD_UNPK4_PU,
 }

@@ -150,28 +150,29 @@ cdef enum Family:
     FAM_VLD_BLK = 55
     FAM_VLD_E2B = 56
     FAM_VLD_UNPK4 = 57
-    FAM_VLDU = 58
-    FAM_VSTU = 59
-    FAM_VSTU_COUNT = 60
-    FAM_VLD_NORM_PU = 61
-    FAM_VLD_US_PU = 62
-    FAM_VLD_DS_PU = 63
-    FAM_VLD_UNPK_PU = 64
-    FAM_VLD_DINTLV_PU = 65
-    FAM_MASK_LOAD_NORM_PU = 66
-    FAM_MASK_LOAD_US_PU = 67
-    FAM_MASK_LOAD_DS_PU = 68
-    FAM_VSTA_NORM_PU = 69
-    FAM_MASK_STORE_NORM_PU = 70
-    FAM_VSTA_FIRST_PU = 71
-    FAM_VSTA_PACK_PU = 72
-    FAM_MASK_STORE_PACK_PU = 73
-    FAM_VSTUS_PU = 74
-    FAM_VSTA_PACKV2_PU = 75
-    FAM_VLD_BRC_PU = 76
-    FAM_VLD_BLK_PU = 77
-    FAM_VLD_E2B_PU = 78
-    FAM_VLD_UNPK4_PU = 79
+    FAM_VMOV = 58
+    FAM_VLDU = 59
+    FAM_VSTU = 60
+    FAM_VSTU_COUNT = 61
+    FAM_VLD_NORM_PU = 62
+    FAM_VLD_US_PU = 63
+    FAM_VLD_DS_PU = 64
+    FAM_VLD_UNPK_PU = 65
+    FAM_VLD_DINTLV_PU = 66
+    FAM_MASK_LOAD_NORM_PU = 67
+    FAM_MASK_LOAD_US_PU = 68
+    FAM_MASK_LOAD_DS_PU = 69
+    FAM_VSTA_NORM_PU = 70
+    FAM_MASK_STORE_NORM_PU = 71
+    FAM_VSTA_FIRST_PU = 72
+    FAM_VSTA_PACK_PU = 73
+    FAM_MASK_STORE_PACK_PU = 74
+    FAM_VSTUS_PU = 75
+    FAM_VSTA_PACKV2_PU = 76
+    FAM_VLD_BRC_PU = 77
+    FAM_VLD_BLK_PU = 78
+    FAM_VLD_E2B_PU = 79
+    FAM_VLD_UNPK4_PU = 80
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -489,6 +490,11 @@ ctypedef fused vldus_post_TW:
     uint64_t
 
 ctypedef fused vld_e2b_TW:
+    uint16_t
+    uint32_t
+
+ctypedef fused vmov_TW:
+    uint8_t
     uint16_t
     uint32_t
 
@@ -818,6 +824,11 @@ cdef struct Args_vld_unpk4:    # vD.T, [addr]
     int32_t vD
     Addr addr
 
+cdef struct Args_vmov:    # vD.T, vS.T, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
 cdef struct Args_vldu:    # vD.T, [addr]
     int32_t vD
     Addr addr
@@ -989,6 +1000,7 @@ cdef union Args:
     Args_vld_blk vld_blk
     Args_vld_e2b vld_e2b
     Args_vld_unpk4 vld_unpk4
+    Args_vmov vmov
     Args_vldu vldu
     Args_vstu vstu
     Args_vstu_count vstu_count
@@ -1158,6 +1170,9 @@ cdef enum:
     POS_vld_e2b_addr = 1
     POS_vld_unpk4_vD = 0
     POS_vld_unpk4_addr = 1
+    POS_vmov_vD = 0
+    POS_vmov_vS = 1
+    POS_vmov_pM = 2
     POS_vldu_vD = 0
     POS_vldu_addr = 1
     POS_vstu_addr = 0

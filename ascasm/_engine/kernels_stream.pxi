@@ -314,3 +314,21 @@ cdef inline int k_vld_unpk4(Machine* m, const Ins* ins, const Args_vld_unpk4* a)
         dst[i] = m.ub[addr + i]
     log_span(m, 0, addr, ins.size, 1, ins.size, -1, POS_vld_unpk4_vD, -1)
     return STOP_RUNNING
+
+
+# vmov vD.T, vS.T, pM  -- asc_copy: active lanes of vD = vS's, inactive lanes keep vD's
+cdef inline int k_vmov(Machine* m, const Ins* ins, const Args_vmov* a, vmov_TW* t) noexcept nogil:
+    cdef const vmov_TW* src = <const vmov_TW*>vreg(m, a.vS)
+    cdef vmov_TW* dst = <vmov_TW*>vreg(m, a.vD)
+    cdef uint64_t bits
+    cdef int64_t w, i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for w in range(MASK_WORDS):                # only the active lanes are visited
+        bits = mask_word(m, a.pM, w) & stride_bits(sizeof(vmov_TW))
+        while bits:
+            i = (64 * w + __builtin_ctzll(bits)) // sizeof(vmov_TW)
+            bits &= bits - 1
+            dst[i] = src[i]
+    return STOP_RUNNING

@@ -65,6 +65,7 @@ REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s6
 BLOCK_BRC_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "f16", "bf16", "f32", "e4m3", "e5m2", "e8m0",
                                "hif8", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32")
 ELEMENT_BRC_TYPES = dtypes.named("s16", "u16", "f16", "bf16", "s32", "u32", "f32", "b16", "b32")
+COPY_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "bf16", "s32", "u32", "f32", "b8", "b16", "b32")
 UNPACK4_TYPES = dtypes.named("s8", "u8", "e4m3", "e5m2", "e8m0", "hif8", "e2m1x2", "e1m2x2", "s4x2", "b8")
 SQUEEZE_TYPES = dtypes.named("s8", "u8", "hif8", "e8m0", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32",
                              "f32", "b8", "b16", "b32")
@@ -109,6 +110,7 @@ INACTIVE_TEXT = {
     "unchecked": "inactive lanes are never checked",
     "uncounted": "inactive lanes are not counted",
     "dropped": "inactive lanes are dropped; the lanes above the kept ones become 0",
+    "keep": "inactive lanes of the destination keep their value (merging)",
     "prefix": "lane i = the number of set lanes below i (the top lane's bit is never counted)",
 }
 
@@ -231,7 +233,8 @@ INSNS: tuple[InsnSpec, ...] = (
       for m, op in (("pand", "&"), ("por", "|"), ("pxor", "^"))),
     InsnSpec("pnot", "", "pD, pS, pG", "mask_not", "pD = ~pS where pG is set, 0 elsewhere (all 256 bits)",
              "facts §2.4; c-api-reg/logic_compute/asc_not.md (mask-register form)", mask=MaskUse("pG", "bits", "gate")),
-    InsnSpec("pmov", "", "pD, pS", "mask_move", "pD = pS (all 256 bits)", "facts §2.4"),
+    InsnSpec("pmov", "", "pD, pS", "mask_move", "pD = pS (all 256 bits)",
+             "facts §2.4; c-api-reg/reg_load/asc_copy.md (mask to mask, without a mask)"),
     # --- loads (facts §3) ---
     InsnSpec("vld", "", "vD.T, [addr]", "vld_norm", "NORM load: vD = the 256 bytes at addr",
              "facts §3.2 NORM; c-api-reg/reg_load/asc_loadalign.md", types=_single(dtypes.TYPES), access=_LOAD[256]),
@@ -406,6 +409,9 @@ INSNS: tuple[InsnSpec, ...] = (
              "unpack4 load: 64 bytes, each zero-extended into a 32-bit lane of vD",
              "facts §3.2 UNPK4_B8; c-api-reg/reg_load/asc_loadalign_unpack4.md", types=_single(UNPACK4_TYPES),
              access=_LOAD[64]),
+    InsnSpec("vmov", "", "vD.T, vS.T, pM", "vmov", "active lanes of vD = vS's; inactive lanes keep vD's (merging)",
+             "c-api-reg/reg_load/asc_copy.md (vector to vector)", types=_single(COPY_TYPES), rw=("vD",),
+             mask=MaskUse("pM", "T", "keep")),
     InsnSpec("vldu", "", "vD.T, [addr]", "vldu", "vD = the 256 bytes at addr, which need only be element-aligned",
              "c-api-reg/reg_load/asc_load.md", types=_single(STREAM_TYPES), access=Access("load", 256, "T")),
     InsnSpec("vstu", "", "[addr], vS.T", "vstu", "every lane of vS -> addr + i*W; addr need only be element-aligned",

@@ -1092,4 +1092,16 @@ def vld_unpk4(m: RefMachine, insn: Insn):
 
 FAMILIES.update({f.__name__: f for f in (vld_blk, vld_e2b, vld_unpk4)})
 
+
+def vmov(m: RefMachine, insn: Insn):
+    # vmov vD.T, vS.T, pM  -- asc_copy: active lanes of vD = vS's, inactive lanes keep vD's (raw bits)
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    source = m.lanes(insn.operand("vS"), etype).view(etype.bits).copy()
+    destination = m.lanes(insn.operand("vD"), etype).view(etype.bits)
+    destination[active] = source[active]
+
+
+FAMILIES["vmov"] = vmov
+
 FAMILIES.update({spec.family: post_update for spec in INSNS if spec.post is not None})
