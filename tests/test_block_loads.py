@@ -54,3 +54,57 @@ def test_post_update_forms(engine):
     assert list(machine.state.vreg[0].view(np.uint32)[:9]) == [0, 1, 2, 3, 4, 5, 6, 7, 0]
     assert list(machine.state.vreg[1].view(np.uint32)[::8]) == list(range(8, 16))
     assert (machine.state.vreg[2].view(np.uint32) == 16).all() and machine.state.sreg[1] == 68
+
+
+def test_block_gather_page_semantics(engine):
+    # asc_gather_datablock: block k of vD = the 32 bytes at base + index[k] (bytes); here the blocks in
+    # reverse order, block 2 repeated, and the elements the mask leaves out 0
+    machine = run_source("""
+        .ub src u16[128] = i @ 0
+        .ub idx u32[64] = [224, 192, 64, 64, 96, 64, 32, 0]
+            vld   v1.u32, [idx]
+            mask  p0.b16, ALL
+            vgatb v0.u16, [src], v1.u32, p0
+            mask  p1.b16, VL8
+            vgatb v2.u16, [src], v1.u32, p1
+            halt
+    """, engine)
+    blocks = [112, 96, 32, 32, 48, 32, 16, 0]                  # the first u16 element of each source block
+    assert list(machine.state.vreg[0].view(np.uint16)) == [b + j for b in blocks for j in range(16)]
+    assert list(machine.state.vreg[2].view(np.uint16)) == list(range(112, 120)) + [0] * 120
+
+
+def test_block_gather_checks_only_blocks_with_an_active_element(engine):
+    machine = run_source("""
+        .ub idx u32[64] = [0, 8, 300000, 0, 0, 0, 0, 0]
+            vld   v1.u32, [idx]
+            mask  p1.b32, VL8
+            vgatb v0.f32, [0], v1.u32, p1
+            mask  p2.b32, VL16
+            vgatb v0.f32, [0], v1.u32, p2
+            halt
+    """, engine)
+    fault = machine.fault()
+    assert fault.kind == "MISALIGNED" and fault.step == 5            # block 1 (offset 8) is active in p2
+
+
+def test_block_gather_into_its_own_index_register(engine):
+    # vD = vI: the offsets are read before the register is overwritten, and the log names them
+    from ascasm import assemble
+    from ascasm.effects import StepLog
+    from ascasm.vm import Machine
+    program = assemble("""
+        .ub src u32[64] = i @ 0
+        .ub idx u32[64] = [32, 0, 0, 0, 0, 0, 0, 0] @ 256
+            vld   v1.u32, [idx]
+            mask  p0.b32, VL8
+            vgatb v1.u32, [src], v1.u32, p0
+            halt
+    """, "alias.s")
+    machine = Machine(program, engine)
+    log = StepLog(program, machine)
+    for _ in range(2):
+        log.step()
+    _pc, effects, _records = log.step()
+    assert list(machine.state.vreg[1].view(np.uint32)[:9]) == [8, 9, 10, 11, 12, 13, 14, 15, 0]
+    assert [(span.addr, span.index) for span in effects.ub_reads] == [(32, 32)]

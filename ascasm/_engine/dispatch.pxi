@@ -206,6 +206,11 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
     elif family == FAM_VLD_UNPK4:
         ins.a.vld_unpk4.vD = <int32_t>row[3]
         decode_addr(m, row + 4, &ins.a.vld_unpk4.addr)
+    elif family == FAM_VGATB:
+        ins.a.vgatb.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vgatb.base)
+        ins.a.vgatb.vI = <int32_t>row[8]
+        ins.a.vgatb.pM = <int32_t>row[9]
     elif family == FAM_VMOV:
         ins.a.vmov.vD = <int32_t>row[3]
         ins.a.vmov.vS = <int32_t>row[4]
@@ -3812,27 +3817,67 @@ cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint8_t*>NULL)
     if status:
@@ -3842,7 +3887,7 @@ cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint16_t*>NULL)
     if status:
@@ -3852,7 +3897,7 @@ cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint32_t*>NULL)
     if status:
@@ -3862,7 +3907,7 @@ cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint64_t*>NULL)
     if status:
@@ -3872,7 +3917,7 @@ cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint8_t*>NULL)
     if status:
@@ -3882,7 +3927,7 @@ cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint16_t*>NULL)
     if status:
@@ -3892,7 +3937,7 @@ cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint32_t*>NULL)
     if status:
@@ -3902,7 +3947,7 @@ cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint64_t*>NULL)
     if status:
@@ -3912,7 +3957,7 @@ cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint8_t*>NULL)
     if status:
@@ -3922,7 +3967,7 @@ cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint16_t*>NULL)
     if status:
@@ -3932,7 +3977,7 @@ cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint32_t*>NULL)
     if status:
@@ -3942,7 +3987,7 @@ cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint64_t*>NULL)
     if status:
@@ -3952,7 +3997,7 @@ cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
@@ -3962,7 +4007,7 @@ cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
@@ -3972,7 +4017,7 @@ cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
@@ -3982,7 +4027,7 @@ cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
@@ -3992,7 +4037,7 @@ cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
@@ -4002,7 +4047,7 @@ cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
@@ -4012,7 +4057,7 @@ cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
@@ -4022,7 +4067,7 @@ cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
@@ -4032,7 +4077,7 @@ cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_455(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
@@ -4042,7 +4087,7 @@ cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
@@ -4052,7 +4097,7 @@ cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_457(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
@@ -4062,7 +4107,7 @@ cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_458(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
@@ -4072,7 +4117,7 @@ cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_455(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_459(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
@@ -4082,7 +4127,7 @@ cdef const Ins* kernel_455(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_460(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
@@ -4092,7 +4137,7 @@ cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_457(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_461(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
@@ -4102,7 +4147,7 @@ cdef const Ins* kernel_457(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_458(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_462(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
@@ -4112,7 +4157,7 @@ cdef const Ins* kernel_458(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_459(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_463(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
@@ -4122,7 +4167,7 @@ cdef const Ins* kernel_459(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_460(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_464(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
@@ -4132,7 +4177,7 @@ cdef const Ins* kernel_460(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_461(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_465(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
@@ -4142,7 +4187,7 @@ cdef const Ins* kernel_461(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_462(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_466(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
@@ -4152,7 +4197,7 @@ cdef const Ins* kernel_462(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_463(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_467(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
@@ -4162,7 +4207,7 @@ cdef const Ins* kernel_463(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_464(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_468(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
@@ -4172,7 +4217,7 @@ cdef const Ins* kernel_464(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_465(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_469(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
@@ -4182,7 +4227,7 @@ cdef const Ins* kernel_465(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_466(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_470(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
@@ -4192,7 +4237,7 @@ cdef const Ins* kernel_466(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_467(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_471(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
@@ -4202,7 +4247,7 @@ cdef const Ins* kernel_467(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_468(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_472(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
     if status:
@@ -4212,7 +4257,7 @@ cdef const Ins* kernel_468(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_469(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_473(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
     if status:
@@ -4222,7 +4267,7 @@ cdef const Ins* kernel_469(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_470(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_474(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
     if status:
@@ -4232,7 +4277,7 @@ cdef const Ins* kernel_470(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_471(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_475(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
     if status:
@@ -4242,7 +4287,7 @@ cdef const Ins* kernel_471(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_472(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_476(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
@@ -4252,7 +4297,7 @@ cdef const Ins* kernel_472(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_473(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_477(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
     if status:
@@ -4262,7 +4307,7 @@ cdef const Ins* kernel_473(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_474(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_478(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
     if status:
@@ -4272,7 +4317,7 @@ cdef const Ins* kernel_474(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_475(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_479(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
     if status:
@@ -4282,7 +4327,7 @@ cdef const Ins* kernel_475(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_476(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_480(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_blk_pu(m, ins, &ins.a.vld_blk_pu)
     if status:
@@ -4292,7 +4337,7 @@ cdef const Ins* kernel_476(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_477(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_481(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint16_t*>NULL)
     if status:
@@ -4302,7 +4347,7 @@ cdef const Ins* kernel_477(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_478(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_482(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint32_t*>NULL)
     if status:
@@ -4312,7 +4357,7 @@ cdef const Ins* kernel_478(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_479(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_483(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk4_pu(m, ins, &ins.a.vld_unpk4_pu)
     if status:
@@ -4323,7 +4368,7 @@ cdef const Ins* kernel_479(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef KernelFn KERNELS[480]
+cdef KernelFn KERNELS[484]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -4804,6 +4849,10 @@ KERNELS[476] = kernel_476
 KERNELS[477] = kernel_477
 KERNELS[478] = kernel_478
 KERNELS[479] = kernel_479
+KERNELS[480] = kernel_480
+KERNELS[481] = kernel_481
+KERNELS[482] = kernel_482
+KERNELS[483] = kernel_483
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -5597,39 +5646,40 @@ KERNEL_OF_ROWS = (
     (94, 21, 0, 427),
     (94, 22, 0, 427),
     (94, 16, 0, 427),
-    (95, 1, 0, 428),
-    (95, 2, 0, 428),
-    (95, 3, 0, 429),
-    (95, 4, 0, 429),
-    (95, 9, 0, 429),
-    (95, 10, 0, 429),
-    (95, 5, 0, 430),
-    (95, 6, 0, 430),
-    (95, 11, 0, 430),
-    (95, 16, 0, 428),
-    (95, 17, 0, 429),
-    (95, 18, 0, 430),
-    (96, 1, 0, 431),
-    (96, 2, 0, 431),
-    (96, 15, 0, 431),
-    (96, 3, 0, 432),
-    (96, 4, 0, 432),
-    (96, 5, 0, 433),
-    (96, 6, 0, 433),
-    (96, 7, 0, 434),
-    (96, 9, 0, 432),
-    (96, 11, 0, 433),
-    (96, 10, 0, 432),
-    (96, 12, 0, 431),
-    (96, 13, 0, 431),
-    (96, 14, 0, 431),
-    (96, 20, 0, 431),
-    (96, 21, 0, 431),
-    (96, 22, 0, 431),
-    (96, 16, 0, 431),
-    (96, 17, 0, 432),
-    (96, 18, 0, 433),
-    (96, 19, 0, 434),
+    (95, 1, 6, 428),
+    (95, 2, 6, 428),
+    (95, 3, 6, 429),
+    (95, 4, 6, 429),
+    (95, 5, 6, 430),
+    (95, 6, 6, 430),
+    (95, 7, 6, 431),
+    (95, 8, 6, 431),
+    (95, 9, 6, 429),
+    (95, 10, 6, 429),
+    (95, 11, 6, 430),
+    (95, 12, 6, 428),
+    (95, 13, 6, 428),
+    (95, 14, 6, 428),
+    (95, 15, 6, 428),
+    (95, 20, 6, 428),
+    (95, 21, 6, 428),
+    (95, 22, 6, 428),
+    (95, 16, 6, 428),
+    (95, 17, 6, 429),
+    (95, 18, 6, 430),
+    (95, 19, 6, 431),
+    (96, 1, 0, 432),
+    (96, 2, 0, 432),
+    (96, 3, 0, 433),
+    (96, 4, 0, 433),
+    (96, 9, 0, 433),
+    (96, 10, 0, 433),
+    (96, 5, 0, 434),
+    (96, 6, 0, 434),
+    (96, 11, 0, 434),
+    (96, 16, 0, 432),
+    (96, 17, 0, 433),
+    (96, 18, 0, 434),
     (97, 1, 0, 435),
     (97, 2, 0, 435),
     (97, 15, 0, 435),
@@ -5674,231 +5724,252 @@ KERNEL_OF_ROWS = (
     (98, 19, 0, 442),
     (99, 1, 0, 443),
     (99, 2, 0, 443),
-    (99, 3, 0, 443),
-    (99, 4, 0, 443),
-    (99, 5, 0, 443),
-    (99, 6, 0, 443),
-    (99, 7, 0, 443),
-    (99, 8, 0, 443),
-    (99, 9, 0, 443),
-    (99, 10, 0, 443),
-    (99, 11, 0, 443),
+    (99, 15, 0, 443),
+    (99, 3, 0, 444),
+    (99, 4, 0, 444),
+    (99, 5, 0, 445),
+    (99, 6, 0, 445),
+    (99, 7, 0, 446),
+    (99, 9, 0, 444),
+    (99, 11, 0, 445),
+    (99, 10, 0, 444),
     (99, 12, 0, 443),
     (99, 13, 0, 443),
     (99, 14, 0, 443),
-    (99, 15, 0, 443),
-    (99, 16, 0, 443),
-    (99, 17, 0, 443),
-    (99, 18, 0, 443),
-    (99, 19, 0, 443),
     (99, 20, 0, 443),
     (99, 21, 0, 443),
     (99, 22, 0, 443),
-    (100, 1, 0, 444),
-    (100, 2, 0, 444),
-    (100, 12, 0, 444),
-    (100, 13, 0, 444),
-    (100, 14, 0, 444),
-    (100, 15, 0, 444),
-    (100, 16, 0, 444),
-    (100, 20, 0, 444),
-    (100, 21, 0, 444),
-    (100, 22, 0, 444),
-    (100, 3, 0, 445),
-    (100, 4, 0, 445),
-    (100, 9, 0, 445),
-    (100, 10, 0, 445),
-    (100, 17, 0, 445),
-    (101, 1, 0, 446),
-    (101, 2, 0, 446),
-    (101, 12, 0, 446),
-    (101, 13, 0, 446),
-    (101, 14, 0, 446),
-    (101, 15, 0, 446),
-    (101, 16, 0, 446),
-    (101, 20, 0, 446),
-    (101, 21, 0, 446),
-    (101, 22, 0, 446),
-    (101, 3, 0, 447),
-    (101, 4, 0, 447),
-    (101, 9, 0, 447),
-    (101, 10, 0, 447),
-    (101, 17, 0, 447),
-    (102, 1, 0, 448),
-    (102, 2, 0, 448),
-    (102, 12, 0, 448),
-    (102, 13, 0, 448),
-    (102, 14, 0, 448),
-    (102, 15, 0, 448),
-    (102, 16, 0, 448),
-    (102, 20, 0, 448),
-    (102, 21, 0, 448),
-    (102, 22, 0, 448),
-    (102, 3, 0, 449),
-    (102, 4, 0, 449),
-    (102, 9, 0, 449),
-    (102, 10, 0, 449),
-    (102, 17, 0, 449),
-    (102, 5, 0, 450),
-    (102, 6, 0, 450),
-    (102, 11, 0, 450),
-    (102, 18, 0, 450),
-    (103, 1, 0, 451),
-    (103, 2, 0, 451),
-    (103, 12, 0, 451),
-    (103, 13, 0, 451),
-    (103, 14, 0, 451),
-    (103, 15, 0, 451),
-    (103, 16, 0, 451),
-    (103, 20, 0, 451),
-    (103, 21, 0, 451),
-    (103, 22, 0, 451),
-    (103, 3, 0, 452),
-    (103, 4, 0, 452),
-    (103, 9, 0, 452),
-    (103, 10, 0, 452),
-    (103, 17, 0, 452),
-    (103, 5, 0, 453),
-    (103, 6, 0, 453),
-    (103, 11, 0, 453),
-    (103, 18, 0, 453),
-    (104, 0, 0, 454),
-    (105, 0, 0, 455),
-    (106, 0, 0, 456),
-    (107, 1, 0, 457),
-    (107, 2, 0, 457),
-    (107, 3, 0, 458),
-    (107, 4, 0, 458),
-    (107, 5, 0, 459),
-    (107, 6, 0, 459),
-    (107, 9, 0, 458),
-    (107, 11, 0, 459),
-    (107, 10, 0, 458),
-    (107, 12, 0, 457),
-    (107, 15, 0, 457),
-    (107, 13, 0, 457),
-    (107, 14, 0, 457),
-    (107, 20, 0, 457),
-    (107, 21, 0, 457),
-    (107, 22, 0, 457),
-    (107, 16, 0, 457),
-    (107, 17, 0, 458),
-    (107, 18, 0, 459),
-    (108, 0, 0, 460),
-    (109, 1, 0, 461),
-    (109, 2, 0, 461),
-    (109, 3, 0, 462),
-    (109, 4, 0, 462),
-    (109, 5, 0, 463),
-    (109, 6, 0, 463),
-    (109, 9, 0, 462),
-    (109, 11, 0, 463),
-    (109, 10, 0, 462),
-    (109, 12, 0, 461),
-    (109, 15, 0, 461),
-    (109, 13, 0, 461),
-    (109, 14, 0, 461),
-    (109, 20, 0, 461),
-    (109, 21, 0, 461),
-    (109, 22, 0, 461),
-    (109, 16, 0, 461),
-    (109, 17, 0, 462),
-    (109, 18, 0, 463),
-    (110, 3, 0, 464),
-    (110, 4, 0, 464),
-    (110, 5, 0, 465),
-    (110, 6, 0, 465),
-    (110, 7, 0, 466),
-    (110, 8, 0, 466),
-    (110, 9, 0, 464),
-    (110, 11, 0, 465),
-    (110, 10, 0, 464),
-    (110, 17, 0, 464),
-    (110, 18, 0, 465),
-    (110, 19, 0, 466),
-    (111, 0, 0, 467),
-    (112, 1, 0, 468),
-    (112, 2, 0, 468),
-    (112, 15, 0, 468),
-    (112, 3, 0, 469),
-    (112, 4, 0, 469),
-    (112, 5, 0, 470),
-    (112, 6, 0, 470),
-    (112, 7, 0, 471),
-    (112, 9, 0, 469),
-    (112, 11, 0, 470),
-    (112, 10, 0, 469),
-    (112, 12, 0, 468),
-    (112, 13, 0, 468),
-    (112, 14, 0, 468),
-    (112, 20, 0, 468),
-    (112, 21, 0, 468),
-    (112, 22, 0, 468),
-    (112, 16, 0, 468),
-    (112, 17, 0, 469),
-    (112, 18, 0, 470),
-    (112, 19, 0, 471),
-    (113, 5, 0, 472),
-    (113, 6, 0, 472),
-    (113, 11, 0, 472),
-    (113, 18, 0, 472),
-    (114, 1, 0, 473),
-    (114, 2, 0, 473),
-    (114, 12, 0, 473),
-    (114, 13, 0, 473),
-    (114, 14, 0, 473),
-    (114, 15, 0, 473),
-    (114, 16, 0, 473),
-    (114, 20, 0, 473),
-    (114, 21, 0, 473),
-    (114, 22, 0, 473),
-    (114, 3, 0, 474),
-    (114, 4, 0, 474),
-    (114, 9, 0, 474),
-    (114, 10, 0, 474),
-    (114, 17, 0, 474),
-    (114, 5, 0, 475),
-    (114, 6, 0, 475),
-    (114, 11, 0, 475),
-    (114, 18, 0, 475),
-    (115, 1, 0, 476),
-    (115, 2, 0, 476),
-    (115, 3, 0, 476),
-    (115, 4, 0, 476),
-    (115, 5, 0, 476),
-    (115, 6, 0, 476),
-    (115, 9, 0, 476),
-    (115, 10, 0, 476),
-    (115, 11, 0, 476),
-    (115, 12, 0, 476),
-    (115, 13, 0, 476),
-    (115, 14, 0, 476),
-    (115, 15, 0, 476),
-    (115, 20, 0, 476),
-    (115, 21, 0, 476),
-    (115, 22, 0, 476),
-    (115, 16, 0, 476),
-    (115, 17, 0, 476),
-    (115, 18, 0, 476),
-    (116, 3, 0, 477),
-    (116, 4, 0, 477),
-    (116, 9, 0, 477),
-    (116, 10, 0, 477),
-    (116, 5, 0, 478),
-    (116, 6, 0, 478),
-    (116, 11, 0, 478),
-    (116, 17, 0, 477),
-    (116, 18, 0, 478),
-    (117, 1, 0, 479),
-    (117, 2, 0, 479),
-    (117, 12, 0, 479),
-    (117, 13, 0, 479),
-    (117, 14, 0, 479),
-    (117, 15, 0, 479),
-    (117, 20, 0, 479),
-    (117, 21, 0, 479),
-    (117, 22, 0, 479),
-    (117, 16, 0, 479),
+    (99, 16, 0, 443),
+    (99, 17, 0, 444),
+    (99, 18, 0, 445),
+    (99, 19, 0, 446),
+    (100, 1, 0, 447),
+    (100, 2, 0, 447),
+    (100, 3, 0, 447),
+    (100, 4, 0, 447),
+    (100, 5, 0, 447),
+    (100, 6, 0, 447),
+    (100, 7, 0, 447),
+    (100, 8, 0, 447),
+    (100, 9, 0, 447),
+    (100, 10, 0, 447),
+    (100, 11, 0, 447),
+    (100, 12, 0, 447),
+    (100, 13, 0, 447),
+    (100, 14, 0, 447),
+    (100, 15, 0, 447),
+    (100, 16, 0, 447),
+    (100, 17, 0, 447),
+    (100, 18, 0, 447),
+    (100, 19, 0, 447),
+    (100, 20, 0, 447),
+    (100, 21, 0, 447),
+    (100, 22, 0, 447),
+    (101, 1, 0, 448),
+    (101, 2, 0, 448),
+    (101, 12, 0, 448),
+    (101, 13, 0, 448),
+    (101, 14, 0, 448),
+    (101, 15, 0, 448),
+    (101, 16, 0, 448),
+    (101, 20, 0, 448),
+    (101, 21, 0, 448),
+    (101, 22, 0, 448),
+    (101, 3, 0, 449),
+    (101, 4, 0, 449),
+    (101, 9, 0, 449),
+    (101, 10, 0, 449),
+    (101, 17, 0, 449),
+    (102, 1, 0, 450),
+    (102, 2, 0, 450),
+    (102, 12, 0, 450),
+    (102, 13, 0, 450),
+    (102, 14, 0, 450),
+    (102, 15, 0, 450),
+    (102, 16, 0, 450),
+    (102, 20, 0, 450),
+    (102, 21, 0, 450),
+    (102, 22, 0, 450),
+    (102, 3, 0, 451),
+    (102, 4, 0, 451),
+    (102, 9, 0, 451),
+    (102, 10, 0, 451),
+    (102, 17, 0, 451),
+    (103, 1, 0, 452),
+    (103, 2, 0, 452),
+    (103, 12, 0, 452),
+    (103, 13, 0, 452),
+    (103, 14, 0, 452),
+    (103, 15, 0, 452),
+    (103, 16, 0, 452),
+    (103, 20, 0, 452),
+    (103, 21, 0, 452),
+    (103, 22, 0, 452),
+    (103, 3, 0, 453),
+    (103, 4, 0, 453),
+    (103, 9, 0, 453),
+    (103, 10, 0, 453),
+    (103, 17, 0, 453),
+    (103, 5, 0, 454),
+    (103, 6, 0, 454),
+    (103, 11, 0, 454),
+    (103, 18, 0, 454),
+    (104, 1, 0, 455),
+    (104, 2, 0, 455),
+    (104, 12, 0, 455),
+    (104, 13, 0, 455),
+    (104, 14, 0, 455),
+    (104, 15, 0, 455),
+    (104, 16, 0, 455),
+    (104, 20, 0, 455),
+    (104, 21, 0, 455),
+    (104, 22, 0, 455),
+    (104, 3, 0, 456),
+    (104, 4, 0, 456),
+    (104, 9, 0, 456),
+    (104, 10, 0, 456),
+    (104, 17, 0, 456),
+    (104, 5, 0, 457),
+    (104, 6, 0, 457),
+    (104, 11, 0, 457),
+    (104, 18, 0, 457),
+    (105, 0, 0, 458),
+    (106, 0, 0, 459),
+    (107, 0, 0, 460),
+    (108, 1, 0, 461),
+    (108, 2, 0, 461),
+    (108, 3, 0, 462),
+    (108, 4, 0, 462),
+    (108, 5, 0, 463),
+    (108, 6, 0, 463),
+    (108, 9, 0, 462),
+    (108, 11, 0, 463),
+    (108, 10, 0, 462),
+    (108, 12, 0, 461),
+    (108, 15, 0, 461),
+    (108, 13, 0, 461),
+    (108, 14, 0, 461),
+    (108, 20, 0, 461),
+    (108, 21, 0, 461),
+    (108, 22, 0, 461),
+    (108, 16, 0, 461),
+    (108, 17, 0, 462),
+    (108, 18, 0, 463),
+    (109, 0, 0, 464),
+    (110, 1, 0, 465),
+    (110, 2, 0, 465),
+    (110, 3, 0, 466),
+    (110, 4, 0, 466),
+    (110, 5, 0, 467),
+    (110, 6, 0, 467),
+    (110, 9, 0, 466),
+    (110, 11, 0, 467),
+    (110, 10, 0, 466),
+    (110, 12, 0, 465),
+    (110, 15, 0, 465),
+    (110, 13, 0, 465),
+    (110, 14, 0, 465),
+    (110, 20, 0, 465),
+    (110, 21, 0, 465),
+    (110, 22, 0, 465),
+    (110, 16, 0, 465),
+    (110, 17, 0, 466),
+    (110, 18, 0, 467),
+    (111, 3, 0, 468),
+    (111, 4, 0, 468),
+    (111, 5, 0, 469),
+    (111, 6, 0, 469),
+    (111, 7, 0, 470),
+    (111, 8, 0, 470),
+    (111, 9, 0, 468),
+    (111, 11, 0, 469),
+    (111, 10, 0, 468),
+    (111, 17, 0, 468),
+    (111, 18, 0, 469),
+    (111, 19, 0, 470),
+    (112, 0, 0, 471),
+    (113, 1, 0, 472),
+    (113, 2, 0, 472),
+    (113, 15, 0, 472),
+    (113, 3, 0, 473),
+    (113, 4, 0, 473),
+    (113, 5, 0, 474),
+    (113, 6, 0, 474),
+    (113, 7, 0, 475),
+    (113, 9, 0, 473),
+    (113, 11, 0, 474),
+    (113, 10, 0, 473),
+    (113, 12, 0, 472),
+    (113, 13, 0, 472),
+    (113, 14, 0, 472),
+    (113, 20, 0, 472),
+    (113, 21, 0, 472),
+    (113, 22, 0, 472),
+    (113, 16, 0, 472),
+    (113, 17, 0, 473),
+    (113, 18, 0, 474),
+    (113, 19, 0, 475),
+    (114, 5, 0, 476),
+    (114, 6, 0, 476),
+    (114, 11, 0, 476),
+    (114, 18, 0, 476),
+    (115, 1, 0, 477),
+    (115, 2, 0, 477),
+    (115, 12, 0, 477),
+    (115, 13, 0, 477),
+    (115, 14, 0, 477),
+    (115, 15, 0, 477),
+    (115, 16, 0, 477),
+    (115, 20, 0, 477),
+    (115, 21, 0, 477),
+    (115, 22, 0, 477),
+    (115, 3, 0, 478),
+    (115, 4, 0, 478),
+    (115, 9, 0, 478),
+    (115, 10, 0, 478),
+    (115, 17, 0, 478),
+    (115, 5, 0, 479),
+    (115, 6, 0, 479),
+    (115, 11, 0, 479),
+    (115, 18, 0, 479),
+    (116, 1, 0, 480),
+    (116, 2, 0, 480),
+    (116, 3, 0, 480),
+    (116, 4, 0, 480),
+    (116, 5, 0, 480),
+    (116, 6, 0, 480),
+    (116, 9, 0, 480),
+    (116, 10, 0, 480),
+    (116, 11, 0, 480),
+    (116, 12, 0, 480),
+    (116, 13, 0, 480),
+    (116, 14, 0, 480),
+    (116, 15, 0, 480),
+    (116, 20, 0, 480),
+    (116, 21, 0, 480),
+    (116, 22, 0, 480),
+    (116, 16, 0, 480),
+    (116, 17, 0, 480),
+    (116, 18, 0, 480),
+    (117, 3, 0, 481),
+    (117, 4, 0, 481),
+    (117, 9, 0, 481),
+    (117, 10, 0, 481),
+    (117, 5, 0, 482),
+    (117, 6, 0, 482),
+    (117, 11, 0, 482),
+    (117, 17, 0, 481),
+    (117, 18, 0, 482),
+    (118, 1, 0, 483),
+    (118, 2, 0, 483),
+    (118, 12, 0, 483),
+    (118, 13, 0, 483),
+    (118, 14, 0, 483),
+    (118, 15, 0, 483),
+    (118, 20, 0, 483),
+    (118, 21, 0, 483),
+    (118, 22, 0, 483),
+    (118, 16, 0, 483),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -5995,27 +6066,28 @@ FAMILY_OF_OPCODE = {
     92: FAM_VLD_BLK,
     93: FAM_VLD_E2B,
     94: FAM_VLD_UNPK4,
-    95: FAM_VMOV,
-    96: FAM_VLDU,
-    97: FAM_VSTU,
-    98: FAM_VSTU_COUNT,
-    99: FAM_VLD_NORM_PU,
-    100: FAM_VLD_US_PU,
-    101: FAM_VLD_DS_PU,
-    102: FAM_VLD_UNPK_PU,
-    103: FAM_VLD_DINTLV_PU,
-    104: FAM_MASK_LOAD_NORM_PU,
-    105: FAM_MASK_LOAD_US_PU,
-    106: FAM_MASK_LOAD_DS_PU,
-    107: FAM_VSTA_NORM_PU,
-    108: FAM_MASK_STORE_NORM_PU,
-    109: FAM_VSTA_FIRST_PU,
-    110: FAM_VSTA_PACK_PU,
-    111: FAM_MASK_STORE_PACK_PU,
-    112: FAM_VSTUS_PU,
-    113: FAM_VSTA_PACKV2_PU,
-    114: FAM_VLD_BRC_PU,
-    115: FAM_VLD_BLK_PU,
-    116: FAM_VLD_E2B_PU,
-    117: FAM_VLD_UNPK4_PU,
+    95: FAM_VGATB,
+    96: FAM_VMOV,
+    97: FAM_VLDU,
+    98: FAM_VSTU,
+    99: FAM_VSTU_COUNT,
+    100: FAM_VLD_NORM_PU,
+    101: FAM_VLD_US_PU,
+    102: FAM_VLD_DS_PU,
+    103: FAM_VLD_UNPK_PU,
+    104: FAM_VLD_DINTLV_PU,
+    105: FAM_MASK_LOAD_NORM_PU,
+    106: FAM_MASK_LOAD_US_PU,
+    107: FAM_MASK_LOAD_DS_PU,
+    108: FAM_VSTA_NORM_PU,
+    109: FAM_MASK_STORE_NORM_PU,
+    110: FAM_VSTA_FIRST_PU,
+    111: FAM_VSTA_PACK_PU,
+    112: FAM_MASK_STORE_PACK_PU,
+    113: FAM_VSTUS_PU,
+    114: FAM_VSTA_PACKV2_PU,
+    115: FAM_VLD_BRC_PU,
+    116: FAM_VLD_BLK_PU,
+    117: FAM_VLD_E2B_PU,
+    118: FAM_VLD_UNPK4_PU,
 }

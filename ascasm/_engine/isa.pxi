@@ -150,29 +150,30 @@ cdef enum Family:
     FAM_VLD_BLK = 55
     FAM_VLD_E2B = 56
     FAM_VLD_UNPK4 = 57
-    FAM_VMOV = 58
-    FAM_VLDU = 59
-    FAM_VSTU = 60
-    FAM_VSTU_COUNT = 61
-    FAM_VLD_NORM_PU = 62
-    FAM_VLD_US_PU = 63
-    FAM_VLD_DS_PU = 64
-    FAM_VLD_UNPK_PU = 65
-    FAM_VLD_DINTLV_PU = 66
-    FAM_MASK_LOAD_NORM_PU = 67
-    FAM_MASK_LOAD_US_PU = 68
-    FAM_MASK_LOAD_DS_PU = 69
-    FAM_VSTA_NORM_PU = 70
-    FAM_MASK_STORE_NORM_PU = 71
-    FAM_VSTA_FIRST_PU = 72
-    FAM_VSTA_PACK_PU = 73
-    FAM_MASK_STORE_PACK_PU = 74
-    FAM_VSTUS_PU = 75
-    FAM_VSTA_PACKV2_PU = 76
-    FAM_VLD_BRC_PU = 77
-    FAM_VLD_BLK_PU = 78
-    FAM_VLD_E2B_PU = 79
-    FAM_VLD_UNPK4_PU = 80
+    FAM_VGATB = 58
+    FAM_VMOV = 59
+    FAM_VLDU = 60
+    FAM_VSTU = 61
+    FAM_VSTU_COUNT = 62
+    FAM_VLD_NORM_PU = 63
+    FAM_VLD_US_PU = 64
+    FAM_VLD_DS_PU = 65
+    FAM_VLD_UNPK_PU = 66
+    FAM_VLD_DINTLV_PU = 67
+    FAM_MASK_LOAD_NORM_PU = 68
+    FAM_MASK_LOAD_US_PU = 69
+    FAM_MASK_LOAD_DS_PU = 70
+    FAM_VSTA_NORM_PU = 71
+    FAM_MASK_STORE_NORM_PU = 72
+    FAM_VSTA_FIRST_PU = 73
+    FAM_VSTA_PACK_PU = 74
+    FAM_MASK_STORE_PACK_PU = 75
+    FAM_VSTUS_PU = 76
+    FAM_VSTA_PACKV2_PU = 77
+    FAM_VLD_BRC_PU = 78
+    FAM_VLD_BLK_PU = 79
+    FAM_VLD_E2B_PU = 80
+    FAM_VLD_UNPK4_PU = 81
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -492,6 +493,12 @@ ctypedef fused vldus_post_TW:
 ctypedef fused vld_e2b_TW:
     uint16_t
     uint32_t
+
+ctypedef fused vgatb_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
 
 ctypedef fused vmov_TW:
     uint8_t
@@ -824,6 +831,12 @@ cdef struct Args_vld_unpk4:    # vD.T, [addr]
     int32_t vD
     Addr addr
 
+cdef struct Args_vgatb:    # vD.T, [base], vI.U, pM
+    int32_t vD
+    Addr base
+    int32_t vI
+    int32_t pM
+
 cdef struct Args_vmov:    # vD.T, vS.T, pM
     int32_t vD
     int32_t vS
@@ -1000,6 +1013,7 @@ cdef union Args:
     Args_vld_blk vld_blk
     Args_vld_e2b vld_e2b
     Args_vld_unpk4 vld_unpk4
+    Args_vgatb vgatb
     Args_vmov vmov
     Args_vldu vldu
     Args_vstu vstu
@@ -1170,6 +1184,10 @@ cdef enum:
     POS_vld_e2b_addr = 1
     POS_vld_unpk4_vD = 0
     POS_vld_unpk4_addr = 1
+    POS_vgatb_vD = 0
+    POS_vgatb_base = 1
+    POS_vgatb_vI = 2
+    POS_vgatb_pM = 3
     POS_vmov_vD = 0
     POS_vmov_vS = 1
     POS_vmov_pM = 2

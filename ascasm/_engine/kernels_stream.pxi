@@ -332,3 +332,48 @@ cdef inline int k_vmov(Machine* m, const Ins* ins, const Args_vmov* a, vmov_TW* 
             bits &= bits - 1
             dst[i] = src[i]
     return STOP_RUNNING
+
+
+cdef enum:
+    VECTOR_BLOCKS = 8       # 32-byte blocks in a vector register (VL / BLOCK)
+
+
+# vgatb vD.T, [base], vI.U, pM  -- asc_gather_datablock: block k = the 32 bytes at base + vI[k] (bytes);
+# a block is read when any of its elements is active; inactive elements become 0
+cdef inline int k_vgatb(Machine* m, const Ins* ins, const Args_vgatb* a, vgatb_TW* t) noexcept nogil:
+    cdef int64_t width = sizeof(vgatb_TW)
+    cdef uint32_t offsets[VECTOR_BLOCKS]     # vD may be vI: the offsets are read first
+    cdef int64_t base = address(&a.base)
+    cdef int64_t block_addr[VECTOR_BLOCKS]
+    cdef uint32_t active[VECTOR_BLOCKS]      # per block: the mask bits of its active elements
+    cdef uint8_t gathered[VL]
+    cdef int64_t k, j
+    cdef int status = check_mask(m, a.pM) or check_align(m, base, BLOCK)
+    if status:
+        return status
+    memcpy(offsets, vreg(m, a.vI), sizeof(offsets))
+    for k in range(VECTOR_BLOCKS):             # check every block read, from block 0 up
+        active[k] = <uint32_t>(mask_word(m, a.pM, k // 2) >> (32 * (k % 2))) & <uint32_t>stride_bits(width)
+        block_addr[k] = <int64_t>(<uint64_t>base + offsets[k])
+        if active[k]:
+            status = check_align(m, block_addr[k], BLOCK) or check_range(m, block_addr[k], BLOCK, k * BLOCK // width, offsets[k])
+            if status:
+                return status
+            scan_hazard(m, block_addr[k], BLOCK)
+    status = hazard_verdict(m)
+    if status:
+        return status
+    memset(gathered, 0, VL)
+    for k in range(VECTOR_BLOCKS):
+        if active[k]:
+            for j in range(BLOCK):
+                if (active[k] >> (j - j % width)) & 1:
+                    gathered[k * BLOCK + j] = m.ub[block_addr[k] + j]
+    memcpy(vreg(m, a.vD), gathered, VL)
+    if m.log != NULL:
+        for k in range(VECTOR_BLOCKS):
+            if active[k]:
+                log_span(m, 0, block_addr[k], BLOCK, 1, BLOCK, k * BLOCK // width, POS_vgatb_vD, offsets[k])
+    return STOP_RUNNING
+
+assert VECTOR_BLOCKS * BLOCK == VL

@@ -45,7 +45,7 @@ AXES = {
     # issue 11: squeeze, special registers, unaligned store streams
     "vsqz": ("TW", "sub"), "vusqz": ("TW",), "spr_clear": (), "vstus": ("TW",), "vstur": ("TW",), "vstas": ("sub",),
     "vldas": (), "vldus": ("TW",), "vldus_post": ("TW",), "vldu": ("TW",), "vstu": ("TW",), "vstu_count": ("TW",),
-    "vld_blk": (), "vld_e2b": ("TW",), "vld_unpk4": (), "vmov": ("TW",),
+    "vld_blk": (), "vld_e2b": ("TW",), "vld_unpk4": (), "vmov": ("TW",), "vgatb": ("TW",),
 }
 # issue 11: a post-update family (`<base>_pu`, generated wrapper kernels) specialises as its base does
 AXES.update({f"{base}_pu": AXES[base] for base in (

@@ -65,6 +65,8 @@ REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s6
 BLOCK_BRC_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "f16", "bf16", "f32", "e4m3", "e5m2", "e8m0",
                                "hif8", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32")
 ELEMENT_BRC_TYPES = dtypes.named("s16", "u16", "f16", "bf16", "s32", "u32", "f32", "b16", "b32")
+GATHER_BLOCK_PAIRS = _pairs_of(("s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "f16", "bf16", "f32", "e4m3",
+                                "e5m2", "e8m0", "hif8", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32", "b64"), "u32")
 COPY_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "bf16", "s32", "u32", "f32", "b8", "b16", "b32")
 UNPACK4_TYPES = dtypes.named("s8", "u8", "e4m3", "e5m2", "e8m0", "hif8", "e2m1x2", "e1m2x2", "s4x2", "b8")
 SQUEEZE_TYPES = dtypes.named("s8", "u8", "hif8", "e8m0", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32",
@@ -409,6 +411,12 @@ INSNS: tuple[InsnSpec, ...] = (
              "unpack4 load: 64 bytes, each zero-extended into a 32-bit lane of vD",
              "facts §3.2 UNPK4_B8; c-api-reg/reg_load/asc_loadalign_unpack4.md", types=_single(UNPACK4_TYPES),
              access=_LOAD[64]),
+    InsnSpec("vgatb", "", "vD.T, [base], vI.U, pM", "vgatb",
+             "block gather: block k of vD (32 bytes) = the 32 bytes at base + vI[k] (u32 byte offsets, 32-aligned; "
+             "lanes 0-7 of vI); inactive elements 0, a block with none active is not read",
+             "facts §5 vgatherb; c-api-reg/reg_load/asc_gather_datablock.md", types=GATHER_BLOCK_PAIRS,
+             access=Access("load", 32, 32, stream="8 blocks of 32 bytes at base + vI[k]"),
+             mask=MaskUse("pM", "T", "zero", "; a block with no active element is not read or checked")),
     InsnSpec("vmov", "", "vD.T, vS.T, pM", "vmov", "active lanes of vD = vS's; inactive lanes keep vD's (merging)",
              "c-api-reg/reg_load/asc_copy.md (vector to vector)", types=_single(COPY_TYPES), rw=("vD",),
              mask=MaskUse("pM", "T", "keep")),
