@@ -591,13 +591,21 @@ def _to_int64(value: int) -> int:
     return value - (1 << 64) if value >= (1 << 63) else value
 
 
-def _did_you_mean(word: str, choices) -> list[str]:
-    """A note naming up to three close choices; case is ignored when comparing ('LOOP' finds 'loop')."""
+def closest(word: str, choices, n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """Up to n choices close to word, case ignored ('LOOP' finds 'loop'), a transposition of its letters
+    first ('vsat' -> 'vsta' before 'vstu')."""
     by_lower = {}
     for choice in choices:
         by_lower.setdefault(choice.lower(), choice)
-    close = difflib.get_close_matches(word.lower(), list(by_lower), n=3, cutoff=0.6)
-    return [f"did you mean {' or '.join(repr(by_lower[c]) for c in close)}?"] if close else []
+    close = difflib.get_close_matches(word.lower(), list(by_lower), n=n, cutoff=cutoff)
+    close.sort(key=lambda c: sorted(c) != sorted(word.lower()))
+    return [by_lower[c] for c in close]
+
+
+def _did_you_mean(word: str, choices) -> list[str]:
+    """A note naming up to three close choices."""
+    close = closest(word, choices)
+    return [f"did you mean {' or '.join(repr(c) for c in close)}?"] if close else []
 
 
 def _kind_words(kind: Kind) -> str:
