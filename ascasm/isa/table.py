@@ -228,7 +228,8 @@ INSNS: tuple[InsnSpec, ...] = (
     InsnSpec("iter", "", "aD.bW, X", "iter_set", "aD = X * W bytes (asc_create_iter_reg_bW)",
              "facts §7; " + SEED_STOREALIGN, types=_single(MASK_WIDTHS)),
     InsnSpec("iter", "scaled", "aD.bW, sI, STRIDE", "iter_scaled", "aD = sI * STRIDE * W bytes",
-             "facts §7", types=_single(MASK_WIDTHS)),
+             "facts §7; c-api-reg/reg_data_types/asc_update_addr_reg.md (one loop, its index in sI)",
+             types=_single(MASK_WIDTHS)),
     *(InsnSpec(m, "", "pD, pA, pB, pG", "mask_logic", f"pD = pA {op} pB where pG is set, 0 elsewhere (all 256 bits)",
                f"facts §2.4; c-api-reg/logic_compute/asc_{m[1:]}.md (mask-register form)", sub=m[1:],
                mask=MaskUse("pG", "bits", "gate"))
