@@ -6,7 +6,6 @@ limit), 4 .expect mismatch, 64 bad command-line usage, 74 an output could not be
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import os
 import re
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .asm.assembler import assemble_file
+from .asm.assembler import assemble_file, closest
 from .asm.errors import AssemblyFailed
 from . import __version__, draw, stats
 from .debug_expr import float_text
@@ -287,7 +286,7 @@ def explain_command(name: str | None) -> int:
         print("\n".join(instruction_list()))
         return EXIT_OK
     if not mnemonics_of(name):
-        close = difflib.get_close_matches(name.lower(), list(BY_MNEMONIC) + list(BY_CAPI), n=3)
+        close = closest(name, list(BY_MNEMONIC) + list(BY_CAPI))
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         print(f"ascasm: error: no instruction or C-API function '{name}'{hint} (docs/isa.md lists them all)",
               file=sys.stderr)

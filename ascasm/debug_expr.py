@@ -34,7 +34,7 @@ import numpy as np
 from .asm.expr import parse_number
 from .isa import dtypes
 from .limits import MAX_NESTING
-from .state import UB_SIZE, VL
+from .state import SPR_AR, SPR_SQZN, SPR_SQZN_SET, UB_SIZE, VL
 
 
 class ExprError(Exception):
@@ -386,7 +386,36 @@ class _Evaluator:
             return _scalar(self.env.state.pc, "pc")
         if name.lower() in ("steps", "step"):
             return _scalar(self.env.state.steps, "steps")
+        special = self._special(name)
+        if special is not None:
+            return special
         raise _unknown_name(name, program)
+
+    def _special(self, name):
+        """AR, SQZN (special registers), u0-u3 (the bytes pending in an unaligned store register) and
+        q0-q3 (the block an unaligned load register holds), or None for any other name."""
+        state = self.env.state
+        if name.lower() == "ar":
+            return _scalar(np.int64(state.spr[SPR_AR]), "AR", dtypes.lookup("s64"))
+        if name.lower() == "sqzn":
+            if not state.spr[SPR_SQZN_SET]:
+                raise ExprError("SQZN is unset: no vsqz.st has written it")
+            return _scalar(np.int64(state.spr[SPR_SQZN]), "SQZN", dtypes.lookup("s64"))
+        m = re.match(r"^q([0-3])$", name, re.IGNORECASE)
+        if m is not None:
+            q = int(m.group(1))
+            loaded, position = (int(x) for x in state.qreg_state[q])
+            if not loaded:
+                raise ExprError(f"q{q} is unset: no vldas has started its stream")
+            return Value(state.qreg[q], f"q{q} (the block for stream position {position:#x})", dtypes.lookup("u8"),
+                         None, position - position % 32, "value", "bytes", True)
+        m = re.match(r"^u([0-3])$", name, re.IGNORECASE)
+        if m is None:
+            return None
+        u = int(m.group(1))
+        pending, at = (int(x) for x in state.ureg_state[u])
+        label = f"u{u} ({pending} bytes pending for UB {at:#x})" if pending else f"u{u} (nothing pending)"
+        return Value(state.ureg[u, :pending], label, dtypes.lookup("u8"), None, at, "value", "bytes", True)
 
     # --- indexing ---
     def _index(self, target, low, high):

@@ -14,7 +14,8 @@ from .isa import dtypes
 from .program import Program
 from .state import LOG_FIELDS, LOG_READ, LOG_RESERVE
 
-FILE_OF_KIND = {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s"}
+FILE_OF_KIND = {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s", Kind.UREG: "u",
+                Kind.QREG: "q", Kind.BASE: "s"}
 LOG_CAPACITY = 4 * LOG_RESERVE          # records per log buffer: room for any one instruction, twice
 
 
@@ -39,7 +40,7 @@ class Span:
 
 @dataclass(frozen=True)
 class RegWrite:
-    file: str            # "v", "p", "a", "s"
+    file: str            # "v", "p", "a", "s", "u"; or a special register: "AR", "SQZN" (number 0)
     number: int
     operand: int         # position of the operand in the ISA row's syntax
     etype: object        # ElemType of the lanes (None for s/a registers)
@@ -60,6 +61,8 @@ def lane_type(insn, operand) -> object:
     if operand.kind is not Kind.VREG:
         return None
     etype = insn.types[operand.type_slot] if operand.type_slot is not None else dtypes.lookup("u8")
+    if family in ("vld_unpk4", "vld_unpk4_pu"):       # bytes zero-extended into 32-bit lanes
+        return dtypes.lookup("u32")
     if family == "vld_unpk":                           # lanes twice the source width, zero-extended
         return dtypes.lookup(f"u{16 * etype.width}")
     if family == "vgat" and insn.types[1].width > etype.width:  # b8 data in 16-bit lanes
@@ -68,10 +71,12 @@ def lane_type(insn, operand) -> object:
 
 
 def register_writes(insn) -> list[RegWrite]:
-    """The registers an instruction writes when it completes, from its ISA row."""
+    """The registers an instruction writes when it completes, from its ISA row (special registers last,
+    with operand -1)."""
     return [RegWrite(FILE_OF_KIND[operand.kind], int(value), position, lane_type(insn, operand))
             for position, (operand, value) in enumerate(zip(insn.spec.operands, insn.operands))
-            if operand.writes and operand.kind in FILE_OF_KIND]
+            if operand.writes and operand.kind in FILE_OF_KIND] \
+        + [RegWrite(name, 0, -1, None) for name in insn.spec.specials]
 
 
 def spans(records: np.ndarray) -> list[Span]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .effects import FILE_OF_KIND, Effects, StepLog, written_bytes
-from .isa import STOP_CODES, Kind
+from .isa import STOP_CODES
 from .program import Program
 from .provenance import USER_EDIT, effect_rows, never
 from .state import UB_SIZE, VL, MachineState
@@ -105,7 +105,7 @@ class Recorder:
         self.horizon = 0                 # steps up to this ran in a segment whose checkpoint was dropped
         self.on_drop = None              # called when the cap drops history
         self.writers = {"ub": never(UB_SIZE), "v": never(32 * VL), "p": never(8), "a": never(8),
-                        "s": never(32)}
+                        "s": never(32), "u": never(4), "q": never(4), "AR": never(1), "SQZN": never(1)}
         n = len(program.insns)
         self.row_writes = [_row_writes(insn) for insn in program.insns] + [frozenset()]
         self.log = StepLog(program, machine)
@@ -383,14 +383,12 @@ SEARCH_CHUNK_MIN = 4096      # ... of at least this many moves apart
 
 
 def _row_writes(insn) -> frozenset:
-    """What an instruction can write, from its ISA row alone: "ub" for a store (an address operand and
-    no register written), and "vN"/"pN"/"aN"/"sN" for the registers it writes."""
+    """What an instruction can write, from its ISA row alone: "ub" for a store (its access facts), and
+    "vN"/"pN"/"aN"/"sN"/"uN" for the registers it writes (a stream store writes both)."""
     names = set()
-    writes_register = False
     for operand, value in zip(insn.spec.operands, insn.operands):
         if operand.writes and operand.kind in FILE_OF_KIND:
             names.add(f"{FILE_OF_KIND[operand.kind]}{value}")
-            writes_register = True
-    if any(op.kind is Kind.ADDR for op in insn.spec.operands) and not writes_register:
+    if insn.spec.access is not None and insn.spec.access.direction == "store":
         names.add("ub")
     return frozenset(names)

@@ -129,6 +129,12 @@ def instruction(c: Chooser, n_labels: int) -> str:
             text = _typed(f"a{c.integer(0, 3)}", operand, types)
         elif kind is Kind.SREG:
             text = _typed(scalar_register(c), operand, types)
+        elif kind is Kind.UREG:                 # two of the four, so that streams meet
+            text = f"u{c.integer(0, 1)}"
+        elif kind is Kind.QREG:
+            text = f"q{c.integer(0, 1)}"
+        elif kind is Kind.BASE:
+            text = f"[{scalar_register(c)}]"
         elif kind is Kind.SVAL:
             text = scalar_register(c) if c.integer(0, 1) else str(immediate(c))
         elif kind is Kind.TVAL:

@@ -12,6 +12,19 @@ UB_BLOCK = 32               # bytes per word of ub_dirty (hazard tracking)
 UB_USABLE_DEFAULT = 248 * 1024
 VL = 256                    # bytes in a vector register
 NUM_VREGS, NUM_PREGS, NUM_AREGS, NUM_SREGS = 32, 8, 8, 32
+# Special registers (docs/semantics.md "Squeeze and unaligned store streams"): spr holds AR (the byte
+# offset of the AR-addressed store), SQZN (the bytes the latest vsqz.st kept) and whether SQZN was set.
+SPR_AR, SPR_SQZN, SPR_SQZN_SET = 0, 1, 2
+SPR_SIZE = 3
+SPR_NAMES = ("AR", "SQZN")
+# Unaligned store registers u0-u3: up to 31 pending bytes each (ureg) and, per register (ureg_state),
+# how many bytes are pending and the UB address they belong at.
+NUM_UREGS, UREG_BYTES = 4, 32
+UREG_PENDING, UREG_ADDR = 0, 1
+# Unaligned load registers q0-q3: one 32-byte UB block each (qreg) and, per register (qreg_state),
+# whether a vldas has set it and the stream position the block was loaded for.
+NUM_QREGS = 4
+QREG_SET, QREG_POS = 0, 1
 MAX_STEPS_DEFAULT = 10_000_000
 
 # ctrl array layout, shared by both executors (docs/bytecode.md).
@@ -45,9 +58,15 @@ class MachineState:
     ub_dirty: np.ndarray = field(default_factory=lambda: np.zeros(UB_SIZE // UB_BLOCK, np.uint32))
     ub_write_row: np.ndarray = field(default_factory=lambda: np.zeros(UB_SIZE, np.int32))
     hazard_warn: np.ndarray = field(default_factory=lambda: np.zeros((0, HAZARD_WARN_FIELDS), np.int64))
+    spr: np.ndarray = field(default_factory=lambda: np.zeros(SPR_SIZE, np.int64))
+    ureg: np.ndarray = field(default_factory=lambda: np.zeros((NUM_UREGS, UREG_BYTES), np.uint8))
+    ureg_state: np.ndarray = field(default_factory=lambda: np.zeros((NUM_UREGS, 2), np.int64))
+    qreg: np.ndarray = field(default_factory=lambda: np.zeros((NUM_QREGS, UREG_BYTES), np.uint8))
+    qreg_state: np.ndarray = field(default_factory=lambda: np.zeros((NUM_QREGS, 2), np.int64))
 
     PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl", "dup_warn", "ub_dirty",
-             "ub_write_row", "hazard_warn")
+             "ub_write_row", "hazard_warn", "spr", "ureg", "ureg_state", "qreg",
+             "qreg_state")
 
     @property
     def pc(self) -> int:
@@ -92,12 +111,16 @@ def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str
     if name == "ub_write_row":
         index = byte // mine.itemsize
         return f"{name}[{index:#x}]: {mine[index]} != {theirs[index]}"
+    if name in ("ureg_state", "qreg_state"):
+        reg, column = divmod(byte // mine.itemsize, 2)
+        what = ("pending bytes", "address") if name == "ureg_state" else ("set flag", "position")
+        return f"{name[0]}{reg} {what[column]}: {mine[reg, column]} != {theirs[reg, column]}"
     if mine.ndim == 2:
         row, col = divmod(byte, mine.shape[1])
-        prefix = {"vreg": "v", "preg": "p"}[name]
+        prefix = {"vreg": "v", "preg": "p", "ureg": "u", "qreg": "q"}[name]
         return f"{prefix}{row} byte {col}: {mine[row, col]:#04x} != {theirs[row, col]:#04x}"
     index = byte // mine.itemsize
-    label = {"preg_set": "p{} set-flag", "areg": "a{}", "sreg": "s{}",
+    label = {"preg_set": "p{} set-flag", "areg": "a{}", "sreg": "s{}", "spr": "spr[{}] (AR, SQZN, SQZN set)",
              "ctrl": "ctrl[{}] (pc, steps, status, 5 fault args)"}[name].format(index)
     return f"{label}: {mine[index]} != {theirs[index]}"
 

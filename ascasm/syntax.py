@@ -16,7 +16,7 @@ MNEMONICS = _alternatives(BY_MNEMONIC)
 DIRECTIVE_WORDS = _alternatives(name for name, _syntax, _text in DIRECTIVES)
 TYPES = _alternatives(spelling for t in dtypes.TYPES for spelling in (t.name, *t.aliases))
 CONSTANTS = _alternatives([*PATTERNS, *BARRIER_KINDS, *(w for words in KEYWORDS.values() for w in words)])
-REGISTER = r"[vVpPsSaA][0-9]+"
+REGISTER = r"[vVpPsSaAuUqQ][0-9]+"
 NUMBER = r"0[xX][0-9a-fA-F_]+|0[bB][01_]+|(?:\d[\d_]*\.\d*|\.\d+|\d[\d_]*)(?:[eE][+-]?\d+)?|inf|nan"
 LABEL = r"[A-Za-z_][A-Za-z0-9_]*(?=\s*:)"
 COMMENT = r";.*$"

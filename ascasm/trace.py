@@ -10,7 +10,7 @@ import numpy as np
 from .effects import FILE_OF_KIND, Effects, RegWrite, Span, StepLog
 from .isa import STOP_CODES
 from .program import Program
-from .state import MachineState, STOP_NAMES
+from .state import SPR_NAMES, MachineState, STOP_NAMES
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 
@@ -42,6 +42,13 @@ def register_json(state: MachineState, reg: RegWrite) -> dict:
         return {"reg": name, "value": int(state.sreg[reg.number])}
     if reg.file == "a":
         return {"reg": name, "value": int(state.areg[reg.number])}
+    if reg.file in SPR_NAMES:
+        return {"reg": reg.file, "value": int(state.spr[SPR_NAMES.index(reg.file)])}
+    if reg.file == "q":
+        return {"reg": name, "position": int(state.qreg_state[reg.number][1]), "hex": state.qreg[reg.number].tobytes().hex()}
+    if reg.file == "u":
+        pending, at = (int(x) for x in state.ureg_state[reg.number])
+        return {"reg": name, "pending": pending, "addr": at, "hex": state.ureg[reg.number, :pending].tobytes().hex()}
     if reg.file == "p":
         raw = state.preg[reg.number]
         bits = np.unpackbits(raw, bitorder="little")[::reg.etype.width][:reg.etype.lanes]

@@ -10,7 +10,7 @@ from .isa import STOP_CODES
 from .program import Program
 from .ref.executor import RefMachine
 from .source import SourceLoc, format_diagnostic
-from .state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
+from .state import MAX_STEPS_DEFAULT, SPR_NAMES, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
 
 ENGINES = ("cy", "ref")
 STORE_INACTIVE = ("keep", "zero")   # LANGUAGE.md §6
@@ -83,6 +83,20 @@ def fault_message(kind: str, args: tuple, program: Program) -> str:
         return f"duplicate active indices (--strict): lanes {args[0]} and {args[1]} both store to address {args[2]:#x}"
     if kind == "HAZARD":
         return "memory hazard (--strict): " + hazard_text(program, *args[:3])
+    if kind == "SPR_UNSET":
+        return f"read of unset special register {SPR_NAMES[args[0]]}: no vsqz.st has set it"
+    if kind == "STREAM_BREAK":
+        u, address, pending_at, pending = args[:4]
+        return (f"unaligned store stream of u{u} broken at address {address:#x}: its {pending} pending bytes "
+                f"belong at {pending_at:#x}..{pending_at + pending - 1:#x}, so the stream continues (and its flush "
+                f"ends) at {pending_at + pending:#x}")
+    if kind == "ALIGN_UNSET":
+        return f"read of unset unaligned load register q{args[0]}: no vldas has started its stream"
+    if kind == "ALIGN_BREAK":
+        return (f"unaligned load stream of q{args[0]} broken at address {args[1]:#x}: q{args[0]} holds the "
+                f"block for position {args[2]:#x}, where the stream continues")
+    if kind == "BAD_COUNT":
+        return f"element count {args[0]} out of range: a vector register of this type holds 0..{args[1]}"
     return kind.lower()
 
 

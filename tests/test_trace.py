@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from ascasm import assemble, assemble_file
 from ascasm.isa import STOP_CODES, dtypes
 from ascasm.isa.operands import Kind
-from ascasm.state import UB_SIZE, VL
+from ascasm.state import SPR_NAMES, UB_SIZE, VL
 from ascasm.effects import StepLog, written_bytes
 from ascasm.history import Recorder
 from ascasm.trace import write_trace
@@ -79,10 +79,21 @@ def schema_errors(record) -> list[str]:
 def _reg_errors(reg) -> list[str]:
     if not isinstance(reg, dict) or not isinstance(reg.get("reg"), str):
         return ["a regs entry must be an object with a reg name"]
-    m = re.fullmatch(r"([vpas])(\d+)", reg["reg"])
+    if reg["reg"] in ("AR", "SQZN"):
+        ok = set(reg) == {"reg", "value"} and _is_int(reg["value"])
+        return [] if ok else [f"{reg['reg']}: expected {{reg, value: int}}"]
+    m = re.fullmatch(r"([vpasuq])(\d+)", reg["reg"])
     if not m:
         return [f"bad register name {reg['reg']!r}"]
     file = m.group(1)
+    if file == "u":
+        ok = (set(reg) == {"reg", "pending", "addr", "hex"} and _is_int(reg["pending"]) and 0 <= reg["pending"] < 32
+              and _is_int(reg["addr"]) and isinstance(reg["hex"], str) and len(reg["hex"]) == 2 * reg["pending"])
+        return [] if ok else [f"{reg['reg']}: expected {{reg, pending: 0..31, addr, hex: 2*pending digits}}"]
+    if file == "q":
+        ok = (set(reg) == {"reg", "position", "hex"} and _is_int(reg["position"])
+              and isinstance(reg["hex"], str) and re.fullmatch(r"[0-9a-f]{64}", reg["hex"]))
+        return [] if ok else [f"{reg['reg']}: expected {{reg, position, hex: 64 digits}}"]
     if file in "sa":
         ok = set(reg) == {"reg", "value"} and _is_int(reg["value"])
         return [] if ok else [f"{reg['reg']}: expected {{reg, value: int}}"]
@@ -302,9 +313,26 @@ def test_random_trace_matches_state(source):
             for n in range(array.shape[0]):
                 if not np.array_equal(array[n], before_array[n]):
                     assert f"{file}{n}" in listed, (line["text"], f"{file}{n}")
+        for n in range(state.ureg.shape[0]):
+            if not (np.array_equal(state.ureg[n], before.ureg[n]) and np.array_equal(state.ureg_state[n], before.ureg_state[n])):
+                assert f"u{n}" in listed, (line["text"], f"u{n}")
+        for n in range(state.qreg.shape[0]):
+            if not (np.array_equal(state.qreg[n], before.qreg[n]) and np.array_equal(state.qreg_state[n], before.qreg_state[n])):
+                assert f"q{n}" in listed, (line["text"], f"q{n}")
+        for k, name in enumerate(SPR_NAMES):
+            if state.spr[k] != before.spr[k]:
+                assert name in listed, (line["text"], name)
         for name, reg in listed.items():
+            if name in SPR_NAMES:
+                assert reg["value"] == int(state.spr[SPR_NAMES.index(name)])
+                continue
             n = int(name[1:])
-            if name[0] in "sa":
+            if name[0] == "q":
+                assert reg["position"] == state.qreg_state[n][1] and reg["hex"] == state.qreg[n].tobytes().hex()
+            elif name[0] == "u":
+                assert [reg["pending"], reg["addr"]] == state.ureg_state[n].tolist()
+                assert reg["hex"] == state.ureg[n, :reg["pending"]].tobytes().hex()
+            elif name[0] in "sa":
                 assert reg["value"] == int((state.sreg if name[0] == "s" else state.areg)[n])
             elif name[0] == "p":
                 assert reg["hex"] == state.preg[n].tobytes().hex()

@@ -88,7 +88,7 @@ def field_name(operand) -> str:
         else operand.name
 
 
-_FIELD_TYPES = {Kind.VREG: "int32_t", Kind.PREG: "int32_t", Kind.AREG: "int32_t", Kind.SREG: "int32_t",
+_FIELD_TYPES = {Kind.VREG: "int32_t", Kind.PREG: "int32_t", Kind.AREG: "int32_t", Kind.SREG: "int32_t", Kind.UREG: "int32_t", Kind.QREG: "int32_t", Kind.BASE: "int32_t",
                 Kind.SVAL: "SVal", Kind.TVAL: "SVal", Kind.IMM: "int64_t", Kind.ADDR: "Addr", Kind.LABEL: "int64_t",
                 Kind.PAT: "int32_t", Kind.BARRIER: "int32_t",
                 Kind.SAT: "int32_t", Kind.PART: "int32_t"}
@@ -146,6 +146,7 @@ def dispatch_pxi() -> str:
                 body.append(f"        {target} = <{_FIELD_TYPES[op.kind]}>row[{slot}]")
             slot += op.kind.slots
         out += body or ["        pass"]
+    out += post_update_kernels(rows)
     out += ["", "", "# One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns",
             "# the row to run next, or NULL when the machine stops (Machine.status says why)."]
     memory = {spec.family for spec in table.INSNS if spec.access}
@@ -168,6 +169,36 @@ def dispatch_pxi() -> str:
     out += [f"    {entry}," for entry in kernel_of_rows()] + [")", "FAMILY_OF_OPCODE = {"]
     out += [f"    {table.opcode(spec)}: FAM_{spec.family.upper()}," for spec in table.INSNS] + ["}", ""]
     return "\n".join(out)
+
+
+def post_update_kernels(rows: dict) -> list[str]:
+    """k_<base>_pu for each post-update family: its base family's kernel at the address in sB, then, if the
+    access completed, sB += X times the row's unit (ISA table `post`: elements of T, or bytes). The
+    operands other than [sB] and X are the base row's, at the same positions, so the base kernel's write
+    log names them right."""
+    out = []
+    for family, specs in rows.items():
+        spec = specs[0]
+        if spec.post is None:
+            continue
+        base = table.post_update_base(spec)
+        assert spec.syntax == table.post_update_syntax(base), spec.text
+        axes = families.AXES[family]
+        tags = "".join(f", {family}_{axis}* tag{k}" for k, axis in enumerate(axes))
+        passed = "".join(f", tag{k}" for k in range(len(axes)))
+        scale = "ins.tw" if spec.post == "T" else "1"
+        out += ["", "", f"cdef inline int k_{family}(Machine* m, const Ins* ins, const Args_{family}* a{tags}) noexcept nogil:",
+                f"    \"\"\"{base.mnemonic} at the address in sB, then sB += X * {scale} (post-update).\"\"\"",
+                f"    cdef Args_{base.family} at",
+                "    cdef int status"]
+        out += [f"    at.{field_name(op)} = a.{field_name(op)}" for op in base.operands if op.kind is not Kind.ADDR]
+        out += ["    at.addr.offset = 0", "    at.addr.s0 = &m.sreg[a.sb]", "    at.addr.s1 = &m.zero64",
+                "    at.addr.a = &m.zero32",
+                f"    status = k_{base.family}(m, ins, &at{passed})",
+                "    if status == STOP_RUNNING:",
+                f"        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * {scale})",
+                "    return status"]
+    return out
 
 
 GENERATED = {ROOT / "ascasm/_engine/opcodes.pxd": opcodes_pxd, ROOT / "ascasm/_engine/isa.pxi": isa_pxi,

@@ -24,8 +24,11 @@ from ascasm.isa import families, table
 from ascasm.isa.operands import Kind
 from ascasm.state import (CTRL_SIZE as _CTRL_SIZE, DUP_WARN_FIELDS as _DUP_WARN_FIELDS,
                           HAZARD_WARN_FIELDS as _HAZARD_WARN_FIELDS, LOG_FIELDS as _LOG_FIELDS,
-                          LOG_RESERVE as _LOG_RESERVE, NUM_AREGS, NUM_PREGS, NUM_SREGS, NUM_VREGS, UB_BLOCK as _UB_BLOCK,
-                          UB_SIZE, VL as _VL)
+                          LOG_RESERVE as _LOG_RESERVE, NUM_AREGS, NUM_PREGS, NUM_QREGS, NUM_SREGS, NUM_UREGS, NUM_VREGS,
+                          QREG_POS as _QREG_POS, QREG_SET as _QREG_SET,
+                          SPR_AR as _SPR_AR, SPR_SIZE as _SPR_SIZE, SPR_SQZN as _SPR_SQZN, SPR_SQZN_SET as _SPR_SQZN_SET,
+                          UB_BLOCK as _UB_BLOCK, UB_SIZE, UREG_ADDR as _UREG_ADDR, UREG_BYTES as _UREG_BYTES,
+                          UREG_PENDING as _UREG_PENDING, VL as _VL)
 
 include "opcodes.pxd"
 
@@ -67,10 +70,22 @@ cdef enum:
     LOG_RESERVE = 520       # the most records one instruction can log (gather/scatter: a read and a write per lane)
     STOP_BEFORE = 1         # Ins.stop flags
     STOP_AFTER = 2
+    SPR_AR = 0              # spr layout (ascasm/state.py): AR, SQZN, SQZN's set-flag
+    SPR_SQZN = 1
+    SPR_SQZN_SET = 2
+    SPR_SIZE = 3
+    UREG_BYTES = 32         # an unaligned store register: its pending bytes; ureg_state: count, address
+    UREG_PENDING = 0
+    UREG_ADDR = 1
+    QREG_SET = 0            # qreg_state: set by a vldas, the stream position of the block in qreg
+    QREG_POS = 1
 
 assert VL == _VL and MASK_BYTES * 8 == VL and MASK_WORDS * 8 == MASK_BYTES and LANES_B16 * 2 == VL and LANES_B32 * 4 == VL and UB_BLOCKS * BLOCK == UB_BYTES and DUP_WARN_FIELDS == _DUP_WARN_FIELDS and UB_BYTES == UB_SIZE
 assert CTRL_SIZE == _CTRL_SIZE and HAZARD_WARN_FIELDS == _HAZARD_WARN_FIELDS and BLOCK == _UB_BLOCK
 assert LOG_FIELDS == len(_LOG_FIELDS) and LOG_RESERVE == _LOG_RESERVE
+assert (SPR_AR, SPR_SQZN, SPR_SQZN_SET, SPR_SIZE) == (_SPR_AR, _SPR_SQZN, _SPR_SQZN_SET, _SPR_SIZE)
+assert (UREG_BYTES, UREG_PENDING, UREG_ADDR) == (_UREG_BYTES, _UREG_PENDING, _UREG_ADDR)
+assert (QREG_SET, QREG_POS) == (_QREG_SET, _QREG_POS) and UREG_BYTES == BLOCK
 
 HANDLED = frozenset(table.OPCODES.values())     # every row: the kernels are generated per family
 
@@ -105,6 +120,11 @@ cdef struct Machine:
     int64_t* ctrl
     int64_t* dup_warn
     int64_t* hazard_warn
+    int64_t* spr            # AR, SQZN, SQZN set (special registers)
+    uint8_t* ureg           # [4][32]: the bytes pending in each unaligned store register
+    int64_t* ureg_state     # [4][2]: how many are pending, the UB address they belong at
+    uint8_t* qreg           # [4][32]: the UB block each unaligned load register holds
+    int64_t* qreg_state     # [4][2]: set by a vldas, the stream position the block was loaded for
     uint32_t* ub_dirty      # per 32-byte block, one bit per byte written since the latest membar
     int32_t* ub_write_row   # per UB byte, the row that wrote it last
     int32_t* dirty_blocks   # the blocks with a nonzero ub_dirty word (a membar clears just those)
@@ -385,6 +405,7 @@ include "kernels_memory.pxi"
 include "kernels_compute.pxi"
 include "kernels_convert.pxi"
 include "kernels_compute_families.pxi"
+include "kernels_stream.pxi"
 include "dispatch.pxi"
 
 
@@ -409,9 +430,12 @@ cdef enum:
     SLOT_BARRIER = 12
     SLOT_SAT = 13           # 0 or 1 (sat)
     SLOT_PART = 14          # a layout part, 0..3
-    N_SLOT_KINDS = 15
+    SLOT_UREG = 15          # an unaligned store register u0..u3
+    SLOT_QREG = 16          # an unaligned load register q0..q3
+    N_SLOT_KINDS = 17
 
 _SLOTS_OF_KIND = {Kind.VREG: [SLOT_VREG], Kind.PREG: [SLOT_PREG], Kind.AREG: [SLOT_AREG], Kind.SREG: [SLOT_SREG],
+                  Kind.UREG: [SLOT_UREG], Kind.QREG: [SLOT_QREG], Kind.BASE: [SLOT_SREG],
                   Kind.SVAL: [SLOT_FLAG, SLOT_XVALUE], Kind.TVAL: [SLOT_FLAG, SLOT_XVALUE], Kind.IMM: [SLOT_ANY],
                   Kind.ADDR: [SLOT_ANY, SLOT_OPT_SREG, SLOT_OPT_SREG, SLOT_OPT_AREG], Kind.LABEL: [SLOT_LABEL],
                   Kind.PAT: [SLOT_PAT], Kind.BARRIER: [SLOT_BARRIER], Kind.SAT: [SLOT_SAT], Kind.PART: [SLOT_PART]}
@@ -445,6 +469,7 @@ def _build_tables():
 
 _SLOT_KINDS, _KERNEL, _FAMILY, _ACCESS, _WIDTH = _build_tables()
 _RANGES = {SLOT_VREG: (0, NUM_VREGS), SLOT_PREG: (0, NUM_PREGS), SLOT_AREG: (0, NUM_AREGS), SLOT_SREG: (0, NUM_SREGS),
+           SLOT_UREG: (0, NUM_UREGS), SLOT_QREG: (0, NUM_QREGS),
            SLOT_FLAG: (0, 2), SLOT_OPT_SREG: (-1, NUM_SREGS), SLOT_OPT_AREG: (-1, NUM_AREGS),
            SLOT_PAT: (0, 16), SLOT_BARRIER: (-1, len(table.BARRIER_KINDS)), SLOT_SAT: (0, 2), SLOT_PART: (0, 4)}
 _PATTERN_VALUES = np.array(sorted(table.PATTERNS.values()))
@@ -529,7 +554,10 @@ cdef class Engine:
                                    ("areg", (NUM_AREGS,), np.uint32), ("sreg", (NUM_SREGS,), np.int64),
                                    ("ctrl", (CTRL_SIZE,), np.int64), ("dup_warn", (n, DUP_WARN_FIELDS), np.int64),
                                    ("hazard_warn", (n, HAZARD_WARN_FIELDS), np.int64),
-                                   ("ub_dirty", (UB_BLOCKS,), np.uint32), ("ub_write_row", (UB_BYTES,), np.int32)):
+                                   ("ub_dirty", (UB_BLOCKS,), np.uint32), ("ub_write_row", (UB_BYTES,), np.int32),
+                                   ("spr", (SPR_SIZE,), np.int64), ("ureg", (NUM_UREGS, UREG_BYTES), np.uint8),
+                                   ("ureg_state", (NUM_UREGS, 2), np.int64),
+                                   ("qreg", (NUM_QREGS, UREG_BYTES), np.uint8), ("qreg_state", (NUM_QREGS, 2), np.int64)):
             _require_shape(name, getattr(state, name), shape, dtype)
         if not 0 <= ub_usable <= UB_BYTES:
             raise ValueError(f"ub_usable {ub_usable} outside [0, {UB_BYTES}]")
@@ -548,6 +576,11 @@ cdef class Engine:
         m.hazard_warn = <int64_t*>_pointer(state.hazard_warn)
         m.ub_dirty = <uint32_t*>_pointer(state.ub_dirty)
         m.ub_write_row = <int32_t*>_pointer(state.ub_write_row)
+        m.spr = <int64_t*>_pointer(state.spr)
+        m.ureg = <uint8_t*>_pointer(state.ureg)
+        m.ureg_state = <int64_t*>_pointer(state.ureg_state)
+        m.qreg = <uint8_t*>_pointer(state.qreg)
+        m.qreg_state = <int64_t*>_pointer(state.qreg_state)
         m.seen = <uint16_t*>_pointer(self.seen_buffer)
         m.seen_stamp = 0
         m.dirty_blocks = <int32_t*>_pointer(self.dirty_list_buffer)

@@ -283,6 +283,435 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vpairsum.vD = <int32_t>row[3]
         ins.a.vpairsum.vS = <int32_t>row[4]
         ins.a.vpairsum.pM = <int32_t>row[5]
+    elif family == FAM_VSQZ:
+        ins.a.vsqz.vD = <int32_t>row[3]
+        ins.a.vsqz.vS = <int32_t>row[4]
+        ins.a.vsqz.pM = <int32_t>row[5]
+    elif family == FAM_VUSQZ:
+        ins.a.vusqz.vD = <int32_t>row[3]
+        ins.a.vusqz.pM = <int32_t>row[4]
+    elif family == FAM_SPR_CLEAR:
+        pass
+    elif family == FAM_VSTUS:
+        decode_addr(m, row + 3, &ins.a.vstus.addr)
+        ins.a.vstus.uS = <int32_t>row[7]
+        ins.a.vstus.vS = <int32_t>row[8]
+        decode_sval(m, row + 9, &ins.a.vstus.x)
+    elif family == FAM_VSTUR:
+        decode_addr(m, row + 3, &ins.a.vstur.base)
+        ins.a.vstur.uS = <int32_t>row[7]
+        ins.a.vstur.vS = <int32_t>row[8]
+    elif family == FAM_VSTAS:
+        decode_addr(m, row + 3, &ins.a.vstas.addr)
+        ins.a.vstas.uS = <int32_t>row[7]
+    elif family == FAM_VLDAS:
+        ins.a.vldas.qL = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vldas.addr)
+    elif family == FAM_VLDUS:
+        ins.a.vldus.vD = <int32_t>row[3]
+        ins.a.vldus.qL = <int32_t>row[4]
+        decode_addr(m, row + 5, &ins.a.vldus.addr)
+    elif family == FAM_VLDUS_POST:
+        ins.a.vldus_post.vD = <int32_t>row[3]
+        ins.a.vldus_post.qL = <int32_t>row[4]
+        ins.a.vldus_post.sb = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vldus_post.x)
+    elif family == FAM_VLD_BLK:
+        ins.a.vld_blk.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_blk.addr)
+    elif family == FAM_VLD_E2B:
+        ins.a.vld_e2b.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_e2b.addr)
+    elif family == FAM_VLD_UNPK4:
+        ins.a.vld_unpk4.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_unpk4.addr)
+    elif family == FAM_VGATB:
+        ins.a.vgatb.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vgatb.base)
+        ins.a.vgatb.vI = <int32_t>row[8]
+        ins.a.vgatb.pM = <int32_t>row[9]
+    elif family == FAM_VLDU:
+        ins.a.vldu.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vldu.addr)
+    elif family == FAM_VSTU:
+        decode_addr(m, row + 3, &ins.a.vstu.addr)
+        ins.a.vstu.vS = <int32_t>row[7]
+    elif family == FAM_VSTU_COUNT:
+        decode_addr(m, row + 3, &ins.a.vstu_count.addr)
+        ins.a.vstu_count.vS = <int32_t>row[7]
+        decode_sval(m, row + 8, &ins.a.vstu_count.x)
+    elif family == FAM_VLD_NORM_PU:
+        ins.a.vld_norm_pu.vD = <int32_t>row[3]
+        ins.a.vld_norm_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_norm_pu.x)
+    elif family == FAM_VLD_US_PU:
+        ins.a.vld_us_pu.vD = <int32_t>row[3]
+        ins.a.vld_us_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_us_pu.x)
+    elif family == FAM_VLD_DS_PU:
+        ins.a.vld_ds_pu.vD = <int32_t>row[3]
+        ins.a.vld_ds_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_ds_pu.x)
+    elif family == FAM_VLD_UNPK_PU:
+        ins.a.vld_unpk_pu.vD = <int32_t>row[3]
+        ins.a.vld_unpk_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_unpk_pu.x)
+    elif family == FAM_VLD_DINTLV_PU:
+        ins.a.vld_dintlv_pu.vD0 = <int32_t>row[3]
+        ins.a.vld_dintlv_pu.vD1 = <int32_t>row[4]
+        ins.a.vld_dintlv_pu.sb = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vld_dintlv_pu.x)
+    elif family == FAM_MASK_LOAD_NORM_PU:
+        ins.a.mask_load_norm_pu.pD = <int32_t>row[3]
+        ins.a.mask_load_norm_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_load_norm_pu.x)
+    elif family == FAM_MASK_LOAD_US_PU:
+        ins.a.mask_load_us_pu.pD = <int32_t>row[3]
+        ins.a.mask_load_us_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_load_us_pu.x)
+    elif family == FAM_MASK_LOAD_DS_PU:
+        ins.a.mask_load_ds_pu.pD = <int32_t>row[3]
+        ins.a.mask_load_ds_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_load_ds_pu.x)
+    elif family == FAM_VSTA_NORM_PU:
+        ins.a.vsta_norm_pu.sb = <int32_t>row[3]
+        ins.a.vsta_norm_pu.vS = <int32_t>row[4]
+        ins.a.vsta_norm_pu.pM = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vsta_norm_pu.x)
+    elif family == FAM_MASK_STORE_NORM_PU:
+        ins.a.mask_store_norm_pu.sb = <int32_t>row[3]
+        ins.a.mask_store_norm_pu.pS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_store_norm_pu.x)
+    elif family == FAM_VSTA_FIRST_PU:
+        ins.a.vsta_first_pu.sb = <int32_t>row[3]
+        ins.a.vsta_first_pu.vS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vsta_first_pu.x)
+    elif family == FAM_VSTA_PACK_PU:
+        ins.a.vsta_pack_pu.sb = <int32_t>row[3]
+        ins.a.vsta_pack_pu.vS = <int32_t>row[4]
+        ins.a.vsta_pack_pu.pM = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vsta_pack_pu.x)
+    elif family == FAM_MASK_STORE_PACK_PU:
+        ins.a.mask_store_pack_pu.sb = <int32_t>row[3]
+        ins.a.mask_store_pack_pu.pS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_store_pack_pu.x)
+    elif family == FAM_VSTUS_PU:
+        ins.a.vstus_pu.sb = <int32_t>row[3]
+        ins.a.vstus_pu.uS = <int32_t>row[4]
+        ins.a.vstus_pu.vS = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vstus_pu.x)
+    elif family == FAM_VSTA_PACKV2_PU:
+        ins.a.vsta_packv2_pu.sb = <int32_t>row[3]
+        ins.a.vsta_packv2_pu.vS = <int32_t>row[4]
+        ins.a.vsta_packv2_pu.pM = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vsta_packv2_pu.x)
+    elif family == FAM_VLD_BRC_PU:
+        ins.a.vld_brc_pu.vD = <int32_t>row[3]
+        ins.a.vld_brc_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_brc_pu.x)
+    elif family == FAM_VLD_BLK_PU:
+        ins.a.vld_blk_pu.vD = <int32_t>row[3]
+        ins.a.vld_blk_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_blk_pu.x)
+    elif family == FAM_VLD_E2B_PU:
+        ins.a.vld_e2b_pu.vD = <int32_t>row[3]
+        ins.a.vld_e2b_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_e2b_pu.x)
+    elif family == FAM_VLD_UNPK4_PU:
+        ins.a.vld_unpk4_pu.vD = <int32_t>row[3]
+        ins.a.vld_unpk4_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_unpk4_pu.x)
+
+
+cdef inline int k_vld_norm_pu(Machine* m, const Ins* ins, const Args_vld_norm_pu* a) noexcept nogil:
+    """vld at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_norm at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_norm(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_us_pu(Machine* m, const Ins* ins, const Args_vld_us_pu* a, vld_us_pu_TW* tag0) noexcept nogil:
+    """vld.us at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_us at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_us(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_ds_pu(Machine* m, const Ins* ins, const Args_vld_ds_pu* a, vld_ds_pu_TW* tag0) noexcept nogil:
+    """vld.ds at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_ds at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_ds(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_unpk_pu(Machine* m, const Ins* ins, const Args_vld_unpk_pu* a, vld_unpk_pu_TW* tag0) noexcept nogil:
+    """vld.unpk at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_unpk at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_unpk(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_dintlv_pu(Machine* m, const Ins* ins, const Args_vld_dintlv_pu* a, vld_dintlv_pu_TW* tag0) noexcept nogil:
+    """vld.dintlv at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_dintlv at
+    cdef int status
+    at.vD0 = a.vD0
+    at.vD1 = a.vD1
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_dintlv(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_mask_load_norm_pu(Machine* m, const Ins* ins, const Args_mask_load_norm_pu* a) noexcept nogil:
+    """vld at the address in sB, then sB += X * 1 (post-update)."""
+    cdef Args_mask_load_norm at
+    cdef int status
+    at.pD = a.pD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_mask_load_norm(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
+    return status
+
+
+cdef inline int k_mask_load_us_pu(Machine* m, const Ins* ins, const Args_mask_load_us_pu* a) noexcept nogil:
+    """vld.us at the address in sB, then sB += X * 1 (post-update)."""
+    cdef Args_mask_load_us at
+    cdef int status
+    at.pD = a.pD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_mask_load_us(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
+    return status
+
+
+cdef inline int k_mask_load_ds_pu(Machine* m, const Ins* ins, const Args_mask_load_ds_pu* a) noexcept nogil:
+    """vld.ds at the address in sB, then sB += X * 1 (post-update)."""
+    cdef Args_mask_load_ds at
+    cdef int status
+    at.pD = a.pD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_mask_load_ds(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
+    return status
+
+
+cdef inline int k_vsta_norm_pu(Machine* m, const Ins* ins, const Args_vsta_norm_pu* a, vsta_norm_pu_TW* tag0) noexcept nogil:
+    """vsta at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vsta_norm at
+    cdef int status
+    at.vS = a.vS
+    at.pM = a.pM
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vsta_norm(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_mask_store_norm_pu(Machine* m, const Ins* ins, const Args_mask_store_norm_pu* a) noexcept nogil:
+    """vsta at the address in sB, then sB += X * 1 (post-update)."""
+    cdef Args_mask_store_norm at
+    cdef int status
+    at.pS = a.pS
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_mask_store_norm(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
+    return status
+
+
+cdef inline int k_vsta_first_pu(Machine* m, const Ins* ins, const Args_vsta_first_pu* a, vsta_first_pu_TW* tag0) noexcept nogil:
+    """vsta.1st at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vsta_first at
+    cdef int status
+    at.vS = a.vS
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vsta_first(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vsta_pack_pu(Machine* m, const Ins* ins, const Args_vsta_pack_pu* a, vsta_pack_pu_TW* tag0) noexcept nogil:
+    """vsta.pack at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vsta_pack at
+    cdef int status
+    at.vS = a.vS
+    at.pM = a.pM
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vsta_pack(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_mask_store_pack_pu(Machine* m, const Ins* ins, const Args_mask_store_pack_pu* a) noexcept nogil:
+    """vsta.pack at the address in sB, then sB += X * 1 (post-update)."""
+    cdef Args_mask_store_pack at
+    cdef int status
+    at.pS = a.pS
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_mask_store_pack(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
+    return status
+
+
+cdef inline int k_vstus_pu(Machine* m, const Ins* ins, const Args_vstus_pu* a, vstus_pu_TW* tag0) noexcept nogil:
+    """vstus at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vstus at
+    cdef int status
+    at.uS = a.uS
+    at.vS = a.vS
+    at.x = a.x
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vstus(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vsta_packv2_pu(Machine* m, const Ins* ins, const Args_vsta_packv2_pu* a) noexcept nogil:
+    """vsta.packv2 at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vsta_packv2 at
+    cdef int status
+    at.vS = a.vS
+    at.pM = a.pM
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vsta_packv2(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_brc_pu(Machine* m, const Ins* ins, const Args_vld_brc_pu* a, vld_brc_pu_TW* tag0) noexcept nogil:
+    """vld.brc at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_brc at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_brc(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_blk_pu(Machine* m, const Ins* ins, const Args_vld_blk_pu* a) noexcept nogil:
+    """vld.blk at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_blk at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_blk(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_e2b_pu(Machine* m, const Ins* ins, const Args_vld_e2b_pu* a, vld_e2b_pu_TW* tag0) noexcept nogil:
+    """vld.e2b at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_e2b at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_e2b(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_unpk4_pu(Machine* m, const Ins* ins, const Args_vld_unpk4_pu* a) noexcept nogil:
+    """vld.unpk4 at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_unpk4 at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_unpk4(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
 
 
 # One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns
@@ -4063,8 +4492,838 @@ cdef const Ins* kernel_517(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_518(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint8_t*>NULL, <Op_plain*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[518]
+cdef const Ins* kernel_519(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint16_t*>NULL, <Op_plain*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_520(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint32_t*>NULL, <Op_plain*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_521(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint8_t*>NULL, <Op_status*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_522(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint16_t*>NULL, <Op_status*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_523(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint32_t*>NULL, <Op_status*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_524(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_525(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_526(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_527(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_spr_clear(m, ins, &ins.a.spr_clear)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_528(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_529(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_530(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_531(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_532(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_533(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_534(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_535(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_536(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstas(m, ins, &ins.a.vstas, <Op_plain*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_537(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstas(m, ins, &ins.a.vstas, <Op_ar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_538(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vldas(m, ins, &ins.a.vldas)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_539(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_540(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_541(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_542(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_543(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_544(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_545(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_546(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_547(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_blk(m, ins, &ins.a.vld_blk)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_548(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_e2b(m, ins, &ins.a.vld_e2b, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_549(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_e2b(m, ins, &ins.a.vld_e2b, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_550(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_unpk4(m, ins, &ins.a.vld_unpk4)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_551(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_552(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_553(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_554(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_555(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_556(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_557(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_558(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_559(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_560(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_561(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_562(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_563(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_564(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_565(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_566(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_567(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_568(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_569(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_570(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_571(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_572(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_573(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_574(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_575(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_576(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_577(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_578(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_579(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_580(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_581(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_582(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_583(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_584(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_585(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_586(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_587(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_588(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_589(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_590(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_591(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_592(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_593(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_594(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_595(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_blk_pu(m, ins, &ins.a.vld_blk_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vld_unpk4_pu(m, ins, &ins.a.vld_unpk4_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+
+cdef KernelFn KERNELS[604]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -4583,6 +5842,92 @@ KERNELS[514] = kernel_514
 KERNELS[515] = kernel_515
 KERNELS[516] = kernel_516
 KERNELS[517] = kernel_517
+KERNELS[518] = kernel_518
+KERNELS[519] = kernel_519
+KERNELS[520] = kernel_520
+KERNELS[521] = kernel_521
+KERNELS[522] = kernel_522
+KERNELS[523] = kernel_523
+KERNELS[524] = kernel_524
+KERNELS[525] = kernel_525
+KERNELS[526] = kernel_526
+KERNELS[527] = kernel_527
+KERNELS[528] = kernel_528
+KERNELS[529] = kernel_529
+KERNELS[530] = kernel_530
+KERNELS[531] = kernel_531
+KERNELS[532] = kernel_532
+KERNELS[533] = kernel_533
+KERNELS[534] = kernel_534
+KERNELS[535] = kernel_535
+KERNELS[536] = kernel_536
+KERNELS[537] = kernel_537
+KERNELS[538] = kernel_538
+KERNELS[539] = kernel_539
+KERNELS[540] = kernel_540
+KERNELS[541] = kernel_541
+KERNELS[542] = kernel_542
+KERNELS[543] = kernel_543
+KERNELS[544] = kernel_544
+KERNELS[545] = kernel_545
+KERNELS[546] = kernel_546
+KERNELS[547] = kernel_547
+KERNELS[548] = kernel_548
+KERNELS[549] = kernel_549
+KERNELS[550] = kernel_550
+KERNELS[551] = kernel_551
+KERNELS[552] = kernel_552
+KERNELS[553] = kernel_553
+KERNELS[554] = kernel_554
+KERNELS[555] = kernel_555
+KERNELS[556] = kernel_556
+KERNELS[557] = kernel_557
+KERNELS[558] = kernel_558
+KERNELS[559] = kernel_559
+KERNELS[560] = kernel_560
+KERNELS[561] = kernel_561
+KERNELS[562] = kernel_562
+KERNELS[563] = kernel_563
+KERNELS[564] = kernel_564
+KERNELS[565] = kernel_565
+KERNELS[566] = kernel_566
+KERNELS[567] = kernel_567
+KERNELS[568] = kernel_568
+KERNELS[569] = kernel_569
+KERNELS[570] = kernel_570
+KERNELS[571] = kernel_571
+KERNELS[572] = kernel_572
+KERNELS[573] = kernel_573
+KERNELS[574] = kernel_574
+KERNELS[575] = kernel_575
+KERNELS[576] = kernel_576
+KERNELS[577] = kernel_577
+KERNELS[578] = kernel_578
+KERNELS[579] = kernel_579
+KERNELS[580] = kernel_580
+KERNELS[581] = kernel_581
+KERNELS[582] = kernel_582
+KERNELS[583] = kernel_583
+KERNELS[584] = kernel_584
+KERNELS[585] = kernel_585
+KERNELS[586] = kernel_586
+KERNELS[587] = kernel_587
+KERNELS[588] = kernel_588
+KERNELS[589] = kernel_589
+KERNELS[590] = kernel_590
+KERNELS[591] = kernel_591
+KERNELS[592] = kernel_592
+KERNELS[593] = kernel_593
+KERNELS[594] = kernel_594
+KERNELS[595] = kernel_595
+KERNELS[596] = kernel_596
+KERNELS[597] = kernel_597
+KERNELS[598] = kernel_598
+KERNELS[599] = kernel_599
+KERNELS[600] = kernel_600
+KERNELS[601] = kernel_601
+KERNELS[602] = kernel_602
+KERNELS[603] = kernel_603
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -5424,6 +6769,482 @@ KERNEL_OF_ROWS = (
     (137, 6, 0, 515),
     (138, 9, 0, 516),
     (138, 11, 0, 517),
+    (139, 1, 0, 518),
+    (139, 2, 0, 518),
+    (139, 15, 0, 518),
+    (139, 14, 0, 518),
+    (139, 13, 0, 518),
+    (139, 12, 0, 518),
+    (139, 3, 0, 519),
+    (139, 4, 0, 519),
+    (139, 9, 0, 519),
+    (139, 10, 0, 519),
+    (139, 5, 0, 520),
+    (139, 6, 0, 520),
+    (139, 11, 0, 520),
+    (139, 16, 0, 518),
+    (139, 17, 0, 519),
+    (139, 18, 0, 520),
+    (140, 1, 0, 521),
+    (140, 2, 0, 521),
+    (140, 15, 0, 521),
+    (140, 14, 0, 521),
+    (140, 13, 0, 521),
+    (140, 12, 0, 521),
+    (140, 3, 0, 522),
+    (140, 4, 0, 522),
+    (140, 9, 0, 522),
+    (140, 10, 0, 522),
+    (140, 5, 0, 523),
+    (140, 6, 0, 523),
+    (140, 11, 0, 523),
+    (140, 16, 0, 521),
+    (140, 17, 0, 522),
+    (140, 18, 0, 523),
+    (141, 1, 0, 524),
+    (141, 2, 0, 524),
+    (141, 3, 0, 525),
+    (141, 4, 0, 525),
+    (141, 5, 0, 526),
+    (141, 6, 0, 526),
+    (142, 0, 0, 527),
+    (143, 1, 0, 528),
+    (143, 2, 0, 528),
+    (143, 15, 0, 528),
+    (143, 3, 0, 529),
+    (143, 4, 0, 529),
+    (143, 5, 0, 530),
+    (143, 6, 0, 530),
+    (143, 7, 0, 531),
+    (143, 9, 0, 529),
+    (143, 11, 0, 530),
+    (143, 10, 0, 529),
+    (143, 12, 0, 528),
+    (143, 13, 0, 528),
+    (143, 14, 0, 528),
+    (143, 20, 0, 528),
+    (143, 21, 0, 528),
+    (143, 22, 0, 528),
+    (143, 16, 0, 528),
+    (143, 17, 0, 529),
+    (143, 18, 0, 530),
+    (143, 19, 0, 531),
+    (144, 1, 0, 532),
+    (144, 2, 0, 532),
+    (144, 15, 0, 532),
+    (144, 3, 0, 533),
+    (144, 4, 0, 533),
+    (144, 5, 0, 534),
+    (144, 6, 0, 534),
+    (144, 7, 0, 535),
+    (144, 9, 0, 533),
+    (144, 11, 0, 534),
+    (144, 10, 0, 533),
+    (144, 12, 0, 532),
+    (144, 13, 0, 532),
+    (144, 14, 0, 532),
+    (144, 20, 0, 532),
+    (144, 21, 0, 532),
+    (144, 22, 0, 532),
+    (144, 16, 0, 532),
+    (144, 17, 0, 533),
+    (144, 18, 0, 534),
+    (144, 19, 0, 535),
+    (145, 0, 0, 536),
+    (146, 0, 0, 537),
+    (147, 0, 0, 538),
+    (148, 1, 0, 539),
+    (148, 2, 0, 539),
+    (148, 15, 0, 539),
+    (148, 3, 0, 540),
+    (148, 4, 0, 540),
+    (148, 5, 0, 541),
+    (148, 6, 0, 541),
+    (148, 7, 0, 542),
+    (148, 9, 0, 540),
+    (148, 11, 0, 541),
+    (148, 10, 0, 540),
+    (148, 12, 0, 539),
+    (148, 13, 0, 539),
+    (148, 14, 0, 539),
+    (148, 20, 0, 539),
+    (148, 21, 0, 539),
+    (148, 22, 0, 539),
+    (148, 16, 0, 539),
+    (148, 17, 0, 540),
+    (148, 18, 0, 541),
+    (148, 19, 0, 542),
+    (149, 1, 0, 543),
+    (149, 2, 0, 543),
+    (149, 15, 0, 543),
+    (149, 3, 0, 544),
+    (149, 4, 0, 544),
+    (149, 5, 0, 545),
+    (149, 6, 0, 545),
+    (149, 7, 0, 546),
+    (149, 9, 0, 544),
+    (149, 11, 0, 545),
+    (149, 10, 0, 544),
+    (149, 12, 0, 543),
+    (149, 13, 0, 543),
+    (149, 14, 0, 543),
+    (149, 20, 0, 543),
+    (149, 21, 0, 543),
+    (149, 22, 0, 543),
+    (149, 16, 0, 543),
+    (149, 17, 0, 544),
+    (149, 18, 0, 545),
+    (149, 19, 0, 546),
+    (150, 1, 0, 547),
+    (150, 2, 0, 547),
+    (150, 3, 0, 547),
+    (150, 4, 0, 547),
+    (150, 5, 0, 547),
+    (150, 6, 0, 547),
+    (150, 9, 0, 547),
+    (150, 10, 0, 547),
+    (150, 11, 0, 547),
+    (150, 12, 0, 547),
+    (150, 13, 0, 547),
+    (150, 14, 0, 547),
+    (150, 15, 0, 547),
+    (150, 20, 0, 547),
+    (150, 21, 0, 547),
+    (150, 22, 0, 547),
+    (150, 16, 0, 547),
+    (150, 17, 0, 547),
+    (150, 18, 0, 547),
+    (151, 3, 0, 548),
+    (151, 4, 0, 548),
+    (151, 9, 0, 548),
+    (151, 10, 0, 548),
+    (151, 5, 0, 549),
+    (151, 6, 0, 549),
+    (151, 11, 0, 549),
+    (151, 17, 0, 548),
+    (151, 18, 0, 549),
+    (152, 1, 0, 550),
+    (152, 2, 0, 550),
+    (152, 12, 0, 550),
+    (152, 13, 0, 550),
+    (152, 14, 0, 550),
+    (152, 15, 0, 550),
+    (152, 20, 0, 550),
+    (152, 21, 0, 550),
+    (152, 22, 0, 550),
+    (152, 16, 0, 550),
+    (153, 1, 6, 551),
+    (153, 2, 6, 551),
+    (153, 3, 6, 552),
+    (153, 4, 6, 552),
+    (153, 5, 6, 553),
+    (153, 6, 6, 553),
+    (153, 7, 6, 554),
+    (153, 8, 6, 554),
+    (153, 9, 6, 552),
+    (153, 10, 6, 552),
+    (153, 11, 6, 553),
+    (153, 12, 6, 551),
+    (153, 13, 6, 551),
+    (153, 14, 6, 551),
+    (153, 15, 6, 551),
+    (153, 20, 6, 551),
+    (153, 21, 6, 551),
+    (153, 22, 6, 551),
+    (153, 16, 6, 551),
+    (153, 17, 6, 552),
+    (153, 18, 6, 553),
+    (153, 19, 6, 554),
+    (154, 1, 0, 555),
+    (154, 2, 0, 555),
+    (154, 15, 0, 555),
+    (154, 3, 0, 556),
+    (154, 4, 0, 556),
+    (154, 5, 0, 557),
+    (154, 6, 0, 557),
+    (154, 7, 0, 558),
+    (154, 9, 0, 556),
+    (154, 11, 0, 557),
+    (154, 10, 0, 556),
+    (154, 12, 0, 555),
+    (154, 13, 0, 555),
+    (154, 14, 0, 555),
+    (154, 20, 0, 555),
+    (154, 21, 0, 555),
+    (154, 22, 0, 555),
+    (154, 16, 0, 555),
+    (154, 17, 0, 556),
+    (154, 18, 0, 557),
+    (154, 19, 0, 558),
+    (155, 1, 0, 559),
+    (155, 2, 0, 559),
+    (155, 15, 0, 559),
+    (155, 3, 0, 560),
+    (155, 4, 0, 560),
+    (155, 5, 0, 561),
+    (155, 6, 0, 561),
+    (155, 7, 0, 562),
+    (155, 9, 0, 560),
+    (155, 11, 0, 561),
+    (155, 10, 0, 560),
+    (155, 12, 0, 559),
+    (155, 13, 0, 559),
+    (155, 14, 0, 559),
+    (155, 20, 0, 559),
+    (155, 21, 0, 559),
+    (155, 22, 0, 559),
+    (155, 16, 0, 559),
+    (155, 17, 0, 560),
+    (155, 18, 0, 561),
+    (155, 19, 0, 562),
+    (156, 1, 0, 563),
+    (156, 2, 0, 563),
+    (156, 15, 0, 563),
+    (156, 3, 0, 564),
+    (156, 4, 0, 564),
+    (156, 5, 0, 565),
+    (156, 6, 0, 565),
+    (156, 7, 0, 566),
+    (156, 9, 0, 564),
+    (156, 11, 0, 565),
+    (156, 10, 0, 564),
+    (156, 12, 0, 563),
+    (156, 13, 0, 563),
+    (156, 14, 0, 563),
+    (156, 20, 0, 563),
+    (156, 21, 0, 563),
+    (156, 22, 0, 563),
+    (156, 16, 0, 563),
+    (156, 17, 0, 564),
+    (156, 18, 0, 565),
+    (156, 19, 0, 566),
+    (157, 1, 0, 567),
+    (157, 2, 0, 567),
+    (157, 3, 0, 567),
+    (157, 4, 0, 567),
+    (157, 5, 0, 567),
+    (157, 6, 0, 567),
+    (157, 7, 0, 567),
+    (157, 8, 0, 567),
+    (157, 9, 0, 567),
+    (157, 10, 0, 567),
+    (157, 11, 0, 567),
+    (157, 12, 0, 567),
+    (157, 13, 0, 567),
+    (157, 14, 0, 567),
+    (157, 15, 0, 567),
+    (157, 16, 0, 567),
+    (157, 17, 0, 567),
+    (157, 18, 0, 567),
+    (157, 19, 0, 567),
+    (157, 20, 0, 567),
+    (157, 21, 0, 567),
+    (157, 22, 0, 567),
+    (158, 1, 0, 568),
+    (158, 2, 0, 568),
+    (158, 12, 0, 568),
+    (158, 13, 0, 568),
+    (158, 14, 0, 568),
+    (158, 15, 0, 568),
+    (158, 16, 0, 568),
+    (158, 20, 0, 568),
+    (158, 21, 0, 568),
+    (158, 22, 0, 568),
+    (158, 3, 0, 569),
+    (158, 4, 0, 569),
+    (158, 9, 0, 569),
+    (158, 10, 0, 569),
+    (158, 17, 0, 569),
+    (159, 1, 0, 570),
+    (159, 2, 0, 570),
+    (159, 12, 0, 570),
+    (159, 13, 0, 570),
+    (159, 14, 0, 570),
+    (159, 15, 0, 570),
+    (159, 16, 0, 570),
+    (159, 20, 0, 570),
+    (159, 21, 0, 570),
+    (159, 22, 0, 570),
+    (159, 3, 0, 571),
+    (159, 4, 0, 571),
+    (159, 9, 0, 571),
+    (159, 10, 0, 571),
+    (159, 17, 0, 571),
+    (160, 1, 0, 572),
+    (160, 2, 0, 572),
+    (160, 12, 0, 572),
+    (160, 13, 0, 572),
+    (160, 14, 0, 572),
+    (160, 15, 0, 572),
+    (160, 16, 0, 572),
+    (160, 20, 0, 572),
+    (160, 21, 0, 572),
+    (160, 22, 0, 572),
+    (160, 3, 0, 573),
+    (160, 4, 0, 573),
+    (160, 9, 0, 573),
+    (160, 10, 0, 573),
+    (160, 17, 0, 573),
+    (160, 5, 0, 574),
+    (160, 6, 0, 574),
+    (160, 11, 0, 574),
+    (160, 18, 0, 574),
+    (161, 1, 0, 575),
+    (161, 2, 0, 575),
+    (161, 12, 0, 575),
+    (161, 13, 0, 575),
+    (161, 14, 0, 575),
+    (161, 15, 0, 575),
+    (161, 16, 0, 575),
+    (161, 20, 0, 575),
+    (161, 21, 0, 575),
+    (161, 22, 0, 575),
+    (161, 3, 0, 576),
+    (161, 4, 0, 576),
+    (161, 9, 0, 576),
+    (161, 10, 0, 576),
+    (161, 17, 0, 576),
+    (161, 5, 0, 577),
+    (161, 6, 0, 577),
+    (161, 11, 0, 577),
+    (161, 18, 0, 577),
+    (162, 0, 0, 578),
+    (163, 0, 0, 579),
+    (164, 0, 0, 580),
+    (165, 1, 0, 581),
+    (165, 2, 0, 581),
+    (165, 3, 0, 582),
+    (165, 4, 0, 582),
+    (165, 5, 0, 583),
+    (165, 6, 0, 583),
+    (165, 9, 0, 582),
+    (165, 11, 0, 583),
+    (165, 10, 0, 582),
+    (165, 12, 0, 581),
+    (165, 15, 0, 581),
+    (165, 13, 0, 581),
+    (165, 14, 0, 581),
+    (165, 20, 0, 581),
+    (165, 21, 0, 581),
+    (165, 22, 0, 581),
+    (165, 16, 0, 581),
+    (165, 17, 0, 582),
+    (165, 18, 0, 583),
+    (166, 0, 0, 584),
+    (167, 1, 0, 585),
+    (167, 2, 0, 585),
+    (167, 3, 0, 586),
+    (167, 4, 0, 586),
+    (167, 5, 0, 587),
+    (167, 6, 0, 587),
+    (167, 9, 0, 586),
+    (167, 11, 0, 587),
+    (167, 10, 0, 586),
+    (167, 12, 0, 585),
+    (167, 15, 0, 585),
+    (167, 13, 0, 585),
+    (167, 14, 0, 585),
+    (167, 20, 0, 585),
+    (167, 21, 0, 585),
+    (167, 22, 0, 585),
+    (167, 16, 0, 585),
+    (167, 17, 0, 586),
+    (167, 18, 0, 587),
+    (168, 3, 0, 588),
+    (168, 4, 0, 588),
+    (168, 5, 0, 589),
+    (168, 6, 0, 589),
+    (168, 7, 0, 590),
+    (168, 8, 0, 590),
+    (168, 9, 0, 588),
+    (168, 11, 0, 589),
+    (168, 10, 0, 588),
+    (168, 17, 0, 588),
+    (168, 18, 0, 589),
+    (168, 19, 0, 590),
+    (169, 0, 0, 591),
+    (170, 1, 0, 592),
+    (170, 2, 0, 592),
+    (170, 15, 0, 592),
+    (170, 3, 0, 593),
+    (170, 4, 0, 593),
+    (170, 5, 0, 594),
+    (170, 6, 0, 594),
+    (170, 7, 0, 595),
+    (170, 9, 0, 593),
+    (170, 11, 0, 594),
+    (170, 10, 0, 593),
+    (170, 12, 0, 592),
+    (170, 13, 0, 592),
+    (170, 14, 0, 592),
+    (170, 20, 0, 592),
+    (170, 21, 0, 592),
+    (170, 22, 0, 592),
+    (170, 16, 0, 592),
+    (170, 17, 0, 593),
+    (170, 18, 0, 594),
+    (170, 19, 0, 595),
+    (171, 5, 0, 596),
+    (171, 6, 0, 596),
+    (171, 11, 0, 596),
+    (171, 18, 0, 596),
+    (172, 1, 0, 597),
+    (172, 2, 0, 597),
+    (172, 12, 0, 597),
+    (172, 13, 0, 597),
+    (172, 14, 0, 597),
+    (172, 15, 0, 597),
+    (172, 16, 0, 597),
+    (172, 20, 0, 597),
+    (172, 21, 0, 597),
+    (172, 22, 0, 597),
+    (172, 3, 0, 598),
+    (172, 4, 0, 598),
+    (172, 9, 0, 598),
+    (172, 10, 0, 598),
+    (172, 17, 0, 598),
+    (172, 5, 0, 599),
+    (172, 6, 0, 599),
+    (172, 11, 0, 599),
+    (172, 18, 0, 599),
+    (173, 1, 0, 600),
+    (173, 2, 0, 600),
+    (173, 3, 0, 600),
+    (173, 4, 0, 600),
+    (173, 5, 0, 600),
+    (173, 6, 0, 600),
+    (173, 9, 0, 600),
+    (173, 10, 0, 600),
+    (173, 11, 0, 600),
+    (173, 12, 0, 600),
+    (173, 13, 0, 600),
+    (173, 14, 0, 600),
+    (173, 15, 0, 600),
+    (173, 20, 0, 600),
+    (173, 21, 0, 600),
+    (173, 22, 0, 600),
+    (173, 16, 0, 600),
+    (173, 17, 0, 600),
+    (173, 18, 0, 600),
+    (174, 3, 0, 601),
+    (174, 4, 0, 601),
+    (174, 9, 0, 601),
+    (174, 10, 0, 601),
+    (174, 5, 0, 602),
+    (174, 6, 0, 602),
+    (174, 11, 0, 602),
+    (174, 17, 0, 601),
+    (174, 18, 0, 602),
+    (175, 1, 0, 603),
+    (175, 2, 0, 603),
+    (175, 12, 0, 603),
+    (175, 13, 0, 603),
+    (175, 14, 0, 603),
+    (175, 15, 0, 603),
+    (175, 20, 0, 603),
+    (175, 21, 0, 603),
+    (175, 22, 0, 603),
+    (175, 16, 0, 603),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -5564,4 +7385,41 @@ FAMILY_OF_OPCODE = {
     136: FAM_VDUP_LANE,
     137: FAM_VMULL,
     138: FAM_VPAIRSUM,
+    139: FAM_VSQZ,
+    140: FAM_VSQZ,
+    141: FAM_VUSQZ,
+    142: FAM_SPR_CLEAR,
+    143: FAM_VSTUS,
+    144: FAM_VSTUR,
+    145: FAM_VSTAS,
+    146: FAM_VSTAS,
+    147: FAM_VLDAS,
+    148: FAM_VLDUS,
+    149: FAM_VLDUS_POST,
+    150: FAM_VLD_BLK,
+    151: FAM_VLD_E2B,
+    152: FAM_VLD_UNPK4,
+    153: FAM_VGATB,
+    154: FAM_VLDU,
+    155: FAM_VSTU,
+    156: FAM_VSTU_COUNT,
+    157: FAM_VLD_NORM_PU,
+    158: FAM_VLD_US_PU,
+    159: FAM_VLD_DS_PU,
+    160: FAM_VLD_UNPK_PU,
+    161: FAM_VLD_DINTLV_PU,
+    162: FAM_MASK_LOAD_NORM_PU,
+    163: FAM_MASK_LOAD_US_PU,
+    164: FAM_MASK_LOAD_DS_PU,
+    165: FAM_VSTA_NORM_PU,
+    166: FAM_MASK_STORE_NORM_PU,
+    167: FAM_VSTA_FIRST_PU,
+    168: FAM_VSTA_PACK_PU,
+    169: FAM_MASK_STORE_PACK_PU,
+    170: FAM_VSTUS_PU,
+    171: FAM_VSTA_PACKV2_PU,
+    172: FAM_VLD_BRC_PU,
+    173: FAM_VLD_BLK_PU,
+    174: FAM_VLD_E2B_PU,
+    175: FAM_VLD_UNPK4_PU,
 }

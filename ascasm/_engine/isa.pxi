@@ -26,6 +26,9 @@ ctypedef struct Op_add:
 ctypedef struct Op_and:
     char unused
 
+ctypedef struct Op_ar:
+    char unused
+
 ctypedef struct Op_axpy:
     char unused
 
@@ -110,6 +113,9 @@ ctypedef struct Op_odd:
 ctypedef struct Op_or:
     char unused
 
+ctypedef struct Op_plain:
+    char unused
+
 ctypedef struct Op_prelu:
     char unused
 
@@ -135,6 +141,9 @@ ctypedef struct Op_sqrt:
     char unused
 
 ctypedef struct Op_sqrt_nftz:
+    char unused
+
+ctypedef struct Op_status:
     char unused
 
 ctypedef struct Op_sub:
@@ -222,6 +231,41 @@ cdef enum Family:
     FAM_VDUP_LANE = 70
     FAM_VMULL = 71
     FAM_VPAIRSUM = 72
+    FAM_VSQZ = 73
+    FAM_VUSQZ = 74
+    FAM_SPR_CLEAR = 75
+    FAM_VSTUS = 76
+    FAM_VSTUR = 77
+    FAM_VSTAS = 78
+    FAM_VLDAS = 79
+    FAM_VLDUS = 80
+    FAM_VLDUS_POST = 81
+    FAM_VLD_BLK = 82
+    FAM_VLD_E2B = 83
+    FAM_VLD_UNPK4 = 84
+    FAM_VGATB = 85
+    FAM_VLDU = 86
+    FAM_VSTU = 87
+    FAM_VSTU_COUNT = 88
+    FAM_VLD_NORM_PU = 89
+    FAM_VLD_US_PU = 90
+    FAM_VLD_DS_PU = 91
+    FAM_VLD_UNPK_PU = 92
+    FAM_VLD_DINTLV_PU = 93
+    FAM_MASK_LOAD_NORM_PU = 94
+    FAM_MASK_LOAD_US_PU = 95
+    FAM_MASK_LOAD_DS_PU = 96
+    FAM_VSTA_NORM_PU = 97
+    FAM_MASK_STORE_NORM_PU = 98
+    FAM_VSTA_FIRST_PU = 99
+    FAM_VSTA_PACK_PU = 100
+    FAM_MASK_STORE_PACK_PU = 101
+    FAM_VSTUS_PU = 102
+    FAM_VSTA_PACKV2_PU = 103
+    FAM_VLD_BRC_PU = 104
+    FAM_VLD_BLK_PU = 105
+    FAM_VLD_E2B_PU = 106
+    FAM_VLD_UNPK4_PU = 107
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -673,6 +717,124 @@ ctypedef fused vpairsum_T:
     F16
     float
 
+ctypedef fused vsqz_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vsqz_sub:
+    Op_plain
+    Op_status
+
+ctypedef fused vusqz_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vstus_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vstur_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vstas_sub:
+    Op_plain
+    Op_ar
+
+ctypedef fused vldus_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vldus_post_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vld_e2b_TW:
+    uint16_t
+    uint32_t
+
+ctypedef fused vgatb_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vldu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vstu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vstu_count_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vld_us_pu_TW:
+    uint8_t
+    uint16_t
+
+ctypedef fused vld_ds_pu_TW:
+    uint8_t
+    uint16_t
+
+ctypedef fused vld_unpk_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vld_dintlv_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vsta_norm_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vsta_first_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vsta_pack_pu_TW:
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vstus_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vld_brc_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vld_e2b_pu_TW:
+    uint16_t
+    uint32_t
+
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
     SVal x
@@ -1025,6 +1187,179 @@ cdef struct Args_vpairsum:    # vD.T, vS.T, pM
     int32_t vS
     int32_t pM
 
+cdef struct Args_vsqz:    # vD.T, vS.T, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
+cdef struct Args_vusqz:    # vD.T, pM
+    int32_t vD
+    int32_t pM
+
+cdef struct Args_spr_clear:    # (no operands)
+    char unused
+
+cdef struct Args_vstus:    # [addr], uS, vS.T, X
+    Addr addr
+    int32_t uS
+    int32_t vS
+    SVal x
+
+cdef struct Args_vstur:    # [base], uS, vS.T
+    Addr base
+    int32_t uS
+    int32_t vS
+
+cdef struct Args_vstas:    # [addr], uS
+    Addr addr
+    int32_t uS
+
+cdef struct Args_vldas:    # qL, [addr]
+    int32_t qL
+    Addr addr
+
+cdef struct Args_vldus:    # vD.T, qL, [addr]
+    int32_t vD
+    int32_t qL
+    Addr addr
+
+cdef struct Args_vldus_post:    # vD.T, qL, [sB], X
+    int32_t vD
+    int32_t qL
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_blk:    # vD.T, [addr]
+    int32_t vD
+    Addr addr
+
+cdef struct Args_vld_e2b:    # vD.T, [addr]
+    int32_t vD
+    Addr addr
+
+cdef struct Args_vld_unpk4:    # vD.T, [addr]
+    int32_t vD
+    Addr addr
+
+cdef struct Args_vgatb:    # vD.T, [base], vI.U, pM
+    int32_t vD
+    Addr base
+    int32_t vI
+    int32_t pM
+
+cdef struct Args_vldu:    # vD.T, [addr]
+    int32_t vD
+    Addr addr
+
+cdef struct Args_vstu:    # [addr], vS.T
+    Addr addr
+    int32_t vS
+
+cdef struct Args_vstu_count:    # [addr], vS.T, X
+    Addr addr
+    int32_t vS
+    SVal x
+
+cdef struct Args_vld_norm_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_us_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_ds_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_unpk_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_dintlv_pu:    # vD0.T, vD1.T, [sB], X
+    int32_t vD0
+    int32_t vD1
+    int32_t sb
+    SVal x
+
+cdef struct Args_mask_load_norm_pu:    # pD, [sB], X
+    int32_t pD
+    int32_t sb
+    SVal x
+
+cdef struct Args_mask_load_us_pu:    # pD, [sB], X
+    int32_t pD
+    int32_t sb
+    SVal x
+
+cdef struct Args_mask_load_ds_pu:    # pD, [sB], X
+    int32_t pD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vsta_norm_pu:    # [sB], vS.T, pM, X
+    int32_t sb
+    int32_t vS
+    int32_t pM
+    SVal x
+
+cdef struct Args_mask_store_norm_pu:    # [sB], pS, X
+    int32_t sb
+    int32_t pS
+    SVal x
+
+cdef struct Args_vsta_first_pu:    # [sB], vS.T, X
+    int32_t sb
+    int32_t vS
+    SVal x
+
+cdef struct Args_vsta_pack_pu:    # [sB], vS.T, pM, X
+    int32_t sb
+    int32_t vS
+    int32_t pM
+    SVal x
+
+cdef struct Args_mask_store_pack_pu:    # [sB], pS, X
+    int32_t sb
+    int32_t pS
+    SVal x
+
+cdef struct Args_vstus_pu:    # [sB], uS, vS.T, X
+    int32_t sb
+    int32_t uS
+    int32_t vS
+    SVal x
+
+cdef struct Args_vsta_packv2_pu:    # [sB], vS.T, pM, X
+    int32_t sb
+    int32_t vS
+    int32_t pM
+    SVal x
+
+cdef struct Args_vld_brc_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_blk_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_e2b_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_unpk4_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -1098,6 +1433,41 @@ cdef union Args:
     Args_vdup_lane vdup_lane
     Args_vmull vmull
     Args_vpairsum vpairsum
+    Args_vsqz vsqz
+    Args_vusqz vusqz
+    Args_spr_clear spr_clear
+    Args_vstus vstus
+    Args_vstur vstur
+    Args_vstas vstas
+    Args_vldas vldas
+    Args_vldus vldus
+    Args_vldus_post vldus_post
+    Args_vld_blk vld_blk
+    Args_vld_e2b vld_e2b
+    Args_vld_unpk4 vld_unpk4
+    Args_vgatb vgatb
+    Args_vldu vldu
+    Args_vstu vstu
+    Args_vstu_count vstu_count
+    Args_vld_norm_pu vld_norm_pu
+    Args_vld_us_pu vld_us_pu
+    Args_vld_ds_pu vld_ds_pu
+    Args_vld_unpk_pu vld_unpk_pu
+    Args_vld_dintlv_pu vld_dintlv_pu
+    Args_mask_load_norm_pu mask_load_norm_pu
+    Args_mask_load_us_pu mask_load_us_pu
+    Args_mask_load_ds_pu mask_load_ds_pu
+    Args_vsta_norm_pu vsta_norm_pu
+    Args_mask_store_norm_pu mask_store_norm_pu
+    Args_vsta_first_pu vsta_first_pu
+    Args_vsta_pack_pu vsta_pack_pu
+    Args_mask_store_pack_pu mask_store_pack_pu
+    Args_vstus_pu vstus_pu
+    Args_vsta_packv2_pu vsta_packv2_pu
+    Args_vld_brc_pu vld_brc_pu
+    Args_vld_blk_pu vld_blk_pu
+    Args_vld_e2b_pu vld_e2b_pu
+    Args_vld_unpk4_pu vld_unpk4_pu
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -1308,3 +1678,105 @@ cdef enum:
     POS_vpairsum_vD = 0
     POS_vpairsum_vS = 1
     POS_vpairsum_pM = 2
+    POS_vsqz_vD = 0
+    POS_vsqz_vS = 1
+    POS_vsqz_pM = 2
+    POS_vusqz_vD = 0
+    POS_vusqz_pM = 1
+    POS_vstus_addr = 0
+    POS_vstus_uS = 1
+    POS_vstus_vS = 2
+    POS_vstus_x = 3
+    POS_vstur_base = 0
+    POS_vstur_uS = 1
+    POS_vstur_vS = 2
+    POS_vstas_addr = 0
+    POS_vstas_uS = 1
+    POS_vldas_qL = 0
+    POS_vldas_addr = 1
+    POS_vldus_vD = 0
+    POS_vldus_qL = 1
+    POS_vldus_addr = 2
+    POS_vldus_post_vD = 0
+    POS_vldus_post_qL = 1
+    POS_vldus_post_sb = 2
+    POS_vldus_post_x = 3
+    POS_vld_blk_vD = 0
+    POS_vld_blk_addr = 1
+    POS_vld_e2b_vD = 0
+    POS_vld_e2b_addr = 1
+    POS_vld_unpk4_vD = 0
+    POS_vld_unpk4_addr = 1
+    POS_vgatb_vD = 0
+    POS_vgatb_base = 1
+    POS_vgatb_vI = 2
+    POS_vgatb_pM = 3
+    POS_vldu_vD = 0
+    POS_vldu_addr = 1
+    POS_vstu_addr = 0
+    POS_vstu_vS = 1
+    POS_vstu_count_addr = 0
+    POS_vstu_count_vS = 1
+    POS_vstu_count_x = 2
+    POS_vld_norm_pu_vD = 0
+    POS_vld_norm_pu_sb = 1
+    POS_vld_norm_pu_x = 2
+    POS_vld_us_pu_vD = 0
+    POS_vld_us_pu_sb = 1
+    POS_vld_us_pu_x = 2
+    POS_vld_ds_pu_vD = 0
+    POS_vld_ds_pu_sb = 1
+    POS_vld_ds_pu_x = 2
+    POS_vld_unpk_pu_vD = 0
+    POS_vld_unpk_pu_sb = 1
+    POS_vld_unpk_pu_x = 2
+    POS_vld_dintlv_pu_vD0 = 0
+    POS_vld_dintlv_pu_vD1 = 1
+    POS_vld_dintlv_pu_sb = 2
+    POS_vld_dintlv_pu_x = 3
+    POS_mask_load_norm_pu_pD = 0
+    POS_mask_load_norm_pu_sb = 1
+    POS_mask_load_norm_pu_x = 2
+    POS_mask_load_us_pu_pD = 0
+    POS_mask_load_us_pu_sb = 1
+    POS_mask_load_us_pu_x = 2
+    POS_mask_load_ds_pu_pD = 0
+    POS_mask_load_ds_pu_sb = 1
+    POS_mask_load_ds_pu_x = 2
+    POS_vsta_norm_pu_sb = 0
+    POS_vsta_norm_pu_vS = 1
+    POS_vsta_norm_pu_pM = 2
+    POS_vsta_norm_pu_x = 3
+    POS_mask_store_norm_pu_sb = 0
+    POS_mask_store_norm_pu_pS = 1
+    POS_mask_store_norm_pu_x = 2
+    POS_vsta_first_pu_sb = 0
+    POS_vsta_first_pu_vS = 1
+    POS_vsta_first_pu_x = 2
+    POS_vsta_pack_pu_sb = 0
+    POS_vsta_pack_pu_vS = 1
+    POS_vsta_pack_pu_pM = 2
+    POS_vsta_pack_pu_x = 3
+    POS_mask_store_pack_pu_sb = 0
+    POS_mask_store_pack_pu_pS = 1
+    POS_mask_store_pack_pu_x = 2
+    POS_vstus_pu_sb = 0
+    POS_vstus_pu_uS = 1
+    POS_vstus_pu_vS = 2
+    POS_vstus_pu_x = 3
+    POS_vsta_packv2_pu_sb = 0
+    POS_vsta_packv2_pu_vS = 1
+    POS_vsta_packv2_pu_pM = 2
+    POS_vsta_packv2_pu_x = 3
+    POS_vld_brc_pu_vD = 0
+    POS_vld_brc_pu_sb = 1
+    POS_vld_brc_pu_x = 2
+    POS_vld_blk_pu_vD = 0
+    POS_vld_blk_pu_sb = 1
+    POS_vld_blk_pu_x = 2
+    POS_vld_e2b_pu_vD = 0
+    POS_vld_e2b_pu_sb = 1
+    POS_vld_e2b_pu_x = 2
+    POS_vld_unpk4_pu_vD = 0
+    POS_vld_unpk4_pu_sb = 1
+    POS_vld_unpk4_pu_x = 2

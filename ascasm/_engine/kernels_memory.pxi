@@ -433,10 +433,13 @@ cdef inline int k_mask_store_norm(Machine* m, const Ins* ins, const Args_mask_st
 # vsta.pack [addr], pS  -- the even bits (bit 2j -> bit j) -> 16 bytes
 cdef inline int k_mask_store_pack(Machine* m, const Ins* ins, const Args_mask_store_pack* a) noexcept nogil:
     cdef uint64_t words[MASK_WORDS]
+    cdef uint8_t padded[2 * MASK_BYTES]        # pick_bits reads bit 2k for all 256 k: 64 bytes, p7's too
     cdef int64_t addr = address(&a.addr)
     cdef int status = check_mask(m, a.pS) or check_span(m, addr, ins.align, ins.size)
     if status:
         return status
-    pick_bits(words, <const uint8_t*>&m.preg[a.pS * MASK_WORDS], 2, 0)
+    memset(padded, 0, sizeof(padded))
+    memcpy(padded, &m.preg[a.pS * MASK_WORDS], MASK_BYTES)
+    pick_bits(words, padded, 2, 0)
     store_slot(m, addr, <const uint8_t*>words, ins.size, -1, POS_mask_store_pack_pS)
     return STOP_RUNNING

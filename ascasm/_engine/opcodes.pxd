@@ -139,6 +139,43 @@ cdef enum Opcode:
     OP_VDUP_V = 136
     OP_VMULL = 137
     OP_VPAIRSUM = 138
+    OP_VSQZ = 139
+    OP_VSQZ_ST = 140
+    OP_VUSQZ = 141
+    OP_SPRCLR_AR = 142
+    OP_VSTUS = 143
+    OP_VSTUR = 144
+    OP_VSTAS = 145
+    OP_VSTAR = 146
+    OP_VLDAS = 147
+    OP_VLDUS = 148
+    OP_VLDUS_PU = 149
+    OP_VLD_BLK = 150
+    OP_VLD_E2B = 151
+    OP_VLD_UNPK4 = 152
+    OP_VGATB = 153
+    OP_VLDU = 154
+    OP_VSTU = 155
+    OP_VSTU_COUNT = 156
+    OP_VLD_PU = 157
+    OP_VLD_US_PU = 158
+    OP_VLD_DS_PU = 159
+    OP_VLD_UNPK_PU = 160
+    OP_VLD_DINTLV_PU = 161
+    OP_VLD_PU_MASK = 162
+    OP_VLD_US_PU_MASK = 163
+    OP_VLD_DS_PU_MASK = 164
+    OP_VSTA_PU = 165
+    OP_VSTA_PU_MASK = 166
+    OP_VSTA_1ST_PU = 167
+    OP_VSTA_PACK_PU = 168
+    OP_VSTA_PACK_PU_MASK = 169
+    OP_VSTUS_PU = 170
+    OP_VSTA_PACKV2_PU = 171
+    OP_VLD_BRC_PU = 172
+    OP_VLD_BLK_PU = 173
+    OP_VLD_E2B_PU = 174
+    OP_VLD_UNPK4_PU = 175
 
 cdef enum TypeCode:
     T_S8 = 1
@@ -174,6 +211,11 @@ cdef enum StopCode:
     STOP_STEP_LIMIT = 6
     STOP_DUP_INDEX = 7
     STOP_HAZARD = 8
+    STOP_SPR_UNSET = 9
+    STOP_STREAM_BREAK = 10
+    STOP_BAD_COUNT = 11
+    STOP_ALIGN_UNSET = 12
+    STOP_ALIGN_BREAK = 13
 
 cdef enum Pattern:
     PAT_ALL = 0
@@ -193,5 +235,5 @@ cdef enum Pattern:
     PAT_ALLF = 15
 
 cdef enum:
-    ROW_WIDTH = 10
+    ROW_WIDTH = 11
     ROW_HEADER = 3

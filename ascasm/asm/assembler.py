@@ -26,18 +26,19 @@ from .files import InputFileError, load_npy, read_regular_file
 from .parser import parse_source
 from .syntax import BufferDecl, Equ, Expect, Instruction, ListInit, Out, Token
 
-_REGISTER = re.compile(r"^([vpasVPAS])(\d+)(?:\.(.*))?$")
+_REGISTER = re.compile(r"^([vpasuqVPASUQ])(\d+)(?:\.(.*))?$")
 _SPECIAL_FLOATS = {"inf": float("inf"), "nan": float("nan")}
 INT64_MIN, UINT64_LIMIT = -(1 << 63), 1 << 64
 
 # Which spec operand kinds an operand written in the source can fill.
 _FITS = {
     "vreg": {Kind.VREG}, "preg": {Kind.PREG}, "areg": {Kind.AREG}, "sreg": {Kind.SREG, Kind.SVAL, Kind.TVAL},
-    "addr": {Kind.ADDR}, "value": {Kind.SVAL, Kind.TVAL, Kind.IMM, Kind.LABEL, Kind.PAT, Kind.BARRIER, Kind.SAT,
-                                   Kind.PART},
+    "ureg": {Kind.UREG}, "qreg": {Kind.QREG},
+    "addr": {Kind.ADDR, Kind.BASE}, "value": {Kind.SVAL, Kind.TVAL, Kind.IMM, Kind.LABEL, Kind.PAT, Kind.BARRIER,
+                                              Kind.SAT, Kind.PART},
 }
 _SHAPE_WORDS = {"vreg": "a vector register", "preg": "a mask register", "areg": "an address register",
-                "sreg": "a scalar register", "addr": "an address", "value": "a value"}
+                "sreg": "a scalar register", "ureg": "an unaligned store register", "qreg": "an unaligned load register", "addr": "an address", "value": "a value"}
 
 
 class _Failed(Exception):
@@ -438,12 +439,12 @@ class _Assembler:
 
     def operand_hint(self, op, node) -> list[str]:
         """'did you mean v0.u16?' for a misspelt register, '[input]' for an address without brackets."""
-        if op.kind is Kind.ADDR and node.type == "NAME":
+        if op.kind in (Kind.ADDR, Kind.BASE) and node.type == "NAME":
             return [f"an address is written in brackets: [{shown(node.value)}]"]
-        if op.kind not in (Kind.VREG, Kind.PREG, Kind.AREG, Kind.SREG) or node.type != "NAME":
+        if op.kind not in _REGISTER_KINDS or node.type != "NAME":
             return []
         name, _, suffix = node.value.partition(".")
-        letter = {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s"}[op.kind]
+        letter = {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s", Kind.UREG: "u", Kind.QREG: "q"}[op.kind]
         names = [f"{letter}{n}" for n in range(REGISTER_FILES[letter][1])]
         close = difflib.get_close_matches(name.lower(), names, n=1, cutoff=0.6)
         return [f"did you mean '{close[0]}{'.' + suffix if suffix else ''}'?"] if close else []
@@ -464,6 +465,8 @@ class _Assembler:
             return _to_int64(self.constant(node))
         if kind is Kind.ADDR:
             return self.address(node)
+        if kind is Kind.BASE:
+            return self.post_update_base(node)
         name = self.bare_name(op, node)
         if kind is Kind.LABEL:
             if name not in self.labels:
@@ -546,6 +549,15 @@ class _Assembler:
             self.fail(node, "an address takes at most two scalar registers and one address register")
         return Addr(_to_int64(const), tuple(sregs), tuple(aregs))
 
+    def post_update_base(self, node) -> int:
+        """[sN] of a post-update form: one scalar register and nothing else, since the instruction writes
+        the advanced address back into it."""
+        addr = self.address(node)
+        if addr.const != 0 or len(addr.sregs) != 1 or addr.aregs:
+            self.fail(node, "a post-update address is one scalar register in brackets, e.g. [s1]: "
+                            "the instruction advances that register after the access")
+        return addr.sregs[0]
+
     def register_number(self, token) -> int:
         letter, index, _suffix = _register_parts(token.value)
         kind, count = REGISTER_FILES[letter]
@@ -554,7 +566,7 @@ class _Assembler:
         return index
 
 
-_REGISTER_KINDS = (Kind.VREG, Kind.PREG, Kind.AREG, Kind.SREG)
+_REGISTER_KINDS = (Kind.VREG, Kind.PREG, Kind.AREG, Kind.SREG, Kind.UREG, Kind.QREG)
 _OPCODES = {id(spec): isa.opcode(spec) for spec in isa.INSNS}
 
 
@@ -617,13 +629,21 @@ def _to_int64(value: int) -> int:
     return value - (1 << 64) if value >= (1 << 63) else value
 
 
-def _did_you_mean(word: str, choices) -> list[str]:
-    """A note naming up to three close choices; case is ignored when comparing ('LOOP' finds 'loop')."""
+def closest(word: str, choices, n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """Up to n choices close to word, case ignored ('LOOP' finds 'loop'), a transposition of its letters
+    first ('vsat' -> 'vsta' before 'vstu')."""
     by_lower = {}
     for choice in choices:
         by_lower.setdefault(choice.lower(), choice)
-    close = difflib.get_close_matches(word.lower(), list(by_lower), n=3, cutoff=0.6)
-    return [f"did you mean {' or '.join(repr(by_lower[c]) for c in close)}?"] if close else []
+    close = difflib.get_close_matches(word.lower(), list(by_lower), n=n, cutoff=cutoff)
+    close.sort(key=lambda c: sorted(c) != sorted(word.lower()))
+    return [by_lower[c] for c in close]
+
+
+def _did_you_mean(word: str, choices) -> list[str]:
+    """A note naming up to three close choices."""
+    close = closest(word, choices)
+    return [f"did you mean {' or '.join(repr(c) for c in close)}?"] if close else []
 
 
 def _kind_words(kind: Kind) -> str:

@@ -11,7 +11,7 @@ from .. import debug_expr
 from ..debug_expr import Value, format_value
 from ..isa import dtypes
 from ..isa.operands import Kind
-from ..state import VL
+from ..state import SPR_AR, SPR_NAMES, SPR_SQZN, SPR_SQZN_SET, VL
 from ..provenance import USER_EDIT
 from ..trace import source_text
 
@@ -83,6 +83,7 @@ def regs_lines(program, state, vtype) -> list[str]:
         else:
             masks.append(f"p{i} {int(np.unpackbits(state.preg[i]).sum())} bits")
     lines.append("  " + ", ".join(masks))
+    lines.append("  " + special_text(state))
     shown = 0
     for i in range(32):
         if state.vreg[i].any():
@@ -94,6 +95,17 @@ def regs_lines(program, state, vtype) -> list[str]:
     if not shown:
         lines.append("  v0-v31 all zero")
     return lines
+
+
+def special_text(state) -> str:
+    """AR, SQZN and what each unaligned store register holds pending, in one line."""
+    sqzn = str(int(state.spr[SPR_SQZN])) if state.spr[SPR_SQZN_SET] else "unset"
+    cells = [f"AR = {int(state.spr[SPR_AR])}", f"SQZN = {sqzn}"]
+    for u, (pending, at) in enumerate(state.ureg_state.tolist()):
+        cells.append(f"u{u} {pending} bytes pending for {at:#x}" if pending else f"u{u} empty")
+    for q, (loaded, position) in enumerate(state.qreg_state.tolist()):
+        cells.append(f"q{q} at {position:#x}" if loaded else f"q{q} unset")
+    return ", ".join(cells)
 
 
 def list_lines(program, state, first: int, breakpoint_lines: set) -> list[str]:
@@ -140,6 +152,16 @@ def step_change_lines(program, state, move, effects) -> list[str]:
         elif reg.file == "p":
             bits = np.unpackbits(state.preg[reg.number], bitorder="little")[::reg.etype.width][:reg.etype.lanes]
             lines.append(f"  p{reg.number}.{reg.etype.name}: {int(bits.sum())} of {bits.size} lanes active")
+        elif reg.file in SPR_NAMES:
+            index = SPR_NAMES.index(reg.file)
+            new, old = int(state.spr[index]), int(_before(state, move, "spr")[index])
+            lines.append(f"  {reg.file} = {new}" + (f", was {old}" if old != new else " (unchanged)"))
+        elif reg.file == "u":
+            pending, at = (int(x) for x in state.ureg_state[reg.number])
+            lines.append(f"  u{reg.number}: {pending} bytes pending for UB {at:#x}" if pending
+                         else f"  u{reg.number}: empty")
+        elif reg.file == "q":
+            lines.append(f"  q{reg.number}: the block for stream position {int(state.qreg_state[reg.number][1]):#x}")
         else:
             dtype = reg.etype.np_dtype
             new, old = state.vreg[reg.number].view(dtype), _before(state, move, "vreg")[reg.number].view(dtype)
@@ -163,8 +185,8 @@ def _before(state, move, part: str) -> np.ndarray:
 
 def _ub_write_lines(program, spans) -> list[str]:
     """`  output: 32 elements written: [0] [12] [24] ...` per buffer (bytes outside buffers: a range)."""
-    written = np.unique(np.concatenate([span.addr + np.arange(span.count)[:, None] * (span.pitch or span.width)
-                                        + np.arange(span.width) for span in spans]))
+    written = np.unique(np.concatenate([(span.addr + np.arange(span.count)[:, None] * (span.pitch or span.width)
+                                         + np.arange(span.width)).reshape(-1) for span in spans]))
     lines = []
     for buf in program.buffers.values():
         inside = written[(written >= buf.addr) & (written < buf.addr + buf.nbytes)]
@@ -435,7 +457,7 @@ def _groups(rows: np.ndarray, first: int) -> list:
 
 
 def _register_file(insn, position: int) -> str:
-    return {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s"}[insn.spec.operands[position].kind]
+    return {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s", Kind.UREG: "u", Kind.QREG: "q", Kind.BASE: "s"}[insn.spec.operands[position].kind]
 
 
 def _index_register(insn) -> str:

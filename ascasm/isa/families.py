@@ -54,7 +54,15 @@ AXES = {
     "vhist": ("sub",), "mask_select": (), "mask_intlv": (), "mask_dintlv": (),
     "vcompound": ("T", "sub"), "vcompound_x": ("T", "sub"), "vpairsum": ("T",),
     "vci_desc": ("T",), "vdup_lane": ("TW",), "vmull": ("T",),
+    # issue 11: squeeze, special registers, unaligned store streams
+    "vsqz": ("TW", "sub"), "vusqz": ("TW",), "spr_clear": (), "vstus": ("TW",), "vstur": ("TW",), "vstas": ("sub",),
+    "vldas": (), "vldus": ("TW",), "vldus_post": ("TW",), "vldu": ("TW",), "vstu": ("TW",), "vstu_count": ("TW",),
+    "vld_blk": (), "vld_e2b": ("TW",), "vld_unpk4": (), "vgatb": ("TW",),
 }
+# issue 11: a post-update family (`<base>_pu`, generated wrapper kernels) specialises as its base does
+AXES.update({f"{base}_pu": AXES[base] for base in (
+    "vld_norm", "vld_us", "vld_ds", "vld_unpk", "vld_dintlv", "mask_load_norm", "mask_load_us", "mask_load_ds",
+    "vsta_norm", "mask_store_norm", "vsta_first", "vsta_pack", "mask_store_pack", "vstus", "vsta_packv2", "vld_brc", "vld_blk", "vld_e2b", "vld_unpk4")})
 
 
 # Families whose kernels choose the next row (they set Machine.next); every other row is followed by

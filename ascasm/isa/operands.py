@@ -15,6 +15,9 @@ class Kind(Enum):
     PREG = "mask register"
     AREG = "address register"
     SREG = "scalar register"
+    UREG = "unaligned store register"
+    QREG = "unaligned load register"
+    BASE = "post-update base [sN]"     # a scalar register holding the address, advanced after the access
     SVAL = "immediate or scalar register"
     TVAL = "typed immediate or scalar register"
     IMM = "immediate"
@@ -31,7 +34,9 @@ class Kind(Enum):
         return {Kind.SVAL: 2, Kind.TVAL: 2, Kind.ADDR: 4}.get(self, 1)
 
 
-REGISTER_FILES = {"v": (Kind.VREG, 32), "p": (Kind.PREG, 8), "a": (Kind.AREG, 8), "s": (Kind.SREG, 32)}
+REGISTER_FILES = {"v": (Kind.VREG, 32), "p": (Kind.PREG, 8), "a": (Kind.AREG, 8), "s": (Kind.SREG, 32),
+                  "u": (Kind.UREG, 4),     # u, q: the alignment buffers of unaligned store and load streams
+                  "q": (Kind.QREG, 4)}     # (issue 11)
 
 # Placeholders used in syntax strings for the non-register kinds.
 _PLACEHOLDERS = {"X": Kind.SVAL, "STRIDE": Kind.IMM, "LABEL": Kind.LABEL, "PAT": Kind.PAT, "KIND": Kind.BARRIER,
@@ -54,7 +59,7 @@ class OperandSpec:
         return self.name + ("." + self.type_text if self.type_text else "")
 
 
-_REG_RE = re.compile(r"^([vpas])([A-Z][A-Za-z0-9]*)(?:\.(T|U|bW))?$")
+_REG_RE = re.compile(r"^([vpasuq])([A-Z][A-Za-z0-9]*)(?:\.(T|U|bW))?$")
 
 
 def parse_operand_syntax(token: str, rw: tuple = ()) -> OperandSpec:
@@ -67,6 +72,8 @@ def parse_operand_syntax(token: str, rw: tuple = ()) -> OperandSpec:
     optional = token.startswith("[") and token[1:-1] in _PLACEHOLDERS
     if optional:
         token = token[1:-1]
+    if token == "[sB]":
+        return OperandSpec(token, Kind.BASE, None, writes=True, reads=True)
     if token.startswith("["):
         return OperandSpec(token, Kind.ADDR, None, writes=False, reads=True)
     if token == "X.T":          # a value of the instruction's element type T (type slot 0)

@@ -28,7 +28,9 @@ BARRIER_KINDS = ("VV_ALL", "VST_VLD", "VLD_VST", "VST_VST", "VS_ALL", "VST_LD", 
 
 # Stop codes shared by both executors (the machine-state layout, not semantics).
 STOP_CODES = {"RUNNING": 0, "HALTED": 1, "MISALIGNED": 2, "UB_RANGE": 3, "MASK_UNSET": 4,
-              "DIV_ZERO": 5, "STEP_LIMIT": 6, "DUP_INDEX": 7, "HAZARD": 8}   # the last two: --strict
+              "DIV_ZERO": 5, "STEP_LIMIT": 6, "DUP_INDEX": 7, "HAZARD": 8,   # these two: --strict
+              "SPR_UNSET": 9, "STREAM_BREAK": 10, "BAD_COUNT": 11,
+              "ALIGN_UNSET": 12, "ALIGN_BREAK": 13}
 
 # Type classes of the seed tables.
 B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))
@@ -79,6 +81,18 @@ PACK_TO_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[s]) for d, s in
 SHIFT_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[a]) for d, a in (   # asc_shiftleft
     ("s8", "s8"), ("u8", "s8"), ("s16", "s16"), ("u16", "s16"), ("s32", "s32"), ("u32", "s32")))
 REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # seed 003 table 4
+# issue 11: the pages' type lists (asc_squeeze, asc_unsqueeze, asc_storeunalign, the brc/unpack4 loads), plus raw bN
+BLOCK_BRC_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "f16", "bf16", "f32", "e4m3", "e5m2", "e8m0",
+                               "hif8", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32")
+ELEMENT_BRC_TYPES = dtypes.named("s16", "u16", "f16", "bf16", "s32", "u32", "f32", "b16", "b32")
+GATHER_BLOCK_PAIRS = _pairs_of(("s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "f16", "bf16", "f32", "e4m3",
+                                "e5m2", "e8m0", "hif8", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32", "b64"), "u32")
+UNPACK4_TYPES = dtypes.named("s8", "u8", "e4m3", "e5m2", "e8m0", "hif8", "e2m1x2", "e1m2x2", "s4x2", "b8")
+SQUEEZE_TYPES = dtypes.named("s8", "u8", "hif8", "e8m0", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32",
+                             "f32", "b8", "b16", "b32")
+UNSQUEEZE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32")
+STREAM_TYPES = dtypes.named("s8", "u8", "hif8", "s16", "u16", "s32", "u32", "s64", "f16", "f32", "bf16", "e4m3", "e5m2",
+                            "e8m0", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32", "b64")
 
 
 @dataclass(frozen=True)
@@ -91,10 +105,11 @@ class Access:
     align: int | str              # required alignment of the address operand
     slot: int | str | None = None  # per-lane accesses: bytes per lane ("T", "T/2", 1); None: the whole region
     indexed: bool = False         # lane i touches one element at base + index[i] * sizeof(T)
+    stream: str = ""              # an unaligned store stream (issue 11): what it appends or flushes, in words
 
     def bytes(self, fact, width: int) -> int:
         """A size, alignment or slot in bytes for an element width."""
-        return {"T": width, "T/2": width // 2}.get(fact, fact)
+        return {"T": width, "T/2": width // 2, "8T": 8 * width}.get(fact, fact)
 
 
 @dataclass(frozen=True)
@@ -116,6 +131,8 @@ INACTIVE_TEXT = {
     "unchecked": "inactive lanes are never checked",
     "uncounted": "inactive lanes are not counted",
     "merge": "inactive lanes keep the destination's value (merging)",
+    "dropped": "inactive lanes are dropped; the lanes above the kept ones become 0",
+    "prefix": "lane i = the number of set lanes below i (the top lane's bit is never counted)",
 }
 
 
@@ -132,6 +149,8 @@ class InsnSpec:
     access: Access | None = None  # memory access, for rows with an address operand
     mask: MaskUse | None = None   # mask operand use, for rows that read one
     rw: tuple = ()                # operands both read and written
+    specials: tuple = ()          # special registers the row writes: "AR", "SQZN" (state.SPR_NAMES)
+    post: int | str | None = None  # post-update form: [sB] advances by X of this unit ("T": elements, 1: bytes)
     operands: tuple = field(init=False)
 
     def __post_init__(self):
@@ -151,6 +170,10 @@ class InsnSpec:
     @property
     def text(self) -> str:
         return f"{self.mnemonic} {self.syntax}".strip()
+
+
+VL_BYTES = 256                    # the most a vector register stores
+UREG_MAX = 31                     # the most bytes an unaligned store register holds pending
 
 
 def _single(types):
@@ -352,29 +375,31 @@ INSNS: tuple[InsnSpec, ...] = (
     InsnSpec("iter", "", "aD.bW, X", "iter_set", "aD = X * W bytes (asc_create_iter_reg_bW)",
              "facts §7; " + SEED_STOREALIGN, types=_single(MASK_WIDTHS)),
     InsnSpec("iter", "scaled", "aD.bW, sI, STRIDE", "iter_scaled", "aD = sI * STRIDE * W bytes",
-             "facts §7", types=_single(MASK_WIDTHS)),
+             "facts §7; c-api-reg/reg_data_types/asc_update_addr_reg.md (one loop, its index in sI)",
+             types=_single(MASK_WIDTHS)),
     *(InsnSpec(m, "", "pD, pA, pB, pG", "mask_logic", f"pD = pA {op} pB where pG is set, 0 elsewhere (all 256 bits)",
                f"facts §2.4; c-api-reg/logic_compute/asc_{m[1:]}.md (mask-register form)", sub=m[1:],
                mask=MaskUse("pG", "bits", "gate"))
       for m, op in (("pand", "&"), ("por", "|"), ("pxor", "^"))),
     InsnSpec("pnot", "", "pD, pS, pG", "mask_not", "pD = ~pS where pG is set, 0 elsewhere (all 256 bits)",
              "facts §2.4; c-api-reg/logic_compute/asc_not.md (mask-register form)", mask=MaskUse("pG", "bits", "gate")),
-    InsnSpec("pmov", "", "pD, pS", "mask_move", "pD = pS (all 256 bits)", "facts §2.4"),
+    InsnSpec("pmov", "", "pD, pS", "mask_move", "pD = pS (all 256 bits)",
+             "facts §2.4; c-api-reg/reg_load/asc_copy.md (mask to mask, without a mask)"),
     # --- loads (facts §3) ---
     InsnSpec("vld", "", "vD.T, [addr]", "vld_norm", "NORM load: vD = the 256 bytes at addr",
-             "facts §3.2 NORM", types=_single(dtypes.TYPES), access=_LOAD[256]),
+             "facts §3.2 NORM; c-api-reg/reg_load/asc_loadalign.md", types=_single(dtypes.TYPES), access=_LOAD[256]),
     InsnSpec("vld.brc", "", "vD.T, [addr]", "vld_brc", "broadcast load: every lane of vD = the one T element at addr",
-             "facts §3.2 BRC_B8/B16/B32", types=_single(B8 + B16 + B32), access=_ELEMENT),
+             "facts §3.2 BRC_B8/B16/B32; c-api-reg/reg_load/asc_loadalign_brc_elem.md", types=_single(B8 + B16 + B32), access=_ELEMENT),
     InsnSpec("vld.us", "", "vD.T, [addr]", "vld_us", "upsample load: 128 bytes, lanes 2i and 2i+1 of vD = element i",
-             "facts §3.2 US_B8/US_B16", types=_single(B8 + B16), access=_LOAD[128]),
+             "facts §3.2 US_B8/US_B16; c-api-reg/reg_load/asc_loadalign_upsample.md", types=_single(B8 + B16), access=_LOAD[128]),
     InsnSpec("vld.ds", "", "vD.T, [addr]", "vld_ds", "downsample load: 512 bytes, lane i of vD = element 2i",
-             "facts §3.2 DS_B8/DS_B16", types=_single(B8 + B16), access=_LOAD[512]),
+             "facts §3.2 DS_B8/DS_B16; c-api-reg/reg_load/asc_loadalign_downsample.md", types=_single(B8 + B16), access=_LOAD[512]),
     InsnSpec("vld.unpk", "", "vD.T, [addr]", "vld_unpk",
              "unpack load: 128 bytes of T elements, each zero-extended into a lane of twice T's width",
-             "facts §3.2 UNPK_B8/B16/B32", types=_single(B8 + B16 + B32), access=_LOAD[128]),
+             "facts §3.2 UNPK_B8/B16/B32; c-api-reg/reg_load/asc_loadalign_unpack.md", types=_single(B8 + B16 + B32), access=_LOAD[128]),
     InsnSpec("vld.dintlv", "", "vD0.T, vD1.T, [addr]", "vld_dintlv",
              "deinterleave load: 512 bytes, even elements -> vD0, odd elements -> vD1",
-             "facts §3.2 DINTLV_B8/B16/B32", types=_single(B8 + B16 + B32), access=_LOAD[512]),
+             "facts §3.2 DINTLV_B8/B16/B32; c-api-reg/reg_load/asc_loadalign_deintlv.md", types=_single(B8 + B16 + B32), access=_LOAD[512]),
     InsnSpec("vld", "mask", "pD, [addr]", "mask_load_norm", "mask load: the 256 bits of pD = the 32 bytes at addr",
              "facts §3.4 NORM", access=_LOAD[32]),
     InsnSpec("vld.us", "mask", "pD, [addr]", "mask_load_us",
@@ -385,7 +410,7 @@ INSNS: tuple[InsnSpec, ...] = (
     InsnSpec("vgat", "", "vD.T, [base], vI.U, pM", "vgat",
              "gather: active lane i of vD = the T element at base + vI[i]*sizeof(T); inactive lanes 0. "
              "b8 data: 128 lanes, u16 indices, each byte zero-extended into a 16-bit lane",
-             "facts §5 vgather2", types=GATHER_PAIRS, access=Access("load", "T", 32, slot="T", indexed=True),
+             "facts §5 vgather2; c-api-reg/reg_load/asc_gather.md", types=GATHER_PAIRS, access=Access("load", "T", 32, slot="T", indexed=True),
              mask=MaskUse("pM", "pitch", "unchecked", "they become 0")),
     # --- stores (seed 002 asc_storealign; seeds 000/001 scatter) ---
     InsnSpec("vsta", "", "[addr], vS.T, pM", "vsta_norm",
@@ -393,18 +418,18 @@ INSNS: tuple[InsnSpec, ...] = (
              SEED_STOREALIGN + " NORM", types=_single(STORE_TYPES), access=_store_lanes("T", 256),
              mask=MaskUse("pM", "T", "untouched")),
     InsnSpec("vsta.1st", "", "[addr], vS.T", "vsta_first", "FIRST store: lane 0 of vS -> addr; no mask",
-             SEED_STOREALIGN + " FIRST", types=_single(STORE_TYPES), access=Access("store", "T", "T")),
+             SEED_STOREALIGN + " FIRST; c-api-reg/reg_store/asc_storealign_1st.md", types=_single(STORE_TYPES), access=Access("store", "T", "T")),
     InsnSpec("vsta.pack", "", "[addr], vS.T, pM", "vsta_pack",
              "PACK store: the low half of active lane i -> slot i of width W/2 (a VL/2-byte region)",
-             SEED_STOREALIGN + " PACK; facts §4.2 PK_B16/B32/B64", types=_single(PACK_TYPES),
+             SEED_STOREALIGN + " PACK; facts §4.2 PK_B16/B32/B64; c-api-reg/reg_store/asc_storealign_pack.md", types=_single(PACK_TYPES),
              access=_store_lanes("T/2", 128), mask=MaskUse("pM", "T", "untouched")),
     InsnSpec("vsta.packv2", "", "[addr], vS.T, pM", "vsta_packv2",
              "PACKV2 store: the low 8 bits of active lane i -> byte slot i (a VL/4-byte region)",
-             SEED_STOREALIGN + " PACKV2; facts §4.2 PK4_B32", types=_single(PACKV2_TYPES),
+             SEED_STOREALIGN + " PACKV2; facts §4.2 PK4_B32; c-api-reg/reg_store/asc_storealign_pack_quarter.md", types=_single(PACKV2_TYPES),
              access=_store_lanes(1, 64), mask=MaskUse("pM", "T", "untouched")),
     InsnSpec("vsta.intlv", "", "[addr], vS0.T, vS1.T", "vsta_intlv",
              "INTLV store: addr + 2i*W <- vS0[i], addr + (2i+1)*W <- vS1[i] (512 bytes)",
-             SEED_STOREALIGN + " INTLV; facts §4.2 INTLV_B8/B16/B32", types=_single(INTLV_TYPES),
+             SEED_STOREALIGN + " INTLV; facts §4.2 INTLV_B8/B16/B32; c-api-reg/reg_store/asc_storealign_intlv.md", types=_single(INTLV_TYPES),
              access=Access("store", 512, 32)),
     InsnSpec("vsta", "mask", "[addr], pS", "mask_store_norm", "mask store: the 256 bits of pS -> 32 bytes at addr",
              SEED_STOREALIGN + " mask NORM; facts §4.4", access=Access("store", 32, 32)),
@@ -615,7 +640,130 @@ INSNS: tuple[InsnSpec, ...] = (
              "(one active: that lane's value; none: +0); the upper half 0",
              "c-api-reg/reduce_compute/asc_pair_reduce_sum.md", types=_single(HALF_FLOAT_TYPES),
              mask=MaskUse("pM", "T", "identity", "(absent)")),
+    # --- issue 11: squeeze, the special registers AR/SQZN, unaligned store streams (docs/semantics.md
+    # "Squeeze and unaligned store streams") ---
+    InsnSpec("vsqz", "", "vD.T, vS.T, pM", "vsqz",
+             "the active lanes of vS, in lane order, -> the lowest lanes of vD; the lanes above them 0",
+             "c-api-reg/compare_and_select/asc_squeeze.md", types=_single(SQUEEZE_TYPES), sub="plain",
+             mask=MaskUse("pM", "T", "dropped")),
+    InsnSpec("vsqz.st", "", "vD.T, vS.T, pM", "vsqz",
+             "vsqz, and SQZN = the bytes kept (active lanes * W), for a following vstur",
+             "c-api-reg/compare_and_select/asc_squeeze_with_status.md", types=_single(SQUEEZE_TYPES), sub="status",
+             mask=MaskUse("pM", "T", "dropped"), specials=("SQZN",)),
+    InsnSpec("vusqz", "", "vD.T, pM", "vusqz",
+             "lane 0 of vD = 0, lane i = the number of active lanes below i (an exclusive prefix count)",
+             "c-api-reg/data_compress/asc_unsqueeze.md", types=_single(UNSQUEEZE_TYPES),
+             mask=MaskUse("pM", "T", "prefix")),
+    InsnSpec("sprclr.ar", "", "", "spr_clear", "AR = 0 (before a loop of vsqz.st + vstur)",
+             "c-api-reg/system_variables_access/asc_clear_ar_spr.md", specials=("AR",)),
+    InsnSpec("vstus", "", "[addr], uS, vS.T, X", "vstus",
+             "unaligned stream store: the low X lanes of vS follow the bytes pending in uS at addr; every "
+             "completed 32-byte block is written, the bytes of the last incomplete one wait in uS",
+             "c-api-reg/reg_store/asc_storeunalign.md", types=_single(STREAM_TYPES), rw=("uS",),
+             access=Access("store", VL_BYTES, "T", stream="X elements appended to the stream of uS at addr; "
+                                                      "whole 32-byte blocks are written, the rest waits in uS")),
+    InsnSpec("vstur", "", "[base], uS, vS.T", "vstur",
+             "AR-addressed unaligned stream store: the low SQZN bytes of vS at base + AR (as vstus), then "
+             "AR += SQZN: with vsqz.st, stores the active lanes contiguously",
+             "c-api-reg/reg_store/asc_storeunalign_postupdate.md (the form without a count, after "
+             "asc_squeeze_with_status)", types=_single(STREAM_TYPES), rw=("uS",), specials=("AR",),
+             access=Access("store", VL_BYTES, "T", stream="SQZN bytes appended to the stream of uS at base + AR; "
+                                                      "whole 32-byte blocks are written, the rest waits in uS")),
+    InsnSpec("vstas", "", "[addr], uS", "vstas",
+             "flush: the bytes pending in uS are written; they must end at addr. uS is then empty",
+             "c-api-reg/reg_store/asc_storeunalign_post.md (the offset forms: end = dst + offset)",
+             rw=("uS",), sub="plain", access=Access("store", UREG_MAX, 1, stream="the bytes pending in uS, ending at addr")),
+    InsnSpec("vstar", "", "[addr], uS", "vstas",
+             "flush: the bytes pending in uS are written; they must end at addr + AR. uS is then empty",
+             "c-api-reg/reg_store/asc_storeunalign_post.md (the form without an offset, after vstur)",
+             rw=("uS",), sub="ar", access=Access("store", UREG_MAX, 1, stream="the bytes pending in uS, ending at "
+                                                                           "addr + AR")),
+    InsnSpec("vldas", "", "qL, [addr]", "vldas",
+             "start an unaligned load stream at addr: qL holds the 32-byte block containing addr",
+             "c-api-reg/reg_load/asc_loadunalign_pre.md", rw=("qL",),
+             access=Access("load", 32, 1, stream="the 32-byte block holding addr (nothing when addr is 32-byte aligned)")),
+    InsnSpec("vldus", "", "vD.T, qL, [addr]", "vldus",
+             "unaligned load: vD = the 256 bytes from addr, those below the next 32-byte boundary from qL's "
+             "block; qL then holds the block of addr + 256, where the stream continues",
+             "c-api-reg/reg_load/asc_loadunalign.md", types=_single(STREAM_TYPES), rw=("qL",),
+             access=Access("load", VL_BYTES, "T", stream="256 bytes from addr, continuing the stream of qL")),
+    InsnSpec("vldus.pu", "", "vD.T, qL, [sB], X", "vldus_post",
+             "vldus at the address in sB; then sB, and the stream, advance by X elements of T",
+             "c-api-reg/reg_load/asc_loadunalign_postupdate.md", types=_single(STREAM_TYPES), rw=("qL",),
+             access=Access("load", VL_BYTES, "T", stream="256 bytes from sB, continuing the stream of qL")),
+    InsnSpec("vld.blk", "", "vD.T, [addr]", "vld_blk", "vD = the 32-byte block at addr, 8 times over",
+             "facts §3.2 BLK; c-api-reg/reg_load/asc_loadalign_brc_datablock.md", types=_single(BLOCK_BRC_TYPES),
+             access=_LOAD[32]),
+    InsnSpec("vld.e2b", "", "vD.T, [addr]", "vld_e2b",
+             "8 elements at addr; element k fills block k of vD (32 bytes: 16 b16 or 8 b32 lanes)",
+             "facts §3.2 E2B_B16/E2B_B32; c-api-reg/reg_load/asc_loadalign_brc_elem2datablock.md",
+             types=_single(ELEMENT_BRC_TYPES), access=Access("load", "8T", "8T")),
+    InsnSpec("vld.unpk4", "", "vD.T, [addr]", "vld_unpk4",
+             "unpack4 load: 64 bytes, each zero-extended into a 32-bit lane of vD",
+             "facts §3.2 UNPK4_B8; c-api-reg/reg_load/asc_loadalign_unpack4.md", types=_single(UNPACK4_TYPES),
+             access=_LOAD[64]),
+    InsnSpec("vgatb", "", "vD.T, [base], vI.U, pM", "vgatb",
+             "block gather: block k of vD (32 bytes) = the 32 bytes at base + vI[k] (u32 byte offsets, 32-aligned; "
+             "lanes 0-7 of vI); inactive elements 0, a block with none active is not read",
+             "facts §5 vgatherb; c-api-reg/reg_load/asc_gather_datablock.md", types=GATHER_BLOCK_PAIRS,
+             access=Access("load", 32, 32, stream="8 blocks of 32 bytes at base + vI[k]"),
+             mask=MaskUse("pM", "T", "zero", "; a block with no active element is not read or checked")),
+    InsnSpec("vldu", "", "vD.T, [addr]", "vldu", "vD = the 256 bytes at addr, which need only be element-aligned",
+             "c-api-reg/reg_load/asc_load.md", types=_single(STREAM_TYPES), access=Access("load", 256, "T")),
+    InsnSpec("vstu", "", "[addr], vS.T", "vstu", "every lane of vS -> addr + i*W; addr need only be element-aligned",
+             "c-api-reg/reg_store/asc_store.md", types=_single(STREAM_TYPES), access=Access("store", 256, "T")),
+    InsnSpec("vstu", "count", "[addr], vS.T, X", "vstu_count",
+             "the low X lanes of vS (X in 1..256/W) -> addr + i*W; addr need only be element-aligned",
+             "c-api-reg/reg_store/asc_store.md (the form with a count)", types=_single(STREAM_TYPES),
+             access=Access("store", 256, "T", stream="X elements at the address")),
 )
+
+
+# --- issue 11: post-update forms (the `..._postupdate` pages), derived from their base rows: the address
+# is one scalar register sB, read for the access and then advanced by X elements of T (vector forms) or
+# X bytes (mask forms, facts §13). X is appended, unless the base row has one already (vstus: the count
+# stored is the amount) ---
+def post_update_syntax(base: InsnSpec) -> str:
+    syntax = base.syntax.replace("[addr]", "[sB]")
+    return syntax if any(op.name == "X" for op in base.operands) else syntax + ", X"
+
+
+def _post_update(base: InsnSpec, page: str, unit) -> InsnSpec:
+    amount = "X elements of T" if unit == "T" else "X bytes"
+    return InsnSpec(base.mnemonic + ".pu", base.form, post_update_syntax(base),
+                    base.family + "_pu", f"{base.summary.replace('addr', 'sB')}; then sB += {amount}", f"c-api-reg/{page}",
+                    types=base.types, sub=base.sub, access=base.access, mask=base.mask, rw=base.rw,
+                    specials=base.specials, post=unit)
+
+
+def post_update_base(spec: InsnSpec) -> InsnSpec:
+    """The row a post-update row adds its update to."""
+    return next(s for s in INSNS if s.family == spec.family.removesuffix("_pu") and s.form == spec.form)
+
+
+_POST_UPDATE_PAGES = (
+    ("vld", "", "reg_load/asc_loadalign_postupdate.md (the vector form asc_clear_ar_spr's example uses)", "T"),
+    ("vld.us", "", "reg_load/asc_loadalign_upsample_postupdate.md", "T"),
+    ("vld.ds", "", "reg_load/asc_loadalign_downsample_postupdate.md", "T"),
+    ("vld.unpk", "", "reg_load/asc_loadalign_unpack_postupdate.md", "T"),
+    ("vld.dintlv", "", "reg_load/asc_loadalign_deintlv_postupdate.md", "T"),
+    ("vld", "mask", "reg_load/asc_loadalign_postupdate.md (mask form)", 1),
+    ("vld.us", "mask", "reg_load/asc_loadalign_postupdate.md (mask upsample form)", 1),
+    ("vld.ds", "mask", "reg_load/asc_loadalign_postupdate.md (mask downsample form)", 1),
+    ("vsta", "", "reg_store/asc_storealign_postupdate.md", "T"),
+    ("vsta", "mask", "reg_store/asc_storealign_postupdate.md (mask form)", 1),
+    ("vsta.1st", "", "reg_store/asc_storealign_1st_postupdate.md", "T"),
+    ("vsta.pack", "", "reg_store/asc_storealign_pack_postupdate.md", "T"),
+    ("vsta.pack", "mask", "reg_store/asc_storealign_pack_postupdate.md (mask form)", 1),
+    ("vstus", "", "reg_store/asc_storeunalign_postupdate.md (the form with a uint32_t count)", "T"),
+    ("vsta.packv2", "", "reg_store/asc_storealign_pack_quarter_postupdate.md", "T"),
+    ("vld.brc", "", "reg_load/asc_loadalign_brc_elem_postupdate.md", "T"),
+    ("vld.blk", "", "reg_load/asc_loadalign_brc_datablock_postupdate.md", "T"),
+    ("vld.e2b", "", "reg_load/asc_loadalign_brc_elem2datablock_postupdate.md", "T"),
+    ("vld.unpk4", "", "reg_load/asc_loadalign_unpack4_postupdate.md", "T"),
+)
+INSNS += tuple(_post_update(next(s for s in INSNS if (s.mnemonic, s.form) == (mnemonic, form)), page, unit)
+               for mnemonic, form, page, unit in _POST_UPDATE_PAGES)
 
 DIRECTIVES = (
     (".ub", "NAME TYPE[COUNT] [= INIT] [@ ADDR]",
@@ -661,6 +809,8 @@ def spec_facts(spec: InsnSpec) -> list[tuple[str, str]]:
         facts += [("options", conversion_options_text(spec))]
     elif any(op.kind is Kind.VREG for op in spec.operands) and spec.access and spec.access.direction == "store":
         facts += [("mask", "none: the store has no mask operand")]
+    if spec.specials:
+        facts += [("writes", ", ".join(spec.specials) + " (special registers)")]
     return facts + [("source", spec.ref)]
 
 
@@ -672,11 +822,13 @@ def conversion_options_text(spec: InsnSpec) -> str:
 
 
 def _bytes_text(fact, element: str) -> str:
-    return {"T": element, "T/2": "half an element"}.get(fact, f"{fact} bytes" if fact != 1 else "1 byte")
+    return {"T": element, "T/2": "half an element", "8T": "8 elements"}.get(fact, f"{fact} bytes" if fact != 1 else "1 byte")
 
 
 def access_text(access: Access) -> str:
     """A memory access in words, e.g. 'store: each active lane's element at addr + i*W (a 256-byte region)'."""
+    if access.stream:
+        return f"{access.direction}: {access.stream}"
     if access.indexed:
         return f"{access.direction}: each active lane's element at base + index*sizeof(T)"
     if access.slot is not None:

@@ -15,8 +15,10 @@ import numpy as np
 
 from .. import floats
 from ..isa import STOP_CODES
+from ..isa.table import INSNS, post_update_base
 from ..program import Addr, Insn, Program, SVal
-from ..state import FAULT_ARGS, LOG_READ, LOG_RESERVE, LOG_WRITE, PC, STATUS, STEPS, VL, MachineState
+from ..state import (FAULT_ARGS, LOG_READ, LOG_RESERVE, LOG_WRITE, PC, SPR_AR, SPR_SQZN, SPR_SQZN_SET, STATUS, STEPS,
+                     UREG_ADDR, UREG_PENDING, VL, MachineState)
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 MASK_BITS = VL                     # one mask bit per byte lane
@@ -1311,3 +1313,277 @@ def vmull(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (vmull,)})
+# ---- issue 11: squeeze, the special registers AR and SQZN, unaligned store streams (docs/semantics.md
+# "Squeeze and unaligned store streams") ----
+def vsqz(m: RefMachine, insn: Insn):
+    # vsqz|vsqz.st vD.T, vS.T, pM  -- the active lanes in order -> the lowest lanes, the rest 0;
+    # vsqz.st also sets SQZN to the bytes kept
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    kept = m.lanes(insn.operand("vS"), etype).view(etype.bits)[active]
+    packed = np.zeros(etype.lanes, etype.bits)
+    packed[:kept.size] = kept
+    m.lanes(insn.operand("vD"), etype).view(etype.bits)[:] = packed
+    if insn.spec.sub == "status":
+        m.state.spr[SPR_SQZN] = kept.size * etype.width
+        m.state.spr[SPR_SQZN_SET] = 1
+
+
+def vusqz(m: RefMachine, insn: Insn):
+    # vusqz vD.T, pM  -- lane i = the number of active lanes below i (lane 0: 0)
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    below = np.concatenate(([0], np.cumsum(active)[:-1]))
+    m.lanes(insn.operand("vD"), etype).view(etype.bits)[:] = below.astype(etype.bits)
+
+
+def spr_clear(m: RefMachine, insn: Insn):
+    # sprclr.ar  -- AR = 0
+    m.state.spr[SPR_AR] = 0
+
+
+def _stream_append(m: RefMachine, insn: Insn, u: int, address: int, data: np.ndarray, width: int):
+    """Append the bytes `data` at `address` to the stream of unaligned store register u: the bytes
+    pending in u followed by `data` form one run; the 32-byte blocks it completes are written now, the
+    bytes of its last incomplete block stay pending in u."""
+    state = m.state.ureg_state[u]
+    pending, pending_at = int(state[UREG_PENDING]), int(state[UREG_ADDR])
+    m.check_aligned(address, width)
+    if pending and address != pending_at + pending:
+        raise Fault("STREAM_BREAK", u, address, pending_at, pending)
+    if not (0 <= address and address + data.size <= m.ub_usable):
+        raise Fault("UB_RANGE", address, data.size, m.ub_usable, -1, -1)
+    start = pending_at if pending else address
+    end = address + data.size
+    written_up_to = max(start, end - end % 32)
+    run = np.concatenate([m.state.ureg[u, :pending], data])
+    if written_up_to > start:
+        m.check_in_ub(start, written_up_to - start)
+        m.check_hazards()
+        m.write_ub(start, run[:written_up_to - start])
+        if pending:
+            held = min(address, written_up_to) - start
+            m.log_access(LOG_WRITE, insn, start, held, 1, held, -1, "uS")
+        if written_up_to > address:
+            m.log_access(LOG_WRITE, insn, address, width, (written_up_to - address) // width, width, 0, "vS")
+    rest = run[written_up_to - start:]
+    m.state.ureg[u] = 0
+    m.state.ureg[u, :rest.size] = rest
+    state[:] = (rest.size, written_up_to if rest.size else 0)
+
+
+def vstus(m: RefMachine, insn: Insn):
+    # vstus [addr], uS, vS.T, X  -- the low X lanes of vS appended to the stream of uS at addr
+    (etype,) = insn.types
+    count = m.value(insn.operand("X"))
+    if not 0 <= count <= etype.lanes:
+        raise Fault("BAD_COUNT", count, etype.lanes)
+    data = m.state.vreg[insn.operand("vS")][:count * etype.width].copy()
+    _stream_append(m, insn, insn.operand("uS"), m.address(insn.operand("[addr]")), data, etype.width)
+
+
+def vstur(m: RefMachine, insn: Insn):
+    # vstur [base], uS, vS.T  -- the low SQZN bytes of vS appended at base + AR; then AR += SQZN
+    (etype,) = insn.types
+    spr = m.state.spr
+    if not spr[SPR_SQZN_SET]:
+        raise Fault("SPR_UNSET", SPR_SQZN)
+    size = int(spr[SPR_SQZN])
+    address = wrap64(m.address(insn.operand("[base]")) + int(spr[SPR_AR]))
+    data = m.state.vreg[insn.operand("vS")][:size].copy()
+    _stream_append(m, insn, insn.operand("uS"), address, data, etype.width)
+    spr[SPR_AR] = wrap64(int(spr[SPR_AR]) + size)
+
+
+def vstas(m: RefMachine, insn: Insn):
+    # vstas|vstar [addr], uS  -- flush: the bytes pending in uS, which must end at addr (vstar: addr + AR)
+    u = insn.operand("uS")
+    state = m.state.ureg_state[u]
+    pending, start = int(state[UREG_PENDING]), int(state[UREG_ADDR])
+    end = m.address(insn.operand("[addr]"))
+    if insn.spec.sub == "ar":
+        end = wrap64(end + int(m.state.spr[SPR_AR]))
+    if pending == 0:
+        return
+    if end != start + pending:
+        raise Fault("STREAM_BREAK", u, end, start, pending)
+    m.check_in_ub(start, pending)
+    m.check_hazards()
+    m.write_ub(start, m.state.ureg[u, :pending].copy())
+    m.log_access(LOG_WRITE, insn, start, pending, 1, pending, -1, "uS")
+    m.state.ureg[u] = 0
+    state[:] = 0
+
+
+FAMILIES.update({f.__name__: f for f in (vsqz, vusqz, spr_clear, vstus, vstur, vstas)})
+
+
+def post_update(m: RefMachine, insn: Insn):
+    # <base>.pu ..., [sB], ..., X  -- the base row's access at the address in sB; then sB += X elements
+    # of T (vector forms) or X bytes (mask forms)
+    base = post_update_base(insn.spec)
+    register = insn.operand("[sB]")
+    operands = tuple(Addr(0, (register,), ()) if value_spec.name == "[sB]" else value
+                     for value_spec, value in zip(insn.spec.operands, insn.operands))[:len(base.operands)]
+    FAMILIES[base.family](m, Insn(base, insn.types, operands, insn.loc))
+    unit = insn.types[0].width if insn.spec.post == "T" else 1
+    m.set_sreg(register, m.sreg(register) + m.value(insn.operand("X")) * unit)
+
+
+
+
+# ---- issue 11: unaligned load streams: a load alignment register q holds one 32-byte UB block and the
+# stream position it was loaded for ----
+def _hold_block(m: RefMachine, insn: Insn, q: int, position: int):
+    """q := the block holding `position` (zeros when position is 32-byte aligned), for that position."""
+    m.state.qreg[q] = 0
+    if position % 32:
+        block = position - position % 32
+        m.state.qreg[q] = m.state.ub[block:block + 32]
+        m.log_access(LOG_READ, insn, block, 32, 1, 32, -1, "qL")
+    m.state.qreg_state[q] = (1, position)
+
+
+def vldas(m: RefMachine, insn: Insn):
+    # vldas qL, [addr]  -- start an unaligned load stream at addr
+    q, address = insn.operand("qL"), m.address(insn.operand("[addr]"))
+    if not 0 <= address <= m.ub_usable:
+        raise Fault("UB_RANGE", address, 0, m.ub_usable, -1, -1)
+    if address % 32:
+        m.check_in_ub(address - address % 32, 32)
+        m.check_hazards()
+    _hold_block(m, insn, q, address)
+
+
+def _load_unaligned(m: RefMachine, insn: Insn, address: int, advance: int):
+    """vD = the 256 bytes from address: those below the next 32-byte boundary from q's block, the rest
+    from the UB; then q holds the block of address + advance."""
+    (etype,) = insn.types
+    q = insn.operand("qL")
+    loaded_for, position = (int(x) for x in m.state.qreg_state[q])
+    if not loaded_for:
+        raise Fault("ALIGN_UNSET", q)
+    if address != position:
+        raise Fault("ALIGN_BREAK", q, address, position)
+    m.check_aligned(address, etype.width)
+    head = -address % 32
+    m.check_in_ub(address + head, VL - head)
+    following = wrap64(address + advance)
+    if following % 32:
+        m.check_in_ub(following - following % 32, 32)
+    m.check_hazards()
+    loaded = np.concatenate([m.state.qreg[q, address % 32:address % 32 + head], m.state.ub[address + head:address + VL]])
+    m.state.vreg[insn.operand("vD")] = loaded
+    m.log_access(LOG_READ, insn, address + head, etype.width, (VL - head) // etype.width, etype.width,
+                 head // etype.width, "vD")
+    _hold_block(m, insn, q, following)
+
+
+def vldus(m: RefMachine, insn: Insn):
+    # vldus vD.T, qL, [addr]  -- the next position is addr + 256
+    _load_unaligned(m, insn, m.address(insn.operand("[addr]")), VL)
+
+
+def vldus_post(m: RefMachine, insn: Insn):
+    # vldus.pu vD.T, qL, [sB], X  -- at the address in sB; sB and the stream advance by X elements
+    register = insn.operand("[sB]")
+    advance = wrap64(m.value(insn.operand("X")) * insn.types[0].width)
+    _load_unaligned(m, insn, m.sreg(register), advance)
+    m.set_sreg(register, m.sreg(register) + advance)
+
+
+FAMILIES.update({f.__name__: f for f in (vldas, vldus, vldus_post)})
+
+
+# ---- issue 11: asc_load / asc_store: a whole vector (or its low X lanes) at any element-aligned address ----
+def vldu(m: RefMachine, insn: Insn):
+    # vldu vD.T, [addr]  -- the 256 bytes at addr, element-aligned
+    (etype,) = insn.types
+    address = m.address(insn.operand("[addr]"))
+    m.state.vreg[insn.operand("vD")] = m.read_span(address, VL, etype.width)
+    m.log_access(LOG_READ, insn, address, etype.width, etype.lanes, etype.width, 0, "vD")
+
+
+def _store_low_lanes(m: RefMachine, insn: Insn, count: int):
+    (etype,) = insn.types
+    address = m.address(insn.operand("[addr]"))
+    m.check_aligned(address, etype.width)
+    m.check_in_ub(address, count * etype.width)
+    m.check_hazards()
+    m.write_ub(address, m.state.vreg[insn.operand("vS")][:count * etype.width].copy())
+    m.log_access(LOG_WRITE, insn, address, etype.width, count, etype.width, 0, "vS")
+
+
+def vstu(m: RefMachine, insn: Insn):
+    # vstu [addr], vS.T  -- every lane of vS at addr
+    _store_low_lanes(m, insn, insn.types[0].lanes)
+
+
+def vstu_count(m: RefMachine, insn: Insn):
+    # vstu [addr], vS.T, X  -- the low X lanes (1..256/W)
+    count = m.value(insn.operand("X"))
+    if not 1 <= count <= insn.types[0].lanes:
+        raise Fault("BAD_COUNT", count, insn.types[0].lanes)
+    _store_low_lanes(m, insn, count)
+
+
+FAMILIES.update({f.__name__: f for f in (vldu, vstu, vstu_count)})
+
+
+
+# ---- issue 11: block broadcast and unpack4 loads ----
+def vld_blk(m: RefMachine, insn: Insn):
+    # vld.blk vD.T, [addr]  -- one 32-byte block, 8 times over
+    address = m.address(insn.operand("[addr]"))
+    m.state.vreg[insn.operand("vD")] = np.tile(m.read_span(address, 32, 32), VL // 32)
+    m.log_access(LOG_READ, insn, address, 32, 1, 32, -1, "vD")
+
+
+def vld_e2b(m: RefMachine, insn: Insn):
+    # vld.e2b vD.T, [addr]  -- 8 elements; element k fills block k (32 bytes)
+    (etype,) = insn.types
+    address = m.address(insn.operand("[addr]"))
+    elements = m.read_span(address, 8 * etype.width, 8 * etype.width).view(etype.bits)
+    m.state.vreg[insn.operand("vD")] = np.repeat(elements, 32 // etype.width).view(np.uint8)
+    m.log_access(LOG_READ, insn, address, 8 * etype.width, 1, 8 * etype.width, -1, "vD")
+
+
+def vld_unpk4(m: RefMachine, insn: Insn):
+    # vld.unpk4 vD.T, [addr]  -- 64 bytes, each zero-extended into a 32-bit lane
+    address = m.address(insn.operand("[addr]"))
+    m.state.vreg[insn.operand("vD")] = m.read_span(address, 64, 32).astype(np.uint32).view(np.uint8)
+    m.log_access(LOG_READ, insn, address, 64, 1, 64, -1, "vD")
+
+
+FAMILIES.update({f.__name__: f for f in (vld_blk, vld_e2b, vld_unpk4)})
+
+
+def vgatb(m: RefMachine, insn: Insn):
+    # vgatb vD.T, [base], vI.U, pM  -- asc_gather_datablock: block k = the 32 bytes at base + vI[k] (byte
+    # offsets); a block is read when any of its elements is active; inactive elements become 0
+    etype = insn.types[0]
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    base = m.address(insn.operand("[base]"))
+    m.check_aligned(base, 32)
+    offsets = m.state.vreg[insn.operand("vI")].view(np.uint32)[:8].copy()     # vD may be vI
+    per_block = 32 // etype.width
+    blocks = [k for k in range(8) if active[k * per_block:(k + 1) * per_block].any()]
+    for k in blocks:
+        address = wrap64(base + int(offsets[k]))
+        m.check_aligned(address, 32)
+        m.check_in_ub(address, 32, lane=k * per_block, index=int(offsets[k]))
+    m.check_hazards()
+    gathered = np.zeros(VL, np.uint8)
+    for k in blocks:
+        address = base + int(offsets[k])
+        gathered[32 * k:32 * k + 32] = m.state.ub[address:address + 32]
+    lanes = gathered.view(etype.bits)
+    lanes[~active] = 0
+    m.state.vreg[insn.operand("vD")] = gathered
+    for k in blocks:
+        m.log_access(LOG_READ, insn, base + int(offsets[k]), 32, 1, 32, k * per_block, "vD", int(offsets[k]))
+
+
+FAMILIES["vgatb"] = vgatb
+
+FAMILIES.update({spec.family: post_update for spec in INSNS if spec.post is not None})
