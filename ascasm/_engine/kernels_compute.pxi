@@ -396,24 +396,24 @@ cdef inline uint64_t flags_to_bits(const uint8_t* flags, int64_t width) noexcept
 
 # vcmp.CC pD, vA.T, vB.T, pM  -- bit i*W set for active lanes where the comparison holds
 cdef inline int k_vcmp(Machine* m, const Ins* ins, const Args_vcmp* a, vcmp_T* t, vcmp_sub* op) noexcept nogil:
-    return compare_into_mask(m, a.pD, a.pM, <const vcmp_T*>vreg(m, a.vA), <const vcmp_T*>vreg(m, a.vB), 1,
-                             vcmp_sub is Op_eq, vcmp_sub is Op_ne, vcmp_sub is Op_lt, vcmp_sub is Op_le,
-                             vcmp_sub is Op_gt)
-
-
-cdef inline int compare_into_mask(Machine* m, int32_t pD, int32_t pM, const Lane* x, const Lane* y, int64_t y_step,
-                                  bint is_eq, bint is_ne, bint is_lt, bint is_le, bint is_gt) noexcept nogil:
-    """pD = bit i*W for each active lane i with x[i] CC y[i * y_step] (y_step 0: one scalar)."""
-    cdef int64_t width = sizeof(Lane)
+    cdef const vcmp_T* x = <const vcmp_T*>vreg(m, a.vA)
+    cdef const vcmp_T* y = <const vcmp_T*>vreg(m, a.vB)
     cdef uint8_t flags[VL]                      # lane i's verdict in byte i: a loop the compiler vectorises
+    cdef int64_t i
+    for i in range(VL // sizeof(vcmp_T)):
+        flags[i] = compare(x[i], y[i], vcmp_sub is Op_eq, vcmp_sub is Op_ne, vcmp_sub is Op_lt, vcmp_sub is Op_le,
+                           vcmp_sub is Op_gt)
+    return flags_into_mask(m, a.pD, a.pM, flags, sizeof(vcmp_T))
+
+
+cdef inline int flags_into_mask(Machine* m, int32_t pD, int32_t pM, const uint8_t* flags, int64_t width) noexcept nogil:
+    """pD = bit i*W for each active lane i whose flag byte is 1 (the compares: vcmp, vcmps)."""
     cdef uint64_t words[MASK_WORDS]             # pD may be pM: read every lane first
     cdef uint64_t holds
-    cdef int64_t i, w, g
+    cdef int64_t w, g
     cdef int status = check_mask(m, pM)
     if status:
         return status
-    for i in range(VL // width):
-        flags[i] = compare(x[i], y[i * y_step], is_eq, is_ne, is_lt, is_le, is_gt)
     for w in range(MASK_WORDS):
         holds = 0
         for g in range(8 // width):             # a word holds 64/width lanes: 8/width groups of 8

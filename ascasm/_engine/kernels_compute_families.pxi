@@ -4,9 +4,14 @@
 
 # vcmps.CC pD, vA.T, X.T, pM  -- vcmp against X in every lane
 cdef inline int k_vcmp_x(Machine* m, const Ins* ins, const Args_vcmp_x* a, vcmp_x_T* t, vcmp_x_sub* op) noexcept nogil:
+    cdef const vcmp_x_T* x = <const vcmp_x_T*>vreg(m, a.vA)
     cdef vcmp_x_T y = tval(&a.x, <vcmp_x_T*>NULL)
-    return compare_into_mask(m, a.pD, a.pM, <const vcmp_x_T*>vreg(m, a.vA), &y, 0, vcmp_x_sub is Op_eq,
-                             vcmp_x_sub is Op_ne, vcmp_x_sub is Op_lt, vcmp_x_sub is Op_le, vcmp_x_sub is Op_gt)
+    cdef uint8_t flags[VL]
+    cdef int64_t i
+    for i in range(VL // sizeof(vcmp_x_T)):
+        flags[i] = compare(x[i], y, vcmp_x_sub is Op_eq, vcmp_x_sub is Op_ne, vcmp_x_sub is Op_lt,
+                           vcmp_x_sub is Op_le, vcmp_x_sub is Op_gt)
+    return flags_into_mask(m, a.pD, a.pM, flags, sizeof(vcmp_x_T))
 
 
 # vnot vD.T, vA.T, pM  -- ~vA on the lanes' bits (floats too); inactive lanes 0
