@@ -986,6 +986,8 @@ def vtrc(m: RefMachine, insn: Insn):
 
 FAMILIES["vcvt"] = vcvt
 FAMILIES["vtrc"] = vtrc
+
+
 # ---- issue 13: compute families (c-api-reg compare_and_select, logic_compute) ----
 def vcmp_x(m: RefMachine, insn: Insn):
     # vcmps.CC pD, vA.T, X.T, pM  -- vcmp against X in every lane
