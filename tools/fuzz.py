@@ -11,20 +11,25 @@ machine state (UB and the warning and hazard records included) when the program 
 kind, the fault message with its line and step, and the warnings. Each program also draws
 --strict and --store-inactive zero now and then. A program that differs, or that crashes either
 executor or the assembler, is shrunk (instructions removed while it still fails) and written to
-DIR/fuzz-SEED-INDEX.s with the difference in its header. Exit status: 0 no difference, 1 failures
-written, 64 bad usage.
+DIR/fuzz-SEED-INDEX.s with the difference in its header. A program that kills its process (a
+segfault in the engine) is found again from the index its worker was on, confirmed and shrunk in a
+child process, and written the same way; the dying worker's Python stack goes to stderr. Exit
+status: 0 no difference, 1 failures written, 64 bad usage.
 """
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import multiprocessing
 import os
 import random
 import re
+import signal
 import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import numpy as np
@@ -76,12 +81,27 @@ def compare(source: str, options: dict, max_steps: int) -> tuple[str | None, obj
     return None, program, (ref.stop_name, ref.state.steps)
 
 
+def crash(source: str, options: dict, max_steps: int) -> str | None:
+    """Why running `source` kills the process that runs it (a signal, an abnormal exit), or None:
+    the program runs in a forked child so that the caller survives."""
+    child = multiprocessing.get_context("fork").Process(target=compare, args=(source, options, max_steps))
+    child.start()
+    child.join()
+    if child.exitcode == 0:
+        return None
+    if child.exitcode < 0:
+        return f"the process running it was killed by {signal.Signals(-child.exitcode).name}"
+    return f"the process running it exited with status {child.exitcode}"
+
+
 _failed = None       # set by any worker at its failure, so that the others stop too
+_running = None      # per worker, the index of the program it is running: what a dead worker was on
 
 
-def _share_failure_flag(event):
-    global _failed
-    _failed = event
+def _share_worker_state(event, running):
+    global _failed, _running
+    _failed, _running = event, running
+    faulthandler.enable()       # a segfault prints the worker's Python stack
 
 
 def worker(seed: int, first: int, stride: int, count: int | None, deadline: float, max_steps: int) -> dict:
@@ -91,6 +111,7 @@ def worker(seed: int, first: int, stride: int, count: int | None, deadline: floa
     index = first
     while (count is None or index < count) and time.monotonic() < deadline and not _failed.is_set():
         source, options = generate(seed, index)
+        _running[first] = index
         reason, program, ending = compare(source, options, max_steps)
         stats["programs"] += 1
         if reason:
@@ -105,12 +126,17 @@ def worker(seed: int, first: int, stride: int, count: int | None, deadline: floa
     return stats
 
 
-def shrink(source: str, options: dict, max_steps: int) -> tuple[str, str]:
+def difference(source: str, options: dict, max_steps: int) -> str | None:
+    return compare(source, options, max_steps)[0]
+
+
+def shrink(source: str, options: dict, max_steps: int, failure=difference) -> tuple[str, str]:
     """Remove instructions (keeping their labels, so branches stay valid) while the program still
-    fails, then the labels nothing branches to; returns the program and its difference."""
+    fails (`failure` gives why, or None), then the labels nothing branches to; returns the program
+    and why it fails."""
     lines = source.splitlines()
     removable = [k for k, line in enumerate(lines) if not line.startswith(".") and ":" not in line[-1:]]
-    reason = compare(source, options, max_steps)[0]
+    reason = failure(source, options, max_steps)
     chunk = max(1, len(removable) // 2)
     while chunk >= 1:
         k = 0
@@ -118,7 +144,7 @@ def shrink(source: str, options: dict, max_steps: int) -> tuple[str, str]:
             trial = list(lines)
             for index in removable[k:k + chunk]:
                 trial[index] = lines[index].split(":", 1)[0] + ":" if lines[index].startswith("L") else ""
-            trial_reason = compare("\n".join(trial) + "\n", options, max_steps)[0]
+            trial_reason = failure("\n".join(trial) + "\n", options, max_steps)
             if trial_reason and "does not assemble" not in trial_reason:
                 lines, reason = trial, trial_reason
                 del removable[k:k + chunk]
@@ -163,11 +189,17 @@ def main(argv=None) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     start = time.monotonic()
     deadline = start + (args.minutes * 60 if args.minutes else 1e9)
-    failed = multiprocessing.get_context("fork").Event()
-    with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("fork"),
-                             initializer=_share_failure_flag, initargs=(failed,)) as pool:
-        results = list(pool.map(worker, [seed] * args.jobs, range(args.jobs), [args.jobs] * args.jobs,
-                                [args.programs] * args.jobs, [deadline] * args.jobs, [args.max_steps] * args.jobs))
+    print(f"fuzz: seed {seed}", flush=True)
+    fork = multiprocessing.get_context("fork")
+    failed, running = fork.Event(), fork.Array("q", [-1] * args.jobs)
+    try:
+        with ProcessPoolExecutor(args.jobs, mp_context=fork, initializer=_share_worker_state,
+                                 initargs=(failed, running)) as pool:
+            results = list(pool.map(worker, [seed] * args.jobs, range(args.jobs), [args.jobs] * args.jobs,
+                                    [args.programs] * args.jobs, [deadline] * args.jobs,
+                                    [args.max_steps] * args.jobs))
+    except BrokenProcessPool:
+        return report_crash(args, seed, [index for index in running if index >= 0])
     elapsed = time.monotonic() - start
     programs = sum(r["programs"] for r in results)
     stops = sum((r["stops"] for r in results), Counter())
@@ -184,6 +216,20 @@ def main(argv=None) -> int:
         path = write_reproducer(args.out, seed, index, small, options, reason)
         print(f"DIFFERENCE in program {index}: {reason}\n  shrunk to {len(small.splitlines())} lines: {path}")
     return 1 if failures else 0
+
+
+def report_crash(args, seed: int, candidates: list[int]) -> int:
+    """A worker died: which of the programs the workers were on kills its process, shrunk."""
+    print(f"a worker process died while the workers ran programs {candidates} (seed {seed})")
+    for index in candidates:
+        source, options = generate(seed, index)
+        if crash(source, options, args.max_steps):
+            small, reason = shrink(source, options, args.max_steps, failure=crash)
+            path = write_reproducer(args.out, seed, index, small, options, reason)
+            print(f"CRASH in program {index}: {reason}\n  shrunk to {len(small.splitlines())} lines: {path}")
+            return 1
+    print("none of them kills a process when run again alone: write down the seed and the indices")
+    return 1
 
 
 if __name__ == "__main__":
