@@ -125,6 +125,8 @@ class Machine:
         stop code. The executor runs in chunks of RUN_CHUNK steps, so that Python sees a Ctrl-C (a
         KeyboardInterrupt, raised between chunks with the state consistent) within a fraction of a
         second; the chunks stop exactly where one call would have stopped."""
+        if budget is not None and budget < 0:
+            raise ValueError(f"budget {budget} is negative")
         left = (1 << 62) if budget is None else budget
         state, self._last_row = self.state, -1
         while True:

@@ -138,6 +138,21 @@ def test_wrong_lengths_are_rejected(engine, bad):
     assert where(m) == ("RUNNING", 1, 1, 0)          # the flags set before are still the ones used
 
 
+def test_a_negative_budget_is_rejected(engine):
+    # the compiled run loop counts its budget down to 0: a negative one ran past the step limit
+    m = machine(LOOP, engine)
+    with pytest.raises(ValueError, match="budget -1 is negative"):
+        m.run(-1)
+    assert where(m) == ("RUNNING", 0, 0, -1)
+
+
+def test_the_engine_rejects_a_negative_budget_itself():
+    m = machine(LOOP, "cy", max_steps=3)
+    with pytest.raises(ValueError, match="budget -5 is negative"):
+        m.executor.run(-5)
+    assert m.state.steps == 0
+
+
 def test_the_engine_keeps_a_private_copy():
     m = machine(LOOP, "cy")
     before = flags(4, 1)

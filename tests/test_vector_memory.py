@@ -325,6 +325,36 @@ def test_vsta_inactive_lanes_past_the_end_are_not_checked(engine):
     np.testing.assert_array_equal(m.state.ub[base:USABLE].view(np.uint16), 1000 + np.arange(64))
 
 
+@pytest.mark.parametrize("base", [-256, UB_SIZE, 1 << 40, -(1 << 40)])
+def test_vsta_inactive_lanes_far_outside_the_ub_after_a_write(engine, base):
+    # Found by the fuzzer (a segfault): with bytes written since the membar, the hazard scan read the
+    # dirty bits of every block of the region, also those outside the UB that no active lane touches.
+    # The region here lies wholly outside the UB and only inactive lanes are there: nothing to check.
+    m = run_source(f"""
+        vdup v0.u32, 7
+        mask p0.b32, ALL
+        vsta [0], v0.u32, p0
+        mov s1, {base}
+        mask.upd p1.b32, s0
+        vsta [s1], v0.u32, p1
+        """, engine, ub_usable=UB_SIZE)
+    assert m.stop_name == "HALTED"
+    np.testing.assert_array_equal(m.state.ub[:256].view(np.uint32), np.full(64, 7))
+    assert not m.state.ub[256:].any()
+    assert not m.state.hazard_warn[:, 0].any()
+
+
+def test_vsta_negative_base_with_active_lanes_inside_after_a_write(engine):
+    # the same hole as above, nearer: lanes 0..31 (below 0) inactive, the hazard scan read ub_dirty[-4..-3]
+    active = np.arange(64) >= 32
+    src = np.arange(64, dtype=np.uint32) * 3
+    m = run_with("mov s1, -128\nst [512], s1.u8\nvsta [s1], v0.u32, p0", engine, vregs={0: src},
+                 pregs={0: mask_register(active, 4)})
+    assert m.stop_name == "HALTED"
+    np.testing.assert_array_equal(m.state.ub[:128].view(np.uint32), src[32:])
+    assert m.state.ub[512] == 0x80 and not m.state.hazard_warn[:, 0].any()
+
+
 def test_vsta_negative_base_with_active_lanes_inside(engine):
     # base -64 is aligned; b32 lanes 16.. land at 0.. and lanes 0..15 are inactive
     active = np.arange(64) >= 16

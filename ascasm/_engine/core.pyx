@@ -657,6 +657,8 @@ cdef class Engine:
         """Execute at most `budget` instructions; return the status (ctrl[2]): 0 (running) if the budget
         ran out or a stop flag (or a full write log) stopped it."""
         cdef int status
+        if budget < 0:          # the run loop counts down to 0: a negative budget would ignore the step limit
+            raise ValueError(f"budget {budget} is negative")
         if not 0 <= self.m.ctrl[PC] <= self.n_rows:
             raise ValueError(f"pc {self.m.ctrl[PC]} is outside the program (0..{self.n_rows})")
         self._collect_dirty_blocks()
