@@ -421,6 +421,16 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vld_unpk4_pu.vD = <int32_t>row[3]
         ins.a.vld_unpk4_pu.sb = <int32_t>row[4]
         decode_sval(m, row + 5, &ins.a.vld_unpk4_pu.x)
+    elif family == FAM_LOOP:
+        decode_sval(m, row + 3, &ins.a.loop.x)
+    elif family == FAM_ENDLOOP:
+        pass
+    elif family == FAM_ITER_LOOPS:
+        ins.a.iter_loops.aD = <int32_t>row[3]
+        decode_sval(m, row + 4, &ins.a.iter_loops.x0)
+        decode_sval(m, row + 6, &ins.a.iter_loops.x1)
+        decode_sval(m, row + 8, &ins.a.iter_loops.x2)
+        decode_sval(m, row + 10, &ins.a.iter_loops.x3)
 
 
 cdef inline int k_vld_norm_pu(Machine* m, const Ins* ins, const Args_vld_norm_pu* a) noexcept nogil:
@@ -5322,8 +5332,29 @@ cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
+cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_loop(m, ins, &ins.a.loop)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
 
-cdef KernelFn KERNELS[604]
+cdef const Ins* kernel_605(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_endloop(m, ins, &ins.a.endloop)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
+
+cdef const Ins* kernel_606(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_iter_loops(m, ins, &ins.a.iter_loops)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[607]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -5928,6 +5959,9 @@ KERNELS[600] = kernel_600
 KERNELS[601] = kernel_601
 KERNELS[602] = kernel_602
 KERNELS[603] = kernel_603
+KERNELS[604] = kernel_604
+KERNELS[605] = kernel_605
+KERNELS[606] = kernel_606
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -7245,6 +7279,11 @@ KERNEL_OF_ROWS = (
     (175, 21, 0, 603),
     (175, 22, 0, 603),
     (175, 16, 0, 603),
+    (176, 0, 0, 604),
+    (177, 0, 0, 605),
+    (178, 16, 0, 606),
+    (178, 17, 0, 606),
+    (178, 18, 0, 606),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -7422,4 +7461,7 @@ FAMILY_OF_OPCODE = {
     173: FAM_VLD_BLK_PU,
     174: FAM_VLD_E2B_PU,
     175: FAM_VLD_UNPK4_PU,
+    176: FAM_LOOP,
+    177: FAM_ENDLOOP,
+    178: FAM_ITER_LOOPS,
 }

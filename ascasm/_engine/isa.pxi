@@ -266,6 +266,9 @@ cdef enum Family:
     FAM_VLD_BLK_PU = 105
     FAM_VLD_E2B_PU = 106
     FAM_VLD_UNPK4_PU = 107
+    FAM_LOOP = 108
+    FAM_ENDLOOP = 109
+    FAM_ITER_LOOPS = 110
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -1360,6 +1363,19 @@ cdef struct Args_vld_unpk4_pu:    # vD.T, [sB], X
     int32_t sb
     SVal x
 
+cdef struct Args_loop:    # X
+    SVal x
+
+cdef struct Args_endloop:    # (no operands)
+    char unused
+
+cdef struct Args_iter_loops:    # aD.bW, X0, [X1], [X2], [X3]
+    int32_t aD
+    SVal x0
+    SVal x1
+    SVal x2
+    SVal x3
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -1468,6 +1484,9 @@ cdef union Args:
     Args_vld_blk_pu vld_blk_pu
     Args_vld_e2b_pu vld_e2b_pu
     Args_vld_unpk4_pu vld_unpk4_pu
+    Args_loop loop
+    Args_endloop endloop
+    Args_iter_loops iter_loops
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -1780,3 +1799,9 @@ cdef enum:
     POS_vld_unpk4_pu_vD = 0
     POS_vld_unpk4_pu_sb = 1
     POS_vld_unpk4_pu_x = 2
+    POS_loop_x = 0
+    POS_iter_loops_aD = 0
+    POS_iter_loops_x0 = 1
+    POS_iter_loops_x1 = 2
+    POS_iter_loops_x2 = 3
+    POS_iter_loops_x3 = 4

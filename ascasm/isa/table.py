@@ -30,7 +30,8 @@ BARRIER_KINDS = ("VV_ALL", "VST_VLD", "VLD_VST", "VST_VST", "VS_ALL", "VST_LD", 
 STOP_CODES = {"RUNNING": 0, "HALTED": 1, "MISALIGNED": 2, "UB_RANGE": 3, "MASK_UNSET": 4,
               "DIV_ZERO": 5, "STEP_LIMIT": 6, "DUP_INDEX": 7, "HAZARD": 8,   # these two: --strict
               "SPR_UNSET": 9, "STREAM_BREAK": 10, "BAD_COUNT": 11,
-              "ALIGN_UNSET": 12, "ALIGN_BREAK": 13}
+              "ALIGN_UNSET": 12, "ALIGN_BREAK": 13,
+              "LOOP_COUNT": 14}
 
 # Type classes of the seed tables.
 B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))
@@ -764,6 +765,27 @@ _POST_UPDATE_PAGES = (
 )
 INSNS += tuple(_post_update(next(s for s in INSNS if (s.mnemonic, s.form) == (mnemonic, form)), page, unit)
                for mnemonic, form, page, unit in _POST_UPDATE_PAGES)
+
+# --- issue 11: hardware loops and asc_update_addr_reg (docs/semantics.md "Hardware loops"). The assembler
+# pairs each vloop with its endloop (at most 4 nested, no branch across a loop's boundary) ---
+_ADDR_REG_PAGE = "c-api-reg/reg_data_types/asc_update_addr_reg.md"
+INSNS += (
+    InsnSpec("vloop", "", "X", "loop",
+             "hardware loop: the rows up to the matching endloop run X times; X is read once, at entry (0..65535; "
+             "0 skips them); inside, lidx0 is this loop's index (0, 1, ...) and the enclosing loops' move up to "
+             "lidx1..lidx3. At most 4 nest; no branch may enter or leave a loop",
+             "facts §1 (HardwareLoop: uint16 index from 0, fixed count, no branches, at most 4 nested; ISA VLOOPv2); "
+             + _ADDR_REG_PAGE + " (the loops whose indices vag reads)", specials=("LOOP",)),
+    InsnSpec("endloop", "", "", "endloop",
+             "end of the innermost hardware loop's body: its index advances; below the count the body runs again, "
+             "otherwise the loop ends and the enclosing loops' indices move back down",
+             "facts §1 (HardwareLoop); " + _ADDR_REG_PAGE, specials=("LOOP",)),
+    InsnSpec("vag", "", "aD.bW, X0, [X1], [X2], [X3]", "iter_loops",
+             "aD = (lidx0*X0 + lidx1*X1 + lidx2*X2 + lidx3*X3) * W bytes, modulo 2^32: lidxK is the index of the "
+             "K-th enclosing hardware loop, innermost first (offset0 binds the innermost loop, as the page says); "
+             "a stride left out is 0. Only inside a loop, with at most as many strides as enclosing loops",
+             _ADDR_REG_PAGE + " (asc_update_addr_reg_b8/b16/b32; ISA VAG)", types=_single(MASK_WIDTHS)),
+)
 
 DIRECTIVES = (
     (".ub", "NAME TYPE[COUNT] [= INIT] [@ ADDR]",

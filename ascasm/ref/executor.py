@@ -19,6 +19,7 @@ from ..isa.table import INSNS, post_update_base
 from ..program import Addr, Insn, Program, SVal
 from ..state import (FAULT_ARGS, LOG_READ, LOG_RESERVE, LOG_WRITE, PC, SPR_AR, SPR_SQZN, SPR_SQZN_SET, STATUS, STEPS,
                      UREG_ADDR, UREG_PENDING, VL, MachineState)
+from ..state import LOOP_COUNT, LOOP_INDEX, MAX_LOOP_COUNT      # issue 11: hardware loops
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 MASK_BITS = VL                     # one mask bit per byte lane
@@ -55,6 +56,7 @@ class RefMachine:
         self.touched = []                                 # (address, size) of this step's checked accesses
         self.last_row = -1                                # the row the latest run() completed last
         self.log, self.log_length = None, 0              # the write log, when a recorder asks for it
+        self.loop_partner = loop_partners(program.insns)  # hardware loops: vloop <-> endloop rows
         self.set_stop_rows(None, None)
 
     def set_stop_rows(self, before, after):
@@ -1589,3 +1591,58 @@ def vgatb(m: RefMachine, insn: Insn):
 FAMILIES["vgatb"] = vgatb
 
 FAMILIES.update({spec.family: post_update for spec in INSNS if spec.post is not None})
+
+
+# ---- issue 11: hardware loops and asc_update_addr_reg (docs/semantics.md "Hardware loops") ----
+# state.hwloop: one (index, count) row per active loop, innermost first; a free level is (0, 0).
+
+def loop_partners(insns) -> dict:
+    """{row of a vloop: row of its endloop, and the reverse}: loops pair like brackets (the assembler
+    has checked that they do, and that no branch crosses a loop's boundary)."""
+    partners, open_loops = {}, []
+    for row, insn in enumerate(insns):
+        if insn.spec.family == "loop":
+            open_loops.append(row)
+        elif insn.spec.family == "endloop":
+            start = open_loops.pop()
+            partners[start], partners[row] = row, start
+    return partners
+
+
+def loop(m: RefMachine, insn: Insn):
+    # vloop X  -- the count is read once, here; a count of 0 runs the body no time at all
+    count = m.value(insn.operand("X"))
+    if not 0 <= count <= MAX_LOOP_COUNT:
+        raise Fault("LOOP_COUNT", count, MAX_LOOP_COUNT)
+    pc = m.state.pc
+    if count == 0:
+        return m.loop_partner[pc] + 1
+    levels = m.state.hwloop
+    levels[1:] = levels[:-1].copy()          # the enclosing loops are now one level further out
+    levels[0] = (0, count)
+    return None
+
+
+def endloop(m: RefMachine, insn: Insn):
+    # endloop  -- the innermost loop's next index; while below its count the body runs again
+    levels = m.state.hwloop
+    index, count = int(levels[0, LOOP_INDEX]) + 1, int(levels[0, LOOP_COUNT])
+    if index < count:
+        levels[0, LOOP_INDEX] = index
+        return m.loop_partner[m.state.pc] + 1
+    levels[:-1] = levels[1:].copy()          # the loop is over: the enclosing ones move back in
+    levels[-1] = (0, 0)
+    return None
+
+
+def iter_loops(m: RefMachine, insn: Insn):
+    # vag aD.bW, X0, [X1], [X2], [X3]  -- asc_update_addr_reg: offset = sum of index_k * stride_k elements,
+    # stride k bound to the k-th enclosing loop counted from the innermost; a stride left out is 0
+    (width_type,) = insn.types
+    strides = [m.value(insn.operand(name)) if insn.operand(name) is not None else 0 for name in ("X0", "X1", "X2", "X3")]
+    indices = m.state.hwloop[:, LOOP_INDEX].tolist()
+    elements = sum(index * stride for index, stride in zip(indices, strides))
+    m.state.areg[insn.operand("aD")] = (elements * width_type.width) % (1 << 32)
+
+
+FAMILIES.update({f.__name__: f for f in (loop, endloop, iter_loops)})
