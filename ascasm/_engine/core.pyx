@@ -529,8 +529,8 @@ def _loop_partners(family):
         else:
             start = open_loops.pop()
             partners[start], partners[row] = row, start
-    if open_loops:
-        raise ValueError(f"bytecode row {open_loops[-1]}: vloop without an endloop")
+    if open_loops:                  # (no negative index here: the module is compiled without wraparound)
+        raise ValueError(f"bytecode row {open_loops.pop()}: vloop without an endloop")
     return partners
 
 
