@@ -140,7 +140,7 @@ def instruction(c: Chooser, n_labels: int, depth: int = 0) -> str:
         elif kind is Kind.SREG:
             text = _typed(scalar_register(c), operand, types)
         elif kind is Kind.UREG:                 # two of the four, so that streams meet
-            text = f"u{c.integer(0, 1)}"
+            text = _typed(f"u{c.integer(0, 1)}", operand, types)
         elif kind is Kind.QREG:
             text = f"q{c.integer(0, 1)}"
         elif kind is Kind.BASE:

@@ -415,6 +415,7 @@ include "kernels_convert.pxi"
 include "kernels_compute_families.pxi"
 include "kernels_stream.pxi"
 include "kernels_loops.pxi"
+include "kernels_stream_post.pxi"
 include "dispatch.pxi"
 
 

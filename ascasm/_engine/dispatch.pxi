@@ -431,6 +431,10 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         decode_sval(m, row + 6, &ins.a.iter_loops.x1)
         decode_sval(m, row + 8, &ins.a.iter_loops.x2)
         decode_sval(m, row + 10, &ins.a.iter_loops.x3)
+    elif family == FAM_VSTAS_POST:
+        ins.a.vstas_post.sb = <int32_t>row[3]
+        ins.a.vstas_post.uS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vstas_post.x)
 
 
 cdef inline int k_vld_norm_pu(Machine* m, const Ins* ins, const Args_vld_norm_pu* a) noexcept nogil:
@@ -5353,8 +5357,18 @@ cdef const Ins* kernel_606(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstas_post(m, ins, &ins.a.vstas_post)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
 
-cdef KernelFn KERNELS[607]
+
+cdef KernelFn KERNELS[608]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -5962,6 +5976,7 @@ KERNELS[603] = kernel_603
 KERNELS[604] = kernel_604
 KERNELS[605] = kernel_605
 KERNELS[606] = kernel_606
+KERNELS[607] = kernel_607
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -7284,6 +7299,27 @@ KERNEL_OF_ROWS = (
     (178, 16, 0, 606),
     (178, 17, 0, 606),
     (178, 18, 0, 606),
+    (179, 1, 0, 607),
+    (179, 2, 0, 607),
+    (179, 15, 0, 607),
+    (179, 3, 0, 607),
+    (179, 4, 0, 607),
+    (179, 5, 0, 607),
+    (179, 6, 0, 607),
+    (179, 7, 0, 607),
+    (179, 9, 0, 607),
+    (179, 11, 0, 607),
+    (179, 10, 0, 607),
+    (179, 12, 0, 607),
+    (179, 13, 0, 607),
+    (179, 14, 0, 607),
+    (179, 20, 0, 607),
+    (179, 21, 0, 607),
+    (179, 22, 0, 607),
+    (179, 16, 0, 607),
+    (179, 17, 0, 607),
+    (179, 18, 0, 607),
+    (179, 19, 0, 607),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -7464,4 +7500,5 @@ FAMILY_OF_OPCODE = {
     176: FAM_LOOP,
     177: FAM_ENDLOOP,
     178: FAM_ITER_LOOPS,
+    179: FAM_VSTAS_POST,
 }

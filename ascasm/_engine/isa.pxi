@@ -269,6 +269,7 @@ cdef enum Family:
     FAM_LOOP = 108
     FAM_ENDLOOP = 109
     FAM_ITER_LOOPS = 110
+    FAM_VSTAS_POST = 111
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -1376,6 +1377,11 @@ cdef struct Args_iter_loops:    # aD.bW, X0, [X1], [X2], [X3]
     SVal x2
     SVal x3
 
+cdef struct Args_vstas_post:    # [sB], uS.T, X
+    int32_t sb
+    int32_t uS
+    SVal x
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -1487,6 +1493,7 @@ cdef union Args:
     Args_loop loop
     Args_endloop endloop
     Args_iter_loops iter_loops
+    Args_vstas_post vstas_post
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -1805,3 +1812,6 @@ cdef enum:
     POS_iter_loops_x1 = 2
     POS_iter_loops_x2 = 3
     POS_iter_loops_x3 = 4
+    POS_vstas_post_sb = 0
+    POS_vstas_post_uS = 1
+    POS_vstas_post_x = 2

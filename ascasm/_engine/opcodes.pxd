@@ -179,6 +179,7 @@ cdef enum Opcode:
     OP_VLOOP = 176
     OP_ENDLOOP = 177
     OP_VAG = 178
+    OP_VSTAS_PU = 179
 
 cdef enum TypeCode:
     T_S8 = 1

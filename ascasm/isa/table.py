@@ -785,6 +785,12 @@ INSNS += (
              "K-th enclosing hardware loop, innermost first (offset0 binds the innermost loop, as the page says); "
              "a stride left out is 0. Only inside a loop, with at most as many strides as enclosing loops",
              _ADDR_REG_PAGE + " (asc_update_addr_reg_b8/b16/b32; ISA VAG)", types=_single(MASK_WIDTHS)),
+    # the flush with post-update (docs/semantics.md "asc_storeunalign_post_postupdate"; page-ambiguities 19)
+    InsnSpec("vstas.pu", "", "[sB], uS.T, X", "vstas_post",
+             "flush with post-update: the bytes pending in uS are written; they must end at sB + X elements of T "
+             "(the page's end-address offset). Then sB += X elements: sB holds the stream's end",
+             "c-api-reg/reg_store/asc_storeunalign_post_postupdate.md", types=_single(STREAM_TYPES), rw=("uS",),
+             access=Access("store", UREG_MAX, "T", stream="the bytes pending in uS, ending at sB + X elements")),
 )
 
 DIRECTIVES = (

@@ -1646,3 +1646,18 @@ def iter_loops(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (loop, endloop, iter_loops)})
+
+
+def vstas_post(m: RefMachine, insn: Insn):
+    # vstas.pu [sB], uS.T, X  -- asc_storeunalign_post_postupdate: the flush (vstas) at the stream's end
+    # address sB + X elements of T; then sB holds that end
+    register, width = insn.operand("[sB]"), insn.types[0].width
+    start = m.sreg(register)
+    m.check_aligned(start, width)
+    end = wrap64(start + m.value(insn.operand("X")) * width)
+    flush_spec = next(spec for spec in INSNS if spec.family == "vstas" and spec.sub == "plain")
+    vstas(m, Insn(flush_spec, (), (Addr(end), insn.operand("uS")), insn.loc))
+    m.set_sreg(register, end)
+
+
+FAMILIES["vstas_post"] = vstas_post
