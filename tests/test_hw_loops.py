@@ -306,3 +306,29 @@ def test_explain_finds_the_rows_by_page_and_mnemonic():
     result = run_cli("explain", "vloop")
     assert result.returncode == 0 and "endloop" not in result.stdout.splitlines()[0]
     assert re.search(r"source: .*asc_update_addr_reg\.md", run_cli("explain", "vag").stdout)
+
+
+def test_the_reg_layers_addr_reg_stream_example(engine):
+    # reg-api LoadUnAlign's AddrReg example (LoadUnAlignVF3): in every iteration the address register is set
+    # from the loop index, the load stream is started again at src + a0 (asc_loadunalign_pre's addr_reg
+    # form) and read there (asc_loadunalign_postupdate's addr_reg form, whose inc is unused), the vector
+    # stored through an unaligned store stream at dst + a0; the residue flushed after the loop. src and dst
+    # unaligned: 4 x 128 halves from UB src + 2 to dst + 6, everything else untouched
+    machine = run_source("""
+        .ub src f16[640] = i
+        .ub dst u16[640] = 0xEEEE
+            mov   s1, 128                 ; oneRepeatSize
+            vloop 4
+            vag   a0.b16, s1
+            vldas q0, [src + 2 + a0]
+            vldus v0.f16, q0, [src + 2 + a0]
+            vstus [dst + 6 + a0], u1, v0.f16, 128
+            endloop
+            vstas [dst + 6 + 256 + a0], u1
+            halt
+    """, engine)
+    dst = machine.state.ub[1280:2560].view(np.uint16)
+    expected = np.full(640, 0xEEEE, np.uint16)
+    expected[3:3 + 512] = (np.arange(512, dtype=np.float16) + np.float16(1)).view(np.uint16)
+    assert np.array_equal(dst, expected)
+    assert machine.state.areg[0] == 3 * 256 and machine.state.ureg_state[1].tolist() == [0, 0]

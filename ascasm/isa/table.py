@@ -681,12 +681,13 @@ INSNS: tuple[InsnSpec, ...] = (
                                                                            "addr + AR")),
     InsnSpec("vldas", "", "qL, [addr]", "vldas",
              "start an unaligned load stream at addr: qL holds the 32-byte block containing addr",
-             "c-api-reg/reg_load/asc_loadunalign_pre.md", rw=("qL",),
+             "c-api-reg/reg_load/asc_loadunalign_pre.md (both forms: the addr_reg one is [src + aN])", rw=("qL",),
              access=Access("load", 32, 1, stream="the 32-byte block holding addr (nothing when addr is 32-byte aligned)")),
     InsnSpec("vldus", "", "vD.T, qL, [addr]", "vldus",
              "unaligned load: vD = the 256 bytes from addr, those below the next 32-byte boundary from qL's "
              "block; qL then holds the block of addr + 256, where the stream continues",
-             "c-api-reg/reg_load/asc_loadunalign.md", types=_single(STREAM_TYPES), rw=("qL",),
+             "c-api-reg/reg_load/asc_loadunalign.md; c-api-reg/reg_load/asc_loadunalign_postupdate.md (the addr_reg "
+             "form: [src + aN], its inc unused as reg-api LoadUnAlign says)", types=_single(STREAM_TYPES), rw=("qL",),
              access=Access("load", VL_BYTES, "T", stream="256 bytes from addr, continuing the stream of qL")),
     InsnSpec("vldus.pu", "", "vD.T, qL, [sB], X", "vldus_post",
              "vldus at the address in sB; then sB, and the stream, advance by X elements of T",
