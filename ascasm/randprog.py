@@ -149,6 +149,8 @@ def instruction(c: Chooser, n_labels: int, depth: int = 0) -> str:
             text = scalar_register(c) if c.integer(0, 1) else str(immediate(c))
         elif kind is Kind.TVAL:
             text = typed_value(c, types[operand.type_slot])
+        elif kind is Kind.IMM and operand.name == "BLOCK":     # movvp: one of the register's 8W blocks
+            text = str(c.integer(0, 8 * types[0].width - 1))
         elif kind is Kind.IMM:
             text = str(c.integer(-4, 64))
         elif kind is Kind.ADDR:

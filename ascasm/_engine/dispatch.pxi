@@ -435,6 +435,14 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vstas_post.sb = <int32_t>row[3]
         ins.a.vstas_post.uS = <int32_t>row[4]
         decode_sval(m, row + 5, &ins.a.vstas_post.x)
+    elif family == FAM_MASK_MOVE_MASKED:
+        ins.a.mask_move_masked.pD = <int32_t>row[3]
+        ins.a.mask_move_masked.pS = <int32_t>row[4]
+        ins.a.mask_move_masked.pM = <int32_t>row[5]
+    elif family == FAM_MASK_FROM_VECTOR:
+        ins.a.mask_from_vector.pD = <int32_t>row[3]
+        ins.a.mask_from_vector.vS = <int32_t>row[4]
+        ins.a.mask_from_vector.block = <int64_t>row[5]
 
 
 cdef inline int k_vld_norm_pu(Machine* m, const Ins* ins, const Args_vld_norm_pu* a) noexcept nogil:
@@ -5367,8 +5375,22 @@ cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
+cdef const Ins* kernel_608(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_move_masked(m, ins, &ins.a.mask_move_masked)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
 
-cdef KernelFn KERNELS[608]
+cdef const Ins* kernel_609(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_from_vector(m, ins, &ins.a.mask_from_vector)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[610]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -5977,6 +5999,8 @@ KERNELS[604] = kernel_604
 KERNELS[605] = kernel_605
 KERNELS[606] = kernel_606
 KERNELS[607] = kernel_607
+KERNELS[608] = kernel_608
+KERNELS[609] = kernel_609
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -7320,6 +7344,11 @@ KERNEL_OF_ROWS = (
     (179, 17, 0, 607),
     (179, 18, 0, 607),
     (179, 19, 0, 607),
+    (180, 0, 0, 608),
+    (181, 4, 0, 609),
+    (181, 6, 0, 609),
+    (181, 17, 0, 609),
+    (181, 18, 0, 609),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -7501,4 +7530,6 @@ FAMILY_OF_OPCODE = {
     177: FAM_ENDLOOP,
     178: FAM_ITER_LOOPS,
     179: FAM_VSTAS_POST,
+    180: FAM_MASK_MOVE_MASKED,
+    181: FAM_MASK_FROM_VECTOR,
 }

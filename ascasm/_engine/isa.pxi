@@ -270,6 +270,8 @@ cdef enum Family:
     FAM_ENDLOOP = 109
     FAM_ITER_LOOPS = 110
     FAM_VSTAS_POST = 111
+    FAM_MASK_MOVE_MASKED = 112
+    FAM_MASK_FROM_VECTOR = 113
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -1382,6 +1384,16 @@ cdef struct Args_vstas_post:    # [sB], uS.T, X
     int32_t uS
     SVal x
 
+cdef struct Args_mask_move_masked:    # pD, pS, pM
+    int32_t pD
+    int32_t pS
+    int32_t pM
+
+cdef struct Args_mask_from_vector:    # pD, vS.T, BLOCK
+    int32_t pD
+    int32_t vS
+    int64_t block
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -1494,6 +1506,8 @@ cdef union Args:
     Args_endloop endloop
     Args_iter_loops iter_loops
     Args_vstas_post vstas_post
+    Args_mask_move_masked mask_move_masked
+    Args_mask_from_vector mask_from_vector
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -1815,3 +1829,9 @@ cdef enum:
     POS_vstas_post_sb = 0
     POS_vstas_post_uS = 1
     POS_vstas_post_x = 2
+    POS_mask_move_masked_pD = 0
+    POS_mask_move_masked_pS = 1
+    POS_mask_move_masked_pM = 2
+    POS_mask_from_vector_pD = 0
+    POS_mask_from_vector_vS = 1
+    POS_mask_from_vector_block = 2

@@ -180,6 +180,8 @@ cdef enum Opcode:
     OP_ENDLOOP = 177
     OP_VAG = 178
     OP_VSTAS_PU = 179
+    OP_PMOV_MASKED = 180
+    OP_MOVVP = 181
 
 cdef enum TypeCode:
     T_S8 = 1

@@ -396,6 +396,8 @@ class _Assembler:
                        f"syntax: {spec.text}"])
         self.check_keywords(spec, types, operands, operand_nodes)
         self.check_loop_operands(spec, operands, operand_nodes, mnemonic_token)
+        if spec.family == "mask_from_vector":
+            self.check_block(operands[2], operand_nodes[2], types[0])
         last = statement.operands[-1] if statement.operands else mnemonic_token
         loc = SourceLoc(self.filename, self.lineno, mnemonic_token.column, last.end_column, self.line_text)
         return Insn(spec, types, tuple(operands), loc)
@@ -453,6 +455,14 @@ class _Assembler:
                                                  f"{where(region[row])}, its target {where(region[target])}",
                                             ["a loop runs its count with no branch in or out (facts §1); "
                                              "branch within one loop body, or around the whole loop"]))
+
+    def check_block(self, block: int, node, etype):
+        """movvp's block: one of the 256 / (32 / W) blocks of MASK_BYTES / W bytes a vector register holds."""
+        blocks = 8 * etype.width
+        if not 0 <= block < blocks:
+            self.fail(node, f"block {block} out of range 0..{blocks - 1}",
+                      [f"a vector register holds {blocks} blocks of {32 // etype.width} bytes for {etype.name} "
+                       "(asc_copy.md: part)"])
 
     def place_keywords(self, spec, nodes) -> list:
         """Trailing keyword operands (`sat`, `even`...) may be written in any order and each may be

@@ -792,6 +792,15 @@ INSNS += (
              "(the page's end-address offset). Then sB += X elements: sB holds the stream's end",
              "c-api-reg/reg_store/asc_storeunalign_post_postupdate.md", types=_single(STREAM_TYPES), rw=("uS",),
              access=Access("store", UREG_MAX, "T", stream="the bytes pending in uS, ending at sB + X elements")),
+    # asc_copy's mask forms (docs/semantics.md "asc_copy's mask forms")
+    InsnSpec("pmov", "masked", "pD, pS, pM", "mask_move_masked", "pD = the bits of pS where pM is set, 0 elsewhere",
+             "c-api-reg/reg_load/asc_copy.md (mask to mask, with a mask); reg-api MaskReg Move",
+             mask=MaskUse("pM", "bits", "gate")),
+    InsnSpec("movvp", "", "pD, vS.T, BLOCK", "mask_from_vector",
+             "pD = block BLOCK of vS (16 bytes for 16-bit T, 8 bytes for 32-bit T), each bit repeated 2 (4) times: "
+             "bit j -> bits jW..jW+W-1",
+             "c-api-reg/reg_load/asc_copy.md (vector to mask, part); reg-api MaskGenWithRegTensor; facts §9 movvp",
+             types=_single(dtypes.named("u16", "u32", "b16", "b32"))),
 )
 
 DIRECTIVES = (

@@ -1661,3 +1661,28 @@ def vstas_post(m: RefMachine, insn: Insn):
 
 
 FAMILIES["vstas_post"] = vstas_post
+
+
+# ---- issue 11: asc_copy's mask forms ----
+
+def mask_move_masked(m: RefMachine, insn: Insn):
+    # pmov pD, pS, pM  -- bit k of pD = bit k of pS where bit k of pM is set, else 0 (reg-api MaskReg Move:
+    # the mask says which bits are copied)
+    source, gate = m.mask_bits(insn.operand("pS")), m.mask_bits(insn.operand("pM"))
+    m.set_mask_bits(insn.operand("pD"), source & gate)
+
+
+def mask_from_vector(m: RefMachine, insn: Insn):
+    # movvp pD, vS.T, BLOCK  -- asc_copy's vector-to-mask form: a 32/W-byte block of vS, each of its bits
+    # repeated W times (W = 2 for 16-bit T, 4 for 32-bit T) to fill the 256 mask bits
+    width = insn.types[0].width
+    block_bytes = 32 // width
+    block = insn.operand("BLOCK")
+    if not 0 <= block < 256 // block_bytes:
+        raise Fault("BAD_COUNT", block, 256 // block_bytes - 1)
+    raw = m.state.vreg[insn.operand("vS")][block * block_bytes:(block + 1) * block_bytes]
+    bits = np.unpackbits(raw, bitorder="little").astype(bool)
+    m.set_mask_bits(insn.operand("pD"), np.repeat(bits, width))
+
+
+FAMILIES.update({f.__name__: f for f in (mask_move_masked, mask_from_vector)})
