@@ -186,8 +186,8 @@ def loop(c: Chooser, depth: int) -> list[str]:
 
 
 def program(c: Chooser) -> str:
-    """The prologue, then 1..MAX_INSTRUCTIONS labelled instructions (branches may go anywhere,
-    including the label after the last one)."""
+    """The prologue, then 1..MAX_INSTRUCTIONS labelled items, each an instruction or a hardware loop
+    (branches may go to any label, the one after the last item included; loop bodies hold no label)."""
     n = c.integer(1, MAX_INSTRUCTIONS)
     body = []
     for k in range(n):

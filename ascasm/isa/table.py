@@ -773,8 +773,8 @@ _ADDR_REG_PAGE = "c-api-reg/reg_data_types/asc_update_addr_reg.md"
 INSNS += (
     InsnSpec("vloop", "", "X", "loop",
              "hardware loop: the rows up to the matching endloop run X times; X is read once, at entry (0..65535; "
-             "0 skips them); inside, lidx0 is this loop's index (0, 1, ...) and the enclosing loops' move up to "
-             "lidx1..lidx3. At most 4 nest; no branch may enter or leave a loop",
+             "0 skips them); inside, lidx0 is this loop's index (0, 1, ...) and the enclosing loops' indices move "
+             "out to lidx1..lidx3. At most 4 nest; no branch may enter or leave a loop",
              "facts §1 (HardwareLoop: uint16 index from 0, fixed count, no branches, at most 4 nested; ISA VLOOPv2); "
              + _ADDR_REG_PAGE + " (the loops whose indices vag reads)", specials=("LOOP",)),
     InsnSpec("endloop", "", "", "endloop",
