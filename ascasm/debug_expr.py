@@ -392,8 +392,9 @@ class _Evaluator:
         raise _unknown_name(name, program)
 
     def _special(self, name):
-        """AR, SQZN (special registers), u0-u3 (the bytes pending in an unaligned store register) and
-        q0-q3 (the block an unaligned load register holds), or None for any other name."""
+        """AR, SQZN (special registers), lidx0-lidx3 (the hardware loops' indices, innermost first), u0-u3
+        (the bytes pending in an unaligned store register) and q0-q3 (the block an unaligned load register
+        holds), or None for any other name."""
         state = self.env.state
         if name.lower() == "ar":
             return _scalar(np.int64(state.spr[SPR_AR]), "AR", dtypes.lookup("s64"))
@@ -401,6 +402,15 @@ class _Evaluator:
             if not state.spr[SPR_SQZN_SET]:
                 raise ExprError("SQZN is unset: no vsqz.st has written it")
             return _scalar(np.int64(state.spr[SPR_SQZN]), "SQZN", dtypes.lookup("s64"))
+        m = re.match(r"^lidx([0-3])$", name, re.IGNORECASE)
+        if m is not None:                   # a hardware loop's index, innermost first (issue 11)
+            level = int(m.group(1))
+            index, count = (int(x) for x in state.hwloop[level])
+            if not count:
+                active = int(np.count_nonzero(state.hwloop[:, 1]))
+                raise ExprError(f"lidx{level}: {active} hardware loop{'s are' if active != 1 else ' is'} active "
+                                f"(lidx0 is the innermost)")
+            return _scalar(np.int64(index), f"lidx{level} (of {count})", dtypes.lookup("s64"))
         m = re.match(r"^q([0-3])$", name, re.IGNORECASE)
         if m is not None:
             q = int(m.group(1))

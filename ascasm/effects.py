@@ -40,7 +40,7 @@ class Span:
 
 @dataclass(frozen=True)
 class RegWrite:
-    file: str            # "v", "p", "a", "s", "u"; or a special register: "AR", "SQZN" (number 0)
+    file: str            # "v", "p", "a", "s", "u"; or a special register: "AR", "SQZN", "LOOP" (number 0)
     number: int
     operand: int         # position of the operand in the ISA row's syntax
     etype: object        # ElemType of the lanes (None for s/a registers)

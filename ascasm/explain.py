@@ -7,7 +7,7 @@ from .isa import BY_MNEMONIC, INSNS, PATTERNS, Kind
 from .isa.table import BY_CAPI, describe
 
 # The instruction groups of listings and the cheat sheet, by the family prefix of a row.
-GROUPS = (("scalar and control", ("scalar", "branch", "cond_branch", "membar", "halt")),
+GROUPS = (("scalar and control", ("scalar", "branch", "cond_branch", "membar", "halt", "loop", "endloop")),
           ("loads", ("vld", "mask_load", "vgat")),
           ("stores", ("vsta", "mask_store", "vsct")),
           ("masks and address registers", ("mask_", "iter", "pcnt")),

@@ -103,7 +103,7 @@ def operand_slots(spec: InsnSpec, operands: tuple) -> list[int]:
     slots = []
     for op, value in zip(spec.operands, operands):
         if op.kind in (Kind.SVAL, Kind.TVAL):
-            slots += [int(value.is_reg), value.value]
+            slots += [0, 0] if value is None else [int(value.is_reg), value.value]   # left out: immediate 0
         elif op.kind is Kind.ADDR:
             sregs = list(value.sregs) + [-1] * (2 - len(value.sregs))
             aregs = list(value.aregs) + [-1] * (1 - len(value.aregs))

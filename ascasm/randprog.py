@@ -18,7 +18,7 @@ import ml_dtypes
 
 from .isa.operands import Kind
 from .isa.table import BARRIER_KINDS, INSNS, KEYWORDS, PATTERNS, keyword_choices
-from .state import UB_USABLE_DEFAULT
+from .state import NUM_LOOPS, UB_USABLE_DEFAULT
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 MAX_INSTRUCTIONS = 40
@@ -114,9 +114,19 @@ def _typed(register: str, operand, types) -> str:
     return f"{register}.{types[operand.type_slot].name}" if operand.type_slot is not None else register
 
 
-def instruction(c: Chooser, n_labels: int) -> str:
-    """Any row of the ISA table with any of its type combinations, operands drawn by kind."""
-    spec = c.choice(INSNS)
+# Hardware loops (issue 11) come from loop(): vloop and endloop in pairs, vag only inside. A loop body holds no
+# branch and no label, since no branch may enter or leave a loop.
+_LOOP_FAMILIES = ("loop", "endloop", "iter_loops")
+TOP_LEVEL_ROWS = tuple(spec for spec in INSNS if spec.family not in _LOOP_FAMILIES)
+LOOP_BODY_ROWS = tuple(spec for spec in INSNS if spec.family not in ("loop", "endloop")
+                       and not any(op.kind is Kind.LABEL for op in spec.operands))
+
+
+def instruction(c: Chooser, n_labels: int, depth: int = 0) -> str:
+    """Any row of the ISA table with any of its type combinations, operands drawn by kind; `depth`: how
+    many hardware loops enclose it (inside one: no branches, and vag with a stride per enclosing loop
+    at most)."""
+    spec = c.choice(LOOP_BODY_ROWS if depth else TOP_LEVEL_ROWS)
     types = c.choice(spec.types) if spec.types else ()
     operands = []
     for operand in spec.operands:
@@ -130,7 +140,7 @@ def instruction(c: Chooser, n_labels: int) -> str:
         elif kind is Kind.SREG:
             text = _typed(scalar_register(c), operand, types)
         elif kind is Kind.UREG:                 # two of the four, so that streams meet
-            text = f"u{c.integer(0, 1)}"
+            text = _typed(f"u{c.integer(0, 1)}", operand, types)
         elif kind is Kind.QREG:
             text = f"q{c.integer(0, 1)}"
         elif kind is Kind.BASE:
@@ -139,6 +149,8 @@ def instruction(c: Chooser, n_labels: int) -> str:
             text = scalar_register(c) if c.integer(0, 1) else str(immediate(c))
         elif kind is Kind.TVAL:
             text = typed_value(c, types[operand.type_slot])
+        elif kind is Kind.IMM and operand.name == "BLOCK":     # movvp: one of the register's 8W blocks
+            text = str(c.integer(0, 8 * types[0].width - 1))
         elif kind is Kind.IMM:
             text = str(c.integer(-4, 64))
         elif kind is Kind.ADDR:
@@ -154,12 +166,34 @@ def instruction(c: Chooser, n_labels: int) -> str:
         else:
             raise AssertionError(f"no generator for operand kind {kind}")
         operands.append(text)
+    if spec.family == "iter_loops":
+        operands = operands[:1 + c.integer(1, depth)]
     return f"{spec.mnemonic} {', '.join(t for t in operands if t)}".strip()
 
 
+def loop(c: Chooser, depth: int) -> list[str]:
+    """A hardware loop at nesting `depth` (1 for an outermost one): a small count (now and then a scalar
+    register, whose value may be out of range: a LOOP_COUNT fault), a body of 1..3 instructions or
+    nested loops, at most NUM_LOOPS deep, so a program still ends (or meets the step limit)."""
+    count = scalar_register(c) if c.integer(0, 7) == 0 else str(c.integer(0, 3))
+    body = []
+    for _ in range(c.integer(1, 3)):
+        if depth < NUM_LOOPS and c.integer(0, 4) == 0:
+            body += loop(c, depth + 1)
+        else:
+            body.append(instruction(c, 0, depth))
+    return [f"vloop {count}", *body, "endloop"]
+
+
 def program(c: Chooser) -> str:
-    """The prologue, then 1..MAX_INSTRUCTIONS labelled instructions (branches may go anywhere,
-    including the label after the last one)."""
+    """The prologue, then 1..MAX_INSTRUCTIONS labelled items, each an instruction or a hardware loop
+    (branches may go to any label, the one after the last item included; loop bodies hold no label)."""
     n = c.integer(1, MAX_INSTRUCTIONS)
-    body = [f"L{k}: {instruction(c, n + 1)}" for k in range(n)]
+    body = []
+    for k in range(n):
+        if c.integer(0, 9) == 0:            # a hardware loop: the label on its vloop, none inside
+            first, *rest = loop(c, 1)
+            body += [f"L{k}: {first}", *(f"    {line}" for line in rest)]
+        else:
+            body.append(f"L{k}: {instruction(c, n + 1)}")
     return PROLOGUE + "\n".join(body) + f"\nL{n}:\n"

@@ -25,6 +25,12 @@ UREG_PENDING, UREG_ADDR = 0, 1
 # whether a vldas has set it and the stream position the block was loaded for.
 NUM_QREGS = 4
 QREG_SET, QREG_POS = 0, 1
+# Hardware loops (issue 11, docs/semantics.md "Hardware loops"): one row per active loop, innermost
+# first, holding its index and its count (0, 0 for a level no loop occupies). At most 4 nest, as the
+# pages' HardwareLoop allows; the index is a uint16 and the count at most 65535.
+NUM_LOOPS = 4
+LOOP_INDEX, LOOP_COUNT = 0, 1
+MAX_LOOP_COUNT = 65535
 MAX_STEPS_DEFAULT = 10_000_000
 
 # ctrl array layout, shared by both executors (docs/bytecode.md).
@@ -63,10 +69,11 @@ class MachineState:
     ureg_state: np.ndarray = field(default_factory=lambda: np.zeros((NUM_UREGS, 2), np.int64))
     qreg: np.ndarray = field(default_factory=lambda: np.zeros((NUM_QREGS, UREG_BYTES), np.uint8))
     qreg_state: np.ndarray = field(default_factory=lambda: np.zeros((NUM_QREGS, 2), np.int64))
+    hwloop: np.ndarray = field(default_factory=lambda: np.zeros((NUM_LOOPS, 2), np.int64))
 
     PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl", "dup_warn", "ub_dirty",
              "ub_write_row", "hazard_warn", "spr", "ureg", "ureg_state", "qreg",
-             "qreg_state")
+             "qreg_state", "hwloop")
 
     @property
     def pc(self) -> int:
@@ -115,6 +122,9 @@ def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str
         reg, column = divmod(byte // mine.itemsize, 2)
         what = ("pending bytes", "address") if name == "ureg_state" else ("set flag", "position")
         return f"{name[0]}{reg} {what[column]}: {mine[reg, column]} != {theirs[reg, column]}"
+    if name == "hwloop":
+        level, column = divmod(byte // mine.itemsize, 2)
+        return f"hardware loop lidx{level} {('index', 'count')[column]}: {mine[level, column]} != {theirs[level, column]}"
     if mine.ndim == 2:
         row, col = divmod(byte, mine.shape[1])
         prefix = {"vreg": "v", "preg": "p", "ureg": "u", "qreg": "q"}[name]

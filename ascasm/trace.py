@@ -42,6 +42,8 @@ def register_json(state: MachineState, reg: RegWrite) -> dict:
         return {"reg": name, "value": int(state.sreg[reg.number])}
     if reg.file == "a":
         return {"reg": name, "value": int(state.areg[reg.number])}
+    if reg.file == "LOOP":
+        return {"reg": "LOOP", **loop_json(state)}
     if reg.file in SPR_NAMES:
         return {"reg": reg.file, "value": int(state.spr[SPR_NAMES.index(reg.file)])}
     if reg.file == "q":
@@ -56,6 +58,12 @@ def register_json(state: MachineState, reg: RegWrite) -> dict:
     lanes = state.vreg[reg.number].view(reg.etype.np_dtype)
     values = lanes.tolist() if reg.etype.kind != "float" else [json_number(x) for x in lanes]
     return {"reg": name, "type": reg.etype.name, "lanes": values}
+
+
+def loop_json(state: MachineState) -> dict:
+    """The active hardware loops, innermost first: their indices (lidx0, lidx1, ...) and counts."""
+    active = [(int(index), int(count)) for index, count in state.hwloop.tolist() if count]
+    return {"index": [index for index, _count in active], "count": [count for _index, count in active]}
 
 
 def span_json(insn, span: Span) -> dict:

@@ -95,6 +95,8 @@ def fault_message(kind: str, args: tuple, program: Program) -> str:
     if kind == "ALIGN_BREAK":
         return (f"unaligned load stream of q{args[0]} broken at address {args[1]:#x}: q{args[0]} holds the "
                 f"block for position {args[2]:#x}, where the stream continues")
+    if kind == "LOOP_COUNT":
+        return f"hardware loop count {args[0]} out of range 0..{args[1]} (the loop index is a uint16)"
     if kind == "BAD_COUNT":
         return f"element count {args[0]} out of range: a vector register of this type holds 0..{args[1]}"
     return kind.lower()

@@ -82,6 +82,10 @@ def _reg_errors(reg) -> list[str]:
     if reg["reg"] in ("AR", "SQZN"):
         ok = set(reg) == {"reg", "value"} and _is_int(reg["value"])
         return [] if ok else [f"{reg['reg']}: expected {{reg, value: int}}"]
+    if reg["reg"] == "LOOP":
+        ok = (set(reg) == {"reg", "index", "count"} and all(_is_int(x) for x in reg["index"] + reg["count"])
+              and len(reg["index"]) == len(reg["count"]) <= 4)
+        return [] if ok else ["LOOP: expected {reg, index: [int], count: [int]}, at most 4 each"]
     m = re.fullmatch(r"([vpasuq])(\d+)", reg["reg"])
     if not m:
         return [f"bad register name {reg['reg']!r}"]
@@ -322,9 +326,15 @@ def test_random_trace_matches_state(source):
         for k, name in enumerate(SPR_NAMES):
             if state.spr[k] != before.spr[k]:
                 assert name in listed, (line["text"], name)
+        if not np.array_equal(state.hwloop, before.hwloop):
+            assert "LOOP" in listed, (line["text"], "LOOP")
         for name, reg in listed.items():
             if name in SPR_NAMES:
                 assert reg["value"] == int(state.spr[SPR_NAMES.index(name)])
+                continue
+            if name == "LOOP":
+                active = [row for row in state.hwloop.tolist() if row[1]]
+                assert [reg["index"], reg["count"]] == [[i for i, _ in active], [c for _, c in active]]
                 continue
             n = int(name[1:])
             if name[0] == "q":

@@ -41,7 +41,7 @@ from ascasm.vm import EngineMissing, Machine, compiled_engine, run_warnings
 MAX_STEPS = 100
 LABEL_ONLY = re.compile(r"L\d+:")
 # Compared after every step (cheap); the whole state, UB included, when the program stops.
-STEP_PARTS = ("ctrl", "sreg", "areg", "preg_set", "preg", "vreg")
+STEP_PARTS = ("ctrl", "sreg", "areg", "preg_set", "preg", "vreg", "hwloop")
 
 
 def options_for(rng: random.Random) -> dict:

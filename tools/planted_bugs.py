@@ -71,6 +71,12 @@ MUTATIONS = (
     Mutation("hazard_first_engine", "ascasm/_engine/core.pyx", "if not m.hazard or first < m.hazard_first:",
              "if not m.hazard or first > m.hazard_first:", tuple(FUZZ),
              "a hazard's range starts at the last block's first byte, not the instruction's first"),
+    # issue 11: hardware loops
+    Mutation("vag_order_ref", "ascasm/ref/executor.py", "indices = m.state.hwloop[:, LOOP_INDEX].tolist()",
+             "indices = m.state.hwloop[::-1, LOOP_INDEX].tolist()", tuple(FUZZ),
+             "vag binds its first stride to the outermost level"),
+    Mutation("endloop_count_engine", "ascasm/_engine/kernels_loops.pxi", "if index < m.hwloop[LOOP_COUNT]:",
+             "if index <= m.hwloop[LOOP_COUNT]:", tuple(FUZZ), "a hardware loop runs its body once too often"),
     # the assembler: both executors run what it makes, so the tests catch these, not the fuzzer
     Mutation("precedence_asm", "ascasm/asm/expr.py", r'"<<": \d+, ">>": \d+', '"<<": 7, ">>": 7',
              tests("tests/test_assembler.py"), "shifts bind tighter than *", regex=True),

@@ -24,7 +24,8 @@ from ascasm.isa import families, table
 from ascasm.isa.operands import Kind
 from ascasm.state import (CTRL_SIZE as _CTRL_SIZE, DUP_WARN_FIELDS as _DUP_WARN_FIELDS,
                           HAZARD_WARN_FIELDS as _HAZARD_WARN_FIELDS, LOG_FIELDS as _LOG_FIELDS,
-                          LOG_RESERVE as _LOG_RESERVE, NUM_AREGS, NUM_PREGS, NUM_QREGS, NUM_SREGS, NUM_UREGS, NUM_VREGS,
+                          LOG_RESERVE as _LOG_RESERVE, LOOP_COUNT as _LOOP_COUNT, LOOP_INDEX as _LOOP_INDEX,
+                          MAX_LOOP_COUNT as _MAX_LOOP_COUNT, NUM_LOOPS as _NUM_LOOPS, NUM_AREGS, NUM_PREGS, NUM_QREGS, NUM_SREGS, NUM_UREGS, NUM_VREGS,
                           QREG_POS as _QREG_POS, QREG_SET as _QREG_SET,
                           SPR_AR as _SPR_AR, SPR_SIZE as _SPR_SIZE, SPR_SQZN as _SPR_SQZN, SPR_SQZN_SET as _SPR_SQZN_SET,
                           UB_BLOCK as _UB_BLOCK, UB_SIZE, UREG_ADDR as _UREG_ADDR, UREG_BYTES as _UREG_BYTES,
@@ -79,6 +80,10 @@ cdef enum:
     UREG_ADDR = 1
     QREG_SET = 0            # qreg_state: set by a vldas, the stream position of the block in qreg
     QREG_POS = 1
+    NUM_LOOPS = 4           # hwloop: (index, count) per active hardware loop, innermost first
+    LOOP_INDEX = 0
+    LOOP_COUNT = 1
+    MAX_LOOP_COUNT = 65535
 
 assert VL == _VL and MASK_BYTES * 8 == VL and MASK_WORDS * 8 == MASK_BYTES and LANES_B16 * 2 == VL and LANES_B32 * 4 == VL and UB_BLOCKS * BLOCK == UB_BYTES and DUP_WARN_FIELDS == _DUP_WARN_FIELDS and UB_BYTES == UB_SIZE
 assert CTRL_SIZE == _CTRL_SIZE and HAZARD_WARN_FIELDS == _HAZARD_WARN_FIELDS and BLOCK == _UB_BLOCK
@@ -86,6 +91,7 @@ assert LOG_FIELDS == len(_LOG_FIELDS) and LOG_RESERVE == _LOG_RESERVE
 assert (SPR_AR, SPR_SQZN, SPR_SQZN_SET, SPR_SIZE) == (_SPR_AR, _SPR_SQZN, _SPR_SQZN_SET, _SPR_SIZE)
 assert (UREG_BYTES, UREG_PENDING, UREG_ADDR) == (_UREG_BYTES, _UREG_PENDING, _UREG_ADDR)
 assert (QREG_SET, QREG_POS) == (_QREG_SET, _QREG_POS) and UREG_BYTES == BLOCK
+assert (NUM_LOOPS, LOOP_INDEX, LOOP_COUNT, MAX_LOOP_COUNT) == (_NUM_LOOPS, _LOOP_INDEX, _LOOP_COUNT, _MAX_LOOP_COUNT)
 
 HANDLED = frozenset(table.OPCODES.values())     # every row: the kernels are generated per family
 
@@ -108,6 +114,7 @@ cdef struct Ins:            # a decoded bytecode row
     int32_t tw, uw          # their widths in bytes (1 if none)
     int64_t size, align, slot   # the row's access facts in bytes (ISA table Access), 0 if none
     uint8_t stop            # STOP_BEFORE | STOP_AFTER flags (set_stop_rows)
+    int64_t partner         # vloop / endloop: the row of the matching endloop / vloop (-1 for other rows)
     Args a                  # the operands, as named fields of the family's struct
 
 cdef struct Machine:
@@ -125,6 +132,7 @@ cdef struct Machine:
     int64_t* ureg_state     # [4][2]: how many are pending, the UB address they belong at
     uint8_t* qreg           # [4][32]: the UB block each unaligned load register holds
     int64_t* qreg_state     # [4][2]: set by a vldas, the stream position the block was loaded for
+    int64_t* hwloop         # [4][2]: index and count of each active hardware loop, innermost first
     uint32_t* ub_dirty      # per 32-byte block, one bit per byte written since the latest membar
     int32_t* ub_write_row   # per UB byte, the row that wrote it last
     int32_t* dirty_blocks   # the blocks with a nonzero ub_dirty word (a membar clears just those)
@@ -407,6 +415,8 @@ include "kernels_compute.pxi"
 include "kernels_convert.pxi"
 include "kernels_compute_families.pxi"
 include "kernels_stream.pxi"
+include "kernels_loops.pxi"
+include "kernels_stream_post.pxi"
 include "dispatch.pxi"
 
 
@@ -505,6 +515,27 @@ def _verify(code):
     return kernels
 
 
+def _loop_partners(family):
+    """Per row, the row of the matching endloop (for a vloop) or vloop (for an endloop), -1 for other rows.
+    The kernels jump to them unchecked, so bytecode whose loops do not pair up, or nest deeper than
+    NUM_LOOPS, is refused here (the assembler reports it with a caret)."""
+    partners = np.full(family.shape[0], -1, np.int64)
+    open_loops = []
+    for row in np.flatnonzero((family == FAM_LOOP) | (family == FAM_ENDLOOP)).tolist():
+        if family[row] == FAM_LOOP:
+            if len(open_loops) == NUM_LOOPS:
+                raise ValueError(f"bytecode row {row}: vloop nested deeper than {NUM_LOOPS} loops")
+            open_loops.append(row)
+        elif not open_loops:
+            raise ValueError(f"bytecode row {row}: endloop without a vloop")
+        else:
+            start = open_loops.pop()
+            partners[start], partners[row] = row, start
+    if open_loops:                  # (no negative index here: the module is compiled without wraparound)
+        raise ValueError(f"bytecode row {open_loops.pop()}: vloop without an endloop")
+    return partners
+
+
 def _row_problem(row) -> str:
     """Why one row failed verification, in words."""
     op = row[0]
@@ -550,6 +581,7 @@ cdef class Engine:
         rows = np.array(code, dtype=np.int64)
         kernels = _verify(rows)
         n = rows.shape[0]
+        partners = _loop_partners(_FAMILY[rows[:, 0]])
         for name, shape, dtype in (("ub", (UB_BYTES,), np.uint8), ("vreg", (NUM_VREGS, VL), np.uint8),
                                    ("preg", (NUM_PREGS, MASK_BYTES), np.uint8), ("preg_set", (NUM_PREGS,), np.uint8),
                                    ("areg", (NUM_AREGS,), np.uint32), ("sreg", (NUM_SREGS,), np.int64),
@@ -558,7 +590,8 @@ cdef class Engine:
                                    ("ub_dirty", (UB_BLOCKS,), np.uint32), ("ub_write_row", (UB_BYTES,), np.int32),
                                    ("spr", (SPR_SIZE,), np.int64), ("ureg", (NUM_UREGS, UREG_BYTES), np.uint8),
                                    ("ureg_state", (NUM_UREGS, 2), np.int64),
-                                   ("qreg", (NUM_QREGS, UREG_BYTES), np.uint8), ("qreg_state", (NUM_QREGS, 2), np.int64)):
+                                   ("qreg", (NUM_QREGS, UREG_BYTES), np.uint8), ("qreg_state", (NUM_QREGS, 2), np.int64),
+                                   ("hwloop", (NUM_LOOPS, 2), np.int64)):
             _require_shape(name, getattr(state, name), shape, dtype)
         if not 0 <= ub_usable <= UB_BYTES:
             raise ValueError(f"ub_usable {ub_usable} outside [0, {UB_BYTES}]")
@@ -582,6 +615,7 @@ cdef class Engine:
         m.ureg_state = <int64_t*>_pointer(state.ureg_state)
         m.qreg = <uint8_t*>_pointer(state.qreg)
         m.qreg_state = <int64_t*>_pointer(state.qreg_state)
+        m.hwloop = <int64_t*>_pointer(state.hwloop)
         m.seen = <uint16_t*>_pointer(self.seen_buffer)
         m.seen_stamp = 0
         m.dirty_blocks = <int32_t*>_pointer(self.dirty_list_buffer)
@@ -602,10 +636,10 @@ cdef class Engine:
         self.m.code = self.code
         ops = rows[:, 0]
         facts = np.column_stack([_ACCESS[ops, rows[:, 1]], _WIDTH[rows[:, 1]], _WIDTH[rows[:, 2]]])
-        self._decode(rows, kernels, _FAMILY[ops], facts)
+        self._decode(rows, kernels, _FAMILY[ops], facts, partners)
 
     cdef void _decode(self, const int64_t[:, ::1] rows, const int64_t[::1] kernels, const int64_t[::1] family,
-                      const int64_t[:, ::1] facts):
+                      const int64_t[:, ::1] facts, const int64_t[::1] partners):
         """facts per row: access size, alignment and slot in bytes, then the widths of types 0 and 1."""
         cdef Ins* ins
         cdef int64_t r
@@ -618,6 +652,7 @@ cdef class Engine:
             ins.t, ins.u = <int32_t>rows[r, 1], <int32_t>rows[r, 2]
             ins.size, ins.align, ins.slot = facts[r, 0], facts[r, 1], facts[r, 2]
             ins.tw, ins.uw = <int32_t>facts[r, 3], <int32_t>facts[r, 4]
+            ins.partner = partners[r]
             decode_args(&self.m, &rows[r, 0], ins)
 
     def set_stop_rows(self, before, after):

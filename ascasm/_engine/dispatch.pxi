@@ -421,6 +421,28 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vld_unpk4_pu.vD = <int32_t>row[3]
         ins.a.vld_unpk4_pu.sb = <int32_t>row[4]
         decode_sval(m, row + 5, &ins.a.vld_unpk4_pu.x)
+    elif family == FAM_LOOP:
+        decode_sval(m, row + 3, &ins.a.loop.x)
+    elif family == FAM_ENDLOOP:
+        pass
+    elif family == FAM_ITER_LOOPS:
+        ins.a.iter_loops.aD = <int32_t>row[3]
+        decode_sval(m, row + 4, &ins.a.iter_loops.x0)
+        decode_sval(m, row + 6, &ins.a.iter_loops.x1)
+        decode_sval(m, row + 8, &ins.a.iter_loops.x2)
+        decode_sval(m, row + 10, &ins.a.iter_loops.x3)
+    elif family == FAM_VSTAS_POST:
+        ins.a.vstas_post.sb = <int32_t>row[3]
+        ins.a.vstas_post.uS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vstas_post.x)
+    elif family == FAM_MASK_MOVE_MASKED:
+        ins.a.mask_move_masked.pD = <int32_t>row[3]
+        ins.a.mask_move_masked.pS = <int32_t>row[4]
+        ins.a.mask_move_masked.pM = <int32_t>row[5]
+    elif family == FAM_MASK_FROM_VECTOR:
+        ins.a.mask_from_vector.pD = <int32_t>row[3]
+        ins.a.mask_from_vector.vS = <int32_t>row[4]
+        ins.a.mask_from_vector.block = <int64_t>row[5]
 
 
 cdef inline int k_vld_norm_pu(Machine* m, const Ins* ins, const Args_vld_norm_pu* a) noexcept nogil:
@@ -5322,8 +5344,53 @@ cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
+cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_loop(m, ins, &ins.a.loop)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
 
-cdef KernelFn KERNELS[604]
+cdef const Ins* kernel_605(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_endloop(m, ins, &ins.a.endloop)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
+
+cdef const Ins* kernel_606(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_iter_loops(m, ins, &ins.a.iter_loops)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstas_post(m, ins, &ins.a.vstas_post)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_608(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_move_masked(m, ins, &ins.a.mask_move_masked)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_609(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_from_vector(m, ins, &ins.a.mask_from_vector)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+
+cdef KernelFn KERNELS[610]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -5928,6 +5995,12 @@ KERNELS[600] = kernel_600
 KERNELS[601] = kernel_601
 KERNELS[602] = kernel_602
 KERNELS[603] = kernel_603
+KERNELS[604] = kernel_604
+KERNELS[605] = kernel_605
+KERNELS[606] = kernel_606
+KERNELS[607] = kernel_607
+KERNELS[608] = kernel_608
+KERNELS[609] = kernel_609
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -7245,6 +7318,37 @@ KERNEL_OF_ROWS = (
     (175, 21, 0, 603),
     (175, 22, 0, 603),
     (175, 16, 0, 603),
+    (176, 0, 0, 604),
+    (177, 0, 0, 605),
+    (178, 16, 0, 606),
+    (178, 17, 0, 606),
+    (178, 18, 0, 606),
+    (179, 1, 0, 607),
+    (179, 2, 0, 607),
+    (179, 15, 0, 607),
+    (179, 3, 0, 607),
+    (179, 4, 0, 607),
+    (179, 5, 0, 607),
+    (179, 6, 0, 607),
+    (179, 7, 0, 607),
+    (179, 9, 0, 607),
+    (179, 11, 0, 607),
+    (179, 10, 0, 607),
+    (179, 12, 0, 607),
+    (179, 13, 0, 607),
+    (179, 14, 0, 607),
+    (179, 20, 0, 607),
+    (179, 21, 0, 607),
+    (179, 22, 0, 607),
+    (179, 16, 0, 607),
+    (179, 17, 0, 607),
+    (179, 18, 0, 607),
+    (179, 19, 0, 607),
+    (180, 0, 0, 608),
+    (181, 4, 0, 609),
+    (181, 6, 0, 609),
+    (181, 17, 0, 609),
+    (181, 18, 0, 609),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -7422,4 +7526,10 @@ FAMILY_OF_OPCODE = {
     173: FAM_VLD_BLK_PU,
     174: FAM_VLD_E2B_PU,
     175: FAM_VLD_UNPK4_PU,
+    176: FAM_LOOP,
+    177: FAM_ENDLOOP,
+    178: FAM_ITER_LOOPS,
+    179: FAM_VSTAS_POST,
+    180: FAM_MASK_MOVE_MASKED,
+    181: FAM_MASK_FROM_VECTOR,
 }

@@ -266,6 +266,12 @@ cdef enum Family:
     FAM_VLD_BLK_PU = 105
     FAM_VLD_E2B_PU = 106
     FAM_VLD_UNPK4_PU = 107
+    FAM_LOOP = 108
+    FAM_ENDLOOP = 109
+    FAM_ITER_LOOPS = 110
+    FAM_VSTAS_POST = 111
+    FAM_MASK_MOVE_MASKED = 112
+    FAM_MASK_FROM_VECTOR = 113
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -1360,6 +1366,34 @@ cdef struct Args_vld_unpk4_pu:    # vD.T, [sB], X
     int32_t sb
     SVal x
 
+cdef struct Args_loop:    # X
+    SVal x
+
+cdef struct Args_endloop:    # (no operands)
+    char unused
+
+cdef struct Args_iter_loops:    # aD.bW, X0, [X1], [X2], [X3]
+    int32_t aD
+    SVal x0
+    SVal x1
+    SVal x2
+    SVal x3
+
+cdef struct Args_vstas_post:    # [sB], uS.T, X
+    int32_t sb
+    int32_t uS
+    SVal x
+
+cdef struct Args_mask_move_masked:    # pD, pS, pM
+    int32_t pD
+    int32_t pS
+    int32_t pM
+
+cdef struct Args_mask_from_vector:    # pD, vS.T, BLOCK
+    int32_t pD
+    int32_t vS
+    int64_t block
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -1468,6 +1502,12 @@ cdef union Args:
     Args_vld_blk_pu vld_blk_pu
     Args_vld_e2b_pu vld_e2b_pu
     Args_vld_unpk4_pu vld_unpk4_pu
+    Args_loop loop
+    Args_endloop endloop
+    Args_iter_loops iter_loops
+    Args_vstas_post vstas_post
+    Args_mask_move_masked mask_move_masked
+    Args_mask_from_vector mask_from_vector
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -1780,3 +1820,18 @@ cdef enum:
     POS_vld_unpk4_pu_vD = 0
     POS_vld_unpk4_pu_sb = 1
     POS_vld_unpk4_pu_x = 2
+    POS_loop_x = 0
+    POS_iter_loops_aD = 0
+    POS_iter_loops_x0 = 1
+    POS_iter_loops_x1 = 2
+    POS_iter_loops_x2 = 3
+    POS_iter_loops_x3 = 4
+    POS_vstas_post_sb = 0
+    POS_vstas_post_uS = 1
+    POS_vstas_post_x = 2
+    POS_mask_move_masked_pD = 0
+    POS_mask_move_masked_pS = 1
+    POS_mask_move_masked_pM = 2
+    POS_mask_from_vector_pD = 0
+    POS_mask_from_vector_vS = 1
+    POS_mask_from_vector_block = 2

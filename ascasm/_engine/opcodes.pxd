@@ -176,6 +176,12 @@ cdef enum Opcode:
     OP_VLD_BLK_PU = 173
     OP_VLD_E2B_PU = 174
     OP_VLD_UNPK4_PU = 175
+    OP_VLOOP = 176
+    OP_ENDLOOP = 177
+    OP_VAG = 178
+    OP_VSTAS_PU = 179
+    OP_PMOV_MASKED = 180
+    OP_MOVVP = 181
 
 cdef enum TypeCode:
     T_S8 = 1
@@ -216,6 +222,7 @@ cdef enum StopCode:
     STOP_BAD_COUNT = 11
     STOP_ALIGN_UNSET = 12
     STOP_ALIGN_BREAK = 13
+    STOP_LOOP_COUNT = 14
 
 cdef enum Pattern:
     PAT_ALL = 0
@@ -235,5 +242,5 @@ cdef enum Pattern:
     PAT_ALLF = 15
 
 cdef enum:
-    ROW_WIDTH = 11
+    ROW_WIDTH = 12
     ROW_HEADER = 3

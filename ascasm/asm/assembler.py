@@ -19,7 +19,7 @@ from ..isa.table import CONVERSIONS, KEYWORDS, keyword_choices
 from ..isa.operands import REGISTER_FILES
 from ..limits import MAX_ERRORS, MAX_SOURCE_BYTES, shown
 from ..program import Addr, Buffer, Expectation, Insn, Program, SVal, operand_slots
-from ..state import UB_USABLE_DEFAULT
+from ..state import MAX_LOOP_COUNT, NUM_LOOPS, UB_USABLE_DEFAULT
 from .errors import AsmError, AssemblyFailed, SourceLoc
 from .expr import ExprError, evaluate
 from .files import InputFileError, load_npy, read_regular_file
@@ -110,6 +110,13 @@ class _Assembler:
         self.text_lines: list[str] = []
         self.line_text = ""
         self.lineno = 0
+        # hardware loops (docs/semantics.md "Hardware loops"): the vloops open at the statement being
+        # assembled (row, location), per row the vloop row of the innermost loop it is in (-1: none),
+        # the line of each vloop row, and the branches to check once every row is known
+        self.open_loops: list[tuple[int, SourceLoc]] = []
+        self.loop_of_row: list[int] = []
+        self.loop_line: dict[int, int] = {}
+        self.branches: list[tuple[int, int, SourceLoc]] = []
 
     # ---- positions and errors ----
     def loc(self, node) -> SourceLoc:
@@ -168,12 +175,14 @@ class _Assembler:
             statement = line.statement
             if type(statement) is Instruction:
                 insns.append(self.guarded(self.instruction, statement))
+                self.guarded(self.nest_loops, statement, len(insns) - 1)
             elif type(statement) is BufferDecl:
                 self.guarded(self.initialise_buffer, statement)
             elif type(statement) is Out:
                 outs += [b for b in (self.guarded(self.buffer_named, t) for t in statement.names) if b]
             elif type(statement) is Expect:
                 expects.append(self.guarded(self.expectation, statement))
+        self.check_loops_closed_and_branches(len(insns))
         if self.errors:
             raise AssemblyFailed(self.errors)
         return Program(self.filename, self.text, insns, _bytecode(insns), self.buffers, self.labels, outs,
@@ -386,9 +395,74 @@ class _Assembler:
                       [f"accepted{isa.types_source_text(spec)}: {isa.accepted_types_text(spec)}",
                        f"syntax: {spec.text}"])
         self.check_keywords(spec, types, operands, operand_nodes)
+        self.check_loop_operands(spec, operands, operand_nodes, mnemonic_token)
+        if spec.family == "mask_from_vector":
+            self.check_block(operands[2], operand_nodes[2], types[0])
         last = statement.operands[-1] if statement.operands else mnemonic_token
         loc = SourceLoc(self.filename, self.lineno, mnemonic_token.column, last.end_column, self.line_text)
         return Insn(spec, types, tuple(operands), loc)
+
+    # ---- hardware loops (docs/semantics.md "Hardware loops") ----
+    def nest_loops(self, statement: Instruction, row: int):
+        """Pair vloop with endloop like brackets, by the mnemonic alone (so that a vloop whose operand is
+        wrong still pairs, and its endloop is not reported too), and note the loop each row is in: a
+        vloop row is outside its own loop, an endloop row inside."""
+        word = statement.mnemonic.value.lower()
+        self.loop_of_row.append(self.open_loops[-1][0] if self.open_loops else -1)
+        if word == "vloop":
+            self.open_loops.append((row, self.loc(statement.mnemonic)))
+            self.loop_line[row] = self.lineno
+            if len(self.open_loops) > NUM_LOOPS:
+                outer = ", ".join(str(loc.line) for _row, loc in self.open_loops[:-1])
+                self.fail(statement.mnemonic, f"hardware loops nest at most {NUM_LOOPS} deep",
+                          [f"the enclosing loops start at lines {outer}", "the pages' HardwareLoop allows 4 levels"])
+        elif word == "endloop":
+            if not self.open_loops:
+                self.fail(statement.mnemonic, "endloop without a vloop", ["each endloop closes the latest open vloop"])
+            self.open_loops.pop()
+
+    def check_loop_operands(self, spec, operands, nodes, mnemonic_token):
+        """A vloop count written as a number must be one the hardware counts (0..65535); vag needs as many
+        enclosing loops as it gives strides, since stride k binds the k-th loop counted from the innermost."""
+        if spec.family == "loop" and not operands[0].is_reg and not 0 <= operands[0].value <= MAX_LOOP_COUNT:
+            self.fail(nodes[0], f"loop count {operands[0].value} out of range 0..{MAX_LOOP_COUNT}",
+                      ["the loop index is a uint16 (facts §1 HardwareLoop)"])
+        if spec.family != "iter_loops":
+            return
+        depth = min(len(self.open_loops), NUM_LOOPS)
+        if depth == 0:
+            self.fail(mnemonic_token, "vag outside a hardware loop: its offset is built from the enclosing "
+                                      "loops' indices", ["write it inside vloop ... endloop (asc_update_addr_reg.md: "
+                                                         "assigned inside the loop body)"])
+        given = sum(value is not None for value in operands[1:])
+        if given > depth:
+            self.fail(nodes[1 + depth], f"vag gives {given} strides but only {depth} hardware "
+                                        f"loop{'s' if depth > 1 else ''} enclose{'s' if depth == 1 else ''} it",
+                      ["stride k multiplies the index of the k-th enclosing loop, counted from the innermost"])
+
+    def check_loops_closed_and_branches(self, n_rows: int):
+        """After the last row: every vloop has its endloop, and no branch enters or leaves a loop (the
+        hardware's loops run a fixed count with no branches in or out; facts §1)."""
+        for _row, loc in self.open_loops:
+            self.errors.append(AsmError(loc, "vloop without an endloop", ["each vloop ends at an endloop"]))
+        region = self.loop_of_row + [-1]                  # a branch past the last row lands outside every loop
+
+        def where(loop_row):
+            return "outside every loop" if loop_row < 0 else f"in the loop of line {self.loop_line[loop_row]}"
+        for row, target, loc in self.branches:
+            if row < len(region) and target < len(region) and region[row] != region[target]:
+                self.errors.append(AsmError(loc, f"a branch may not enter or leave a hardware loop: it is "
+                                                 f"{where(region[row])}, its target {where(region[target])}",
+                                            ["a loop runs its count with no branch in or out (facts §1); "
+                                             "branch within one loop body, or around the whole loop"]))
+
+    def check_block(self, block: int, node, etype):
+        """movvp's block: one of the 256 / (32 / W) blocks of MASK_BYTES / W bytes a vector register holds."""
+        blocks = 8 * etype.width
+        if not 0 <= block < blocks:
+            self.fail(node, f"block {block} out of range 0..{blocks - 1}",
+                      [f"a vector register holds {blocks} blocks of {32 // etype.width} bytes for {etype.name} "
+                       "(asc_copy.md: part)"])
 
     def place_keywords(self, spec, nodes) -> list:
         """Trailing keyword operands (`sat`, `even`...) may be written in any order and each may be
@@ -471,6 +545,7 @@ class _Assembler:
         if kind is Kind.LABEL:
             if name not in self.labels:
                 self.fail(node, f"undefined label '{shown(name)}'", _did_you_mean(name, list(self.labels)))
+            self.branches.append((len(self.loop_of_row), self.labels[name], self.loc(node)))
             return self.labels[name]
         if kind in KEYWORDS:
             return name.lower()                  # known (place_keywords); checked against the types later

@@ -84,6 +84,7 @@ def regs_lines(program, state, vtype) -> list[str]:
             masks.append(f"p{i} {int(np.unpackbits(state.preg[i]).sum())} bits")
     lines.append("  " + ", ".join(masks))
     lines.append("  " + special_text(state))
+    lines.append("  " + loops_text(state))
     shown = 0
     for i in range(32):
         if state.vreg[i].any():
@@ -106,6 +107,14 @@ def special_text(state) -> str:
     for q, (loaded, position) in enumerate(state.qreg_state.tolist()):
         cells.append(f"q{q} at {position:#x}" if loaded else f"q{q} unset")
     return ", ".join(cells)
+
+
+def loops_text(state) -> str:
+    """The active hardware loops, innermost first: 'loops: lidx0 = 1 of 3, lidx1 = 0 of 2'."""
+    active = [(int(index), int(count)) for index, count in state.hwloop.tolist() if count]
+    if not active:
+        return "loops: none active"
+    return "loops: " + ", ".join(f"lidx{k} = {index} of {count}" for k, (index, count) in enumerate(active))
 
 
 def list_lines(program, state, first: int, breakpoint_lines: set) -> list[str]:
@@ -156,6 +165,8 @@ def step_change_lines(program, state, move, effects) -> list[str]:
             index = SPR_NAMES.index(reg.file)
             new, old = int(state.spr[index]), int(_before(state, move, "spr")[index])
             lines.append(f"  {reg.file} = {new}" + (f", was {old}" if old != new else " (unchanged)"))
+        elif reg.file == "LOOP":
+            lines.append("  " + loops_text(state))
         elif reg.file == "u":
             pending, at = (int(x) for x in state.ureg_state[reg.number])
             lines.append(f"  u{reg.number}: {pending} bytes pending for UB {at:#x}" if pending

@@ -63,11 +63,14 @@ AXES = {
 AXES.update({f"{base}_pu": AXES[base] for base in (
     "vld_norm", "vld_us", "vld_ds", "vld_unpk", "vld_dintlv", "mask_load_norm", "mask_load_us", "mask_load_ds",
     "vsta_norm", "mask_store_norm", "vsta_first", "vsta_pack", "mask_store_pack", "vstus", "vsta_packv2", "vld_brc", "vld_blk", "vld_e2b", "vld_unpk4")})
+# issue 11: hardware loops and the address register they feed
+AXES.update({"loop": (), "endloop": (), "iter_loops": (), "vstas_post": (), "mask_move_masked": (),
+             "mask_from_vector": ()})
 
 
 # Families whose kernels choose the next row (they set Machine.next); every other row is followed by
 # the next one.
-BRANCHING = frozenset({"branch", "cond_branch"})
+BRANCHING = frozenset({"branch", "cond_branch", "loop", "endloop"})
 
 
 def axis_value(axis: str, spec, types: tuple) -> str:

@@ -40,7 +40,9 @@ REGISTER_FILES = {"v": (Kind.VREG, 32), "p": (Kind.PREG, 8), "a": (Kind.AREG, 8)
 
 # Placeholders used in syntax strings for the non-register kinds.
 _PLACEHOLDERS = {"X": Kind.SVAL, "STRIDE": Kind.IMM, "LABEL": Kind.LABEL, "PAT": Kind.PAT, "KIND": Kind.BARRIER,
-                 "SAT": Kind.SAT, "PART": Kind.PART}
+                 "SAT": Kind.SAT, "PART": Kind.PART,
+                 "X0": Kind.SVAL, "X1": Kind.SVAL, "X2": Kind.SVAL, "X3": Kind.SVAL,   # vag's strides (issue 11)
+                 "BLOCK": Kind.IMM}                                                      # movvp's block (issue 11)
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,8 @@ BARRIER_KINDS = ("VV_ALL", "VST_VLD", "VLD_VST", "VST_VST", "VS_ALL", "VST_LD", 
 STOP_CODES = {"RUNNING": 0, "HALTED": 1, "MISALIGNED": 2, "UB_RANGE": 3, "MASK_UNSET": 4,
               "DIV_ZERO": 5, "STEP_LIMIT": 6, "DUP_INDEX": 7, "HAZARD": 8,   # these two: --strict
               "SPR_UNSET": 9, "STREAM_BREAK": 10, "BAD_COUNT": 11,
-              "ALIGN_UNSET": 12, "ALIGN_BREAK": 13}
+              "ALIGN_UNSET": 12, "ALIGN_BREAK": 13,
+              "LOOP_COUNT": 14}
 
 # Type classes of the seed tables.
 B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))
@@ -680,12 +681,13 @@ INSNS: tuple[InsnSpec, ...] = (
                                                                            "addr + AR")),
     InsnSpec("vldas", "", "qL, [addr]", "vldas",
              "start an unaligned load stream at addr: qL holds the 32-byte block containing addr",
-             "c-api-reg/reg_load/asc_loadunalign_pre.md", rw=("qL",),
+             "c-api-reg/reg_load/asc_loadunalign_pre.md (both forms: the addr_reg one is [src + aN])", rw=("qL",),
              access=Access("load", 32, 1, stream="the 32-byte block holding addr (nothing when addr is 32-byte aligned)")),
     InsnSpec("vldus", "", "vD.T, qL, [addr]", "vldus",
              "unaligned load: vD = the 256 bytes from addr, those below the next 32-byte boundary from qL's "
              "block; qL then holds the block of addr + 256, where the stream continues",
-             "c-api-reg/reg_load/asc_loadunalign.md", types=_single(STREAM_TYPES), rw=("qL",),
+             "c-api-reg/reg_load/asc_loadunalign.md; c-api-reg/reg_load/asc_loadunalign_postupdate.md (the addr_reg "
+             "form: [src + aN], its inc unused as reg-api LoadUnAlign says)", types=_single(STREAM_TYPES), rw=("qL",),
              access=Access("load", VL_BYTES, "T", stream="256 bytes from addr, continuing the stream of qL")),
     InsnSpec("vldus.pu", "", "vD.T, qL, [sB], X", "vldus_post",
              "vldus at the address in sB; then sB, and the stream, advance by X elements of T",
@@ -764,6 +766,42 @@ _POST_UPDATE_PAGES = (
 )
 INSNS += tuple(_post_update(next(s for s in INSNS if (s.mnemonic, s.form) == (mnemonic, form)), page, unit)
                for mnemonic, form, page, unit in _POST_UPDATE_PAGES)
+
+# --- issue 11: hardware loops and asc_update_addr_reg (docs/semantics.md "Hardware loops"). The assembler
+# pairs each vloop with its endloop (at most 4 nested, no branch across a loop's boundary) ---
+_ADDR_REG_PAGE = "c-api-reg/reg_data_types/asc_update_addr_reg.md"
+INSNS += (
+    InsnSpec("vloop", "", "X", "loop",
+             "hardware loop: the rows up to the matching endloop run X times; X is read once, at entry (0..65535; "
+             "0 skips them); inside, lidx0 is this loop's index (0, 1, ...) and the enclosing loops' indices move "
+             "out to lidx1..lidx3. At most 4 nest; no branch may enter or leave a loop",
+             "facts §1 (HardwareLoop: uint16 index from 0, fixed count, no branches, at most 4 nested; ISA VLOOPv2); "
+             + _ADDR_REG_PAGE + " (the loops whose indices vag reads)", specials=("LOOP",)),
+    InsnSpec("endloop", "", "", "endloop",
+             "end of the innermost hardware loop's body: its index advances; below the count the body runs again, "
+             "otherwise the loop ends and the enclosing loops' indices move back down",
+             "facts §1 (HardwareLoop); " + _ADDR_REG_PAGE, specials=("LOOP",)),
+    InsnSpec("vag", "", "aD.bW, X0, [X1], [X2], [X3]", "iter_loops",
+             "aD = (lidx0*X0 + lidx1*X1 + lidx2*X2 + lidx3*X3) * W bytes, modulo 2^32: lidxK is the index of the "
+             "K-th enclosing hardware loop, innermost first (offset0 binds the innermost loop, as the page says); "
+             "a stride left out is 0. Only inside a loop, with at most as many strides as enclosing loops",
+             _ADDR_REG_PAGE + " (asc_update_addr_reg_b8/b16/b32; ISA VAG)", types=_single(MASK_WIDTHS)),
+    # the flush with post-update (docs/semantics.md "asc_storeunalign_post_postupdate"; page-ambiguities 19)
+    InsnSpec("vstas.pu", "", "[sB], uS.T, X", "vstas_post",
+             "flush with post-update: the bytes pending in uS are written; they must end at sB + X elements of T "
+             "(the page's end-address offset). Then sB += X elements: sB holds the stream's end",
+             "c-api-reg/reg_store/asc_storeunalign_post_postupdate.md", types=_single(STREAM_TYPES), rw=("uS",),
+             access=Access("store", UREG_MAX, "T", stream="the bytes pending in uS, ending at sB + X elements")),
+    # asc_copy's mask forms (docs/semantics.md "asc_copy's mask forms")
+    InsnSpec("pmov", "masked", "pD, pS, pM", "mask_move_masked", "pD = the bits of pS where pM is set, 0 elsewhere",
+             "c-api-reg/reg_load/asc_copy.md (mask to mask, with a mask); reg-api MaskReg Move",
+             mask=MaskUse("pM", "bits", "gate")),
+    InsnSpec("movvp", "", "pD, vS.T, BLOCK", "mask_from_vector",
+             "pD = block BLOCK of vS (16 bytes for 16-bit T, 8 bytes for 32-bit T), each bit repeated 2 (4) times: "
+             "bit j -> bits jW..jW+W-1",
+             "c-api-reg/reg_load/asc_copy.md (vector to mask, part); reg-api MaskGenWithRegTensor; facts §9 movvp",
+             types=_single(dtypes.named("u16", "u32", "b16", "b32"))),
+)
 
 DIRECTIVES = (
     (".ub", "NAME TYPE[COUNT] [= INIT] [@ ADDR]",

@@ -19,6 +19,7 @@ from ..isa.table import INSNS, post_update_base
 from ..program import Addr, Insn, Program, SVal
 from ..state import (FAULT_ARGS, LOG_READ, LOG_RESERVE, LOG_WRITE, PC, SPR_AR, SPR_SQZN, SPR_SQZN_SET, STATUS, STEPS,
                      UREG_ADDR, UREG_PENDING, VL, MachineState)
+from ..state import LOOP_COUNT, LOOP_INDEX, MAX_LOOP_COUNT      # issue 11: hardware loops
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 MASK_BITS = VL                     # one mask bit per byte lane
@@ -55,6 +56,7 @@ class RefMachine:
         self.touched = []                                 # (address, size) of this step's checked accesses
         self.last_row = -1                                # the row the latest run() completed last
         self.log, self.log_length = None, 0              # the write log, when a recorder asks for it
+        self.loop_partner = loop_partners(program.insns)  # hardware loops: vloop <-> endloop rows
         self.set_stop_rows(None, None)
 
     def set_stop_rows(self, before, after):
@@ -1589,3 +1591,98 @@ def vgatb(m: RefMachine, insn: Insn):
 FAMILIES["vgatb"] = vgatb
 
 FAMILIES.update({spec.family: post_update for spec in INSNS if spec.post is not None})
+
+
+# ---- issue 11: hardware loops and asc_update_addr_reg (docs/semantics.md "Hardware loops") ----
+# state.hwloop: one (index, count) row per active loop, innermost first; a free level is (0, 0).
+
+def loop_partners(insns) -> dict:
+    """{row of a vloop: row of its endloop, and the reverse}: loops pair like brackets (the assembler
+    has checked that they do, and that no branch crosses a loop's boundary)."""
+    partners, open_loops = {}, []
+    for row, insn in enumerate(insns):
+        if insn.spec.family == "loop":
+            open_loops.append(row)
+        elif insn.spec.family == "endloop":
+            start = open_loops.pop()
+            partners[start], partners[row] = row, start
+    return partners
+
+
+def loop(m: RefMachine, insn: Insn):
+    # vloop X  -- the count is read once, here; a count of 0 runs the body no time at all
+    count = m.value(insn.operand("X"))
+    if not 0 <= count <= MAX_LOOP_COUNT:
+        raise Fault("LOOP_COUNT", count, MAX_LOOP_COUNT)
+    pc = m.state.pc
+    if count == 0:
+        return m.loop_partner[pc] + 1
+    levels = m.state.hwloop
+    levels[1:] = levels[:-1].copy()          # the enclosing loops are now one level further out
+    levels[0] = (0, count)
+    return None
+
+
+def endloop(m: RefMachine, insn: Insn):
+    # endloop  -- the innermost loop's next index; while below its count the body runs again
+    levels = m.state.hwloop
+    index, count = int(levels[0, LOOP_INDEX]) + 1, int(levels[0, LOOP_COUNT])
+    if index < count:
+        levels[0, LOOP_INDEX] = index
+        return m.loop_partner[m.state.pc] + 1
+    levels[:-1] = levels[1:].copy()          # the loop is over: the enclosing ones move back in
+    levels[-1] = (0, 0)
+    return None
+
+
+def iter_loops(m: RefMachine, insn: Insn):
+    # vag aD.bW, X0, [X1], [X2], [X3]  -- asc_update_addr_reg: offset = sum of index_k * stride_k elements,
+    # stride k bound to the k-th enclosing loop counted from the innermost; a stride left out is 0
+    (width_type,) = insn.types
+    strides = [m.value(insn.operand(name)) if insn.operand(name) is not None else 0 for name in ("X0", "X1", "X2", "X3")]
+    indices = m.state.hwloop[:, LOOP_INDEX].tolist()
+    elements = sum(index * stride for index, stride in zip(indices, strides))
+    m.state.areg[insn.operand("aD")] = (elements * width_type.width) % (1 << 32)
+
+
+FAMILIES.update({f.__name__: f for f in (loop, endloop, iter_loops)})
+
+
+def vstas_post(m: RefMachine, insn: Insn):
+    # vstas.pu [sB], uS.T, X  -- asc_storeunalign_post_postupdate: the flush (vstas) at the stream's end
+    # address sB + X elements of T; then sB holds that end
+    register, width = insn.operand("[sB]"), insn.types[0].width
+    start = m.sreg(register)
+    m.check_aligned(start, width)
+    end = wrap64(start + m.value(insn.operand("X")) * width)
+    flush_spec = next(spec for spec in INSNS if spec.family == "vstas" and spec.sub == "plain")
+    vstas(m, Insn(flush_spec, (), (Addr(end), insn.operand("uS")), insn.loc))
+    m.set_sreg(register, end)
+
+
+FAMILIES["vstas_post"] = vstas_post
+
+
+# ---- issue 11: asc_copy's mask forms ----
+
+def mask_move_masked(m: RefMachine, insn: Insn):
+    # pmov pD, pS, pM  -- bit k of pD = bit k of pS where bit k of pM is set, else 0 (reg-api MaskReg Move:
+    # the mask says which bits are copied)
+    source, gate = m.mask_bits(insn.operand("pS")), m.mask_bits(insn.operand("pM"))
+    m.set_mask_bits(insn.operand("pD"), source & gate)
+
+
+def mask_from_vector(m: RefMachine, insn: Insn):
+    # movvp pD, vS.T, BLOCK  -- asc_copy's vector-to-mask form: a 32/W-byte block of vS, each of its bits
+    # repeated W times (W = 2 for 16-bit T, 4 for 32-bit T) to fill the 256 mask bits
+    width = insn.types[0].width
+    block_bytes = 32 // width
+    block = insn.operand("BLOCK")
+    if not 0 <= block < 256 // block_bytes:
+        raise Fault("BAD_COUNT", block, 256 // block_bytes - 1)
+    raw = m.state.vreg[insn.operand("vS")][block * block_bytes:(block + 1) * block_bytes]
+    bits = np.unpackbits(raw, bitorder="little").astype(bool)
+    m.set_mask_bits(insn.operand("pD"), np.repeat(bits, width))
+
+
+FAMILIES.update({f.__name__: f for f in (mask_move_masked, mask_from_vector)})
