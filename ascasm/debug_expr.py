@@ -16,7 +16,7 @@ and functions below exist.
     unary   := ("-" | "+" | "~") unary | postfix
     postfix := primary ("[" expr (":" expr)? "]")*
     primary := NUMBER | "inf" | "nan" | "true" | "false" | FUNC "(" expr ")" | "(" expr ")"
-             | vN["." TYPE] | pN["." bW] | sN | aN | "ub"["." TYPE] | BUFFER | LABEL | "pc" | "steps"
+             | vN["." TYPE] | pN["." bW] | sN["." TYPE] | aN | "ub"["." TYPE] | BUFFER | LABEL | "pc" | "steps"
     FUNC    := any | all | count | sum | min | max
 
 Indexing: `vN.T[I]`, `vN.T[I:J]` (lanes I..J-1), `NAME[I]`, `NAME[I:J]` (elements), and for the UB
@@ -345,8 +345,10 @@ class _Evaluator:
     def _reg(self, file, number, etype):
         state = self.env.state
         if file == "s":
-            if etype is not None:
-                raise ExprError(f"s{number} is a 64-bit scalar register; it takes no type")
+            if etype is not None:       # sN.T: its low bits as a T value (a register holding a float's bits)
+                bits = np.array([int(state.sreg[number]) % (1 << (8 * etype.width))], etype.bits)
+                return _scalar(bits.view(etype.np_dtype)[0], f"s{number}.{etype.name}", etype,
+                               where=Where("s", number, 8))
             return _scalar(np.int64(state.sreg[number]), f"s{number}", dtypes.lookup("s64"),
                            where=Where("s", number, 8))
         if file == "a":

@@ -83,9 +83,10 @@ def float_immediates(etype) -> tuple:
 
 
 def typed_value(c: Chooser, etype) -> str:
-    """An X.T operand: a scalar register or an immediate that fits T (ascasm/isa/operands.py)."""
+    """An X.T operand: a scalar register (an integer to convert, or written sN.T: T's bits) or an
+    immediate that fits T (ascasm/isa/operands.py)."""
     if c.integer(0, 3) == 0:
-        return scalar_register(c)
+        return scalar_register(c) + (f".{etype.name}" if c.integer(0, 1) else "")
     if etype.kind == "float":
         return c.choice(float_immediates(etype))
     bits = 8 * etype.width

@@ -42,6 +42,7 @@ cdef struct SVal:           # X: an immediate or a scalar register, read through
     int64_t value
     const int64_t* ptr
     int32_t reg             # -1: an immediate (its bits already converted to T for X.T)
+    bint raw                # X.T: the register holds T's bits (written `sN.T`), not an integer to convert
 
 include "isa.pxi"
 
@@ -172,16 +173,18 @@ cdef inline int64_t sval(const SVal* x) noexcept nogil:
 
 
 cdef inline Lane tval(const SVal* x, Lane* tag) noexcept nogil:
-    """An X.T operand as a lane of T: an immediate's bits were converted when assembling; a register's
-    int64 value is converted now (integers keep the low bits, floats round once)."""
-    if x.reg < 0:
-        return lane_of_bits(<uint64_t>x.value, <Lane*>NULL)
+    """An X.T operand as a lane of T: an immediate's bits were converted when assembling, a register
+    written `sN.T` holds T's bits in its low bits; a register without a suffix holds an int64 converted
+    now (integers keep the low bits, floats round once)."""
+    if x.reg < 0 or x.raw:
+        return lane_of_bits(<uint64_t>x.ptr[0], <Lane*>NULL)
     return lane_of_int(x.ptr[0], <Lane*>NULL)
 
 
 cdef inline void decode_sval(Machine* m, const int64_t* slot, SVal* x) noexcept nogil:
     x.value = slot[1]
     x.reg = <int32_t>slot[1] if slot[0] else -1
+    x.raw = slot[0] == 2
     x.ptr = &m.sreg[slot[1]] if slot[0] else &x.value
 
 
@@ -406,6 +409,7 @@ include "kernels_compute.pxi"
 include "kernels_convert.pxi"
 include "kernels_compute_families.pxi"
 include "kernels_stream.pxi"
+include "kernels_scalar_float.pxi"
 include "dispatch.pxi"
 
 
@@ -433,10 +437,11 @@ cdef enum:
     SLOT_UREG = 15          # an unaligned store register u0..u3
     SLOT_QREG = 16          # an unaligned load register q0..q3
     N_SLOT_KINDS = 17
+    SLOT_TFLAG = 19         # X.T: 0 immediate, 1 register (an integer), 2 register holding T's bits (issue 13)
 
 _SLOTS_OF_KIND = {Kind.VREG: [SLOT_VREG], Kind.PREG: [SLOT_PREG], Kind.AREG: [SLOT_AREG], Kind.SREG: [SLOT_SREG],
                   Kind.UREG: [SLOT_UREG], Kind.QREG: [SLOT_QREG], Kind.BASE: [SLOT_SREG],
-                  Kind.SVAL: [SLOT_FLAG, SLOT_XVALUE], Kind.TVAL: [SLOT_FLAG, SLOT_XVALUE], Kind.IMM: [SLOT_ANY],
+                  Kind.SVAL: [SLOT_FLAG, SLOT_XVALUE], Kind.TVAL: [SLOT_TFLAG, SLOT_XVALUE], Kind.IMM: [SLOT_ANY],
                   Kind.ADDR: [SLOT_ANY, SLOT_OPT_SREG, SLOT_OPT_SREG, SLOT_OPT_AREG], Kind.LABEL: [SLOT_LABEL],
                   Kind.PAT: [SLOT_PAT], Kind.BARRIER: [SLOT_BARRIER], Kind.SAT: [SLOT_SAT], Kind.PART: [SLOT_PART]}
 _N_OPCODES = max(table.OPCODES.values()) + 1
@@ -470,7 +475,7 @@ def _build_tables():
 _SLOT_KINDS, _KERNEL, _FAMILY, _ACCESS, _WIDTH = _build_tables()
 _RANGES = {SLOT_VREG: (0, NUM_VREGS), SLOT_PREG: (0, NUM_PREGS), SLOT_AREG: (0, NUM_AREGS), SLOT_SREG: (0, NUM_SREGS),
            SLOT_UREG: (0, NUM_UREGS), SLOT_QREG: (0, NUM_QREGS),
-           SLOT_FLAG: (0, 2), SLOT_OPT_SREG: (-1, NUM_SREGS), SLOT_OPT_AREG: (-1, NUM_AREGS),
+           SLOT_FLAG: (0, 2), SLOT_TFLAG: (0, 3), SLOT_OPT_SREG: (-1, NUM_SREGS), SLOT_OPT_AREG: (-1, NUM_AREGS),
            SLOT_PAT: (0, 16), SLOT_BARRIER: (-1, len(table.BARRIER_KINDS)), SLOT_SAT: (0, 2), SLOT_PART: (0, 4)}
 _PATTERN_VALUES = np.array(sorted(table.PATTERNS.values()))
 
@@ -494,7 +499,7 @@ def _verify(code):
         slot_bad |= (kinds == kind) & ((code < lo) | (code >= hi))
     flags = np.zeros_like(code)
     flags[:, 1:] = code[:, :-1]
-    slot_bad |= (kinds == SLOT_XVALUE) & (flags == 1) & ((code < 0) | (code >= NUM_SREGS))
+    slot_bad |= (kinds == SLOT_XVALUE) & (flags != 0) & ((code < 0) | (code >= NUM_SREGS))   # 1, 2: a register
     slot_bad |= (kinds == SLOT_LABEL) & ((code < 0) | (code > n))          # n: a branch past the end halts
     slot_bad |= (kinds == SLOT_PAT) & ~np.isin(code, _PATTERN_VALUES)
     bad |= slot_bad.any(axis=1)

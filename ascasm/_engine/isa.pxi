@@ -247,25 +247,28 @@ cdef enum Family:
     FAM_VLDU = 86
     FAM_VSTU = 87
     FAM_VSTU_COUNT = 88
-    FAM_VLD_NORM_PU = 89
-    FAM_VLD_US_PU = 90
-    FAM_VLD_DS_PU = 91
-    FAM_VLD_UNPK_PU = 92
-    FAM_VLD_DINTLV_PU = 93
-    FAM_MASK_LOAD_NORM_PU = 94
-    FAM_MASK_LOAD_US_PU = 95
-    FAM_MASK_LOAD_DS_PU = 96
-    FAM_VSTA_NORM_PU = 97
-    FAM_MASK_STORE_NORM_PU = 98
-    FAM_VSTA_FIRST_PU = 99
-    FAM_VSTA_PACK_PU = 100
-    FAM_MASK_STORE_PACK_PU = 101
-    FAM_VSTUS_PU = 102
-    FAM_VSTA_PACKV2_PU = 103
-    FAM_VLD_BRC_PU = 104
-    FAM_VLD_BLK_PU = 105
-    FAM_VLD_E2B_PU = 106
-    FAM_VLD_UNPK4_PU = 107
+    FAM_SCALAR_FMOV = 89
+    FAM_SCALAR_FALU = 90
+    FAM_SCALAR_FCVT = 91
+    FAM_VLD_NORM_PU = 92
+    FAM_VLD_US_PU = 93
+    FAM_VLD_DS_PU = 94
+    FAM_VLD_UNPK_PU = 95
+    FAM_VLD_DINTLV_PU = 96
+    FAM_MASK_LOAD_NORM_PU = 97
+    FAM_MASK_LOAD_US_PU = 98
+    FAM_MASK_LOAD_DS_PU = 99
+    FAM_VSTA_NORM_PU = 100
+    FAM_MASK_STORE_NORM_PU = 101
+    FAM_VSTA_FIRST_PU = 102
+    FAM_VSTA_PACK_PU = 103
+    FAM_MASK_STORE_PACK_PU = 104
+    FAM_VSTUS_PU = 105
+    FAM_VSTA_PACKV2_PU = 106
+    FAM_VLD_BRC_PU = 107
+    FAM_VLD_BLK_PU = 108
+    FAM_VLD_E2B_PU = 109
+    FAM_VLD_UNPK4_PU = 110
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -288,6 +291,11 @@ ctypedef fused scalar_load_T:
     uint32_t
     int64_t
     uint64_t
+    F16
+    BF16
+    float
+    E4M3
+    E5M2
 
 ctypedef fused scalar_store_TW:
     uint8_t
@@ -787,6 +795,34 @@ ctypedef fused vstu_count_TW:
     uint32_t
     uint64_t
 
+ctypedef fused scalar_fmov_T:
+    F16
+    BF16
+    float
+    E4M3
+    E5M2
+
+ctypedef fused scalar_falu_T:
+    F16
+    BF16
+    float
+
+ctypedef fused scalar_falu_sub:
+    Op_add
+    Op_sub
+    Op_mul
+    Op_div
+
+ctypedef fused scalar_fcvt_T:
+    F16
+    BF16
+    float
+
+ctypedef fused scalar_fcvt_U:
+    BF16
+    float
+    F16
+
 ctypedef fused vld_us_pu_TW:
     uint8_t
     uint16_t
@@ -1260,6 +1296,19 @@ cdef struct Args_vstu_count:    # [addr], vS.T, X
     int32_t vS
     SVal x
 
+cdef struct Args_scalar_fmov:    # sD.T, X.T
+    int32_t sD
+    SVal x
+
+cdef struct Args_scalar_falu:    # sD.T, sA.T, X.T
+    int32_t sD
+    int32_t sA
+    SVal x
+
+cdef struct Args_scalar_fcvt:    # sD.T, sA.U
+    int32_t sD
+    int32_t sA
+
 cdef struct Args_vld_norm_pu:    # vD.T, [sB], X
     int32_t vD
     int32_t sb
@@ -1449,6 +1498,9 @@ cdef union Args:
     Args_vldu vldu
     Args_vstu vstu
     Args_vstu_count vstu_count
+    Args_scalar_fmov scalar_fmov
+    Args_scalar_falu scalar_falu
+    Args_scalar_fcvt scalar_fcvt
     Args_vld_norm_pu vld_norm_pu
     Args_vld_us_pu vld_us_pu
     Args_vld_ds_pu vld_ds_pu
@@ -1718,6 +1770,13 @@ cdef enum:
     POS_vstu_count_addr = 0
     POS_vstu_count_vS = 1
     POS_vstu_count_x = 2
+    POS_scalar_fmov_sD = 0
+    POS_scalar_fmov_x = 1
+    POS_scalar_falu_sD = 0
+    POS_scalar_falu_sA = 1
+    POS_scalar_falu_x = 2
+    POS_scalar_fcvt_sD = 0
+    POS_scalar_fcvt_sA = 1
     POS_vld_norm_pu_vD = 0
     POS_vld_norm_pu_sb = 1
     POS_vld_norm_pu_x = 2

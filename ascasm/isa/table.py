@@ -36,6 +36,7 @@ STOP_CODES = {"RUNNING": 0, "HALTED": 1, "MISALIGNED": 2, "UB_RANGE": 3, "MASK_U
 B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))
 INTEGER_AND_RAW = tuple(t for t in dtypes.TYPES if t.kind in ("int", "uint") or t.name in ("b8", "b16", "b32", "b64"))
 MASK_WIDTHS = dtypes.named("b8", "b16", "b32")
+SCALAR_BITS_TYPES = dtypes.named("f16", "bf16", "f32", "e4m3", "e5m2", "e8m0")   # issue 13 (b): ld/st of float bits
 
 # The seed pages' type lists, plus the raw bN types of the same width (pure moves, LANGUAGE.md §2).
 STORE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "f16", "f32", "bf16", "e4m3", "hif8", "e5m2",
@@ -91,6 +92,11 @@ UNPACK4_TYPES = dtypes.named("s8", "u8", "e4m3", "e5m2", "e8m0", "hif8", "e2m1x2
 SQUEEZE_TYPES = dtypes.named("s8", "u8", "hif8", "e8m0", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32",
                              "f32", "b8", "b16", "b32")
 UNSQUEEZE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32")
+# issue 13 (b): the float types a scalar register can hold as bits (X.T's float types), and those scalar
+# float arithmetic computes on
+SCALAR_MOV_TYPES = dtypes.named("f16", "bf16", "f32", "e4m3", "e5m2")
+SCALAR_FLOAT_TYPES = dtypes.named("f16", "bf16", "f32")
+_SCALAR_FLOAT_REF = SPEC + " §4 (scalar registers; a scalar register holds T's bits for the pages' float/half value operands)"
 STREAM_TYPES = dtypes.named("s8", "u8", "hif8", "s16", "u16", "s32", "u32", "s64", "f16", "f32", "bf16", "e4m3", "e5m2",
                             "e8m0", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32", "b64")
 
@@ -354,10 +360,11 @@ INSNS: tuple[InsnSpec, ...] = (
     # --- scalar and control (LANGUAGE.md §4 "Scalar and control") ---
     InsnSpec("mov", "", "sD, X", "scalar_mov", "sD = X (immediate, buffer address, .equ constant or register)", SPEC + " §4"),
     *(InsnSpec(m, "", "sD, sA, X", "scalar_alu", s, SPEC + " §4", sub=m) for m, s in _SCALAR_ALU.items()),
-    InsnSpec("ld", "", "sD.T, [addr]", "scalar_load", "sD = the T element at addr, sign- or zero-extended to 64 bits",
-             SPEC + " §4", types=_single(INTEGER_AND_RAW), access=_ELEMENT),
+    InsnSpec("ld", "", "sD.T, [addr]", "scalar_load", "sD = the T element at addr, sign- or zero-extended to 64 bits "
+             "(float types: their bits, zero-extended)",
+             SPEC + " §4", types=_single(INTEGER_AND_RAW + SCALAR_BITS_TYPES), access=_ELEMENT),
     InsnSpec("st", "", "[addr], sS.T", "scalar_store", "the low bits of sS are stored as one T element at addr",
-             SPEC + " §4", types=_single(INTEGER_AND_RAW), access=Access("store", "T", "T")),
+             SPEC + " §4", types=_single(INTEGER_AND_RAW + SCALAR_BITS_TYPES), access=Access("store", "T", "T")),
     InsnSpec("b", "", "LABEL", "branch", "jump to LABEL", SPEC + " §4"),
     *(InsnSpec(m, "", "sA, X, LABEL", "cond_branch", f"jump to LABEL if sA {op} X (signed 64-bit)", SPEC + " §4",
                sub=m[1:]) for m, op in _BRANCHES.items()),
@@ -716,6 +723,20 @@ INSNS: tuple[InsnSpec, ...] = (
              "the low X lanes of vS (X in 1..256/W) -> addr + i*W; addr need only be element-aligned",
              "c-api-reg/reg_store/asc_store.md (the form with a count)", types=_single(STREAM_TYPES),
              access=Access("store", 256, "T", stream="X elements at the address")),
+    # --- issue 13 (b): scalar registers holding a float's bits, for the pages' `float value` / `half value`
+    # scalar operands (docs/semantics.md "Scalar registers holding floats") ---
+    InsnSpec("fmov", "", "sD.T, X.T", "scalar_fmov",
+             "sD = the bits of X as a T value, zero-extended: an immediate rounded once to T, a register "
+             "written sN.T copied (its low bits), a register without a suffix its integer value rounded once to T",
+             _SCALAR_FLOAT_REF, types=_single(SCALAR_MOV_TYPES)),
+    *(InsnSpec(m, "", "sD.T, sA.T, X.T", "scalar_falu",
+               f"sD = sA {op} X on T values held as bits, rounded once to nearest even (subnormals kept; "
+               "a NaN result is the hardware NaN)", _SCALAR_FLOAT_REF, types=_single(SCALAR_FLOAT_TYPES), sub=sub)
+      for m, op, sub in (("fadd", "+", "add"), ("fsub", "-", "sub"), ("fmul", "*", "mul"), ("fdiv", "/", "div"))),
+    InsnSpec("fcvt", "", "sD.T, sA.U", "scalar_fcvt",
+             "sD = the T value of sA's U value (both held as bits), rounded once to nearest even",
+             _SCALAR_FLOAT_REF, types=tuple(dtypes.named(d, s) for d in ("f16", "bf16", "f32")
+                                            for s in ("f16", "bf16", "f32") if d != s)),
 )
 
 

@@ -676,9 +676,10 @@ def best_lane(source: np.ndarray, active: np.ndarray, want_max: bool, etype):
 # to T by floats.round_to_type (NaN -> T's canonical NaN). Integers wrap modulo 2^W.
 
 def typed_value(m: RefMachine, x: SVal, etype) -> np.ndarray:
-    """An X.T operand as a one-element array of T. Immediates already hold T's bits; a register is
-    converted now: integers keep its low W bits, floats take its int64 value rounded once to T."""
-    if x.is_reg and etype.kind == "float":
+    """An X.T operand as a one-element array of T. Immediates already hold T's bits, and so does a
+    register written with T's suffix (its low W bits); a register without a suffix is converted now:
+    integers keep its low W bits, floats take its int64 value rounded once to T."""
+    if x.is_reg and not x.raw and etype.kind == "float":
         return floats.round_to_type([floats.exact_float64(m.sreg(x.value))], etype)
     raw = m.sreg(x.value) if x.is_reg else x.value
     return np.array([raw % (1 << (8 * etype.width))], etype.bits).view(etype.np_dtype)
@@ -1589,3 +1590,42 @@ def vgatb(m: RefMachine, insn: Insn):
 FAMILIES["vgatb"] = vgatb
 
 FAMILIES.update({spec.family: post_update for spec in INSNS if spec.post is not None})
+
+
+# ---- issue 13 (b): scalar registers holding a float's bits (docs/semantics.md "Scalar registers holding
+# floats"). A register holds T's bits zero-extended; the value is read from its low W bits. ----
+
+def _sreg_as(m: RefMachine, number: int, etype) -> np.ndarray:
+    """The low W bits of a scalar register as a one-element array of T."""
+    return np.array([m.sreg(number) % (1 << (8 * etype.width))], etype.bits).view(etype.np_dtype)
+
+
+def _set_sreg_bits(m: RefMachine, number: int, value: np.ndarray, etype):
+    """A one-element array of T into a scalar register as its bits, zero-extended."""
+    m.set_sreg(number, int(value.view(etype.bits)[0]))
+
+
+def scalar_fmov(m: RefMachine, insn: Insn):
+    # fmov sD.T, X.T  -- sD = X's bits as T (typed_value: immediates and sN.T as they are, sN rounded once)
+    (etype,) = insn.types
+    _set_sreg_bits(m, insn.operand("sD"), typed_value(m, insn.operand("X"), etype), etype)
+
+
+def scalar_falu(m: RefMachine, insn: Insn):
+    # fadd|fsub|fmul|fdiv sD.T, sA.T, X.T  -- exact in float64 (innocuous for T of at most 24 bits), rounded once
+    (etype,) = insn.types
+    a = _wide(_sreg_as(m, insn.operand("sA"), etype))
+    b = _wide(typed_value(m, insn.operand("X"), etype))
+    with np.errstate(all="ignore"):
+        exact = ARITHMETIC[insn.spec.sub](a, b)
+    _set_sreg_bits(m, insn.operand("sD"), floats.round_to_type(exact, etype), etype)
+
+
+def scalar_fcvt(m: RefMachine, insn: Insn):
+    # fcvt sD.T, sA.U  -- U's exact value rounded once to T
+    dest, source = insn.types
+    value = _wide(_sreg_as(m, insn.operand("sA"), source))
+    _set_sreg_bits(m, insn.operand("sD"), floats.round_to_type(value, dest), dest)
+
+
+FAMILIES.update({f.__name__: f for f in (scalar_fmov, scalar_falu, scalar_fcvt)})
