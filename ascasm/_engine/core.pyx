@@ -409,7 +409,7 @@ include "kernels_compute.pxi"
 include "kernels_convert.pxi"
 include "kernels_compute_families.pxi"
 include "kernels_stream.pxi"
-include "kernels_scalar_float.pxi"
+include "kernels_compute_rest.pxi"
 include "dispatch.pxi"
 
 

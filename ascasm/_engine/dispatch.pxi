@@ -350,6 +350,13 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
     elif family == FAM_SCALAR_FCVT:
         ins.a.scalar_fcvt.sD = <int32_t>row[3]
         ins.a.scalar_fcvt.sA = <int32_t>row[4]
+    elif family == FAM_VCARRY:
+        ins.a.vcarry.pD = <int32_t>row[3]
+        ins.a.vcarry.vD = <int32_t>row[4]
+        ins.a.vcarry.vA = <int32_t>row[5]
+        ins.a.vcarry.vB = <int32_t>row[6]
+        ins.a.vcarry.pC = <int32_t>row[7]
+        ins.a.vcarry.pM = <int32_t>row[8]
     elif family == FAM_VLD_NORM_PU:
         ins.a.vld_norm_pu.vD = <int32_t>row[3]
         ins.a.vld_norm_pu.sb = <int32_t>row[4]
@@ -5174,6 +5181,20 @@ cdef const Ins* kernel_594(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_595(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
@@ -5183,7 +5204,7 @@ cdef const Ins* kernel_595(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
@@ -5193,7 +5214,7 @@ cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
@@ -5203,7 +5224,7 @@ cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
@@ -5213,7 +5234,7 @@ cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
@@ -5223,7 +5244,7 @@ cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
@@ -5233,7 +5254,7 @@ cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
@@ -5243,7 +5264,7 @@ cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
@@ -5253,7 +5274,7 @@ cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_605(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
@@ -5263,7 +5284,7 @@ cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_606(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
@@ -5273,7 +5294,7 @@ cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_605(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
@@ -5283,7 +5304,7 @@ cdef const Ins* kernel_605(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_606(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_608(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
@@ -5293,7 +5314,7 @@ cdef const Ins* kernel_606(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_609(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
@@ -5303,7 +5324,7 @@ cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_608(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_610(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
@@ -5313,7 +5334,7 @@ cdef const Ins* kernel_608(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_609(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_611(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
@@ -5323,7 +5344,7 @@ cdef const Ins* kernel_609(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_610(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_612(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
@@ -5333,7 +5354,7 @@ cdef const Ins* kernel_610(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_611(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_613(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
@@ -5343,7 +5364,7 @@ cdef const Ins* kernel_611(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_612(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_614(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
@@ -5353,7 +5374,7 @@ cdef const Ins* kernel_612(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_613(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
@@ -5363,7 +5384,7 @@ cdef const Ins* kernel_613(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_614(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
@@ -5373,7 +5394,7 @@ cdef const Ins* kernel_614(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
@@ -5383,7 +5404,7 @@ cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
@@ -5393,7 +5414,7 @@ cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
@@ -5403,7 +5424,7 @@ cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
@@ -5413,7 +5434,7 @@ cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
@@ -5423,7 +5444,7 @@ cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
     if status:
@@ -5433,7 +5454,7 @@ cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
     if status:
@@ -5443,7 +5464,7 @@ cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
     if status:
@@ -5453,7 +5474,7 @@ cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
     if status:
@@ -5463,7 +5484,7 @@ cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
@@ -5473,7 +5494,7 @@ cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
     if status:
@@ -5483,7 +5504,7 @@ cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
     if status:
@@ -5493,7 +5514,7 @@ cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
     if status:
@@ -5503,7 +5524,7 @@ cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_blk_pu(m, ins, &ins.a.vld_blk_pu)
     if status:
@@ -5513,7 +5534,7 @@ cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint16_t*>NULL)
     if status:
@@ -5523,7 +5544,7 @@ cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint32_t*>NULL)
     if status:
@@ -5533,7 +5554,7 @@ cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk4_pu(m, ins, &ins.a.vld_unpk4_pu)
     if status:
@@ -5544,7 +5565,7 @@ cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef KernelFn KERNELS[632]
+cdef KernelFn KERNELS[634]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -6177,6 +6198,8 @@ KERNELS[628] = kernel_628
 KERNELS[629] = kernel_629
 KERNELS[630] = kernel_630
 KERNELS[631] = kernel_631
+KERNELS[632] = kernel_632
+KERNELS[633] = kernel_633
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -7302,233 +7325,235 @@ KERNEL_OF_ROWS = (
     (162, 10, 11, 592),
     (162, 11, 9, 593),
     (162, 11, 10, 594),
-    (163, 1, 0, 595),
-    (163, 2, 0, 595),
-    (163, 3, 0, 595),
-    (163, 4, 0, 595),
-    (163, 5, 0, 595),
     (163, 6, 0, 595),
-    (163, 7, 0, 595),
-    (163, 8, 0, 595),
-    (163, 9, 0, 595),
-    (163, 10, 0, 595),
-    (163, 11, 0, 595),
-    (163, 12, 0, 595),
-    (163, 13, 0, 595),
-    (163, 14, 0, 595),
-    (163, 15, 0, 595),
-    (163, 16, 0, 595),
-    (163, 17, 0, 595),
-    (163, 18, 0, 595),
-    (163, 19, 0, 595),
-    (163, 20, 0, 595),
-    (163, 21, 0, 595),
-    (163, 22, 0, 595),
-    (164, 1, 0, 596),
-    (164, 2, 0, 596),
-    (164, 12, 0, 596),
-    (164, 13, 0, 596),
-    (164, 14, 0, 596),
-    (164, 15, 0, 596),
-    (164, 16, 0, 596),
-    (164, 20, 0, 596),
-    (164, 21, 0, 596),
-    (164, 22, 0, 596),
-    (164, 3, 0, 597),
-    (164, 4, 0, 597),
-    (164, 9, 0, 597),
-    (164, 10, 0, 597),
-    (164, 17, 0, 597),
-    (165, 1, 0, 598),
-    (165, 2, 0, 598),
-    (165, 12, 0, 598),
-    (165, 13, 0, 598),
-    (165, 14, 0, 598),
-    (165, 15, 0, 598),
-    (165, 16, 0, 598),
-    (165, 20, 0, 598),
-    (165, 21, 0, 598),
-    (165, 22, 0, 598),
-    (165, 3, 0, 599),
-    (165, 4, 0, 599),
-    (165, 9, 0, 599),
-    (165, 10, 0, 599),
-    (165, 17, 0, 599),
-    (166, 1, 0, 600),
-    (166, 2, 0, 600),
-    (166, 12, 0, 600),
-    (166, 13, 0, 600),
-    (166, 14, 0, 600),
-    (166, 15, 0, 600),
-    (166, 16, 0, 600),
-    (166, 20, 0, 600),
-    (166, 21, 0, 600),
-    (166, 22, 0, 600),
-    (166, 3, 0, 601),
-    (166, 4, 0, 601),
-    (166, 9, 0, 601),
-    (166, 10, 0, 601),
-    (166, 17, 0, 601),
-    (166, 5, 0, 602),
-    (166, 6, 0, 602),
-    (166, 11, 0, 602),
-    (166, 18, 0, 602),
-    (167, 1, 0, 603),
-    (167, 2, 0, 603),
-    (167, 12, 0, 603),
-    (167, 13, 0, 603),
-    (167, 14, 0, 603),
-    (167, 15, 0, 603),
-    (167, 16, 0, 603),
-    (167, 20, 0, 603),
-    (167, 21, 0, 603),
-    (167, 22, 0, 603),
-    (167, 3, 0, 604),
-    (167, 4, 0, 604),
-    (167, 9, 0, 604),
-    (167, 10, 0, 604),
-    (167, 17, 0, 604),
-    (167, 5, 0, 605),
-    (167, 6, 0, 605),
-    (167, 11, 0, 605),
-    (167, 18, 0, 605),
-    (168, 0, 0, 606),
-    (169, 0, 0, 607),
+    (164, 6, 0, 596),
+    (165, 1, 0, 597),
+    (165, 2, 0, 597),
+    (165, 3, 0, 597),
+    (165, 4, 0, 597),
+    (165, 5, 0, 597),
+    (165, 6, 0, 597),
+    (165, 7, 0, 597),
+    (165, 8, 0, 597),
+    (165, 9, 0, 597),
+    (165, 10, 0, 597),
+    (165, 11, 0, 597),
+    (165, 12, 0, 597),
+    (165, 13, 0, 597),
+    (165, 14, 0, 597),
+    (165, 15, 0, 597),
+    (165, 16, 0, 597),
+    (165, 17, 0, 597),
+    (165, 18, 0, 597),
+    (165, 19, 0, 597),
+    (165, 20, 0, 597),
+    (165, 21, 0, 597),
+    (165, 22, 0, 597),
+    (166, 1, 0, 598),
+    (166, 2, 0, 598),
+    (166, 12, 0, 598),
+    (166, 13, 0, 598),
+    (166, 14, 0, 598),
+    (166, 15, 0, 598),
+    (166, 16, 0, 598),
+    (166, 20, 0, 598),
+    (166, 21, 0, 598),
+    (166, 22, 0, 598),
+    (166, 3, 0, 599),
+    (166, 4, 0, 599),
+    (166, 9, 0, 599),
+    (166, 10, 0, 599),
+    (166, 17, 0, 599),
+    (167, 1, 0, 600),
+    (167, 2, 0, 600),
+    (167, 12, 0, 600),
+    (167, 13, 0, 600),
+    (167, 14, 0, 600),
+    (167, 15, 0, 600),
+    (167, 16, 0, 600),
+    (167, 20, 0, 600),
+    (167, 21, 0, 600),
+    (167, 22, 0, 600),
+    (167, 3, 0, 601),
+    (167, 4, 0, 601),
+    (167, 9, 0, 601),
+    (167, 10, 0, 601),
+    (167, 17, 0, 601),
+    (168, 1, 0, 602),
+    (168, 2, 0, 602),
+    (168, 12, 0, 602),
+    (168, 13, 0, 602),
+    (168, 14, 0, 602),
+    (168, 15, 0, 602),
+    (168, 16, 0, 602),
+    (168, 20, 0, 602),
+    (168, 21, 0, 602),
+    (168, 22, 0, 602),
+    (168, 3, 0, 603),
+    (168, 4, 0, 603),
+    (168, 9, 0, 603),
+    (168, 10, 0, 603),
+    (168, 17, 0, 603),
+    (168, 5, 0, 604),
+    (168, 6, 0, 604),
+    (168, 11, 0, 604),
+    (168, 18, 0, 604),
+    (169, 1, 0, 605),
+    (169, 2, 0, 605),
+    (169, 12, 0, 605),
+    (169, 13, 0, 605),
+    (169, 14, 0, 605),
+    (169, 15, 0, 605),
+    (169, 16, 0, 605),
+    (169, 20, 0, 605),
+    (169, 21, 0, 605),
+    (169, 22, 0, 605),
+    (169, 3, 0, 606),
+    (169, 4, 0, 606),
+    (169, 9, 0, 606),
+    (169, 10, 0, 606),
+    (169, 17, 0, 606),
+    (169, 5, 0, 607),
+    (169, 6, 0, 607),
+    (169, 11, 0, 607),
+    (169, 18, 0, 607),
     (170, 0, 0, 608),
-    (171, 1, 0, 609),
-    (171, 2, 0, 609),
-    (171, 3, 0, 610),
-    (171, 4, 0, 610),
-    (171, 5, 0, 611),
-    (171, 6, 0, 611),
-    (171, 9, 0, 610),
-    (171, 11, 0, 611),
-    (171, 10, 0, 610),
-    (171, 12, 0, 609),
-    (171, 15, 0, 609),
-    (171, 13, 0, 609),
-    (171, 14, 0, 609),
-    (171, 20, 0, 609),
-    (171, 21, 0, 609),
-    (171, 22, 0, 609),
-    (171, 16, 0, 609),
-    (171, 17, 0, 610),
-    (171, 18, 0, 611),
-    (172, 0, 0, 612),
-    (173, 1, 0, 613),
-    (173, 2, 0, 613),
-    (173, 3, 0, 614),
-    (173, 4, 0, 614),
-    (173, 5, 0, 615),
-    (173, 6, 0, 615),
-    (173, 9, 0, 614),
-    (173, 11, 0, 615),
-    (173, 10, 0, 614),
-    (173, 12, 0, 613),
-    (173, 15, 0, 613),
-    (173, 13, 0, 613),
-    (173, 14, 0, 613),
-    (173, 20, 0, 613),
-    (173, 21, 0, 613),
-    (173, 22, 0, 613),
-    (173, 16, 0, 613),
-    (173, 17, 0, 614),
-    (173, 18, 0, 615),
-    (174, 3, 0, 616),
-    (174, 4, 0, 616),
-    (174, 5, 0, 617),
-    (174, 6, 0, 617),
-    (174, 7, 0, 618),
-    (174, 8, 0, 618),
-    (174, 9, 0, 616),
-    (174, 11, 0, 617),
-    (174, 10, 0, 616),
-    (174, 17, 0, 616),
-    (174, 18, 0, 617),
-    (174, 19, 0, 618),
-    (175, 0, 0, 619),
-    (176, 1, 0, 620),
-    (176, 2, 0, 620),
-    (176, 15, 0, 620),
-    (176, 3, 0, 621),
-    (176, 4, 0, 621),
-    (176, 5, 0, 622),
-    (176, 6, 0, 622),
-    (176, 7, 0, 623),
-    (176, 9, 0, 621),
-    (176, 11, 0, 622),
-    (176, 10, 0, 621),
-    (176, 12, 0, 620),
-    (176, 13, 0, 620),
-    (176, 14, 0, 620),
-    (176, 20, 0, 620),
-    (176, 21, 0, 620),
-    (176, 22, 0, 620),
-    (176, 16, 0, 620),
-    (176, 17, 0, 621),
-    (176, 18, 0, 622),
-    (176, 19, 0, 623),
-    (177, 5, 0, 624),
-    (177, 6, 0, 624),
-    (177, 11, 0, 624),
-    (177, 18, 0, 624),
-    (178, 1, 0, 625),
-    (178, 2, 0, 625),
-    (178, 12, 0, 625),
-    (178, 13, 0, 625),
-    (178, 14, 0, 625),
-    (178, 15, 0, 625),
-    (178, 16, 0, 625),
-    (178, 20, 0, 625),
-    (178, 21, 0, 625),
-    (178, 22, 0, 625),
-    (178, 3, 0, 626),
-    (178, 4, 0, 626),
-    (178, 9, 0, 626),
-    (178, 10, 0, 626),
-    (178, 17, 0, 626),
-    (178, 5, 0, 627),
-    (178, 6, 0, 627),
-    (178, 11, 0, 627),
-    (178, 18, 0, 627),
-    (179, 1, 0, 628),
-    (179, 2, 0, 628),
-    (179, 3, 0, 628),
-    (179, 4, 0, 628),
-    (179, 5, 0, 628),
-    (179, 6, 0, 628),
-    (179, 9, 0, 628),
-    (179, 10, 0, 628),
-    (179, 11, 0, 628),
-    (179, 12, 0, 628),
-    (179, 13, 0, 628),
-    (179, 14, 0, 628),
-    (179, 15, 0, 628),
-    (179, 20, 0, 628),
-    (179, 21, 0, 628),
-    (179, 22, 0, 628),
-    (179, 16, 0, 628),
-    (179, 17, 0, 628),
-    (179, 18, 0, 628),
-    (180, 3, 0, 629),
-    (180, 4, 0, 629),
-    (180, 9, 0, 629),
-    (180, 10, 0, 629),
-    (180, 5, 0, 630),
-    (180, 6, 0, 630),
-    (180, 11, 0, 630),
-    (180, 17, 0, 629),
-    (180, 18, 0, 630),
-    (181, 1, 0, 631),
-    (181, 2, 0, 631),
-    (181, 12, 0, 631),
-    (181, 13, 0, 631),
-    (181, 14, 0, 631),
-    (181, 15, 0, 631),
-    (181, 20, 0, 631),
-    (181, 21, 0, 631),
-    (181, 22, 0, 631),
-    (181, 16, 0, 631),
+    (171, 0, 0, 609),
+    (172, 0, 0, 610),
+    (173, 1, 0, 611),
+    (173, 2, 0, 611),
+    (173, 3, 0, 612),
+    (173, 4, 0, 612),
+    (173, 5, 0, 613),
+    (173, 6, 0, 613),
+    (173, 9, 0, 612),
+    (173, 11, 0, 613),
+    (173, 10, 0, 612),
+    (173, 12, 0, 611),
+    (173, 15, 0, 611),
+    (173, 13, 0, 611),
+    (173, 14, 0, 611),
+    (173, 20, 0, 611),
+    (173, 21, 0, 611),
+    (173, 22, 0, 611),
+    (173, 16, 0, 611),
+    (173, 17, 0, 612),
+    (173, 18, 0, 613),
+    (174, 0, 0, 614),
+    (175, 1, 0, 615),
+    (175, 2, 0, 615),
+    (175, 3, 0, 616),
+    (175, 4, 0, 616),
+    (175, 5, 0, 617),
+    (175, 6, 0, 617),
+    (175, 9, 0, 616),
+    (175, 11, 0, 617),
+    (175, 10, 0, 616),
+    (175, 12, 0, 615),
+    (175, 15, 0, 615),
+    (175, 13, 0, 615),
+    (175, 14, 0, 615),
+    (175, 20, 0, 615),
+    (175, 21, 0, 615),
+    (175, 22, 0, 615),
+    (175, 16, 0, 615),
+    (175, 17, 0, 616),
+    (175, 18, 0, 617),
+    (176, 3, 0, 618),
+    (176, 4, 0, 618),
+    (176, 5, 0, 619),
+    (176, 6, 0, 619),
+    (176, 7, 0, 620),
+    (176, 8, 0, 620),
+    (176, 9, 0, 618),
+    (176, 11, 0, 619),
+    (176, 10, 0, 618),
+    (176, 17, 0, 618),
+    (176, 18, 0, 619),
+    (176, 19, 0, 620),
+    (177, 0, 0, 621),
+    (178, 1, 0, 622),
+    (178, 2, 0, 622),
+    (178, 15, 0, 622),
+    (178, 3, 0, 623),
+    (178, 4, 0, 623),
+    (178, 5, 0, 624),
+    (178, 6, 0, 624),
+    (178, 7, 0, 625),
+    (178, 9, 0, 623),
+    (178, 11, 0, 624),
+    (178, 10, 0, 623),
+    (178, 12, 0, 622),
+    (178, 13, 0, 622),
+    (178, 14, 0, 622),
+    (178, 20, 0, 622),
+    (178, 21, 0, 622),
+    (178, 22, 0, 622),
+    (178, 16, 0, 622),
+    (178, 17, 0, 623),
+    (178, 18, 0, 624),
+    (178, 19, 0, 625),
+    (179, 5, 0, 626),
+    (179, 6, 0, 626),
+    (179, 11, 0, 626),
+    (179, 18, 0, 626),
+    (180, 1, 0, 627),
+    (180, 2, 0, 627),
+    (180, 12, 0, 627),
+    (180, 13, 0, 627),
+    (180, 14, 0, 627),
+    (180, 15, 0, 627),
+    (180, 16, 0, 627),
+    (180, 20, 0, 627),
+    (180, 21, 0, 627),
+    (180, 22, 0, 627),
+    (180, 3, 0, 628),
+    (180, 4, 0, 628),
+    (180, 9, 0, 628),
+    (180, 10, 0, 628),
+    (180, 17, 0, 628),
+    (180, 5, 0, 629),
+    (180, 6, 0, 629),
+    (180, 11, 0, 629),
+    (180, 18, 0, 629),
+    (181, 1, 0, 630),
+    (181, 2, 0, 630),
+    (181, 3, 0, 630),
+    (181, 4, 0, 630),
+    (181, 5, 0, 630),
+    (181, 6, 0, 630),
+    (181, 9, 0, 630),
+    (181, 10, 0, 630),
+    (181, 11, 0, 630),
+    (181, 12, 0, 630),
+    (181, 13, 0, 630),
+    (181, 14, 0, 630),
+    (181, 15, 0, 630),
+    (181, 20, 0, 630),
+    (181, 21, 0, 630),
+    (181, 22, 0, 630),
+    (181, 16, 0, 630),
+    (181, 17, 0, 630),
+    (181, 18, 0, 630),
+    (182, 3, 0, 631),
+    (182, 4, 0, 631),
+    (182, 9, 0, 631),
+    (182, 10, 0, 631),
+    (182, 5, 0, 632),
+    (182, 6, 0, 632),
+    (182, 11, 0, 632),
+    (182, 17, 0, 631),
+    (182, 18, 0, 632),
+    (183, 1, 0, 633),
+    (183, 2, 0, 633),
+    (183, 12, 0, 633),
+    (183, 13, 0, 633),
+    (183, 14, 0, 633),
+    (183, 15, 0, 633),
+    (183, 20, 0, 633),
+    (183, 21, 0, 633),
+    (183, 22, 0, 633),
+    (183, 16, 0, 633),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -7693,23 +7718,25 @@ FAMILY_OF_OPCODE = {
     160: FAM_SCALAR_FALU,
     161: FAM_SCALAR_FALU,
     162: FAM_SCALAR_FCVT,
-    163: FAM_VLD_NORM_PU,
-    164: FAM_VLD_US_PU,
-    165: FAM_VLD_DS_PU,
-    166: FAM_VLD_UNPK_PU,
-    167: FAM_VLD_DINTLV_PU,
-    168: FAM_MASK_LOAD_NORM_PU,
-    169: FAM_MASK_LOAD_US_PU,
-    170: FAM_MASK_LOAD_DS_PU,
-    171: FAM_VSTA_NORM_PU,
-    172: FAM_MASK_STORE_NORM_PU,
-    173: FAM_VSTA_FIRST_PU,
-    174: FAM_VSTA_PACK_PU,
-    175: FAM_MASK_STORE_PACK_PU,
-    176: FAM_VSTUS_PU,
-    177: FAM_VSTA_PACKV2_PU,
-    178: FAM_VLD_BRC_PU,
-    179: FAM_VLD_BLK_PU,
-    180: FAM_VLD_E2B_PU,
-    181: FAM_VLD_UNPK4_PU,
+    163: FAM_VCARRY,
+    164: FAM_VCARRY,
+    165: FAM_VLD_NORM_PU,
+    166: FAM_VLD_US_PU,
+    167: FAM_VLD_DS_PU,
+    168: FAM_VLD_UNPK_PU,
+    169: FAM_VLD_DINTLV_PU,
+    170: FAM_MASK_LOAD_NORM_PU,
+    171: FAM_MASK_LOAD_US_PU,
+    172: FAM_MASK_LOAD_DS_PU,
+    173: FAM_VSTA_NORM_PU,
+    174: FAM_MASK_STORE_NORM_PU,
+    175: FAM_VSTA_FIRST_PU,
+    176: FAM_VSTA_PACK_PU,
+    177: FAM_MASK_STORE_PACK_PU,
+    178: FAM_VSTUS_PU,
+    179: FAM_VSTA_PACKV2_PU,
+    180: FAM_VLD_BRC_PU,
+    181: FAM_VLD_BLK_PU,
+    182: FAM_VLD_E2B_PU,
+    183: FAM_VLD_UNPK4_PU,
 }

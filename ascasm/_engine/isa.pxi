@@ -250,25 +250,26 @@ cdef enum Family:
     FAM_SCALAR_FMOV = 89
     FAM_SCALAR_FALU = 90
     FAM_SCALAR_FCVT = 91
-    FAM_VLD_NORM_PU = 92
-    FAM_VLD_US_PU = 93
-    FAM_VLD_DS_PU = 94
-    FAM_VLD_UNPK_PU = 95
-    FAM_VLD_DINTLV_PU = 96
-    FAM_MASK_LOAD_NORM_PU = 97
-    FAM_MASK_LOAD_US_PU = 98
-    FAM_MASK_LOAD_DS_PU = 99
-    FAM_VSTA_NORM_PU = 100
-    FAM_MASK_STORE_NORM_PU = 101
-    FAM_VSTA_FIRST_PU = 102
-    FAM_VSTA_PACK_PU = 103
-    FAM_MASK_STORE_PACK_PU = 104
-    FAM_VSTUS_PU = 105
-    FAM_VSTA_PACKV2_PU = 106
-    FAM_VLD_BRC_PU = 107
-    FAM_VLD_BLK_PU = 108
-    FAM_VLD_E2B_PU = 109
-    FAM_VLD_UNPK4_PU = 110
+    FAM_VCARRY = 92
+    FAM_VLD_NORM_PU = 93
+    FAM_VLD_US_PU = 94
+    FAM_VLD_DS_PU = 95
+    FAM_VLD_UNPK_PU = 96
+    FAM_VLD_DINTLV_PU = 97
+    FAM_MASK_LOAD_NORM_PU = 98
+    FAM_MASK_LOAD_US_PU = 99
+    FAM_MASK_LOAD_DS_PU = 100
+    FAM_VSTA_NORM_PU = 101
+    FAM_MASK_STORE_NORM_PU = 102
+    FAM_VSTA_FIRST_PU = 103
+    FAM_VSTA_PACK_PU = 104
+    FAM_MASK_STORE_PACK_PU = 105
+    FAM_VSTUS_PU = 106
+    FAM_VSTA_PACKV2_PU = 107
+    FAM_VLD_BRC_PU = 108
+    FAM_VLD_BLK_PU = 109
+    FAM_VLD_E2B_PU = 110
+    FAM_VLD_UNPK4_PU = 111
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -823,6 +824,10 @@ ctypedef fused scalar_fcvt_U:
     float
     F16
 
+ctypedef fused vcarry_sub:
+    Op_add
+    Op_sub
+
 ctypedef fused vld_us_pu_TW:
     uint8_t
     uint16_t
@@ -1309,6 +1314,14 @@ cdef struct Args_scalar_fcvt:    # sD.T, sA.U
     int32_t sD
     int32_t sA
 
+cdef struct Args_vcarry:    # pD, vD.T, vA.T, vB.T, pC, pM
+    int32_t pD
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    int32_t pC
+    int32_t pM
+
 cdef struct Args_vld_norm_pu:    # vD.T, [sB], X
     int32_t vD
     int32_t sb
@@ -1501,6 +1514,7 @@ cdef union Args:
     Args_scalar_fmov scalar_fmov
     Args_scalar_falu scalar_falu
     Args_scalar_fcvt scalar_fcvt
+    Args_vcarry vcarry
     Args_vld_norm_pu vld_norm_pu
     Args_vld_us_pu vld_us_pu
     Args_vld_ds_pu vld_ds_pu
@@ -1777,6 +1791,12 @@ cdef enum:
     POS_scalar_falu_x = 2
     POS_scalar_fcvt_sD = 0
     POS_scalar_fcvt_sA = 1
+    POS_vcarry_pD = 0
+    POS_vcarry_vD = 1
+    POS_vcarry_vA = 2
+    POS_vcarry_vB = 3
+    POS_vcarry_pC = 4
+    POS_vcarry_pM = 5
     POS_vld_norm_pu_vD = 0
     POS_vld_norm_pu_sb = 1
     POS_vld_norm_pu_x = 2

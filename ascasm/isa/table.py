@@ -737,6 +737,15 @@ INSNS: tuple[InsnSpec, ...] = (
              "sD = the T value of sA's U value (both held as bits), rounded once to nearest even",
              _SCALAR_FLOAT_REF, types=tuple(dtypes.named(d, s) for d in ("f16", "bf16", "f32")
                                             for s in ("f16", "bf16", "f32") if d != s)),
+    # --- issue 13 (b): add / subtract with carry (docs/semantics.md "Add and subtract with carry") ---
+    *(InsnSpec(m, "", "pD, vD.T, vA.T, vB.T, pC, pM", "vcarry",
+               f"active lanes: {{carry, vD}} = {expression} + carry-in (bit i*4 of pC); the carry-out "
+               f"goes to bit i*4 of pD{meaning}; inactive lanes: vD 0 and no carry",
+               f"{_ARITH}asc_{page}.md", types=_single(dtypes.named("u32")), sub=sub,
+               mask=MaskUse("pM", "T", "zero", "; pC is read at T's width too"))
+      for m, expression, meaning, page, sub in (
+          ("vaddc", "vA + vB", "", "addc", "add"),
+          ("vsubc", "vA + ~vB", " (1: no borrow; so vA - vB - 1 + carry-in)", "subc", "sub"))),
 )
 
 

@@ -1629,3 +1629,21 @@ def scalar_fcvt(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (scalar_fmov, scalar_falu, scalar_fcvt)})
+
+
+def vcarry(m: RefMachine, insn: Insn):
+    # vaddc|vsubc pD, vD.T, vA.T, vB.T, pC, pM  -- {carry, vD} = vA + vB (vsubc: + ~vB) + carry-in, on u32
+    # lanes; carry-in bit i*4 of pC, carry-out to bit i*4 of pD; inactive lanes: vD 0, no carry
+    active = m.active_lanes(insn.operand("pM"), 4)[:64]
+    carry_in = m.active_lanes(insn.operand("pC"), 4)[:64]
+    a = [int(x) for x in m.lanes(insn.operand("vA"), insn.types[0])]
+    b = [int(x) for x in m.lanes(insn.operand("vB"), insn.types[0])]
+    if insn.spec.sub == "sub":
+        b = [0xFFFFFFFF - x for x in b]                                  # ~x in 32 bits
+    totals = [x + y + int(c) for x, y, c in zip(a, b, carry_in)]
+    sums = np.array([t % (1 << 32) if on else 0 for t, on in zip(totals, active)], np.uint32)
+    m.state.vreg[insn.operand("vD")] = sums.view(np.uint8)
+    m.write_mask(insn.operand("pD"), active & np.array([t >> 32 == 1 for t in totals]), 4)
+
+
+FAMILIES["vcarry"] = vcarry

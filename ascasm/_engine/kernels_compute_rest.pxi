@@ -1,3 +1,5 @@
+# What remained of issue 13 (included by core.pyx): scalar registers holding floats, add/subtract with carry.
+
 # Scalar registers holding a float's bits (issue 13; docs/semantics.md "Scalar registers holding floats").
 # A register holds T's bits zero-extended; these kernels read its low bits as a lane of T, compute with the
 # lane helpers of lanes.pxi (rounded once, to nearest even) and write the result's bits back.
@@ -32,3 +34,27 @@ cdef inline int k_scalar_fcvt(Machine* m, const Ins* ins, const Args_scalar_fcvt
     cdef scalar_fcvt_U x = lane_of_bits(<uint64_t>m.sreg[a.sA], <scalar_fcvt_U*>NULL)
     m.sreg[a.sD] = <int64_t>lane_bits(lane_of_double(lane_value(x), <scalar_fcvt_T*>NULL))
     return STOP_RUNNING
+
+
+# vaddc|vsubc pD, vD.T, vA.T, vB.T, pC, pM  (asc_addc, asc_subc; T = u32)
+# {carry, sum} = vA + vB + carry-in, or vA + ~vB + carry-in (a borrow is a carry of 0). The carry-in is bit
+# i*4 of pC, the carry-out goes to bit i*4 of pD; inactive lanes give 0 in vD and no carry.
+cdef inline int k_vcarry(Machine* m, const Ins* ins, const Args_vcarry* a, vcarry_sub* op) noexcept nogil:
+    cdef const uint32_t* x = <const uint32_t*>vreg(m, a.vA)
+    cdef const uint32_t* y = <const uint32_t*>vreg(m, a.vB)
+    cdef uint32_t sums[LANES_B32]               # the destinations may be sources
+    cdef uint8_t carries[LANES_B32]
+    cdef uint64_t total
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM) or check_mask(m, a.pC)
+    if status:
+        return status
+    for i in range(LANES_B32):
+        if vcarry_sub is Op_add:
+            total = <uint64_t>x[i] + <uint64_t>y[i] + mask_bit(m, a.pC, 4 * i)
+        else:
+            total = <uint64_t>x[i] + <uint64_t>(~y[i]) + mask_bit(m, a.pC, 4 * i)
+        sums[i] = <uint32_t>total if active(m, a.pM, i, 4) else 0
+        carries[i] = <uint8_t>(total >> 32)
+    memcpy(vreg(m, a.vD), sums, VL)
+    return flags_into_mask(m, a.pD, a.pM, carries, 4)   # active lanes' carries only; pD may be pM or pC
