@@ -34,7 +34,7 @@ import numpy as np
 from .asm.expr import parse_number
 from .isa import dtypes
 from .limits import MAX_NESTING
-from .state import SPR_AR, SPR_SQZN, SPR_SQZN_SET, UB_SIZE, VL
+from .state import MASK_SPR_NAME, MASK_SPR_SET, SPR_AR, SPR_SQZN, SPR_SQZN_SET, UB_SIZE, VL
 
 
 class ExprError(Exception):
@@ -394,11 +394,16 @@ class _Evaluator:
         raise _unknown_name(name, program)
 
     def _special(self, name):
-        """AR, SQZN (special registers), u0-u3 (the bytes pending in an unaligned store register) and
+        """AR, SQZN, MASK (special registers), u0-u3 (the bytes pending in an unaligned store register) and
         q0-q3 (the block an unaligned load register holds), or None for any other name."""
         state = self.env.state
         if name.lower() == "ar":
             return _scalar(np.int64(state.spr[SPR_AR]), "AR", dtypes.lookup("s64"))
+        if name.lower() == MASK_SPR_NAME.lower():        # the mask special register: MASK0, MASK1
+            if not state.mask_spr[MASK_SPR_SET]:
+                raise ExprError("MASK is unset: no sprset.mask has written it")
+            return Value(state.mask_spr[:MASK_SPR_SET].view(np.uint64), "MASK (MASK0, MASK1)", dtypes.lookup("u64"),
+                         None, 0, "value", "lanes")
         if name.lower() == "sqzn":
             if not state.spr[SPR_SQZN_SET]:
                 raise ExprError("SQZN is unset: no vsqz.st has written it")

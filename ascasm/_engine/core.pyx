@@ -27,7 +27,7 @@ from ascasm.state import (CTRL_SIZE as _CTRL_SIZE, DUP_WARN_FIELDS as _DUP_WARN_
                           LOG_RESERVE as _LOG_RESERVE, NUM_AREGS, NUM_PREGS, NUM_QREGS, NUM_SREGS, NUM_UREGS, NUM_VREGS,
                           QREG_POS as _QREG_POS, QREG_SET as _QREG_SET,
                           SPR_AR as _SPR_AR, SPR_SIZE as _SPR_SIZE, SPR_SQZN as _SPR_SQZN, SPR_SQZN_SET as _SPR_SQZN_SET,
-                          UB_BLOCK as _UB_BLOCK, UB_SIZE, UREG_ADDR as _UREG_ADDR, UREG_BYTES as _UREG_BYTES,
+                          MASK_SPR_SIZE as _MASK_SPR_SIZE, UB_BLOCK as _UB_BLOCK, UB_SIZE, UREG_ADDR as _UREG_ADDR, UREG_BYTES as _UREG_BYTES,
                           UREG_PENDING as _UREG_PENDING, VL as _VL)
 
 include "opcodes.pxd"
@@ -80,6 +80,11 @@ cdef enum:
     UREG_ADDR = 1
     QREG_SET = 0            # qreg_state: set by a vldas, the stream position of the block in qreg
     QREG_POS = 1
+    MASK_SPR_LOW = 0        # mask_spr layout (ascasm/state.py): MASK0, MASK1, set by sprset.mask
+    MASK_SPR_HIGH = 1
+    MASK_SPR_SET = 2
+    MASK_SPR_SIZE = 3
+    MASK_SPR_FAULT = 2      # SPR_UNSET's argument for it
 
 assert VL == _VL and MASK_BYTES * 8 == VL and MASK_WORDS * 8 == MASK_BYTES and LANES_B16 * 2 == VL and LANES_B32 * 4 == VL and UB_BLOCKS * BLOCK == UB_BYTES and DUP_WARN_FIELDS == _DUP_WARN_FIELDS and UB_BYTES == UB_SIZE
 assert CTRL_SIZE == _CTRL_SIZE and HAZARD_WARN_FIELDS == _HAZARD_WARN_FIELDS and BLOCK == _UB_BLOCK
@@ -87,6 +92,7 @@ assert LOG_FIELDS == len(_LOG_FIELDS) and LOG_RESERVE == _LOG_RESERVE
 assert (SPR_AR, SPR_SQZN, SPR_SQZN_SET, SPR_SIZE) == (_SPR_AR, _SPR_SQZN, _SPR_SQZN_SET, _SPR_SIZE)
 assert (UREG_BYTES, UREG_PENDING, UREG_ADDR) == (_UREG_BYTES, _UREG_PENDING, _UREG_ADDR)
 assert (QREG_SET, QREG_POS) == (_QREG_SET, _QREG_POS) and UREG_BYTES == BLOCK
+assert MASK_SPR_SIZE == _MASK_SPR_SIZE
 
 HANDLED = frozenset(table.OPCODES.values())     # every row: the kernels are generated per family
 
@@ -126,6 +132,7 @@ cdef struct Machine:
     int64_t* ureg_state     # [4][2]: how many are pending, the UB address they belong at
     uint8_t* qreg           # [4][32]: the UB block each unaligned load register holds
     int64_t* qreg_state     # [4][2]: set by a vldas, the stream position the block was loaded for
+    int64_t* mask_spr       # MASK0, MASK1, set (the legacy mask special register)
     uint32_t* ub_dirty      # per 32-byte block, one bit per byte written since the latest membar
     int32_t* ub_write_row   # per UB byte, the row that wrote it last
     int32_t* dirty_blocks   # the blocks with a nonzero ub_dirty word (a membar clears just those)
@@ -562,7 +569,8 @@ cdef class Engine:
                                    ("ub_dirty", (UB_BLOCKS,), np.uint32), ("ub_write_row", (UB_BYTES,), np.int32),
                                    ("spr", (SPR_SIZE,), np.int64), ("ureg", (NUM_UREGS, UREG_BYTES), np.uint8),
                                    ("ureg_state", (NUM_UREGS, 2), np.int64),
-                                   ("qreg", (NUM_QREGS, UREG_BYTES), np.uint8), ("qreg_state", (NUM_QREGS, 2), np.int64)):
+                                   ("qreg", (NUM_QREGS, UREG_BYTES), np.uint8), ("qreg_state", (NUM_QREGS, 2), np.int64),
+                                   ("mask_spr", (MASK_SPR_SIZE,), np.int64)):
             _require_shape(name, getattr(state, name), shape, dtype)
         if not 0 <= ub_usable <= UB_BYTES:
             raise ValueError(f"ub_usable {ub_usable} outside [0, {UB_BYTES}]")
@@ -586,6 +594,7 @@ cdef class Engine:
         m.ureg_state = <int64_t*>_pointer(state.ureg_state)
         m.qreg = <uint8_t*>_pointer(state.qreg)
         m.qreg_state = <int64_t*>_pointer(state.qreg_state)
+        m.mask_spr = <int64_t*>_pointer(state.mask_spr)
         m.seen = <uint16_t*>_pointer(self.seen_buffer)
         m.seen_stamp = 0
         m.dirty_blocks = <int32_t*>_pointer(self.dirty_list_buffer)

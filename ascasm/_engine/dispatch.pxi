@@ -357,6 +357,11 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vcarry.vB = <int32_t>row[6]
         ins.a.vcarry.pC = <int32_t>row[7]
         ins.a.vcarry.pM = <int32_t>row[8]
+    elif family == FAM_MASK_SPR_SET:
+        ins.a.mask_spr_set.sH = <int32_t>row[3]
+        ins.a.mask_spr_set.sL = <int32_t>row[4]
+    elif family == FAM_MASK_SPR_READ:
+        ins.a.mask_spr_read.pD = <int32_t>row[3]
     elif family == FAM_VLD_NORM_PU:
         ins.a.vld_norm_pu.vD = <int32_t>row[3]
         ins.a.vld_norm_pu.sb = <int32_t>row[4]
@@ -5195,6 +5200,20 @@ cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_spr_set(m, ins, &ins.a.mask_spr_set)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_spr_read(m, ins, &ins.a.mask_spr_read)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
@@ -5204,7 +5223,7 @@ cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
@@ -5214,7 +5233,7 @@ cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
@@ -5224,7 +5243,7 @@ cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
@@ -5234,7 +5253,7 @@ cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
@@ -5244,7 +5263,7 @@ cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
@@ -5254,7 +5273,7 @@ cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_605(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
@@ -5264,7 +5283,7 @@ cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_606(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
@@ -5274,7 +5293,7 @@ cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_605(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
@@ -5284,7 +5303,7 @@ cdef const Ins* kernel_605(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_606(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_608(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
@@ -5294,7 +5313,7 @@ cdef const Ins* kernel_606(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_609(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
@@ -5304,7 +5323,7 @@ cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_608(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_610(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
@@ -5314,7 +5333,7 @@ cdef const Ins* kernel_608(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_609(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_611(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
@@ -5324,7 +5343,7 @@ cdef const Ins* kernel_609(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_610(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_612(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
@@ -5334,7 +5353,7 @@ cdef const Ins* kernel_610(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_611(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_613(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
@@ -5344,7 +5363,7 @@ cdef const Ins* kernel_611(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_612(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_614(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
@@ -5354,7 +5373,7 @@ cdef const Ins* kernel_612(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_613(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
@@ -5364,7 +5383,7 @@ cdef const Ins* kernel_613(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_614(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
@@ -5374,7 +5393,7 @@ cdef const Ins* kernel_614(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
@@ -5384,7 +5403,7 @@ cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
@@ -5394,7 +5413,7 @@ cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
@@ -5404,7 +5423,7 @@ cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
@@ -5414,7 +5433,7 @@ cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
@@ -5424,7 +5443,7 @@ cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
@@ -5434,7 +5453,7 @@ cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
@@ -5444,7 +5463,7 @@ cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
     if status:
@@ -5454,7 +5473,7 @@ cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
     if status:
@@ -5464,7 +5483,7 @@ cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
     if status:
@@ -5474,7 +5493,7 @@ cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
     if status:
@@ -5484,7 +5503,7 @@ cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
@@ -5494,7 +5513,7 @@ cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
     if status:
@@ -5504,7 +5523,7 @@ cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
     if status:
@@ -5514,7 +5533,7 @@ cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
     if status:
@@ -5524,7 +5543,7 @@ cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_blk_pu(m, ins, &ins.a.vld_blk_pu)
     if status:
@@ -5534,7 +5553,7 @@ cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint16_t*>NULL)
     if status:
@@ -5544,7 +5563,7 @@ cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_634(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint32_t*>NULL)
     if status:
@@ -5554,7 +5573,7 @@ cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_635(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk4_pu(m, ins, &ins.a.vld_unpk4_pu)
     if status:
@@ -5565,7 +5584,7 @@ cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef KernelFn KERNELS[634]
+cdef KernelFn KERNELS[636]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -6200,6 +6219,8 @@ KERNELS[630] = kernel_630
 KERNELS[631] = kernel_631
 KERNELS[632] = kernel_632
 KERNELS[633] = kernel_633
+KERNELS[634] = kernel_634
+KERNELS[635] = kernel_635
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -7327,233 +7348,236 @@ KERNEL_OF_ROWS = (
     (162, 11, 10, 594),
     (163, 6, 0, 595),
     (164, 6, 0, 596),
-    (165, 1, 0, 597),
-    (165, 2, 0, 597),
-    (165, 3, 0, 597),
-    (165, 4, 0, 597),
-    (165, 5, 0, 597),
-    (165, 6, 0, 597),
-    (165, 7, 0, 597),
-    (165, 8, 0, 597),
-    (165, 9, 0, 597),
-    (165, 10, 0, 597),
-    (165, 11, 0, 597),
-    (165, 12, 0, 597),
-    (165, 13, 0, 597),
-    (165, 14, 0, 597),
-    (165, 15, 0, 597),
-    (165, 16, 0, 597),
-    (165, 17, 0, 597),
-    (165, 18, 0, 597),
-    (165, 19, 0, 597),
-    (165, 20, 0, 597),
-    (165, 21, 0, 597),
-    (165, 22, 0, 597),
-    (166, 1, 0, 598),
-    (166, 2, 0, 598),
-    (166, 12, 0, 598),
-    (166, 13, 0, 598),
-    (166, 14, 0, 598),
-    (166, 15, 0, 598),
-    (166, 16, 0, 598),
-    (166, 20, 0, 598),
-    (166, 21, 0, 598),
-    (166, 22, 0, 598),
-    (166, 3, 0, 599),
-    (166, 4, 0, 599),
-    (166, 9, 0, 599),
-    (166, 10, 0, 599),
-    (166, 17, 0, 599),
-    (167, 1, 0, 600),
-    (167, 2, 0, 600),
-    (167, 12, 0, 600),
-    (167, 13, 0, 600),
-    (167, 14, 0, 600),
-    (167, 15, 0, 600),
-    (167, 16, 0, 600),
-    (167, 20, 0, 600),
-    (167, 21, 0, 600),
-    (167, 22, 0, 600),
-    (167, 3, 0, 601),
-    (167, 4, 0, 601),
-    (167, 9, 0, 601),
-    (167, 10, 0, 601),
-    (167, 17, 0, 601),
-    (168, 1, 0, 602),
-    (168, 2, 0, 602),
-    (168, 12, 0, 602),
-    (168, 13, 0, 602),
-    (168, 14, 0, 602),
-    (168, 15, 0, 602),
-    (168, 16, 0, 602),
-    (168, 20, 0, 602),
-    (168, 21, 0, 602),
-    (168, 22, 0, 602),
-    (168, 3, 0, 603),
-    (168, 4, 0, 603),
-    (168, 9, 0, 603),
-    (168, 10, 0, 603),
-    (168, 17, 0, 603),
-    (168, 5, 0, 604),
-    (168, 6, 0, 604),
-    (168, 11, 0, 604),
-    (168, 18, 0, 604),
-    (169, 1, 0, 605),
-    (169, 2, 0, 605),
-    (169, 12, 0, 605),
-    (169, 13, 0, 605),
-    (169, 14, 0, 605),
-    (169, 15, 0, 605),
-    (169, 16, 0, 605),
-    (169, 20, 0, 605),
-    (169, 21, 0, 605),
-    (169, 22, 0, 605),
-    (169, 3, 0, 606),
-    (169, 4, 0, 606),
-    (169, 9, 0, 606),
-    (169, 10, 0, 606),
-    (169, 17, 0, 606),
-    (169, 5, 0, 607),
-    (169, 6, 0, 607),
-    (169, 11, 0, 607),
-    (169, 18, 0, 607),
-    (170, 0, 0, 608),
-    (171, 0, 0, 609),
+    (165, 0, 0, 597),
+    (166, 17, 0, 598),
+    (166, 18, 0, 598),
+    (167, 1, 0, 599),
+    (167, 2, 0, 599),
+    (167, 3, 0, 599),
+    (167, 4, 0, 599),
+    (167, 5, 0, 599),
+    (167, 6, 0, 599),
+    (167, 7, 0, 599),
+    (167, 8, 0, 599),
+    (167, 9, 0, 599),
+    (167, 10, 0, 599),
+    (167, 11, 0, 599),
+    (167, 12, 0, 599),
+    (167, 13, 0, 599),
+    (167, 14, 0, 599),
+    (167, 15, 0, 599),
+    (167, 16, 0, 599),
+    (167, 17, 0, 599),
+    (167, 18, 0, 599),
+    (167, 19, 0, 599),
+    (167, 20, 0, 599),
+    (167, 21, 0, 599),
+    (167, 22, 0, 599),
+    (168, 1, 0, 600),
+    (168, 2, 0, 600),
+    (168, 12, 0, 600),
+    (168, 13, 0, 600),
+    (168, 14, 0, 600),
+    (168, 15, 0, 600),
+    (168, 16, 0, 600),
+    (168, 20, 0, 600),
+    (168, 21, 0, 600),
+    (168, 22, 0, 600),
+    (168, 3, 0, 601),
+    (168, 4, 0, 601),
+    (168, 9, 0, 601),
+    (168, 10, 0, 601),
+    (168, 17, 0, 601),
+    (169, 1, 0, 602),
+    (169, 2, 0, 602),
+    (169, 12, 0, 602),
+    (169, 13, 0, 602),
+    (169, 14, 0, 602),
+    (169, 15, 0, 602),
+    (169, 16, 0, 602),
+    (169, 20, 0, 602),
+    (169, 21, 0, 602),
+    (169, 22, 0, 602),
+    (169, 3, 0, 603),
+    (169, 4, 0, 603),
+    (169, 9, 0, 603),
+    (169, 10, 0, 603),
+    (169, 17, 0, 603),
+    (170, 1, 0, 604),
+    (170, 2, 0, 604),
+    (170, 12, 0, 604),
+    (170, 13, 0, 604),
+    (170, 14, 0, 604),
+    (170, 15, 0, 604),
+    (170, 16, 0, 604),
+    (170, 20, 0, 604),
+    (170, 21, 0, 604),
+    (170, 22, 0, 604),
+    (170, 3, 0, 605),
+    (170, 4, 0, 605),
+    (170, 9, 0, 605),
+    (170, 10, 0, 605),
+    (170, 17, 0, 605),
+    (170, 5, 0, 606),
+    (170, 6, 0, 606),
+    (170, 11, 0, 606),
+    (170, 18, 0, 606),
+    (171, 1, 0, 607),
+    (171, 2, 0, 607),
+    (171, 12, 0, 607),
+    (171, 13, 0, 607),
+    (171, 14, 0, 607),
+    (171, 15, 0, 607),
+    (171, 16, 0, 607),
+    (171, 20, 0, 607),
+    (171, 21, 0, 607),
+    (171, 22, 0, 607),
+    (171, 3, 0, 608),
+    (171, 4, 0, 608),
+    (171, 9, 0, 608),
+    (171, 10, 0, 608),
+    (171, 17, 0, 608),
+    (171, 5, 0, 609),
+    (171, 6, 0, 609),
+    (171, 11, 0, 609),
+    (171, 18, 0, 609),
     (172, 0, 0, 610),
-    (173, 1, 0, 611),
-    (173, 2, 0, 611),
-    (173, 3, 0, 612),
-    (173, 4, 0, 612),
-    (173, 5, 0, 613),
-    (173, 6, 0, 613),
-    (173, 9, 0, 612),
-    (173, 11, 0, 613),
-    (173, 10, 0, 612),
-    (173, 12, 0, 611),
-    (173, 15, 0, 611),
-    (173, 13, 0, 611),
-    (173, 14, 0, 611),
-    (173, 20, 0, 611),
-    (173, 21, 0, 611),
-    (173, 22, 0, 611),
-    (173, 16, 0, 611),
-    (173, 17, 0, 612),
-    (173, 18, 0, 613),
-    (174, 0, 0, 614),
-    (175, 1, 0, 615),
-    (175, 2, 0, 615),
-    (175, 3, 0, 616),
-    (175, 4, 0, 616),
-    (175, 5, 0, 617),
-    (175, 6, 0, 617),
-    (175, 9, 0, 616),
-    (175, 11, 0, 617),
-    (175, 10, 0, 616),
-    (175, 12, 0, 615),
-    (175, 15, 0, 615),
-    (175, 13, 0, 615),
-    (175, 14, 0, 615),
-    (175, 20, 0, 615),
-    (175, 21, 0, 615),
-    (175, 22, 0, 615),
-    (175, 16, 0, 615),
-    (175, 17, 0, 616),
-    (175, 18, 0, 617),
-    (176, 3, 0, 618),
-    (176, 4, 0, 618),
-    (176, 5, 0, 619),
-    (176, 6, 0, 619),
-    (176, 7, 0, 620),
-    (176, 8, 0, 620),
-    (176, 9, 0, 618),
-    (176, 11, 0, 619),
-    (176, 10, 0, 618),
-    (176, 17, 0, 618),
-    (176, 18, 0, 619),
-    (176, 19, 0, 620),
-    (177, 0, 0, 621),
-    (178, 1, 0, 622),
-    (178, 2, 0, 622),
-    (178, 15, 0, 622),
-    (178, 3, 0, 623),
-    (178, 4, 0, 623),
-    (178, 5, 0, 624),
-    (178, 6, 0, 624),
-    (178, 7, 0, 625),
-    (178, 9, 0, 623),
-    (178, 11, 0, 624),
-    (178, 10, 0, 623),
-    (178, 12, 0, 622),
-    (178, 13, 0, 622),
-    (178, 14, 0, 622),
-    (178, 20, 0, 622),
-    (178, 21, 0, 622),
-    (178, 22, 0, 622),
-    (178, 16, 0, 622),
-    (178, 17, 0, 623),
-    (178, 18, 0, 624),
-    (178, 19, 0, 625),
-    (179, 5, 0, 626),
-    (179, 6, 0, 626),
-    (179, 11, 0, 626),
-    (179, 18, 0, 626),
-    (180, 1, 0, 627),
-    (180, 2, 0, 627),
-    (180, 12, 0, 627),
-    (180, 13, 0, 627),
-    (180, 14, 0, 627),
-    (180, 15, 0, 627),
-    (180, 16, 0, 627),
-    (180, 20, 0, 627),
-    (180, 21, 0, 627),
-    (180, 22, 0, 627),
-    (180, 3, 0, 628),
-    (180, 4, 0, 628),
-    (180, 9, 0, 628),
-    (180, 10, 0, 628),
-    (180, 17, 0, 628),
-    (180, 5, 0, 629),
-    (180, 6, 0, 629),
-    (180, 11, 0, 629),
-    (180, 18, 0, 629),
-    (181, 1, 0, 630),
-    (181, 2, 0, 630),
-    (181, 3, 0, 630),
-    (181, 4, 0, 630),
-    (181, 5, 0, 630),
-    (181, 6, 0, 630),
-    (181, 9, 0, 630),
-    (181, 10, 0, 630),
-    (181, 11, 0, 630),
-    (181, 12, 0, 630),
-    (181, 13, 0, 630),
-    (181, 14, 0, 630),
-    (181, 15, 0, 630),
-    (181, 20, 0, 630),
-    (181, 21, 0, 630),
-    (181, 22, 0, 630),
-    (181, 16, 0, 630),
-    (181, 17, 0, 630),
-    (181, 18, 0, 630),
-    (182, 3, 0, 631),
-    (182, 4, 0, 631),
-    (182, 9, 0, 631),
-    (182, 10, 0, 631),
-    (182, 5, 0, 632),
-    (182, 6, 0, 632),
-    (182, 11, 0, 632),
-    (182, 17, 0, 631),
-    (182, 18, 0, 632),
-    (183, 1, 0, 633),
-    (183, 2, 0, 633),
-    (183, 12, 0, 633),
-    (183, 13, 0, 633),
-    (183, 14, 0, 633),
-    (183, 15, 0, 633),
-    (183, 20, 0, 633),
-    (183, 21, 0, 633),
-    (183, 22, 0, 633),
-    (183, 16, 0, 633),
+    (173, 0, 0, 611),
+    (174, 0, 0, 612),
+    (175, 1, 0, 613),
+    (175, 2, 0, 613),
+    (175, 3, 0, 614),
+    (175, 4, 0, 614),
+    (175, 5, 0, 615),
+    (175, 6, 0, 615),
+    (175, 9, 0, 614),
+    (175, 11, 0, 615),
+    (175, 10, 0, 614),
+    (175, 12, 0, 613),
+    (175, 15, 0, 613),
+    (175, 13, 0, 613),
+    (175, 14, 0, 613),
+    (175, 20, 0, 613),
+    (175, 21, 0, 613),
+    (175, 22, 0, 613),
+    (175, 16, 0, 613),
+    (175, 17, 0, 614),
+    (175, 18, 0, 615),
+    (176, 0, 0, 616),
+    (177, 1, 0, 617),
+    (177, 2, 0, 617),
+    (177, 3, 0, 618),
+    (177, 4, 0, 618),
+    (177, 5, 0, 619),
+    (177, 6, 0, 619),
+    (177, 9, 0, 618),
+    (177, 11, 0, 619),
+    (177, 10, 0, 618),
+    (177, 12, 0, 617),
+    (177, 15, 0, 617),
+    (177, 13, 0, 617),
+    (177, 14, 0, 617),
+    (177, 20, 0, 617),
+    (177, 21, 0, 617),
+    (177, 22, 0, 617),
+    (177, 16, 0, 617),
+    (177, 17, 0, 618),
+    (177, 18, 0, 619),
+    (178, 3, 0, 620),
+    (178, 4, 0, 620),
+    (178, 5, 0, 621),
+    (178, 6, 0, 621),
+    (178, 7, 0, 622),
+    (178, 8, 0, 622),
+    (178, 9, 0, 620),
+    (178, 11, 0, 621),
+    (178, 10, 0, 620),
+    (178, 17, 0, 620),
+    (178, 18, 0, 621),
+    (178, 19, 0, 622),
+    (179, 0, 0, 623),
+    (180, 1, 0, 624),
+    (180, 2, 0, 624),
+    (180, 15, 0, 624),
+    (180, 3, 0, 625),
+    (180, 4, 0, 625),
+    (180, 5, 0, 626),
+    (180, 6, 0, 626),
+    (180, 7, 0, 627),
+    (180, 9, 0, 625),
+    (180, 11, 0, 626),
+    (180, 10, 0, 625),
+    (180, 12, 0, 624),
+    (180, 13, 0, 624),
+    (180, 14, 0, 624),
+    (180, 20, 0, 624),
+    (180, 21, 0, 624),
+    (180, 22, 0, 624),
+    (180, 16, 0, 624),
+    (180, 17, 0, 625),
+    (180, 18, 0, 626),
+    (180, 19, 0, 627),
+    (181, 5, 0, 628),
+    (181, 6, 0, 628),
+    (181, 11, 0, 628),
+    (181, 18, 0, 628),
+    (182, 1, 0, 629),
+    (182, 2, 0, 629),
+    (182, 12, 0, 629),
+    (182, 13, 0, 629),
+    (182, 14, 0, 629),
+    (182, 15, 0, 629),
+    (182, 16, 0, 629),
+    (182, 20, 0, 629),
+    (182, 21, 0, 629),
+    (182, 22, 0, 629),
+    (182, 3, 0, 630),
+    (182, 4, 0, 630),
+    (182, 9, 0, 630),
+    (182, 10, 0, 630),
+    (182, 17, 0, 630),
+    (182, 5, 0, 631),
+    (182, 6, 0, 631),
+    (182, 11, 0, 631),
+    (182, 18, 0, 631),
+    (183, 1, 0, 632),
+    (183, 2, 0, 632),
+    (183, 3, 0, 632),
+    (183, 4, 0, 632),
+    (183, 5, 0, 632),
+    (183, 6, 0, 632),
+    (183, 9, 0, 632),
+    (183, 10, 0, 632),
+    (183, 11, 0, 632),
+    (183, 12, 0, 632),
+    (183, 13, 0, 632),
+    (183, 14, 0, 632),
+    (183, 15, 0, 632),
+    (183, 20, 0, 632),
+    (183, 21, 0, 632),
+    (183, 22, 0, 632),
+    (183, 16, 0, 632),
+    (183, 17, 0, 632),
+    (183, 18, 0, 632),
+    (184, 3, 0, 633),
+    (184, 4, 0, 633),
+    (184, 9, 0, 633),
+    (184, 10, 0, 633),
+    (184, 5, 0, 634),
+    (184, 6, 0, 634),
+    (184, 11, 0, 634),
+    (184, 17, 0, 633),
+    (184, 18, 0, 634),
+    (185, 1, 0, 635),
+    (185, 2, 0, 635),
+    (185, 12, 0, 635),
+    (185, 13, 0, 635),
+    (185, 14, 0, 635),
+    (185, 15, 0, 635),
+    (185, 20, 0, 635),
+    (185, 21, 0, 635),
+    (185, 22, 0, 635),
+    (185, 16, 0, 635),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -7720,23 +7744,25 @@ FAMILY_OF_OPCODE = {
     162: FAM_SCALAR_FCVT,
     163: FAM_VCARRY,
     164: FAM_VCARRY,
-    165: FAM_VLD_NORM_PU,
-    166: FAM_VLD_US_PU,
-    167: FAM_VLD_DS_PU,
-    168: FAM_VLD_UNPK_PU,
-    169: FAM_VLD_DINTLV_PU,
-    170: FAM_MASK_LOAD_NORM_PU,
-    171: FAM_MASK_LOAD_US_PU,
-    172: FAM_MASK_LOAD_DS_PU,
-    173: FAM_VSTA_NORM_PU,
-    174: FAM_MASK_STORE_NORM_PU,
-    175: FAM_VSTA_FIRST_PU,
-    176: FAM_VSTA_PACK_PU,
-    177: FAM_MASK_STORE_PACK_PU,
-    178: FAM_VSTUS_PU,
-    179: FAM_VSTA_PACKV2_PU,
-    180: FAM_VLD_BRC_PU,
-    181: FAM_VLD_BLK_PU,
-    182: FAM_VLD_E2B_PU,
-    183: FAM_VLD_UNPK4_PU,
+    165: FAM_MASK_SPR_SET,
+    166: FAM_MASK_SPR_READ,
+    167: FAM_VLD_NORM_PU,
+    168: FAM_VLD_US_PU,
+    169: FAM_VLD_DS_PU,
+    170: FAM_VLD_UNPK_PU,
+    171: FAM_VLD_DINTLV_PU,
+    172: FAM_MASK_LOAD_NORM_PU,
+    173: FAM_MASK_LOAD_US_PU,
+    174: FAM_MASK_LOAD_DS_PU,
+    175: FAM_VSTA_NORM_PU,
+    176: FAM_MASK_STORE_NORM_PU,
+    177: FAM_VSTA_FIRST_PU,
+    178: FAM_VSTA_PACK_PU,
+    179: FAM_MASK_STORE_PACK_PU,
+    180: FAM_VSTUS_PU,
+    181: FAM_VSTA_PACKV2_PU,
+    182: FAM_VLD_BRC_PU,
+    183: FAM_VLD_BLK_PU,
+    184: FAM_VLD_E2B_PU,
+    185: FAM_VLD_UNPK4_PU,
 }

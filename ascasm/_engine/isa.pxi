@@ -251,25 +251,27 @@ cdef enum Family:
     FAM_SCALAR_FALU = 90
     FAM_SCALAR_FCVT = 91
     FAM_VCARRY = 92
-    FAM_VLD_NORM_PU = 93
-    FAM_VLD_US_PU = 94
-    FAM_VLD_DS_PU = 95
-    FAM_VLD_UNPK_PU = 96
-    FAM_VLD_DINTLV_PU = 97
-    FAM_MASK_LOAD_NORM_PU = 98
-    FAM_MASK_LOAD_US_PU = 99
-    FAM_MASK_LOAD_DS_PU = 100
-    FAM_VSTA_NORM_PU = 101
-    FAM_MASK_STORE_NORM_PU = 102
-    FAM_VSTA_FIRST_PU = 103
-    FAM_VSTA_PACK_PU = 104
-    FAM_MASK_STORE_PACK_PU = 105
-    FAM_VSTUS_PU = 106
-    FAM_VSTA_PACKV2_PU = 107
-    FAM_VLD_BRC_PU = 108
-    FAM_VLD_BLK_PU = 109
-    FAM_VLD_E2B_PU = 110
-    FAM_VLD_UNPK4_PU = 111
+    FAM_MASK_SPR_SET = 93
+    FAM_MASK_SPR_READ = 94
+    FAM_VLD_NORM_PU = 95
+    FAM_VLD_US_PU = 96
+    FAM_VLD_DS_PU = 97
+    FAM_VLD_UNPK_PU = 98
+    FAM_VLD_DINTLV_PU = 99
+    FAM_MASK_LOAD_NORM_PU = 100
+    FAM_MASK_LOAD_US_PU = 101
+    FAM_MASK_LOAD_DS_PU = 102
+    FAM_VSTA_NORM_PU = 103
+    FAM_MASK_STORE_NORM_PU = 104
+    FAM_VSTA_FIRST_PU = 105
+    FAM_VSTA_PACK_PU = 106
+    FAM_MASK_STORE_PACK_PU = 107
+    FAM_VSTUS_PU = 108
+    FAM_VSTA_PACKV2_PU = 109
+    FAM_VLD_BRC_PU = 110
+    FAM_VLD_BLK_PU = 111
+    FAM_VLD_E2B_PU = 112
+    FAM_VLD_UNPK4_PU = 113
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -1322,6 +1324,13 @@ cdef struct Args_vcarry:    # pD, vD.T, vA.T, vB.T, pC, pM
     int32_t pC
     int32_t pM
 
+cdef struct Args_mask_spr_set:    # sH, sL
+    int32_t sH
+    int32_t sL
+
+cdef struct Args_mask_spr_read:    # pD.bW
+    int32_t pD
+
 cdef struct Args_vld_norm_pu:    # vD.T, [sB], X
     int32_t vD
     int32_t sb
@@ -1515,6 +1524,8 @@ cdef union Args:
     Args_scalar_falu scalar_falu
     Args_scalar_fcvt scalar_fcvt
     Args_vcarry vcarry
+    Args_mask_spr_set mask_spr_set
+    Args_mask_spr_read mask_spr_read
     Args_vld_norm_pu vld_norm_pu
     Args_vld_us_pu vld_us_pu
     Args_vld_ds_pu vld_ds_pu
@@ -1797,6 +1808,9 @@ cdef enum:
     POS_vcarry_vB = 3
     POS_vcarry_pC = 4
     POS_vcarry_pM = 5
+    POS_mask_spr_set_sH = 0
+    POS_mask_spr_set_sL = 1
+    POS_mask_spr_read_pD = 0
     POS_vld_norm_pu_vD = 0
     POS_vld_norm_pu_sb = 1
     POS_vld_norm_pu_x = 2

@@ -1,4 +1,5 @@
-# What remained of issue 13 (included by core.pyx): scalar registers holding floats, add/subtract with carry.
+# What remained of issue 13 (included by core.pyx): scalar registers holding floats, add/subtract with carry,
+# the mask special register.
 
 # Scalar registers holding a float's bits (issue 13; docs/semantics.md "Scalar registers holding floats").
 # A register holds T's bits zero-extended; these kernels read its low bits as a lane of T, compute with the
@@ -58,3 +59,28 @@ cdef inline int k_vcarry(Machine* m, const Ins* ins, const Args_vcarry* a, vcarr
         carries[i] = <uint8_t>(total >> 32)
     memcpy(vreg(m, a.vD), sums, VL)
     return flags_into_mask(m, a.pD, a.pM, carries, 4)   # active lanes' carries only; pD may be pM or pC
+
+
+# sprset.mask sH, sL  -- the mask special register: MASK1 = sH, MASK0 = sL
+cdef inline int k_mask_spr_set(Machine* m, const Ins* ins, const Args_mask_spr_set* a) noexcept nogil:
+    m.mask_spr[MASK_SPR_LOW] = m.sreg[a.sL]
+    m.mask_spr[MASK_SPR_HIGH] = m.sreg[a.sH]
+    m.mask_spr[MASK_SPR_SET] = 1
+    return STOP_RUNNING
+
+
+# movp pD.bW  -- b16: bit j of {MASK1, MASK0} -> bits 2j, 2j+1 of pD; b32: bit j of MASK0 -> bits 4j..4j+3
+cdef inline int k_mask_spr_read(Machine* m, const Ins* ins, const Args_mask_spr_read* a) noexcept nogil:
+    cdef uint64_t words[MASK_WORDS]
+    cdef uint64_t source
+    cdef int64_t width = ins.tw, k, j
+    if not m.mask_spr[MASK_SPR_SET]:
+        return fault(m, STOP_SPR_UNSET, MASK_SPR_FAULT)
+    memset(words, 0, MASK_BYTES)
+    for j in range(VL // width):                # bit j of the register governs element j
+        source = <uint64_t>m.mask_spr[MASK_SPR_LOW + (j >> 6)]
+        if (source >> (j & 63)) & 1:
+            for k in range(width * j, width * (j + 1)):
+                words[k >> 6] |= ONE << (k & 63)
+    set_mask(m, a.pD, words)
+    return STOP_RUNNING

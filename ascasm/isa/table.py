@@ -375,10 +375,11 @@ INSNS: tuple[InsnSpec, ...] = (
     # --- setup ---
     InsnSpec("mask", "", "pD.bW, PAT", "mask_pattern",
              "CreateMask: set bit i*W for each element i the pattern selects, clear all other bits",
-             "facts §2.1 pset; " + SPEC + " §4", types=_single(MASK_WIDTHS)),
+             "facts §2.1 pset; " + SPEC + " §4; c-api-reg/reg_data_types/asc_create_mask.md", types=_single(MASK_WIDTHS)),
     InsnSpec("mask.upd", "", "pD.bW, sN", "mask_update",
              "UpdateMask: element i active iff i < sN; then sN = 0 if sN < lanes else sN - lanes",
-             "facts §2.2 plt", types=_single(MASK_WIDTHS), rw=("sN",)),
+             "facts §2.2 plt; c-api-reg/reg_data_types/asc_update_mask.md (its uint32_t count held in a 64-bit "
+             "scalar register)", types=_single(MASK_WIDTHS), rw=("sN",)),
     InsnSpec("iter", "", "aD.bW, X", "iter_set", "aD = X * W bytes (asc_create_iter_reg_bW)",
              "facts §7; " + SEED_STOREALIGN, types=_single(MASK_WIDTHS)),
     InsnSpec("iter", "scaled", "aD.bW, sI, STRIDE", "iter_scaled", "aD = sI * STRIDE * W bytes",
@@ -746,6 +747,16 @@ INSNS: tuple[InsnSpec, ...] = (
       for m, expression, meaning, page, sub in (
           ("vaddc", "vA + vB", "", "addc", "add"),
           ("vsubc", "vA + ~vB", " (1: no borrow; so vA - vB - 1 + carry-in)", "subc", "sub"))),
+    # --- issue 13 (b): the legacy mask special register {MASK1, MASK0} (docs/semantics.md "The mask special
+    # register") ---
+    InsnSpec("sprset.mask", "", "sH, sL", "mask_spr_set", "MASK1 = sH, MASK0 = sL (the 128-bit mask special register)",
+             "reg-api MaskReg计算/MoveMask.md (SetVectorMask(maskHigh, maskLow) sets {MASK1, MASK0}; its own page is "
+             "not among the references)", specials=("MASK",)),
+    InsnSpec("movp", "", "pD.bW", "mask_spr_read",
+             "pD = the mask special register, each bit repeated W times: b16 all 128 bits {MASK1, MASK0}, "
+             "b32 the 64 bits of MASK0",
+             "c-api-reg/reg_data_types/asc_get_mask_spr.md; reg-api MaskReg计算/MoveMask.md; facts §2.3 movp",
+             types=_single(dtypes.named("b16", "b32"))),
 )
 
 

@@ -17,8 +17,9 @@ from .. import floats
 from ..isa import STOP_CODES
 from ..isa.table import INSNS, post_update_base
 from ..program import Addr, Insn, Program, SVal
-from ..state import (FAULT_ARGS, LOG_READ, LOG_RESERVE, LOG_WRITE, PC, SPR_AR, SPR_SQZN, SPR_SQZN_SET, STATUS, STEPS,
-                     UREG_ADDR, UREG_PENDING, VL, MachineState)
+from ..state import (FAULT_ARGS, LOG_READ, LOG_RESERVE, LOG_WRITE, MASK_SPR_FAULT, MASK_SPR_HIGH, MASK_SPR_LOW,
+                     MASK_SPR_SET, PC, SPR_AR, SPR_SQZN, SPR_SQZN_SET, STATUS, STEPS, UREG_ADDR, UREG_PENDING, VL,
+                     MachineState)
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 MASK_BITS = VL                     # one mask bit per byte lane
@@ -1647,3 +1648,27 @@ def vcarry(m: RefMachine, insn: Insn):
 
 
 FAMILIES["vcarry"] = vcarry
+
+
+# ---- issue 13 (b): the legacy mask special register {MASK1, MASK0} (docs/semantics.md "The mask special
+# register") ----
+
+def mask_spr_set(m: RefMachine, insn: Insn):
+    # sprset.mask sH, sL  -- MASK1 = sH, MASK0 = sL
+    spr = m.state.mask_spr
+    spr[MASK_SPR_LOW], spr[MASK_SPR_HIGH] = m.sreg(insn.operand("sL")), m.sreg(insn.operand("sH"))
+    spr[MASK_SPR_SET] = 1
+
+
+def mask_spr_read(m: RefMachine, insn: Insn):
+    # movp pD.bW  -- bit j of {MASK1, MASK0} (b16: 128 bits; b32: MASK0's 64) repeated W times
+    width = insn.types[0].width
+    spr = m.state.mask_spr
+    if not spr[MASK_SPR_SET]:
+        raise Fault("SPR_UNSET", MASK_SPR_FAULT)
+    value = (int(spr[MASK_SPR_HIGH]) % (1 << 64)) << 64 | int(spr[MASK_SPR_LOW]) % (1 << 64)
+    bits = np.array([(value >> j) & 1 for j in range(MASK_BITS // width)], bool)
+    m.set_mask_bits(insn.operand("pD"), np.repeat(bits, width))
+
+
+FAMILIES.update({f.__name__: f for f in (mask_spr_set, mask_spr_read)})
