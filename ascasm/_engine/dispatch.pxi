@@ -362,6 +362,14 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.mask_spr_set.sL = <int32_t>row[4]
     elif family == FAM_MASK_SPR_READ:
         ins.a.mask_spr_read.pD = <int32_t>row[3]
+    elif family == FAM_VDUP_MERGE:
+        ins.a.vdup_merge.vD = <int32_t>row[3]
+        decode_sval(m, row + 4, &ins.a.vdup_merge.x)
+        ins.a.vdup_merge.pM = <int32_t>row[6]
+    elif family == FAM_VDUP_LANE_MERGE:
+        ins.a.vdup_lane_merge.vD = <int32_t>row[3]
+        ins.a.vdup_lane_merge.vA = <int32_t>row[4]
+        ins.a.vdup_lane_merge.pM = <int32_t>row[5]
     elif family == FAM_VLD_NORM_PU:
         ins.a.vld_norm_pu.vD = <int32_t>row[3]
         ins.a.vld_norm_pu.sb = <int32_t>row[4]
@@ -5060,160 +5068,265 @@ cdef const Ins* kernel_576(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_577(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_add*>NULL)
+    cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_578(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_add*>NULL)
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_579(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_add*>NULL)
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_580(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_sub*>NULL)
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_581(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_sub*>NULL)
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_582(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_sub*>NULL)
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_583(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_mul*>NULL)
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_584(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_mul*>NULL)
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_585(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_mul*>NULL)
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_586(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_div*>NULL)
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_587(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_div*>NULL)
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_588(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_div*>NULL)
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_589(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <F16*>NULL, <BF16*>NULL)
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_590(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <F16*>NULL, <float*>NULL)
+    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <F16*>NULL, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_591(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <BF16*>NULL, <F16*>NULL)
+    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <F16*>NULL, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_592(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <BF16*>NULL, <float*>NULL)
+    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <BF16*>NULL, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_593(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <float*>NULL, <F16*>NULL)
+    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <BF16*>NULL, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_594(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <float*>NULL, <BF16*>NULL)
+    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <float*>NULL, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_595(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_add*>NULL)
+    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <float*>NULL, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_sub*>NULL)
+    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_spr_set(m, ins, &ins.a.mask_spr_set)
+    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_spr_read(m, ins, &ins.a.mask_spr_read)
+    cdef int status = k_mask_spr_set(m, ins, &ins.a.mask_spr_set)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_spr_read(m, ins, &ins.a.mask_spr_read)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <int8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <E5M2*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <E4M3*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <int16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_605(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_606(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_608(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_609(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_610(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_611(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_lane_merge(m, ins, &ins.a.vdup_lane_merge, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_612(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_lane_merge(m, ins, &ins.a.vdup_lane_merge, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_613(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_lane_merge(m, ins, &ins.a.vdup_lane_merge, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_614(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
@@ -5223,7 +5336,7 @@ cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
@@ -5233,7 +5346,7 @@ cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
@@ -5243,7 +5356,7 @@ cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
@@ -5253,7 +5366,7 @@ cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
@@ -5263,7 +5376,7 @@ cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
@@ -5273,7 +5386,7 @@ cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_605(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
@@ -5283,7 +5396,7 @@ cdef const Ins* kernel_605(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_606(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
@@ -5293,7 +5406,7 @@ cdef const Ins* kernel_606(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
@@ -5303,7 +5416,7 @@ cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_608(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
@@ -5313,7 +5426,7 @@ cdef const Ins* kernel_608(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_609(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
@@ -5323,7 +5436,7 @@ cdef const Ins* kernel_609(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_610(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
@@ -5333,7 +5446,7 @@ cdef const Ins* kernel_610(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_611(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
@@ -5343,7 +5456,7 @@ cdef const Ins* kernel_611(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_612(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
@@ -5353,7 +5466,7 @@ cdef const Ins* kernel_612(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_613(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
@@ -5363,7 +5476,7 @@ cdef const Ins* kernel_613(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_614(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
@@ -5373,7 +5486,7 @@ cdef const Ins* kernel_614(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
@@ -5383,7 +5496,7 @@ cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
@@ -5393,7 +5506,7 @@ cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
@@ -5403,7 +5516,7 @@ cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
@@ -5413,7 +5526,7 @@ cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_634(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
@@ -5423,7 +5536,7 @@ cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_635(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
@@ -5433,7 +5546,7 @@ cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_636(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
@@ -5443,7 +5556,7 @@ cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_637(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
@@ -5453,7 +5566,7 @@ cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_638(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
@@ -5463,7 +5576,7 @@ cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_639(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
     if status:
@@ -5473,7 +5586,7 @@ cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_640(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
     if status:
@@ -5483,7 +5596,7 @@ cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_641(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
     if status:
@@ -5493,7 +5606,7 @@ cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_642(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
     if status:
@@ -5503,7 +5616,7 @@ cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_643(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
@@ -5513,7 +5626,7 @@ cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_644(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
     if status:
@@ -5523,7 +5636,7 @@ cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_645(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
     if status:
@@ -5533,7 +5646,7 @@ cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_646(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
     if status:
@@ -5543,7 +5656,7 @@ cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_647(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_blk_pu(m, ins, &ins.a.vld_blk_pu)
     if status:
@@ -5553,7 +5666,7 @@ cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_648(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint16_t*>NULL)
     if status:
@@ -5563,7 +5676,7 @@ cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_634(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_649(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint32_t*>NULL)
     if status:
@@ -5573,7 +5686,7 @@ cdef const Ins* kernel_634(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_635(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_650(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk4_pu(m, ins, &ins.a.vld_unpk4_pu)
     if status:
@@ -5584,7 +5697,7 @@ cdef const Ins* kernel_635(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef KernelFn KERNELS[636]
+cdef KernelFn KERNELS[651]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -6221,6 +6334,21 @@ KERNELS[632] = kernel_632
 KERNELS[633] = kernel_633
 KERNELS[634] = kernel_634
 KERNELS[635] = kernel_635
+KERNELS[636] = kernel_636
+KERNELS[637] = kernel_637
+KERNELS[638] = kernel_638
+KERNELS[639] = kernel_639
+KERNELS[640] = kernel_640
+KERNELS[641] = kernel_641
+KERNELS[642] = kernel_642
+KERNELS[643] = kernel_643
+KERNELS[644] = kernel_644
+KERNELS[645] = kernel_645
+KERNELS[646] = kernel_646
+KERNELS[647] = kernel_647
+KERNELS[648] = kernel_648
+KERNELS[649] = kernel_649
+KERNELS[650] = kernel_650
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -6549,6 +6677,7 @@ KERNEL_OF_ROWS = (
     (53, 5, 0, 119),
     (53, 6, 0, 120),
     (53, 11, 0, 121),
+    (53, 14, 0, 112),
     (54, 1, 0, 122),
     (54, 2, 0, 123),
     (54, 13, 0, 124),
@@ -7328,256 +7457,279 @@ KERNEL_OF_ROWS = (
     (157, 11, 0, 574),
     (157, 12, 0, 575),
     (157, 13, 0, 576),
-    (158, 9, 0, 577),
-    (158, 10, 0, 578),
-    (158, 11, 0, 579),
-    (159, 9, 0, 580),
-    (159, 10, 0, 581),
-    (159, 11, 0, 582),
-    (160, 9, 0, 583),
-    (160, 10, 0, 584),
-    (160, 11, 0, 585),
-    (161, 9, 0, 586),
-    (161, 10, 0, 587),
-    (161, 11, 0, 588),
-    (162, 9, 10, 589),
-    (162, 9, 11, 590),
-    (162, 10, 9, 591),
-    (162, 10, 11, 592),
-    (162, 11, 9, 593),
-    (162, 11, 10, 594),
-    (163, 6, 0, 595),
-    (164, 6, 0, 596),
-    (165, 0, 0, 597),
-    (166, 17, 0, 598),
-    (166, 18, 0, 598),
-    (167, 1, 0, 599),
-    (167, 2, 0, 599),
-    (167, 3, 0, 599),
-    (167, 4, 0, 599),
-    (167, 5, 0, 599),
-    (167, 6, 0, 599),
-    (167, 7, 0, 599),
-    (167, 8, 0, 599),
-    (167, 9, 0, 599),
-    (167, 10, 0, 599),
-    (167, 11, 0, 599),
-    (167, 12, 0, 599),
-    (167, 13, 0, 599),
-    (167, 14, 0, 599),
-    (167, 15, 0, 599),
-    (167, 16, 0, 599),
-    (167, 17, 0, 599),
-    (167, 18, 0, 599),
-    (167, 19, 0, 599),
-    (167, 20, 0, 599),
-    (167, 21, 0, 599),
-    (167, 22, 0, 599),
-    (168, 1, 0, 600),
-    (168, 2, 0, 600),
-    (168, 12, 0, 600),
-    (168, 13, 0, 600),
-    (168, 14, 0, 600),
-    (168, 15, 0, 600),
-    (168, 16, 0, 600),
-    (168, 20, 0, 600),
-    (168, 21, 0, 600),
-    (168, 22, 0, 600),
-    (168, 3, 0, 601),
-    (168, 4, 0, 601),
-    (168, 9, 0, 601),
-    (168, 10, 0, 601),
-    (168, 17, 0, 601),
-    (169, 1, 0, 602),
-    (169, 2, 0, 602),
-    (169, 12, 0, 602),
-    (169, 13, 0, 602),
-    (169, 14, 0, 602),
-    (169, 15, 0, 602),
-    (169, 16, 0, 602),
-    (169, 20, 0, 602),
-    (169, 21, 0, 602),
-    (169, 22, 0, 602),
-    (169, 3, 0, 603),
-    (169, 4, 0, 603),
-    (169, 9, 0, 603),
-    (169, 10, 0, 603),
-    (169, 17, 0, 603),
-    (170, 1, 0, 604),
-    (170, 2, 0, 604),
-    (170, 12, 0, 604),
-    (170, 13, 0, 604),
-    (170, 14, 0, 604),
-    (170, 15, 0, 604),
-    (170, 16, 0, 604),
-    (170, 20, 0, 604),
-    (170, 21, 0, 604),
-    (170, 22, 0, 604),
-    (170, 3, 0, 605),
-    (170, 4, 0, 605),
-    (170, 9, 0, 605),
-    (170, 10, 0, 605),
-    (170, 17, 0, 605),
-    (170, 5, 0, 606),
-    (170, 6, 0, 606),
-    (170, 11, 0, 606),
-    (170, 18, 0, 606),
-    (171, 1, 0, 607),
-    (171, 2, 0, 607),
-    (171, 12, 0, 607),
-    (171, 13, 0, 607),
-    (171, 14, 0, 607),
-    (171, 15, 0, 607),
-    (171, 16, 0, 607),
-    (171, 20, 0, 607),
-    (171, 21, 0, 607),
-    (171, 22, 0, 607),
-    (171, 3, 0, 608),
-    (171, 4, 0, 608),
-    (171, 9, 0, 608),
-    (171, 10, 0, 608),
-    (171, 17, 0, 608),
-    (171, 5, 0, 609),
-    (171, 6, 0, 609),
-    (171, 11, 0, 609),
-    (171, 18, 0, 609),
-    (172, 0, 0, 610),
-    (173, 0, 0, 611),
-    (174, 0, 0, 612),
-    (175, 1, 0, 613),
-    (175, 2, 0, 613),
-    (175, 3, 0, 614),
-    (175, 4, 0, 614),
-    (175, 5, 0, 615),
-    (175, 6, 0, 615),
-    (175, 9, 0, 614),
-    (175, 11, 0, 615),
-    (175, 10, 0, 614),
-    (175, 12, 0, 613),
-    (175, 15, 0, 613),
-    (175, 13, 0, 613),
-    (175, 14, 0, 613),
-    (175, 20, 0, 613),
-    (175, 21, 0, 613),
-    (175, 22, 0, 613),
-    (175, 16, 0, 613),
-    (175, 17, 0, 614),
-    (175, 18, 0, 615),
-    (176, 0, 0, 616),
-    (177, 1, 0, 617),
-    (177, 2, 0, 617),
-    (177, 3, 0, 618),
-    (177, 4, 0, 618),
-    (177, 5, 0, 619),
-    (177, 6, 0, 619),
-    (177, 9, 0, 618),
-    (177, 11, 0, 619),
-    (177, 10, 0, 618),
-    (177, 12, 0, 617),
-    (177, 15, 0, 617),
-    (177, 13, 0, 617),
-    (177, 14, 0, 617),
-    (177, 20, 0, 617),
-    (177, 21, 0, 617),
-    (177, 22, 0, 617),
-    (177, 16, 0, 617),
-    (177, 17, 0, 618),
-    (177, 18, 0, 619),
-    (178, 3, 0, 620),
-    (178, 4, 0, 620),
-    (178, 5, 0, 621),
-    (178, 6, 0, 621),
-    (178, 7, 0, 622),
-    (178, 8, 0, 622),
-    (178, 9, 0, 620),
-    (178, 11, 0, 621),
-    (178, 10, 0, 620),
-    (178, 17, 0, 620),
-    (178, 18, 0, 621),
-    (178, 19, 0, 622),
-    (179, 0, 0, 623),
-    (180, 1, 0, 624),
-    (180, 2, 0, 624),
-    (180, 15, 0, 624),
-    (180, 3, 0, 625),
-    (180, 4, 0, 625),
-    (180, 5, 0, 626),
-    (180, 6, 0, 626),
-    (180, 7, 0, 627),
-    (180, 9, 0, 625),
-    (180, 11, 0, 626),
-    (180, 10, 0, 625),
-    (180, 12, 0, 624),
-    (180, 13, 0, 624),
-    (180, 14, 0, 624),
-    (180, 20, 0, 624),
-    (180, 21, 0, 624),
-    (180, 22, 0, 624),
-    (180, 16, 0, 624),
-    (180, 17, 0, 625),
-    (180, 18, 0, 626),
-    (180, 19, 0, 627),
-    (181, 5, 0, 628),
-    (181, 6, 0, 628),
-    (181, 11, 0, 628),
-    (181, 18, 0, 628),
-    (182, 1, 0, 629),
-    (182, 2, 0, 629),
-    (182, 12, 0, 629),
-    (182, 13, 0, 629),
-    (182, 14, 0, 629),
-    (182, 15, 0, 629),
-    (182, 16, 0, 629),
-    (182, 20, 0, 629),
-    (182, 21, 0, 629),
-    (182, 22, 0, 629),
-    (182, 3, 0, 630),
-    (182, 4, 0, 630),
-    (182, 9, 0, 630),
-    (182, 10, 0, 630),
-    (182, 17, 0, 630),
-    (182, 5, 0, 631),
-    (182, 6, 0, 631),
-    (182, 11, 0, 631),
-    (182, 18, 0, 631),
-    (183, 1, 0, 632),
-    (183, 2, 0, 632),
-    (183, 3, 0, 632),
-    (183, 4, 0, 632),
-    (183, 5, 0, 632),
-    (183, 6, 0, 632),
-    (183, 9, 0, 632),
-    (183, 10, 0, 632),
-    (183, 11, 0, 632),
-    (183, 12, 0, 632),
-    (183, 13, 0, 632),
-    (183, 14, 0, 632),
-    (183, 15, 0, 632),
-    (183, 20, 0, 632),
-    (183, 21, 0, 632),
-    (183, 22, 0, 632),
-    (183, 16, 0, 632),
-    (183, 17, 0, 632),
-    (183, 18, 0, 632),
-    (184, 3, 0, 633),
-    (184, 4, 0, 633),
-    (184, 9, 0, 633),
-    (184, 10, 0, 633),
-    (184, 5, 0, 634),
-    (184, 6, 0, 634),
-    (184, 11, 0, 634),
-    (184, 17, 0, 633),
-    (184, 18, 0, 634),
-    (185, 1, 0, 635),
-    (185, 2, 0, 635),
-    (185, 12, 0, 635),
-    (185, 13, 0, 635),
-    (185, 14, 0, 635),
-    (185, 15, 0, 635),
-    (185, 20, 0, 635),
-    (185, 21, 0, 635),
-    (185, 22, 0, 635),
-    (185, 16, 0, 635),
+    (157, 14, 0, 577),
+    (158, 9, 0, 578),
+    (158, 10, 0, 579),
+    (158, 11, 0, 580),
+    (159, 9, 0, 581),
+    (159, 10, 0, 582),
+    (159, 11, 0, 583),
+    (160, 9, 0, 584),
+    (160, 10, 0, 585),
+    (160, 11, 0, 586),
+    (161, 9, 0, 587),
+    (161, 10, 0, 588),
+    (161, 11, 0, 589),
+    (162, 9, 10, 590),
+    (162, 9, 11, 591),
+    (162, 10, 9, 592),
+    (162, 10, 11, 593),
+    (162, 11, 9, 594),
+    (162, 11, 10, 595),
+    (163, 6, 0, 596),
+    (164, 6, 0, 597),
+    (165, 0, 0, 598),
+    (166, 17, 0, 599),
+    (166, 18, 0, 599),
+    (167, 1, 0, 600),
+    (167, 2, 0, 601),
+    (167, 13, 0, 602),
+    (167, 12, 0, 603),
+    (167, 3, 0, 604),
+    (167, 4, 0, 605),
+    (167, 9, 0, 606),
+    (167, 10, 0, 607),
+    (167, 5, 0, 608),
+    (167, 6, 0, 609),
+    (167, 11, 0, 610),
+    (168, 1, 0, 611),
+    (168, 2, 0, 611),
+    (168, 13, 0, 611),
+    (168, 12, 0, 611),
+    (168, 3, 0, 612),
+    (168, 4, 0, 612),
+    (168, 9, 0, 612),
+    (168, 10, 0, 612),
+    (168, 5, 0, 613),
+    (168, 6, 0, 613),
+    (168, 11, 0, 613),
+    (169, 1, 0, 614),
+    (169, 2, 0, 614),
+    (169, 3, 0, 614),
+    (169, 4, 0, 614),
+    (169, 5, 0, 614),
+    (169, 6, 0, 614),
+    (169, 7, 0, 614),
+    (169, 8, 0, 614),
+    (169, 9, 0, 614),
+    (169, 10, 0, 614),
+    (169, 11, 0, 614),
+    (169, 12, 0, 614),
+    (169, 13, 0, 614),
+    (169, 14, 0, 614),
+    (169, 15, 0, 614),
+    (169, 16, 0, 614),
+    (169, 17, 0, 614),
+    (169, 18, 0, 614),
+    (169, 19, 0, 614),
+    (169, 20, 0, 614),
+    (169, 21, 0, 614),
+    (169, 22, 0, 614),
+    (170, 1, 0, 615),
+    (170, 2, 0, 615),
+    (170, 12, 0, 615),
+    (170, 13, 0, 615),
+    (170, 14, 0, 615),
+    (170, 15, 0, 615),
+    (170, 16, 0, 615),
+    (170, 20, 0, 615),
+    (170, 21, 0, 615),
+    (170, 22, 0, 615),
+    (170, 3, 0, 616),
+    (170, 4, 0, 616),
+    (170, 9, 0, 616),
+    (170, 10, 0, 616),
+    (170, 17, 0, 616),
+    (171, 1, 0, 617),
+    (171, 2, 0, 617),
+    (171, 12, 0, 617),
+    (171, 13, 0, 617),
+    (171, 14, 0, 617),
+    (171, 15, 0, 617),
+    (171, 16, 0, 617),
+    (171, 20, 0, 617),
+    (171, 21, 0, 617),
+    (171, 22, 0, 617),
+    (171, 3, 0, 618),
+    (171, 4, 0, 618),
+    (171, 9, 0, 618),
+    (171, 10, 0, 618),
+    (171, 17, 0, 618),
+    (172, 1, 0, 619),
+    (172, 2, 0, 619),
+    (172, 12, 0, 619),
+    (172, 13, 0, 619),
+    (172, 14, 0, 619),
+    (172, 15, 0, 619),
+    (172, 16, 0, 619),
+    (172, 20, 0, 619),
+    (172, 21, 0, 619),
+    (172, 22, 0, 619),
+    (172, 3, 0, 620),
+    (172, 4, 0, 620),
+    (172, 9, 0, 620),
+    (172, 10, 0, 620),
+    (172, 17, 0, 620),
+    (172, 5, 0, 621),
+    (172, 6, 0, 621),
+    (172, 11, 0, 621),
+    (172, 18, 0, 621),
+    (173, 1, 0, 622),
+    (173, 2, 0, 622),
+    (173, 12, 0, 622),
+    (173, 13, 0, 622),
+    (173, 14, 0, 622),
+    (173, 15, 0, 622),
+    (173, 16, 0, 622),
+    (173, 20, 0, 622),
+    (173, 21, 0, 622),
+    (173, 22, 0, 622),
+    (173, 3, 0, 623),
+    (173, 4, 0, 623),
+    (173, 9, 0, 623),
+    (173, 10, 0, 623),
+    (173, 17, 0, 623),
+    (173, 5, 0, 624),
+    (173, 6, 0, 624),
+    (173, 11, 0, 624),
+    (173, 18, 0, 624),
+    (174, 0, 0, 625),
+    (175, 0, 0, 626),
+    (176, 0, 0, 627),
+    (177, 1, 0, 628),
+    (177, 2, 0, 628),
+    (177, 3, 0, 629),
+    (177, 4, 0, 629),
+    (177, 5, 0, 630),
+    (177, 6, 0, 630),
+    (177, 9, 0, 629),
+    (177, 11, 0, 630),
+    (177, 10, 0, 629),
+    (177, 12, 0, 628),
+    (177, 15, 0, 628),
+    (177, 13, 0, 628),
+    (177, 14, 0, 628),
+    (177, 20, 0, 628),
+    (177, 21, 0, 628),
+    (177, 22, 0, 628),
+    (177, 16, 0, 628),
+    (177, 17, 0, 629),
+    (177, 18, 0, 630),
+    (178, 0, 0, 631),
+    (179, 1, 0, 632),
+    (179, 2, 0, 632),
+    (179, 3, 0, 633),
+    (179, 4, 0, 633),
+    (179, 5, 0, 634),
+    (179, 6, 0, 634),
+    (179, 9, 0, 633),
+    (179, 11, 0, 634),
+    (179, 10, 0, 633),
+    (179, 12, 0, 632),
+    (179, 15, 0, 632),
+    (179, 13, 0, 632),
+    (179, 14, 0, 632),
+    (179, 20, 0, 632),
+    (179, 21, 0, 632),
+    (179, 22, 0, 632),
+    (179, 16, 0, 632),
+    (179, 17, 0, 633),
+    (179, 18, 0, 634),
+    (180, 3, 0, 635),
+    (180, 4, 0, 635),
+    (180, 5, 0, 636),
+    (180, 6, 0, 636),
+    (180, 7, 0, 637),
+    (180, 8, 0, 637),
+    (180, 9, 0, 635),
+    (180, 11, 0, 636),
+    (180, 10, 0, 635),
+    (180, 17, 0, 635),
+    (180, 18, 0, 636),
+    (180, 19, 0, 637),
+    (181, 0, 0, 638),
+    (182, 1, 0, 639),
+    (182, 2, 0, 639),
+    (182, 15, 0, 639),
+    (182, 3, 0, 640),
+    (182, 4, 0, 640),
+    (182, 5, 0, 641),
+    (182, 6, 0, 641),
+    (182, 7, 0, 642),
+    (182, 9, 0, 640),
+    (182, 11, 0, 641),
+    (182, 10, 0, 640),
+    (182, 12, 0, 639),
+    (182, 13, 0, 639),
+    (182, 14, 0, 639),
+    (182, 20, 0, 639),
+    (182, 21, 0, 639),
+    (182, 22, 0, 639),
+    (182, 16, 0, 639),
+    (182, 17, 0, 640),
+    (182, 18, 0, 641),
+    (182, 19, 0, 642),
+    (183, 5, 0, 643),
+    (183, 6, 0, 643),
+    (183, 11, 0, 643),
+    (183, 18, 0, 643),
+    (184, 1, 0, 644),
+    (184, 2, 0, 644),
+    (184, 12, 0, 644),
+    (184, 13, 0, 644),
+    (184, 14, 0, 644),
+    (184, 15, 0, 644),
+    (184, 16, 0, 644),
+    (184, 20, 0, 644),
+    (184, 21, 0, 644),
+    (184, 22, 0, 644),
+    (184, 3, 0, 645),
+    (184, 4, 0, 645),
+    (184, 9, 0, 645),
+    (184, 10, 0, 645),
+    (184, 17, 0, 645),
+    (184, 5, 0, 646),
+    (184, 6, 0, 646),
+    (184, 11, 0, 646),
+    (184, 18, 0, 646),
+    (185, 1, 0, 647),
+    (185, 2, 0, 647),
+    (185, 3, 0, 647),
+    (185, 4, 0, 647),
+    (185, 5, 0, 647),
+    (185, 6, 0, 647),
+    (185, 9, 0, 647),
+    (185, 10, 0, 647),
+    (185, 11, 0, 647),
+    (185, 12, 0, 647),
+    (185, 13, 0, 647),
+    (185, 14, 0, 647),
+    (185, 15, 0, 647),
+    (185, 20, 0, 647),
+    (185, 21, 0, 647),
+    (185, 22, 0, 647),
+    (185, 16, 0, 647),
+    (185, 17, 0, 647),
+    (185, 18, 0, 647),
+    (186, 3, 0, 648),
+    (186, 4, 0, 648),
+    (186, 9, 0, 648),
+    (186, 10, 0, 648),
+    (186, 5, 0, 649),
+    (186, 6, 0, 649),
+    (186, 11, 0, 649),
+    (186, 17, 0, 648),
+    (186, 18, 0, 649),
+    (187, 1, 0, 650),
+    (187, 2, 0, 650),
+    (187, 12, 0, 650),
+    (187, 13, 0, 650),
+    (187, 14, 0, 650),
+    (187, 15, 0, 650),
+    (187, 20, 0, 650),
+    (187, 21, 0, 650),
+    (187, 22, 0, 650),
+    (187, 16, 0, 650),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -7746,23 +7898,25 @@ FAMILY_OF_OPCODE = {
     164: FAM_VCARRY,
     165: FAM_MASK_SPR_SET,
     166: FAM_MASK_SPR_READ,
-    167: FAM_VLD_NORM_PU,
-    168: FAM_VLD_US_PU,
-    169: FAM_VLD_DS_PU,
-    170: FAM_VLD_UNPK_PU,
-    171: FAM_VLD_DINTLV_PU,
-    172: FAM_MASK_LOAD_NORM_PU,
-    173: FAM_MASK_LOAD_US_PU,
-    174: FAM_MASK_LOAD_DS_PU,
-    175: FAM_VSTA_NORM_PU,
-    176: FAM_MASK_STORE_NORM_PU,
-    177: FAM_VSTA_FIRST_PU,
-    178: FAM_VSTA_PACK_PU,
-    179: FAM_MASK_STORE_PACK_PU,
-    180: FAM_VSTUS_PU,
-    181: FAM_VSTA_PACKV2_PU,
-    182: FAM_VLD_BRC_PU,
-    183: FAM_VLD_BLK_PU,
-    184: FAM_VLD_E2B_PU,
-    185: FAM_VLD_UNPK4_PU,
+    167: FAM_VDUP_MERGE,
+    168: FAM_VDUP_LANE_MERGE,
+    169: FAM_VLD_NORM_PU,
+    170: FAM_VLD_US_PU,
+    171: FAM_VLD_DS_PU,
+    172: FAM_VLD_UNPK_PU,
+    173: FAM_VLD_DINTLV_PU,
+    174: FAM_MASK_LOAD_NORM_PU,
+    175: FAM_MASK_LOAD_US_PU,
+    176: FAM_MASK_LOAD_DS_PU,
+    177: FAM_VSTA_NORM_PU,
+    178: FAM_MASK_STORE_NORM_PU,
+    179: FAM_VSTA_FIRST_PU,
+    180: FAM_VSTA_PACK_PU,
+    181: FAM_MASK_STORE_PACK_PU,
+    182: FAM_VSTUS_PU,
+    183: FAM_VSTA_PACKV2_PU,
+    184: FAM_VLD_BRC_PU,
+    185: FAM_VLD_BLK_PU,
+    186: FAM_VLD_E2B_PU,
+    187: FAM_VLD_UNPK4_PU,
 }

@@ -253,25 +253,27 @@ cdef enum Family:
     FAM_VCARRY = 92
     FAM_MASK_SPR_SET = 93
     FAM_MASK_SPR_READ = 94
-    FAM_VLD_NORM_PU = 95
-    FAM_VLD_US_PU = 96
-    FAM_VLD_DS_PU = 97
-    FAM_VLD_UNPK_PU = 98
-    FAM_VLD_DINTLV_PU = 99
-    FAM_MASK_LOAD_NORM_PU = 100
-    FAM_MASK_LOAD_US_PU = 101
-    FAM_MASK_LOAD_DS_PU = 102
-    FAM_VSTA_NORM_PU = 103
-    FAM_MASK_STORE_NORM_PU = 104
-    FAM_VSTA_FIRST_PU = 105
-    FAM_VSTA_PACK_PU = 106
-    FAM_MASK_STORE_PACK_PU = 107
-    FAM_VSTUS_PU = 108
-    FAM_VSTA_PACKV2_PU = 109
-    FAM_VLD_BRC_PU = 110
-    FAM_VLD_BLK_PU = 111
-    FAM_VLD_E2B_PU = 112
-    FAM_VLD_UNPK4_PU = 113
+    FAM_VDUP_MERGE = 95
+    FAM_VDUP_LANE_MERGE = 96
+    FAM_VLD_NORM_PU = 97
+    FAM_VLD_US_PU = 98
+    FAM_VLD_DS_PU = 99
+    FAM_VLD_UNPK_PU = 100
+    FAM_VLD_DINTLV_PU = 101
+    FAM_MASK_LOAD_NORM_PU = 102
+    FAM_MASK_LOAD_US_PU = 103
+    FAM_MASK_LOAD_DS_PU = 104
+    FAM_VSTA_NORM_PU = 105
+    FAM_MASK_STORE_NORM_PU = 106
+    FAM_VSTA_FIRST_PU = 107
+    FAM_VSTA_PACK_PU = 108
+    FAM_MASK_STORE_PACK_PU = 109
+    FAM_VSTUS_PU = 110
+    FAM_VSTA_PACKV2_PU = 111
+    FAM_VLD_BRC_PU = 112
+    FAM_VLD_BLK_PU = 113
+    FAM_VLD_E2B_PU = 114
+    FAM_VLD_UNPK4_PU = 115
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -804,6 +806,7 @@ ctypedef fused scalar_fmov_T:
     float
     E4M3
     E5M2
+    uint8_t
 
 ctypedef fused scalar_falu_T:
     F16
@@ -829,6 +832,24 @@ ctypedef fused scalar_fcvt_U:
 ctypedef fused vcarry_sub:
     Op_add
     Op_sub
+
+ctypedef fused vdup_merge_T:
+    int8_t
+    uint8_t
+    E5M2
+    E4M3
+    int16_t
+    uint16_t
+    F16
+    BF16
+    int32_t
+    uint32_t
+    float
+
+ctypedef fused vdup_lane_merge_TW:
+    uint8_t
+    uint16_t
+    uint32_t
 
 ctypedef fused vld_us_pu_TW:
     uint8_t
@@ -1331,6 +1352,16 @@ cdef struct Args_mask_spr_set:    # sH, sL
 cdef struct Args_mask_spr_read:    # pD.bW
     int32_t pD
 
+cdef struct Args_vdup_merge:    # vD.T, X.T, pM
+    int32_t vD
+    SVal x
+    int32_t pM
+
+cdef struct Args_vdup_lane_merge:    # vD.T, vA.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t pM
+
 cdef struct Args_vld_norm_pu:    # vD.T, [sB], X
     int32_t vD
     int32_t sb
@@ -1526,6 +1557,8 @@ cdef union Args:
     Args_vcarry vcarry
     Args_mask_spr_set mask_spr_set
     Args_mask_spr_read mask_spr_read
+    Args_vdup_merge vdup_merge
+    Args_vdup_lane_merge vdup_lane_merge
     Args_vld_norm_pu vld_norm_pu
     Args_vld_us_pu vld_us_pu
     Args_vld_ds_pu vld_ds_pu
@@ -1811,6 +1844,12 @@ cdef enum:
     POS_mask_spr_set_sH = 0
     POS_mask_spr_set_sL = 1
     POS_mask_spr_read_pD = 0
+    POS_vdup_merge_vD = 0
+    POS_vdup_merge_x = 1
+    POS_vdup_merge_pM = 2
+    POS_vdup_lane_merge_vD = 0
+    POS_vdup_lane_merge_vA = 1
+    POS_vdup_lane_merge_pM = 2
     POS_vld_norm_pu_vD = 0
     POS_vld_norm_pu_sb = 1
     POS_vld_norm_pu_x = 2

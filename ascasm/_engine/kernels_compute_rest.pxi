@@ -1,5 +1,5 @@
 # What remained of issue 13 (included by core.pyx): scalar registers holding floats, add/subtract with carry,
-# the mask special register.
+# the mask special register, Duplicate's MERGING mode.
 
 # Scalar registers holding a float's bits (issue 13; docs/semantics.md "Scalar registers holding floats").
 # A register holds T's bits zero-extended; these kernels read its low bits as a lane of T, compute with the
@@ -83,4 +83,33 @@ cdef inline int k_mask_spr_read(Machine* m, const Ins* ins, const Args_mask_spr_
             for k in range(width * j, width * (j + 1)):
                 words[k >> 6] |= ONE << (k & 63)
     set_mask(m, a.pD, words)
+    return STOP_RUNNING
+
+
+# vdup.merge vD.T, X.T, pM  -- active lanes = X, inactive lanes keep vD (MERGING)
+cdef inline int k_vdup_merge(Machine* m, const Ins* ins, const Args_vdup_merge* a, vdup_merge_T* t) noexcept nogil:
+    cdef vdup_merge_T x = tval(&a.x, <vdup_merge_T*>NULL)
+    cdef vdup_merge_T* dst = <vdup_merge_T*>vreg(m, a.vD)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vdup_merge_T)):
+        if active(m, a.pM, i, sizeof(vdup_merge_T)):
+            dst[i] = x
+    return STOP_RUNNING
+
+
+# vdup.v.merge vD.T, vA.T, pM  -- lane 0 of vA in the active lanes, inactive lanes keep vD (MERGING)
+cdef inline int k_vdup_lane_merge(Machine* m, const Ins* ins, const Args_vdup_lane_merge* a,
+                                  vdup_lane_merge_TW* t) noexcept nogil:
+    cdef vdup_lane_merge_TW x = (<const vdup_lane_merge_TW*>vreg(m, a.vA))[0]    # read before vD (it may be vA)
+    cdef vdup_lane_merge_TW* dst = <vdup_lane_merge_TW*>vreg(m, a.vD)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vdup_lane_merge_TW)):
+        if active(m, a.pM, i, sizeof(vdup_lane_merge_TW)):
+            dst[i] = x
     return STOP_RUNNING

@@ -487,6 +487,10 @@ class _Assembler:
         if _shape(node) == "sreg":
             if "." in node.value:
                 return SVal(True, self.register(op, node, slot_types), raw=True)
+            etype = (slot_types[op.type_slot] or (None,))[0]
+            if etype is not None and etype.name == "e8m0":      # no integer converts to it at run time
+                self.fail(node, "an e8m0 operand in a scalar register is held as its bits",
+                          [f"write {node.value}.e8m0"])
             return SVal(True, self.register_number(node))
         earlier = slot_types[op.type_slot]
         if earlier is None:

@@ -94,7 +94,7 @@ SQUEEZE_TYPES = dtypes.named("s8", "u8", "hif8", "e8m0", "e5m2", "e4m3", "s16", 
 UNSQUEEZE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32")
 # issue 13 (b): the float types a scalar register can hold as bits (X.T's float types), and those scalar
 # float arithmetic computes on
-SCALAR_MOV_TYPES = dtypes.named("f16", "bf16", "f32", "e4m3", "e5m2")
+SCALAR_MOV_TYPES = dtypes.named("f16", "bf16", "f32", "e4m3", "e5m2", "e8m0")
 SCALAR_FLOAT_TYPES = dtypes.named("f16", "bf16", "f32")
 _SCALAR_FLOAT_REF = SPEC + " §4 (scalar registers; a scalar register holds T's bits for the pages' float/half value operands)"
 STREAM_TYPES = dtypes.named("s8", "u8", "hif8", "s16", "u16", "s32", "u32", "s64", "f16", "f32", "bf16", "e4m3", "e5m2",
@@ -469,8 +469,9 @@ INSNS: tuple[InsnSpec, ...] = (
              mask=MaskUse("pM", "T", "identity", "(+inf / the type's maximum); none active gives that identity "
                           "and index 0")),
     # --- vector compute (facts §8, facts §2.3; LANGUAGE.md §4 Vector compute) ---
-    InsnSpec("vdup", "", "vD.T, X.T", "vdup", "every lane of vD = X (converted to T)",
-             "c-api-reg/data_fill/asc_duplicate_scalar.md; facts §8 vdup", types=_single(DUP_TYPES)),
+    InsnSpec("vdup", "", "vD.T, X.T", "vdup", "every lane of vD = X (converted to T; e8m0: an immediate or sN.e8m0)",
+             "c-api-reg/data_fill/asc_duplicate_scalar.md; facts §8 vdup",
+             types=_single(DUP_TYPES + dtypes.named("e8m0"))),     # the page's form without a mask adds e8m0
     InsnSpec("vdup", "masked", "vD.T, X.T, pM", "vdup_masked", "active lanes of vD = X (converted to T), inactive lanes 0",
              "c-api-reg/data_fill/asc_duplicate_scalar.md; facts §8 vdup", types=_single(DUP_TYPES), mask=_LANE_MASK),
     InsnSpec("vci", "", "vD.T, X.T", "vci",
@@ -757,6 +758,15 @@ INSNS: tuple[InsnSpec, ...] = (
              "b32 the 64 bits of MASK0",
              "c-api-reg/reg_data_types/asc_get_mask_spr.md; reg-api MaskReg计算/MoveMask.md; facts §2.3 movp",
              types=_single(dtypes.named("b16", "b32"))),
+    # --- issue 13 (b): Duplicate's MERGING mode (appendix merge-mode.md: the hardware supports it) ---
+    InsnSpec("vdup.merge", "", "vD.T, X.T, pM", "vdup_merge",
+             "active lanes of vD = X (converted to T), inactive lanes keep vD (MERGING)",
+             "c-api-reg/data_fill/asc_duplicate_scalar.md; appendix merge-mode.md (Duplicate: MERGING in hardware)",
+             types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge")),
+    InsnSpec("vdup.v.merge", "", "vD.T, vA.T, pM", "vdup_lane_merge",
+             "lane 0 of vA in every active lane of vD, inactive lanes keep vD (MERGING)",
+             "c-api-reg/data_fill/asc_duplicate.md; appendix merge-mode.md (Duplicate: MERGING in hardware)",
+             types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge")),
 )
 
 

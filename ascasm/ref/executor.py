@@ -1672,3 +1672,28 @@ def mask_spr_read(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (mask_spr_set, mask_spr_read)})
+
+
+# ---- issue 13 (b): Duplicate's MERGING mode (appendix merge-mode.md) ----
+
+def _merge_lanes(m: RefMachine, insn: Insn, value_bits):
+    """Active lanes of vD get `value_bits` (T's bits), inactive lanes keep vD's bits."""
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    dest = m.state.vreg[insn.operand("vD")].view(etype.bits)
+    dest[:] = np.where(active, value_bits, dest)
+
+
+def vdup_merge(m: RefMachine, insn: Insn):
+    # vdup.merge vD.T, X.T, pM  -- active lanes = X, inactive lanes keep vD
+    (etype,) = insn.types
+    _merge_lanes(m, insn, typed_value(m, insn.operand("X"), etype).view(etype.bits)[0])
+
+
+def vdup_lane_merge(m: RefMachine, insn: Insn):
+    # vdup.v.merge vD.T, vA.T, pM  -- lane 0 of vA in the active lanes, inactive lanes keep vD
+    (etype,) = insn.types
+    _merge_lanes(m, insn, m.state.vreg[insn.operand("vA")].view(etype.bits)[0].copy())
+
+
+FAMILIES.update({f.__name__: f for f in (vdup_merge, vdup_lane_merge)})
