@@ -225,3 +225,24 @@ def test_debugger_shows_a_register_as_a_float():
     assert "s1.f32 = -0.0173 (bits 0xbc8db8bb)" in text
     assert "s2.f16 = 1.5 (bits 0x3e00)" in text
     assert f"s1 = {int(np.float32(-0.0173).view(np.uint32))}" in text
+
+
+def test_scale_runtime_program():
+    """programs/scale_runtime.s's .expect values are the numpy float32 model's: mean = sum / n, d = x + (-mean),
+    y = d * (1 / max|d|), each step rounded once to f32 (the sum is exact: multiples of 1/8). The program
+    runs on both executors in tests/test_programs.py."""
+    from pathlib import Path
+
+    from ascasm import assemble_file
+    program = assemble_file(Path(__file__).resolve().parent.parent / "programs" / "scale_runtime.s")
+    i = np.arange(64)
+    x = (((i * 29) % 64) / 8 - 4).astype(np.float32)
+    total = np.float32(x.astype(np.float64).sum())
+    mean = total / np.float32(64)
+    d = x + (np.float32(0) - mean)
+    maxabs = np.abs(d).max()
+    scale = np.float32(1) / maxabs
+    expected = {"stats": np.array([total, maxabs, mean, scale, 0, 0, 0, 0], np.float32), "y": d * scale}
+    for expectation in program.expects:
+        np.testing.assert_array_equal(expectation.values.view(np.uint32),
+                                      expected[expectation.buffer.name].view(np.uint32))

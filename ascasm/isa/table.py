@@ -744,7 +744,7 @@ INSNS: tuple[InsnSpec, ...] = (
                f"active lanes: {{carry, vD}} = {expression} + carry-in (bit i*4 of pC); the carry-out "
                f"goes to bit i*4 of pD{meaning}; inactive lanes: vD 0 and no carry",
                f"{_ARITH}asc_{page}.md", types=_single(dtypes.named("u32")), sub=sub,
-               mask=MaskUse("pM", "T", "zero", "; pC is read at T's width too"))
+               mask=MaskUse("pM", "T", "zero", "pC is read at T's width too"))
       for m, expression, meaning, page, sub in (
           ("vaddc", "vA + vB", "", "addc", "add"),
           ("vsubc", "vA + ~vB", " (1: no borrow; so vA - vB - 1 + carry-in)", "subc", "sub"))),
