@@ -16,7 +16,7 @@ and functions below exist.
     unary   := ("-" | "+" | "~") unary | postfix
     postfix := primary ("[" expr (":" expr)? "]")*
     primary := NUMBER | "inf" | "nan" | "true" | "false" | FUNC "(" expr ")" | "(" expr ")"
-             | vN["." TYPE] | pN["." bW] | sN | aN | "ub"["." TYPE] | BUFFER | LABEL | "pc" | "steps"
+             | vN["." TYPE] | pN["." bW] | sN["." TYPE] | aN | "ub"["." TYPE] | BUFFER | LABEL | "pc" | "steps"
     FUNC    := any | all | count | sum | min | max
 
 Indexing: `vN.T[I]`, `vN.T[I:J]` (lanes I..J-1), `NAME[I]`, `NAME[I:J]` (elements), and for the UB
@@ -34,7 +34,7 @@ import numpy as np
 from .asm.expr import parse_number
 from .isa import dtypes
 from .limits import MAX_NESTING
-from .state import SPR_AR, SPR_SQZN, SPR_SQZN_SET, UB_SIZE, VL
+from .state import MASK_SPR_NAME, MASK_SPR_SET, SPR_AR, SPR_SQZN, SPR_SQZN_SET, UB_SIZE, VL
 
 
 class ExprError(Exception):
@@ -345,8 +345,10 @@ class _Evaluator:
     def _reg(self, file, number, etype):
         state = self.env.state
         if file == "s":
-            if etype is not None:
-                raise ExprError(f"s{number} is a 64-bit scalar register; it takes no type")
+            if etype is not None:       # sN.T: its low bits as a T value (a register holding a float's bits)
+                bits = np.array([int(state.sreg[number]) % (1 << (8 * etype.width))], etype.bits)
+                return _scalar(bits.view(etype.np_dtype)[0], f"s{number}.{etype.name}", etype,
+                               where=Where("s", number, 8))
             return _scalar(np.int64(state.sreg[number]), f"s{number}", dtypes.lookup("s64"),
                            where=Where("s", number, 8))
         if file == "a":
@@ -392,12 +394,17 @@ class _Evaluator:
         raise _unknown_name(name, program)
 
     def _special(self, name):
-        """AR, SQZN (special registers), lidx0-lidx3 (the hardware loops' indices, innermost first), u0-u3
-        (the bytes pending in an unaligned store register) and q0-q3 (the block an unaligned load register
-        holds), or None for any other name."""
+        """AR, SQZN, MASK (special registers), lidx0-lidx3 (the hardware loops' indices, innermost first),
+        u0-u3 (the bytes pending in an unaligned store register) and q0-q3 (the block an unaligned load
+        register holds), or None for any other name."""
         state = self.env.state
         if name.lower() == "ar":
             return _scalar(np.int64(state.spr[SPR_AR]), "AR", dtypes.lookup("s64"))
+        if name.lower() == MASK_SPR_NAME.lower():        # the mask special register: MASK0, MASK1
+            if not state.mask_spr[MASK_SPR_SET]:
+                raise ExprError("MASK is unset: no sprset.mask has written it")
+            return Value(state.mask_spr[:MASK_SPR_SET].view(np.uint64), "MASK (MASK0, MASK1)", dtypes.lookup("u64"),
+                         None, 0, "value", "lanes")
         if name.lower() == "sqzn":
             if not state.spr[SPR_SQZN_SET]:
                 raise ExprError("SQZN is unset: no vsqz.st has written it")

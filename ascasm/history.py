@@ -23,7 +23,7 @@ from .effects import FILE_OF_KIND, Effects, StepLog, written_bytes
 from .isa import STOP_CODES
 from .program import Program
 from .provenance import USER_EDIT, effect_rows, never
-from .state import UB_SIZE, VL, MachineState
+from .state import MASK_SPR_NAME, UB_SIZE, VL, MachineState
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 DEFAULT_HISTORY_CAP = 64 << 20          # bytes of undo log kept for reverse execution
@@ -106,7 +106,7 @@ class Recorder:
         self.on_drop = None              # called when the cap drops history
         self.writers = {"ub": never(UB_SIZE), "v": never(32 * VL), "p": never(8), "a": never(8),
                         "s": never(32), "u": never(4), "q": never(4), "AR": never(1), "SQZN": never(1),
-                        "LOOP": never(1)}
+                        "LOOP": never(1), MASK_SPR_NAME: never(1)}
         n = len(program.insns)
         self.row_writes = [_row_writes(insn) for insn in program.insns] + [frozenset()]
         self.log = StepLog(program, machine)

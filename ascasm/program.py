@@ -14,9 +14,16 @@ from .state import DUP_WARN_FIELDS, HAZARD_WARN_FIELDS, MachineState
 
 @dataclass(frozen=True)
 class SVal:
-    """An `X` operand: an immediate, or the number of a scalar register."""
+    """An `X` operand: an immediate, or the number of a scalar register. `raw`: an X.T register written
+    with its type suffix (`s3.f32`), which holds T's bits rather than an integer to convert."""
     is_reg: bool
     value: int
+    raw: bool = False
+
+    @property
+    def flag(self) -> int:
+        """The operand's first bytecode slot: 0 immediate, 1 register, 2 register holding T's bits."""
+        return 2 if self.raw else int(self.is_reg)
 
 
 @dataclass(frozen=True)
@@ -103,7 +110,7 @@ def operand_slots(spec: InsnSpec, operands: tuple) -> list[int]:
     slots = []
     for op, value in zip(spec.operands, operands):
         if op.kind in (Kind.SVAL, Kind.TVAL):
-            slots += [0, 0] if value is None else [int(value.is_reg), value.value]   # left out: immediate 0
+            slots += [0, 0] if value is None else [value.flag, value.value]   # left out: immediate 0
         elif op.kind is Kind.ADDR:
             sregs = list(value.sregs) + [-1] * (2 - len(value.sregs))
             aregs = list(value.aregs) + [-1] * (1 - len(value.aregs))

@@ -79,13 +79,17 @@ def scalar_register(c: Chooser) -> str:
 def float_immediates(etype) -> tuple:
     """Immediates every float type takes, plus T's own extremes: largest, smallest normal and subnormal."""
     info = ml_dtypes.finfo(etype.np_dtype)
+    if etype.name == "e8m0":          # powers of two only: no sign, no zero
+        return ("1.0", "0.25", "2.0", "nan") + tuple(repr(float(v)) for v in (info.max, info.tiny))
     return FLOAT_IMMEDIATES + tuple(repr(float(v)) for v in (info.max, -info.max, info.tiny, info.smallest_subnormal))
 
 
 def typed_value(c: Chooser, etype) -> str:
-    """An X.T operand: a scalar register or an immediate that fits T (ascasm/isa/operands.py)."""
+    """An X.T operand: a scalar register (an integer to convert, or written sN.T: T's bits) or an
+    immediate that fits T (ascasm/isa/operands.py)."""
     if c.integer(0, 3) == 0:
-        return scalar_register(c)
+        held_as_bits = c.integer(0, 1) or etype.name == "e8m0"        # e8m0 registers are always bits
+        return scalar_register(c) + (f".{etype.name}" if held_as_bits else "")
     if etype.kind == "float":
         return c.choice(float_immediates(etype))
     bits = 8 * etype.width

@@ -17,6 +17,12 @@ NUM_VREGS, NUM_PREGS, NUM_AREGS, NUM_SREGS = 32, 8, 8, 32
 SPR_AR, SPR_SQZN, SPR_SQZN_SET = 0, 1, 2
 SPR_SIZE = 3
 SPR_NAMES = ("AR", "SQZN")
+# The legacy mask special register {MASK1, MASK0} (issue 13; docs/semantics.md "The mask special register"):
+# mask_spr holds MASK0 (the low 64 bits), MASK1 (the high 64 bits) and whether sprset.mask has set them.
+MASK_SPR_LOW, MASK_SPR_HIGH, MASK_SPR_SET = 0, 1, 2
+MASK_SPR_SIZE = 3
+MASK_SPR_NAME = "MASK"      # as the debugger, the trace and `specials` name it
+MASK_SPR_FAULT = 2          # SPR_UNSET's argument when the mask SPR is read unset (0, 1: AR, SQZN)
 # Unaligned store registers u0-u3: up to 31 pending bytes each (ureg) and, per register (ureg_state),
 # how many bytes are pending and the UB address they belong at.
 NUM_UREGS, UREG_BYTES = 4, 32
@@ -70,10 +76,11 @@ class MachineState:
     qreg: np.ndarray = field(default_factory=lambda: np.zeros((NUM_QREGS, UREG_BYTES), np.uint8))
     qreg_state: np.ndarray = field(default_factory=lambda: np.zeros((NUM_QREGS, 2), np.int64))
     hwloop: np.ndarray = field(default_factory=lambda: np.zeros((NUM_LOOPS, 2), np.int64))
+    mask_spr: np.ndarray = field(default_factory=lambda: np.zeros(MASK_SPR_SIZE, np.int64))
 
     PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl", "dup_warn", "ub_dirty",
              "ub_write_row", "hazard_warn", "spr", "ureg", "ureg_state", "qreg",
-             "qreg_state", "hwloop")
+             "qreg_state", "hwloop", "mask_spr")
 
     @property
     def pc(self) -> int:
@@ -131,6 +138,7 @@ def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str
         return f"{prefix}{row} byte {col}: {mine[row, col]:#04x} != {theirs[row, col]:#04x}"
     index = byte // mine.itemsize
     label = {"preg_set": "p{} set-flag", "areg": "a{}", "sreg": "s{}", "spr": "spr[{}] (AR, SQZN, SQZN set)",
+             "mask_spr": "mask_spr[{}] (MASK0, MASK1, set)",
              "ctrl": "ctrl[{}] (pc, steps, status, 5 fault args)"}[name].format(index)
     return f"{label}: {mine[index]} != {theirs[index]}"
 

@@ -10,7 +10,7 @@ import numpy as np
 from .effects import FILE_OF_KIND, Effects, RegWrite, Span, StepLog
 from .isa import STOP_CODES
 from .program import Program
-from .state import SPR_NAMES, MachineState, STOP_NAMES
+from .state import MASK_SPR_NAME, MASK_SPR_SET, SPR_NAMES, MachineState, STOP_NAMES
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 
@@ -44,6 +44,9 @@ def register_json(state: MachineState, reg: RegWrite) -> dict:
         return {"reg": name, "value": int(state.areg[reg.number])}
     if reg.file == "LOOP":
         return {"reg": "LOOP", **loop_json(state)}
+    if reg.file == MASK_SPR_NAME:
+        low, high = (int(x) for x in state.mask_spr[:MASK_SPR_SET].view(np.uint64))
+        return {"reg": reg.file, "mask0": low, "mask1": high}
     if reg.file in SPR_NAMES:
         return {"reg": reg.file, "value": int(state.spr[SPR_NAMES.index(reg.file)])}
     if reg.file == "q":

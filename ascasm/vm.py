@@ -10,7 +10,7 @@ from .isa import STOP_CODES
 from .program import Program
 from .ref.executor import RefMachine
 from .source import SourceLoc, format_diagnostic
-from .state import MAX_STEPS_DEFAULT, SPR_NAMES, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
+from .state import MASK_SPR_FAULT, MASK_SPR_NAME, MAX_STEPS_DEFAULT, SPR_NAMES, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
 
 ENGINES = ("cy", "ref")
 STORE_INACTIVE = ("keep", "zero")   # LANGUAGE.md §6
@@ -84,6 +84,8 @@ def fault_message(kind: str, args: tuple, program: Program) -> str:
     if kind == "HAZARD":
         return "memory hazard (--strict): " + hazard_text(program, *args[:3])
     if kind == "SPR_UNSET":
+        if args[0] == MASK_SPR_FAULT:
+            return f"read of unset special register {MASK_SPR_NAME}: no sprset.mask has set it"
         return f"read of unset special register {SPR_NAMES[args[0]]}: no vsqz.st has set it"
     if kind == "STREAM_BREAK":
         u, address, pending_at, pending = args[:4]

@@ -523,7 +523,7 @@ def test_error_text_has_position_source_line_and_caret():
     ("iter a8.b16, 1", 6, "a8"),
     ("mask p8.b16, ALL", 6, "p8"),
     ("vld v0.u8, [s99]", 13, "s99"),
-    ("ld s1.f16, [0]", 4, "f16"),
+    ("ld s1.hif8, [0]", 4, "hif8"),
     ("mask p0.u16, ALL", 6, "u16"),
     ("mask p0.b64, ALL", 6, "b64"),
     ("vsct [0], v0.u16, v1.u16, v2", 27, "mask register"),

@@ -79,6 +79,9 @@ def schema_errors(record) -> list[str]:
 def _reg_errors(reg) -> list[str]:
     if not isinstance(reg, dict) or not isinstance(reg.get("reg"), str):
         return ["a regs entry must be an object with a reg name"]
+    if reg["reg"] == "MASK":
+        ok = set(reg) == {"reg", "mask0", "mask1"} and _is_int(reg["mask0"]) and _is_int(reg["mask1"])
+        return [] if ok else ["MASK: expected {reg, mask0: int, mask1: int}"]
     if reg["reg"] in ("AR", "SQZN"):
         ok = set(reg) == {"reg", "value"} and _is_int(reg["value"])
         return [] if ok else [f"{reg['reg']}: expected {{reg, value: int}}"]
@@ -328,7 +331,12 @@ def test_random_trace_matches_state(source):
                 assert name in listed, (line["text"], name)
         if not np.array_equal(state.hwloop, before.hwloop):
             assert "LOOP" in listed, (line["text"], "LOOP")
+        if not np.array_equal(state.mask_spr, before.mask_spr):
+            assert "MASK" in listed, line["text"]
         for name, reg in listed.items():
+            if name == "MASK":
+                assert [reg["mask0"], reg["mask1"]] == state.mask_spr[:2].view(np.uint64).tolist()
+                continue
             if name in SPR_NAMES:
                 assert reg["value"] == int(state.spr[SPR_NAMES.index(name)])
                 continue

@@ -28,7 +28,7 @@ from ascasm.state import (CTRL_SIZE as _CTRL_SIZE, DUP_WARN_FIELDS as _DUP_WARN_
                           MAX_LOOP_COUNT as _MAX_LOOP_COUNT, NUM_LOOPS as _NUM_LOOPS, NUM_AREGS, NUM_PREGS, NUM_QREGS, NUM_SREGS, NUM_UREGS, NUM_VREGS,
                           QREG_POS as _QREG_POS, QREG_SET as _QREG_SET,
                           SPR_AR as _SPR_AR, SPR_SIZE as _SPR_SIZE, SPR_SQZN as _SPR_SQZN, SPR_SQZN_SET as _SPR_SQZN_SET,
-                          UB_BLOCK as _UB_BLOCK, UB_SIZE, UREG_ADDR as _UREG_ADDR, UREG_BYTES as _UREG_BYTES,
+                          MASK_SPR_SIZE as _MASK_SPR_SIZE, UB_BLOCK as _UB_BLOCK, UB_SIZE, UREG_ADDR as _UREG_ADDR, UREG_BYTES as _UREG_BYTES,
                           UREG_PENDING as _UREG_PENDING, VL as _VL)
 
 include "opcodes.pxd"
@@ -43,6 +43,7 @@ cdef struct SVal:           # X: an immediate or a scalar register, read through
     int64_t value
     const int64_t* ptr
     int32_t reg             # -1: an immediate (its bits already converted to T for X.T)
+    bint raw                # X.T: the register holds T's bits (written `sN.T`), not an integer to convert
 
 include "isa.pxi"
 
@@ -84,6 +85,11 @@ cdef enum:
     LOOP_INDEX = 0
     LOOP_COUNT = 1
     MAX_LOOP_COUNT = 65535
+    MASK_SPR_LOW = 0        # mask_spr layout (ascasm/state.py): MASK0, MASK1, set by sprset.mask
+    MASK_SPR_HIGH = 1
+    MASK_SPR_SET = 2
+    MASK_SPR_SIZE = 3
+    MASK_SPR_FAULT = 2      # SPR_UNSET's argument for it
 
 assert VL == _VL and MASK_BYTES * 8 == VL and MASK_WORDS * 8 == MASK_BYTES and LANES_B16 * 2 == VL and LANES_B32 * 4 == VL and UB_BLOCKS * BLOCK == UB_BYTES and DUP_WARN_FIELDS == _DUP_WARN_FIELDS and UB_BYTES == UB_SIZE
 assert CTRL_SIZE == _CTRL_SIZE and HAZARD_WARN_FIELDS == _HAZARD_WARN_FIELDS and BLOCK == _UB_BLOCK
@@ -92,6 +98,7 @@ assert (SPR_AR, SPR_SQZN, SPR_SQZN_SET, SPR_SIZE) == (_SPR_AR, _SPR_SQZN, _SPR_S
 assert (UREG_BYTES, UREG_PENDING, UREG_ADDR) == (_UREG_BYTES, _UREG_PENDING, _UREG_ADDR)
 assert (QREG_SET, QREG_POS) == (_QREG_SET, _QREG_POS) and UREG_BYTES == BLOCK
 assert (NUM_LOOPS, LOOP_INDEX, LOOP_COUNT, MAX_LOOP_COUNT) == (_NUM_LOOPS, _LOOP_INDEX, _LOOP_COUNT, _MAX_LOOP_COUNT)
+assert MASK_SPR_SIZE == _MASK_SPR_SIZE
 
 HANDLED = frozenset(table.OPCODES.values())     # every row: the kernels are generated per family
 
@@ -133,6 +140,7 @@ cdef struct Machine:
     uint8_t* qreg           # [4][32]: the UB block each unaligned load register holds
     int64_t* qreg_state     # [4][2]: set by a vldas, the stream position the block was loaded for
     int64_t* hwloop         # [4][2]: index and count of each active hardware loop, innermost first
+    int64_t* mask_spr       # MASK0, MASK1, set (the legacy mask special register)
     uint32_t* ub_dirty      # per 32-byte block, one bit per byte written since the latest membar
     int32_t* ub_write_row   # per UB byte, the row that wrote it last
     int32_t* dirty_blocks   # the blocks with a nonzero ub_dirty word (a membar clears just those)
@@ -180,16 +188,18 @@ cdef inline int64_t sval(const SVal* x) noexcept nogil:
 
 
 cdef inline Lane tval(const SVal* x, Lane* tag) noexcept nogil:
-    """An X.T operand as a lane of T: an immediate's bits were converted when assembling; a register's
-    int64 value is converted now (integers keep the low bits, floats round once)."""
-    if x.reg < 0:
-        return lane_of_bits(<uint64_t>x.value, <Lane*>NULL)
+    """An X.T operand as a lane of T: an immediate's bits were converted when assembling, a register
+    written `sN.T` holds T's bits in its low bits; a register without a suffix holds an int64 converted
+    now (integers keep the low bits, floats round once)."""
+    if x.reg < 0 or x.raw:
+        return lane_of_bits(<uint64_t>x.ptr[0], <Lane*>NULL)
     return lane_of_int(x.ptr[0], <Lane*>NULL)
 
 
 cdef inline void decode_sval(Machine* m, const int64_t* slot, SVal* x) noexcept nogil:
     x.value = slot[1]
     x.reg = <int32_t>slot[1] if slot[0] else -1
+    x.raw = slot[0] == 2
     x.ptr = &m.sreg[slot[1]] if slot[0] else &x.value
 
 
@@ -417,6 +427,7 @@ include "kernels_compute_families.pxi"
 include "kernels_stream.pxi"
 include "kernels_loops.pxi"
 include "kernels_stream_post.pxi"
+include "kernels_compute_rest.pxi"
 include "dispatch.pxi"
 
 
@@ -443,11 +454,12 @@ cdef enum:
     SLOT_PART = 14          # a layout part, 0..3
     SLOT_UREG = 15          # an unaligned store register u0..u3
     SLOT_QREG = 16          # an unaligned load register q0..q3
-    N_SLOT_KINDS = 17
+    SLOT_TFLAG = 17         # X.T: 0 immediate, 1 register (an integer), 2 register holding T's bits
+    N_SLOT_KINDS = 18
 
 _SLOTS_OF_KIND = {Kind.VREG: [SLOT_VREG], Kind.PREG: [SLOT_PREG], Kind.AREG: [SLOT_AREG], Kind.SREG: [SLOT_SREG],
                   Kind.UREG: [SLOT_UREG], Kind.QREG: [SLOT_QREG], Kind.BASE: [SLOT_SREG],
-                  Kind.SVAL: [SLOT_FLAG, SLOT_XVALUE], Kind.TVAL: [SLOT_FLAG, SLOT_XVALUE], Kind.IMM: [SLOT_ANY],
+                  Kind.SVAL: [SLOT_FLAG, SLOT_XVALUE], Kind.TVAL: [SLOT_TFLAG, SLOT_XVALUE], Kind.IMM: [SLOT_ANY],
                   Kind.ADDR: [SLOT_ANY, SLOT_OPT_SREG, SLOT_OPT_SREG, SLOT_OPT_AREG], Kind.LABEL: [SLOT_LABEL],
                   Kind.PAT: [SLOT_PAT], Kind.BARRIER: [SLOT_BARRIER], Kind.SAT: [SLOT_SAT], Kind.PART: [SLOT_PART]}
 _N_OPCODES = max(table.OPCODES.values()) + 1
@@ -481,7 +493,7 @@ def _build_tables():
 _SLOT_KINDS, _KERNEL, _FAMILY, _ACCESS, _WIDTH = _build_tables()
 _RANGES = {SLOT_VREG: (0, NUM_VREGS), SLOT_PREG: (0, NUM_PREGS), SLOT_AREG: (0, NUM_AREGS), SLOT_SREG: (0, NUM_SREGS),
            SLOT_UREG: (0, NUM_UREGS), SLOT_QREG: (0, NUM_QREGS),
-           SLOT_FLAG: (0, 2), SLOT_OPT_SREG: (-1, NUM_SREGS), SLOT_OPT_AREG: (-1, NUM_AREGS),
+           SLOT_FLAG: (0, 2), SLOT_TFLAG: (0, 3), SLOT_OPT_SREG: (-1, NUM_SREGS), SLOT_OPT_AREG: (-1, NUM_AREGS),
            SLOT_PAT: (0, 16), SLOT_BARRIER: (-1, len(table.BARRIER_KINDS)), SLOT_SAT: (0, 2), SLOT_PART: (0, 4)}
 _PATTERN_VALUES = np.array(sorted(table.PATTERNS.values()))
 
@@ -505,7 +517,7 @@ def _verify(code):
         slot_bad |= (kinds == kind) & ((code < lo) | (code >= hi))
     flags = np.zeros_like(code)
     flags[:, 1:] = code[:, :-1]
-    slot_bad |= (kinds == SLOT_XVALUE) & (flags == 1) & ((code < 0) | (code >= NUM_SREGS))
+    slot_bad |= (kinds == SLOT_XVALUE) & (flags != 0) & ((code < 0) | (code >= NUM_SREGS))   # 1, 2: a register
     slot_bad |= (kinds == SLOT_LABEL) & ((code < 0) | (code > n))          # n: a branch past the end halts
     slot_bad |= (kinds == SLOT_PAT) & ~np.isin(code, _PATTERN_VALUES)
     bad |= slot_bad.any(axis=1)
@@ -591,7 +603,8 @@ cdef class Engine:
                                    ("spr", (SPR_SIZE,), np.int64), ("ureg", (NUM_UREGS, UREG_BYTES), np.uint8),
                                    ("ureg_state", (NUM_UREGS, 2), np.int64),
                                    ("qreg", (NUM_QREGS, UREG_BYTES), np.uint8), ("qreg_state", (NUM_QREGS, 2), np.int64),
-                                   ("hwloop", (NUM_LOOPS, 2), np.int64)):
+                                   ("hwloop", (NUM_LOOPS, 2), np.int64),
+                                   ("mask_spr", (MASK_SPR_SIZE,), np.int64)):
             _require_shape(name, getattr(state, name), shape, dtype)
         if not 0 <= ub_usable <= UB_BYTES:
             raise ValueError(f"ub_usable {ub_usable} outside [0, {UB_BYTES}]")
@@ -616,6 +629,7 @@ cdef class Engine:
         m.qreg = <uint8_t*>_pointer(state.qreg)
         m.qreg_state = <int64_t*>_pointer(state.qreg_state)
         m.hwloop = <int64_t*>_pointer(state.hwloop)
+        m.mask_spr = <int64_t*>_pointer(state.mask_spr)
         m.seen = <uint16_t*>_pointer(self.seen_buffer)
         m.seen_stamp = 0
         m.dirty_blocks = <int32_t*>_pointer(self.dirty_list_buffer)

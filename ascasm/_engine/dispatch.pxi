@@ -340,6 +340,36 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         decode_addr(m, row + 3, &ins.a.vstu_count.addr)
         ins.a.vstu_count.vS = <int32_t>row[7]
         decode_sval(m, row + 8, &ins.a.vstu_count.x)
+    elif family == FAM_SCALAR_FMOV:
+        ins.a.scalar_fmov.sD = <int32_t>row[3]
+        decode_sval(m, row + 4, &ins.a.scalar_fmov.x)
+    elif family == FAM_SCALAR_FALU:
+        ins.a.scalar_falu.sD = <int32_t>row[3]
+        ins.a.scalar_falu.sA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.scalar_falu.x)
+    elif family == FAM_SCALAR_FCVT:
+        ins.a.scalar_fcvt.sD = <int32_t>row[3]
+        ins.a.scalar_fcvt.sA = <int32_t>row[4]
+    elif family == FAM_VCARRY:
+        ins.a.vcarry.pD = <int32_t>row[3]
+        ins.a.vcarry.vD = <int32_t>row[4]
+        ins.a.vcarry.vA = <int32_t>row[5]
+        ins.a.vcarry.vB = <int32_t>row[6]
+        ins.a.vcarry.pC = <int32_t>row[7]
+        ins.a.vcarry.pM = <int32_t>row[8]
+    elif family == FAM_MASK_SPR_SET:
+        ins.a.mask_spr_set.sH = <int32_t>row[3]
+        ins.a.mask_spr_set.sL = <int32_t>row[4]
+    elif family == FAM_MASK_SPR_READ:
+        ins.a.mask_spr_read.pD = <int32_t>row[3]
+    elif family == FAM_VDUP_MERGE:
+        ins.a.vdup_merge.vD = <int32_t>row[3]
+        decode_sval(m, row + 4, &ins.a.vdup_merge.x)
+        ins.a.vdup_merge.pM = <int32_t>row[6]
+    elif family == FAM_VDUP_LANE_MERGE:
+        ins.a.vdup_lane_merge.vD = <int32_t>row[3]
+        ins.a.vdup_lane_merge.vA = <int32_t>row[4]
+        ins.a.vdup_lane_merge.pM = <int32_t>row[5]
     elif family == FAM_VLD_NORM_PU:
         ins.a.vld_norm_pu.vD = <int32_t>row[3]
         ins.a.vld_norm_pu.sb = <int32_t>row[4]
@@ -898,7 +928,7 @@ cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint8_t*>NULL)
+    cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <F16*>NULL)
     if status:
         m.status = status
         return NULL
@@ -908,7 +938,7 @@ cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint16_t*>NULL)
+    cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
@@ -918,7 +948,7 @@ cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint32_t*>NULL)
+    cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <float*>NULL)
     if status:
         m.status = status
         return NULL
@@ -928,7 +958,7 @@ cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint64_t*>NULL)
+    cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <E4M3*>NULL)
     if status:
         m.status = status
         return NULL
@@ -937,132 +967,182 @@ cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <E5M2*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_branch(m, ins, &ins.a.branch)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_membar(m, ins, &ins.a.membar)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_halt(m, ins, &ins.a.halt)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_pattern(m, ins, &ins.a.mask_pattern)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_update(m, ins, &ins.a.mask_update)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_iter_set(m, ins, &ins.a.iter_set)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_iter_scaled(m, ins, &ins.a.iter_scaled)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_not(m, ins, &ins.a.mask_not)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_move(m, ins, &ins.a.mask_move)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm(m, ins, &ins.a.vld_norm)
     if status:
@@ -1072,7 +1152,7 @@ cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint8_t*>NULL)
     if status:
@@ -1082,7 +1162,7 @@ cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint16_t*>NULL)
     if status:
@@ -1092,7 +1172,7 @@ cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint32_t*>NULL)
     if status:
@@ -1102,7 +1182,7 @@ cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint8_t*>NULL)
     if status:
@@ -1112,7 +1192,7 @@ cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint16_t*>NULL)
     if status:
@@ -1122,7 +1202,7 @@ cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint8_t*>NULL)
     if status:
@@ -1132,7 +1212,7 @@ cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint16_t*>NULL)
     if status:
@@ -1142,7 +1222,7 @@ cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint8_t*>NULL)
     if status:
@@ -1152,7 +1232,7 @@ cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint16_t*>NULL)
     if status:
@@ -1162,7 +1242,7 @@ cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint32_t*>NULL)
     if status:
@@ -1172,7 +1252,7 @@ cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint8_t*>NULL)
     if status:
@@ -1182,7 +1262,7 @@ cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint16_t*>NULL)
     if status:
@@ -1192,7 +1272,7 @@ cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint32_t*>NULL)
     if status:
@@ -1202,7 +1282,7 @@ cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm(m, ins, &ins.a.mask_load_norm)
     if status:
@@ -1212,7 +1292,7 @@ cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us(m, ins, &ins.a.mask_load_us)
     if status:
@@ -1222,7 +1302,7 @@ cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds(m, ins, &ins.a.mask_load_ds)
     if status:
@@ -1232,7 +1312,7 @@ cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint8_t*>NULL, <uint16_t*>NULL)
     if status:
@@ -1242,7 +1322,7 @@ cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint16_t*>NULL, <uint16_t*>NULL)
     if status:
@@ -1252,7 +1332,7 @@ cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint32_t*>NULL, <uint32_t*>NULL)
     if status:
@@ -1262,7 +1342,7 @@ cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint8_t*>NULL)
     if status:
@@ -1272,7 +1352,7 @@ cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint16_t*>NULL)
     if status:
@@ -1282,7 +1362,7 @@ cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint32_t*>NULL)
     if status:
@@ -1292,7 +1372,7 @@ cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint8_t*>NULL)
     if status:
@@ -1302,7 +1382,7 @@ cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint16_t*>NULL)
     if status:
@@ -1312,7 +1392,7 @@ cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint32_t*>NULL)
     if status:
@@ -1322,7 +1402,7 @@ cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint16_t*>NULL)
     if status:
@@ -1332,7 +1412,7 @@ cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint32_t*>NULL)
     if status:
@@ -1342,7 +1422,7 @@ cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint64_t*>NULL)
     if status:
@@ -1352,7 +1432,7 @@ cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2(m, ins, &ins.a.vsta_packv2)
     if status:
@@ -1362,7 +1442,7 @@ cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint8_t*>NULL)
     if status:
@@ -1372,7 +1452,7 @@ cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint16_t*>NULL)
     if status:
@@ -1382,7 +1462,7 @@ cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint32_t*>NULL)
     if status:
@@ -1392,7 +1472,7 @@ cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm(m, ins, &ins.a.mask_store_norm)
     if status:
@@ -1402,7 +1482,7 @@ cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack(m, ins, &ins.a.mask_store_pack)
     if status:
@@ -1412,7 +1492,7 @@ cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint8_t*>NULL, <uint16_t*>NULL)
     if status:
@@ -1422,7 +1502,7 @@ cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint16_t*>NULL, <uint16_t*>NULL)
     if status:
@@ -1432,7 +1512,7 @@ cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint32_t*>NULL, <uint32_t*>NULL)
     if status:
@@ -1442,7 +1522,7 @@ cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint32_t*>NULL)
     if status:
@@ -1452,7 +1532,7 @@ cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint64_t*>NULL)
     if status:
@@ -1462,3129 +1542,3129 @@ cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_87(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_88(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_89(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <int16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_90(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_91(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_87(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_92(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_88(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_93(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <int64_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_89(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_94(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_90(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_95(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_91(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_96(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_92(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_97(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <F16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_93(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_98(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_94(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_99(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_95(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_100(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <float*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_96(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_101(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int64_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_97(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_102(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint64_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_98(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_103(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_99(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_104(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_100(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_105(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <F16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_101(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_106(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_102(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_107(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_103(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_108(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <float*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_104(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_109(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int64_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_105(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_110(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint64_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_106(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_111(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <int8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_107(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_112(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_108(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_113(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <E5M2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_109(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_114(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <E4M3*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_110(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_115(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <int16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_111(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_116(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_112(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_117(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_113(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_118(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_114(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_119(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_115(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_120(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_116(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_121(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup(m, ins, &ins.a.vdup, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_117(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_122(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_118(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_123(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_119(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_124(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <E5M2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_120(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_125(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <E4M3*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_121(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_126(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_122(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_127(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_123(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_128(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_124(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_129(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_125(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_130(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_126(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_131(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_127(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_132(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_masked(m, ins, &ins.a.vdup_masked, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_128(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_133(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci(m, ins, &ins.a.vci, <int8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_129(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_134(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci(m, ins, &ins.a.vci, <int16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_130(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_135(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci(m, ins, &ins.a.vci, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_131(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_136(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci(m, ins, &ins.a.vci, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_132(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_137(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci(m, ins, &ins.a.vci, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_133(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_138(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_134(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_139(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_135(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_140(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_136(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_141(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_137(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_142(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_138(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_143(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_139(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_144(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_140(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_145(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_141(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_146(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_142(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_147(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_143(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_148(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_144(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_149(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_145(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_150(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_146(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_151(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_147(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_152(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_148(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_153(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_149(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_154(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_150(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_155(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_151(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_156(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_152(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_157(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_153(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_158(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_154(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_159(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_155(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_160(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_156(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_161(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_157(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_162(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_158(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_163(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_159(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_164(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_160(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_165(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_161(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_166(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_162(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_167(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_163(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_168(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_164(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_169(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_165(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_170(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_166(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_171(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_167(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_172(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_168(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_173(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_169(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_174(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_170(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_175(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_171(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_176(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_172(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_177(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_173(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_178(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_174(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_179(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_175(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_180(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_176(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_181(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_177(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_182(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_178(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_183(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_179(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_184(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_180(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_185(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_181(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_186(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_182(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_187(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_183(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_188(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_184(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_189(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_185(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_190(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_186(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_191(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_187(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_192(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_188(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_193(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_189(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_194(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_190(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_195(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_191(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_196(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_192(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_197(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_193(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_198(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_194(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_199(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_195(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_200(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_196(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_201(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_197(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_202(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_198(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_203(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_199(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_204(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_200(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_205(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_201(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_206(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_202(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_207(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_203(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_208(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_204(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_209(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_205(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_210(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_206(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_211(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_207(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_212(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_208(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_213(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_209(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_214(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_210(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_215(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_211(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_216(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_212(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_217(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_213(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_218(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_214(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_219(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_215(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_220(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_216(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_221(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_217(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_222(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_218(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_223(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_219(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_224(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_220(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_225(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_221(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_226(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_222(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_227(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_223(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_228(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_224(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_229(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_225(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_230(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_226(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_231(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_227(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_232(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_228(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_233(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_229(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_234(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_230(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_235(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_231(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_236(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_232(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_237(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_233(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_238(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_234(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_239(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_235(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_240(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_236(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_241(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_237(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_242(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_238(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_243(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_239(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_244(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_240(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_245(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_241(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_246(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_242(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_247(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_243(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_248(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_244(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_249(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_245(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_250(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_246(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_251(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_247(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_252(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_248(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_253(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_249(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_254(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_250(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_255(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_251(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_256(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_252(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_257(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_253(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_258(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_254(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_259(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_255(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_260(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_256(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_261(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_257(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_262(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_258(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_263(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_259(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_264(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_260(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_265(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_261(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_266(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_262(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_267(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_263(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_268(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_264(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_269(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_265(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_270(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_pcnt(m, ins, &ins.a.pcnt)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_266(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_271(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_267(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_272(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_268(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_273(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_269(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_274(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_270(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_275(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_271(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_276(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_272(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_277(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_273(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_278(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_274(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_279(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_275(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_280(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_276(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_281(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_277(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_282(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_278(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_283(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_279(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_284(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_280(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_285(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_281(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_286(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_282(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_287(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_283(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_288(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_284(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_289(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_285(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_290(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_286(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_291(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_287(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_292(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_288(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_293(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_289(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_294(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_290(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_295(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_291(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_296(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_292(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_297(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_293(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_298(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_294(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_299(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_295(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_300(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_296(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_301(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint8_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_297(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_302(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint8_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_298(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_303(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_299(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_304(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_300(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_305(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_301(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_306(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_302(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_307(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_303(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_308(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_304(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_309(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_305(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_310(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_306(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_311(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_307(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_312(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_308(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_313(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_309(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_314(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_310(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_315(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_311(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_316(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_312(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_317(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_313(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_318(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_314(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_319(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_315(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_320(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_316(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_321(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_317(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_322(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_318(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_323(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_319(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_324(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_320(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_325(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_321(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_326(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_322(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_327(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_323(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_328(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_324(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_329(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_325(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_330(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_326(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_331(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_327(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_332(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_328(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_333(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_329(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_334(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_330(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_335(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_331(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_336(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_332(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_337(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_333(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_338(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_334(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_339(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_335(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_340(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_336(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_341(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_337(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_342(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_338(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_343(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_odd*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_339(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_344(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_340(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_345(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_341(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_346(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_342(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_347(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_343(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_348(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_344(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_349(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_345(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_350(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_346(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_351(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_347(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_352(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_348(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_353(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_349(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_354(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_350(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_355(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_351(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_356(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_352(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_357(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_353(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_358(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_354(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_359(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_div_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_355(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_360(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_div_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_356(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_361(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_357(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_362(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_358(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_363(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_359(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_364(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_360(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_365(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_361(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_366(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_362(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_367(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_363(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_368(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_364(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_369(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_365(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_370(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_366(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_371(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_367(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_372(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_368(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_373(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_369(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_374(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_370(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_375(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_371(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_376(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_372(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_377(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_373(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_378(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_374(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_379(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_375(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_380(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_376(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_381(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_377(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_382(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_378(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_383(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_379(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_384(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_380(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_385(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_381(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_386(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_382(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_387(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_383(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_388(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_384(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_389(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_385(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_390(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_386(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_391(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_387(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_392(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_388(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_393(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_389(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_394(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_390(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_395(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_391(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_396(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_392(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_397(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_393(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_398(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_394(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_399(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_395(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_400(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_396(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_401(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_397(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_402(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_398(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_403(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_399(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_404(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_400(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_405(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_401(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_406(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_402(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_407(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_403(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_408(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_404(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_409(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_405(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_410(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_406(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_411(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_407(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_412(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_408(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_413(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_409(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_414(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_410(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_415(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_411(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_416(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_412(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_417(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_413(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_418(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_414(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_419(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_415(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_420(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_416(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_421(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_417(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_422(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_418(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_423(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_419(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_420(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_421(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_422(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_423(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int8_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint8_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int16_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint16_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int32_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint32_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int8_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint8_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int16_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint16_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int32_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint32_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vmov(m, ins, &ins.a.vmov, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_446(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma_x(m, ins, &ins.a.vfma_x, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_447(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma_x(m, ins, &ins.a.vfma_x, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_448(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_ln*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_ln*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_455(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_457(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_458(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_459(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_455(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_460(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_456(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_461(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint16_t*>NULL, <uint8_t*>NULL, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_457(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_462(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int16_t*>NULL, <int8_t*>NULL, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_458(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_463(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint32_t*>NULL, <uint16_t*>NULL, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_459(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_464(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int32_t*>NULL, <int16_t*>NULL, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_460(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_465(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint16_t*>NULL, <uint8_t*>NULL, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_461(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_466(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int16_t*>NULL, <int8_t*>NULL, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_462(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_467(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint32_t*>NULL, <uint16_t*>NULL, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_463(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_468(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int32_t*>NULL, <int16_t*>NULL, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_464(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_469(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_465(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_470(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_466(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_471(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_467(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_472(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <int16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_468(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_473(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_469(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_474(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_470(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_475(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <F16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_471(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_476(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <float*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_472(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_477(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_473(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_478(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_474(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_479(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_475(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_480(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_476(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_481(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <F16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_477(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_482(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <float*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_478(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_483(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_479(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_484(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_480(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_485(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_481(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_486(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_482(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_487(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint8_t*>NULL, <uint16_t*>NULL, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_483(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_488(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint16_t*>NULL, <uint32_t*>NULL, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_484(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_489(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint8_t*>NULL, <uint16_t*>NULL, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_485(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_490(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint16_t*>NULL, <uint32_t*>NULL, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_486(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_491(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_pack(m, ins, &ins.a.mask_pack, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_487(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_492(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_pack(m, ins, &ins.a.mask_pack, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_488(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_493(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_unpack(m, ins, &ins.a.mask_unpack, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_489(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_494(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_unpack(m, ins, &ins.a.mask_unpack, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_490(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_495(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_bin0*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_491(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_496(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_bin1*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_492(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_497(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_cbin0*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_493(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_498(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_cbin1*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_494(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_499(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_select(m, ins, &ins.a.mask_select)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_495(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_500(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_intlv(m, ins, &ins.a.mask_intlv)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_496(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_501(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_dintlv(m, ins, &ins.a.mask_dintlv)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_497(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_502(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_498(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_503(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_499(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_504(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_500(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_505(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_501(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_506(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_502(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_507(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_abssub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_503(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_508(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_abssub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_504(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_509(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound_x(m, ins, &ins.a.vcompound_x, <F16*>NULL, <Op_prelu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_505(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_510(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound_x(m, ins, &ins.a.vcompound_x, <float*>NULL, <Op_prelu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_506(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_511(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_507(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_512(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_508(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_513(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_509(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_514(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_510(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_515(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_511(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_516(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_lane(m, ins, &ins.a.vdup_lane, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_512(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_517(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_lane(m, ins, &ins.a.vdup_lane, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_513(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_518(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vdup_lane(m, ins, &ins.a.vdup_lane, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_514(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_519(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vmull(m, ins, &ins.a.vmull, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_515(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_520(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vmull(m, ins, &ins.a.vmull, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_516(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_521(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_517(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_522(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_518(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_523(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint8_t*>NULL, <Op_plain*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_519(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_524(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint16_t*>NULL, <Op_plain*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_520(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_525(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint32_t*>NULL, <Op_plain*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_521(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_526(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint8_t*>NULL, <Op_status*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_522(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_527(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint16_t*>NULL, <Op_status*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_523(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_528(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint32_t*>NULL, <Op_status*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_524(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_529(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_525(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_530(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_526(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_531(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_527(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_532(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_spr_clear(m, ins, &ins.a.spr_clear)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_528(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_533(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint8_t*>NULL)
     if status:
@@ -4594,7 +4674,7 @@ cdef const Ins* kernel_528(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_529(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_534(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint16_t*>NULL)
     if status:
@@ -4604,7 +4684,7 @@ cdef const Ins* kernel_529(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_530(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_535(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint32_t*>NULL)
     if status:
@@ -4614,7 +4694,7 @@ cdef const Ins* kernel_530(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_531(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_536(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint64_t*>NULL)
     if status:
@@ -4624,7 +4704,7 @@ cdef const Ins* kernel_531(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_532(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_537(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint8_t*>NULL)
     if status:
@@ -4634,7 +4714,7 @@ cdef const Ins* kernel_532(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_533(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_538(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint16_t*>NULL)
     if status:
@@ -4644,7 +4724,7 @@ cdef const Ins* kernel_533(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_534(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_539(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint32_t*>NULL)
     if status:
@@ -4654,7 +4734,7 @@ cdef const Ins* kernel_534(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_535(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_540(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint64_t*>NULL)
     if status:
@@ -4664,7 +4744,7 @@ cdef const Ins* kernel_535(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_536(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_541(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstas(m, ins, &ins.a.vstas, <Op_plain*>NULL)
     if status:
@@ -4674,7 +4754,7 @@ cdef const Ins* kernel_536(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_537(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_542(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstas(m, ins, &ins.a.vstas, <Op_ar*>NULL)
     if status:
@@ -4684,7 +4764,7 @@ cdef const Ins* kernel_537(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_538(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_543(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldas(m, ins, &ins.a.vldas)
     if status:
@@ -4694,7 +4774,7 @@ cdef const Ins* kernel_538(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_539(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_544(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint8_t*>NULL)
     if status:
@@ -4704,7 +4784,7 @@ cdef const Ins* kernel_539(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_540(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_545(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint16_t*>NULL)
     if status:
@@ -4714,7 +4794,7 @@ cdef const Ins* kernel_540(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_541(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_546(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint32_t*>NULL)
     if status:
@@ -4724,7 +4804,7 @@ cdef const Ins* kernel_541(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_542(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_547(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint64_t*>NULL)
     if status:
@@ -4734,7 +4814,7 @@ cdef const Ins* kernel_542(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_543(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_548(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint8_t*>NULL)
     if status:
@@ -4744,7 +4824,7 @@ cdef const Ins* kernel_543(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_544(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_549(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint16_t*>NULL)
     if status:
@@ -4754,7 +4834,7 @@ cdef const Ins* kernel_544(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_545(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_550(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint32_t*>NULL)
     if status:
@@ -4764,7 +4844,7 @@ cdef const Ins* kernel_545(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_546(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_551(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint64_t*>NULL)
     if status:
@@ -4774,7 +4854,7 @@ cdef const Ins* kernel_546(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_547(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_552(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_blk(m, ins, &ins.a.vld_blk)
     if status:
@@ -4784,7 +4864,7 @@ cdef const Ins* kernel_547(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_548(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_553(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b(m, ins, &ins.a.vld_e2b, <uint16_t*>NULL)
     if status:
@@ -4794,7 +4874,7 @@ cdef const Ins* kernel_548(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_549(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_554(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b(m, ins, &ins.a.vld_e2b, <uint32_t*>NULL)
     if status:
@@ -4804,7 +4884,7 @@ cdef const Ins* kernel_549(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_550(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_555(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk4(m, ins, &ins.a.vld_unpk4)
     if status:
@@ -4814,7 +4894,7 @@ cdef const Ins* kernel_550(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_551(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_556(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint8_t*>NULL)
     if status:
@@ -4824,7 +4904,7 @@ cdef const Ins* kernel_551(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_552(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_557(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint16_t*>NULL)
     if status:
@@ -4834,7 +4914,7 @@ cdef const Ins* kernel_552(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_553(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_558(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint32_t*>NULL)
     if status:
@@ -4844,7 +4924,7 @@ cdef const Ins* kernel_553(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_554(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_559(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint64_t*>NULL)
     if status:
@@ -4854,7 +4934,7 @@ cdef const Ins* kernel_554(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_555(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_560(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint8_t*>NULL)
     if status:
@@ -4864,7 +4944,7 @@ cdef const Ins* kernel_555(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_556(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_561(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint16_t*>NULL)
     if status:
@@ -4874,7 +4954,7 @@ cdef const Ins* kernel_556(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_557(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_562(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint32_t*>NULL)
     if status:
@@ -4884,7 +4964,7 @@ cdef const Ins* kernel_557(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_558(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_563(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint64_t*>NULL)
     if status:
@@ -4894,7 +4974,7 @@ cdef const Ins* kernel_558(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_559(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_564(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint8_t*>NULL)
     if status:
@@ -4904,7 +4984,7 @@ cdef const Ins* kernel_559(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_560(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_565(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint16_t*>NULL)
     if status:
@@ -4914,7 +4994,7 @@ cdef const Ins* kernel_560(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_561(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_566(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint32_t*>NULL)
     if status:
@@ -4924,7 +5004,7 @@ cdef const Ins* kernel_561(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_562(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_567(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint64_t*>NULL)
     if status:
@@ -4934,7 +5014,7 @@ cdef const Ins* kernel_562(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_563(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_568(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint8_t*>NULL)
     if status:
@@ -4944,7 +5024,7 @@ cdef const Ins* kernel_563(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_564(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_569(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint16_t*>NULL)
     if status:
@@ -4954,7 +5034,7 @@ cdef const Ins* kernel_564(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_565(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_570(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint32_t*>NULL)
     if status:
@@ -4964,7 +5044,7 @@ cdef const Ins* kernel_565(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_566(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_571(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint64_t*>NULL)
     if status:
@@ -4974,7 +5054,301 @@ cdef const Ins* kernel_566(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_567(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_572(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_573(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_574(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_575(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <E4M3*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_576(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <E5M2*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_577(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_578(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_579(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_580(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_581(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_582(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_583(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_584(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_585(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_586(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_mul*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_587(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_588(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_589(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_div*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_590(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <F16*>NULL, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_591(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <F16*>NULL, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_592(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <BF16*>NULL, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_593(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <BF16*>NULL, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_594(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <float*>NULL, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_595(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <float*>NULL, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_add*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_sub*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_spr_set(m, ins, &ins.a.mask_spr_set)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_spr_read(m, ins, &ins.a.mask_spr_read)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <int8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <E5M2*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <E4M3*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <int16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_605(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_606(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_608(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <int32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_609(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_610(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_merge(m, ins, &ins.a.vdup_merge, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_611(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_lane_merge(m, ins, &ins.a.vdup_lane_merge, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_612(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_lane_merge(m, ins, &ins.a.vdup_lane_merge, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_613(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vdup_lane_merge(m, ins, &ins.a.vdup_lane_merge, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_614(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
@@ -4984,7 +5358,7 @@ cdef const Ins* kernel_567(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_568(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
@@ -4994,7 +5368,7 @@ cdef const Ins* kernel_568(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_569(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
@@ -5004,7 +5378,7 @@ cdef const Ins* kernel_569(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_570(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
@@ -5014,7 +5388,7 @@ cdef const Ins* kernel_570(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_571(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
@@ -5024,7 +5398,7 @@ cdef const Ins* kernel_571(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_572(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
@@ -5034,7 +5408,7 @@ cdef const Ins* kernel_572(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_573(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
@@ -5044,7 +5418,7 @@ cdef const Ins* kernel_573(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_574(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
@@ -5054,7 +5428,7 @@ cdef const Ins* kernel_574(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_575(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
@@ -5064,7 +5438,7 @@ cdef const Ins* kernel_575(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_576(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
@@ -5074,7 +5448,7 @@ cdef const Ins* kernel_576(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_577(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
@@ -5084,7 +5458,7 @@ cdef const Ins* kernel_577(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_578(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
@@ -5094,7 +5468,7 @@ cdef const Ins* kernel_578(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_579(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
@@ -5104,7 +5478,7 @@ cdef const Ins* kernel_579(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_580(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
@@ -5114,7 +5488,7 @@ cdef const Ins* kernel_580(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_581(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
@@ -5124,7 +5498,7 @@ cdef const Ins* kernel_581(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_582(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
@@ -5134,7 +5508,7 @@ cdef const Ins* kernel_582(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_583(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
@@ -5144,7 +5518,7 @@ cdef const Ins* kernel_583(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_584(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
@@ -5154,7 +5528,7 @@ cdef const Ins* kernel_584(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_585(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
@@ -5164,7 +5538,7 @@ cdef const Ins* kernel_585(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_586(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
@@ -5174,7 +5548,7 @@ cdef const Ins* kernel_586(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_587(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_634(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
@@ -5184,7 +5558,7 @@ cdef const Ins* kernel_587(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_588(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_635(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
@@ -5194,7 +5568,7 @@ cdef const Ins* kernel_588(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_589(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_636(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
@@ -5204,7 +5578,7 @@ cdef const Ins* kernel_589(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_590(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_637(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
@@ -5214,7 +5588,7 @@ cdef const Ins* kernel_590(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_591(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_638(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
@@ -5224,7 +5598,7 @@ cdef const Ins* kernel_591(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_592(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_639(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
     if status:
@@ -5234,7 +5608,7 @@ cdef const Ins* kernel_592(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_593(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_640(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
     if status:
@@ -5244,7 +5618,7 @@ cdef const Ins* kernel_593(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_594(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_641(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
     if status:
@@ -5254,7 +5628,7 @@ cdef const Ins* kernel_594(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_595(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_642(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
     if status:
@@ -5264,7 +5638,7 @@ cdef const Ins* kernel_595(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_643(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
@@ -5274,7 +5648,7 @@ cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_644(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
     if status:
@@ -5284,7 +5658,7 @@ cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_645(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
     if status:
@@ -5294,7 +5668,7 @@ cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_646(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
     if status:
@@ -5304,7 +5678,7 @@ cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_647(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_blk_pu(m, ins, &ins.a.vld_blk_pu)
     if status:
@@ -5314,7 +5688,7 @@ cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_648(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint16_t*>NULL)
     if status:
@@ -5324,7 +5698,7 @@ cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_649(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint32_t*>NULL)
     if status:
@@ -5334,7 +5708,7 @@ cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_650(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk4_pu(m, ins, &ins.a.vld_unpk4_pu)
     if status:
@@ -5344,28 +5718,28 @@ cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_651(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_loop(m, ins, &ins.a.loop)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_605(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_652(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_endloop(m, ins, &ins.a.endloop)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_606(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_653(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_iter_loops(m, ins, &ins.a.iter_loops)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_654(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstas_post(m, ins, &ins.a.vstas_post)
     if status:
@@ -5375,14 +5749,14 @@ cdef const Ins* kernel_607(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_608(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_655(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_move_masked(m, ins, &ins.a.mask_move_masked)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_609(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_656(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_from_vector(m, ins, &ins.a.mask_from_vector)
     if status:
         m.status = status
@@ -5390,7 +5764,7 @@ cdef const Ins* kernel_609(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef KernelFn KERNELS[610]
+cdef KernelFn KERNELS[657]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -6001,6 +6375,53 @@ KERNELS[606] = kernel_606
 KERNELS[607] = kernel_607
 KERNELS[608] = kernel_608
 KERNELS[609] = kernel_609
+KERNELS[610] = kernel_610
+KERNELS[611] = kernel_611
+KERNELS[612] = kernel_612
+KERNELS[613] = kernel_613
+KERNELS[614] = kernel_614
+KERNELS[615] = kernel_615
+KERNELS[616] = kernel_616
+KERNELS[617] = kernel_617
+KERNELS[618] = kernel_618
+KERNELS[619] = kernel_619
+KERNELS[620] = kernel_620
+KERNELS[621] = kernel_621
+KERNELS[622] = kernel_622
+KERNELS[623] = kernel_623
+KERNELS[624] = kernel_624
+KERNELS[625] = kernel_625
+KERNELS[626] = kernel_626
+KERNELS[627] = kernel_627
+KERNELS[628] = kernel_628
+KERNELS[629] = kernel_629
+KERNELS[630] = kernel_630
+KERNELS[631] = kernel_631
+KERNELS[632] = kernel_632
+KERNELS[633] = kernel_633
+KERNELS[634] = kernel_634
+KERNELS[635] = kernel_635
+KERNELS[636] = kernel_636
+KERNELS[637] = kernel_637
+KERNELS[638] = kernel_638
+KERNELS[639] = kernel_639
+KERNELS[640] = kernel_640
+KERNELS[641] = kernel_641
+KERNELS[642] = kernel_642
+KERNELS[643] = kernel_643
+KERNELS[644] = kernel_644
+KERNELS[645] = kernel_645
+KERNELS[646] = kernel_646
+KERNELS[647] = kernel_647
+KERNELS[648] = kernel_648
+KERNELS[649] = kernel_649
+KERNELS[650] = kernel_650
+KERNELS[651] = kernel_651
+KERNELS[652] = kernel_652
+KERNELS[653] = kernel_653
+KERNELS[654] = kernel_654
+KERNELS[655] = kernel_655
+KERNELS[656] = kernel_656
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -6028,1327 +6449,1391 @@ KERNEL_OF_ROWS = (
     (12, 17, 0, 15),
     (12, 18, 0, 17),
     (12, 19, 0, 19),
-    (13, 1, 0, 20),
-    (13, 2, 0, 20),
-    (13, 3, 0, 21),
-    (13, 4, 0, 21),
-    (13, 5, 0, 22),
-    (13, 6, 0, 22),
-    (13, 7, 0, 23),
-    (13, 8, 0, 23),
-    (13, 16, 0, 20),
-    (13, 17, 0, 21),
-    (13, 18, 0, 22),
-    (13, 19, 0, 23),
-    (14, 0, 0, 24),
-    (15, 0, 0, 25),
-    (16, 0, 0, 26),
-    (17, 0, 0, 27),
-    (18, 0, 0, 28),
-    (19, 0, 0, 29),
-    (20, 0, 0, 30),
-    (21, 0, 0, 31),
-    (22, 0, 0, 32),
-    (23, 16, 0, 33),
-    (23, 17, 0, 33),
-    (23, 18, 0, 33),
-    (24, 16, 0, 34),
-    (24, 17, 0, 34),
-    (24, 18, 0, 34),
-    (25, 16, 0, 35),
-    (25, 17, 0, 35),
-    (25, 18, 0, 35),
-    (26, 16, 0, 36),
-    (26, 17, 0, 36),
-    (26, 18, 0, 36),
-    (27, 0, 0, 37),
-    (28, 0, 0, 38),
-    (29, 0, 0, 39),
-    (30, 0, 0, 40),
-    (31, 0, 0, 41),
-    (32, 1, 0, 42),
-    (32, 2, 0, 42),
-    (32, 3, 0, 42),
-    (32, 4, 0, 42),
-    (32, 5, 0, 42),
-    (32, 6, 0, 42),
-    (32, 7, 0, 42),
-    (32, 8, 0, 42),
-    (32, 9, 0, 42),
-    (32, 10, 0, 42),
-    (32, 11, 0, 42),
-    (32, 12, 0, 42),
-    (32, 13, 0, 42),
-    (32, 14, 0, 42),
-    (32, 15, 0, 42),
-    (32, 16, 0, 42),
-    (32, 17, 0, 42),
-    (32, 18, 0, 42),
-    (32, 19, 0, 42),
-    (32, 20, 0, 42),
-    (32, 21, 0, 42),
-    (32, 22, 0, 42),
-    (33, 1, 0, 43),
-    (33, 2, 0, 43),
-    (33, 12, 0, 43),
-    (33, 13, 0, 43),
-    (33, 14, 0, 43),
-    (33, 15, 0, 43),
-    (33, 16, 0, 43),
-    (33, 20, 0, 43),
-    (33, 21, 0, 43),
-    (33, 22, 0, 43),
-    (33, 3, 0, 44),
-    (33, 4, 0, 44),
-    (33, 9, 0, 44),
-    (33, 10, 0, 44),
-    (33, 17, 0, 44),
-    (33, 5, 0, 45),
-    (33, 6, 0, 45),
-    (33, 11, 0, 45),
-    (33, 18, 0, 45),
-    (34, 1, 0, 46),
-    (34, 2, 0, 46),
-    (34, 12, 0, 46),
-    (34, 13, 0, 46),
-    (34, 14, 0, 46),
-    (34, 15, 0, 46),
-    (34, 16, 0, 46),
-    (34, 20, 0, 46),
-    (34, 21, 0, 46),
-    (34, 22, 0, 46),
-    (34, 3, 0, 47),
-    (34, 4, 0, 47),
-    (34, 9, 0, 47),
-    (34, 10, 0, 47),
-    (34, 17, 0, 47),
-    (35, 1, 0, 48),
-    (35, 2, 0, 48),
-    (35, 12, 0, 48),
-    (35, 13, 0, 48),
-    (35, 14, 0, 48),
-    (35, 15, 0, 48),
-    (35, 16, 0, 48),
-    (35, 20, 0, 48),
-    (35, 21, 0, 48),
-    (35, 22, 0, 48),
-    (35, 3, 0, 49),
-    (35, 4, 0, 49),
-    (35, 9, 0, 49),
-    (35, 10, 0, 49),
-    (35, 17, 0, 49),
-    (36, 1, 0, 50),
-    (36, 2, 0, 50),
-    (36, 12, 0, 50),
-    (36, 13, 0, 50),
-    (36, 14, 0, 50),
-    (36, 15, 0, 50),
-    (36, 16, 0, 50),
-    (36, 20, 0, 50),
-    (36, 21, 0, 50),
-    (36, 22, 0, 50),
-    (36, 3, 0, 51),
-    (36, 4, 0, 51),
-    (36, 9, 0, 51),
-    (36, 10, 0, 51),
-    (36, 17, 0, 51),
-    (36, 5, 0, 52),
-    (36, 6, 0, 52),
-    (36, 11, 0, 52),
-    (36, 18, 0, 52),
-    (37, 1, 0, 53),
-    (37, 2, 0, 53),
-    (37, 12, 0, 53),
-    (37, 13, 0, 53),
-    (37, 14, 0, 53),
-    (37, 15, 0, 53),
-    (37, 16, 0, 53),
-    (37, 20, 0, 53),
-    (37, 21, 0, 53),
-    (37, 22, 0, 53),
-    (37, 3, 0, 54),
-    (37, 4, 0, 54),
-    (37, 9, 0, 54),
-    (37, 10, 0, 54),
-    (37, 17, 0, 54),
-    (37, 5, 0, 55),
-    (37, 6, 0, 55),
-    (37, 11, 0, 55),
-    (37, 18, 0, 55),
-    (38, 0, 0, 56),
-    (39, 0, 0, 57),
-    (40, 0, 0, 58),
-    (41, 1, 4, 59),
-    (41, 2, 4, 59),
-    (41, 16, 4, 59),
-    (41, 3, 4, 60),
-    (41, 4, 4, 60),
-    (41, 9, 4, 60),
-    (41, 10, 4, 60),
-    (41, 17, 4, 60),
-    (41, 5, 6, 61),
-    (41, 6, 6, 61),
-    (41, 11, 6, 61),
-    (41, 18, 6, 61),
-    (42, 1, 0, 62),
-    (42, 2, 0, 62),
-    (42, 3, 0, 63),
-    (42, 4, 0, 63),
-    (42, 5, 0, 64),
-    (42, 6, 0, 64),
-    (42, 9, 0, 63),
-    (42, 11, 0, 64),
-    (42, 10, 0, 63),
-    (42, 12, 0, 62),
-    (42, 15, 0, 62),
-    (42, 13, 0, 62),
-    (42, 14, 0, 62),
-    (42, 20, 0, 62),
-    (42, 21, 0, 62),
-    (42, 22, 0, 62),
-    (42, 16, 0, 62),
-    (42, 17, 0, 63),
-    (42, 18, 0, 64),
-    (43, 1, 0, 65),
-    (43, 2, 0, 65),
-    (43, 3, 0, 66),
-    (43, 4, 0, 66),
-    (43, 5, 0, 67),
-    (43, 6, 0, 67),
-    (43, 9, 0, 66),
-    (43, 11, 0, 67),
-    (43, 10, 0, 66),
-    (43, 12, 0, 65),
-    (43, 15, 0, 65),
-    (43, 13, 0, 65),
-    (43, 14, 0, 65),
-    (43, 20, 0, 65),
-    (43, 21, 0, 65),
-    (43, 22, 0, 65),
-    (43, 16, 0, 65),
-    (43, 17, 0, 66),
-    (43, 18, 0, 67),
-    (44, 3, 0, 68),
-    (44, 4, 0, 68),
-    (44, 5, 0, 69),
-    (44, 6, 0, 69),
-    (44, 7, 0, 70),
-    (44, 8, 0, 70),
-    (44, 9, 0, 68),
-    (44, 11, 0, 69),
-    (44, 10, 0, 68),
-    (44, 17, 0, 68),
-    (44, 18, 0, 69),
-    (44, 19, 0, 70),
-    (45, 5, 0, 71),
-    (45, 6, 0, 71),
-    (45, 11, 0, 71),
-    (45, 18, 0, 71),
-    (46, 1, 0, 72),
-    (46, 2, 0, 72),
-    (46, 3, 0, 73),
-    (46, 4, 0, 73),
-    (46, 5, 0, 74),
-    (46, 6, 0, 74),
-    (46, 9, 0, 73),
-    (46, 10, 0, 73),
-    (46, 12, 0, 72),
-    (46, 15, 0, 72),
-    (46, 13, 0, 72),
-    (46, 14, 0, 72),
-    (46, 20, 0, 72),
-    (46, 21, 0, 72),
-    (46, 22, 0, 72),
-    (46, 16, 0, 72),
-    (46, 17, 0, 73),
-    (46, 18, 0, 74),
-    (47, 0, 0, 75),
-    (48, 0, 0, 76),
-    (49, 1, 4, 77),
-    (49, 2, 4, 77),
-    (49, 16, 4, 77),
-    (49, 3, 4, 78),
-    (49, 4, 4, 78),
-    (49, 9, 4, 78),
-    (49, 10, 4, 78),
-    (49, 17, 4, 78),
-    (49, 5, 6, 79),
-    (49, 6, 6, 79),
-    (49, 11, 6, 79),
-    (49, 18, 6, 79),
-    (49, 7, 6, 80),
-    (49, 8, 6, 80),
-    (49, 19, 6, 80),
-    (49, 7, 8, 81),
-    (49, 8, 8, 81),
-    (49, 19, 8, 81),
-    (50, 9, 9, 82),
-    (50, 11, 11, 83),
-    (50, 5, 3, 84),
-    (50, 6, 4, 85),
-    (50, 5, 5, 86),
-    (50, 6, 6, 87),
-    (50, 7, 7, 88),
-    (50, 8, 8, 89),
-    (51, 3, 0, 90),
-    (51, 4, 0, 91),
-    (51, 9, 0, 92),
-    (51, 5, 0, 93),
-    (51, 6, 0, 94),
-    (51, 11, 0, 95),
-    (51, 7, 0, 96),
-    (51, 8, 0, 97),
-    (52, 3, 0, 98),
-    (52, 4, 0, 99),
-    (52, 9, 0, 100),
-    (52, 5, 0, 101),
-    (52, 6, 0, 102),
-    (52, 11, 0, 103),
-    (52, 7, 0, 104),
-    (52, 8, 0, 105),
-    (53, 1, 0, 106),
-    (53, 2, 0, 107),
-    (53, 13, 0, 108),
-    (53, 12, 0, 109),
-    (53, 3, 0, 110),
-    (53, 4, 0, 111),
-    (53, 9, 0, 112),
-    (53, 10, 0, 113),
-    (53, 5, 0, 114),
-    (53, 6, 0, 115),
-    (53, 11, 0, 116),
-    (54, 1, 0, 117),
-    (54, 2, 0, 118),
-    (54, 13, 0, 119),
-    (54, 12, 0, 120),
-    (54, 3, 0, 121),
-    (54, 4, 0, 122),
-    (54, 9, 0, 123),
-    (54, 10, 0, 124),
-    (54, 5, 0, 125),
-    (54, 6, 0, 126),
-    (54, 11, 0, 127),
-    (55, 1, 0, 128),
-    (55, 3, 0, 129),
-    (55, 9, 0, 130),
-    (55, 5, 0, 131),
-    (55, 11, 0, 132),
-    (56, 1, 0, 133),
-    (56, 2, 0, 134),
-    (56, 3, 0, 135),
-    (56, 4, 0, 136),
-    (56, 9, 0, 137),
-    (56, 10, 0, 138),
-    (56, 5, 0, 139),
-    (56, 6, 0, 140),
-    (56, 11, 0, 141),
-    (57, 1, 0, 142),
-    (57, 2, 0, 143),
-    (57, 3, 0, 144),
-    (57, 4, 0, 145),
-    (57, 9, 0, 146),
-    (57, 10, 0, 147),
-    (57, 5, 0, 148),
-    (57, 6, 0, 149),
-    (57, 11, 0, 150),
-    (58, 3, 0, 151),
-    (58, 4, 0, 152),
-    (58, 9, 0, 153),
-    (58, 10, 0, 154),
-    (58, 5, 0, 155),
-    (58, 6, 0, 156),
-    (58, 11, 0, 157),
-    (59, 1, 0, 158),
-    (59, 2, 0, 159),
-    (59, 3, 0, 160),
-    (59, 4, 0, 161),
-    (59, 9, 0, 162),
-    (59, 10, 0, 163),
-    (59, 5, 0, 164),
-    (59, 6, 0, 165),
-    (59, 11, 0, 166),
-    (60, 1, 0, 167),
-    (60, 2, 0, 168),
-    (60, 3, 0, 169),
-    (60, 4, 0, 170),
-    (60, 9, 0, 171),
-    (60, 10, 0, 172),
-    (60, 5, 0, 173),
-    (60, 6, 0, 174),
-    (60, 11, 0, 175),
-    (61, 1, 0, 176),
-    (61, 2, 0, 177),
-    (61, 3, 0, 178),
-    (61, 4, 0, 179),
-    (61, 9, 0, 180),
-    (61, 10, 0, 181),
-    (61, 5, 0, 182),
-    (61, 6, 0, 183),
-    (61, 11, 0, 184),
-    (62, 3, 0, 185),
-    (62, 4, 0, 186),
-    (62, 9, 0, 187),
-    (62, 5, 0, 188),
-    (62, 6, 0, 189),
-    (62, 11, 0, 190),
-    (63, 1, 0, 191),
-    (63, 2, 0, 192),
-    (63, 3, 0, 193),
-    (63, 4, 0, 194),
-    (63, 9, 0, 195),
-    (63, 10, 0, 196),
-    (63, 5, 0, 197),
-    (63, 6, 0, 198),
-    (63, 11, 0, 199),
-    (64, 1, 0, 200),
-    (64, 2, 0, 201),
-    (64, 3, 0, 202),
-    (64, 4, 0, 203),
-    (64, 9, 0, 204),
-    (64, 5, 0, 205),
-    (64, 6, 0, 206),
-    (64, 11, 0, 207),
-    (65, 1, 0, 208),
-    (65, 2, 0, 209),
-    (65, 3, 0, 210),
-    (65, 4, 0, 211),
-    (65, 9, 0, 212),
-    (65, 10, 0, 213),
-    (65, 5, 0, 214),
-    (65, 6, 0, 215),
-    (65, 11, 0, 216),
-    (66, 1, 0, 217),
-    (66, 2, 0, 218),
-    (66, 3, 0, 219),
-    (66, 4, 0, 220),
-    (66, 9, 0, 221),
-    (66, 10, 0, 222),
-    (66, 5, 0, 223),
-    (66, 6, 0, 224),
-    (66, 11, 0, 225),
-    (67, 1, 0, 226),
-    (67, 2, 0, 227),
-    (67, 3, 0, 228),
-    (67, 4, 0, 229),
-    (67, 9, 0, 230),
-    (67, 10, 0, 231),
-    (67, 5, 0, 232),
-    (67, 6, 0, 233),
-    (67, 11, 0, 234),
-    (68, 1, 0, 235),
-    (68, 2, 0, 236),
-    (68, 3, 0, 237),
-    (68, 4, 0, 238),
-    (68, 9, 0, 239),
-    (68, 10, 0, 240),
-    (68, 5, 0, 241),
-    (68, 6, 0, 242),
-    (68, 11, 0, 243),
-    (69, 1, 0, 244),
-    (69, 2, 0, 245),
-    (69, 3, 0, 246),
-    (69, 4, 0, 247),
-    (69, 9, 0, 248),
-    (69, 10, 0, 249),
-    (69, 5, 0, 250),
-    (69, 6, 0, 251),
-    (69, 11, 0, 252),
-    (70, 1, 0, 253),
-    (70, 2, 0, 254),
-    (70, 3, 0, 255),
-    (70, 4, 0, 256),
-    (70, 9, 0, 257),
-    (70, 10, 0, 258),
-    (70, 5, 0, 259),
-    (70, 6, 0, 260),
-    (70, 11, 0, 261),
-    (71, 2, 0, 262),
-    (71, 1, 0, 262),
-    (71, 12, 0, 262),
-    (71, 15, 0, 262),
-    (71, 13, 0, 262),
-    (71, 4, 0, 263),
-    (71, 3, 0, 263),
-    (71, 9, 0, 263),
-    (71, 10, 0, 263),
-    (71, 6, 0, 264),
-    (71, 5, 0, 264),
-    (71, 11, 0, 264),
-    (72, 16, 0, 265),
-    (72, 17, 0, 265),
-    (72, 18, 0, 265),
-    (73, 3, 0, 266),
-    (73, 4, 0, 267),
-    (73, 9, 0, 268),
-    (73, 5, 0, 269),
-    (73, 6, 0, 270),
-    (73, 11, 0, 271),
-    (74, 1, 0, 272),
-    (74, 3, 0, 273),
-    (74, 9, 0, 274),
-    (74, 5, 0, 275),
-    (74, 11, 0, 276),
-    (75, 1, 0, 277),
-    (75, 3, 0, 278),
-    (75, 9, 0, 279),
-    (75, 5, 0, 280),
-    (75, 11, 0, 281),
-    (76, 9, 0, 282),
-    (76, 11, 0, 283),
-    (77, 9, 0, 284),
-    (77, 11, 0, 285),
-    (78, 1, 0, 286),
-    (78, 2, 0, 286),
-    (78, 13, 0, 286),
-    (78, 12, 0, 286),
-    (78, 3, 0, 287),
-    (78, 4, 0, 287),
-    (78, 9, 0, 287),
-    (78, 10, 0, 287),
-    (78, 5, 0, 288),
-    (78, 6, 0, 288),
-    (78, 11, 0, 288),
-    (79, 1, 0, 289),
-    (79, 2, 0, 289),
-    (79, 3, 0, 290),
-    (79, 4, 0, 290),
-    (79, 9, 0, 290),
-    (79, 5, 0, 291),
-    (79, 6, 0, 291),
-    (79, 11, 0, 291),
-    (80, 1, 0, 292),
-    (80, 2, 0, 292),
-    (80, 3, 0, 293),
-    (80, 4, 0, 293),
-    (80, 5, 0, 294),
-    (80, 6, 0, 294),
-    (81, 11, 9, 295),
-    (81, 11, 10, 295),
-    (81, 11, 12, 296),
-    (81, 11, 13, 296),
-    (81, 11, 3, 295),
-    (81, 9, 1, 297),
-    (81, 9, 2, 297),
-    (81, 5, 3, 295),
-    (81, 6, 3, 295),
-    (81, 2, 3, 298),
-    (81, 3, 5, 299),
-    (81, 7, 5, 300),
-    (81, 4, 5, 299),
-    (81, 5, 7, 301),
-    (81, 3, 1, 297),
-    (81, 6, 4, 295),
-    (81, 2, 4, 298),
-    (81, 3, 6, 299),
-    (81, 4, 6, 299),
-    (81, 4, 2, 297),
-    (82, 9, 11, 302),
-    (82, 10, 11, 302),
-    (82, 10, 9, 303),
-    (82, 9, 10, 303),
-    (82, 12, 11, 304),
-    (82, 13, 11, 304),
-    (82, 5, 10, 305),
-    (82, 3, 11, 302),
-    (82, 5, 11, 306),
-    (82, 7, 11, 307),
-    (82, 3, 9, 303),
-    (82, 5, 9, 305),
-    (82, 1, 9, 308),
-    (82, 2, 9, 308),
-    (82, 9, 3, 303),
-    (82, 11, 5, 306),
-    (82, 11, 7, 309),
-    (83, 9, 11, 310),
-    (83, 10, 11, 310),
-    (83, 10, 9, 311),
-    (83, 9, 10, 311),
-    (83, 5, 10, 312),
-    (83, 3, 11, 310),
-    (83, 5, 11, 313),
-    (83, 7, 11, 314),
-    (83, 3, 9, 311),
-    (83, 5, 9, 312),
-    (83, 1, 9, 315),
-    (83, 2, 9, 315),
-    (83, 9, 3, 311),
-    (83, 11, 5, 313),
-    (83, 11, 7, 316),
-    (84, 9, 11, 317),
-    (84, 10, 11, 317),
-    (84, 10, 9, 318),
-    (84, 9, 10, 318),
-    (84, 5, 10, 319),
-    (84, 3, 11, 317),
-    (84, 5, 11, 320),
-    (84, 7, 11, 321),
-    (84, 3, 9, 318),
-    (84, 5, 9, 319),
-    (84, 1, 9, 322),
-    (84, 2, 9, 322),
-    (84, 9, 3, 318),
-    (84, 11, 5, 320),
-    (84, 11, 7, 323),
-    (85, 9, 11, 324),
-    (85, 10, 11, 324),
-    (85, 10, 9, 325),
-    (85, 9, 10, 325),
-    (85, 5, 10, 326),
-    (85, 3, 11, 324),
-    (85, 5, 11, 327),
-    (85, 7, 11, 328),
-    (85, 3, 9, 325),
-    (85, 5, 9, 326),
-    (85, 1, 9, 329),
-    (85, 2, 9, 329),
-    (85, 9, 3, 325),
-    (85, 11, 5, 327),
-    (85, 11, 7, 330),
-    (86, 9, 11, 331),
-    (86, 10, 11, 331),
-    (86, 10, 9, 332),
-    (86, 9, 10, 332),
-    (86, 5, 10, 333),
-    (86, 3, 11, 331),
-    (86, 5, 11, 334),
-    (86, 7, 11, 335),
-    (86, 3, 9, 332),
-    (86, 5, 9, 333),
-    (86, 1, 9, 336),
-    (86, 2, 9, 336),
-    (86, 9, 3, 332),
-    (86, 11, 5, 334),
-    (86, 11, 7, 337),
-    (87, 9, 11, 338),
-    (88, 9, 0, 339),
-    (88, 10, 0, 340),
-    (88, 11, 0, 341),
-    (89, 9, 0, 342),
-    (89, 10, 0, 343),
-    (89, 11, 0, 344),
-    (90, 9, 0, 345),
-    (90, 10, 0, 346),
-    (90, 11, 0, 347),
-    (91, 9, 0, 348),
-    (91, 10, 0, 349),
-    (91, 11, 0, 350),
-    (92, 9, 0, 351),
-    (92, 10, 0, 352),
-    (92, 11, 0, 353),
-    (93, 9, 0, 354),
-    (93, 11, 0, 355),
-    (94, 9, 0, 356),
-    (94, 11, 0, 357),
-    (95, 9, 0, 358),
-    (95, 11, 0, 359),
-    (96, 1, 0, 360),
-    (96, 2, 0, 361),
-    (96, 3, 0, 362),
-    (96, 4, 0, 363),
-    (96, 9, 0, 364),
-    (96, 10, 0, 365),
-    (96, 5, 0, 366),
-    (96, 6, 0, 367),
-    (96, 11, 0, 368),
-    (97, 1, 0, 369),
-    (97, 2, 0, 370),
-    (97, 3, 0, 371),
-    (97, 4, 0, 372),
-    (97, 9, 0, 373),
-    (97, 10, 0, 374),
-    (97, 5, 0, 375),
-    (97, 6, 0, 376),
-    (97, 11, 0, 377),
-    (98, 1, 0, 378),
-    (98, 2, 0, 379),
-    (98, 3, 0, 380),
-    (98, 4, 0, 381),
-    (98, 9, 0, 382),
-    (98, 10, 0, 383),
-    (98, 5, 0, 384),
-    (98, 6, 0, 385),
-    (98, 11, 0, 386),
-    (99, 1, 0, 387),
-    (99, 2, 0, 388),
-    (99, 3, 0, 389),
-    (99, 4, 0, 390),
-    (99, 9, 0, 391),
-    (99, 10, 0, 392),
-    (99, 5, 0, 393),
-    (99, 6, 0, 394),
-    (99, 11, 0, 395),
-    (100, 1, 0, 396),
-    (100, 2, 0, 397),
-    (100, 3, 0, 398),
-    (100, 4, 0, 399),
-    (100, 9, 0, 400),
-    (100, 10, 0, 401),
-    (100, 5, 0, 402),
-    (100, 6, 0, 403),
-    (100, 11, 0, 404),
-    (101, 1, 0, 405),
-    (101, 2, 0, 406),
-    (101, 3, 0, 407),
-    (101, 4, 0, 408),
-    (101, 9, 0, 409),
-    (101, 10, 0, 410),
-    (101, 5, 0, 411),
-    (101, 6, 0, 412),
-    (101, 11, 0, 413),
-    (102, 1, 0, 414),
-    (102, 2, 0, 414),
-    (102, 3, 0, 415),
-    (102, 4, 0, 415),
-    (102, 9, 0, 415),
-    (102, 5, 0, 416),
-    (102, 6, 0, 416),
-    (102, 11, 0, 416),
-    (103, 1, 1, 417),
-    (103, 2, 1, 418),
-    (103, 3, 3, 419),
-    (103, 4, 3, 420),
-    (103, 5, 5, 421),
-    (103, 6, 5, 422),
-    (104, 1, 1, 423),
-    (104, 2, 1, 424),
-    (104, 3, 3, 425),
-    (104, 4, 3, 426),
-    (104, 5, 5, 427),
-    (104, 6, 5, 428),
-    (105, 1, 0, 429),
-    (105, 2, 0, 430),
-    (105, 3, 0, 431),
-    (105, 4, 0, 432),
-    (105, 5, 0, 433),
-    (105, 6, 0, 434),
-    (106, 1, 0, 435),
-    (106, 2, 0, 436),
-    (106, 3, 0, 437),
-    (106, 4, 0, 438),
-    (106, 5, 0, 439),
-    (106, 6, 0, 440),
-    (107, 1, 0, 441),
-    (107, 2, 0, 441),
-    (107, 3, 0, 442),
-    (107, 4, 0, 442),
-    (107, 9, 0, 442),
-    (107, 10, 0, 442),
-    (107, 5, 0, 443),
-    (107, 6, 0, 443),
-    (107, 11, 0, 443),
-    (108, 9, 0, 444),
-    (108, 11, 0, 445),
-    (109, 9, 0, 446),
-    (109, 11, 0, 447),
-    (110, 9, 0, 448),
-    (110, 11, 0, 449),
-    (111, 1, 0, 450),
-    (111, 2, 0, 450),
-    (111, 15, 0, 450),
-    (111, 14, 0, 450),
-    (111, 13, 0, 450),
-    (111, 12, 0, 450),
-    (111, 3, 0, 451),
-    (111, 4, 0, 451),
-    (111, 9, 0, 451),
-    (111, 10, 0, 451),
-    (111, 5, 0, 452),
-    (111, 6, 0, 452),
-    (111, 11, 0, 452),
-    (112, 1, 0, 453),
-    (112, 2, 0, 453),
-    (112, 15, 0, 453),
-    (112, 14, 0, 453),
-    (112, 13, 0, 453),
-    (112, 12, 0, 453),
-    (112, 3, 0, 454),
-    (112, 4, 0, 454),
-    (112, 9, 0, 454),
-    (112, 10, 0, 454),
-    (112, 5, 0, 455),
-    (112, 6, 0, 455),
-    (112, 11, 0, 455),
-    (113, 4, 2, 456),
-    (113, 3, 1, 457),
-    (113, 6, 4, 458),
-    (113, 5, 3, 459),
-    (114, 4, 2, 460),
-    (114, 3, 1, 461),
-    (114, 6, 4, 462),
-    (114, 5, 3, 463),
-    (115, 9, 9, 464),
-    (115, 11, 11, 465),
-    (115, 6, 4, 466),
-    (115, 5, 3, 467),
-    (115, 6, 6, 468),
-    (115, 5, 5, 469),
-    (116, 9, 0, 470),
-    (116, 11, 0, 471),
-    (116, 4, 0, 472),
-    (116, 3, 0, 473),
-    (116, 6, 0, 474),
-    (116, 5, 0, 475),
-    (117, 9, 0, 476),
-    (117, 11, 0, 477),
-    (117, 4, 0, 478),
-    (117, 3, 0, 479),
-    (117, 6, 0, 480),
-    (117, 5, 0, 481),
-    (118, 2, 4, 482),
-    (118, 4, 6, 483),
-    (119, 2, 4, 484),
-    (119, 4, 6, 485),
-    (120, 0, 0, 486),
-    (121, 0, 0, 487),
-    (122, 0, 0, 488),
-    (123, 0, 0, 489),
-    (124, 4, 2, 490),
-    (125, 4, 2, 491),
-    (126, 4, 2, 492),
-    (127, 4, 2, 493),
-    (128, 0, 0, 494),
-    (129, 16, 0, 495),
-    (129, 17, 0, 495),
-    (129, 18, 0, 495),
-    (130, 16, 0, 496),
-    (130, 17, 0, 496),
-    (130, 18, 0, 496),
-    (131, 9, 0, 497),
-    (131, 5, 0, 498),
-    (131, 11, 0, 499),
-    (132, 9, 0, 500),
-    (132, 11, 0, 501),
-    (133, 9, 0, 502),
-    (133, 11, 0, 503),
-    (134, 9, 0, 504),
-    (134, 11, 0, 505),
-    (135, 1, 0, 506),
-    (135, 3, 0, 507),
-    (135, 9, 0, 508),
-    (135, 5, 0, 509),
-    (135, 11, 0, 510),
-    (136, 1, 0, 511),
-    (136, 2, 0, 511),
-    (136, 13, 0, 511),
-    (136, 12, 0, 511),
-    (136, 3, 0, 512),
-    (136, 4, 0, 512),
-    (136, 9, 0, 512),
-    (136, 10, 0, 512),
-    (136, 5, 0, 513),
-    (136, 6, 0, 513),
-    (136, 11, 0, 513),
-    (137, 5, 0, 514),
-    (137, 6, 0, 515),
-    (138, 9, 0, 516),
-    (138, 11, 0, 517),
-    (139, 1, 0, 518),
-    (139, 2, 0, 518),
-    (139, 15, 0, 518),
-    (139, 14, 0, 518),
-    (139, 13, 0, 518),
-    (139, 12, 0, 518),
-    (139, 3, 0, 519),
-    (139, 4, 0, 519),
-    (139, 9, 0, 519),
-    (139, 10, 0, 519),
-    (139, 5, 0, 520),
-    (139, 6, 0, 520),
-    (139, 11, 0, 520),
-    (139, 16, 0, 518),
-    (139, 17, 0, 519),
-    (139, 18, 0, 520),
-    (140, 1, 0, 521),
-    (140, 2, 0, 521),
-    (140, 15, 0, 521),
-    (140, 14, 0, 521),
-    (140, 13, 0, 521),
-    (140, 12, 0, 521),
-    (140, 3, 0, 522),
-    (140, 4, 0, 522),
-    (140, 9, 0, 522),
-    (140, 10, 0, 522),
-    (140, 5, 0, 523),
-    (140, 6, 0, 523),
-    (140, 11, 0, 523),
-    (140, 16, 0, 521),
-    (140, 17, 0, 522),
-    (140, 18, 0, 523),
-    (141, 1, 0, 524),
-    (141, 2, 0, 524),
-    (141, 3, 0, 525),
-    (141, 4, 0, 525),
-    (141, 5, 0, 526),
-    (141, 6, 0, 526),
-    (142, 0, 0, 527),
-    (143, 1, 0, 528),
-    (143, 2, 0, 528),
-    (143, 15, 0, 528),
-    (143, 3, 0, 529),
-    (143, 4, 0, 529),
-    (143, 5, 0, 530),
-    (143, 6, 0, 530),
-    (143, 7, 0, 531),
-    (143, 9, 0, 529),
-    (143, 11, 0, 530),
-    (143, 10, 0, 529),
-    (143, 12, 0, 528),
-    (143, 13, 0, 528),
-    (143, 14, 0, 528),
-    (143, 20, 0, 528),
-    (143, 21, 0, 528),
-    (143, 22, 0, 528),
-    (143, 16, 0, 528),
-    (143, 17, 0, 529),
-    (143, 18, 0, 530),
-    (143, 19, 0, 531),
-    (144, 1, 0, 532),
-    (144, 2, 0, 532),
-    (144, 15, 0, 532),
-    (144, 3, 0, 533),
-    (144, 4, 0, 533),
-    (144, 5, 0, 534),
-    (144, 6, 0, 534),
-    (144, 7, 0, 535),
-    (144, 9, 0, 533),
-    (144, 11, 0, 534),
-    (144, 10, 0, 533),
-    (144, 12, 0, 532),
-    (144, 13, 0, 532),
-    (144, 14, 0, 532),
-    (144, 20, 0, 532),
-    (144, 21, 0, 532),
-    (144, 22, 0, 532),
-    (144, 16, 0, 532),
-    (144, 17, 0, 533),
-    (144, 18, 0, 534),
-    (144, 19, 0, 535),
-    (145, 0, 0, 536),
-    (146, 0, 0, 537),
-    (147, 0, 0, 538),
-    (148, 1, 0, 539),
-    (148, 2, 0, 539),
-    (148, 15, 0, 539),
-    (148, 3, 0, 540),
-    (148, 4, 0, 540),
-    (148, 5, 0, 541),
-    (148, 6, 0, 541),
-    (148, 7, 0, 542),
-    (148, 9, 0, 540),
-    (148, 11, 0, 541),
-    (148, 10, 0, 540),
-    (148, 12, 0, 539),
-    (148, 13, 0, 539),
-    (148, 14, 0, 539),
-    (148, 20, 0, 539),
-    (148, 21, 0, 539),
-    (148, 22, 0, 539),
-    (148, 16, 0, 539),
-    (148, 17, 0, 540),
-    (148, 18, 0, 541),
-    (148, 19, 0, 542),
-    (149, 1, 0, 543),
-    (149, 2, 0, 543),
-    (149, 15, 0, 543),
-    (149, 3, 0, 544),
-    (149, 4, 0, 544),
-    (149, 5, 0, 545),
-    (149, 6, 0, 545),
-    (149, 7, 0, 546),
-    (149, 9, 0, 544),
-    (149, 11, 0, 545),
-    (149, 10, 0, 544),
-    (149, 12, 0, 543),
-    (149, 13, 0, 543),
-    (149, 14, 0, 543),
-    (149, 20, 0, 543),
-    (149, 21, 0, 543),
-    (149, 22, 0, 543),
-    (149, 16, 0, 543),
-    (149, 17, 0, 544),
-    (149, 18, 0, 545),
-    (149, 19, 0, 546),
-    (150, 1, 0, 547),
-    (150, 2, 0, 547),
-    (150, 3, 0, 547),
-    (150, 4, 0, 547),
-    (150, 5, 0, 547),
-    (150, 6, 0, 547),
-    (150, 9, 0, 547),
-    (150, 10, 0, 547),
-    (150, 11, 0, 547),
-    (150, 12, 0, 547),
-    (150, 13, 0, 547),
-    (150, 14, 0, 547),
-    (150, 15, 0, 547),
-    (150, 20, 0, 547),
-    (150, 21, 0, 547),
-    (150, 22, 0, 547),
-    (150, 16, 0, 547),
-    (150, 17, 0, 547),
-    (150, 18, 0, 547),
-    (151, 3, 0, 548),
-    (151, 4, 0, 548),
-    (151, 9, 0, 548),
-    (151, 10, 0, 548),
-    (151, 5, 0, 549),
-    (151, 6, 0, 549),
-    (151, 11, 0, 549),
-    (151, 17, 0, 548),
-    (151, 18, 0, 549),
-    (152, 1, 0, 550),
-    (152, 2, 0, 550),
-    (152, 12, 0, 550),
-    (152, 13, 0, 550),
-    (152, 14, 0, 550),
-    (152, 15, 0, 550),
-    (152, 20, 0, 550),
-    (152, 21, 0, 550),
-    (152, 22, 0, 550),
-    (152, 16, 0, 550),
-    (153, 1, 6, 551),
-    (153, 2, 6, 551),
-    (153, 3, 6, 552),
-    (153, 4, 6, 552),
-    (153, 5, 6, 553),
-    (153, 6, 6, 553),
-    (153, 7, 6, 554),
-    (153, 8, 6, 554),
-    (153, 9, 6, 552),
-    (153, 10, 6, 552),
-    (153, 11, 6, 553),
-    (153, 12, 6, 551),
-    (153, 13, 6, 551),
-    (153, 14, 6, 551),
-    (153, 15, 6, 551),
-    (153, 20, 6, 551),
-    (153, 21, 6, 551),
-    (153, 22, 6, 551),
-    (153, 16, 6, 551),
-    (153, 17, 6, 552),
-    (153, 18, 6, 553),
-    (153, 19, 6, 554),
-    (154, 1, 0, 555),
-    (154, 2, 0, 555),
-    (154, 15, 0, 555),
-    (154, 3, 0, 556),
-    (154, 4, 0, 556),
-    (154, 5, 0, 557),
-    (154, 6, 0, 557),
-    (154, 7, 0, 558),
-    (154, 9, 0, 556),
-    (154, 11, 0, 557),
-    (154, 10, 0, 556),
-    (154, 12, 0, 555),
-    (154, 13, 0, 555),
-    (154, 14, 0, 555),
-    (154, 20, 0, 555),
-    (154, 21, 0, 555),
-    (154, 22, 0, 555),
-    (154, 16, 0, 555),
-    (154, 17, 0, 556),
-    (154, 18, 0, 557),
-    (154, 19, 0, 558),
-    (155, 1, 0, 559),
-    (155, 2, 0, 559),
-    (155, 15, 0, 559),
-    (155, 3, 0, 560),
-    (155, 4, 0, 560),
-    (155, 5, 0, 561),
-    (155, 6, 0, 561),
-    (155, 7, 0, 562),
-    (155, 9, 0, 560),
-    (155, 11, 0, 561),
-    (155, 10, 0, 560),
-    (155, 12, 0, 559),
-    (155, 13, 0, 559),
-    (155, 14, 0, 559),
-    (155, 20, 0, 559),
-    (155, 21, 0, 559),
-    (155, 22, 0, 559),
-    (155, 16, 0, 559),
-    (155, 17, 0, 560),
-    (155, 18, 0, 561),
-    (155, 19, 0, 562),
-    (156, 1, 0, 563),
-    (156, 2, 0, 563),
-    (156, 15, 0, 563),
-    (156, 3, 0, 564),
-    (156, 4, 0, 564),
-    (156, 5, 0, 565),
-    (156, 6, 0, 565),
-    (156, 7, 0, 566),
-    (156, 9, 0, 564),
-    (156, 11, 0, 565),
-    (156, 10, 0, 564),
-    (156, 12, 0, 563),
-    (156, 13, 0, 563),
-    (156, 14, 0, 563),
-    (156, 20, 0, 563),
-    (156, 21, 0, 563),
-    (156, 22, 0, 563),
-    (156, 16, 0, 563),
-    (156, 17, 0, 564),
-    (156, 18, 0, 565),
-    (156, 19, 0, 566),
-    (157, 1, 0, 567),
-    (157, 2, 0, 567),
-    (157, 3, 0, 567),
-    (157, 4, 0, 567),
-    (157, 5, 0, 567),
-    (157, 6, 0, 567),
-    (157, 7, 0, 567),
-    (157, 8, 0, 567),
-    (157, 9, 0, 567),
-    (157, 10, 0, 567),
-    (157, 11, 0, 567),
-    (157, 12, 0, 567),
-    (157, 13, 0, 567),
-    (157, 14, 0, 567),
-    (157, 15, 0, 567),
-    (157, 16, 0, 567),
-    (157, 17, 0, 567),
-    (157, 18, 0, 567),
-    (157, 19, 0, 567),
-    (157, 20, 0, 567),
-    (157, 21, 0, 567),
-    (157, 22, 0, 567),
-    (158, 1, 0, 568),
-    (158, 2, 0, 568),
-    (158, 12, 0, 568),
-    (158, 13, 0, 568),
-    (158, 14, 0, 568),
-    (158, 15, 0, 568),
-    (158, 16, 0, 568),
-    (158, 20, 0, 568),
-    (158, 21, 0, 568),
-    (158, 22, 0, 568),
-    (158, 3, 0, 569),
-    (158, 4, 0, 569),
-    (158, 9, 0, 569),
-    (158, 10, 0, 569),
-    (158, 17, 0, 569),
-    (159, 1, 0, 570),
-    (159, 2, 0, 570),
-    (159, 12, 0, 570),
-    (159, 13, 0, 570),
-    (159, 14, 0, 570),
-    (159, 15, 0, 570),
-    (159, 16, 0, 570),
-    (159, 20, 0, 570),
-    (159, 21, 0, 570),
-    (159, 22, 0, 570),
-    (159, 3, 0, 571),
-    (159, 4, 0, 571),
-    (159, 9, 0, 571),
-    (159, 10, 0, 571),
-    (159, 17, 0, 571),
-    (160, 1, 0, 572),
-    (160, 2, 0, 572),
-    (160, 12, 0, 572),
-    (160, 13, 0, 572),
-    (160, 14, 0, 572),
-    (160, 15, 0, 572),
-    (160, 16, 0, 572),
-    (160, 20, 0, 572),
-    (160, 21, 0, 572),
-    (160, 22, 0, 572),
-    (160, 3, 0, 573),
-    (160, 4, 0, 573),
-    (160, 9, 0, 573),
-    (160, 10, 0, 573),
-    (160, 17, 0, 573),
-    (160, 5, 0, 574),
-    (160, 6, 0, 574),
-    (160, 11, 0, 574),
-    (160, 18, 0, 574),
-    (161, 1, 0, 575),
-    (161, 2, 0, 575),
-    (161, 12, 0, 575),
-    (161, 13, 0, 575),
-    (161, 14, 0, 575),
-    (161, 15, 0, 575),
-    (161, 16, 0, 575),
-    (161, 20, 0, 575),
-    (161, 21, 0, 575),
-    (161, 22, 0, 575),
-    (161, 3, 0, 576),
-    (161, 4, 0, 576),
-    (161, 9, 0, 576),
-    (161, 10, 0, 576),
-    (161, 17, 0, 576),
-    (161, 5, 0, 577),
-    (161, 6, 0, 577),
-    (161, 11, 0, 577),
-    (161, 18, 0, 577),
-    (162, 0, 0, 578),
-    (163, 0, 0, 579),
-    (164, 0, 0, 580),
-    (165, 1, 0, 581),
-    (165, 2, 0, 581),
-    (165, 3, 0, 582),
-    (165, 4, 0, 582),
-    (165, 5, 0, 583),
-    (165, 6, 0, 583),
-    (165, 9, 0, 582),
-    (165, 11, 0, 583),
-    (165, 10, 0, 582),
-    (165, 12, 0, 581),
-    (165, 15, 0, 581),
-    (165, 13, 0, 581),
-    (165, 14, 0, 581),
-    (165, 20, 0, 581),
-    (165, 21, 0, 581),
-    (165, 22, 0, 581),
-    (165, 16, 0, 581),
-    (165, 17, 0, 582),
-    (165, 18, 0, 583),
-    (166, 0, 0, 584),
-    (167, 1, 0, 585),
-    (167, 2, 0, 585),
-    (167, 3, 0, 586),
-    (167, 4, 0, 586),
-    (167, 5, 0, 587),
-    (167, 6, 0, 587),
-    (167, 9, 0, 586),
-    (167, 11, 0, 587),
-    (167, 10, 0, 586),
-    (167, 12, 0, 585),
-    (167, 15, 0, 585),
-    (167, 13, 0, 585),
-    (167, 14, 0, 585),
-    (167, 20, 0, 585),
-    (167, 21, 0, 585),
-    (167, 22, 0, 585),
-    (167, 16, 0, 585),
-    (167, 17, 0, 586),
-    (167, 18, 0, 587),
-    (168, 3, 0, 588),
-    (168, 4, 0, 588),
-    (168, 5, 0, 589),
-    (168, 6, 0, 589),
-    (168, 7, 0, 590),
-    (168, 8, 0, 590),
-    (168, 9, 0, 588),
-    (168, 11, 0, 589),
-    (168, 10, 0, 588),
-    (168, 17, 0, 588),
-    (168, 18, 0, 589),
-    (168, 19, 0, 590),
-    (169, 0, 0, 591),
-    (170, 1, 0, 592),
-    (170, 2, 0, 592),
-    (170, 15, 0, 592),
-    (170, 3, 0, 593),
-    (170, 4, 0, 593),
-    (170, 5, 0, 594),
-    (170, 6, 0, 594),
-    (170, 7, 0, 595),
-    (170, 9, 0, 593),
-    (170, 11, 0, 594),
-    (170, 10, 0, 593),
-    (170, 12, 0, 592),
-    (170, 13, 0, 592),
-    (170, 14, 0, 592),
-    (170, 20, 0, 592),
-    (170, 21, 0, 592),
-    (170, 22, 0, 592),
-    (170, 16, 0, 592),
-    (170, 17, 0, 593),
-    (170, 18, 0, 594),
-    (170, 19, 0, 595),
-    (171, 5, 0, 596),
-    (171, 6, 0, 596),
-    (171, 11, 0, 596),
-    (171, 18, 0, 596),
-    (172, 1, 0, 597),
-    (172, 2, 0, 597),
-    (172, 12, 0, 597),
-    (172, 13, 0, 597),
-    (172, 14, 0, 597),
-    (172, 15, 0, 597),
-    (172, 16, 0, 597),
-    (172, 20, 0, 597),
-    (172, 21, 0, 597),
-    (172, 22, 0, 597),
-    (172, 3, 0, 598),
-    (172, 4, 0, 598),
-    (172, 9, 0, 598),
-    (172, 10, 0, 598),
-    (172, 17, 0, 598),
-    (172, 5, 0, 599),
-    (172, 6, 0, 599),
-    (172, 11, 0, 599),
-    (172, 18, 0, 599),
-    (173, 1, 0, 600),
-    (173, 2, 0, 600),
-    (173, 3, 0, 600),
-    (173, 4, 0, 600),
-    (173, 5, 0, 600),
-    (173, 6, 0, 600),
-    (173, 9, 0, 600),
-    (173, 10, 0, 600),
-    (173, 11, 0, 600),
-    (173, 12, 0, 600),
-    (173, 13, 0, 600),
-    (173, 14, 0, 600),
-    (173, 15, 0, 600),
-    (173, 20, 0, 600),
-    (173, 21, 0, 600),
-    (173, 22, 0, 600),
-    (173, 16, 0, 600),
-    (173, 17, 0, 600),
-    (173, 18, 0, 600),
-    (174, 3, 0, 601),
-    (174, 4, 0, 601),
-    (174, 9, 0, 601),
-    (174, 10, 0, 601),
-    (174, 5, 0, 602),
-    (174, 6, 0, 602),
-    (174, 11, 0, 602),
-    (174, 17, 0, 601),
-    (174, 18, 0, 602),
-    (175, 1, 0, 603),
-    (175, 2, 0, 603),
-    (175, 12, 0, 603),
-    (175, 13, 0, 603),
-    (175, 14, 0, 603),
-    (175, 15, 0, 603),
-    (175, 20, 0, 603),
-    (175, 21, 0, 603),
-    (175, 22, 0, 603),
-    (175, 16, 0, 603),
-    (176, 0, 0, 604),
-    (177, 0, 0, 605),
-    (178, 16, 0, 606),
-    (178, 17, 0, 606),
-    (178, 18, 0, 606),
-    (179, 1, 0, 607),
-    (179, 2, 0, 607),
-    (179, 15, 0, 607),
-    (179, 3, 0, 607),
-    (179, 4, 0, 607),
-    (179, 5, 0, 607),
-    (179, 6, 0, 607),
-    (179, 7, 0, 607),
-    (179, 9, 0, 607),
-    (179, 11, 0, 607),
-    (179, 10, 0, 607),
-    (179, 12, 0, 607),
-    (179, 13, 0, 607),
-    (179, 14, 0, 607),
-    (179, 20, 0, 607),
-    (179, 21, 0, 607),
-    (179, 22, 0, 607),
-    (179, 16, 0, 607),
-    (179, 17, 0, 607),
-    (179, 18, 0, 607),
-    (179, 19, 0, 607),
-    (180, 0, 0, 608),
-    (181, 4, 0, 609),
-    (181, 6, 0, 609),
-    (181, 17, 0, 609),
-    (181, 18, 0, 609),
+    (12, 9, 0, 20),
+    (12, 10, 0, 21),
+    (12, 11, 0, 22),
+    (12, 12, 0, 23),
+    (12, 13, 0, 24),
+    (12, 14, 0, 13),
+    (13, 1, 0, 25),
+    (13, 2, 0, 25),
+    (13, 3, 0, 26),
+    (13, 4, 0, 26),
+    (13, 5, 0, 27),
+    (13, 6, 0, 27),
+    (13, 7, 0, 28),
+    (13, 8, 0, 28),
+    (13, 16, 0, 25),
+    (13, 17, 0, 26),
+    (13, 18, 0, 27),
+    (13, 19, 0, 28),
+    (13, 9, 0, 26),
+    (13, 10, 0, 26),
+    (13, 11, 0, 27),
+    (13, 12, 0, 25),
+    (13, 13, 0, 25),
+    (13, 14, 0, 25),
+    (14, 0, 0, 29),
+    (15, 0, 0, 30),
+    (16, 0, 0, 31),
+    (17, 0, 0, 32),
+    (18, 0, 0, 33),
+    (19, 0, 0, 34),
+    (20, 0, 0, 35),
+    (21, 0, 0, 36),
+    (22, 0, 0, 37),
+    (23, 16, 0, 38),
+    (23, 17, 0, 38),
+    (23, 18, 0, 38),
+    (24, 16, 0, 39),
+    (24, 17, 0, 39),
+    (24, 18, 0, 39),
+    (25, 16, 0, 40),
+    (25, 17, 0, 40),
+    (25, 18, 0, 40),
+    (26, 16, 0, 41),
+    (26, 17, 0, 41),
+    (26, 18, 0, 41),
+    (27, 0, 0, 42),
+    (28, 0, 0, 43),
+    (29, 0, 0, 44),
+    (30, 0, 0, 45),
+    (31, 0, 0, 46),
+    (32, 1, 0, 47),
+    (32, 2, 0, 47),
+    (32, 3, 0, 47),
+    (32, 4, 0, 47),
+    (32, 5, 0, 47),
+    (32, 6, 0, 47),
+    (32, 7, 0, 47),
+    (32, 8, 0, 47),
+    (32, 9, 0, 47),
+    (32, 10, 0, 47),
+    (32, 11, 0, 47),
+    (32, 12, 0, 47),
+    (32, 13, 0, 47),
+    (32, 14, 0, 47),
+    (32, 15, 0, 47),
+    (32, 16, 0, 47),
+    (32, 17, 0, 47),
+    (32, 18, 0, 47),
+    (32, 19, 0, 47),
+    (32, 20, 0, 47),
+    (32, 21, 0, 47),
+    (32, 22, 0, 47),
+    (33, 1, 0, 48),
+    (33, 2, 0, 48),
+    (33, 12, 0, 48),
+    (33, 13, 0, 48),
+    (33, 14, 0, 48),
+    (33, 15, 0, 48),
+    (33, 16, 0, 48),
+    (33, 20, 0, 48),
+    (33, 21, 0, 48),
+    (33, 22, 0, 48),
+    (33, 3, 0, 49),
+    (33, 4, 0, 49),
+    (33, 9, 0, 49),
+    (33, 10, 0, 49),
+    (33, 17, 0, 49),
+    (33, 5, 0, 50),
+    (33, 6, 0, 50),
+    (33, 11, 0, 50),
+    (33, 18, 0, 50),
+    (34, 1, 0, 51),
+    (34, 2, 0, 51),
+    (34, 12, 0, 51),
+    (34, 13, 0, 51),
+    (34, 14, 0, 51),
+    (34, 15, 0, 51),
+    (34, 16, 0, 51),
+    (34, 20, 0, 51),
+    (34, 21, 0, 51),
+    (34, 22, 0, 51),
+    (34, 3, 0, 52),
+    (34, 4, 0, 52),
+    (34, 9, 0, 52),
+    (34, 10, 0, 52),
+    (34, 17, 0, 52),
+    (35, 1, 0, 53),
+    (35, 2, 0, 53),
+    (35, 12, 0, 53),
+    (35, 13, 0, 53),
+    (35, 14, 0, 53),
+    (35, 15, 0, 53),
+    (35, 16, 0, 53),
+    (35, 20, 0, 53),
+    (35, 21, 0, 53),
+    (35, 22, 0, 53),
+    (35, 3, 0, 54),
+    (35, 4, 0, 54),
+    (35, 9, 0, 54),
+    (35, 10, 0, 54),
+    (35, 17, 0, 54),
+    (36, 1, 0, 55),
+    (36, 2, 0, 55),
+    (36, 12, 0, 55),
+    (36, 13, 0, 55),
+    (36, 14, 0, 55),
+    (36, 15, 0, 55),
+    (36, 16, 0, 55),
+    (36, 20, 0, 55),
+    (36, 21, 0, 55),
+    (36, 22, 0, 55),
+    (36, 3, 0, 56),
+    (36, 4, 0, 56),
+    (36, 9, 0, 56),
+    (36, 10, 0, 56),
+    (36, 17, 0, 56),
+    (36, 5, 0, 57),
+    (36, 6, 0, 57),
+    (36, 11, 0, 57),
+    (36, 18, 0, 57),
+    (37, 1, 0, 58),
+    (37, 2, 0, 58),
+    (37, 12, 0, 58),
+    (37, 13, 0, 58),
+    (37, 14, 0, 58),
+    (37, 15, 0, 58),
+    (37, 16, 0, 58),
+    (37, 20, 0, 58),
+    (37, 21, 0, 58),
+    (37, 22, 0, 58),
+    (37, 3, 0, 59),
+    (37, 4, 0, 59),
+    (37, 9, 0, 59),
+    (37, 10, 0, 59),
+    (37, 17, 0, 59),
+    (37, 5, 0, 60),
+    (37, 6, 0, 60),
+    (37, 11, 0, 60),
+    (37, 18, 0, 60),
+    (38, 0, 0, 61),
+    (39, 0, 0, 62),
+    (40, 0, 0, 63),
+    (41, 1, 4, 64),
+    (41, 2, 4, 64),
+    (41, 16, 4, 64),
+    (41, 3, 4, 65),
+    (41, 4, 4, 65),
+    (41, 9, 4, 65),
+    (41, 10, 4, 65),
+    (41, 17, 4, 65),
+    (41, 5, 6, 66),
+    (41, 6, 6, 66),
+    (41, 11, 6, 66),
+    (41, 18, 6, 66),
+    (42, 1, 0, 67),
+    (42, 2, 0, 67),
+    (42, 3, 0, 68),
+    (42, 4, 0, 68),
+    (42, 5, 0, 69),
+    (42, 6, 0, 69),
+    (42, 9, 0, 68),
+    (42, 11, 0, 69),
+    (42, 10, 0, 68),
+    (42, 12, 0, 67),
+    (42, 15, 0, 67),
+    (42, 13, 0, 67),
+    (42, 14, 0, 67),
+    (42, 20, 0, 67),
+    (42, 21, 0, 67),
+    (42, 22, 0, 67),
+    (42, 16, 0, 67),
+    (42, 17, 0, 68),
+    (42, 18, 0, 69),
+    (43, 1, 0, 70),
+    (43, 2, 0, 70),
+    (43, 3, 0, 71),
+    (43, 4, 0, 71),
+    (43, 5, 0, 72),
+    (43, 6, 0, 72),
+    (43, 9, 0, 71),
+    (43, 11, 0, 72),
+    (43, 10, 0, 71),
+    (43, 12, 0, 70),
+    (43, 15, 0, 70),
+    (43, 13, 0, 70),
+    (43, 14, 0, 70),
+    (43, 20, 0, 70),
+    (43, 21, 0, 70),
+    (43, 22, 0, 70),
+    (43, 16, 0, 70),
+    (43, 17, 0, 71),
+    (43, 18, 0, 72),
+    (44, 3, 0, 73),
+    (44, 4, 0, 73),
+    (44, 5, 0, 74),
+    (44, 6, 0, 74),
+    (44, 7, 0, 75),
+    (44, 8, 0, 75),
+    (44, 9, 0, 73),
+    (44, 11, 0, 74),
+    (44, 10, 0, 73),
+    (44, 17, 0, 73),
+    (44, 18, 0, 74),
+    (44, 19, 0, 75),
+    (45, 5, 0, 76),
+    (45, 6, 0, 76),
+    (45, 11, 0, 76),
+    (45, 18, 0, 76),
+    (46, 1, 0, 77),
+    (46, 2, 0, 77),
+    (46, 3, 0, 78),
+    (46, 4, 0, 78),
+    (46, 5, 0, 79),
+    (46, 6, 0, 79),
+    (46, 9, 0, 78),
+    (46, 10, 0, 78),
+    (46, 12, 0, 77),
+    (46, 15, 0, 77),
+    (46, 13, 0, 77),
+    (46, 14, 0, 77),
+    (46, 20, 0, 77),
+    (46, 21, 0, 77),
+    (46, 22, 0, 77),
+    (46, 16, 0, 77),
+    (46, 17, 0, 78),
+    (46, 18, 0, 79),
+    (47, 0, 0, 80),
+    (48, 0, 0, 81),
+    (49, 1, 4, 82),
+    (49, 2, 4, 82),
+    (49, 16, 4, 82),
+    (49, 3, 4, 83),
+    (49, 4, 4, 83),
+    (49, 9, 4, 83),
+    (49, 10, 4, 83),
+    (49, 17, 4, 83),
+    (49, 5, 6, 84),
+    (49, 6, 6, 84),
+    (49, 11, 6, 84),
+    (49, 18, 6, 84),
+    (49, 7, 6, 85),
+    (49, 8, 6, 85),
+    (49, 19, 6, 85),
+    (49, 7, 8, 86),
+    (49, 8, 8, 86),
+    (49, 19, 8, 86),
+    (50, 9, 9, 87),
+    (50, 11, 11, 88),
+    (50, 5, 3, 89),
+    (50, 6, 4, 90),
+    (50, 5, 5, 91),
+    (50, 6, 6, 92),
+    (50, 7, 7, 93),
+    (50, 8, 8, 94),
+    (51, 3, 0, 95),
+    (51, 4, 0, 96),
+    (51, 9, 0, 97),
+    (51, 5, 0, 98),
+    (51, 6, 0, 99),
+    (51, 11, 0, 100),
+    (51, 7, 0, 101),
+    (51, 8, 0, 102),
+    (52, 3, 0, 103),
+    (52, 4, 0, 104),
+    (52, 9, 0, 105),
+    (52, 5, 0, 106),
+    (52, 6, 0, 107),
+    (52, 11, 0, 108),
+    (52, 7, 0, 109),
+    (52, 8, 0, 110),
+    (53, 1, 0, 111),
+    (53, 2, 0, 112),
+    (53, 13, 0, 113),
+    (53, 12, 0, 114),
+    (53, 3, 0, 115),
+    (53, 4, 0, 116),
+    (53, 9, 0, 117),
+    (53, 10, 0, 118),
+    (53, 5, 0, 119),
+    (53, 6, 0, 120),
+    (53, 11, 0, 121),
+    (53, 14, 0, 112),
+    (54, 1, 0, 122),
+    (54, 2, 0, 123),
+    (54, 13, 0, 124),
+    (54, 12, 0, 125),
+    (54, 3, 0, 126),
+    (54, 4, 0, 127),
+    (54, 9, 0, 128),
+    (54, 10, 0, 129),
+    (54, 5, 0, 130),
+    (54, 6, 0, 131),
+    (54, 11, 0, 132),
+    (55, 1, 0, 133),
+    (55, 3, 0, 134),
+    (55, 9, 0, 135),
+    (55, 5, 0, 136),
+    (55, 11, 0, 137),
+    (56, 1, 0, 138),
+    (56, 2, 0, 139),
+    (56, 3, 0, 140),
+    (56, 4, 0, 141),
+    (56, 9, 0, 142),
+    (56, 10, 0, 143),
+    (56, 5, 0, 144),
+    (56, 6, 0, 145),
+    (56, 11, 0, 146),
+    (57, 1, 0, 147),
+    (57, 2, 0, 148),
+    (57, 3, 0, 149),
+    (57, 4, 0, 150),
+    (57, 9, 0, 151),
+    (57, 10, 0, 152),
+    (57, 5, 0, 153),
+    (57, 6, 0, 154),
+    (57, 11, 0, 155),
+    (58, 3, 0, 156),
+    (58, 4, 0, 157),
+    (58, 9, 0, 158),
+    (58, 10, 0, 159),
+    (58, 5, 0, 160),
+    (58, 6, 0, 161),
+    (58, 11, 0, 162),
+    (59, 1, 0, 163),
+    (59, 2, 0, 164),
+    (59, 3, 0, 165),
+    (59, 4, 0, 166),
+    (59, 9, 0, 167),
+    (59, 10, 0, 168),
+    (59, 5, 0, 169),
+    (59, 6, 0, 170),
+    (59, 11, 0, 171),
+    (60, 1, 0, 172),
+    (60, 2, 0, 173),
+    (60, 3, 0, 174),
+    (60, 4, 0, 175),
+    (60, 9, 0, 176),
+    (60, 10, 0, 177),
+    (60, 5, 0, 178),
+    (60, 6, 0, 179),
+    (60, 11, 0, 180),
+    (61, 1, 0, 181),
+    (61, 2, 0, 182),
+    (61, 3, 0, 183),
+    (61, 4, 0, 184),
+    (61, 9, 0, 185),
+    (61, 10, 0, 186),
+    (61, 5, 0, 187),
+    (61, 6, 0, 188),
+    (61, 11, 0, 189),
+    (62, 3, 0, 190),
+    (62, 4, 0, 191),
+    (62, 9, 0, 192),
+    (62, 5, 0, 193),
+    (62, 6, 0, 194),
+    (62, 11, 0, 195),
+    (63, 1, 0, 196),
+    (63, 2, 0, 197),
+    (63, 3, 0, 198),
+    (63, 4, 0, 199),
+    (63, 9, 0, 200),
+    (63, 10, 0, 201),
+    (63, 5, 0, 202),
+    (63, 6, 0, 203),
+    (63, 11, 0, 204),
+    (64, 1, 0, 205),
+    (64, 2, 0, 206),
+    (64, 3, 0, 207),
+    (64, 4, 0, 208),
+    (64, 9, 0, 209),
+    (64, 5, 0, 210),
+    (64, 6, 0, 211),
+    (64, 11, 0, 212),
+    (65, 1, 0, 213),
+    (65, 2, 0, 214),
+    (65, 3, 0, 215),
+    (65, 4, 0, 216),
+    (65, 9, 0, 217),
+    (65, 10, 0, 218),
+    (65, 5, 0, 219),
+    (65, 6, 0, 220),
+    (65, 11, 0, 221),
+    (66, 1, 0, 222),
+    (66, 2, 0, 223),
+    (66, 3, 0, 224),
+    (66, 4, 0, 225),
+    (66, 9, 0, 226),
+    (66, 10, 0, 227),
+    (66, 5, 0, 228),
+    (66, 6, 0, 229),
+    (66, 11, 0, 230),
+    (67, 1, 0, 231),
+    (67, 2, 0, 232),
+    (67, 3, 0, 233),
+    (67, 4, 0, 234),
+    (67, 9, 0, 235),
+    (67, 10, 0, 236),
+    (67, 5, 0, 237),
+    (67, 6, 0, 238),
+    (67, 11, 0, 239),
+    (68, 1, 0, 240),
+    (68, 2, 0, 241),
+    (68, 3, 0, 242),
+    (68, 4, 0, 243),
+    (68, 9, 0, 244),
+    (68, 10, 0, 245),
+    (68, 5, 0, 246),
+    (68, 6, 0, 247),
+    (68, 11, 0, 248),
+    (69, 1, 0, 249),
+    (69, 2, 0, 250),
+    (69, 3, 0, 251),
+    (69, 4, 0, 252),
+    (69, 9, 0, 253),
+    (69, 10, 0, 254),
+    (69, 5, 0, 255),
+    (69, 6, 0, 256),
+    (69, 11, 0, 257),
+    (70, 1, 0, 258),
+    (70, 2, 0, 259),
+    (70, 3, 0, 260),
+    (70, 4, 0, 261),
+    (70, 9, 0, 262),
+    (70, 10, 0, 263),
+    (70, 5, 0, 264),
+    (70, 6, 0, 265),
+    (70, 11, 0, 266),
+    (71, 2, 0, 267),
+    (71, 1, 0, 267),
+    (71, 12, 0, 267),
+    (71, 15, 0, 267),
+    (71, 13, 0, 267),
+    (71, 4, 0, 268),
+    (71, 3, 0, 268),
+    (71, 9, 0, 268),
+    (71, 10, 0, 268),
+    (71, 6, 0, 269),
+    (71, 5, 0, 269),
+    (71, 11, 0, 269),
+    (72, 16, 0, 270),
+    (72, 17, 0, 270),
+    (72, 18, 0, 270),
+    (73, 3, 0, 271),
+    (73, 4, 0, 272),
+    (73, 9, 0, 273),
+    (73, 5, 0, 274),
+    (73, 6, 0, 275),
+    (73, 11, 0, 276),
+    (74, 1, 0, 277),
+    (74, 3, 0, 278),
+    (74, 9, 0, 279),
+    (74, 5, 0, 280),
+    (74, 11, 0, 281),
+    (75, 1, 0, 282),
+    (75, 3, 0, 283),
+    (75, 9, 0, 284),
+    (75, 5, 0, 285),
+    (75, 11, 0, 286),
+    (76, 9, 0, 287),
+    (76, 11, 0, 288),
+    (77, 9, 0, 289),
+    (77, 11, 0, 290),
+    (78, 1, 0, 291),
+    (78, 2, 0, 291),
+    (78, 13, 0, 291),
+    (78, 12, 0, 291),
+    (78, 3, 0, 292),
+    (78, 4, 0, 292),
+    (78, 9, 0, 292),
+    (78, 10, 0, 292),
+    (78, 5, 0, 293),
+    (78, 6, 0, 293),
+    (78, 11, 0, 293),
+    (79, 1, 0, 294),
+    (79, 2, 0, 294),
+    (79, 3, 0, 295),
+    (79, 4, 0, 295),
+    (79, 9, 0, 295),
+    (79, 5, 0, 296),
+    (79, 6, 0, 296),
+    (79, 11, 0, 296),
+    (80, 1, 0, 297),
+    (80, 2, 0, 297),
+    (80, 3, 0, 298),
+    (80, 4, 0, 298),
+    (80, 5, 0, 299),
+    (80, 6, 0, 299),
+    (81, 11, 9, 300),
+    (81, 11, 10, 300),
+    (81, 11, 12, 301),
+    (81, 11, 13, 301),
+    (81, 11, 3, 300),
+    (81, 9, 1, 302),
+    (81, 9, 2, 302),
+    (81, 5, 3, 300),
+    (81, 6, 3, 300),
+    (81, 2, 3, 303),
+    (81, 3, 5, 304),
+    (81, 7, 5, 305),
+    (81, 4, 5, 304),
+    (81, 5, 7, 306),
+    (81, 3, 1, 302),
+    (81, 6, 4, 300),
+    (81, 2, 4, 303),
+    (81, 3, 6, 304),
+    (81, 4, 6, 304),
+    (81, 4, 2, 302),
+    (82, 9, 11, 307),
+    (82, 10, 11, 307),
+    (82, 10, 9, 308),
+    (82, 9, 10, 308),
+    (82, 12, 11, 309),
+    (82, 13, 11, 309),
+    (82, 5, 10, 310),
+    (82, 3, 11, 307),
+    (82, 5, 11, 311),
+    (82, 7, 11, 312),
+    (82, 3, 9, 308),
+    (82, 5, 9, 310),
+    (82, 1, 9, 313),
+    (82, 2, 9, 313),
+    (82, 9, 3, 308),
+    (82, 11, 5, 311),
+    (82, 11, 7, 314),
+    (83, 9, 11, 315),
+    (83, 10, 11, 315),
+    (83, 10, 9, 316),
+    (83, 9, 10, 316),
+    (83, 5, 10, 317),
+    (83, 3, 11, 315),
+    (83, 5, 11, 318),
+    (83, 7, 11, 319),
+    (83, 3, 9, 316),
+    (83, 5, 9, 317),
+    (83, 1, 9, 320),
+    (83, 2, 9, 320),
+    (83, 9, 3, 316),
+    (83, 11, 5, 318),
+    (83, 11, 7, 321),
+    (84, 9, 11, 322),
+    (84, 10, 11, 322),
+    (84, 10, 9, 323),
+    (84, 9, 10, 323),
+    (84, 5, 10, 324),
+    (84, 3, 11, 322),
+    (84, 5, 11, 325),
+    (84, 7, 11, 326),
+    (84, 3, 9, 323),
+    (84, 5, 9, 324),
+    (84, 1, 9, 327),
+    (84, 2, 9, 327),
+    (84, 9, 3, 323),
+    (84, 11, 5, 325),
+    (84, 11, 7, 328),
+    (85, 9, 11, 329),
+    (85, 10, 11, 329),
+    (85, 10, 9, 330),
+    (85, 9, 10, 330),
+    (85, 5, 10, 331),
+    (85, 3, 11, 329),
+    (85, 5, 11, 332),
+    (85, 7, 11, 333),
+    (85, 3, 9, 330),
+    (85, 5, 9, 331),
+    (85, 1, 9, 334),
+    (85, 2, 9, 334),
+    (85, 9, 3, 330),
+    (85, 11, 5, 332),
+    (85, 11, 7, 335),
+    (86, 9, 11, 336),
+    (86, 10, 11, 336),
+    (86, 10, 9, 337),
+    (86, 9, 10, 337),
+    (86, 5, 10, 338),
+    (86, 3, 11, 336),
+    (86, 5, 11, 339),
+    (86, 7, 11, 340),
+    (86, 3, 9, 337),
+    (86, 5, 9, 338),
+    (86, 1, 9, 341),
+    (86, 2, 9, 341),
+    (86, 9, 3, 337),
+    (86, 11, 5, 339),
+    (86, 11, 7, 342),
+    (87, 9, 11, 343),
+    (88, 9, 0, 344),
+    (88, 10, 0, 345),
+    (88, 11, 0, 346),
+    (89, 9, 0, 347),
+    (89, 10, 0, 348),
+    (89, 11, 0, 349),
+    (90, 9, 0, 350),
+    (90, 10, 0, 351),
+    (90, 11, 0, 352),
+    (91, 9, 0, 353),
+    (91, 10, 0, 354),
+    (91, 11, 0, 355),
+    (92, 9, 0, 356),
+    (92, 10, 0, 357),
+    (92, 11, 0, 358),
+    (93, 9, 0, 359),
+    (93, 11, 0, 360),
+    (94, 9, 0, 361),
+    (94, 11, 0, 362),
+    (95, 9, 0, 363),
+    (95, 11, 0, 364),
+    (96, 1, 0, 365),
+    (96, 2, 0, 366),
+    (96, 3, 0, 367),
+    (96, 4, 0, 368),
+    (96, 9, 0, 369),
+    (96, 10, 0, 370),
+    (96, 5, 0, 371),
+    (96, 6, 0, 372),
+    (96, 11, 0, 373),
+    (97, 1, 0, 374),
+    (97, 2, 0, 375),
+    (97, 3, 0, 376),
+    (97, 4, 0, 377),
+    (97, 9, 0, 378),
+    (97, 10, 0, 379),
+    (97, 5, 0, 380),
+    (97, 6, 0, 381),
+    (97, 11, 0, 382),
+    (98, 1, 0, 383),
+    (98, 2, 0, 384),
+    (98, 3, 0, 385),
+    (98, 4, 0, 386),
+    (98, 9, 0, 387),
+    (98, 10, 0, 388),
+    (98, 5, 0, 389),
+    (98, 6, 0, 390),
+    (98, 11, 0, 391),
+    (99, 1, 0, 392),
+    (99, 2, 0, 393),
+    (99, 3, 0, 394),
+    (99, 4, 0, 395),
+    (99, 9, 0, 396),
+    (99, 10, 0, 397),
+    (99, 5, 0, 398),
+    (99, 6, 0, 399),
+    (99, 11, 0, 400),
+    (100, 1, 0, 401),
+    (100, 2, 0, 402),
+    (100, 3, 0, 403),
+    (100, 4, 0, 404),
+    (100, 9, 0, 405),
+    (100, 10, 0, 406),
+    (100, 5, 0, 407),
+    (100, 6, 0, 408),
+    (100, 11, 0, 409),
+    (101, 1, 0, 410),
+    (101, 2, 0, 411),
+    (101, 3, 0, 412),
+    (101, 4, 0, 413),
+    (101, 9, 0, 414),
+    (101, 10, 0, 415),
+    (101, 5, 0, 416),
+    (101, 6, 0, 417),
+    (101, 11, 0, 418),
+    (102, 1, 0, 419),
+    (102, 2, 0, 419),
+    (102, 3, 0, 420),
+    (102, 4, 0, 420),
+    (102, 9, 0, 420),
+    (102, 5, 0, 421),
+    (102, 6, 0, 421),
+    (102, 11, 0, 421),
+    (103, 1, 1, 422),
+    (103, 2, 1, 423),
+    (103, 3, 3, 424),
+    (103, 4, 3, 425),
+    (103, 5, 5, 426),
+    (103, 6, 5, 427),
+    (104, 1, 1, 428),
+    (104, 2, 1, 429),
+    (104, 3, 3, 430),
+    (104, 4, 3, 431),
+    (104, 5, 5, 432),
+    (104, 6, 5, 433),
+    (105, 1, 0, 434),
+    (105, 2, 0, 435),
+    (105, 3, 0, 436),
+    (105, 4, 0, 437),
+    (105, 5, 0, 438),
+    (105, 6, 0, 439),
+    (106, 1, 0, 440),
+    (106, 2, 0, 441),
+    (106, 3, 0, 442),
+    (106, 4, 0, 443),
+    (106, 5, 0, 444),
+    (106, 6, 0, 445),
+    (107, 1, 0, 446),
+    (107, 2, 0, 446),
+    (107, 3, 0, 447),
+    (107, 4, 0, 447),
+    (107, 9, 0, 447),
+    (107, 10, 0, 447),
+    (107, 5, 0, 448),
+    (107, 6, 0, 448),
+    (107, 11, 0, 448),
+    (108, 9, 0, 449),
+    (108, 11, 0, 450),
+    (109, 9, 0, 451),
+    (109, 11, 0, 452),
+    (110, 9, 0, 453),
+    (110, 11, 0, 454),
+    (111, 1, 0, 455),
+    (111, 2, 0, 455),
+    (111, 15, 0, 455),
+    (111, 14, 0, 455),
+    (111, 13, 0, 455),
+    (111, 12, 0, 455),
+    (111, 3, 0, 456),
+    (111, 4, 0, 456),
+    (111, 9, 0, 456),
+    (111, 10, 0, 456),
+    (111, 5, 0, 457),
+    (111, 6, 0, 457),
+    (111, 11, 0, 457),
+    (112, 1, 0, 458),
+    (112, 2, 0, 458),
+    (112, 15, 0, 458),
+    (112, 14, 0, 458),
+    (112, 13, 0, 458),
+    (112, 12, 0, 458),
+    (112, 3, 0, 459),
+    (112, 4, 0, 459),
+    (112, 9, 0, 459),
+    (112, 10, 0, 459),
+    (112, 5, 0, 460),
+    (112, 6, 0, 460),
+    (112, 11, 0, 460),
+    (113, 4, 2, 461),
+    (113, 3, 1, 462),
+    (113, 6, 4, 463),
+    (113, 5, 3, 464),
+    (114, 4, 2, 465),
+    (114, 3, 1, 466),
+    (114, 6, 4, 467),
+    (114, 5, 3, 468),
+    (115, 9, 9, 469),
+    (115, 11, 11, 470),
+    (115, 6, 4, 471),
+    (115, 5, 3, 472),
+    (115, 6, 6, 473),
+    (115, 5, 5, 474),
+    (116, 9, 0, 475),
+    (116, 11, 0, 476),
+    (116, 4, 0, 477),
+    (116, 3, 0, 478),
+    (116, 6, 0, 479),
+    (116, 5, 0, 480),
+    (117, 9, 0, 481),
+    (117, 11, 0, 482),
+    (117, 4, 0, 483),
+    (117, 3, 0, 484),
+    (117, 6, 0, 485),
+    (117, 5, 0, 486),
+    (118, 2, 4, 487),
+    (118, 4, 6, 488),
+    (119, 2, 4, 489),
+    (119, 4, 6, 490),
+    (120, 0, 0, 491),
+    (121, 0, 0, 492),
+    (122, 0, 0, 493),
+    (123, 0, 0, 494),
+    (124, 4, 2, 495),
+    (125, 4, 2, 496),
+    (126, 4, 2, 497),
+    (127, 4, 2, 498),
+    (128, 0, 0, 499),
+    (129, 16, 0, 500),
+    (129, 17, 0, 500),
+    (129, 18, 0, 500),
+    (130, 16, 0, 501),
+    (130, 17, 0, 501),
+    (130, 18, 0, 501),
+    (131, 9, 0, 502),
+    (131, 5, 0, 503),
+    (131, 11, 0, 504),
+    (132, 9, 0, 505),
+    (132, 11, 0, 506),
+    (133, 9, 0, 507),
+    (133, 11, 0, 508),
+    (134, 9, 0, 509),
+    (134, 11, 0, 510),
+    (135, 1, 0, 511),
+    (135, 3, 0, 512),
+    (135, 9, 0, 513),
+    (135, 5, 0, 514),
+    (135, 11, 0, 515),
+    (136, 1, 0, 516),
+    (136, 2, 0, 516),
+    (136, 13, 0, 516),
+    (136, 12, 0, 516),
+    (136, 3, 0, 517),
+    (136, 4, 0, 517),
+    (136, 9, 0, 517),
+    (136, 10, 0, 517),
+    (136, 5, 0, 518),
+    (136, 6, 0, 518),
+    (136, 11, 0, 518),
+    (137, 5, 0, 519),
+    (137, 6, 0, 520),
+    (138, 9, 0, 521),
+    (138, 11, 0, 522),
+    (139, 1, 0, 523),
+    (139, 2, 0, 523),
+    (139, 15, 0, 523),
+    (139, 14, 0, 523),
+    (139, 13, 0, 523),
+    (139, 12, 0, 523),
+    (139, 3, 0, 524),
+    (139, 4, 0, 524),
+    (139, 9, 0, 524),
+    (139, 10, 0, 524),
+    (139, 5, 0, 525),
+    (139, 6, 0, 525),
+    (139, 11, 0, 525),
+    (139, 16, 0, 523),
+    (139, 17, 0, 524),
+    (139, 18, 0, 525),
+    (140, 1, 0, 526),
+    (140, 2, 0, 526),
+    (140, 15, 0, 526),
+    (140, 14, 0, 526),
+    (140, 13, 0, 526),
+    (140, 12, 0, 526),
+    (140, 3, 0, 527),
+    (140, 4, 0, 527),
+    (140, 9, 0, 527),
+    (140, 10, 0, 527),
+    (140, 5, 0, 528),
+    (140, 6, 0, 528),
+    (140, 11, 0, 528),
+    (140, 16, 0, 526),
+    (140, 17, 0, 527),
+    (140, 18, 0, 528),
+    (141, 1, 0, 529),
+    (141, 2, 0, 529),
+    (141, 3, 0, 530),
+    (141, 4, 0, 530),
+    (141, 5, 0, 531),
+    (141, 6, 0, 531),
+    (142, 0, 0, 532),
+    (143, 1, 0, 533),
+    (143, 2, 0, 533),
+    (143, 15, 0, 533),
+    (143, 3, 0, 534),
+    (143, 4, 0, 534),
+    (143, 5, 0, 535),
+    (143, 6, 0, 535),
+    (143, 7, 0, 536),
+    (143, 9, 0, 534),
+    (143, 11, 0, 535),
+    (143, 10, 0, 534),
+    (143, 12, 0, 533),
+    (143, 13, 0, 533),
+    (143, 14, 0, 533),
+    (143, 20, 0, 533),
+    (143, 21, 0, 533),
+    (143, 22, 0, 533),
+    (143, 16, 0, 533),
+    (143, 17, 0, 534),
+    (143, 18, 0, 535),
+    (143, 19, 0, 536),
+    (144, 1, 0, 537),
+    (144, 2, 0, 537),
+    (144, 15, 0, 537),
+    (144, 3, 0, 538),
+    (144, 4, 0, 538),
+    (144, 5, 0, 539),
+    (144, 6, 0, 539),
+    (144, 7, 0, 540),
+    (144, 9, 0, 538),
+    (144, 11, 0, 539),
+    (144, 10, 0, 538),
+    (144, 12, 0, 537),
+    (144, 13, 0, 537),
+    (144, 14, 0, 537),
+    (144, 20, 0, 537),
+    (144, 21, 0, 537),
+    (144, 22, 0, 537),
+    (144, 16, 0, 537),
+    (144, 17, 0, 538),
+    (144, 18, 0, 539),
+    (144, 19, 0, 540),
+    (145, 0, 0, 541),
+    (146, 0, 0, 542),
+    (147, 0, 0, 543),
+    (148, 1, 0, 544),
+    (148, 2, 0, 544),
+    (148, 15, 0, 544),
+    (148, 3, 0, 545),
+    (148, 4, 0, 545),
+    (148, 5, 0, 546),
+    (148, 6, 0, 546),
+    (148, 7, 0, 547),
+    (148, 9, 0, 545),
+    (148, 11, 0, 546),
+    (148, 10, 0, 545),
+    (148, 12, 0, 544),
+    (148, 13, 0, 544),
+    (148, 14, 0, 544),
+    (148, 20, 0, 544),
+    (148, 21, 0, 544),
+    (148, 22, 0, 544),
+    (148, 16, 0, 544),
+    (148, 17, 0, 545),
+    (148, 18, 0, 546),
+    (148, 19, 0, 547),
+    (149, 1, 0, 548),
+    (149, 2, 0, 548),
+    (149, 15, 0, 548),
+    (149, 3, 0, 549),
+    (149, 4, 0, 549),
+    (149, 5, 0, 550),
+    (149, 6, 0, 550),
+    (149, 7, 0, 551),
+    (149, 9, 0, 549),
+    (149, 11, 0, 550),
+    (149, 10, 0, 549),
+    (149, 12, 0, 548),
+    (149, 13, 0, 548),
+    (149, 14, 0, 548),
+    (149, 20, 0, 548),
+    (149, 21, 0, 548),
+    (149, 22, 0, 548),
+    (149, 16, 0, 548),
+    (149, 17, 0, 549),
+    (149, 18, 0, 550),
+    (149, 19, 0, 551),
+    (150, 1, 0, 552),
+    (150, 2, 0, 552),
+    (150, 3, 0, 552),
+    (150, 4, 0, 552),
+    (150, 5, 0, 552),
+    (150, 6, 0, 552),
+    (150, 9, 0, 552),
+    (150, 10, 0, 552),
+    (150, 11, 0, 552),
+    (150, 12, 0, 552),
+    (150, 13, 0, 552),
+    (150, 14, 0, 552),
+    (150, 15, 0, 552),
+    (150, 20, 0, 552),
+    (150, 21, 0, 552),
+    (150, 22, 0, 552),
+    (150, 16, 0, 552),
+    (150, 17, 0, 552),
+    (150, 18, 0, 552),
+    (151, 3, 0, 553),
+    (151, 4, 0, 553),
+    (151, 9, 0, 553),
+    (151, 10, 0, 553),
+    (151, 5, 0, 554),
+    (151, 6, 0, 554),
+    (151, 11, 0, 554),
+    (151, 17, 0, 553),
+    (151, 18, 0, 554),
+    (152, 1, 0, 555),
+    (152, 2, 0, 555),
+    (152, 12, 0, 555),
+    (152, 13, 0, 555),
+    (152, 14, 0, 555),
+    (152, 15, 0, 555),
+    (152, 20, 0, 555),
+    (152, 21, 0, 555),
+    (152, 22, 0, 555),
+    (152, 16, 0, 555),
+    (153, 1, 6, 556),
+    (153, 2, 6, 556),
+    (153, 3, 6, 557),
+    (153, 4, 6, 557),
+    (153, 5, 6, 558),
+    (153, 6, 6, 558),
+    (153, 7, 6, 559),
+    (153, 8, 6, 559),
+    (153, 9, 6, 557),
+    (153, 10, 6, 557),
+    (153, 11, 6, 558),
+    (153, 12, 6, 556),
+    (153, 13, 6, 556),
+    (153, 14, 6, 556),
+    (153, 15, 6, 556),
+    (153, 20, 6, 556),
+    (153, 21, 6, 556),
+    (153, 22, 6, 556),
+    (153, 16, 6, 556),
+    (153, 17, 6, 557),
+    (153, 18, 6, 558),
+    (153, 19, 6, 559),
+    (154, 1, 0, 560),
+    (154, 2, 0, 560),
+    (154, 15, 0, 560),
+    (154, 3, 0, 561),
+    (154, 4, 0, 561),
+    (154, 5, 0, 562),
+    (154, 6, 0, 562),
+    (154, 7, 0, 563),
+    (154, 9, 0, 561),
+    (154, 11, 0, 562),
+    (154, 10, 0, 561),
+    (154, 12, 0, 560),
+    (154, 13, 0, 560),
+    (154, 14, 0, 560),
+    (154, 20, 0, 560),
+    (154, 21, 0, 560),
+    (154, 22, 0, 560),
+    (154, 16, 0, 560),
+    (154, 17, 0, 561),
+    (154, 18, 0, 562),
+    (154, 19, 0, 563),
+    (155, 1, 0, 564),
+    (155, 2, 0, 564),
+    (155, 15, 0, 564),
+    (155, 3, 0, 565),
+    (155, 4, 0, 565),
+    (155, 5, 0, 566),
+    (155, 6, 0, 566),
+    (155, 7, 0, 567),
+    (155, 9, 0, 565),
+    (155, 11, 0, 566),
+    (155, 10, 0, 565),
+    (155, 12, 0, 564),
+    (155, 13, 0, 564),
+    (155, 14, 0, 564),
+    (155, 20, 0, 564),
+    (155, 21, 0, 564),
+    (155, 22, 0, 564),
+    (155, 16, 0, 564),
+    (155, 17, 0, 565),
+    (155, 18, 0, 566),
+    (155, 19, 0, 567),
+    (156, 1, 0, 568),
+    (156, 2, 0, 568),
+    (156, 15, 0, 568),
+    (156, 3, 0, 569),
+    (156, 4, 0, 569),
+    (156, 5, 0, 570),
+    (156, 6, 0, 570),
+    (156, 7, 0, 571),
+    (156, 9, 0, 569),
+    (156, 11, 0, 570),
+    (156, 10, 0, 569),
+    (156, 12, 0, 568),
+    (156, 13, 0, 568),
+    (156, 14, 0, 568),
+    (156, 20, 0, 568),
+    (156, 21, 0, 568),
+    (156, 22, 0, 568),
+    (156, 16, 0, 568),
+    (156, 17, 0, 569),
+    (156, 18, 0, 570),
+    (156, 19, 0, 571),
+    (157, 9, 0, 572),
+    (157, 10, 0, 573),
+    (157, 11, 0, 574),
+    (157, 12, 0, 575),
+    (157, 13, 0, 576),
+    (157, 14, 0, 577),
+    (158, 9, 0, 578),
+    (158, 10, 0, 579),
+    (158, 11, 0, 580),
+    (159, 9, 0, 581),
+    (159, 10, 0, 582),
+    (159, 11, 0, 583),
+    (160, 9, 0, 584),
+    (160, 10, 0, 585),
+    (160, 11, 0, 586),
+    (161, 9, 0, 587),
+    (161, 10, 0, 588),
+    (161, 11, 0, 589),
+    (162, 9, 10, 590),
+    (162, 9, 11, 591),
+    (162, 10, 9, 592),
+    (162, 10, 11, 593),
+    (162, 11, 9, 594),
+    (162, 11, 10, 595),
+    (163, 6, 0, 596),
+    (164, 6, 0, 597),
+    (165, 0, 0, 598),
+    (166, 17, 0, 599),
+    (166, 18, 0, 599),
+    (167, 1, 0, 600),
+    (167, 2, 0, 601),
+    (167, 13, 0, 602),
+    (167, 12, 0, 603),
+    (167, 3, 0, 604),
+    (167, 4, 0, 605),
+    (167, 9, 0, 606),
+    (167, 10, 0, 607),
+    (167, 5, 0, 608),
+    (167, 6, 0, 609),
+    (167, 11, 0, 610),
+    (168, 1, 0, 611),
+    (168, 2, 0, 611),
+    (168, 13, 0, 611),
+    (168, 12, 0, 611),
+    (168, 3, 0, 612),
+    (168, 4, 0, 612),
+    (168, 9, 0, 612),
+    (168, 10, 0, 612),
+    (168, 5, 0, 613),
+    (168, 6, 0, 613),
+    (168, 11, 0, 613),
+    (169, 1, 0, 614),
+    (169, 2, 0, 614),
+    (169, 3, 0, 614),
+    (169, 4, 0, 614),
+    (169, 5, 0, 614),
+    (169, 6, 0, 614),
+    (169, 7, 0, 614),
+    (169, 8, 0, 614),
+    (169, 9, 0, 614),
+    (169, 10, 0, 614),
+    (169, 11, 0, 614),
+    (169, 12, 0, 614),
+    (169, 13, 0, 614),
+    (169, 14, 0, 614),
+    (169, 15, 0, 614),
+    (169, 16, 0, 614),
+    (169, 17, 0, 614),
+    (169, 18, 0, 614),
+    (169, 19, 0, 614),
+    (169, 20, 0, 614),
+    (169, 21, 0, 614),
+    (169, 22, 0, 614),
+    (170, 1, 0, 615),
+    (170, 2, 0, 615),
+    (170, 12, 0, 615),
+    (170, 13, 0, 615),
+    (170, 14, 0, 615),
+    (170, 15, 0, 615),
+    (170, 16, 0, 615),
+    (170, 20, 0, 615),
+    (170, 21, 0, 615),
+    (170, 22, 0, 615),
+    (170, 3, 0, 616),
+    (170, 4, 0, 616),
+    (170, 9, 0, 616),
+    (170, 10, 0, 616),
+    (170, 17, 0, 616),
+    (171, 1, 0, 617),
+    (171, 2, 0, 617),
+    (171, 12, 0, 617),
+    (171, 13, 0, 617),
+    (171, 14, 0, 617),
+    (171, 15, 0, 617),
+    (171, 16, 0, 617),
+    (171, 20, 0, 617),
+    (171, 21, 0, 617),
+    (171, 22, 0, 617),
+    (171, 3, 0, 618),
+    (171, 4, 0, 618),
+    (171, 9, 0, 618),
+    (171, 10, 0, 618),
+    (171, 17, 0, 618),
+    (172, 1, 0, 619),
+    (172, 2, 0, 619),
+    (172, 12, 0, 619),
+    (172, 13, 0, 619),
+    (172, 14, 0, 619),
+    (172, 15, 0, 619),
+    (172, 16, 0, 619),
+    (172, 20, 0, 619),
+    (172, 21, 0, 619),
+    (172, 22, 0, 619),
+    (172, 3, 0, 620),
+    (172, 4, 0, 620),
+    (172, 9, 0, 620),
+    (172, 10, 0, 620),
+    (172, 17, 0, 620),
+    (172, 5, 0, 621),
+    (172, 6, 0, 621),
+    (172, 11, 0, 621),
+    (172, 18, 0, 621),
+    (173, 1, 0, 622),
+    (173, 2, 0, 622),
+    (173, 12, 0, 622),
+    (173, 13, 0, 622),
+    (173, 14, 0, 622),
+    (173, 15, 0, 622),
+    (173, 16, 0, 622),
+    (173, 20, 0, 622),
+    (173, 21, 0, 622),
+    (173, 22, 0, 622),
+    (173, 3, 0, 623),
+    (173, 4, 0, 623),
+    (173, 9, 0, 623),
+    (173, 10, 0, 623),
+    (173, 17, 0, 623),
+    (173, 5, 0, 624),
+    (173, 6, 0, 624),
+    (173, 11, 0, 624),
+    (173, 18, 0, 624),
+    (174, 0, 0, 625),
+    (175, 0, 0, 626),
+    (176, 0, 0, 627),
+    (177, 1, 0, 628),
+    (177, 2, 0, 628),
+    (177, 3, 0, 629),
+    (177, 4, 0, 629),
+    (177, 5, 0, 630),
+    (177, 6, 0, 630),
+    (177, 9, 0, 629),
+    (177, 11, 0, 630),
+    (177, 10, 0, 629),
+    (177, 12, 0, 628),
+    (177, 15, 0, 628),
+    (177, 13, 0, 628),
+    (177, 14, 0, 628),
+    (177, 20, 0, 628),
+    (177, 21, 0, 628),
+    (177, 22, 0, 628),
+    (177, 16, 0, 628),
+    (177, 17, 0, 629),
+    (177, 18, 0, 630),
+    (178, 0, 0, 631),
+    (179, 1, 0, 632),
+    (179, 2, 0, 632),
+    (179, 3, 0, 633),
+    (179, 4, 0, 633),
+    (179, 5, 0, 634),
+    (179, 6, 0, 634),
+    (179, 9, 0, 633),
+    (179, 11, 0, 634),
+    (179, 10, 0, 633),
+    (179, 12, 0, 632),
+    (179, 15, 0, 632),
+    (179, 13, 0, 632),
+    (179, 14, 0, 632),
+    (179, 20, 0, 632),
+    (179, 21, 0, 632),
+    (179, 22, 0, 632),
+    (179, 16, 0, 632),
+    (179, 17, 0, 633),
+    (179, 18, 0, 634),
+    (180, 3, 0, 635),
+    (180, 4, 0, 635),
+    (180, 5, 0, 636),
+    (180, 6, 0, 636),
+    (180, 7, 0, 637),
+    (180, 8, 0, 637),
+    (180, 9, 0, 635),
+    (180, 11, 0, 636),
+    (180, 10, 0, 635),
+    (180, 17, 0, 635),
+    (180, 18, 0, 636),
+    (180, 19, 0, 637),
+    (181, 0, 0, 638),
+    (182, 1, 0, 639),
+    (182, 2, 0, 639),
+    (182, 15, 0, 639),
+    (182, 3, 0, 640),
+    (182, 4, 0, 640),
+    (182, 5, 0, 641),
+    (182, 6, 0, 641),
+    (182, 7, 0, 642),
+    (182, 9, 0, 640),
+    (182, 11, 0, 641),
+    (182, 10, 0, 640),
+    (182, 12, 0, 639),
+    (182, 13, 0, 639),
+    (182, 14, 0, 639),
+    (182, 20, 0, 639),
+    (182, 21, 0, 639),
+    (182, 22, 0, 639),
+    (182, 16, 0, 639),
+    (182, 17, 0, 640),
+    (182, 18, 0, 641),
+    (182, 19, 0, 642),
+    (183, 5, 0, 643),
+    (183, 6, 0, 643),
+    (183, 11, 0, 643),
+    (183, 18, 0, 643),
+    (184, 1, 0, 644),
+    (184, 2, 0, 644),
+    (184, 12, 0, 644),
+    (184, 13, 0, 644),
+    (184, 14, 0, 644),
+    (184, 15, 0, 644),
+    (184, 16, 0, 644),
+    (184, 20, 0, 644),
+    (184, 21, 0, 644),
+    (184, 22, 0, 644),
+    (184, 3, 0, 645),
+    (184, 4, 0, 645),
+    (184, 9, 0, 645),
+    (184, 10, 0, 645),
+    (184, 17, 0, 645),
+    (184, 5, 0, 646),
+    (184, 6, 0, 646),
+    (184, 11, 0, 646),
+    (184, 18, 0, 646),
+    (185, 1, 0, 647),
+    (185, 2, 0, 647),
+    (185, 3, 0, 647),
+    (185, 4, 0, 647),
+    (185, 5, 0, 647),
+    (185, 6, 0, 647),
+    (185, 9, 0, 647),
+    (185, 10, 0, 647),
+    (185, 11, 0, 647),
+    (185, 12, 0, 647),
+    (185, 13, 0, 647),
+    (185, 14, 0, 647),
+    (185, 15, 0, 647),
+    (185, 20, 0, 647),
+    (185, 21, 0, 647),
+    (185, 22, 0, 647),
+    (185, 16, 0, 647),
+    (185, 17, 0, 647),
+    (185, 18, 0, 647),
+    (186, 3, 0, 648),
+    (186, 4, 0, 648),
+    (186, 9, 0, 648),
+    (186, 10, 0, 648),
+    (186, 5, 0, 649),
+    (186, 6, 0, 649),
+    (186, 11, 0, 649),
+    (186, 17, 0, 648),
+    (186, 18, 0, 649),
+    (187, 1, 0, 650),
+    (187, 2, 0, 650),
+    (187, 12, 0, 650),
+    (187, 13, 0, 650),
+    (187, 14, 0, 650),
+    (187, 15, 0, 650),
+    (187, 20, 0, 650),
+    (187, 21, 0, 650),
+    (187, 22, 0, 650),
+    (187, 16, 0, 650),
+    (188, 0, 0, 651),
+    (189, 0, 0, 652),
+    (190, 16, 0, 653),
+    (190, 17, 0, 653),
+    (190, 18, 0, 653),
+    (191, 1, 0, 654),
+    (191, 2, 0, 654),
+    (191, 15, 0, 654),
+    (191, 3, 0, 654),
+    (191, 4, 0, 654),
+    (191, 5, 0, 654),
+    (191, 6, 0, 654),
+    (191, 7, 0, 654),
+    (191, 9, 0, 654),
+    (191, 11, 0, 654),
+    (191, 10, 0, 654),
+    (191, 12, 0, 654),
+    (191, 13, 0, 654),
+    (191, 14, 0, 654),
+    (191, 20, 0, 654),
+    (191, 21, 0, 654),
+    (191, 22, 0, 654),
+    (191, 16, 0, 654),
+    (191, 17, 0, 654),
+    (191, 18, 0, 654),
+    (191, 19, 0, 654),
+    (192, 0, 0, 655),
+    (193, 4, 0, 656),
+    (193, 6, 0, 656),
+    (193, 17, 0, 656),
+    (193, 18, 0, 656),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -7507,29 +7992,41 @@ FAMILY_OF_OPCODE = {
     154: FAM_VLDU,
     155: FAM_VSTU,
     156: FAM_VSTU_COUNT,
-    157: FAM_VLD_NORM_PU,
-    158: FAM_VLD_US_PU,
-    159: FAM_VLD_DS_PU,
-    160: FAM_VLD_UNPK_PU,
-    161: FAM_VLD_DINTLV_PU,
-    162: FAM_MASK_LOAD_NORM_PU,
-    163: FAM_MASK_LOAD_US_PU,
-    164: FAM_MASK_LOAD_DS_PU,
-    165: FAM_VSTA_NORM_PU,
-    166: FAM_MASK_STORE_NORM_PU,
-    167: FAM_VSTA_FIRST_PU,
-    168: FAM_VSTA_PACK_PU,
-    169: FAM_MASK_STORE_PACK_PU,
-    170: FAM_VSTUS_PU,
-    171: FAM_VSTA_PACKV2_PU,
-    172: FAM_VLD_BRC_PU,
-    173: FAM_VLD_BLK_PU,
-    174: FAM_VLD_E2B_PU,
-    175: FAM_VLD_UNPK4_PU,
-    176: FAM_LOOP,
-    177: FAM_ENDLOOP,
-    178: FAM_ITER_LOOPS,
-    179: FAM_VSTAS_POST,
-    180: FAM_MASK_MOVE_MASKED,
-    181: FAM_MASK_FROM_VECTOR,
+    157: FAM_SCALAR_FMOV,
+    158: FAM_SCALAR_FALU,
+    159: FAM_SCALAR_FALU,
+    160: FAM_SCALAR_FALU,
+    161: FAM_SCALAR_FALU,
+    162: FAM_SCALAR_FCVT,
+    163: FAM_VCARRY,
+    164: FAM_VCARRY,
+    165: FAM_MASK_SPR_SET,
+    166: FAM_MASK_SPR_READ,
+    167: FAM_VDUP_MERGE,
+    168: FAM_VDUP_LANE_MERGE,
+    169: FAM_VLD_NORM_PU,
+    170: FAM_VLD_US_PU,
+    171: FAM_VLD_DS_PU,
+    172: FAM_VLD_UNPK_PU,
+    173: FAM_VLD_DINTLV_PU,
+    174: FAM_MASK_LOAD_NORM_PU,
+    175: FAM_MASK_LOAD_US_PU,
+    176: FAM_MASK_LOAD_DS_PU,
+    177: FAM_VSTA_NORM_PU,
+    178: FAM_MASK_STORE_NORM_PU,
+    179: FAM_VSTA_FIRST_PU,
+    180: FAM_VSTA_PACK_PU,
+    181: FAM_MASK_STORE_PACK_PU,
+    182: FAM_VSTUS_PU,
+    183: FAM_VSTA_PACKV2_PU,
+    184: FAM_VLD_BRC_PU,
+    185: FAM_VLD_BLK_PU,
+    186: FAM_VLD_E2B_PU,
+    187: FAM_VLD_UNPK4_PU,
+    188: FAM_LOOP,
+    189: FAM_ENDLOOP,
+    190: FAM_ITER_LOOPS,
+    191: FAM_VSTAS_POST,
+    192: FAM_MASK_MOVE_MASKED,
+    193: FAM_MASK_FROM_VECTOR,
 }

@@ -247,31 +247,39 @@ cdef enum Family:
     FAM_VLDU = 86
     FAM_VSTU = 87
     FAM_VSTU_COUNT = 88
-    FAM_VLD_NORM_PU = 89
-    FAM_VLD_US_PU = 90
-    FAM_VLD_DS_PU = 91
-    FAM_VLD_UNPK_PU = 92
-    FAM_VLD_DINTLV_PU = 93
-    FAM_MASK_LOAD_NORM_PU = 94
-    FAM_MASK_LOAD_US_PU = 95
-    FAM_MASK_LOAD_DS_PU = 96
-    FAM_VSTA_NORM_PU = 97
-    FAM_MASK_STORE_NORM_PU = 98
-    FAM_VSTA_FIRST_PU = 99
-    FAM_VSTA_PACK_PU = 100
-    FAM_MASK_STORE_PACK_PU = 101
-    FAM_VSTUS_PU = 102
-    FAM_VSTA_PACKV2_PU = 103
-    FAM_VLD_BRC_PU = 104
-    FAM_VLD_BLK_PU = 105
-    FAM_VLD_E2B_PU = 106
-    FAM_VLD_UNPK4_PU = 107
-    FAM_LOOP = 108
-    FAM_ENDLOOP = 109
-    FAM_ITER_LOOPS = 110
-    FAM_VSTAS_POST = 111
-    FAM_MASK_MOVE_MASKED = 112
-    FAM_MASK_FROM_VECTOR = 113
+    FAM_SCALAR_FMOV = 89
+    FAM_SCALAR_FALU = 90
+    FAM_SCALAR_FCVT = 91
+    FAM_VCARRY = 92
+    FAM_MASK_SPR_SET = 93
+    FAM_MASK_SPR_READ = 94
+    FAM_VDUP_MERGE = 95
+    FAM_VDUP_LANE_MERGE = 96
+    FAM_VLD_NORM_PU = 97
+    FAM_VLD_US_PU = 98
+    FAM_VLD_DS_PU = 99
+    FAM_VLD_UNPK_PU = 100
+    FAM_VLD_DINTLV_PU = 101
+    FAM_MASK_LOAD_NORM_PU = 102
+    FAM_MASK_LOAD_US_PU = 103
+    FAM_MASK_LOAD_DS_PU = 104
+    FAM_VSTA_NORM_PU = 105
+    FAM_MASK_STORE_NORM_PU = 106
+    FAM_VSTA_FIRST_PU = 107
+    FAM_VSTA_PACK_PU = 108
+    FAM_MASK_STORE_PACK_PU = 109
+    FAM_VSTUS_PU = 110
+    FAM_VSTA_PACKV2_PU = 111
+    FAM_VLD_BRC_PU = 112
+    FAM_VLD_BLK_PU = 113
+    FAM_VLD_E2B_PU = 114
+    FAM_VLD_UNPK4_PU = 115
+    FAM_LOOP = 116
+    FAM_ENDLOOP = 117
+    FAM_ITER_LOOPS = 118
+    FAM_VSTAS_POST = 119
+    FAM_MASK_MOVE_MASKED = 120
+    FAM_MASK_FROM_VECTOR = 121
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -294,6 +302,11 @@ ctypedef fused scalar_load_T:
     uint32_t
     int64_t
     uint64_t
+    F16
+    BF16
+    float
+    E4M3
+    E5M2
 
 ctypedef fused scalar_store_TW:
     uint8_t
@@ -793,6 +806,57 @@ ctypedef fused vstu_count_TW:
     uint32_t
     uint64_t
 
+ctypedef fused scalar_fmov_T:
+    F16
+    BF16
+    float
+    E4M3
+    E5M2
+    uint8_t
+
+ctypedef fused scalar_falu_T:
+    F16
+    BF16
+    float
+
+ctypedef fused scalar_falu_sub:
+    Op_add
+    Op_sub
+    Op_mul
+    Op_div
+
+ctypedef fused scalar_fcvt_T:
+    F16
+    BF16
+    float
+
+ctypedef fused scalar_fcvt_U:
+    BF16
+    float
+    F16
+
+ctypedef fused vcarry_sub:
+    Op_add
+    Op_sub
+
+ctypedef fused vdup_merge_T:
+    int8_t
+    uint8_t
+    E5M2
+    E4M3
+    int16_t
+    uint16_t
+    F16
+    BF16
+    int32_t
+    uint32_t
+    float
+
+ctypedef fused vdup_lane_merge_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
 ctypedef fused vld_us_pu_TW:
     uint8_t
     uint16_t
@@ -1266,6 +1330,44 @@ cdef struct Args_vstu_count:    # [addr], vS.T, X
     int32_t vS
     SVal x
 
+cdef struct Args_scalar_fmov:    # sD.T, X.T
+    int32_t sD
+    SVal x
+
+cdef struct Args_scalar_falu:    # sD.T, sA.T, X.T
+    int32_t sD
+    int32_t sA
+    SVal x
+
+cdef struct Args_scalar_fcvt:    # sD.T, sA.U
+    int32_t sD
+    int32_t sA
+
+cdef struct Args_vcarry:    # pD, vD.T, vA.T, vB.T, pC, pM
+    int32_t pD
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    int32_t pC
+    int32_t pM
+
+cdef struct Args_mask_spr_set:    # sH, sL
+    int32_t sH
+    int32_t sL
+
+cdef struct Args_mask_spr_read:    # pD.bW
+    int32_t pD
+
+cdef struct Args_vdup_merge:    # vD.T, X.T, pM
+    int32_t vD
+    SVal x
+    int32_t pM
+
+cdef struct Args_vdup_lane_merge:    # vD.T, vA.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t pM
+
 cdef struct Args_vld_norm_pu:    # vD.T, [sB], X
     int32_t vD
     int32_t sb
@@ -1483,6 +1585,14 @@ cdef union Args:
     Args_vldu vldu
     Args_vstu vstu
     Args_vstu_count vstu_count
+    Args_scalar_fmov scalar_fmov
+    Args_scalar_falu scalar_falu
+    Args_scalar_fcvt scalar_fcvt
+    Args_vcarry vcarry
+    Args_mask_spr_set mask_spr_set
+    Args_mask_spr_read mask_spr_read
+    Args_vdup_merge vdup_merge
+    Args_vdup_lane_merge vdup_lane_merge
     Args_vld_norm_pu vld_norm_pu
     Args_vld_us_pu vld_us_pu
     Args_vld_ds_pu vld_ds_pu
@@ -1758,6 +1868,28 @@ cdef enum:
     POS_vstu_count_addr = 0
     POS_vstu_count_vS = 1
     POS_vstu_count_x = 2
+    POS_scalar_fmov_sD = 0
+    POS_scalar_fmov_x = 1
+    POS_scalar_falu_sD = 0
+    POS_scalar_falu_sA = 1
+    POS_scalar_falu_x = 2
+    POS_scalar_fcvt_sD = 0
+    POS_scalar_fcvt_sA = 1
+    POS_vcarry_pD = 0
+    POS_vcarry_vD = 1
+    POS_vcarry_vA = 2
+    POS_vcarry_vB = 3
+    POS_vcarry_pC = 4
+    POS_vcarry_pM = 5
+    POS_mask_spr_set_sH = 0
+    POS_mask_spr_set_sL = 1
+    POS_mask_spr_read_pD = 0
+    POS_vdup_merge_vD = 0
+    POS_vdup_merge_x = 1
+    POS_vdup_merge_pM = 2
+    POS_vdup_lane_merge_vD = 0
+    POS_vdup_lane_merge_vA = 1
+    POS_vdup_lane_merge_pM = 2
     POS_vld_norm_pu_vD = 0
     POS_vld_norm_pu_sb = 1
     POS_vld_norm_pu_x = 2

@@ -39,13 +39,17 @@ cdef inline int k_scalar_alu(Machine* m, const Ins* ins, const Args_scalar_alu* 
     return STOP_RUNNING
 
 
-# ld sD.T, [addr]  -- signed types sign-extend, the others zero-extend
+# ld sD.T, [addr]  -- signed types sign-extend, the others zero-extend (float types: their bits)
 cdef inline int k_scalar_load(Machine* m, const Ins* ins, const Args_scalar_load* a, scalar_load_T* t) noexcept nogil:
     cdef int64_t addr = address(&a.addr)
     cdef int status = check_span(m, addr, sizeof(scalar_load_T), sizeof(scalar_load_T))
     if status:
         return status
-    m.sreg[a.sD] = <int64_t>(<scalar_load_T*>(m.ub + addr))[0]
+    if scalar_load_T is F16 or scalar_load_T is BF16 or scalar_load_T is E4M3 or scalar_load_T is E5M2 \
+            or scalar_load_T is float:
+        m.sreg[a.sD] = <int64_t>lane_bits((<scalar_load_T*>(m.ub + addr))[0])
+    else:
+        m.sreg[a.sD] = <int64_t>(<scalar_load_T*>(m.ub + addr))[0]
     log_span(m, 0, addr, sizeof(scalar_load_T), 1, sizeof(scalar_load_T), -1, POS_scalar_load_sD, -1)
     return STOP_RUNNING
 

@@ -556,11 +556,16 @@ class _Assembler:
         return name.upper()
 
     def typed_value(self, op, node, slot_types) -> SVal:
-        """An X.T operand: a scalar register (converted at run time; a type suffix, if written, must be
-        T), or an immediate converted now to T's bit pattern (docs/semantics.md "Vector compute")."""
+        """An X.T operand: a scalar register, or an immediate converted now to T's bit pattern
+        (docs/semantics.md "Scalar registers holding floats"). A register without a suffix holds an
+        integer converted at run time; with T's suffix (`s3.f32`) it holds T's bits, read as they are."""
         if _shape(node) == "sreg":
             if "." in node.value:
-                return SVal(True, self.register(op, node, slot_types))
+                return SVal(True, self.register(op, node, slot_types), raw=True)
+            etype = (slot_types[op.type_slot] or (None,))[0]
+            if etype is not None and etype.name == "e8m0":      # no integer converts to it at run time
+                self.fail(node, "an e8m0 operand in a scalar register is held as its bits",
+                          [f"write {node.value}.e8m0"])
             return SVal(True, self.register_number(node))
         earlier = slot_types[op.type_slot]
         if earlier is None:

@@ -11,7 +11,7 @@ from .. import debug_expr
 from ..debug_expr import Value, format_value
 from ..isa import dtypes
 from ..isa.operands import Kind
-from ..state import SPR_AR, SPR_NAMES, SPR_SQZN, SPR_SQZN_SET, VL
+from ..state import MASK_SPR_NAME, MASK_SPR_SET, SPR_AR, SPR_NAMES, SPR_SQZN, SPR_SQZN_SET, VL
 from ..provenance import USER_EDIT
 from ..trace import source_text
 
@@ -98,10 +98,18 @@ def regs_lines(program, state, vtype) -> list[str]:
     return lines
 
 
+def mask_spr_text(state) -> str:
+    """The mask special register as MASK1:MASK0 in hex, or unset."""
+    if not state.mask_spr[MASK_SPR_SET]:
+        return "unset"
+    low, high = (int(x) for x in state.mask_spr[:MASK_SPR_SET].view(np.uint64))
+    return f"{high:#018x}:{low:016x}"
+
+
 def special_text(state) -> str:
-    """AR, SQZN and what each unaligned store register holds pending, in one line."""
+    """AR, SQZN, MASK and what each unaligned store register holds pending, in one line."""
     sqzn = str(int(state.spr[SPR_SQZN])) if state.spr[SPR_SQZN_SET] else "unset"
-    cells = [f"AR = {int(state.spr[SPR_AR])}", f"SQZN = {sqzn}"]
+    cells = [f"AR = {int(state.spr[SPR_AR])}", f"SQZN = {sqzn}", f"{MASK_SPR_NAME} = {mask_spr_text(state)}"]
     for u, (pending, at) in enumerate(state.ureg_state.tolist()):
         cells.append(f"u{u} {pending} bytes pending for {at:#x}" if pending else f"u{u} empty")
     for q, (loaded, position) in enumerate(state.qreg_state.tolist()):
@@ -161,6 +169,8 @@ def step_change_lines(program, state, move, effects) -> list[str]:
         elif reg.file == "p":
             bits = np.unpackbits(state.preg[reg.number], bitorder="little")[::reg.etype.width][:reg.etype.lanes]
             lines.append(f"  p{reg.number}.{reg.etype.name}: {int(bits.sum())} of {bits.size} lanes active")
+        elif reg.file == MASK_SPR_NAME:
+            lines.append(f"  {MASK_SPR_NAME} = {mask_spr_text(state)} (MASK1:MASK0)")
         elif reg.file in SPR_NAMES:
             index = SPR_NAMES.index(reg.file)
             new, old = int(state.spr[index]), int(_before(state, move, "spr")[index])

@@ -58,6 +58,9 @@ AXES = {
     "vsqz": ("TW", "sub"), "vusqz": ("TW",), "spr_clear": (), "vstus": ("TW",), "vstur": ("TW",), "vstas": ("sub",),
     "vldas": (), "vldus": ("TW",), "vldus_post": ("TW",), "vldu": ("TW",), "vstu": ("TW",), "vstu_count": ("TW",),
     "vld_blk": (), "vld_e2b": ("TW",), "vld_unpk4": (), "vgatb": ("TW",),
+    # issue 13 (b): scalar registers holding float bits
+    "scalar_fmov": ("T",), "scalar_falu": ("T", "sub"), "scalar_fcvt": ("T", "U"), "vcarry": ("sub",),
+    "mask_spr_set": (), "mask_spr_read": (), "vdup_merge": ("T",), "vdup_lane_merge": ("TW",),
 }
 # issue 11: a post-update family (`<base>_pu`, generated wrapper kernels) specialises as its base does
 AXES.update({f"{base}_pu": AXES[base] for base in (

@@ -37,6 +37,7 @@ STOP_CODES = {"RUNNING": 0, "HALTED": 1, "MISALIGNED": 2, "UB_RANGE": 3, "MASK_U
 B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))
 INTEGER_AND_RAW = tuple(t for t in dtypes.TYPES if t.kind in ("int", "uint") or t.name in ("b8", "b16", "b32", "b64"))
 MASK_WIDTHS = dtypes.named("b8", "b16", "b32")
+SCALAR_BITS_TYPES = dtypes.named("f16", "bf16", "f32", "e4m3", "e5m2", "e8m0")   # issue 13 (b): ld/st of float bits
 
 # The seed pages' type lists, plus the raw bN types of the same width (pure moves, LANGUAGE.md §2).
 STORE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "f16", "f32", "bf16", "e4m3", "hif8", "e5m2",
@@ -92,6 +93,11 @@ UNPACK4_TYPES = dtypes.named("s8", "u8", "e4m3", "e5m2", "e8m0", "hif8", "e2m1x2
 SQUEEZE_TYPES = dtypes.named("s8", "u8", "hif8", "e8m0", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32",
                              "f32", "b8", "b16", "b32")
 UNSQUEEZE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32")
+# issue 13 (b): the float types a scalar register can hold as bits (X.T's float types), and those scalar
+# float arithmetic computes on
+SCALAR_MOV_TYPES = dtypes.named("f16", "bf16", "f32", "e4m3", "e5m2", "e8m0")
+SCALAR_FLOAT_TYPES = dtypes.named("f16", "bf16", "f32")
+_SCALAR_FLOAT_REF = SPEC + " §4 (scalar registers; a scalar register holds T's bits for the pages' float/half value operands)"
 STREAM_TYPES = dtypes.named("s8", "u8", "hif8", "s16", "u16", "s32", "u32", "s64", "f16", "f32", "bf16", "e4m3", "e5m2",
                             "e8m0", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32", "b64")
 
@@ -355,10 +361,11 @@ INSNS: tuple[InsnSpec, ...] = (
     # --- scalar and control (LANGUAGE.md §4 "Scalar and control") ---
     InsnSpec("mov", "", "sD, X", "scalar_mov", "sD = X (immediate, buffer address, .equ constant or register)", SPEC + " §4"),
     *(InsnSpec(m, "", "sD, sA, X", "scalar_alu", s, SPEC + " §4", sub=m) for m, s in _SCALAR_ALU.items()),
-    InsnSpec("ld", "", "sD.T, [addr]", "scalar_load", "sD = the T element at addr, sign- or zero-extended to 64 bits",
-             SPEC + " §4", types=_single(INTEGER_AND_RAW), access=_ELEMENT),
+    InsnSpec("ld", "", "sD.T, [addr]", "scalar_load", "sD = the T element at addr, sign- or zero-extended to 64 bits "
+             "(float types: their bits, zero-extended)",
+             SPEC + " §4", types=_single(INTEGER_AND_RAW + SCALAR_BITS_TYPES), access=_ELEMENT),
     InsnSpec("st", "", "[addr], sS.T", "scalar_store", "the low bits of sS are stored as one T element at addr",
-             SPEC + " §4", types=_single(INTEGER_AND_RAW), access=Access("store", "T", "T")),
+             SPEC + " §4", types=_single(INTEGER_AND_RAW + SCALAR_BITS_TYPES), access=Access("store", "T", "T")),
     InsnSpec("b", "", "LABEL", "branch", "jump to LABEL", SPEC + " §4"),
     *(InsnSpec(m, "", "sA, X, LABEL", "cond_branch", f"jump to LABEL if sA {op} X (signed 64-bit)", SPEC + " §4",
                sub=m[1:]) for m, op in _BRANCHES.items()),
@@ -369,10 +376,11 @@ INSNS: tuple[InsnSpec, ...] = (
     # --- setup ---
     InsnSpec("mask", "", "pD.bW, PAT", "mask_pattern",
              "CreateMask: set bit i*W for each element i the pattern selects, clear all other bits",
-             "facts §2.1 pset; " + SPEC + " §4", types=_single(MASK_WIDTHS)),
+             "facts §2.1 pset; " + SPEC + " §4; c-api-reg/reg_data_types/asc_create_mask.md", types=_single(MASK_WIDTHS)),
     InsnSpec("mask.upd", "", "pD.bW, sN", "mask_update",
              "UpdateMask: element i active iff i < sN; then sN = 0 if sN < lanes else sN - lanes",
-             "facts §2.2 plt", types=_single(MASK_WIDTHS), rw=("sN",)),
+             "facts §2.2 plt; c-api-reg/reg_data_types/asc_update_mask.md (its uint32_t count held in a 64-bit "
+             "scalar register)", types=_single(MASK_WIDTHS), rw=("sN",)),
     InsnSpec("iter", "", "aD.bW, X", "iter_set", "aD = X * W bytes (asc_create_iter_reg_bW)",
              "facts §7; " + SEED_STOREALIGN, types=_single(MASK_WIDTHS)),
     InsnSpec("iter", "scaled", "aD.bW, sI, STRIDE", "iter_scaled", "aD = sI * STRIDE * W bytes",
@@ -462,8 +470,9 @@ INSNS: tuple[InsnSpec, ...] = (
              mask=MaskUse("pM", "T", "identity", "(+inf / the type's maximum); none active gives that identity "
                           "and index 0")),
     # --- vector compute (facts §8, facts §2.3; LANGUAGE.md §4 Vector compute) ---
-    InsnSpec("vdup", "", "vD.T, X.T", "vdup", "every lane of vD = X (converted to T)",
-             "c-api-reg/data_fill/asc_duplicate_scalar.md; facts §8 vdup", types=_single(DUP_TYPES)),
+    InsnSpec("vdup", "", "vD.T, X.T", "vdup", "every lane of vD = X (converted to T; e8m0: an immediate or sN.e8m0)",
+             "c-api-reg/data_fill/asc_duplicate_scalar.md; facts §8 vdup",
+             types=_single(DUP_TYPES + dtypes.named("e8m0"))),     # the page's form without a mask adds e8m0
     InsnSpec("vdup", "masked", "vD.T, X.T, pM", "vdup_masked", "active lanes of vD = X (converted to T), inactive lanes 0",
              "c-api-reg/data_fill/asc_duplicate_scalar.md; facts §8 vdup", types=_single(DUP_TYPES), mask=_LANE_MASK),
     InsnSpec("vci", "", "vD.T, X.T", "vci",
@@ -718,6 +727,48 @@ INSNS: tuple[InsnSpec, ...] = (
              "the low X lanes of vS (X in 1..256/W) -> addr + i*W; addr need only be element-aligned",
              "c-api-reg/reg_store/asc_store.md (the form with a count)", types=_single(STREAM_TYPES),
              access=Access("store", 256, "T", stream="X elements at the address")),
+    # --- issue 13 (b): scalar registers holding a float's bits, for the pages' `float value` / `half value`
+    # scalar operands (docs/semantics.md "Scalar registers holding floats") ---
+    InsnSpec("fmov", "", "sD.T, X.T", "scalar_fmov",
+             "sD = the bits of X as a T value, zero-extended: an immediate rounded once to T, a register "
+             "written sN.T copied (its low bits), a register without a suffix its integer value rounded once to T",
+             _SCALAR_FLOAT_REF, types=_single(SCALAR_MOV_TYPES)),
+    *(InsnSpec(m, "", "sD.T, sA.T, X.T", "scalar_falu",
+               f"sD = sA {op} X on T values held as bits, rounded once to nearest even (subnormals kept; "
+               "a NaN result is the hardware NaN)", _SCALAR_FLOAT_REF, types=_single(SCALAR_FLOAT_TYPES), sub=sub)
+      for m, op, sub in (("fadd", "+", "add"), ("fsub", "-", "sub"), ("fmul", "*", "mul"), ("fdiv", "/", "div"))),
+    InsnSpec("fcvt", "", "sD.T, sA.U", "scalar_fcvt",
+             "sD = the T value of sA's U value (both held as bits), rounded once to nearest even",
+             _SCALAR_FLOAT_REF, types=tuple(dtypes.named(d, s) for d in ("f16", "bf16", "f32")
+                                            for s in ("f16", "bf16", "f32") if d != s)),
+    # --- issue 13 (b): add / subtract with carry (docs/semantics.md "Add and subtract with carry") ---
+    *(InsnSpec(m, "", "pD, vD.T, vA.T, vB.T, pC, pM", "vcarry",
+               f"active lanes: {{carry, vD}} = {expression} + carry-in (bit i*4 of pC); the carry-out "
+               f"goes to bit i*4 of pD{meaning}; inactive lanes: vD 0 and no carry",
+               f"{_ARITH}asc_{page}.md", types=_single(dtypes.named("u32")), sub=sub,
+               mask=MaskUse("pM", "T", "zero", "pC is read at T's width too"))
+      for m, expression, meaning, page, sub in (
+          ("vaddc", "vA + vB", "", "addc", "add"),
+          ("vsubc", "vA + ~vB", " (1: no borrow; so vA - vB - 1 + carry-in)", "subc", "sub"))),
+    # --- issue 13 (b): the legacy mask special register {MASK1, MASK0} (docs/semantics.md "The mask special
+    # register") ---
+    InsnSpec("sprset.mask", "", "sH, sL", "mask_spr_set", "MASK1 = sH, MASK0 = sL (the 128-bit mask special register)",
+             "reg-api MaskReg计算/MoveMask.md (SetVectorMask(maskHigh, maskLow) sets {MASK1, MASK0}; its own page is "
+             "not among the references)", specials=("MASK",)),
+    InsnSpec("movp", "", "pD.bW", "mask_spr_read",
+             "pD = the mask special register, each bit repeated W times: b16 all 128 bits {MASK1, MASK0}, "
+             "b32 the 64 bits of MASK0",
+             "c-api-reg/reg_data_types/asc_get_mask_spr.md; reg-api MaskReg计算/MoveMask.md; facts §2.3 movp",
+             types=_single(dtypes.named("b16", "b32"))),
+    # --- issue 13 (b): Duplicate's MERGING mode (appendix merge-mode.md: the hardware supports it) ---
+    InsnSpec("vdup.merge", "", "vD.T, X.T, pM", "vdup_merge",
+             "active lanes of vD = X (converted to T), inactive lanes keep vD (MERGING)",
+             "c-api-reg/data_fill/asc_duplicate_scalar.md; appendix merge-mode.md (Duplicate: MERGING in hardware)",
+             types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge")),
+    InsnSpec("vdup.v.merge", "", "vD.T, vA.T, pM", "vdup_lane_merge",
+             "lane 0 of vA in every active lane of vD, inactive lanes keep vD (MERGING)",
+             "c-api-reg/data_fill/asc_duplicate.md; appendix merge-mode.md (Duplicate: MERGING in hardware)",
+             types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge")),
 )
 
 

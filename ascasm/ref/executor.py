@@ -17,8 +17,9 @@ from .. import floats
 from ..isa import STOP_CODES
 from ..isa.table import INSNS, post_update_base
 from ..program import Addr, Insn, Program, SVal
-from ..state import (FAULT_ARGS, LOG_READ, LOG_RESERVE, LOG_WRITE, PC, SPR_AR, SPR_SQZN, SPR_SQZN_SET, STATUS, STEPS,
-                     UREG_ADDR, UREG_PENDING, VL, MachineState)
+from ..state import (FAULT_ARGS, LOG_READ, LOG_RESERVE, LOG_WRITE, MASK_SPR_FAULT, MASK_SPR_HIGH, MASK_SPR_LOW,
+                     MASK_SPR_SET, PC, SPR_AR, SPR_SQZN, SPR_SQZN_SET, STATUS, STEPS, UREG_ADDR, UREG_PENDING, VL,
+                     MachineState)
 from ..state import LOOP_COUNT, LOOP_INDEX, MAX_LOOP_COUNT      # issue 11: hardware loops
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
@@ -678,9 +679,10 @@ def best_lane(source: np.ndarray, active: np.ndarray, want_max: bool, etype):
 # to T by floats.round_to_type (NaN -> T's canonical NaN). Integers wrap modulo 2^W.
 
 def typed_value(m: RefMachine, x: SVal, etype) -> np.ndarray:
-    """An X.T operand as a one-element array of T. Immediates already hold T's bits; a register is
-    converted now: integers keep its low W bits, floats take its int64 value rounded once to T."""
-    if x.is_reg and etype.kind == "float":
+    """An X.T operand as a one-element array of T. Immediates already hold T's bits, and so does a
+    register written with T's suffix (its low W bits); a register without a suffix is converted now:
+    integers keep its low W bits, floats take its int64 value rounded once to T."""
+    if x.is_reg and not x.raw and etype.kind == "float":
         return floats.round_to_type([floats.exact_float64(m.sreg(x.value))], etype)
     raw = m.sreg(x.value) if x.is_reg else x.value
     return np.array([raw % (1 << (8 * etype.width))], etype.bits).view(etype.np_dtype)
@@ -1686,3 +1688,107 @@ def mask_from_vector(m: RefMachine, insn: Insn):
 
 
 FAMILIES.update({f.__name__: f for f in (mask_move_masked, mask_from_vector)})
+# ---- issue 13 (b): scalar registers holding a float's bits (docs/semantics.md "Scalar registers holding
+# floats"). A register holds T's bits zero-extended; the value is read from its low W bits. ----
+
+def _sreg_as(m: RefMachine, number: int, etype) -> np.ndarray:
+    """The low W bits of a scalar register as a one-element array of T."""
+    return np.array([m.sreg(number) % (1 << (8 * etype.width))], etype.bits).view(etype.np_dtype)
+
+
+def _set_sreg_bits(m: RefMachine, number: int, value: np.ndarray, etype):
+    """A one-element array of T into a scalar register as its bits, zero-extended."""
+    m.set_sreg(number, int(value.view(etype.bits)[0]))
+
+
+def scalar_fmov(m: RefMachine, insn: Insn):
+    # fmov sD.T, X.T  -- sD = X's bits as T (typed_value: immediates and sN.T as they are, sN rounded once)
+    (etype,) = insn.types
+    _set_sreg_bits(m, insn.operand("sD"), typed_value(m, insn.operand("X"), etype), etype)
+
+
+def scalar_falu(m: RefMachine, insn: Insn):
+    # fadd|fsub|fmul|fdiv sD.T, sA.T, X.T  -- exact in float64 (innocuous for T of at most 24 bits), rounded once
+    (etype,) = insn.types
+    a = _wide(_sreg_as(m, insn.operand("sA"), etype))
+    b = _wide(typed_value(m, insn.operand("X"), etype))
+    with np.errstate(all="ignore"):
+        exact = ARITHMETIC[insn.spec.sub](a, b)
+    _set_sreg_bits(m, insn.operand("sD"), floats.round_to_type(exact, etype), etype)
+
+
+def scalar_fcvt(m: RefMachine, insn: Insn):
+    # fcvt sD.T, sA.U  -- U's exact value rounded once to T
+    dest, source = insn.types
+    value = _wide(_sreg_as(m, insn.operand("sA"), source))
+    _set_sreg_bits(m, insn.operand("sD"), floats.round_to_type(value, dest), dest)
+
+
+FAMILIES.update({f.__name__: f for f in (scalar_fmov, scalar_falu, scalar_fcvt)})
+
+
+def vcarry(m: RefMachine, insn: Insn):
+    # vaddc|vsubc pD, vD.T, vA.T, vB.T, pC, pM  -- {carry, vD} = vA + vB (vsubc: + ~vB) + carry-in, on u32
+    # lanes; carry-in bit i*4 of pC, carry-out to bit i*4 of pD; inactive lanes: vD 0, no carry
+    active = m.active_lanes(insn.operand("pM"), 4)[:64]
+    carry_in = m.active_lanes(insn.operand("pC"), 4)[:64]
+    a = [int(x) for x in m.lanes(insn.operand("vA"), insn.types[0])]
+    b = [int(x) for x in m.lanes(insn.operand("vB"), insn.types[0])]
+    if insn.spec.sub == "sub":
+        b = [0xFFFFFFFF - x for x in b]                                  # ~x in 32 bits
+    totals = [x + y + int(c) for x, y, c in zip(a, b, carry_in)]
+    sums = np.array([t % (1 << 32) if on else 0 for t, on in zip(totals, active)], np.uint32)
+    m.state.vreg[insn.operand("vD")] = sums.view(np.uint8)
+    m.write_mask(insn.operand("pD"), active & np.array([t >> 32 == 1 for t in totals]), 4)
+
+
+FAMILIES["vcarry"] = vcarry
+
+
+# ---- issue 13 (b): the legacy mask special register {MASK1, MASK0} (docs/semantics.md "The mask special
+# register") ----
+
+def mask_spr_set(m: RefMachine, insn: Insn):
+    # sprset.mask sH, sL  -- MASK1 = sH, MASK0 = sL
+    spr = m.state.mask_spr
+    spr[MASK_SPR_LOW], spr[MASK_SPR_HIGH] = m.sreg(insn.operand("sL")), m.sreg(insn.operand("sH"))
+    spr[MASK_SPR_SET] = 1
+
+
+def mask_spr_read(m: RefMachine, insn: Insn):
+    # movp pD.bW  -- bit j of {MASK1, MASK0} (b16: 128 bits; b32: MASK0's 64) repeated W times
+    width = insn.types[0].width
+    spr = m.state.mask_spr
+    if not spr[MASK_SPR_SET]:
+        raise Fault("SPR_UNSET", MASK_SPR_FAULT)
+    value = (int(spr[MASK_SPR_HIGH]) % (1 << 64)) << 64 | int(spr[MASK_SPR_LOW]) % (1 << 64)
+    bits = np.array([(value >> j) & 1 for j in range(MASK_BITS // width)], bool)
+    m.set_mask_bits(insn.operand("pD"), np.repeat(bits, width))
+
+
+FAMILIES.update({f.__name__: f for f in (mask_spr_set, mask_spr_read)})
+
+
+# ---- issue 13 (b): Duplicate's MERGING mode (appendix merge-mode.md) ----
+
+def _merge_lanes(m: RefMachine, insn: Insn, value_bits):
+    """Active lanes of vD get `value_bits` (T's bits), inactive lanes keep vD's bits."""
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    dest = m.state.vreg[insn.operand("vD")].view(etype.bits)
+    dest[:] = np.where(active, value_bits, dest)
+
+
+def vdup_merge(m: RefMachine, insn: Insn):
+    # vdup.merge vD.T, X.T, pM  -- active lanes = X, inactive lanes keep vD
+    (etype,) = insn.types
+    _merge_lanes(m, insn, typed_value(m, insn.operand("X"), etype).view(etype.bits)[0])
+
+
+def vdup_lane_merge(m: RefMachine, insn: Insn):
+    # vdup.v.merge vD.T, vA.T, pM  -- lane 0 of vA in the active lanes, inactive lanes keep vD
+    (etype,) = insn.types
+    _merge_lanes(m, insn, m.state.vreg[insn.operand("vA")].view(etype.bits)[0].copy())
+
+
+FAMILIES.update({f.__name__: f for f in (vdup_merge, vdup_lane_merge)})
