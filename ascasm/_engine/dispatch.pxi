@@ -4953,6 +4953,13 @@ cdef const Ins* kernel_566(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_567(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_hybrid*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_568(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
@@ -4962,7 +4969,7 @@ cdef const Ins* kernel_567(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_568(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_569(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
@@ -4972,7 +4979,7 @@ cdef const Ins* kernel_568(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_569(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_570(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
@@ -4982,7 +4989,7 @@ cdef const Ins* kernel_569(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_570(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_571(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
@@ -4992,7 +4999,7 @@ cdef const Ins* kernel_570(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_571(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_572(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
@@ -5002,7 +5009,7 @@ cdef const Ins* kernel_571(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_572(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_573(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
@@ -5012,7 +5019,7 @@ cdef const Ins* kernel_572(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_573(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_574(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
@@ -5022,7 +5029,7 @@ cdef const Ins* kernel_573(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_574(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_575(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
@@ -5032,7 +5039,7 @@ cdef const Ins* kernel_574(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_575(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_576(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
@@ -5042,7 +5049,7 @@ cdef const Ins* kernel_575(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_576(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_577(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
@@ -5052,7 +5059,7 @@ cdef const Ins* kernel_576(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_577(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_578(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
@@ -5062,7 +5069,7 @@ cdef const Ins* kernel_577(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_578(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_579(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
@@ -5072,7 +5079,7 @@ cdef const Ins* kernel_578(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_579(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_580(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
@@ -5082,7 +5089,7 @@ cdef const Ins* kernel_579(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_580(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_581(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
@@ -5092,7 +5099,7 @@ cdef const Ins* kernel_580(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_581(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_582(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
@@ -5102,7 +5109,7 @@ cdef const Ins* kernel_581(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_582(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_583(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
@@ -5112,7 +5119,7 @@ cdef const Ins* kernel_582(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_583(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_584(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
@@ -5122,7 +5129,7 @@ cdef const Ins* kernel_583(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_584(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_585(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
@@ -5132,7 +5139,7 @@ cdef const Ins* kernel_584(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_585(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_586(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
@@ -5142,7 +5149,7 @@ cdef const Ins* kernel_585(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_586(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_587(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
@@ -5152,7 +5159,7 @@ cdef const Ins* kernel_586(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_587(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_588(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
@@ -5162,7 +5169,7 @@ cdef const Ins* kernel_587(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_588(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_589(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
@@ -5172,7 +5179,7 @@ cdef const Ins* kernel_588(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_589(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_590(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
@@ -5182,7 +5189,7 @@ cdef const Ins* kernel_589(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_590(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_591(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
@@ -5192,7 +5199,7 @@ cdef const Ins* kernel_590(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_591(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_592(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
@@ -5202,7 +5209,7 @@ cdef const Ins* kernel_591(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_592(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_593(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
     if status:
@@ -5212,7 +5219,7 @@ cdef const Ins* kernel_592(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_593(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_594(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
     if status:
@@ -5222,7 +5229,7 @@ cdef const Ins* kernel_593(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_594(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_595(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
     if status:
@@ -5232,7 +5239,7 @@ cdef const Ins* kernel_594(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_595(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
     if status:
@@ -5242,7 +5249,7 @@ cdef const Ins* kernel_595(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
@@ -5252,7 +5259,7 @@ cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
     if status:
@@ -5262,7 +5269,7 @@ cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
     if status:
@@ -5272,7 +5279,7 @@ cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
     if status:
@@ -5282,7 +5289,7 @@ cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_blk_pu(m, ins, &ins.a.vld_blk_pu)
     if status:
@@ -5292,7 +5299,7 @@ cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint16_t*>NULL)
     if status:
@@ -5302,7 +5309,7 @@ cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint32_t*>NULL)
     if status:
@@ -5312,7 +5319,7 @@ cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk4_pu(m, ins, &ins.a.vld_unpk4_pu)
     if status:
@@ -5323,7 +5330,7 @@ cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef KernelFn KERNELS[604]
+cdef KernelFn KERNELS[605]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -5928,6 +5935,7 @@ KERNELS[600] = kernel_600
 KERNELS[601] = kernel_601
 KERNELS[602] = kernel_602
 KERNELS[603] = kernel_603
+KERNELS[604] = kernel_604
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -6469,6 +6477,7 @@ KERNEL_OF_ROWS = (
     (81, 3, 6, 299),
     (81, 4, 6, 299),
     (81, 4, 2, 297),
+    (81, 9, 15, 297),
     (82, 9, 11, 302),
     (82, 10, 11, 302),
     (82, 10, 9, 303),
@@ -6501,6 +6510,7 @@ KERNEL_OF_ROWS = (
     (83, 9, 3, 311),
     (83, 11, 5, 313),
     (83, 11, 7, 316),
+    (83, 15, 9, 315),
     (84, 9, 11, 317),
     (84, 10, 11, 317),
     (84, 10, 9, 318),
@@ -7018,233 +7028,234 @@ KERNEL_OF_ROWS = (
     (156, 17, 0, 564),
     (156, 18, 0, 565),
     (156, 19, 0, 566),
-    (157, 1, 0, 567),
-    (157, 2, 0, 567),
-    (157, 3, 0, 567),
-    (157, 4, 0, 567),
-    (157, 5, 0, 567),
-    (157, 6, 0, 567),
-    (157, 7, 0, 567),
-    (157, 8, 0, 567),
-    (157, 9, 0, 567),
-    (157, 10, 0, 567),
-    (157, 11, 0, 567),
-    (157, 12, 0, 567),
-    (157, 13, 0, 567),
-    (157, 14, 0, 567),
-    (157, 15, 0, 567),
-    (157, 16, 0, 567),
-    (157, 17, 0, 567),
-    (157, 18, 0, 567),
-    (157, 19, 0, 567),
-    (157, 20, 0, 567),
-    (157, 21, 0, 567),
-    (157, 22, 0, 567),
+    (157, 15, 9, 567),
     (158, 1, 0, 568),
     (158, 2, 0, 568),
+    (158, 3, 0, 568),
+    (158, 4, 0, 568),
+    (158, 5, 0, 568),
+    (158, 6, 0, 568),
+    (158, 7, 0, 568),
+    (158, 8, 0, 568),
+    (158, 9, 0, 568),
+    (158, 10, 0, 568),
+    (158, 11, 0, 568),
     (158, 12, 0, 568),
     (158, 13, 0, 568),
     (158, 14, 0, 568),
     (158, 15, 0, 568),
     (158, 16, 0, 568),
+    (158, 17, 0, 568),
+    (158, 18, 0, 568),
+    (158, 19, 0, 568),
     (158, 20, 0, 568),
     (158, 21, 0, 568),
     (158, 22, 0, 568),
-    (158, 3, 0, 569),
-    (158, 4, 0, 569),
-    (158, 9, 0, 569),
-    (158, 10, 0, 569),
-    (158, 17, 0, 569),
-    (159, 1, 0, 570),
-    (159, 2, 0, 570),
-    (159, 12, 0, 570),
-    (159, 13, 0, 570),
-    (159, 14, 0, 570),
-    (159, 15, 0, 570),
-    (159, 16, 0, 570),
-    (159, 20, 0, 570),
-    (159, 21, 0, 570),
-    (159, 22, 0, 570),
-    (159, 3, 0, 571),
-    (159, 4, 0, 571),
-    (159, 9, 0, 571),
-    (159, 10, 0, 571),
-    (159, 17, 0, 571),
-    (160, 1, 0, 572),
-    (160, 2, 0, 572),
-    (160, 12, 0, 572),
-    (160, 13, 0, 572),
-    (160, 14, 0, 572),
-    (160, 15, 0, 572),
-    (160, 16, 0, 572),
-    (160, 20, 0, 572),
-    (160, 21, 0, 572),
-    (160, 22, 0, 572),
-    (160, 3, 0, 573),
-    (160, 4, 0, 573),
-    (160, 9, 0, 573),
-    (160, 10, 0, 573),
-    (160, 17, 0, 573),
-    (160, 5, 0, 574),
-    (160, 6, 0, 574),
-    (160, 11, 0, 574),
-    (160, 18, 0, 574),
-    (161, 1, 0, 575),
-    (161, 2, 0, 575),
-    (161, 12, 0, 575),
-    (161, 13, 0, 575),
-    (161, 14, 0, 575),
-    (161, 15, 0, 575),
-    (161, 16, 0, 575),
-    (161, 20, 0, 575),
-    (161, 21, 0, 575),
-    (161, 22, 0, 575),
-    (161, 3, 0, 576),
-    (161, 4, 0, 576),
-    (161, 9, 0, 576),
-    (161, 10, 0, 576),
-    (161, 17, 0, 576),
-    (161, 5, 0, 577),
-    (161, 6, 0, 577),
-    (161, 11, 0, 577),
-    (161, 18, 0, 577),
-    (162, 0, 0, 578),
+    (159, 1, 0, 569),
+    (159, 2, 0, 569),
+    (159, 12, 0, 569),
+    (159, 13, 0, 569),
+    (159, 14, 0, 569),
+    (159, 15, 0, 569),
+    (159, 16, 0, 569),
+    (159, 20, 0, 569),
+    (159, 21, 0, 569),
+    (159, 22, 0, 569),
+    (159, 3, 0, 570),
+    (159, 4, 0, 570),
+    (159, 9, 0, 570),
+    (159, 10, 0, 570),
+    (159, 17, 0, 570),
+    (160, 1, 0, 571),
+    (160, 2, 0, 571),
+    (160, 12, 0, 571),
+    (160, 13, 0, 571),
+    (160, 14, 0, 571),
+    (160, 15, 0, 571),
+    (160, 16, 0, 571),
+    (160, 20, 0, 571),
+    (160, 21, 0, 571),
+    (160, 22, 0, 571),
+    (160, 3, 0, 572),
+    (160, 4, 0, 572),
+    (160, 9, 0, 572),
+    (160, 10, 0, 572),
+    (160, 17, 0, 572),
+    (161, 1, 0, 573),
+    (161, 2, 0, 573),
+    (161, 12, 0, 573),
+    (161, 13, 0, 573),
+    (161, 14, 0, 573),
+    (161, 15, 0, 573),
+    (161, 16, 0, 573),
+    (161, 20, 0, 573),
+    (161, 21, 0, 573),
+    (161, 22, 0, 573),
+    (161, 3, 0, 574),
+    (161, 4, 0, 574),
+    (161, 9, 0, 574),
+    (161, 10, 0, 574),
+    (161, 17, 0, 574),
+    (161, 5, 0, 575),
+    (161, 6, 0, 575),
+    (161, 11, 0, 575),
+    (161, 18, 0, 575),
+    (162, 1, 0, 576),
+    (162, 2, 0, 576),
+    (162, 12, 0, 576),
+    (162, 13, 0, 576),
+    (162, 14, 0, 576),
+    (162, 15, 0, 576),
+    (162, 16, 0, 576),
+    (162, 20, 0, 576),
+    (162, 21, 0, 576),
+    (162, 22, 0, 576),
+    (162, 3, 0, 577),
+    (162, 4, 0, 577),
+    (162, 9, 0, 577),
+    (162, 10, 0, 577),
+    (162, 17, 0, 577),
+    (162, 5, 0, 578),
+    (162, 6, 0, 578),
+    (162, 11, 0, 578),
+    (162, 18, 0, 578),
     (163, 0, 0, 579),
     (164, 0, 0, 580),
-    (165, 1, 0, 581),
-    (165, 2, 0, 581),
-    (165, 3, 0, 582),
-    (165, 4, 0, 582),
-    (165, 5, 0, 583),
-    (165, 6, 0, 583),
-    (165, 9, 0, 582),
-    (165, 11, 0, 583),
-    (165, 10, 0, 582),
-    (165, 12, 0, 581),
-    (165, 15, 0, 581),
-    (165, 13, 0, 581),
-    (165, 14, 0, 581),
-    (165, 20, 0, 581),
-    (165, 21, 0, 581),
-    (165, 22, 0, 581),
-    (165, 16, 0, 581),
-    (165, 17, 0, 582),
-    (165, 18, 0, 583),
-    (166, 0, 0, 584),
-    (167, 1, 0, 585),
-    (167, 2, 0, 585),
-    (167, 3, 0, 586),
-    (167, 4, 0, 586),
-    (167, 5, 0, 587),
-    (167, 6, 0, 587),
-    (167, 9, 0, 586),
-    (167, 11, 0, 587),
-    (167, 10, 0, 586),
-    (167, 12, 0, 585),
-    (167, 15, 0, 585),
-    (167, 13, 0, 585),
-    (167, 14, 0, 585),
-    (167, 20, 0, 585),
-    (167, 21, 0, 585),
-    (167, 22, 0, 585),
-    (167, 16, 0, 585),
-    (167, 17, 0, 586),
-    (167, 18, 0, 587),
-    (168, 3, 0, 588),
-    (168, 4, 0, 588),
-    (168, 5, 0, 589),
-    (168, 6, 0, 589),
-    (168, 7, 0, 590),
-    (168, 8, 0, 590),
-    (168, 9, 0, 588),
-    (168, 11, 0, 589),
-    (168, 10, 0, 588),
-    (168, 17, 0, 588),
-    (168, 18, 0, 589),
-    (168, 19, 0, 590),
-    (169, 0, 0, 591),
-    (170, 1, 0, 592),
-    (170, 2, 0, 592),
-    (170, 15, 0, 592),
-    (170, 3, 0, 593),
-    (170, 4, 0, 593),
-    (170, 5, 0, 594),
-    (170, 6, 0, 594),
-    (170, 7, 0, 595),
-    (170, 9, 0, 593),
-    (170, 11, 0, 594),
-    (170, 10, 0, 593),
-    (170, 12, 0, 592),
-    (170, 13, 0, 592),
-    (170, 14, 0, 592),
-    (170, 20, 0, 592),
-    (170, 21, 0, 592),
-    (170, 22, 0, 592),
-    (170, 16, 0, 592),
-    (170, 17, 0, 593),
-    (170, 18, 0, 594),
-    (170, 19, 0, 595),
-    (171, 5, 0, 596),
-    (171, 6, 0, 596),
-    (171, 11, 0, 596),
-    (171, 18, 0, 596),
-    (172, 1, 0, 597),
-    (172, 2, 0, 597),
-    (172, 12, 0, 597),
-    (172, 13, 0, 597),
-    (172, 14, 0, 597),
-    (172, 15, 0, 597),
-    (172, 16, 0, 597),
-    (172, 20, 0, 597),
-    (172, 21, 0, 597),
-    (172, 22, 0, 597),
-    (172, 3, 0, 598),
-    (172, 4, 0, 598),
-    (172, 9, 0, 598),
-    (172, 10, 0, 598),
-    (172, 17, 0, 598),
-    (172, 5, 0, 599),
-    (172, 6, 0, 599),
-    (172, 11, 0, 599),
-    (172, 18, 0, 599),
-    (173, 1, 0, 600),
-    (173, 2, 0, 600),
-    (173, 3, 0, 600),
-    (173, 4, 0, 600),
+    (165, 0, 0, 581),
+    (166, 1, 0, 582),
+    (166, 2, 0, 582),
+    (166, 3, 0, 583),
+    (166, 4, 0, 583),
+    (166, 5, 0, 584),
+    (166, 6, 0, 584),
+    (166, 9, 0, 583),
+    (166, 11, 0, 584),
+    (166, 10, 0, 583),
+    (166, 12, 0, 582),
+    (166, 15, 0, 582),
+    (166, 13, 0, 582),
+    (166, 14, 0, 582),
+    (166, 20, 0, 582),
+    (166, 21, 0, 582),
+    (166, 22, 0, 582),
+    (166, 16, 0, 582),
+    (166, 17, 0, 583),
+    (166, 18, 0, 584),
+    (167, 0, 0, 585),
+    (168, 1, 0, 586),
+    (168, 2, 0, 586),
+    (168, 3, 0, 587),
+    (168, 4, 0, 587),
+    (168, 5, 0, 588),
+    (168, 6, 0, 588),
+    (168, 9, 0, 587),
+    (168, 11, 0, 588),
+    (168, 10, 0, 587),
+    (168, 12, 0, 586),
+    (168, 15, 0, 586),
+    (168, 13, 0, 586),
+    (168, 14, 0, 586),
+    (168, 20, 0, 586),
+    (168, 21, 0, 586),
+    (168, 22, 0, 586),
+    (168, 16, 0, 586),
+    (168, 17, 0, 587),
+    (168, 18, 0, 588),
+    (169, 3, 0, 589),
+    (169, 4, 0, 589),
+    (169, 5, 0, 590),
+    (169, 6, 0, 590),
+    (169, 7, 0, 591),
+    (169, 8, 0, 591),
+    (169, 9, 0, 589),
+    (169, 11, 0, 590),
+    (169, 10, 0, 589),
+    (169, 17, 0, 589),
+    (169, 18, 0, 590),
+    (169, 19, 0, 591),
+    (170, 0, 0, 592),
+    (171, 1, 0, 593),
+    (171, 2, 0, 593),
+    (171, 15, 0, 593),
+    (171, 3, 0, 594),
+    (171, 4, 0, 594),
+    (171, 5, 0, 595),
+    (171, 6, 0, 595),
+    (171, 7, 0, 596),
+    (171, 9, 0, 594),
+    (171, 11, 0, 595),
+    (171, 10, 0, 594),
+    (171, 12, 0, 593),
+    (171, 13, 0, 593),
+    (171, 14, 0, 593),
+    (171, 20, 0, 593),
+    (171, 21, 0, 593),
+    (171, 22, 0, 593),
+    (171, 16, 0, 593),
+    (171, 17, 0, 594),
+    (171, 18, 0, 595),
+    (171, 19, 0, 596),
+    (172, 5, 0, 597),
+    (172, 6, 0, 597),
+    (172, 11, 0, 597),
+    (172, 18, 0, 597),
+    (173, 1, 0, 598),
+    (173, 2, 0, 598),
+    (173, 12, 0, 598),
+    (173, 13, 0, 598),
+    (173, 14, 0, 598),
+    (173, 15, 0, 598),
+    (173, 16, 0, 598),
+    (173, 20, 0, 598),
+    (173, 21, 0, 598),
+    (173, 22, 0, 598),
+    (173, 3, 0, 599),
+    (173, 4, 0, 599),
+    (173, 9, 0, 599),
+    (173, 10, 0, 599),
+    (173, 17, 0, 599),
     (173, 5, 0, 600),
     (173, 6, 0, 600),
-    (173, 9, 0, 600),
-    (173, 10, 0, 600),
     (173, 11, 0, 600),
-    (173, 12, 0, 600),
-    (173, 13, 0, 600),
-    (173, 14, 0, 600),
-    (173, 15, 0, 600),
-    (173, 20, 0, 600),
-    (173, 21, 0, 600),
-    (173, 22, 0, 600),
-    (173, 16, 0, 600),
-    (173, 17, 0, 600),
     (173, 18, 0, 600),
+    (174, 1, 0, 601),
+    (174, 2, 0, 601),
     (174, 3, 0, 601),
     (174, 4, 0, 601),
+    (174, 5, 0, 601),
+    (174, 6, 0, 601),
     (174, 9, 0, 601),
     (174, 10, 0, 601),
-    (174, 5, 0, 602),
-    (174, 6, 0, 602),
-    (174, 11, 0, 602),
+    (174, 11, 0, 601),
+    (174, 12, 0, 601),
+    (174, 13, 0, 601),
+    (174, 14, 0, 601),
+    (174, 15, 0, 601),
+    (174, 20, 0, 601),
+    (174, 21, 0, 601),
+    (174, 22, 0, 601),
+    (174, 16, 0, 601),
     (174, 17, 0, 601),
-    (174, 18, 0, 602),
-    (175, 1, 0, 603),
-    (175, 2, 0, 603),
-    (175, 12, 0, 603),
-    (175, 13, 0, 603),
-    (175, 14, 0, 603),
-    (175, 15, 0, 603),
-    (175, 20, 0, 603),
-    (175, 21, 0, 603),
-    (175, 22, 0, 603),
-    (175, 16, 0, 603),
+    (174, 18, 0, 601),
+    (175, 3, 0, 602),
+    (175, 4, 0, 602),
+    (175, 9, 0, 602),
+    (175, 10, 0, 602),
+    (175, 5, 0, 603),
+    (175, 6, 0, 603),
+    (175, 11, 0, 603),
+    (175, 17, 0, 602),
+    (175, 18, 0, 603),
+    (176, 1, 0, 604),
+    (176, 2, 0, 604),
+    (176, 12, 0, 604),
+    (176, 13, 0, 604),
+    (176, 14, 0, 604),
+    (176, 15, 0, 604),
+    (176, 20, 0, 604),
+    (176, 21, 0, 604),
+    (176, 22, 0, 604),
+    (176, 16, 0, 604),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -7403,23 +7414,24 @@ FAMILY_OF_OPCODE = {
     154: FAM_VLDU,
     155: FAM_VSTU,
     156: FAM_VSTU_COUNT,
-    157: FAM_VLD_NORM_PU,
-    158: FAM_VLD_US_PU,
-    159: FAM_VLD_DS_PU,
-    160: FAM_VLD_UNPK_PU,
-    161: FAM_VLD_DINTLV_PU,
-    162: FAM_MASK_LOAD_NORM_PU,
-    163: FAM_MASK_LOAD_US_PU,
-    164: FAM_MASK_LOAD_DS_PU,
-    165: FAM_VSTA_NORM_PU,
-    166: FAM_MASK_STORE_NORM_PU,
-    167: FAM_VSTA_FIRST_PU,
-    168: FAM_VSTA_PACK_PU,
-    169: FAM_MASK_STORE_PACK_PU,
-    170: FAM_VSTUS_PU,
-    171: FAM_VSTA_PACKV2_PU,
-    172: FAM_VLD_BRC_PU,
-    173: FAM_VLD_BLK_PU,
-    174: FAM_VLD_E2B_PU,
-    175: FAM_VLD_UNPK4_PU,
+    157: FAM_VCVT,
+    158: FAM_VLD_NORM_PU,
+    159: FAM_VLD_US_PU,
+    160: FAM_VLD_DS_PU,
+    161: FAM_VLD_UNPK_PU,
+    162: FAM_VLD_DINTLV_PU,
+    163: FAM_MASK_LOAD_NORM_PU,
+    164: FAM_MASK_LOAD_US_PU,
+    165: FAM_MASK_LOAD_DS_PU,
+    166: FAM_VSTA_NORM_PU,
+    167: FAM_MASK_STORE_NORM_PU,
+    168: FAM_VSTA_FIRST_PU,
+    169: FAM_VSTA_PACK_PU,
+    170: FAM_MASK_STORE_PACK_PU,
+    171: FAM_VSTUS_PU,
+    172: FAM_VSTA_PACKV2_PU,
+    173: FAM_VLD_BRC_PU,
+    174: FAM_VLD_BLK_PU,
+    175: FAM_VLD_E2B_PU,
+    176: FAM_VLD_UNPK4_PU,
 }

@@ -77,6 +77,9 @@ ctypedef struct Op_gt:
 ctypedef struct Op_hi:
     char unused
 
+ctypedef struct Op_hybrid:
+    char unused
+
 ctypedef struct Op_le:
     char unused
 
@@ -536,6 +539,7 @@ ctypedef fused vcvt_sub:
     Op_ceil
     Op_trunc
     Op_odd
+    Op_hybrid
 
 ctypedef fused vtrc_T:
     F16

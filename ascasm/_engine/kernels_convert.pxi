@@ -5,7 +5,7 @@
 # compile-time tag (the family's "sub" axis), so each specialised kernel has one rounding rule.
 
 cdef enum RoundingMode:
-    MODE_RINT, MODE_AWAY, MODE_FLOOR, MODE_CEIL, MODE_TRUNC, MODE_ODD
+    MODE_RINT, MODE_AWAY, MODE_FLOOR, MODE_CEIL, MODE_TRUNC, MODE_ODD, MODE_HYBRID
 
 
 ctypedef fused ModeTag:                             # the sub-operation tags of vcvt and vtrc rows
@@ -16,6 +16,7 @@ ctypedef fused ModeTag:                             # the sub-operation tags of 
     Op_ceil
     Op_trunc
     Op_odd
+    Op_hybrid
 
 
 cdef inline RoundingMode rounding_mode(ModeTag* tag) noexcept nogil:
@@ -29,6 +30,8 @@ cdef inline RoundingMode rounding_mode(ModeTag* tag) noexcept nogil:
         return MODE_TRUNC
     elif ModeTag is Op_odd:
         return MODE_ODD
+    elif ModeTag is Op_hybrid:
+        return MODE_HYBRID
     else:                                           # rint, and the exact widenings (nothing to round)
         return MODE_RINT
 
@@ -115,14 +118,17 @@ cdef inline uint64_t integral_bits(uint64_t bits, const FloatFormat* f, Rounding
 cdef struct Numeric:            # how a lane's bits encode a number, from the row's type code
     bint is_float
     bint signed
+    bint hif8                   # HiFloat8 (kernels_hif8.pxi): a float, but not of FloatFormat's kind
     int64_t width               # bytes
     FloatFormat f               # floats only
 
 
 cdef inline Numeric numeric_of(int32_t code) noexcept nogil:
     cdef Numeric n
-    n.is_float, n.signed = True, True
-    if code == T_F16:
+    n.is_float, n.signed, n.hif8 = True, True, False
+    if code == T_HIF8:
+        n.width, n.hif8 = 1, True
+    elif code == T_F16:
         n.width, n.f = 2, float_format(<F16*>NULL)
     elif code == T_BF16:
         n.width, n.f = 2, float_format(<BF16*>NULL)
@@ -156,6 +162,8 @@ cdef inline ExactValue number_of(uint64_t bits, const Numeric* n) noexcept nogil
     cdef uint64_t magnitude
     cdef int64_t field, m
     x.kind, x.exponent = FINITE, 0
+    if n.hif8:
+        return hif8_number(bits)
     if not n.is_float:
         x.negative = n.signed and (bits >> (8 * n.width - 1)) & 1
         x.magnitude = ((0 - bits) & low_bits(n.width)) if x.negative else bits
@@ -201,6 +209,8 @@ cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeri
     """Lane bits of type ns converted to type nd (rounding_mode.md). To a float: NaN gives nd's
     canonical NaN, or +0 with sat; +-inf gives +-inf (e4m3: NaN), or +-max with sat."""
     cdef ExactValue x = number_of(bits, ns)
+    if nd.hif8:                                     # its rounding reads the source's lowest bit
+        return hif8_bits(&x, bits, mode, sat)
     if not nd.is_float:
         return integer_bits(&x, nd, mode, sat)
     if x.kind == NOT_A_NUMBER:

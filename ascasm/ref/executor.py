@@ -14,6 +14,7 @@ import ml_dtypes
 import numpy as np
 
 from .. import floats
+from . import hif8
 from ..isa import STOP_CODES
 from ..isa.table import INSNS, post_update_base
 from ..program import Addr, Insn, Program, SVal
@@ -934,6 +935,8 @@ def convert_lanes(values: np.ndarray, src, dst, mode: str, sat: bool) -> np.ndar
     (e4m3, without inf, gives NaN for both); with sat: overflow and +-inf give +-max, NaN gives +0.
     Integer sources are exact in float64 (beyond 2^53 rounded to odd, which keeps every later rounding
     to at most 51 bits right); an integer widening always saturates (Cast.md)."""
+    if "hif8" in (src.name, dst.name):
+        return hif8.convert_lanes(values, src, dst, mode, sat)
     if src.kind != "float" and dst.kind != "float":
         sat = sat or dst.width > src.width
     if dst.kind != "float":
