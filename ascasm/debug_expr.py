@@ -397,6 +397,8 @@ class _Evaluator:
         state = self.env.state
         if name.lower() == "ar":
             return _scalar(np.int64(state.spr[SPR_AR]), "AR", dtypes.lookup("s64"))
+        if name.lower() == "ctrl":
+            return _scalar(np.uint64(state.ctrlreg[0]), "CTRL", dtypes.lookup("u64"))
         if name.lower() == "sqzn":
             if not state.spr[SPR_SQZN_SET]:
                 raise ExprError("SQZN is unset: no vsqz.st has written it")

@@ -105,7 +105,8 @@ class Recorder:
         self.horizon = 0                 # steps up to this ran in a segment whose checkpoint was dropped
         self.on_drop = None              # called when the cap drops history
         self.writers = {"ub": never(UB_SIZE), "v": never(32 * VL), "p": never(8), "a": never(8),
-                        "s": never(32), "u": never(4), "q": never(4), "AR": never(1), "SQZN": never(1)}
+                        "s": never(32), "u": never(4), "q": never(4), "AR": never(1), "SQZN": never(1),
+                        "CTRL": never(1)}
         n = len(program.insns)
         self.row_writes = [_row_writes(insn) for insn in program.insns] + [frozenset()]
         self.log = StepLog(program, machine)

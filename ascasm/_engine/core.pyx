@@ -125,6 +125,7 @@ cdef struct Machine:
     int64_t* ureg_state     # [4][2]: how many are pending, the UB address they belong at
     uint8_t* qreg           # [4][32]: the UB block each unaligned load register holds
     int64_t* qreg_state     # [4][2]: set by a vldas, the stream position the block was loaded for
+    uint64_t* ctrlreg       # [1]: the CTRL special register (saturation modes, kernels_ctrl.pxi)
     uint32_t* ub_dirty      # per 32-byte block, one bit per byte written since the latest membar
     int32_t* ub_write_row   # per UB byte, the row that wrote it last
     int32_t* dirty_blocks   # the blocks with a nonzero ub_dirty word (a membar clears just those)
@@ -405,6 +406,7 @@ include "kernels_memory.pxi"
 include "kernels_compute.pxi"
 include "kernels_convert.pxi"
 include "kernels_hif8.pxi"
+include "kernels_ctrl.pxi"
 include "kernels_compute_families.pxi"
 include "kernels_stream.pxi"
 include "dispatch.pxi"
@@ -558,7 +560,8 @@ cdef class Engine:
                                    ("ub_dirty", (UB_BLOCKS,), np.uint32), ("ub_write_row", (UB_BYTES,), np.int32),
                                    ("spr", (SPR_SIZE,), np.int64), ("ureg", (NUM_UREGS, UREG_BYTES), np.uint8),
                                    ("ureg_state", (NUM_UREGS, 2), np.int64),
-                                   ("qreg", (NUM_QREGS, UREG_BYTES), np.uint8), ("qreg_state", (NUM_QREGS, 2), np.int64)):
+                                   ("qreg", (NUM_QREGS, UREG_BYTES), np.uint8), ("qreg_state", (NUM_QREGS, 2), np.int64),
+                                   ("ctrlreg", (1,), np.uint64)):
             _require_shape(name, getattr(state, name), shape, dtype)
         if not 0 <= ub_usable <= UB_BYTES:
             raise ValueError(f"ub_usable {ub_usable} outside [0, {UB_BYTES}]")
@@ -582,6 +585,7 @@ cdef class Engine:
         m.ureg_state = <int64_t*>_pointer(state.ureg_state)
         m.qreg = <uint8_t*>_pointer(state.qreg)
         m.qreg_state = <int64_t*>_pointer(state.qreg_state)
+        m.ctrlreg = <uint64_t*>_pointer(state.ctrlreg)
         m.seen = <uint16_t*>_pointer(self.seen_buffer)
         m.seen_stamp = 0
         m.dirty_blocks = <int32_t*>_pointer(self.dirty_list_buffer)

@@ -340,6 +340,8 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         decode_addr(m, row + 3, &ins.a.vstu_count.addr)
         ins.a.vstu_count.vS = <int32_t>row[7]
         decode_sval(m, row + 8, &ins.a.vstu_count.x)
+    elif family == FAM_SPR_SET_CTRL:
+        decode_sval(m, row + 3, &ins.a.spr_set_ctrl.x)
     elif family == FAM_VLD_NORM_PU:
         ins.a.vld_norm_pu.vD = <int32_t>row[3]
         ins.a.vld_norm_pu.sb = <int32_t>row[4]
@@ -4960,6 +4962,13 @@ cdef const Ins* kernel_567(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_568(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_spr_set_ctrl(m, ins, &ins.a.spr_set_ctrl)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_569(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
@@ -4969,7 +4978,7 @@ cdef const Ins* kernel_568(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_569(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_570(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
@@ -4979,7 +4988,7 @@ cdef const Ins* kernel_569(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_570(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_571(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
@@ -4989,7 +4998,7 @@ cdef const Ins* kernel_570(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_571(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_572(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
@@ -4999,7 +5008,7 @@ cdef const Ins* kernel_571(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_572(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_573(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
@@ -5009,7 +5018,7 @@ cdef const Ins* kernel_572(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_573(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_574(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
@@ -5019,7 +5028,7 @@ cdef const Ins* kernel_573(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_574(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_575(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
@@ -5029,7 +5038,7 @@ cdef const Ins* kernel_574(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_575(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_576(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
@@ -5039,7 +5048,7 @@ cdef const Ins* kernel_575(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_576(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_577(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
@@ -5049,7 +5058,7 @@ cdef const Ins* kernel_576(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_577(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_578(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
@@ -5059,7 +5068,7 @@ cdef const Ins* kernel_577(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_578(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_579(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
@@ -5069,7 +5078,7 @@ cdef const Ins* kernel_578(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_579(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_580(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
@@ -5079,7 +5088,7 @@ cdef const Ins* kernel_579(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_580(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_581(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
@@ -5089,7 +5098,7 @@ cdef const Ins* kernel_580(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_581(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_582(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
@@ -5099,7 +5108,7 @@ cdef const Ins* kernel_581(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_582(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_583(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
@@ -5109,7 +5118,7 @@ cdef const Ins* kernel_582(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_583(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_584(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
@@ -5119,7 +5128,7 @@ cdef const Ins* kernel_583(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_584(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_585(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
@@ -5129,7 +5138,7 @@ cdef const Ins* kernel_584(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_585(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_586(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
@@ -5139,7 +5148,7 @@ cdef const Ins* kernel_585(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_586(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_587(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
@@ -5149,7 +5158,7 @@ cdef const Ins* kernel_586(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_587(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_588(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
@@ -5159,7 +5168,7 @@ cdef const Ins* kernel_587(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_588(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_589(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
@@ -5169,7 +5178,7 @@ cdef const Ins* kernel_588(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_589(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_590(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
@@ -5179,7 +5188,7 @@ cdef const Ins* kernel_589(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_590(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_591(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
@@ -5189,7 +5198,7 @@ cdef const Ins* kernel_590(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_591(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_592(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
@@ -5199,7 +5208,7 @@ cdef const Ins* kernel_591(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_592(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_593(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
@@ -5209,7 +5218,7 @@ cdef const Ins* kernel_592(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_593(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_594(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
     if status:
@@ -5219,7 +5228,7 @@ cdef const Ins* kernel_593(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_594(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_595(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
     if status:
@@ -5229,7 +5238,7 @@ cdef const Ins* kernel_594(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_595(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
     if status:
@@ -5239,7 +5248,7 @@ cdef const Ins* kernel_595(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
     if status:
@@ -5249,7 +5258,7 @@ cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
@@ -5259,7 +5268,7 @@ cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
     if status:
@@ -5269,7 +5278,7 @@ cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
     if status:
@@ -5279,7 +5288,7 @@ cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
     if status:
@@ -5289,7 +5298,7 @@ cdef const Ins* kernel_600(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_blk_pu(m, ins, &ins.a.vld_blk_pu)
     if status:
@@ -5299,7 +5308,7 @@ cdef const Ins* kernel_601(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint16_t*>NULL)
     if status:
@@ -5309,7 +5318,7 @@ cdef const Ins* kernel_602(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint32_t*>NULL)
     if status:
@@ -5319,7 +5328,7 @@ cdef const Ins* kernel_603(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_605(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk4_pu(m, ins, &ins.a.vld_unpk4_pu)
     if status:
@@ -5330,7 +5339,7 @@ cdef const Ins* kernel_604(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef KernelFn KERNELS[605]
+cdef KernelFn KERNELS[606]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -5936,6 +5945,7 @@ KERNELS[601] = kernel_601
 KERNELS[602] = kernel_602
 KERNELS[603] = kernel_603
 KERNELS[604] = kernel_604
+KERNELS[605] = kernel_605
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -7029,233 +7039,234 @@ KERNEL_OF_ROWS = (
     (156, 18, 0, 565),
     (156, 19, 0, 566),
     (157, 15, 9, 567),
-    (158, 1, 0, 568),
-    (158, 2, 0, 568),
-    (158, 3, 0, 568),
-    (158, 4, 0, 568),
-    (158, 5, 0, 568),
-    (158, 6, 0, 568),
-    (158, 7, 0, 568),
-    (158, 8, 0, 568),
-    (158, 9, 0, 568),
-    (158, 10, 0, 568),
-    (158, 11, 0, 568),
-    (158, 12, 0, 568),
-    (158, 13, 0, 568),
-    (158, 14, 0, 568),
-    (158, 15, 0, 568),
-    (158, 16, 0, 568),
-    (158, 17, 0, 568),
-    (158, 18, 0, 568),
-    (158, 19, 0, 568),
-    (158, 20, 0, 568),
-    (158, 21, 0, 568),
-    (158, 22, 0, 568),
+    (158, 0, 0, 568),
     (159, 1, 0, 569),
     (159, 2, 0, 569),
+    (159, 3, 0, 569),
+    (159, 4, 0, 569),
+    (159, 5, 0, 569),
+    (159, 6, 0, 569),
+    (159, 7, 0, 569),
+    (159, 8, 0, 569),
+    (159, 9, 0, 569),
+    (159, 10, 0, 569),
+    (159, 11, 0, 569),
     (159, 12, 0, 569),
     (159, 13, 0, 569),
     (159, 14, 0, 569),
     (159, 15, 0, 569),
     (159, 16, 0, 569),
+    (159, 17, 0, 569),
+    (159, 18, 0, 569),
+    (159, 19, 0, 569),
     (159, 20, 0, 569),
     (159, 21, 0, 569),
     (159, 22, 0, 569),
-    (159, 3, 0, 570),
-    (159, 4, 0, 570),
-    (159, 9, 0, 570),
-    (159, 10, 0, 570),
-    (159, 17, 0, 570),
-    (160, 1, 0, 571),
-    (160, 2, 0, 571),
-    (160, 12, 0, 571),
-    (160, 13, 0, 571),
-    (160, 14, 0, 571),
-    (160, 15, 0, 571),
-    (160, 16, 0, 571),
-    (160, 20, 0, 571),
-    (160, 21, 0, 571),
-    (160, 22, 0, 571),
-    (160, 3, 0, 572),
-    (160, 4, 0, 572),
-    (160, 9, 0, 572),
-    (160, 10, 0, 572),
-    (160, 17, 0, 572),
-    (161, 1, 0, 573),
-    (161, 2, 0, 573),
-    (161, 12, 0, 573),
-    (161, 13, 0, 573),
-    (161, 14, 0, 573),
-    (161, 15, 0, 573),
-    (161, 16, 0, 573),
-    (161, 20, 0, 573),
-    (161, 21, 0, 573),
-    (161, 22, 0, 573),
-    (161, 3, 0, 574),
-    (161, 4, 0, 574),
-    (161, 9, 0, 574),
-    (161, 10, 0, 574),
-    (161, 17, 0, 574),
-    (161, 5, 0, 575),
-    (161, 6, 0, 575),
-    (161, 11, 0, 575),
-    (161, 18, 0, 575),
-    (162, 1, 0, 576),
-    (162, 2, 0, 576),
-    (162, 12, 0, 576),
-    (162, 13, 0, 576),
-    (162, 14, 0, 576),
-    (162, 15, 0, 576),
-    (162, 16, 0, 576),
-    (162, 20, 0, 576),
-    (162, 21, 0, 576),
-    (162, 22, 0, 576),
-    (162, 3, 0, 577),
-    (162, 4, 0, 577),
-    (162, 9, 0, 577),
-    (162, 10, 0, 577),
-    (162, 17, 0, 577),
-    (162, 5, 0, 578),
-    (162, 6, 0, 578),
-    (162, 11, 0, 578),
-    (162, 18, 0, 578),
-    (163, 0, 0, 579),
+    (160, 1, 0, 570),
+    (160, 2, 0, 570),
+    (160, 12, 0, 570),
+    (160, 13, 0, 570),
+    (160, 14, 0, 570),
+    (160, 15, 0, 570),
+    (160, 16, 0, 570),
+    (160, 20, 0, 570),
+    (160, 21, 0, 570),
+    (160, 22, 0, 570),
+    (160, 3, 0, 571),
+    (160, 4, 0, 571),
+    (160, 9, 0, 571),
+    (160, 10, 0, 571),
+    (160, 17, 0, 571),
+    (161, 1, 0, 572),
+    (161, 2, 0, 572),
+    (161, 12, 0, 572),
+    (161, 13, 0, 572),
+    (161, 14, 0, 572),
+    (161, 15, 0, 572),
+    (161, 16, 0, 572),
+    (161, 20, 0, 572),
+    (161, 21, 0, 572),
+    (161, 22, 0, 572),
+    (161, 3, 0, 573),
+    (161, 4, 0, 573),
+    (161, 9, 0, 573),
+    (161, 10, 0, 573),
+    (161, 17, 0, 573),
+    (162, 1, 0, 574),
+    (162, 2, 0, 574),
+    (162, 12, 0, 574),
+    (162, 13, 0, 574),
+    (162, 14, 0, 574),
+    (162, 15, 0, 574),
+    (162, 16, 0, 574),
+    (162, 20, 0, 574),
+    (162, 21, 0, 574),
+    (162, 22, 0, 574),
+    (162, 3, 0, 575),
+    (162, 4, 0, 575),
+    (162, 9, 0, 575),
+    (162, 10, 0, 575),
+    (162, 17, 0, 575),
+    (162, 5, 0, 576),
+    (162, 6, 0, 576),
+    (162, 11, 0, 576),
+    (162, 18, 0, 576),
+    (163, 1, 0, 577),
+    (163, 2, 0, 577),
+    (163, 12, 0, 577),
+    (163, 13, 0, 577),
+    (163, 14, 0, 577),
+    (163, 15, 0, 577),
+    (163, 16, 0, 577),
+    (163, 20, 0, 577),
+    (163, 21, 0, 577),
+    (163, 22, 0, 577),
+    (163, 3, 0, 578),
+    (163, 4, 0, 578),
+    (163, 9, 0, 578),
+    (163, 10, 0, 578),
+    (163, 17, 0, 578),
+    (163, 5, 0, 579),
+    (163, 6, 0, 579),
+    (163, 11, 0, 579),
+    (163, 18, 0, 579),
     (164, 0, 0, 580),
     (165, 0, 0, 581),
-    (166, 1, 0, 582),
-    (166, 2, 0, 582),
-    (166, 3, 0, 583),
-    (166, 4, 0, 583),
-    (166, 5, 0, 584),
-    (166, 6, 0, 584),
-    (166, 9, 0, 583),
-    (166, 11, 0, 584),
-    (166, 10, 0, 583),
-    (166, 12, 0, 582),
-    (166, 15, 0, 582),
-    (166, 13, 0, 582),
-    (166, 14, 0, 582),
-    (166, 20, 0, 582),
-    (166, 21, 0, 582),
-    (166, 22, 0, 582),
-    (166, 16, 0, 582),
-    (166, 17, 0, 583),
-    (166, 18, 0, 584),
-    (167, 0, 0, 585),
-    (168, 1, 0, 586),
-    (168, 2, 0, 586),
-    (168, 3, 0, 587),
-    (168, 4, 0, 587),
-    (168, 5, 0, 588),
-    (168, 6, 0, 588),
-    (168, 9, 0, 587),
-    (168, 11, 0, 588),
-    (168, 10, 0, 587),
-    (168, 12, 0, 586),
-    (168, 15, 0, 586),
-    (168, 13, 0, 586),
-    (168, 14, 0, 586),
-    (168, 20, 0, 586),
-    (168, 21, 0, 586),
-    (168, 22, 0, 586),
-    (168, 16, 0, 586),
-    (168, 17, 0, 587),
-    (168, 18, 0, 588),
-    (169, 3, 0, 589),
-    (169, 4, 0, 589),
-    (169, 5, 0, 590),
-    (169, 6, 0, 590),
-    (169, 7, 0, 591),
-    (169, 8, 0, 591),
-    (169, 9, 0, 589),
-    (169, 11, 0, 590),
-    (169, 10, 0, 589),
-    (169, 17, 0, 589),
-    (169, 18, 0, 590),
-    (169, 19, 0, 591),
-    (170, 0, 0, 592),
-    (171, 1, 0, 593),
-    (171, 2, 0, 593),
-    (171, 15, 0, 593),
-    (171, 3, 0, 594),
-    (171, 4, 0, 594),
-    (171, 5, 0, 595),
-    (171, 6, 0, 595),
-    (171, 7, 0, 596),
-    (171, 9, 0, 594),
-    (171, 11, 0, 595),
-    (171, 10, 0, 594),
-    (171, 12, 0, 593),
-    (171, 13, 0, 593),
-    (171, 14, 0, 593),
-    (171, 20, 0, 593),
-    (171, 21, 0, 593),
-    (171, 22, 0, 593),
-    (171, 16, 0, 593),
-    (171, 17, 0, 594),
-    (171, 18, 0, 595),
-    (171, 19, 0, 596),
-    (172, 5, 0, 597),
-    (172, 6, 0, 597),
-    (172, 11, 0, 597),
-    (172, 18, 0, 597),
-    (173, 1, 0, 598),
-    (173, 2, 0, 598),
-    (173, 12, 0, 598),
-    (173, 13, 0, 598),
-    (173, 14, 0, 598),
-    (173, 15, 0, 598),
-    (173, 16, 0, 598),
-    (173, 20, 0, 598),
-    (173, 21, 0, 598),
-    (173, 22, 0, 598),
-    (173, 3, 0, 599),
-    (173, 4, 0, 599),
-    (173, 9, 0, 599),
-    (173, 10, 0, 599),
-    (173, 17, 0, 599),
-    (173, 5, 0, 600),
-    (173, 6, 0, 600),
-    (173, 11, 0, 600),
-    (173, 18, 0, 600),
-    (174, 1, 0, 601),
-    (174, 2, 0, 601),
-    (174, 3, 0, 601),
-    (174, 4, 0, 601),
+    (166, 0, 0, 582),
+    (167, 1, 0, 583),
+    (167, 2, 0, 583),
+    (167, 3, 0, 584),
+    (167, 4, 0, 584),
+    (167, 5, 0, 585),
+    (167, 6, 0, 585),
+    (167, 9, 0, 584),
+    (167, 11, 0, 585),
+    (167, 10, 0, 584),
+    (167, 12, 0, 583),
+    (167, 15, 0, 583),
+    (167, 13, 0, 583),
+    (167, 14, 0, 583),
+    (167, 20, 0, 583),
+    (167, 21, 0, 583),
+    (167, 22, 0, 583),
+    (167, 16, 0, 583),
+    (167, 17, 0, 584),
+    (167, 18, 0, 585),
+    (168, 0, 0, 586),
+    (169, 1, 0, 587),
+    (169, 2, 0, 587),
+    (169, 3, 0, 588),
+    (169, 4, 0, 588),
+    (169, 5, 0, 589),
+    (169, 6, 0, 589),
+    (169, 9, 0, 588),
+    (169, 11, 0, 589),
+    (169, 10, 0, 588),
+    (169, 12, 0, 587),
+    (169, 15, 0, 587),
+    (169, 13, 0, 587),
+    (169, 14, 0, 587),
+    (169, 20, 0, 587),
+    (169, 21, 0, 587),
+    (169, 22, 0, 587),
+    (169, 16, 0, 587),
+    (169, 17, 0, 588),
+    (169, 18, 0, 589),
+    (170, 3, 0, 590),
+    (170, 4, 0, 590),
+    (170, 5, 0, 591),
+    (170, 6, 0, 591),
+    (170, 7, 0, 592),
+    (170, 8, 0, 592),
+    (170, 9, 0, 590),
+    (170, 11, 0, 591),
+    (170, 10, 0, 590),
+    (170, 17, 0, 590),
+    (170, 18, 0, 591),
+    (170, 19, 0, 592),
+    (171, 0, 0, 593),
+    (172, 1, 0, 594),
+    (172, 2, 0, 594),
+    (172, 15, 0, 594),
+    (172, 3, 0, 595),
+    (172, 4, 0, 595),
+    (172, 5, 0, 596),
+    (172, 6, 0, 596),
+    (172, 7, 0, 597),
+    (172, 9, 0, 595),
+    (172, 11, 0, 596),
+    (172, 10, 0, 595),
+    (172, 12, 0, 594),
+    (172, 13, 0, 594),
+    (172, 14, 0, 594),
+    (172, 20, 0, 594),
+    (172, 21, 0, 594),
+    (172, 22, 0, 594),
+    (172, 16, 0, 594),
+    (172, 17, 0, 595),
+    (172, 18, 0, 596),
+    (172, 19, 0, 597),
+    (173, 5, 0, 598),
+    (173, 6, 0, 598),
+    (173, 11, 0, 598),
+    (173, 18, 0, 598),
+    (174, 1, 0, 599),
+    (174, 2, 0, 599),
+    (174, 12, 0, 599),
+    (174, 13, 0, 599),
+    (174, 14, 0, 599),
+    (174, 15, 0, 599),
+    (174, 16, 0, 599),
+    (174, 20, 0, 599),
+    (174, 21, 0, 599),
+    (174, 22, 0, 599),
+    (174, 3, 0, 600),
+    (174, 4, 0, 600),
+    (174, 9, 0, 600),
+    (174, 10, 0, 600),
+    (174, 17, 0, 600),
     (174, 5, 0, 601),
     (174, 6, 0, 601),
-    (174, 9, 0, 601),
-    (174, 10, 0, 601),
     (174, 11, 0, 601),
-    (174, 12, 0, 601),
-    (174, 13, 0, 601),
-    (174, 14, 0, 601),
-    (174, 15, 0, 601),
-    (174, 20, 0, 601),
-    (174, 21, 0, 601),
-    (174, 22, 0, 601),
-    (174, 16, 0, 601),
-    (174, 17, 0, 601),
     (174, 18, 0, 601),
+    (175, 1, 0, 602),
+    (175, 2, 0, 602),
     (175, 3, 0, 602),
     (175, 4, 0, 602),
+    (175, 5, 0, 602),
+    (175, 6, 0, 602),
     (175, 9, 0, 602),
     (175, 10, 0, 602),
-    (175, 5, 0, 603),
-    (175, 6, 0, 603),
-    (175, 11, 0, 603),
+    (175, 11, 0, 602),
+    (175, 12, 0, 602),
+    (175, 13, 0, 602),
+    (175, 14, 0, 602),
+    (175, 15, 0, 602),
+    (175, 20, 0, 602),
+    (175, 21, 0, 602),
+    (175, 22, 0, 602),
+    (175, 16, 0, 602),
     (175, 17, 0, 602),
-    (175, 18, 0, 603),
-    (176, 1, 0, 604),
-    (176, 2, 0, 604),
-    (176, 12, 0, 604),
-    (176, 13, 0, 604),
-    (176, 14, 0, 604),
-    (176, 15, 0, 604),
-    (176, 20, 0, 604),
-    (176, 21, 0, 604),
-    (176, 22, 0, 604),
-    (176, 16, 0, 604),
+    (175, 18, 0, 602),
+    (176, 3, 0, 603),
+    (176, 4, 0, 603),
+    (176, 9, 0, 603),
+    (176, 10, 0, 603),
+    (176, 5, 0, 604),
+    (176, 6, 0, 604),
+    (176, 11, 0, 604),
+    (176, 17, 0, 603),
+    (176, 18, 0, 604),
+    (177, 1, 0, 605),
+    (177, 2, 0, 605),
+    (177, 12, 0, 605),
+    (177, 13, 0, 605),
+    (177, 14, 0, 605),
+    (177, 15, 0, 605),
+    (177, 20, 0, 605),
+    (177, 21, 0, 605),
+    (177, 22, 0, 605),
+    (177, 16, 0, 605),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -7415,23 +7426,24 @@ FAMILY_OF_OPCODE = {
     155: FAM_VSTU,
     156: FAM_VSTU_COUNT,
     157: FAM_VCVT,
-    158: FAM_VLD_NORM_PU,
-    159: FAM_VLD_US_PU,
-    160: FAM_VLD_DS_PU,
-    161: FAM_VLD_UNPK_PU,
-    162: FAM_VLD_DINTLV_PU,
-    163: FAM_MASK_LOAD_NORM_PU,
-    164: FAM_MASK_LOAD_US_PU,
-    165: FAM_MASK_LOAD_DS_PU,
-    166: FAM_VSTA_NORM_PU,
-    167: FAM_MASK_STORE_NORM_PU,
-    168: FAM_VSTA_FIRST_PU,
-    169: FAM_VSTA_PACK_PU,
-    170: FAM_MASK_STORE_PACK_PU,
-    171: FAM_VSTUS_PU,
-    172: FAM_VSTA_PACKV2_PU,
-    173: FAM_VLD_BRC_PU,
-    174: FAM_VLD_BLK_PU,
-    175: FAM_VLD_E2B_PU,
-    176: FAM_VLD_UNPK4_PU,
+    158: FAM_SPR_SET_CTRL,
+    159: FAM_VLD_NORM_PU,
+    160: FAM_VLD_US_PU,
+    161: FAM_VLD_DS_PU,
+    162: FAM_VLD_UNPK_PU,
+    163: FAM_VLD_DINTLV_PU,
+    164: FAM_MASK_LOAD_NORM_PU,
+    165: FAM_MASK_LOAD_US_PU,
+    166: FAM_MASK_LOAD_DS_PU,
+    167: FAM_VSTA_NORM_PU,
+    168: FAM_MASK_STORE_NORM_PU,
+    169: FAM_VSTA_FIRST_PU,
+    170: FAM_VSTA_PACK_PU,
+    171: FAM_MASK_STORE_PACK_PU,
+    172: FAM_VSTUS_PU,
+    173: FAM_VSTA_PACKV2_PU,
+    174: FAM_VLD_BRC_PU,
+    175: FAM_VLD_BLK_PU,
+    176: FAM_VLD_E2B_PU,
+    177: FAM_VLD_UNPK4_PU,
 }

@@ -250,25 +250,26 @@ cdef enum Family:
     FAM_VLDU = 86
     FAM_VSTU = 87
     FAM_VSTU_COUNT = 88
-    FAM_VLD_NORM_PU = 89
-    FAM_VLD_US_PU = 90
-    FAM_VLD_DS_PU = 91
-    FAM_VLD_UNPK_PU = 92
-    FAM_VLD_DINTLV_PU = 93
-    FAM_MASK_LOAD_NORM_PU = 94
-    FAM_MASK_LOAD_US_PU = 95
-    FAM_MASK_LOAD_DS_PU = 96
-    FAM_VSTA_NORM_PU = 97
-    FAM_MASK_STORE_NORM_PU = 98
-    FAM_VSTA_FIRST_PU = 99
-    FAM_VSTA_PACK_PU = 100
-    FAM_MASK_STORE_PACK_PU = 101
-    FAM_VSTUS_PU = 102
-    FAM_VSTA_PACKV2_PU = 103
-    FAM_VLD_BRC_PU = 104
-    FAM_VLD_BLK_PU = 105
-    FAM_VLD_E2B_PU = 106
-    FAM_VLD_UNPK4_PU = 107
+    FAM_SPR_SET_CTRL = 89
+    FAM_VLD_NORM_PU = 90
+    FAM_VLD_US_PU = 91
+    FAM_VLD_DS_PU = 92
+    FAM_VLD_UNPK_PU = 93
+    FAM_VLD_DINTLV_PU = 94
+    FAM_MASK_LOAD_NORM_PU = 95
+    FAM_MASK_LOAD_US_PU = 96
+    FAM_MASK_LOAD_DS_PU = 97
+    FAM_VSTA_NORM_PU = 98
+    FAM_MASK_STORE_NORM_PU = 99
+    FAM_VSTA_FIRST_PU = 100
+    FAM_VSTA_PACK_PU = 101
+    FAM_MASK_STORE_PACK_PU = 102
+    FAM_VSTUS_PU = 103
+    FAM_VSTA_PACKV2_PU = 104
+    FAM_VLD_BRC_PU = 105
+    FAM_VLD_BLK_PU = 106
+    FAM_VLD_E2B_PU = 107
+    FAM_VLD_UNPK4_PU = 108
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -1264,6 +1265,9 @@ cdef struct Args_vstu_count:    # [addr], vS.T, X
     int32_t vS
     SVal x
 
+cdef struct Args_spr_set_ctrl:    # X
+    SVal x
+
 cdef struct Args_vld_norm_pu:    # vD.T, [sB], X
     int32_t vD
     int32_t sb
@@ -1453,6 +1457,7 @@ cdef union Args:
     Args_vldu vldu
     Args_vstu vstu
     Args_vstu_count vstu_count
+    Args_spr_set_ctrl spr_set_ctrl
     Args_vld_norm_pu vld_norm_pu
     Args_vld_us_pu vld_us_pu
     Args_vld_ds_pu vld_ds_pu
@@ -1722,6 +1727,7 @@ cdef enum:
     POS_vstu_count_addr = 0
     POS_vstu_count_vS = 1
     POS_vstu_count_x = 2
+    POS_spr_set_ctrl_x = 0
     POS_vld_norm_pu_vD = 0
     POS_vld_norm_pu_sb = 1
     POS_vld_norm_pu_x = 2

@@ -205,16 +205,17 @@ cdef inline uint64_t integer_bits(const ExactValue* x, const Numeric* n, Roundin
 
 
 cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeric* nd, RoundingMode mode,
-                                  bint sat) noexcept nogil:
+                                  bint sat, bint keep_nan) noexcept nogil:
     """Lane bits of type ns converted to type nd (rounding_mode.md). To a float: NaN gives nd's
-    canonical NaN, or +0 with sat; +-inf gives +-inf (e4m3: NaN), or +-max with sat."""
+    canonical NaN, or +0 with sat (unless keep_nan: CTRL[50]); +-inf gives +-inf (e4m3: NaN), or +-max
+    with sat."""
     cdef ExactValue x = number_of(bits, ns)
     if nd.hif8:                                     # its rounding reads the source's lowest bit
         return hif8_bits(&x, bits, mode, sat)
     if not nd.is_float:
         return integer_bits(&x, nd, mode, sat)
     if x.kind == NOT_A_NUMBER:
-        return 0 if sat else nd.f.nan
+        return 0 if sat and not keep_nan else nd.f.nan
     if x.kind == INFINITE:
         return ((nd.f.sign_bit if x.negative else 0) | nd.f.max_finite) if sat \
             else overflowed(nd.f.sign_bit if x.negative else 0, &nd.f)
@@ -233,7 +234,9 @@ cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* 
     cdef Numeric ns = numeric_of(ins.u)
     cdef Numeric nd = numeric_of(ins.t)
     cdef RoundingMode mode = rounding_mode(<vcvt_sub*>NULL)
-    cdef bint sat = a.sat != 0 or (not ns.is_float and not nd.is_float and nd.width > ns.width)
+    cdef bint sat = conversion_saturates(m, a.sat != 0, &ns, &nd) \
+        or (not ns.is_float and not nd.is_float and nd.width > ns.width)
+    cdef bint keep_nan = sat and saturation_keeps_nan(m, ins.t)
     cdef int64_t narrow = sizeof(vcvt_TW) if sizeof(vcvt_TW) < sizeof(vcvt_UW) else sizeof(vcvt_UW)
     cdef int64_t ratio = (sizeof(vcvt_TW) + sizeof(vcvt_UW) - narrow) // narrow
     cdef int64_t part = <int64_t>(<uint64_t>a.part % <uint64_t>ratio)   # the assembler checks it; a bad row stays inside vD
@@ -246,12 +249,12 @@ cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* 
     if sizeof(vcvt_TW) < sizeof(vcvt_UW):
         for i in range(VL // sizeof(vcvt_UW)):
             if active(m, a.pM, i, sizeof(vcvt_UW)):
-                dst[ratio * i + part] = <vcvt_TW>convert_bits(src[i], &ns, &nd, mode, sat)
+                dst[ratio * i + part] = <vcvt_TW>convert_bits(src[i], &ns, &nd, mode, sat, keep_nan)
     else:
         for i in range(VL // sizeof(vcvt_TW)):
             j = ratio * i + part
             if active(m, a.pM, j, sizeof(vcvt_UW)):
-                dst[i] = <vcvt_TW>convert_bits(src[j], &ns, &nd, mode, sat)
+                dst[i] = <vcvt_TW>convert_bits(src[j], &ns, &nd, mode, sat, keep_nan)
     return STOP_RUNNING
 
 

@@ -58,6 +58,8 @@ AXES = {
     "vsqz": ("TW", "sub"), "vusqz": ("TW",), "spr_clear": (), "vstus": ("TW",), "vstur": ("TW",), "vstas": ("sub",),
     "vldas": (), "vldus": ("TW",), "vldus_post": ("TW",), "vldu": ("TW",), "vstu": ("TW",), "vstu_count": ("TW",),
     "vld_blk": (), "vld_e2b": ("TW",), "vld_unpk4": (), "vgatb": ("TW",),
+    # issue 12 (what remained): the CTRL special register
+    "spr_set_ctrl": (),
 }
 # issue 11: a post-update family (`<base>_pu`, generated wrapper kernels) specialises as its base does
 AXES.update({f"{base}_pu": AXES[base] for base in (

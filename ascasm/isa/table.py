@@ -730,6 +730,14 @@ INSNS: tuple[InsnSpec, ...] = (
              "0x00. PART (even|odd) picks the destination lanes",
              _convert_sources("hybrid") + "; reg-api Cast.md (half to hifloat8_t pseudo-code)",
              types=_conversion_pairs("hybrid"), sub="hybrid", mask=_CONVERT_MASK),
+    # the CTRL special register's saturation switch (reg-api Cast.md table 5; docs/semantics.md "The CTRL
+    # register")
+    InsnSpec("sprset.ctrl", "", "X", "spr_set_ctrl",
+             "CTRL = X (64 bits). Bit 60 = 1 makes the saturation mode global, ignoring each vcvt's sat: then "
+             "bit 48 = 0 saturates the conversions to a float type, bit 59 = 0 those to an integer type (only "
+             "pairs whose page has _sat forms). Bit 50 = 1: a saturating conversion to e4m3/e5m2 keeps NaN",
+             "reg-api Cast.md table 5 (SetCtrlSpr; asc_set_ctrl, whose page the conversion pages link to but "
+             "the references do not include)", specials=("CTRL",)),
 )
 
 
