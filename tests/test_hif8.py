@@ -11,12 +11,14 @@ magnitude bit, the mantissa; a denormal mode 2^(m-23); one zero 0x00, NaN 0x80, 
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from conftest import run_cli, run_source
 from test_convert import T, convert, every_pattern
 
-from ascasm import AssemblyFailed, assemble
+from ascasm import AssemblyFailed, assemble, assemble_file
 
 HIF8, F16 = T["hif8"], T["f16"]
 NAN, POS_INF, NEG_INF, LARGEST = 0x80, 0x6F, 0xEF, 0x6E
@@ -246,3 +248,13 @@ def test_explain_finds_the_rows_by_their_c_api_names():
     assert result.returncode == 0 and "vcvt.round, vcvt.hybrid" in result.stdout
     result = run_cli("explain", "asc_hif82half")
     assert result.returncode == 0 and "implemented by vcvt" in result.stdout and "f16/hif8" in result.stdout
+
+
+def test_quant_hif8_program_expectation_is_the_model():
+    """programs/quant_hif8.s checks itself with an .expect list (tests/test_programs.py runs it on both
+    executors); the list must be this model's: x rounded to f16, HYBRID under saturation, back to f16."""
+    program = assemble_file(Path(__file__).resolve().parent.parent / "programs" / "quant_hif8.s")
+    got = next(e.values for e in program.expects if e.buffer.name == "y").astype(np.float64)
+    x = ((np.arange(128) - 64) * 700.5).astype(np.float16)
+    want = [hif8_value(MODEL.convert(int(b), "hybrid", True)) for b in x.view(np.uint16)]
+    assert list(got) == want and max(want) == 32768.0 and min(want) == -32768.0
