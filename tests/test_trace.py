@@ -79,7 +79,7 @@ def schema_errors(record) -> list[str]:
 def _reg_errors(reg) -> list[str]:
     if not isinstance(reg, dict) or not isinstance(reg.get("reg"), str):
         return ["a regs entry must be an object with a reg name"]
-    if reg["reg"] in ("AR", "SQZN"):
+    if reg["reg"] in ("AR", "SQZN", "CTRL"):
         ok = set(reg) == {"reg", "value"} and _is_int(reg["value"])
         return [] if ok else [f"{reg['reg']}: expected {{reg, value: int}}"]
     m = re.fullmatch(r"([vpasuq])(\d+)", reg["reg"])
