@@ -405,6 +405,8 @@ class _Evaluator:
                 raise ExprError("MASK is unset: no sprset.mask has written it")
             return Value(state.mask_spr[:MASK_SPR_SET].view(np.uint64), "MASK (MASK0, MASK1)", dtypes.lookup("u64"),
                          None, 0, "value", "lanes")
+        if name.lower() == "ctrl":
+            return _scalar(np.uint64(state.ctrlreg[0]), "CTRL", dtypes.lookup("u64"))
         if name.lower() == "sqzn":
             if not state.spr[SPR_SQZN_SET]:
                 raise ExprError("SQZN is unset: no vsqz.st has written it")

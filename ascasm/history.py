@@ -106,7 +106,7 @@ class Recorder:
         self.on_drop = None              # called when the cap drops history
         self.writers = {"ub": never(UB_SIZE), "v": never(32 * VL), "p": never(8), "a": never(8),
                         "s": never(32), "u": never(4), "q": never(4), "AR": never(1), "SQZN": never(1),
-                        "LOOP": never(1), MASK_SPR_NAME: never(1)}
+                        "LOOP": never(1), MASK_SPR_NAME: never(1), "CTRL": never(1)}
         n = len(program.insns)
         self.row_writes = [_row_writes(insn) for insn in program.insns] + [frozenset()]
         self.log = StepLog(program, machine)

@@ -18,7 +18,10 @@ import ml_dtypes
 
 from .isa.operands import Kind
 from .isa.table import BARRIER_KINDS, INSNS, KEYWORDS, PATTERNS, keyword_choices
-from .state import NUM_LOOPS, UB_USABLE_DEFAULT
+from .state import (CTRL_FLOAT_NO_SAT, CTRL_GLOBAL_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN, NUM_LOOPS,
+                    UB_USABLE_DEFAULT)
+
+CTRL_BITS = (CTRL_GLOBAL_SAT, CTRL_FLOAT_NO_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN)
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 MAX_INSTRUCTIONS = 40
@@ -149,6 +152,8 @@ def instruction(c: Chooser, n_labels: int, depth: int = 0) -> str:
             text = f"q{c.integer(0, 1)}"
         elif kind is Kind.BASE:
             text = f"[{scalar_register(c)}]"
+        elif kind is Kind.SVAL and spec.specials == ("CTRL",):    # any mix of the bits CTRL's switch reads
+            text = str(sum(c.choice((0, 1 << bit)) for bit in CTRL_BITS))
         elif kind is Kind.SVAL:
             text = scalar_register(c) if c.integer(0, 1) else str(immediate(c))
         elif kind is Kind.TVAL:

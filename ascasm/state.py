@@ -38,6 +38,11 @@ NUM_LOOPS = 4
 LOOP_INDEX, LOOP_COUNT = 0, 1
 MAX_LOOP_COUNT = 65535
 MAX_STEPS_DEFAULT = 10_000_000
+# The CTRL special register (issue 12; reg-api Cast.md table 5, docs/semantics.md "The CTRL register"),
+# written whole by sprset.ctrl: bit 60 makes the saturation mode global (0: each conversion's `sat`);
+# then bit 48 = 1 turns it off for float results, bit 59 = 1 for float->integer and integer->integer
+# conversions; bit 50 = 1 keeps NaN in saturating conversions to e4m3/e5m2.
+CTRL_GLOBAL_SAT, CTRL_FLOAT_NO_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN = 60, 48, 59, 50
 
 # ctrl array layout, shared by both executors (docs/bytecode.md).
 PC, STEPS, STATUS = 0, 1, 2
@@ -77,10 +82,11 @@ class MachineState:
     qreg_state: np.ndarray = field(default_factory=lambda: np.zeros((NUM_QREGS, 2), np.int64))
     hwloop: np.ndarray = field(default_factory=lambda: np.zeros((NUM_LOOPS, 2), np.int64))
     mask_spr: np.ndarray = field(default_factory=lambda: np.zeros(MASK_SPR_SIZE, np.int64))
+    ctrlreg: np.ndarray = field(default_factory=lambda: np.zeros(1, np.uint64))   # CTRL
 
     PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl", "dup_warn", "ub_dirty",
              "ub_write_row", "hazard_warn", "spr", "ureg", "ureg_state", "qreg",
-             "qreg_state", "hwloop", "mask_spr")
+             "qreg_state", "hwloop", "mask_spr", "ctrlreg")
 
     @property
     def pc(self) -> int:
@@ -137,6 +143,8 @@ def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str
         prefix = {"vreg": "v", "preg": "p", "ureg": "u", "qreg": "q"}[name]
         return f"{prefix}{row} byte {col}: {mine[row, col]:#04x} != {theirs[row, col]:#04x}"
     index = byte // mine.itemsize
+    if name == "ctrlreg":
+        return f"CTRL: {int(mine[0]):#x} != {int(theirs[0]):#x}"
     label = {"preg_set": "p{} set-flag", "areg": "a{}", "sreg": "s{}", "spr": "spr[{}] (AR, SQZN, SQZN set)",
              "mask_spr": "mask_spr[{}] (MASK0, MASK1, set)",
              "ctrl": "ctrl[{}] (pc, steps, status, 5 fault args)"}[name].format(index)

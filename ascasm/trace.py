@@ -49,6 +49,8 @@ def register_json(state: MachineState, reg: RegWrite) -> dict:
         return {"reg": reg.file, "mask0": low, "mask1": high}
     if reg.file in SPR_NAMES:
         return {"reg": reg.file, "value": int(state.spr[SPR_NAMES.index(reg.file)])}
+    if reg.file == "CTRL":
+        return {"reg": "CTRL", "value": int(state.ctrlreg[0])}
     if reg.file == "q":
         return {"reg": name, "position": int(state.qreg_state[reg.number][1]), "hex": state.qreg[reg.number].tobytes().hex()}
     if reg.file == "u":

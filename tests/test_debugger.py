@@ -320,7 +320,7 @@ def test_list_disas_regs_display_info():
     assert regs[0] == "> programs/scatter.s(13) pc=5 steps=5"
     assert regs[1].split() == ["s0", "=", "0", "s1", "=", "0", "s2", "=", "0", "s3", "=", "0"]
     assert "p0 32 bits" in regs[10] and "p1 unset" in regs[10]
-    assert regs[11] == "  AR = 0, SQZN = unset, MASK = unset, u0 empty, u1 empty, u2 empty, u3 empty, q0 unset, q1 unset, q2 unset, q3 unset"
+    assert regs[11] == "  AR = 0, SQZN = unset, MASK = unset, u0 empty, u1 empty, u2 empty, u3 empty, q0 unset, q1 unset, q2 unset, q3 unset, CTRL = 0x0"
     assert regs[12] == "  loops: none active"
     assert regs[13] == "  v0.u16 = [1 2 3 4 5 6 7 8 ...]"
     assert after(text, "info display") == ["  1  s1", "  2  output[0:2]"]

@@ -82,7 +82,7 @@ def _reg_errors(reg) -> list[str]:
     if reg["reg"] == "MASK":
         ok = set(reg) == {"reg", "mask0", "mask1"} and _is_int(reg["mask0"]) and _is_int(reg["mask1"])
         return [] if ok else ["MASK: expected {reg, mask0: int, mask1: int}"]
-    if reg["reg"] in ("AR", "SQZN"):
+    if reg["reg"] in ("AR", "SQZN", "CTRL"):
         ok = set(reg) == {"reg", "value"} and _is_int(reg["value"])
         return [] if ok else [f"{reg['reg']}: expected {{reg, value: int}}"]
     if reg["reg"] == "LOOP":

@@ -141,6 +141,7 @@ cdef struct Machine:
     int64_t* qreg_state     # [4][2]: set by a vldas, the stream position the block was loaded for
     int64_t* hwloop         # [4][2]: index and count of each active hardware loop, innermost first
     int64_t* mask_spr       # MASK0, MASK1, set (the legacy mask special register)
+    uint64_t* ctrlreg       # [1]: the CTRL special register (saturation modes, kernels_ctrl.pxi)
     uint32_t* ub_dirty      # per 32-byte block, one bit per byte written since the latest membar
     int32_t* ub_write_row   # per UB byte, the row that wrote it last
     int32_t* dirty_blocks   # the blocks with a nonzero ub_dirty word (a membar clears just those)
@@ -274,9 +275,14 @@ cdef inline uint32_t block_bits(int64_t lo, int64_t hi) noexcept nogil:
 
 cdef inline void scan_block(Machine* m, int64_t block, uint32_t touched) noexcept nogil:
     """Note which of the `touched` bytes of a block were written since the latest membar (LANGUAGE.md
-    §5): the executing instruction's hazard spans its first to its last such byte."""
-    cdef uint32_t hot = m.ub_dirty[block] & touched
+    §5): the executing instruction's hazard spans its first to its last such byte. A block with no
+    byte touched is not read: a store whose mask has no active lane is not range-checked, so its
+    address (and block) may be anywhere."""
+    cdef uint32_t hot
     cdef int64_t first, last
+    if touched == 0:
+        return
+    hot = m.ub_dirty[block] & touched
     if hot == 0:
         return
     first = block * BLOCK + __builtin_ctzll(hot)
@@ -423,6 +429,8 @@ include "kernels_scalar.pxi"
 include "kernels_memory.pxi"
 include "kernels_compute.pxi"
 include "kernels_convert.pxi"
+include "kernels_hif8.pxi"
+include "kernels_ctrl.pxi"
 include "kernels_compute_families.pxi"
 include "kernels_stream.pxi"
 include "kernels_loops.pxi"
@@ -604,7 +612,8 @@ cdef class Engine:
                                    ("ureg_state", (NUM_UREGS, 2), np.int64),
                                    ("qreg", (NUM_QREGS, UREG_BYTES), np.uint8), ("qreg_state", (NUM_QREGS, 2), np.int64),
                                    ("hwloop", (NUM_LOOPS, 2), np.int64),
-                                   ("mask_spr", (MASK_SPR_SIZE,), np.int64)):
+                                   ("mask_spr", (MASK_SPR_SIZE,), np.int64),
+                                   ("ctrlreg", (1,), np.uint64)):
             _require_shape(name, getattr(state, name), shape, dtype)
         if not 0 <= ub_usable <= UB_BYTES:
             raise ValueError(f"ub_usable {ub_usable} outside [0, {UB_BYTES}]")
@@ -630,6 +639,7 @@ cdef class Engine:
         m.qreg_state = <int64_t*>_pointer(state.qreg_state)
         m.hwloop = <int64_t*>_pointer(state.hwloop)
         m.mask_spr = <int64_t*>_pointer(state.mask_spr)
+        m.ctrlreg = <uint64_t*>_pointer(state.ctrlreg)
         m.seen = <uint16_t*>_pointer(self.seen_buffer)
         m.seen_stamp = 0
         m.dirty_blocks = <int32_t*>_pointer(self.dirty_list_buffer)

@@ -370,6 +370,8 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vdup_lane_merge.vD = <int32_t>row[3]
         ins.a.vdup_lane_merge.vA = <int32_t>row[4]
         ins.a.vdup_lane_merge.pM = <int32_t>row[5]
+    elif family == FAM_SPR_SET_CTRL:
+        decode_sval(m, row + 3, &ins.a.spr_set_ctrl.x)
     elif family == FAM_VLD_NORM_PU:
         ins.a.vld_norm_pu.vD = <int32_t>row[3]
         ins.a.vld_norm_pu.sb = <int32_t>row[4]
@@ -5349,6 +5351,20 @@ cdef const Ins* kernel_613(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_614(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_hybrid*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_spr_set_ctrl(m, ins, &ins.a.spr_set_ctrl)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
@@ -5358,7 +5374,7 @@ cdef const Ins* kernel_614(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
@@ -5368,7 +5384,7 @@ cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
@@ -5378,7 +5394,7 @@ cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
@@ -5388,7 +5404,7 @@ cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
@@ -5398,7 +5414,7 @@ cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
@@ -5408,7 +5424,7 @@ cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
@@ -5418,7 +5434,7 @@ cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
@@ -5428,7 +5444,7 @@ cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
@@ -5438,7 +5454,7 @@ cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
@@ -5448,7 +5464,7 @@ cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
@@ -5458,7 +5474,7 @@ cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
@@ -5468,7 +5484,7 @@ cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
@@ -5478,7 +5494,7 @@ cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
@@ -5488,7 +5504,7 @@ cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
@@ -5498,7 +5514,7 @@ cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
@@ -5508,7 +5524,7 @@ cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
@@ -5518,7 +5534,7 @@ cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
@@ -5528,7 +5544,7 @@ cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_634(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
@@ -5538,7 +5554,7 @@ cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_635(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
@@ -5548,7 +5564,7 @@ cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_634(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_636(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
@@ -5558,7 +5574,7 @@ cdef const Ins* kernel_634(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_635(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_637(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
@@ -5568,7 +5584,7 @@ cdef const Ins* kernel_635(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_636(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_638(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
@@ -5578,7 +5594,7 @@ cdef const Ins* kernel_636(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_637(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_639(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
@@ -5588,7 +5604,7 @@ cdef const Ins* kernel_637(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_638(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_640(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
@@ -5598,7 +5614,7 @@ cdef const Ins* kernel_638(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_639(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_641(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
     if status:
@@ -5608,7 +5624,7 @@ cdef const Ins* kernel_639(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_640(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_642(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
     if status:
@@ -5618,7 +5634,7 @@ cdef const Ins* kernel_640(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_641(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_643(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
     if status:
@@ -5628,7 +5644,7 @@ cdef const Ins* kernel_641(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_642(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_644(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
     if status:
@@ -5638,7 +5654,7 @@ cdef const Ins* kernel_642(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_643(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_645(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
@@ -5648,7 +5664,7 @@ cdef const Ins* kernel_643(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_644(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_646(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
     if status:
@@ -5658,7 +5674,7 @@ cdef const Ins* kernel_644(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_645(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_647(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
     if status:
@@ -5668,7 +5684,7 @@ cdef const Ins* kernel_645(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_646(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_648(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
     if status:
@@ -5678,7 +5694,7 @@ cdef const Ins* kernel_646(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_647(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_649(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_blk_pu(m, ins, &ins.a.vld_blk_pu)
     if status:
@@ -5688,7 +5704,7 @@ cdef const Ins* kernel_647(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_648(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_650(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint16_t*>NULL)
     if status:
@@ -5698,7 +5714,7 @@ cdef const Ins* kernel_648(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_649(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_651(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint32_t*>NULL)
     if status:
@@ -5708,7 +5724,7 @@ cdef const Ins* kernel_649(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_650(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_652(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk4_pu(m, ins, &ins.a.vld_unpk4_pu)
     if status:
@@ -5718,28 +5734,28 @@ cdef const Ins* kernel_650(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_651(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_653(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_loop(m, ins, &ins.a.loop)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_652(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_654(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_endloop(m, ins, &ins.a.endloop)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_653(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_655(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_iter_loops(m, ins, &ins.a.iter_loops)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_654(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_656(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstas_post(m, ins, &ins.a.vstas_post)
     if status:
@@ -5749,14 +5765,14 @@ cdef const Ins* kernel_654(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_655(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_657(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_move_masked(m, ins, &ins.a.mask_move_masked)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_656(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_658(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_from_vector(m, ins, &ins.a.mask_from_vector)
     if status:
         m.status = status
@@ -5764,7 +5780,7 @@ cdef const Ins* kernel_656(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef KernelFn KERNELS[657]
+cdef KernelFn KERNELS[659]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -6422,6 +6438,8 @@ KERNELS[653] = kernel_653
 KERNELS[654] = kernel_654
 KERNELS[655] = kernel_655
 KERNELS[656] = kernel_656
+KERNELS[657] = kernel_657
+KERNELS[658] = kernel_658
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -6976,6 +6994,7 @@ KERNEL_OF_ROWS = (
     (81, 3, 6, 304),
     (81, 4, 6, 304),
     (81, 4, 2, 302),
+    (81, 9, 15, 302),
     (82, 9, 11, 307),
     (82, 10, 11, 307),
     (82, 10, 9, 308),
@@ -7008,6 +7027,7 @@ KERNEL_OF_ROWS = (
     (83, 9, 3, 316),
     (83, 11, 5, 318),
     (83, 11, 7, 321),
+    (83, 15, 9, 320),
     (84, 9, 11, 322),
     (84, 10, 11, 322),
     (84, 10, 9, 323),
@@ -7576,264 +7596,266 @@ KERNEL_OF_ROWS = (
     (168, 5, 0, 613),
     (168, 6, 0, 613),
     (168, 11, 0, 613),
-    (169, 1, 0, 614),
-    (169, 2, 0, 614),
-    (169, 3, 0, 614),
-    (169, 4, 0, 614),
-    (169, 5, 0, 614),
-    (169, 6, 0, 614),
-    (169, 7, 0, 614),
-    (169, 8, 0, 614),
-    (169, 9, 0, 614),
-    (169, 10, 0, 614),
-    (169, 11, 0, 614),
-    (169, 12, 0, 614),
-    (169, 13, 0, 614),
-    (169, 14, 0, 614),
-    (169, 15, 0, 614),
-    (169, 16, 0, 614),
-    (169, 17, 0, 614),
-    (169, 18, 0, 614),
-    (169, 19, 0, 614),
-    (169, 20, 0, 614),
-    (169, 21, 0, 614),
-    (169, 22, 0, 614),
-    (170, 1, 0, 615),
-    (170, 2, 0, 615),
-    (170, 12, 0, 615),
-    (170, 13, 0, 615),
-    (170, 14, 0, 615),
-    (170, 15, 0, 615),
-    (170, 16, 0, 615),
-    (170, 20, 0, 615),
-    (170, 21, 0, 615),
-    (170, 22, 0, 615),
-    (170, 3, 0, 616),
-    (170, 4, 0, 616),
-    (170, 9, 0, 616),
-    (170, 10, 0, 616),
-    (170, 17, 0, 616),
-    (171, 1, 0, 617),
-    (171, 2, 0, 617),
-    (171, 12, 0, 617),
-    (171, 13, 0, 617),
-    (171, 14, 0, 617),
-    (171, 15, 0, 617),
-    (171, 16, 0, 617),
-    (171, 20, 0, 617),
-    (171, 21, 0, 617),
-    (171, 22, 0, 617),
-    (171, 3, 0, 618),
-    (171, 4, 0, 618),
-    (171, 9, 0, 618),
-    (171, 10, 0, 618),
-    (171, 17, 0, 618),
-    (172, 1, 0, 619),
-    (172, 2, 0, 619),
-    (172, 12, 0, 619),
-    (172, 13, 0, 619),
-    (172, 14, 0, 619),
-    (172, 15, 0, 619),
-    (172, 16, 0, 619),
-    (172, 20, 0, 619),
-    (172, 21, 0, 619),
-    (172, 22, 0, 619),
-    (172, 3, 0, 620),
-    (172, 4, 0, 620),
-    (172, 9, 0, 620),
-    (172, 10, 0, 620),
-    (172, 17, 0, 620),
-    (172, 5, 0, 621),
-    (172, 6, 0, 621),
-    (172, 11, 0, 621),
-    (172, 18, 0, 621),
-    (173, 1, 0, 622),
-    (173, 2, 0, 622),
-    (173, 12, 0, 622),
-    (173, 13, 0, 622),
-    (173, 14, 0, 622),
-    (173, 15, 0, 622),
-    (173, 16, 0, 622),
-    (173, 20, 0, 622),
-    (173, 21, 0, 622),
-    (173, 22, 0, 622),
-    (173, 3, 0, 623),
-    (173, 4, 0, 623),
-    (173, 9, 0, 623),
-    (173, 10, 0, 623),
-    (173, 17, 0, 623),
-    (173, 5, 0, 624),
-    (173, 6, 0, 624),
-    (173, 11, 0, 624),
-    (173, 18, 0, 624),
-    (174, 0, 0, 625),
-    (175, 0, 0, 626),
+    (169, 15, 9, 614),
+    (170, 0, 0, 615),
+    (171, 1, 0, 616),
+    (171, 2, 0, 616),
+    (171, 3, 0, 616),
+    (171, 4, 0, 616),
+    (171, 5, 0, 616),
+    (171, 6, 0, 616),
+    (171, 7, 0, 616),
+    (171, 8, 0, 616),
+    (171, 9, 0, 616),
+    (171, 10, 0, 616),
+    (171, 11, 0, 616),
+    (171, 12, 0, 616),
+    (171, 13, 0, 616),
+    (171, 14, 0, 616),
+    (171, 15, 0, 616),
+    (171, 16, 0, 616),
+    (171, 17, 0, 616),
+    (171, 18, 0, 616),
+    (171, 19, 0, 616),
+    (171, 20, 0, 616),
+    (171, 21, 0, 616),
+    (171, 22, 0, 616),
+    (172, 1, 0, 617),
+    (172, 2, 0, 617),
+    (172, 12, 0, 617),
+    (172, 13, 0, 617),
+    (172, 14, 0, 617),
+    (172, 15, 0, 617),
+    (172, 16, 0, 617),
+    (172, 20, 0, 617),
+    (172, 21, 0, 617),
+    (172, 22, 0, 617),
+    (172, 3, 0, 618),
+    (172, 4, 0, 618),
+    (172, 9, 0, 618),
+    (172, 10, 0, 618),
+    (172, 17, 0, 618),
+    (173, 1, 0, 619),
+    (173, 2, 0, 619),
+    (173, 12, 0, 619),
+    (173, 13, 0, 619),
+    (173, 14, 0, 619),
+    (173, 15, 0, 619),
+    (173, 16, 0, 619),
+    (173, 20, 0, 619),
+    (173, 21, 0, 619),
+    (173, 22, 0, 619),
+    (173, 3, 0, 620),
+    (173, 4, 0, 620),
+    (173, 9, 0, 620),
+    (173, 10, 0, 620),
+    (173, 17, 0, 620),
+    (174, 1, 0, 621),
+    (174, 2, 0, 621),
+    (174, 12, 0, 621),
+    (174, 13, 0, 621),
+    (174, 14, 0, 621),
+    (174, 15, 0, 621),
+    (174, 16, 0, 621),
+    (174, 20, 0, 621),
+    (174, 21, 0, 621),
+    (174, 22, 0, 621),
+    (174, 3, 0, 622),
+    (174, 4, 0, 622),
+    (174, 9, 0, 622),
+    (174, 10, 0, 622),
+    (174, 17, 0, 622),
+    (174, 5, 0, 623),
+    (174, 6, 0, 623),
+    (174, 11, 0, 623),
+    (174, 18, 0, 623),
+    (175, 1, 0, 624),
+    (175, 2, 0, 624),
+    (175, 12, 0, 624),
+    (175, 13, 0, 624),
+    (175, 14, 0, 624),
+    (175, 15, 0, 624),
+    (175, 16, 0, 624),
+    (175, 20, 0, 624),
+    (175, 21, 0, 624),
+    (175, 22, 0, 624),
+    (175, 3, 0, 625),
+    (175, 4, 0, 625),
+    (175, 9, 0, 625),
+    (175, 10, 0, 625),
+    (175, 17, 0, 625),
+    (175, 5, 0, 626),
+    (175, 6, 0, 626),
+    (175, 11, 0, 626),
+    (175, 18, 0, 626),
     (176, 0, 0, 627),
-    (177, 1, 0, 628),
-    (177, 2, 0, 628),
-    (177, 3, 0, 629),
-    (177, 4, 0, 629),
-    (177, 5, 0, 630),
-    (177, 6, 0, 630),
-    (177, 9, 0, 629),
-    (177, 11, 0, 630),
-    (177, 10, 0, 629),
-    (177, 12, 0, 628),
-    (177, 15, 0, 628),
-    (177, 13, 0, 628),
-    (177, 14, 0, 628),
-    (177, 20, 0, 628),
-    (177, 21, 0, 628),
-    (177, 22, 0, 628),
-    (177, 16, 0, 628),
-    (177, 17, 0, 629),
-    (177, 18, 0, 630),
-    (178, 0, 0, 631),
-    (179, 1, 0, 632),
-    (179, 2, 0, 632),
-    (179, 3, 0, 633),
-    (179, 4, 0, 633),
-    (179, 5, 0, 634),
-    (179, 6, 0, 634),
-    (179, 9, 0, 633),
-    (179, 11, 0, 634),
-    (179, 10, 0, 633),
-    (179, 12, 0, 632),
-    (179, 15, 0, 632),
-    (179, 13, 0, 632),
-    (179, 14, 0, 632),
-    (179, 20, 0, 632),
-    (179, 21, 0, 632),
-    (179, 22, 0, 632),
-    (179, 16, 0, 632),
-    (179, 17, 0, 633),
-    (179, 18, 0, 634),
-    (180, 3, 0, 635),
-    (180, 4, 0, 635),
-    (180, 5, 0, 636),
-    (180, 6, 0, 636),
-    (180, 7, 0, 637),
-    (180, 8, 0, 637),
-    (180, 9, 0, 635),
-    (180, 11, 0, 636),
-    (180, 10, 0, 635),
-    (180, 17, 0, 635),
-    (180, 18, 0, 636),
-    (180, 19, 0, 637),
-    (181, 0, 0, 638),
-    (182, 1, 0, 639),
-    (182, 2, 0, 639),
-    (182, 15, 0, 639),
-    (182, 3, 0, 640),
-    (182, 4, 0, 640),
-    (182, 5, 0, 641),
-    (182, 6, 0, 641),
-    (182, 7, 0, 642),
-    (182, 9, 0, 640),
-    (182, 11, 0, 641),
-    (182, 10, 0, 640),
-    (182, 12, 0, 639),
-    (182, 13, 0, 639),
-    (182, 14, 0, 639),
-    (182, 20, 0, 639),
-    (182, 21, 0, 639),
-    (182, 22, 0, 639),
-    (182, 16, 0, 639),
-    (182, 17, 0, 640),
-    (182, 18, 0, 641),
-    (182, 19, 0, 642),
-    (183, 5, 0, 643),
-    (183, 6, 0, 643),
-    (183, 11, 0, 643),
-    (183, 18, 0, 643),
-    (184, 1, 0, 644),
-    (184, 2, 0, 644),
-    (184, 12, 0, 644),
-    (184, 13, 0, 644),
-    (184, 14, 0, 644),
-    (184, 15, 0, 644),
-    (184, 16, 0, 644),
-    (184, 20, 0, 644),
-    (184, 21, 0, 644),
-    (184, 22, 0, 644),
-    (184, 3, 0, 645),
-    (184, 4, 0, 645),
-    (184, 9, 0, 645),
-    (184, 10, 0, 645),
-    (184, 17, 0, 645),
-    (184, 5, 0, 646),
-    (184, 6, 0, 646),
-    (184, 11, 0, 646),
-    (184, 18, 0, 646),
-    (185, 1, 0, 647),
-    (185, 2, 0, 647),
-    (185, 3, 0, 647),
-    (185, 4, 0, 647),
-    (185, 5, 0, 647),
-    (185, 6, 0, 647),
-    (185, 9, 0, 647),
-    (185, 10, 0, 647),
-    (185, 11, 0, 647),
-    (185, 12, 0, 647),
-    (185, 13, 0, 647),
-    (185, 14, 0, 647),
-    (185, 15, 0, 647),
-    (185, 20, 0, 647),
-    (185, 21, 0, 647),
-    (185, 22, 0, 647),
-    (185, 16, 0, 647),
-    (185, 17, 0, 647),
-    (185, 18, 0, 647),
-    (186, 3, 0, 648),
-    (186, 4, 0, 648),
-    (186, 9, 0, 648),
-    (186, 10, 0, 648),
-    (186, 5, 0, 649),
-    (186, 6, 0, 649),
-    (186, 11, 0, 649),
-    (186, 17, 0, 648),
-    (186, 18, 0, 649),
-    (187, 1, 0, 650),
-    (187, 2, 0, 650),
-    (187, 12, 0, 650),
-    (187, 13, 0, 650),
-    (187, 14, 0, 650),
-    (187, 15, 0, 650),
-    (187, 20, 0, 650),
-    (187, 21, 0, 650),
-    (187, 22, 0, 650),
-    (187, 16, 0, 650),
-    (188, 0, 0, 651),
-    (189, 0, 0, 652),
-    (190, 16, 0, 653),
-    (190, 17, 0, 653),
-    (190, 18, 0, 653),
-    (191, 1, 0, 654),
-    (191, 2, 0, 654),
-    (191, 15, 0, 654),
-    (191, 3, 0, 654),
-    (191, 4, 0, 654),
-    (191, 5, 0, 654),
-    (191, 6, 0, 654),
-    (191, 7, 0, 654),
-    (191, 9, 0, 654),
-    (191, 11, 0, 654),
-    (191, 10, 0, 654),
-    (191, 12, 0, 654),
-    (191, 13, 0, 654),
-    (191, 14, 0, 654),
-    (191, 20, 0, 654),
-    (191, 21, 0, 654),
-    (191, 22, 0, 654),
-    (191, 16, 0, 654),
-    (191, 17, 0, 654),
-    (191, 18, 0, 654),
-    (191, 19, 0, 654),
-    (192, 0, 0, 655),
+    (177, 0, 0, 628),
+    (178, 0, 0, 629),
+    (179, 1, 0, 630),
+    (179, 2, 0, 630),
+    (179, 3, 0, 631),
+    (179, 4, 0, 631),
+    (179, 5, 0, 632),
+    (179, 6, 0, 632),
+    (179, 9, 0, 631),
+    (179, 11, 0, 632),
+    (179, 10, 0, 631),
+    (179, 12, 0, 630),
+    (179, 15, 0, 630),
+    (179, 13, 0, 630),
+    (179, 14, 0, 630),
+    (179, 20, 0, 630),
+    (179, 21, 0, 630),
+    (179, 22, 0, 630),
+    (179, 16, 0, 630),
+    (179, 17, 0, 631),
+    (179, 18, 0, 632),
+    (180, 0, 0, 633),
+    (181, 1, 0, 634),
+    (181, 2, 0, 634),
+    (181, 3, 0, 635),
+    (181, 4, 0, 635),
+    (181, 5, 0, 636),
+    (181, 6, 0, 636),
+    (181, 9, 0, 635),
+    (181, 11, 0, 636),
+    (181, 10, 0, 635),
+    (181, 12, 0, 634),
+    (181, 15, 0, 634),
+    (181, 13, 0, 634),
+    (181, 14, 0, 634),
+    (181, 20, 0, 634),
+    (181, 21, 0, 634),
+    (181, 22, 0, 634),
+    (181, 16, 0, 634),
+    (181, 17, 0, 635),
+    (181, 18, 0, 636),
+    (182, 3, 0, 637),
+    (182, 4, 0, 637),
+    (182, 5, 0, 638),
+    (182, 6, 0, 638),
+    (182, 7, 0, 639),
+    (182, 8, 0, 639),
+    (182, 9, 0, 637),
+    (182, 11, 0, 638),
+    (182, 10, 0, 637),
+    (182, 17, 0, 637),
+    (182, 18, 0, 638),
+    (182, 19, 0, 639),
+    (183, 0, 0, 640),
+    (184, 1, 0, 641),
+    (184, 2, 0, 641),
+    (184, 15, 0, 641),
+    (184, 3, 0, 642),
+    (184, 4, 0, 642),
+    (184, 5, 0, 643),
+    (184, 6, 0, 643),
+    (184, 7, 0, 644),
+    (184, 9, 0, 642),
+    (184, 11, 0, 643),
+    (184, 10, 0, 642),
+    (184, 12, 0, 641),
+    (184, 13, 0, 641),
+    (184, 14, 0, 641),
+    (184, 20, 0, 641),
+    (184, 21, 0, 641),
+    (184, 22, 0, 641),
+    (184, 16, 0, 641),
+    (184, 17, 0, 642),
+    (184, 18, 0, 643),
+    (184, 19, 0, 644),
+    (185, 5, 0, 645),
+    (185, 6, 0, 645),
+    (185, 11, 0, 645),
+    (185, 18, 0, 645),
+    (186, 1, 0, 646),
+    (186, 2, 0, 646),
+    (186, 12, 0, 646),
+    (186, 13, 0, 646),
+    (186, 14, 0, 646),
+    (186, 15, 0, 646),
+    (186, 16, 0, 646),
+    (186, 20, 0, 646),
+    (186, 21, 0, 646),
+    (186, 22, 0, 646),
+    (186, 3, 0, 647),
+    (186, 4, 0, 647),
+    (186, 9, 0, 647),
+    (186, 10, 0, 647),
+    (186, 17, 0, 647),
+    (186, 5, 0, 648),
+    (186, 6, 0, 648),
+    (186, 11, 0, 648),
+    (186, 18, 0, 648),
+    (187, 1, 0, 649),
+    (187, 2, 0, 649),
+    (187, 3, 0, 649),
+    (187, 4, 0, 649),
+    (187, 5, 0, 649),
+    (187, 6, 0, 649),
+    (187, 9, 0, 649),
+    (187, 10, 0, 649),
+    (187, 11, 0, 649),
+    (187, 12, 0, 649),
+    (187, 13, 0, 649),
+    (187, 14, 0, 649),
+    (187, 15, 0, 649),
+    (187, 20, 0, 649),
+    (187, 21, 0, 649),
+    (187, 22, 0, 649),
+    (187, 16, 0, 649),
+    (187, 17, 0, 649),
+    (187, 18, 0, 649),
+    (188, 3, 0, 650),
+    (188, 4, 0, 650),
+    (188, 9, 0, 650),
+    (188, 10, 0, 650),
+    (188, 5, 0, 651),
+    (188, 6, 0, 651),
+    (188, 11, 0, 651),
+    (188, 17, 0, 650),
+    (188, 18, 0, 651),
+    (189, 1, 0, 652),
+    (189, 2, 0, 652),
+    (189, 12, 0, 652),
+    (189, 13, 0, 652),
+    (189, 14, 0, 652),
+    (189, 15, 0, 652),
+    (189, 20, 0, 652),
+    (189, 21, 0, 652),
+    (189, 22, 0, 652),
+    (189, 16, 0, 652),
+    (190, 0, 0, 653),
+    (191, 0, 0, 654),
+    (192, 16, 0, 655),
+    (192, 17, 0, 655),
+    (192, 18, 0, 655),
+    (193, 1, 0, 656),
+    (193, 2, 0, 656),
+    (193, 15, 0, 656),
+    (193, 3, 0, 656),
     (193, 4, 0, 656),
+    (193, 5, 0, 656),
     (193, 6, 0, 656),
+    (193, 7, 0, 656),
+    (193, 9, 0, 656),
+    (193, 11, 0, 656),
+    (193, 10, 0, 656),
+    (193, 12, 0, 656),
+    (193, 13, 0, 656),
+    (193, 14, 0, 656),
+    (193, 20, 0, 656),
+    (193, 21, 0, 656),
+    (193, 22, 0, 656),
+    (193, 16, 0, 656),
     (193, 17, 0, 656),
     (193, 18, 0, 656),
+    (193, 19, 0, 656),
+    (194, 0, 0, 657),
+    (195, 4, 0, 658),
+    (195, 6, 0, 658),
+    (195, 17, 0, 658),
+    (195, 18, 0, 658),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -8004,29 +8026,31 @@ FAMILY_OF_OPCODE = {
     166: FAM_MASK_SPR_READ,
     167: FAM_VDUP_MERGE,
     168: FAM_VDUP_LANE_MERGE,
-    169: FAM_VLD_NORM_PU,
-    170: FAM_VLD_US_PU,
-    171: FAM_VLD_DS_PU,
-    172: FAM_VLD_UNPK_PU,
-    173: FAM_VLD_DINTLV_PU,
-    174: FAM_MASK_LOAD_NORM_PU,
-    175: FAM_MASK_LOAD_US_PU,
-    176: FAM_MASK_LOAD_DS_PU,
-    177: FAM_VSTA_NORM_PU,
-    178: FAM_MASK_STORE_NORM_PU,
-    179: FAM_VSTA_FIRST_PU,
-    180: FAM_VSTA_PACK_PU,
-    181: FAM_MASK_STORE_PACK_PU,
-    182: FAM_VSTUS_PU,
-    183: FAM_VSTA_PACKV2_PU,
-    184: FAM_VLD_BRC_PU,
-    185: FAM_VLD_BLK_PU,
-    186: FAM_VLD_E2B_PU,
-    187: FAM_VLD_UNPK4_PU,
-    188: FAM_LOOP,
-    189: FAM_ENDLOOP,
-    190: FAM_ITER_LOOPS,
-    191: FAM_VSTAS_POST,
-    192: FAM_MASK_MOVE_MASKED,
-    193: FAM_MASK_FROM_VECTOR,
+    169: FAM_VCVT,
+    170: FAM_SPR_SET_CTRL,
+    171: FAM_VLD_NORM_PU,
+    172: FAM_VLD_US_PU,
+    173: FAM_VLD_DS_PU,
+    174: FAM_VLD_UNPK_PU,
+    175: FAM_VLD_DINTLV_PU,
+    176: FAM_MASK_LOAD_NORM_PU,
+    177: FAM_MASK_LOAD_US_PU,
+    178: FAM_MASK_LOAD_DS_PU,
+    179: FAM_VSTA_NORM_PU,
+    180: FAM_MASK_STORE_NORM_PU,
+    181: FAM_VSTA_FIRST_PU,
+    182: FAM_VSTA_PACK_PU,
+    183: FAM_MASK_STORE_PACK_PU,
+    184: FAM_VSTUS_PU,
+    185: FAM_VSTA_PACKV2_PU,
+    186: FAM_VLD_BRC_PU,
+    187: FAM_VLD_BLK_PU,
+    188: FAM_VLD_E2B_PU,
+    189: FAM_VLD_UNPK4_PU,
+    190: FAM_LOOP,
+    191: FAM_ENDLOOP,
+    192: FAM_ITER_LOOPS,
+    193: FAM_VSTAS_POST,
+    194: FAM_MASK_MOVE_MASKED,
+    195: FAM_MASK_FROM_VECTOR,
 }

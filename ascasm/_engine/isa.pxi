@@ -77,6 +77,9 @@ ctypedef struct Op_gt:
 ctypedef struct Op_hi:
     char unused
 
+ctypedef struct Op_hybrid:
+    char unused
+
 ctypedef struct Op_le:
     char unused
 
@@ -255,31 +258,32 @@ cdef enum Family:
     FAM_MASK_SPR_READ = 94
     FAM_VDUP_MERGE = 95
     FAM_VDUP_LANE_MERGE = 96
-    FAM_VLD_NORM_PU = 97
-    FAM_VLD_US_PU = 98
-    FAM_VLD_DS_PU = 99
-    FAM_VLD_UNPK_PU = 100
-    FAM_VLD_DINTLV_PU = 101
-    FAM_MASK_LOAD_NORM_PU = 102
-    FAM_MASK_LOAD_US_PU = 103
-    FAM_MASK_LOAD_DS_PU = 104
-    FAM_VSTA_NORM_PU = 105
-    FAM_MASK_STORE_NORM_PU = 106
-    FAM_VSTA_FIRST_PU = 107
-    FAM_VSTA_PACK_PU = 108
-    FAM_MASK_STORE_PACK_PU = 109
-    FAM_VSTUS_PU = 110
-    FAM_VSTA_PACKV2_PU = 111
-    FAM_VLD_BRC_PU = 112
-    FAM_VLD_BLK_PU = 113
-    FAM_VLD_E2B_PU = 114
-    FAM_VLD_UNPK4_PU = 115
-    FAM_LOOP = 116
-    FAM_ENDLOOP = 117
-    FAM_ITER_LOOPS = 118
-    FAM_VSTAS_POST = 119
-    FAM_MASK_MOVE_MASKED = 120
-    FAM_MASK_FROM_VECTOR = 121
+    FAM_SPR_SET_CTRL = 97
+    FAM_VLD_NORM_PU = 98
+    FAM_VLD_US_PU = 99
+    FAM_VLD_DS_PU = 100
+    FAM_VLD_UNPK_PU = 101
+    FAM_VLD_DINTLV_PU = 102
+    FAM_MASK_LOAD_NORM_PU = 103
+    FAM_MASK_LOAD_US_PU = 104
+    FAM_MASK_LOAD_DS_PU = 105
+    FAM_VSTA_NORM_PU = 106
+    FAM_MASK_STORE_NORM_PU = 107
+    FAM_VSTA_FIRST_PU = 108
+    FAM_VSTA_PACK_PU = 109
+    FAM_MASK_STORE_PACK_PU = 110
+    FAM_VSTUS_PU = 111
+    FAM_VSTA_PACKV2_PU = 112
+    FAM_VLD_BRC_PU = 113
+    FAM_VLD_BLK_PU = 114
+    FAM_VLD_E2B_PU = 115
+    FAM_VLD_UNPK4_PU = 116
+    FAM_LOOP = 117
+    FAM_ENDLOOP = 118
+    FAM_ITER_LOOPS = 119
+    FAM_VSTAS_POST = 120
+    FAM_MASK_MOVE_MASKED = 121
+    FAM_MASK_FROM_VECTOR = 122
 
 ctypedef fused scalar_alu_sub:
     Op_add
@@ -555,6 +559,7 @@ ctypedef fused vcvt_sub:
     Op_ceil
     Op_trunc
     Op_odd
+    Op_hybrid
 
 ctypedef fused vtrc_T:
     F16
@@ -1368,6 +1373,9 @@ cdef struct Args_vdup_lane_merge:    # vD.T, vA.T, pM
     int32_t vA
     int32_t pM
 
+cdef struct Args_spr_set_ctrl:    # X
+    SVal x
+
 cdef struct Args_vld_norm_pu:    # vD.T, [sB], X
     int32_t vD
     int32_t sb
@@ -1593,6 +1601,7 @@ cdef union Args:
     Args_mask_spr_read mask_spr_read
     Args_vdup_merge vdup_merge
     Args_vdup_lane_merge vdup_lane_merge
+    Args_spr_set_ctrl spr_set_ctrl
     Args_vld_norm_pu vld_norm_pu
     Args_vld_us_pu vld_us_pu
     Args_vld_ds_pu vld_ds_pu
@@ -1890,6 +1899,7 @@ cdef enum:
     POS_vdup_lane_merge_vD = 0
     POS_vdup_lane_merge_vA = 1
     POS_vdup_lane_merge_pM = 2
+    POS_spr_set_ctrl_x = 0
     POS_vld_norm_pu_vD = 0
     POS_vld_norm_pu_sb = 1
     POS_vld_norm_pu_x = 2

@@ -5,7 +5,7 @@
 # compile-time tag (the family's "sub" axis), so each specialised kernel has one rounding rule.
 
 cdef enum RoundingMode:
-    MODE_RINT, MODE_AWAY, MODE_FLOOR, MODE_CEIL, MODE_TRUNC, MODE_ODD
+    MODE_RINT, MODE_AWAY, MODE_FLOOR, MODE_CEIL, MODE_TRUNC, MODE_ODD, MODE_HYBRID
 
 
 ctypedef fused ModeTag:                             # the sub-operation tags of vcvt and vtrc rows
@@ -16,6 +16,7 @@ ctypedef fused ModeTag:                             # the sub-operation tags of 
     Op_ceil
     Op_trunc
     Op_odd
+    Op_hybrid
 
 
 cdef inline RoundingMode rounding_mode(ModeTag* tag) noexcept nogil:
@@ -29,6 +30,8 @@ cdef inline RoundingMode rounding_mode(ModeTag* tag) noexcept nogil:
         return MODE_TRUNC
     elif ModeTag is Op_odd:
         return MODE_ODD
+    elif ModeTag is Op_hybrid:
+        return MODE_HYBRID
     else:                                           # rint, and the exact widenings (nothing to round)
         return MODE_RINT
 
@@ -115,14 +118,17 @@ cdef inline uint64_t integral_bits(uint64_t bits, const FloatFormat* f, Rounding
 cdef struct Numeric:            # how a lane's bits encode a number, from the row's type code
     bint is_float
     bint signed
+    bint hif8                   # HiFloat8 (kernels_hif8.pxi): a float, but not of FloatFormat's kind
     int64_t width               # bytes
     FloatFormat f               # floats only
 
 
 cdef inline Numeric numeric_of(int32_t code) noexcept nogil:
     cdef Numeric n
-    n.is_float, n.signed = True, True
-    if code == T_F16:
+    n.is_float, n.signed, n.hif8 = True, True, False
+    if code == T_HIF8:
+        n.width, n.hif8 = 1, True
+    elif code == T_F16:
         n.width, n.f = 2, float_format(<F16*>NULL)
     elif code == T_BF16:
         n.width, n.f = 2, float_format(<BF16*>NULL)
@@ -156,6 +162,8 @@ cdef inline ExactValue number_of(uint64_t bits, const Numeric* n) noexcept nogil
     cdef uint64_t magnitude
     cdef int64_t field, m
     x.kind, x.exponent = FINITE, 0
+    if n.hif8:
+        return hif8_number(bits)
     if not n.is_float:
         x.negative = n.signed and (bits >> (8 * n.width - 1)) & 1
         x.magnitude = ((0 - bits) & low_bits(n.width)) if x.negative else bits
@@ -197,14 +205,17 @@ cdef inline uint64_t integer_bits(const ExactValue* x, const Numeric* n, Roundin
 
 
 cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeric* nd, RoundingMode mode,
-                                  bint sat) noexcept nogil:
+                                  bint sat, bint keep_nan) noexcept nogil:
     """Lane bits of type ns converted to type nd (rounding_mode.md). To a float: NaN gives nd's
-    canonical NaN, or +0 with sat; +-inf gives +-inf (e4m3: NaN), or +-max with sat."""
+    canonical NaN, or +0 with sat (unless keep_nan: CTRL[50]); +-inf gives +-inf (e4m3: NaN), or +-max
+    with sat."""
     cdef ExactValue x = number_of(bits, ns)
+    if nd.hif8:                                     # its rounding reads the source's lowest bit
+        return hif8_bits(&x, bits, mode, sat)
     if not nd.is_float:
         return integer_bits(&x, nd, mode, sat)
     if x.kind == NOT_A_NUMBER:
-        return 0 if sat else nd.f.nan
+        return 0 if sat and not keep_nan else nd.f.nan
     if x.kind == INFINITE:
         return ((nd.f.sign_bit if x.negative else 0) | nd.f.max_finite) if sat \
             else overflowed(nd.f.sign_bit if x.negative else 0, &nd.f)
@@ -223,7 +234,9 @@ cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* 
     cdef Numeric ns = numeric_of(ins.u)
     cdef Numeric nd = numeric_of(ins.t)
     cdef RoundingMode mode = rounding_mode(<vcvt_sub*>NULL)
-    cdef bint sat = a.sat != 0 or (not ns.is_float and not nd.is_float and nd.width > ns.width)
+    cdef bint sat = conversion_saturates(m, a.sat != 0, &ns, &nd) \
+        or (not ns.is_float and not nd.is_float and nd.width > ns.width)
+    cdef bint keep_nan = sat and saturation_keeps_nan(m, ins.t)
     cdef int64_t narrow = sizeof(vcvt_TW) if sizeof(vcvt_TW) < sizeof(vcvt_UW) else sizeof(vcvt_UW)
     cdef int64_t ratio = (sizeof(vcvt_TW) + sizeof(vcvt_UW) - narrow) // narrow
     cdef int64_t part = <int64_t>(<uint64_t>a.part % <uint64_t>ratio)   # the assembler checks it; a bad row stays inside vD
@@ -236,12 +249,12 @@ cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* 
     if sizeof(vcvt_TW) < sizeof(vcvt_UW):
         for i in range(VL // sizeof(vcvt_UW)):
             if active(m, a.pM, i, sizeof(vcvt_UW)):
-                dst[ratio * i + part] = <vcvt_TW>convert_bits(src[i], &ns, &nd, mode, sat)
+                dst[ratio * i + part] = <vcvt_TW>convert_bits(src[i], &ns, &nd, mode, sat, keep_nan)
     else:
         for i in range(VL // sizeof(vcvt_TW)):
             j = ratio * i + part
             if active(m, a.pM, j, sizeof(vcvt_UW)):
-                dst[i] = <vcvt_TW>convert_bits(src[j], &ns, &nd, mode, sat)
+                dst[i] = <vcvt_TW>convert_bits(src[j], &ns, &nd, mode, sat, keep_nan)
     return STOP_RUNNING
 
 

@@ -324,11 +324,8 @@ cdef inline int k_vsta_norm(Machine* m, const Ins* ins, const Args_vsta_norm* a,
         written[w] = 0xFFFFFFFFFFFFFFFFULL if m.zero_inactive else lane_bytes(mask_word(m, a.pM, w), width)
     if m.n_dirty:
         for w in range(MASK_WORDS):             # 64 bytes (two blocks) per mask word
-            # only blocks the store writes: the checks put those, not the others, inside the UB
-            if <uint32_t>written[w]:
-                scan_block(m, addr // BLOCK + 2 * w, <uint32_t>written[w])
-            if written[w] >> 32:
-                scan_block(m, addr // BLOCK + 2 * w + 1, <uint32_t>(written[w] >> 32))
+            scan_block(m, addr // BLOCK + 2 * w, <uint32_t>written[w])
+            scan_block(m, addr // BLOCK + 2 * w + 1, <uint32_t>(written[w] >> 32))
         status = hazard_verdict(m)
         if status:
             return status

@@ -107,14 +107,14 @@ def mask_spr_text(state) -> str:
 
 
 def special_text(state) -> str:
-    """AR, SQZN, MASK and what each unaligned store register holds pending, in one line."""
+    """AR, SQZN, MASK, what each unaligned store and load register holds, and CTRL, in one line."""
     sqzn = str(int(state.spr[SPR_SQZN])) if state.spr[SPR_SQZN_SET] else "unset"
     cells = [f"AR = {int(state.spr[SPR_AR])}", f"SQZN = {sqzn}", f"{MASK_SPR_NAME} = {mask_spr_text(state)}"]
     for u, (pending, at) in enumerate(state.ureg_state.tolist()):
         cells.append(f"u{u} {pending} bytes pending for {at:#x}" if pending else f"u{u} empty")
     for q, (loaded, position) in enumerate(state.qreg_state.tolist()):
         cells.append(f"q{q} at {position:#x}" if loaded else f"q{q} unset")
-    return ", ".join(cells)
+    return ", ".join(cells + [f"CTRL = {int(state.ctrlreg[0]):#x}"])
 
 
 def loops_text(state) -> str:
@@ -177,6 +177,9 @@ def step_change_lines(program, state, move, effects) -> list[str]:
             lines.append(f"  {reg.file} = {new}" + (f", was {old}" if old != new else " (unchanged)"))
         elif reg.file == "LOOP":
             lines.append("  " + loops_text(state))
+        elif reg.file == "CTRL":
+            new, old = int(state.ctrlreg[0]), int(_before(state, move, "ctrlreg")[0])
+            lines.append(f"  CTRL = {new:#x}" + (f", was {old:#x}" if old != new else " (unchanged)"))
         elif reg.file == "u":
             pending, at = (int(x) for x in state.ureg_state[reg.number])
             lines.append(f"  u{reg.number}: {pending} bytes pending for UB {at:#x}" if pending

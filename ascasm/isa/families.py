@@ -61,6 +61,8 @@ AXES = {
     # issue 13 (b): scalar registers holding float bits
     "scalar_fmov": ("T",), "scalar_falu": ("T", "sub"), "scalar_fcvt": ("T", "U"), "vcarry": ("sub",),
     "mask_spr_set": (), "mask_spr_read": (), "vdup_merge": ("T",), "vdup_lane_merge": ("TW",),
+    # issue 12 (what remained): the CTRL special register
+    "spr_set_ctrl": (),
 }
 # issue 11: a post-update family (`<base>_pu`, generated wrapper kernels) specialises as its base does
 AXES.update({f"{base}_pu": AXES[base] for base in (

@@ -301,12 +301,17 @@ CONVERSIONS = {   # (destination, source) names -> facts
     ("s16", "u32"): Conversion((), True, _CVT + "asc_uint322int16.md"),
     ("u16", "u32"): Conversion((), True, _CVT + "asc_uint322uint16.md"),
     ("u16", "u8"): Conversion((), False, _CVT + "asc_uint82uint16.md"),
+    # hifloat8 (docs/semantics.md "HiFloat8"): ties away (_rna) or hybrid (_rh) rounding, and back exactly
+    ("hif8", "f16"): Conversion(("round", "hybrid"), True, _CVT + "asc_half2hif8.md"),
+    ("f16", "hif8"): Conversion((), False, _CVT + "asc_hif82half.md"),
 }
 # Suffixes after rounding_mode.md's names (RINT, ROUND, FLOOR, CEIL, TRUNC, ODD); "" is the exact vcvt.
 ROUNDING_MODES = ("",) + _FIVE_MODES + ("odd",)
 _MODE_TEXT = {"": "without rounding", "rint": "to nearest, ties to even", "round": "to nearest, ties away from zero",
               "floor": "toward -inf", "ceil": "toward +inf", "trunc": "toward zero",
-              "odd": "to odd (truncate, then set the last bit if inexact)"}
+              "odd": "to odd (truncate, then set the last bit if inexact)",
+              "hybrid": "by HiFloat8's hybrid rule (ties away where 3 mantissa bits remain, elsewhere up when the "
+                        "two bits below the last kept one reach a threshold taken from the source's lowest bit)"}
 _TRUNCATION_PAGE = {"rint": "rint", "round": "round", "floor": "floor", "ceil": "ceil", "trunc": "trunc"}
 # Layout keywords: which half or quarter of the narrower side's lanes (RegLayout ZERO..THREE).
 PARTS = {2: ("even", "odd"), 4: ("part0", "part1", "part2", "part3")}
@@ -769,6 +774,23 @@ INSNS: tuple[InsnSpec, ...] = (
              "lane 0 of vA in every active lane of vD, inactive lanes keep vD (MERGING)",
              "c-api-reg/data_fill/asc_duplicate.md; appendix merge-mode.md (Duplicate: MERGING in hardware)",
              types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge")),
+    # --- issue 12 (what remained): hifloat8. The HYBRID rounding mode of asc_half2hif8 (_rh); its _rna
+    # forms are vcvt.round, asc_hif82half is the exact vcvt ---
+    InsnSpec("vcvt.hybrid", "", _CONVERT_SYNTAX, "vcvt",
+             "vD = vS converted from f16 to hif8, rounded by the HYBRID rule: ties away from zero where hif8 keeps 3 "
+             "mantissa bits (|E| <= 3), elsewhere up iff the two bits below the last kept one reach {vS's lowest "
+             "bit, 1}; overflow and +-inf give +-inf (sat: +-2^15), NaN gives NaN 0x80 (sat: 0), a result of 0 is "
+             "0x00. PART (even|odd) picks the destination lanes",
+             _convert_sources("hybrid") + "; reg-api Cast.md (half to hifloat8_t pseudo-code)",
+             types=_conversion_pairs("hybrid"), sub="hybrid", mask=_CONVERT_MASK),
+    # the CTRL special register's saturation switch (reg-api Cast.md table 5; docs/semantics.md "The CTRL
+    # register")
+    InsnSpec("sprset.ctrl", "", "X", "spr_set_ctrl",
+             "CTRL = X (64 bits). Bit 60 = 1 makes the saturation mode global, ignoring each vcvt's sat: then "
+             "bit 48 = 0 saturates the conversions to a float type, bit 59 = 0 those to an integer type (only "
+             "pairs whose page has _sat forms). Bit 50 = 1: a saturating conversion to e4m3/e5m2 keeps NaN",
+             "reg-api Cast.md table 5 (SetCtrlSpr; asc_set_ctrl, whose page the conversion pages link to but "
+             "the references do not include)", specials=("CTRL",)),
 )
 
 

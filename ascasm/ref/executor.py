@@ -14,11 +14,12 @@ import ml_dtypes
 import numpy as np
 
 from .. import floats
+from . import hif8
 from ..isa import STOP_CODES
-from ..isa.table import INSNS, post_update_base
+from ..isa.table import CONVERSIONS, INSNS, post_update_base
 from ..program import Addr, Insn, Program, SVal
-from ..state import (FAULT_ARGS, LOG_READ, LOG_RESERVE, LOG_WRITE, MASK_SPR_FAULT, MASK_SPR_HIGH, MASK_SPR_LOW,
-                     MASK_SPR_SET, PC, SPR_AR, SPR_SQZN, SPR_SQZN_SET, STATUS, STEPS, UREG_ADDR, UREG_PENDING, VL,
+from ..state import (CTRL_FLOAT_NO_SAT, CTRL_GLOBAL_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN, FAULT_ARGS, LOG_READ,
+                     LOG_RESERVE, LOG_WRITE, MASK_SPR_FAULT, MASK_SPR_HIGH, MASK_SPR_LOW, MASK_SPR_SET, PC, SPR_AR, SPR_SQZN, SPR_SQZN_SET, STATUS, STEPS, UREG_ADDR, UREG_PENDING, VL,
                      MachineState)
 from ..state import LOOP_COUNT, LOOP_INDEX, MAX_LOOP_COUNT      # issue 11: hardware loops
 
@@ -932,12 +933,15 @@ def integer_lanes(values: np.ndarray, src, dst, mode: str, sat: bool) -> np.ndar
     return np.array(results, dtype=np.uint64).astype(dst.bits).view(dst.np_dtype)
 
 
-def convert_lanes(values: np.ndarray, src, dst, mode: str, sat: bool) -> np.ndarray:
+def convert_lanes(values: np.ndarray, src, dst, mode: str, sat: bool, keep_nan: bool = False) -> np.ndarray:
     """Lanes of type src converted to type dst, rounded by `mode` ("exact": no rounding needed).
     To a float, without sat: overflow as IEEE 754 per mode, +-inf stays, NaN gives dst's canonical NaN
     (e4m3, without inf, gives NaN for both); with sat: overflow and +-inf give +-max, NaN gives +0.
     Integer sources are exact in float64 (beyond 2^53 rounded to odd, which keeps every later rounding
-    to at most 51 bits right); an integer widening always saturates (Cast.md)."""
+    to at most 51 bits right); an integer widening always saturates (Cast.md). keep_nan (CTRL[50]): NaN
+    stays NaN under sat."""
+    if "hif8" in (src.name, dst.name):
+        return hif8.convert_lanes(values, src, dst, mode, sat)
     if src.kind != "float" and dst.kind != "float":
         sat = sat or dst.width > src.width
     if dst.kind != "float":
@@ -951,7 +955,7 @@ def convert_lanes(values: np.ndarray, src, dst, mode: str, sat: bool) -> np.ndar
     largest = np.copysign(float(ml_dtypes.finfo(dst.np_dtype).max), wide)
     overflowed = np.isfinite(wide) & ~np.isfinite(out)
     if sat:
-        out = np.where(np.isnan(wide), 0.0, np.where(overflowed | np.isinf(wide), largest, out))
+        out = np.where(np.isnan(wide) & ~keep_nan, 0.0, np.where(overflowed | np.isinf(wide), largest, out))
     else:
         out = np.where(overflowed & ~_rounds_overflow_to_inf(mode, np.signbit(wide)), largest, out)
     return floats.round_to_type(out, dst)          # exact: out holds values of dst (or inf, NaN)
@@ -968,12 +972,14 @@ def vcvt(m: RefMachine, insn: Insn):
     active = m.active_lanes(insn.operand("pM"), src.width)[:src.lanes]
     values = m.lanes(insn.operand("vS"), src).copy()
     out = np.zeros(dst.lanes, dst.np_dtype)
+    sat = conversion_saturates(m.state, insn.operand("SAT") is not None, src, dst)
+    keep_nan = sat and dst.name in ("e4m3", "e5m2") and _ctrl_bit(m.state, CTRL_SAT_KEEPS_NAN)
     if dst.width < src.width:                 # narrowing: source lane i -> destination lane ratio*i + part
-        converted = convert_lanes(values, src, dst, insn.spec.sub, insn.operand("SAT") is not None)
+        converted = convert_lanes(values, src, dst, insn.spec.sub, sat, keep_nan)
         out[part::ratio] = _zeroed(active, converted)
     else:                                     # widening (or same width): destination lane i <- source lane ratio*i + part
         picked = slice(part, None, ratio)
-        converted = convert_lanes(values[picked], src, dst, insn.spec.sub, insn.operand("SAT") is not None)
+        converted = convert_lanes(values[picked], src, dst, insn.spec.sub, sat, keep_nan)
         out[:] = _zeroed(active[picked], converted)
     m.lanes(insn.operand("vD"), dst)[:] = out
 
@@ -1591,6 +1597,28 @@ def vgatb(m: RefMachine, insn: Insn):
 
 
 FAMILIES["vgatb"] = vgatb
+
+
+# ---- issue 12 (what remained): the CTRL special register (reg-api Cast.md table 5) ----
+def _ctrl_bit(state, bit: int) -> bool:
+    return bool(int(state.ctrlreg[0]) >> bit & 1)
+
+
+def conversion_saturates(state, keyword: bool, src, dst) -> bool:
+    """Whether a vcvt saturates: its `sat` keyword, unless CTRL[60] makes the mode global for the pairs
+    whose page has _sat forms; then CTRL[48] (float destination) or CTRL[59] (integer destination) = 0
+    saturates."""
+    if not _ctrl_bit(state, CTRL_GLOBAL_SAT) or not CONVERSIONS[(dst.name, src.name)].sat:
+        return keyword
+    return not _ctrl_bit(state, CTRL_FLOAT_NO_SAT if dst.kind == "float" or dst.name == "hif8" else CTRL_INT_NO_SAT)
+
+
+def spr_set_ctrl(m: RefMachine, insn: Insn):
+    # sprset.ctrl X  -- CTRL = X, all 64 bits
+    m.state.ctrlreg[0] = m.value(insn.operand("X")) & ((1 << 64) - 1)
+
+
+FAMILIES["spr_set_ctrl"] = spr_set_ctrl
 
 FAMILIES.update({spec.family: post_update for spec in INSNS if spec.post is not None})
 
