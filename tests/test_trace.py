@@ -135,7 +135,7 @@ def _span_errors(span, key) -> list[str]:
         return errors
     if span["end"] != span["addr"] + (span["count"] - 1) * span["pitch"] + span["width"]:
         errors.append(f"{key}: end != addr + (count-1)*pitch + width")
-    if not (span["src"] is None or (isinstance(span["src"], str) and re.fullmatch(r"[vpas]\d+", span["src"]))):
+    if not (span["src"] is None or (isinstance(span["src"], str) and re.fullmatch(r"[vpasuq]\d+", span["src"]))):
         errors.append(f"{key}.src must be a register name or null")
     if not (span["lane"] is None or (_is_int(span["lane"]) and span["lane"] >= 0)):
         errors.append(f"{key}.lane must be a lane number or null")
@@ -331,6 +331,8 @@ def test_random_trace_matches_state(source):
                 assert name in listed, (line["text"], name)
         if not np.array_equal(state.hwloop, before.hwloop):
             assert "LOOP" in listed, (line["text"], "LOOP")
+        if state.ctrlreg[0] != before.ctrlreg[0]:
+            assert "CTRL" in listed, line["text"]
         if not np.array_equal(state.mask_spr, before.mask_spr):
             assert "MASK" in listed, line["text"]
         for name, reg in listed.items():
@@ -339,6 +341,9 @@ def test_random_trace_matches_state(source):
                 continue
             if name in SPR_NAMES:
                 assert reg["value"] == int(state.spr[SPR_NAMES.index(name)])
+                continue
+            if name == "CTRL":
+                assert reg["value"] == int(state.ctrlreg[0])
                 continue
             if name == "LOOP":
                 active = [row for row in state.hwloop.tolist() if row[1]]
