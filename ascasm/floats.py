@@ -2,8 +2,9 @@
 buffer INIT values) and the reference executor (arithmetic results). The Cython engine has its own
 bit-level code; tests prove both against ml_dtypes and an independent model.
 
-Why not `float64.astype(T)`: ml_dtypes narrows float64 to bfloat16 and the fp8 types through float32,
-which rounds twice (1 + 2^-8 + 2^-30 becomes 1.0 in bf16 instead of 1.0078125). Here a value is
+Why not `float64.astype(T)`: ml_dtypes before 0.7 narrows float64 to bfloat16 and the fp8 types through
+float32, which rounds twice (1 + 2^-8 + 2^-30 becomes 1.0 in bf16 instead of 1.0078125), and the
+project accepts any ml_dtypes >= 0.4. Here a value is
 scaled by a power of two so that T's last mantissa bit has weight 1, rounded to an integer with ties
 to even, and scaled back; the result is exactly representable in T, so the final cast is exact.
 """
