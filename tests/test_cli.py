@@ -112,7 +112,8 @@ def test_explain_prints_the_table_rows_of_a_mnemonic():
     lines = result.stdout.splitlines()
     assert lines[0] == "vsct [base], vS.T, vI.U, pM"
     assert "  alignment: 32 bytes (base); element addresses" in lines
-    assert "  source: seed 000 asc_scatter; seed 001 Scatter" in lines
+    assert any(line.startswith("  source: seed 000 asc_scatter; seed 001 Scatter; c-api-reg/reg_store/asc_scatter.md")
+               for line in lines)
 
 
 def test_explain_unknown_mnemonic_suggests_and_exits_64():
@@ -229,7 +230,8 @@ def test_explain_mask_lists_the_patterns():
 def test_explain_spells_out_the_sources_it_cites():
     lines = ascasm("explain", "vsct").stdout.splitlines()
     key = lines[lines.index("sources:") + 1:]
-    assert len(key) == 1 and key[0].startswith('  "seed NNN NAME": the Ascend C API reference page NAME')
+    assert len(key) == 2 and key[0].startswith('  "seed NNN NAME": the Ascend C API reference page NAME')
+    assert key[1].startswith('  "c-api-reg/DIR/asc_NAME.md": the public Ascend C API reference page')
     lines = ascasm("explain", "mask.upd").stdout.splitlines()
     assert lines[lines.index("sources:") + 1].startswith('  "facts §N": section N of ascasm\'s research notes')
 

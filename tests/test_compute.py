@@ -405,6 +405,82 @@ def test_vector_binary(engine, t, mask):
     check_lanes(vreg_bits(m, 0, t), vreg_bits(m, 3, t), f"vsub.{t} into its source")
 
 
+MERGING = ["add", "max", "min"]          # appendix merge-mode.md table 2: MERGING in software for these alone
+
+
+@pytest.mark.parametrize("mask", ["ALL", "M3", "VL4", "none"])
+@pytest.mark.parametrize("t", ARITH)
+def test_vector_binary_merge(engine, t, mask):
+    """vadd.merge|vmax.merge|vmin.merge: active lanes op(a, b) as the zeroing rows, inactive lanes keep vD's
+    old bits (reg-api Add/Max/Min, mode MERGING). vD apart from its sources (old bits d), vD = vA, vD = vB
+    and vD = vA = vB; mask "none" leaves every destination as it was."""
+    a, b = binary_operands(t)
+    d = operand_bits(t, 7)[::-1]
+    ops = "".join(f"vld v{2 + i}.{t}, [d]\n v{op}.merge v{2 + i}.{t}, v0.{t}, v1.{t}, p0\n"
+                  f"vld v{10 + i}.{t}, [a]\n v{op}.merge v{10 + i}.{t}, v{10 + i}.{t}, v1.{t}, p0\n"
+                  f"vld v{20 + i}.{t}, [b]\n v{op}.merge v{20 + i}.{t}, v0.{t}, v{20 + i}.{t}, p0\n"
+                  f"vld v{26 + i}.{t}, [a]\n v{op}.merge v{26 + i}.{t}, v{26 + i}.{t}, v{26 + i}.{t}, p0\n"
+                  for i, op in enumerate(MERGING))
+    m = run_source(buf("a", t, a) + buf("b", t, b) + buf("d", t, d) + mask_setup(mask, t)
+                   + f"vld v0.{t}, [a]\nvld v1.{t}, [b]\n" + ops, engine)
+    assert m.stop_name == "HALTED"
+    act = active_lanes(mask, t)
+    for i, op in enumerate(MERGING):
+        result = [model_binary(op, t, x, y) for x, y in zip(a, b)]
+        check_lanes(vreg_bits(m, 2 + i, t), [r if on else old for r, old, on in zip(result, d, act)],
+                    f"v{op}.merge.{t} d, a, b")
+        check_lanes(vreg_bits(m, 10 + i, t), [r if on else x for r, x, on in zip(result, a, act)],
+                    f"v{op}.merge.{t} a, a, b")
+        check_lanes(vreg_bits(m, 20 + i, t), [r if on else y for r, y, on in zip(result, b, act)],
+                    f"v{op}.merge.{t} b, a, b")
+        check_lanes(vreg_bits(m, 26 + i, t), [model_binary(op, t, x, x) if on else x for x, on in zip(a, act)],
+                    f"v{op}.merge.{t} a, a, a")
+
+
+def test_merge_hand_worked(engine):
+    """A few lanes worked by hand: s8 127 + 1 wraps to -128; f16 min(-0, +0) = -0 and a NaN operand gives the
+    hardware NaN 0x7FFF; f32 1 + 2^-24 ties to 1, 1 + 2^-23 is exact. Lanes 0 and 1 active (VL2), the others
+    keep vD's old bits (0x5A bytes, or vA's own lane when vD = vA)."""
+    m = run_source("""
+        .ub fill u8[256] = 0x5A
+        .ub s8a s8[256] = [127, -128, 5]
+        .ub s8b s8[256] = [1, -1, 9]
+        .ub f16a u16[128] = [0x8000, 0x7E00, 0x3C00]
+        .ub f16b u16[128] = [0x0000, 0x3C00, 0x4000]
+        .ub f32a u32[64] = [0x3F800000, 0x3F800000, 0x40000000]
+        .ub f32b u32[64] = [0x33800000, 0x34000000, 0x40000000]
+        mask p0.b8, VL2
+        mask p1.b16, VL2
+        mask p2.b32, VL2
+        vld v0.s8, [s8a]
+        vld v1.s8, [s8b]
+        vld v2.u8, [fill]
+        vadd.merge v2.s8, v0.s8, v1.s8, p0
+        vld v3.f16, [f16a]
+        vld v4.f16, [f16b]
+        vld v5.u8, [fill]
+        vld v6.u8, [fill]
+        vmin.merge v5.f16, v3.f16, v4.f16, p1
+        vmax.merge v6.f16, v3.f16, v4.f16, p1
+        vld v7.f32, [f32a]
+        vld v8.f32, [f32b]
+        vadd.merge v7.f32, v7.f32, v8.f32, p2
+    """, engine)
+    assert vreg_bits(m, 2, "s8")[:4] == [0x80, 0x7F, 0x5A, 0x5A]          # 127 + 1 = -128, -128 + -1 = 127
+    assert vreg_bits(m, 5, "f16")[:3] == [0x8000, 0x7FFF, 0x5A5A]         # min(-0, +0) = -0, min(NaN, 1) = NaN
+    assert vreg_bits(m, 6, "f16")[:3] == [0x0000, 0x7FFF, 0x5A5A]         # max(-0, +0) = +0
+    assert vreg_bits(m, 7, "f32")[:3] == [0x3F800000, 0x3F800001, 0x40000000]   # vD = vA: lane 2 keeps 2.0
+
+
+@pytest.mark.parametrize("bad", ["vsub.merge v0.s16, v1.s16, v2.s16, p0", "vmul.merge v0.f32, v1.f32, v2.f32, p0",
+                                 "vadds.merge v0.s32, v1.s32, 2, p0", "vadd.merge v0.e4m3, v1.e4m3, v2.e4m3, p0",
+                                 "vmax.merge v0.s64, v1.s64, v2.s64, p0", "vmin.merge v0.f16, v1.f16, p0"])
+def test_merge_only_where_the_appendix_gives_it(bad):
+    from ascasm import AssemblyFailed, assemble
+    with pytest.raises(AssemblyFailed):
+        assemble(f"mask p0.b8, ALL\n{bad}\n", "bad.s")
+
+
 SREG = -123456789012345
 SCALARS = {"s8": ["-128", "127", "255", "s5"], "u16": ["65535", "-1", "s5"], "s32": ["-7", "s5"],
            "u32": ["0xffffffff", "s5"],
@@ -704,7 +780,8 @@ def test_pcnt(engine, bw):
 
 @pytest.mark.parametrize("line", ["pcnt s1, p3.b8", "vadd v0.s8, v1.s8, v2.s8, p3", "vsel v0.u8, v1.u8, v2.u8, p3",
                                   "vcmp.eq p0, v1.u8, v2.u8, p3", "vdup v0.u8, 1, p3", "vdiv v0.s16, v1.s16, v2.s16, p3",
-                                  "vsqrt v0.f16, v1.f16, p3", "vabs v0.s32, v1.s32, p3"])
+                                  "vsqrt v0.f16, v1.f16, p3", "vabs v0.s32, v1.s32, p3",
+                                  "vadd.merge v0.u16, v1.u16, v2.u16, p3"])
 def test_unset_mask_faults(engine, line):
     m = run_source(line, engine)
     assert m.stop_name == "MASK_UNSET"

@@ -5351,20 +5351,209 @@ cdef const Ins* kernel_613(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_614(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_hybrid*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_spr_set_ctrl(m, ins, &ins.a.spr_set_ctrl)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_634(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_635(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_636(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_637(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_638(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_639(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_640(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_641(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_hybrid*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_642(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_spr_set_ctrl(m, ins, &ins.a.spr_set_ctrl)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_643(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
@@ -5374,7 +5563,7 @@ cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_644(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
@@ -5384,7 +5573,7 @@ cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_645(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
@@ -5394,7 +5583,7 @@ cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_646(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
@@ -5404,7 +5593,7 @@ cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_647(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
@@ -5414,7 +5603,7 @@ cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_648(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
@@ -5424,7 +5613,7 @@ cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_649(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
@@ -5434,7 +5623,7 @@ cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_650(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
@@ -5444,7 +5633,7 @@ cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_651(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
@@ -5454,7 +5643,7 @@ cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_652(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
@@ -5464,7 +5653,7 @@ cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_653(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
@@ -5474,7 +5663,7 @@ cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_654(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
@@ -5484,7 +5673,7 @@ cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_655(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
@@ -5494,7 +5683,7 @@ cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_656(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
@@ -5504,7 +5693,7 @@ cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_657(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
@@ -5514,7 +5703,7 @@ cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_658(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
@@ -5524,7 +5713,7 @@ cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_659(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
@@ -5534,7 +5723,7 @@ cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_660(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
@@ -5544,7 +5733,7 @@ cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_634(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_661(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
@@ -5554,7 +5743,7 @@ cdef const Ins* kernel_634(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_635(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_662(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
@@ -5564,7 +5753,7 @@ cdef const Ins* kernel_635(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_636(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_663(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
@@ -5574,7 +5763,7 @@ cdef const Ins* kernel_636(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_637(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_664(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
@@ -5584,7 +5773,7 @@ cdef const Ins* kernel_637(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_638(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_665(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
@@ -5594,7 +5783,7 @@ cdef const Ins* kernel_638(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_639(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_666(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
@@ -5604,7 +5793,7 @@ cdef const Ins* kernel_639(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_640(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_667(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
@@ -5614,7 +5803,7 @@ cdef const Ins* kernel_640(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_641(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_668(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
     if status:
@@ -5624,7 +5813,7 @@ cdef const Ins* kernel_641(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_642(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_669(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
     if status:
@@ -5634,7 +5823,7 @@ cdef const Ins* kernel_642(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_643(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_670(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
     if status:
@@ -5644,7 +5833,7 @@ cdef const Ins* kernel_643(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_644(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_671(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
     if status:
@@ -5654,7 +5843,7 @@ cdef const Ins* kernel_644(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_645(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_672(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
@@ -5664,7 +5853,7 @@ cdef const Ins* kernel_645(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_646(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_673(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
     if status:
@@ -5674,7 +5863,7 @@ cdef const Ins* kernel_646(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_647(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_674(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
     if status:
@@ -5684,7 +5873,7 @@ cdef const Ins* kernel_647(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_648(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_675(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
     if status:
@@ -5694,7 +5883,7 @@ cdef const Ins* kernel_648(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_649(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_676(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_blk_pu(m, ins, &ins.a.vld_blk_pu)
     if status:
@@ -5704,7 +5893,7 @@ cdef const Ins* kernel_649(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_650(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_677(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint16_t*>NULL)
     if status:
@@ -5714,7 +5903,7 @@ cdef const Ins* kernel_650(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_651(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_678(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint32_t*>NULL)
     if status:
@@ -5724,7 +5913,7 @@ cdef const Ins* kernel_651(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_652(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_679(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk4_pu(m, ins, &ins.a.vld_unpk4_pu)
     if status:
@@ -5734,28 +5923,28 @@ cdef const Ins* kernel_652(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_653(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_680(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_loop(m, ins, &ins.a.loop)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_654(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_681(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_endloop(m, ins, &ins.a.endloop)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_655(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_682(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_iter_loops(m, ins, &ins.a.iter_loops)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_656(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_683(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstas_post(m, ins, &ins.a.vstas_post)
     if status:
@@ -5765,14 +5954,14 @@ cdef const Ins* kernel_656(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_657(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_684(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_move_masked(m, ins, &ins.a.mask_move_masked)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_658(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_685(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_from_vector(m, ins, &ins.a.mask_from_vector)
     if status:
         m.status = status
@@ -5780,7 +5969,7 @@ cdef const Ins* kernel_658(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef KernelFn KERNELS[659]
+cdef KernelFn KERNELS[686]
 KERNELS[0] = k_end
 KERNELS[1] = kernel_1
 KERNELS[2] = kernel_2
@@ -6440,6 +6629,33 @@ KERNELS[655] = kernel_655
 KERNELS[656] = kernel_656
 KERNELS[657] = kernel_657
 KERNELS[658] = kernel_658
+KERNELS[659] = kernel_659
+KERNELS[660] = kernel_660
+KERNELS[661] = kernel_661
+KERNELS[662] = kernel_662
+KERNELS[663] = kernel_663
+KERNELS[664] = kernel_664
+KERNELS[665] = kernel_665
+KERNELS[666] = kernel_666
+KERNELS[667] = kernel_667
+KERNELS[668] = kernel_668
+KERNELS[669] = kernel_669
+KERNELS[670] = kernel_670
+KERNELS[671] = kernel_671
+KERNELS[672] = kernel_672
+KERNELS[673] = kernel_673
+KERNELS[674] = kernel_674
+KERNELS[675] = kernel_675
+KERNELS[676] = kernel_676
+KERNELS[677] = kernel_677
+KERNELS[678] = kernel_678
+KERNELS[679] = kernel_679
+KERNELS[680] = kernel_680
+KERNELS[681] = kernel_681
+KERNELS[682] = kernel_682
+KERNELS[683] = kernel_683
+KERNELS[684] = kernel_684
+KERNELS[685] = kernel_685
 
 
 # (opcode, type code 0, type code 1, kernel) of every row form the table accepts
@@ -7596,266 +7812,293 @@ KERNEL_OF_ROWS = (
     (168, 5, 0, 613),
     (168, 6, 0, 613),
     (168, 11, 0, 613),
-    (169, 15, 9, 614),
-    (170, 0, 0, 615),
-    (171, 1, 0, 616),
-    (171, 2, 0, 616),
-    (171, 3, 0, 616),
-    (171, 4, 0, 616),
-    (171, 5, 0, 616),
-    (171, 6, 0, 616),
-    (171, 7, 0, 616),
-    (171, 8, 0, 616),
-    (171, 9, 0, 616),
-    (171, 10, 0, 616),
-    (171, 11, 0, 616),
-    (171, 12, 0, 616),
-    (171, 13, 0, 616),
-    (171, 14, 0, 616),
-    (171, 15, 0, 616),
-    (171, 16, 0, 616),
-    (171, 17, 0, 616),
-    (171, 18, 0, 616),
-    (171, 19, 0, 616),
-    (171, 20, 0, 616),
-    (171, 21, 0, 616),
-    (171, 22, 0, 616),
-    (172, 1, 0, 617),
-    (172, 2, 0, 617),
-    (172, 12, 0, 617),
-    (172, 13, 0, 617),
-    (172, 14, 0, 617),
-    (172, 15, 0, 617),
-    (172, 16, 0, 617),
-    (172, 20, 0, 617),
-    (172, 21, 0, 617),
-    (172, 22, 0, 617),
-    (172, 3, 0, 618),
-    (172, 4, 0, 618),
-    (172, 9, 0, 618),
-    (172, 10, 0, 618),
-    (172, 17, 0, 618),
-    (173, 1, 0, 619),
-    (173, 2, 0, 619),
-    (173, 12, 0, 619),
-    (173, 13, 0, 619),
-    (173, 14, 0, 619),
-    (173, 15, 0, 619),
-    (173, 16, 0, 619),
-    (173, 20, 0, 619),
-    (173, 21, 0, 619),
-    (173, 22, 0, 619),
-    (173, 3, 0, 620),
-    (173, 4, 0, 620),
-    (173, 9, 0, 620),
-    (173, 10, 0, 620),
-    (173, 17, 0, 620),
-    (174, 1, 0, 621),
-    (174, 2, 0, 621),
-    (174, 12, 0, 621),
-    (174, 13, 0, 621),
-    (174, 14, 0, 621),
-    (174, 15, 0, 621),
-    (174, 16, 0, 621),
-    (174, 20, 0, 621),
-    (174, 21, 0, 621),
-    (174, 22, 0, 621),
-    (174, 3, 0, 622),
-    (174, 4, 0, 622),
-    (174, 9, 0, 622),
-    (174, 10, 0, 622),
-    (174, 17, 0, 622),
-    (174, 5, 0, 623),
-    (174, 6, 0, 623),
-    (174, 11, 0, 623),
-    (174, 18, 0, 623),
-    (175, 1, 0, 624),
-    (175, 2, 0, 624),
-    (175, 12, 0, 624),
-    (175, 13, 0, 624),
-    (175, 14, 0, 624),
-    (175, 15, 0, 624),
-    (175, 16, 0, 624),
-    (175, 20, 0, 624),
-    (175, 21, 0, 624),
-    (175, 22, 0, 624),
-    (175, 3, 0, 625),
-    (175, 4, 0, 625),
-    (175, 9, 0, 625),
-    (175, 10, 0, 625),
-    (175, 17, 0, 625),
-    (175, 5, 0, 626),
-    (175, 6, 0, 626),
-    (175, 11, 0, 626),
-    (175, 18, 0, 626),
-    (176, 0, 0, 627),
-    (177, 0, 0, 628),
-    (178, 0, 0, 629),
-    (179, 1, 0, 630),
-    (179, 2, 0, 630),
-    (179, 3, 0, 631),
-    (179, 4, 0, 631),
-    (179, 5, 0, 632),
-    (179, 6, 0, 632),
-    (179, 9, 0, 631),
-    (179, 11, 0, 632),
-    (179, 10, 0, 631),
-    (179, 12, 0, 630),
-    (179, 15, 0, 630),
-    (179, 13, 0, 630),
-    (179, 14, 0, 630),
-    (179, 20, 0, 630),
-    (179, 21, 0, 630),
-    (179, 22, 0, 630),
-    (179, 16, 0, 630),
-    (179, 17, 0, 631),
-    (179, 18, 0, 632),
-    (180, 0, 0, 633),
-    (181, 1, 0, 634),
-    (181, 2, 0, 634),
-    (181, 3, 0, 635),
-    (181, 4, 0, 635),
-    (181, 5, 0, 636),
-    (181, 6, 0, 636),
-    (181, 9, 0, 635),
-    (181, 11, 0, 636),
-    (181, 10, 0, 635),
-    (181, 12, 0, 634),
-    (181, 15, 0, 634),
-    (181, 13, 0, 634),
-    (181, 14, 0, 634),
-    (181, 20, 0, 634),
-    (181, 21, 0, 634),
-    (181, 22, 0, 634),
-    (181, 16, 0, 634),
-    (181, 17, 0, 635),
-    (181, 18, 0, 636),
-    (182, 3, 0, 637),
-    (182, 4, 0, 637),
-    (182, 5, 0, 638),
-    (182, 6, 0, 638),
-    (182, 7, 0, 639),
-    (182, 8, 0, 639),
-    (182, 9, 0, 637),
-    (182, 11, 0, 638),
-    (182, 10, 0, 637),
-    (182, 17, 0, 637),
-    (182, 18, 0, 638),
-    (182, 19, 0, 639),
-    (183, 0, 0, 640),
-    (184, 1, 0, 641),
-    (184, 2, 0, 641),
-    (184, 15, 0, 641),
-    (184, 3, 0, 642),
-    (184, 4, 0, 642),
-    (184, 5, 0, 643),
-    (184, 6, 0, 643),
-    (184, 7, 0, 644),
-    (184, 9, 0, 642),
-    (184, 11, 0, 643),
-    (184, 10, 0, 642),
-    (184, 12, 0, 641),
-    (184, 13, 0, 641),
-    (184, 14, 0, 641),
-    (184, 20, 0, 641),
-    (184, 21, 0, 641),
-    (184, 22, 0, 641),
-    (184, 16, 0, 641),
-    (184, 17, 0, 642),
-    (184, 18, 0, 643),
-    (184, 19, 0, 644),
-    (185, 5, 0, 645),
-    (185, 6, 0, 645),
-    (185, 11, 0, 645),
-    (185, 18, 0, 645),
-    (186, 1, 0, 646),
-    (186, 2, 0, 646),
-    (186, 12, 0, 646),
-    (186, 13, 0, 646),
-    (186, 14, 0, 646),
-    (186, 15, 0, 646),
-    (186, 16, 0, 646),
-    (186, 20, 0, 646),
-    (186, 21, 0, 646),
-    (186, 22, 0, 646),
-    (186, 3, 0, 647),
-    (186, 4, 0, 647),
-    (186, 9, 0, 647),
-    (186, 10, 0, 647),
-    (186, 17, 0, 647),
-    (186, 5, 0, 648),
-    (186, 6, 0, 648),
-    (186, 11, 0, 648),
-    (186, 18, 0, 648),
-    (187, 1, 0, 649),
-    (187, 2, 0, 649),
-    (187, 3, 0, 649),
-    (187, 4, 0, 649),
-    (187, 5, 0, 649),
-    (187, 6, 0, 649),
-    (187, 9, 0, 649),
-    (187, 10, 0, 649),
-    (187, 11, 0, 649),
-    (187, 12, 0, 649),
-    (187, 13, 0, 649),
-    (187, 14, 0, 649),
-    (187, 15, 0, 649),
-    (187, 20, 0, 649),
-    (187, 21, 0, 649),
-    (187, 22, 0, 649),
-    (187, 16, 0, 649),
-    (187, 17, 0, 649),
-    (187, 18, 0, 649),
-    (188, 3, 0, 650),
-    (188, 4, 0, 650),
-    (188, 9, 0, 650),
-    (188, 10, 0, 650),
-    (188, 5, 0, 651),
-    (188, 6, 0, 651),
-    (188, 11, 0, 651),
-    (188, 17, 0, 650),
-    (188, 18, 0, 651),
-    (189, 1, 0, 652),
-    (189, 2, 0, 652),
-    (189, 12, 0, 652),
-    (189, 13, 0, 652),
-    (189, 14, 0, 652),
-    (189, 15, 0, 652),
-    (189, 20, 0, 652),
-    (189, 21, 0, 652),
-    (189, 22, 0, 652),
-    (189, 16, 0, 652),
-    (190, 0, 0, 653),
-    (191, 0, 0, 654),
-    (192, 16, 0, 655),
-    (192, 17, 0, 655),
-    (192, 18, 0, 655),
-    (193, 1, 0, 656),
-    (193, 2, 0, 656),
-    (193, 15, 0, 656),
-    (193, 3, 0, 656),
-    (193, 4, 0, 656),
-    (193, 5, 0, 656),
-    (193, 6, 0, 656),
-    (193, 7, 0, 656),
-    (193, 9, 0, 656),
-    (193, 11, 0, 656),
-    (193, 10, 0, 656),
-    (193, 12, 0, 656),
-    (193, 13, 0, 656),
-    (193, 14, 0, 656),
-    (193, 20, 0, 656),
-    (193, 21, 0, 656),
-    (193, 22, 0, 656),
-    (193, 16, 0, 656),
-    (193, 17, 0, 656),
-    (193, 18, 0, 656),
-    (193, 19, 0, 656),
-    (194, 0, 0, 657),
-    (195, 4, 0, 658),
-    (195, 6, 0, 658),
-    (195, 17, 0, 658),
-    (195, 18, 0, 658),
+    (169, 1, 0, 614),
+    (169, 2, 0, 615),
+    (169, 3, 0, 616),
+    (169, 4, 0, 617),
+    (169, 9, 0, 618),
+    (169, 10, 0, 619),
+    (169, 5, 0, 620),
+    (169, 6, 0, 621),
+    (169, 11, 0, 622),
+    (170, 1, 0, 623),
+    (170, 2, 0, 624),
+    (170, 3, 0, 625),
+    (170, 4, 0, 626),
+    (170, 9, 0, 627),
+    (170, 10, 0, 628),
+    (170, 5, 0, 629),
+    (170, 6, 0, 630),
+    (170, 11, 0, 631),
+    (171, 1, 0, 632),
+    (171, 2, 0, 633),
+    (171, 3, 0, 634),
+    (171, 4, 0, 635),
+    (171, 9, 0, 636),
+    (171, 10, 0, 637),
+    (171, 5, 0, 638),
+    (171, 6, 0, 639),
+    (171, 11, 0, 640),
+    (172, 15, 9, 641),
+    (173, 0, 0, 642),
+    (174, 1, 0, 643),
+    (174, 2, 0, 643),
+    (174, 3, 0, 643),
+    (174, 4, 0, 643),
+    (174, 5, 0, 643),
+    (174, 6, 0, 643),
+    (174, 7, 0, 643),
+    (174, 8, 0, 643),
+    (174, 9, 0, 643),
+    (174, 10, 0, 643),
+    (174, 11, 0, 643),
+    (174, 12, 0, 643),
+    (174, 13, 0, 643),
+    (174, 14, 0, 643),
+    (174, 15, 0, 643),
+    (174, 16, 0, 643),
+    (174, 17, 0, 643),
+    (174, 18, 0, 643),
+    (174, 19, 0, 643),
+    (174, 20, 0, 643),
+    (174, 21, 0, 643),
+    (174, 22, 0, 643),
+    (175, 1, 0, 644),
+    (175, 2, 0, 644),
+    (175, 12, 0, 644),
+    (175, 13, 0, 644),
+    (175, 14, 0, 644),
+    (175, 15, 0, 644),
+    (175, 16, 0, 644),
+    (175, 20, 0, 644),
+    (175, 21, 0, 644),
+    (175, 22, 0, 644),
+    (175, 3, 0, 645),
+    (175, 4, 0, 645),
+    (175, 9, 0, 645),
+    (175, 10, 0, 645),
+    (175, 17, 0, 645),
+    (176, 1, 0, 646),
+    (176, 2, 0, 646),
+    (176, 12, 0, 646),
+    (176, 13, 0, 646),
+    (176, 14, 0, 646),
+    (176, 15, 0, 646),
+    (176, 16, 0, 646),
+    (176, 20, 0, 646),
+    (176, 21, 0, 646),
+    (176, 22, 0, 646),
+    (176, 3, 0, 647),
+    (176, 4, 0, 647),
+    (176, 9, 0, 647),
+    (176, 10, 0, 647),
+    (176, 17, 0, 647),
+    (177, 1, 0, 648),
+    (177, 2, 0, 648),
+    (177, 12, 0, 648),
+    (177, 13, 0, 648),
+    (177, 14, 0, 648),
+    (177, 15, 0, 648),
+    (177, 16, 0, 648),
+    (177, 20, 0, 648),
+    (177, 21, 0, 648),
+    (177, 22, 0, 648),
+    (177, 3, 0, 649),
+    (177, 4, 0, 649),
+    (177, 9, 0, 649),
+    (177, 10, 0, 649),
+    (177, 17, 0, 649),
+    (177, 5, 0, 650),
+    (177, 6, 0, 650),
+    (177, 11, 0, 650),
+    (177, 18, 0, 650),
+    (178, 1, 0, 651),
+    (178, 2, 0, 651),
+    (178, 12, 0, 651),
+    (178, 13, 0, 651),
+    (178, 14, 0, 651),
+    (178, 15, 0, 651),
+    (178, 16, 0, 651),
+    (178, 20, 0, 651),
+    (178, 21, 0, 651),
+    (178, 22, 0, 651),
+    (178, 3, 0, 652),
+    (178, 4, 0, 652),
+    (178, 9, 0, 652),
+    (178, 10, 0, 652),
+    (178, 17, 0, 652),
+    (178, 5, 0, 653),
+    (178, 6, 0, 653),
+    (178, 11, 0, 653),
+    (178, 18, 0, 653),
+    (179, 0, 0, 654),
+    (180, 0, 0, 655),
+    (181, 0, 0, 656),
+    (182, 1, 0, 657),
+    (182, 2, 0, 657),
+    (182, 3, 0, 658),
+    (182, 4, 0, 658),
+    (182, 5, 0, 659),
+    (182, 6, 0, 659),
+    (182, 9, 0, 658),
+    (182, 11, 0, 659),
+    (182, 10, 0, 658),
+    (182, 12, 0, 657),
+    (182, 15, 0, 657),
+    (182, 13, 0, 657),
+    (182, 14, 0, 657),
+    (182, 20, 0, 657),
+    (182, 21, 0, 657),
+    (182, 22, 0, 657),
+    (182, 16, 0, 657),
+    (182, 17, 0, 658),
+    (182, 18, 0, 659),
+    (183, 0, 0, 660),
+    (184, 1, 0, 661),
+    (184, 2, 0, 661),
+    (184, 3, 0, 662),
+    (184, 4, 0, 662),
+    (184, 5, 0, 663),
+    (184, 6, 0, 663),
+    (184, 9, 0, 662),
+    (184, 11, 0, 663),
+    (184, 10, 0, 662),
+    (184, 12, 0, 661),
+    (184, 15, 0, 661),
+    (184, 13, 0, 661),
+    (184, 14, 0, 661),
+    (184, 20, 0, 661),
+    (184, 21, 0, 661),
+    (184, 22, 0, 661),
+    (184, 16, 0, 661),
+    (184, 17, 0, 662),
+    (184, 18, 0, 663),
+    (185, 3, 0, 664),
+    (185, 4, 0, 664),
+    (185, 5, 0, 665),
+    (185, 6, 0, 665),
+    (185, 7, 0, 666),
+    (185, 8, 0, 666),
+    (185, 9, 0, 664),
+    (185, 11, 0, 665),
+    (185, 10, 0, 664),
+    (185, 17, 0, 664),
+    (185, 18, 0, 665),
+    (185, 19, 0, 666),
+    (186, 0, 0, 667),
+    (187, 1, 0, 668),
+    (187, 2, 0, 668),
+    (187, 15, 0, 668),
+    (187, 3, 0, 669),
+    (187, 4, 0, 669),
+    (187, 5, 0, 670),
+    (187, 6, 0, 670),
+    (187, 7, 0, 671),
+    (187, 9, 0, 669),
+    (187, 11, 0, 670),
+    (187, 10, 0, 669),
+    (187, 12, 0, 668),
+    (187, 13, 0, 668),
+    (187, 14, 0, 668),
+    (187, 20, 0, 668),
+    (187, 21, 0, 668),
+    (187, 22, 0, 668),
+    (187, 16, 0, 668),
+    (187, 17, 0, 669),
+    (187, 18, 0, 670),
+    (187, 19, 0, 671),
+    (188, 5, 0, 672),
+    (188, 6, 0, 672),
+    (188, 11, 0, 672),
+    (188, 18, 0, 672),
+    (189, 1, 0, 673),
+    (189, 2, 0, 673),
+    (189, 12, 0, 673),
+    (189, 13, 0, 673),
+    (189, 14, 0, 673),
+    (189, 15, 0, 673),
+    (189, 16, 0, 673),
+    (189, 20, 0, 673),
+    (189, 21, 0, 673),
+    (189, 22, 0, 673),
+    (189, 3, 0, 674),
+    (189, 4, 0, 674),
+    (189, 9, 0, 674),
+    (189, 10, 0, 674),
+    (189, 17, 0, 674),
+    (189, 5, 0, 675),
+    (189, 6, 0, 675),
+    (189, 11, 0, 675),
+    (189, 18, 0, 675),
+    (190, 1, 0, 676),
+    (190, 2, 0, 676),
+    (190, 3, 0, 676),
+    (190, 4, 0, 676),
+    (190, 5, 0, 676),
+    (190, 6, 0, 676),
+    (190, 9, 0, 676),
+    (190, 10, 0, 676),
+    (190, 11, 0, 676),
+    (190, 12, 0, 676),
+    (190, 13, 0, 676),
+    (190, 14, 0, 676),
+    (190, 15, 0, 676),
+    (190, 20, 0, 676),
+    (190, 21, 0, 676),
+    (190, 22, 0, 676),
+    (190, 16, 0, 676),
+    (190, 17, 0, 676),
+    (190, 18, 0, 676),
+    (191, 3, 0, 677),
+    (191, 4, 0, 677),
+    (191, 9, 0, 677),
+    (191, 10, 0, 677),
+    (191, 5, 0, 678),
+    (191, 6, 0, 678),
+    (191, 11, 0, 678),
+    (191, 17, 0, 677),
+    (191, 18, 0, 678),
+    (192, 1, 0, 679),
+    (192, 2, 0, 679),
+    (192, 12, 0, 679),
+    (192, 13, 0, 679),
+    (192, 14, 0, 679),
+    (192, 15, 0, 679),
+    (192, 20, 0, 679),
+    (192, 21, 0, 679),
+    (192, 22, 0, 679),
+    (192, 16, 0, 679),
+    (193, 0, 0, 680),
+    (194, 0, 0, 681),
+    (195, 16, 0, 682),
+    (195, 17, 0, 682),
+    (195, 18, 0, 682),
+    (196, 1, 0, 683),
+    (196, 2, 0, 683),
+    (196, 15, 0, 683),
+    (196, 3, 0, 683),
+    (196, 4, 0, 683),
+    (196, 5, 0, 683),
+    (196, 6, 0, 683),
+    (196, 7, 0, 683),
+    (196, 9, 0, 683),
+    (196, 11, 0, 683),
+    (196, 10, 0, 683),
+    (196, 12, 0, 683),
+    (196, 13, 0, 683),
+    (196, 14, 0, 683),
+    (196, 20, 0, 683),
+    (196, 21, 0, 683),
+    (196, 22, 0, 683),
+    (196, 16, 0, 683),
+    (196, 17, 0, 683),
+    (196, 18, 0, 683),
+    (196, 19, 0, 683),
+    (197, 0, 0, 684),
+    (198, 4, 0, 685),
+    (198, 6, 0, 685),
+    (198, 17, 0, 685),
+    (198, 18, 0, 685),
 )
 FAMILY_OF_OPCODE = {
     1: FAM_SCALAR_MOV,
@@ -8026,31 +8269,34 @@ FAMILY_OF_OPCODE = {
     166: FAM_MASK_SPR_READ,
     167: FAM_VDUP_MERGE,
     168: FAM_VDUP_LANE_MERGE,
-    169: FAM_VCVT,
-    170: FAM_SPR_SET_CTRL,
-    171: FAM_VLD_NORM_PU,
-    172: FAM_VLD_US_PU,
-    173: FAM_VLD_DS_PU,
-    174: FAM_VLD_UNPK_PU,
-    175: FAM_VLD_DINTLV_PU,
-    176: FAM_MASK_LOAD_NORM_PU,
-    177: FAM_MASK_LOAD_US_PU,
-    178: FAM_MASK_LOAD_DS_PU,
-    179: FAM_VSTA_NORM_PU,
-    180: FAM_MASK_STORE_NORM_PU,
-    181: FAM_VSTA_FIRST_PU,
-    182: FAM_VSTA_PACK_PU,
-    183: FAM_MASK_STORE_PACK_PU,
-    184: FAM_VSTUS_PU,
-    185: FAM_VSTA_PACKV2_PU,
-    186: FAM_VLD_BRC_PU,
-    187: FAM_VLD_BLK_PU,
-    188: FAM_VLD_E2B_PU,
-    189: FAM_VLD_UNPK4_PU,
-    190: FAM_LOOP,
-    191: FAM_ENDLOOP,
-    192: FAM_ITER_LOOPS,
-    193: FAM_VSTAS_POST,
-    194: FAM_MASK_MOVE_MASKED,
-    195: FAM_MASK_FROM_VECTOR,
+    169: FAM_VBINARY,
+    170: FAM_VBINARY,
+    171: FAM_VBINARY,
+    172: FAM_VCVT,
+    173: FAM_SPR_SET_CTRL,
+    174: FAM_VLD_NORM_PU,
+    175: FAM_VLD_US_PU,
+    176: FAM_VLD_DS_PU,
+    177: FAM_VLD_UNPK_PU,
+    178: FAM_VLD_DINTLV_PU,
+    179: FAM_MASK_LOAD_NORM_PU,
+    180: FAM_MASK_LOAD_US_PU,
+    181: FAM_MASK_LOAD_DS_PU,
+    182: FAM_VSTA_NORM_PU,
+    183: FAM_MASK_STORE_NORM_PU,
+    184: FAM_VSTA_FIRST_PU,
+    185: FAM_VSTA_PACK_PU,
+    186: FAM_MASK_STORE_PACK_PU,
+    187: FAM_VSTUS_PU,
+    188: FAM_VSTA_PACKV2_PU,
+    189: FAM_VLD_BRC_PU,
+    190: FAM_VLD_BLK_PU,
+    191: FAM_VLD_E2B_PU,
+    192: FAM_VLD_UNPK4_PU,
+    193: FAM_LOOP,
+    194: FAM_ENDLOOP,
+    195: FAM_ITER_LOOPS,
+    196: FAM_VSTAS_POST,
+    197: FAM_MASK_MOVE_MASKED,
+    198: FAM_MASK_FROM_VECTOR,
 }

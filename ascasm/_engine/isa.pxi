@@ -23,6 +23,9 @@ ctypedef struct Op_abssub:
 ctypedef struct Op_add:
     char unused
 
+ctypedef struct Op_add_merge:
+    char unused
+
 ctypedef struct Op_and:
     char unused
 
@@ -98,7 +101,13 @@ ctypedef struct Op_madd:
 ctypedef struct Op_max:
     char unused
 
+ctypedef struct Op_max_merge:
+    char unused
+
 ctypedef struct Op_min:
+    char unused
+
+ctypedef struct Op_min_merge:
     char unused
 
 ctypedef struct Op_mul:
@@ -470,6 +479,9 @@ ctypedef fused vbinary_sub:
     Op_min
     Op_div
     Op_div_nftz
+    Op_add_merge
+    Op_max_merge
+    Op_min_merge
 
 ctypedef fused vbinary_x_T:
     int8_t

@@ -272,22 +272,24 @@ cdef inline Lane binary_op(Lane x, Lane y, bint is_add, bint is_sub, bint is_mul
     return lane_min(x, y)
 
 
-# vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  -- inactive lanes 0
+# vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  -- inactive lanes 0; vadd.merge|vmax.merge|vmin.merge
+# (the `_merge` sub-operations: appendix merge-mode.md table 2) leave inactive lanes as vD held them
 cdef inline int k_vbinary(Machine* m, const Ins* ins, const Args_vbinary* a, vbinary_T* t, vbinary_sub* op) noexcept nogil:
     cdef const vbinary_T* x = <const vbinary_T*>vreg(m, a.vA)
     cdef const vbinary_T* y = <const vbinary_T*>vreg(m, a.vB)
     cdef vbinary_T* dst = <vbinary_T*>vreg(m, a.vD)
     cdef vbinary_T zero = lane_of_bits(0, <vbinary_T*>NULL)
+    cdef bint merging = vbinary_sub is Op_add_merge or vbinary_sub is Op_max_merge or vbinary_sub is Op_min_merge
     cdef int64_t i
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
     for i in range(VL // sizeof(vbinary_T)):
         if active(m, a.pM, i, sizeof(vbinary_T)):
-            dst[i] = binary_op(x[i], y[i], vbinary_sub is Op_add, vbinary_sub is Op_sub, vbinary_sub is Op_mul,
-                               vbinary_sub is Op_div or vbinary_sub is Op_div_nftz, vbinary_sub is Op_max,
-                               vbinary_sub is Op_div)
-        else:
+            dst[i] = binary_op(x[i], y[i], vbinary_sub is Op_add or vbinary_sub is Op_add_merge, vbinary_sub is Op_sub,
+                               vbinary_sub is Op_mul, vbinary_sub is Op_div or vbinary_sub is Op_div_nftz,
+                               vbinary_sub is Op_max or vbinary_sub is Op_max_merge, vbinary_sub is Op_div)
+        elif not merging:
             dst[i] = zero
     return STOP_RUNNING
 

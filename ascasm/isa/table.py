@@ -376,7 +376,7 @@ INSNS: tuple[InsnSpec, ...] = (
                sub=m[1:]) for m, op in _BRANCHES.items()),
     InsnSpec("membar", "", "[KIND]", "membar",
              "ordering barrier between instructions touching the same UB bytes (ascasm runs in order)",
-             "facts §10 asc_mem_bar"),
+             "facts §10 asc_mem_bar; c-api-reg/sync_control/asc_mem_bar.md"),
     InsnSpec("halt", "", "", "halt", "stop the program (falling off the end halts too)", SPEC + " §4"),
     # --- setup ---
     InsnSpec("mask", "", "pD.bW, PAT", "mask_pattern",
@@ -429,7 +429,8 @@ INSNS: tuple[InsnSpec, ...] = (
     # --- stores (seed 002 asc_storealign; seeds 000/001 scatter) ---
     InsnSpec("vsta", "", "[addr], vS.T, pM", "vsta_norm",
              "NORM store: lane i -> addr + i*W for each active lane i",
-             SEED_STOREALIGN + " NORM", types=_single(STORE_TYPES), access=_store_lanes("T", 256),
+             SEED_STOREALIGN + " NORM; c-api-reg/reg_store/asc_storealign.md (vector form)", types=_single(STORE_TYPES),
+             access=_store_lanes("T", 256),
              mask=MaskUse("pM", "T", "untouched")),
     InsnSpec("vsta.1st", "", "[addr], vS.T", "vsta_first", "FIRST store: lane 0 of vS -> addr; no mask",
              SEED_STOREALIGN + " FIRST; c-api-reg/reg_store/asc_storealign_1st.md", types=_single(STORE_TYPES), access=Access("store", "T", "T")),
@@ -446,15 +447,19 @@ INSNS: tuple[InsnSpec, ...] = (
              SEED_STOREALIGN + " INTLV; facts §4.2 INTLV_B8/B16/B32; c-api-reg/reg_store/asc_storealign_intlv.md", types=_single(INTLV_TYPES),
              access=Access("store", 512, 32)),
     InsnSpec("vsta", "mask", "[addr], pS", "mask_store_norm", "mask store: the 256 bits of pS -> 32 bytes at addr",
-             SEED_STOREALIGN + " mask NORM; facts §4.4", access=Access("store", 32, 32)),
+             SEED_STOREALIGN + " mask NORM; facts §4.4; c-api-reg/reg_store/asc_storealign.md (mask-register form)",
+             access=Access("store", 32, 32)),
     InsnSpec("vsta.pack", "mask", "[addr], pS", "mask_store_pack",
              "mask PACK store: the even bits of pS (bit 2j -> bit j) -> 16 bytes at addr",
-             SEED_STOREALIGN + " mask PACK; facts §4.4", access=Access("store", 16, 16)),
+             SEED_STOREALIGN + " mask PACK; facts §4.4; c-api-reg/reg_store/asc_storealign_v1_deprecated.md "
+             "(mask-register PACK form: asc_storealign_pack.md lists none)", access=Access("store", 16, 16)),
     InsnSpec("vsct", "", "[base], vS.T, vI.U, pM", "vsct",
              "scatter: for each active lane i, base + vI[i]*W <- vS[i] (indices in elements). b8 data: 128 "
              "requests with u16 indices, request i stores source byte 2i; b64 data with u32 indices uses "
              "the first 32 index lanes",
-             SEED_SCATTER, types=SCATTER_PAIRS, access=Access("store", "T", 32, slot="T", indexed=True),
+             SEED_SCATTER + "; c-api-reg/reg_store/asc_scatter.md (its prototypes stop at 32 bits: the 64-bit pairs "
+             "are seed 001's, the bN ones raw moves)", types=SCATTER_PAIRS,
+             access=Access("store", "T", 32, slot="T", indexed=True),
              mask=MaskUse("pM", "pitch", "unchecked",
                           "they write nothing; duplicate active indices: the highest lane wins, "
                           "with a warning")),
@@ -769,11 +774,19 @@ INSNS: tuple[InsnSpec, ...] = (
     InsnSpec("vdup.merge", "", "vD.T, X.T, pM", "vdup_merge",
              "active lanes of vD = X (converted to T), inactive lanes keep vD (MERGING)",
              "c-api-reg/data_fill/asc_duplicate_scalar.md; appendix merge-mode.md (Duplicate: MERGING in hardware)",
-             types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge")),
+             types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
     InsnSpec("vdup.v.merge", "", "vD.T, vA.T, pM", "vdup_lane_merge",
              "lane 0 of vA in every active lane of vD, inactive lanes keep vD (MERGING)",
              "c-api-reg/data_fill/asc_duplicate.md; appendix merge-mode.md (Duplicate: MERGING in hardware)",
-             types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge")),
+             types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
+    # --- issue 13: the MERGING mode appendix merge-mode.md table 2 gives Add, Max and Min in software (the
+    # Reg:: layer's mode template parameter); the vbinary kernel with a `_merge` sub-operation ---
+    *(InsnSpec(m + ".merge", "", "vD.T, vA.T, vB.T, pM", "vbinary",
+               f"active lanes: vD = {_VECTOR_OPS[m][0]}; inactive lanes keep vD (MERGING)",
+               f"{page(m)}; reg-api 基础算术/{name}.md (mode = MaskMergeMode::MERGING: inactive elements keep "
+               "dstReg's value); appendix merge-mode.md (software MERGING)",
+               types=_single(_VECTOR_OPS[m][1]), sub=m[1:] + "_merge", mask=MaskUse("pM", "T", "merge"), rw=("vD",))
+      for m, name in (("vadd", "Add"), ("vmax", "Max"), ("vmin", "Min"))),
     # --- issue 12 (what remained): hifloat8. The HYBRID rounding mode of asc_half2hif8 (_rh); its _rna
     # forms are vcvt.round, asc_hif82half is the exact vcvt ---
     InsnSpec("vcvt.hybrid", "", _CONVERT_SYNTAX, "vcvt",

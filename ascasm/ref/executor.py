@@ -794,7 +794,7 @@ def binary_lanes(op: str, a: np.ndarray, b: np.ndarray, etype) -> np.ndarray:
 
 
 def vbinary(m: RefMachine, insn: Insn):
-    # vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  -- zeroing
+    # vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  -- zeroing; vadd.merge|vmax.merge|vmin.merge: merging
     (etype,) = insn.types
     b = m.lanes(insn.operand("vB"), etype).copy()
     _binary(m, insn, etype, b)
@@ -809,7 +809,12 @@ def vbinary_x(m: RefMachine, insn: Insn):
 def _binary(m: RefMachine, insn: Insn, etype, b: np.ndarray):
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).copy()
-    m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, binary_lanes(insn.spec.sub, a, b, etype))
+    op = insn.spec.sub.removesuffix("_merge")
+    result = binary_lanes(op, a, b, etype)
+    if op != insn.spec.sub:       # MERGING (appendix merge-mode.md table 2, Add/Max/Min in software)
+        _merge_lanes(m, insn, result.view(etype.bits))
+    else:
+        m.lanes(insn.operand("vD"), etype)[:] = _zeroed(active, result)
 
 
 def _libm_exp(x: float) -> float:
@@ -1797,7 +1802,7 @@ def mask_spr_read(m: RefMachine, insn: Insn):
 FAMILIES.update({f.__name__: f for f in (mask_spr_set, mask_spr_read)})
 
 
-# ---- issue 13 (b): Duplicate's MERGING mode (appendix merge-mode.md) ----
+# ---- issue 13 (b): Duplicate's MERGING mode (appendix merge-mode.md); _binary's merging rows use it too ----
 
 def _merge_lanes(m: RefMachine, insn: Insn, value_bits):
     """Active lanes of vD get `value_bits` (T's bits), inactive lanes keep vD's bits."""
