@@ -135,3 +135,72 @@ def test_storeunalign_postupdate_page_example(engine):
     assert machine.state.sreg[1] == 520
     assert (ub[8:264] == lanes).all() and (ub[264:520] == lanes).all()
     assert (ub[:8] == 0xEE).all() and (ub[520:1024] == 0xEE).all()
+
+
+# ---- the unpack loads' post-update forms: asc_loadalign_unpack_postupdate (vld.unpk.pu) and
+# asc_loadalign_unpack4_postupdate (vld.unpk4.pu). The pages: load VL/2 (VL/4) bytes as unsigned
+# integers of T's width and widen each into a lane twice (four times) as wide, the new high part 0;
+# then src advances by offset elements of T. Expected lanes come from that definition in numpy.
+UNPACK_BYTES = np.random.default_rng(950).integers(0, 256, 512, dtype=np.uint8)   # half of them >= 0x80
+UNPACK_BUFFER = f".ub d u8[512] = [{', '.join(map(str, UNPACK_BYTES))}] @ 256\n"
+UB_END = 253952                                                     # the usable UB's end (248 KiB)
+
+
+def unpacked(at: int, width: int, factor: int) -> np.ndarray:
+    """The lanes of an unpack load of `d + at`: 256/factor bytes as u(8*width), zero-extended by `factor`."""
+    raw = UNPACK_BYTES[at:at + 256 // factor]
+    return raw.view(f"u{width}").astype(f"u{width * factor}")
+
+
+@pytest.mark.parametrize("etype, width", [("s8", 1), ("s16", 2), ("f32", 4)])
+def test_unpack_post_update_loads_then_advances_by_elements(engine, etype, width):
+    # forwards by one source step (128 bytes), then back by one 32-byte block with the amount in a
+    # register: the second load reads d + 128, sB ends at d + 96. s8 and s16 data with the top bit
+    # set must come out zero-extended (the page: unsigned, "padded with 0"), f32 as raw 64-bit lanes.
+    machine = run_source(UNPACK_BUFFER + f"""
+            mov    s1, d
+            mov    s2, {-32 // width}
+            vld.unpk.pu v0.{etype}, [s1], {128 // width}
+            vld.unpk.pu v1.{etype}, [s1], s2
+            halt
+    """, engine)
+    wide = f"u{2 * width}"
+    assert np.array_equal(machine.state.vreg[0].view(wide), unpacked(0, width, 2))
+    assert np.array_equal(machine.state.vreg[1].view(wide), unpacked(128, width, 2))
+    assert machine.state.sreg[1] == 256 + 96 and machine.state.sreg[2] == -32 // width
+
+
+@pytest.mark.parametrize("etype", ["s8", "e4m3", "hif8"])
+def test_unpack4_post_update_loads_then_advances_by_bytes(engine, etype):
+    # T is one byte wide, so X elements are X bytes: 64 on (one whole unpack4 source), then 32 back
+    machine = run_source(UNPACK_BUFFER + f"""
+            mov    s1, d
+            vld.unpk4.pu v0.{etype}, [s1], 64
+            vld.unpk4.pu v1.{etype}, [s1], -32
+            vld.unpk4.pu v2.{etype}, [s1], 0
+            halt
+    """, engine)
+    assert np.array_equal(machine.state.vreg[0].view(np.uint32), unpacked(0, 1, 4))
+    assert np.array_equal(machine.state.vreg[1].view(np.uint32), unpacked(64, 1, 4))
+    assert np.array_equal(machine.state.vreg[2].view(np.uint32), unpacked(32, 1, 4))
+    assert machine.state.sreg[1] == 256 + 32
+
+
+@pytest.mark.parametrize("insn, size", [("vld.unpk.pu", 128), ("vld.unpk4.pu", 64)])
+def test_unpack_post_update_faults_change_neither_register(engine, insn, size):
+    # the rows' 32-byte alignment and the range of the bytes read: a faulting load writes no lane of
+    # vD and leaves sB where it was; a load that ends exactly at the usable end is fine
+    for start, kind in ((256 + 16, "MISALIGNED"), (UB_END - size + 32, "UB_RANGE"), (UB_END - size, None)):
+        machine = run_source(UNPACK_BUFFER + f"""
+                mov    s1, {start}
+                vdup   v0.u8, 0x5A
+                {insn} v0.u8, [s1], 32
+                halt
+        """, engine)
+        fault = machine.fault()
+        if kind is None:
+            assert fault is None and machine.state.sreg[1] == start + 32
+            assert not machine.state.vreg[0].any()                       # the UB past d is zero
+        else:
+            assert fault.kind == kind and fault.step == 3, (start, fault)
+            assert machine.state.sreg[1] == start and (machine.state.vreg[0] == 0x5A).all()
