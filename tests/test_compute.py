@@ -598,6 +598,12 @@ HAND_CASES = {
             ("vdiv", 0, 0, 0xFFFF),
             ("vdiv", 0xFFF9, 2, 0xFFFD)],      # -7 / 2 = -3 (toward zero)
     "u16": [("vdiv", 7, 0, 0xFFFF), ("vdiv", 0xFFFF, 2, 0x7FFF)],
+    # reg-api Div table 8 (Subnormal examples), typed in from the page: the default mode flushes the
+    # subnormal operands, the Subnormal mode (vdiv.nftz) keeps them
+    "f32": [("vdiv", 0x3F800000, 0x8036A794, 0xFF800000),            # 1 / -5.019e-39: divisor flushed -> -inf
+            ("vdiv.nftz", 0x3F800000, 0x8036A794, 0xFF15E301),       # = -1.9923364e+38
+            ("vdiv", 0x0014440B, 0x0053E3CF, 0x7FFFFFFF),            # both flushed: 0 / 0 -> the hardware NaN
+            ("vdiv.nftz", 0x0014440B, 0x0053E3CF, 0x3E775FBC)],      # 1.861e-39 / 7.704e-39 = 0.24157614
     "s32": [("vdiv", 0xFFFFFFF9, 2, 0xFFFFFFFD),                 # -7 / 2 = -3
             ("vdiv", 7, 0xFFFFFFFE, 0xFFFFFFFD),                 # 7 / -2 = -3
             ("vdiv", 0xFFFFFFF9, 0xFFFFFFFE, 3)],                # -7 / -2 = 3

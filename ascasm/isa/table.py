@@ -987,6 +987,9 @@ def accepted_types_text(spec: InsnSpec) -> str:
 
 def types_source_text(spec: InsnSpec) -> str:
     """' (asc_mul.md's list)' when the row's first source is a C-API page, whose prototypes give its type
-    list; else ''."""
-    page = re.match(r"c-api-reg/\S+?\.md", spec.ref)
-    return f" ({page.group().rsplit('/', 1)[-1]}'s list)" if page else ""
+    list; ' (the lists of its 20 C-API pages)' when the row joins the lists of several (vcvt: a page per
+    conversion; rounding_mode.md lists no types); else ''."""
+    if not re.match(r"c-api-reg/\S+?\.md", spec.ref):
+        return ""
+    pages = [p for p in dict.fromkeys(re.findall(r"c-api-reg/\S+?\.md", spec.ref)) if not p.endswith("/rounding_mode.md")]
+    return f" ({pages[0].rsplit('/', 1)[-1]}'s list)" if len(pages) == 1 else f" (the lists of its {len(pages)} C-API pages)"
