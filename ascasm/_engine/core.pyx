@@ -294,12 +294,22 @@ cdef inline void scan_block(Machine* m, int64_t block, uint32_t touched) noexcep
     m.hazard = True
 
 
+cdef inline bint any_dirty_word(const uint32_t* words) noexcept nogil:
+    """Whether any of the VL / BLOCK = 8 dirty words from `words` is non-zero: read as four 64-bit
+    words (memcpy: no alignment assumed), which the compiler ORs in a few vector instructions."""
+    cdef uint64_t w[4]
+    memcpy(w, words, sizeof(w))
+    return (w[0] | w[1] | w[2] | w[3]) != 0
+
+
 cdef inline void scan_hazard(Machine* m, int64_t addr, int64_t size) noexcept nogil:
     """scan_block over every block of a checked access [addr, addr + size)."""
     cdef int64_t block, lo, hi
     if m.n_dirty == 0:
         return                      # nothing written since the membar: the common path costs this test
     if (addr | size) & (BLOCK - 1) == 0:                # whole blocks (vector loads and stores)
+        if size == VL and not any_dirty_word(&m.ub_dirty[addr // BLOCK]):
+            return                  # a vector's 8 blocks untouched (the usual case): one test, no loop
         for block in range(addr // BLOCK, (addr + size) // BLOCK):
             if m.ub_dirty[block]:
                 scan_block(m, block, 0xFFFFFFFFU)
