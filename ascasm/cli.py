@@ -26,7 +26,7 @@ from .debugger.views import size_text
 from .isa import BY_MNEMONIC
 from .isa.table import BY_CAPI
 from .explain import explain_lines, instruction_list, mnemonics_of
-from .limits import MAX_STEPS_LIMIT, TRACE_LIMIT_DEFAULT
+from .limits import MAX_NUMBER_DIGITS, MAX_STEPS_LIMIT, TRACE_LIMIT_DEFAULT, shown, whole_number
 from .outputs import CappedWriter, OutputRefused, TraceLimitReached, check_outputs
 from .state import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT
 from .trace import write_trace
@@ -53,19 +53,20 @@ class _Parser(argparse.ArgumentParser):
 def ub_size(text: str) -> int:
     """'248K', '256k', '253952' or '0x3e000' -> bytes, at most 256 KiB."""
     m = re.fullmatch(r"\s*(0x[0-9a-f]+|\d+)\s*(k|kib)?\s*", text.lower())
-    if not m:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (try 248K or 253952)")
-    size = int(m.group(1), 0) * (1024 if m.group(2) else 1)
+    size = whole_number(m.group(1), 0) if m else None
+    if size is None:
+        raise argparse.ArgumentTypeError(f"not a size: {shown(text)!r} (try 248K or 253952)")
+    size *= 1024 if m.group(2) else 1
     if not 0 < size <= UB_SIZE:
         raise argparse.ArgumentTypeError(f"UB size must be 1..{UB_SIZE} bytes, got {size}")
     return size
 
 
 def positive_int(text: str) -> int:
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    value = whole_number(text, 0)
+    if value is None:
+        why = f"longer than {MAX_NUMBER_DIGITS} characters" if len(text) > MAX_NUMBER_DIGITS else "not an integer"
+        raise argparse.ArgumentTypeError(f"{why}: {shown(text)!r}")
     if value < 0:
         raise argparse.ArgumentTypeError(f"must not be negative: {value}")
     return value
@@ -136,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="memory for reverse execution, e.g. 256M (default 64M)")
     run.add_argument("--json", action="store_true",
                      help="print a machine-readable report of the run instead of text (docs/cli.md)")
+    run.set_defaults(command_parser=run)        # for usage errors found after parsing (run_command)
     return parser
 
 
@@ -262,6 +264,7 @@ class RunReport:
     exit: int = EXIT_OK
     steps: int = 0
     errors: list = field(default_factory=list)        # AsmError
+    errors_truncated: bool = False                    # the assembler stopped at MAX_ERRORS
     fault: MachineFault | None = None
     warnings: list = field(default_factory=list)      # (SourceLoc, message, notes)
     outputs: list = field(default_factory=list)       # Buffer
@@ -297,9 +300,7 @@ def explain_command(name: str | None) -> int:
 
 def run_command(args) -> int:
     if args.json and args.trace == "-":
-        print("ascasm: error: --json and --trace=- both want standard output; give the trace a file",
-              file=sys.stderr)
-        return EXIT_USAGE
+        raise _UsageError(args.command_parser, "--json and --trace=- both want standard output; give the trace a file")
     report = execute(args)
     if args.json:
         print(json.dumps(report_json(report), indent=1))
@@ -318,7 +319,7 @@ def load(args, report: RunReport) -> tuple | None:
     try:
         program = assemble_file(path, ub_usable=args.ub_usable)
     except AssemblyFailed as failed:
-        report.exit, report.errors = EXIT_ASM, failed.errors
+        report.exit, report.errors, report.errors_truncated = EXIT_ASM, failed.errors, failed.truncated
         return None
     try:
         return program, Machine(program, args.engine or auto_engine(), args.ub_usable, args.max_steps,
@@ -415,7 +416,7 @@ def print_report(report: RunReport, out, err):
     if report.interrupted:
         print(f"ascasm: {report.interrupted}", file=err)
     if report.errors:
-        print(AssemblyFailed(report.errors), file=err)
+        print(AssemblyFailed(report.errors, report.errors_truncated), file=err)
     for loc, message, notes in report.warnings:
         print(format_diagnostic("warning", loc, message, notes), file=err)
     if report.fault is not None:
@@ -451,6 +452,7 @@ def report_json(report: RunReport) -> dict:
         "error": report.error or None,
         "interrupted": report.interrupted or None,
         "errors": [{**_loc_json(e.loc), "message": e.message, "notes": e.notes} for e in report.errors],
+        "errors_truncated": report.errors_truncated,
         "fault": None if fault is None else {**(_loc_json(fault.loc) if fault.loc else {}), "kind": fault.kind,
                                              "message": fault.message, "step": fault.step},
         "warnings": [{**_loc_json(loc), "message": message, "notes": notes} for loc, message, notes in report.warnings],

@@ -33,7 +33,7 @@ import numpy as np
 
 from .asm.expr import parse_number
 from .isa import dtypes
-from .limits import MAX_NESTING
+from .limits import MAX_NESTING, shown
 from .state import MASK_SPR_NAME, MASK_SPR_SET, SPR_AR, SPR_SQZN, SPR_SQZN_SET, UB_SIZE, VL
 
 
@@ -89,13 +89,13 @@ class _Parser:
     def expect(self, token: str):
         got = self.peek()
         if got != token:
-            raise ExprError(f"expected {token!r}" + (f" but found {got!r}" if got else " at the end"))
+            raise ExprError(f"expected {token!r}" + (f" but found {shown(got)!r}" if got else " at the end"))
         self.i += 1
 
     def parse(self):
         node = self.or_()
         if self.peek() is not None:
-            raise ExprError(f"unexpected {self.peek()!r} after a complete expression")
+            raise ExprError(f"unexpected {shown(self.peek())!r} after a complete expression")
         return node
 
     def or_(self):
@@ -171,7 +171,7 @@ class _Parser:
         if _is_number(token):
             return ("num", _number(token))
         if not re.match(r"^[A-Za-z_]", token):
-            raise ExprError(f"unexpected {token!r}")
+            raise ExprError(f"unexpected {shown(token)!r}")
         lower = token.lower()
         if lower in FUNCTIONS and self.peek() == "(":
             self.take()
@@ -199,7 +199,7 @@ class _Parser:
         name = self.take()
         etype = dtypes.lookup(name)
         if etype is None:
-            raise ExprError(f"unknown type '{name}' after {owner} (types: "
+            raise ExprError(f"unknown type '{shown(name)}' after {owner} (types: "
                             + " ".join(t.name for t in dtypes.TYPES[:19]) + ")")
         return etype
 
@@ -270,7 +270,7 @@ def check_names(node, program) -> None:
 
 def _unknown_name(name: str, program) -> ExprError:
     hint = ", ".join(sorted(program.buffers)) or "none"
-    return ExprError(f"unknown name '{name}' (registers v0-v31 p0-p7 s0-s31 a0-a7, ub, pc, steps; "
+    return ExprError(f"unknown name '{shown(name)}' (registers v0-v31 p0-p7 s0-s31 a0-a7, ub, pc, steps; "
                      f"buffers: {hint})")
 
 

@@ -4,6 +4,7 @@ memory. Each limit has a clear error at the bound; docs/cli.md "Limits" lists th
 MAX_SOURCE_BYTES = 8 * 1024 * 1024      # a source file
 MAX_LINES = 250_000                     # lines of a source: each statement costs memory and time
 MAX_LINE_CHARS = 65_536                 # one source line; long data belongs in file("x.npy")
+MAX_TOKENS = 2_000_000                  # names, numbers, operators, punctuation of a source: each kept costs memory
 MAX_ERRORS = 100                        # assembly errors reported before the assembler stops
 MAX_INT_BITS = 256                      # any integer met while evaluating a constant expression
 MAX_NESTING = 100                       # parentheses and unary signs inside one another
@@ -11,6 +12,18 @@ MAX_SHOWN_TOKEN = 200                   # characters of an offending token echoe
 MAX_NPY_HEADER = 10_000                 # bytes of a .npy header (numpy's own default)
 TRACE_LIMIT_DEFAULT = 256 * 1024 * 1024  # bytes of --trace output
 MAX_STEPS_LIMIT = (1 << 63) - 1         # --max-steps: the engine counts steps in 64 bits
+MAX_NUMBER_DIGITS = 40                  # a number typed as a count, line or size (command line, debugger)
+
+
+def whole_number(text: str, base: int = 10) -> int | None:
+    """The integer `text` spells (int(text, base)), or None; None too beyond MAX_NUMBER_DIGITS
+    characters, checked before converting: Python refuses over 4,300 digits in words of its own."""
+    if len(text) > MAX_NUMBER_DIGITS:
+        return None
+    try:
+        return int(text, base)
+    except ValueError:
+        return None
 
 
 def shown(text: str) -> str:

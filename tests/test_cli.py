@@ -183,7 +183,7 @@ def test_trace_dash_is_standard_output(tmp_path):
     assert "expect output: ok (384 elements)" in result.stderr          # the report moves out of the way
     assert not (tmp_path / "-").exists()
     clash = ascasm("run", SCATTER, "--trace=-", "--json", cwd=tmp_path)
-    assert clash.returncode == 64 and "--json and --trace=-" in clash.stderr
+    assert clash.returncode == 64 and "--json and --trace=-" in json.loads(clash.stdout)["usage_error"]
 
 
 @pytest.mark.parametrize("command", ["run", "debug"])

@@ -75,6 +75,18 @@ def test_max_steps_beyond_64_bits_is_a_usage_error(command):
     assert_clean(result, 64, "argument --max-steps: at most 9223372036854775807")
 
 
+@pytest.mark.parametrize("option, value, message", [
+    ("--max-steps", "9" * 5000, "argument --max-steps: longer than 40 characters: '999"),
+    ("--ub-usable", "0x" + "f" * 5000, "argument --ub-usable: not a size: '0xfff"),
+    ("--trace-limit", "9" * 5000, "argument --trace-limit: not a size: '999"),
+])
+def test_huge_option_values_are_short_usage_errors(option, value, message):
+    # no echo of all 5,000 digits, no Python "Exceeds the limit (4300 digits)"
+    result = ascasm("run", SCATTER, option, value)
+    assert_clean(result, 64, message)
+    assert "... (5,0" in result.stderr and len(result.stderr) < 1000
+
+
 def test_max_steps_at_the_64_bit_limit_runs():
     result = ascasm("run", SCATTER, "--max-steps", str((1 << 63) - 1))
     assert result.returncode == 0, result.stderr
@@ -140,12 +152,25 @@ def test_trace_limit_default_is_256_mib():
 @pytest.mark.parametrize("args, message", [
     (["run", "x.s", "--max-steps", "-1"], "ascasm run: argument --max-steps: must not be negative: -1"),
     (["run", "--json"], "ascasm run: the following arguments are required: file"),
+    (["run", str(SCATTER), "--trace=-"], "ascasm run: --json and --trace=- both want standard output; give the "
+                                         "trace a file"),
 ])
 def test_usage_errors_under_json_are_json(args, message):
     result = ascasm(*args, "--json")
     assert result.returncode == 64
     report = json.loads(result.stdout)
     assert (report["status"], report["exit"], report["usage_error"], report["file"]) == ("usage_error", 64, message, None)
+
+
+def test_too_many_errors_says_so(tmp_path):
+    source = write(tmp_path, "    mov s0,, 1\n" * 150)
+    result = ascasm("run", source)
+    assert_clean(result, 1, f"{source}:100:")
+    assert result.stderr.rstrip().endswith("\n100 errors; too many errors, stopped here")
+    report = json.loads(ascasm("run", source, "--json").stdout)
+    assert (len(report["errors"]), report["errors_truncated"]) == (100, True)
+    report = json.loads(ascasm("run", write(tmp_path, "    mov s0,, 1\n"), "--json").stdout)
+    assert (len(report["errors"]), report["errors_truncated"]) == (1, False)
 
 
 def test_a_fifo_as_the_source(tmp_path):

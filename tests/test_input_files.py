@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from ascasm import AssemblyFailed, assemble_file
+from ascasm.limits import MAX_NPY_HEADER
 
 
 def file_error(tmp_path, data_name: str, count: int = 8, type_name: str = "u8"):
@@ -49,10 +50,20 @@ def test_a_truncated_npy(tmp_path):
                                              "data, the file holds 4")
 
 
-def test_a_header_larger_than_the_limit(tmp_path):
+@pytest.mark.parametrize("version, length_bytes", [(1, 2), (2, 4)])
+def test_a_header_larger_than_the_limit(tmp_path, version, length_bytes):
+    # ascasm's own words, not numpy's, which advise allow_pickle=True (never safe on a file one is given)
     header = b"{'descr': '<u1', 'fortran_order': False, 'shape': (4,), " + b" " * 20000 + b"}\n"
-    (tmp_path / "x.npy").write_bytes(b"\x93NUMPY\x02\x00" + len(header).to_bytes(4, "little") + header + b"\0" * 4)
-    assert file_error(tmp_path, "x.npy").startswith(f"{tmp_path / 'x.npy'}: bad .npy header: ")
+    (tmp_path / "x.npy").write_bytes(b"\x93NUMPY" + bytes([version, 0]) + len(header).to_bytes(length_bytes, "little")
+                                     + header + b"\0" * 4)
+    assert file_error(tmp_path, "x.npy") == (f"{tmp_path / 'x.npy'}: its .npy header is {len(header):,} bytes; "
+                                             f"the limit is {MAX_NPY_HEADER:,}")
+
+
+def test_a_header_claiming_gigabytes_is_refused_before_reading(tmp_path):
+    (tmp_path / "x.npy").write_bytes(b"\x93NUMPY\x02\x00" + b"\xff" * 4 + b"{")
+    message = file_error(tmp_path, "x.npy")
+    assert message.endswith(f"its .npy header is 4,294,967,295 bytes; the limit is {MAX_NPY_HEADER:,}")
 
 
 def test_pickled_objects_are_never_loaded(tmp_path):

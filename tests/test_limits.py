@@ -1,12 +1,15 @@
 """Bounded work on any input (ascasm/limits.py, docs/cli.md "Limits"): a small source cannot make the
 assembler compute huge numbers, echo huge tokens or report errors without end; every bound is a
 located error, never a traceback, a hang or a numpy warning."""
+import re
 import time
+import tracemalloc
 import warnings
 
 import pytest
 
 from ascasm import AssemblyFailed, assemble, assemble_file
+from ascasm.asm import parser
 from ascasm.limits import (MAX_ERRORS, MAX_INT_BITS, MAX_LINE_CHARS, MAX_LINES, MAX_NESTING, MAX_SHOWN_TOKEN,
                            MAX_SOURCE_BYTES)
 
@@ -118,6 +121,36 @@ def test_line_count():
     assert time.monotonic() - start < 5
     assert (error.loc.line, error.loc.col) == (MAX_LINES + 1, 1)
     assert error.message == f"the source has {MAX_LINES + 1:,} lines; the limit is {MAX_LINES:,}"
+    # the limit itself is allowed, with or without a final "\n" (which ends a line and starts none)
+    for text in ("\n" * (MAX_LINES - 1) + "halt\n", "\n" * (MAX_LINES - 1) + "halt"):
+        assert assemble(text, "t.s").insns[0].loc.line == MAX_LINES
+
+
+def test_token_count(monkeypatch):
+    # every token of a statement is kept until the second pass: a source within the size limits,
+    # made of short tokens (1+1+1...), must not add up to gigabytes; the limit stops the parse there
+    monkeypatch.setattr(parser, "MAX_TOKENS", 1000)
+    assert len(assemble("halt\n" * 1000, "t.s").insns) == 1000
+    errors = errors_of("mov s0,, 1\n" + "halt\n" * 1000 + "mov s0, 1\nb nowhere\n")
+    assert [(e.loc.line, e.loc.col) for e in errors] == [(1, 8), (1002, 1)]    # nothing reported after it
+    assert errors[1].message == "the source has more than 1,000 tokens; the limit is 1,000"
+
+
+@pytest.mark.parametrize("source", [
+    ("mov s0, " + "+".join(["1"] * 8000) + "\n") * 2,          # 32,004 tokens
+    ".ub a u8[8000] = [" + ",".join(["1"] * 8000) + "]\n",    # 16,000 tokens
+])
+def test_memory_per_token(source):
+    # what MAX_TOKENS bounds (docs/cli.md "Limits"): under 160 bytes per token kept to the second pass
+    # (the peak of the whole assembly), so that a source at the limit stays near 300 MB
+    tokens = len(re.findall(r"[\w.]+|[^\w\s]", source))
+    tracemalloc.start()
+    try:
+        assemble(source, "t.s")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak / tokens < 160
 
 
 def test_source_size(tmp_path):

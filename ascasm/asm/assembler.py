@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import gc
+import itertools
 import math
 import re
 from functools import lru_cache
@@ -62,6 +63,7 @@ class _Form:
         self.fits = tuple(frozenset(shape for shape, kinds in _FITS.items() if op.kind in kinds)
                           for op in spec.operands)
         self.accepted = frozenset(tuple(t.code for t in combo) for combo in spec.types)
+        self.keyword_at = tuple(k for k, op in enumerate(spec.operands) if op.kind in KEYWORDS)
 
     def first_misfit(self, shapes: list[str]) -> int:
         """Index of the first operand of a kind this form cannot take; len(shapes) when all fit;
@@ -384,17 +386,18 @@ class _Assembler:
         shapes = [_shape(node) for node in operand_nodes]
         form = self.choose_form(mnemonic_token, forms, operand_nodes, shapes)
         spec = form.spec
-        operand_nodes = self.place_keywords(spec, operand_nodes)
+        operand_nodes = self.place_keywords(form, operand_nodes)
         slot_types: list[tuple] = [None] * spec.type_slots
         operands = [self.operand(op, node, slot_types) for op, node in zip(spec.operands, operand_nodes)]
         operands += [None] * (len(spec.operands) - len(operands))      # optional operands left out
-        types = tuple(t for t, _node in slot_types)
-        if form.accepted and tuple(t.code for t in types) not in form.accepted:
+        types = tuple([t for t, _node in slot_types])
+        if form.accepted and tuple([t.code for t in types]) not in form.accepted:
             first_typed = next(node for t, node in slot_types)
             self.fail(first_typed, f"'{spec.mnemonic}' does not accept {'/'.join(t.name for t in types)}",
                       [f"accepted{isa.types_source_text(spec)}: {isa.accepted_types_text(spec)}",
                        f"syntax: {spec.text}"])
-        self.check_keywords(spec, types, operands, operand_nodes)
+        if form.keyword_at:
+            self.check_keywords(spec, types, operands, operand_nodes)
         self.check_loop_operands(spec, operands, operand_nodes, mnemonic_token)
         if spec.family == "mask_from_vector":
             self.check_block(operands[2], operand_nodes[2], types[0])
@@ -464,10 +467,10 @@ class _Assembler:
                       [f"a vector register holds {blocks} blocks of {32 // etype.width} bytes for {etype.name} "
                        "(asc_copy.md: part)"])
 
-    def place_keywords(self, spec, nodes) -> list:
+    def place_keywords(self, form: _Form, nodes) -> list:
         """Trailing keyword operands (`sat`, `even`...) may be written in any order and each may be
         left out: every keyword goes to the operand of its kind (None where none is written)."""
-        keyword_at = [k for k, op in enumerate(spec.operands) if op.kind in KEYWORDS]
+        spec, keyword_at = form.spec, form.keyword_at
         if not keyword_at or len(nodes) <= keyword_at[0]:
             return nodes
         first = keyword_at[0]
@@ -497,10 +500,10 @@ class _Assembler:
     def choose_form(self, mnemonic_token, forms, nodes, shapes) -> _Form:
         """The first form whose operand count and kinds fit; otherwise an error about the form that
         fits best: the first operand of the wrong kind, or the operand count."""
-        misfits = [(form.first_misfit(shapes), form) for form in forms]
-        for misfit, form in misfits:
-            if misfit == len(shapes):
+        for form in forms:
+            if form.first_misfit(shapes) == len(shapes):
                 return form
+        misfits = [(form.first_misfit(shapes), form) for form in forms]
         syntax_notes = [f"syntax: {form.spec.text}" for form in forms]
         misfit, form = max(misfits, key=lambda pair: pair[0])
         if misfit < 0:
@@ -601,7 +604,7 @@ class _Assembler:
         etype = isa.lookup(suffix)
         if etype is None:
             suffix_column = token.end_column - len(suffix)
-            suffix_token = Token("NAME", suffix, token.line, suffix_column, token.end_column)
+            suffix_token = Token("NAME", suffix, token.line, suffix_column)
             self.element_type(suffix_token)
         earlier = slot_types[op.type_slot]
         if earlier is not None and earlier[0] != etype:
@@ -651,13 +654,16 @@ _OPCODES = {id(spec): isa.opcode(spec) for spec in isa.INSNS}
 
 
 def _bytecode(insns: list[Insn]) -> np.ndarray:
-    """The bytecode rows (docs/bytecode.md): [opcode, type slot 0, type slot 1, operand slots...]."""
-    rows = []
-    for insn in insns:
-        row = [_OPCODES[id(insn.spec)], *(t.code for t in insn.types)]
-        row += [0] * (isa.ROW_HEADER - len(row)) + operand_slots(insn.spec, insn.operands)
-        rows.append(row + [0] * (ROW_WIDTH - len(row)))
-    return np.array(rows, np.int64).reshape(len(rows), ROW_WIDTH)
+    """The bytecode rows (docs/bytecode.md): [opcode, type slot 0, type slot 1, operand slots...],
+    written straight into the array: a list of rows first would take twice the array's memory."""
+    values = itertools.chain.from_iterable(map(_row, insns))
+    return np.fromiter(values, np.int64, len(insns) * ROW_WIDTH).reshape(len(insns), ROW_WIDTH)
+
+
+def _row(insn: Insn) -> list[int]:
+    row = [_OPCODES[id(insn.spec)], *[t.code for t in insn.types]]
+    row += [0] * (isa.ROW_HEADER - len(row)) + operand_slots(insn.spec, insn.operands)
+    return row + [0] * (ROW_WIDTH - len(row))
 
 
 def _shape(node) -> str:
@@ -692,8 +698,8 @@ def _sum_terms(root, sign):
         node, node_sign = stack.pop()
         if node.type == "group":
             stack.append((node.inner, node_sign))
-        elif node.type == "binary" and node.op.value in "+-":
-            stack.append((node.right, node_sign if node.op.value == "+" else -node_sign))
+        elif node.type == "binary" and node.op in ("+", "-"):
+            stack.append((node.right, node_sign if node.op == "+" else -node_sign))
             stack.append((node.left, node_sign))
         else:
             terms.append((node_sign, node))

@@ -82,8 +82,8 @@ def ordered_chain(items: list):
     (operator-precedence parsing with two stacks)."""
     terms, ops = [items[0]], []
     for k in range(1, len(items), 2):
-        op = items[k]
-        while ops and PRECEDENCE[ops[-1].value] >= PRECEDENCE[op.value]:
+        op = items[k].value
+        while ops and PRECEDENCE[ops[-1]] >= PRECEDENCE[op]:
             right = terms.pop()
             terms.append(Binary(ops.pop(), terms.pop(), right))
         ops.append(op)
@@ -123,7 +123,7 @@ def evaluate(root, resolve_name):
             else:
                 stack.extend(((node.right, False), (node.left, False)))
         elif kind == "signed":
-            if node.sign.value == "-":
+            if node.sign == "-":
                 values.append(_checked(operator.neg, node, values.pop()))
         else:
             right, left = values.pop(), values.pop()
@@ -135,15 +135,15 @@ _KIND_WORDS = {"address": "an address [...]", "list": "a list [...]"}
 
 
 def _binary(node, left, right):
-    symbol = node.op.value
+    symbol = node.op
     if symbol in _INTEGER_ONLY and (_has_float(left) or _has_float(right)):
         raise ExprError(f"'{symbol}' needs integer operands", node)
-    if symbol in _DIVISIONS and np.any(np.asarray(right) == 0):
+    if symbol in _DIVISIONS and _anywhere(right == 0):
         raise ExprError("division by zero", node)
     if symbol in ("<<", ">>"):
-        if np.any(np.asarray(right) < 0):
+        if _anywhere(right < 0):
             raise ExprError("negative shift count", node)
-        if np.any(np.asarray(right) > MAX_SHIFT):
+        if _anywhere(right > MAX_SHIFT):
             raise ExprError(f"shift count larger than {MAX_SHIFT}", node)
     return _checked(_BINARY[symbol], node, left, right)
 
@@ -179,9 +179,14 @@ def _checked(function, node, *operands):
         overflowed = not _finite(result) and all(_finite(operand) for operand in operands)
     if too_wide:
         raise ExprError(f"an intermediate value is wider than {MAX_INT_BITS} bits", node)
-    if np.any(overflowed):
+    if _anywhere(overflowed):
         raise ExprError(f"float overflow: the result is beyond {FLOAT_MAX!r}", node)
     return result
+
+
+def _anywhere(condition) -> bool:
+    """Whether a condition holds, for any element of an array (np.any costs microseconds on a bool)."""
+    return bool(condition.any()) if isinstance(condition, np.ndarray) else bool(condition)
 
 
 def _finite(value):

@@ -14,6 +14,7 @@ import numpy as np
 from ..limits import MAX_NPY_HEADER
 
 _NPY_MAGIC = b"\x93NUMPY"
+_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
@@ -58,12 +59,17 @@ def load_npy(path: Path, max_count: int) -> np.ndarray:
         file.seek(0)
         try:
             version = np.lib.format.read_magic(file)
-            if version == (1, 0):
-                shape, fortran_order, dtype = np.lib.format.read_array_header_1_0(file, max_header_size=MAX_NPY_HEADER)
-            elif version == (2, 0):
-                shape, fortran_order, dtype = np.lib.format.read_array_header_2_0(file, max_header_size=MAX_NPY_HEADER)
-            else:
+            read_header = _HEADER_READERS.get(version)
+            if read_header is None:
                 raise InputFileError(f"{path}: .npy format version {version[0]}.{version[1]} is not supported")
+            # the header's length first, in ascasm's words: numpy's refusal advises allow_pickle=True
+            length_field = file.read(2 if version == (1, 0) else 4)
+            header_size = int.from_bytes(length_field, "little")
+            if header_size > MAX_NPY_HEADER:
+                raise InputFileError(f"{path}: its .npy header is {header_size:,} bytes; the limit is "
+                                     f"{MAX_NPY_HEADER:,}")
+            file.seek(-len(length_field), os.SEEK_CUR)
+            shape, fortran_order, dtype = read_header(file, max_header_size=MAX_NPY_HEADER)
         except ValueError as exc:
             raise InputFileError(f"{path}: bad .npy header: {exc}") from None
         if dtype.hasobject or dtype.kind not in "biuf":

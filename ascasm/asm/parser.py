@@ -22,13 +22,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from types import SimpleNamespace
 
 from lark import Lark, Transformer
 from lark.exceptions import UnexpectedToken
 from lark.lexer import Lexer
 
 from ..isa import DIRECTIVES
-from ..limits import MAX_ERRORS, MAX_LINE_CHARS, MAX_LINES, MAX_NESTING, MAX_SOURCE_BYTES, shown
+from ..limits import MAX_ERRORS, MAX_LINE_CHARS, MAX_LINES, MAX_NESTING, MAX_SOURCE_BYTES, MAX_TOKENS, shown
 from ..source import FORBIDDEN_CHARACTERS
 from .errors import AsmError, SourceLoc
 from .expr import ordered_chain
@@ -78,17 +79,23 @@ class Parsed:
 
 class _Source:
     """What the lexer scans: `text` from offset `pos`, which is the start of line `line`. The lexer
-    keeps `pos` at the token it handed out last, where a syntax error is found."""
+    keeps `pos` at the token it handed out last, where a syntax error is found, and `budget`, the
+    tokens the source may still have, at the end of the last line parsed; `interned` holds one string
+    per name, shared by its tokens. After a syntax error, parsing resumes with `pos` and `line` moved
+    to the next line."""
+    __slots__ = ("text", "pos", "line", "budget", "interned")
 
-    def __init__(self, text: str, pos: int, line: int):
-        self.text, self.pos, self.line = text, pos, line
+    def __init__(self, text: str):
+        self.text, self.pos, self.line, self.budget, self.interned = text, 0, 1, MAX_TOKENS, {}
 
 
 class _LexError(Exception):
-    def __init__(self, message: str, line: int, column: int, end_column: int, pos: int, notes=()):
+    """A syntax error; parsing resumes on the next line unless it is `fatal` (a source limit)."""
+
+    def __init__(self, message: str, line: int, column: int, end_column: int, pos: int, notes=(), fatal=False):
         super().__init__(message)
         self.message, self.line, self.column, self.end_column, self.pos = message, line, column, end_column, pos
-        self.notes = list(notes)
+        self.notes, self.fatal = list(notes), fatal
 
 
 class _Lexer(Lexer):
@@ -104,46 +111,56 @@ class _Lexer(Lexer):
         alternatives = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals)
         self.pattern = re.compile(f"(?:{white_space})?(?:{alternatives})")
         self.ignored = frozenset(lexer_conf.ignore)
+        self.special = self.ignored | {"NL", "BINOP", "NUMBER", "LABEL"} | _EXPRESSION_DIRECTIVES
         self.number_tail = re.compile(r"[\w.]+")
 
     def lex(self, lexer_state, parser_state):
         source: _Source = lexer_state.text
         text, pos, line = source.text, source.pos, source.line
         line_start = pos
-        match, ignored, interned = self.pattern.match, self.ignored, {}
+        match, special, ignored, interned = self.pattern.match, self.special, self.ignored, source.interned
+        budget = source.budget          # tokens the source may still have (MAX_TOKENS)
         floor_division = False          # on this line, `//` is an operator (a .ub/.equ/.expect line)
         end = len(text)
         while pos < end:
             m = match(text, pos)
             if m is None:
                 raise self._no_token(text, pos, line, line_start)
-            kind, stop = m.lastgroup, m.end()
-            if kind in ignored:
-                pos = stop
-                continue
-            pos = m.start(kind)
+            kind = m.lastgroup
+            start, stop = m.span(kind)
+            source.pos = start
             value = m.group(kind)
-            column = pos - line_start + 1
-            source.pos = pos
-            if kind == "NL":
-                yield Token("NL", "", line, column, column + 1)
-                line += value.count("\n")
-                line_start = pos + value.rindex("\n") + 1
-                pos, floor_division = stop, False
-                continue
-            if kind == "BINOP" and value == "//" and not floor_division:
-                pos = text.find("\n", pos)      # a comment; the text always ends with "\n"
-                continue
-            if kind == "NUMBER" and (text[stop].isalnum() or text[stop] in "_."):
-                tail = self.number_tail.match(text, stop).end()
-                raise _LexError(f"malformed number {shown(text[pos:tail])!r}", line, column,
-                                tail - line_start + 1, pos)
-            if kind == "LABEL":
-                value = value.rstrip(":\t \f")
-            elif kind in _EXPRESSION_DIRECTIVES:
-                floor_division = True
+            if kind in special:         # the common tokens (NAME, COMMA, ...) skip these tests
+                if kind == "NL":
+                    yield Token("NL", "\n", line, start - line_start + 1)
+                    source.budget = budget      # (the tokens of a line with an error are not kept)
+                    line += value.count("\n")
+                    line_start = start + value.rindex("\n") + 1
+                    pos, floor_division = stop, False
+                    continue
+                if kind in ignored:
+                    pos = stop
+                    continue
+                if kind == "BINOP" and value == "//" and not floor_division:
+                    pos = text.find("\n", start)    # a comment; the text always ends with "\n"
+                    continue
+                if kind == "NUMBER" and (text[stop].isalnum() or text[stop] in "_."):
+                    tail = self.number_tail.match(text, stop).end()
+                    raise _LexError(f"malformed number {shown(text[start:tail])!r}", line, start - line_start + 1,
+                                    tail - line_start + 1, start)
+                if kind == "LABEL":
+                    value = value.rstrip(":\t \f")
+                elif kind in _EXPRESSION_DIRECTIVES:
+                    floor_division = True
+            budget -= 1
+            if budget < 0:
+                column = start - line_start + 1
+                raise _LexError(f"the source has more than {MAX_TOKENS:,} tokens; the limit is {MAX_TOKENS:,}",
+                                line, column, column + len(value), start, fatal=True,
+                                notes=["a token is a name, a number, an operator or a punctuation mark; "
+                                       'long data belongs in a file: INIT takes file("data.npy")'])
             value = interned.setdefault(value, value)    # repeated names share one string
-            yield Token(kind, value, line, column, column + len(value))
+            yield Token(kind, value, line, start - line_start + 1)
             pos = stop
 
     def _no_token(self, text: str, pos: int, line: int, line_start: int) -> _LexError:
@@ -180,7 +197,9 @@ class _Builder(Transformer):
             self.records.append(Line(_first_token(statement).line, None, statement))
 
     def instruction(self, children):
-        return Instruction(children[0], [c for c in children[1::2] if c is not None])
+        # [NAME, operand, COMMA, operand, ...], or NAME and placeholders (None) when it has no operand;
+        # a tuple is one allocation, a list two
+        return Instruction(children[0], tuple(children[1::2]) if children[1] is not None else ())
 
     def address(self, children):
         return Address(*children)
@@ -240,7 +259,36 @@ _lock = threading.Lock()        # one parser and one builder, shared by every pa
 @lru_cache(maxsize=1)
 def _parser() -> tuple[Lark, _Builder]:
     builder = _Builder()
-    return Lark(grammar_text(), parser="lalr", lexer=_Lexer, transformer=builder), builder
+    return _streamlined(Lark(grammar_text(), parser="lalr", lexer=_Lexer, transformer=builder)), builder
+
+
+class _Reduction:
+    """A grammar rule as Lark's LALR loop reads it when it reduces: its expansion (for the length) and
+    its name, a plain str. Unlike lark.grammar.Rule, it hashes and compares by identity, in C."""
+    __slots__ = ("expansion", "origin")
+
+    def __init__(self, rule):
+        self.expansion, self.origin = rule.expansion, SimpleNamespace(name=str(rule.origin.name))
+
+
+def _streamlined(lark: Lark) -> Lark:
+    """`lark` with the same parse table and callbacks, but less Python run per reduction: Lark's loop
+    hashes the rule (Rule.__hash__), compares it (`assert arg != end_state`: Rule.__eq__) and looks up
+    the rule's name, a lark Token whose __eq__ is Python code too, a tenth of the parse time in all.
+    Each rule of the table is swapped for a _Reduction. Should Lark's internals be other than this
+    (another version), the parser is left as it is: slower, never wrong."""
+    try:
+        from lark.parsers.lalr_analysis import Reduce
+        parser = lark.parser.parser.parser
+        records = {rule: _Reduction(rule) for rule in parser.callbacks}
+        states = {state: {symbol: (action, records[arg] if action is Reduce else arg)
+                          for symbol, (action, arg) in actions.items()}
+                  for state, actions in parser.parse_table.states.items()}
+        callbacks = {records[rule]: callback for rule, callback in parser.callbacks.items()}
+    except (AttributeError, ImportError, KeyError, TypeError, ValueError):
+        return lark
+    parser.parse_table.states, parser.callbacks = states, callbacks
+    return lark
 
 
 def parse_source(text: str, filename: str) -> Parsed:
@@ -255,15 +303,16 @@ def parse_source(text: str, filename: str) -> Parsed:
     if len(text) > MAX_SOURCE_BYTES:
         error(1, 1, 2, f"the source is {len(text):,} characters long; the limit is {MAX_SOURCE_BYTES:,}")
         return Parsed([], errors, text_lines, set())
-    if len(text_lines) > MAX_LINES:
-        error(MAX_LINES + 1, 1, 2, f"the source has {len(text_lines):,} lines; the limit is {MAX_LINES:,}")
+    line_count = len(text_lines) - (text_lines[-1] == "")       # a final "\n" ends a line, starts none
+    if line_count > MAX_LINES:
+        error(MAX_LINES + 1, 1, 2, f"the source has {line_count:,} lines; the limit is {MAX_LINES:,}")
         return Parsed([], errors, text_lines, set())
     text = _checked_text(text, text_lines, error)
     broken: set[str] = set()
     parser, builder = _parser()
     with _lock:
         builder.records = []
-        source = _Source(text, 0, 1)
+        source = _Source(text)
         while source.pos < len(text) and len(errors) < MAX_ERRORS:
             try:
                 parser.parse(source)
@@ -277,11 +326,14 @@ def parse_source(text: str, filename: str) -> Parsed:
                 failed = _LexError(f"expression nested deeper than {MAX_NESTING} levels", node.line, node.column,
                                    node.end_column, source.pos)
             error(failed.line, failed.column, failed.end_column, failed.message, failed.notes)
+            if failed.fatal:            # a source limit: the lines parsed so far are not the program
+                builder.records = []
+                break
             declared = _DECLARED_NAME.match(text_lines[failed.line - 1])
             if declared:
                 broken.add(declared.group(1))
             # resume on the next line (the text ends with "\n", so there is one)
-            source = _Source(text, text.find("\n", failed.pos) + 1, failed.line + 1)
+            source.pos, source.line = text.find("\n", failed.pos) + 1, failed.line + 1
         lines, builder.records = builder.records, []
     return Parsed(lines, errors, text_lines, broken)
 

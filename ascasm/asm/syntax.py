@@ -10,13 +10,19 @@ from dataclasses import dataclass
 
 
 class Token:
-    """A terminal as the lexer cut it: NAME, NUMBER, STRING, LABEL, COMMA, ... (grammar/ascasm.lark)."""
-    __slots__ = ("type", "value", "line", "column", "end_column")
+    """A terminal as the lexer cut it: NAME, NUMBER, STRING, LABEL, COMMA, ... (grammar/ascasm.lark).
+    It spans len(value) columns (an end of line's value is "\n"); the end is computed rather than
+    stored, since a large program keeps hundreds of thousands of tokens until the second pass."""
+    __slots__ = ("type", "value", "line", "column")
     depth = 0                               # nesting depth of an expression that is a single token
     start_pos = end_line = end_pos = None   # read by Lark when it makes its end-of-input token
 
-    def __init__(self, type_: str, value: str, line: int, column: int, end_column: int):
-        self.type, self.value, self.line, self.column, self.end_column = type_, value, line, column, end_column
+    def __init__(self, type_: str, value: str, line: int, column: int):
+        self.type, self.value, self.line, self.column = type_, value, line, column
+
+    @property
+    def end_column(self) -> int:
+        return self.column + len(self.value)
 
     def __repr__(self) -> str:
         return f"Token({self.type}, {self.value!r}, {self.line}:{self.column})"
@@ -32,23 +38,23 @@ class Node:
 
 
 class Binary(Node):
-    """`left op right`, the chain already ordered by precedence."""
+    """`left op right`, the chain already ordered by precedence; `op` is the operator's text."""
     __slots__ = ("op", "left", "right", "depth")
     type = "binary"
 
-    def __init__(self, op: Token, left, right):
+    def __init__(self, op: str, left, right):
         self.op, self.left, self.right = op, left, right
         self.depth = max(left.depth, right.depth)
         self.span(left, right)
 
 
 class Signed(Node):
-    """`-x` or `+x`."""
+    """`-x` or `+x`; `sign` is "-" or "+"."""
     __slots__ = ("sign", "operand", "depth")
     type = "signed"
 
     def __init__(self, sign: Token, operand):
-        self.sign, self.operand, self.depth = sign, operand, operand.depth + 1
+        self.sign, self.operand, self.depth = sign.value, operand, operand.depth + 1
         self.span(sign, operand)
 
 
@@ -98,7 +104,7 @@ class ListInit(Node):
 @dataclass(slots=True)
 class Instruction:
     mnemonic: Token
-    operands: list
+    operands: tuple
 
 
 @dataclass(slots=True)

@@ -18,6 +18,7 @@ from ..asm.assembler import assemble_file
 from ..asm.errors import AssemblyFailed
 from ..debug_expr import ExprError, format_memory, format_value
 from ..isa import BY_MNEMONIC, DIRECTIVES, dtypes
+from ..limits import shown, whole_number
 from ..explain import explain_lines
 from ..program import Program
 from ..source import unreadable
@@ -75,9 +76,10 @@ class Display:
 def parse_size(text: str) -> int:
     """'64M', '512K', '1G', '1048576' -> bytes."""
     m = re.fullmatch(r"\s*(\d+)\s*([kmg]?)(i?b)?\s*", text.lower())
-    if not m:
-        raise ValueError(f"not a size: {text!r} (try 64M)")
-    return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2)]
+    number = whole_number(m.group(1)) if m else None
+    if number is None:
+        raise ValueError(f"not a size: {shown(text.strip())!r} (try 64M)")
+    return number << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2)]
 
 
 class Debugger(cmd.Cmd):
@@ -188,7 +190,7 @@ class Debugger(cmd.Cmd):
 
     def default(self, line: str):
         word = line.split()[0] if line.split() else line
-        self.out(f"unknown command '{word}' (type help for the list)")
+        self.out(f"unknown command '{shown(word)}' (type help for the list)")
 
     def do_EOF(self, arg):
         return True
@@ -236,7 +238,7 @@ class Debugger(cmd.Cmd):
         elif not is_command:
             close = [m for m in BY_MNEMONIC if m.startswith(topic.lower())]
             hint = f" (instructions starting so: {', '.join(close)})" if close else ""
-            self.out(f"no help for '{topic}'{hint}")
+            self.out(f"no help for '{shown(topic)}'{hint}")
 
     # ------------------------------------------------------------------ running forward
     def do_step(self, arg):
@@ -289,10 +291,9 @@ class Debugger(cmd.Cmd):
         text = arg.strip()
         if not text:
             return 1
-        try:
-            count = int(text, 0)
-        except ValueError:
-            self.out(f"usage: {command} [N] (N a positive number, not {text!r})")
+        count = whole_number(text, 0)
+        if count is None:
+            self.out(f"usage: {command} [N] (N a positive number, not {shown(text)!r})")
             return None
         if count <= 0:
             self.out(f"{command}: N must be positive")
@@ -405,13 +406,13 @@ class Debugger(cmd.Cmd):
             watches.clear()
             return
         for text in numbers:
-            number = int(text) if text.isdigit() else -1
+            number = whole_number(text)
             if breakpoints.pop(number, None):
                 self.out(f"deleted breakpoint {number}")
             elif watches.pop(number, None):
                 self.out(f"deleted watch {number}")
             else:
-                self.out(f"no breakpoint or watch number {text}")
+                self.out(f"no breakpoint or watch number {shown(text)}")
 
     def do_watch(self, arg):
         """w(atch) EXPR
@@ -449,8 +450,8 @@ class Debugger(cmd.Cmd):
             self.displays.clear()
             return
         for text in arg.split():
-            if not (text.isdigit() and self.displays.pop(int(text), None)):
-                self.out(f"no display number {text}")
+            if not self.displays.pop(whole_number(text), None):
+                self.out(f"no display number {shown(text)}")
 
     def do_info(self, arg):
         """info break|watch|display|history|buffers|labels|registers [NAME ...]
@@ -524,10 +525,12 @@ class Debugger(cmd.Cmd):
         if type_name:
             etype = dtypes.lookup(type_name)
             if etype is None:
-                raise ExprError(f"unknown type '{type_name}'")
+                raise ExprError(f"unknown type '{shown(type_name)}'")
         elif fmt or unit:
             etype = dtypes.lookup(_UNITS[unit or "b"])
-        count = int(count_text) if count_text else (16 if etype else 64)
+        count = whole_number(count_text) if count_text else (16 if etype else 64)
+        if count is None:
+            raise ExprError(f"x: the count {shown(count_text)} is larger than the UB")
         value = debug_expr.evaluate_text(where, self.control.env(), addresses=True)
         if value.is_array or value.data.dtype.kind not in "iu":
             raise ExprError(f"x needs one address, not {value.label}")
@@ -583,9 +586,8 @@ class Debugger(cmd.Cmd):
         Markers: -> the next instruction, B a breakpoint."""
         count = len(self.program.source.splitlines())
         if arg.strip():
-            try:
-                center = int(arg.strip())
-            except ValueError:
+            center = whole_number(arg.strip())
+            if center is None:
                 self.out("usage: l [LINE]")
                 return
             first = max(1, center - 5)

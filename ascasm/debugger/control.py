@@ -18,6 +18,7 @@ import numpy as np
 from .. import debug_expr
 from ..debug_expr import Env, ExprError
 from ..isa.operands import Kind
+from ..limits import shown, whole_number
 from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT, VL
 from ..effects import lane_type
 from ..history import DEFAULT_HISTORY_CAP, HALTED, RUNNING, Recorder, Segment
@@ -443,11 +444,10 @@ class RunControl:
             if pc >= len(insns):
                 raise ExprError(f"label {where} is past the last instruction")
             return pc, insns[pc].loc.line, ""
-        try:
-            line = int(where, 10)
-        except ValueError:
+        line = whole_number(where)
+        if line is None:
             labels = ", ".join(sorted(self.program.labels)) or "none"
-            raise ExprError(f"'{where}' is neither a line number nor a label (labels: {labels})") from None
+            raise ExprError(f"'{shown(where)}' is neither a line number nor a label (labels: {labels})")
         for pc, insn in enumerate(insns):
             if insn.loc.line >= line:
                 note = "" if insn.loc.line == line else \
