@@ -34,13 +34,14 @@ FAST_CHUNK = 1 << 20                    # engine budget per call in a fast run (
 class Move:
     """One recorded `run(1)`: an executed instruction, or a stop without a step (fault, end of code).
     `undo`: (state part, changed byte positions, their old bytes); `writer_undo`: (map, positions,
-    old WRITER rows)."""
+    old WRITER rows); `edit`: for a change the user made (`set var`), what they typed."""
     steps_before: int
     pc: int
     undo: list
     writer_undo: list
     nbytes: int = 0
     moves: int = 1
+    edit: str = ""
 
 
 class Snapshot:
@@ -185,10 +186,12 @@ class Recorder:
         shadow[changed] = raw[changed]
         return part, changed.astype(np.int32), old
 
-    def edit(self, part: str, positions: np.ndarray, new: np.ndarray, writer: tuple | None = None) -> Move:
+    def edit(self, part: str, positions: np.ndarray, new: np.ndarray, writer: tuple | None = None,
+             label: str = "") -> Move:
         """A change the user makes (the debugger's `set var`), recorded as a move that `back` undoes:
         bytes `positions` of state part `part` (its raw bytes) become `new`. `writer` = (map name,
-        positions): last-writer entries to mark as written by the user (pc USER_EDIT) at this step."""
+        positions): last-writer entries to mark as written by the user (pc USER_EDIT) at this step.
+        `label`: the change as the user wrote it, for `back` to say what it undid."""
         raw = self._raw(part)
         undo = [(part, positions.astype(np.int32), raw[positions].copy())]
         raw[positions] = new
@@ -201,7 +204,7 @@ class Recorder:
             writer_undo.append((name, where, self.writers[name][where].copy()))
             self.writers[name][where] = rows
         move = Move(self.state.steps, self.state.pc, undo, writer_undo,
-                    MOVE_OVERHEAD + _nbytes(*undo[0][1:]) + sum(_nbytes(*w[1:]) for w in writer_undo))
+                    MOVE_OVERHEAD + _nbytes(*undo[0][1:]) + sum(_nbytes(*w[1:]) for w in writer_undo), edit=label)
         self._push(move)
         return move
 
@@ -267,6 +270,17 @@ class Recorder:
             self.on_drop()
 
     # --- backward ---
+    def edits_in_last(self, n: int) -> list[str]:
+        """The user's changes among the last n moves, oldest first (what back(n) will undo of them)."""
+        labels, moves = [], 0
+        for entry in reversed(self.history):
+            if moves >= n:
+                break
+            if isinstance(entry, Move) and entry.edit:
+                labels.append(entry.edit)
+            moves += entry.moves
+        return labels[::-1]
+
     def back(self, n: int = 1) -> int:
         """Undo up to n moves; returns how many were undone (fewer when the history runs out)."""
         done = 0

@@ -874,6 +874,14 @@ def test_back_undoes_set_var(engine):
     assert same(debugger.state, truth[0])
 
 
+def test_back_says_which_changes_it_undid():
+    text = session(scatter(), "s 3\nset var s0 = 5\nset var  p0.b16[1]=1\ns\nback 2\nback\nback\n")
+    backs = [reply.split("(ascasm)")[0] for reply in text.split("(ascasm) back")[1:]]
+    assert "undid: set var p0.b16[1] = 1" in backs[0] and "s0 = 5" not in backs[0]   # the step, the mask edit
+    assert "undid: set var s0 = 5" in backs[1]
+    assert "undid:" not in backs[2]                          # an instruction: no edit to name
+
+
 def test_set_var_refuses_what_does_not_fit():
     text = session(scatter(), """
         set var s0 = 1.5

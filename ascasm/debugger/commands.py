@@ -349,9 +349,12 @@ class Debugger(cmd.Cmd):
         count = self._count(arg, "back")
         if count is None:
             return
+        edits = self.recorder.edits_in_last(count)
         done = self.control.back(count)
         if done < count:
             self.out(self.control.limit_text(done))
+        for edit in edits:
+            self.out(f"undid: {shown(edit)}")
         if done:
             self._finish(Run())
 
@@ -552,7 +555,8 @@ class Debugger(cmd.Cmd):
         if target.where is None or target.active is not None:
             raise ExprError(f"set needs a location (sN, aN, vN.T[I], pN.bW[I], NAME[I], ub[ADDR]), "
                             f"not {target.label}")
-        self.control.set_location(target, debug_expr.evaluate_text(m.group(2), env))
+        self.control.set_location(target, debug_expr.evaluate_text(m.group(2), env),
+                                  f"set var {m.group(1).strip()} = {m.group(2).strip()}")
         self.out(*format_value(debug_expr.evaluate_text(m.group(1), self.control.env())))
 
     def do_why(self, arg):

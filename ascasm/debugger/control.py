@@ -386,16 +386,17 @@ class RunControl:
                 run.reasons.extend(views.change_lines(old, new))
         return True
 
-    def set_location(self, target, value) -> None:
+    def set_location(self, target, value, label: str = "") -> None:
         """`set var`: store `value` (a Value: one number, or as many as the location has elements) into
-        the location `target` (a Value with a `where`), recorded so that `back` undoes it."""
+        the location `target` (a Value with a `where`), recorded so that `back` undoes it (and says so,
+        quoting `label`)."""
         where = target.where
         count = target.data.size
         numbers = np.broadcast_to(np.asarray(value.data), (count,)) if value.data.size in (1, count) else None
         if numbers is None:
             raise ExprError(f"{target.label} has {count} elements but the value has {value.data.size}")
         if where.kind == "p":
-            self._set_mask_lanes(target, numbers)
+            self._set_mask_lanes(target, numbers, label)
             return
         etype = target.etype
         data = _converted(numbers, etype.np_dtype, target.label)
@@ -409,17 +410,17 @@ class RunControl:
             part, first = "ub", where.number
             writer = ("ub", first + np.arange(count * where.width))
         positions = first + np.arange(count * where.width)
-        self.recorder.edit(part, positions, data.view(np.uint8).reshape(-1), writer)
+        self.recorder.edit(part, positions, data.view(np.uint8).reshape(-1), writer, label)
         self.resync_watches()
 
-    def _set_mask_lanes(self, target, numbers):
+    def _set_mask_lanes(self, target, numbers, label):
         where = target.where
         bits = np.unpackbits(self.state.preg[where.number], bitorder="little")
         lanes = target.first + np.arange(target.data.size)
         bits[lanes * where.width] = np.asarray(numbers) != 0
         first = where.number * (VL // 8)
         self.recorder.edit("preg", first + np.arange(VL // 8), np.packbits(bits, bitorder="little"),
-                           ("p", np.array([where.number])))
+                           ("p", np.array([where.number])), label)
         self.resync_watches()
 
     def resync_watches(self):
