@@ -382,10 +382,13 @@ cdef inline void book_rows(Machine* m, int64_t addr, ElementBits* width) noexcep
     memcpy(&m.ub_write_row[addr], rows, 4 * sizeof(ElementBits))
 
 
-cdef inline void wrote_elements(Machine* m, const int64_t* addrs, int64_t n, ElementBits* width) noexcept nogil:
-    """wrote() for n elements at addresses aligned to their width (so each inside one block). The
-    machine's arrays are held in locals: through the Machine pointer the compiler would reload them
-    after every store."""
+cdef inline void store_elements(Machine* m, const int64_t* addrs, const int64_t* lanes, int64_t n,
+                                const uint8_t* src, int64_t pitch, ElementBits* width) noexcept nogil:
+    """UB element addrs[k] (checked, aligned to its width, so inside one block) <- lane lanes[k] of src
+    (lanes `pitch` bytes apart), for k from 0 up (a later lane overwrites an earlier one at the same
+    address), each booked as wrote() does. One pass over the lanes. The machine's arrays are held in
+    locals: through the Machine pointer the compiler would reload them after every store."""
+    cdef uint8_t* ub = m.ub
     cdef int32_t* write_row = m.ub_write_row
     cdef uint32_t* dirty = m.ub_dirty
     cdef int32_t* dirty_list = m.dirty_blocks
@@ -398,6 +401,7 @@ cdef inline void wrote_elements(Machine* m, const int64_t* addrs, int64_t n, Ele
     for k in range(n):
         addr = <uint64_t>addrs[k]
         block = addr // BLOCK
+        (<ElementBits*>(ub + addr))[0] = (<const ElementBits*>(src + lanes[k] * pitch))[0]
         memcpy(&write_row[addr], rows, 4 * sizeof(ElementBits))
         if dirty[block] == 0:
             dirty_list[n_dirty] = <int32_t>block

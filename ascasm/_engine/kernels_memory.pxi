@@ -175,10 +175,14 @@ cdef inline int indexed_lanes(Machine* m, const Ins* ins, const Addr* base_opera
     cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
     cdef int64_t base = address(base_operand)
     cdef const IndexBits* indices = <const IndexBits*>vreg(m, vi)
-    cdef int64_t w, n = 0, addr, index
+    cdef int64_t w, n = 0, addr, index, i
     cdef uint64_t bits
+    cdef uint32_t touched
     cdef uint16_t stamp = 0
-    cdef uint16_t* seen = m.seen                # (locals: the compiler would reload fields after each store)
+    # Locals, not fields: after each store to the lane lists the compiler would reload a field through m
+    cdef uint16_t* seen = m.seen
+    cdef const uint32_t* dirty = m.ub_dirty
+    cdef int64_t last = m.ub_usable - <int64_t>sizeof(ElementBits)    # the highest address in range
     cdef bint any_dirty = m.n_dirty != 0
     cdef int status = check_mask(m, pm) or check_align(m, base, ins.align)
     if status:
@@ -188,15 +192,17 @@ cdef inline int indexed_lanes(Machine* m, const Ins* ins, const Addr* base_opera
     for w in range(MASK_WORDS):
         bits = mask_word(m, pm, w) & stride_bits(pitch)
         while bits:
-            lane[n] = <int64_t>((<uint64_t>(64 * w) + __builtin_ctzll(bits)) / pitch)
+            i = <int64_t>((<uint64_t>(64 * w) + __builtin_ctzll(bits)) / pitch)
             bits &= bits - 1
-            index = <int64_t>indices[lane[n]]
+            index = <int64_t>indices[i]
             addr = <int64_t>(<uint64_t>base + <uint64_t>index * sizeof(ElementBits))
-            if not in_range(m, addr, sizeof(ElementBits)):
-                return check_range(m, addr, sizeof(ElementBits), lane[n], index)
-            lane_addr[n], lane_index[n] = addr, index
+            if <uint64_t>addr > <uint64_t>last or last < 0:        # (unsigned: below 0 is above too)
+                return check_range(m, addr, sizeof(ElementBits), i, index)
+            lane[n], lane_addr[n], lane_index[n] = i, addr, index
             if any_dirty:
-                scan_block(m, addr // BLOCK, element_bits(addr, sizeof(ElementBits)))
+                touched = element_bits(addr, sizeof(ElementBits))
+                if dirty[addr // BLOCK] & touched:                  # rare: a hazard to locate
+                    scan_block(m, addr // BLOCK, touched)
             if duplicate != NULL:
                 if seen[addr] == stamp and duplicate[0] < 0:
                     duplicate[0] = n
@@ -236,7 +242,6 @@ cdef inline int k_vsct(Machine* m, const Ins* ins, const Args_vsct* a, vsct_TW* 
     cdef int64_t lane_addr[LANES_B16]
     cdef int64_t lane_index[LANES_B16]
     cdef const uint8_t* src = vreg(m, a.vS)
-    cdef uint8_t* ub = m.ub
     cdef int64_t* record
     cdef int64_t k, n, earlier, later = -1
     cdef int status = indexed_lanes(m, ins, &a.base, a.vI, a.pM, <vsct_TW*>NULL, <vsct_UW*>NULL, lane, lane_addr,
@@ -253,9 +258,7 @@ cdef inline int k_vsct(Machine* m, const Ins* ins, const Args_vsct* a, vsct_TW* 
         if record[0] == 0:
             record[1], record[2], record[3] = lane[earlier], lane[later], lane_addr[later]
         record[0] += 1
-    for k in range(n):
-        (<vsct_TW*>(ub + lane_addr[k]))[0] = (<const vsct_TW*>(src + lane[k] * pitch))[0]
-    wrote_elements(m, lane_addr, n, <vsct_TW*>NULL)
+    store_elements(m, lane_addr, lane, n, src, pitch, <vsct_TW*>NULL)
     if m.log != NULL:
         for k in range(n):
             log_span(m, 1, lane_addr[k], sizeof(vsct_TW), 1, sizeof(vsct_TW), lane[k], POS_vsct_vS, lane_index[k])
