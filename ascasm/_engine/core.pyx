@@ -16,6 +16,12 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memmove, memset
 
+cdef extern from "squeeze.h":                  # vsqz's lane compaction (a byte shuffle per lane group)
+    void ascasm_squeeze_init() nogil
+    int64_t ascasm_squeeze(const uint8_t* src, const uint64_t* mask, int width, uint8_t* packed) nogil
+
+ascasm_squeeze_init()                          # its shuffle tables, filled once when the engine loads
+
 import sys
 
 import numpy as np
@@ -356,8 +362,16 @@ cdef inline void mark_block(Machine* m, int64_t block, uint32_t written) noexcep
 cdef inline void wrote(Machine* m, int64_t addr, int64_t size) noexcept nogil:
     """Book the (checked) bytes [addr, addr + size) as written by the executing row."""
     cdef int32_t* write_row = m.ub_write_row    # a local: through m, every store would reload it (8x slower)
+    cdef int32_t block_rows[BLOCK]
     cdef int64_t k, block, lo, hi
     cdef int32_t row = <int32_t>m.row
+    if (addr | size) & (BLOCK - 1) == 0:        # whole blocks (vector and stream stores): fixed-size copies
+        for k in range(BLOCK):
+            block_rows[k] = row
+        for block in range(addr // BLOCK, (addr + size) // BLOCK):
+            memcpy(&write_row[block * BLOCK], block_rows, sizeof(block_rows))
+            mark_block(m, block, 0xFFFFFFFFU)
+        return
     for k in range(addr, addr + size):
         write_row[k] = row
     for block in range(addr // BLOCK, (addr + size - 1) // BLOCK + 1):

@@ -6,25 +6,16 @@
 
 # vsqz|vsqz.st vD.T, vS.T, pM  -- the active lanes in order -> the lowest lanes, the rest 0; .st: SQZN
 cdef inline int k_vsqz(Machine* m, const Ins* ins, const Args_vsqz* a, vsqz_TW* t, vsqz_sub* op) noexcept nogil:
-    cdef int64_t width = sizeof(vsqz_TW)
-    cdef const vsqz_TW* src = <const vsqz_TW*>vreg(m, a.vS)
     cdef uint8_t packed[VL]                    # vD may be vS: pack aside, then copy
-    cdef uint64_t bits
-    cdef int64_t w, i, n = 0
+    cdef int64_t n
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
-    # Every lane is copied to slot n and only an active one advances n: no branch on the mask's bits,
-    # which are data (a branch per lane mispredicts about half the time). Slot n <= lane, so in bounds.
-    for w in range(MASK_WORDS):
-        bits = mask_word(m, a.pM, w)
-        for i in range(64 // width):
-            (<vsqz_TW*>packed)[n] = src[w * (64 // width) + i]
-            n += (bits >> (i * width)) & 1
-    memset(packed + n * width, 0, VL - n * width)   # the rest 0 (and the last inactive lane's copy)
+    n = ascasm_squeeze(vreg(m, a.vS), &m.preg[a.pM * MASK_WORDS], sizeof(vsqz_TW), packed)   # squeeze.h
+    memset(packed + n, 0, VL - n)              # the rest 0
     memcpy(vreg(m, a.vD), packed, VL)
     if vsqz_sub is Op_status:
-        m.spr[SPR_SQZN] = n * width
+        m.spr[SPR_SQZN] = n
         m.spr[SPR_SQZN_SET] = 1
     return STOP_RUNNING
 
