@@ -194,3 +194,39 @@ def test_duplicate_detection_survives_65536_scatters():
     assert machine.stop_name == "HALTED"
     assert machine.state.dup_warn[8][0] == 0
     assert list(machine.state.dup_warn[9]) == [1, 0, 2, 0x100 + 6]
+
+
+def test_scatter_hazard_names_the_lowest_hot_byte_and_its_writer(engine):
+    """Without --strict the engine checks each vsct lane as it writes it: the hazard must still span the
+    lowest to the highest byte written before the scatter, name the row that wrote the lowest, and not
+    count a repeated lane's bytes, which an earlier lane of the same scatter wrote."""
+    machine = run_source("""
+        .ub idx u16[128] = [40, 2, 40, 9]
+        .ub val u16[128] = i
+        .ub out u16[128]
+            st [out + 4], s0.s16            ; row 0 writes out[2]: 0x204..0x205
+            st [out + 80], s0.s16           ; row 1 writes out[40]: 0x250..0x251
+            mask p1.b16, VL4
+            vld v1.u16, [idx]
+            vld v0.u16, [val]
+            vsct [out], v0.u16, v1.u16, p1
+            halt
+    """, engine)
+    assert machine.stop_name == "HALTED"
+    assert list(machine.state.hazard_warn[5]) == [1, 0, 0x204, 0x252]
+    assert list(machine.state.dup_warn[5]) == [1, 0, 2, 0x250]
+    out = machine.program.buffers["out"].view(machine.state.ub)
+    assert (out[2], out[9], out[40]) == (1, 3, 2)          # lane k holds k; the highest lane stays
+
+
+def test_a_repeated_scatter_address_alone_is_no_hazard(engine):
+    machine = run_source("""
+        .ub idx u16[128] = [7, 7, 8]
+        .ub out u16[128]
+            mask p1.b16, VL3
+            vld v1.u16, [idx]
+            vsct [out], v0.u16, v1.u16, p1
+            halt
+    """, engine)
+    assert list(machine.state.dup_warn[2]) == [1, 0, 1, 0x100 + 14]
+    assert not machine.state.hazard_warn.any()

@@ -295,6 +295,7 @@ cdef inline void scan_block(Machine* m, int64_t block, uint32_t touched) noexcep
     last = block * BLOCK + top_bit(hot) + 1
     if not m.hazard or first < m.hazard_first:
         m.hazard_first = first
+        m.hazard_writer = m.ub_write_row[first]     # now: a scatter's lanes write as they are scanned
     if not m.hazard or last > m.hazard_last:
         m.hazard_last = last
     m.hazard = True
@@ -309,13 +310,18 @@ cdef inline bint any_dirty_word(const uint32_t* words) noexcept nogil:
 
 
 cdef inline void scan_hazard(Machine* m, int64_t addr, int64_t size) noexcept nogil:
-    """scan_block over every block of a checked access [addr, addr + size)."""
-    cdef int64_t block, lo, hi
+    """scan_block over every block of a checked access [addr, addr + size). The common cases return
+    here, inlined: nothing written since the membar, or a vector whose 8 blocks are untouched."""
     if m.n_dirty == 0:
-        return                      # nothing written since the membar: the common path costs this test
+        return
+    if size == VL and addr & (BLOCK - 1) == 0 and not any_dirty_word(&m.ub_dirty[<uint64_t>addr // BLOCK]):
+        return
+    scan_blocks(m, addr, size)
+
+
+cdef void scan_blocks(Machine* m, int64_t addr, int64_t size) noexcept nogil:
+    cdef int64_t block, lo, hi
     if (addr | size) & (BLOCK - 1) == 0:                # whole blocks (vector loads and stores)
-        if size == VL and not any_dirty_word(&m.ub_dirty[addr // BLOCK]):
-            return                  # a vector's 8 blocks untouched (the usual case): one test, no loop
         for block in range(addr // BLOCK, (addr + size) // BLOCK):
             if m.ub_dirty[block]:
                 scan_block(m, block, 0xFFFFFFFFU)
@@ -336,7 +342,6 @@ cdef inline int hazard_verdict(Machine* m) noexcept nogil:
     the run loop records it once the instruction completes."""
     if not m.hazard:
         return STOP_RUNNING
-    m.hazard_writer = m.ub_write_row[m.hazard_first]    # before this instruction writes the byte
     if m.strict:
         return fault(m, STOP_HAZARD, m.hazard_writer, m.hazard_first, m.hazard_last)
     return STOP_RUNNING
@@ -352,24 +357,24 @@ cdef inline int check_span(Machine* m, int64_t addr, int64_t align, int64_t size
 
 
 cdef inline void mark_block(Machine* m, int64_t block, uint32_t written) noexcept nogil:
-    """Bytes of a block written by the executing instruction: dirty until the next membar."""
-    if m.ub_dirty[block] == 0:
-        m.dirty_blocks[m.n_dirty] = <int32_t>block
-        m.n_dirty += 1
-    m.ub_dirty[block] |= written
+    """Bytes of a block written by the executing instruction: dirty until the next membar. The block
+    goes to the end of the dirty list, which only a newly dirty block extends (no branch on the data:
+    the list has a slot to spare)."""
+    cdef uint32_t before = m.ub_dirty[block]
+    m.dirty_blocks[m.n_dirty] = <int32_t>block
+    m.n_dirty += before == 0
+    m.ub_dirty[block] = before | written
 
 
 cdef inline void wrote(Machine* m, int64_t addr, int64_t size) noexcept nogil:
     """Book the (checked) bytes [addr, addr + size) as written by the executing row."""
     cdef int32_t* write_row = m.ub_write_row    # a local: through m, every store would reload it (8x slower)
-    cdef int32_t block_rows[BLOCK]
     cdef int64_t k, block, lo, hi
     cdef int32_t row = <int32_t>m.row
-    if (addr | size) & (BLOCK - 1) == 0:        # whole blocks (vector and stream stores): fixed-size copies
-        for k in range(BLOCK):
-            block_rows[k] = row
-        for block in range(addr // BLOCK, (addr + size) // BLOCK):
-            memcpy(&write_row[block * BLOCK], block_rows, sizeof(block_rows))
+    if (addr | size) & (BLOCK - 1) == 0:        # whole blocks (vector and stream stores): a fixed-size loop
+        for block in range(<uint64_t>addr // BLOCK, <uint64_t>(addr + size) // BLOCK):
+            for k in range(BLOCK):              # the compiler stores the row in a few vector moves
+                write_row[block * BLOCK + k] = row
             mark_block(m, block, 0xFFFFFFFFU)
         return
     for k in range(addr, addr + size):
@@ -400,28 +405,53 @@ cdef inline void store_elements(Machine* m, const int64_t* addrs, const int64_t*
                                 const uint8_t* src, int64_t pitch, ElementBits* width) noexcept nogil:
     """UB element addrs[k] (checked, aligned to its width, so inside one block) <- lane lanes[k] of src
     (lanes `pitch` bytes apart), for k from 0 up (a later lane overwrites an earlier one at the same
-    address), each booked as wrote() does. One pass over the lanes. The machine's arrays are held in
-    locals: through the Machine pointer the compiler would reload them after every store."""
+    address), each booked as wrote() does."""
+    scatter_elements(m, addrs, lanes, n, src, pitch, width, False)
+
+
+cdef inline int64_t scatter_elements(Machine* m, const int64_t* addrs, const int64_t* lanes, int64_t n,
+                                     const uint8_t* src, int64_t pitch, ElementBits* width,
+                                     bint check) noexcept nogil:
+    """store_elements in one pass over the lanes; with `check`, each lane is also scanned before it is
+    written: for its hazard (as scan_block, which takes the writer row then) and for an address an
+    earlier lane had (m.seen holds this instruction's stamp there). Returns the first k whose address an
+    earlier lane had (-1: none); that lane is not scanned again (its bytes were, before the earlier lane
+    wrote them). The machine's arrays are held in locals: through the Machine pointer the compiler would
+    reload them after every store."""
     cdef uint8_t* ub = m.ub
     cdef int32_t* write_row = m.ub_write_row
     cdef uint32_t* dirty = m.ub_dirty
     cdef int32_t* dirty_list = m.dirty_blocks
+    cdef uint16_t* seen = m.seen
     cdef int64_t n_dirty = m.n_dirty
     cdef int32_t rows[8]
     cdef uint64_t addr, block
-    cdef int64_t k
+    cdef uint32_t before, bits
+    cdef uint16_t stamp = next_stamp(m) if check else 0
+    cdef int64_t k, later = -1
+    cdef bint repeat
     for k in range(8):
         rows[k] = <int32_t>m.row
     for k in range(n):
         addr = <uint64_t>addrs[k]
         block = addr // BLOCK
+        bits = element_bits(addr, sizeof(ElementBits))
+        before = dirty[block]
+        if check:
+            repeat = seen[addr] == stamp
+            seen[addr] = stamp
+            if repeat and later < 0:
+                later = k
+            if before & bits and not repeat:        # rare: a hazard to locate
+                m.n_dirty = n_dirty
+                scan_block(m, block, bits)
         (<ElementBits*>(ub + addr))[0] = (<const ElementBits*>(src + lanes[k] * pitch))[0]
         memcpy(&write_row[addr], rows, 4 * sizeof(ElementBits))
-        if dirty[block] == 0:
-            dirty_list[n_dirty] = <int32_t>block
-            n_dirty += 1
-        dirty[block] |= element_bits(addr, sizeof(ElementBits))
+        dirty_list[n_dirty] = <int32_t>block     # kept only when the block is newly dirty (mark_block)
+        n_dirty += before == 0
+        dirty[block] = before | bits
     m.n_dirty = n_dirty
+    return later
 
 
 cdef inline void log_span(Machine* m, int64_t kind, int64_t addr, int64_t width, int64_t count, int64_t pitch,
@@ -647,7 +677,7 @@ cdef class Engine:
             raise ValueError(f"ub_usable {ub_usable} outside [0, {UB_BYTES}]")
         self.state = state
         self.seen_buffer = np.zeros(UB_BYTES, np.uint16)
-        self.dirty_list_buffer = np.zeros(UB_BLOCKS, np.int32)
+        self.dirty_list_buffer = np.zeros(UB_BLOCKS + 1, np.int32)     # + 1: mark_block appends before it counts
         cdef Machine* m = &self.m
         m.ub = <uint8_t*>_pointer(state.ub)
         m.vreg = <uint8_t*>_pointer(state.vreg)

@@ -165,51 +165,66 @@ cdef inline uint16_t next_stamp(Machine* m) noexcept nogil:
     return m.seen_stamp
 
 
-cdef inline int indexed_lanes(Machine* m, const Ins* ins, const Addr* base_operand, int64_t vi, int64_t pm,
-                              ElementBits* data, IndexBits* index_type, int64_t* lane, int64_t* lane_addr,
-                              int64_t* lane_index, int64_t* count, int64_t* duplicate) noexcept nogil:
-    """Checks mask, base alignment, then each active lane's element from lane 0 up, then the hazards of
-    them all. Lists the active lanes in order: lane[k], its checked address and its index, k < count.
-    With `duplicate` (vsct), also finds the first k whose address an earlier lane had (-1: none): each
-    lane stamps its address in m.seen with this instruction's stamp."""
+cdef inline int active_lanes(Machine* m, const Ins* ins, const Addr* base_operand, int64_t vi, int64_t pm,
+                             ElementBits* data, IndexBits* index_type, int64_t* lane, int64_t* lane_addr,
+                             int64_t* count) noexcept nogil:
+    """Checks mask, base alignment, then each active lane's element from lane 0 up. Lists the active
+    lanes in order: lane[k] and its checked address, k < count."""
     cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
     cdef int64_t base = address(base_operand)
     cdef const IndexBits* indices = <const IndexBits*>vreg(m, vi)
-    cdef int64_t w, n = 0, addr, index, i
+    cdef int64_t w, n = 0, addr, i
     cdef uint64_t bits
-    cdef uint32_t touched
-    cdef uint16_t stamp = 0
-    # Locals, not fields: after each store to the lane lists the compiler would reload a field through m
-    cdef uint16_t* seen = m.seen
-    cdef const uint32_t* dirty = m.ub_dirty
     cdef int64_t last = m.ub_usable - <int64_t>sizeof(ElementBits)    # the highest address in range
-    cdef bint any_dirty = m.n_dirty != 0
     cdef int status = check_mask(m, pm) or check_align(m, base, ins.align)
     if status:
         return status
-    if duplicate != NULL:
-        stamp = next_stamp(m)
     for w in range(MASK_WORDS):
         bits = mask_word(m, pm, w) & stride_bits(pitch)
         while bits:
             i = <int64_t>((<uint64_t>(64 * w) + __builtin_ctzll(bits)) / pitch)
             bits &= bits - 1
-            index = <int64_t>indices[i]
-            addr = <int64_t>(<uint64_t>base + <uint64_t>index * sizeof(ElementBits))
+            addr = <int64_t>(<uint64_t>base + <uint64_t>indices[i] * sizeof(ElementBits))
             if <uint64_t>addr > <uint64_t>last or last < 0:        # (unsigned: below 0 is above too)
-                return check_range(m, addr, sizeof(ElementBits), i, index)
-            lane[n], lane_addr[n], lane_index[n] = i, addr, index
-            if any_dirty:
-                touched = element_bits(addr, sizeof(ElementBits))
-                if dirty[addr // BLOCK] & touched:                  # rare: a hazard to locate
-                    scan_block(m, addr // BLOCK, touched)
-            if duplicate != NULL:
-                if seen[addr] == stamp and duplicate[0] < 0:
-                    duplicate[0] = n
-                seen[addr] = stamp
+                return check_range(m, addr, sizeof(ElementBits), i, <int64_t>indices[i])
+            lane[n], lane_addr[n] = i, addr
             n += 1
     count[0] = n
+    return STOP_RUNNING
+
+
+cdef inline int lane_hazards(Machine* m, const int64_t* lane_addr, int64_t n, ElementBits* data,
+                             int64_t* duplicate) noexcept nogil:
+    """The hazards of the listed lanes' elements; with `duplicate` (vsct), also finds the first k whose
+    address an earlier lane had (-1: none): each lane stamps its address in m.seen with this
+    instruction's stamp. Reads only: for a check that must come before any write."""
+    cdef uint16_t* seen = m.seen
+    cdef const uint32_t* dirty = m.ub_dirty
+    cdef uint16_t stamp = next_stamp(m) if duplicate != NULL else 0
+    cdef uint32_t touched
+    cdef int64_t k, addr
+    for k in range(n):
+        addr = lane_addr[k]
+        if m.n_dirty:
+            touched = element_bits(addr, sizeof(ElementBits))
+            if dirty[addr // BLOCK] & touched:                  # rare: a hazard to locate
+                scan_block(m, addr // BLOCK, touched)
+        if duplicate != NULL:
+            if seen[addr] == stamp and duplicate[0] < 0:
+                duplicate[0] = k
+            seen[addr] = stamp
     return hazard_verdict(m)
+
+
+cdef inline void log_indexed(Machine* m, int64_t kind, const int64_t* lane, const int64_t* lane_addr, int64_t n,
+                             int64_t vi, int64_t operand, ElementBits* data, IndexBits* index_type) noexcept nogil:
+    """The write-log records of an indexed access's lanes, with each lane's index."""
+    cdef const IndexBits* indices = <const IndexBits*>vreg(m, vi)
+    cdef int64_t k
+    if m.log != NULL:
+        for k in range(n):
+            log_span(m, kind, lane_addr[k], sizeof(ElementBits), 1, sizeof(ElementBits), lane[k], operand,
+                     <int64_t>indices[lane[k]])
 
 
 # vgat vD.T, [base], vI.U, pM  -- active lane i <- the element at base + idx[i]*W; inactive lanes 0
@@ -217,20 +232,17 @@ cdef inline int k_vgat(Machine* m, const Ins* ins, const Args_vgat* a, vgat_TW* 
     cdef int64_t pitch = sizeof(vgat_TW) if sizeof(vgat_TW) > sizeof(vgat_UW) else sizeof(vgat_UW)
     cdef int64_t lane[LANES_B16]
     cdef int64_t lane_addr[LANES_B16]
-    cdef int64_t lane_index[LANES_B16]
     cdef uint8_t gathered[VL]                  # vD may be vI: read every index first
     cdef int64_t k, n
-    cdef int status = indexed_lanes(m, ins, &a.base, a.vI, a.pM, <vgat_TW*>NULL, <vgat_UW*>NULL, lane, lane_addr,
-                                    lane_index, &n, NULL)
+    cdef int status = (active_lanes(m, ins, &a.base, a.vI, a.pM, <vgat_TW*>NULL, <vgat_UW*>NULL, lane, lane_addr, &n)
+                       or lane_hazards(m, lane_addr, n, <vgat_TW*>NULL, NULL))
     if status:
         return status
     memset(gathered, 0, VL)                    # inactive lanes 0; b8 data zero-extended
     for k in range(n):
         (<vgat_TW*>(gathered + lane[k] * pitch))[0] = (<const vgat_TW*>(m.ub + lane_addr[k]))[0]
+    log_indexed(m, 0, lane, lane_addr, n, a.vI, POS_vgat_vD, <vgat_TW*>NULL, <vgat_UW*>NULL)   # before vD: vI's
     memcpy(vreg(m, a.vD), gathered, VL)
-    if m.log != NULL:
-        for k in range(n):
-            log_span(m, 0, lane_addr[k], sizeof(vgat_TW), 1, sizeof(vgat_TW), lane[k], POS_vgat_vD, lane_index[k])
     return STOP_RUNNING
 
 
@@ -240,29 +252,38 @@ cdef inline int k_vsct(Machine* m, const Ins* ins, const Args_vsct* a, vsct_TW* 
     cdef int64_t pitch = sizeof(vsct_TW) if sizeof(vsct_TW) > sizeof(vsct_UW) else sizeof(vsct_UW)
     cdef int64_t lane[LANES_B16]
     cdef int64_t lane_addr[LANES_B16]
-    cdef int64_t lane_index[LANES_B16]
     cdef const uint8_t* src = vreg(m, a.vS)
     cdef int64_t* record
-    cdef int64_t k, n, earlier, later = -1
-    cdef int status = indexed_lanes(m, ins, &a.base, a.vI, a.pM, <vsct_TW*>NULL, <vsct_UW*>NULL, lane, lane_addr,
-                                    lane_index, &n, &later)
+    cdef int64_t earlier, later = -1, n
+    cdef int status = active_lanes(m, ins, &a.base, a.vI, a.pM, <vsct_TW*>NULL, <vsct_UW*>NULL, lane, lane_addr, &n)
     if status:
         return status
-    if later >= 0:                             # the first case: the earlier lane with that address
-        earlier = 0
-        while lane_addr[earlier] != lane_addr[later]:
-            earlier += 1
-        if m.strict:
+    if m.strict:                               # a hazard or a repeated address faults: check every lane first
+        status = lane_hazards(m, lane_addr, n, <vsct_TW*>NULL, &later)
+        if status:
+            return status
+        if later >= 0:
+            earlier = first_lane_at(lane_addr, lane_addr[later])
             return fault(m, STOP_DUP_INDEX, lane[earlier], lane[later], lane_addr[later])
-        record = &m.dup_warn[m.row * DUP_WARN_FIELDS]
-        if record[0] == 0:
-            record[1], record[2], record[3] = lane[earlier], lane[later], lane_addr[later]
-        record[0] += 1
-    store_elements(m, lane_addr, lane, n, src, pitch, <vsct_TW*>NULL)
-    if m.log != NULL:
-        for k in range(n):
-            log_span(m, 1, lane_addr[k], sizeof(vsct_TW), 1, sizeof(vsct_TW), lane[k], POS_vsct_vS, lane_index[k])
+        store_elements(m, lane_addr, lane, n, src, pitch, <vsct_TW*>NULL)
+    else:                                      # they warn: check each lane as it is written, one pass
+        later = scatter_elements(m, lane_addr, lane, n, src, pitch, <vsct_TW*>NULL, True)
+        if later >= 0:
+            earlier = first_lane_at(lane_addr, lane_addr[later])
+            record = &m.dup_warn[m.row * DUP_WARN_FIELDS]
+            if record[0] == 0:
+                record[1], record[2], record[3] = lane[earlier], lane[later], lane_addr[later]
+            record[0] += 1
+    log_indexed(m, 1, lane, lane_addr, n, a.vI, POS_vsct_vS, <vsct_TW*>NULL, <vsct_UW*>NULL)
     return STOP_RUNNING
+
+
+cdef inline int64_t first_lane_at(const int64_t* lane_addr, int64_t addr) noexcept nogil:
+    """The first listed lane with that address (one is)."""
+    cdef int64_t k = 0
+    while lane_addr[k] != addr:
+        k += 1
+    return k
 
 
 # --- stores ---

@@ -6,14 +6,18 @@
 
 # vsqz|vsqz.st vD.T, vS.T, pM  -- the active lanes in order -> the lowest lanes, the rest 0; .st: SQZN
 cdef inline int k_vsqz(Machine* m, const Ins* ins, const Args_vsqz* a, vsqz_TW* t, vsqz_sub* op) noexcept nogil:
-    cdef uint8_t packed[VL]                    # vD may be vS: pack aside, then copy
+    cdef uint8_t aside[VL]
+    cdef uint8_t* packed = vreg(m, a.vD)
     cdef int64_t n
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
+    if a.vD == a.vS:                           # pack aside, then copy
+        packed = aside
+    memset(packed, 0, VL)                      # the rest 0 (ascasm_squeeze keeps them)
     n = ascasm_squeeze(vreg(m, a.vS), &m.preg[a.pM * MASK_WORDS], sizeof(vsqz_TW), packed)   # squeeze.h
-    memset(packed + n, 0, VL - n)              # the rest 0
-    memcpy(vreg(m, a.vD), packed, VL)
+    if packed == aside:
+        memcpy(vreg(m, a.vD), aside, VL)
     if vsqz_sub is Op_status:
         m.spr[SPR_SQZN] = n
         m.spr[SPR_SQZN_SET] = 1
@@ -42,19 +46,21 @@ cdef inline int k_spr_clear(Machine* m, const Ins* ins, const Args_spr_clear* a)
 
 cdef inline int stream_append(Machine* m, int64_t u, int64_t addr, const uint8_t* data, int64_t size,
                               int64_t width, int64_t data_operand, int64_t u_operand) noexcept nogil:
-    """Append `size` bytes of `data` (lanes of `width` bytes) at addr to the stream of u: the pending
-    bytes and the new ones are one run from the pending address (or addr, when nothing is pending);
-    every 32-byte block the run completes is written, the bytes of its last incomplete block stay
-    pending. Checks, in order: addr aligned to an element, addr continuing the pending bytes, the
-    appended bytes inside the UB, the hazards of the bytes written now."""
+    """Append the first `size` bytes of `data` (a vector register: lanes of `width` bytes) at addr to the
+    stream of u: the pending bytes and the new ones are one run from the pending address (or addr, when
+    nothing is pending); every 32-byte block the run completes is written, the bytes of its last
+    incomplete block stay pending. Checks, in order: addr aligned to an element, addr continuing the
+    pending bytes, the appended bytes inside the UB, the hazards of the bytes written now."""
     cdef int64_t* state = &m.ureg_state[u * 2]
     cdef uint8_t* held = m.ureg + u * UREG_BYTES
     cdef int64_t pending = state[UREG_PENDING]
-    cdef int64_t start, end, commit, residue, held_size
-    cdef uint8_t run[UREG_BYTES + VL]
+    cdef int64_t start, end, commit, held_size, k
+    cdef uint8_t run[UREG_BYTES + VL + UREG_BYTES]     # the pending bytes, the new ones, then zeros
     cdef int status = check_align(m, addr, width)
     if status:
         return status
+    if <uint64_t>size > VL:                     # only a state set from outside can hold more (memory safety)
+        return fault(m, STOP_BAD_COUNT, size // width, VL // width)
     if pending and addr != state[UREG_ADDR] + pending:
         return fault(m, STOP_STREAM_BREAK, u, addr, state[UREG_ADDR], pending)
     status = check_range(m, addr, size, -1, -1)
@@ -70,21 +76,25 @@ cdef inline int stream_append(Machine* m, int64_t u, int64_t addr, const uint8_t
         status = hazard_verdict(m)
         if status:
             return status
-    memcpy(run, held, pending)
-    memcpy(run + pending, data, size)
+    # fixed-size copies (a few vector moves each, where a variable size calls the C library)
+    memcpy(run, held, UREG_BYTES)
+    memcpy(run + pending, data, VL)
+    memset(run + (end - start), 0, UREG_BYTES)
     if commit > start:
-        memcpy(m.ub + start, run, commit - start)
+        if start & (BLOCK - 1) == 0:            # the usual case: the run starts at a block
+            for k in range((commit - start) // BLOCK):
+                memcpy(m.ub + start + k * BLOCK, run + k * BLOCK, BLOCK)
+        else:
+            memcpy(m.ub + start, run, commit - start)
         wrote(m, start, commit - start)
         if pending:
             held_size = (addr if addr < commit else commit) - start
             log_span(m, 1, start, held_size, 1, held_size, -1, u_operand, -1)
         if commit > addr:
             log_span(m, 1, addr, width, (commit - addr) // width, width, 0, data_operand, -1)
-    residue = end - commit
-    memset(held, 0, UREG_BYTES)
-    memcpy(held, run + (commit - start), residue)
-    state[UREG_PENDING] = residue
-    state[UREG_ADDR] = commit if residue else 0
+    memcpy(held, run + (commit - start), UREG_BYTES)    # the residue, then zeros
+    state[UREG_PENDING] = end - commit
+    state[UREG_ADDR] = commit if end > commit else 0
     return STOP_RUNNING
 
 

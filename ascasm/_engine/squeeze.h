@@ -80,9 +80,9 @@ static void ascasm_squeeze_init(void) {}
 #endif
 
 /* The active lanes of src (VL bytes, lanes of `width` bytes, lane i active when bit i*width of mask is
- * set), in order, from packed[0]; returns how many bytes that is. The bytes after them are unspecified
- * (the caller zeroes them). `packed` holds VL bytes and is not src: group g's store starts at most at
- * byte g * (its size), so it ends inside. */
+ * set), in order, from packed[0]; returns how many bytes that is. `packed` holds VL bytes, is not src
+ * and comes zeroed; the bytes after the active lanes stay 0 (a shuffle's unused bytes are 0). Group
+ * g's store starts at most at byte g * (its size), so it ends inside. */
 static inline int64_t ascasm_squeeze(const uint8_t* src, const uint64_t* mask, int width, uint8_t* packed) {
     int64_t n = 0;
 #if defined(__SSSE3__) && !defined(ASCASM_PORTABLE)
@@ -102,6 +102,8 @@ static inline int64_t ascasm_squeeze(const uint8_t* src, const uint64_t* mask, i
         memcpy(packed + n, src + i * width, (size_t)width);
         n += (int64_t)(mask[(i * width) >> 6] >> ((i * width) & 63) & 1) * width;
     }
+    if (n < ASCASM_VL)
+        memset(packed + n, 0, (size_t)width);   /* the last inactive lane's bytes, copied to byte n */
 #endif
     return n;
 }
