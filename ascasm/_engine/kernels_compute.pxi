@@ -383,44 +383,42 @@ cdef inline bint compare(Lane a, Lane b, bint is_eq, bint is_ne, bint is_lt, bin
         return compare_numbers(a, b, is_eq, is_ne, is_lt, is_le, is_gt)
 
 
-cdef inline uint64_t flags_to_bits(const uint8_t* flags, int64_t width) noexcept nogil:
-    """Eight flag bytes (0 or 1, lane k's in byte k) as bits k*width: the three steps of a bit
-    compress, each halving the gaps (for 8-byte lanes the flags are already there)."""
-    cdef uint64_t x
-    cdef uint64_t gap = 8 - width
-    memcpy(&x, flags, 8)
-    if width == 8:
-        return x
-    x = (x | (x >> gap)) & (((ONE << (2 * width)) - 1) * 0x0001000100010001ULL)
-    x = (x | (x >> (2 * gap))) & (((ONE << (4 * width)) - 1) * 0x0000000100000001ULL)
-    return (x | (x >> (4 * gap))) & ((ONE << (8 * width)) - 1)
+cdef inline void set_verdict(uint8_t* verdicts, int64_t i, bint holds, int64_t width) noexcept nogil:
+    """Lane i's `width` bytes (a constant where this is inlined) all 0xFF when `holds`, else all 0: the
+    compiler turns a loop of these into vector compares stored as they come."""
+    if width == 1:
+        verdicts[i] = <uint8_t>(0 - holds)
+    elif width == 2:
+        (<uint16_t*>verdicts)[i] = <uint16_t>(0 - holds)
+    elif width == 4:
+        (<uint32_t*>verdicts)[i] = <uint32_t>(0 - holds)
+    else:
+        (<uint64_t*>verdicts)[i] = <uint64_t>(0 - holds)
 
 
 # vcmp.CC pD, vA.T, vB.T, pM  -- bit i*W set for active lanes where the comparison holds
 cdef inline int k_vcmp(Machine* m, const Ins* ins, const Args_vcmp* a, vcmp_T* t, vcmp_sub* op) noexcept nogil:
     cdef const vcmp_T* x = <const vcmp_T*>vreg(m, a.vA)
     cdef const vcmp_T* y = <const vcmp_T*>vreg(m, a.vB)
-    cdef uint8_t flags[VL]                      # lane i's verdict in byte i: a loop the compiler vectorises
+    cdef uint8_t verdicts[VL]
     cdef int64_t i
     for i in range(VL // sizeof(vcmp_T)):
-        flags[i] = compare(x[i], y[i], vcmp_sub is Op_eq, vcmp_sub is Op_ne, vcmp_sub is Op_lt, vcmp_sub is Op_le,
-                           vcmp_sub is Op_gt)
-    return flags_into_mask(m, a.pD, a.pM, flags, sizeof(vcmp_T))
+        set_verdict(verdicts, i, compare(x[i], y[i], vcmp_sub is Op_eq, vcmp_sub is Op_ne, vcmp_sub is Op_lt,
+                                         vcmp_sub is Op_le, vcmp_sub is Op_gt), sizeof(vcmp_T))
+    return verdicts_into_mask(m, a.pD, a.pM, verdicts, sizeof(vcmp_T))
 
 
-cdef inline int flags_into_mask(Machine* m, int32_t pD, int32_t pM, const uint8_t* flags, int64_t width) noexcept nogil:
-    """pD = bit i*W for each active lane i whose flag byte is 1 (the compares: vcmp, vcmps)."""
+cdef inline int verdicts_into_mask(Machine* m, int32_t pD, int32_t pM, const uint8_t* verdicts, int64_t width) noexcept nogil:
+    """pD = bit i*W for each active lane i whose verdict bytes are 0xFF (set_verdict): each byte's top
+    bit as a mask bit (signs.h), then the bits at lane starts, then the active ones."""
     cdef uint64_t words[MASK_WORDS]             # pD may be pM: read every lane first
-    cdef uint64_t holds
-    cdef int64_t w, g
+    cdef int64_t w
     cdef int status = check_mask(m, pM)
     if status:
         return status
+    ascasm_sign_bits(verdicts, words)
     for w in range(MASK_WORDS):
-        holds = 0
-        for g in range(8 // width):             # a word holds 64/width lanes: 8/width groups of 8
-            holds |= flags_to_bits(&flags[w * (64 // width) + 8 * g], width) << (8 * width * g)
-        words[w] = holds & mask_word(m, pM, w)
+        words[w] &= stride_bits(width) & mask_word(m, pM, w)
     set_mask(m, pD, words)
     return STOP_RUNNING
 

@@ -6,12 +6,12 @@
 cdef inline int k_vcmp_x(Machine* m, const Ins* ins, const Args_vcmp_x* a, vcmp_x_T* t, vcmp_x_sub* op) noexcept nogil:
     cdef const vcmp_x_T* x = <const vcmp_x_T*>vreg(m, a.vA)
     cdef vcmp_x_T y = tval(&a.x, <vcmp_x_T*>NULL)
-    cdef uint8_t flags[VL]
+    cdef uint8_t verdicts[VL]
     cdef int64_t i
     for i in range(VL // sizeof(vcmp_x_T)):
-        flags[i] = compare(x[i], y, vcmp_x_sub is Op_eq, vcmp_x_sub is Op_ne, vcmp_x_sub is Op_lt,
-                           vcmp_x_sub is Op_le, vcmp_x_sub is Op_gt)
-    return flags_into_mask(m, a.pD, a.pM, flags, sizeof(vcmp_x_T))
+        set_verdict(verdicts, i, compare(x[i], y, vcmp_x_sub is Op_eq, vcmp_x_sub is Op_ne, vcmp_x_sub is Op_lt,
+                                         vcmp_x_sub is Op_le, vcmp_x_sub is Op_gt), sizeof(vcmp_x_T))
+    return verdicts_into_mask(m, a.pD, a.pM, verdicts, sizeof(vcmp_x_T))
 
 
 # vnot vD.T, vA.T, pM  -- ~vA on the lanes' bits (floats too); inactive lanes 0

@@ -44,7 +44,7 @@ cdef inline int k_vcarry(Machine* m, const Ins* ins, const Args_vcarry* a, vcarr
     cdef const uint32_t* x = <const uint32_t*>vreg(m, a.vA)
     cdef const uint32_t* y = <const uint32_t*>vreg(m, a.vB)
     cdef uint32_t sums[LANES_B32]               # the destinations may be sources
-    cdef uint8_t carries[LANES_B32]
+    cdef uint8_t carries[VL]                    # each lane's carry-out as a verdict (set_verdict)
     cdef uint64_t total
     cdef int64_t i
     cdef int status = check_mask(m, a.pM) or check_mask(m, a.pC)
@@ -56,9 +56,9 @@ cdef inline int k_vcarry(Machine* m, const Ins* ins, const Args_vcarry* a, vcarr
         else:
             total = <uint64_t>x[i] + <uint64_t>(~y[i]) + mask_bit(m, a.pC, 4 * i)
         sums[i] = <uint32_t>total if active(m, a.pM, i, 4) else 0
-        carries[i] = <uint8_t>(total >> 32)
+        set_verdict(carries, i, <bint>(total >> 32), 4)
     memcpy(vreg(m, a.vD), sums, VL)
-    return flags_into_mask(m, a.pD, a.pM, carries, 4)   # active lanes' carries only; pD may be pM or pC
+    return verdicts_into_mask(m, a.pD, a.pM, carries, 4)    # active lanes' carries only; pD may be pM or pC
 
 
 # sprset.mask sH, sL  -- the mask special register: MASK1 = sH, MASK0 = sL

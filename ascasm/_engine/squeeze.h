@@ -1,4 +1,4 @@
-/* The lane compaction of vsqz (kernels_stream.pxi), the one engine helper written in C: on x86-64 it
+/* The lane compaction of vsqz (kernels_stream.pxi), one of the engine's two helpers in C: on x86-64 it
  * moves a group of lanes with one SSSE3 byte shuffle chosen from a table by the group's mask bits
  * (about 12 instructions per 4 lanes of 32 bits, where the lane-by-lane loop takes 7 per lane); other
  * machines, and the debug build (ASCASM_PORTABLE, setup.py), take the lane-by-lane loop. Both give the
