@@ -406,57 +406,46 @@ cdef inline void book_rows(Machine* m, int64_t addr, ElementBits* width) noexcep
     memcpy(&m.ub_write_row[addr], rows, 4 * sizeof(ElementBits))
 
 
+cdef struct Booking:
+    # the machine's arrays a lane loop writes, held in a local: through the Machine pointer the compiler
+    # would reload them after every store
+    uint8_t* ub
+    int32_t* write_row
+    uint32_t* dirty
+    int32_t* dirty_list
+    int64_t n_dirty
+    int32_t rows[8]                 # the executing row, 8 times: an element's writer rows in one copy
+
+
+cdef inline void open_booking(Machine* m, Booking* b) noexcept nogil:
+    cdef int64_t k
+    b.ub, b.write_row, b.dirty, b.dirty_list, b.n_dirty = m.ub, m.ub_write_row, m.ub_dirty, m.dirty_blocks, m.n_dirty
+    for k in range(8):
+        b.rows[k] = <int32_t>m.row
+
+
+cdef inline void put_element(Booking* b, uint64_t addr, const uint8_t* value, ElementBits* width) noexcept nogil:
+    """UB element at addr (checked, aligned to its width, so inside one block) <- the element at value,
+    booked as wrote() does, the block listed as mark_block does."""
+    cdef uint64_t block = addr // BLOCK
+    cdef uint32_t before = b.dirty[block]
+    (<ElementBits*>(b.ub + addr))[0] = (<const ElementBits*>value)[0]
+    memcpy(&b.write_row[addr], b.rows, 4 * sizeof(ElementBits))
+    b.dirty_list[b.n_dirty] = <int32_t>block
+    b.n_dirty += before == 0
+    b.dirty[block] = before | element_bits(addr, sizeof(ElementBits))
+
+
 cdef inline void store_elements(Machine* m, const int64_t* addrs, const int64_t* lanes, int64_t n,
                                 const uint8_t* src, int64_t pitch, ElementBits* width) noexcept nogil:
-    """UB element addrs[k] (checked, aligned to its width, so inside one block) <- lane lanes[k] of src
-    (lanes `pitch` bytes apart), for k from 0 up (a later lane overwrites an earlier one at the same
-    address), each booked as wrote() does."""
-    scatter_elements(m, addrs, lanes, n, src, pitch, width, False)
-
-
-cdef inline int64_t scatter_elements(Machine* m, const int64_t* addrs, const int64_t* lanes, int64_t n,
-                                     const uint8_t* src, int64_t pitch, ElementBits* width,
-                                     bint check) noexcept nogil:
-    """store_elements in one pass over the lanes; with `check`, each lane is also scanned before it is
-    written: for its hazard (as scan_block, which takes the writer row then) and for an address an
-    earlier lane had (m.seen holds this instruction's stamp there). Returns the first k whose address an
-    earlier lane had (-1: none); that lane is not scanned again (its bytes were, before the earlier lane
-    wrote them). The machine's arrays are held in locals: through the Machine pointer the compiler would
-    reload them after every store."""
-    cdef uint8_t* ub = m.ub
-    cdef int32_t* write_row = m.ub_write_row
-    cdef uint32_t* dirty = m.ub_dirty
-    cdef int32_t* dirty_list = m.dirty_blocks
-    cdef uint16_t* seen = m.seen
-    cdef int64_t n_dirty = m.n_dirty
-    cdef int32_t rows[8]
-    cdef uint64_t addr, block
-    cdef uint32_t before, bits
-    cdef uint16_t stamp = next_stamp(m) if check else 0
-    cdef int64_t k, later = -1
-    cdef bint repeat
-    for k in range(8):
-        rows[k] = <int32_t>m.row
+    """UB element addrs[k] <- lane lanes[k] of src (lanes `pitch` bytes apart), for k from 0 up (a later
+    lane overwrites an earlier one at the same address), each booked as wrote() does."""
+    cdef Booking b
+    cdef int64_t k
+    open_booking(m, &b)
     for k in range(n):
-        addr = <uint64_t>addrs[k]
-        block = addr // BLOCK
-        bits = element_bits(addr, sizeof(ElementBits))
-        before = dirty[block]
-        if check:
-            repeat = seen[addr] == stamp
-            seen[addr] = stamp
-            if repeat and later < 0:
-                later = k
-            if before & bits and not repeat:        # rare: a hazard to locate
-                m.n_dirty = n_dirty
-                scan_block(m, block, bits)
-        (<ElementBits*>(ub + addr))[0] = (<const ElementBits*>(src + lanes[k] * pitch))[0]
-        memcpy(&write_row[addr], rows, 4 * sizeof(ElementBits))
-        dirty_list[n_dirty] = <int32_t>block     # kept only when the block is newly dirty (mark_block)
-        n_dirty += before == 0
-        dirty[block] = before | bits
-    m.n_dirty = n_dirty
-    return later
+        put_element(&b, <uint64_t>addrs[k], src + lanes[k] * pitch, width)
+    m.n_dirty = b.n_dirty
 
 
 cdef inline void log_span(Machine* m, int64_t kind, int64_t addr, int64_t width, int64_t count, int64_t pitch,

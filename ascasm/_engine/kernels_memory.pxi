@@ -168,17 +168,14 @@ cdef inline uint16_t next_stamp(Machine* m) noexcept nogil:
 cdef inline int active_lanes(Machine* m, const Ins* ins, const Addr* base_operand, int64_t vi, int64_t pm,
                              ElementBits* data, IndexBits* index_type, int64_t* lane, int64_t* lane_addr,
                              int64_t* count) noexcept nogil:
-    """Checks mask, base alignment, then each active lane's element from lane 0 up. Lists the active
-    lanes in order: lane[k] and its checked address, k < count."""
+    """Checks each active lane's element from lane 0 up (after the mask and the base alignment,
+    indexed_checks). Lists the active lanes in order: lane[k] and its checked address, k < count."""
     cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
     cdef int64_t base = address(base_operand)
     cdef const IndexBits* indices = <const IndexBits*>vreg(m, vi)
     cdef int64_t w, n = 0, addr, i
     cdef uint64_t bits
     cdef int64_t last = m.ub_usable - <int64_t>sizeof(ElementBits)    # the highest address in range
-    cdef int status = check_mask(m, pm) or check_align(m, base, ins.align)
-    if status:
-        return status
     for w in range(MASK_WORDS):
         bits = mask_word(m, pm, w) & stride_bits(pitch)
         while bits:
@@ -191,6 +188,11 @@ cdef inline int active_lanes(Machine* m, const Ins* ins, const Addr* base_operan
             n += 1
     count[0] = n
     return STOP_RUNNING
+
+
+cdef inline int indexed_checks(Machine* m, const Ins* ins, const Addr* base_operand, int64_t pm) noexcept nogil:
+    """The checks of a gather or scatter before its lanes': the mask is set, the base aligned."""
+    return check_mask(m, pm) or check_align(m, address(base_operand), ins.align)
 
 
 cdef inline int lane_hazards(Machine* m, const int64_t* lane_addr, int64_t n, ElementBits* data,
@@ -234,7 +236,8 @@ cdef inline int k_vgat(Machine* m, const Ins* ins, const Args_vgat* a, vgat_TW* 
     cdef int64_t lane_addr[LANES_B16]
     cdef uint8_t gathered[VL]                  # vD may be vI: read every index first
     cdef int64_t k, n
-    cdef int status = (active_lanes(m, ins, &a.base, a.vI, a.pM, <vgat_TW*>NULL, <vgat_UW*>NULL, lane, lane_addr, &n)
+    cdef int status = (indexed_checks(m, ins, &a.base, a.pM)
+                       or active_lanes(m, ins, &a.base, a.vI, a.pM, <vgat_TW*>NULL, <vgat_UW*>NULL, lane, lane_addr, &n)
                        or lane_hazards(m, lane_addr, n, <vgat_TW*>NULL, NULL))
     if status:
         return status
@@ -253,27 +256,22 @@ cdef inline int k_vsct(Machine* m, const Ins* ins, const Args_vsct* a, vsct_TW* 
     cdef int64_t lane[LANES_B16]
     cdef int64_t lane_addr[LANES_B16]
     cdef const uint8_t* src = vreg(m, a.vS)
-    cdef int64_t* record
-    cdef int64_t earlier, later = -1, n
-    cdef int status = active_lanes(m, ins, &a.base, a.vI, a.pM, <vsct_TW*>NULL, <vsct_UW*>NULL, lane, lane_addr, &n)
+    cdef int64_t later = -1, n
+    cdef int status = indexed_checks(m, ins, &a.base, a.pM)
     if status:
         return status
-    if m.strict:                               # a hazard or a repeated address faults: check every lane first
-        status = lane_hazards(m, lane_addr, n, <vsct_TW*>NULL, &later)
+    if not m.strict and m.log == NULL and all_lanes_in_range(m, address(&a.base), a.vI, <vsct_TW*>NULL, <vsct_UW*>NULL):
+        scatter_in_one_pass(m, address(&a.base), a.vI, a.pM, src, <vsct_TW*>NULL, <vsct_UW*>NULL)
+        return STOP_RUNNING
+    status = (active_lanes(m, ins, &a.base, a.vI, a.pM, <vsct_TW*>NULL, <vsct_UW*>NULL, lane, lane_addr, &n)
+              or lane_hazards(m, lane_addr, n, <vsct_TW*>NULL, &later))
+    if status:
+        return status
+    if later >= 0:
+        status = repeated_address(m, lane[first_lane_at(lane_addr, lane_addr[later])], lane[later], lane_addr[later])
         if status:
             return status
-        if later >= 0:
-            earlier = first_lane_at(lane_addr, lane_addr[later])
-            return fault(m, STOP_DUP_INDEX, lane[earlier], lane[later], lane_addr[later])
-        store_elements(m, lane_addr, lane, n, src, pitch, <vsct_TW*>NULL)
-    else:                                      # they warn: check each lane as it is written, one pass
-        later = scatter_elements(m, lane_addr, lane, n, src, pitch, <vsct_TW*>NULL, True)
-        if later >= 0:
-            earlier = first_lane_at(lane_addr, lane_addr[later])
-            record = &m.dup_warn[m.row * DUP_WARN_FIELDS]
-            if record[0] == 0:
-                record[1], record[2], record[3] = lane[earlier], lane[later], lane_addr[later]
-            record[0] += 1
+    store_elements(m, lane_addr, lane, n, src, pitch, <vsct_TW*>NULL)
     log_indexed(m, 1, lane, lane_addr, n, a.vI, POS_vsct_vS, <vsct_TW*>NULL, <vsct_UW*>NULL)
     return STOP_RUNNING
 
@@ -284,6 +282,80 @@ cdef inline int64_t first_lane_at(const int64_t* lane_addr, int64_t addr) noexce
     while lane_addr[k] != addr:
         k += 1
     return k
+
+
+cdef inline int repeated_address(Machine* m, int64_t earlier, int64_t later, int64_t addr) noexcept nogil:
+    """Two active lanes of a vsct store to addr: a fault under --strict, else a warning (the first case
+    of the row stays)."""
+    cdef int64_t* record = &m.dup_warn[m.row * DUP_WARN_FIELDS]
+    if m.strict:
+        return fault(m, STOP_DUP_INDEX, earlier, later, addr)
+    if record[0] == 0:
+        record[1], record[2], record[3] = earlier, later, addr
+    record[0] += 1
+    return STOP_RUNNING
+
+
+cdef inline bint all_lanes_in_range(Machine* m, int64_t base, int64_t vi, ElementBits* data,
+                                    IndexBits* index_type) noexcept nogil:
+    """Whether every lane's element, active or not, lies in the usable UB: the largest index, in a
+    loop the compiler vectorises, against the room above base. Then no lane needs a range check."""
+    cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
+    cdef const IndexBits* indices = <const IndexBits*>vreg(m, vi)
+    cdef int64_t last = m.ub_usable - <int64_t>sizeof(ElementBits)    # the highest address in range
+    cdef IndexBits largest = 0
+    cdef int64_t i
+    if base < 0 or base > last:
+        return False
+    for i in range(VL // pitch):
+        if indices[i] > largest:
+            largest = indices[i]
+    return <uint64_t>largest <= <uint64_t>(last - base) // sizeof(ElementBits)
+
+
+cdef inline void scatter_in_one_pass(Machine* m, int64_t base, int64_t vi, int64_t pm, const uint8_t* src,
+                                     ElementBits* data, IndexBits* index_type) noexcept nogil:
+    """vsct without --strict or a write log, when every lane is in range (all_lanes_in_range): each
+    active lane, from lane 0 up, is checked as it is written. Its hazard is located as scan_block does,
+    which takes the writer row then; a lane whose address an earlier lane had (m.seen holds this
+    instruction's stamp there) is a repeated address, and its bytes are not scanned again: they were,
+    before the earlier lane wrote them."""
+    cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
+    cdef const IndexBits* indices = <const IndexBits*>vreg(m, vi)
+    cdef uint16_t* seen = m.seen
+    cdef uint16_t stamp = next_stamp(m)
+    cdef Booking b
+    cdef uint64_t bits, addr
+    cdef int64_t w, i, later = -1
+    cdef bint repeat
+    open_booking(m, &b)
+    for w in range(MASK_WORDS):
+        bits = mask_word(m, pm, w) & stride_bits(pitch)
+        while bits:
+            i = <int64_t>((<uint64_t>(64 * w) + __builtin_ctzll(bits)) / pitch)
+            bits &= bits - 1
+            addr = <uint64_t>base + <uint64_t>indices[i] * sizeof(ElementBits)
+            repeat = seen[addr] == stamp
+            seen[addr] = stamp
+            if repeat and later < 0:
+                later = i
+            if b.dirty[addr // BLOCK] & element_bits(addr, sizeof(ElementBits)) and not repeat:   # rare
+                scan_block(m, addr // BLOCK, element_bits(addr, sizeof(ElementBits)))
+            put_element(&b, addr, src + i * pitch, data)
+    m.n_dirty = b.n_dirty
+    if later >= 0:
+        addr = <uint64_t>base + <uint64_t>indices[later] * sizeof(ElementBits)
+        repeated_address(m, first_active_lane_at(m, base, indices, pm, addr, data), later, addr)
+
+
+cdef inline int64_t first_active_lane_at(Machine* m, int64_t base, const IndexBits* indices, int64_t pm,
+                                         uint64_t addr, ElementBits* data) noexcept nogil:
+    """The first active lane whose element is at addr (one is)."""
+    cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
+    cdef int64_t i = 0
+    while not (mask_bit(m, pm, i * pitch) and <uint64_t>base + <uint64_t>indices[i] * sizeof(ElementBits) == addr):
+        i += 1
+    return i
 
 
 # --- stores ---
