@@ -230,3 +230,19 @@ def test_a_repeated_scatter_address_alone_is_no_hazard(engine):
     """, engine)
     assert list(machine.state.dup_warn[2]) == [1, 0, 1, 0x100 + 14]
     assert not machine.state.hazard_warn.any()
+
+
+def test_a_scatter_hazard_after_clean_lanes_still_tells_repeats_apart(engine):
+    """Lane 0 writes a clean element, lane 1 meets a byte an earlier instruction wrote, lane 2 repeats
+    lane 0's address: the hazard is lane 1's element alone, the repeat is lanes 0 and 2."""
+    machine = run_source("""
+        .ub idx u16[128] = [3, 50, 3, 60]
+        .ub out u16[128]
+            st [out + 100], s0.s16          ; row 0 writes out[50]: 0x164..0x165
+            mask p1.b16, VL4
+            vld v1.u16, [idx]
+            vsct [out], v0.u16, v1.u16, p1
+            halt
+    """, engine)
+    assert list(machine.state.hazard_warn[3]) == [1, 0, 0x164, 0x166]
+    assert list(machine.state.dup_warn[3]) == [1, 0, 2, 0x106]

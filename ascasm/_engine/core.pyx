@@ -424,11 +424,11 @@ cdef inline void open_booking(Machine* m, Booking* b) noexcept nogil:
         b.rows[k] = <int32_t>m.row
 
 
-cdef inline void put_element(Booking* b, uint64_t addr, const uint8_t* value, ElementBits* width) noexcept nogil:
-    """UB element at addr (checked, aligned to its width, so inside one block) <- the element at value,
-    booked as wrote() does, the block listed as mark_block does."""
+cdef inline void put_element(Booking* b, uint64_t addr, uint32_t before, const uint8_t* value,
+                             ElementBits* width) noexcept nogil:
+    """UB element at addr (checked, aligned to its width, so inside one block, whose dirty word was
+    `before`) <- the element at value, booked as wrote() does, the block listed as mark_block does."""
     cdef uint64_t block = addr // BLOCK
-    cdef uint32_t before = b.dirty[block]
     (<ElementBits*>(b.ub + addr))[0] = (<const ElementBits*>value)[0]
     memcpy(&b.write_row[addr], b.rows, 4 * sizeof(ElementBits))
     b.dirty_list[b.n_dirty] = <int32_t>block
@@ -444,7 +444,7 @@ cdef inline void store_elements(Machine* m, const int64_t* addrs, const int64_t*
     cdef int64_t k
     open_booking(m, &b)
     for k in range(n):
-        put_element(&b, <uint64_t>addrs[k], src + lanes[k] * pitch, width)
+        put_element(&b, <uint64_t>addrs[k], b.dirty[<uint64_t>addrs[k] // BLOCK], src + lanes[k] * pitch, width)
     m.n_dirty = b.n_dirty
 
 

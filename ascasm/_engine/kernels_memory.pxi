@@ -316,18 +316,15 @@ cdef inline bint all_lanes_in_range(Machine* m, int64_t base, int64_t vi, Elemen
 cdef inline void scatter_in_one_pass(Machine* m, int64_t base, int64_t vi, int64_t pm, const uint8_t* src,
                                      ElementBits* data, IndexBits* index_type) noexcept nogil:
     """vsct without --strict or a write log, when every lane is in range (all_lanes_in_range): each
-    active lane, from lane 0 up, is checked as it is written. Its hazard is located as scan_block does,
-    which takes the writer row then; a lane whose address an earlier lane had (m.seen holds this
-    instruction's stamp there) is a repeated address, and its bytes are not scanned again: they were,
-    before the earlier lane wrote them."""
+    active lane, from lane 0 up, is written at once. This loop keeps only what that needs (the compiler
+    then holds it all in registers); the first lane whose bytes are dirty, by a hazard or by an earlier
+    lane with its address, hands the rest to scatter_carefully."""
     cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
     cdef const IndexBits* indices = <const IndexBits*>vreg(m, vi)
-    cdef uint16_t* seen = m.seen
-    cdef uint16_t stamp = next_stamp(m)
     cdef Booking b
     cdef uint64_t bits, addr
-    cdef int64_t w, i, later = -1
-    cdef bint repeat
+    cdef uint32_t before
+    cdef int64_t w, i, dirty_lane = -1
     open_booking(m, &b)
     for w in range(MASK_WORDS):
         bits = mask_word(m, pm, w) & stride_bits(pitch)
@@ -335,13 +332,48 @@ cdef inline void scatter_in_one_pass(Machine* m, int64_t base, int64_t vi, int64
             i = <int64_t>((<uint64_t>(64 * w) + __builtin_ctzll(bits)) / pitch)
             bits &= bits - 1
             addr = <uint64_t>base + <uint64_t>indices[i] * sizeof(ElementBits)
-            repeat = seen[addr] == stamp
-            seen[addr] = stamp
-            if repeat and later < 0:
-                later = i
-            if b.dirty[addr // BLOCK] & element_bits(addr, sizeof(ElementBits)) and not repeat:   # rare
-                scan_block(m, addr // BLOCK, element_bits(addr, sizeof(ElementBits)))
-            put_element(&b, addr, src + i * pitch, data)
+            before = b.dirty[addr // BLOCK]
+            if before & element_bits(addr, sizeof(ElementBits)):
+                dirty_lane = i
+                break
+            put_element(&b, addr, before, src + i * pitch, data)
+        if dirty_lane >= 0:
+            break
+    m.n_dirty = b.n_dirty
+    if dirty_lane >= 0:
+        scatter_carefully(m, base, indices, pm, src, dirty_lane, data, index_type)
+
+
+cdef void scatter_carefully(Machine* m, int64_t base, const IndexBits* indices, int64_t pm, const uint8_t* src,
+                            int64_t first, ElementBits* data, IndexBits* index_type) noexcept nogil:
+    """scatter_in_one_pass from active lane `first` on, each lane checked before it is written: every
+    lane stamps its address in m.seen (the lanes before `first` are stamped first), so a lane with an
+    earlier lane's address is a repeated address, whose bytes are not scanned again (they were, before
+    the earlier lane wrote them); another lane with dirty bytes has a hazard, located as scan_block
+    does, which takes the writer row then."""
+    cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
+    cdef uint16_t stamp = next_stamp(m)
+    cdef Booking b
+    cdef uint64_t addr
+    cdef uint32_t before, touched
+    cdef int64_t i, later = -1
+    cdef bint repeat
+    open_booking(m, &b)
+    for i in range(VL // pitch):
+        if not mask_bit(m, pm, i * pitch):
+            continue
+        addr = <uint64_t>base + <uint64_t>indices[i] * sizeof(ElementBits)
+        repeat = m.seen[addr] == stamp
+        m.seen[addr] = stamp
+        if i < first:                                   # written already, with clean bytes
+            continue
+        before = b.dirty[addr // BLOCK]
+        touched = element_bits(addr, sizeof(ElementBits))
+        if repeat and later < 0:
+            later = i
+        if before & touched and not repeat:
+            scan_block(m, addr // BLOCK, touched)
+        put_element(&b, addr, before, src + i * pitch, data)
     m.n_dirty = b.n_dirty
     if later >= 0:
         addr = <uint64_t>base + <uint64_t>indices[later] * sizeof(ElementBits)
