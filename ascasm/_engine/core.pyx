@@ -450,7 +450,8 @@ cdef inline void store_elements(Machine* m, const int64_t* addrs, const int64_t*
 
 cdef inline void log_span(Machine* m, int64_t kind, int64_t addr, int64_t width, int64_t count, int64_t pitch,
                           int64_t lane, int64_t operand, int64_t index) noexcept nogil:
-    """One write-log record, when a recorder asked for the log (docs/bytecode.md "Write log")."""
+    """One write-log record, when a recorder asked for the log (docs/bytecode.md "Write log"). A caller
+    whose arguments cost a division tests m.log itself: the compiler computes them before this test."""
     cdef int64_t* record
     if m.log == NULL:
         return

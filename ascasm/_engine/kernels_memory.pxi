@@ -16,7 +16,8 @@ cdef inline int k_vld_norm(Machine* m, const Ins* ins, const Args_vld_norm* a) n
     if status:
         return status
     memcpy(vreg(m, a.vD), m.ub + addr, VL)
-    log_span(m, 0, addr, ins.tw, VL // ins.tw, ins.tw, 0, POS_vld_norm_vD, -1)
+    if m.log != NULL:                  # (its arguments cost a division)
+        log_span(m, 0, addr, ins.tw, VL // ins.tw, ins.tw, 0, POS_vld_norm_vD, -1)
     return STOP_RUNNING
 
 
@@ -543,8 +544,9 @@ cdef inline int k_vsta_intlv(Machine* m, const Ins* ins, const Args_vsta_intlv* 
         dst[2 * i] = s0[i]
         dst[2 * i + 1] = s1[i]
     wrote(m, addr, ins.size)
-    log_span(m, 1, addr, width, VL // width, 2 * width, 0, POS_vsta_intlv_vS0, -1)
-    log_span(m, 1, addr + width, width, VL // width, 2 * width, 0, POS_vsta_intlv_vS1, -1)
+    if m.log != NULL:                  # (their arguments cost a division)
+        log_span(m, 1, addr, width, VL // width, 2 * width, 0, POS_vsta_intlv_vS0, -1)
+        log_span(m, 1, addr + width, width, VL // width, 2 * width, 0, POS_vsta_intlv_vS1, -1)
     return STOP_RUNNING
 
 

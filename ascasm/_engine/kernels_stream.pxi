@@ -91,7 +91,8 @@ cdef inline int stream_append(Machine* m, int64_t u, int64_t addr, const uint8_t
             held_size = (addr if addr < commit else commit) - start
             log_span(m, 1, start, held_size, 1, held_size, -1, u_operand, -1)
         if commit > addr:
-            log_span(m, 1, addr, width, (commit - addr) // width, width, 0, data_operand, -1)
+            if m.log != NULL:                  # (its arguments cost a division)
+                log_span(m, 1, addr, width, (commit - addr) // width, width, 0, data_operand, -1)
     memcpy(held, run + (commit - start), UREG_BYTES)    # the residue, then zeros
     state[UREG_PENDING] = end - commit
     state[UREG_ADDR] = commit if end > commit else 0
@@ -202,7 +203,8 @@ cdef inline int load_unaligned(Machine* m, const Ins* ins, int64_t q, int64_t vd
     memcpy(loaded, m.qreg + q * BLOCK + (addr & (BLOCK - 1)), head)
     memcpy(loaded + head, m.ub + addr + head, VL - head)
     memcpy(vreg(m, vd), loaded, VL)
-    log_span(m, 0, addr + head, width, (VL - head) // width, width, head // width, vd_operand, -1)
+    if m.log != NULL:                  # (its arguments cost a division)
+        log_span(m, 0, addr + head, width, (VL - head) // width, width, head // width, vd_operand, -1)
     hold_block(m, q, next_position, q_operand)
     return STOP_RUNNING
 
@@ -357,7 +359,8 @@ cdef inline int k_vgatb(Machine* m, const Ins* ins, const Args_vgatb* a, vgatb_T
     if m.log != NULL:
         for k in range(VECTOR_BLOCKS):
             if active[k]:
-                log_span(m, 0, block_addr[k], BLOCK, 1, BLOCK, k * BLOCK // width, POS_vgatb_vD, offsets[k])
+                if m.log != NULL:                  # (its arguments cost a division)
+                    log_span(m, 0, block_addr[k], BLOCK, 1, BLOCK, k * BLOCK // width, POS_vgatb_vD, offsets[k])
     return STOP_RUNNING
 
 assert VECTOR_BLOCKS * BLOCK == VL
