@@ -14,7 +14,6 @@ cdef inline int k_vsqz(Machine* m, const Ins* ins, const Args_vsqz* a, vsqz_TW* 
         return status
     if a.vD == a.vS:                           # pack aside, then copy
         packed = aside
-    memset(packed, 0, VL)                      # the rest 0 (ascasm_squeeze keeps them)
     n = ascasm_squeeze(vreg(m, a.vS), &m.preg[a.pM * MASK_WORDS], sizeof(vsqz_TW), packed)   # squeeze.h
     if packed == aside:
         memcpy(vreg(m, a.vD), aside, VL)

@@ -80,12 +80,15 @@ static void ascasm_squeeze_init(void) {}
 #endif
 
 /* The active lanes of src (VL bytes, lanes of `width` bytes, lane i active when bit i*width of mask is
- * set), in order, from packed[0]; returns how many bytes that is. `packed` holds VL bytes, is not src
- * and comes zeroed; the bytes after the active lanes stay 0 (a shuffle's unused bytes are 0). Group
- * g's store starts at most at byte g * (its size), so it ends inside. */
+ * set), in order, from packed[0], and 0 in the bytes after them; returns how many bytes the lanes are.
+ * `packed` holds VL bytes and is not src. Group g's store starts at most at byte g * (its size), so it
+ * ends inside; a shuffle's unused bytes are 0. */
 static inline int64_t ascasm_squeeze(const uint8_t* src, const uint64_t* mask, int width, uint8_t* packed) {
     int64_t n = 0;
 #if defined(__SSSE3__) && !defined(ASCASM_PORTABLE)
+    /* zeroed by vector stores: a memset of 256 bytes here compiles to a slow `rep stos` */
+    for (int k = 0; k < ASCASM_VL; k += 16)
+        _mm_storeu_si128((__m128i*)(packed + k), _mm_setzero_si128());
     /* a constant width in each call, so the compiler drops the other widths' code */
     for (int w = 0; w < ASCASM_VL / 64; w++) {
         if (width == 4)
@@ -98,6 +101,7 @@ static inline int64_t ascasm_squeeze(const uint8_t* src, const uint64_t* mask, i
 #else
     /* Every lane is copied to byte n and only an active one advances n: no branch on the mask's bits,
      * which are data (a branch per lane mispredicts about half the time). */
+    memset(packed, 0, ASCASM_VL);
     for (int i = 0; i < ASCASM_VL / width; i++) {
         memcpy(packed + n, src + i * width, (size_t)width);
         n += (int64_t)(mask[(i * width) >> 6] >> ((i * width) & 63) & 1) * width;
