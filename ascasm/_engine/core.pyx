@@ -19,6 +19,7 @@ from libc.string cimport memcpy, memmove, memset
 cdef extern from "squeeze.h":                  # vsqz's lane compaction (a byte shuffle per lane group)
     void ascasm_squeeze_init() nogil
     int64_t ascasm_squeeze(const uint8_t* src, const uint64_t* mask, int width, uint8_t* packed) nogil
+    uint64_t ascasm_lane_bits(uint64_t x, int width) nogil
 
 ascasm_squeeze_init()                          # its shuffle tables, filled once when the engine loads
 

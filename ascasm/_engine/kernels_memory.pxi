@@ -322,15 +322,20 @@ cdef inline void scatter_in_one_pass(Machine* m, int64_t base, int64_t vi, int64
     lane with its address, hands the rest to scatter_carefully."""
     cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
     cdef const IndexBits* indices = <const IndexBits*>vreg(m, vi)
+    cdef int64_t per_word = 64 // pitch         # lanes per mask word
     cdef Booking b
+    cdef uint64_t lanes[2]                      # bit i % 64 of word i / 64: lane i is active
     cdef uint64_t bits, addr
     cdef uint32_t before
-    cdef int64_t w, i, dirty_lane = -1
-    open_booking(m, &b)
+    cdef int64_t w, h, i, dirty_lane = -1
+    lanes[0] = lanes[1] = 0                     # one loop over them mispredicts once, not once per mask word
     for w in range(MASK_WORDS):
-        bits = mask_word(m, pm, w) & stride_bits(pitch)
+        lanes[w * per_word // 64] |= ascasm_lane_bits(mask_word(m, pm, w), pitch) << (w * per_word % 64)
+    open_booking(m, &b)
+    for h in range((VL // pitch + 63) // 64):
+        bits = lanes[h]
         while bits:
-            i = <int64_t>((<uint64_t>(64 * w) + __builtin_ctzll(bits)) / pitch)
+            i = 64 * h + <int64_t>__builtin_ctzll(bits)
             bits &= bits - 1
             addr = <uint64_t>base + <uint64_t>indices[i] * sizeof(ElementBits)
             before = b.dirty[addr // BLOCK]

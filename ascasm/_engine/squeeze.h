@@ -15,6 +15,33 @@
 
 #define ASCASM_VL 256
 
+/* The lane bits of a 64-bit mask word, lane i of the word (bit i*width) moved to bit i (also for
+ * vsct's lane loop, kernels_memory.pxi). */
+static inline uint64_t ascasm_lane_bits(uint64_t x, int width) {
+    if (width == 8) {
+        x &= 0x0101010101010101ULL;
+        x = (x | x >> 7) & 0x0003000300030003ULL;
+        x = (x | x >> 14) & 0x0000000F0000000FULL;
+        return (x | x >> 28) & 0xFFULL;
+    }
+    if (width == 4) {
+        x &= 0x1111111111111111ULL;
+        x = (x | x >> 3) & 0x0303030303030303ULL;
+        x = (x | x >> 6) & 0x000F000F000F000FULL;
+        x = (x | x >> 12) & 0x000000FF000000FFULL;
+        return (x | x >> 24) & 0xFFFFULL;
+    }
+    if (width == 2) {
+        x &= 0x5555555555555555ULL;
+        x = (x | x >> 1) & 0x3333333333333333ULL;
+        x = (x | x >> 2) & 0x0F0F0F0F0F0F0F0FULL;
+        x = (x | x >> 4) & 0x00FF00FF00FF00FFULL;
+        x = (x | x >> 8) & 0x0000FFFF0000FFFFULL;
+        return (x | x >> 16) & 0xFFFFFFFFULL;
+    }
+    return x;
+}
+
 #if defined(__SSSE3__) && !defined(ASCASM_PORTABLE)
 /* For a lane width (1, 2, 4 bytes) and the mask bits of one group of 8 lanes (4 for width 4): the
  * byte shuffle that moves the active lanes to the front, in order; 0x80 makes a byte 0. */
@@ -32,26 +59,6 @@ static void ascasm_squeeze_init(void) {
                         ascasm_shuffle[shift][bits][out++] = (uint8_t)(lane * width + b);
         }
     }
-}
-
-/* The lane bits of a 64-bit mask word, lane i of the word (bit i*width) moved to bit i. */
-static inline uint64_t ascasm_lane_bits(uint64_t x, int width) {
-    if (width == 4) {
-        x &= 0x1111111111111111ULL;
-        x = (x | x >> 3) & 0x0303030303030303ULL;
-        x = (x | x >> 6) & 0x000F000F000F000FULL;
-        x = (x | x >> 12) & 0x000000FF000000FFULL;
-        return (x | x >> 24) & 0xFFFFULL;
-    }
-    if (width == 2) {
-        x &= 0x5555555555555555ULL;
-        x = (x | x >> 1) & 0x3333333333333333ULL;
-        x = (x | x >> 2) & 0x0F0F0F0F0F0F0F0FULL;
-        x = (x | x >> 4) & 0x00FF00FF00FF00FFULL;
-        x = (x | x >> 8) & 0x0000FFFF0000FFFFULL;
-        return (x | x >> 16) & 0xFFFFFFFFULL;
-    }
-    return x;
 }
 
 /* One mask word's lanes (64 / width of them, from src), moved to packed + n by groups of `lanes`
