@@ -246,3 +246,31 @@ def test_a_scatter_hazard_after_clean_lanes_still_tells_repeats_apart(engine):
     """, engine)
     assert list(machine.state.hazard_warn[3]) == [1, 0, 0x164, 0x166]
     assert list(machine.state.dup_warn[3]) == [1, 0, 2, 0x106]
+
+
+STREAM_OVER_STORE = """
+    .ub x f32[64] = i
+    .ub out f32[64]
+        mask p0.b32, ALL
+        vld v0.f32, [x]
+        vsta [out], v0.f32, p0            ; row 2 writes out: 0x100..0x1ff
+        mask p1.b32, VL16
+        vsqz.st v1.f32, v0.f32, p1        ; SQZN = 64 bytes
+        sprclr.ar
+        vstur [out], u0, v1.f32           ; row 6 commits two blocks over row 2's bytes
+        halt
+"""
+
+
+def test_a_stream_commit_over_stored_bytes_is_a_hazard(engine):
+    machine = run_source(STREAM_OVER_STORE, engine)
+    assert machine.stop_name == "HALTED"
+    assert list(machine.state.hazard_warn[6]) == [1, 2, 0x100, 0x140]
+
+
+def test_strict_stream_commit_hazard_writes_nothing(engine):
+    machine = run_source(STREAM_OVER_STORE.replace("vsta [out], v0.f32, p0", "vsta [out], v3.f32, p0"),
+                         engine, strict=True)
+    assert machine.stop_name == "HAZARD"
+    out = machine.program.buffers["out"].view(machine.state.ub)
+    assert (out == 0).all()                 # v3 is 0: the vsta's zeros, none of x's values

@@ -372,19 +372,26 @@ cdef inline void mark_block(Machine* m, int64_t block, uint32_t written) noexcep
     m.ub_dirty[block] = before | written
 
 
+cdef inline void book_block(Machine* m, int32_t* write_row, uint64_t block) noexcept nogil:
+    """A whole block written by the executing row (write_row: m.ub_write_row, held by the caller)."""
+    cdef int64_t k
+    cdef int32_t row = <int32_t>m.row
+    for k in range(BLOCK):                      # the compiler stores the row in a few vector moves
+        write_row[block * BLOCK + k] = row
+    mark_block(m, block, 0xFFFFFFFFU)
+
+
 cdef inline void wrote(Machine* m, int64_t addr, int64_t size) noexcept nogil:
     """Book the (checked) bytes [addr, addr + size) as written by the executing row."""
     cdef int32_t* write_row = m.ub_write_row    # a local: through m, every store would reload it (8x slower)
     cdef int64_t k, block, lo, hi
-    cdef int32_t row = <int32_t>m.row
-    if (addr | size) & (BLOCK - 1) == 0:        # whole blocks (vector and stream stores): a fixed-size loop
-        for block in range(<uint64_t>addr // BLOCK, <uint64_t>(addr + size) // BLOCK):
-            for k in range(BLOCK):              # the compiler stores the row in a few vector moves
-                write_row[block * BLOCK + k] = row
-            mark_block(m, block, 0xFFFFFFFFU)
+    cdef uint64_t whole
+    if (addr | size) & (BLOCK - 1) == 0:        # whole blocks (vector and stream stores)
+        for whole in range(<uint64_t>addr // BLOCK, <uint64_t>(addr + size) // BLOCK):
+            book_block(m, write_row, whole)
         return
     for k in range(addr, addr + size):
-        write_row[k] = row
+        write_row[k] = <int32_t>m.row
     for block in range(addr // BLOCK, (addr + size - 1) // BLOCK + 1):
         lo = addr - block * BLOCK if addr > block * BLOCK else 0
         hi = addr + size - block * BLOCK if addr + size < (block + 1) * BLOCK else BLOCK

@@ -54,6 +54,9 @@ cdef inline int stream_append(Machine* m, int64_t u, int64_t addr, const uint8_t
     cdef uint8_t* held = m.ureg + u * UREG_BYTES
     cdef int64_t pending = state[UREG_PENDING]
     cdef int64_t start, end, commit, held_size, k
+    cdef uint64_t block
+    cdef int32_t* write_row
+    cdef bint blockwise
     cdef uint8_t run[UREG_BYTES + VL + UREG_BYTES]     # the pending bytes, the new ones, then zeros
     cdef int status = check_align(m, addr, width)
     if status:
@@ -70,7 +73,10 @@ cdef inline int stream_append(Machine* m, int64_t u, int64_t addr, const uint8_t
     commit = end & ~(<int64_t>(BLOCK - 1))      # the end of the last block the run completes
     if commit < start:
         commit = start
-    if commit > start:
+    # the usual case, a run from a block without --strict: each block is scanned as it is written, in one
+    # loop (a loop's exit mispredicts once per run); otherwise every byte is scanned before any is written
+    blockwise = start & (BLOCK - 1) == 0 and not m.strict
+    if commit > start and not blockwise:
         scan_hazard(m, start, commit - start)
         status = hazard_verdict(m)
         if status:
@@ -80,12 +86,17 @@ cdef inline int stream_append(Machine* m, int64_t u, int64_t addr, const uint8_t
     memcpy(run + pending, data, VL)
     memset(run + (end - start), 0, UREG_BYTES)
     if commit > start:
-        if start & (BLOCK - 1) == 0:            # the usual case: the run starts at a block
+        if blockwise:
+            write_row = m.ub_write_row
             for k in range((commit - start) // BLOCK):
+                block = <uint64_t>start // BLOCK + k
+                if m.ub_dirty[block]:
+                    scan_block(m, block, 0xFFFFFFFFU)
                 memcpy(m.ub + start + k * BLOCK, run + k * BLOCK, BLOCK)
+                book_block(m, write_row, block)
         else:
             memcpy(m.ub + start, run, commit - start)
-        wrote(m, start, commit - start)
+            wrote(m, start, commit - start)
         if pending:
             held_size = (addr if addr < commit else commit) - start
             log_span(m, 1, start, held_size, 1, held_size, -1, u_operand, -1)
