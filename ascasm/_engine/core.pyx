@@ -314,24 +314,23 @@ cdef inline bint any_dirty_word(const uint32_t* words) noexcept nogil:
 
 
 cdef inline void scan_hazard(Machine* m, int64_t addr, int64_t size) noexcept nogil:
-    """scan_block over every block of a checked access [addr, addr + size). Whole blocks are scanned
-    here, inlined; the common cases cost a test or two: nothing written since the membar, or a vector
-    whose 8 blocks are untouched."""
-    cdef uint64_t block
+    """scan_block over every block of a checked access [addr, addr + size). The common cases return
+    here, inlined, after a test or two: nothing written since the membar, or a vector whose 8 blocks
+    are untouched."""
     if m.n_dirty == 0:
         return
+    if size == VL and addr & (BLOCK - 1) == 0 and not any_dirty_word(&m.ub_dirty[<uint64_t>addr // BLOCK]):
+        return
+    scan_blocks(m, addr, size)
+
+
+cdef void scan_blocks(Machine* m, int64_t addr, int64_t size) noexcept nogil:
+    cdef int64_t block, lo, hi
     if (addr | size) & (BLOCK - 1) == 0:                # whole blocks (vector loads and stores, streams)
-        if size == VL and not any_dirty_word(&m.ub_dirty[<uint64_t>addr // BLOCK]):
-            return
-        for block in range(<uint64_t>addr // BLOCK, <uint64_t>(addr + size) // BLOCK):
+        for block in range(addr // BLOCK, (addr + size) // BLOCK):
             if m.ub_dirty[block]:
                 scan_block(m, block, 0xFFFFFFFFU)
         return
-    scan_part_blocks(m, addr, size)
-
-
-cdef void scan_part_blocks(Machine* m, int64_t addr, int64_t size) noexcept nogil:
-    cdef int64_t block, lo, hi
     for block in range(addr // BLOCK, (addr + size - 1) // BLOCK + 1):
         lo = addr - block * BLOCK if addr > block * BLOCK else 0
         hi = addr + size - block * BLOCK if addr + size < (block + 1) * BLOCK else BLOCK

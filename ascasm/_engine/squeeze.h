@@ -94,6 +94,7 @@ static inline int64_t ascasm_squeeze(const uint8_t* src, const uint64_t* mask, i
     int64_t n = 0;
 #if defined(__SSSE3__) && !defined(ASCASM_PORTABLE)
     /* zeroed by vector stores: a memset of 256 bytes here compiles to a slow `rep stos` */
+#pragma GCC unroll 16
     for (int k = 0; k < ASCASM_VL; k += 16)
         _mm_storeu_si128((__m128i*)(packed + k), _mm_setzero_si128());
     /* a constant width in each call, so the compiler drops the other widths' code */
