@@ -32,7 +32,7 @@ extensions = [
         # lanes are typed views of byte arrays, so no type-based alias analysis; each kernel on its own
         # cache line (the run loop calls one per instruction through a pointer: packed kernels made
         # a scalar step 10 ns instead of 3 here)
-        # the debug build also takes the portable code in place of the SIMD paths (squeeze.h), so CI
+        # the debug build also takes the portable code in place of the SIMD paths (squeeze.h, signs.h), so CI
         # runs both
         extra_compile_args=(["-O0", "-g", "-DASCASM_PORTABLE"] if settings["DEBUG"] else ["-O3", "-falign-functions=64"])
         + ["-ffp-contract=off", "-fno-strict-aliasing"] + X86_64_V2 + SANITIZERS[sanitize],
