@@ -2,7 +2,12 @@
 so a regression cannot pass)."""
 from __future__ import annotations
 
+import pytest
 from conftest import run_source
+
+from ascasm import assemble
+from ascasm.state import SPR_SQZN
+from ascasm.vm import Machine
 
 
 def test_a_store_with_no_active_lane_at_a_wild_address_after_a_write(engine):
@@ -21,3 +26,21 @@ def test_a_store_with_no_active_lane_at_a_wild_address_after_a_write(engine):
             halt
     """, engine)
     assert machine.state.status == 1                   # HALTED: the store wrote nothing, no fault
+
+
+def test_a_stream_state_set_from_outside_is_refused_before_running():
+    """The stream kernels size their copies by a u register's pending count and by SQZN: the engine
+    refuses a state whose values no instruction could leave (a copy of 40 pending bytes would run past
+    the kernel's buffer)."""
+    program = assemble("    mov s0, 0x44\n    vstas [s0], u0\n    halt\n")
+    machine = Machine(program, "cy")
+    machine.state.ureg_state[0] = (40, 0)
+    with pytest.raises(ValueError, match="u0 holds 40 pending bytes"):
+        machine.run()
+    machine = Machine(program, "cy")
+    machine.state.spr[SPR_SQZN] = 257
+    with pytest.raises(ValueError, match="SQZN 257"):
+        machine.run()
+    machine = Machine(program, "cy")
+    machine.state.ureg_state[0] = (4, 0x40)                 # what a stream leaves: the flush runs
+    assert machine.run() == 1

@@ -780,10 +780,23 @@ cdef class Engine:
             raise ValueError(f"budget {budget} is negative")
         if not 0 <= self.m.ctrl[PC] <= self.n_rows:
             raise ValueError(f"pc {self.m.ctrl[PC]} is outside the program (0..{self.n_rows})")
+        self._check_streams()
         self._collect_dirty_blocks()
         with nogil:
             status = self._run(budget)
         return status
+
+    cdef _check_streams(self):
+        """The stream kernels size their copies by these, so a state set from outside must keep what the
+        kernels do: up to 31 pending bytes for an address inside the UB, and SQZN a vector's bytes."""
+        cdef int64_t u, pending, addr
+        for u in range(NUM_UREGS):
+            pending, addr = self.m.ureg_state[2 * u + UREG_PENDING], self.m.ureg_state[2 * u + UREG_ADDR]
+            if not (0 <= pending < UREG_BYTES and (pending == 0 or 0 <= addr <= UB_BYTES - UREG_BYTES)):
+                raise ValueError(f"u{u} holds {pending} pending bytes for address {addr}: "
+                                 f"0..{UREG_BYTES - 1} bytes for an address inside the UB")
+        if not 0 <= self.m.spr[SPR_SQZN] <= VL:
+            raise ValueError(f"SQZN {self.m.spr[SPR_SQZN]} is not a vector's byte count (0..{VL})")
 
     cdef void _collect_dirty_blocks(self):
         """The list of blocks with dirty bits, from the state (which the debugger may have rewound)."""

@@ -61,8 +61,6 @@ cdef inline int stream_append(Machine* m, int64_t u, int64_t addr, const uint8_t
     cdef int status = check_align(m, addr, width)
     if status:
         return status
-    if <uint64_t>size > VL:                     # only a state set from outside can hold more (memory safety)
-        return fault(m, STOP_BAD_COUNT, size // width, VL // width)
     if pending and addr != state[UREG_ADDR] + pending:
         return fault(m, STOP_STREAM_BREAK, u, addr, state[UREG_ADDR], pending)
     status = check_range(m, addr, size, -1, -1)
