@@ -166,12 +166,22 @@ cdef inline uint16_t next_stamp(Machine* m) noexcept nogil:
     return m.seen_stamp
 
 
+cdef inline uint64_t lane_pitch(ElementBits* data, IndexBits* index_type) noexcept nogil:
+    """The bytes between lanes: the wider of the data and index widths."""
+    return sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
+
+
+cdef inline uint64_t lane_address(int64_t base, const IndexBits* indices, int64_t i, ElementBits* data) noexcept nogil:
+    """Lane i's element address, base + index * W, in wrapping 64-bit arithmetic (unchecked)."""
+    return <uint64_t>base + <uint64_t>indices[i] * sizeof(ElementBits)
+
+
 cdef inline int active_lanes(Machine* m, const Ins* ins, const Addr* base_operand, int64_t vi, int64_t pm,
                              ElementBits* data, IndexBits* index_type, int64_t* lane, int64_t* lane_addr,
                              int64_t* count) noexcept nogil:
     """Checks each active lane's element from lane 0 up (after the mask and the base alignment,
     indexed_checks). Lists the active lanes in order: lane[k] and its checked address, k < count."""
-    cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
+    cdef uint64_t pitch = lane_pitch(data, index_type)
     cdef int64_t base = address(base_operand)
     cdef const IndexBits* indices = <const IndexBits*>vreg(m, vi)
     cdef int64_t w, n = 0, addr, i
@@ -182,7 +192,7 @@ cdef inline int active_lanes(Machine* m, const Ins* ins, const Addr* base_operan
         while bits:
             i = <int64_t>((<uint64_t>(64 * w) + __builtin_ctzll(bits)) / pitch)
             bits &= bits - 1
-            addr = <int64_t>(<uint64_t>base + <uint64_t>indices[i] * sizeof(ElementBits))
+            addr = <int64_t>lane_address(base, indices, i, data)
             if <uint64_t>addr > <uint64_t>last or last < 0:        # (unsigned: below 0 is above too)
                 return check_range(m, addr, sizeof(ElementBits), i, <int64_t>indices[i])
             lane[n], lane_addr[n] = i, addr
@@ -301,7 +311,7 @@ cdef inline bint all_lanes_in_range(Machine* m, int64_t base, int64_t vi, Elemen
                                     IndexBits* index_type) noexcept nogil:
     """Whether every lane's element, active or not, lies in the usable UB: the largest index, in a
     loop the compiler vectorises, against the room above base. Then no lane needs a range check."""
-    cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
+    cdef uint64_t pitch = lane_pitch(data, index_type)
     cdef const IndexBits* indices = <const IndexBits*>vreg(m, vi)
     cdef int64_t last = m.ub_usable - <int64_t>sizeof(ElementBits)    # the highest address in range
     cdef IndexBits largest = 0
@@ -320,7 +330,7 @@ cdef inline void scatter_in_one_pass(Machine* m, int64_t base, int64_t vi, int64
     active lane, from lane 0 up, is written at once. This loop keeps only what that needs (the compiler
     then holds it all in registers); the first lane whose bytes are dirty, by a hazard or by an earlier
     lane with its address, hands the rest to scatter_carefully."""
-    cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
+    cdef uint64_t pitch = lane_pitch(data, index_type)
     cdef const IndexBits* indices = <const IndexBits*>vreg(m, vi)
     cdef int64_t per_word = 64 // pitch         # lanes per mask word
     cdef Booking b
@@ -337,7 +347,7 @@ cdef inline void scatter_in_one_pass(Machine* m, int64_t base, int64_t vi, int64
         while bits:
             i = 64 * h + <int64_t>__builtin_ctzll(bits)
             bits &= bits - 1
-            addr = <uint64_t>base + <uint64_t>indices[i] * sizeof(ElementBits)
+            addr = lane_address(base, indices, i, data)
             before = b.dirty[addr // BLOCK]
             if before & element_bits(addr, sizeof(ElementBits)):
                 dirty_lane = i
@@ -357,7 +367,7 @@ cdef void scatter_carefully(Machine* m, int64_t base, const IndexBits* indices, 
     earlier lane's address is a repeated address, whose bytes are not scanned again (they were, before
     the earlier lane wrote them); another lane with dirty bytes has a hazard, located as scan_block
     does, which takes the writer row then."""
-    cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
+    cdef uint64_t pitch = lane_pitch(data, index_type)
     cdef uint16_t stamp = next_stamp(m)
     cdef Booking b
     cdef uint64_t addr
@@ -368,7 +378,7 @@ cdef void scatter_carefully(Machine* m, int64_t base, const IndexBits* indices, 
     for i in range(VL // pitch):
         if not mask_bit(m, pm, i * pitch):
             continue
-        addr = <uint64_t>base + <uint64_t>indices[i] * sizeof(ElementBits)
+        addr = lane_address(base, indices, i, data)
         repeat = m.seen[addr] == stamp
         m.seen[addr] = stamp
         if i < first:                                   # written already, with clean bytes
@@ -382,16 +392,16 @@ cdef void scatter_carefully(Machine* m, int64_t base, const IndexBits* indices, 
         put_element(&b, addr, before, src + i * pitch, data)
     m.n_dirty = b.n_dirty
     if later >= 0:
-        addr = <uint64_t>base + <uint64_t>indices[later] * sizeof(ElementBits)
+        addr = lane_address(base, indices, later, data)
         repeated_address(m, first_active_lane_at(m, base, indices, pm, addr, data), later, addr)
 
 
 cdef inline int64_t first_active_lane_at(Machine* m, int64_t base, const IndexBits* indices, int64_t pm,
                                          uint64_t addr, ElementBits* data) noexcept nogil:
     """The first active lane whose element is at addr (one is)."""
-    cdef uint64_t pitch = sizeof(ElementBits) if sizeof(ElementBits) > sizeof(IndexBits) else sizeof(IndexBits)
+    cdef uint64_t pitch = lane_pitch(data, <IndexBits*>NULL)
     cdef int64_t i = 0
-    while not (mask_bit(m, pm, i * pitch) and <uint64_t>base + <uint64_t>indices[i] * sizeof(ElementBits) == addr):
+    while not (mask_bit(m, pm, i * pitch) and lane_address(base, indices, i, data) == addr):
         i += 1
     return i
 
