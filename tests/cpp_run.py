@@ -8,7 +8,6 @@ import numpy as np
 import ascasm
 from ascasm.isa import dtypes
 
-INCLUDE = str(__import__("pathlib").Path(__file__).parent / "cpp_include")
 
 
 def program_text(t, buffers: dict, scalars: dict) -> str:

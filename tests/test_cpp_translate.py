@@ -24,7 +24,7 @@ def source(tmp_path, text: str, name="k.cpp"):
 
 
 def tr(tmp_path, text, entry=None, **kw):
-    return translate(source(tmp_path, text), entry, include_dirs=[cpp_run.INCLUDE], **kw)
+    return translate(source(tmp_path, text), entry, **kw)
 
 
 SCALE_ADD = """
@@ -33,7 +33,7 @@ __simd_vf__ inline void ScaleAddVF(__ubuf__ T* dst, __ubuf__ T* src, T scale, ui
 {
     Reg::RegTensor<T> x, y;
     Reg::MaskReg mask;
-    constexpr uint32_t perRepeat = Reg::GetVecLen<T>() / sizeof(T);
+    constexpr uint32_t perRepeat = GetVecLen() / sizeof(T);
     for (uint16_t i = 0; i < repeat; ++i) {
         mask = Reg::UpdateMask<T>(count);
         Reg::LoadAlign(x, src + i * perRepeat);
@@ -209,7 +209,7 @@ public:
     {
         __ubuf__ T* in = inAddr_;
         __ubuf__ T* out = outAddr_;
-        constexpr uint32_t lanes = Reg::GetVecLen<T>() / sizeof(T);
+        constexpr uint32_t lanes = GetVecLen() / sizeof(T);
         uint16_t repeat = (count + lanes - 1) / lanes;
         __VEC_SCOPE__
         {
@@ -243,8 +243,8 @@ def test_vec_scope_block_captures_locals_and_members(tmp_path, engine):
 
 def test_entry_by_line_and_the_only_unit(tmp_path):
     path = source(tmp_path, VEC_SCOPE_CLASS)
-    by_line = translate(path, "@20", template_args={"T": "float"}, include_dirs=[cpp_run.INCLUDE])
-    only = translate(path, None, template_args={"T": "half"}, include_dirs=[cpp_run.INCLUDE])
+    by_line = translate(path, "@20", template_args={"T": "float"})
+    only = translate(path, None, template_args={"T": "half"})
     assert [line.text for line in only.lines] != [] and by_line.entry.endswith("#1")
 
 
@@ -285,7 +285,7 @@ def test_host_side_call_is_rejected(tmp_path):
     message = _error(tmp_path, """
     __simd_vf__ inline void Sync(__ubuf__ float* dst)
     {
-        AscendC::PipeBarrier();
+        AscendC::PipeBarrier<PIPE_V>();
     }
     """)
     assert "k.cpp:6:5: error:" in message and "host-side" in message

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..source import SourceLoc, format_diagnostic
+from .stubs import clang_args
 
-INCLUDE_DIR = Path(__file__).parent / "include"      # our header stubs (kernel_operator.h, ...)
 INSTALL_HINT = 'the C++ front end needs libclang: pip install "ascasm[cpp]"'
 
 
@@ -58,10 +58,7 @@ def parse(path: str, defines=(), include_dirs=()):
     """Parse `path` as C++17 against our stubs, the kernel's own directory and `include_dirs`;
     clang's errors become a CppError (the first, with the others as notes)."""
     ci = cindex()
-    args = ["-x", "c++", "-std=c++17", "-fsyntax-only", "-Wno-everything",
-            "-I" + str(Path(path).resolve().parent)]
-    args += ["-I" + str(d) for d in include_dirs] + ["-I" + str(INCLUDE_DIR)]
-    args += ["-D" + d for d in defines]
+    args = ["-fsyntax-only", "-Wno-everything"] + clang_args([Path(path).resolve().parent, *include_dirs], defines)
     options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
     try:
         tu = ci.Index.create().parse(path, args=args, options=options)
