@@ -62,7 +62,7 @@ SCALAR_NAMES = {
     "ptrdiff_t": "s64", "ssize_t": "s64",
     "unsigned long": "u64", "unsigned long int": "u64", "unsigned long long": "u64", "unsigned long long int": "u64",
     "uint64_t": "u64", "size_t": "u64", "uintptr_t": "u64",
-    "float": "f32", "half": "f16", "__fp16": "f16", "_Float16": "f16", "bfloat16_t": "bf16",
+    "float": "f32", "half": "f16", "__fp16": "f16", "_Float16": "f16", "bfloat16_t": "bf16", "__bf16": "bf16",
     "float8_e4m3_t": "e4m3", "fp8_e4m3fn_t": "e4m3", "float8_e5m2_t": "e5m2", "fp8_e5m2_t": "e5m2",
     "fp8_e8m0_t": "e8m0", "float8_e8m0_t": "e8m0", "hifloat8_t": "hif8",
     "fp4x2_e2m1_t": "e2m1x2", "fp4x2_e1m2_t": "e1m2x2", "int4x2_t": "s4x2", "int4b_t": "s4x2",

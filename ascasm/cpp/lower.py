@@ -649,7 +649,11 @@ class Lowering:
         raise error_at(c, "unsupported expression in a vector function")
 
     def try_resolve(self, ctype, cursor):
-        if ctype.kind.name in ("DEPENDENT", "INVALID") or "dependent" in ctype.spelling:
+        try:
+            kind = ctype.kind.name
+        except ValueError:              # libclang 18's bindings have no TypeKind for _Float16
+            kind = "FLOAT16"
+        if kind in ("DEPENDENT", "INVALID") or "dependent" in ctype.spelling:
             return None
         try:
             return self.resolve_type(ctype, cursor)
@@ -1009,7 +1013,7 @@ class Lowering:
         name, path, decl = self.callee_name(callee, c)
         if not name:
             # a constructor call (T(x)) or a conversion
-            if args and c.type.kind.name != "DEPENDENT":
+            if args and "dependent" not in c.type.spelling:
                 target = self.try_resolve(c.type, c)
                 value = self.expr(args[0])
                 return self.convert(value, target) if target is not None and target.is_scalar else value

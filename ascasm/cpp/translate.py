@@ -19,7 +19,7 @@ from .clang import CppError, LibclangMissing, error_at, parse, qualified_name, t
 from .cpptypes import split_template_args
 from .lower import Const, ConstReturn, Frame, Lowering, ParamSlot, RV, VReg, _body, _template_default
 
-__all__ = ["translate", "Translation", "Param", "AsmLine", "CppError", "LibclangMissing"]
+__all__ = ["translate", "list_units", "Translation", "Param", "AsmLine", "CppError", "LibclangMissing"]
 
 
 @dataclass(frozen=True)
@@ -293,6 +293,12 @@ def _bind_template(lowering, cursor, texts, what, named=None):
                 raise CppError(f"{what} is a template: give its arguments in the entry, e.g. "
                                f"{cursor.spelling}<{needed}>")
         frame.targs[param.spelling] = lowering.template_arg_value(text, cursor)
+
+
+def list_units(path, *, defines=(), include_dirs=()) -> list[tuple[str, int]]:
+    """(entry name, line) of every vector function and __VEC_SCOPE__ block of the file."""
+    tu = parse(str(path), defines, include_dirs)
+    return [(u.name, u.line) for u in find_units(TUIndex(tu, str(path)))]
 
 
 def translate(path, entry: str | None = None, *, template_args=None, defines=(), include_dirs=()) -> Translation:
