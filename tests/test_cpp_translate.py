@@ -314,3 +314,53 @@ def test_missing_template_argument_and_unknown_entry(tmp_path):
     assert "template" in message and "ScaleAddVF<T>" in message
     message = _error(tmp_path, SCALE_ADD, "Nope")
     assert "no vector function 'Nope'" in message and "ScaleAddVF (line" in message
+
+
+def test_type_traits_and_defaults_written_as_expressions(tmp_path, engine):
+    text = """
+    #include <type_traits>
+    template <typename T, typename W = std::conditional_t<sizeof(T) == 2, float, T>>
+    __simd_vf__ inline void Pick(__ubuf__ T* dst, __ubuf__ W* wide, T v)
+    {
+        Reg::RegTensor<T> r;
+        Reg::RegTensor<W> w;
+        Reg::MaskReg m = Reg::CreateMask<T>();
+        Reg::MaskReg mw = Reg::CreateMask<W>();
+        if constexpr (std::is_same<T, half>::value) {
+            Reg::Duplicate(r, (T)1.5f);
+        } else if constexpr (std::is_same_v<T, float> && std::is_floating_point_v<W>) {
+            Reg::Duplicate(r, v);
+        }
+        Reg::Duplicate(w, (W)sizeof(W));
+        Reg::StoreAlign(dst, r, m);
+        Reg::StoreAlign(wide, w, mw);
+    }
+    """
+    half = tr(tmp_path, text, "Pick<half>")
+    assert [p.etype for p in half.params] == ["f16", "f32", "f16"]
+    result = cpp_run.run(half, engine, dst=np.zeros(128, np.float16), wide=np.zeros(64, np.float32), v=9)
+    assert (result["dst"] == 1.5).all() and (result["wide"] == 4).all()
+    single = tr(tmp_path, text, "Pick<float>")
+    result = cpp_run.run(single, engine, dst=np.zeros(64, np.float32), wide=np.zeros(64, np.float32), v=-2.25)
+    assert (result["dst"] == -2.25).all() and (result["wide"] == 4).all()
+
+
+def test_post_update_and_address_register_forms(tmp_path, engine):
+    t = tr(tmp_path, """
+    __simd_vf__ inline void Copy(__ubuf__ int32_t* dst, __ubuf__ int32_t* src, uint16_t repeat)
+    {
+        Reg::RegTensor<int32_t> v;
+        Reg::MaskReg m = Reg::CreateMask<int32_t>();
+        for (uint16_t i = 0; i < repeat; ++i) {
+            Reg::LoadAlign<int32_t, Reg::PostLiteral::POST_MODE_UPDATE>(v, src, 64);
+            Reg::Adds(v, v, 1, m);
+            Reg::AddrReg offset = Reg::CreateAddrReg<int32_t>(i, 64);
+            Reg::StoreAlign(dst, v, offset, m);
+        }
+    }
+    """)
+    texts = [line.text for line in t.lines]
+    assert any(x.startswith("vld.pu") for x in texts) and any(x.startswith("iter a") for x in texts)
+    x = np.arange(192, dtype=np.int32) * 3
+    result = cpp_run.run(t, engine, dst=np.zeros(192, np.int32), src=x, repeat=3)
+    assert np.array_equal(result["dst"], x + 1)

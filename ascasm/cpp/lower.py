@@ -10,6 +10,7 @@ Helper functions are inlined; Reg:: calls go through ascasm/isa/regapi.py."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from ..isa import dtypes, regapi
@@ -179,6 +180,9 @@ class Lowering:
         return result
 
     def lookup_type(self, name: str, args):
+        if name in ("conditional_t", "conditional") and len(args) == 3:
+            chosen = args[1] if self.truth(self.template_arg_value(args[0], None)) else args[2]
+            return self.type_from_text(chosen)
         for frame in reversed(self.frames):
             if name in frame.targs:
                 value = frame.targs[name]
@@ -704,7 +708,7 @@ class Lowering:
             return self.outer_variable(c, decl)
         if kind in ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD"):
             raise error_at(c, f"'{decl.spelling}' used as a value (only calls are supported)")
-        raise error_at(c, f"unsupported reference to {kind.lower()} '{decl.spelling}'")
+        return self.token_value(c)          # a variable template (is_same_v<A, B>) and the like
 
     def outer_variable(self, c, decl):
         """A variable not declared in the translated code: a constexpr global or static member
@@ -1103,14 +1107,14 @@ class Lowering:
             if depth <= 0:
                 end = i
                 break
-        inner = toks[start + 1:end]
-        text = ""
-        for t in inner:
-            text += (" " if text and (t[0].isalnum() or t[0] == "_") and (text[-1].isalnum() or text[-1] == "_") else "") + t
-        return split_template_args(text)
+        return split_template_args(join_tokens(toks[start + 1:end]))
 
     def template_arg_value(self, text: str, c):
-        """A template argument's text as a Const: a type, an enum member, a constexpr name or a number."""
+        """A template argument's text as a Const: a type, an enum member, a constexpr name, a type
+        trait's value or a number."""
+        trait = self.trait_value(text, c)
+        if trait is not None:
+            return trait
         ctype = self.type_from_text(text)
         if ctype is not None and ctype.kind not in ("enum", "struct"):
             return Const(ctype, None)
@@ -1132,10 +1136,20 @@ class Lowering:
             return Const(int(text.rstrip("uUlL"), 0), S64)
         except ValueError:
             pass
-        value = self.index.eval_text(text, self)
-        if value is not None:
-            return value
+        if re.search(r"[-+*/%<>=!&|?()]", text):
+            return TextExpression(self, text, c).value()
         raise error_at(c, f"cannot evaluate the template argument '{text}'")
+
+    def trait_value(self, text: str, c):
+        """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` and the
+        is_integral/is_floating_point/is_signed/is_unsigned family, on our types."""
+        m = _TRAIT.match(text.replace(" ", ""))
+        if not m or m.group(1) not in _TRAITS:
+            return None
+        types = [self.type_from_text(arg) for arg in split_template_args(m.group(2))]
+        if any(t is None for t in types):
+            raise error_at(c, f"cannot evaluate '{text}': unknown type")
+        return Const(bool(_TRAITS[m.group(1)](*types)), BOOL)
 
     # builtins of the stubs that fold
     def builtin_GetVecLen(self, c, callee, args):
@@ -1413,6 +1427,89 @@ class Lowering:
                           "use LoadAlign/StoreAlign")
 
 
+class TextExpression:
+    """A constant expression written in a template argument (libclang gives only its tokens):
+    numbers, names, sizeof(type), traits, and C's operators, by precedence climbing."""
+    _TOKEN = re.compile(r"\s*(sizeof\s*\([^()]*\)|[A-Za-z_][\w:]*(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>)?(?:::value)?"
+                        r"|0[xX][0-9a-fA-F]+|\d+\.?\d*[fFuUlL]*|&&|\|\||==|!=|<=|>=|<<|>>|[-+*/%<>!()?:~&|^])")
+    _LEVELS = (("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", ">", "<=", ">="), ("<<", ">>"),
+               ("+", "-"), ("*", "/", "%"))
+
+    def __init__(self, lowering, text, cursor):
+        self.lowering, self.cursor, self.text = lowering, cursor, text
+        self.tokens, pos = [], 0
+        while pos < len(text.rstrip()):
+            m = self._TOKEN.match(text, pos)
+            if not m:
+                raise error_at(cursor, f"cannot evaluate the template argument '{text}'")
+            self.tokens.append(m.group(1))
+            pos = m.end()
+        self.pos = 0
+
+    def value(self) -> Const:
+        result = self.conditional()
+        if self.pos != len(self.tokens):
+            raise error_at(self.cursor, f"cannot evaluate the template argument '{self.text}'")
+        return result
+
+    def peek(self):
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self):
+        self.pos += 1
+        return self.tokens[self.pos - 1]
+
+    def conditional(self):
+        cond = self.binary(0)
+        if self.peek() == "?":
+            self.take()
+            a = self.conditional()
+            self.take()
+            b = self.conditional()
+            return a if self.lowering.truth(cond) else b
+        return cond
+
+    def binary(self, level):
+        if level == len(self._LEVELS):
+            return self.unary()
+        left = self.binary(level + 1)
+        while self.peek() in self._LEVELS[level]:
+            op = self.take()
+            right = self.binary(level + 1)
+            if op in ("&&", "||"):
+                x, y = self.lowering.truth(left), self.lowering.truth(right)
+                left = Const(int(x and y if op == "&&" else x or y), BOOL)
+            else:
+                left = self.lowering.arith(self.cursor, op, left, right)
+        return left
+
+    def unary(self):
+        token = self.take()
+        if token == "(":
+            value = self.conditional()
+            self.take()
+            return value
+        if token in ("!", "-", "~"):
+            value = self.unary()
+            if token == "!":
+                return Const(int(not self.lowering.truth(value)), BOOL)
+            n = self.lowering.const_number(value)
+            return Const(-n if token == "-" else ~n, value.ctype)
+        if token.startswith("sizeof"):
+            ctype = self.lowering.type_from_text(token[token.index("(") + 1:-1])
+            if ctype is None:
+                raise error_at(self.cursor, f"sizeof of an unknown type in '{self.text}'")
+            return Const(VECTOR_BYTES if ctype.kind == "vec" else ctype.width, U64)
+        return self.lowering.template_arg_value(token, self.cursor)
+
+
+_TRAIT = re.compile(r"^(?:[\w:]*::)?(\w+?)(?:_v)?<(.*)>(?:::value)?$")
+_TRAITS = {
+    "is_same": lambda a, b: a == b, "IsSameType": lambda a, b: a == b,
+    "is_integral": lambda t: t.kind in ("int", "bool"), "is_floating_point": lambda t: t.kind == "float",
+    "is_signed": lambda t: t.signed or t.kind == "float", "is_unsigned": lambda t: t.kind == "int" and not t.signed,
+}
+
 _REG_FILE = {"vec": "v", "mask": "p", "addr": "a", "ustore": "u", "uload": "q"}
 _KIND_LETTER = {"vec": "v", "mask": "p", "addr": "r", "ustore": "u", "uload": "q", "ptr": "a", "int": "s",
                 "float": "s", "bool": "s", "enum": "s"}
@@ -1531,10 +1628,32 @@ def _body(decl):
 
 
 def _template_default(tp):
+    """A template parameter's default argument as text (its tokens up to the list's closing `>`)."""
     toks = tokens(tp)
-    if "=" in toks:
-        return " ".join(toks[toks.index("=") + 1:]).replace(" :: ", "::")
-    return None
+    if "=" not in toks:
+        return None
+    out, depth = [], 0
+    for t in toks[toks.index("=") + 1:]:
+        depth += t.count("<") if t in ("<", "<<") else 0
+        if t in (">", ">>"):
+            if depth - len(t) < 0:
+                out.append(">" * depth) if depth > 0 else None
+                break
+            depth -= len(t)
+        if t == "," and depth == 0:
+            break
+        out.append(t)
+    return join_tokens(out)
+
+
+def join_tokens(toks) -> str:
+    """Tokens back to text, with a space only between two words."""
+    text = ""
+    for t in toks:
+        if text and (t[0].isalnum() or t[0] == "_") and (text[-1].isalnum() or text[-1] == "_"):
+            text += " "
+        text += t
+    return text
 
 
 def _deduce(param_spelling: str, value, targs: dict, names: set):
