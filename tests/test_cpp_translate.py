@@ -364,3 +364,29 @@ def test_post_update_and_address_register_forms(tmp_path, engine):
     x = np.arange(192, dtype=np.int32) * 3
     result = cpp_run.run(t, engine, dst=np.zeros(192, np.int32), src=x, repeat=3)
     assert np.array_equal(result["dst"], x + 1)
+
+
+def test_squeeze_compaction_through_an_unaligned_store_stream(tmp_path, engine):
+    t = tr(tmp_path, """
+    __simd_vf__ inline void KeepPositive(__ubuf__ float* dst, __ubuf__ float* src, uint16_t repeat)
+    {
+        Reg::RegTensor<float> v, kept;
+        Reg::UnalignRegForStore ureg;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::MaskReg positive;
+        Reg::ClearSpr<SpecialPurposeReg::AR>();
+        for (uint16_t i = 0; i < repeat; ++i) {
+            Reg::LoadAlign(v, src + i * 64);
+            Reg::Compares<float, CMPMODE::GT>(positive, v, 0.0f, all);
+            Reg::Squeeze<float, GatherMaskMode::STORE_REG>(kept, v, positive);
+            Reg::StoreUnAlign(dst + 1, kept, ureg);
+        }
+        Reg::StoreUnAlignPost(dst + 1, ureg);
+    }
+    """)
+    x = (np.arange(192) * 7 % 11 - 5).astype(np.float32)
+    result = cpp_run.run(t, engine, dst=np.full(200, -9, np.float32), src=x, repeat=3)
+    kept = x[x > 0]
+    expect = np.full(200, -9, np.float32)
+    expect[1:1 + kept.size] = kept
+    assert np.array_equal(result["dst"], expect)

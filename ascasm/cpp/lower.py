@@ -364,7 +364,7 @@ class Lowering:
         ctype = self.resolve_type(decl.type, decl)
         init = _initializer(decl)
         is_const = decl.type.is_const_qualified() or "constexpr" in tokens(decl)[:3]
-        if ctype.kind in ("vec", "mask", "addr", "ustore", "uload"):
+        if ctype.kind in _REG_FILE:
             reg = self.new_reg(_REG_FILE[ctype.kind], decl.spelling, loc_of(decl))
             var = RV(reg, ctype)
             self.bind(decl, var)
@@ -980,7 +980,7 @@ class Lowering:
         target = self.expr(a)
         if not isinstance(target, RV):
             raise error_at(a, "assignment to something that is not a run-time variable (a constant?)")
-        if target.ctype.kind in ("vec", "mask", "addr", "ustore", "uload"):
+        if target.ctype.kind in _REG_FILE:
             self.assign_register(target, b)
         else:
             self.store(target, self.expr(b))
@@ -1026,7 +1026,7 @@ class Lowering:
             raise error_at(c, "unsupported call")
         short = name.split("::")[-1]
         in_reg = any(p in ("Reg", "MicroAPI") for p in path)
-        if short in regapi.REG_ALIASES and in_reg:
+        if short in regapi.REG_ALIASES and (in_reg or (decl is None and short != "DataCopy")):
             short = self.reg_alias(short, args)
         builtin = getattr(self, "builtin_" + short, None)
         if builtin is not None and (decl is None or not _has_body(decl)):
@@ -1046,8 +1046,11 @@ class Lowering:
         return self.inline(c, callee, target, args)
 
     def reg_alias(self, short, args):
+        alias = regapi.REG_ALIASES[short]
+        if isinstance(alias, str):
+            return alias
         first = self.try_kind(args[0]) if args else None
-        return regapi.REG_ALIASES[short][0 if first == "vec" else 1]
+        return alias[0 if first == "vec" else 1]
 
     def try_kind(self, arg):
         try:
@@ -1364,7 +1367,10 @@ class Lowering:
             return f"{value.reg}.b{width}"
         if kind == "r" and view == "b":
             return f"{value.reg}.b{8 * dtypes.BY_SPELLING[etype].width}"
-        if kind in ("p", "r", "u", "q"):
+        if kind in ("u", "q"):
+            value.reg.file = kind           # an UnalignReg serves either stream: its first use decides
+            return f"{value.reg}.{etype}" if as_type == "T" else str(value.reg)
+        if kind in ("p", "r"):
             return str(value.reg)
         if kind in ("a", "A"):
             return str(value.reg if isinstance(value, RV) else self.materialize(value, value.ctype).reg)
@@ -1510,9 +1516,9 @@ _TRAITS = {
     "is_signed": lambda t: t.signed or t.kind == "float", "is_unsigned": lambda t: t.kind == "int" and not t.signed,
 }
 
-_REG_FILE = {"vec": "v", "mask": "p", "addr": "a", "ustore": "u", "uload": "q"}
-_KIND_LETTER = {"vec": "v", "mask": "p", "addr": "r", "ustore": "u", "uload": "q", "ptr": "a", "int": "s",
-                "float": "s", "bool": "s", "enum": "s"}
+_REG_FILE = {"vec": "v", "mask": "p", "addr": "a", "ustore": "u", "uload": "q", "unalign": "u"}
+_KIND_LETTER = {"vec": "v", "mask": "p", "addr": "r", "ustore": "u", "uload": "q", "unalign": "x", "ptr": "a",
+                "int": "s", "float": "s", "bool": "s", "enum": "s"}
 
 
 def _kind_of(value) -> str:
@@ -1529,7 +1535,7 @@ def _matches(form, kinds) -> bool:
     if len(expected) != len(kinds):
         return False
     for want, got in zip(expected, kinds):
-        if want == got or (want.lower() == got.lower() and want.islower()):
+        if want == got or (want.lower() == got.lower() and want.islower()) or (got == "x" and want in "uq"):
             continue
         return False
     return True
