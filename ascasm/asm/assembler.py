@@ -327,7 +327,7 @@ class _Assembler:
         path = Path(self.filename).parent / call.argument.value[1:-1]
         self.data_files.append(path)
         try:
-            data = load_npy(path, buf.count)
+            data = load_npy(path, buf.count, raw_as=buf.etype.np_dtype)
         except InputFileError as exc:
             self.fail(call.argument, str(exc))
         if data.dtype == buf.etype.np_dtype:

@@ -731,6 +731,15 @@ def debug_main(path, engine: str | None, ub_usable: int = UB_USABLE_DEFAULT, max
     except AssemblyFailed as failed:
         print(failed, file=err)
         return EXIT_ASM
+    return debug_program(program, engine, ub_usable, max_steps, stdin, stdout, history_cap, store_inactive, strict)
+
+
+def debug_program(program: Program, engine: str | None, ub_usable: int = UB_USABLE_DEFAULT,
+                  max_steps: int = MAX_STEPS_DEFAULT, stdin=None, stdout=None, history_cap: int | None = None,
+                  store_inactive: str = "keep", strict: bool = False) -> int:
+    """The REPL on an assembled program (a .s file's, or a translated C++ kernel's): 0 after quit or
+    end of input, 64 when the engine is missing."""
+    err = sys.stderr
     try:
         debugger = Debugger(program, engine or auto_engine(), ub_usable, max_steps, stdin, stdout,
                             DEFAULT_HISTORY_CAP if history_cap is None else history_cap, store_inactive, strict)
