@@ -7,5 +7,14 @@ from .asm.errors import AssemblyFailed
 from .state import MachineState
 from .vm import Machine, MachineFault
 
-__all__ = ["assemble", "assemble_file", "run", "Result", "Lanes", "RunWarning", "AssemblyFailed", "Machine",
-           "MachineFault", "MachineState", "__version__"]
+__all__ = ["assemble", "assemble_file", "run", "run_kernel", "Result", "Lanes", "RunWarning", "AssemblyFailed",
+           "Machine", "MachineFault", "MachineState", "__version__"]
+
+
+def __getattr__(name):
+    """`ascasm.run_kernel` (ascasm/cpp/harness.py), imported on first use: it is the way to the C++
+    front end, whose libclang is an optional dependency that a plain `import ascasm` must not load."""
+    if name == "run_kernel":
+        from .cpp.harness import run_kernel
+        return run_kernel
+    raise AttributeError(f"module 'ascasm' has no attribute {name!r}")

@@ -19,9 +19,9 @@ from .asm.assembler import assemble_file, closest
 from .asm.errors import AssemblyFailed
 from . import __version__, draw, stats
 from .debug_expr import float_text
-from .source import format_diagnostic, unreadable
+from .source import format_diagnostic, is_cpp, unreadable
 from .program import Buffer
-from .debugger import debug_main, parse_size
+from .debugger import debug_main, debug_program, parse_size
 from .debugger.views import size_text
 from .isa import BY_MNEMONIC, regapi
 from .isa.table import BY_CAPI
@@ -89,7 +89,7 @@ def byte_size(text: str) -> int:
 
 def _machine_options(command):
     """Options shared by `run` and `debug`: what machine the program runs on."""
-    command.add_argument("file", help="assembly source (.s)")
+    command.add_argument("file", help="assembly source (.s), or a C++ kernel (.cpp, .cc, .cxx: docs/frontend.md)")
     command.add_argument("--engine", choices=ENGINES, default=None,
                          help="cy: the compiled engine (default); ref: the numpy reference executor")
     command.add_argument("--max-steps", type=step_limit, default=MAX_STEPS_DEFAULT, metavar="N",
@@ -100,6 +100,20 @@ def _machine_options(command):
                          help="keep: inactive lanes of masked stores write nothing (default); zero: they write 0")
     command.add_argument("--strict", action="store_true",
                          help="treat warnings (duplicate scatter indices, missing membar) as runtime faults")
+
+
+def _kernel_options(command):
+    """Options of `run`, `debug` and `translate` for a C++ kernel (docs/frontend.md)."""
+    command.add_argument("--entry", default=None, metavar="E",
+                         help="C++ only: the vector function (Name, Name<float, 4>), Name#K (K-th __VEC_SCOPE__ "
+                              "in Name) or @LINE; default: the file's only one")
+    command.add_argument("--arg", action="append", default=[], metavar="NAME=SPEC",
+                         help="C++ only: a parameter's argument: FILE.npy, TYPE[COUNT], @OTHER (in place), each "
+                              "optionally @+BYTES (@OTHER+BYTES); a number for a scalar. Repeat per parameter")
+    command.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                         help="C++ only: a preprocessor macro")
+    command.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                         help="C++ only: a directory of included headers")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -119,6 +133,15 @@ def build_parser() -> argparse.ArgumentParser:
                           f"{TRACE_LIMIT_DEFAULT >> 20}M)")
     run.add_argument("--force", action="store_true",
                      help="let --dump and --trace replace existing files (never the program's own inputs)")
+    _kernel_options(run)
+    translate = commands.add_parser("translate", help="write a C++ kernel's vector function as ascasm assembly")
+    translate.add_argument("file", help="the C++ kernel (.cpp, .cc, .cxx)")
+    _kernel_options(translate)
+    translate.add_argument("-o", "--output", default="-", metavar="FILE.s",
+                           help="where to write the assembly (default -: standard output)")
+    translate.add_argument("--ub-usable", type=ub_size, default=UB_USABLE_DEFAULT, metavar="SIZE",
+                           help="usable UB bytes the buffers must fit in, e.g. 256K (default 248K)")
+    translate.add_argument("--force", action="store_true", help="let -o replace an existing file")
     explain = commands.add_parser("explain", help="what an instruction does, from the ISA table")
     explain.add_argument("mnemonic", nargs="?",
                          help="e.g. vsct, vld.brc, asc_and (a C-API name), Reg::Add (a Reg API function; Reg:: lists them); "
@@ -136,6 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
     _machine_options(debug)
     debug.add_argument("--history", type=byte_size, default=None, metavar="SIZE",
                        help="memory for reverse execution, e.g. 256M (default 64M)")
+    _kernel_options(debug)
+    debug.set_defaults(command_parser=debug)
+    translate.set_defaults(command_parser=translate)
     run.add_argument("--json", action="store_true",
                      help="print a machine-readable report of the run instead of text (docs/cli.md)")
     run.set_defaults(command_parser=run)        # for usage errors found after parsing (run_command)
@@ -186,7 +212,13 @@ def _usage_error(usage: _UsageError, json_wanted: bool) -> int:
 def _dispatch(args) -> int:
     if args.command == "explain":
         return explain_command(args.mnemonic)
+    if args.command in ("debug", "run", "translate"):
+        _reject_kernel_options(args)
+    if args.command == "translate":
+        return translate_command(args)
     if args.command == "debug":
+        if is_cpp(args.file):
+            return _debug_kernel(args)
         return debug_main(args.file, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
                           store_inactive=args.store_inactive, strict=args.strict)
     if args.command == "stats":
@@ -194,6 +226,81 @@ def _dispatch(args) -> int:
     if args.command == "draw":
         return draw_command(args)
     return run_command(args)
+
+
+def _reject_kernel_options(args):
+    """--entry, --arg, -D and -I belong to a C++ kernel; with an assembly file they are a usage error."""
+    if is_cpp(args.file):
+        return
+    if args.command == "translate":
+        raise _UsageError(args.command_parser, f"translate takes a C++ kernel (.cpp, .cc, .cxx), not {args.file}")
+    given = [option for option, value in (("--entry", args.entry), ("--arg", args.arg), ("-D", args.defines),
+                                          ("-I", args.include_dirs)) if value]
+    if given:
+        raise _UsageError(args.command_parser, f"{given[0]} is for C++ kernels; {args.file} is assembly")
+
+
+def _kernel(args, report: RunReport):
+    """Translate args.file's entry and build its program from the --arg options: the harness's Kernel,
+    or None with the failure in `report` (usage error 64; C++ or translation error 1)."""
+    from .cpp import harness
+    path = Path(args.file)
+    if unreadable(path):
+        report.exit, report.usage_error = EXIT_USAGE, unreadable(path)
+        return None
+    try:
+        given = harness.parse_arg_options(args.arg)
+        translation = harness.translate_kernel(path, args.entry, args.defines, args.include_dirs)
+        return harness.build(translation, given, Path("."), args.ub_usable)
+    except harness.KernelArgError as exc:
+        report.exit, report.usage_error = EXIT_USAGE, str(exc)
+    except harness.LibclangMissing as exc:
+        report.exit, report.error = EXIT_ASM, str(exc)
+    except harness.CppFailed as exc:
+        report.exit, report.errors, report.error = EXIT_ASM, exc.errors, exc.summary
+    return None
+
+
+def translate_command(args) -> int:
+    """`ascasm translate KERNEL.cpp --entry E --arg ... -o k.s`: the program `ascasm run k.cpp` runs, as
+    assembly that `ascasm run k.s` runs the same way (buffers from the same .npy files)."""
+    from .cpp import harness
+    report = RunReport(str(args.file))
+    kernel = _kernel(args, report)
+    if kernel is None:
+        print_report(report, sys.stdout, sys.stderr)
+        return report.exit
+    target = None if args.output == "-" else Path(args.output)
+    try:
+        text = harness.program_text(kernel.translation, kernel.bindings, (target or Path("x")).parent,
+                                    files_for=target or Path("x"))
+        if target is not None:
+            check_outputs([target], [Path(args.file), *kernel.program.data_files], args.force)
+    except harness.KernelArgError as exc:
+        print(f"ascasm: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OutputRefused as exc:
+        print(f"ascasm: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if target is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        target.write_text(text)
+    except OSError as exc:
+        print(f"ascasm: error: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_OUTPUT
+    return EXIT_OK
+
+
+def _debug_kernel(args) -> int:
+    report = RunReport(str(args.file))
+    kernel = _kernel(args, report)
+    if kernel is None:
+        print_report(report, sys.stdout, sys.stderr)
+        return report.exit
+    return debug_program(kernel.program, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
+                         store_inactive=args.store_inactive, strict=args.strict)
 
 
 def load_or_report(args) -> tuple | int:
@@ -275,6 +382,7 @@ class RunReport:
     trace_limited: bool = False
     interrupted: str = ""                             # where Ctrl-C stopped the run
     ub: np.ndarray | None = None
+    dumpable: dict | None = None                      # a C++ kernel: {pointer parameter: its Buffer}
 
     STATUS = {EXIT_OK: "ok", EXIT_ASM: "assembly_error", EXIT_FAULT: "fault", EXIT_STEP_LIMIT: "step_limit",
               EXIT_EXPECT: "expect_mismatch", EXIT_USAGE: "usage_error", EXIT_OUTPUT: "output_error",
@@ -317,11 +425,17 @@ def load(args, report: RunReport) -> tuple | None:
     if unreadable(path):
         report.exit, report.usage_error = EXIT_USAGE, unreadable(path)
         return None
-    try:
-        program = assemble_file(path, ub_usable=args.ub_usable)
-    except AssemblyFailed as failed:
-        report.exit, report.errors, report.errors_truncated = EXIT_ASM, failed.errors, failed.truncated
-        return None
+    if is_cpp(path) and args.command == "run":
+        kernel = _kernel(args, report)
+        if kernel is None:
+            return None
+        program, report.dumpable = kernel.program, kernel.param_buffers
+    else:
+        try:
+            program = assemble_file(path, ub_usable=args.ub_usable)
+        except AssemblyFailed as failed:
+            report.exit, report.errors, report.errors_truncated = EXIT_ASM, failed.errors, failed.truncated
+            return None
     try:
         return program, Machine(program, args.engine or auto_engine(), args.ub_usable, args.max_steps,
                                 args.store_inactive, args.strict)
@@ -338,12 +452,15 @@ def execute(args) -> RunReport:
     program, machine = loaded
     path = Path(args.file)
     dumps = []
+    buffers = report.dumpable or program.buffers
     for spec in args.dump:
         name, _, target = spec.partition("=")
-        if name not in program.buffers:
-            report.exit, report.usage_error = EXIT_USAGE, f"--dump {spec}: no buffer named '{name}'"
+        if name not in buffers:
+            what = "pointer parameter" if report.dumpable else "buffer"
+            report.exit, report.usage_error = EXIT_USAGE, (f"--dump {spec}: no {what} named '{name}' "
+                                                           f"({', '.join(buffers) or 'none'})")
             return report
-        dumps.append((program.buffers[name], Path(target or f"{name}.npy")))
+        dumps.append((buffers[name], Path(target or f"{name}.npy")))
     trace_path = None if args.trace in (None, "-") else Path(args.trace or f"{path.stem}.trace.jsonl")
     try:
         check_outputs([target for _buf, target in dumps] + ([trace_path] if trace_path else []),

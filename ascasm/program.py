@@ -40,6 +40,7 @@ class Insn:
     types: tuple            # one ElemType per type slot
     operands: tuple         # per spec operand: register number, SVal, Addr, int, pattern/barrier name or None
     loc: SourceLoc
+    asm: SourceLoc | None = None   # the assembly line, when a .loc directive made `loc` a C++ position
 
     def operand(self, name: str):
         """The resolved operand whose syntax name is `name` ("vS", "[addr]", "X")."""
@@ -89,7 +90,13 @@ class Program:
     labels: dict[str, int]
     outs: list[Buffer] = field(default_factory=list)
     expects: list[Expectation] = field(default_factory=list)
-    data_files: tuple = ()              # the files its file("x.npy") INITs read (outputs must not overwrite them)
+    data_files: tuple = ()              # the files it reads: file("x.npy") INITs, .loc sources (outputs must
+                                        # not overwrite them)
+    origin_files: dict = field(default_factory=dict)    # {file named by .loc: its text lines}
+
+    def source_lines(self, file: str) -> list[str] | None:
+        """The text lines of the program's own file or of a file .loc named; None if unknown."""
+        return self.source.split("\n") if file == self.filename else self.origin_files.get(file)
 
     @property
     def srcmap(self) -> list[SourceLoc]:

@@ -16,6 +16,13 @@ SHOWN_LINE = 2 * MAX_SHOWN_TOKEN       # characters of a long source line shown 
 # feed, and the line breaks that only some tools see (U+0085, U+2028, U+2029).
 FORBIDDEN_CHARACTERS = re.compile("[\x00-\x08\x0b\x0d-\x1f\x7f-\x9f\u2028\u2029]")
 
+# C++ sources: kernels the front end runs (`.cpp` ...) and the headers their rows may come from.
+CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh", ".hxx")
+
+
+def is_cpp(path) -> bool:
+    return str(path).lower().endswith(CPP_SUFFIXES)
+
 
 @dataclass(frozen=True, slots=True)
 class SourceLoc:

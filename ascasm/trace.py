@@ -10,6 +10,7 @@ import numpy as np
 from .effects import FILE_OF_KIND, Effects, RegWrite, Span, StepLog
 from .isa import STOP_CODES
 from .program import Program
+from .source import is_cpp
 from .state import MASK_SPR_NAME, MASK_SPR_SET, SPR_NAMES, MachineState, STOP_NAMES
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
@@ -82,9 +83,9 @@ def span_json(insn, span: Span) -> dict:
 
 
 def source_text(loc) -> str:
-    """The source line without its comment."""
+    """The source line without its comment (in C++, `;` ends a statement, not a line)."""
     text = loc.text.rstrip("\n")
-    for marker in (";", "//"):
+    for marker in ("//",) if is_cpp(loc.file) else (";", "//"):
         if marker in text:
             text = text[:text.index(marker)]
     return text.strip()
@@ -100,6 +101,8 @@ def trace_record(program: Program, state: MachineState, pc: int, step: int, effe
               "ub_writes": [span_json(insn, s) for s in effects.ub_writes or []] if effects and not fault else [],
               "ub_reads": [span_json(insn, s) for s in effects.ub_reads] if effects and not fault else [],
               "status": STOP_NAMES[state.status]}
+    if insn.asm is not None:        # a row of a .loc source: which file "line" is in, and the instruction
+        record["file"], record["asm"] = insn.loc.file, source_text(insn.asm)
     if fault is not None:
         record["fault"] = fault.message
     return record

@@ -43,15 +43,18 @@ def missing_engine_message(package: Path, exc: ImportError) -> str:
 class MachineFault(Exception):
     """A runtime fault: its kind, the instruction's source position, the step and the values."""
 
-    def __init__(self, kind: str, message: str, loc: SourceLoc | None, step: int):
+    def __init__(self, kind: str, message: str, loc: SourceLoc | None, step: int, asm: SourceLoc | None = None):
         super().__init__(message)
         self.kind, self.message, self.loc, self.step = kind, message, loc, step
+        self.asm = asm          # the instruction's assembly line when `loc` is a .loc (C++) position
 
     def __str__(self) -> str:
-        note = [f"at step {self.step}"]
+        notes = [f"at step {self.step}"]
         if self.loc is None:
-            return f"fault: {self.message} ({note[0]})"
-        return format_diagnostic("fault", self.loc, self.message, note)
+            return f"fault: {self.message} ({notes[0]})"
+        if self.asm is not None:
+            notes.append(f"in the instruction {' '.join(self.asm.text.split(';')[0].split())} ({self.asm})")
+        return format_diagnostic("fault", self.loc, self.message, notes)
 
 
 def hazard_text(program: Program, writer_row: int, first: int, last: int) -> str:
@@ -188,9 +191,9 @@ class Machine:
         if kind in ("RUNNING", "HALTED"):
             return None
         pc = self.state.pc
-        loc = self.program.insns[pc].loc if pc < len(self.program.insns) else None
-        return MachineFault(kind, fault_message(kind, self.state.fault_args, self.program), loc,
-                            self.state.steps + 1)
+        insn = self.program.insns[pc] if pc < len(self.program.insns) else None
+        return MachineFault(kind, fault_message(kind, self.state.fault_args, self.program),
+                            insn and insn.loc, self.state.steps + 1, insn and insn.asm)
 
 
 def run_warnings(program: Program, state: MachineState) -> list[tuple]:

@@ -163,7 +163,7 @@ def test_help_lists_synopses_and_instructions():
     text = session(scatter(), "help\nhelp vsct\nhelp s\nhelp nonsense\n")
     listing = after(text, "help")
     assert listing[0].startswith("commands")
-    for synopsis in ("s(tep) [N]", "c(ontinue)", "u(ntil) [LINE|LABEL]", "b(reak) [LINE|LABEL [if COND]]",
+    for synopsis in ("s(tep) [N]", "c(ontinue)", "u(ntil) [LINE|LABEL]", "b(reak) [[FILE:]LINE|LABEL [if COND]]", "n(ext) [N]",
                      "tbreak", "d(elete)", "w(atch) EXPR", "back [N]", "rc", "p(rint)[/FMT] EXPR", "x/N.T ADDR|NAME",
                      "why", "regs", "l(ist)", "disas", "display", "info", "restart", "q(uit)", "help"):
         assert any(line.strip().startswith(synopsis) for line in listing), synopsis
@@ -177,7 +177,7 @@ def test_help_lists_synopses_and_instructions():
 
 def test_help_for_a_command_that_is_also_an_instruction():
     lines = after(session(scatter(), "help b\n"), "help b")
-    assert lines[0] == "b(reak) [LINE|LABEL [if COND]]"
+    assert lines[0] == "b(reak) [[FILE:]LINE|LABEL [if COND]]"
     assert lines[lines.index("") + 1:lines.index("") + 3] == ["b LABEL", "  jump to LABEL"]
 
 

@@ -7,6 +7,7 @@ import difflib
 import gc
 import itertools
 import math
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -18,18 +19,19 @@ from .. import floats, isa
 from ..isa import BARRIER_KINDS, BY_MNEMONIC, PATTERNS, ROW_WIDTH, ElemType, Kind
 from ..isa.table import CONVERSIONS, KEYWORDS, keyword_choices
 from ..isa.operands import REGISTER_FILES
-from ..limits import MAX_ERRORS, MAX_SOURCE_BYTES, shown
+from ..limits import MAX_ERRORS, MAX_SOURCE_BYTES, shown, whole_number
 from ..program import Addr, Buffer, Expectation, Insn, Program, SVal, operand_slots
 from ..state import MAX_LOOP_COUNT, NUM_LOOPS, UB_USABLE_DEFAULT
 from .errors import AsmError, AssemblyFailed, SourceLoc
 from .expr import ExprError, evaluate
 from .files import InputFileError, load_npy, read_regular_file
 from .parser import parse_source
-from .syntax import BufferDecl, Equ, Expect, Instruction, ListInit, Out, Token
+from .syntax import BufferDecl, Equ, Expect, Instruction, ListInit, Loc, Out, Token
 
 _REGISTER = re.compile(r"^([vpasuqVPASUQ])(\d+)(?:\.(.*))?$")
 _SPECIAL_FLOATS = {"inf": float("inf"), "nan": float("nan")}
 INT64_MIN, UINT64_LIMIT = -(1 << 63), 1 << 64
+MAX_POSITION = (1 << 31) - 1         # a .loc line or column
 
 # Which spec operand kinds an operand written in the source can fill.
 _FITS = {
@@ -119,6 +121,10 @@ class _Assembler:
         self.loop_of_row: list[int] = []
         self.loop_line: dict[int, int] = {}
         self.branches: list[tuple[int, int, SourceLoc]] = []
+        # .loc: the position (file, line, column) the next instructions come from, and the text lines
+        # of each file named (None: unreadable; its rows then show no text)
+        self.origin: tuple[str, int, int] | None = None
+        self.origin_files: dict[str, list[str] | None] = {}
 
     # ---- positions and errors ----
     def loc(self, node) -> SourceLoc:
@@ -184,11 +190,15 @@ class _Assembler:
                 outs += [b for b in (self.guarded(self.buffer_named, t) for t in statement.names) if b]
             elif type(statement) is Expect:
                 expects.append(self.guarded(self.expectation, statement))
+            elif type(statement) is Loc:
+                self.guarded(self.set_origin, statement)
         self.check_loops_closed_and_branches(len(insns))
         if self.errors:
             raise AssemblyFailed(self.errors)
+        origin_files = {name: lines for name, lines in self.origin_files.items() if lines is not None}
         return Program(self.filename, self.text, insns, _bytecode(insns), self.buffers, self.labels, outs,
-                       [e for e in expects if e is not None], tuple(self.data_files))
+                       [e for e in expects if e is not None], tuple(self.data_files) + tuple(map(Path, origin_files)),
+                       origin_files)
 
     # ---- names ----
     def define_name(self, token: Token, what: str, value):
@@ -317,7 +327,7 @@ class _Assembler:
         path = Path(self.filename).parent / call.argument.value[1:-1]
         self.data_files.append(path)
         try:
-            data = load_npy(path, buf.count)
+            data = load_npy(path, buf.count, raw_as=buf.etype.np_dtype)
         except InputFileError as exc:
             self.fail(call.argument, str(exc))
         if data.dtype == buf.etype.np_dtype:
@@ -375,6 +385,36 @@ class _Assembler:
                       [f"the largest finite {etype.name} is {largest!r}; write inf or nan explicitly"])
         return converted
 
+    # ---- source positions of another file (.loc) ----
+    def set_origin(self, statement: Loc):
+        name = statement.file.value[1:-1]
+        if not name:
+            self.fail(statement.file, ".loc needs a file name")
+        line = self.position_number(statement.line, "line")
+        column = 1 if statement.column is None else self.position_number(statement.column, "column")
+        path = os.path.normpath(Path(self.filename).parent / name)
+        if path not in self.origin_files:
+            try:
+                text = read_regular_file(Path(path), MAX_SOURCE_BYTES).decode("utf-8", errors="replace")
+                self.origin_files[path] = text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
+            except InputFileError:          # the rows still run; they show the position without its text
+                self.origin_files[path] = None
+        self.origin = (path, line, column)
+
+    def position_number(self, token: Token, what: str) -> int:
+        number = whole_number(token.value)
+        if number is None or not 1 <= number <= MAX_POSITION:
+            self.fail(token, f".loc {what} must be a whole number from 1 to {MAX_POSITION:,}, "
+                             f"not {shown(token.value)}")
+        return number
+
+    def origin_loc(self) -> SourceLoc:
+        """The position .loc gave, with its source line's text when the file could be read."""
+        path, line, column = self.origin
+        lines = self.origin_files[path]
+        text = lines[line - 1] if lines is not None and line <= len(lines) else ""
+        return SourceLoc(path, line, column, column + 1, text)
+
     # ---- instructions ----
     def instruction(self, statement: Instruction) -> Insn:
         mnemonic_token, operand_nodes = statement.mnemonic, statement.operands
@@ -403,6 +443,8 @@ class _Assembler:
             self.check_block(operands[2], operand_nodes[2], types[0])
         last = statement.operands[-1] if statement.operands else mnemonic_token
         loc = SourceLoc(self.filename, self.lineno, mnemonic_token.column, last.end_column, self.line_text)
+        if self.origin is not None:
+            return Insn(spec, types, tuple(operands), self.origin_loc(), asm=loc)
         return Insn(spec, types, tuple(operands), loc)
 
     # ---- hardware loops (docs/semantics.md "Hardware loops") ----

@@ -47,9 +47,11 @@ def read_regular_file(path: Path, limit: int) -> bytes:
     return data
 
 
-def load_npy(path: Path, max_count: int) -> np.ndarray:
+def load_npy(path: Path, max_count: int, raw_as: np.dtype | None = None) -> np.ndarray:
     """The values of a .npy file holding at most `max_count` integers or floats, flattened in C
-    order. The header is checked against `max_count` and the file's size before any data is read."""
+    order. The header is checked against `max_count` and the file's size before any data is read.
+    An array of ml_dtypes' bf16 or fp8 types is saved as raw bytes ('<V2', '|V1'): such a file is
+    read as `raw_as` when its elements have that width."""
     with _open_regular(path) as file:
         magic = file.read(len(_NPY_MAGIC))
         if magic != _NPY_MAGIC:
@@ -72,7 +74,9 @@ def load_npy(path: Path, max_count: int) -> np.ndarray:
             shape, fortran_order, dtype = read_header(file, max_header_size=MAX_NPY_HEADER)
         except ValueError as exc:
             raise InputFileError(f"{path}: bad .npy header: {exc}") from None
-        if dtype.hasobject or dtype.kind not in "biuf":
+        if raw_as is not None and dtype.kind == "V" and dtype.names is None and dtype.itemsize == raw_as.itemsize:
+            dtype = np.dtype(raw_as)
+        elif dtype.hasobject or dtype.kind not in "biuf":
             raise InputFileError(f"{path} holds {dtype} values; a buffer takes integers or floats")
         if any(n < 0 for n in shape):
             raise InputFileError(f"{path}: bad .npy header: shape {shape}")

@@ -33,15 +33,15 @@ from ..limits import MAX_ERRORS, MAX_LINE_CHARS, MAX_LINES, MAX_NESTING, MAX_SOU
 from ..source import FORBIDDEN_CHARACTERS
 from .errors import AsmError, SourceLoc
 from .expr import ordered_chain
-from .syntax import (Address, BufferDecl, Call, Equ, Expect, Group, Instruction, Line, ListInit, Out, Signed,
-                     Token)
+from .syntax import (Address, BufferDecl, Call, Equ, Expect, Group, Instruction, Line, ListInit, Loc, Out,
+                     Signed, Token)
 
 # What the parser expected, in words a learner knows.
 _TERMINAL_WORDS = {
     "NAME": "a name", "NUMBER": "a number", "STRING": 'a "string"', "COMMA": "','", "LSQB": "'['",
     "RSQB": "']'", "LPAR": "'('", "RPAR": "')'", "EQUAL": "'='", "AT": "'@'", "NL": "end of line",
     "SIGN": "an operator", "BINOP": "an operator", "LABEL": "a label", "UB": "a directive", "EQU": "a directive",
-    "OUT": "a directive", "EXPECT": "a directive",
+    "OUT": "a directive", "EXPECT": "a directive", "LOC": "a directive",
 }
 _DIRECTIVE_NAMES = [name for name, _syntax, _summary in DIRECTIVES]
 _CHARACTER_NAMES = {0x00: "NUL", 0x0b: "vertical tab", 0x0d: "carriage return not followed by a line feed",
@@ -217,6 +217,9 @@ class _Builder(Transformer):
     def expect(self, children):
         return Expect(children[0], children[1], children[3])
 
+    def loc(self, children):
+        return Loc(*children)
+
     def list(self, children):
         return ListInit(children[0], [c for c in children[1:-1:2] if c is not None], children[-1])
 
@@ -250,7 +253,7 @@ def _first_token(statement) -> Token:
         return statement.mnemonic
     if isinstance(statement, Out):
         return statement.names[0]
-    return statement.keyword if isinstance(statement, Expect) else statement.name
+    return statement.keyword if isinstance(statement, (Expect, Loc)) else statement.name
 
 
 _lock = threading.Lock()        # one parser and one builder, shared by every parse

@@ -136,8 +136,17 @@ class Expect:
 
 
 @dataclass(slots=True)
+class Loc:
+    """`.loc "FILE" LINE [COL]`: the rows that follow come from FILE's LINE (a translated C++ kernel)."""
+    keyword: Token
+    file: Token
+    line: Token
+    column: Token | None
+
+
+@dataclass(slots=True)
 class Line:
     """One source line that holds a label, a statement or both."""
     number: int
     label: Token | None
-    statement: Instruction | BufferDecl | Equ | Out | Expect | None
+    statement: Instruction | BufferDecl | Equ | Out | Expect | Loc | None

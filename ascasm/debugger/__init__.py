@@ -6,6 +6,6 @@
 - `views`: what is printed: locations, registers, listings, disassembly, `why` answers.
 Docs: docs/debugger.md.
 """
-from .commands import Debugger, debug_main, parse_size
+from .commands import Debugger, debug_main, debug_program, parse_size
 
-__all__ = ["Debugger", "debug_main", "parse_size"]
+__all__ = ["Debugger", "debug_main", "debug_program", "parse_size"]

@@ -37,12 +37,13 @@ _NO_REPEAT = {"b", "break", "tbreak", "w", "watch", "display", "undisplay", "d",
 
 # The synopses `help` lists, pdb style: the letters before "(" are the short form.
 SYNOPSES = [
-    ("s(tep) [N]", "execute N instructions (default 1; also n, si); one step shows what it changed"),
+    ("s(tep) [N]", "execute N instructions (default 1; also si); one step shows what it changed"),
+    ("n(ext) [N]", "run until the source line changes, N times: one C++ statement, one assembly line"),
     ("c(ontinue)", "run until a breakpoint, a watch, halt or a fault"),
     ("u(ntil) [LINE|LABEL]", "run until LINE/LABEL is reached (no argument: a line below this one)"),
     ("finish", "run until the innermost loop around this instruction is left"),
-    ("b(reak) [LINE|LABEL [if COND]]", "set a breakpoint (no argument: list them)"),
-    ("tbreak LINE|LABEL [if COND]", "a breakpoint deleted when first hit"),
+    ("b(reak) [[FILE:]LINE|LABEL [if COND]]", "set a breakpoint (no argument: list them)"),
+    ("tbreak [FILE:]LINE|LABEL [if COND]", "a breakpoint deleted when first hit"),
     ("d(elete) [N ...]", "delete breakpoints/watches N (no argument: all)"),
     ("w(atch) EXPR", "stop when EXPR changes: ub[ADDR:LEN], NAME[I:J], vN, pN, sN, aN, ..."),
     ("back [N]", "reverse-step N instructions (default 1)"),
@@ -53,7 +54,7 @@ SYNOPSES = [
     ("why LOCATION", "which step, instruction and lane last wrote ub[A], NAME[I], vN[LANE], sN, ..."),
     ("regs", "scalar, address and mask registers, pc, and the non-zero vector registers"),
     ("where", "the current instruction with its label (also bt; there is no call stack)"),
-    ("l(ist) [LINE]", "source around the current line (again: the next lines)"),
+    ("l(ist) [[FILE:]LINE]", "source around the current line (again: the next lines)"),
     ("disas", "the instructions with their pc and bytecode rows"),
     ("draw FILE.svg", "picture the next instruction: lanes, mask, lane -> UB arrows"),
     ("display [EXPR]", "print EXPR at every stop (no argument: show them now)"),
@@ -98,6 +99,7 @@ class Debugger(cmd.Cmd):
         self.next_display = 1
         self.warned: set = set()
         self.list_next: int | None = None
+        self.list_file = program.filename                 # the file `list` shows (the current row's)
         self.previous_line = self.current_line = ""     # (`l` again continues the listing)
         self.drop_noted = False
         self.control = RunControl(program, engine, ub_usable, max_steps, history_cap, store_inactive, strict,
@@ -257,6 +259,23 @@ class Debugger(cmd.Cmd):
         if self._can_run():
             self._finish(self.control.forward())
 
+    def do_next(self, arg):
+        """n(ext) [N]
+        Run until the pc reaches an instruction of another source line, N times (default 1): in a
+        translated C++ kernel one statement (a loop on one line runs to its end), in assembly one
+        instruction. Stops early at a breakpoint, when a watch changes, at halt or at a fault."""
+        count = self._count(arg, "next")
+        if count is None:
+            return
+        run = Run()
+        for _ in range(count):
+            if not self._can_run():
+                break
+            run = self.control.next_line()
+            if run.reasons:
+                break
+        self._finish(run)
+
     def do_until(self, arg):
         """u(ntil) [LINE|LABEL]
         Run until the instruction at LINE or LABEL is reached (also stopping at breakpoints and
@@ -264,7 +283,7 @@ class Debugger(cmd.Cmd):
         if not self._can_run():
             return
         if arg.strip():
-            pc, _line, note = self.control.resolve(arg.strip())
+            pc, _file, _line, note = self.control.resolve(arg.strip())
             if note:
                 self.out(note)
             self._finish(self.control.forward(until={pc}))
@@ -370,14 +389,15 @@ class Debugger(cmd.Cmd):
 
     # ------------------------------------------------------------------ breakpoints, watches, displays
     def do_break(self, arg):
-        """b(reak) [LINE|LABEL [if COND]]
-        Stop before the instruction at LINE (or the next line with one) or LABEL. With `if COND`,
+        """b(reak) [[FILE:]LINE|LABEL [if COND]]
+        Stop before the instruction at LINE (or the next line with one) or LABEL. LINE is in the file
+        of the next instruction (a translated kernel's C++ file); FILE:LINE names another. With `if COND`,
         only when COND holds: comparisons and any(...)/all(...) over scalars, lanes and buffer
         slices, e.g. `b loop if s0 == 2`, `b 12 if any(v3.f16 > 6e4)`. Without an argument: list."""
         self._set_breakpoint(arg, temporary=False)
 
     def do_tbreak(self, arg):
-        """tbreak LINE|LABEL [if COND]
+        """tbreak [FILE:]LINE|LABEL [if COND]
         A breakpoint that is deleted when it is first hit."""
         self._set_breakpoint(arg, temporary=True)
 
@@ -395,7 +415,7 @@ class Debugger(cmd.Cmd):
         kind = "Temporary breakpoint" if temporary else "Breakpoint"
         label = next((name for name, row in self.program.labels.items() if row == bp.pc), None)
         extra = f", label {label}" if label else ""
-        self.out(f"{kind} {bp.number} at {self.program.filename}:{bp.line} (pc {bp.pc}{extra})"
+        self.out(f"{kind} {bp.number} at {bp.file}:{bp.line} (pc {bp.pc}{extra})"
                  + (f" if {bp.condition}" if bp.condition else ""))
 
     def do_delete(self, arg):
@@ -585,27 +605,34 @@ class Debugger(cmd.Cmd):
         self.out(*views.frame_lines(self.program, self.state))
 
     def do_list(self, arg):
-        """l(ist) [LINE]
+        """l(ist) [[FILE:]LINE]
         Source lines around the current line (or LINE); again without an argument: the next lines.
+        The file is the next instruction's: a translated kernel's C++ file, or FILE.
         Markers: -> the next instruction, B a breakpoint."""
-        count = len(self.program.source.splitlines())
+        name, colon, line_text = arg.strip().rpartition(":")
+        center = None
         if arg.strip():
-            center = whole_number(arg.strip())
+            center = whole_number(line_text)
             if center is None:
-                self.out("usage: l [LINE]")
+                self.out("usage: l [[FILE:]LINE]")
                 return
-            first = max(1, center - 5)
-        elif self.list_next is not None and self.previous_line.split()[:1] in (["l"], ["list"]):
-            first = self.list_next
-        else:
+            self.list_file = self.control.source_file(name) if colon else self.control.current_file()
+        elif self.list_next is None or self.previous_line.split()[:1] not in (["l"], ["list"]):
+            self.list_file = self.control.current_file()
             pc = self.state.pc
-            center = self.program.insns[pc].loc.line if pc < len(self.program.insns) else count
-            first = max(1, center - 5)
+            center = self.program.insns[pc].loc.line if pc < len(self.program.insns) else -1
+        lines = self.program.source_lines(self.list_file)
+        if lines is None:
+            self.out(f"cannot list {self.list_file}: it could not be read when the program was assembled")
+            return
+        count = len(lines) - (lines[-1:] == [""])         # a final "\n" ends a line, starts none
+        first = self.list_next if center is None else max(1, (count if center < 0 else center) - 5)
         if first > count:
             self.out("(end of file)")
             return
-        breakpoint_lines = {bp.line for bp in self.control.breakpoints.values()}
-        self.out(*views.list_lines(self.program, self.state, first, breakpoint_lines))
+        breakpoint_lines = {bp.line for bp in self.control.breakpoints.values() if bp.file == self.list_file}
+        self.out(*views.list_lines(self.program, self.state, self.list_file, lines[:count], first,
+                                   breakpoint_lines))
         self.list_next = min(count, first + 10) + 1
 
     def do_disas(self, arg):
@@ -664,8 +691,8 @@ class Debugger(cmd.Cmd):
 _ALIASES = {"s": "step", "c": "continue", "cont": "continue", "u": "until", "unt": "until", "b": "break",
             "d": "delete", "w": "watch", "p": "print", "l": "list", "q": "quit", "exit": "quit", "h": "help",
             "?": "help", "i": "info", "bt": "where", "backtrace": "where",
-            # gdb's instruction-level and call-skipping steps: one instruction is the unit, no calls
-            "n": "step", "next": "step", "si": "step", "stepi": "step", "ni": "step", "nexti": "step"}
+            # gdb's instruction-level steps (there are no calls to step over); n(ext) is its own command
+            "n": "next", "si": "step", "stepi": "step", "ni": "step", "nexti": "step"}
 _UNITS = {"b": "u8", "h": "u16", "w": "u32", "g": "u64"}      # gdb's x/NFU unit letters
 for _short, _long in _ALIASES.items():
     if not hasattr(Debugger, "do_" + _short):
@@ -704,6 +731,15 @@ def debug_main(path, engine: str | None, ub_usable: int = UB_USABLE_DEFAULT, max
     except AssemblyFailed as failed:
         print(failed, file=err)
         return EXIT_ASM
+    return debug_program(program, engine, ub_usable, max_steps, stdin, stdout, history_cap, store_inactive, strict)
+
+
+def debug_program(program: Program, engine: str | None, ub_usable: int = UB_USABLE_DEFAULT,
+                  max_steps: int = MAX_STEPS_DEFAULT, stdin=None, stdout=None, history_cap: int | None = None,
+                  store_inactive: str = "keep", strict: bool = False) -> int:
+    """The REPL on an assembled program (a .s file's, or a translated C++ kernel's): 0 after quit or
+    end of input, 64 when the engine is missing."""
+    err = sys.stderr
     try:
         debugger = Debugger(program, engine or auto_engine(), ub_usable, max_steps, stdin, stdout,
                             DEFAULT_HISTORY_CAP if history_cap is None else history_cap, store_inactive, strict)

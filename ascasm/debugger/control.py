@@ -9,6 +9,7 @@ checkpoint of the run.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 from dataclasses import dataclass, field, replace
@@ -33,6 +34,7 @@ class Breakpoint:
     number: int
     pc: int
     line: int
+    file: str                 # the source file of `line` (the program's, or a C++ file its .loc rows name)
     condition: str = ""
     node: object = None
     temporary: bool = False
@@ -183,6 +185,35 @@ class RunControl:
                 if operand.kind is Kind.LABEL and target <= pc <= row:
                     spans.append((target, row))
         return min(spans, key=lambda span: span[1] - span[0], default=None)
+
+    def next_line(self) -> Run:
+        """gdb's `next`: run until the pc reaches a row of another source line (a C++ statement for a
+        translated kernel, one instruction in assembly), or stops otherwise. A one-instruction line
+        is a recorded single step, which reports what it changed."""
+        here = self.position(self.state.pc)
+        elsewhere = frozenset(row for row in range(len(self.program.insns) + 1) if self.position(row) != here)
+        run = self.forward(limit=1)
+        if run.reasons or self.state.status != RUNNING or self.state.pc in elsewhere:
+            return run
+        return self.forward(until=elsewhere)
+
+    def position(self, row: int) -> tuple | None:
+        """(file, line) of a row; None past the last instruction."""
+        insns = self.program.insns
+        return (insns[row].loc.file, insns[row].loc.line) if row < len(insns) else None
+
+    def current_file(self) -> str:
+        """The source file of the next instruction (of the last one past the end): where a bare LINE is."""
+        insns = self.program.insns
+        return insns[min(self.state.pc, len(insns) - 1)].loc.file if insns else self.program.filename
+
+    def source_file(self, name: str) -> str:
+        """The file a `FILE:LINE` names: a file rows come from, by its path or its last components."""
+        files = list(dict.fromkeys(insn.loc.file for insn in self.program.insns))
+        matches = [f for f in files if f == name or f.replace(os.sep, "/").endswith("/" + name.lstrip("./"))]
+        if not matches:
+            raise ExprError(f"no instruction comes from a file '{shown(name)}' (files: {', '.join(files)})")
+        return matches[0]
 
     def rows_below(self) -> set:
         """`until` without an argument: the rows on lines below the current one, and the end."""
@@ -430,31 +461,35 @@ class RunControl:
     # ------------------------------------------------------------------ breakpoints and watches
     def add_breakpoint(self, where: str, condition: str, temporary: bool) -> tuple[Breakpoint, str]:
         """A breakpoint at LINE or LABEL (with a note when the line has no instruction)."""
-        pc, line, note = self.resolve(where)
+        pc, file, line, note = self.resolve(where)
         node = self.parse(condition) if condition else None
-        bp = Breakpoint(self.next_number, pc, line, condition, node, temporary)
+        bp = Breakpoint(self.next_number, pc, line, file, condition, node, temporary)
         self.breakpoints[bp.number] = bp
         self.next_number += 1
         return bp, note
 
     def resolve(self, where: str) -> tuple[int, int, str]:
-        """LINE or LABEL -> (pc, line, note)."""
+        """[FILE:]LINE or LABEL -> (pc, file, line, note). A line without an instruction is the next
+        line below it that has one; several rows on a line: the first."""
         insns = self.program.insns
         if where in self.program.labels:
             pc = self.program.labels[where]
             if pc >= len(insns):
                 raise ExprError(f"label {where} is past the last instruction")
-            return pc, insns[pc].loc.line, ""
-        line = whole_number(where)
+            return pc, insns[pc].loc.file, insns[pc].loc.line, ""
+        name, colon, line_text = where.rpartition(":")
+        line = whole_number(line_text)
         if line is None:
             labels = ", ".join(sorted(self.program.labels)) or "none"
             raise ExprError(f"'{shown(where)}' is neither a line number nor a label (labels: {labels})")
-        for pc, insn in enumerate(insns):
-            if insn.loc.line >= line:
-                note = "" if insn.loc.line == line else \
-                    f"line {line} has no instruction; using line {insn.loc.line}"
-                return pc, insn.loc.line, note
-        raise ExprError(f"no instruction at or after line {line}")
+        file = self.source_file(name) if colon else self.current_file()
+        found = min(((insn.loc.line, pc) for pc, insn in enumerate(insns)
+                     if insn.loc.file == file and insn.loc.line >= line), default=None)
+        if found is None:
+            raise ExprError(f"no instruction at or after line {line} of {file}")
+        found_line, pc = found
+        note = "" if found_line == line else f"line {line} has no instruction; using line {found_line}"
+        return pc, file, found_line, note
 
     def parse(self, text: str):
         """An expression for a condition, watch or display: parsed, its names checked now."""

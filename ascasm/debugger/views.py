@@ -34,8 +34,15 @@ def where_lines(program, state) -> list[str]:
     insns = program.insns
     if state.pc >= len(insns):
         return [f"> {program.filename} pc={state.pc} (past the last instruction) steps={state.steps}"]
-    loc = insns[state.pc].loc
-    return [f"> {loc.file}({loc.line}) pc={state.pc} steps={state.steps}", f"-> {loc.text.strip()}"]
+    insn = insns[state.pc]
+    loc = insn.loc
+    return [f"> {loc.file}({loc.line}) pc={state.pc} steps={state.steps}", f"-> {loc.text.strip()}",
+            *instruction_lines(insn)]
+
+
+def instruction_lines(insn) -> list[str]:
+    """For a row whose position is a C++ line (.loc): the instruction itself, under that line."""
+    return [] if insn.asm is None else [f"   {insn_text(insn.asm)}  ({insn.asm})"]
 
 
 def frame_lines(program, state) -> list[str]:
@@ -47,7 +54,8 @@ def frame_lines(program, state) -> list[str]:
     row, name = max(labels, default=(0, ""))
     label = f"{name}+{state.pc - row}, " if name else ""
     loc = insns[state.pc].loc
-    return [f"#0  {label}pc {state.pc}, at {loc.file}:{loc.line}", f"    {insn_text(loc)}"]
+    return [f"#0  {label}pc {state.pc}, at {loc.file}:{loc.line}", f"    {insn_text(loc)}",
+            *instruction_lines(insns[state.pc])]
 
 
 def expect_lines(program, state) -> list[str]:
@@ -125,12 +133,12 @@ def loops_text(state) -> str:
     return "loops: " + ", ".join(f"lidx{k} = {index} of {count}" for k, (index, count) in enumerate(active))
 
 
-def list_lines(program, state, first: int, breakpoint_lines: set) -> list[str]:
-    """Source lines first..first+10 with markers: -> the next instruction, B a breakpoint."""
-    lines = program.source.splitlines()
+def list_lines(program, state, file: str, lines: list[str], first: int, breakpoint_lines: set) -> list[str]:
+    """Lines first..first+10 of `file` (its text `lines`) with markers: -> the next instruction,
+    B a breakpoint."""
     last = min(len(lines), first + 10)
     insns = program.insns
-    current = insns[state.pc].loc.line if state.pc < len(insns) else -1
+    current = insns[state.pc].loc.line if state.pc < len(insns) and insns[state.pc].loc.file == file else -1
     out = []
     for number in range(first, last + 1):
         mark = ("B" if number in breakpoint_lines else " ") + ("->" if number == current else "  ")
@@ -140,7 +148,7 @@ def list_lines(program, state, first: int, breakpoint_lines: set) -> list[str]:
 
 def disas_lines(program, pc: int, rows, breakpoint_pcs: set) -> list[str]:
     insns, code = program.insns, program.code
-    texts = [insn_text(insns[i].loc) for i in rows]
+    texts = [insn_text(insns[i].asm or insns[i].loc) for i in rows]
     width = max((len(t) for t in texts), default=0)
     out = []
     for i, text in zip(rows, texts):
@@ -451,6 +459,8 @@ def _writer_text(program, recorder, row, kind: str, first_byte: int) -> str:
         return f"set by `set var` after step {step}{caveat}"
     insn = program.insns[pc]
     text = f"last written at step {step}, line {insn.loc.line} (pc {pc}): {insn_text(insn.loc)}"
+    if insn.asm is not None:
+        text += f" [{insn_text(insn.asm)}]"
     detail = []
     lane, src, index, origin = int(row["lane"]), int(row["src"]), int(row["index"]), int(row["origin"])
     if kind == "ub" and src >= 0:

@@ -896,6 +896,8 @@ DIRECTIVES = (
     (".equ", "NAME VALUE", "name a constant"),
     (".out", "NAME[, NAME...]", "buffers `ascasm run` prints when the program ends"),
     (".expect", "NAME = INIT", "expected final contents of a buffer; a mismatch gives exit status 4"),
+    (".loc", "\"FILE\" LINE [COL]", "the instructions that follow come from FILE's LINE (and COL): faults, the "
+     "trace and the debugger show that position; FILE is relative to the program's directory"),
 )
 
 OPCODES = {spec.opname: number for number, spec in enumerate(INSNS, start=1)}
