@@ -411,3 +411,17 @@ def test_c_api_calls_map_to_the_rows_citing_their_pages(tmp_path, engine):
     expect = np.full(64, 5, np.float32)
     expect[:40] = x[:40] * np.float32(-1.5) + x[:40]
     assert np.array_equal(result["dst"], expect)
+
+
+def test_benchmark_kernel_translates_and_runs(engine):
+    """bench/kernels/softmax_rows.cpp (helpers with reference parameters, nested loops, reductions
+    broadcast back): compared with a float64 numpy softmax to 1e-6, because the reductions add in the
+    hardware's tree order and the model does not."""
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "bench" / "kernels" / "softmax_rows.cpp"
+    t = translate(path, "bench_softmax::SoftmaxRowsVF<float>")
+    x = (np.arange(4 * 128) % 37 / 7 - 2).astype(np.float32)
+    result = cpp_run.run(t, engine, dst=np.zeros(512, np.float32), src=x, rows=4, cols=128)
+    rows = x.reshape(4, 128).astype(np.float64)
+    e = np.exp(rows - rows.max(axis=1, keepdims=True))
+    assert np.allclose(result["dst"].reshape(4, 128), e / e.sum(axis=1, keepdims=True), rtol=1e-6, atol=0)

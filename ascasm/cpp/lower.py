@@ -1031,7 +1031,7 @@ class Lowering:
         if short in regapi.REG_ALIASES and (in_reg or (decl is None and short != "DataCopy")):
             short = self.reg_alias(short, args)
         builtin = getattr(self, "builtin_" + short, None)
-        if builtin is not None and (decl is None or not _has_body(decl)):
+        if builtin is not None and (decl is None or not _has_body(decl)) and not (in_reg and regapi.lookup(short)):
             return builtin(c, callee, args)
         if in_reg or (regapi.lookup(short) is not None and decl is None):
             return self.reg_call(c, callee, short, args, dest)
@@ -1177,9 +1177,6 @@ class Lowering:
     def builtin_max(self, c, callee, args):
         return self.choose(c, args, ">")
 
-    builtin_Min = builtin_min
-    builtin_Max = builtin_max
-
     def choose(self, c, args, op):
         a, b = (self.expr(x) for x in args)
         if isinstance(a, Const) and isinstance(b, Const):
@@ -1269,7 +1266,7 @@ class Lowering:
         if isinstance(value, RV) and (by_ref or value.ctype.kind not in ("int", "float", "bool", "ptr")):
             self.bind(param, value if not ctype.is_scalar else RV(value.reg, value.ctype))
             return
-        if isinstance(value, Const) and not _writes(body, {param.hash}):
+        if not _writes(body, {param.hash}):     # read only: the argument itself, converted
             self.bind(param, self.convert(value, ctype) if ctype.is_scalar else value)
             return
         var = RV(self.new_reg("s", param.spelling, loc_of(param)), ctype)
