@@ -425,3 +425,43 @@ def test_benchmark_kernel_translates_and_runs(engine):
     rows = x.reshape(4, 128).astype(np.float64)
     e = np.exp(rows - rows.max(axis=1, keepdims=True))
     assert np.allclose(result["dst"].reshape(4, 128), e / e.sum(axis=1, keepdims=True), rtol=1e-6, atol=0)
+
+
+def test_loops_with_break_or_branches_stay_branch_loops(tmp_path, engine):
+    t = tr(tmp_path, """
+    __simd_vf__ inline void Until(__ubuf__ int32_t* dst, uint16_t n, int32_t stop)
+    {
+        Reg::RegTensor<int32_t> v;
+        Reg::MaskReg m = Reg::CreateMask<int32_t>();
+        int32_t last = 0;
+        for (uint16_t i = 0; i < n; ++i) {
+            if (i == stop) {
+                break;
+            }
+            last = i;
+        }
+        Reg::Duplicate(v, last);
+        Reg::StoreAlign(dst, v, m);
+    }
+    """)
+    assert "vloop" not in [line.text.split()[0] for line in t.lines]
+    assert (cpp_run.run(t, engine, dst=np.zeros(64, np.int32), n=10, stop=4)["dst"] == 3).all()
+    assert (cpp_run.run(t, engine, dst=np.zeros(64, np.int32), n=10, stop=99)["dst"] == 9).all()
+
+
+def test_block_folds_locals_that_nothing_writes(tmp_path):
+    t = tr(tmp_path, """
+    __aicore__ inline void Process(__ubuf__ float* out, uint32_t n)
+    {
+        uint32_t lanes = GetVecLen() / sizeof(float);       // not const, but never written again
+        uint32_t left = n;                                   // a run-time value: an input
+        __VEC_SCOPE__
+        {
+            Reg::RegTensor<float> v;
+            Reg::MaskReg m = Reg::UpdateMask<float>(left);
+            Reg::Duplicate(v, 1.0f, m);
+            Reg::StoreAlign(out + lanes, v, m);
+        }
+    }
+    """, "Process#1")
+    assert [p.name for p in t.params] == ["left", "out"]

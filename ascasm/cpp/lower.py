@@ -487,6 +487,8 @@ class Lowering:
         only by the increment) and whose body lowers without a branch: a vloop."""
         if self.hw_depth >= MAX_HW_LOOPS or c.kind.name != "FOR_STMT" or cond is None or inc is None:
             return False
+        if any(ch.kind.name in ("BREAK_STMT", "CONTINUE_STMT", "RETURN_STMT", "GOTO_STMT") for ch in body.walk_preorder()):
+            return False
         shape = _counted_shape(c, cond, inc)
         if shape is None:
             return False
@@ -499,7 +501,7 @@ class Lowering:
         count = self.try_const(bound)
         if count is not None and not (0 <= self.const_number(count) <= HW_LOOP_MAX):
             return False
-        saved_lines, saved_regs, saved_labels, saved_loops = len(self.lines), len(self.regs), self.labels, len(self.loops)
+        saved_lines, saved_labels, saved_loops = len(self.lines), self.labels, len(self.loops)
         start_count = self.lines[-1:] and self.lines[-1]
         # the counter must start at 0: its initialiser is the line just emitted (mov %sI, 0)
         if not (start_count and start_count.text == f"mov {counter.reg}, 0"):
@@ -508,7 +510,7 @@ class Lowering:
             bound_val = self.expr(_strip(bound))
             if not (isinstance(bound_val, RV) and bound_val.ctype.kind == "int" and bound_val.ctype.width <= 2
                     and not bound_val.ctype.signed):
-                del self.lines[saved_lines:], self.regs[saved_regs:]
+                del self.lines[saved_lines:]
                 return False
             count_text = str(bound_val.reg)
         else:
@@ -526,7 +528,8 @@ class Lowering:
             self.hw_depth -= 1
             self.loop_stack.pop()
         if any(_is_branch(line.text) for line in self.lines[body_start:]):
-            del self.lines[saved_lines:], self.regs[saved_regs:], self.loops[saved_loops:]
+            # lower it again as a branch loop; the virtual registers made meanwhile stay unused
+            del self.lines[saved_lines:], self.loops[saved_loops:]
             self.labels = saved_labels
             return False
         self.cur_loc = loc_of(inc)
@@ -716,7 +719,8 @@ class Lowering:
         """A variable not declared in the translated code: a constexpr global or static member
         (folded), or a captured local/member of a __VEC_SCOPE__ block (a parameter)."""
         init = _initializer(decl)
-        if init is not None and (decl.type.is_const_qualified() or "constexpr" in tokens(decl)[:4]):
+        if init is not None and (decl.type.is_const_qualified() or "constexpr" in tokens(decl)[:4]
+                                 or _never_written(decl)):
             saved = self.frames
             self.frames = self.frames[:1] + [Frame(targs=dict(self.frames[0].targs))]
             try:
@@ -1814,6 +1818,15 @@ def _writes(body, hashes: set) -> bool:
                 if d is not None and d.hash in hashes:
                     return True
     return False
+
+
+def _never_written(decl) -> bool:
+    """A local of the function around a __VEC_SCOPE__ block that nothing assigns after its
+    initialisation (so a constant initialiser is its value everywhere)."""
+    function = decl.semantic_parent
+    body = _body(function) if function is not None and function.kind.name in (
+        "FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD") else None
+    return decl.kind.name == "VAR_DECL" and body is not None and not _writes(body, {decl.hash})
 
 
 def _is_branch(text: str) -> bool:
