@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import dtypes
+from . import appendix, dtypes
 from .operands import Kind, parse_operand_syntax
 
 # Sources cited by rows. SEED pages are in shared/seeds/, FACTS is shared/reference/ascend-vf-facts.md.
@@ -159,10 +159,14 @@ class InsnSpec:
     specials: tuple = ()          # special registers the row writes: "AR", "SQZN" (state.SPR_NAMES)
     post: int | str | None = None  # post-update form: [sB] advances by X of this unit ("T": elements, 1: bytes)
     operands: tuple = field(init=False)
+    issue: str = field(init=False)       # "dual", "single" or "" (not in the appendix's tables; isa/appendix.py)
+    throughput: tuple = field(init=False)  # ((types, elements per cycle), ...) from the appendix's table
 
     def __post_init__(self):
         tokens = [t.strip() for t in self.syntax.split(",")] if self.syntax else []
         object.__setattr__(self, "operands", tuple(parse_operand_syntax(t, self.rw) for t in tokens))
+        object.__setattr__(self, "issue", appendix.issue_width(self.mnemonic, self.form))
+        object.__setattr__(self, "throughput", appendix.throughput(capi_functions(self.ref), self.types))
 
     @property
     def opname(self) -> str:
@@ -181,6 +185,11 @@ class InsnSpec:
 
 VL_BYTES = 256                    # the most a vector register stores
 UREG_MAX = 31                     # the most bytes an unaligned store register holds pending
+
+
+def capi_functions(source: str) -> list[str]:
+    """The C-API functions a row's source cites: asc_scatter, asc_and, ..."""
+    return re.findall(r"\basc_[a-z0-9_]+", source)
 
 
 def _single(types):
@@ -906,7 +915,7 @@ for _spec in INSNS:
 # The C-API functions a row's source cites (asc_scatter, asc_and, ...) -> the mnemonics that implement them.
 BY_CAPI: dict[str, list[str]] = {}
 for _spec in INSNS:
-    for _name in re.findall(r"\basc_[a-z0-9_]+", _spec.ref):
+    for _name in capi_functions(_spec.ref):
         if _spec.mnemonic not in BY_CAPI.setdefault(_name, []):
             BY_CAPI[_name].append(_spec.mnemonic)
 
@@ -935,7 +944,15 @@ def spec_facts(spec: InsnSpec) -> list[tuple[str, str]]:
         facts += [("mask", "none: the store has no mask operand")]
     if spec.specials:
         facts += [("writes", ", ".join(spec.specials) + " (special registers)")]
+    if spec.issue:
+        facts += [("issue", ISSUE_TEXT[spec.issue])]
+    if spec.throughput:
+        facts += [("throughput", ", ".join(f"{types}: {n}" for types, n in spec.throughput) + " elements per cycle")]
     return facts + [("source", spec.ref)]
+
+
+ISSUE_TEXT = {"dual": "dual (two such instructions can issue in one cycle on the Ascend 950)",
+              "single": "single (issues alone in its cycle on the Ascend 950)"}
 
 
 def conversion_options_text(spec: InsnSpec) -> str:
