@@ -9,9 +9,9 @@ from .isa.table import BY_CAPI, describe
 # The instruction groups of listings and the cheat sheet, by the family prefix of a row.
 GROUPS = (("scalar and control", ("scalar", "branch", "cond_branch", "membar", "halt", "loop", "endloop")),
           ("loads", ("vld", "mask_load", "vgat")),
-          ("stores", ("vsta", "mask_store", "vsct")),
+          ("stores", ("vst", "mask_store", "vsct")),
           ("masks and address registers", ("mask_", "iter", "pcnt")),
-          ("reductions", ("reduce",)),
+          ("reductions", ("reduce", "vpairsum")),
           ("vector compute", ("",)))
 
 # CreateMask patterns (LANGUAGE.md §4 Setup): which elements of the mask's width each selects.
