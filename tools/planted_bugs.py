@@ -71,7 +71,7 @@ MUTATIONS = (
     Mutation("hazard_first_engine", "ascasm/_engine/core.pyx", "if not m.hazard or first < m.hazard_first:",
              "if not m.hazard or first > m.hazard_first:", tuple(FUZZ),
              "a hazard's range starts at the last block's first byte, not the instruction's first"),
-    # issue 11: hardware loops
+    # hardware loops
     Mutation("vag_order_ref", "ascasm/ref/loops.py", "indices = m.state.hwloop[:, LOOP_INDEX].tolist()",
              "indices = m.state.hwloop[::-1, LOOP_INDEX].tolist()", tuple(FUZZ),
              "vag binds its first stride to the outermost level"),

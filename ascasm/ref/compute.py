@@ -78,7 +78,7 @@ def _binary(m: Machine, insn: Insn, etype, b: np.ndarray):
     a = m.lanes(insn.operand("vA"), etype).copy()
     op = insn.spec.sub.removesuffix("_merge")
     result = binary_lanes(op, a, b, etype)
-    if op != insn.spec.sub:       # MERGING (appendix merge-mode.md table 2, Add/Max/Min in software)
+    if op != insn.spec.sub:       # MERGING (the merging-mode appendix, table 2: Add/Max/Min in software)
         merge_lanes(m, insn, result.view(etype.bits))
     else:
         m.lanes(insn.operand("vD"), etype)[:] = zeroed(active, result)

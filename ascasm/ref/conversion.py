@@ -48,7 +48,7 @@ def convert_lanes(values: np.ndarray, src, dst, mode: str, sat: bool, keep_nan: 
     To a float, without sat: overflow as IEEE 754 per mode, +-inf stays, NaN gives dst's canonical NaN
     (e4m3, without inf, gives NaN for both); with sat: overflow and +-inf give +-max, NaN gives +0.
     Integer sources are exact in float64 (beyond 2^53 rounded to odd, which keeps every later rounding
-    to at most 51 bits right); an integer widening always saturates (Cast.md). keep_nan (CTRL[50]): NaN
+    to at most 51 bits right); an integer widening always saturates (Reg::Cast). keep_nan (CTRL[50]): NaN
     stays NaN under sat."""
     if "hif8" in (src.name, dst.name):
         return hif8.convert_lanes(values, src, dst, mode, sat)

@@ -9,7 +9,7 @@ from .machine import Fault, Machine, wrap64
 
 
 def _indexed_lanes(m: Machine, insn: Insn, base_name: str):
-    """Shared shape of gather and scatter (facts §5): the lane pitch is the wider of data and index
+    """Shared shape of gather and scatter: the lane pitch is the wider of data and index
     (b8 data rides in 16-bit lanes), the mask is read at that pitch, and active lane i addresses
     base + idx[i] * sizeof(data). Returns (pitch, [(lane, index, address)] of active lanes)."""
     data_type, index_type = insn.types

@@ -42,8 +42,8 @@ class Machine:
                  store_inactive: str = "keep", strict: bool = False):
         self.program, self.state = program, state
         self.ub_usable, self.max_steps = ub_usable, max_steps
-        self.zero_inactive = store_inactive == "zero"     # LANGUAGE.md §6
-        self.strict = strict                              # warnings become faults (LANGUAGE.md §5)
+        self.zero_inactive = store_inactive == "zero"     # docs/language.md §7
+        self.strict = strict                              # warnings become faults (docs/language.md §9)
         self.hazard_case = None                           # this step's hazard, recorded if it completes
         self.touched = []                                 # (address, size) of this step's checked accesses
         self.last_row = -1                                # the row the latest run() completed last
@@ -157,7 +157,7 @@ class Machine:
 
     def check_hazards(self):
         """After every access of the instruction passed its range check: the bytes among them written
-        since the latest membar are a hazard (LANGUAGE.md §5), spanning the first to the last such byte
+        since the latest membar are a hazard (docs/language.md §9), spanning the first to the last such byte
         and named by the writer of the first. A fault under --strict; otherwise recorded when the
         instruction completes (docs/semantics.md "Hazards")."""
         dirty = self.written_since_membar()
@@ -187,13 +187,13 @@ class Machine:
         self.state.ub_dirty[:] = np.packbits(dirty, bitorder="little").view(np.uint32)
 
     def mask_bits(self, number: int) -> np.ndarray:
-        """The 256 bits of a mask register as booleans; bit k is bit k%8 of byte k//8 (LANGUAGE.md §1)."""
+        """The 256 bits of a mask register as booleans; bit k is bit k%8 of byte k//8 (docs/language.md §7)."""
         if not self.state.preg_set[number]:
             raise Fault("MASK_UNSET", number)
         return np.unpackbits(self.state.preg[number], bitorder="little").astype(bool)
 
     def active_lanes(self, number: int, width: int) -> np.ndarray:
-        """Element i of width W bytes is governed by bit i*W (facts §1.1)."""
+        """Element i of width W bytes is governed by bit i*W (docs/language.md §7)."""
         return self.mask_bits(number)[::width]
 
     def write_mask(self, number: int, active: np.ndarray, width: int):

@@ -13,7 +13,7 @@ _VL_COUNTS = {"VL1": 1, "VL2": 2, "VL3": 3, "VL4": 4, "VL8": 8, "VL16": 16, "VL3
 
 
 def pattern_active(pattern: str, lanes: int) -> np.ndarray:
-    """Which of `lanes` elements a CreateMask pattern selects (LANGUAGE.md §4 Setup)."""
+    """Which of `lanes` elements a CreateMask pattern selects (docs/language.md §7)."""
     i = np.arange(lanes)
     if pattern in _VL_COUNTS:
         return i < _VL_COUNTS[pattern]        # VLn beyond the lane count selects every lane
@@ -65,7 +65,7 @@ def mask_move(m: Machine, insn: Insn):
 
 
 def mask_move_masked(m: Machine, insn: Insn):
-    # pmov pD, pS, pM  -- bit k of pD = bit k of pS where bit k of pM is set, else 0 (reg-api MaskReg Move:
+    # pmov pD, pS, pM  -- bit k of pD = bit k of pS where bit k of pM is set, else 0 (Reg::Move, mask form:
     # the mask says which bits are copied)
     source, gate = m.mask_bits(insn.operand("pS")), m.mask_bits(insn.operand("pM"))
     m.set_mask_bits(insn.operand("pD"), source & gate)

@@ -26,7 +26,7 @@ def pairwise_sum(values: np.ndarray, dest_type):
 
 
 def _is_better(x, best, want_max: bool) -> bool:
-    """x beats best: strictly larger (smaller); between zeros, +0 is above -0 (seed 003)."""
+    """x beats best: strictly larger (smaller); between zeros, +0 is above -0 (Reg::Reduce)."""
     if x == best and x == 0 and x.dtype.kind == "f":
         return bool(np.signbit(best) if want_max else np.signbit(x)) and np.signbit(x) != np.signbit(best)
     return bool(x > best) if want_max else bool(x < best)

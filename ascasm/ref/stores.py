@@ -11,7 +11,7 @@ from .machine import Fault, Machine
 
 def _store_lane_slots(m: Machine, insn: Insn, slot_size: int):
     """NORM/PACK/PACKV2 shape: active lane i's low `slot_size` bytes -> slot i of the region at addr.
-    With --store-inactive zero, inactive lanes' slots are written with 0 (LANGUAGE.md §6)."""
+    With --store-inactive zero, inactive lanes' slots are written with 0 (docs/language.md §7)."""
     (etype,) = insn.types
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     address = m.address(insn.operand("[addr]"))
