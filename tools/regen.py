@@ -4,8 +4,9 @@
     python tools/regen.py --check  exit 1 if any is stale, naming each (the tests run this)
 
 Each generator keeps its own list of the files it writes and is run through its `main`:
-tools/gen_tables.py (the engine's decode layer, docs/isa.md) and tools/gen_reference.py
-(docs/cheatsheet.md, the editors' TextMate grammar, README.md's instruction list). A new generator
+tools/gen_tables.py (the engine's decode layer, docs/isa.md), tools/gen_reference.py
+(docs/cheatsheet.md, the editors' TextMate grammar, README.md's instruction list) and
+tools/gen_frontend_table.py (docs/frontend.md's Reg API mapping table). A new generator
 joins by its path in GENERATORS.
 """
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GENERATORS = ("tools/gen_tables.py", "tools/gen_reference.py")
+GENERATORS = ("tools/gen_tables.py", "tools/gen_reference.py", "tools/gen_frontend_table.py")
 
 
 def main(argv: list[str]) -> int:
