@@ -465,3 +465,13 @@ def test_block_folds_locals_that_nothing_writes(tmp_path):
     }
     """, "Process#1")
     assert [p.name for p in t.params] == ["left", "out"]
+
+
+def test_missing_libclang_says_how_to_install_it(tmp_path, monkeypatch):
+    import sys
+
+    from ascasm.cpp.clang import LibclangMissing
+    monkeypatch.setitem(sys.modules, "clang.cindex", None)      # import clang.cindex now fails
+    with pytest.raises(LibclangMissing) as info:
+        tr(tmp_path, SCALE_ADD, "ScaleAddVF<float>")
+    assert 'pip install "ascasm[cpp]"' in str(info.value) and isinstance(info.value, ImportError)
