@@ -96,7 +96,6 @@ class Frame:
     ret_type: CType | None = None
     runtime_depth: int = 0      # run-time ifs/loops entered in this function
     const_return: Const | None = None
-    members: dict | None = None   # for methods: the class's template arguments are in targs
 
 
 class ConstReturn(Exception):
@@ -404,15 +403,11 @@ class Lowering:
             self.emit(f"mov {var.reg}, {value.reg}")
 
     def if_stmt(self, c):
-        children = list(c.get_children())
-        cond, then = children[-2] if len(children) == 3 else children[0], None
-        # children: [init?] cond then [else]
-        parts = [ch for ch in children]
-        is_constexpr = "constexpr" in tokens(c)[:3]
+        parts = list(c.get_children())          # [init;] cond then [else]
+        if parts[0].kind.name == "DECL_STMT":   # if (init; cond)
+            self.stmt(parts.pop(0))
         cond, then, other = parts[0], parts[1], parts[2] if len(parts) > 2 else None
-        if parts[0].kind.name == "DECL_STMT":       # if (init; cond)
-            self.stmt(parts[0])
-            cond, then, other = parts[1], parts[2], parts[3] if len(parts) > 3 else None
+        is_constexpr = "constexpr" in tokens(c)[:3]
         value = self.try_const(cond)
         if value is not None:
             taken = then if self.truth(value) else other
@@ -638,10 +633,13 @@ class Lowering:
         return value
 
     def expr(self, c, discard=False):
+        """c's value (a Const or an RV). `discard`: only its effect is wanted (a statement)."""
         kind = c.kind.name
         handler = getattr(self, "x_" + kind.lower(), None)
         if handler is None:
             raise error_at(c, f"unsupported expression ({kind.lower().replace('_', ' ')}) in a vector function")
+        if discard and kind == "UNARY_OPERATOR":
+            return self.x_unary_operator(c, discard=True)
         return handler(c)
 
     def x_unexposed_expr(self, c):
@@ -765,14 +763,11 @@ class Lowering:
             if isinstance(base, Const) and isinstance(base.value, dict) and c.spelling in base.value:
                 return base.value[c.spelling]
             if isinstance(base, Const) and isinstance(base.value, CType):
-                return self.static_member(c, base.value)
+                raise error_at(c, f"unsupported member access on the type {base.value}")
         if decl is not None and decl.kind.name in ("FIELD_DECL", "VAR_DECL"):
             bound = self.lookup_var(decl)
             return bound if bound is not None else self.outer_variable(c, decl)
         return self.token_value(c)
-
-    def static_member(self, c, ctype):
-        raise error_at(c, f"unsupported member access on {ctype}")
 
     def x_cxx_this_expr(self, c):
         return Const("this", None)
@@ -831,7 +826,7 @@ class Lowering:
         self.place(end)
         return result
 
-    def x_unary_operator(self, c):
+    def x_unary_operator(self, c, discard=False):
         op = operator_of(c)
         (child,) = list(c.get_children())
         if op in ("++", "--", "post++", "post--"):
@@ -839,7 +834,7 @@ class Lowering:
             if not isinstance(var, RV):
                 raise error_at(c, f"'{op.replace('post', '')}' on something that is not a variable")
             old = None
-            if op.startswith("post") and not getattr(self, "_discarding", False):
+            if op.startswith("post") and not discard:
                 old = RV(self.new_reg("s"), var.ctype)
                 self.emit(f"mov {old.reg}, {var.reg}")
             step = 1 if "++" in op else -1
@@ -1220,7 +1215,7 @@ class Lowering:
                                        "TEMPLATE_TEMPLATE_PARAMETER")]
         for tp, text in zip(tparams, explicit):
             frame.targs[tp.spelling] = self.template_arg_value(text, c)
-        values = [self.call_arg(a) for a in args]
+        values = [self.expr(a) for a in args]
         # deduce the rest from the arguments' types
         for param, value in zip(params, values):
             _deduce(param.type.spelling, value, frame.targs, {tp.spelling for tp in tparams})
@@ -1260,10 +1255,6 @@ class Lowering:
             return frame.ret_reg
         return Const(0, S32)
 
-    def call_arg(self, arg):
-        value = self.expr(arg)
-        return value
-
     def bind_param(self, param, value, body):
         ctype = self.resolve_type(param.type, param)
         by_ref = param.type.kind.name in ("LVALUEREFERENCE", "RVALUEREFERENCE") or "&" in param.type.spelling
@@ -1285,7 +1276,7 @@ class Lowering:
                            [f"its reference page: reg-api, the function {name}; `ascasm explain Reg::` lists the "
                             "supported ones"])
         explicit = [self.template_arg_value(t, c) for t in self.explicit_template_args(callee)]
-        values = [self.reg_arg(a) for a in args]
+        values = [self.expr(a) for a in args]
         kinds = [_kind_of(v) for v in values]
         candidates = [f for f in api.forms if _matches(f, kinds)]
         if not candidates:
@@ -1357,10 +1348,6 @@ class Lowering:
         if kind is Kind.IMM:
             return str(int(self.const_number(value)))
         raise error_at(c, f"unsupported operand {op.text}")
-
-    def reg_arg(self, arg):
-        value = self.expr(arg)
-        return value
 
     def options_of(self, c, form, explicit, values) -> dict:
         options = {}
@@ -1483,9 +1470,6 @@ class Lowering:
 
     def x_cxx_dependent_scope_member_expr(self, c):
         return self.token_value(c)
-
-    def x_type_ref(self, c):
-        return Const(self.resolve_type(c.type, c), None)
 
     def x_array_subscript_expr(self, c):
         raise error_at(c, "array subscripts (pointer dereference) are not supported in a vector function: "
