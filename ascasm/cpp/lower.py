@@ -18,9 +18,11 @@ from ..isa.operands import Kind
 from ..isa.table import BY_CAPI
 from . import cpptypes
 from .clang import CppError, error_at, loc_of, operator_of, qualified_name, tokens
+from .stubs import INCLUDE_DIR
 from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args
 
 MAX_INLINE_DEPTH = 16
+_STUBS = str(INCLUDE_DIR.resolve())
 VECTOR_BYTES = 256
 MAX_HW_LOOPS = 4
 HW_LOOP_MAX = 65535
@@ -314,7 +316,9 @@ class Lowering:
     # --- statements -------------------------------------------------------------------------
     def stmt(self, c):
         kind = c.kind.name
-        self.cur_loc = loc_of(c)
+        loc = loc_of(c)
+        if loc is not None and not _in_stubs(loc[0]):     # a stub's inlined body shows its call site
+            self.cur_loc = loc
         if kind == "COMPOUND_STMT":
             for child in c.get_children():
                 self.stmt(child)
@@ -1230,6 +1234,7 @@ class Lowering:
                 finally:
                     self.frames.pop()
         self.frames.append(frame)
+        call_loc = self.cur_loc
         try:
             result_type = decl.result_type
             frame.ret_type = self.resolve_type(result_type, decl) if result_type.spelling not in ("void",) else None
@@ -1247,6 +1252,7 @@ class Lowering:
                 pass
         finally:
             self.frames.pop()
+            self.cur_loc = call_loc
         if any(line.text.endswith(frame.ret_label) for line in self.lines[-64:]):
             self.place(frame.ret_label)
         if frame.const_return is not None:
@@ -1802,6 +1808,10 @@ def _writes(body, hashes: set) -> bool:
                 if d is not None and d.hash in hashes:
                     return True
     return False
+
+
+def _in_stubs(path: str) -> bool:
+    return path.startswith(_STUBS)
 
 
 def _never_written(decl) -> bool:

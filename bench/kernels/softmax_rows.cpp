@@ -62,6 +62,7 @@ __simd_vf__ inline void SoftmaxRowsVF(__ubuf__ T* dst, __ubuf__ T* src, uint32_t
         __ubuf__ T* out = dst + r * cols;
         RowMax(max, row, chunks, all);
         ExpAndSum(sum, out, row, max, chunks, all);
+        Reg::LocalMemBar<Reg::MemType::VEC_STORE, Reg::MemType::VEC_LOAD>();   // out is read back below
         for (uint16_t k = 0; k < chunks; ++k) {
             Reg::LoadAlign(y, out + k * lanes);
             Reg::Div(y, y, sum, all);
