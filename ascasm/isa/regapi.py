@@ -242,6 +242,10 @@ APIS = (
     RegApi("Reduce", PAGES + "归约计算/Reduce.md",
            tuple(Form("dst:v src:v mask:p", (f"{m} {{dst}}, {{src}}, {{mask}}",), ("type=SUM", "T", "U", MERGE),
                       (("type", t), ("mode", "ZEROING"))) for t, m in REDUCE_TYPES.items())),
+    *(RegApi(f"Reduce{t.title()}{blk}", PAGES + "归约计算/Reduce.md",
+             (Form("dst:v src:v mask:p", (f"{m}{'.blk' if blk else ''} {{dst}}, {{src}}, {{mask}}",), ("T", "U", MERGE),
+                   (("mode", "ZEROING"),), note=f"the older name of Reduce{'DataBlock' if blk else ''}<{t}>"),))
+      for t, m in REDUCE_TYPES.items() for blk in ("", "WithDataBlock")),
     RegApi("ReduceDataBlock", PAGES + "归约计算/ReduceDataBlock.md",
            tuple(Form("dst:v src:v mask:p", (f"{m}.blk {{dst}}, {{src}}, {{mask}}",), ("type=SUM", "T", MERGE),
                       (("type", t), ("mode", "ZEROING"))) for t, m in REDUCE_TYPES.items())),
@@ -293,7 +297,7 @@ REG_ALIASES = {"DataCopy": ("LoadAlign", "StoreAlign"), "DataCopyUnAlign": ("Loa
                "DataCopyGather": "Gather", "DataCopyScatter": "Scatter", "CompareScalar": "Compares",
                "MaskPack": "Pack", "MaskUnPack": "UnPack", "MaskInterleave": "Interleave",
                "MaskDeInterleave": "DeInterleave", "MaskSelect": "Select", "MaskAnd": "And", "MaskOr": "Or",
-               "MaskXor": "Xor", "MaskNot": "Not", "MaskMov": "Move"}
+               "MaskXor": "Xor", "MaskNot": "Not", "MaskMov": "Move", "Copy": "Move"}
 
 
 def lookup(name: str) -> RegApi | None:
