@@ -475,3 +475,20 @@ def test_missing_libclang_says_how_to_install_it(tmp_path, monkeypatch):
     with pytest.raises(LibclangMissing) as info:
         tr(tmp_path, SCALE_ADD, "ScaleAddVF<float>")
     assert 'pip install "ascasm[cpp]"' in str(info.value) and isinstance(info.value, ImportError)
+
+
+def test_block_uses_registers_declared_before_it(tmp_path, engine):
+    t = tr(tmp_path, """
+    __aicore__ inline void Fill(__ubuf__ float* out)
+    {
+        Reg::RegTensor<float> v;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        __VEC_SCOPE__
+        {
+            Reg::Duplicate(v, 2.5f, all);
+            Reg::StoreAlign(out, v, all);
+        }
+    }
+    """, "Fill#1")
+    assert [p.name for p in t.params] == ["out"]
+    assert (cpp_run.run(t, engine, out=np.zeros(64, np.float32))["out"] == 2.5).all()

@@ -326,6 +326,7 @@ def translate(path, entry: str | None = None, *, template_args=None, defines=(),
     else:
         lowering.capturing = True
         body = unit.block
+        _declare_outer_registers(lowering, body)
     try:
         lowering.stmt(body)
     except ConstReturn:
@@ -340,6 +341,24 @@ def translate(path, entry: str | None = None, *, template_args=None, defines=(),
     out = [AsmLine(regalloc.rewrite(line.text, assignment), line.loc) for line in lines]
     out = _drop_unused_end(out)
     return Translation(_printable(unit, lowering), path, params, out, dict(lowering.ctrl))
+
+
+def _declare_outer_registers(lowering, block):
+    """Register variables (RegTensor, MaskReg, ...) a block uses but its function declares before it:
+    declared (and initialised) at the block's start, since registers hold nothing across the block's
+    boundary."""
+    start, end = block.extent.start.offset, block.extent.end.offset
+    seen = set()
+    for c in block.walk_preorder():
+        decl = c.referenced if c.kind.name == "DECL_REF_EXPR" else None
+        if decl is None or decl.kind.name != "VAR_DECL" or decl.hash in seen:
+            continue
+        if start <= decl.extent.start.offset < end or not _same_file(str(decl.location.file), str(block.location.file)):
+            continue
+        seen.add(decl.hash)
+        ctype = lowering.try_resolve(decl.type, decl)
+        if ctype is not None and ctype.kind in ("vec", "mask", "addr", "ustore", "uload", "unalign"):
+            lowering.var_decl(decl)
 
 
 def _bind_parameters(lowering, function):
