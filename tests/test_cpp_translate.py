@@ -390,3 +390,24 @@ def test_squeeze_compaction_through_an_unaligned_store_stream(tmp_path, engine):
     expect = np.full(200, -9, np.float32)
     expect[1:1 + kept.size] = kept
     assert np.array_equal(result["dst"], expect)
+
+
+def test_c_api_calls_map_to_the_rows_citing_their_pages(tmp_path, engine):
+    t = tr(tmp_path, """
+    __simd_vf__ inline void CApi(__ubuf__ float* dst, __ubuf__ float* src, float s, uint32_t n)
+    {
+        vector_float a, b;
+        vector_bool m = asc_update_mask_b32(n);
+        vector_bool all = asc_create_mask_b32(PAT_ALL);
+        asc_loadalign(a, src);
+        asc_mul_scalar(b, a, s, m);
+        asc_add(b, b, a, all);
+        asc_storealign(dst, b, m);
+    }
+    """)
+    assert [line.text.split()[0] for line in t.lines] == ["mask.upd", "mask", "vld", "vmuls", "vadd", "vsta", "halt"]
+    x = np.arange(64, dtype=np.float32) - 20
+    result = cpp_run.run(t, engine, dst=np.full(64, 5, np.float32), src=x, s=-1.5, n=40)
+    expect = np.full(64, 5, np.float32)
+    expect[:40] = x[:40] * np.float32(-1.5) + x[:40]
+    assert np.array_equal(result["dst"], expect)

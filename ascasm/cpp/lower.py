@@ -13,7 +13,9 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from ..isa import dtypes, regapi
+from ..isa import BY_MNEMONIC, dtypes, regapi
+from ..isa.operands import Kind
+from ..isa.table import BY_CAPI
 from . import cpptypes
 from .clang import CppError, error_at, loc_of, operator_of, qualified_name, tokens
 from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args
@@ -1037,8 +1039,7 @@ class Lowering:
             raise error_at(c, f"'{short}' is a host-side call: it belongs outside the vector function "
                               "(data movement between GM and UB, synchronisation and queues run on the scalar side)")
         if short.startswith("asc_"):
-            raise error_at(c, f"'{short}': the asc_* C API is not translated yet; use the Reg:: function "
-                              "(see docs/frontend.md)")
+            return self.capi_call(c, short, args, dest)
         target = decl if decl is not None and _has_body(decl) else self.index.function(short, len(args), path)
         if target is None:
             raise error_at(c, f"'{name}': no definition to inline and no Reg API of that name",
@@ -1299,6 +1300,63 @@ class Lowering:
         raise error_at(c, f"Reg::{name} with these template options has no ascasm instruction: "
                           f"{errors[0] if errors else ''}", [f"see `ascasm explain Reg::{name}`"])
 
+    # --- asc_* C API calls: the ISA table's rows that cite the function's page, operands in order ---
+    def capi_call(self, c, name, args, dest):
+        base, width = name, None
+        m = re.match(r"^(asc_\w+?)_b(8|16|32|64)$", name)
+        if m and m.group(1) in BY_CAPI:
+            base, width = m.group(1), int(m.group(2))
+        mnemonics = BY_CAPI.get(base)
+        if not mnemonics:
+            raise error_at(c, f"'{name}' has no ascasm instruction (no row cites its page c-api-reg/.../{base}.md)",
+                           [f"`ascasm explain {base}` shows what exists; the Reg API is translated more fully"])
+        values = [self.expr(a) for a in args]
+        returns = "void" not in c.type.spelling
+        for mnemonic in mnemonics:
+            for spec in BY_MNEMONIC[mnemonic]:
+                operands = [op for op in spec.operands if not op.optional and op.kind not in (Kind.SAT, Kind.PART)]
+                if returns:
+                    if not operands or not operands[0].writes or operands[0].kind not in (Kind.PREG, Kind.AREG):
+                        continue
+                    result = dest or RV(self.new_reg("p" if operands[0].kind is Kind.PREG else "a", "temporary"),
+                                        CType("mask" if operands[0].kind is Kind.PREG else "addr"))
+                    bound = [result] + values
+                else:
+                    result, bound = None, values
+                if len(bound) != len(operands) or not all(_capi_fits(op, v) for op, v in zip(operands, bound)):
+                    continue
+                etype = next((v.ctype.etype for v in bound if isinstance(v, RV) and v.ctype.kind in ("vec", "ptr")),
+                             None) or (f"b{width}" if width else None)
+                texts = [self.capi_operand(c, op, v, etype, width) for op, v in zip(operands, bound)]
+                self.emit(f"{mnemonic} {', '.join(texts)}".strip())
+                return result if result is not None else Const(0, S32)
+        raise error_at(c, f"no row of {', '.join(mnemonics)} takes {name}'s arguments as written",
+                       [f"`ascasm explain {base}` lists the rows"])
+
+    def capi_operand(self, c, op, value, etype, width) -> str:
+        kind = op.kind
+        if kind is Kind.VREG:
+            return f"{value.reg}.{value.ctype.etype}"
+        if kind is Kind.PREG:
+            if op.type_text == "bW":
+                bits = width or 8 * dtypes.BY_SPELLING[etype].width
+                return f"{value.reg}.b{bits}"
+            return str(value.reg)
+        if kind in (Kind.AREG, Kind.UREG, Kind.QREG, Kind.SREG):
+            return str(value.reg)
+        if kind in (Kind.ADDR, Kind.BASE):
+            reg = value.reg if isinstance(value, RV) else self.materialize(value, value.ctype).reg
+            return f"[{reg}]"
+        if kind is Kind.TVAL:
+            return self.typed_operand(value, etype)
+        if kind is Kind.SVAL:
+            return self.operand(value)
+        if kind in (Kind.PAT, Kind.BARRIER):
+            return str(value.value).removeprefix("PAT_")
+        if kind is Kind.IMM:
+            return str(int(self.const_number(value)))
+        raise error_at(c, f"unsupported operand {op.text}")
+
     def reg_arg(self, arg):
         value = self.expr(arg)
         return value
@@ -1515,6 +1573,16 @@ _TRAITS = {
     "is_integral": lambda t: t.kind in ("int", "bool"), "is_floating_point": lambda t: t.kind == "float",
     "is_signed": lambda t: t.signed or t.kind == "float", "is_unsigned": lambda t: t.kind == "int" and not t.signed,
 }
+
+def _capi_fits(op, value) -> bool:
+    kind = value.ctype.kind if value.ctype is not None else None
+    return {Kind.VREG: kind == "vec", Kind.PREG: kind == "mask", Kind.AREG: kind == "addr",
+            Kind.UREG: kind in ("ustore", "unalign"), Kind.QREG: kind in ("uload", "unalign"),
+            Kind.ADDR: kind == "ptr", Kind.BASE: kind == "ptr" and isinstance(value, RV),
+            Kind.SREG: isinstance(value, RV) and kind in ("int", "bool"),
+            Kind.SVAL: kind in ("int", "bool", "enum"), Kind.TVAL: kind in ("int", "bool", "float"),
+            Kind.PAT: kind == "enum", Kind.BARRIER: kind == "enum", Kind.IMM: isinstance(value, Const)}.get(op.kind, False)
+
 
 _REG_FILE = {"vec": "v", "mask": "p", "addr": "a", "ustore": "u", "uload": "q", "unalign": "u"}
 _KIND_LETTER = {"vec": "v", "mask": "p", "addr": "r", "ustore": "u", "uload": "q", "unalign": "x", "ptr": "a",
