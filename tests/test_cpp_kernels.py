@@ -42,6 +42,14 @@ def lane_accumulate(values, lanes=LANES_F32, start=0.0):
     return acc
 
 
+# Translator gaps these kernels meet (reported, not worked around in the kernels); strict, so a fix
+# shows up as an unexpected pass.
+MASK_ASSIGNMENT_GAP = pytest.mark.xfail(
+    strict=True, reason="translator: `mask = Reg::UpdateMask<float>(n)` outside a dependent context is read "
+                        "as a call to 'mask' (the MaskReg copy assignment)")
+INFINITY_GAP = pytest.mark.xfail(strict=True, reason="translator: -INFINITY (__builtin_inff()) does not fold")
+
+
 def padded(values, multiple):
     size = -(-values.size // multiple) * multiple
     return np.pad(values, (0, size - values.size))
@@ -63,6 +71,7 @@ def test_silu(engine, dtype):
     assert not result["dstAddr"][count:].any()
 
 
+@INFINITY_GAP
 def test_softmax_row(engine):
     count = 200
     rng = np.random.default_rng(7)
@@ -77,6 +86,7 @@ def test_softmax_row(engine):
     assert not result["dstAddr"][count:].any()
 
 
+@MASK_ASSIGNMENT_GAP
 def test_rmsnorm_row(engine):
     count = 160
     rng = np.random.default_rng(11)
@@ -102,6 +112,7 @@ def test_row_sums(engine):
     assert np.array_equal(result["dstAddr"], expect)
 
 
+@MASK_ASSIGNMENT_GAP
 def test_quantising_cast(engine):
     count = 100
     x = np.random.default_rng(5).uniform(-3000, 3000, count).astype(np.float32)
@@ -138,6 +149,6 @@ def test_gather(engine):
 def test_transpose_with_addr_reg(engine):
     rows = 24
     src = np.arange(rows * 8, dtype=np.float32).reshape(rows, 8) * 0.5
-    result = run("transpose.cpp", "TransposeCols8VF", engine, dstAddr=np.zeros(8 * rows, np.float32),
-                 srcAddr=src.ravel(), rowStartAddr=np.arange(0, 8 * LANES_F32, 8, dtype=np.uint32), rows=rows)
+    result = run("transpose.cpp", f"TransposeCols8VF<{rows}>", engine, dstAddr=np.zeros(8 * rows, np.float32),
+                 srcAddr=src.ravel(), rowStartAddr=np.arange(0, 8 * LANES_F32, 8, dtype=np.uint32))
     assert np.array_equal(result["dstAddr"].reshape(8, rows), src.T)

@@ -1,6 +1,7 @@
 // Softmax of one row of `count` floats: y = exp(x - max(x)) / sum(exp(x - max(x))).
 // Three passes over the row, as the public softmax kernels do: max, exp and sum, divide.
 #include "kernel_operator.h"
+#include <cmath>
 using namespace AscendC;
 
 constexpr uint16_t VL_FLOAT = GetVecLen() / sizeof(float);
