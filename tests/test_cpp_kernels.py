@@ -107,6 +107,30 @@ def test_rmsnorm_row(engine):
     assert np.array_equal(result["yAddr"][:count], expect)
 
 
+def test_layernorm_row(engine):
+    count = 150
+    rng = np.random.default_rng(13)
+    x = rng.normal(3, 2, count).astype(np.float32)
+    gamma = rng.uniform(0.5, 1.5, count).astype(np.float32)
+    beta = rng.uniform(-1, 1, count).astype(np.float32)
+    inv_count, epsilon = np.float32(1 / count), np.float32(1e-5)
+    result = run("layernorm.cpp", "LayerNormVF<float>", engine, yAddr=np.zeros(192, np.float32),
+                 xAddr=padded(x, LANES_F32), gammaAddr=padded(gamma, LANES_F32),
+                 betaAddr=padded(beta, LANES_F32), count=count, invCount=float(inv_count),
+                 epsilon=float(epsilon))
+    f32 = np.float32
+    mean = rounded(np.float64(pairwise_sum(lane_accumulate(x))) * inv_count, f32)
+    centred = rounded(x.astype(np.float64) - mean, f32)
+    squares = rounded(centred.astype(np.float64) * centred, f32)
+    var = rounded(np.float64(pairwise_sum(lane_accumulate(squares))) * inv_count, f32)
+    denominator = np.sqrt(rounded(np.float64(var) + epsilon, f32))
+    y = rounded(centred.astype(np.float64) / denominator, f32)
+    y = rounded(y.astype(np.float64) * gamma, f32)
+    expect = rounded(y.astype(np.float64) + beta, f32)
+    assert np.array_equal(result["yAddr"][:count], expect)
+    assert not result["yAddr"][count:].any()
+
+
 def test_row_sums(engine):
     rows = 5
     x = np.random.default_rng(3).normal(0, 100, (rows, LANES_F32)).astype(np.float32)
