@@ -5,7 +5,14 @@ A unit is a `__simd_vf__` function or a `__VEC_SCOPE__` block.  For each reposit
 mirror; its kernel sources are exported to a temporary directory, never into this repository) the
 tool parses every arch35 file that holds a unit against ascasm's header stubs (plus the file's
 own directory and the repository's shared kernel include directory) and prints how many units
-there are, how many parse, parse CPU time, and the most frequent error messages.
+there are, how many parse, parse CPU time, and the most frequent error messages.  Then each unit
+of a file that parses without any error is translated (template parameters guessed: float for a
+type, 1 for an integer, false for a bool) and run with placeholder arguments (8 KiB of zeros per
+pointer, 1 per scalar); it counts as running when it halts without a fault within a step budget.
+
+Kernels include each other with paths of the vendor's build layout, where every operator's
+`op_kernel` directory is copied to `<ops>/<operator>` beside `<ops>/inc` (the repository's
+`common/inc/op_kernel`); the tool rebuilds that layout in its temporary directory.
 
     python tools/survey_kernels.py /work/.mirror/hicann+ops-nn/repo /work/.mirror/hicann+ops-math/repo \
         --headers /work/.mirror/hicann+opbase/repo:include/op_common,pkg_inc/op_common
@@ -24,9 +31,19 @@ import time
 from pathlib import Path
 
 import clang.cindex as ci
+import shutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from ascasm.cpp import clang as cpp_clang  # noqa: E402
+from ascasm.cpp.harness import build  # noqa: E402
 from ascasm.cpp.stubs import clang_args  # noqa: E402
+from ascasm.cpp.translate import CppError, translate  # noqa: E402
+from ascasm.isa import dtypes  # noqa: E402
+from ascasm.vm import Machine, auto_engine  # noqa: E402
+
+PRELUDE = ["-include", "kernel_operator.h"]
+STEP_BUDGET = 2_000_000
+POINTER_BYTES = 8192
 
 UNIT_PATTERN = r"__simd_vf__|__VEC_SCOPE__"
 SOURCE_SUFFIXES = ("*.h", "*.hpp", "*.cpp", "*.cc", "*.inl")
@@ -54,6 +71,27 @@ def export_sources(repo, dest):
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
 
 
+def build_layout(root):
+    """The vendor build's layout: <ops>/<operator> = each operator's op_kernel directory,
+    <ops>/inc = common/inc/op_kernel.  Returns {op_kernel dir: its copy}."""
+    ops = root / "__ops"
+    copies = {}
+    for kernel_dir in sorted(root.glob("**/op_kernel"), key=lambda d: ("experimental" in d.parts, str(d))):
+        name = "inc" if kernel_dir.parent.name == "inc" else kernel_dir.parent.name
+        if kernel_dir.is_dir() and not (ops / name).exists():
+            shutil.copytree(kernel_dir, ops / name, symlinks=True)
+            copies[kernel_dir] = ops / name
+    return copies
+
+
+def layout_path(path, copies):
+    """Where a file of an op_kernel directory sits in the build layout (itself otherwise)."""
+    for kernel_dir, copy in copies.items():
+        if kernel_dir in path.parents:
+            return copy / path.relative_to(kernel_dir), copy
+    return path, None
+
+
 def walk(cursor):
     yield cursor
     for child in cursor.get_children():
@@ -76,15 +114,26 @@ def is_vector_function(cursor):
                     for a in cursor.get_children()))
 
 
+FUNCTION_KINDS = (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE, ci.CursorKind.CXX_METHOD)
+
+
 def units_in(tu, path):
-    """(kind, name, first line, last line) of each unit defined in the file itself."""
+    """(kind, name, first line, last line, enclosing function) of each unit in the file itself."""
     units = []
-    own = (c for c in tu.cursor.get_children() if c.location.file is not None and c.location.file.name == path)
-    for cursor in (d for top in own for d in walk(top)):
+
+    def visit(cursor, function):
+        if cursor.kind in FUNCTION_KINDS:
+            function = cursor
         if is_vector_function(cursor):
-            units.append(("vf", cursor.spelling, cursor.extent.start.line, cursor.extent.end.line))
+            units.append(("vf", cursor.spelling, cursor.extent.start.line, cursor.extent.end.line, cursor))
         elif is_vec_scope(cursor):
-            units.append(("scope", "", cursor.extent.start.line, cursor.extent.end.line))
+            units.append(("scope", "", cursor.extent.start.line, cursor.extent.end.line, function))
+        for child in cursor.get_children():
+            visit(child, function)
+
+    for top in tu.cursor.get_children():
+        if top.location.file is not None and top.location.file.name == path:
+            visit(top, None)
     return units
 
 
@@ -97,23 +146,84 @@ def count_textual_units(text):
     return functions, scopes
 
 
+def template_guesses(cursor):
+    """{parameter: argument text} for the templates enclosing a unit's function, or None when a
+    parameter has a kind the guesses do not cover."""
+    guesses = {}
+    while cursor is not None and cursor.kind != ci.CursorKind.TRANSLATION_UNIT:
+        for param in cursor.get_children():
+            if param.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER:
+                guesses.setdefault(param.spelling, "float")
+            elif param.kind == ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER:
+                spelling = param.type.spelling
+                if spelling == "bool":
+                    guesses.setdefault(param.spelling, "false")
+                elif re.fullmatch(r"(const )?(u?int(8|16|32|64)_t|int|unsigned( int)?|size_t|long)", spelling):
+                    guesses.setdefault(param.spelling, "1")
+                else:
+                    return None
+            elif param.kind == ci.CursorKind.TEMPLATE_TEMPLATE_PARAMETER:
+                return None
+        cursor = cursor.semantic_parent
+    return guesses
+
+
+def placeholder(param):
+    if param.kind == "pointer":
+        return f"{param.etype}[{POINTER_BYTES // dtypes.BY_SPELLING[param.etype].width}]"
+    return 1
+
+
+def translate_and_run(path, line, guesses, include_dirs, tally):
+    """Translate the unit at `line` and run it; returns the stage it failed at (None: it ran)."""
+    try:
+        translation = translate(path, f"@{line}", template_args=guesses, include_dirs=include_dirs)
+    except CppError as error:
+        tally["translate_reasons"][reason(error.message)] += 1
+        return "translate"
+    except Exception as error:  # a translator bug: report it as such, keep surveying
+        tally["translate_reasons"][f"translator crash: {error.__class__.__name__}: {error}"[:120]] += 1
+        return "translate"
+    tally["translated"] += 1
+    try:
+        kernel = build(translation, {p.name: placeholder(p) for p in translation.params}, Path(path).parent)
+        machine = Machine(kernel.program, auto_engine(), max_steps=STEP_BUDGET)
+        machine.run()
+        fault = machine.fault()
+    except Exception as error:
+        tally["run_reasons"][f"{error.__class__.__name__}: {str(error).splitlines()[0]}"[:120]] += 1
+        return "run"
+    if fault is not None:
+        tally["run_reasons"][f"fault: {str(fault).splitlines()[0]}"[:120]] += 1
+        return "run"
+    tally["ran"] += 1
+    return None
+
+
+def reason(message):
+    """A translation error's message with the names in quotes kept, numbers dropped."""
+    return re.sub(r"\d+", "N", message.splitlines()[0])[:120]
+
+
 def normalise(message):
     """An error message with its quoted names kept (they are the actionable part)."""
     return re.sub(r"\s+", " ", message)
 
 
-def survey_repo(repo, index, tally, header_dirs):
-    files = unit_files(repo)
+def survey_repo(repo, index, tally, header_dirs, limit=None):
+    files = unit_files(repo)[:limit]
     with tempfile.TemporaryDirectory(prefix="ascasm-survey-") as tmp:
         root = Path(tmp)
         export_sources(repo, root)
+        copies = build_layout(root)
         shared = [str(root / d) for d in SHARED_INCLUDE_DIRS if (root / d).is_dir()] + header_dirs
         for rel in files:
-            path = root / rel
+            path, op_dir = layout_path(root / rel, copies)
+            include_dirs = [str(path.parent), *([str(op_dir)] if op_dir else []), *shared, str(root)]
             started = time.process_time()
             # A header is parsed as the kernel that includes it sees it: after kernel_operator.h.
-            args = clang_args(include_dirs=[str(path.parent), *shared, str(root)])
-            tu = index.parse(str(path), args=[*args, "-include", "kernel_operator.h", "-ferror-limit=0"])
+            args = clang_args(include_dirs=include_dirs)
+            tu = index.parse(str(path), args=[*args, *PRELUDE, "-ferror-limit=0"])
             tally["cpu"].append(time.process_time() - started)
             errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
             fatal = any(d.severity == ci.Diagnostic.Fatal for d in errors)
@@ -125,13 +235,20 @@ def survey_repo(repo, index, tally, header_dirs):
             tally["clean_files"] += not errors
             for message in {normalise(d.spelling) for d in errors}:
                 tally["file_reasons"][message] += 1
-            for kind, name, first, last in units:
+            for kind, name, first, last, function in units:
                 inside = [d for d in errors if d.location.file is not None
                           and d.location.file.name == str(path) and first <= d.location.line <= last]
                 ok = not fatal and not inside
                 tally[f"{kind}_units"] += 1
                 tally[f"{kind}_parsed"] += ok
-                tally["parsed_units"].append((repo.name if repo.name != "repo" else repo.parent.name, rel, kind, name, first, ok))
+                if errors:
+                    continue      # the translator needs the whole file to parse
+                tally["clean_units"] += 1
+                guesses = template_guesses(function)
+                if guesses is None:
+                    tally["translate_reasons"]["template parameter of a kind the survey cannot guess"] += 1
+                    continue
+                translate_and_run(str(path), last, guesses, include_dirs, tally)  # last: inside every view of the unit
 
 
 def report(tally):
@@ -148,6 +265,14 @@ def report(tally):
     print("most frequent errors (number of files with it):")
     for message, count in tally["file_reasons"].most_common(25):
         print(f"  {count:4d}  {message}")
+    print(f"units in files that parse without any error: {tally['clean_units']}; "
+          f"translate: {tally['translated']}; run to halt: {tally['ran']}")
+    print("why the rest do not translate (units):")
+    for message, count in tally["translate_reasons"].most_common(15):
+        print(f"  {count:4d}  {message}")
+    print("why translated units do not run (units):")
+    for message, count in tally["run_reasons"].most_common(10):
+        print(f"  {count:4d}  {message}")
 
 
 def main(argv=None):
@@ -155,10 +280,15 @@ def main(argv=None):
     parser.add_argument("mirrors", nargs="+", type=Path, help="bare git mirrors of kernel repositories")
     parser.add_argument("--headers", action="append", default=[], metavar="MIRROR:DIR[,DIR]",
                         help="a mirror of shared headers the kernels include, and its include dirs")
+    parser.add_argument("--limit", type=int, help="survey only the first N files of each repository")
     args = parser.parse_args(argv)
     index = ci.Index.create()
     tally = collections.defaultdict(int)
-    tally.update(cpu=[], parsed_units=[], file_reasons=collections.Counter())
+    tally.update(cpu=[], file_reasons=collections.Counter(), translate_reasons=collections.Counter(),
+                 run_reasons=collections.Counter())
+    # The translator parses as the survey does: a header after kernel_operator.h.
+    stub_args = cpp_clang.clang_args
+    cpp_clang.clang_args = lambda *a, **k: [*stub_args(*a, **k), *PRELUDE]
     with tempfile.TemporaryDirectory(prefix="ascasm-survey-headers-") as tmp:
         header_dirs = []
         for n, spec in enumerate(args.headers):
@@ -168,7 +298,7 @@ def main(argv=None):
             export_sources(Path(mirror), dest)
             header_dirs += [str(dest / d) for d in dirs.split(",") if d]
         for repo in args.mirrors:
-            survey_repo(repo, index, tally, header_dirs)
+            survey_repo(repo, index, tally, header_dirs, args.limit)
     report(tally)
 
 

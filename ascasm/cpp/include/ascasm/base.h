@@ -20,6 +20,8 @@
 #define __ssbuf__
 #define __local_mem__
 #define GM_ADDR uint8_t*
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
 
 // A __VEC_SCOPE__ block becomes `if (__ascasm_vec_scope()) { ... }`: an IF_STMT whose condition
 // is a call to this marker and whose then-branch is the block.  (Never followed by `else`.)

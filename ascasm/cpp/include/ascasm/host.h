@@ -4,6 +4,7 @@
 // reports a call to one inside a vector function as belonging to the host side.
 #pragma once
 #include "ascasm/reg_types.h"
+#include <limits>
 
 namespace AscendC {
 enum class TPosition { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM = SPM,
@@ -133,6 +134,60 @@ __aicore__ inline void SetAtomicNone();
 template <typename T> __aicore__ inline T ScalarGetSFFValue(uint64_t value);
 template <typename T, typename U> __aicore__ inline T ScalarCast(U value);
 template <typename T> __aicore__ inline T Abs(T value);
+
+// Data movement loop modes (DataCopyPad with outer loops).
+enum class DataCopyMVType { OUT_TO_UB, UB_TO_OUT };
+struct LoopModeParams {
+    uint32_t loop1Size = 0; uint32_t loop2Size = 0;
+    uint64_t loop1SrcStride = 0; uint64_t loop1DstStride = 0; uint64_t loop2SrcStride = 0; uint64_t loop2DstStride = 0;
+};
+__aicore__ inline void SetLoopModePara(const LoopModeParams& params, DataCopyMVType type);
+__aicore__ inline void ResetLoopModePara(DataCopyMVType type);
+
+template <typename T> struct NumericLimits {
+    __aicore__ static constexpr T Max() { return std::numeric_limits<T>::max(); }
+    __aicore__ static constexpr T Min() { return std::numeric_limits<T>::min(); }
+    __aicore__ static constexpr T Lowest() { return std::numeric_limits<T>::lowest(); }
+    __aicore__ static constexpr T Infinity() { return std::numeric_limits<T>::infinity(); }
+    __aicore__ static constexpr T NegativeInfinity() { return -std::numeric_limits<T>::infinity(); }
+    __aicore__ static constexpr T QuietNaN() { return std::numeric_limits<T>::quiet_NaN(); }
+};
+
+// Reduction patterns of the host-side tensor ReduceSum/ReduceMax (A: kept axis, R: reduced axis).
+namespace Pattern { namespace Reduce { struct AR {}; struct RA {}; struct ARA {}; struct RAR {}; } }
+
+// Host-side tensor operations (on LocalTensors) that kernel files call around their vector
+// functions.  One catch-all declaration per name: up to two type options, then value options.
+#define ASCASM_HOST_OP(name) \
+    template <typename T = void, typename P = void, auto... options, typename... Args> \
+    __aicore__ inline void name(Args&&... args);
+ASCASM_HOST_OP(Add) ASCASM_HOST_OP(Sub) ASCASM_HOST_OP(Mul) ASCASM_HOST_OP(Div) ASCASM_HOST_OP(Max)
+ASCASM_HOST_OP(Min) ASCASM_HOST_OP(Adds) ASCASM_HOST_OP(Subs) ASCASM_HOST_OP(Muls) ASCASM_HOST_OP(Divs)
+ASCASM_HOST_OP(Maxs) ASCASM_HOST_OP(Mins) ASCASM_HOST_OP(Exp) ASCASM_HOST_OP(Ln) ASCASM_HOST_OP(Log)
+ASCASM_HOST_OP(Sqrt) ASCASM_HOST_OP(Rsqrt) ASCASM_HOST_OP(Reciprocal) ASCASM_HOST_OP(Relu)
+ASCASM_HOST_OP(LeakyRelu) ASCASM_HOST_OP(Not) ASCASM_HOST_OP(And) ASCASM_HOST_OP(Or) ASCASM_HOST_OP(Xor)
+ASCASM_HOST_OP(ShiftLeft) ASCASM_HOST_OP(ShiftRight) ASCASM_HOST_OP(Cast) ASCASM_HOST_OP(Compare)
+ASCASM_HOST_OP(CompareScalar) ASCASM_HOST_OP(Select) ASCASM_HOST_OP(ReduceSum) ASCASM_HOST_OP(ReduceMax)
+ASCASM_HOST_OP(ReduceMin) ASCASM_HOST_OP(WholeReduceSum) ASCASM_HOST_OP(WholeReduceMax)
+ASCASM_HOST_OP(WholeReduceMin) ASCASM_HOST_OP(BlockReduceSum) ASCASM_HOST_OP(BlockReduceMax)
+ASCASM_HOST_OP(BlockReduceMin) ASCASM_HOST_OP(Brcb) ASCASM_HOST_OP(Gather) ASCASM_HOST_OP(GatherMask)
+ASCASM_HOST_OP(Transpose) ASCASM_HOST_OP(TransDataTo5HD) ASCASM_HOST_OP(Copy) ASCASM_HOST_OP(Axpy)
+ASCASM_HOST_OP(Sort) ASCASM_HOST_OP(Sort32) ASCASM_HOST_OP(Concat) ASCASM_HOST_OP(Extract) ASCASM_HOST_OP(TopK)
+ASCASM_HOST_OP(Power) ASCASM_HOST_OP(Erf) ASCASM_HOST_OP(Sin) ASCASM_HOST_OP(Cos) ASCASM_HOST_OP(Tanh)
+ASCASM_HOST_OP(Sign) ASCASM_HOST_OP(Floor) ASCASM_HOST_OP(Ceil) ASCASM_HOST_OP(Round) ASCASM_HOST_OP(Trunc)
+ASCASM_HOST_OP(ArithProgression) ASCASM_HOST_OP(CreateVecIndex) ASCASM_HOST_OP(SetVectorMask)
+ASCASM_HOST_OP(SetMaskNorm) ASCASM_HOST_OP(SetMaskCount) ASCASM_HOST_OP(ResetMask) ASCASM_HOST_OP(LayerNorm)
+ASCASM_HOST_OP(PairReduceSum) ASCASM_HOST_OP(FusedMulAdd) ASCASM_HOST_OP(MulAddDst) ASCASM_HOST_OP(Fill)
+ASCASM_HOST_OP(CrossCoreSetFlag) ASCASM_HOST_OP(CrossCoreWaitFlag) ASCASM_HOST_OP(DataCacheCleanAndInvalid)
+ASCASM_HOST_OP(InitConstValue) ASCASM_HOST_OP(SetSysWorkspace)
+#undef ASCASM_HOST_OP
+template <typename T> __aicore__ inline int64_t ScalarCountLeadingZero(T value);
+template <int countValue, typename T> __aicore__ inline int64_t ScalarGetCountOfValue(T value);
+__aicore__ inline float ToFloat(half value);
+__aicore__ inline float ToFloat(bfloat16_t value);
+__aicore__ inline bfloat16_t ToBfloat16(float value);
+__aicore__ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace);
+enum CrossCoreSyncMode { SYNC_MODE0, SYNC_MODE1, SYNC_MODE2, SYNC_MODE4 = 4, AIC_SYNC_AIV_MODE = 4 };
 }  // namespace AscendC
 
 // Tiling data: a kernel reads its tiling struct from a GM pointer.

@@ -321,6 +321,8 @@ template <typename T = DefaultType, typename U = DefaultType, typename S, typena
 ASCASM_REG void DataCopyScatter(__ubuf__ T* baseAddr, S& srcReg, V& index, MaskReg& mask);
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::MERGING, typename U>
 ASCASM_REG void Copy(U& dstReg, U& srcReg, MaskReg mask);
+template <typename T = DefaultType, GatherMaskMode store = GatherMaskMode::NO_STORE_REG, typename U>
+ASCASM_REG void GatherMask(U& dstReg, U& srcReg, MaskReg& mask);
 template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U, typename S>
 ASCASM_REG void CompareScalar(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask);
 ASCASM_BINARY(FusedMulDstAdd)
@@ -366,7 +368,11 @@ template <typename E> struct TypeGet { using T = RegTensor<E>; };
 // Calls a vector function; every instruction it issued has completed when it returns.
 template <auto funcPtr, typename... Args>
 __aicore__ inline void asc_vf_call(Args&&... args);
+// The same under the older name public kernels use.
+template <auto funcPtr, typename... Args>
+__aicore__ inline void VF_CALL(Args&&... args);
 }  // namespace AscendC
 using AscendC::asc_vf_call;
+using AscendC::VF_CALL;
 
 #undef ASCASM_REG

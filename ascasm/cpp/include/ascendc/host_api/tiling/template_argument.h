@@ -1,0 +1,22 @@
+// ascasm header stub: ascendc/host_api/tiling/template_argument.h.  The tiling-key template
+// declarations (ASCENDC_TPL_*) select kernel instantiations on the host; here they expand to nothing.
+#pragma once
+#define ASCENDC_TPL_ARGS_DECL(...)
+#define ASCENDC_TPL_ARGS_DSEL(...)
+#define ASCENDC_TPL_ARGS_SEL(...)
+#define ASCENDC_TPL_BOOL_DECL(...)
+#define ASCENDC_TPL_BOOL_SEL(...)
+#define ASCENDC_TPL_DATATYPE_DECL(...)
+#define ASCENDC_TPL_DATATYPE_SEL(...)
+#define ASCENDC_TPL_DTYPE_DECL(...)
+#define ASCENDC_TPL_DTYPE_SEL(...)
+#define ASCENDC_TPL_FORMAT_DECL(...)
+#define ASCENDC_TPL_FORMAT_SEL(...)
+#define ASCENDC_TPL_INPUT(...)
+#define ASCENDC_TPL_KERNEL_TYPE_SEL(...)
+#define ASCENDC_TPL_OUTPUT(...)
+#define ASCENDC_TPL_SEL(...)
+#define ASCENDC_TPL_SEL_PARAM(...)
+#define ASCENDC_TPL_TILING_STRUCT_SEL(...)
+#define ASCENDC_TPL_UINT_DECL(...)
+#define ASCENDC_TPL_UINT_SEL(...)
