@@ -1018,6 +1018,9 @@ class Lowering:
         return self.call(c)
 
     def call(self, c, dest: RV | None = None):
+        if c.spelling == "operator=":        # a class's assignment operator: mask = UpdateMask<T>(n)
+            children = list(c.get_children())
+            return self.assign(c, children[0], children[-1])
         callee, args = _callee(c)
         name, path, decl = self.callee_name(callee, c)
         if not name:
@@ -1043,6 +1046,8 @@ class Lowering:
                               "(data movement between GM and UB, synchronisation and queues run on the scalar side)")
         if short.startswith("asc_"):
             return self.capi_call(c, short, args, dest)
+        if decl is not None and decl.kind.name == "FUNCTION_DECL" and decl.get_num_template_arguments() > 0:
+            decl = None           # an instantiation: inline its template's pattern, arguments deduced again
         target = decl if decl is not None and _has_body(decl) else self.index.function(short, len(args), path)
         if target is None:
             raise error_at(c, f"'{name}': no definition to inline and no Reg API of that name",
@@ -1195,6 +1200,14 @@ class Lowering:
         self.store(result, b)
         self.place(done)
         return result
+
+    def builtin___builtin_inff(self, c, callee, args):      # INFINITY, HUGE_VALF
+        return Const(math.inf, cpptypes.scalar("f32"))
+
+    builtin___builtin_huge_valf = builtin___builtin_inff
+
+    def builtin___builtin_nanf(self, c, callee, args):      # NAN
+        return Const(math.nan, cpptypes.scalar("f32"))
 
     def builtin_SetCtrlSpr(self, c, callee, args):
         targs = self.explicit_template_args(callee)
