@@ -9,6 +9,8 @@ s register is always in its type's range (wrapped, sign- or zero-extended) after
 Helper functions are inlined; Reg:: calls go through ascasm/isa/regapi.py."""
 from __future__ import annotations
 
+import ast
+import itertools
 import math
 import re
 from dataclasses import dataclass, field
@@ -142,6 +144,7 @@ class Lowering:
         self.frames: list[Frame] = []
         self.params: list[ParamSlot] = []
         self.captures: dict = {}    # decl hash -> RV for a block's captured locals and members
+        self.unfoldable: set = set()  # outer variables whose initialiser is not a constant
         self.labels = 0
         self.const_only = 0
         self.hw_depth = 0
@@ -368,7 +371,7 @@ class Lowering:
             raise error_at(decl, f"unsupported declaration ({decl.kind.name.lower()})")
         ctype = self.resolve_type(decl.type, decl)
         init = _initializer(decl)
-        is_const = decl.type.is_const_qualified() or "constexpr" in tokens(decl)[:3]
+        is_const = decl.type.is_const_qualified() or _leading_constexpr(decl)
         if ctype.kind in _REG_FILE:
             reg = self.new_reg(_REG_FILE[ctype.kind], decl.spelling, loc_of(decl))
             var = RV(reg, ctype)
@@ -411,7 +414,7 @@ class Lowering:
         if parts[0].kind.name == "DECL_STMT":   # if (init; cond)
             self.stmt(parts.pop(0))
         cond, then, other = parts[0], parts[1], parts[2] if len(parts) > 2 else None
-        is_constexpr = "constexpr" in tokens(c)[:3]
+        is_constexpr = _leading_constexpr(c, 3)
         value = self.try_const(cond)
         if value is not None:
             taken = then if self.truth(value) else other
@@ -486,7 +489,7 @@ class Lowering:
         only by the increment) and whose body lowers without a branch: a vloop."""
         if self.hw_depth >= MAX_HW_LOOPS or c.kind.name != "FOR_STMT" or cond is None or inc is None:
             return False
-        if any(ch.kind.name in ("BREAK_STMT", "CONTINUE_STMT", "RETURN_STMT", "GOTO_STMT") for ch in body.walk_preorder()):
+        if any(_may_branch(ch) for ch in body.walk_preorder()):
             return False
         shape = _counted_shape(c, cond, inc)
         if shape is None:
@@ -688,7 +691,7 @@ class Lowering:
         return Const(tokens(c)[0] == "true", BOOL)
 
     def x_character_literal(self, c):
-        return Const(ord(eval(tokens(c)[0])), S32)
+        return Const(ord(ast.literal_eval(tokens(c)[0])), S32)
 
     def x_cxx_null_ptr_literal_expr(self, c):
         return Const(0, U64)
@@ -721,8 +724,8 @@ class Lowering:
         """A variable not declared in the translated code: a constexpr global or static member
         (folded), or a captured local/member of a __VEC_SCOPE__ block (a parameter)."""
         init = _initializer(decl)
-        if init is not None and (decl.type.is_const_qualified() or "constexpr" in tokens(decl)[:4]
-                                 or _never_written(decl)):
+        if init is not None and decl.hash not in self.unfoldable and (
+                decl.type.is_const_qualified() or _leading_constexpr(decl) or _never_written(decl)):
             saved = self.frames
             self.frames = self.frames[:1] + [Frame(targs=dict(self.frames[0].targs))]
             try:
@@ -737,6 +740,7 @@ class Lowering:
                     value = Const(self.struct_value(ctype.name, value.value), ctype)
                 self.captures[decl.hash] = value
                 return value
+            self.unfoldable.add(decl.hash)
         if self.const_only:
             raise NotConstant
         if not self.capturing:
@@ -1753,7 +1757,7 @@ def _for_parts(c):
     children = list(c.get_children())
     body = children[-1]
     rest = children[:-1]
-    toks = list(c.get_tokens())
+    toks = itertools.takewhile(lambda t: t.extent.start.offset < body.extent.start.offset, c.get_tokens())
     semis = [t.extent.start.offset for t in toks if t.spelling == ";"][:2]
     init = cond = inc = None
     for ch in rest:
@@ -1823,6 +1827,24 @@ def _writes(body, hashes: set) -> bool:
     return False
 
 
+def _may_branch(c) -> bool:
+    """Whether a statement of a loop body lowers to a branch (checked before trying a hardware loop,
+    so that nested loops are not lowered twice at every level): jumps, run-time ifs, while loops,
+    `?:`, `&&`, `||`."""
+    kind = c.kind.name
+    if kind in ("BREAK_STMT", "CONTINUE_STMT", "RETURN_STMT", "GOTO_STMT", "WHILE_STMT", "DO_STMT",
+                "CONDITIONAL_OPERATOR"):
+        return True
+    if kind == "IF_STMT":
+        return not _leading_constexpr(c, 3)
+    return kind == "BINARY_OPERATOR" and operator_of(c) in ("&&", "||")
+
+
+def _leading_constexpr(cursor, count=4) -> bool:
+    """`constexpr` among the first tokens of a declaration or an `if` (without lexing all of it)."""
+    return any(t.spelling == "constexpr" for t in itertools.islice(cursor.get_tokens(), count))
+
+
 def _in_stubs(path: str) -> bool:
     return path.startswith(_STUBS)
 
@@ -1830,6 +1852,8 @@ def _in_stubs(path: str) -> bool:
 def _never_written(decl) -> bool:
     """A local of the function around a __VEC_SCOPE__ block that nothing assigns after its
     initialisation (so a constant initialiser is its value everywhere)."""
+    if decl.kind.name != "VAR_DECL":
+        return False
     function = decl.semantic_parent
     body = _body(function) if function is not None and function.kind.name in (
         "FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD") else None
