@@ -492,3 +492,34 @@ def test_block_uses_registers_declared_before_it(tmp_path, engine):
     """, "Fill#1")
     assert [p.name for p in t.params] == ["out"]
     assert (cpp_run.run(t, engine, out=np.zeros(64, np.float32))["out"] == 2.5).all()
+
+
+def test_auto_conditional_type_and_two_index_address_register(tmp_path, engine):
+    t = tr(tmp_path, """
+    #include <type_traits>
+    template <typename T>
+    class Tile {
+    public:
+        using Index = typename std::conditional<sizeof(T) == 2, int16_t, int32_t>::type;
+        __aicore__ inline void Run(__ubuf__ T* dst, __ubuf__ T* src)
+        {
+            __VEC_SCOPE__
+            {
+                Reg::RegTensor<T> v;
+                Reg::RegTensor<Index> lanes;
+                Reg::MaskReg all = Reg::CreateMask<T>();
+                for (uint16_t row = 0; row < 2; ++row) {
+                    for (uint16_t col = 0; col < 2; ++col) {
+                        auto offset = Reg::CreateAddrReg<T>(row, 128, col, 64);
+                        auto base = src + 0;
+                        Reg::LoadAlign(v, base, offset);
+                        Reg::Arange(lanes, (Index)0);
+                        Reg::StoreAlign(dst, v, offset, all);
+                    }
+                }
+            }
+        }
+    };
+    """, "Tile<float>::Run#1")
+    x = np.arange(256, dtype=np.float32)
+    assert np.array_equal(cpp_run.run(t, engine, dst=np.zeros(256, np.float32), src=x)["dst"], x)

@@ -145,6 +145,7 @@ class Lowering:
         self.params: list[ParamSlot] = []
         self.captures: dict = {}    # decl hash -> RV for a block's captured locals and members
         self.unfoldable: set = set()  # outer variables whose initialiser is not a constant
+        self.outer_decls: dict = {}   # name -> declaration of the locals and parameters around a block
         self.labels = 0
         self.const_only = 0
         self.hw_depth = 0
@@ -307,6 +308,7 @@ class Lowering:
 
     def bind(self, decl, value):
         self.frame.vars[decl.hash] = value
+        self.frame.vars[("name", decl.spelling)] = value    # for references libclang leaves unresolved
 
     def lookup_var(self, decl):
         for frame in reversed(self.frames):
@@ -369,8 +371,12 @@ class Lowering:
             if decl.kind.name in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL"):
                 return self.local_type(decl)
             raise error_at(decl, f"unsupported declaration ({decl.kind.name.lower()})")
-        ctype = self.resolve_type(decl.type, decl)
         init = _initializer(decl)
+        value = None
+        if _is_auto(decl):
+            ctype, value = self.auto_type(decl, init)
+        else:
+            ctype = self.resolve_type(decl.type, decl)
         is_const = decl.type.is_const_qualified() or _leading_constexpr(decl)
         if ctype.kind in _REG_FILE:
             reg = self.new_reg(_REG_FILE[ctype.kind], decl.spelling, loc_of(decl))
@@ -382,7 +388,8 @@ class Lowering:
         if ctype.kind in ("enum", "struct"):
             self.bind(decl, self.expr(init) if init is not None else Const(None, ctype))
             return
-        value = self.expr(init) if init is not None else None
+        if value is None and init is not None:
+            value = self.expr(init)
         if is_const and (value is None or isinstance(value, Const)):
             self.bind(decl, self.convert(value, ctype) if value is not None else Const(0, ctype))
             return
@@ -391,6 +398,23 @@ class Lowering:
         if value is not None:
             self.store(var, value)
         self.bind(decl, var)
+
+    def auto_type(self, decl, init):
+        """(type, value) of an `auto` variable: a register kind when a Reg call returns one (value
+        None: the call is lowered into the variable), else the initialiser's value and its type."""
+        if init is None:
+            raise error_at(decl, "'auto' without an initialiser")
+        call = _find_call(init)
+        if call is not None:
+            callee, _ = _callee(call)
+            name = self.callee_name(callee, call)[0].split("::")[-1]
+            api = regapi.lookup(name)
+            if api is not None and api.forms[0].ret:
+                return CType({"p": "mask", "r": "addr"}[api.forms[0].ret.split(":")[1]]), None
+        value = self.expr(init)
+        if value.ctype is None:
+            raise error_at(decl, "cannot tell this 'auto' variable's type: write the type")
+        return value.ctype, value
 
     def store(self, var: RV, value):
         """var = value (a scalar or pointer variable)."""
@@ -1109,6 +1133,9 @@ class Lowering:
     def explicit_template_args(self, callee) -> list[str]:
         """The `<...>` after the called name, as argument texts."""
         toks = tokens(callee) if callee is not None else []
+        if callee is not None and callee.spelling and callee.spelling not in toks:
+            raise error_at(callee, f"'{callee.spelling}' is called inside a macro: its template arguments cannot "
+                                   "be read (expand the macro in the source)")
         if "<" not in toks:
             return []
         start = toks.index("<")
@@ -1300,6 +1327,8 @@ class Lowering:
                             "supported ones"])
         explicit = [self.template_arg_value(t, c) for t in self.explicit_template_args(callee)]
         values = [self.expr(a) for a in args]
+        if name == "CreateAddrReg" and len(values) in (4, 6, 8):
+            values = [self.addr_offset(c, values), Const(1, U32)]
         kinds = [_kind_of(v) for v in values]
         candidates = [f for f in api.forms if _matches(f, kinds)]
         if not candidates:
@@ -1371,6 +1400,14 @@ class Lowering:
         if kind is Kind.IMM:
             return str(int(self.const_number(value)))
         raise error_at(c, f"unsupported operand {op.text}")
+
+    def addr_offset(self, c, values):
+        """CreateAddrReg with two to four (index, stride) pairs: the offset in elements,
+        index0 * stride0 + index1 * stride1 + ..., for iter's one-index form."""
+        total = Const(0, U32)
+        for index, stride in zip(values[::2], values[1::2]):
+            total = self.arith(c, "+", total, self.arith(c, "*", self.convert(index, U32), self.convert(stride, U32)))
+        return total
 
     def options_of(self, c, form, explicit, values) -> dict:
         options = {}
@@ -1485,10 +1522,21 @@ class Lowering:
         return text
 
     def token_value(self, c):
-        """An expression libclang leaves unexposed in a template (a dependent name): by its tokens."""
+        """An expression libclang leaves unexposed in a template (a dependent name): by its tokens;
+        a lone name is first looked for among the variables in scope."""
         text = " ".join(tokens(c))
         if not text:
             raise error_at(c, "unsupported expression")
+        if text.isidentifier():
+            for frame in reversed(self.frames):
+                if ("name", text) in frame.vars:
+                    return frame.vars[("name", text)]
+                if frame.ret_label is not None:
+                    break
+            decl = self.outer_decls.get(text)
+            if decl is not None:
+                bound = self.lookup_var(decl)
+                return bound if bound is not None else self.outer_variable(c, decl)
         return self.template_arg_value(text.replace(" :: ", "::"), c)
 
     def x_cxx_dependent_scope_member_expr(self, c):
@@ -1825,6 +1873,10 @@ def _writes(body, hashes: set) -> bool:
                 if d is not None and d.hash in hashes:
                     return True
     return False
+
+
+def _is_auto(decl) -> bool:
+    return decl.type.spelling.replace("const ", "").strip() in ("auto", "auto *", "auto &")
 
 
 def _may_branch(c) -> bool:

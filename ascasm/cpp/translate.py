@@ -326,6 +326,7 @@ def translate(path, entry: str | None = None, *, template_args=None, defines=(),
     else:
         lowering.capturing = True
         body = unit.block
+        lowering.outer_decls = _names_before(unit.function, body)
         _declare_outer_registers(lowering, body)
     try:
         lowering.stmt(body)
@@ -343,6 +344,16 @@ def translate(path, entry: str | None = None, *, template_args=None, defines=(),
     return Translation(_printable(unit, lowering), path, params, out, dict(lowering.ctrl))
 
 
+def _names_before(function, block) -> dict:
+    """The parameters and locals of `function` declared before `block`, by name (the block's
+    references that libclang leaves unresolved are looked up here)."""
+    names = {}
+    for c in function.walk_preorder():
+        if c.kind.name in ("PARM_DECL", "VAR_DECL") and c.extent.start.offset < block.extent.start.offset:
+            names[c.spelling] = c
+    return names
+
+
 def _declare_outer_registers(lowering, block):
     """Register variables (RegTensor, MaskReg, ...) a block uses but its function declares before it:
     declared (and initialised) at the block's start, since registers hold nothing across the block's
@@ -350,7 +361,9 @@ def _declare_outer_registers(lowering, block):
     start, end = block.extent.start.offset, block.extent.end.offset
     seen = set()
     for c in block.walk_preorder():
-        decl = c.referenced if c.kind.name == "DECL_REF_EXPR" else None
+        if c.kind.name != "DECL_REF_EXPR":
+            continue
+        decl = c.referenced or lowering.outer_decls.get(c.spelling)
         if decl is None or decl.kind.name != "VAR_DECL" or decl.hash in seen:
             continue
         if start <= decl.extent.start.offset < end or not _same_file(str(decl.location.file), str(block.location.file)):

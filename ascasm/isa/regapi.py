@@ -143,7 +143,8 @@ APIS = (
            (Form("count:S", ("mask.upd {dst.b}, {count}",), ("T",), ret="dst:p"),)),
     RegApi("CreateAddrReg", PAGES + "寄存器数据类型/AddrReg.md",
            (Form("index:s stride:s", ("iter {dst.b}, {index}, {stride}",), ("T",), ret="dst:r",
-                 note="one index: iter's scaled form; the stride must be a constant"),)),
+                 note="iter's scaled form, the stride a constant; with two to four (index, stride) pairs the "
+                      "offset sum is computed in a scalar register first and the stride is 1"),)),
     # loads and stores
     RegApi("LoadAlign", PAGES + "Reg数据搬入/连续对齐搬入（LoadAlign）.md", _load_forms()),
     RegApi("StoreAlign", PAGES + "Reg数据搬出/连续对齐搬出（StoreAlign）.md", _store_forms()),
