@@ -96,3 +96,46 @@ def test_unknown_api_is_a_parse_error(tmp_path):
     tu = parse(tmp_path, KERNEL.replace("MicroAPI::Exp(r, r, m)", "MicroAPI::NoSuchOp(r, r, m)"))
     errors = [d.spelling for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     assert any("NoSuchOp" in e for e in errors)
+
+
+OVERLOADS = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+using namespace AscendC::MicroAPI;
+
+__simd_vf__ inline void VF(__ubuf__ float* dst, __ubuf__ float* src)
+{
+    RegTensor<float> a, b;
+    MaskReg all = CreateMask<float>();
+    DataCopy(a, src);                                    // the older name of LoadAlign
+    Add(b, a, a, all);
+    Muls(b, b, 2.0f, all);
+    DataCopy(dst, b, all);                               // ... and of StoreAlign
+}
+
+__aicore__ inline void Host(LocalTensor<float>& x, LocalTensor<half>& h, uint32_t n)
+{
+    Add(x, x, x, n);                                     // the tensor-level operation
+    Cast<half, float>(h, x, RoundMode::CAST_RINT, n);
+}
+'''
+
+
+def called_namespaces(tu, function_name):
+    """{callee name: namespace of the declaration the call resolves to} inside one function."""
+    function = next(c for c in walk(tu.cursor) if c.spelling == function_name and c.is_definition())
+    out = {}
+    for call in walk(function):
+        if call.kind == ci.CursorKind.CALL_EXPR and call.referenced is not None:
+            parent = call.referenced.semantic_parent
+            out.setdefault(call.spelling, set()).add(parent.spelling if parent is not None else "")
+    return out
+
+
+def test_vector_calls_resolve_to_reg_and_tensor_calls_to_the_host_side(tmp_path):
+    tu = parse(tmp_path, OVERLOADS)
+    assert [str(d) for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error] == []
+    in_vf = called_namespaces(tu, "VF")
+    assert in_vf["Add"] == {"Reg"} and in_vf["Muls"] == {"Reg"} and in_vf["DataCopy"] == {"Reg"}
+    on_host = called_namespaces(tu, "Host")
+    assert on_host["Add"] == {"AscendC"} and on_host["Cast"] == {"AscendC"}
