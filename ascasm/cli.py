@@ -23,7 +23,7 @@ from .source import format_diagnostic, is_cpp, unreadable
 from .program import Buffer
 from .debugger import debug_main, debug_program, parse_size
 from .debugger.views import size_text
-from .isa import BY_MNEMONIC
+from .isa import BY_MNEMONIC, regapi
 from .isa.table import BY_CAPI
 from .explain import explain_lines, instruction_list, mnemonics_of
 from .limits import MAX_NUMBER_DIGITS, MAX_STEPS_LIMIT, TRACE_LIMIT_DEFAULT, shown, whole_number
@@ -144,7 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
     translate.add_argument("--force", action="store_true", help="let -o replace an existing file")
     explain = commands.add_parser("explain", help="what an instruction does, from the ISA table")
     explain.add_argument("mnemonic", nargs="?",
-                         help="e.g. vsct, vld.brc, asc_and (a C-API name); none: list every instruction")
+                         help="e.g. vsct, vld.brc, asc_and (a C-API name), Reg::Add (a Reg API function; Reg:: lists them); "
+                              "none: list every instruction")
     stats = commands.add_parser("stats", help="instruction counts, lanes, UB traffic and an estimated cycle count")
     _machine_options(stats)
     stats.add_argument("--json", action="store_true", help="print the statistics as one JSON document")
@@ -253,10 +254,10 @@ def _kernel(args, report: RunReport):
         return harness.build(translation, given, Path("."), args.ub_usable)
     except harness.KernelArgError as exc:
         report.exit, report.usage_error = EXIT_USAGE, str(exc)
-    except harness.LibclangMissing as exc:
-        report.exit, report.error = EXIT_ASM, str(exc)
     except harness.CppFailed as exc:
         report.exit, report.errors, report.error = EXIT_ASM, exc.errors, exc.summary
+    except harness.LibclangMissing as exc:
+        report.exit, report.error = EXIT_ASM, exc.message
     return None
 
 
@@ -397,7 +398,7 @@ def explain_command(name: str | None) -> int:
         print("\n".join(instruction_list()))
         return EXIT_OK
     if not mnemonics_of(name):
-        close = closest(name, list(BY_MNEMONIC) + list(BY_CAPI))
+        close = closest(name, list(BY_MNEMONIC) + list(BY_CAPI) + ["Reg::" + api.name for api in regapi.APIS])
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         print(f"ascasm: error: no instruction or C-API function '{name}'{hint} (docs/isa.md lists them all)",
               file=sys.stderr)

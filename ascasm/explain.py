@@ -3,7 +3,7 @@ mnemonic, the mask patterns where an instruction takes one, a key to the sources
 that do not ship with ascasm), and the list of every instruction by group."""
 from __future__ import annotations
 
-from .isa import BY_MNEMONIC, INSNS, PATTERNS, Kind
+from .isa import BY_MNEMONIC, INSNS, PATTERNS, Kind, regapi
 from .isa.table import BY_CAPI, describe
 
 # The instruction groups of listings and the cheat sheet, by the family prefix of a row.
@@ -52,14 +52,51 @@ def pattern_meaning(name: str) -> str:
 
 def mnemonics_of(name: str) -> list[str]:
     """The mnemonics `ascasm explain NAME` shows: NAME itself, or those implementing the C-API function
-    NAME (asc_and -> vand); none when NAME is neither."""
+    NAME (asc_and -> vand) or the Reg API function NAME (Reg::Add, MicroAPI::Add -> vadd, vadd.merge);
+    none when NAME is neither."""
+    if _is_reg_name(name):
+        return reg_mnemonics(name)
     name = name.lower()
     return [name] if name in BY_MNEMONIC else BY_CAPI.get(name, [])
+
+
+def _is_reg_name(name: str) -> bool:
+    return "::" in name and name.split("::")[-2] in ("Reg", "MicroAPI")
+
+
+def reg_mnemonics(name: str) -> list[str]:
+    """The mnemonics the forms of Reg API function `name` use, in order ("Reg::" alone: every API's)."""
+    apis = regapi.APIS if name.split("::")[-1] == "" else [a for a in [regapi.lookup(name)] if a]
+    found = []
+    for api in apis:
+        for form in api.forms:
+            for text in form.asm:
+                mnemonic = text.split()[0].split("{")[0]
+                if mnemonic in BY_MNEMONIC and mnemonic not in found:
+                    found.append(mnemonic)
+                elif mnemonic == "vcvt" and "vcvt" not in found:
+                    found.append("vcvt")
+    return found
+
+
+def reg_api_lines(name: str) -> list[str]:
+    """`ascasm explain Reg::NAME`: the function's forms and rows, then each row's first clause;
+    `Reg::` alone lists every supported function."""
+    if name.split("::")[-1] == "":
+        return [f"{len(regapi.APIS)} Reg API functions translate to ascasm (`ascasm explain Reg::NAME` for one; "
+                "MicroAPI:: is the same namespace):", ""] + \
+            [f"  {api.name:<16} {', '.join(reg_mnemonics('Reg::' + api.name))}" for api in regapi.APIS]
+    lines = regapi.explain_lines(name)
+    lines += ["", "instructions:"]
+    lines += [f"  {m:<12} {first_clause(BY_MNEMONIC[m][0].summary)}" for m in reg_mnemonics(name)]
+    return lines
 
 
 def explain_lines(name: str) -> list[str]:
     """Every form of a mnemonic (or of the mnemonics implementing C-API function `name`) from the
     table, its patterns, and the key to its sources."""
+    if _is_reg_name(name):
+        return reg_api_lines(name)
     mnemonics = mnemonics_of(name)
     if mnemonics != [name.lower()]:
         return [f"{name}: implemented by {', '.join(mnemonics)}", ""] + \

@@ -35,24 +35,17 @@ from ..program import Buffer, Program
 from ..source import SourceLoc
 from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
 from ..vm import Machine, auto_engine
+from .clang import CppError, LibclangMissing
 
 ALIGN = 32                                 # every buffer starts on a 32-byte boundary
 _POINTER_SPEC = re.compile(r"^(?P<what>.*?)(?:@\+(?P<offset>\d+))?$", re.DOTALL)
 _OTHER_SPEC = re.compile(r"^@(?P<other>[A-Za-z_]\w*)(?:\+(?P<offset>\d+))?$")
 _TYPE_SPEC = re.compile(r"^(?P<type>[A-Za-z_]\w*)\[(?P<count>\d+)\]$")
 _REGISTER_NAME = re.compile(r"^[vpasuqVPASUQ]\d+$")
-CPP_EXTRA = 'C++ kernels need libclang: pip install "ascasm[cpp]"'
 
 
 class KernelArgError(ValueError):
     """An argument that does not fit the kernel's parameters (the command line's usage error)."""
-
-
-class LibclangMissing(ImportError):
-    """The C++ front end's optional dependency is not installed."""
-
-    def __init__(self):
-        super().__init__(CPP_EXTRA)
 
 
 @dataclass
@@ -76,8 +69,9 @@ class Binding:
 
 
 class CppFailed(Exception):
-    """The kernel cannot be run: C++ errors located in its source (the translator's), or a
-    translation that did not assemble (`summary` says so). Exit status 1, as assembly errors."""
+    """The kernel cannot be run: C++ errors located in its source (the translator's; `summary` alone
+    when one has no position), or a translation that did not assemble (`summary` says so). Exit
+    status 1, as assembly errors."""
 
     def __init__(self, errors: list[AsmError], summary: str = ""):
         self.errors, self.summary = errors, summary
@@ -85,18 +79,16 @@ class CppFailed(Exception):
 
 
 def translate_kernel(path, entry=None, defines=(), include_dirs=()):
-    """ascasm.cpp.translate.translate, imported only now: libclang is an optional dependency.
-    Its CppError becomes CppFailed."""
-    try:
-        import clang.cindex  # noqa: F401  (the wheel of the `cpp` extra)
-        from .translate import CppError, translate
-    except ImportError as exc:
-        if getattr(exc, "name", None) in ("clang", "clang.cindex") or isinstance(exc, LibclangMissing):
-            raise LibclangMissing() from None
-        raise
+    """ascasm.cpp.translate.translate (which loads libclang only when it parses). Its CppError becomes
+    CppFailed; LibclangMissing (a CppError too) passes as it is: the message says how to install it."""
+    from .translate import translate
     try:
         return translate(str(path), entry, defines=tuple(defines), include_dirs=tuple(include_dirs))
+    except LibclangMissing:
+        raise
     except CppError as error:
+        if not error.file:
+            raise CppFailed([], error.message + "".join(f"\nnote: {note}" for note in error.notes)) from None
         raise CppFailed([as_asm_error(error)]) from None
 
 
@@ -332,7 +324,7 @@ def program_text(translation, bindings: list[Binding], directory: Path, files_fo
         else:
             shown_value = "" if str(binding.value) == binding.text else f" = {binding.text}"
             out.append(f"        mov     s{p.sreg}, {binding.value:<24}; {p.name}{shown_value}")
-    source_lines = {}
+    source_lines, commented = {}, None
     for line in translation.lines:
         text = line.text.rstrip()
         if line.loc is not None and line.loc != position:
@@ -340,10 +332,14 @@ def program_text(translation, bindings: list[Binding], directory: Path, files_fo
             out.append(_loc_line(line.loc, directory))
         if line.loc is not None and _is_instruction(text):
             file, number, _col = line.loc
-            lines = source_lines.setdefault(file, _read_lines(file))
-            cpp = lines[number - 1].strip() if 0 < number <= len(lines) else ""
             where = number if _same_path(file, translation.path) else f"{Path(file).name}:{number}"
-            text = f"{'        ' + text.strip():<48}; {where}: {cpp}".rstrip()
+            comment = f"{where}"
+            if (file, number) != commented:         # the C++ text once, on the line's first instruction
+                lines = source_lines.setdefault(file, _read_lines(file))
+                cpp = lines[number - 1].strip() if 0 < number <= len(lines) else ""
+                comment += f": {shown(cpp)}" if cpp else ""
+                commented = (file, number)
+            text = f"{'        ' + text.strip():<48}; {comment}"
         elif _is_instruction(text):
             text = "        " + text.strip()
         out.append(text)
@@ -455,9 +451,9 @@ def run_kernel(path, entry: str | None = None, *, engine: str | None = None, max
     return result
 
 
-def as_asm_error(error) -> AsmError:
-    """A translator CppError as an assembly error record (the run report's text and JSON)."""
+def as_asm_error(error: CppError) -> AsmError:
+    """A located CppError as an assembly error record (the run report's text and JSON)."""
     lines = _read_lines(error.file)
     text = lines[error.line - 1] if 0 < error.line <= len(lines) else ""
-    return AsmError(SourceLoc(error.file, error.line, error.col, error.col + 1, text), error.message,
-                    list(error.notes))
+    return AsmError(SourceLoc(error.file, error.line, max(1, error.col), max(error.col + 1, error.end_col), text),
+                    error.message, list(error.notes))

@@ -1,0 +1,121 @@
+"""libclang, loaded on demand: parsing a kernel file against our header stubs, turning clang's
+diagnostics and our own complaints into located CppErrors, and the small cursor helpers the
+translator needs (operator tokens, qualified names, source positions)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..source import SourceLoc, format_diagnostic
+from .stubs import clang_args
+
+INSTALL_HINT = 'the C++ front end needs libclang: pip install "ascasm[cpp]"'
+
+
+class CppError(Exception):
+    """A located error in a C++ source: str() is `file:line:col: error: message`, the line, a caret."""
+
+    def __init__(self, message: str, file: str | None = None, line: int = 0, col: int = 0, notes=(),
+                 end_col: int | None = None):
+        super().__init__(message)
+        self.message, self.file, self.line, self.col = message, file, line, col
+        self.notes = tuple(notes)
+        self.end_col = end_col if end_col is not None else col + 1
+
+    def __str__(self) -> str:
+        if not self.file:
+            return "\n".join([f"error: {self.message}"] + [f"note: {n}" for n in self.notes])
+        loc = SourceLoc(self.file, self.line, max(self.col, 1), max(self.end_col, self.col + 1),
+                        source_line(self.file, self.line))
+        return format_diagnostic("error", loc, self.message, self.notes)
+
+
+class LibclangMissing(CppError, ImportError):
+    """libclang is not installed: the message says how to install it."""
+
+
+def source_line(path: str, line: int) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for number, text in enumerate(f, start=1):
+                if number == line:
+                    return text.rstrip("\n")
+    except OSError:
+        pass
+    return ""
+
+
+def cindex():
+    """The clang.cindex module, or LibclangMissing."""
+    try:
+        import clang.cindex as ci
+        ci.Index.create()            # loads libclang.so: fails here when the library is absent
+    except Exception as exc:        # ImportError, or clang's LibclangError on a missing library
+        raise LibclangMissing(f"{INSTALL_HINT} ({exc.__class__.__name__}: {exc})") from None
+    return ci
+
+
+def parse(path: str, defines=(), include_dirs=()):
+    """Parse `path` as C++17 against our stubs, the kernel's own directory and `include_dirs`;
+    clang's errors become a CppError (the first, with the others as notes)."""
+    ci = cindex()
+    args = ["-fsyntax-only", "-Wno-everything"] + clang_args([Path(path).resolve().parent, *include_dirs], defines)
+    options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    try:
+        tu = ci.Index.create().parse(path, args=args, options=options)
+    except ci.TranslationUnitLoadError as exc:
+        raise CppError(f"libclang could not parse {path}: {exc}") from None
+    errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+    if errors:
+        first = errors[0]
+        loc = first.location
+        notes = [f"{d.location.file}:{d.location.line}:{d.location.column}: {d.spelling}" for d in errors[1:6]]
+        if len(errors) > 6:
+            notes.append(f"and {len(errors) - 6} more errors")
+        raise CppError(first.spelling, str(loc.file) if loc.file else path, loc.line, loc.column, notes)
+    return tu
+
+
+def error_at(cursor, message: str, notes=()) -> CppError:
+    """A CppError at a cursor's start, the caret spanning its first line."""
+    start, end = cursor.extent.start, cursor.extent.end
+    end_col = end.column if end.line == start.line else None
+    return CppError(message, str(start.file) if start.file else None, start.line, start.column, notes,
+                    end_col)
+
+
+def loc_of(cursor) -> tuple | None:
+    start = cursor.extent.start
+    return (str(start.file), start.line, start.column) if start.file else None
+
+
+def tokens(cursor) -> list[str]:
+    return [t.spelling for t in cursor.get_tokens()]
+
+
+def operator_of(cursor) -> str:
+    """The operator of a binary, compound-assignment or unary operator cursor (libclang does not
+    expose it): the first token after the left operand, or the unary's leading/trailing token."""
+    children = list(cursor.get_children())
+    toks = list(cursor.get_tokens())
+    if len(children) == 2:
+        end = children[0].extent.end.offset
+        for t in toks:
+            if t.extent.start.offset >= end:
+                return t.spelling
+        raise error_at(cursor, "cannot find this operator (is it inside a macro?)")
+    first, last = toks[0].spelling, toks[-1].spelling
+    if children and toks[0].extent.start.offset >= children[0].extent.end.offset:
+        return first
+    if children and toks[0].extent.start.offset < children[0].extent.start.offset:
+        return first
+    return "post" + last
+
+
+def qualified_name(decl) -> str:
+    parts = []
+    c = decl
+    while c is not None and c.kind.name not in ("TRANSLATION_UNIT",):
+        if c.spelling:
+            parts.append(c.spelling)
+        c = c.semantic_parent
+    return "::".join(reversed(parts))

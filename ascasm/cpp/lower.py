@@ -1,0 +1,1631 @@
+"""Lowering C++ to ascasm assembly: statements and expressions of a vector function, walked on
+libclang's AST of the template pattern with the template's arguments bound in an environment.
+
+Expressions fold to constants wherever their inputs are known (template arguments, constexpr
+values, sizeof, enum values, GetVecLen): that is the constexpr evaluator, and `if constexpr` needs
+a constant. Everything else becomes instructions on virtual registers (`%s3`, `%v1`, ...) that
+regalloc.py maps to machine registers. Scalars keep their C type's width: a value held in a 64-bit
+s register is always in its type's range (wrapped, sign- or zero-extended) after each operation.
+Helper functions are inlined; Reg:: calls go through ascasm/isa/regapi.py."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..isa import dtypes, regapi
+from . import cpptypes
+from .clang import CppError, error_at, loc_of, operator_of, qualified_name, tokens
+from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args
+
+MAX_INLINE_DEPTH = 16
+VECTOR_BYTES = 256
+MAX_HW_LOOPS = 4
+HW_LOOP_MAX = 65535
+
+
+@dataclass(frozen=True)
+class EnumValue:
+    enum: str
+    member: str
+    value: int
+
+    def __str__(self):
+        return self.member
+
+
+@dataclass
+class Const:
+    value: object          # int, float, bool, EnumValue, dict (a trait struct), CType (a type argument)
+    ctype: CType | None
+
+
+@dataclass(eq=False)
+class VReg:
+    """A virtual register: its file ("s", "v", "p", "a", "u", "q"), the C++ name it holds and where."""
+    file: str
+    number: int
+    name: str
+    loc: tuple | None
+    decl_line: int = 0      # index of the line before which it was declared (for loop liveness)
+
+    def __str__(self):
+        return f"%{self.file}{self.number}"
+
+
+@dataclass
+class RV:
+    """A run-time value: a virtual register and its C type."""
+    reg: VReg
+    ctype: CType
+
+
+@dataclass
+class Line:
+    text: str
+    loc: tuple | None
+    tag: object = None      # a loop's start or end marker
+
+
+@dataclass
+class Loop:
+    start: object
+    end: object
+
+
+@dataclass
+class ParamSlot:
+    """A parameter (or a block's captured variable) and the virtual register it arrives in."""
+    name: str
+    kind: str               # "pointer" or "scalar"
+    etype: str
+    cpp_type: str
+    reg: VReg
+
+
+@dataclass
+class Frame:
+    """One inlined function: its variables (by declaration hash), its template arguments by name,
+    where `return` goes."""
+    vars: dict = field(default_factory=dict)
+    targs: dict = field(default_factory=dict)
+    ret_label: str | None = None
+    ret_reg: RV | None = None
+    ret_type: CType | None = None
+    runtime_depth: int = 0      # run-time ifs/loops entered in this function
+    const_return: Const | None = None
+    members: dict | None = None   # for methods: the class's template arguments are in targs
+
+
+class ConstReturn(Exception):
+    """A `return` whose value is a constant, outside run-time control flow: unwinds the function."""
+
+
+class NotConstant(Exception):
+    """Raised in constant-only mode when an expression would need an instruction."""
+
+
+def _int_c(value: int, ctype: CType) -> int:
+    """`value` wrapped to an integer type's range."""
+    if ctype.kind == "bool":
+        return int(bool(value))
+    bits = 8 * ctype.width
+    value &= (1 << bits) - 1
+    if ctype.signed and value >> (bits - 1):
+        value -= 1 << bits
+    return value
+
+
+def _common(a: CType, b: CType) -> CType:
+    """C's usual arithmetic conversions for two integer types (after promotion to int)."""
+    def promote(t):
+        return S32 if t.kind == "bool" or t.width < 4 else t
+    a, b = promote(a), promote(b)
+    if a == b:
+        return a
+    if a.width == b.width:
+        return a if not a.signed else b          # the unsigned one
+    wide, narrow = (a, b) if a.width > b.width else (b, a)
+    return wide
+
+
+class Lowering:
+    def __init__(self, index, file: str):
+        self.index = index          # name lookups over the translation unit (translate.TUIndex)
+        self.file = file
+        self.lines: list[Line] = []
+        self.loops: list[Loop] = []
+        self.regs: list[VReg] = []
+        self.frames: list[Frame] = []
+        self.params: list[ParamSlot] = []
+        self.captures: dict = {}    # decl hash -> RV for a block's captured locals and members
+        self.labels = 0
+        self.const_only = 0
+        self.hw_depth = 0
+        self.cur_loc = None
+        self.ctrl: dict = {}
+        self.loop_stack: list = []       # (break label, continue label); None inside a hardware loop
+
+    # --- emission ---------------------------------------------------------------------------
+    def emit(self, text: str, tag=None):
+        if self.const_only:
+            raise NotConstant
+        self.lines.append(Line(text, self.cur_loc, tag))
+
+    def new_reg(self, file: str, name: str = "", loc=None) -> VReg:
+        if self.const_only:
+            raise NotConstant
+        reg = VReg(file, len(self.regs), name, loc or self.cur_loc, len(self.lines))
+        self.regs.append(reg)
+        return reg
+
+    def label(self, hint: str) -> str:
+        self.labels += 1
+        return f"L{self.labels}_{hint}"
+
+    def place(self, label: str):
+        self.emit(f"{label}:")
+
+    # --- types ------------------------------------------------------------------------------
+    def resolve_type(self, ctype, cursor=None) -> CType:
+        """The CType of a clang type, with the current template arguments."""
+        canonical = ctype.get_canonical().spelling
+        spelling = ctype.spelling if "type-parameter" in canonical else canonical
+        result = parse_spelling(spelling, self.lookup_type)
+        if result is None and spelling != ctype.spelling:
+            result = parse_spelling(ctype.spelling, self.lookup_type)
+        if result is None:
+            raise error_at(cursor, f"unsupported type '{ctype.spelling}' in a vector function") if cursor \
+                else CppError(f"unsupported type '{ctype.spelling}'")
+        return result
+
+    def lookup_type(self, name: str, args):
+        for frame in reversed(self.frames):
+            if name in frame.targs:
+                value = frame.targs[name]
+                return value.value if isinstance(value, Const) and isinstance(value.value, CType) else None
+            break
+        decl = self.index.typedef(name)
+        if decl is not None:
+            underlying = decl.underlying_typedef_type if decl.kind.name in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL") else None
+            if underlying is not None:
+                return parse_spelling(underlying.spelling, self.lookup_type)
+        enum = self.index.enum(name)
+        if enum is not None:
+            return CType("enum", name=name)
+        struct = self.index.struct(name)
+        if struct is not None:
+            return CType("struct", name=name)
+        return None
+
+    def type_from_text(self, text: str) -> CType | None:
+        return parse_spelling(text, self.lookup_type)
+
+    # --- values -----------------------------------------------------------------------------
+    def materialize(self, val, ctype: CType | None = None) -> RV:
+        """A run-time value in a register (a constant is moved into a new one)."""
+        if isinstance(val, RV):
+            return val if ctype is None else self.convert(val, ctype)
+        ctype = ctype or val.ctype
+        reg = self.new_reg("s")
+        if ctype.kind == "float":
+            self.emit(f"fmov {reg}.{ctype.etype}, {_float_text(val.value)}")
+        else:
+            self.emit(f"mov {reg}, {int(self.const_number(val))}")
+        return RV(reg, ctype)
+
+    def const_number(self, val: Const):
+        v = val.value
+        if isinstance(v, EnumValue):
+            return v.value
+        if isinstance(v, bool):
+            return int(v)
+        if isinstance(v, (int, float)):
+            return v
+        raise CppError(f"expected a number, got {v!r}")
+
+    def convert(self, val, to: CType):
+        """`val` converted to scalar type `to` as C does."""
+        if isinstance(val, Const):
+            if to.kind == "float":
+                return Const(float(self.const_number(val)), to)
+            if to.kind in ("int", "bool"):
+                n = self.const_number(val)
+                return Const(_int_c(int(n) if not isinstance(n, float) else int(math.trunc(n)), to), to)
+            return Const(val.value, to)
+        src = val.ctype
+        if src == to or to.kind not in ("int", "bool", "float") or src.kind == "ptr":
+            return RV(val.reg, to) if to.kind in ("int", "bool") and src.kind == "ptr" else val
+        if to.kind == "float":
+            reg = self.new_reg("s")
+            if src.kind == "float":
+                self.emit(f"fcvt {reg}.{to.etype}, {val.reg}.{src.etype}")
+            else:
+                self.emit(f"fmov {reg}.{to.etype}, {val.reg}")
+            return RV(reg, to)
+        if src.kind == "float":
+            raise CppError(f"converting a run-time {src} to {to} has no scalar instruction in ascasm")
+        if to.kind == "bool":
+            return self.compare_value("!=", val, Const(0, S32))
+        if to.width == 8 or (to.width > src.width and (to.signed or not src.signed)) or \
+                (to.width == src.width and to.signed == src.signed):
+            return RV(val.reg, to)
+        reg = self.new_reg("s")
+        self.wrap_into(reg, val.reg, to)
+        return RV(reg, to)
+
+    def wrap_into(self, dst: VReg, src: VReg, ctype: CType):
+        """dst = src wrapped to ctype's width (zero- or sign-extended to 64 bits)."""
+        bits = 8 * ctype.width
+        if bits >= 64:
+            if dst is not src:
+                self.emit(f"mov {dst}, {src}")
+        elif ctype.signed:
+            self.emit(f"shl {dst}, {src}, {64 - bits}")
+            self.emit(f"shr {dst}, {dst}, {64 - bits}")
+        else:
+            self.emit(f"and {dst}, {src}, {(1 << bits) - 1}")
+
+    def operand(self, val) -> str:
+        """A scalar value as an X operand of a scalar instruction (an immediate or a register)."""
+        if isinstance(val, Const):
+            n = self.const_number(val)
+            return _float_text(n) if isinstance(n, float) else str(int(n))
+        return str(val.reg)
+
+    def typed_operand(self, val, etype: str) -> str:
+        """A scalar as an X.T operand for lanes of `etype`: an immediate, an integer register, or a
+        register holding the bits of a float of that type (converted first when it is another float)."""
+        lane = dtypes.BY_SPELLING[etype]
+        if isinstance(val, Const):
+            n = self.const_number(val)
+            if lane.kind == "float":
+                return _float_text(float(n))
+            return str(_int_c(int(n), cpptypes.scalar(etype)) if not isinstance(n, float) else int(n))
+        if val.ctype.kind == "float":
+            if lane.kind != "float":
+                raise CppError(f"a {val.ctype} scalar used with {etype} lanes: C++ would convert it, "
+                               "ascasm has no scalar float-to-integer instruction")
+            if val.ctype.etype != etype:
+                val = self.convert(val, cpptypes.scalar(etype))
+            return f"{val.reg}.{etype}"
+        return str(val.reg)
+
+    # --- frames and variables ---------------------------------------------------------------
+    @property
+    def frame(self) -> Frame:
+        return self.frames[-1]
+
+    def bind(self, decl, value):
+        self.frame.vars[decl.hash] = value
+
+    def lookup_var(self, decl):
+        for frame in reversed(self.frames):
+            if decl.hash in frame.vars:
+                return frame.vars[decl.hash]
+            if frame.ret_label is not None or frame is self.frames[0]:
+                break
+        return self.captures.get(decl.hash)
+
+    # --- statements -------------------------------------------------------------------------
+    def stmt(self, c):
+        kind = c.kind.name
+        self.cur_loc = loc_of(c)
+        if kind == "COMPOUND_STMT":
+            for child in c.get_children():
+                self.stmt(child)
+        elif kind == "DECL_STMT":
+            for decl in c.get_children():
+                self.var_decl(decl)
+        elif kind == "IF_STMT":
+            self.if_stmt(c)
+        elif kind == "FOR_STMT":
+            self.for_stmt(c)
+        elif kind == "WHILE_STMT":
+            self.while_stmt(c)
+        elif kind == "DO_STMT":
+            self.do_stmt(c)
+        elif kind == "RETURN_STMT":
+            self.return_stmt(c)
+        elif kind == "BREAK_STMT":
+            self.branch_to(self.loop_targets("break", c)[0])
+        elif kind == "CONTINUE_STMT":
+            self.branch_to(self.loop_targets("continue", c)[1])
+        elif kind == "NULL_STMT":
+            pass
+        elif kind in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL", "STATIC_ASSERT", "USING_DIRECTIVE", "USING_DECLARATION",
+                      "NAMESPACE_ALIAS"):
+            self.local_type(c)
+        elif kind.endswith("_EXPR") or kind.endswith("_OPERATOR") or kind == "UNEXPOSED_EXPR":
+            self.expr(c, discard=True)
+        else:
+            raise error_at(c, f"unsupported statement ({kind.lower().replace('_', ' ')}) in a vector function")
+
+    def local_type(self, c):
+        if c.kind.name in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL"):
+            self.frame.targs[c.spelling] = Const(self.resolve_type(c.underlying_typedef_type, c), None)
+
+    def branch_to(self, label: str):
+        self.emit(f"b {label}")
+
+    def loop_targets(self, what, c):
+        if not self.loop_stack or self.loop_stack[-1] is None:
+            raise error_at(c, f"'{what}' outside a loop, or inside a hardware loop")
+        return self.loop_stack[-1]
+
+    def var_decl(self, decl):
+        if decl.kind.name != "VAR_DECL":
+            if decl.kind.name in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL"):
+                return self.local_type(decl)
+            raise error_at(decl, f"unsupported declaration ({decl.kind.name.lower()})")
+        ctype = self.resolve_type(decl.type, decl)
+        init = _initializer(decl)
+        is_const = decl.type.is_const_qualified() or "constexpr" in tokens(decl)[:3]
+        if ctype.kind in ("vec", "mask", "addr", "ustore", "uload"):
+            reg = self.new_reg(_REG_FILE[ctype.kind], decl.spelling, loc_of(decl))
+            var = RV(reg, ctype)
+            self.bind(decl, var)
+            if init is not None and not _is_default_construct(init):
+                self.assign_register(var, init)
+            return
+        if ctype.kind in ("enum", "struct"):
+            self.bind(decl, self.expr(init) if init is not None else Const(None, ctype))
+            return
+        value = self.expr(init) if init is not None else None
+        if is_const and (value is None or isinstance(value, Const)):
+            self.bind(decl, self.convert(value, ctype) if value is not None else Const(0, ctype))
+            return
+        reg = self.new_reg("s", decl.spelling, loc_of(decl))
+        var = RV(reg, ctype)
+        if value is not None:
+            self.store(var, value)
+        self.bind(decl, var)
+
+    def store(self, var: RV, value):
+        """var = value (a scalar or pointer variable)."""
+        if var.ctype.kind == "ptr":
+            if isinstance(value, Const):
+                self.emit(f"mov {var.reg}, {int(self.const_number(value))}")
+            else:
+                self.emit(f"mov {var.reg}, {value.reg}")
+            return
+        value = self.convert(value, var.ctype)
+        if isinstance(value, Const):
+            if var.ctype.kind == "float":
+                self.emit(f"fmov {var.reg}.{var.ctype.etype}, {_float_text(float(value.value))}")
+            else:
+                self.emit(f"mov {var.reg}, {int(self.const_number(value))}")
+        elif value.reg is not var.reg:
+            self.emit(f"mov {var.reg}, {value.reg}")
+
+    def if_stmt(self, c):
+        children = list(c.get_children())
+        cond, then = children[-2] if len(children) == 3 else children[0], None
+        # children: [init?] cond then [else]
+        parts = [ch for ch in children]
+        is_constexpr = "constexpr" in tokens(c)[:3]
+        cond, then, other = parts[0], parts[1], parts[2] if len(parts) > 2 else None
+        if parts[0].kind.name == "DECL_STMT":       # if (init; cond)
+            self.stmt(parts[0])
+            cond, then, other = parts[1], parts[2], parts[3] if len(parts) > 3 else None
+        value = self.try_const(cond)
+        if value is not None:
+            taken = then if self.truth(value) else other
+            if taken is not None:
+                self.stmt(taken)
+            return
+        if is_constexpr:
+            raise error_at(cond, "this 'if constexpr' condition is not a constant here")
+        else_label, end_label = self.label("else"), self.label("endif")
+        self.frame.runtime_depth += 1
+        self.cond_branch(cond, False, else_label if other is not None else end_label)
+        self.stmt(then)
+        if other is not None:
+            self.branch_to(end_label)
+            self.place(else_label)
+            self.stmt(other)
+        self.place(end_label)
+        self.frame.runtime_depth -= 1
+
+    def truth(self, value: Const) -> bool:
+        return bool(self.const_number(value))
+
+    def for_stmt(self, c):
+        init, cond, inc, body = _for_parts(c)
+        if init is not None:
+            self.stmt(init)
+        self.loop(c, cond, inc, body, test_first=True)
+
+    def while_stmt(self, c):
+        cond, body = list(c.get_children())
+        self.loop(c, cond, None, body, test_first=True)
+
+    def do_stmt(self, c):
+        body, cond = list(c.get_children())
+        self.loop(c, cond, None, body, test_first=False)
+
+    def loop(self, c, cond, inc, body, test_first):
+        self.frame.runtime_depth += 1
+        if self.try_hardware_loop(c, cond, inc, body):
+            self.frame.runtime_depth -= 1
+            return
+        top, cont, end = self.label("loop"), self.label("next"), self.label("endloop")
+        value = self.try_const(cond) if cond is not None else Const(1, BOOL)
+        if value is not None and not self.truth(value):
+            self.frame.runtime_depth -= 1
+            if not test_first:
+                self.stmt(body)
+            return
+        if test_first and value is None:
+            self.cur_loc = loc_of(cond)
+            self.cond_branch(cond, False, end)
+        marker = Loop(object(), object())
+        self.loops.append(marker)
+        self.lines.append(Line(f"{top}:", loc_of(c), marker.start))
+        self.loop_stack.append((end, cont))
+        self.stmt(body)
+        self.loop_stack.pop()
+        self.place(cont)
+        if inc is not None:
+            self.cur_loc = loc_of(inc)
+            self.expr(inc, discard=True)
+        self.cur_loc = loc_of(cond) if cond is not None else loc_of(c)
+        if value is None:
+            self.cond_branch(cond, True, top, tag=marker.end)
+        else:
+            self.emit(f"b {top}", tag=marker.end)
+        self.place(end)
+        self.frame.runtime_depth -= 1
+
+    def try_hardware_loop(self, c, cond, inc, body) -> bool:
+        """`for (i = 0; i < n; ++i)` whose count is known on entry (n not written in the body, i
+        only by the increment) and whose body lowers without a branch: a vloop."""
+        if self.hw_depth >= MAX_HW_LOOPS or c.kind.name != "FOR_STMT" or cond is None or inc is None:
+            return False
+        shape = _counted_shape(c, cond, inc)
+        if shape is None:
+            return False
+        var_decl, bound = shape
+        counter = self.lookup_var(var_decl)
+        if not isinstance(counter, RV) or counter.ctype.kind != "int":
+            return False
+        if _writes(body, {var_decl.hash} | _decl_refs(bound)):
+            return False
+        count = self.try_const(bound)
+        if count is not None and not (0 <= self.const_number(count) <= HW_LOOP_MAX):
+            return False
+        saved_lines, saved_regs, saved_labels, saved_loops = len(self.lines), len(self.regs), self.labels, len(self.loops)
+        start_count = self.lines[-1:] and self.lines[-1]
+        # the counter must start at 0: its initialiser is the line just emitted (mov %sI, 0)
+        if not (start_count and start_count.text == f"mov {counter.reg}, 0"):
+            return False
+        if count is None:
+            bound_val = self.expr(_strip(bound))
+            if not (isinstance(bound_val, RV) and bound_val.ctype.kind == "int" and bound_val.ctype.width <= 2
+                    and not bound_val.ctype.signed):
+                del self.lines[saved_lines:], self.regs[saved_regs:]
+                return False
+            count_text = str(bound_val.reg)
+        else:
+            count_text = str(int(self.const_number(count)))
+        marker = Loop(object(), object())
+        self.loops.append(marker)
+        self.cur_loc = loc_of(c)
+        self.lines.append(Line(f"vloop {count_text}", loc_of(c), marker.start))
+        body_start = len(self.lines)
+        self.loop_stack.append(None)
+        self.hw_depth += 1
+        try:
+            self.stmt(body)
+        finally:
+            self.hw_depth -= 1
+            self.loop_stack.pop()
+        if any(_is_branch(line.text) for line in self.lines[body_start:]):
+            del self.lines[saved_lines:], self.regs[saved_regs:], self.loops[saved_loops:]
+            self.labels = saved_labels
+            return False
+        self.cur_loc = loc_of(inc)
+        self.expr(inc, discard=True)
+        self.lines.append(Line("endloop", loc_of(c), marker.end))
+        return True
+
+    def return_stmt(self, c):
+        children = list(c.get_children())
+        frame = self.frame
+        value = self.expr(children[0]) if children else None
+        if frame.ret_label is None:                     # the entry itself
+            self.emit("b __end")
+            return
+        if value is not None and frame.ret_type is not None and frame.ret_type.kind not in ("void",):
+            if frame.ret_type.is_scalar:
+                value = self.convert(value, frame.ret_type)
+        if frame.runtime_depth == 0 and frame.ret_reg is None:
+            frame.const_return = value
+            raise ConstReturn
+        if value is not None:
+            if frame.ret_reg is None:
+                frame.ret_reg = RV(self.new_reg("s", "return value"), frame.ret_type)
+            self.store(frame.ret_reg, value)
+        self.branch_to(frame.ret_label)
+
+    # --- conditions -------------------------------------------------------------------------
+    _INVERSE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+    _BRANCH = {"==": "beq", "!=": "bne", "<": "blt", "<=": "ble", ">": "bgt", ">=": "bge"}
+
+    def cond_branch(self, cond, when: bool, target: str, tag=None):
+        """Branch to target if cond is `when`."""
+        cond = _strip(cond)
+        kind = cond.kind.name
+        if kind == "BINARY_OPERATOR":
+            op = operator_of(cond)
+            if op in self._BRANCH:
+                a, b = list(cond.get_children())
+                left, right = self.compare_operands(self.expr(a), self.expr(b))
+                if isinstance(left, Const):          # the branch needs a register first
+                    left, right, op = right, left, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
+                if not when:
+                    op = self._INVERSE[op]
+                self.emit(f"{self._BRANCH[op]} {left.reg}, {self.operand(right)}, {target}", tag=tag)
+                return
+            if op in ("&&", "||"):
+                a, b = list(cond.get_children())
+                if (op == "&&") == when:     # both must hold (&&, when) / both must fail (||, not when)
+                    skip = self.label("skip")
+                    self.cond_branch(a, not when, skip)
+                    self.cond_branch(b, when, target, tag)
+                    self.place(skip)
+                else:
+                    self.cond_branch(a, when, target)
+                    self.cond_branch(b, when, target, tag)
+                return
+        if kind == "UNARY_OPERATOR" and operator_of(cond) == "!":
+            self.cond_branch(list(cond.get_children())[0], not when, target, tag)
+            return
+        value = self.expr(cond)
+        if isinstance(value, Const):
+            if self.truth(value) == when:
+                self.emit(f"b {target}", tag=tag)
+            return
+        self.emit(f"{'bne' if when else 'beq'} {value.reg}, 0, {target}", tag=tag)
+
+    def compare_operands(self, a, b):
+        """Both sides converted to their common type (so that a signed 64-bit compare is C's)."""
+        if a.ctype.kind == "float" or b.ctype.kind == "float":
+            raise CppError("comparing float scalars at run time has no ascasm instruction")
+        if a.ctype.kind == "ptr" or b.ctype.kind == "ptr":
+            return a, b
+        common = _common(a.ctype, b.ctype)
+        return self.convert(a, common), self.convert(b, common)
+
+    def compare_value(self, op, a, b):
+        """A comparison's 0/1 value in a register."""
+        a, b = self.compare_operands(a, b)
+        if isinstance(a, Const) and isinstance(b, Const):
+            return Const(int(_fold_compare(op, self.const_number(a), self.const_number(b))), BOOL)
+        if isinstance(a, Const):
+            a, b, op = b, a, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
+        reg, done = self.new_reg("s"), self.label("cmp")
+        self.emit(f"mov {reg}, 1")
+        self.emit(f"{self._BRANCH[op]} {a.reg}, {self.operand(b)}, {done}")
+        self.emit(f"mov {reg}, 0")
+        self.place(done)
+        return RV(reg, BOOL)
+
+    # --- expressions ------------------------------------------------------------------------
+    def try_const(self, c):
+        """c's value if it is a compile-time constant, else None (nothing emitted)."""
+        self.const_only += 1
+        try:
+            value = self.expr(c)
+            return value if isinstance(value, Const) else None
+        except (NotConstant, CppError):
+            return None
+        finally:
+            self.const_only -= 1
+
+    def const_expr(self, c, what="value"):
+        value = self.try_const(c)
+        if value is None:
+            raise error_at(c, f"this {what} must be a compile-time constant")
+        return value
+
+    def expr(self, c, discard=False):
+        kind = c.kind.name
+        handler = getattr(self, "x_" + kind.lower(), None)
+        if handler is None:
+            raise error_at(c, f"unsupported expression ({kind.lower().replace('_', ' ')}) in a vector function")
+        return handler(c)
+
+    def x_unexposed_expr(self, c):
+        children = list(c.get_children())
+        if len(children) == 1:
+            value = self.expr(children[0])
+            target = self.try_resolve(c.type, c)
+            if target is not None and target.is_scalar and isinstance(value, (Const, RV)) \
+                    and value.ctype is not None and value.ctype.is_scalar:
+                return self.convert(value, target)
+            return value
+        if not children:
+            return self.token_value(c)
+        raise error_at(c, "unsupported expression in a vector function")
+
+    def try_resolve(self, ctype, cursor):
+        try:
+            kind = ctype.kind.name
+        except ValueError:              # libclang 18's bindings have no TypeKind for _Float16
+            kind = "FLOAT16"
+        if kind in ("DEPENDENT", "INVALID") or "dependent" in ctype.spelling:
+            return None
+        try:
+            return self.resolve_type(ctype, cursor)
+        except CppError:
+            return None
+
+    x_paren_expr = lambda self, c: self.expr(list(c.get_children())[0])
+
+    def x_integer_literal(self, c):
+        text = "".join(tokens(c)).rstrip("uUlL").replace("'", "")
+        value = int(text, 0) if not (text.startswith("0") and text[1:2].isdigit()) else int(text, 8)
+        return Const(value, self.try_resolve(c.type, c) or S32)
+
+    def x_floating_literal(self, c):
+        text = "".join(tokens(c)).rstrip("fFlL")
+        value = float.fromhex(text) if "x" in text.lower() else float(text)
+        ctype = self.try_resolve(c.type, c) or cpptypes.scalar("f32")
+        return Const(value, cpptypes.scalar("f32") if ctype.etype not in ("f32", "f16", "bf16") else ctype)
+
+    def x_cxx_bool_literal_expr(self, c):
+        return Const(tokens(c)[0] == "true", BOOL)
+
+    def x_character_literal(self, c):
+        return Const(ord(eval(tokens(c)[0])), S32)
+
+    def x_cxx_null_ptr_literal_expr(self, c):
+        return Const(0, U64)
+
+    def x_decl_ref_expr(self, c):
+        decl = c.referenced
+        if decl is None:
+            return self.token_value(c)
+        kind = decl.kind.name
+        if kind == "ENUM_CONSTANT_DECL":
+            return Const(EnumValue(decl.semantic_parent.spelling, decl.spelling, decl.enum_value),
+                         CType("enum", name=decl.semantic_parent.spelling))
+        if kind in ("TEMPLATE_NON_TYPE_PARAMETER",):
+            for frame in reversed(self.frames):
+                if decl.spelling in frame.targs:
+                    return frame.targs[decl.spelling]
+                break
+            raise error_at(c, f"template parameter '{decl.spelling}' has no argument: give it in the entry "
+                              f"(Name<...>)")
+        if kind in ("VAR_DECL", "PARM_DECL", "FIELD_DECL"):
+            bound = self.lookup_var(decl)
+            if bound is not None:
+                return bound
+            return self.outer_variable(c, decl)
+        if kind in ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD"):
+            raise error_at(c, f"'{decl.spelling}' used as a value (only calls are supported)")
+        raise error_at(c, f"unsupported reference to {kind.lower()} '{decl.spelling}'")
+
+    def outer_variable(self, c, decl):
+        """A variable not declared in the translated code: a constexpr global or static member
+        (folded), or a captured local/member of a __VEC_SCOPE__ block (a parameter)."""
+        init = _initializer(decl)
+        if init is not None and (decl.type.is_const_qualified() or "constexpr" in tokens(decl)[:4]):
+            saved = self.frames
+            self.frames = self.frames[:1] + [Frame(targs=dict(self.frames[0].targs))]
+            try:
+                value = self.try_const(init)
+            finally:
+                self.frames = saved
+            if value is not None:
+                ctype = self.try_resolve(decl.type, decl)
+                if ctype is not None and ctype.is_scalar:
+                    value = self.convert(value, ctype)
+                elif ctype is not None and ctype.kind == "struct" and isinstance(value.value, list):
+                    value = Const(self.struct_value(ctype.name, value.value), ctype)
+                self.captures[decl.hash] = value
+                return value
+        if self.const_only:
+            raise NotConstant
+        if not self.capturing:
+            raise error_at(c, f"'{decl.spelling}' is not a parameter or local of the translated function")
+        ctype = self.resolve_type(decl.type, decl)
+        if ctype.kind not in ("ptr", "int", "float", "bool"):
+            raise error_at(c, f"'{decl.spelling}' ({ctype}) is captured by the block but is not a pointer or scalar")
+        reg = VReg("s", len(self.regs), decl.spelling, loc_of(decl), 0)
+        self.regs.append(reg)
+        value = RV(reg, ctype if ctype.kind != "bool" else BOOL)
+        self.params.append(ParamSlot(decl.spelling, "pointer" if ctype.kind == "ptr" else "scalar",
+                                     ctype.etype, str(ctype), reg))
+        self.captures[decl.hash] = value
+        return value
+
+    capturing = False
+
+    def struct_value(self, name, values):
+        decl = self.index.struct(name)
+        fields = [f.spelling for f in decl.get_children() if f.kind.name == "FIELD_DECL"] if decl else []
+        return dict(zip(fields, values))
+
+    def x_member_ref_expr(self, c):
+        decl = c.referenced
+        children = list(c.get_children())
+        if children:
+            base = self.expr(children[0])
+            if isinstance(base, Const) and isinstance(base.value, dict) and c.spelling in base.value:
+                return base.value[c.spelling]
+            if isinstance(base, Const) and isinstance(base.value, CType):
+                return self.static_member(c, base.value)
+        if decl is not None and decl.kind.name in ("FIELD_DECL", "VAR_DECL"):
+            bound = self.lookup_var(decl)
+            return bound if bound is not None else self.outer_variable(c, decl)
+        return self.token_value(c)
+
+    def static_member(self, c, ctype):
+        raise error_at(c, f"unsupported member access on {ctype}")
+
+    def x_cxx_this_expr(self, c):
+        return Const("this", None)
+
+    def x_init_list_expr(self, c):
+        return Const([self.expr(ch) for ch in c.get_children()], None)
+
+    def x_cxx_functional_cast_expr(self, c):
+        return self.cast_expr(c)
+
+    x_cstyle_cast_expr = x_cxx_functional_cast_expr
+    x_cxx_static_cast_expr = x_cxx_functional_cast_expr
+    x_cxx_reinterpret_cast_expr = x_cxx_functional_cast_expr
+
+    def cast_expr(self, c):
+        children = [ch for ch in c.get_children() if ch.kind.name not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+        target = self.resolve_type(c.type, c)
+        value = self.expr(children[-1])
+        if target.kind == "ptr":
+            if isinstance(value, RV):
+                return RV(value.reg, target)
+            return Const(self.const_number(value), target)
+        if target.is_scalar:
+            return self.convert(value, target)
+        return value
+
+    def x_cxx_unary_expr(self, c):
+        toks = tokens(c)
+        if toks[0] == "sizeof":
+            inner = "".join(t + (" " if t.isidentifier() else "") for t in toks[2:-1]).strip()
+            if inner.endswith("..."):
+                raise error_at(c, "sizeof... is not supported")
+            children = [ch for ch in c.get_children() if ch.kind.name.endswith("_EXPR")]
+            if children:
+                value = self.expr(children[0])
+                return Const(value.ctype.width, U64)
+            ctype = self.type_from_text(" ".join(toks[2:-1]))
+            if ctype is None:
+                raise error_at(c, f"sizeof of an unknown type: {' '.join(toks[2:-1])}")
+            return Const(VECTOR_BYTES if ctype.kind == "vec" else ctype.width, U64)
+        raise error_at(c, f"unsupported '{toks[0]}' expression")
+
+    def x_conditional_operator(self, c):
+        cond, a, b = list(c.get_children())
+        value = self.try_const(cond)
+        if value is not None:
+            return self.expr(a if self.truth(value) else b)
+        ctype = self.resolve_type(c.type, c)
+        result = RV(self.new_reg("s"), ctype)
+        other, end = self.label("else"), self.label("endsel")
+        self.cond_branch(cond, False, other)
+        self.store(result, self.expr(a))
+        self.branch_to(end)
+        self.place(other)
+        self.store(result, self.expr(b))
+        self.place(end)
+        return result
+
+    def x_unary_operator(self, c):
+        op = operator_of(c)
+        (child,) = list(c.get_children())
+        if op in ("++", "--", "post++", "post--"):
+            var = self.expr(child)
+            if not isinstance(var, RV):
+                raise error_at(c, f"'{op.replace('post', '')}' on something that is not a variable")
+            old = None
+            if op.startswith("post") and not getattr(self, "_discarding", False):
+                old = RV(self.new_reg("s"), var.ctype)
+                self.emit(f"mov {old.reg}, {var.reg}")
+            step = 1 if "++" in op else -1
+            if var.ctype.kind == "ptr":
+                step *= dtypes.BY_SPELLING[var.ctype.etype].width
+            self.emit(f"add {var.reg}, {var.reg}, {step}")
+            if var.ctype.kind == "int" and var.ctype.width < 8:
+                self.wrap_into(var.reg, var.reg, var.ctype)
+            return old or var
+        value = self.expr(child)
+        if op == "!":
+            if isinstance(value, Const):
+                return Const(int(not self.truth(value)), BOOL)
+            return self.compare_value("==", value, Const(0, S32))
+        if op == "+":
+            return value
+        if op in ("-", "~"):
+            if isinstance(value, Const):
+                n = self.const_number(value)
+                if isinstance(n, float):
+                    return Const(-n, value.ctype)
+                ctype = _common(value.ctype, value.ctype)
+                return Const(_int_c(-n if op == "-" else ~n, ctype), ctype)
+            if value.ctype.kind == "float":
+                zero = self.new_reg("s")
+                self.emit(f"fmov {zero}.{value.ctype.etype}, 0.0")
+                self.emit(f"fsub {zero}.{value.ctype.etype}, {zero}.{value.ctype.etype}, {value.reg}.{value.ctype.etype}")
+                return RV(zero, value.ctype)
+            ctype = _common(value.ctype, value.ctype)
+            value = self.convert(value, ctype)
+            reg = self.new_reg("s")
+            if op == "-":
+                self.emit(f"mov {reg}, 0")
+                self.emit(f"sub {reg}, {reg}, {value.reg}")
+            else:
+                self.emit(f"xor {reg}, {value.reg}, -1")
+            self.wrap_into(reg, reg, ctype) if ctype.width < 8 else None
+            return RV(reg, ctype)
+        if op == "*" or op == "&":
+            raise error_at(c, f"unary '{op}' (pointer dereference or address) is not supported in a vector function")
+        raise error_at(c, f"unsupported operator '{op}'")
+
+    _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "&": "and", "|": "or", "^": "xor",
+              "<<": "shl", ">>": "shr"}
+    _FLOAT = {"+": "fadd", "-": "fsub", "*": "fmul", "/": "fdiv"}
+
+    def x_binary_operator(self, c):
+        op = operator_of(c)
+        a, b = list(c.get_children())
+        if op == "=":
+            return self.assign(c, a, b)
+        if op == ",":
+            self.expr(a, discard=True)
+            return self.expr(b)
+        if op in ("&&", "||"):
+            left = self.try_const(a)
+            if left is not None and (self.truth(left) == (op == "||")):
+                return Const(int(op == "||"), BOOL)
+            if left is not None:
+                right = self.expr(b)
+                return Const(int(self.truth(right)), BOOL) if isinstance(right, Const) else self.convert(right, BOOL)
+            reg, end = self.new_reg("s"), self.label("logic")
+            self.emit(f"mov {reg}, {int(op == '||')}")
+            self.cond_branch(c, op == "||", end)
+            self.emit(f"mov {reg}, {int(op != '||')}")
+            self.place(end)
+            return RV(reg, BOOL)
+        left, right = self.expr(a), self.expr(b)
+        return self.arith(c, op, left, right)
+
+    def arith(self, c, op, left, right):
+        if op in self._BRANCH:
+            if isinstance(left, Const) and isinstance(right, Const):
+                return Const(int(_fold_compare(op, self.const_number(left), self.const_number(right))), BOOL)
+            return self.compare_value(op, left, right)
+        if left.ctype is not None and left.ctype.kind == "ptr" or right.ctype is not None and right.ctype.kind == "ptr":
+            return self.pointer_arith(c, op, left, right)
+        if left.ctype.kind == "float" or right.ctype.kind == "float":
+            return self.float_arith(c, op, left, right)
+        ctype = _common(left.ctype, right.ctype) if op not in ("<<", ">>") else _common(left.ctype, left.ctype)
+        left, right = self.convert(left, ctype), self.convert(right, ctype)
+        if isinstance(left, Const) and isinstance(right, Const):
+            return Const(_fold_int(c, op, self.const_number(left), self.const_number(right), ctype), ctype)
+        if op not in self._ARITH:
+            raise error_at(c, f"unsupported operator '{op}'")
+        if isinstance(left, Const):
+            left = self.materialize(left)
+        mnemonic = self._ARITH[op]
+        if op == ">>" and not ctype.signed and ctype.width == 8:
+            raise error_at(c, "'>>' of a 64-bit unsigned value: ascasm's shr is arithmetic")
+        reg = self.new_reg("s")
+        self.emit(f"{mnemonic} {reg}, {left.reg}, {self.operand(right)}")
+        if op in ("+", "-", "*", "<<") and ctype.width < 8:
+            self.wrap_into(reg, reg, ctype)
+        return RV(reg, ctype)
+
+    def float_arith(self, c, op, left, right):
+        ctype = left.ctype if left.ctype.kind == "float" else right.ctype
+        if left.ctype.kind == "float" and right.ctype.kind == "float" and left.ctype.width != right.ctype.width:
+            ctype = left.ctype if left.ctype.width > right.ctype.width else right.ctype
+        if isinstance(left, Const) and isinstance(right, Const):
+            x, y = float(self.const_number(left)), float(self.const_number(right))
+            result = {"+": x + y, "-": x - y, "*": x * y, "/": x / y if y else math.copysign(math.inf, x)}[op]
+            return Const(result, ctype)
+        if op not in self._FLOAT:
+            raise error_at(c, f"operator '{op}' on float scalars has no ascasm instruction")
+        left = self.materialize(self.convert(left, ctype) if isinstance(left, RV) else left, ctype)
+        t = ctype.etype
+        rhs = self.convert(right, ctype) if isinstance(right, RV) else right
+        rhs_text = f"{rhs.reg}.{t}" if isinstance(rhs, RV) else _float_text(float(self.const_number(rhs)))
+        reg = self.new_reg("s")
+        self.emit(f"{self._FLOAT[op]} {reg}.{t}, {left.reg}.{t}, {rhs_text}")
+        return RV(reg, ctype)
+
+    def pointer_arith(self, c, op, left, right):
+        if op not in ("+", "-") or (right.ctype.kind == "ptr" and op == "+"):
+            raise error_at(c, f"unsupported pointer arithmetic '{op}'")
+        if left.ctype.kind != "ptr":
+            left, right = right, left
+        if right.ctype.kind == "ptr":
+            raise error_at(c, "the difference of two pointers is not supported")
+        size = dtypes.BY_SPELLING[left.ctype.etype].width
+        offset = self.arith(c, "*", self.convert(right, S64), Const(size, S64))
+        if isinstance(offset, Const) and isinstance(left, Const):
+            n = self.const_number(offset)
+            return Const(self.const_number(left) + (n if op == "+" else -n), left.ctype)
+        if isinstance(left, Const):
+            left = self.materialize(left, left.ctype)
+        reg = self.new_reg("s")
+        self.emit(f"{self._ARITH[op]} {reg}, {left.reg}, {self.operand(offset)}")
+        return RV(reg, left.ctype)
+
+    def x_compound_assignment_operator(self, c):
+        op = operator_of(c)[:-1]
+        a, b = list(c.get_children())
+        var = self.expr(a)
+        if not isinstance(var, RV):
+            raise error_at(a, "assignment to something that is not a variable")
+        value = self.arith(c, op, var, self.expr(b))
+        self.store(var, value)
+        return var
+
+    def assign(self, c, a, b):
+        target = self.expr(a)
+        if not isinstance(target, RV):
+            raise error_at(a, "assignment to something that is not a run-time variable (a constant?)")
+        if target.ctype.kind in ("vec", "mask", "addr", "ustore", "uload"):
+            self.assign_register(target, b)
+        else:
+            self.store(target, self.expr(b))
+        return target
+
+    def assign_register(self, var: RV, init):
+        """A register variable = a call returning one (CreateMask, UpdateMask, CreateAddrReg) or another
+        variable of its kind."""
+        init = _strip(init)
+        call = _find_call(init)
+        if call is not None:
+            result = self.call(call, dest=var)
+            if result is not var and isinstance(result, RV):
+                self.copy_register(init, var, result)
+            return
+        value = self.expr(init)
+        if isinstance(value, RV) and value.ctype.kind == var.ctype.kind:
+            self.copy_register(init, var, value)
+            return
+        raise error_at(init, f"cannot initialise a {var.ctype} from this expression")
+
+    def copy_register(self, c, var: RV, value: RV):
+        if var.ctype.kind == "mask":
+            self.emit(f"pmov {var.reg}, {value.reg}")
+        else:
+            raise error_at(c, f"copying a {var.ctype} is not supported: use the value's own variable")
+
+    # --- calls ------------------------------------------------------------------------------
+    def x_call_expr(self, c):
+        return self.call(c)
+
+    def call(self, c, dest: RV | None = None):
+        callee, args = _callee(c)
+        name, path, decl = self.callee_name(callee, c)
+        if not name:
+            # a constructor call (T(x)) or a conversion
+            if args and "dependent" not in c.type.spelling:
+                target = self.try_resolve(c.type, c)
+                value = self.expr(args[0])
+                return self.convert(value, target) if target is not None and target.is_scalar else value
+            if not args and dest is None:
+                return Const(0, self.try_resolve(c.type, c))
+            raise error_at(c, "unsupported call")
+        short = name.split("::")[-1]
+        in_reg = any(p in ("Reg", "MicroAPI") for p in path)
+        if short in regapi.REG_ALIASES and in_reg:
+            short = self.reg_alias(short, args)
+        builtin = getattr(self, "builtin_" + short, None)
+        if builtin is not None and (decl is None or not _has_body(decl)):
+            return builtin(c, callee, args)
+        if in_reg or (regapi.lookup(short) is not None and decl is None):
+            return self.reg_call(c, callee, short, args, dest)
+        if short in regapi.HOST_SIDE:
+            raise error_at(c, f"'{short}' is a host-side call: it belongs outside the vector function "
+                              "(data movement between GM and UB, synchronisation and queues run on the scalar side)")
+        if short.startswith("asc_"):
+            raise error_at(c, f"'{short}': the asc_* C API is not translated yet; use the Reg:: function "
+                              "(see docs/frontend.md)")
+        target = decl if decl is not None and _has_body(decl) else self.index.function(short, len(args), path)
+        if target is None:
+            raise error_at(c, f"'{name}': no definition to inline and no Reg API of that name",
+                           [f"the Reg API pages are listed in docs/frontend.md"])
+        return self.inline(c, callee, target, args)
+
+    def reg_alias(self, short, args):
+        first = self.try_kind(args[0]) if args else None
+        return regapi.REG_ALIASES[short][0 if first == "vec" else 1]
+
+    def try_kind(self, arg):
+        try:
+            self.const_only += 1
+            value = self.expr(arg)
+            return value.ctype.kind if value.ctype is not None else None
+        except (NotConstant, CppError):
+            decl = _referenced_decl(arg)
+            if decl is not None:
+                bound = self.lookup_var(decl)
+                if bound is not None and bound.ctype is not None:
+                    return bound.ctype.kind
+            return None
+        finally:
+            self.const_only -= 1
+
+    def callee_name(self, callee, c):
+        """The called function's name, its written namespace path, and its declaration if resolved."""
+        decl = callee.referenced if callee is not None else None
+        path, name = [], ""
+        if callee is not None:
+            for ch in callee.walk_preorder():
+                if ch.kind.name == "NAMESPACE_REF":
+                    path.append(ch.spelling)
+                elif ch.kind.name in ("OVERLOADED_DECL_REF",) and not name:
+                    name = ch.spelling
+                elif ch.kind.name == "TYPE_REF" and not path and not name:
+                    pass
+        if decl is not None and decl.kind.name in ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD"):
+            name = decl.spelling
+            path = qualified_name(decl).split("::")[:-1] or path
+            return name, path, decl
+        if decl is not None and decl.kind.name == "CONSTRUCTOR":
+            return "", path, decl
+        if not name and callee is not None:
+            name = callee.spelling or (c.spelling if c.spelling else "")
+        if not name:
+            toks = tokens(callee) if callee is not None else []
+            names = [t for t in toks if t.isidentifier() and t not in ("template", "typename")]
+            name = names[-1] if names and "<" not in toks else (toks[toks.index("<") - 1] if "<" in toks else "")
+        return name, path, None
+
+    def explicit_template_args(self, callee) -> list[str]:
+        """The `<...>` after the called name, as argument texts."""
+        toks = tokens(callee) if callee is not None else []
+        if "<" not in toks:
+            return []
+        start = toks.index("<")
+        depth, end = 0, len(toks)
+        for i in range(start, len(toks)):
+            if toks[i] == "<":
+                depth += 1
+            elif toks[i] == ">":
+                depth -= 1
+            elif toks[i] == ">>":
+                depth -= 2
+            if depth <= 0:
+                end = i
+                break
+        inner = toks[start + 1:end]
+        text = ""
+        for t in inner:
+            text += (" " if text and (t[0].isalnum() or t[0] == "_") and (text[-1].isalnum() or text[-1] == "_") else "") + t
+        return split_template_args(text)
+
+    def template_arg_value(self, text: str, c):
+        """A template argument's text as a Const: a type, an enum member, a constexpr name or a number."""
+        ctype = self.type_from_text(text)
+        if ctype is not None and ctype.kind not in ("enum", "struct"):
+            return Const(ctype, None)
+        name = text.split("::")[-1].strip()
+        for frame in reversed(self.frames):
+            if name in frame.targs:
+                return frame.targs[name]
+            break
+        member = self.index.enum_constant(text)
+        if member is not None:
+            return Const(EnumValue(member.semantic_parent.spelling, member.spelling, member.enum_value),
+                         CType("enum", name=member.semantic_parent.spelling))
+        var = self.index.variable(name)
+        if var is not None:
+            value = self.outer_variable(c, var)
+            if isinstance(value, Const):
+                return value
+        try:
+            return Const(int(text.rstrip("uUlL"), 0), S64)
+        except ValueError:
+            pass
+        value = self.index.eval_text(text, self)
+        if value is not None:
+            return value
+        raise error_at(c, f"cannot evaluate the template argument '{text}'")
+
+    # builtins of the stubs that fold
+    def builtin_GetVecLen(self, c, callee, args):
+        return Const(VECTOR_BYTES, U32)
+
+    def builtin_CeilDivision(self, c, callee, args):
+        a, b = (self.expr(x) for x in args)
+        if isinstance(a, Const) and isinstance(b, Const):
+            x, y = self.const_number(a), self.const_number(b)
+            return Const((x + y - 1) // y, _common(a.ctype, b.ctype))
+        ctype = _common(a.ctype, b.ctype)
+        total = self.arith(c, "+", a, self.arith(c, "-", b, Const(1, ctype)))
+        return self.arith(c, "/", total, b)
+
+    builtin_CeilDiv = builtin_CeilDivision
+    builtin_DivCeil = builtin_CeilDivision
+
+    def builtin_min(self, c, callee, args):
+        return self.choose(c, args, "<")
+
+    def builtin_max(self, c, callee, args):
+        return self.choose(c, args, ">")
+
+    builtin_Min = builtin_min
+    builtin_Max = builtin_max
+
+    def choose(self, c, args, op):
+        a, b = (self.expr(x) for x in args)
+        if isinstance(a, Const) and isinstance(b, Const):
+            x, y = self.const_number(a), self.const_number(b)
+            return Const(x if _fold_compare(op, x, y) else y, _common(a.ctype, b.ctype))
+        ctype = _common(a.ctype, b.ctype)
+        a, b = self.convert(a, ctype), self.convert(b, ctype)
+        result = RV(self.new_reg("s"), ctype)
+        done = self.label("pick")
+        self.store(result, a)
+        a_reg = result
+        self.emit(f"{self._BRANCH[op]} {a_reg.reg}, {self.operand(b)}, {done}")
+        self.store(result, b)
+        self.place(done)
+        return result
+
+    def builtin_SetCtrlSpr(self, c, callee, args):
+        targs = self.explicit_template_args(callee)
+        values = [self.expr(a) for a in args]
+        self.ctrl.setdefault("SetCtrlSpr", []).append(
+            (tuple(targs), tuple(self.const_number(v) if isinstance(v, Const) else None for v in values)))
+        return Const(0, S32)
+
+    def inline(self, c, callee, decl, args):
+        if len(self.frames) > MAX_INLINE_DEPTH:
+            raise error_at(c, f"helper calls nested deeper than {MAX_INLINE_DEPTH} (recursion?)")
+        body = _body(decl)
+        params = [ch for ch in decl.get_children() if ch.kind.name == "PARM_DECL"]
+        frame = Frame(ret_label=self.label("ret"))
+        # class template arguments stay visible in methods
+        if decl.kind.name == "CXX_METHOD" or decl.semantic_parent.kind.name in ("CLASS_TEMPLATE", "CLASS_DECL",
+                                                                                 "STRUCT_DECL"):
+            frame.targs.update(self.frames[-1].targs)
+        explicit = self.explicit_template_args(callee)
+        tparams = [ch for ch in decl.get_children()
+                   if ch.kind.name in ("TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER",
+                                       "TEMPLATE_TEMPLATE_PARAMETER")]
+        for tp, text in zip(tparams, explicit):
+            frame.targs[tp.spelling] = self.template_arg_value(text, c)
+        values = [self.call_arg(a) for a in args]
+        # deduce the rest from the arguments' types
+        for param, value in zip(params, values):
+            _deduce(param.type.spelling, value, frame.targs, {tp.spelling for tp in tparams})
+        for tp in tparams[len(explicit):]:
+            if tp.spelling not in frame.targs:
+                default = _template_default(tp)
+                if default is None:
+                    raise error_at(c, f"cannot deduce template parameter '{tp.spelling}' of '{decl.spelling}'")
+                self.frames.append(frame)
+                try:
+                    frame.targs[tp.spelling] = self.template_arg_value(default, c)
+                finally:
+                    self.frames.pop()
+        self.frames.append(frame)
+        try:
+            result_type = decl.result_type
+            frame.ret_type = self.resolve_type(result_type, decl) if result_type.spelling not in ("void",) else None
+            for param, value in zip(params, values):
+                self.bind_param(param, value, body)
+            if len(values) < len(params):
+                for param in params[len(values):]:
+                    init = _initializer(param)
+                    if init is None:
+                        raise error_at(c, f"missing argument '{param.spelling}'")
+                    self.bind_param(param, self.expr(init), body)
+            try:
+                self.stmt(body)
+            except ConstReturn:
+                pass
+        finally:
+            self.frames.pop()
+        if any(line.text.endswith(frame.ret_label) for line in self.lines[-64:]):
+            self.place(frame.ret_label)
+        if frame.const_return is not None:
+            return frame.const_return
+        if frame.ret_reg is not None:
+            return frame.ret_reg
+        return Const(0, S32)
+
+    def call_arg(self, arg):
+        value = self.expr(arg)
+        return value
+
+    def bind_param(self, param, value, body):
+        ctype = self.resolve_type(param.type, param)
+        by_ref = param.type.kind.name in ("LVALUEREFERENCE", "RVALUEREFERENCE") or "&" in param.type.spelling
+        if isinstance(value, RV) and (by_ref or value.ctype.kind not in ("int", "float", "bool", "ptr")):
+            self.bind(param, value if not ctype.is_scalar else RV(value.reg, value.ctype))
+            return
+        if isinstance(value, Const) and not _writes(body, {param.hash}):
+            self.bind(param, self.convert(value, ctype) if ctype.is_scalar else value)
+            return
+        var = RV(self.new_reg("s", param.spelling, loc_of(param)), ctype)
+        self.store(var, value)
+        self.bind(param, var)
+
+    # --- Reg API calls ----------------------------------------------------------------------
+    def reg_call(self, c, callee, name, args, dest):
+        api = regapi.lookup(name)
+        if api is None:
+            raise error_at(c, f"Reg::{name} has no ascasm instruction (no row implements it)",
+                           [f"its reference page: reg-api, the function {name}; `ascasm explain Reg::` lists the "
+                            "supported ones"])
+        explicit = [self.template_arg_value(t, c) for t in self.explicit_template_args(callee)]
+        values = [self.reg_arg(a) for a in args]
+        kinds = [_kind_of(v) for v in values]
+        candidates = [f for f in api.forms if _matches(f, kinds)]
+        if not candidates:
+            got = ", ".join(str(v.ctype) if v.ctype else "?" for v in values)
+            raise error_at(c, f"no form of Reg::{name} takes ({got})",
+                           [f"forms: " + "; ".join(f.args or "()" for f in api.forms)])
+        errors = []
+        for form in candidates:
+            options = self.options_of(c, form, explicit, values)
+            if all(str(options.get(k)) == v for k, v in form.when):
+                return self.emit_form(c, api, form, options, values, args, dest)
+            errors.append(", ".join(f"{k}={options.get(k)}" for k, v in form.when))
+        raise error_at(c, f"Reg::{name} with these template options has no ascasm instruction: "
+                          f"{errors[0] if errors else ''}", [f"see `ascasm explain Reg::{name}`"])
+
+    def reg_arg(self, arg):
+        value = self.expr(arg)
+        return value
+
+    def options_of(self, c, form, explicit, values) -> dict:
+        options = {}
+        for i, tp in enumerate(form.tparams):
+            name, _, default = tp.partition("=")
+            if i < len(explicit):
+                v = explicit[i]
+                options[name] = v.value if isinstance(v.value, (CType, EnumValue, dict)) else v.value
+            elif default:
+                options[name] = default
+        if "T" not in options or options["T"] is None or str(options.get("T")) == "DefaultType":
+            for v in values:
+                if v.ctype is not None and v.ctype.kind in ("vec", "ptr"):
+                    options["T"] = cpptypes.scalar(v.ctype.etype)
+                    break
+        return {k: (v.member if isinstance(v, EnumValue) else v) for k, v in options.items()}
+
+    def emit_form(self, c, api, form, options, values, args, dest):
+        roles = {}
+        t = options.get("T")
+        etype = t.etype if isinstance(t, CType) and t.etype else None
+        for (role, kind), value, arg in zip(form.arg_list, values, args):
+            roles[role] = (kind, value, arg)
+        result = None
+        if form.ret:
+            role, kind = form.ret.split(":")
+            result = dest if dest is not None else RV(self.new_reg(kind if kind != "r" else "a", "temporary"),
+                                                      CType({"p": "mask", "r": "addr"}[kind]))
+            roles[role] = (kind, result, None)
+        for template in form.asm:
+            self.emit(self.format_form(c, template, roles, etype, options))
+        return result if result is not None else Const(0, S32)
+
+    def format_form(self, c, template, roles, etype, options):
+        out, i = "", 0
+        while i < len(template):
+            if template[i] != "{":
+                out += template[i]
+                i += 1
+                continue
+            j = template.index("}", i)
+            field_ = template[i + 1:j]
+            out += self.form_field(c, field_, roles, etype, options)
+            i = j + 1
+        return out
+
+    def form_field(self, c, field_, roles, etype, options):
+        if field_ == "T":
+            return etype
+        if field_.startswith("opt:"):
+            return str(options[field_[4:]])
+        if field_ in ("cast", "cast_options"):
+            return self.cast_text(c, field_, roles, options)
+        role, _, view = field_.partition(".")
+        role, _, as_type = role.partition("/")
+        kind, value, arg = roles[role]
+        if kind in ("v",):
+            return f"{value.reg}.{as_type or value.ctype.etype}"
+        if kind == "p" and view == "b":
+            if etype is None:
+                raise error_at(c, "this call needs its element type T")
+            width = 8 * dtypes.BY_SPELLING[etype].width
+            return f"{value.reg}.b{width}"
+        if kind == "r" and view == "b":
+            return f"{value.reg}.b{8 * dtypes.BY_SPELLING[etype].width}"
+        if kind in ("p", "r", "u", "q"):
+            return str(value.reg)
+        if kind in ("a", "A"):
+            return str(value.reg if isinstance(value, RV) else self.materialize(value, value.ctype).reg)
+        if kind == "S":
+            return str(value.reg)
+        if kind == "s":
+            if role == "stride" or role == "index":
+                return self.operand(value) if isinstance(value, Const) else str(value.reg)
+            return self.typed_operand(value, etype or value.ctype.etype)
+        raise error_at(c, f"internal: unknown operand kind {kind}")
+
+    def cast_text(self, c, field_, roles, options):
+        trait = options.get("trait")
+        if trait is None or trait == "castTrait":
+            trait = {}
+        if not isinstance(trait, dict):
+            raise error_at(c, "Cast's trait must be a constant CastTrait")
+        dst, src = roles["dst"][1].ctype.etype, roles["src"][1].ctype.etype
+        fields = {k: (v.value.member if isinstance(v, Const) and isinstance(v.value, EnumValue) else v)
+                  for k, v in trait.items()}
+        from ..isa.table import CONVERSIONS, PARTS
+        conversion = CONVERSIONS.get((dst, src))
+        if conversion is None:
+            raise error_at(c, f"Cast from {src} to {dst} has no ascasm instruction")
+        if field_ == "cast":
+            mode = regapi.ROUND_MODES.get(str(fields.get("roundMode", "UNKNOWN")), "")
+            if not conversion.modes:
+                return ""
+            if not mode:
+                raise error_at(c, f"Cast from {src} to {dst} needs a round mode (trait.roundMode): "
+                                  f"{', '.join('CAST_' + m.upper() for m in conversion.modes)}")
+            if mode not in conversion.modes:
+                raise error_at(c, f"Cast from {src} to {dst} has no round mode {fields.get('roundMode')}")
+            return "." + mode
+        text = ""
+        if str(fields.get("satMode", "")) == "SAT":
+            text += ", sat"
+        ratio = max(dtypes.BY_SPELLING[dst].width, dtypes.BY_SPELLING[src].width) // \
+            min(dtypes.BY_SPELLING[dst].width, dtypes.BY_SPELLING[src].width)
+        if ratio > 1:
+            layout = {"ZERO": 0, "ONE": 1, "TWO": 2, "THREE": 3}.get(str(fields.get("layoutMode", "ZERO")), 0)
+            text += ", " + PARTS[ratio][layout]
+        return text
+
+    def token_value(self, c):
+        """An expression libclang leaves unexposed in a template (a dependent name): by its tokens."""
+        text = " ".join(tokens(c))
+        if not text:
+            raise error_at(c, "unsupported expression")
+        return self.template_arg_value(text.replace(" :: ", "::"), c)
+
+    def x_cxx_dependent_scope_member_expr(self, c):
+        return self.token_value(c)
+
+    def x_type_ref(self, c):
+        return Const(self.resolve_type(c.type, c), None)
+
+    def x_array_subscript_expr(self, c):
+        raise error_at(c, "array subscripts (pointer dereference) are not supported in a vector function: "
+                          "use LoadAlign/StoreAlign")
+
+
+_REG_FILE = {"vec": "v", "mask": "p", "addr": "a", "ustore": "u", "uload": "q"}
+_KIND_LETTER = {"vec": "v", "mask": "p", "addr": "r", "ustore": "u", "uload": "q", "ptr": "a", "int": "s",
+                "float": "s", "bool": "s", "enum": "s"}
+
+
+def _kind_of(value) -> str:
+    if value.ctype is None:
+        return "?"
+    letter = _KIND_LETTER.get(value.ctype.kind, "?")
+    if isinstance(value, RV) and letter in ("a", "s") and value.reg.name and value.reg.name != "temporary":
+        return letter.upper()        # a variable: may be passed where the call updates it
+    return letter
+
+
+def _matches(form, kinds) -> bool:
+    expected = [k for _, k in form.arg_list]
+    if len(expected) != len(kinds):
+        return False
+    for want, got in zip(expected, kinds):
+        if want == got or (want.lower() == got.lower() and want.islower()):
+            continue
+        return False
+    return True
+
+
+def _float_text(value) -> str:
+    value = float(value)
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    if math.isnan(value):
+        return "nan"
+    return repr(value)
+
+
+def _fold_compare(op, x, y) -> bool:
+    return {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
+
+
+def _fold_int(c, op, x, y, ctype):
+    if op in ("/", "%"):
+        if y == 0:
+            raise error_at(c, "division by zero in a constant expression")
+        q = abs(x) // abs(y) * (1 if (x >= 0) == (y >= 0) else -1)
+        value = q if op == "/" else x - q * y
+    else:
+        value = {"+": x + y, "-": x - y, "*": x * y, "&": x & y, "|": x | y, "^": x ^ y,
+                 "<<": x << (y & 63), ">>": x >> (y & 63)}[op]
+    return _int_c(value, ctype)
+
+
+def _strip(c):
+    while c.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR") and len(list(c.get_children())) == 1:
+        c = list(c.get_children())[0]
+    return c
+
+
+def _find_call(c):
+    c = _strip(c)
+    if c.kind.name == "CALL_EXPR":
+        callee, args = _callee(c)
+        if not callee and len(args) == 1 and c.referenced is not None and c.referenced.kind.name == "CONSTRUCTOR":
+            return _find_call(args[0])          # a copy construction around the call
+        return c
+    if c.kind.name in ("CXX_FUNCTIONAL_CAST_EXPR",):
+        children = list(c.get_children())
+        return _find_call(children[-1]) if children else None
+    return None
+
+
+def _callee(c):
+    children = list(c.get_children())
+    if not children:
+        return None, []
+    first = children[0]
+    if first.kind.name in ("DECL_REF_EXPR", "OVERLOADED_DECL_REF", "MEMBER_REF_EXPR", "UNEXPOSED_EXPR") and \
+            (c.referenced is None or c.referenced.kind.name != "CONSTRUCTOR" or first.kind.name != "UNEXPOSED_EXPR"):
+        inner = _strip(first)
+        if inner.kind.name in ("DECL_REF_EXPR", "OVERLOADED_DECL_REF", "MEMBER_REF_EXPR"):
+            if c.referenced is not None and c.referenced.kind.name == "CONSTRUCTOR":
+                return None, children
+            return inner, children[1:]
+    return None, children
+
+
+def _referenced_decl(c):
+    c = _strip(c)
+    return c.referenced if c.kind.name == "DECL_REF_EXPR" else None
+
+
+def _initializer(decl):
+    children = [ch for ch in decl.get_children()
+                if ch.kind.name not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF", "ANNOTATE_ATTR")
+                and not ch.kind.name.endswith("_ATTR")]
+    return children[-1] if children else None
+
+
+def _is_default_construct(init) -> bool:
+    return init.kind.name == "CALL_EXPR" and not list(init.get_children()) and init.referenced is not None \
+        and init.referenced.kind.name == "CONSTRUCTOR"
+
+
+def _has_body(decl) -> bool:
+    return _body(decl) is not None
+
+
+def _body(decl):
+    for ch in decl.get_children():
+        if ch.kind.name == "COMPOUND_STMT":
+            return ch
+    definition = decl.get_definition()
+    if definition is not None and definition != decl:
+        for ch in definition.get_children():
+            if ch.kind.name == "COMPOUND_STMT":
+                return ch
+    return None
+
+
+def _template_default(tp):
+    toks = tokens(tp)
+    if "=" in toks:
+        return " ".join(toks[toks.index("=") + 1:]).replace(" :: ", "::")
+    return None
+
+
+def _deduce(param_spelling: str, value, targs: dict, names: set):
+    """Bind a template type parameter from an argument: `T`, `T*`, `RegTensor<T>`, `const T&`."""
+    if value.ctype is None:
+        return
+    text = cpptypes.strip_qualifiers(param_spelling)
+    ctype = value.ctype
+    if text.endswith("*") and ctype.kind == "ptr":
+        text, ctype = cpptypes.strip_qualifiers(text[:-1]), cpptypes.scalar(ctype.etype)
+    elif "RegTensor<" in text and ctype.kind == "vec":
+        text, ctype = text[text.index("<") + 1:text.rindex(">")].split(",")[0].strip(), cpptypes.scalar(ctype.etype)
+    if text in names and text not in targs and ctype.kind in ("int", "float", "bool", "vec", "mask", "addr"):
+        targs[text] = Const(ctype, None)
+
+
+def _for_parts(c):
+    """for (init; cond; inc) body: libclang omits absent parts, so place them by source position."""
+    children = list(c.get_children())
+    body = children[-1]
+    rest = children[:-1]
+    toks = list(c.get_tokens())
+    semis = [t.extent.start.offset for t in toks if t.spelling == ";"][:2]
+    init = cond = inc = None
+    for ch in rest:
+        offset = ch.extent.start.offset
+        if len(semis) == 2 and offset < semis[0]:
+            init = ch
+        elif len(semis) == 2 and offset < semis[1]:
+            cond = ch
+        else:
+            inc = ch
+    return init, cond, inc, body
+
+
+def _counted_shape(c, cond, inc):
+    """(counter declaration, bound expression) of `for (... i = 0; i < n; ++i / i++ / i += 1)`."""
+    cond = _strip(cond)
+    if cond.kind.name != "BINARY_OPERATOR" or operator_of(cond) != "<":
+        return None
+    left, bound = list(cond.get_children())
+    decl = _referenced_decl(left)
+    if decl is None:
+        return None
+    inc = _strip(inc)
+    if inc.kind.name == "UNARY_OPERATOR" and operator_of(inc) in ("++", "post++"):
+        target = _referenced_decl(list(inc.get_children())[0])
+    else:
+        return None
+    if target is None or target.hash != decl.hash:
+        return None
+    return decl, bound
+
+
+def _decl_refs(c) -> set:
+    return {ch.referenced.hash for ch in c.walk_preorder() if ch.kind.name == "DECL_REF_EXPR" and ch.referenced
+            is not None and ch.referenced.kind.name in ("VAR_DECL", "PARM_DECL")} | \
+        {ch.referenced.hash for ch in c.walk_preorder() if ch.kind.name == "MEMBER_REF_EXPR" and ch.referenced
+         is not None}
+
+
+def _writes(body, hashes: set) -> bool:
+    """Whether `body` may write a variable in `hashes`: assigns, increments, or passes it to a call
+    (a call may take it by reference)."""
+    if not hashes:
+        return False
+    for ch in body.walk_preorder():
+        kind = ch.kind.name
+        if kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR", "UNARY_OPERATOR", "CALL_EXPR"):
+            children = list(ch.get_children())
+            if not children:
+                continue
+            if kind == "BINARY_OPERATOR":
+                if operator_of(ch) != "=":
+                    continue
+                targets = children[:1]
+            elif kind == "UNARY_OPERATOR":
+                if operator_of(ch) not in ("++", "--", "post++", "post--", "&"):
+                    continue
+                targets = children[:1]
+            elif kind == "CALL_EXPR":
+                targets = children[1:]
+            else:
+                targets = children[:1]
+            for t in targets:
+                d = _referenced_decl(t)
+                if d is not None and d.hash in hashes:
+                    return True
+    return False
+
+
+def _is_branch(text: str) -> bool:
+    word = text.split(" ", 1)[0]
+    return word in ("b", "beq", "bne", "blt", "ble", "bgt", "bge") or text.endswith(":")

@@ -1,0 +1,369 @@
+"""The C++ front end's translator: a `__simd_vf__` function or a `__VEC_SCOPE__` block of a kernel
+source, with its template arguments, becomes ascasm assembly lines (docs/frontend.md).
+
+    t = translate("kernel.cpp", "ScaleVF<float>")
+    t.params   # [Param(name, kind, etype, sreg, cpp_type)], the s register each arrives in
+    t.lines    # [AsmLine(text, (file, line, col))], ending in halt
+
+Entries: `Name` or `Name<float, 4>` (possibly qualified, `ns::Cls<half>::Name`), `Name#K` (the K-th
+__VEC_SCOPE__ block of function or method Name), `@LINE` (the function or block at or around LINE).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import regalloc
+from .clang import CppError, LibclangMissing, error_at, parse, qualified_name, tokens
+from .cpptypes import split_template_args
+from .lower import Const, ConstReturn, Frame, Lowering, ParamSlot, RV, VReg, _body, _template_default
+
+__all__ = ["translate", "list_units", "Translation", "Param", "AsmLine", "CppError", "LibclangMissing"]
+
+
+@dataclass(frozen=True)
+class AsmLine:
+    text: str
+    loc: tuple | None          # (file, line, col) of the C++ construct, or None
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str                  # "pointer" (a __ubuf__ T*: its UB byte address) or "scalar"
+    etype: str                 # the pointee's or the scalar's ascasm type ("f32", "u16")
+    sreg: int                  # the s register holding it on entry (a float: its bits)
+    cpp_type: str
+
+
+@dataclass
+class Translation:
+    entry: str
+    path: str
+    params: list
+    lines: list
+    ctrl: dict = field(default_factory=dict)
+
+    def text(self) -> str:
+        """The lines as assembly text (without buffers or the parameter prologue)."""
+        return "\n".join(line.text if line.text.endswith(":") else "        " + line.text for line in self.lines)
+
+
+_FUNCTION_KINDS = ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD")
+_SCOPE_KINDS = ("NAMESPACE", "CLASS_DECL", "STRUCT_DECL", "CLASS_TEMPLATE", "LINKAGE_SPEC",
+                "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION", "UNEXPOSED_DECL")
+
+
+class TUIndex:
+    """Declarations of the translation unit by name, for what the AST of a template leaves unresolved."""
+
+    def __init__(self, tu, main_file: str):
+        self.main_file = main_file
+        self.by_kind: dict = {}
+        self.functions: list = []
+        self.macros: list = []
+        self._walk(tu.cursor)
+
+    def _walk(self, cursor):
+        for c in cursor.get_children():
+            kind = c.kind.name
+            if kind == "MACRO_INSTANTIATION":
+                if c.spelling in ("__simd_vf__", "__VEC_SCOPE__") and c.location.file \
+                        and _same_file(c.location.file.name, self.main_file):
+                    self.macros.append(c)
+                continue
+            if kind in ("MACRO_DEFINITION", "INCLUSION_DIRECTIVE"):
+                continue
+            if kind in _FUNCTION_KINDS:
+                if c.is_definition():
+                    self.functions.append(c)
+                continue
+            if kind in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL", "ENUM_DECL", "VAR_DECL", "STRUCT_DECL", "CLASS_DECL",
+                        "TYPE_ALIAS_TEMPLATE_DECL"):
+                self.by_kind.setdefault(kind, {}).setdefault(c.spelling, []).append(c)
+            if kind == "ENUM_DECL":
+                for member in c.get_children():
+                    self.by_kind.setdefault("ENUM_CONSTANT_DECL", {}).setdefault(member.spelling, []).append(member)
+            if kind in _SCOPE_KINDS:
+                self._walk(c)
+
+    def _first(self, kind, name):
+        found = self.by_kind.get(kind, {}).get(name)
+        return found[-1] if found else None
+
+    def typedef(self, name):
+        return self._first("TYPEDEF_DECL", name) or self._first("TYPE_ALIAS_DECL", name)
+
+    def enum(self, name):
+        return self._first("ENUM_DECL", name)
+
+    def struct(self, name):
+        for kind in ("STRUCT_DECL", "CLASS_DECL"):
+            for c in reversed(self.by_kind.get(kind, {}).get(name, [])):
+                if c.is_definition():
+                    return c
+        return None
+
+    def variable(self, name):
+        return self._first("VAR_DECL", name)
+
+    def enum_constant(self, text):
+        parts = [p.strip() for p in text.split("::") if p.strip()]
+        if not parts or not parts[-1].isidentifier():
+            return None
+        for member in self.by_kind.get("ENUM_CONSTANT_DECL", {}).get(parts[-1], []):
+            if len(parts) < 2 or member.semantic_parent.spelling == parts[-2] or \
+                    parts[-2] in qualified_name(member.semantic_parent).split("::"):
+                return member
+        return None
+
+    def function(self, name, nargs, path):
+        best = None
+        for f in self.functions:
+            if f.spelling != name:
+                continue
+            params = [ch for ch in f.get_children() if ch.kind.name == "PARM_DECL"]
+            required = sum(1 for p in params if not any(t == "=" for t in tokens(p)))
+            if required <= nargs <= len(params):
+                best = f
+        return best
+
+    def eval_text(self, text, lowering):
+        return None
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return a == b
+
+
+@dataclass
+class Unit:
+    """A translatable unit: a vector function, or a __VEC_SCOPE__ block inside a function."""
+    function: object           # the FUNCTION_DECL/FUNCTION_TEMPLATE/CXX_METHOD cursor
+    block: object = None       # the block's COMPOUND_STMT for a __VEC_SCOPE__
+    number: int = 0            # the block's number in its function (1-based)
+
+    @property
+    def name(self) -> str:
+        base = qualified_name(self.function)
+        return f"{base}#{self.number}" if self.block is not None else base
+
+    @property
+    def line(self) -> int:
+        return (self.block or self.function).extent.start.line
+
+
+def find_units(index: TUIndex) -> list[Unit]:
+    units = []
+    by_function: dict = {}
+    for macro in index.macros:
+        offset = macro.extent.start.offset
+        in_file = [f for f in index.functions if _same_file(str(f.extent.start.file), index.main_file)]
+        if macro.spelling == "__simd_vf__":
+            # the qualifier stands among the declaration's first words, which an empty macro may leave
+            # outside the declaration's extent: the function is the one around it or the next one
+            following = [f for f in in_file if _contains(f, offset) or f.extent.start.offset >= offset]
+            function = min(following, key=lambda f: f.extent.start.offset, default=None)
+            body = _body(function) if function is not None else None
+            if body is not None and offset < body.extent.start.offset:
+                units.append(Unit(function))
+            continue
+        function = next((f for f in in_file if _contains(f, offset)), None)
+        if function is None:
+            continue
+        body = _body(function)
+        block = _block_after(body, macro.extent.end.offset) if body is not None else None
+        if block is not None:
+            count = by_function.setdefault(function.hash, [])
+            count.append(block)
+            units.append(Unit(function, block, len(count)))
+    return units
+
+
+def _contains(cursor, offset) -> bool:
+    return cursor.extent.start.offset <= offset < cursor.extent.end.offset
+
+
+def _block_after(body, offset):
+    best = None
+    for c in body.walk_preorder():
+        if c.kind.name == "COMPOUND_STMT" and c.extent.start.offset >= offset:
+            if best is None or c.extent.start.offset < best.extent.start.offset:
+                best = c
+    return best
+
+
+_ENTRY = re.compile(r"^(?P<name>[^#@]+?)(?:#(?P<block>\d+))?$")
+
+
+def _split_qualified(name: str) -> list[tuple[str, list[str]]]:
+    """`ns::Cls<half>::Run<float, 4>` -> [("ns", []), ("Cls", ["half"]), ("Run", ["float", "4"])]."""
+    parts, depth, start = [], 0, 0
+    i = 0
+    while i < len(name):
+        ch = name[i]
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif name.startswith("::", i) and depth == 0:
+            parts.append(name[start:i])
+            start = i + 2
+            i += 1
+        i += 1
+    parts.append(name[start:])
+    out = []
+    for part in parts:
+        part = part.strip()
+        if part.endswith(">") and "<" in part:
+            cut = part.index("<")
+            out.append((part[:cut].strip(), split_template_args(part[cut + 1:-1])))
+        else:
+            out.append((part, []))
+    return out
+
+
+def select_unit(units: list[Unit], entry: str | None, path: str):
+    """The unit `entry` names and the template arguments written in it:
+    (unit, function args, class args)."""
+    def listing():
+        return [f"{u.name} (line {u.line})" for u in units] or ["the file has no __simd_vf__ function and no "
+                                                                 "__VEC_SCOPE__ block"]
+    if entry is None or entry.strip() == "":
+        if len(units) == 1:
+            return units[0], [], []
+        raise CppError(f"{path}: {'several' if units else 'no'} vector functions or blocks: choose one with an "
+                       f"entry", notes=listing())
+    entry = entry.strip()
+    if entry.startswith("@"):
+        try:
+            line = int(entry[1:])
+        except ValueError:
+            raise CppError(f"bad entry {entry!r}: @ takes a line number") from None
+        around = [u for u in units if (u.block or u.function).extent.start.line <= line <=
+                  (u.block or u.function).extent.end.line]
+        if not around:
+            raise CppError(f"no vector function or __VEC_SCOPE__ block at line {line} of {path}", notes=listing())
+        return min(around, key=lambda u: (u.block or u.function).extent.end.offset -
+                   (u.block or u.function).extent.start.offset), [], []
+    m = _ENTRY.match(entry)
+    if not m:
+        raise CppError(f"bad entry {entry!r}: expected Name, Name<args>, Name#K or @LINE")
+    parts = _split_qualified(m.group("name"))
+    names = [p[0] for p in parts]
+    block = int(m.group("block")) if m.group("block") else 0
+    matches = [u for u in units if (u.number == block) and
+               qualified_name(u.function).split("::")[-len(names):] == names]
+    if not matches:
+        raise CppError(f"no {'block #%d of ' % block if block else ''}vector function '{m.group('name')}' in {path}",
+                       notes=listing())
+    function_args = parts[-1][1]
+    class_args = parts[-2][1] if len(parts) > 1 else []
+    return matches[0], function_args, class_args
+
+
+def _template_params(cursor) -> list:
+    return [c for c in cursor.get_children() if c.kind.name in ("TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER")]
+
+
+def _class_of(function):
+    parent = function.semantic_parent
+    return parent if parent is not None and parent.kind.name in ("CLASS_TEMPLATE", "CLASS_DECL", "STRUCT_DECL",
+                                                                 "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION") else None
+
+
+def _bind_template(lowering, cursor, texts, what, named=None):
+    params = _template_params(cursor)
+    frame = lowering.frame
+    if len(texts) > len(params):
+        raise CppError(f"{what} takes {len(params)} template arguments, the entry gives {len(texts)}")
+    for i, param in enumerate(params):
+        if named and param.spelling in named:
+            text = named[param.spelling]
+        elif i < len(texts):
+            text = texts[i]
+        else:
+            text = _template_default(param)
+            if text is None:
+                needed = ", ".join(p.spelling for p in params)
+                raise CppError(f"{what} is a template: give its arguments in the entry, e.g. "
+                               f"{cursor.spelling}<{needed}>")
+        frame.targs[param.spelling] = lowering.template_arg_value(text, cursor)
+
+
+def list_units(path, *, defines=(), include_dirs=()) -> list[tuple[str, int]]:
+    """(entry name, line) of every vector function and __VEC_SCOPE__ block of the file."""
+    tu = parse(str(path), defines, include_dirs)
+    return [(u.name, u.line) for u in find_units(TUIndex(tu, str(path)))]
+
+
+def translate(path, entry: str | None = None, *, template_args=None, defines=(), include_dirs=()) -> Translation:
+    """Translate the vector function or __VEC_SCOPE__ block `entry` of the C++ file `path`."""
+    path = str(path)
+    if not Path(path).is_file():
+        raise CppError(f"cannot read {path}: no such file")
+    tu = parse(path, defines, include_dirs)
+    index = TUIndex(tu, path)
+    units = find_units(index)
+    unit, function_args, class_args = select_unit(units, entry, path)
+    named = template_args if isinstance(template_args, dict) else None
+    if isinstance(template_args, (list, tuple)):
+        function_args = list(template_args)
+    lowering = Lowering(index, path)
+    lowering.frames.append(Frame())
+    cls = _class_of(unit.function)
+    if cls is not None and _template_params(cls):
+        _bind_template(lowering, cls, class_args, qualified_name(cls), named)
+    if unit.function.kind.name == "FUNCTION_TEMPLATE":
+        _bind_template(lowering, unit.function, function_args, unit.function.spelling, named)
+    if unit.block is None:
+        _bind_parameters(lowering, unit.function)
+        body = _body(unit.function)
+    else:
+        lowering.capturing = True
+        body = unit.block
+    try:
+        lowering.stmt(body)
+    except ConstReturn:
+        pass
+    lowering.cur_loc = None
+    lowering.emit("__end:")
+    lowering.emit("halt")
+    lines = lowering.lines
+    fixed = [p.reg for p in lowering.params]
+    assignment = regalloc.allocate(lines, lowering.loops, lowering.regs, fixed)
+    params = [Param(p.name, p.kind, p.etype, assignment[p.reg.number], p.cpp_type) for p in lowering.params]
+    out = [AsmLine(regalloc.rewrite(line.text, assignment), line.loc) for line in lines]
+    out = _drop_unused_end(out)
+    return Translation(_printable(unit, lowering), path, params, out, dict(lowering.ctrl))
+
+
+def _bind_parameters(lowering, function):
+    for param in [c for c in function.get_children() if c.kind.name == "PARM_DECL"]:
+        ctype = lowering.resolve_type(param.type, param)
+        if ctype.kind not in ("ptr", "int", "float", "bool"):
+            raise error_at(param, f"parameter '{param.spelling}' of type {ctype}: a vector function's parameters "
+                                  "are UB pointers and scalars")
+        reg = VReg("s", len(lowering.regs), param.spelling, (str(param.location.file), param.location.line,
+                                                              param.location.column), 0)
+        lowering.regs.append(reg)
+        lowering.bind(param, RV(reg, ctype))
+        lowering.params.append(ParamSlot(param.spelling, "pointer" if ctype.kind == "ptr" else "scalar",
+                                         ctype.etype, str(ctype), reg))
+
+
+def _printable(unit, lowering) -> str:
+    args = ", ".join(str(v.value) if isinstance(v, Const) else str(v) for v in lowering.frames[0].targs.values())
+    name = qualified_name(unit.function)
+    return f"{name}<{args}>" + (f"#{unit.number}" if unit.block is not None else "") if args else unit.name
+
+
+def _drop_unused_end(lines):
+    """`__end:` stays only when a return branches to it."""
+    if any(line.text == "b __end" for line in lines):
+        return lines
+    return [line for line in lines if line.text != "__end:"]

@@ -1,0 +1,278 @@
+"""The Reg API (AscendC::Reg::, alias AscendC::MicroAPI::) as ascasm instructions: for each C++
+function, its overloads ("forms") with the template parameters they take, the template options they
+require, and the instruction rows they become. The C++ front end (ascasm/cpp/) translates calls with
+it; `ascasm explain Reg::NAME` prints it; docs/frontend.md's mapping table is generated from it
+(tools/gen_frontend_table.py).
+
+A form's `args` names the C++ call's arguments in order as ROLE:KIND, KIND one of
+  v RegTensor, p MaskReg, r AddrReg, u UnalignRegForStore, q UnalignRegForLoad,
+  a a `__ubuf__ T*` address, A a `__ubuf__ T*` variable the call advances (post-update),
+  s a scalar value, S a scalar variable the call updates (UpdateMask's count);
+`ret` is the role of the returned register ("" for void). In `asm`, `{ROLE}` is the operand of that
+role (a vector register with its own lane type, a mask, `sN` for an address, a scalar as an X.T
+operand of the call's T), `{ROLE/b16}` a vector register viewed as another type (a distribution
+mode's element width), `{ROLE.b}` a mask register with the width of T (`p0.b32`), `{T}` T's name.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PAGES = "reg-api/"        # the Reg-layer reference pages, by directory (the Chinese names are theirs)
+
+
+@dataclass(frozen=True)
+class Form:
+    args: str                      # "dst:v src:a" (see the module docstring)
+    asm: tuple                     # instruction templates
+    tparams: tuple = ("T",)        # template parameters in the page's order; "name=DEFAULT"
+    when: tuple = ()               # (option, value) pairs the form requires
+    ret: str = ""                  # "dst:p": the returned register's role and kind
+    note: str = ""
+
+    @property
+    def arg_list(self) -> list[tuple[str, str]]:
+        return [tuple(a.split(":")) for a in self.args.split()]
+
+
+@dataclass(frozen=True)
+class RegApi:
+    name: str
+    page: str                      # the page under reg-api/
+    forms: tuple
+
+
+MERGE = "mode=ZEROING"
+_BIN = ("T", MERGE)                     # Add, Sub, ...: <T, MaskMergeMode mode, U>
+_SCALAR_OPS = ("T", "U", MERGE)         # Muls, Adds, ...: <T, U, mode, S>
+
+# LoadAlign's LoadDist (page table 3 and 6) -> the vld mode suffix
+LOAD_DISTS = {"DIST_NORM": "", "DIST_BRC_B8": ".brc", "DIST_BRC_B16": ".brc", "DIST_BRC_B32": ".brc",
+              "DIST_US_B8": ".us", "DIST_US_B16": ".us", "DIST_DS_B8": ".ds", "DIST_DS_B16": ".ds",
+              "DIST_UNPACK_B8": ".unpk", "DIST_UNPACK_B16": ".unpk", "DIST_UNPACK_B32": ".unpk",
+              "DIST_BLK": ".blk", "DIST_E2B_B16": ".e2b", "DIST_E2B_B32": ".e2b", "DIST_UNPACK4_B8": ".unpk4"}
+LOAD_DINTLV = ("DIST_DINTLV_B8", "DIST_DINTLV_B16", "DIST_DINTLV_B32")
+# StoreAlign's StoreDist -> the vsta mode suffix; the two-register form interleaves
+STORE_DISTS = {"DIST_NORM": "", "DIST_NORM_B8": "", "DIST_NORM_B16": "", "DIST_NORM_B32": "",
+               "DIST_FIRST_ELEMENT_B8": ".1st", "DIST_FIRST_ELEMENT_B16": ".1st", "DIST_FIRST_ELEMENT_B32": ".1st",
+               "DIST_PACK_B16": ".pack", "DIST_PACK_B32": ".pack", "DIST_PACK_B64": ".pack",
+               "DIST_PACK4_B32": ".packv2"}
+STORE_INTLV = ("DIST_INTLV_B8", "DIST_INTLV_B16", "DIST_INTLV_B32")
+_STORE_UNMASKED = (".1st",)             # vsta.1st takes no mask operand
+COMPARE_MODES = {"EQ": "eq", "NE": "ne", "LT": "lt", "LE": "le", "GT": "gt", "GE": "ge"}
+REDUCE_TYPES = {"SUM": "vredsum", "MAX": "vredmax", "MIN": "vredmin"}
+# Cast's trait.roundMode (RoundMode) -> the vcvt/vtrc suffix
+ROUND_MODES = {"CAST_RINT": "rint", "CAST_ROUND": "round", "CAST_FLOOR": "floor", "CAST_CEIL": "ceil",
+               "CAST_TRUNC": "trunc", "CAST_ODD": "odd", "CAST_HYBRID": "hybrid", "CAST_NONE": "", "UNKNOWN": ""}
+
+
+def _width(dist: str) -> str:
+    """The register view a distribution mode works on: `/b16` for DIST_..._B16 (the raw type of its
+    element width), nothing for the modes of the register's own type."""
+    tail = dist.rsplit("_", 1)[-1]
+    return "/" + tail.lower() if tail[:1] == "B" and tail[1:].isdigit() else ""
+
+
+def _load_forms():
+    forms = []
+    for dist, mode in LOAD_DISTS.items():
+        when, w = (("dist", dist),), _width(dist)
+        forms += [Form("dst:v src:a", (f"vld{mode} {{dst{w}}}, [{{src}}]",), ("T", "dist=DIST_NORM"), when),
+                  Form("dst:v src:A stride:s", (f"vld{mode}.pu {{dst{w}}}, [{{src}}], {{stride}}",),
+                       ("T", "post", "dist=DIST_NORM"), when + (("post", "POST_MODE_UPDATE"),)),
+                  Form("dst:v src:a off:r", (f"vld{mode} {{dst{w}}}, [{{src}} + {{off}}]",), ("T", "dist=DIST_NORM"),
+                       when)]
+    for dist in LOAD_DINTLV:
+        when, w = (("dist", dist),), _width(dist)
+        forms += [Form("dst0:v dst1:v src:a", (f"vld.dintlv {{dst0{w}}}, {{dst1{w}}}, [{{src}}]",), ("T", "dist"), when),
+                  Form("dst0:v dst1:v src:A stride:s", (f"vld.dintlv.pu {{dst0{w}}}, {{dst1{w}}}, [{{src}}], {{stride}}",),
+                       ("T", "post", "dist"), when + (("post", "POST_MODE_UPDATE"),)),
+                  Form("dst0:v dst1:v src:a off:r", (f"vld.dintlv {{dst0{w}}}, {{dst1{w}}}, [{{src}} + {{off}}]",),
+                       ("T", "dist"), when)]
+    return tuple(forms)
+
+
+def _store_forms():
+    forms = []
+    for dist, mode in STORE_DISTS.items():
+        when, w = (("dist", dist),), _width(dist)
+        mask = "" if mode in _STORE_UNMASKED else ", {mask}"
+        forms += [Form("dst:a src:v mask:p", (f"vsta{mode} [{{dst}}], {{src{w}}}{mask}",), ("T", "dist=DIST_NORM"), when),
+                  Form("dst:A src:v stride:s mask:p", (f"vsta{mode}.pu [{{dst}}], {{src{w}}}{mask}, {{stride}}",),
+                       ("T", "post", "dist=DIST_NORM"), when + (("post", "POST_MODE_UPDATE"),)),
+                  Form("dst:a src:v off:r mask:p", (f"vsta{mode} [{{dst}} + {{off}}], {{src{w}}}{mask}",),
+                       ("T", "dist=DIST_NORM"), when)]
+    for dist in STORE_INTLV:
+        when, w = (("dist", dist),), _width(dist)
+        forms += [Form("dst:a src0:v src1:v mask:p", (f"vsta.intlv [{{dst}}], {{src0{w}}}, {{src1{w}}}",), ("T", "dist"),
+                       when, note="the interleaving store writes every lane: the mask is not an operand of vsta.intlv"),
+                  Form("dst:a src0:v src1:v off:r mask:p", (f"vsta.intlv [{{dst}} + {{off}}], {{src0{w}}}, {{src1{w}}}",),
+                       ("T", "dist"), when)]
+    return tuple(forms)
+
+
+def _binary(mnemonic, merging=None):
+    forms = [Form("dst:v src0:v src1:v mask:p", (f"{mnemonic} {{dst}}, {{src0}}, {{src1}}, {{mask}}",), _BIN,
+                  (("mode", "ZEROING"),))]
+    if merging:
+        forms.append(Form("dst:v src0:v src1:v mask:p", (f"{merging} {{dst}}, {{src0}}, {{src1}}, {{mask}}",), _BIN,
+                          (("mode", "MERGING"),)))
+    return tuple(forms)
+
+
+def _unary(mnemonic):
+    return (Form("dst:v src:v mask:p", (f"{mnemonic} {{dst}}, {{src}}, {{mask}}",), _BIN, (("mode", "ZEROING"),)),)
+
+
+def _with_scalar(mnemonic):
+    return (Form("dst:v src:v scalar:s mask:p", (f"{mnemonic} {{dst}}, {{src}}, {{scalar}}, {{mask}}",), _SCALAR_OPS,
+                 (("mode", "ZEROING"),)),)
+
+
+def _mask_logic(mnemonic):
+    return (Form("dst:p src0:p src1:p mask:p", (f"{mnemonic} {{dst}}, {{src0}}, {{src1}}, {{mask}}",), ()),)
+
+
+_ARITH = PAGES + "基础算术/"
+_LOGIC = PAGES + "逻辑计算/"
+_CMP = PAGES + "比较与选择/"
+APIS = (
+    # registers and masks
+    RegApi("CreateMask", PAGES + "寄存器数据类型/MaskReg.md",
+           (Form("", ("mask {dst.b}, {opt:mode}",), ("T", "mode=ALL"), ret="dst:p"),)),
+    RegApi("UpdateMask", PAGES + "寄存器数据类型/MaskReg.md",
+           (Form("count:S", ("mask.upd {dst.b}, {count}",), ("T",), ret="dst:p"),)),
+    RegApi("CreateAddrReg", PAGES + "寄存器数据类型/AddrReg.md",
+           (Form("index:s stride:s", ("iter {dst.b}, {index}, {stride}",), ("T",), ret="dst:r",
+                 note="one index: iter's scaled form; the stride must be a constant"),)),
+    # loads and stores
+    RegApi("LoadAlign", PAGES + "Reg数据搬入/连续对齐搬入（LoadAlign）.md", _load_forms()),
+    RegApi("StoreAlign", PAGES + "Reg数据搬出/连续对齐搬出（StoreAlign）.md", _store_forms()),
+    RegApi("Gather", PAGES + "离散操作/Gather.md",
+           (Form("dst:v src:a index:v mask:p", ("vgat {dst}, [{src}], {index}, {mask}",), ("T", "U")),)),
+    RegApi("Scatter", PAGES + "Reg数据搬出/离散搬出（Scatter）.md",
+           (Form("dst:a src:v index:v mask:p", ("vsct [{dst}], {src}, {index}, {mask}",), ("T", "U")),)),
+    # arithmetic
+    RegApi("Add", _ARITH + "Add.md", _binary("vadd", "vadd.merge")),
+    RegApi("Sub", _ARITH + "Sub.md", _binary("vsub")),
+    RegApi("Mul", _ARITH + "Mul.md", _binary("vmul")),
+    RegApi("Div", _ARITH + "Div.md", _binary("vdiv")),
+    RegApi("Max", _ARITH + "Max.md", _binary("vmax", "vmax.merge")),
+    RegApi("Min", _ARITH + "Min.md", _binary("vmin", "vmin.merge")),
+    RegApi("Prelu", _ARITH + "Prelu.md", _binary("vprelu")),
+    RegApi("AbsSub", PAGES + "复合计算/AbsSub.md", _binary("vabssub")),
+    RegApi("MulDstAdd", PAGES + "复合计算/MulDstAdd.md",
+           (Form("dst:v src0:v src1:v mask:p", ("vmadd {dst}, {src0}, {src1}, {mask}",), _BIN, (("mode", "ZEROING"),)),)),
+    RegApi("Adds", _ARITH + "Adds.md", _with_scalar("vadds")),
+    RegApi("Muls", _ARITH + "Muls.md", _with_scalar("vmuls")),
+    RegApi("Maxs", _ARITH + "Maxs.md", _with_scalar("vmaxs")),
+    RegApi("Mins", _ARITH + "Mins.md", _with_scalar("vmins")),
+    RegApi("LeakyRelu", _ARITH + "LeakyRelu.md", _with_scalar("vleakyrelu")),
+    RegApi("Axpy", PAGES + "复合计算/Axpy.md", _with_scalar("vaxpy")),
+    RegApi("Abs", _ARITH + "Abs.md", _unary("vabs")),
+    RegApi("Neg", _ARITH + "Neg.md", _unary("vneg")),
+    RegApi("Exp", _ARITH + "Exp.md", _unary("vexp")),
+    RegApi("Sqrt", _ARITH + "Sqrt.md", _unary("vsqrt")),
+    RegApi("Ln", _ARITH + "Ln.md", _unary("vln")),
+    RegApi("Relu", _ARITH + "Relu.md", _unary("vrelu")),
+    # logic (vector and mask registers)
+    RegApi("And", _LOGIC + "And.md", _binary("vand") + _mask_logic("pand")),
+    RegApi("Or", _LOGIC + "Or.md", _binary("vor") + _mask_logic("por")),
+    RegApi("Xor", _LOGIC + "Xor.md", _binary("vxor") + _mask_logic("pxor")),
+    RegApi("Not", _LOGIC + "Not.md",
+           _unary("vnot") + (Form("dst:p src:p mask:p", ("pnot {dst}, {src}, {mask}",), ()),)),
+    RegApi("ShiftLeft", _LOGIC + "ShiftLeft.md", _binary("vshl")),
+    RegApi("ShiftRight", _LOGIC + "ShiftRight.md", _binary("vshr")),
+    RegApi("ShiftLefts", _LOGIC + "ShiftLefts.md", _with_scalar("vshls")),
+    RegApi("ShiftRights", _LOGIC + "ShiftRights.md", _with_scalar("vshrs")),
+    # compare and select
+    RegApi("Compare", _CMP + "Compare.md",
+           tuple(Form("dst:p src0:v src1:v mask:p", (f"vcmp.{m} {{dst}}, {{src0}}, {{src1}}, {{mask}}",),
+                      ("T", "mode=EQ"), (("mode", c),)) for c, m in COMPARE_MODES.items())),
+    RegApi("Compares", _CMP + "Compares.md",
+           tuple(Form("dst:p src:v scalar:s mask:p", (f"vcmps.{m} {{dst}}, {{src}}, {{scalar}}, {{mask}}",),
+                      ("T", "mode=EQ"), (("mode", c),)) for c, m in COMPARE_MODES.items())),
+    RegApi("Select", _CMP + "Select.md",
+           (Form("dst:v src0:v src1:v mask:p", ("vsel {dst}, {src0}, {src1}, {mask}",)),
+            Form("dst:p src0:p src1:p mask:p", ("psel {dst}, {src0}, {src1}, {mask}",), ()))),
+    RegApi("Squeeze", _CMP + "Squeeze.md",
+           (Form("dst:v src:v mask:p", ("vsqz {dst}, {src}, {mask}",), ("T", "store=NO_STORE_REG"),
+                 (("store", "NO_STORE_REG"),)),
+            Form("dst:v src:v mask:p", ("vsqz.st {dst}, {src}, {mask}",), ("T", "store=NO_STORE_REG"),
+                 (("store", "STORE_REG"),)))),
+    # fill and index
+    RegApi("Duplicate", PAGES + "数据填充/Duplicate.md",
+           (Form("dst:v scalar:s", ("vdup {dst}, {scalar}",), ("T",)),
+            Form("dst:v scalar:s mask:p", ("vdup {dst}, {scalar}, {mask}",), ("T", MERGE), (("mode", "ZEROING"),)),
+            Form("dst:v scalar:s mask:p", ("vdup.merge {dst}, {scalar}, {mask}",), ("T", MERGE), (("mode", "MERGING"),)))),
+    RegApi("Arange", PAGES + "索引操作/Arange.md",
+           (Form("dst:v scalar:s", ("vci {dst}, {scalar}",), ("T", "order=INCREASE_ORDER"),
+                 (("order", "INCREASE_ORDER"),)),
+            Form("dst:v scalar:s", ("vci.desc {dst}, {scalar}",), ("T", "order=INCREASE_ORDER"),
+                 (("order", "DECREASE_ORDER"),)))),
+    # reductions
+    RegApi("Reduce", PAGES + "归约计算/Reduce.md",
+           tuple(Form("dst:v src:v mask:p", (f"{m} {{dst}}, {{src}}, {{mask}}",), ("type=SUM", "T", "U", MERGE),
+                      (("type", t), ("mode", "ZEROING"))) for t, m in REDUCE_TYPES.items())),
+    RegApi("ReduceDataBlock", PAGES + "归约计算/ReduceDataBlock.md",
+           tuple(Form("dst:v src:v mask:p", (f"{m}.blk {{dst}}, {{src}}, {{mask}}",), ("type=SUM", "T", MERGE),
+                      (("type", t), ("mode", "ZEROING"))) for t, m in REDUCE_TYPES.items())),
+    RegApi("PairReduceElem", PAGES + "归约计算/PairReduceElem.md",
+           (Form("dst:v src:v mask:p", ("vpairsum {dst}, {src}, {mask}",), ("type=SUM", "T", MERGE),
+                 (("type", "SUM"), ("mode", "ZEROING"))),)),
+    # rearrangement
+    RegApi("Interleave", PAGES + "数据重排/Interleave.md",
+           (Form("dst0:v dst1:v src0:v src1:v", ("vintlv {dst0}, {dst1}, {src0}, {src1}",)),
+            Form("dst0:p dst1:p src0:p src1:p", ("pintlv {dst0.b}, {dst1}, {src0}, {src1}",)))),
+    RegApi("DeInterleave", PAGES + "数据重排/DeInterleave.md",
+           (Form("dst0:v dst1:v src0:v src1:v", ("vdintlv {dst0}, {dst1}, {src0}, {src1}",)),
+            Form("dst0:p dst1:p src0:p src1:p", ("pdintlv {dst0.b}, {dst1}, {src0}, {src1}",)))),
+    RegApi("Pack", PAGES + "数据压缩/Pack.md",
+           (Form("dst:v src:v", ("vpack.lo {dst}, {src}",), ("T", "U", "part=LOWEST"), (("part", "LOWEST"),)),
+            Form("dst:v src:v", ("vpack.hi {dst}, {src}",), ("T", "U", "part=LOWEST"), (("part", "HIGHEST"),)))),
+    RegApi("UnPack", PAGES + "数据压缩/UnPack.md",
+           (Form("dst:v src:v", ("vunpack.lo {dst}, {src}",), ("T", "U", "part=LOWEST"), (("part", "LOWEST"),)),
+            Form("dst:v src:v", ("vunpack.hi {dst}, {src}",), ("T", "U", "part=LOWEST"), (("part", "HIGHEST"),)))),
+    # conversions: the trait's round mode, saturation and layout become vcvt's suffix and keywords
+    RegApi("Cast", PAGES + "类型转换/Cast.md",
+           (Form("dst:v src:v mask:p", ("vcvt{cast} {dst}, {src}, {mask}{cast_options}",), ("T", "U", "trait"),
+                 note="trait.roundMode -> the suffix (.rint, .round, ...), satMode SAT -> `sat`, layoutMode "
+                      "ZERO/ONE(/TWO/THREE) -> `even`/`odd` (`part0`..`part3`) where the widths differ"),)),
+    RegApi("Truncate", PAGES + "类型转换/Truncate.md",
+           tuple(Form("dst:v src:v mask:p", (f"vtrc.{m} {{dst}}, {{src}}, {{mask}}",), ("T", "roundMode", MERGE),
+                      (("roundMode", r),)) for r, m in ROUND_MODES.items() if m in ("rint", "round", "floor",
+                                                                                   "ceil", "trunc"))),
+    # mask registers
+    # synchronisation: ascasm runs in program order, every barrier kind is one membar
+    RegApi("LocalMemBar", PAGES + "同步控制/LocalMemBar.md",
+           (Form("", ("membar",), ("src", "dst")),)),
+)
+BY_NAME = {api.name: api for api in APIS}
+
+# Calls that run on the scalar/host side of a kernel, never inside a vector function.
+HOST_SIDE = {"DataCopy", "DataCopyPad", "SetFlag", "WaitFlag", "PipeBarrier", "EnQue", "DeQue", "AllocTensor",
+             "FreeTensor", "GetPhyAddr", "InitBuffer", "SetGlobalBuffer", "GetBlockIdx", "GetBlockNum",
+             "SyncAll", "SetAtomicAdd", "SetAtomicNone", "Duplicate_", "GetValue", "SetValue", "Get", "Set"}
+# The host-side names that are also Reg functions (Reg::DataCopy is the old name of LoadAlign/StoreAlign).
+REG_ALIASES = {"DataCopy": ("LoadAlign", "StoreAlign")}
+
+
+def lookup(name: str) -> RegApi | None:
+    """The API `name` (`Add`, `Reg::Add`, `MicroAPI::Add`, `AscendC::Reg::Add`), or None."""
+    return BY_NAME.get(name.split("::")[-1])
+
+
+def explain_lines(name: str) -> list[str]:
+    """What `ascasm explain Reg::NAME` prints: each form's arguments, template options and rows."""
+    api = lookup(name)
+    if api is None:
+        return []
+    lines = [f"Reg::{api.name} (also MicroAPI::{api.name}), page {api.page}:"]
+    for form in api.forms:
+        args = ", ".join(form.args.split())
+        opts = ", ".join(f"{k}={v}" for k, v in form.when)
+        ret = f" -> {form.ret}" if form.ret else ""
+        lines.append(f"  {api.name}<{', '.join(form.tparams)}>({args}){ret}" + (f"  [{opts}]" if opts else ""))
+        lines += [f"      {text}" for text in form.asm]
+        if form.note:
+            lines.append(f"      ({form.note})")
+    return lines
