@@ -137,6 +137,18 @@ def test_a_fault_raises_with_the_cpp_line(engine):
         "(0x0..0x40)")
 
 
+def test_set_ctrl_spr_before_the_call_sets_the_ctrl_register(engine):
+    # SetCtrlSpr<60, 60>(1) then SetCtrlSpr<48, 50>(5): bits 60, 48 and 50 (5 = 0b101 from bit 48)
+    translation = fake_translate(KERNEL)
+    translation.ctrl = {"SetCtrlSpr": [(("60", "60"), (1,)), (("48", "50"), (5,))]}
+    kernel = harness.build(translation, {"dstAddr": "f32[64]", "srcAddr": "f32[64]", "scale": 1, "count": 0})
+    result = ascasm.run(kernel.program, engine=engine)
+    assert int(result.state.ctrlreg[0]) == (1 << 60) | (1 << 48) | (1 << 50)
+    translation.ctrl = {"SetCtrlSpr": [(("60", "60"), (None,))]}
+    with pytest.raises(harness.CppFailed, match="the bits .* and the value must be constants"):
+        harness.build(translation, {"dstAddr": "f32[64]", "srcAddr": "f32[64]", "scale": 1, "count": 0})
+
+
 # ------------------------------------------------------------------ argument specs
 
 def bind(**given):
@@ -219,7 +231,7 @@ def test_run_dumps_the_buffer_and_translate_then_run_gives_the_same_bytes(tmp_pa
     assert cli_run(monkeypatch, tmp_path, "translate", KERNEL, *common, "-o", "out/k.s") == 0
     text = (tmp_path / "out" / "k.s").read_text()
     assert '.ub srcAddr f32[1024] = file("../x.npy")' in text
-    assert "        mov     s2, 1061158912              ; scale = 0.75" in text
+    assert "        mov s2, 1061158912                       ; scale = 0.75" in text
     assert "vmuls v1.f32, v0.f32, s2.f32, p0" in text and "; 14: Reg::Muls(y, x, scale, mask);" in text
     assert cli_run(monkeypatch, tmp_path, "run", "out/k.s", "--engine", engine, "--dump", "dstAddr=asm.npy") == 0
     assert (tmp_path / "asm.npy").read_bytes() == (tmp_path / "cpp.npy").read_bytes()
@@ -234,7 +246,7 @@ def test_translate_writes_to_standard_output_and_never_replaces_a_file(tmp_path,
     assert cli_run(monkeypatch, tmp_path, "translate", KERNEL, *args) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[1] == ".ub srcAddr f32[64]"
-    assert "        mov     s0, srcAddr                 ; dstAddr" in out
+    assert "        mov s0, srcAddr                          ; dstAddr" in out
     # the kernel and the current directory share no directory but the root: the .loc path is absolute
     assert f'.loc "{KERNEL}" 10 5' in out
     (tmp_path / "k.s").write_text("keep")

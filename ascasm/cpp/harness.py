@@ -320,10 +320,13 @@ def program_text(translation, bindings: list[Binding], directory: Path, files_fo
         p = binding.param
         if binding.storage is not None:
             target = binding.storage.name + (f" + {binding.offset}" if binding.offset else "")
-            out.append(f"        mov     s{p.sreg}, {target:<24}; {p.name}")
+            out.append(_commented(f"mov s{p.sreg}, {target}", p.name))
         else:
             shown_value = "" if str(binding.value) == binding.text else f" = {binding.text}"
-            out.append(f"        mov     s{p.sreg}, {binding.value:<24}; {p.name}{shown_value}")
+            out.append(_commented(f"mov s{p.sreg}, {binding.value}", p.name + shown_value))
+    ctrl = ctrl_setting(translation)
+    if ctrl is not None:
+        out.append(_commented(f"sprset.ctrl {ctrl:#x}", "SetCtrlSpr before the call"))
     source_lines, commented = {}, None
     for line in translation.lines:
         text = line.text.rstrip()
@@ -339,11 +342,36 @@ def program_text(translation, bindings: list[Binding], directory: Path, files_fo
                 cpp = lines[number - 1].strip() if 0 < number <= len(lines) else ""
                 comment += f": {shown(cpp)}" if cpp else ""
                 commented = (file, number)
-            text = f"{'        ' + text.strip():<48}; {comment}"
+            text = _commented(text.strip(), comment)
         elif _is_instruction(text):
             text = "        " + text.strip()
         out.append(text)
     return "\n".join(out) + "\n"
+
+
+def ctrl_setting(translation) -> int | None:
+    """The CTRL register as the SetCtrlSpr<START, END>(VALUE) calls the translator found leave it:
+    bits START..END of a CTRL that starts at 0 set to VALUE, call after call; None without such calls."""
+    calls = translation.ctrl.get("SetCtrlSpr", [])
+    if not calls:
+        return None
+    ctrl = 0
+    for bits, values in calls:
+        try:
+            start, end = (int(text, 0) for text in bits)
+        except (TypeError, ValueError):
+            start = end = None
+        value = values[0] if len(values) == 1 else None
+        if start is None or value is None or not 0 <= start <= end <= 63:
+            raise CppFailed([], f"SetCtrlSpr<{', '.join(map(str, bits))}>: the bits (0 to 63) and the value must "
+                                "be constants for ascasm to set CTRL before the vector function runs")
+        field = (1 << (end - start + 1)) - 1
+        ctrl = (ctrl & ~(field << start)) | ((int(value) & field) << start)
+    return ctrl
+
+
+def _commented(instruction: str, comment: str) -> str:
+    return f"        {instruction:<40}; {comment}"
 
 
 def _is_instruction(text: str) -> bool:
