@@ -149,10 +149,12 @@ def build_parser() -> argparse.ArgumentParser:
     stats = commands.add_parser("stats", help="instruction counts, lanes, UB traffic and an estimated cycle count")
     _machine_options(stats)
     stats.add_argument("--json", action="store_true", help="print the statistics as one JSON document")
+    _kernel_options(stats)
     draw = commands.add_parser("draw", help="picture one step as SVG: lanes, masks, lane -> UB arrows")
     _machine_options(draw)
     draw.add_argument("--step", type=positive_int, required=True, metavar="N",
                       help="the step to draw (1 is the first instruction executed)")
+    _kernel_options(draw)
     draw.add_argument("-o", "--output", default="-", metavar="FILE.svg",
                       help="where to write the SVG (default -: standard output)")
     debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
@@ -160,8 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     debug.add_argument("--history", type=byte_size, default=None, metavar="SIZE",
                        help="memory for reverse execution, e.g. 256M (default 64M)")
     _kernel_options(debug)
-    debug.set_defaults(command_parser=debug)
-    translate.set_defaults(command_parser=translate)
+    for command in (debug, translate, stats, draw):
+        command.set_defaults(command_parser=command)
     run.add_argument("--json", action="store_true",
                      help="print a machine-readable report of the run instead of text (docs/cli.md)")
     run.set_defaults(command_parser=run)        # for usage errors found after parsing (run_command)
@@ -212,7 +214,7 @@ def _usage_error(usage: _UsageError, json_wanted: bool) -> int:
 def _dispatch(args) -> int:
     if args.command == "explain":
         return explain_command(args.mnemonic)
-    if args.command in ("debug", "run", "translate"):
+    if args.command != "explain":
         _reject_kernel_options(args)
     if args.command == "translate":
         return translate_command(args)
@@ -425,7 +427,7 @@ def load(args, report: RunReport) -> tuple | None:
     if unreadable(path):
         report.exit, report.usage_error = EXIT_USAGE, unreadable(path)
         return None
-    if is_cpp(path) and args.command == "run":
+    if is_cpp(path):
         kernel = _kernel(args, report)
         if kernel is None:
             return None

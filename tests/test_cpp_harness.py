@@ -333,3 +333,11 @@ def test_debug_lists_the_cpp_source_steps_statements_and_breaks_at_cpp_lines(tmp
     assert ("line 16 (pc 12): Reg::StoreAlign(dstAddr + i * 64, y, mask); [vsta [s0], v1.f32, p0]"
             in after("why dstAddr[1]", 2))
     assert after("p dstAddr[0:2]").splitlines()[1] == "  [0] 0 3"
+
+
+def test_stats_and_draw_take_a_kernel_too(tmp_path, monkeypatch, capsys):
+    args = ["--arg", "srcAddr=f32[64]", "--arg", "dstAddr=@srcAddr", "--arg", "scale=2", "--arg", "count=64"]
+    assert cli_run(monkeypatch, tmp_path, "stats", KERNEL, *args, "--json") == 0
+    assert json.loads(capsys.readouterr().out)["steps"] == 18
+    assert cli_run(monkeypatch, tmp_path, "draw", KERNEL, *args, "--step", "10", "-o", "s.svg") == 0
+    assert "step 10, line 13: Reg::LoadAlign(x, srcAddr + i * 64);" in (tmp_path / "s.svg").read_text()

@@ -83,3 +83,13 @@ def test_bad_cpp_is_a_located_error_with_status_1(tmp_path, monkeypatch, capsys,
     err = capsys.readouterr().err
     assert message in err and ": error: " in err and "^" in err
     assert "Traceback" not in err
+
+
+def test_the_executors_agree_step_by_step_on_a_translated_kernel():
+    from ascasm.cpp import harness
+    from ascasm.lockstep import run_lockstep
+    x = np.random.default_rng(8).uniform(-3, 3, 512).astype(np.float32)
+    kernel = harness.build(harness.translate_kernel(KERNEL, "ScaleReluVF<float>"),
+                           {"srcAddr": x, "dstAddr": "@srcAddr", "scale": 1.25, "count": 500})
+    ref, cy = run_lockstep(kernel.program)
+    assert ref.stop_name == cy.stop_name == "HALTED"
