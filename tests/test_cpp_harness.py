@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import ml_dtypes
@@ -21,32 +20,9 @@ import ascasm
 from ascasm import MachineFault, cli
 from ascasm.cpp import harness
 from ascasm.cpp.clang import CppError
+from ascasm.cpp.translate import AsmLine, Param, Translation
 
 KERNEL = Path(__file__).resolve().parent / "cpp_harness" / "scale_relu.cpp"
-
-
-@dataclass
-class Param:
-    name: str
-    kind: str
-    etype: str
-    sreg: int
-    cpp_type: str
-
-
-@dataclass
-class AsmLine:
-    text: str
-    loc: tuple | None
-
-
-@dataclass
-class Translation:
-    entry: str
-    path: str
-    params: list
-    lines: list
-    ctrl: dict = field(default_factory=dict)
 
 
 def at(line: int, col: int, *texts: str) -> list[AsmLine]:

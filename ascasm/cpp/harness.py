@@ -25,7 +25,7 @@ import ml_dtypes
 import numpy as np
 
 from .. import floats
-from ..api import Result
+from ..api import Result, result_or_fault
 from ..asm.assembler import assemble
 from ..asm.errors import AsmError, AssemblyFailed
 from ..asm.files import InputFileError, load_npy
@@ -471,12 +471,7 @@ def run_kernel(path, entry: str | None = None, *, engine: str | None = None, max
     kernel = build(translation, args, Path("."), ub_usable)
     machine = Machine(kernel.program, engine or auto_engine(), ub_usable, max_steps, store_inactive, strict)
     machine.run()
-    result = KernelResult(kernel, machine.state)
-    fault = machine.fault()
-    if fault is not None:
-        fault.result = result
-        raise fault
-    return result
+    return result_or_fault(machine, KernelResult(kernel, machine.state))
 
 
 def as_asm_error(error: CppError) -> AsmError:
