@@ -142,9 +142,9 @@ def test_a_scalar_float_is_held_as_its_bits_and_an_integer_as_itself():
     (dict(dstAddr="f16[64]", srcAddr="f32[64]", scale=1, count=1), "dstAddr points to f32 (__ubuf__ float*), "
                                                                     "not f16: write f32[64]"),
     (dict(dstAddr="f32[64]", srcAddr="f32[64]", scale=1, count=-1), "count=-1 is outside u32's range 0..4294967295"),
-    (dict(dstAddr="f32[64]", srcAddr="f32[64]", scale=1, count=1.5), "count is a uint32_t: it takes an integer"),
+    (dict(dstAddr="f32[64]", srcAddr="f32[64]", scale=1, count=1.5), "count (uint32_t) takes an integer, not '1.5'"),
     (dict(dstAddr="f32[64]", srcAddr="f32[64]", scale="1e39", count=1), "scale=1e39 does not fit in f32"),
-    (dict(dstAddr="f32[64]", srcAddr="f32[64]", scale="x", count=1), "scale is a float: 'x' is not a number"),
+    (dict(dstAddr="f32[64]", srcAddr="f32[64]", scale="x", count=1), "scale (float) takes a number, not 'x'"),
     (dict(dstAddr="@scale", srcAddr="f32[64]", scale=1, count=1), "dstAddr=@scale: 'scale' is not a pointer"),
     (dict(dstAddr="@srcAddr", srcAddr="@dstAddr", scale=1, count=1), "go round in a circle"),
     (dict(dstAddr="@srcAddr+256", srcAddr="f32[64]", scale=1, count=1), "256 bytes into srcAddr's buffer is past"),
@@ -152,6 +152,9 @@ def test_a_scalar_float_is_held_as_its_bits_and_an_integer_as_itself():
     (dict(dstAddr="f32[40000]", srcAddr="f32[40000]", scale=1, count=1), "the buffers need 320,000 bytes of UB"),
     (dict(dstAddr="f32[0]", srcAddr="f32[64]", scale=1, count=1), "a buffer holds 1 to 63,488 f32 elements"),
     (dict(dstAddr="out.txt", srcAddr="f32[64]", scale=1, count=1), "a pointer takes FILE.npy"),
+    # numbers longer than Python's int() takes are refused in words too
+    (dict(dstAddr="f32[" + "9" * 5000 + "]", srcAddr="f32[64]", scale=1, count=1), "a pointer takes FILE.npy"),
+    (dict(dstAddr="f32[64]", srcAddr="f32[64]", scale=1, count="9" * 5000), "count (uint32_t) takes an integer"),
     (dict(dstAddr=np.zeros(4, np.float64), srcAddr="f32[64]", scale=1, count=1),
      "dstAddr points to f32 (__ubuf__ float*) but the array holds float64 values"),
 ])

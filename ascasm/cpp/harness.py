@@ -38,9 +38,10 @@ from ..vm import Machine, auto_engine
 from .clang import CppError, LibclangMissing
 
 ALIGN = 32                                 # every buffer starts on a 32-byte boundary
-_POINTER_SPEC = re.compile(r"^(?P<what>.*?)(?:@\+(?P<offset>\d+))?$", re.DOTALL)
-_OTHER_SPEC = re.compile(r"^@(?P<other>[A-Za-z_]\w*)(?:\+(?P<offset>\d+))?$")
-_TYPE_SPEC = re.compile(r"^(?P<type>[A-Za-z_]\w*)\[(?P<count>\d+)\]$")
+# (numbers of at most 12 digits: anything longer is beyond the UB, and Python's int() refuses thousands)
+_POINTER_SPEC = re.compile(r"^(?P<what>.*?)(?:@\+(?P<offset>\d{1,12}))?$", re.DOTALL)
+_OTHER_SPEC = re.compile(r"^@(?P<other>[A-Za-z_]\w*)(?:\+(?P<offset>\d{1,12}))?$")
+_TYPE_SPEC = re.compile(r"^(?P<type>[A-Za-z_]\w*)\[(?P<count>\d{1,12})\]$")
 _REGISTER_NAME = re.compile(r"^[vpasuqVPASUQ]\d+$")
 
 
@@ -235,7 +236,7 @@ def _scalar(param, value) -> tuple[int, str]:
             largest = float(ml_dtypes.finfo(etype.np_dtype).max)
             raise KernelArgError(f"{param.name}={shown(text)} does not fit in {etype.name} (largest {largest!r})")
         return int(narrow.view(etype.bits)[0]), text
-    number = _int_value(param, value)
+    number = _int_value(param, value, text)
     bits = 8 * etype.width
     low, high = (-(1 << (bits - 1)), 1 << (bits - 1)) if etype.kind == "int" else (0, 1 << bits)
     if not low <= number < high:
@@ -250,11 +251,11 @@ def _float_value(param, value, text: str) -> float:
         except ValueError:
             value = None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise KernelArgError(f"{param.name} is a {param.cpp_type}: {shown(text)!r} is not a number")
+        raise KernelArgError(f"{param.name} ({param.cpp_type}) takes a number, not {shown(text)!r}")
     return floats.exact_float64(value)
 
 
-def _int_value(param, value) -> int:
+def _int_value(param, value, text: str) -> int:
     if isinstance(value, str):
         try:
             value = int(value, 0) if len(value) <= 64 else None
@@ -263,7 +264,7 @@ def _int_value(param, value) -> int:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise KernelArgError(f"{param.name} is a {param.cpp_type}: it takes an integer, not {shown(str(value))!r}")
+        raise KernelArgError(f"{param.name} ({param.cpp_type}) takes an integer, not {shown(text)!r}")
     return value
 
 
