@@ -314,3 +314,164 @@ def test_missing_template_argument_and_unknown_entry(tmp_path):
     assert "template" in message and "ScaleAddVF<T>" in message
     message = _error(tmp_path, SCALE_ADD, "Nope")
     assert "no vector function 'Nope'" in message and "ScaleAddVF (line" in message
+
+
+def test_type_traits_and_defaults_written_as_expressions(tmp_path, engine):
+    text = """
+    #include <type_traits>
+    template <typename T, typename W = std::conditional_t<sizeof(T) == 2, float, T>>
+    __simd_vf__ inline void Pick(__ubuf__ T* dst, __ubuf__ W* wide, T v)
+    {
+        Reg::RegTensor<T> r;
+        Reg::RegTensor<W> w;
+        Reg::MaskReg m = Reg::CreateMask<T>();
+        Reg::MaskReg mw = Reg::CreateMask<W>();
+        if constexpr (std::is_same<T, half>::value) {
+            Reg::Duplicate(r, (T)1.5f);
+        } else if constexpr (std::is_same_v<T, float> && std::is_floating_point_v<W>) {
+            Reg::Duplicate(r, v);
+        }
+        Reg::Duplicate(w, (W)sizeof(W));
+        Reg::StoreAlign(dst, r, m);
+        Reg::StoreAlign(wide, w, mw);
+    }
+    """
+    half = tr(tmp_path, text, "Pick<half>")
+    assert [p.etype for p in half.params] == ["f16", "f32", "f16"]
+    result = cpp_run.run(half, engine, dst=np.zeros(128, np.float16), wide=np.zeros(64, np.float32), v=9)
+    assert (result["dst"] == 1.5).all() and (result["wide"] == 4).all()
+    single = tr(tmp_path, text, "Pick<float>")
+    result = cpp_run.run(single, engine, dst=np.zeros(64, np.float32), wide=np.zeros(64, np.float32), v=-2.25)
+    assert (result["dst"] == -2.25).all() and (result["wide"] == 4).all()
+
+
+def test_post_update_and_address_register_forms(tmp_path, engine):
+    t = tr(tmp_path, """
+    __simd_vf__ inline void Copy(__ubuf__ int32_t* dst, __ubuf__ int32_t* src, uint16_t repeat)
+    {
+        Reg::RegTensor<int32_t> v;
+        Reg::MaskReg m = Reg::CreateMask<int32_t>();
+        for (uint16_t i = 0; i < repeat; ++i) {
+            Reg::LoadAlign<int32_t, Reg::PostLiteral::POST_MODE_UPDATE>(v, src, 64);
+            Reg::Adds(v, v, 1, m);
+            Reg::AddrReg offset = Reg::CreateAddrReg<int32_t>(i, 64);
+            Reg::StoreAlign(dst, v, offset, m);
+        }
+    }
+    """)
+    texts = [line.text for line in t.lines]
+    assert any(x.startswith("vld.pu") for x in texts) and any(x.startswith("iter a") for x in texts)
+    x = np.arange(192, dtype=np.int32) * 3
+    result = cpp_run.run(t, engine, dst=np.zeros(192, np.int32), src=x, repeat=3)
+    assert np.array_equal(result["dst"], x + 1)
+
+
+def test_squeeze_compaction_through_an_unaligned_store_stream(tmp_path, engine):
+    t = tr(tmp_path, """
+    __simd_vf__ inline void KeepPositive(__ubuf__ float* dst, __ubuf__ float* src, uint16_t repeat)
+    {
+        Reg::RegTensor<float> v, kept;
+        Reg::UnalignRegForStore ureg;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::MaskReg positive;
+        Reg::ClearSpr<SpecialPurposeReg::AR>();
+        for (uint16_t i = 0; i < repeat; ++i) {
+            Reg::LoadAlign(v, src + i * 64);
+            Reg::Compares<float, CMPMODE::GT>(positive, v, 0.0f, all);
+            Reg::Squeeze<float, GatherMaskMode::STORE_REG>(kept, v, positive);
+            Reg::StoreUnAlign(dst + 1, kept, ureg);
+        }
+        Reg::StoreUnAlignPost(dst + 1, ureg);
+    }
+    """)
+    x = (np.arange(192) * 7 % 11 - 5).astype(np.float32)
+    result = cpp_run.run(t, engine, dst=np.full(200, -9, np.float32), src=x, repeat=3)
+    kept = x[x > 0]
+    expect = np.full(200, -9, np.float32)
+    expect[1:1 + kept.size] = kept
+    assert np.array_equal(result["dst"], expect)
+
+
+def test_c_api_calls_map_to_the_rows_citing_their_pages(tmp_path, engine):
+    t = tr(tmp_path, """
+    __simd_vf__ inline void CApi(__ubuf__ float* dst, __ubuf__ float* src, float s, uint32_t n)
+    {
+        vector_float a, b;
+        vector_bool m = asc_update_mask_b32(n);
+        vector_bool all = asc_create_mask_b32(PAT_ALL);
+        asc_loadalign(a, src);
+        asc_mul_scalar(b, a, s, m);
+        asc_add(b, b, a, all);
+        asc_storealign(dst, b, m);
+    }
+    """)
+    assert [line.text.split()[0] for line in t.lines] == ["mask.upd", "mask", "vld", "vmuls", "vadd", "vsta", "halt"]
+    x = np.arange(64, dtype=np.float32) - 20
+    result = cpp_run.run(t, engine, dst=np.full(64, 5, np.float32), src=x, s=-1.5, n=40)
+    expect = np.full(64, 5, np.float32)
+    expect[:40] = x[:40] * np.float32(-1.5) + x[:40]
+    assert np.array_equal(result["dst"], expect)
+
+
+def test_benchmark_kernel_translates_and_runs(engine):
+    """bench/kernels/softmax_rows.cpp (helpers with reference parameters, nested loops, reductions
+    broadcast back): compared with a float64 numpy softmax to 1e-6, because the reductions add in the
+    hardware's tree order and the model does not."""
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "bench" / "kernels" / "softmax_rows.cpp"
+    t = translate(path, "bench_softmax::SoftmaxRowsVF<float>")
+    x = (np.arange(4 * 128) % 37 / 7 - 2).astype(np.float32)
+    result = cpp_run.run(t, engine, dst=np.zeros(512, np.float32), src=x, rows=4, cols=128)
+    rows = x.reshape(4, 128).astype(np.float64)
+    e = np.exp(rows - rows.max(axis=1, keepdims=True))
+    assert np.allclose(result["dst"].reshape(4, 128), e / e.sum(axis=1, keepdims=True), rtol=1e-6, atol=0)
+
+
+def test_loops_with_break_or_branches_stay_branch_loops(tmp_path, engine):
+    t = tr(tmp_path, """
+    __simd_vf__ inline void Until(__ubuf__ int32_t* dst, uint16_t n, int32_t stop)
+    {
+        Reg::RegTensor<int32_t> v;
+        Reg::MaskReg m = Reg::CreateMask<int32_t>();
+        int32_t last = 0;
+        for (uint16_t i = 0; i < n; ++i) {
+            if (i == stop) {
+                break;
+            }
+            last = i;
+        }
+        Reg::Duplicate(v, last);
+        Reg::StoreAlign(dst, v, m);
+    }
+    """)
+    assert "vloop" not in [line.text.split()[0] for line in t.lines]
+    assert (cpp_run.run(t, engine, dst=np.zeros(64, np.int32), n=10, stop=4)["dst"] == 3).all()
+    assert (cpp_run.run(t, engine, dst=np.zeros(64, np.int32), n=10, stop=99)["dst"] == 9).all()
+
+
+def test_block_folds_locals_that_nothing_writes(tmp_path):
+    t = tr(tmp_path, """
+    __aicore__ inline void Process(__ubuf__ float* out, uint32_t n)
+    {
+        uint32_t lanes = GetVecLen() / sizeof(float);       // not const, but never written again
+        uint32_t left = n;                                   // a run-time value: an input
+        __VEC_SCOPE__
+        {
+            Reg::RegTensor<float> v;
+            Reg::MaskReg m = Reg::UpdateMask<float>(left);
+            Reg::Duplicate(v, 1.0f, m);
+            Reg::StoreAlign(out + lanes, v, m);
+        }
+    }
+    """, "Process#1")
+    assert [p.name for p in t.params] == ["left", "out"]
+
+
+def test_missing_libclang_says_how_to_install_it(tmp_path, monkeypatch):
+    import sys
+
+    from ascasm.cpp.clang import LibclangMissing
+    monkeypatch.setitem(sys.modules, "clang.cindex", None)      # import clang.cindex now fails
+    with pytest.raises(LibclangMissing) as info:
+        tr(tmp_path, SCALE_ADD, "ScaleAddVF<float>")
+    assert 'pip install "ascasm[cpp]"' in str(info.value) and isinstance(info.value, ImportError)

@@ -76,7 +76,9 @@ def parse(path: str, defines=(), include_dirs=()):
 
 
 def error_at(cursor, message: str, notes=()) -> CppError:
-    """A CppError at a cursor's start, the caret spanning its first line."""
+    """A CppError at a cursor's start, the caret spanning its first line (unlocated without one)."""
+    if cursor is None:
+        return CppError(message, notes=notes)
     start, end = cursor.extent.start, cursor.extent.end
     end_col = end.column if end.line == start.line else None
     return CppError(message, str(start.file) if start.file else None, start.line, start.column, notes,

@@ -11,7 +11,7 @@ from ..isa import dtypes
 
 @dataclass(frozen=True)
 class CType:
-    kind: str           # "int", "float", "bool", "ptr", "vec", "mask", "addr", "ustore", "uload",
+    kind: str           # "int", "float", "bool", "ptr", "vec", "mask", "addr", "ustore", "uload", "unalign",
     #                     "enum", "struct", "void"
     etype: str = ""     # the ascasm element type: of the scalar, the pointee, the vector's lanes
     name: str = ""      # an enum's or struct's name
@@ -41,6 +41,7 @@ class CType:
         if self.kind == "vec":
             return f"RegTensor<{C_NAME.get(self.etype, self.etype)}>"
         return {"mask": "MaskReg", "addr": "AddrReg", "ustore": "UnalignRegForStore", "uload": "UnalignRegForLoad",
+                "unalign": "UnalignReg",
                 "bool": "bool", "void": "void"}.get(self.kind, self.name or self.kind)
 
 
@@ -71,7 +72,7 @@ C_NAME = {"s8": "int8_t", "u8": "uint8_t", "s16": "int16_t", "u16": "uint16_t", 
           "u32": "uint32_t", "s64": "int64_t", "u64": "uint64_t", "f32": "float", "f16": "half",
           "bf16": "bfloat16_t", "e4m3": "fp8_e4m3fn_t", "e5m2": "fp8_e5m2_t", "e8m0": "fp8_e8m0_t",
           "hif8": "hifloat8_t"}
-REGISTER_TYPES = {"MaskReg": "mask", "AddrReg": "addr", "UnalignRegForStore": "ustore", "UnalignReg": "ustore",
+REGISTER_TYPES = {"MaskReg": "mask", "AddrReg": "addr", "UnalignRegForStore": "ustore", "UnalignReg": "unalign",
                   "UnalignRegForLoad": "uload"}
 _QUALIFIERS = ("const ", "volatile ", "struct ", "class ", "enum ", "typename ", "__ubuf__ ", "constexpr ",
                "static ", "inline ")

@@ -10,9 +10,12 @@ Helper functions are inlined; Reg:: calls go through ascasm/isa/regapi.py."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
-from ..isa import dtypes, regapi
+from ..isa import BY_MNEMONIC, dtypes, regapi
+from ..isa.operands import Kind
+from ..isa.table import BY_CAPI
 from . import cpptypes
 from .clang import CppError, error_at, loc_of, operator_of, qualified_name, tokens
 from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args
@@ -179,6 +182,9 @@ class Lowering:
         return result
 
     def lookup_type(self, name: str, args):
+        if name in ("conditional_t", "conditional") and len(args) == 3:
+            chosen = args[1] if self.truth(self.template_arg_value(args[0], None)) else args[2]
+            return self.type_from_text(chosen)
         for frame in reversed(self.frames):
             if name in frame.targs:
                 value = frame.targs[name]
@@ -360,7 +366,7 @@ class Lowering:
         ctype = self.resolve_type(decl.type, decl)
         init = _initializer(decl)
         is_const = decl.type.is_const_qualified() or "constexpr" in tokens(decl)[:3]
-        if ctype.kind in ("vec", "mask", "addr", "ustore", "uload"):
+        if ctype.kind in _REG_FILE:
             reg = self.new_reg(_REG_FILE[ctype.kind], decl.spelling, loc_of(decl))
             var = RV(reg, ctype)
             self.bind(decl, var)
@@ -481,6 +487,8 @@ class Lowering:
         only by the increment) and whose body lowers without a branch: a vloop."""
         if self.hw_depth >= MAX_HW_LOOPS or c.kind.name != "FOR_STMT" or cond is None or inc is None:
             return False
+        if any(ch.kind.name in ("BREAK_STMT", "CONTINUE_STMT", "RETURN_STMT", "GOTO_STMT") for ch in body.walk_preorder()):
+            return False
         shape = _counted_shape(c, cond, inc)
         if shape is None:
             return False
@@ -493,7 +501,7 @@ class Lowering:
         count = self.try_const(bound)
         if count is not None and not (0 <= self.const_number(count) <= HW_LOOP_MAX):
             return False
-        saved_lines, saved_regs, saved_labels, saved_loops = len(self.lines), len(self.regs), self.labels, len(self.loops)
+        saved_lines, saved_labels, saved_loops = len(self.lines), self.labels, len(self.loops)
         start_count = self.lines[-1:] and self.lines[-1]
         # the counter must start at 0: its initialiser is the line just emitted (mov %sI, 0)
         if not (start_count and start_count.text == f"mov {counter.reg}, 0"):
@@ -502,7 +510,7 @@ class Lowering:
             bound_val = self.expr(_strip(bound))
             if not (isinstance(bound_val, RV) and bound_val.ctype.kind == "int" and bound_val.ctype.width <= 2
                     and not bound_val.ctype.signed):
-                del self.lines[saved_lines:], self.regs[saved_regs:]
+                del self.lines[saved_lines:]
                 return False
             count_text = str(bound_val.reg)
         else:
@@ -520,7 +528,8 @@ class Lowering:
             self.hw_depth -= 1
             self.loop_stack.pop()
         if any(_is_branch(line.text) for line in self.lines[body_start:]):
-            del self.lines[saved_lines:], self.regs[saved_regs:], self.loops[saved_loops:]
+            # lower it again as a branch loop; the virtual registers made meanwhile stay unused
+            del self.lines[saved_lines:], self.loops[saved_loops:]
             self.labels = saved_labels
             return False
         self.cur_loc = loc_of(inc)
@@ -704,13 +713,14 @@ class Lowering:
             return self.outer_variable(c, decl)
         if kind in ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD"):
             raise error_at(c, f"'{decl.spelling}' used as a value (only calls are supported)")
-        raise error_at(c, f"unsupported reference to {kind.lower()} '{decl.spelling}'")
+        return self.token_value(c)          # a variable template (is_same_v<A, B>) and the like
 
     def outer_variable(self, c, decl):
         """A variable not declared in the translated code: a constexpr global or static member
         (folded), or a captured local/member of a __VEC_SCOPE__ block (a parameter)."""
         init = _initializer(decl)
-        if init is not None and (decl.type.is_const_qualified() or "constexpr" in tokens(decl)[:4]):
+        if init is not None and (decl.type.is_const_qualified() or "constexpr" in tokens(decl)[:4]
+                                 or _never_written(decl)):
             saved = self.frames
             self.frames = self.frames[:1] + [Frame(targs=dict(self.frames[0].targs))]
             try:
@@ -976,7 +986,7 @@ class Lowering:
         target = self.expr(a)
         if not isinstance(target, RV):
             raise error_at(a, "assignment to something that is not a run-time variable (a constant?)")
-        if target.ctype.kind in ("vec", "mask", "addr", "ustore", "uload"):
+        if target.ctype.kind in _REG_FILE:
             self.assign_register(target, b)
         else:
             self.store(target, self.expr(b))
@@ -1022,10 +1032,10 @@ class Lowering:
             raise error_at(c, "unsupported call")
         short = name.split("::")[-1]
         in_reg = any(p in ("Reg", "MicroAPI") for p in path)
-        if short in regapi.REG_ALIASES and in_reg:
+        if short in regapi.REG_ALIASES and (in_reg or (decl is None and short != "DataCopy")):
             short = self.reg_alias(short, args)
         builtin = getattr(self, "builtin_" + short, None)
-        if builtin is not None and (decl is None or not _has_body(decl)):
+        if builtin is not None and (decl is None or not _has_body(decl)) and not (in_reg and regapi.lookup(short)):
             return builtin(c, callee, args)
         if in_reg or (regapi.lookup(short) is not None and decl is None):
             return self.reg_call(c, callee, short, args, dest)
@@ -1033,8 +1043,7 @@ class Lowering:
             raise error_at(c, f"'{short}' is a host-side call: it belongs outside the vector function "
                               "(data movement between GM and UB, synchronisation and queues run on the scalar side)")
         if short.startswith("asc_"):
-            raise error_at(c, f"'{short}': the asc_* C API is not translated yet; use the Reg:: function "
-                              "(see docs/frontend.md)")
+            return self.capi_call(c, short, args, dest)
         target = decl if decl is not None and _has_body(decl) else self.index.function(short, len(args), path)
         if target is None:
             raise error_at(c, f"'{name}': no definition to inline and no Reg API of that name",
@@ -1042,8 +1051,11 @@ class Lowering:
         return self.inline(c, callee, target, args)
 
     def reg_alias(self, short, args):
+        alias = regapi.REG_ALIASES[short]
+        if isinstance(alias, str):
+            return alias
         first = self.try_kind(args[0]) if args else None
-        return regapi.REG_ALIASES[short][0 if first == "vec" else 1]
+        return alias[0 if first == "vec" else 1]
 
     def try_kind(self, arg):
         try:
@@ -1103,14 +1115,14 @@ class Lowering:
             if depth <= 0:
                 end = i
                 break
-        inner = toks[start + 1:end]
-        text = ""
-        for t in inner:
-            text += (" " if text and (t[0].isalnum() or t[0] == "_") and (text[-1].isalnum() or text[-1] == "_") else "") + t
-        return split_template_args(text)
+        return split_template_args(join_tokens(toks[start + 1:end]))
 
     def template_arg_value(self, text: str, c):
-        """A template argument's text as a Const: a type, an enum member, a constexpr name or a number."""
+        """A template argument's text as a Const: a type, an enum member, a constexpr name, a type
+        trait's value or a number."""
+        trait = self.trait_value(text, c)
+        if trait is not None:
+            return trait
         ctype = self.type_from_text(text)
         if ctype is not None and ctype.kind not in ("enum", "struct"):
             return Const(ctype, None)
@@ -1132,10 +1144,20 @@ class Lowering:
             return Const(int(text.rstrip("uUlL"), 0), S64)
         except ValueError:
             pass
-        value = self.index.eval_text(text, self)
-        if value is not None:
-            return value
+        if re.search(r"[-+*/%<>=!&|?()]", text):
+            return TextExpression(self, text, c).value()
         raise error_at(c, f"cannot evaluate the template argument '{text}'")
+
+    def trait_value(self, text: str, c):
+        """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` and the
+        is_integral/is_floating_point/is_signed/is_unsigned family, on our types."""
+        m = _TRAIT.match(text.replace(" ", ""))
+        if not m or m.group(1) not in _TRAITS:
+            return None
+        types = [self.type_from_text(arg) for arg in split_template_args(m.group(2))]
+        if any(t is None for t in types):
+            raise error_at(c, f"cannot evaluate '{text}': unknown type")
+        return Const(bool(_TRAITS[m.group(1)](*types)), BOOL)
 
     # builtins of the stubs that fold
     def builtin_GetVecLen(self, c, callee, args):
@@ -1158,9 +1180,6 @@ class Lowering:
 
     def builtin_max(self, c, callee, args):
         return self.choose(c, args, ">")
-
-    builtin_Min = builtin_min
-    builtin_Max = builtin_max
 
     def choose(self, c, args, op):
         a, b = (self.expr(x) for x in args)
@@ -1251,7 +1270,7 @@ class Lowering:
         if isinstance(value, RV) and (by_ref or value.ctype.kind not in ("int", "float", "bool", "ptr")):
             self.bind(param, value if not ctype.is_scalar else RV(value.reg, value.ctype))
             return
-        if isinstance(value, Const) and not _writes(body, {param.hash}):
+        if not _writes(body, {param.hash}):     # read only: the argument itself, converted
             self.bind(param, self.convert(value, ctype) if ctype.is_scalar else value)
             return
         var = RV(self.new_reg("s", param.spelling, loc_of(param)), ctype)
@@ -1281,6 +1300,63 @@ class Lowering:
             errors.append(", ".join(f"{k}={options.get(k)}" for k, v in form.when))
         raise error_at(c, f"Reg::{name} with these template options has no ascasm instruction: "
                           f"{errors[0] if errors else ''}", [f"see `ascasm explain Reg::{name}`"])
+
+    # --- asc_* C API calls: the ISA table's rows that cite the function's page, operands in order ---
+    def capi_call(self, c, name, args, dest):
+        base, width = name, None
+        m = re.match(r"^(asc_\w+?)_b(8|16|32|64)$", name)
+        if m and m.group(1) in BY_CAPI:
+            base, width = m.group(1), int(m.group(2))
+        mnemonics = BY_CAPI.get(base)
+        if not mnemonics:
+            raise error_at(c, f"'{name}' has no ascasm instruction (no row cites its page c-api-reg/.../{base}.md)",
+                           [f"`ascasm explain {base}` shows what exists; the Reg API is translated more fully"])
+        values = [self.expr(a) for a in args]
+        returns = "void" not in c.type.spelling
+        for mnemonic in mnemonics:
+            for spec in BY_MNEMONIC[mnemonic]:
+                operands = [op for op in spec.operands if not op.optional and op.kind not in (Kind.SAT, Kind.PART)]
+                if returns:
+                    if not operands or not operands[0].writes or operands[0].kind not in (Kind.PREG, Kind.AREG):
+                        continue
+                    result = dest or RV(self.new_reg("p" if operands[0].kind is Kind.PREG else "a", "temporary"),
+                                        CType("mask" if operands[0].kind is Kind.PREG else "addr"))
+                    bound = [result] + values
+                else:
+                    result, bound = None, values
+                if len(bound) != len(operands) or not all(_capi_fits(op, v) for op, v in zip(operands, bound)):
+                    continue
+                etype = next((v.ctype.etype for v in bound if isinstance(v, RV) and v.ctype.kind in ("vec", "ptr")),
+                             None) or (f"b{width}" if width else None)
+                texts = [self.capi_operand(c, op, v, etype, width) for op, v in zip(operands, bound)]
+                self.emit(f"{mnemonic} {', '.join(texts)}".strip())
+                return result if result is not None else Const(0, S32)
+        raise error_at(c, f"no row of {', '.join(mnemonics)} takes {name}'s arguments as written",
+                       [f"`ascasm explain {base}` lists the rows"])
+
+    def capi_operand(self, c, op, value, etype, width) -> str:
+        kind = op.kind
+        if kind is Kind.VREG:
+            return f"{value.reg}.{value.ctype.etype}"
+        if kind is Kind.PREG:
+            if op.type_text == "bW":
+                bits = width or 8 * dtypes.BY_SPELLING[etype].width
+                return f"{value.reg}.b{bits}"
+            return str(value.reg)
+        if kind in (Kind.AREG, Kind.UREG, Kind.QREG, Kind.SREG):
+            return str(value.reg)
+        if kind in (Kind.ADDR, Kind.BASE):
+            reg = value.reg if isinstance(value, RV) else self.materialize(value, value.ctype).reg
+            return f"[{reg}]"
+        if kind is Kind.TVAL:
+            return self.typed_operand(value, etype)
+        if kind is Kind.SVAL:
+            return self.operand(value)
+        if kind in (Kind.PAT, Kind.BARRIER):
+            return str(value.value).removeprefix("PAT_")
+        if kind is Kind.IMM:
+            return str(int(self.const_number(value)))
+        raise error_at(c, f"unsupported operand {op.text}")
 
     def reg_arg(self, arg):
         value = self.expr(arg)
@@ -1350,7 +1426,10 @@ class Lowering:
             return f"{value.reg}.b{width}"
         if kind == "r" and view == "b":
             return f"{value.reg}.b{8 * dtypes.BY_SPELLING[etype].width}"
-        if kind in ("p", "r", "u", "q"):
+        if kind in ("u", "q"):
+            value.reg.file = kind           # an UnalignReg serves either stream: its first use decides
+            return f"{value.reg}.{etype}" if as_type == "T" else str(value.reg)
+        if kind in ("p", "r"):
             return str(value.reg)
         if kind in ("a", "A"):
             return str(value.reg if isinstance(value, RV) else self.materialize(value, value.ctype).reg)
@@ -1413,9 +1492,102 @@ class Lowering:
                           "use LoadAlign/StoreAlign")
 
 
-_REG_FILE = {"vec": "v", "mask": "p", "addr": "a", "ustore": "u", "uload": "q"}
-_KIND_LETTER = {"vec": "v", "mask": "p", "addr": "r", "ustore": "u", "uload": "q", "ptr": "a", "int": "s",
-                "float": "s", "bool": "s", "enum": "s"}
+class TextExpression:
+    """A constant expression written in a template argument (libclang gives only its tokens):
+    numbers, names, sizeof(type), traits, and C's operators, by precedence climbing."""
+    _TOKEN = re.compile(r"\s*(sizeof\s*\([^()]*\)|[A-Za-z_][\w:]*(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>)?(?:::value)?"
+                        r"|0[xX][0-9a-fA-F]+|\d+\.?\d*[fFuUlL]*|&&|\|\||==|!=|<=|>=|<<|>>|[-+*/%<>!()?:~&|^])")
+    _LEVELS = (("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", ">", "<=", ">="), ("<<", ">>"),
+               ("+", "-"), ("*", "/", "%"))
+
+    def __init__(self, lowering, text, cursor):
+        self.lowering, self.cursor, self.text = lowering, cursor, text
+        self.tokens, pos = [], 0
+        while pos < len(text.rstrip()):
+            m = self._TOKEN.match(text, pos)
+            if not m:
+                raise error_at(cursor, f"cannot evaluate the template argument '{text}'")
+            self.tokens.append(m.group(1))
+            pos = m.end()
+        self.pos = 0
+
+    def value(self) -> Const:
+        result = self.conditional()
+        if self.pos != len(self.tokens):
+            raise error_at(self.cursor, f"cannot evaluate the template argument '{self.text}'")
+        return result
+
+    def peek(self):
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self):
+        self.pos += 1
+        return self.tokens[self.pos - 1]
+
+    def conditional(self):
+        cond = self.binary(0)
+        if self.peek() == "?":
+            self.take()
+            a = self.conditional()
+            self.take()
+            b = self.conditional()
+            return a if self.lowering.truth(cond) else b
+        return cond
+
+    def binary(self, level):
+        if level == len(self._LEVELS):
+            return self.unary()
+        left = self.binary(level + 1)
+        while self.peek() in self._LEVELS[level]:
+            op = self.take()
+            right = self.binary(level + 1)
+            if op in ("&&", "||"):
+                x, y = self.lowering.truth(left), self.lowering.truth(right)
+                left = Const(int(x and y if op == "&&" else x or y), BOOL)
+            else:
+                left = self.lowering.arith(self.cursor, op, left, right)
+        return left
+
+    def unary(self):
+        token = self.take()
+        if token == "(":
+            value = self.conditional()
+            self.take()
+            return value
+        if token in ("!", "-", "~"):
+            value = self.unary()
+            if token == "!":
+                return Const(int(not self.lowering.truth(value)), BOOL)
+            n = self.lowering.const_number(value)
+            return Const(-n if token == "-" else ~n, value.ctype)
+        if token.startswith("sizeof"):
+            ctype = self.lowering.type_from_text(token[token.index("(") + 1:-1])
+            if ctype is None:
+                raise error_at(self.cursor, f"sizeof of an unknown type in '{self.text}'")
+            return Const(VECTOR_BYTES if ctype.kind == "vec" else ctype.width, U64)
+        return self.lowering.template_arg_value(token, self.cursor)
+
+
+_TRAIT = re.compile(r"^(?:[\w:]*::)?(\w+?)(?:_v)?<(.*)>(?:::value)?$")
+_TRAITS = {
+    "is_same": lambda a, b: a == b, "IsSameType": lambda a, b: a == b,
+    "is_integral": lambda t: t.kind in ("int", "bool"), "is_floating_point": lambda t: t.kind == "float",
+    "is_signed": lambda t: t.signed or t.kind == "float", "is_unsigned": lambda t: t.kind == "int" and not t.signed,
+}
+
+def _capi_fits(op, value) -> bool:
+    kind = value.ctype.kind if value.ctype is not None else None
+    return {Kind.VREG: kind == "vec", Kind.PREG: kind == "mask", Kind.AREG: kind == "addr",
+            Kind.UREG: kind in ("ustore", "unalign"), Kind.QREG: kind in ("uload", "unalign"),
+            Kind.ADDR: kind == "ptr", Kind.BASE: kind == "ptr" and isinstance(value, RV),
+            Kind.SREG: isinstance(value, RV) and kind in ("int", "bool"),
+            Kind.SVAL: kind in ("int", "bool", "enum"), Kind.TVAL: kind in ("int", "bool", "float"),
+            Kind.PAT: kind == "enum", Kind.BARRIER: kind == "enum", Kind.IMM: isinstance(value, Const)}.get(op.kind, False)
+
+
+_REG_FILE = {"vec": "v", "mask": "p", "addr": "a", "ustore": "u", "uload": "q", "unalign": "u"}
+_KIND_LETTER = {"vec": "v", "mask": "p", "addr": "r", "ustore": "u", "uload": "q", "unalign": "x", "ptr": "a",
+                "int": "s", "float": "s", "bool": "s", "enum": "s"}
 
 
 def _kind_of(value) -> str:
@@ -1432,7 +1604,7 @@ def _matches(form, kinds) -> bool:
     if len(expected) != len(kinds):
         return False
     for want, got in zip(expected, kinds):
-        if want == got or (want.lower() == got.lower() and want.islower()):
+        if want == got or (want.lower() == got.lower() and want.islower()) or (got == "x" and want in "uq"):
             continue
         return False
     return True
@@ -1531,10 +1703,32 @@ def _body(decl):
 
 
 def _template_default(tp):
+    """A template parameter's default argument as text (its tokens up to the list's closing `>`)."""
     toks = tokens(tp)
-    if "=" in toks:
-        return " ".join(toks[toks.index("=") + 1:]).replace(" :: ", "::")
-    return None
+    if "=" not in toks:
+        return None
+    out, depth = [], 0
+    for t in toks[toks.index("=") + 1:]:
+        depth += t.count("<") if t in ("<", "<<") else 0
+        if t in (">", ">>"):
+            if depth - len(t) < 0:
+                out.append(">" * depth) if depth > 0 else None
+                break
+            depth -= len(t)
+        if t == "," and depth == 0:
+            break
+        out.append(t)
+    return join_tokens(out)
+
+
+def join_tokens(toks) -> str:
+    """Tokens back to text, with a space only between two words."""
+    text = ""
+    for t in toks:
+        if text and (t[0].isalnum() or t[0] == "_") and (text[-1].isalnum() or text[-1] == "_"):
+            text += " "
+        text += t
+    return text
 
 
 def _deduce(param_spelling: str, value, targs: dict, names: set):
@@ -1624,6 +1818,15 @@ def _writes(body, hashes: set) -> bool:
                 if d is not None and d.hash in hashes:
                     return True
     return False
+
+
+def _never_written(decl) -> bool:
+    """A local of the function around a __VEC_SCOPE__ block that nothing assigns after its
+    initialisation (so a constant initialiser is its value everywhere)."""
+    function = decl.semantic_parent
+    body = _body(function) if function is not None and function.kind.name in (
+        "FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD") else None
+    return decl.kind.name == "VAR_DECL" and body is not None and not _writes(body, {decl.hash})
 
 
 def _is_branch(text: str) -> bool:

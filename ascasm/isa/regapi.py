@@ -147,10 +147,35 @@ APIS = (
     # loads and stores
     RegApi("LoadAlign", PAGES + "Reg数据搬入/连续对齐搬入（LoadAlign）.md", _load_forms()),
     RegApi("StoreAlign", PAGES + "Reg数据搬出/连续对齐搬出（StoreAlign）.md", _store_forms()),
-    RegApi("Gather", PAGES + "离散操作/Gather.md",
-           (Form("dst:v src:a index:v mask:p", ("vgat {dst}, [{src}], {index}, {mask}",), ("T", "U")),)),
+    RegApi("Gather", PAGES + "Reg数据搬入/离散搬入（Gather）.md",
+           (Form("dst:v src:a index:v mask:p", ("vgat {dst}, [{src}], {index}, {mask}",), ("T0", "T1", "T2")),)),
     RegApi("Scatter", PAGES + "Reg数据搬出/离散搬出（Scatter）.md",
            (Form("dst:a src:v index:v mask:p", ("vsct [{dst}], {src}, {index}, {mask}",), ("T", "U")),)),
+    # unaligned streams: a load stream starts with LoadUnAlignPre; a store stream ends with StoreUnAlignPost
+    RegApi("LoadUnAlignPre", PAGES + "Reg数据搬入/连续非对齐搬入（LoadUnAlign）.md",
+           (Form("ureg:q src:a", ("vldas {ureg}, [{src}]",)),
+            Form("ureg:q src:a off:r", ("vldas {ureg}, [{src} + {off}]",)))),
+    RegApi("LoadUnAlign", PAGES + "Reg数据搬入/连续非对齐搬入（LoadUnAlign）.md",
+           (Form("dst:v ureg:q src:a", ("vldus {dst}, {ureg}, [{src}]",)),
+            Form("dst:v ureg:q src:A stride:s", ("vldus.pu {dst}, {ureg}, [{src}], {stride}",),
+                 ("T", "post=POST_MODE_UPDATE"), (("post", "POST_MODE_UPDATE"),)),
+            Form("dst:v ureg:q src:a off:r inc:s", ("vldus {dst}, {ureg}, [{src} + {off}]",),
+                 note="the increment is not used: the address register gives the offset"))),
+    RegApi("StoreUnAlign", PAGES + "Reg数据搬出/连续非对齐搬出（StoreUnAlign）.md",
+           (Form("dst:A src:v ureg:u stride:s", ("vstus.pu [{dst}], {ureg}, {src}, {stride}",),
+                 ("T", "post=POST_MODE_UPDATE"), (("post", "POST_MODE_UPDATE"),)),
+            Form("dst:a src:v ureg:u", ("vstur [{dst}], {ureg}, {src}",), ("T", "post=POST_MODE_UPDATE"),
+                 note="the form without a count stores the lanes a Squeeze<STORE_REG> kept, at dst + AR"))),
+    RegApi("StoreUnAlignPost", PAGES + "Reg数据搬出/连续非对齐搬出（StoreUnAlign）.md",
+           (Form("dst:A ureg:u stride:s", ("vstas.pu [{dst}], {ureg/T}, {stride}",), ("T", "post=POST_MODE_UPDATE"),
+                 (("post", "POST_MODE_UPDATE"),)),
+            Form("dst:a ureg:u", ("vstar [{dst}], {ureg}",), ("T",)))),
+    RegApi("ClearSpr", PAGES + "系统变量访问/ClearSpr.md", (Form("", ("sprclr.ar",), ("spr",), (("spr", "AR"),)),)),
+    # moves
+    RegApi("Move", PAGES + "Reg数据搬入/Move.md",
+           (Form("dst:v src:v mask:p", ("vmov {dst}, {src}, {mask}",), ("T", "mode=MERGING"), (("mode", "MERGING"),)),
+            Form("dst:p src:p", ("pmov {dst}, {src}",), ()),
+            Form("dst:p src:p mask:p", ("pmov {dst}, {src}, {mask}",), ()))),
     # arithmetic
     RegApi("Add", _ARITH + "Add.md", _binary("vadd", "vadd.merge")),
     RegApi("Sub", _ARITH + "Sub.md", _binary("vsub")),
@@ -203,7 +228,11 @@ APIS = (
     RegApi("Duplicate", PAGES + "数据填充/Duplicate.md",
            (Form("dst:v scalar:s", ("vdup {dst}, {scalar}",), ("T",)),
             Form("dst:v scalar:s mask:p", ("vdup {dst}, {scalar}, {mask}",), ("T", MERGE), (("mode", "ZEROING"),)),
-            Form("dst:v scalar:s mask:p", ("vdup.merge {dst}, {scalar}, {mask}",), ("T", MERGE), (("mode", "MERGING"),)))),
+            Form("dst:v scalar:s mask:p", ("vdup.merge {dst}, {scalar}, {mask}",), ("T", MERGE), (("mode", "MERGING"),)),
+            Form("dst:v src:v mask:p", ("vdup.v {dst}, {src}, {mask}",), ("T", "pos=LOWEST", MERGE),
+                 (("pos", "LOWEST"), ("mode", "ZEROING"))),
+            Form("dst:v src:v mask:p", ("vdup.v.merge {dst}, {src}, {mask}",), ("T", "pos=LOWEST", MERGE),
+                 (("pos", "LOWEST"), ("mode", "MERGING"))))),
     RegApi("Arange", PAGES + "索引操作/Arange.md",
            (Form("dst:v scalar:s", ("vci {dst}, {scalar}",), ("T", "order=INCREASE_ORDER"),
                  (("order", "INCREASE_ORDER"),)),
@@ -228,10 +257,14 @@ APIS = (
             Form("dst0:p dst1:p src0:p src1:p", ("pdintlv {dst0.b}, {dst1}, {src0}, {src1}",)))),
     RegApi("Pack", PAGES + "数据压缩/Pack.md",
            (Form("dst:v src:v", ("vpack.lo {dst}, {src}",), ("T", "U", "part=LOWEST"), (("part", "LOWEST"),)),
-            Form("dst:v src:v", ("vpack.hi {dst}, {src}",), ("T", "U", "part=LOWEST"), (("part", "HIGHEST"),)))),
+            Form("dst:v src:v", ("vpack.hi {dst}, {src}",), ("T", "U", "part=LOWEST"), (("part", "HIGHEST"),)),
+            Form("dst:p src:p", ("ppack.lo {dst}, {src}",), ("part=LOWEST",), (("part", "LOWEST"),)),
+            Form("dst:p src:p", ("ppack.hi {dst}, {src}",), ("part=LOWEST",), (("part", "HIGHEST"),)))),
     RegApi("UnPack", PAGES + "数据压缩/UnPack.md",
            (Form("dst:v src:v", ("vunpack.lo {dst}, {src}",), ("T", "U", "part=LOWEST"), (("part", "LOWEST"),)),
-            Form("dst:v src:v", ("vunpack.hi {dst}, {src}",), ("T", "U", "part=LOWEST"), (("part", "HIGHEST"),)))),
+            Form("dst:v src:v", ("vunpack.hi {dst}, {src}",), ("T", "U", "part=LOWEST"), (("part", "HIGHEST"),)),
+            Form("dst:p src:p", ("punpack.lo {dst}, {src}",), ("part=LOWEST",), (("part", "LOWEST"),)),
+            Form("dst:p src:p", ("punpack.hi {dst}, {src}",), ("part=LOWEST",), (("part", "HIGHEST"),)))),
     # conversions: the trait's round mode, saturation and layout become vcvt's suffix and keywords
     RegApi("Cast", PAGES + "类型转换/Cast.md",
            (Form("dst:v src:v mask:p", ("vcvt{cast} {dst}, {src}, {mask}{cast_options}",), ("T", "U", "trait"),
@@ -253,7 +286,14 @@ HOST_SIDE = {"DataCopy", "DataCopyPad", "SetFlag", "WaitFlag", "PipeBarrier", "E
              "FreeTensor", "GetPhyAddr", "InitBuffer", "SetGlobalBuffer", "GetBlockIdx", "GetBlockNum",
              "SyncAll", "SetAtomicAdd", "SetAtomicNone", "Duplicate_", "GetValue", "SetValue", "Get", "Set"}
 # The host-side names that are also Reg functions (Reg::DataCopy is the old name of LoadAlign/StoreAlign).
-REG_ALIASES = {"DataCopy": ("LoadAlign", "StoreAlign")}
+# Older names of Reg functions that public kernels still use: the name, or (the name when the first
+# argument is a vector register, the name otherwise).
+REG_ALIASES = {"DataCopy": ("LoadAlign", "StoreAlign"), "DataCopyUnAlign": ("LoadUnAlign", "StoreUnAlign"),
+               "DataCopyUnAlignPre": "LoadUnAlignPre", "DataCopyUnAlignPost": "StoreUnAlignPost",
+               "DataCopyGather": "Gather", "DataCopyScatter": "Scatter", "CompareScalar": "Compares",
+               "MaskPack": "Pack", "MaskUnPack": "UnPack", "MaskInterleave": "Interleave",
+               "MaskDeInterleave": "DeInterleave", "MaskSelect": "Select", "MaskAnd": "And", "MaskOr": "Or",
+               "MaskXor": "Xor", "MaskNot": "Not", "MaskMov": "Move"}
 
 
 def lookup(name: str) -> RegApi | None:

@@ -18,6 +18,7 @@
 #define __ubuf__
 #define __gm__
 #define __ssbuf__
+#define __local_mem__
 #define GM_ADDR uint8_t*
 
 // A __VEC_SCOPE__ block becomes `if (__ascasm_vec_scope()) { ... }`: an IF_STMT whose condition
@@ -70,6 +71,8 @@ using ::complex64;
 constexpr uint32_t GetVecLen() { return 256; }
 constexpr uint32_t VECTOR_REG_WIDTH = 256;
 constexpr uint32_t ONE_BLK_SIZE = 32;
+
+template <typename T, typename U> struct IsSameType : std::bool_constant<__is_same(T, U)> {};
 
 template <typename T, typename U>
 constexpr T CeilDivision(T num, U divisor) { return (num + divisor - 1) / divisor; }

@@ -23,6 +23,18 @@ typedef AscendC::Reg::RegTensor<fp8_e4m3fn_t> vector_fp8_e4m3fn_t;
 typedef AscendC::Reg::RegTensor<fp8_e8m0_t> vector_fp8_e8m0_t;
 typedef AscendC::Reg::RegTensor<fp4x2_e2m1_t> vector_fp4x2_e2m1_t;
 typedef AscendC::Reg::RegTensor<fp4x2_e1m2_t> vector_fp4x2_e1m2_t;
+// Short names older kernels use.
+typedef vector_int8_t vector_s8;
+typedef vector_uint8_t vector_u8;
+typedef vector_int16_t vector_s16;
+typedef vector_uint16_t vector_u16;
+typedef vector_int32_t vector_s32;
+typedef vector_uint32_t vector_u32;
+typedef vector_int64_t vector_s64;
+typedef vector_uint64_t vector_u64;
+typedef vector_half vector_f16;
+typedef vector_bfloat16_t vector_bf16;
+typedef vector_float vector_f32;
 typedef AscendC::Reg::MaskReg vector_bool;
 typedef AscendC::Reg::AddrReg addr_reg;
 typedef AscendC::Reg::AddrReg iter_reg;

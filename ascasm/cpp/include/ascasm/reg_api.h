@@ -27,31 +27,35 @@ ASCASM_REG AddrReg CreateAddrReg(uint16_t index0, uint32_t stride0, uint16_t ind
                                  uint16_t index2, uint32_t stride2, uint16_t index3, uint32_t stride3);
 
 // ---- Loads into registers ----
-template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, typename U>
-ASCASM_REG void LoadAlign(U& dstReg, __ubuf__ T* srcAddr);
-template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, typename U>
-ASCASM_REG void LoadAlign(U& dstReg, __ubuf__ T*& srcAddr, int32_t postUpdateStride);
-template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, typename U>
-ASCASM_REG void LoadAlign(U& dstReg, __ubuf__ T* srcAddr, AddrReg offset);
-template <typename T = DefaultType, LoadDist dist, typename U>
-ASCASM_REG void LoadAlign(U& dstReg0, U& dstReg1, __ubuf__ T* srcAddr);
-template <typename T = DefaultType, PostLiteral postMode, LoadDist dist, typename U>
-ASCASM_REG void LoadAlign(U& dstReg0, U& dstReg1, __ubuf__ T*& srcAddr, int32_t postUpdateStride);
-template <typename T = DefaultType, LoadDist dist, typename U>
-ASCASM_REG void LoadAlign(U& dstReg0, U& dstReg1, __ubuf__ T* srcAddr, AddrReg offset);
-// data-block (strided) loads
-template <typename T = DefaultType, DataCopyMode dataMode, typename U>
-ASCASM_REG void LoadAlign(U& dstReg, __ubuf__ T* srcAddr, uint32_t dataBlockStride, MaskReg& mask);
-template <typename T = DefaultType, DataCopyMode dataMode, PostLiteral postMode, typename U>
-ASCASM_REG void LoadAlign(U& dstReg, __ubuf__ T*& srcAddr, uint32_t dataBlockStride, uint32_t repeatStride,
-                          MaskReg& mask);
-// mask loads
-template <typename T, MaskDist dist = MaskDist::DIST_NORM>
-ASCASM_REG void LoadAlign(MaskReg& mask, __ubuf__ T* srcAddr);
-template <typename T, PostLiteral postMode, MaskDist dist = MaskDist::DIST_NORM>
-ASCASM_REG void LoadAlign(MaskReg& mask, __ubuf__ T*& srcAddr, int32_t offset);
-template <typename T, MaskDist dist = MaskDist::DIST_NORM>
-ASCASM_REG void LoadAlign(MaskReg& mask, __ubuf__ T* srcAddr, AddrReg offset);
+// The aligned forms: plain, post-update, AddrReg, two registers, data-block, mask.
+#define ASCASM_LOAD_ALIGN_FORMS(name) \
+    template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, typename U> \
+    ASCASM_REG void name(U& dstReg, __ubuf__ T* srcAddr); \
+    template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, typename U> \
+    ASCASM_REG void name(U& dstReg, __ubuf__ T*& srcAddr, int32_t postUpdateStride); \
+    template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, typename U> \
+    ASCASM_REG void name(U& dstReg, __ubuf__ T* srcAddr, AddrReg offset); \
+    template <typename T = DefaultType, LoadDist dist, typename U> \
+    ASCASM_REG void name(U& dstReg0, U& dstReg1, __ubuf__ T* srcAddr); \
+    template <typename T = DefaultType, PostLiteral postMode, LoadDist dist, typename U> \
+    ASCASM_REG void name(U& dstReg0, U& dstReg1, __ubuf__ T*& srcAddr, int32_t postUpdateStride); \
+    template <typename T = DefaultType, LoadDist dist, typename U> \
+    ASCASM_REG void name(U& dstReg0, U& dstReg1, __ubuf__ T* srcAddr, AddrReg offset); \
+    /* data-block (strided) loads */ \
+    template <typename T = DefaultType, DataCopyMode dataMode, typename U> \
+    ASCASM_REG void name(U& dstReg, __ubuf__ T* srcAddr, uint32_t dataBlockStride, MaskReg& mask); \
+    template <typename T = DefaultType, DataCopyMode dataMode, PostLiteral postMode, typename U> \
+    ASCASM_REG void name(U& dstReg, __ubuf__ T*& srcAddr, uint32_t dataBlockStride, uint32_t repeatStride, \
+                              MaskReg& mask); \
+    /* mask loads */ \
+    template <typename T, MaskDist dist = MaskDist::DIST_NORM> \
+    ASCASM_REG void name(MaskReg& mask, __ubuf__ T* srcAddr); \
+    template <typename T, PostLiteral postMode, MaskDist dist = MaskDist::DIST_NORM> \
+    ASCASM_REG void name(MaskReg& mask, __ubuf__ T*& srcAddr, int32_t offset); \
+    template <typename T, MaskDist dist = MaskDist::DIST_NORM> \
+    ASCASM_REG void name(MaskReg& mask, __ubuf__ T* srcAddr, AddrReg offset);
+ASCASM_LOAD_ALIGN_FORMS(LoadAlign)
+
 // unaligned loads
 template <typename T>
 ASCASM_REG void LoadUnAlignPre(UnalignRegForLoad& ureg, __ubuf__ T* srcAddr);
@@ -80,29 +84,33 @@ template <typename T = DefaultType, typename U>
 ASCASM_REG void Move(U& dstReg, U& srcReg);
 
 // ---- Stores from registers ----
-template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typename U>
-ASCASM_REG void StoreAlign(__ubuf__ T* dstAddr, U& srcReg, MaskReg& mask);
-template <typename T = DefaultType, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM, typename U>
-ASCASM_REG void StoreAlign(__ubuf__ T*& dstAddr, U& srcReg, int32_t postUpdateStride, MaskReg& mask);
-template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typename U>
-ASCASM_REG void StoreAlign(__ubuf__ T* dstAddr, U& srcReg, AddrReg offset, MaskReg& mask);
-template <typename T = DefaultType, StoreDist dist, typename U>
-ASCASM_REG void StoreAlign(__ubuf__ T* dstAddr, U& srcReg0, U& srcReg1, MaskReg& mask);
-template <typename T = DefaultType, StoreDist dist, typename U>
-ASCASM_REG void StoreAlign(__ubuf__ T* dstAddr, U& srcReg0, U& srcReg1, AddrReg offset, MaskReg& mask);
-// data-block (strided) stores
-template <typename T = DefaultType, DataCopyMode dataMode, typename U>
-ASCASM_REG void StoreAlign(__ubuf__ T* dstAddr, U& srcReg, uint32_t dataBlockStride, MaskReg& mask);
-template <typename T = DefaultType, DataCopyMode dataMode, PostLiteral postMode, typename U>
-ASCASM_REG void StoreAlign(__ubuf__ T*& dstAddr, U& srcReg, uint32_t dataBlockStride, uint32_t repeatStride,
-                           MaskReg& mask);
-// mask stores
-template <typename T, MaskDist dist = MaskDist::DIST_NORM>
-ASCASM_REG void StoreAlign(__ubuf__ T* dstAddr, MaskReg& mask);
-template <typename T, PostLiteral postMode, MaskDist dist = MaskDist::DIST_NORM>
-ASCASM_REG void StoreAlign(__ubuf__ T*& dstAddr, MaskReg& mask, int32_t offset);
-template <typename T, MaskDist dist = MaskDist::DIST_NORM>
-ASCASM_REG void StoreAlign(__ubuf__ T* dstAddr, MaskReg& mask, AddrReg offset);
+// The aligned forms: plain, post-update, AddrReg, two registers, data-block, mask.
+#define ASCASM_STORE_ALIGN_FORMS(name) \
+    template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typename U> \
+    ASCASM_REG void name(__ubuf__ T* dstAddr, U& srcReg, MaskReg& mask); \
+    template <typename T = DefaultType, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM, typename U> \
+    ASCASM_REG void name(__ubuf__ T*& dstAddr, U& srcReg, int32_t postUpdateStride, MaskReg& mask); \
+    template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typename U> \
+    ASCASM_REG void name(__ubuf__ T* dstAddr, U& srcReg, AddrReg offset, MaskReg& mask); \
+    template <typename T = DefaultType, StoreDist dist, typename U> \
+    ASCASM_REG void name(__ubuf__ T* dstAddr, U& srcReg0, U& srcReg1, MaskReg& mask); \
+    template <typename T = DefaultType, StoreDist dist, typename U> \
+    ASCASM_REG void name(__ubuf__ T* dstAddr, U& srcReg0, U& srcReg1, AddrReg offset, MaskReg& mask); \
+    /* data-block (strided) stores */ \
+    template <typename T = DefaultType, DataCopyMode dataMode, typename U> \
+    ASCASM_REG void name(__ubuf__ T* dstAddr, U& srcReg, uint32_t dataBlockStride, MaskReg& mask); \
+    template <typename T = DefaultType, DataCopyMode dataMode, PostLiteral postMode, typename U> \
+    ASCASM_REG void name(__ubuf__ T*& dstAddr, U& srcReg, uint32_t dataBlockStride, uint32_t repeatStride, \
+                               MaskReg& mask); \
+    /* mask stores */ \
+    template <typename T, MaskDist dist = MaskDist::DIST_NORM> \
+    ASCASM_REG void name(__ubuf__ T* dstAddr, MaskReg& mask); \
+    template <typename T, PostLiteral postMode, MaskDist dist = MaskDist::DIST_NORM> \
+    ASCASM_REG void name(__ubuf__ T*& dstAddr, MaskReg& mask, int32_t offset); \
+    template <typename T, MaskDist dist = MaskDist::DIST_NORM> \
+    ASCASM_REG void name(__ubuf__ T* dstAddr, MaskReg& mask, AddrReg offset);
+ASCASM_STORE_ALIGN_FORMS(StoreAlign)
+
 // unaligned stores
 template <typename T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE, typename U>
 ASCASM_REG void StoreUnAlign(__ubuf__ T*& dstAddr, U& srcReg, UnalignRegForStore& ureg, uint32_t postUpdateStride);
@@ -284,10 +292,75 @@ ASCASM_REG void ClearSpr();
 template <MemType src, MemType dst>
 ASCASM_REG void LocalMemBar();
 
+// ---- Older names ----
+// Public kernels still use names the pages no longer document.  Each is declared with the
+// overloads of its documented counterpart (docs/frontend.md lists the pairs).
+ASCASM_LOAD_ALIGN_FORMS(DataCopy)
+ASCASM_STORE_ALIGN_FORMS(DataCopy)
+template <typename T, MaskDist dist = MaskDist::DIST_NORM>
+ASCASM_REG void DataCopy(__ubuf__ T* dstAddr, MaskReg& mask, int32_t offset);
+// One unaligned register type for both directions.
+struct UnalignReg : UnalignRegForLoad, UnalignRegForStore {};
+template <typename T>
+ASCASM_REG void DataCopyUnAlignPre(UnalignRegForLoad& ureg, __ubuf__ T* srcAddr);
+template <typename T = DefaultType, typename U>
+ASCASM_REG void DataCopyUnAlign(U& dstReg, UnalignRegForLoad& ureg, __ubuf__ T* srcAddr);
+template <typename T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE, typename U>
+ASCASM_REG void DataCopyUnAlign(U& dstReg, UnalignRegForLoad& ureg, __ubuf__ T*& srcAddr, uint32_t postUpdateStride);
+template <typename T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE, typename U>
+ASCASM_REG void DataCopyUnAlign(__ubuf__ T*& dstAddr, U& srcReg, UnalignRegForStore& ureg, uint32_t postUpdateStride);
+template <typename T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE, typename U>
+ASCASM_REG void DataCopyUnAlign(__ubuf__ T* dstAddr, U& srcReg, UnalignRegForStore& ureg);
+template <typename T, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE>
+ASCASM_REG void DataCopyUnAlignPost(__ubuf__ T*& dstAddr, UnalignRegForStore& ureg, int32_t postUpdateStride);
+template <typename T>
+ASCASM_REG void DataCopyUnAlignPost(__ubuf__ T* dstAddr, UnalignRegForStore& ureg);
+template <typename T0 = DefaultType, typename T1, typename T2 = DefaultType, typename T3, typename T4>
+ASCASM_REG void DataCopyGather(T3& dstReg, __ubuf__ T1* baseAddr, T4& index, MaskReg& mask);
+template <typename T = DefaultType, typename U = DefaultType, typename S, typename V>
+ASCASM_REG void DataCopyScatter(__ubuf__ T* baseAddr, S& srcReg, V& index, MaskReg& mask);
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::MERGING, typename U>
+ASCASM_REG void Copy(U& dstReg, U& srcReg, MaskReg mask);
+template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U, typename S>
+ASCASM_REG void CompareScalar(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask);
+ASCASM_BINARY(FusedMulDstAdd)
+ASCASM_REG void MaskAnd(MaskReg& dst, MaskReg& src0, MaskReg& src1, MaskReg& mask);
+ASCASM_REG void MaskOr(MaskReg& dst, MaskReg& src0, MaskReg& src1, MaskReg& mask);
+ASCASM_REG void MaskXor(MaskReg& dst, MaskReg& src0, MaskReg& src1, MaskReg& mask);
+ASCASM_REG void MaskNot(MaskReg& dst, MaskReg& src, MaskReg& mask);
+ASCASM_REG void MaskSel(MaskReg& dst, MaskReg& src0, MaskReg& src1, MaskReg& mask);
+ASCASM_REG void MaskMov(MaskReg& dst, MaskReg& src, MaskReg& mask);
+ASCASM_REG void MaskMov(MaskReg& dst, MaskReg& src);
+template <HighLowPart part = HighLowPart::LOWEST>
+ASCASM_REG void MaskPack(MaskReg& dst, MaskReg& src);
+template <HighLowPart part = HighLowPart::LOWEST>
+ASCASM_REG void MaskUnPack(MaskReg& dst, MaskReg& src);
+template <typename T>
+ASCASM_REG void MaskInterleave(MaskReg& dst0, MaskReg& dst1, MaskReg& src0, MaskReg& src1);
+template <typename T>
+ASCASM_REG void MaskDeInterleave(MaskReg& dst0, MaskReg& dst1, MaskReg& src0, MaskReg& src1);
+#define ASCASM_REDUCE(name)                                                                          \
+    template <typename T = DefaultType, typename U = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, \
+              typename S, typename V>                                                                \
+    ASCASM_REG void name(S& dstReg, V srcReg, MaskReg mask);
+ASCASM_REDUCE(ReduceSum)
+ASCASM_REDUCE(ReduceMax)
+ASCASM_REDUCE(ReduceMin)
+ASCASM_REDUCE(ReduceSumWithDataBlock)
+ASCASM_REDUCE(ReduceMaxWithDataBlock)
+ASCASM_REDUCE(ReduceMinWithDataBlock)
+#undef ASCASM_REDUCE
+template <SpecialPurposeReg spr>
+ASCASM_REG int64_t GetSpr();
+// The register type of an element type, e.g. TypeGet<float>::T is RegTensor<float>.
+template <typename E> struct TypeGet { using T = RegTensor<E>; };
+
 #undef ASCASM_UNARY
 #undef ASCASM_UNARY_AUTO
 #undef ASCASM_BINARY
 #undef ASCASM_SCALAR
+#undef ASCASM_LOAD_ALIGN_FORMS
+#undef ASCASM_STORE_ALIGN_FORMS
 }  // namespace Reg
 
 // Calls a vector function; every instruction it issued has completed when it returns.
