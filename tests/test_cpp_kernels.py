@@ -1,0 +1,158 @@
+"""Our own kernels in the public kernels' style (tests/kernels/*.cpp, and the user examples in
+programs/kernels/), translated from C++ and run
+on both executors, each against an independent numpy model of its instructions' roundings: every
+float operation is done in float64 and rounded once to the element type (exact or correctly
+rounded for + - * / sqrt; exp as libm's double result rounded once), reductions as the ISA's
+pairwise trees with every partial rounded, accumulators lane by lane in loop order."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("clang.cindex")
+
+import ascasm
+
+KERNELS = Path(__file__).parent / "kernels"
+EXAMPLES = Path(__file__).resolve().parent.parent / "programs" / "kernels"
+LANES_F32 = 64
+
+
+def run(name, entry, engine, **args):
+    path = KERNELS / name if (KERNELS / name).exists() else EXAMPLES / name
+    return ascasm.run_kernel(path, entry, engine=engine, **args)
+
+
+def rounded(values, dtype):
+    return np.asarray(values, np.float64).astype(dtype)
+
+
+def pairwise_sum(lanes, dtype=np.float32):
+    """The reduction tree: (x0+x1), (x2+x3), ..., then pairs of those, each partial rounded."""
+    level = np.asarray(lanes, dtype)
+    while level.size > 1:
+        level = rounded(level[0::2].astype(np.float64) + level[1::2], dtype)
+    return level[0]
+
+
+def lane_accumulate(values, lanes=LANES_F32, start=0.0):
+    """acc[j] += values[j + lanes*k] for k in loop order, each sum rounded to f32; lanes a tail
+    chunk does not reach keep their value."""
+    acc = np.full(lanes, start, np.float32)
+    for k in range(0, values.size, lanes):
+        chunk = values[k:k + lanes]
+        acc[:chunk.size] = rounded(acc[:chunk.size].astype(np.float64) + chunk, np.float32)
+    return acc
+
+
+# Translator gaps these kernels meet (reported, not worked around in the kernels); strict, so a fix
+# shows up as an unexpected pass.
+MASK_ASSIGNMENT_GAP = pytest.mark.xfail(
+    strict=True, reason="translator: `mask = Reg::UpdateMask<float>(n)` outside a dependent context is read "
+                        "as a call to 'mask' (the MaskReg copy assignment)")
+SOFTMAX_GAPS = pytest.mark.xfail(strict=True, reason="translator: -INFINITY (__builtin_inff()) does not fold, "
+                                                     "and the MaskReg assignment gap above")
+
+
+def padded(values, multiple):
+    size = -(-values.size // multiple) * multiple
+    return np.pad(values, (0, size - values.size))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_silu(engine, dtype):
+    count = 300
+    x = np.linspace(-6, 6, count).astype(dtype)
+    lanes = 256 // x.itemsize
+    entry = "SiluVF<float>" if dtype == np.float32 else "SiluVF<half>"
+    result = run("silu.cpp", entry, engine, dstAddr=np.zeros(padded(x, lanes).size, dtype),
+                 srcAddr=padded(x, lanes), count=count)
+    negated = rounded(-x.astype(np.float64), dtype)
+    exp = rounded(np.exp(negated.astype(np.float64)), dtype)
+    denominator = rounded(exp.astype(np.float64) + 1.0, dtype)
+    expect = rounded(x.astype(np.float64) / denominator, dtype)
+    assert np.array_equal(result["dstAddr"][:count].view(np.uint8), expect.view(np.uint8))
+    assert not result["dstAddr"][count:].any()
+
+
+@SOFTMAX_GAPS
+def test_softmax_row(engine):
+    count = 200
+    rng = np.random.default_rng(7)
+    x = rng.normal(0, 3, count).astype(np.float32)
+    result = run("softmax.cpp", "SoftmaxRowVF", engine, dstAddr=np.zeros(256, np.float32),
+                 srcAddr=padded(x, LANES_F32), count=count)
+    row_max = x.max()
+    e = rounded(np.exp(rounded(x.astype(np.float64) - row_max, np.float32).astype(np.float64)), np.float32)
+    total = pairwise_sum(lane_accumulate(e))
+    expect = rounded(e.astype(np.float64) / total, np.float32)
+    assert np.array_equal(result["dstAddr"][:count], expect)
+    assert not result["dstAddr"][count:].any()
+
+
+@MASK_ASSIGNMENT_GAP
+def test_rmsnorm_row(engine):
+    count = 160
+    rng = np.random.default_rng(11)
+    x = rng.normal(0, 2, count).astype(np.float32)
+    gamma = rng.uniform(0.5, 1.5, count).astype(np.float32)
+    inv_count, epsilon = np.float32(1 / count), np.float32(1e-5)
+    result = run("rmsnorm.cpp", "RmsNormVF", engine, yAddr=np.zeros(192, np.float32),
+                 xAddr=padded(x, LANES_F32), gammaAddr=padded(gamma, LANES_F32), count=count,
+                 invCount=float(inv_count), epsilon=float(epsilon))
+    squares = rounded(x.astype(np.float64) * x, np.float32)
+    mean = rounded(np.float64(pairwise_sum(lane_accumulate(squares))) * inv_count, np.float32)
+    rms = np.sqrt(rounded(np.float64(mean) + epsilon, np.float32))
+    expect = rounded(rounded(x.astype(np.float64) / rms, np.float32).astype(np.float64) * gamma, np.float32)
+    assert np.array_equal(result["yAddr"][:count], expect)
+
+
+def test_row_sums(engine):
+    rows = 5
+    x = np.random.default_rng(3).normal(0, 100, (rows, LANES_F32)).astype(np.float32)
+    result = run("row_sum.cpp", "RowSumVF", engine, dstAddr=np.full(8, -1, np.float32),
+                 srcAddr=x.ravel(), rows=rows)
+    expect = np.array([pairwise_sum(row) for row in x] + [-1] * 3, np.float32)
+    assert np.array_equal(result["dstAddr"], expect)
+
+
+@MASK_ASSIGNMENT_GAP
+def test_quantising_cast(engine):
+    count = 100
+    x = np.random.default_rng(5).uniform(-3000, 3000, count).astype(np.float32)
+    scale = np.float32(0.37)
+    result = run("quant_cast.cpp", "QuantCastVF", engine, dstAddr=np.zeros(128, np.float16),
+                 srcAddr=padded(x, LANES_F32), scale=float(scale), count=count)
+    expect = rounded(x.astype(np.float64) * scale, np.float32).astype(np.float16)
+    assert np.array_equal(result["dstAddr"][:count].view(np.uint16), expect.view(np.uint16))
+    assert not result["dstAddr"][count:].any()
+
+
+def test_compaction_with_squeeze(engine):
+    x = (np.arange(192) * 7 % 13 - 6).astype(np.float32)
+    threshold = 1.5
+    result = run("compact.cpp", "CompactAboveVF", engine, dstAddr=np.full(200, -9, np.float32),
+                 srcAddr=x, threshold=threshold, repeatTimes=3)
+    kept = x[x > threshold]
+    expect = np.full(200, -9, np.float32)
+    expect[:kept.size] = kept
+    assert np.array_equal(result["dstAddr"], expect)
+
+
+def test_gather(engine):
+    count = 100
+    table = (np.arange(256, dtype=np.float32) * 1.5 - 7)
+    index = np.random.default_rng(9).integers(0, 256, count).astype(np.uint32)
+    result = run("gather.cpp", "GatherVF<float>", engine, dstAddr=np.zeros(128, np.float32),
+                 tableAddr=table, indexAddr=padded(index, LANES_F32), count=count)
+    expect = np.zeros(128, np.float32)
+    expect[:count] = table[index]
+    assert np.array_equal(result["dstAddr"], expect)
+
+
+def test_transpose_with_addr_reg(engine):
+    rows = 24
+    src = np.arange(rows * 8, dtype=np.float32).reshape(rows, 8) * 0.5
+    result = run("transpose.cpp", f"TransposeCols8VF<{rows}>", engine, dstAddr=np.zeros(8 * rows, np.float32),
+                 srcAddr=src.ravel(), rowStartAddr=np.arange(0, 8 * LANES_F32, 8, dtype=np.uint32))
+    assert np.array_equal(result["dstAddr"].reshape(8, rows), src.T)
