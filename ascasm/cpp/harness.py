@@ -312,7 +312,10 @@ def program_text(translation, bindings: list[Binding], directory: Path, files_fo
             if init is None:
                 raise KernelArgError(f"{storage.name}: translate -o writes arrays only given as .npy files")
         out.append(f".ub {storage.name} {storage.etype.name}[{storage.count}]{init}")
-    first = next((line.loc for line in translation.lines if line.loc), None)
+    # the prologue's position: the kernel's first line among the translation's (not that of a helper
+    # inlined from a header), so that the debugger starts in the kernel's own file
+    located = [line.loc for line in translation.lines if line.loc]
+    first = next((loc for loc in located if _same_path(loc[0], translation.path)), located[0] if located else None)
     position = None
     if first is not None:
         position = first
