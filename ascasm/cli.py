@@ -267,15 +267,13 @@ def translate_command(args) -> int:
     """`ascasm translate KERNEL.cpp --entry E --arg ... -o k.s`: the program `ascasm run k.cpp` runs, as
     assembly that `ascasm run k.s` runs the same way (buffers from the same .npy files)."""
     from .cpp import harness
-    report = RunReport(str(args.file))
-    kernel = _kernel(args, report)
-    if kernel is None:
-        print_report(report, sys.stdout, sys.stderr)
-        return report.exit
+    kernel = _kernel_or_report(args)
+    if isinstance(kernel, int):
+        return kernel
     target = None if args.output == "-" else Path(args.output)
     try:
-        text = harness.program_text(kernel.translation, kernel.bindings, (target or Path("x")).parent,
-                                    files_for=target or Path("x"))
+        text = harness.program_text(kernel.translation, kernel.bindings, (target or Path("-")).parent,
+                                    file_inits=True)
         if target is not None:
             check_outputs([target], [Path(args.file), *kernel.program.data_files], args.force)
     except harness.KernelArgError as exc:
@@ -295,12 +293,20 @@ def translate_command(args) -> int:
     return EXIT_OK
 
 
-def _debug_kernel(args) -> int:
+def _kernel_or_report(args):
+    """The harness's Kernel for args.file, or the exit status after reporting why there is none."""
     report = RunReport(str(args.file))
     kernel = _kernel(args, report)
     if kernel is None:
         print_report(report, sys.stdout, sys.stderr)
         return report.exit
+    return kernel
+
+
+def _debug_kernel(args) -> int:
+    kernel = _kernel_or_report(args)
+    if isinstance(kernel, int):
+        return kernel
     return debug_program(kernel.program, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
                          store_inactive=args.store_inactive, strict=args.strict)
 
@@ -454,7 +460,7 @@ def execute(args) -> RunReport:
     program, machine = loaded
     path = Path(args.file)
     dumps = []
-    buffers = report.dumpable or program.buffers
+    buffers = program.buffers if report.dumpable is None else report.dumpable
     for spec in args.dump:
         name, _, target = spec.partition("=")
         if name not in buffers:

@@ -93,3 +93,11 @@ def test_the_executors_agree_step_by_step_on_a_translated_kernel():
                            {"srcAddr": x, "dstAddr": "@srcAddr", "scale": 1.25, "count": 500})
     ref, cy = run_lockstep(kernel.program)
     assert ref.stop_name == cy.stop_name == "HALTED"
+
+
+def test_an_error_without_a_position_is_one_line(tmp_path, monkeypatch, capsys):
+    # the kernel's one vector function is a template: the entry must give its arguments
+    assert main(monkeypatch, tmp_path, "run", KERNEL, "--arg", "count=1") == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ascasm: error: ScaleReluVF is a template: give its arguments in the entry")
+    assert "0 errors" not in err and "Traceback" not in err

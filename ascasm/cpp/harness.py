@@ -76,7 +76,7 @@ class CppFailed(Exception):
 
     def __init__(self, errors: list[AsmError], summary: str = ""):
         self.errors, self.summary = errors, summary
-        super().__init__("\n".join(filter(None, [summary, str(AssemblyFailed(errors))])))
+        super().__init__("\n".join(filter(None, [summary, str(AssemblyFailed(errors)) if errors else ""])))
 
 
 def translate_kernel(path, entry=None, defines=(), include_dirs=()):
@@ -288,17 +288,18 @@ def _signature(params) -> str:
 
 
 def _dtype_spelling(etype) -> str:
-    return f"ml_dtypes.{etype.np_dtype.name}" if etype.np_dtype.kind == "V" or etype.name in (
-        "bf16", "e4m3", "e5m2", "e8m0", "hif8") else f"np.{etype.np_dtype.name}"
+    """How numpy code names the element type: ml_dtypes' types are numpy's "V" (raw) kind."""
+    return f"{'ml_dtypes' if etype.np_dtype.kind == 'V' else 'np'}.{etype.np_dtype.name}"
 
 
 # ------------------------------------------------------------------ the program
 
-def program_text(translation, bindings: list[Binding], directory: Path, files_for: Path | None = None) -> str:
+def program_text(translation, bindings: list[Binding], directory: Path, file_inits: bool = False) -> str:
     """The whole program: a .ub per buffer, the prologue that sets each parameter's s register, then
-    the translated lines, with a .loc line wherever the C++ position changes. `.loc` paths (and
-    file("x.npy") paths, when `files_for` is the .s file being written) are relative to `directory`.
-    Every instruction is commented with its C++ line."""
+    the translated lines, with a .loc line wherever the C++ position changes. With `file_inits` (a .s
+    file to write) a buffer's contents are its .npy file's, `= file("x.npy")`; otherwise the caller
+    sets them. Paths are relative to `directory`, the program's. Every instruction is commented with
+    its C++ line."""
     out = [f"; {translation.path}: {translation.entry}, translated by ascasm"]
     declared = set()
     for binding in bindings:
@@ -307,10 +308,10 @@ def program_text(translation, bindings: list[Binding], directory: Path, files_fo
             continue
         declared.add(id(storage))
         init = ""
-        if files_for is not None and storage.data is not None:
-            init = f' = file("{_relative(storage.source, directory)}")' if storage.source else None
-            if init is None:
-                raise KernelArgError(f"{storage.name}: translate -o writes arrays only given as .npy files")
+        if file_inits and storage.data is not None:
+            if storage.source is None:
+                raise KernelArgError(f"{storage.name}: a written program takes contents only from .npy files")
+            init = f' = file("{_relative(storage.source, directory)}")'
         out.append(f".ub {storage.name} {storage.etype.name}[{storage.count}]{init}")
     # the prologue's position: the kernel's first line among the translation's (not that of a helper
     # inlined from a header), so that the debugger starts in the kernel's own file
