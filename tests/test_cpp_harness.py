@@ -320,3 +320,14 @@ def test_stats_and_draw_take_a_kernel_too(tmp_path, monkeypatch, capsys):
     assert json.loads(capsys.readouterr().out)["steps"] == 18
     assert cli_run(monkeypatch, tmp_path, "draw", KERNEL, *args, "--step", "10", "-o", "s.svg") == 0
     assert "step 10, line 13: Reg::LoadAlign(x, srcAddr + i * 64);" in (tmp_path / "s.svg").read_text()
+
+
+def test_a_dump_never_replaces_the_kernel_or_its_inputs(tmp_path, monkeypatch, capsys):
+    np.save(tmp_path / "x.npy", np.ones(64, np.float32))
+    args = ["--arg", "srcAddr=x.npy", "--arg", "dstAddr=f32[64]", "--arg", "scale=2", "--arg", "count=64"]
+    before = KERNEL.read_bytes()
+    for target in (KERNEL, tmp_path / "x.npy"):
+        assert cli_run(monkeypatch, tmp_path, "run", KERNEL, *args, "--dump", f"dstAddr={target}", "--force") == 64
+        assert "the program reads it" in capsys.readouterr().err
+    assert KERNEL.read_bytes() == before
+    assert np.load(tmp_path / "x.npy").tolist() == [1.0] * 64
