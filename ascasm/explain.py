@@ -30,8 +30,9 @@ SOURCE_KEY = {
              "and the algorithm or table of it the row follows",
     "appendix": '"the ... appendix": an appendix table of the same API reference (precision, boundary values, '
                 "merging modes)",
-    "docs/": '"docs/NAME.md": ascasm\'s own documentation (in its source repository), which decides what the '
-             "pages leave open; docs/isa.md lists every instruction",
+    "docs/": '"docs/language.md", "docs/semantics.md": ascasm\'s own documentation (in its source repository), '
+             "which describes the language and decides what the pages leave open; docs/isa.md lists every "
+             "instruction",
 }
 
 

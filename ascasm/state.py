@@ -69,7 +69,7 @@ class MachineState:
     # One row per instruction: how often it stored duplicate active indices, and the first such case
     # (earlier lane, later lane, address). Sized by Program.initial_state().
     dup_warn: np.ndarray = field(default_factory=lambda: np.zeros((0, DUP_WARN_FIELDS), np.int64))
-    # Hazard tracking (LANGUAGE.md §5, docs/semantics.md "Hazards"): which UB bytes were written since
+    # Hazard tracking (docs/language.md §9, docs/semantics.md "Hazards"): which UB bytes were written since
     # the latest membar (bit j of word b: byte 32*b + j), the row that wrote each UB byte last, and per
     # instruction how often it touched bytes written since the latest membar and the first case.
     ub_dirty: np.ndarray = field(default_factory=lambda: np.zeros(UB_SIZE // UB_BLOCK, np.uint32))

@@ -234,7 +234,7 @@ def test_explain_spells_out_the_sources_it_cites():
     assert key[1].startswith('  "Reg::NAME": the public Ascend C Reg-layer (C++) reference page of NAME')
     lines = ascasm("explain", "mask").stdout.splitlines()
     assert lines[lines.index("sources:") + 1].startswith('  "asc_NAME": ')
-    assert lines[lines.index("sources:") + 2].startswith('  "docs/NAME.md": ascasm\'s own documentation')
+    assert lines[lines.index("sources:") + 2].startswith('  "docs/language.md", "docs/semantics.md": ascasm\'s own')
 
 
 def test_explain_finds_instructions_by_their_c_api_name():

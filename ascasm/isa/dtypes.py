@@ -67,7 +67,7 @@ def lookup(spelling: str) -> ElemType | None:
 
 
 def of_width(width: int) -> tuple[ElemType, ...]:
-    """Every type whose elements are `width` bytes (the seed pages' b8/b16/b32/b64 classes)."""
+    """Every type whose elements are `width` bytes (the pages' b8/b16/b32/b64 classes)."""
     return tuple(t for t in TYPES if t.width == width)
 
 
