@@ -523,3 +523,18 @@ def test_auto_conditional_type_and_two_index_address_register(tmp_path, engine):
     """, "Tile<float>::Run#1")
     x = np.arange(256, dtype=np.float32)
     assert np.array_equal(cpp_run.run(t, engine, dst=np.zeros(256, np.float32), src=x)["dst"], x)
+
+
+def test_a_type_the_row_refuses_is_reported_at_the_call(tmp_path):
+    message = _error(tmp_path, """
+    __simd_vf__ inline void Index(__ubuf__ uint32_t* dst)
+    {
+        Reg::RegTensor<uint32_t> v;
+        Reg::MaskReg m = Reg::CreateMask<uint32_t>();
+        Reg::Arange(v, 0u);
+        Reg::StoreAlign(dst, v, m);
+    }
+    """)
+    first = message.splitlines()[0]
+    assert "k.cpp:8:5: error:" in first and "'vci' does not accept u32" in first
+    assert "s8, s16, f16, s32, f32" in message

@@ -341,6 +341,7 @@ def translate(path, entry: str | None = None, *, template_args=None, defines=(),
     params = [Param(p.name, p.kind, p.etype, assignment[p.reg.number], p.cpp_type) for p in lowering.params]
     out = [AsmLine(regalloc.rewrite(line.text, assignment), line.loc) for line in lines]
     out = _drop_unused_end(out)
+    _check_rows(out, path)
     return Translation(_printable(unit, lowering), path, params, out, dict(lowering.ctrl))
 
 
@@ -372,6 +373,21 @@ def _declare_outer_registers(lowering, block):
         ctype = lowering.try_resolve(decl.type, decl)
         if ctype is not None and ctype.kind in ("vec", "mask", "addr", "ustore", "uload", "unalign"):
             lowering.var_decl(decl)
+
+
+def _check_rows(lines, path):
+    """Assemble the lines (they name registers only) so that a row refusing an operand, such as a type
+    its page does not list, is reported at the C++ call rather than in the generated assembly."""
+    from ..asm.assembler import assemble
+    from ..asm.errors import AssemblyFailed
+    try:
+        assemble("\n".join(line.text for line in lines) + "\n", "<translation>")
+    except AssemblyFailed as failed:
+        error = failed.errors[0]
+        loc = lines[error.loc.line - 1].loc if 0 < error.loc.line <= len(lines) else None
+        text = lines[error.loc.line - 1].text if loc else ""
+        raise CppError(f"no ascasm row takes this call as written: {error.message}", *(loc or (path, 0, 0)),
+                       notes=[f"the instruction it became: {text}", *error.notes]) from None
 
 
 def _bind_parameters(lowering, function):
