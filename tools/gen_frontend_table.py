@@ -32,11 +32,11 @@ def _form_text(form) -> str:
 
 
 def table() -> str:
-    lines = [BEGIN, "", "| Reg:: / MicroAPI:: function | page | forms: (arguments) [template options]: instructions |",
+    lines = [BEGIN, "", "| Reg:: / MicroAPI:: function | reference page | forms: (arguments) [template options]: instructions |",
              "| --- | --- | --- |"]
     for api in regapi.APIS:
         forms = "<br>".join(_cell(_form_text(f)) for f in api.forms)
-        lines.append(f"| `{api.name}` | {api.page.removeprefix(regapi.PAGES)} | {forms} |")
+        lines.append(f"| `{api.name}` | {api.page_name} | {forms} |")
     lines += ["", END]
     return "\n".join(lines)
 

@@ -1323,8 +1323,8 @@ class Lowering:
         api = regapi.lookup(name)
         if api is None:
             raise error_at(c, f"Reg::{name} has no ascasm instruction (no row implements it)",
-                           [f"its reference page: reg-api, the function {name}; `ascasm explain Reg::` lists the "
-                            "supported ones"])
+                           [f"its reference page: the Reg API page of {name}; `ascasm explain Reg::` lists the "
+                            "functions ascasm translates"])
         explicit = [self.template_arg_value(t, c) for t in self.explicit_template_args(callee)]
         values = [self.expr(a) for a in args]
         if name == "CreateAddrReg" and len(values) in (4, 6, 8):

@@ -37,8 +37,14 @@ class Form:
 @dataclass(frozen=True)
 class RegApi:
     name: str
-    page: str                      # the page under reg-api/
+    page: str                      # the public reference page: its group and file, under reg-api/
     forms: tuple
+
+    @property
+    def page_name(self) -> str:
+        """The page as people find it in the public Reg API reference: its title and group."""
+        group, _, title = self.page.removeprefix(PAGES).rpartition("/")
+        return f"{title.removesuffix('.md')} (group {group})" if group else title.removesuffix(".md")
 
 
 MERGE = "mode=ZEROING"
@@ -311,7 +317,7 @@ def explain_lines(name: str) -> list[str]:
     api = lookup(name)
     if api is None:
         return []
-    lines = [f"Reg::{api.name} (also MicroAPI::{api.name}), page {api.page}:"]
+    lines = [f"Reg::{api.name} (also MicroAPI::{api.name}), reference page {api.page_name}:"]
     for form in api.forms:
         args = ", ".join(form.args.split())
         opts = ", ".join(f"{k}={v}" for k, v in form.when)
