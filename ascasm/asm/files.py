@@ -8,6 +8,7 @@ import os
 import stat
 from contextlib import contextmanager
 from pathlib import Path
+from tokenize import TokenError
 
 import numpy as np
 
@@ -70,8 +71,12 @@ def load_npy(path: Path, max_count: int) -> np.ndarray:
                                      f"{MAX_NPY_HEADER:,}")
             file.seek(-len(length_field), os.SEEK_CUR)
             shape, fortran_order, dtype = read_header(file, max_header_size=MAX_NPY_HEADER)
-        except ValueError as exc:
-            raise InputFileError(f"{path}: bad .npy header: {exc}") from None
+        except (ValueError, SyntaxError, TokenError, RecursionError) as exc:
+            # numpy parses the header as a Python literal (ast.literal_eval, then the tokenizer for
+            # old headers): hostile text ends in their errors, a deep nesting in RecursionError
+            why = exc.msg if isinstance(exc, SyntaxError) else str(exc) if isinstance(exc, ValueError) \
+                else "not a Python literal of the .npy header's form"
+            raise InputFileError(f"{path}: bad .npy header: {why}") from None
         if dtype.hasobject or dtype.kind not in "biuf":
             raise InputFileError(f"{path} holds {dtype} values; a buffer takes integers or floats")
         if any(n < 0 for n in shape):
