@@ -66,3 +66,13 @@ def test_generated_files_are_current():
     result = subprocess.run([sys.executable, str(ROOT / "tools/gen_tables.py"), "--check"],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_row_states_its_mask_once():
+    """`help vsct` once said both "mask: pM read at the lane width" and "mask: none": a store with a
+    mask operand is described by that operand alone."""
+    for spec in INSNS:
+        labels = [label for label, _text in table.spec_facts(spec)]
+        assert labels.count("mask") <= 1, (spec.text, table.spec_facts(spec))
+    facts = dict(table.spec_facts(next(s for s in INSNS if s.mnemonic == "vsct")))
+    assert facts["mask"].startswith("pM read at the lane width")
