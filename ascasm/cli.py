@@ -131,6 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the step to draw (1 is the first instruction executed)")
     draw.add_argument("-o", "--output", default="-", metavar="FILE.svg",
                       help="where to write the SVG (default -: standard output)")
+    draw.add_argument("--force", action="store_true",
+                      help="let -o replace an existing file (never the program's own inputs)")
     debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
     _machine_options(debug)
     debug.add_argument("--history", type=byte_size, default=None, metavar="SIZE",
@@ -233,24 +235,27 @@ def stats_command(args) -> int:
 
 
 def draw_command(args) -> int:
-    """`ascasm draw FILE --step N -o OUT.svg` (ascasm/draw.py)."""
+    """`ascasm draw FILE --step N -o OUT.svg` (ascasm/draw.py); -o follows run's output rules."""
     loaded = load_or_report(args)
     if isinstance(loaded, int):
         return loaded
     program, machine = loaded
+    target = None if args.output == "-" else Path(args.output)
     try:
+        if target is not None:
+            check_outputs([target], [Path(args.file), *program.data_files], args.force)
         svg = draw.draw_step(program, machine, args.step)
-    except ValueError as exc:
+    except (OutputRefused, ValueError) as exc:
         print(f"ascasm: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    if args.output == "-":
+    if target is None:
         sys.stdout.write(svg)
     else:
         try:
-            Path(args.output).write_text(svg)
+            target.write_text(svg)
         except OSError as exc:
-            print(f"ascasm: error: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
-            return EXIT_USAGE
+            print(f"ascasm: error: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_OUTPUT
     fault = machine.fault()
     if fault is not None:
         print(fault, file=sys.stderr)

@@ -10,6 +10,7 @@ import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import run_cli as ascasm
 
@@ -99,3 +100,61 @@ def test_a_headless_browser_renders_the_scatter_picture(tmp_path):
                              "--window-size=1500,660", svg.as_uri()], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20_000
+
+
+# `ascasm draw -o` follows `run --dump/--trace`'s output rules (docs/cli.md "Output files").
+
+def test_draw_never_replaces_the_program(tmp_path):
+    program = tmp_path / "prog.s"
+    program.write_text(SCATTER.read_text())
+    for extra in ([], ["--force"]):
+        result = ascasm("draw", program, "--step", 1, "-o", program, *extra)
+        assert result.returncode == 64, result.stderr
+        assert f"refusing to overwrite {program}: the program reads it" in result.stderr
+    assert program.read_text() == SCATTER.read_text()
+
+
+def test_draw_never_replaces_a_file_input(tmp_path):
+    np.save(tmp_path / "data.npy", np.arange(16, dtype=np.uint8))
+    program = tmp_path / "prog.s"
+    program.write_text('.ub data u8[16] = file("data.npy")\n    vld v0.u8, [data]\n    halt\n')
+    before = (tmp_path / "data.npy").read_bytes()
+    result = ascasm("draw", program, "--step", 1, "-o", tmp_path / "data.npy", "--force")
+    assert result.returncode == 64 and "the program reads it" in result.stderr, result.stderr
+    assert (tmp_path / "data.npy").read_bytes() == before
+
+
+def test_draw_replaces_an_existing_file_only_with_force(tmp_path):
+    target = tmp_path / "old.svg"
+    target.write_text("keep me")
+    result = ascasm("draw", SCATTER, "--step", 6, "-o", target)
+    assert result.returncode == 64 and f"{target} exists; add --force to overwrite it" in result.stderr
+    assert target.read_text() == "keep me"
+    assert ascasm("draw", SCATTER, "--step", 6, "-o", target, "--force").returncode == 0
+    ET.fromstring(target.read_text())
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_draw_to_a_full_disk_exits_74():
+    result = ascasm("draw", SCATTER, "--step", 6, "-o", "/dev/full")
+    assert result.returncode == 74, result.stderr
+    assert "ascasm: error: cannot write /dev/full: No space left on device" in result.stderr
+
+
+def test_the_debuggers_draw_follows_the_same_rules(tmp_path, monkeypatch):
+    """The debugger's `draw` refuses the program and an existing file it did not write itself
+    (`draw -f` replaces one); redrawing a file this session wrote is allowed."""
+    monkeypatch.chdir(tmp_path)
+    program = tmp_path / "prog.s"
+    program.write_text(SCATTER.read_text())
+    (tmp_path / "old.svg").write_text("keep me")
+    out = io.StringIO()
+    commands = "draw prog.s\ndraw old.svg\ndraw new.svg\ns\ndraw new.svg\ndraw -f old.svg\n"
+    Debugger(assemble_file(program), "cy", stdin=io.StringIO(commands), stdout=out).cmdloop()
+    text = out.getvalue()
+    assert "draw: refusing to overwrite prog.s: the program reads it" in text
+    assert "draw: old.svg exists; use draw -f old.svg to overwrite it" in text
+    assert "wrote new.svg: step 1" in text and "wrote new.svg: step 2" in text
+    assert "wrote old.svg: step 2" in text
+    assert program.read_text() == SCATTER.read_text()
+    ET.fromstring((tmp_path / "old.svg").read_text())

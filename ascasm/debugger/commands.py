@@ -20,6 +20,7 @@ from ..debug_expr import ExprError, format_memory, format_value
 from ..isa import BY_MNEMONIC, DIRECTIVES, dtypes
 from ..limits import shown, whole_number
 from ..explain import explain_lines
+from ..outputs import OutputRefused, check_outputs
 from ..program import Program
 from ..source import unreadable
 from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
@@ -55,7 +56,7 @@ SYNOPSES = [
     ("where", "the current instruction with its label (also bt; there is no call stack)"),
     ("l(ist) [LINE]", "source around the current line (again: the next lines)"),
     ("disas", "the instructions with their pc and bytecode rows"),
-    ("draw FILE.svg", "picture the next instruction: lanes, mask, lane -> UB arrows"),
+    ("draw [-f] FILE.svg", "picture the next instruction: lanes, mask, lane -> UB arrows"),
     ("display [EXPR]", "print EXPR at every stop (no argument: show them now)"),
     ("undisplay [N]", "remove display N (no argument: all)"),
     ("info TOPIC", "list: break, watch, display, history, buffers, labels, registers"),
@@ -100,6 +101,7 @@ class Debugger(cmd.Cmd):
         self.list_next: int | None = None
         self.previous_line = self.current_line = ""     # (`l` again continues the listing)
         self.drop_noted = False
+        self.drawn: set[Path] = set()        # files `draw` wrote: redrawing them needs no -f
         self.control = RunControl(program, engine, ub_usable, max_steps, history_cap, store_inactive, strict,
                                   on_drop=self._history_dropped)
 
@@ -517,7 +519,7 @@ class Debugger(cmd.Cmd):
         too: F a print format (x t d u f), U the unit size (b h w g: 1, 2, 4, 8 bytes; default b).
         Examples: x/16.u16 output, x/16xh output, x/8fw 0x300"""
         m = re.fullmatch(r"\s*(?:/(\d+)?([a-z]*)(?:\.(\w+))?)?\s*(.*)", arg)
-        count_text, letters, type_name, where = m.group(1), m.group(2), m.group(3), m.group(4).strip()
+        count_text, letters, type_name, where = m.group(1), m.group(2) or "", m.group(3), m.group(4).strip()
         if not where or set(letters) - set(debug_expr.FORMATS) - set(_UNITS) or \
                 len(set(letters) & set(_UNITS)) > 1 or len(set(letters) & set(debug_expr.FORMATS)) > 1:
             self.out("usage: x/N.T ADDR|NAME or x/NFU ADDR|NAME (e.g. x/16.u16 output, x/16xh output, x/64 0x300)")
@@ -622,13 +624,15 @@ class Debugger(cmd.Cmd):
         self.out(*views.disas_lines(self.program, pc, rows, breakpoint_pcs))
 
     def do_draw(self, arg):
-        """draw FILE.svg
+        """draw [-f] FILE.svg
         Picture the next instruction (the one at ->) as SVG: the registers it reads and writes as rows
         of lanes, its mask as a bar, arrows between lanes and UB addresses for loads and stores (as
-        `ascasm draw`). It runs on a copy of the machine: the session does not move."""
-        path = arg.strip()
+        `ascasm draw`). It runs on a copy of the machine: the session does not move. An existing file
+        is replaced only if this session drew it or with -f; the program and its inputs never are."""
+        m = re.fullmatch(r"\s*(-f\s+)?(.*?)\s*", arg, re.DOTALL)
+        force, path = bool(m.group(1)), m.group(2)
         if not path:
-            self.out("usage: draw FILE.svg")
+            self.out("usage: draw [-f] FILE.svg")
             return
         reason = self.control.cannot_run()
         if reason:
@@ -637,12 +641,20 @@ class Debugger(cmd.Cmd):
         if self.state.pc >= len(self.program.insns):
             self.out("draw: the pc is past the last instruction: there is no step to draw")
             return
+        target = Path(path)
+        try:
+            check_outputs([target], [Path(self.program.filename), *self.program.data_files],
+                          force or target.resolve() in self.drawn, force_hint=f"use draw -f {path}")
+        except OutputRefused as exc:
+            self.out(f"draw: {exc}")
+            return
         svg = draw.picture_step(self.program, self.control.scratch_machine())
         try:
-            Path(path).write_text(svg)
+            target.write_text(svg)
         except OSError as exc:
-            self.out(f"error: cannot write {path}: {exc.strerror}")
+            self.out(f"error: cannot write {path}: {exc.strerror or exc}")
             return
+        self.drawn.add(target.resolve())
         self.out(f"wrote {path}: step {self.state.steps + 1}, line {self.program.insns[self.state.pc].loc.line}")
 
     # ------------------------------------------------------------------ session
