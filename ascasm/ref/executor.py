@@ -20,7 +20,7 @@ from ..isa.table import CONVERSIONS, INSNS, post_update_base
 from ..program import Addr, Insn, Program, SVal
 from ..state import (CTRL_FLOAT_NO_SAT, CTRL_GLOBAL_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN, FAULT_ARGS, LOG_READ,
                      LOG_RESERVE, LOG_WRITE, MASK_SPR_FAULT, MASK_SPR_HIGH, MASK_SPR_LOW, MASK_SPR_SET, PC, SPR_AR, SPR_SQZN, SPR_SQZN_SET, STATUS, STEPS, UREG_ADDR, UREG_PENDING, VL,
-                     MachineState)
+                     MachineState, control_error)
 from ..state import LOOP_COUNT, LOOP_INDEX, MAX_LOOP_COUNT      # issue 11: hardware loops
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
@@ -94,6 +94,9 @@ class RefMachine:
     # ---- the step loop (docs/semantics.md "Steps, halting, limits") ----
     def run(self, budget: int) -> int:
         ctrl = self.state.ctrl
+        problem = control_error(ctrl, len(self.program.insns))
+        if problem:
+            raise ValueError(problem)
         self.last_row = -1
         if self.log_full():
             return int(ctrl[STATUS])
