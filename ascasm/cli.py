@@ -17,7 +17,7 @@ import numpy as np
 
 from .asm.assembler import assemble_file, closest
 from .asm.errors import AssemblyFailed
-from . import __version__, draw, stats
+from . import __version__, _startup, draw, stats
 from .debug_expr import float_text
 from .source import format_diagnostic, unreadable
 from .program import Buffer
@@ -35,7 +35,7 @@ from .vm import ENGINES, STORE_INACTIVE, EngineMissing, Machine, MachineFault, a
 EXIT_OK, EXIT_ASM, EXIT_FAULT, EXIT_STEP_LIMIT, EXIT_EXPECT, EXIT_USAGE = 0, 1, 2, 3, 4, 64
 EXIT_OUTPUT = 74                # sysexits' EX_IOERR: standard output, a --dump or the trace failed
 EXIT_BROKEN_PIPE = 128 + 13     # what a shell reports for a process killed by SIGPIPE
-EXIT_INTERRUPTED = 128 + 2      # ... and by SIGINT (Ctrl-C)
+EXIT_INTERRUPTED = _startup.EXIT_INTERRUPTED     # ... and by SIGINT (Ctrl-C)
 SHOWN_MISMATCHES = 10
 
 
@@ -144,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    _startup.end_guard()            # from here on a Ctrl-C is a KeyboardInterrupt, reported below
     argv = sys.argv[1:] if argv is None else list(argv)
     # `--trace` takes its file only as `--trace=FILE`: alone it must not swallow the program's name
     argv = ["--trace=" if arg == "--trace" else arg for arg in argv]

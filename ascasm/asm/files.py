@@ -35,7 +35,10 @@ def _open_regular(path: Path):
         os.close(fd)
         raise InputFileError(f"cannot read {path}: not a regular file")
     with os.fdopen(fd, "rb") as file:
-        yield file
+        try:
+            yield file
+        except OSError as exc:          # a read that fails (EIO: /proc/self/mem, a failing disk)
+            raise InputFileError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def read_regular_file(path: Path, limit: int) -> bytes:
