@@ -146,7 +146,10 @@ class _Parser:
     def unary(self):
         if self.peek() in ("-", "+", "~"):
             op = self.take()
-            return ("neg" if op == "-" else "inv" if op == "~" else "pos", self.unary())
+            operand = self.unary()
+            if op == "-" and operand[0] == "num" and type(operand[1]) is int:
+                return ("num", -operand[1])       # -9223372036854775808 is an int64, not -(2^63 as a u64)
+            return ("neg" if op == "-" else "inv" if op == "~" else "pos", operand)
         return self.postfix()
 
     def postfix(self):
@@ -340,6 +343,8 @@ class _Evaluator:
 
     # --- leaves ---
     def _num(self, value):
+        if type(value) is int and not -(1 << 63) <= value < (1 << 64):
+            raise ExprError(f"{value} does not fit in 64 bits ({-(1 << 63)}..{(1 << 64) - 1})")
         return _scalar(value, _number_text(value))
 
     def _reg(self, file, number, etype):
@@ -770,7 +775,7 @@ def float_text(value, np_dtype) -> str:
     dtype = np.dtype(np_dtype)
     for digits in range(1, 18):
         text = f"{f:.{digits}g}"
-        if dtype == np.float64 or float(np.array(float(text)).astype(dtype)) == f:
+        if float(np.array(float(text)).astype(dtype)) == f:
             return text
     return repr(f)
 
@@ -849,6 +854,8 @@ def format_value(value: Value, per_row: int = 16, fmt: str = "") -> list[str]:
     if active is not None:
         header += f", {int(np.count_nonzero(active))} active (inactive shown as .)"
     lines = [header]
+    if n == 0:                      # (u0 with nothing pending)
+        return lines
     compact = value.kind in ("mask", "bool")
     row = 64 if compact else per_row if fmt != "t" else max(1, 8 // data.dtype.itemsize)
     cells = []

@@ -498,4 +498,5 @@ def _converted(numbers: np.ndarray, dtype, label: str) -> np.ndarray:
         if bad:
             raise ExprError(f"{bad[0]} does not fit {label} ({info.min}..{info.max})")
         return np.array(as_ints, dtype)
-    return np.asarray(numbers, np.float64).astype(dtype)
+    with np.errstate(over="ignore"):        # beyond the type's range: rounds to inf, as the hardware does
+        return np.asarray(numbers, np.float64).astype(dtype)
