@@ -249,9 +249,11 @@ class RunControl:
         active = b"" if value.active is None else np.asarray(value.active).tobytes()
         return ("value", data.dtype.str, data.tobytes(), active), replace(value, data=data)
 
-    def _watch_hits(self, run: Run, pc: int, written: frozenset | None = None, reverse: bool = False) -> bool:
+    def _watch_hits(self, run: Run, pc: int, written: frozenset | None = None, reverse: bool = False,
+                    edit: str = "") -> bool:
         """Report the watches whose value differs from the last one seen. With `written` (what the
-        instruction at pc can write), watches reading none of it are not re-evaluated."""
+        instruction at pc can write), watches reading none of it are not re-evaluated. `edit`: going
+        back undid the user's change so labelled (a `set var`), not an instruction."""
         hit = False
         for watch in self.watches.values():
             if written is not None and not _reevaluates(watch, written):
@@ -263,8 +265,9 @@ class RunControl:
             old, new = (value, watch.value) if reverse else (watch.value, value)
             line = self.program.insns[pc].loc.line if pc < len(self.program.insns) else "-"
             if reverse:
-                run.reasons.append(f"Watch {watch.number}: {watch.text} was changed by step "
-                                   f"{self.state.steps + 1} (line {line}); stopped before it")
+                cause = f"{edit} (at step {self.state.steps})" if edit else \
+                    f"step {self.state.steps + 1} (line {line})"
+                run.reasons.append(f"Watch {watch.number}: {watch.text} was changed by {cause}; stopped before it")
             else:
                 run.reasons.append(f"Watch {watch.number}: {watch.text} changed at step {self.state.steps} "
                                    f"(line {line})")
@@ -328,8 +331,8 @@ class RunControl:
                     continue
                 recorder.back(1)
                 pc = self.state.pc
-                if pc < len(self.program.insns) and \
-                        self._watch_hits(run, pc, reverse=True) | self._breakpoint_hits(run):
+                if pc < len(self.program.insns) and (self._watch_hits(run, pc, reverse=True, edit=entry.edit)
+                                                     | (not entry.edit and self._breakpoint_hits(run))):
                     break
         self.resync_watches()
         return run
