@@ -19,6 +19,7 @@ and functions below exist.
              | vN["." TYPE] | pN["." bW] | sN["." TYPE] | aN | "ub"["." TYPE] | BUFFER | LABEL | "pc" | "steps"
     FUNC    := any | all | count | sum | min | max
 
+A name may start with `$`, as in gdb: `$pc`, `$s0`, `$v1.f16` are pc, s0, v1.f16.
 Indexing: `vN.T[I]`, `vN.T[I:J]` (lanes I..J-1), `NAME[I]`, `NAME[I:J]` (elements), and for the UB
 `ub[ADDR]` (one byte), `ub[ADDR:LEN]` (LEN bytes from ADDR), `ub.T[ADDR:COUNT]` (COUNT elements).
 """
@@ -48,7 +49,7 @@ class ExprError(Exception):
 _TOKEN = re.compile(r"""
     \s*(?:
       (?P<num>0[xX][0-9a-fA-F_]+ | 0[bB][01_]+ | (?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)
-    | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
+    | \$?(?P<name>[A-Za-z_][A-Za-z0-9_]*)
     | (?P<op>==|!=|<=|>=|<<|>>|//|&&|\|\||[-+*/%&|^~<>()\[\]:,.!])
     )""", re.VERBOSE)
 _REGISTER = re.compile(r"^([vpsa])(\d+)$", re.IGNORECASE)

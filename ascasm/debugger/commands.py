@@ -34,16 +34,19 @@ HISTORY_FILE = "~/.ascasm_debug_history"
 
 # Commands that Enter does not repeat (they would set a second breakpoint, watch, ...).
 _NO_REPEAT = {"b", "break", "tbreak", "w", "watch", "display", "undisplay", "d", "delete", "restart",
-              "history", "set", "draw", "q", "quit", "exit", "EOF"}
+              "history", "set", "draw", "q", "quit", "exit", "EOF", "r", "run", "start", "jump", "clear"}
 
 # The synopses `help` lists, pdb style: the letters before "(" are the short form.
 SYNOPSES = [
     ("s(tep) [N]", "execute N instructions (default 1; also n, si); one step shows what it changed"),
-    ("c(ontinue)", "run until a breakpoint, a watch, halt or a fault"),
+    ("c(ontinue) [N]", "run until a breakpoint, a watch, halt or a fault (N: pass this breakpoint N-1 more times)"),
+    ("jump LINE|LABEL", "resume at LINE or LABEL (the pc moves there; back undoes it)"),
+    ("r(un), start", "start again from the initial state: run continues, start stops at the first instruction"),
     ("u(ntil) [LINE|LABEL]", "run until LINE/LABEL is reached (no argument: a line below this one)"),
     ("finish", "run until the innermost loop around this instruction is left"),
     ("b(reak) [LINE|LABEL [if COND]]", "set a breakpoint (no argument: list them)"),
     ("tbreak LINE|LABEL [if COND]", "a breakpoint deleted when first hit"),
+    ("clear [LINE|LABEL]", "delete the breakpoints at LINE or LABEL (default: here)"),
     ("d(elete) [N ...]", "delete breakpoints/watches N (no argument: all)"),
     ("w(atch) EXPR", "stop when EXPR changes: ub[ADDR:LEN], NAME[I:J], vN, pN, sN, aN, ..."),
     ("back [N]", "reverse-step N instructions (default 1)"),
@@ -57,9 +60,9 @@ SYNOPSES = [
     ("l(ist) [LINE]", "source around the current line (again: the next lines)"),
     ("disas", "the instructions with their pc and bytecode rows"),
     ("draw [-f] FILE.svg", "picture the next instruction: lanes, mask, lane -> UB arrows"),
-    ("display [EXPR]", "print EXPR at every stop (no argument: show them now)"),
+    ("display[/FMT] [EXPR]", "print EXPR at every stop (no argument: show them now)"),
     ("undisplay [N]", "remove display N (no argument: all)"),
-    ("info TOPIC", "list: break, watch, display, history, buffers, labels, registers"),
+    ("info TOPIC", "list: break, watch, display, history, buffers, labels, registers; info line [LINE]"),
     ("history [SIZE]", "reverse-execution memory: show it, or set the cap (e.g. 256M)"),
     ("restart", "reload the program's initial state (breakpoints, watches, displays stay)"),
     ("help [COMMAND|MNEMONIC|expr]", "this list, a command's help, an instruction's ISA row"),
@@ -72,6 +75,7 @@ class Display:
     number: int
     text: str
     node: object
+    fmt: str = ""               # a print format (display/x)
 
 
 def parse_size(text: str) -> int:
@@ -252,12 +256,50 @@ class Debugger(cmd.Cmd):
             self._finish(self.control.forward(limit=count))
 
     def do_continue(self, arg):
-        """c(ontinue)
+        """c(ontinue) [N]
         Run until a breakpoint, a watch change, halt or a fault. The engine runs at full speed (as
         `ascasm run`), returning to the debugger only at breakpoints and after instructions that can
-        write a watched value, and one checkpoint is recorded instead of every step."""
-        if self._can_run():
-            self._finish(self.control.forward())
+        write a watched value, and one checkpoint is recorded instead of every step. With N, as in
+        gdb: the breakpoint stopped at is passed N-1 more times before it stops again."""
+        count = self._count(arg, "continue")
+        if count is None or not self._can_run():
+            return
+        if count > 1:
+            here = [bp for bp in self.control.breakpoints.values() if bp.pc == self.state.pc]
+            for bp in here:
+                bp.ignore = count - 1
+                self.out(f"Will ignore next {count - 1} crossings of breakpoint {bp.number}. Continuing.")
+            if not here:
+                self.out("Not stopped at a breakpoint; the count is ignored.")
+        self._finish(self.control.forward())
+
+    def do_run(self, arg):
+        """r(un)
+        Start the program again from its initial state and continue (as gdb's run): restart, then c.
+        Breakpoints, watches and displays stay."""
+        self._reload()
+        self._finish(self.control.forward())
+
+    def do_start(self, arg):
+        """start
+        Start the program again and stop before its first instruction (as restart)."""
+        self.do_restart(arg)
+
+    def do_jump(self, arg):
+        """jump LINE|LABEL
+        Resume at LINE or LABEL: the pc moves there (recorded: back undoes it) and the program
+        continues, as gdb's jump. Nothing between is executed."""
+        if not arg.strip():
+            self.out("usage: jump LINE|LABEL")
+            return
+        if not self._can_run():
+            return
+        pc, line, note = self.control.resolve(arg.strip())
+        if note:
+            self.out(note)
+        self.control.set_pc(pc, f"jump {arg.strip()}")
+        self.out(f"Continuing at line {line}.")
+        self._finish(self.control.forward())
 
     def do_until(self, arg):
         """u(ntil) [LINE|LABEL]
@@ -324,11 +366,7 @@ class Debugger(cmd.Cmd):
 
     def _show_displays(self):
         for display in self.displays.values():
-            try:
-                lines = format_value(debug_expr.evaluate(display.node, self.control.env()))
-            except ExprError as exc:
-                lines = [f"{display.text}: {exc}"]
-            self.out(f"{display.number}: " + lines[0], *lines[1:])
+            self.out(*self._display_lines(display))
 
     def _warnings(self):
         """The run-time warnings of `ascasm run` (duplicate scatter indices, memory hazards), each
@@ -419,6 +457,16 @@ class Debugger(cmd.Cmd):
             else:
                 self.out(f"no breakpoint or watch number {shown(text)}")
 
+    def do_clear(self, arg):
+        """clear [LINE|LABEL]
+        Delete the breakpoints at LINE or LABEL (without an argument: at the current instruction)."""
+        pc = self.control.resolve(arg.strip())[0] if arg.strip() else self.state.pc
+        numbers = [n for n, bp in self.control.breakpoints.items() if bp.pc == pc]
+        for number in numbers:
+            del self.control.breakpoints[number]
+        self.out(f"Deleted breakpoint{'s' if len(numbers) > 1 else ''} {' '.join(map(str, numbers))}"
+                 if numbers else "No breakpoint there.")
+
     def do_watch(self, arg):
         """w(atch) EXPR
         Stop after a step that changes EXPR, printing the old and new values: ub[ADDR:LEN] (LEN
@@ -431,22 +479,26 @@ class Debugger(cmd.Cmd):
         self.out(f"Watch {watch.number}: {text}")
 
     def do_display(self, arg):
-        """display [EXPR]
-        Print EXPR at every stop. Without an argument: print every display now."""
-        text = arg.strip()
+        """display[/FMT] [EXPR]
+        Print EXPR at every stop, in print format FMT if given (x t d u f, as p/FMT). Without an
+        argument: print every display now."""
+        fmt, text = _print_format(arg)
         if not text:
             if not self.displays:
                 self.out("no displays")
             self._show_displays()
             return
-        display = Display(self.next_display, text, self.control.parse(text))
+        display = Display(self.next_display, text, self.control.parse(text), fmt)
         self.displays[display.number] = display
         self.next_display += 1
+        self.out(*self._display_lines(display))
+
+    def _display_lines(self, display: Display) -> list[str]:
         try:
-            lines = format_value(debug_expr.evaluate(display.node, self.control.env()))
+            lines = format_value(debug_expr.evaluate(display.node, self.control.env()), fmt=display.fmt)
         except ExprError as exc:
-            lines = [f"{text}: {exc}"]
-        self.out(f"{display.number}: " + lines[0], *lines[1:])
+            lines = [f"{display.text}: {exc}"]
+        return [f"{display.number}: " + lines[0], *lines[1:]]
 
     def do_undisplay(self, arg):
         """undisplay [N ...]
@@ -459,9 +511,10 @@ class Debugger(cmd.Cmd):
                 self.out(f"no display number {shown(text)}")
 
     def do_info(self, arg):
-        """info break|watch|display|history|buffers|labels|registers [NAME ...]
+        """info break|watch|display|history|buffers|labels|registers [NAME ...]|line [LINE|LABEL]
         List breakpoints, watches, displays, the reverse-execution history, the UB buffers or the
-        labels; `info registers` (info r) is regs, `info registers s0 v3` prints those registers."""
+        labels; `info registers` (info r) is regs, `info registers s0 v3` prints those registers;
+        `info line` the pc and instruction of a line (default: the current one)."""
         words = arg.split()
         if words and words[0] in ("registers", "register", "reg", "r"):
             for name in words[1:]:
@@ -477,11 +530,26 @@ class Debugger(cmd.Cmd):
                  "display": lambda: views.display_lines(self.displays.values()),
                  "history": lambda: views.history_lines(control.recorder),
                  "buffers": lambda: views.buffer_lines(program), "labels": lambda: views.label_lines(program)}
+        if words and words[0] == "line":
+            self._info_line(" ".join(words[1:]))
+            return
         topic = arg.strip()
         if topic not in table:
-            self.out("usage: info break|watch|display|history|buffers|labels|registers")
+            self.out("usage: info break|watch|display|history|buffers|labels|registers|line")
             return
         self.out(*table[topic]())
+
+    def _info_line(self, where: str):
+        """`info line [LINE|LABEL]`: the instruction a line holds and its pc (default: the current one)."""
+        insns = self.program.insns
+        if where:
+            pc, _line, note = self.control.resolve(where)
+            if note:
+                self.out(note)
+        else:
+            pc = min(self.state.pc, len(insns) - 1)
+        loc = insns[pc].loc
+        self.out(f"Line {loc.line} of {self.program.filename} is pc {pc}: {loc.text.strip()}")
 
     def do_history(self, arg):
         """history [SIZE]
@@ -661,10 +729,13 @@ class Debugger(cmd.Cmd):
     def do_restart(self, arg):
         """restart
         Reload the program's initial state and clear the history; breakpoints, watches and displays stay."""
+        self._reload()
+        self._finish(Run())
+
+    def _reload(self):
         self.drop_noted = False
         self.control.load()
         self.out("restarted")
-        self._finish(Run())
 
     def do_quit(self, arg):
         """q(uit)
@@ -677,7 +748,8 @@ _ALIASES = {"s": "step", "c": "continue", "cont": "continue", "u": "until", "unt
             "d": "delete", "w": "watch", "p": "print", "l": "list", "q": "quit", "exit": "quit", "h": "help",
             "?": "help", "i": "info", "bt": "where", "backtrace": "where",
             # gdb's instruction-level and call-skipping steps: one instruction is the unit, no calls
-            "n": "step", "next": "step", "si": "step", "stepi": "step", "ni": "step", "nexti": "step"}
+            "n": "step", "next": "step", "si": "step", "stepi": "step", "ni": "step", "nexti": "step",
+            "r": "run"}
 _UNITS = {"b": "u8", "h": "u16", "w": "u32", "g": "u64"}      # gdb's x/NFU unit letters
 for _short, _long in _ALIASES.items():
     if not hasattr(Debugger, "do_" + _short):

@@ -19,7 +19,7 @@ from .. import debug_expr
 from ..debug_expr import Env, ExprError
 from ..isa.operands import Kind
 from ..limits import shown, whole_number
-from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT, VL
+from ..state import MAX_STEPS_DEFAULT, PC, UB_USABLE_DEFAULT, VL
 from ..effects import lane_type
 from ..history import DEFAULT_HISTORY_CAP, HALTED, RUNNING, Recorder, Segment
 from ..vm import Machine
@@ -37,6 +37,7 @@ class Breakpoint:
     node: object = None
     temporary: bool = False
     hits: int = 0
+    ignore: int = 0           # crossings still to pass without stopping (`c N`)
 
 
 @dataclass
@@ -190,11 +191,18 @@ class RunControl:
         here = insns[self.state.pc].loc.line if self.state.pc < len(insns) else 1 << 30
         return {row for row, insn in enumerate(insns) if insn.loc.line > here} | {len(insns)}
 
-    def _breakpoint_hits(self, run: Run) -> bool:
-        """Report the breakpoints at the current pc whose condition holds; True if any."""
+    def _breakpoint_hits(self, run: Run, forward: bool = True) -> bool:
+        """Report the breakpoints at the current pc whose condition holds; True if any. Running
+        forward, one with crossings left to ignore (`c N`) counts one down instead of stopping."""
         matched = self._breakpoints_matching(run)
         if matched is None:
             return True
+        if forward:
+            passing = [bp for bp in matched if bp.ignore > 0]
+            for bp in passing:
+                bp.ignore -= 1
+                bp.hits += 1
+            matched = [bp for bp in matched if bp not in passing]
         self._report_breakpoints(run, matched)
         return bool(matched)
 
@@ -332,7 +340,7 @@ class RunControl:
                 recorder.back(1)
                 pc = self.state.pc
                 if pc < len(self.program.insns) and (self._watch_hits(run, pc, reverse=True, edit=entry.edit)
-                                                     | (not entry.edit and self._breakpoint_hits(run))):
+                                                     | (not entry.edit and self._breakpoint_hits(run, forward=False))):
                     break
         self.resync_watches()
         return run
@@ -415,6 +423,11 @@ class RunControl:
         positions = first + np.arange(count * where.width)
         self.recorder.edit(part, positions, data.view(np.uint8).reshape(-1), writer, label)
         self.resync_watches()
+
+    def set_pc(self, pc: int, label: str) -> None:
+        """`jump`: the pc becomes `pc`, recorded as a user's change (back undoes it)."""
+        positions = PC * 8 + np.arange(8)            # ctrl[PC]'s bytes
+        self.recorder.edit("ctrl", positions, np.array([pc], np.int64).view(np.uint8), None, label)
 
     def _set_mask_lanes(self, target, numbers, label):
         where = target.where
