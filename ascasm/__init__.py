@@ -1,6 +1,9 @@
 """ascasm: assembler, Cython interpreter and step debugger for the Ascend 950 vector-function ISA."""
 __version__ = "0.1.0"           # the one place the version is written (pyproject.toml reads it)
 
+from . import _startup
+_startup.guard_start()          # first: Ctrl-C while the tool imports the rest is a clean exit
+
 from .api import Lanes, Result, RunWarning, assemble, run
 from .asm.assembler import assemble_file
 from .asm.errors import AssemblyFailed

@@ -17,7 +17,7 @@ import numpy as np
 
 from .asm.assembler import assemble_file, closest
 from .asm.errors import AssemblyFailed
-from . import __version__, draw, stats
+from . import __version__, _startup, draw, stats
 from .debug_expr import float_text
 from .source import format_diagnostic, is_cpp, unreadable
 from .program import Buffer
@@ -35,7 +35,7 @@ from .vm import ENGINES, STORE_INACTIVE, EngineMissing, Machine, MachineFault, a
 EXIT_OK, EXIT_ASM, EXIT_FAULT, EXIT_STEP_LIMIT, EXIT_EXPECT, EXIT_USAGE = 0, 1, 2, 3, 4, 64
 EXIT_OUTPUT = 74                # sysexits' EX_IOERR: standard output, a --dump or the trace failed
 EXIT_BROKEN_PIPE = 128 + 13     # what a shell reports for a process killed by SIGPIPE
-EXIT_INTERRUPTED = 128 + 2      # ... and by SIGINT (Ctrl-C)
+EXIT_INTERRUPTED = _startup.EXIT_INTERRUPTED     # ... and by SIGINT (Ctrl-C)
 SHOWN_MISMATCHES = 10
 
 
@@ -157,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
     _kernel_options(draw)
     draw.add_argument("-o", "--output", default="-", metavar="FILE.svg",
                       help="where to write the SVG (default -: standard output)")
+    draw.add_argument("--force", action="store_true",
+                      help="let -o replace an existing file (never the program's own inputs)")
     debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
     _machine_options(debug)
     debug.add_argument("--history", type=byte_size, default=None, metavar="SIZE",
@@ -171,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    _startup.end_guard()            # from here on a Ctrl-C is a KeyboardInterrupt, reported below
     argv = sys.argv[1:] if argv is None else list(argv)
     # `--trace` takes its file only as `--trace=FILE`: alone it must not swallow the program's name
     argv = ["--trace=" if arg == "--trace" else arg for arg in argv]
@@ -349,24 +352,27 @@ def stats_command(args) -> int:
 
 
 def draw_command(args) -> int:
-    """`ascasm draw FILE --step N -o OUT.svg` (ascasm/draw.py)."""
+    """`ascasm draw FILE --step N -o OUT.svg` (ascasm/draw.py); -o follows run's output rules."""
     loaded = load_or_report(args)
     if isinstance(loaded, int):
         return loaded
     program, machine = loaded
+    target = None if args.output == "-" else Path(args.output)
     try:
+        if target is not None:
+            check_outputs([target], [Path(args.file), *program.data_files], args.force)
         svg = draw.draw_step(program, machine, args.step)
-    except ValueError as exc:
+    except (OutputRefused, ValueError) as exc:
         print(f"ascasm: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    if args.output == "-":
+    if target is None:
         sys.stdout.write(svg)
     else:
         try:
-            Path(args.output).write_text(svg)
+            target.write_text(svg)
         except OSError as exc:
-            print(f"ascasm: error: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
-            return EXIT_USAGE
+            print(f"ascasm: error: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_OUTPUT
     fault = machine.fault()
     if fault is not None:
         print(fault, file=sys.stderr)

@@ -19,6 +19,7 @@ and functions below exist.
              | vN["." TYPE] | pN["." bW] | sN["." TYPE] | aN | "ub"["." TYPE] | BUFFER | LABEL | "pc" | "steps"
     FUNC    := any | all | count | sum | min | max
 
+A name may start with `$`, as in gdb: `$pc`, `$s0`, `$v1.f16` are pc, s0, v1.f16.
 Indexing: `vN.T[I]`, `vN.T[I:J]` (lanes I..J-1), `NAME[I]`, `NAME[I:J]` (elements), and for the UB
 `ub[ADDR]` (one byte), `ub[ADDR:LEN]` (LEN bytes from ADDR), `ub.T[ADDR:COUNT]` (COUNT elements).
 """
@@ -48,7 +49,7 @@ class ExprError(Exception):
 _TOKEN = re.compile(r"""
     \s*(?:
       (?P<num>0[xX][0-9a-fA-F_]+ | 0[bB][01_]+ | (?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)
-    | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
+    | \$?(?P<name>[A-Za-z_][A-Za-z0-9_]*)
     | (?P<op>==|!=|<=|>=|<<|>>|//|&&|\|\||[-+*/%&|^~<>()\[\]:,.!])
     )""", re.VERBOSE)
 _REGISTER = re.compile(r"^([vpsa])(\d+)$", re.IGNORECASE)
@@ -146,7 +147,10 @@ class _Parser:
     def unary(self):
         if self.peek() in ("-", "+", "~"):
             op = self.take()
-            return ("neg" if op == "-" else "inv" if op == "~" else "pos", self.unary())
+            operand = self.unary()
+            if op == "-" and operand[0] == "num" and type(operand[1]) is int:
+                return ("num", -operand[1])       # -9223372036854775808 is an int64, not -(2^63 as a u64)
+            return ("neg" if op == "-" else "inv" if op == "~" else "pos", operand)
         return self.postfix()
 
     def postfix(self):
@@ -340,6 +344,8 @@ class _Evaluator:
 
     # --- leaves ---
     def _num(self, value):
+        if type(value) is int and not -(1 << 63) <= value < (1 << 64):
+            raise ExprError(f"{value} does not fit in 64 bits ({-(1 << 63)}..{(1 << 64) - 1})")
         return _scalar(value, _number_text(value))
 
     def _reg(self, file, number, etype):
@@ -770,7 +776,7 @@ def float_text(value, np_dtype) -> str:
     dtype = np.dtype(np_dtype)
     for digits in range(1, 18):
         text = f"{f:.{digits}g}"
-        if dtype == np.float64 or float(np.array(float(text)).astype(dtype)) == f:
+        if float(np.array(float(text)).astype(dtype)) == f:
             return text
     return repr(f)
 
@@ -849,6 +855,8 @@ def format_value(value: Value, per_row: int = 16, fmt: str = "") -> list[str]:
     if active is not None:
         header += f", {int(np.count_nonzero(active))} active (inactive shown as .)"
     lines = [header]
+    if n == 0:                      # (u0 with nothing pending)
+        return lines
     compact = value.kind in ("mask", "bool")
     row = 64 if compact else per_row if fmt != "t" else max(1, 8 // data.dtype.itemsize)
     cells = []

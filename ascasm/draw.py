@@ -3,9 +3,11 @@
 The registers the instruction reads are drawn as rows of lanes before the step, the ones it writes
 after it (changed lanes highlighted), masks as bars of active/inactive lanes (the lanes an inactive
 mask bit leaves alone are greyed in the data registers too), and for loads and stores the UB bytes
-touched, with an arrow from each lane to the address it went to (or came from). The lane -> address
-mapping is read from the step's record (effects.StepLog: the executor's write log as Spans); nothing
-here knows what an instruction does.
+touched, with an arrow from each lane to the address it went to (or came from); for a squeeze, an arrow
+from each kept lane to the lane it lands in. The lane -> address mapping is read from the step's record
+(effects.StepLog: the executor's write log as Spans), the lane moves from the ISA table's mask rule;
+nothing here knows what an instruction does. Arrows run beneath the cells, so that the digits stay
+readable; their starts and heads are drawn on top.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import numpy as np
 from .debug_expr import cell_text
 from .isa import Kind, dtypes
 from .lanes import governed_lanes, lane_width
-from .state import VL
+from .state import SPR_AR, SPR_NAMES, SPR_SQZN, VL
 from .effects import StepLog, lane_type
 from .trace import source_text
 from .vm import run_warnings
@@ -26,6 +28,12 @@ from .vm import run_warnings
 MARGIN, ROW_H, BAR_H, GAP = 20, 22, 10, 18
 PER_ROW = 32                       # lanes (and UB cells) per row
 MAX_ARROWS = 32                    # lane -> address arrows drawn (the trace has every lane)
+HEAD = 6                           # length of the arrowhead's segment drawn over the cells
+# The mask rules under which an inactive lane concerns the destination (it is zeroed or kept), so that
+# the written register's lanes are greyed too; under the others (vsqz drops them, reductions skip them)
+# only the registers read are.
+DESTINATION_MODES = ("zero", "zero-bits", "merge")
+SPECIAL_INDEX = {name: index for index, name in zip((SPR_AR, SPR_SQZN), SPR_NAMES)}
 FONT = "font-family:monospace;font-size:11px"
 COLORS = {"cell": "#ffffff", "inactive": "#e4e4e4", "changed": "#fff2a8", "active": "#3b7dd8",
           "ub": "#e8f4e8", "touched": "#bfe3bf", "arrow": "#d0342c", "text": "#222222", "grey": "#999999"}
@@ -91,21 +99,28 @@ def _svg(step: Step) -> str:
     lane_spans = [s for s in spans if s.lane >= 0 and s.src >= 0]
     is_store = step.effects is not None and bool(step.effects.ub_writes)
     register_grids, texts = {}, []
+    mask = insn.spec.mask
+    greys_destination = mask is not None and mask.inactive in DESTINATION_MODES
     for position, (operand, value) in enumerate(zip(insn.spec.operands, insn.operands)):
         when = "after" if operand.writes else "before"
         state = after if operand.writes else before
         if operand.kind is Kind.VREG:
             etype = lane_type(insn, operand) if operand.writes else _read_type(insn, operand)
-            governed = step.active if etype.width == lane_width(insn) else None
+            greyed = etype.width == lane_width(insn) and (greys_destination or not operand.writes)
             register_grids[position] = _vector_grid(value, etype, state, before if operand.writes else None,
-                                                    governed, when)
+                                                    step.active if greyed else None, when)
         elif operand.kind is Kind.PREG and state.preg_set[value]:
             register_grids[position] = _mask_grid(value, lane_width(insn) if insn.types else 1, state, when)
         elif operand.kind in (Kind.SREG, Kind.AREG):
             part = "sreg" if operand.kind is Kind.SREG else "areg"
-            name = f"{part[0]}{value}"
-            old, new = int(getattr(before, part)[value]), int(getattr(after, part)[value])
-            texts.append(f"{name} = {new}" if old == new else f"{name}: {old} -> {new}")
+            texts.append(_change_text(f"{part[0]}{value}", int(getattr(before, part)[value]),
+                                      int(getattr(after, part)[value])))
+        elif operand.kind is Kind.UREG:            # a stream's bytes that wait for the next store or flush
+            (old, _), (new, at) = (int(x) for x in before.ureg_state[value]), (int(x) for x in after.ureg_state[value])
+            texts.append(_change_text(f"u{value}", old, new) + " bytes pending" + (f" for UB {at:#x}" if new else ""))
+    for name in insn.spec.specials:
+        if name in SPECIAL_INDEX:
+            texts.append(_change_text(name, int(before.spr[SPECIAL_INDEX[name]]), int(after.spr[SPECIAL_INDEX[name]])))
     # the register whose lanes map to the UB goes next to the UB rows: stores above them, loads below
     mapped = {s.src for s in lane_spans}
     others = [grid for p, grid in register_grids.items() if p not in mapped]
@@ -118,7 +133,26 @@ def _svg(step: Step) -> str:
         grids = others + adjacent + [ub]
     else:
         grids = [ub] + adjacent + others
-    return _layout(step, grids, texts, lane_spans, register_grids, ub, is_store)
+    return _layout(step, grids, texts, lane_spans, register_grids, ub, is_store, _lane_moves(step, register_grids))
+
+
+def _change_text(name: str, old: int, new: int) -> str:
+    return f"{name} = {new}" if old == new else f"{name}: {old} -> {new}"
+
+
+def _lane_moves(step: Step, register_grids) -> list:
+    """For a mask that drops its inactive lanes (vsqz): (source grid, lane, destination grid, lane)
+    of each kept lane, the k-th active lane landing in lane k (the mask rule of the ISA table)."""
+    insn = step.insn
+    if step.effects is None or step.active is None or insn.spec.mask.inactive != "dropped":
+        return []
+    operands = insn.spec.operands
+    destination = next((p for p, op in enumerate(operands) if op.writes and p in register_grids), None)
+    source = next((p for p, op in enumerate(operands) if op.kind is Kind.VREG and not op.writes), None)
+    if destination is None or source is None:
+        return []
+    kept = np.flatnonzero(step.active)
+    return [(register_grids[source], int(lane), register_grids[destination], k) for k, lane in enumerate(kept)]
 
 
 def _read_type(insn, operand):
@@ -193,7 +227,7 @@ def _buffer_name(program, addr: int) -> str:
     return ""
 
 
-def _layout(step: Step, grids, texts, lane_spans, register_grids, ub, is_store) -> str:
+def _layout(step: Step, grids, texts, lane_spans, register_grids, ub, is_store, moves) -> str:
     program, insn, before = step.program, step.insn, step.before
     cell_w = max(26, 7 * max((len(c) for g in grids for c in g.cells), default=1) + 8)
     label_w = 64
@@ -212,6 +246,7 @@ def _layout(step: Step, grids, texts, lane_spans, register_grids, ub, is_store) 
         y += 16
     y += GAP
     x0 = MARGIN + label_w
+    beneath = len(body)                    # the arrows' lines go here, under the cells
     for grid in grids:
         body.append(f'<text x="{MARGIN}" y="{y + 11}" style="{FONT};font-weight:bold">{escape(grid.title)}</text>')
         y += 16
@@ -231,13 +266,17 @@ def _layout(step: Step, grids, texts, lane_spans, register_grids, ub, is_store) 
                 body.append(f'<text x="{cx + cell_w / 2 - 1}" y="{cy + h - 7}" text-anchor="middle" '
                             f'style="{FONT}">{escape(text)}</text>')
         y += row_count * (h + 4) + GAP
-    arrows, drawn, lanes = _arrows(lane_spans, register_grids, ub, is_store, x0, cell_w) if ub else ([], 0, 0)
-    body += arrows
+    ends, lanes = _arrows(lane_spans, register_grids, ub, is_store, x0, cell_w) if ub else ([], 0)
+    kind = "lane -> UB address" if is_store else "UB address -> lane"
+    if moves:
+        ends, lanes, kind = _move_arrows(moves, x0, cell_w), len(moves), "the kept lanes' moves"
+    lines, marks = _arrow_svg(ends)
+    body[beneath:beneath] = lines
+    body += marks
     legend = ("yellow: lanes this step changed; grey: lanes the mask leaves inactive; blue: active mask lanes; "
               "green: UB bytes touched")
-    if arrows:
-        legend += "; arrows: lane -> UB address" if is_store else "; arrows: UB address -> lane"
-        legend += f" (the first {drawn} of {lanes} lanes)" if drawn < lanes else ""
+    if ends:
+        legend += f"; arrows: {kind}" + (f" (the first {len(ends)} of {lanes} lanes)" if len(ends) < lanes else "")
     for line in textwrap.wrap(legend, (width - 2 * MARGIN) // 7):
         body.append(f'<text x="{MARGIN}" y="{y + 10}" style="{FONT};fill:{COLORS["grey"]}">{escape(line)}</text>')
         y += 16
@@ -256,9 +295,9 @@ def _layout(step: Step, grids, texts, lane_spans, register_grids, ub, is_store) 
         *body, "</svg>", ""])
 
 
-def _arrows(lane_spans, register_grids, ub, is_store, x0, cell_w) -> tuple[list[str], int, int]:
-    """An arrow between each lane of the lane spans and its first UB cell (the first MAX_ARROWS lanes:
-    a full register's worth hides the picture); returns the SVG lines, the arrows drawn and the lanes."""
+def _arrows(lane_spans, register_grids, ub, is_store, x0, cell_w) -> tuple[list, int]:
+    """The (start, end) of an arrow between each lane of the lane spans and its first UB cell (the
+    first MAX_ARROWS lanes: a full register's worth hides the picture), and the number of lanes."""
     cell_of = {}
     for r, c in zip(ub.rows, ub.cols):
         cell_of[ub.base + (ub.row_numbers[r] * PER_ROW + c) * ub.cell_bytes] = (r, c)
@@ -270,16 +309,43 @@ def _arrows(lane_spans, register_grids, ub, is_store, x0, cell_w) -> tuple[list[
             if span.lane + k < len(grid.cells) and target is not None:
                 pairs.append((span.lane + k, grid, target))
     pairs.sort(key=lambda pair: pair[0])
-    out = []
+    ends = []
     for lane, grid, (row, col) in pairs[:MAX_ARROWS]:
-        lx = x0 + grid.cols[lane] * cell_w + cell_w / 2 - 1
-        ly = grid.y + grid.rows[lane] * (ROW_H + 4)
-        ux = x0 + col * cell_w + cell_w / 2 - 1
-        uy = ub.y + row * (ROW_H + 4)
+        lx, ly = _cell_centre_x(grid, lane, x0, cell_w), grid.y + grid.rows[lane] * (ROW_H + 4)
+        ux, uy = x0 + col * cell_w + cell_w / 2 - 1, ub.y + row * (ROW_H + 4)
         if is_store:                       # the UB is below: from the lane's bottom to the cell's top
-            start, end = (lx, ly + ROW_H), (ux, uy)
+            ends.append(((lx, ly + ROW_H), (ux, uy)))
         else:                              # the UB is above: from the cell's bottom to the lane's top
-            start, end = (ux, uy + ROW_H), (lx, ly)
-        out.append(f'<line x1="{start[0]:.1f}" y1="{start[1]:.1f}" x2="{end[0]:.1f}" y2="{end[1]:.1f}" '
-                   f'stroke="{COLORS["arrow"]}" stroke-width="1" stroke-opacity="0.6" marker-end="url(#head)"/>')
-    return out, len(out), len(pairs)
+            ends.append(((ux, uy + ROW_H), (lx, ly)))
+    return ends, len(pairs)
+
+
+def _move_arrows(moves, x0, cell_w) -> list:
+    """(start, end) from each moved source lane to its destination lane (the destination is drawn
+    above the source), for the first MAX_ARROWS moves."""
+    ends = []
+    for source, lane, destination, target in moves[:MAX_ARROWS]:
+        start = (_cell_centre_x(source, lane, x0, cell_w), source.y + source.rows[lane] * (ROW_H + 4))
+        end = (_cell_centre_x(destination, target, x0, cell_w), destination.y + destination.rows[target] * (ROW_H + 4) + ROW_H)
+        ends.append((start, end))
+    return ends
+
+
+def _cell_centre_x(grid, lane: int, x0, cell_w) -> float:
+    return x0 + grid.cols[lane] * cell_w + cell_w / 2 - 1
+
+
+def _arrow_svg(ends) -> tuple[list[str], list[str]]:
+    """Each arrow as a line drawn beneath the cells (crossing other lanes without covering their
+    digits) and, on top of them, a dot where it starts and its head where it ends."""
+    lines, marks = [], []
+    for (x1, y1), (x2, y2) in ends:
+        lines.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                     f'stroke="{COLORS["arrow"]}" stroke-width="1" stroke-opacity="0.6"/>')
+        length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1e-9)
+        back = min(HEAD, length)
+        hx, hy = x2 - (x2 - x1) * back / length, y2 - (y2 - y1) * back / length
+        marks.append(f'<circle cx="{x1:.1f}" cy="{y1:.1f}" r="2" fill="{COLORS["arrow"]}"/>')
+        marks.append(f'<path d="M {hx:.1f} {hy:.1f} L {x2:.1f} {y2:.1f}" stroke="{COLORS["arrow"]}" '
+                     f'stroke-width="1" marker-end="url(#head)"/>')
+    return lines, marks

@@ -3,8 +3,11 @@ mnemonic, the mask patterns where an instruction takes one, a key to the kinds o
 cite, and the list of every instruction by group."""
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 from .isa import BY_MNEMONIC, INSNS, PATTERNS, Kind, regapi
-from .isa.table import BY_CAPI, describe
+from .isa.table import BY_CAPI, CONVERSIONS, describe, spec_facts
 
 # The instruction groups of listings and the cheat sheet, by the family prefix of a row.
 GROUPS = (("scalar and control", ("scalar", "branch", "cond_branch", "membar", "halt", "loop", "endloop")),
@@ -95,6 +98,9 @@ def explain_lines(name: str) -> list[str]:
     if _is_reg_name(name):
         return reg_api_lines(name)
     mnemonics = mnemonics_of(name)
+    pairs = page_pairs(name)
+    if pairs:
+        return _page_lines(name, mnemonics, pairs)
     if mnemonics != [name.lower()]:
         return [f"{name}: implemented by {', '.join(mnemonics)}", ""] + \
             [line for mnemonic in mnemonics for line in explain_lines(mnemonic) + [""]][:-1]
@@ -109,6 +115,26 @@ def explain_lines(name: str) -> list[str]:
         lines.append("sources:")
         lines += [f"  {SOURCE_KEY[key]}" for key in cited]
     return lines
+
+
+def page_pairs(name: str) -> list[tuple]:
+    """The (destination, source) type names of the conversions whose page is C-API function `name`
+    (asc_float2half: f16 <- f32); none for a function that is not a conversion's page."""
+    return [pair for pair, conversion in CONVERSIONS.items()
+            if re.search(rf"\b{re.escape(name.lower())}\b", conversion.page)]
+
+
+def _page_lines(name: str, mnemonics: list[str], pairs: list[tuple]) -> list[str]:
+    """A conversion page's rows: each mnemonic's form narrowed to the page's type pairs, citing it."""
+    pages = "; ".join(dict.fromkeys(CONVERSIONS[pair].page for pair in pairs))
+    shown_pairs = ", ".join(f"{d}/{s} (vD.{d}, vS.{s})" for d, s in pairs)
+    lines = [f"{name}: {shown_pairs}, implemented by {', '.join(mnemonics)}"]
+    for spec in (spec for mnemonic in mnemonics for spec in BY_MNEMONIC[mnemonic]):
+        combos = tuple(combo for combo in spec.types if tuple(t.name for t in combo) in pairs)
+        if combos:
+            narrowed = replace(spec, types=combos, ref=pages)
+            lines += ["", spec.text, f"  {spec.summary}"] + [f"  {label}: {text}" for label, text in spec_facts(narrowed)]
+    return lines + ["sources:", f"  {SOURCE_KEY['c-api-reg']}"] if "c-api-reg" in pages else lines
 
 
 def instruction_list() -> list[str]:

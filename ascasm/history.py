@@ -161,7 +161,7 @@ class Recorder:
                 size += _nbytes(*entry[1:])
         writer_undo = []
         if effects is not None:
-            for name, positions, rows in effect_rows(effects, pc, state.steps):
+            for name, positions, rows in effect_rows(effects, pc, state.steps, self.program.insns[pc], state):
                 table = self.writers[name]
                 writer_undo.append((name, positions, table[positions].copy()))
                 table[positions] = rows
@@ -378,7 +378,7 @@ class Recorder:
                 pc, effects = advance()
                 if effects is None or not may_write[pc]:
                     continue
-                for map_name, where, rows in effect_rows(effects, pc, state.steps):
+                for map_name, where, rows in effect_rows(effects, pc, state.steps, self.program.insns[pc], state):
                     if map_name != name:
                         continue
                     k = slot[where]

@@ -1,4 +1,4 @@
-"""The files `ascasm run` writes (--dump, --trace), only where the user said (docs/cli.md "Output
+"""The files `ascasm run` (--dump, --trace) and `draw` (-o, the debugger's draw) write, only where the user said (docs/cli.md "Output
 files"): the path is used as given (no suffix added); an existing regular file is replaced only with
 --force; a file the program reads (its source, its file("x.npy") inputs) is never replaced, --force
 or not. Everything is checked before the program runs. The trace is capped in size."""
@@ -12,9 +12,10 @@ class OutputRefused(Exception):
     """An output file that must not be written; the message says why in one line."""
 
 
-def check_outputs(outputs: list[Path], inputs: list[Path], force: bool) -> None:
+def check_outputs(outputs: list[Path], inputs: list[Path], force: bool, force_hint: str = "add --force") -> None:
     """Raise OutputRefused for the first output that would replace an input or an existing file
-    (without `force`), is a directory, lies in a missing directory, or is named twice."""
+    (without `force`; the message says `force_hint` to overwrite it), is a directory, lies in a missing
+    directory, or is named twice."""
     seen: set[Path] = set()
     for path in outputs:
         if path.exists():
@@ -23,7 +24,7 @@ def check_outputs(outputs: list[Path], inputs: list[Path], force: bool) -> None:
             if path.is_dir():
                 raise OutputRefused(f"cannot write {path}: it is a directory")
             if path.is_file() and not force:
-                raise OutputRefused(f"{path} exists; add --force to overwrite it")
+                raise OutputRefused(f"{path} exists; {force_hint} to overwrite it")
             if not path.is_file():          # a device such as /dev/null: written, never replaced
                 continue
         elif not path.parent.is_dir():

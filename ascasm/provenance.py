@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .effects import Effects
+from .lanes import governed_lanes, lane_width
 from .state import UB_SIZE, VL
 
 USER_EDIT = -2                          # the pc of a last-writer entry written by the user (Recorder.edit)
@@ -15,9 +16,10 @@ USER_EDIT = -2                          # the pc of a last-writer entry written 
 # One last-writer entry: the step (1-based; -1: never written since the program was loaded), the pc
 # of the instruction, the lane of the register the data came from (-1: none), which operand that
 # register was (its position in the ISA row's syntax, -1: none), the gather/scatter index (-1: none)
-# and, for register bytes filled by a load, the UB address the byte came from (-1: none).
+# and, for register bytes filled by a load, the UB address the byte came from (-1: none); `zeroed` is 1
+# for register bytes of a lane the instruction's mask left inactive, so that it wrote 0 there.
 WRITER = np.dtype([("step", "<i8"), ("pc", "<i4"), ("lane", "<i4"), ("src", "i1"), ("index", "<i8"),
-                   ("origin", "<i8")])
+                   ("origin", "<i8"), ("zeroed", "i1")])
 
 
 def expand(spans: list) -> tuple[np.ndarray, ...]:
@@ -39,9 +41,10 @@ def expand(spans: list) -> tuple[np.ndarray, ...]:
     return addr, lane, column("src")[span_of_byte], column("index")[span_of_byte], within
 
 
-def effect_rows(effects: Effects, pc: int, step: int) -> list:
+def effect_rows(effects: Effects, pc: int, step: int, insn=None, state=None) -> list:
     """What one executed step does to the last-writer maps: [(map name, positions, WRITER rows)].
-    Map "ub" is indexed by byte address, "v" by register*256 + byte, "p"/"a"/"s" by register."""
+    Map "ub" is indexed by byte address, "v" by register*256 + byte, "p"/"a"/"s" by register. With the
+    instruction and the state after it: which register lanes a zeroing mask left inactive."""
     out = []
     origins = {}
     for span in effects.ub_reads:                      # load lanes: the UB bytes each lane came from
@@ -55,6 +58,9 @@ def effect_rows(effects: Effects, pc: int, step: int) -> list:
             continue
         width = reg.etype.width
         rows["lane"] = np.arange(VL) // width
+        inactive = zeroed_lanes(insn, state, width) if insn is not None else None
+        if inactive is not None:
+            rows["zeroed"] = np.repeat(inactive, width)
         if reg.operand in origins:
             addr, lane, _src, index, within = expand(origins[reg.operand])
             byte = lane * width + within
@@ -81,3 +87,14 @@ def never(n) -> np.ndarray:
     for name in ("step", "pc", "lane", "src", "index", "origin"):
         rows[name] = -1
     return rows
+
+
+def zeroed_lanes(insn, state, width: int) -> np.ndarray | None:
+    """Per lane of `width` bytes, whether the instruction's zeroing mask left it inactive (read from the
+    state after the step: an instruction writing vector lanes leaves its pM as it was); None when it has
+    no zeroing pM or reads it at another width."""
+    mask = insn.spec.mask
+    if mask is None or mask.inactive != "zero" or lane_width(insn) != width:
+        return None
+    active = governed_lanes(insn, state)
+    return None if active is None else ~active

@@ -152,3 +152,16 @@ def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str
 
 
 STOP_NAMES = {code: name for name, code in STOP_CODES.items()}
+
+
+def control_error(ctrl: np.ndarray, n_rows: int) -> str | None:
+    """What is wrong with a ctrl array set from outside (the executors run only from what a run can
+    leave: a pc in the program or just past it, a step count from 0, a known stop code); None if fine."""
+    pc, steps, status = (int(x) for x in ctrl[:STATUS + 1])
+    if not 0 <= pc <= n_rows:
+        return f"pc {pc} is outside the program (0..{n_rows})"
+    if steps < 0:
+        return f"steps {steps} is not a step count (0 or more)"
+    if status not in STOP_NAMES:
+        return f"status {status} is not a stop code ({', '.join(f'{c} {n}' for c, n in STOP_NAMES.items())})"
+    return None

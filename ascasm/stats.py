@@ -72,7 +72,7 @@ def _count(stats: Stats, insn, active, effects):
     if any(op.kind is Kind.VREG for op in spec.operands):
         lanes = VL // lane_width(insn)
         row.lanes_total += lanes
-        row.lanes_active += lanes if active is None else int(active.sum())
+        row.lanes_active += _active_lanes(spec, lanes, active)
     stats.ub_read += sum(span.count * span.width for span in effects.ub_reads)
     stats.ub_written += sum(span.count * span.width for span in effects.ub_writes or [])
     per_cycle = dict(spec.throughput).get(key[1])
@@ -83,6 +83,15 @@ def _count(stats: Stats, insn, active, effects):
     else:
         stats.cycles += occupancy
         stats._pending_dual = dual
+
+
+def _active_lanes(spec, lanes: int, active) -> int:
+    """The lanes an instruction used: its mask's active ones; a maskless store of one element (vsta.1st:
+    lane 0) one; otherwise all."""
+    if active is not None:
+        return int(active.sum())
+    access = spec.access
+    return 1 if access is not None and access.direction == "store" and access.size == "T" else lanes
 
 
 def report_lines(program, stats: Stats, stop: str) -> list[str]:

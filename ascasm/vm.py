@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from .isa import STOP_CODES
+from .lanes import mask_width_warnings
 from .program import Program
 from .ref.executor import RefMachine
 from .source import SourceLoc, format_diagnostic
@@ -197,8 +198,9 @@ class Machine:
 
 
 def run_warnings(program: Program, state: MachineState) -> list[tuple]:
-    """(loc, message, notes) of each warning, once per source line (docs/language.md §9), in line order."""
-    out = []
+    """(loc, message, notes) of each warning, once per source line (docs/language.md §9), in line order;
+    with the static ones (a mask set wider than an instruction reads it: lanes.mask_width_warnings)."""
+    out = mask_width_warnings(program)
     for row in np.flatnonzero(state.dup_warn[:, 0]):
         count, earlier, later, address = (int(x) for x in state.dup_warn[row])
         out.append((program.insns[row].loc,

@@ -244,3 +244,16 @@ def test_explain_finds_instructions_by_their_c_api_name():
     assert "vand vD.T, vA.T, vB.T, pM" in result.stdout and "pand pD, pA, pB, pG" in result.stdout
     unknown = ascasm("explain", "asc_andd")
     assert unknown.returncode == 64 and "did you mean 'asc_and'" in unknown.stderr
+
+
+def test_explain_a_conversion_page_shows_only_its_type_pair():
+    """asc_float2half is the page of f16 <- f32: each vcvt row it names shows that pair alone, with the
+    options the page gives it (sat, even|odd), and cites that page, not the other 30 conversions."""
+    from ascasm.explain import explain_lines
+    lines = explain_lines("asc_float2half")
+    assert lines[0] == "asc_float2half: f16/f32 (vD.f16, vS.f32), implemented by vcvt.rint, vcvt.round, " \
+                       "vcvt.floor, vcvt.ceil, vcvt.trunc, vcvt.odd"
+    types = [line for line in lines if line.startswith("  types:")]
+    assert types == ["  types: f16/f32"] * 6
+    assert all("asc_half2float" not in line and "asc_float2int" not in line for line in lines)
+    assert "  options: sat: f16/f32; even|odd or part0..part3: f16/f32" in lines

@@ -10,6 +10,7 @@ import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import run_cli as ascasm
 
@@ -99,3 +100,122 @@ def test_a_headless_browser_renders_the_scatter_picture(tmp_path):
                              "--window-size=1500,660", svg.as_uri()], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20_000
+
+
+# `ascasm draw -o` follows `run --dump/--trace`'s output rules (docs/cli.md "Output files").
+
+def test_draw_never_replaces_the_program(tmp_path):
+    program = tmp_path / "prog.s"
+    program.write_text(SCATTER.read_text())
+    for extra in ([], ["--force"]):
+        result = ascasm("draw", program, "--step", 1, "-o", program, *extra)
+        assert result.returncode == 64, result.stderr
+        assert f"refusing to overwrite {program}: the program reads it" in result.stderr
+    assert program.read_text() == SCATTER.read_text()
+
+
+def test_draw_never_replaces_a_file_input(tmp_path):
+    np.save(tmp_path / "data.npy", np.arange(16, dtype=np.uint8))
+    program = tmp_path / "prog.s"
+    program.write_text('.ub data u8[16] = file("data.npy")\n    vld v0.u8, [data]\n    halt\n')
+    before = (tmp_path / "data.npy").read_bytes()
+    result = ascasm("draw", program, "--step", 1, "-o", tmp_path / "data.npy", "--force")
+    assert result.returncode == 64 and "the program reads it" in result.stderr, result.stderr
+    assert (tmp_path / "data.npy").read_bytes() == before
+
+
+def test_draw_replaces_an_existing_file_only_with_force(tmp_path):
+    target = tmp_path / "old.svg"
+    target.write_text("keep me")
+    result = ascasm("draw", SCATTER, "--step", 6, "-o", target)
+    assert result.returncode == 64 and f"{target} exists; add --force to overwrite it" in result.stderr
+    assert target.read_text() == "keep me"
+    assert ascasm("draw", SCATTER, "--step", 6, "-o", target, "--force").returncode == 0
+    ET.fromstring(target.read_text())
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_draw_to_a_full_disk_exits_74():
+    result = ascasm("draw", SCATTER, "--step", 6, "-o", "/dev/full")
+    assert result.returncode == 74, result.stderr
+    assert "ascasm: error: cannot write /dev/full: No space left on device" in result.stderr
+
+
+def test_the_debuggers_draw_follows_the_same_rules(tmp_path, monkeypatch):
+    """The debugger's `draw` refuses the program and an existing file it did not write itself
+    (`draw -f` replaces one); redrawing a file this session wrote is allowed."""
+    monkeypatch.chdir(tmp_path)
+    program = tmp_path / "prog.s"
+    program.write_text(SCATTER.read_text())
+    (tmp_path / "old.svg").write_text("keep me")
+    out = io.StringIO()
+    commands = "draw prog.s\ndraw old.svg\ndraw new.svg\ns\ndraw new.svg\ndraw -f old.svg\n"
+    Debugger(assemble_file(program), "cy", stdin=io.StringIO(commands), stdout=out).cmdloop()
+    text = out.getvalue()
+    assert "draw: refusing to overwrite prog.s: the program reads it" in text
+    assert "draw: old.svg exists; use draw -f old.svg to overwrite it" in text
+    assert "wrote new.svg: step 1" in text and "wrote new.svg: step 2" in text
+    assert "wrote old.svg: step 2" in text
+    assert program.read_text() == SCATTER.read_text()
+    ET.fromstring((tmp_path / "old.svg").read_text())
+
+
+COMPACT = ROOT / "programs" / "compact.s"
+GREY = "#e4e4e4"
+
+
+def grid_cells(root, title_start: str) -> list:
+    """The cell rects of the grid titled `title_start`, in lane order (up to the next grid's title)."""
+    texts = [t for t in root.iter(SVG + "text") if t.get("style", "").endswith("font-weight:bold")]
+    title = next(t for t in texts if (t.text or "").startswith(title_start))
+    below = [float(t.get("y")) for t in texts if float(t.get("y")) > float(title.get("y"))]
+    end = min(below, default=1e9)
+    rects = [r for r in root.iter(SVG + "rect")
+             if float(title.get("y")) < float(r.get("y")) < end and r.get("width") != r.get("height")]
+    return sorted(rects, key=lambda r: (float(r.get("y")), float(r.get("x"))))
+
+
+def test_a_squeeze_greys_its_source_and_draws_the_lane_moves(tmp_path):
+    """compact.s step 7, the first vsqz.st: p1 keeps the lanes whose value is positive, i mod 8 in
+    4..7 of the 64 f32 lanes; they move, in order, to lanes 0..31 of v1 (lane 4 -> 0, 5 -> 1, 12 -> 4).
+    The destination is not greyed by the mask (its lanes are where the kept ones land); the source is.
+    SQZN becomes 32 lanes * 4 bytes = 128."""
+    root = drawn(tmp_path, COMPACT, 7)
+    destination, source = grid_cells(root, "v1.f32 (after)"), grid_cells(root, "v0.f32 (before)")
+    assert len(destination) == len(source) == 64
+    assert not any(r.get("fill") == GREY for r in destination)
+    assert [r.get("fill") == GREY for r in source] == [i % 8 < 4 for i in range(64)]
+    centre = lambda r: round(float(r.get("x")) + float(r.get("width")) / 2)
+    moves = {(round(float(l.get("x1"))), round(float(l.get("x2")))) for l in root.iter(SVG + "line")}
+    kept = [i for i in range(64) if i % 8 >= 4]
+    assert len(moves) == 32
+    assert moves == {(centre(source[i]), centre(destination[k])) for k, i in enumerate(kept)}
+    assert any("SQZN: 0 -> 128" in (t.text or "") for t in root.iter(SVG + "text"))
+
+
+def test_an_unaligned_stream_store_shows_the_bytes_left_pending(tmp_path):
+    """compact.s step 8, the first vstur: 128 bytes at out + 4 = 0x404; the blocks up to 0x480 are
+    written, the last 4 bytes (lane 31) wait in u0 for 0x480; AR advances by SQZN to 128."""
+    root = drawn(tmp_path, COMPACT, 8)
+    texts = " ".join(t.text or "" for t in root.iter(SVG + "text"))
+    assert "u0: 0 -> 4 bytes pending for UB 0x480" in texts
+    assert "AR: 0 -> 128" in texts
+
+
+def test_scatter_arrows_run_beneath_the_cells(tmp_path):
+    """The arrows' lines are drawn before (under) every cell, so those crossing other lanes never cover
+    their digits; each arrow's start and head are drawn on top, after the cells."""
+    text = ascasm("draw", SCATTER, "--step", 6).stdout
+    first_cell = text.index('<rect x="84')
+    assert all(m < first_cell for m in _positions(text, "<line "))
+    assert len(_positions(text, "<circle ")) == 32 and min(_positions(text, "<circle ")) > first_cell
+    assert len(_positions(text, 'marker-end="url(#head)"')) == 32
+    assert text.count("<line ") == 32
+
+
+def _positions(text: str, needle: str) -> list:
+    out, at = [], text.find(needle)
+    while at >= 0:
+        out.append(at)
+        at = text.find(needle, at + 1)
+    return out

@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -109,3 +110,43 @@ def test_an_npy_in_a_zip_is_not_opened_as_an_archive(tmp_path):
     with zipfile.ZipFile(tmp_path / "x.npy", "w") as archive:
         archive.writestr("a.npy", b"")
     assert "is a .npz archive" in file_error(tmp_path, "x.npy")
+
+
+def raw_npy(header: bytes) -> bytes:
+    """A version 1.0 .npy file whose header is `header` as given (padded so the data would be aligned)."""
+    header += b" " * (63 - (10 + len(header)) % 64) + b"\n"
+    return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header
+
+
+@pytest.mark.parametrize("header", [
+    b"{'descr': '<u1', 'fortran_order': False, 'shape': (4,), }(",    # Python's tokenizer: unclosed (
+    b"{'descr': '<u1', 'fortran_order': False, 'shape': (" + b"-" * 4000 + b"4,), }",   # nesting
+    b"{'descr': '<u1', 'fortran_order': False, 'shape': " + b"(" * 3000 + b")" * 3000 + b", }",
+    b"{'descr': '<u1', 'fortran_order': False, 'shape': (4,), 'x': 1e999999, }",
+])
+def test_a_hostile_header_is_a_bad_header_error(tmp_path, header):
+    (tmp_path / "x.npy").write_bytes(raw_npy(header) + b"\0" * 4)
+    assert file_error(tmp_path, "x.npy").startswith(f"{tmp_path / 'x.npy'}: bad .npy header")
+
+
+def test_a_hostile_header_through_the_api_is_an_assembly_error(tmp_path, monkeypatch):
+    from ascasm import assemble
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.npy").write_bytes(raw_npy(b"{'descr': '<u1', 'fortran_order': False, 'shape': (4,), }(") + b"\0" * 4)
+    with pytest.raises(AssemblyFailed, match="bad .npy header"):
+        assemble('.ub a u8[8] = file("x.npy")\n', "p.s")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="no /proc/self/mem")
+def test_an_input_that_fails_while_it_is_read_is_reported_as_unreadable(tmp_path):
+    # /proc/self/mem is a regular file whose read at offset 0 fails (EIO): a program or data file that
+    # cannot be read is an input error, never "cannot write standard output"
+    source = tmp_path / "p.s"
+    source.write_text('.ub a u8[8] = file("/proc/self/mem")\n    halt\n')
+    for target, where in ((source, f"{source}:1:20: error: cannot read /proc/self/mem: "),
+                          (Path("/proc/self/mem"), "/proc/self/mem:1:1: error: cannot read /proc/self/mem: ")):
+        result = subprocess.run([sys.executable, "-m", "ascasm", "run", str(target)], capture_output=True, text=True,
+                                cwd=tmp_path)
+        assert result.returncode == 1, result.stderr
+        assert result.stderr.startswith(where), result.stderr
+        assert "standard output" not in result.stderr

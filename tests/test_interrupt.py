@@ -97,3 +97,22 @@ def test_chunked_runs_stop_where_one_call_stops():
                 break
 
     check()
+
+
+def test_ctrl_c_while_the_tool_starts_is_one_line_and_status_130():
+    """SIGINT delivered while the command's modules are imported (here: as ascasm.cli is looked up,
+    a deterministic point, no sleeping) ends the tool as a Ctrl-C during a run does: no traceback."""
+    script = """
+import os, signal, sys
+class InterruptOnCli:
+    def find_spec(self, name, path=None, target=None):
+        if name == "ascasm.cli":
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, InterruptOnCli())
+sys.argv = ["ascasm", "--version"]
+from ascasm.cli import main
+sys.exit(main())
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tempfile.gettempdir())
+    assert (result.returncode, result.stderr) == (130, "ascasm: interrupted\n")

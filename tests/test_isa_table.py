@@ -55,3 +55,13 @@ def test_a_family_has_one_syntax_and_its_rows_differ_in_the_sub_operation():
     for family, specs in families.items():
         assert len({s.syntax for s in specs}) == 1, family
         assert len({s.sub for s in specs}) == len(specs), family
+
+
+def test_a_row_states_its_mask_once():
+    """`help vsct` once said both "mask: pM read at the lane width" and "mask: none": a store with a
+    mask operand is described by that operand alone."""
+    for spec in INSNS:
+        labels = [label for label, _text in table.spec_facts(spec)]
+        assert labels.count("mask") <= 1, (spec.text, table.spec_facts(spec))
+    facts = dict(table.spec_facts(next(s for s in INSNS if s.mnemonic == "vsct")))
+    assert facts["mask"].startswith("pM read at the lane width")

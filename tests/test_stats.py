@@ -78,3 +78,13 @@ def test_a_fault_ends_the_statistics_with_its_status(tmp_path):
     assert result.returncode == 2
     assert "fault: misaligned address 0x8" in result.stderr
     assert result.stdout.splitlines()[0].endswith("fault.s: 1 step, stopped by misaligned at step 2")
+
+
+def test_a_first_lane_store_counts_one_active_lane(tmp_path):
+    # vsta.1st stores lane 0 alone (no mask): 1 of the 128 u16 lanes, not all 128
+    program = tmp_path / "first.s"
+    program.write_text(".ub a u16[16]\n    vsta.1st [a], v0.u16\n    halt\n")
+    result = ascasm("stats", program, "--json")
+    assert result.returncode == 0, result.stderr
+    row = next(r for r in json.loads(result.stdout)["instructions"] if r["mnemonic"] == "vsta.1st")
+    assert (row["lanes_active"], row["lanes_total"]) == (1, 128)

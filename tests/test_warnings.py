@@ -274,3 +274,24 @@ def test_strict_stream_commit_hazard_writes_nothing(engine):
     assert machine.stop_name == "HAZARD"
     out = machine.program.buffers["out"].view(machine.state.ub)
     assert (out == 0).all()                 # v3 is 0: the vsta's zeros, none of x's values
+
+
+def test_a_mask_set_wider_than_an_instruction_reads_it_is_a_warning():
+    """`mask p0.b32, ALL` sets bits 0, 4, 8, ...; an f16 vadd reads bit 2i for lane i, so only the even
+    lanes are active: a warning at each reader names the width mismatch and the fix."""
+    source = """\
+        .ub a f16[128] = 1
+            mask p0.b32, ALL
+            vld v0.f16, [a]
+            vadd v1.f16, v0.f16, v0.f16, p0
+            vadd v2.f32, v0.f32, v0.f32, p0
+            halt
+    """
+    machine = run_source(source, "ref")
+    warnings = run_warnings(machine.program, machine.state)
+    assert [(loc.line, message) for loc, message, _notes in warnings] == [
+        (4, "p0 is set for 32-bit elements (line 2: mask p0.b32, ALL) but vadd reads it at 16-bit lanes: "
+            "only every 2nd lane can be active")]
+    assert warnings[0][2] == ["a mask is read at the lane width (bit i*2 for lane i); set it with mask p0.b16 "
+                              "for these instructions"]
+    assert list(machine.state.vreg[1].view(np.float16)[:4]) == [2, 0, 2, 0]     # what the warning explains

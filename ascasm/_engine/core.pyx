@@ -39,7 +39,7 @@ from ascasm.state import (CTRL_SIZE as _CTRL_SIZE, DUP_WARN_FIELDS as _DUP_WARN_
                           QREG_POS as _QREG_POS, QREG_SET as _QREG_SET,
                           SPR_AR as _SPR_AR, SPR_SIZE as _SPR_SIZE, SPR_SQZN as _SPR_SQZN, SPR_SQZN_SET as _SPR_SQZN_SET,
                           MASK_SPR_SIZE as _MASK_SPR_SIZE, UB_BLOCK as _UB_BLOCK, UB_SIZE, UREG_ADDR as _UREG_ADDR, UREG_BYTES as _UREG_BYTES,
-                          UREG_PENDING as _UREG_PENDING, VL as _VL)
+                          UREG_PENDING as _UREG_PENDING, VL as _VL, control_error)
 
 include "opcodes.pxd"
 
@@ -644,7 +644,9 @@ cdef class Engine:
     cdef int64_t n_rows
     cdef int64_t max_steps
     cdef bint stops_set             # some row carries a stop flag: the loop looks at them
-    cdef object state               # keeps the arrays the pointers point into alive
+    cdef object state               # the MachineState whose arrays the engine runs on
+    cdef tuple parts                # (name, shape, dtype) of each of its arrays
+    cdef tuple bound                # the arrays the pointers point into, kept alive (see _bind)
     cdef object seen_buffer, dirty_list_buffer, log_buffer
     cdef readonly int64_t last_row  # the row the latest run() completed last; -1: it completed none
 
@@ -662,44 +664,26 @@ cdef class Engine:
         kernels = _verify(rows)
         n = rows.shape[0]
         partners = _loop_partners(_FAMILY[rows[:, 0]])
-        for name, shape, dtype in (("ub", (UB_BYTES,), np.uint8), ("vreg", (NUM_VREGS, VL), np.uint8),
-                                   ("preg", (NUM_PREGS, MASK_BYTES), np.uint8), ("preg_set", (NUM_PREGS,), np.uint8),
-                                   ("areg", (NUM_AREGS,), np.uint32), ("sreg", (NUM_SREGS,), np.int64),
-                                   ("ctrl", (CTRL_SIZE,), np.int64), ("dup_warn", (n, DUP_WARN_FIELDS), np.int64),
-                                   ("hazard_warn", (n, HAZARD_WARN_FIELDS), np.int64),
-                                   ("ub_dirty", (UB_BLOCKS,), np.uint32), ("ub_write_row", (UB_BYTES,), np.int32),
-                                   ("spr", (SPR_SIZE,), np.int64), ("ureg", (NUM_UREGS, UREG_BYTES), np.uint8),
-                                   ("ureg_state", (NUM_UREGS, 2), np.int64),
-                                   ("qreg", (NUM_QREGS, UREG_BYTES), np.uint8), ("qreg_state", (NUM_QREGS, 2), np.int64),
-                                   ("hwloop", (NUM_LOOPS, 2), np.int64),
-                                   ("mask_spr", (MASK_SPR_SIZE,), np.int64),
-                                   ("ctrlreg", (1,), np.uint64)):
-            _require_shape(name, getattr(state, name), shape, dtype)
+        self.parts = (("ub", (UB_BYTES,), np.uint8), ("vreg", (NUM_VREGS, VL), np.uint8),
+                      ("preg", (NUM_PREGS, MASK_BYTES), np.uint8), ("preg_set", (NUM_PREGS,), np.uint8),
+                      ("areg", (NUM_AREGS,), np.uint32), ("sreg", (NUM_SREGS,), np.int64),
+                      ("ctrl", (CTRL_SIZE,), np.int64), ("dup_warn", (n, DUP_WARN_FIELDS), np.int64),
+                      ("hazard_warn", (n, HAZARD_WARN_FIELDS), np.int64),
+                      ("ub_dirty", (UB_BLOCKS,), np.uint32), ("ub_write_row", (UB_BYTES,), np.int32),
+                      ("spr", (SPR_SIZE,), np.int64), ("ureg", (NUM_UREGS, UREG_BYTES), np.uint8),
+                      ("ureg_state", (NUM_UREGS, 2), np.int64),
+                      ("qreg", (NUM_QREGS, UREG_BYTES), np.uint8), ("qreg_state", (NUM_QREGS, 2), np.int64),
+                      ("hwloop", (NUM_LOOPS, 2), np.int64),
+                      ("mask_spr", (MASK_SPR_SIZE,), np.int64),
+                      ("ctrlreg", (1,), np.uint64))
         if not 0 <= ub_usable <= UB_BYTES:
             raise ValueError(f"ub_usable {ub_usable} outside [0, {UB_BYTES}]")
         self.state = state
+        self.bound = ()
+        self._bind()
         self.seen_buffer = np.zeros(UB_BYTES, np.uint16)
         self.dirty_list_buffer = np.zeros(UB_BLOCKS + 1, np.int32)     # + 1: mark_block appends before it counts
         cdef Machine* m = &self.m
-        m.ub = <uint8_t*>_pointer(state.ub)
-        m.vreg = <uint8_t*>_pointer(state.vreg)
-        m.preg = <uint64_t*>_pointer(state.preg)
-        m.preg_set = <uint8_t*>_pointer(state.preg_set)
-        m.areg = <uint32_t*>_pointer(state.areg)
-        m.sreg = <int64_t*>_pointer(state.sreg)
-        m.ctrl = <int64_t*>_pointer(state.ctrl)
-        m.dup_warn = <int64_t*>_pointer(state.dup_warn)
-        m.hazard_warn = <int64_t*>_pointer(state.hazard_warn)
-        m.ub_dirty = <uint32_t*>_pointer(state.ub_dirty)
-        m.ub_write_row = <int32_t*>_pointer(state.ub_write_row)
-        m.spr = <int64_t*>_pointer(state.spr)
-        m.ureg = <uint8_t*>_pointer(state.ureg)
-        m.ureg_state = <int64_t*>_pointer(state.ureg_state)
-        m.qreg = <uint8_t*>_pointer(state.qreg)
-        m.qreg_state = <int64_t*>_pointer(state.qreg_state)
-        m.hwloop = <int64_t*>_pointer(state.hwloop)
-        m.mask_spr = <int64_t*>_pointer(state.mask_spr)
-        m.ctrlreg = <uint64_t*>_pointer(state.ctrlreg)
         m.seen = <uint16_t*>_pointer(self.seen_buffer)
         m.seen_stamp = 0
         m.dirty_blocks = <int32_t*>_pointer(self.dirty_list_buffer)
@@ -721,6 +705,41 @@ cdef class Engine:
         ops = rows[:, 0]
         facts = np.column_stack([_ACCESS[ops, rows[:, 1]], _WIDTH[rows[:, 1]], _WIDTH[rows[:, 2]]])
         self._decode(rows, kernels, _FAMILY[ops], facts, partners)
+
+    cdef _bind(self):
+        """Point the machine at the state's arrays, checked, unless they are the ones bound already:
+        a caller may replace an array (state.ub = ...), and the old one may then be freed."""
+        cdef Py_ssize_t k
+        arrays = tuple([getattr(self.state, name) for name, _shape, _dtype in self.parts])
+        if len(self.bound) == len(arrays):
+            for k in range(len(arrays)):
+                if arrays[k] is not self.bound[k]:
+                    break
+            else:
+                return
+        for (name, shape, dtype), array in zip(self.parts, arrays):
+            _require_shape(name, array, shape, dtype)
+        cdef Machine* m = &self.m
+        m.ub = <uint8_t*>_pointer(arrays[0])
+        m.vreg = <uint8_t*>_pointer(arrays[1])
+        m.preg = <uint64_t*>_pointer(arrays[2])
+        m.preg_set = <uint8_t*>_pointer(arrays[3])
+        m.areg = <uint32_t*>_pointer(arrays[4])
+        m.sreg = <int64_t*>_pointer(arrays[5])
+        m.ctrl = <int64_t*>_pointer(arrays[6])
+        m.dup_warn = <int64_t*>_pointer(arrays[7])
+        m.hazard_warn = <int64_t*>_pointer(arrays[8])
+        m.ub_dirty = <uint32_t*>_pointer(arrays[9])
+        m.ub_write_row = <int32_t*>_pointer(arrays[10])
+        m.spr = <int64_t*>_pointer(arrays[11])
+        m.ureg = <uint8_t*>_pointer(arrays[12])
+        m.ureg_state = <int64_t*>_pointer(arrays[13])
+        m.qreg = <uint8_t*>_pointer(arrays[14])
+        m.qreg_state = <int64_t*>_pointer(arrays[15])
+        m.hwloop = <int64_t*>_pointer(arrays[16])
+        m.mask_spr = <int64_t*>_pointer(arrays[17])
+        m.ctrlreg = <uint64_t*>_pointer(arrays[18])
+        self.bound = arrays
 
     cdef void _decode(self, const int64_t[:, ::1] rows, const int64_t[::1] kernels, const int64_t[::1] family,
                       const int64_t[:, ::1] facts, const int64_t[::1] partners):
@@ -778,8 +797,10 @@ cdef class Engine:
         cdef int status
         if budget < 0:          # the run loop counts down to 0: a negative budget would ignore the step limit
             raise ValueError(f"budget {budget} is negative")
-        if not 0 <= self.m.ctrl[PC] <= self.n_rows:
-            raise ValueError(f"pc {self.m.ctrl[PC]} is outside the program (0..{self.n_rows})")
+        self._bind()
+        problem = control_error(self.state.ctrl, self.n_rows)
+        if problem:
+            raise ValueError(problem)
         self._check_streams()
         self._collect_dirty_blocks()
         with nogil:
@@ -788,13 +809,13 @@ cdef class Engine:
 
     cdef _check_streams(self):
         """The stream kernels size their copies by these, so a state set from outside must keep what the
-        kernels do: up to 31 pending bytes for an address inside the UB, and SQZN a vector's bytes."""
+        kernels do: up to 31 pending bytes that fit in the UB at their address, and SQZN a vector's bytes."""
         cdef int64_t u, pending, addr
         for u in range(NUM_UREGS):
             pending, addr = self.m.ureg_state[2 * u + UREG_PENDING], self.m.ureg_state[2 * u + UREG_ADDR]
-            if not (0 <= pending < UREG_BYTES and (pending == 0 or 0 <= addr <= UB_BYTES - UREG_BYTES)):
+            if not (0 <= pending < UREG_BYTES and (pending == 0 or 0 <= addr <= UB_BYTES - pending)):
                 raise ValueError(f"u{u} holds {pending} pending bytes for address {addr}: "
-                                 f"0..{UREG_BYTES - 1} bytes for an address inside the UB")
+                                 f"0..{UREG_BYTES - 1} bytes that fit in the UB from their address")
         if not 0 <= self.m.spr[SPR_SQZN] <= VL:
             raise ValueError(f"SQZN {self.m.spr[SPR_SQZN]} is not a vector's byte count (0..{VL})")
 

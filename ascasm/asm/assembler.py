@@ -44,6 +44,17 @@ _SHAPE_WORDS = {"vreg": "a vector register", "preg": "a mask register", "areg": 
                 "sreg": "a scalar register", "ureg": "an unaligned store register", "qreg": "an unaligned load register", "addr": "an address", "value": "a value"}
 
 
+def _scalar_form_hint(spec, position: int, shape: str) -> list[str]:
+    """For `vadd v1.f32, v0.f32, 1.0, p0`: the mnemonic's scalar form (vadds), which takes a value where
+    this one takes a vector register."""
+    if shape not in ("value", "sreg"):
+        return []
+    for other in BY_MNEMONIC.get(spec.mnemonic + "s", []):
+        if position < len(other.operands) and other.operands[position].kind in (Kind.SVAL, Kind.TVAL):
+            return [f"'{other.mnemonic}' takes a scalar there: {other.text}"]
+    return []
+
+
 class _Failed(Exception):
     """One error found; the statement is skipped and assembly goes on with the next."""
 
@@ -554,7 +565,8 @@ class _Assembler:
                                       f"operand{'' if counts == [1] else 's'}, got {len(shapes)}", syntax_notes)
         op, shape, node = form.spec.operands[misfit], shapes[misfit], nodes[misfit]
         self.fail(node, f"operand {op.text} of '{form.spec.mnemonic}' must be {_kind_words(op.kind)}, not "
-                        f"{_SHAPE_WORDS[shape]}", self.operand_hint(op, node) + syntax_notes)
+                        f"{_SHAPE_WORDS[shape]}",
+                  self.operand_hint(op, node) + _scalar_form_hint(form.spec, misfit, shape) + syntax_notes)
 
     def operand_hint(self, op, node) -> list[str]:
         """'did you mean v0.u16?' for a misspelt register, '[input]' for an address without brackets."""

@@ -8,6 +8,7 @@ import os
 import stat
 from contextlib import contextmanager
 from pathlib import Path
+from tokenize import TokenError
 
 import numpy as np
 
@@ -34,7 +35,10 @@ def _open_regular(path: Path):
         os.close(fd)
         raise InputFileError(f"cannot read {path}: not a regular file")
     with os.fdopen(fd, "rb") as file:
-        yield file
+        try:
+            yield file
+        except OSError as exc:          # a read that fails (EIO: /proc/self/mem, a failing disk)
+            raise InputFileError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def read_regular_file(path: Path, limit: int) -> bytes:
@@ -72,8 +76,12 @@ def load_npy(path: Path, max_count: int, raw_as: np.dtype | None = None) -> np.n
                                      f"{MAX_NPY_HEADER:,}")
             file.seek(-len(length_field), os.SEEK_CUR)
             shape, fortran_order, dtype = read_header(file, max_header_size=MAX_NPY_HEADER)
-        except ValueError as exc:
-            raise InputFileError(f"{path}: bad .npy header: {exc}") from None
+        except (ValueError, SyntaxError, TokenError, RecursionError) as exc:
+            # numpy parses the header as a Python literal (ast.literal_eval, then the tokenizer for
+            # old headers): hostile text ends in their errors, a deep nesting in RecursionError
+            why = exc.msg if isinstance(exc, SyntaxError) else str(exc) if isinstance(exc, ValueError) \
+                else "not a Python literal of the .npy header's form"
+            raise InputFileError(f"{path}: bad .npy header: {why}") from None
         if raw_as is not None and dtype.kind == "V" and dtype.names is None and dtype.itemsize == raw_as.itemsize:
             dtype = np.dtype(raw_as)
         elif dtype.hasobject or dtype.kind not in "biuf":

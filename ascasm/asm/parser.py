@@ -41,7 +41,7 @@ _TERMINAL_WORDS = {
     "NAME": "a name", "NUMBER": "a number", "STRING": 'a "string"', "COMMA": "','", "LSQB": "'['",
     "RSQB": "']'", "LPAR": "'('", "RPAR": "')'", "EQUAL": "'='", "AT": "'@'", "NL": "end of line",
     "SIGN": "an operator", "BINOP": "an operator", "LABEL": "a label", "UB": "a directive", "EQU": "a directive",
-    "OUT": "a directive", "EXPECT": "a directive", "LOC": "a directive",
+    "OUT": "a directive", "EXPECT": "a directive", "LOC": "a directive", "$END": "end of line",
 }
 _DIRECTIVE_NAMES = [name for name, _syntax, _summary in DIRECTIVES]
 _CHARACTER_NAMES = {0x00: "NUL", 0x0b: "vertical tab", 0x0d: "carriage return not followed by a line feed",
@@ -173,7 +173,9 @@ class _Lexer(Lexer):
             close = difflib.get_close_matches(word, _DIRECTIVE_NAMES, n=1, cutoff=0.5)
             notes = [f"did you mean '{close[0]}'?"] if close else [f"directives: {', '.join(_DIRECTIVE_NAMES)}"]
             return _LexError(f"unknown directive {shown(word)!r}", line, column, column + len(word), pos, notes)
-        return _LexError(f"unexpected character {text[pos]!r}", line, column, column + 1, pos)
+        notes = ["comments start with ';' ('//' also works, except on .ub, .equ and .expect lines)"] \
+            if text[pos] == "#" else []
+        return _LexError(f"unexpected character {text[pos]!r}", line, column, column + 1, pos, notes)
 
 
 class _Builder(Transformer):
@@ -347,6 +349,13 @@ def _unexpected_token(token: Token, expected, text_lines: list[str], pos: int) -
     if token.type == "NL":
         end = len(text_lines[token.line - 1].rstrip()) + 1
         return _LexError("unexpected end of line", token.line, end, end + 1, pos, notes)
+    line = text_lines[token.line - 1]
+    if "COMMA" in expected and token.type in ("NAME", "NUMBER", "LSQB", "LPAR"):
+        # `mov s0 1`, `vadd v1.f32 v0.f32, ...`: the operand before this one ended without its comma
+        return _LexError(f"missing ',' before {shown(token.value)!r}", token.line, token.column, token.end_column,
+                         pos, ["operands and list items are separated by commas"])
+    if token.type == "COMMA" and re.match(r"\s*\.(ub|expect)\b", line) and "[" not in line.split("=", 1)[-1]:
+        notes.append("a list of values is written in brackets: .ub a u8[4] = [1, 2, 3, 4]")
     return _LexError(f"unexpected {shown(token.value)!r}", token.line, token.column, token.end_column, pos, notes)
 
 

@@ -20,6 +20,7 @@ from ..debug_expr import ExprError, format_memory, format_value
 from ..isa import BY_MNEMONIC, DIRECTIVES, dtypes
 from ..limits import shown, whole_number
 from ..explain import explain_lines
+from ..outputs import OutputRefused, check_outputs
 from ..program import Program
 from ..source import unreadable
 from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
@@ -33,17 +34,20 @@ HISTORY_FILE = "~/.ascasm_debug_history"
 
 # Commands that Enter does not repeat (they would set a second breakpoint, watch, ...).
 _NO_REPEAT = {"b", "break", "tbreak", "w", "watch", "display", "undisplay", "d", "delete", "restart",
-              "history", "set", "draw", "q", "quit", "exit", "EOF"}
+              "history", "set", "draw", "q", "quit", "exit", "EOF", "r", "run", "start", "jump", "clear"}
 
 # The synopses `help` lists, pdb style: the letters before "(" are the short form.
 SYNOPSES = [
     ("s(tep) [N]", "execute N instructions (default 1; also si); one step shows what it changed"),
     ("n(ext) [N]", "run until the source line changes, N times: one C++ statement, one assembly line"),
-    ("c(ontinue)", "run until a breakpoint, a watch, halt or a fault"),
+    ("c(ontinue) [N]", "run until a breakpoint, a watch, halt or a fault (N: pass this breakpoint N-1 more times)"),
+    ("jump LINE|LABEL", "resume at LINE or LABEL (the pc moves there; back undoes it)"),
+    ("r(un), start", "start again from the initial state: run continues, start stops at the first instruction"),
     ("u(ntil) [LINE|LABEL]", "run until LINE/LABEL is reached (no argument: a line below this one)"),
     ("finish", "run until the innermost loop around this instruction is left"),
     ("b(reak) [[FILE:]LINE|LABEL [if COND]]", "set a breakpoint (no argument: list them)"),
     ("tbreak [FILE:]LINE|LABEL [if COND]", "a breakpoint deleted when first hit"),
+    ("clear [LINE|LABEL]", "delete the breakpoints at LINE or LABEL (default: here)"),
     ("d(elete) [N ...]", "delete breakpoints/watches N (no argument: all)"),
     ("w(atch) EXPR", "stop when EXPR changes: ub[ADDR:LEN], NAME[I:J], vN, pN, sN, aN, ..."),
     ("back [N]", "reverse-step N instructions (default 1)"),
@@ -56,10 +60,10 @@ SYNOPSES = [
     ("where", "the current instruction with its label (also bt; there is no call stack)"),
     ("l(ist) [[FILE:]LINE]", "source around the current line (again: the next lines)"),
     ("disas", "the instructions with their pc and bytecode rows"),
-    ("draw FILE.svg", "picture the next instruction: lanes, mask, lane -> UB arrows"),
-    ("display [EXPR]", "print EXPR at every stop (no argument: show them now)"),
+    ("draw [-f] FILE.svg", "picture the next instruction: lanes, mask, lane -> UB arrows"),
+    ("display[/FMT] [EXPR]", "print EXPR at every stop (no argument: show them now)"),
     ("undisplay [N]", "remove display N (no argument: all)"),
-    ("info TOPIC", "list: break, watch, display, history, buffers, labels, registers"),
+    ("info TOPIC", "list: break, watch, display, history, buffers, labels, registers; info line [LINE]"),
     ("history [SIZE]", "reverse-execution memory: show it, or set the cap (e.g. 256M)"),
     ("restart", "reload the program's initial state (breakpoints, watches, displays stay)"),
     ("help [COMMAND|MNEMONIC|expr]", "this list, a command's help, an instruction's ISA row"),
@@ -72,6 +76,7 @@ class Display:
     number: int
     text: str
     node: object
+    fmt: str = ""               # a print format (display/x)
 
 
 def parse_size(text: str) -> int:
@@ -102,6 +107,7 @@ class Debugger(cmd.Cmd):
         self.list_file = program.filename                 # the file `list` shows (the current row's)
         self.previous_line = self.current_line = ""     # (`l` again continues the listing)
         self.drop_noted = False
+        self.drawn: set[Path] = set()        # files `draw` wrote: redrawing them needs no -f
         self.control = RunControl(program, engine, ub_usable, max_steps, history_cap, store_inactive, strict,
                                   on_drop=self._history_dropped)
 
@@ -252,12 +258,50 @@ class Debugger(cmd.Cmd):
             self._finish(self.control.forward(limit=count))
 
     def do_continue(self, arg):
-        """c(ontinue)
+        """c(ontinue) [N]
         Run until a breakpoint, a watch change, halt or a fault. The engine runs at full speed (as
         `ascasm run`), returning to the debugger only at breakpoints and after instructions that can
-        write a watched value, and one checkpoint is recorded instead of every step."""
-        if self._can_run():
-            self._finish(self.control.forward())
+        write a watched value, and one checkpoint is recorded instead of every step. With N, as in
+        gdb: the breakpoint stopped at is passed N-1 more times before it stops again."""
+        count = self._count(arg, "continue")
+        if count is None or not self._can_run():
+            return
+        if count > 1:
+            here = [bp for bp in self.control.breakpoints.values() if bp.pc == self.state.pc]
+            for bp in here:
+                bp.ignore = count - 1
+                self.out(f"Will ignore next {count - 1} crossings of breakpoint {bp.number}. Continuing.")
+            if not here:
+                self.out("Not stopped at a breakpoint; the count is ignored.")
+        self._finish(self.control.forward())
+
+    def do_run(self, arg):
+        """r(un)
+        Start the program again from its initial state and continue (as gdb's run): restart, then c.
+        Breakpoints, watches and displays stay."""
+        self._reload()
+        self._finish(self.control.forward())
+
+    def do_start(self, arg):
+        """start
+        Start the program again and stop before its first instruction (as restart)."""
+        self.do_restart(arg)
+
+    def do_jump(self, arg):
+        """jump LINE|LABEL
+        Resume at LINE or LABEL: the pc moves there (recorded: back undoes it) and the program
+        continues, as gdb's jump. Nothing between is executed."""
+        if not arg.strip():
+            self.out("usage: jump LINE|LABEL")
+            return
+        if not self._can_run():
+            return
+        pc, line, note = self.control.resolve(arg.strip())
+        if note:
+            self.out(note)
+        self.control.set_pc(pc, f"jump {arg.strip()}")
+        self.out(f"Continuing at line {line}.")
+        self._finish(self.control.forward())
 
     def do_next(self, arg):
         """n(ext) [N]
@@ -341,11 +385,7 @@ class Debugger(cmd.Cmd):
 
     def _show_displays(self):
         for display in self.displays.values():
-            try:
-                lines = format_value(debug_expr.evaluate(display.node, self.control.env()))
-            except ExprError as exc:
-                lines = [f"{display.text}: {exc}"]
-            self.out(f"{display.number}: " + lines[0], *lines[1:])
+            self.out(*self._display_lines(display))
 
     def _warnings(self):
         """The run-time warnings of `ascasm run` (duplicate scatter indices, memory hazards), each
@@ -437,6 +477,16 @@ class Debugger(cmd.Cmd):
             else:
                 self.out(f"no breakpoint or watch number {shown(text)}")
 
+    def do_clear(self, arg):
+        """clear [LINE|LABEL]
+        Delete the breakpoints at LINE or LABEL (without an argument: at the current instruction)."""
+        pc = self.control.resolve(arg.strip())[0] if arg.strip() else self.state.pc
+        numbers = [n for n, bp in self.control.breakpoints.items() if bp.pc == pc]
+        for number in numbers:
+            del self.control.breakpoints[number]
+        self.out(f"Deleted breakpoint{'s' if len(numbers) > 1 else ''} {' '.join(map(str, numbers))}"
+                 if numbers else "No breakpoint there.")
+
     def do_watch(self, arg):
         """w(atch) EXPR
         Stop after a step that changes EXPR, printing the old and new values: ub[ADDR:LEN] (LEN
@@ -449,22 +499,26 @@ class Debugger(cmd.Cmd):
         self.out(f"Watch {watch.number}: {text}")
 
     def do_display(self, arg):
-        """display [EXPR]
-        Print EXPR at every stop. Without an argument: print every display now."""
-        text = arg.strip()
+        """display[/FMT] [EXPR]
+        Print EXPR at every stop, in print format FMT if given (x t d u f, as p/FMT). Without an
+        argument: print every display now."""
+        fmt, text = _print_format(arg)
         if not text:
             if not self.displays:
                 self.out("no displays")
             self._show_displays()
             return
-        display = Display(self.next_display, text, self.control.parse(text))
+        display = Display(self.next_display, text, self.control.parse(text), fmt)
         self.displays[display.number] = display
         self.next_display += 1
+        self.out(*self._display_lines(display))
+
+    def _display_lines(self, display: Display) -> list[str]:
         try:
-            lines = format_value(debug_expr.evaluate(display.node, self.control.env()))
+            lines = format_value(debug_expr.evaluate(display.node, self.control.env()), fmt=display.fmt)
         except ExprError as exc:
-            lines = [f"{text}: {exc}"]
-        self.out(f"{display.number}: " + lines[0], *lines[1:])
+            lines = [f"{display.text}: {exc}"]
+        return [f"{display.number}: " + lines[0], *lines[1:]]
 
     def do_undisplay(self, arg):
         """undisplay [N ...]
@@ -477,9 +531,10 @@ class Debugger(cmd.Cmd):
                 self.out(f"no display number {shown(text)}")
 
     def do_info(self, arg):
-        """info break|watch|display|history|buffers|labels|registers [NAME ...]
+        """info break|watch|display|history|buffers|labels|registers [NAME ...]|line [LINE|LABEL]
         List breakpoints, watches, displays, the reverse-execution history, the UB buffers or the
-        labels; `info registers` (info r) is regs, `info registers s0 v3` prints those registers."""
+        labels; `info registers` (info r) is regs, `info registers s0 v3` prints those registers;
+        `info line` the pc and instruction of a line (default: the current one)."""
         words = arg.split()
         if words and words[0] in ("registers", "register", "reg", "r"):
             for name in words[1:]:
@@ -495,11 +550,26 @@ class Debugger(cmd.Cmd):
                  "display": lambda: views.display_lines(self.displays.values()),
                  "history": lambda: views.history_lines(control.recorder),
                  "buffers": lambda: views.buffer_lines(program), "labels": lambda: views.label_lines(program)}
+        if words and words[0] == "line":
+            self._info_line(" ".join(words[1:]))
+            return
         topic = arg.strip()
         if topic not in table:
-            self.out("usage: info break|watch|display|history|buffers|labels|registers")
+            self.out("usage: info break|watch|display|history|buffers|labels|registers|line")
             return
         self.out(*table[topic]())
+
+    def _info_line(self, where: str):
+        """`info line [LINE|LABEL]`: the instruction a line holds and its pc (default: the current one)."""
+        insns = self.program.insns
+        if where:
+            pc, _line, note = self.control.resolve(where)
+            if note:
+                self.out(note)
+        else:
+            pc = min(self.state.pc, len(insns) - 1)
+        loc = insns[pc].loc
+        self.out(f"Line {loc.line} of {self.program.filename} is pc {pc}: {loc.text.strip()}")
 
     def do_history(self, arg):
         """history [SIZE]
@@ -537,7 +607,7 @@ class Debugger(cmd.Cmd):
         too: F a print format (x t d u f), U the unit size (b h w g: 1, 2, 4, 8 bytes; default b).
         Examples: x/16.u16 output, x/16xh output, x/8fw 0x300"""
         m = re.fullmatch(r"\s*(?:/(\d+)?([a-z]*)(?:\.(\w+))?)?\s*(.*)", arg)
-        count_text, letters, type_name, where = m.group(1), m.group(2), m.group(3), m.group(4).strip()
+        count_text, letters, type_name, where = m.group(1), m.group(2) or "", m.group(3), m.group(4).strip()
         if not where or set(letters) - set(debug_expr.FORMATS) - set(_UNITS) or \
                 len(set(letters) & set(_UNITS)) > 1 or len(set(letters) & set(debug_expr.FORMATS)) > 1:
             self.out("usage: x/N.T ADDR|NAME or x/NFU ADDR|NAME (e.g. x/16.u16 output, x/16xh output, x/64 0x300)")
@@ -649,13 +719,15 @@ class Debugger(cmd.Cmd):
         self.out(*views.disas_lines(self.program, pc, rows, breakpoint_pcs))
 
     def do_draw(self, arg):
-        """draw FILE.svg
+        """draw [-f] FILE.svg
         Picture the next instruction (the one at ->) as SVG: the registers it reads and writes as rows
         of lanes, its mask as a bar, arrows between lanes and UB addresses for loads and stores (as
-        `ascasm draw`). It runs on a copy of the machine: the session does not move."""
-        path = arg.strip()
+        `ascasm draw`). It runs on a copy of the machine: the session does not move. An existing file
+        is replaced only if this session drew it or with -f; the program and its inputs never are."""
+        m = re.fullmatch(r"\s*(-f\s+)?(.*?)\s*", arg, re.DOTALL)
+        force, path = bool(m.group(1)), m.group(2)
         if not path:
-            self.out("usage: draw FILE.svg")
+            self.out("usage: draw [-f] FILE.svg")
             return
         reason = self.control.cannot_run()
         if reason:
@@ -664,22 +736,33 @@ class Debugger(cmd.Cmd):
         if self.state.pc >= len(self.program.insns):
             self.out("draw: the pc is past the last instruction: there is no step to draw")
             return
+        target = Path(path)
+        try:
+            check_outputs([target], [Path(self.program.filename), *self.program.data_files],
+                          force or target.resolve() in self.drawn, force_hint=f"use draw -f {path}")
+        except OutputRefused as exc:
+            self.out(f"draw: {exc}")
+            return
         svg = draw.picture_step(self.program, self.control.scratch_machine())
         try:
-            Path(path).write_text(svg)
+            target.write_text(svg)
         except OSError as exc:
-            self.out(f"error: cannot write {path}: {exc.strerror}")
+            self.out(f"error: cannot write {path}: {exc.strerror or exc}")
             return
+        self.drawn.add(target.resolve())
         self.out(f"wrote {path}: step {self.state.steps + 1}, line {self.program.insns[self.state.pc].loc.line}")
 
     # ------------------------------------------------------------------ session
     def do_restart(self, arg):
         """restart
         Reload the program's initial state and clear the history; breakpoints, watches and displays stay."""
+        self._reload()
+        self._finish(Run())
+
+    def _reload(self):
         self.drop_noted = False
         self.control.load()
         self.out("restarted")
-        self._finish(Run())
 
     def do_quit(self, arg):
         """q(uit)
@@ -692,7 +775,8 @@ _ALIASES = {"s": "step", "c": "continue", "cont": "continue", "u": "until", "unt
             "d": "delete", "w": "watch", "p": "print", "l": "list", "q": "quit", "exit": "quit", "h": "help",
             "?": "help", "i": "info", "bt": "where", "backtrace": "where",
             # gdb's instruction-level steps (there are no calls to step over); n(ext) is its own command
-            "n": "next", "si": "step", "stepi": "step", "ni": "step", "nexti": "step"}
+            "n": "next", "si": "step", "stepi": "step", "ni": "step", "nexti": "step",
+            "r": "run"}
 _UNITS = {"b": "u8", "h": "u16", "w": "u32", "g": "u64"}      # gdb's x/NFU unit letters
 for _short, _long in _ALIASES.items():
     if not hasattr(Debugger, "do_" + _short):

@@ -20,7 +20,7 @@ from .. import debug_expr
 from ..debug_expr import Env, ExprError
 from ..isa.operands import Kind
 from ..limits import shown, whole_number
-from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT, VL
+from ..state import MAX_STEPS_DEFAULT, PC, UB_USABLE_DEFAULT, VL
 from ..effects import lane_type
 from ..history import DEFAULT_HISTORY_CAP, HALTED, RUNNING, Recorder, Segment
 from ..vm import Machine
@@ -39,6 +39,7 @@ class Breakpoint:
     node: object = None
     temporary: bool = False
     hits: int = 0
+    ignore: int = 0           # crossings still to pass without stopping (`c N`)
 
 
 @dataclass
@@ -221,11 +222,18 @@ class RunControl:
         here = insns[self.state.pc].loc.line if self.state.pc < len(insns) else 1 << 30
         return {row for row, insn in enumerate(insns) if insn.loc.line > here} | {len(insns)}
 
-    def _breakpoint_hits(self, run: Run) -> bool:
-        """Report the breakpoints at the current pc whose condition holds; True if any."""
+    def _breakpoint_hits(self, run: Run, forward: bool = True) -> bool:
+        """Report the breakpoints at the current pc whose condition holds; True if any. Running
+        forward, one with crossings left to ignore (`c N`) counts one down instead of stopping."""
         matched = self._breakpoints_matching(run)
         if matched is None:
             return True
+        if forward:
+            passing = [bp for bp in matched if bp.ignore > 0]
+            for bp in passing:
+                bp.ignore -= 1
+                bp.hits += 1
+            matched = [bp for bp in matched if bp not in passing]
         self._report_breakpoints(run, matched)
         return bool(matched)
 
@@ -280,9 +288,11 @@ class RunControl:
         active = b"" if value.active is None else np.asarray(value.active).tobytes()
         return ("value", data.dtype.str, data.tobytes(), active), replace(value, data=data)
 
-    def _watch_hits(self, run: Run, pc: int, written: frozenset | None = None, reverse: bool = False) -> bool:
+    def _watch_hits(self, run: Run, pc: int, written: frozenset | None = None, reverse: bool = False,
+                    edit: str = "") -> bool:
         """Report the watches whose value differs from the last one seen. With `written` (what the
-        instruction at pc can write), watches reading none of it are not re-evaluated."""
+        instruction at pc can write), watches reading none of it are not re-evaluated. `edit`: going
+        back undid the user's change so labelled (a `set var`), not an instruction."""
         hit = False
         for watch in self.watches.values():
             if written is not None and not _reevaluates(watch, written):
@@ -294,8 +304,9 @@ class RunControl:
             old, new = (value, watch.value) if reverse else (watch.value, value)
             line = self.program.insns[pc].loc.line if pc < len(self.program.insns) else "-"
             if reverse:
-                run.reasons.append(f"Watch {watch.number}: {watch.text} was changed by step "
-                                   f"{self.state.steps + 1} (line {line}); stopped before it")
+                cause = f"{edit} (at step {self.state.steps})" if edit else \
+                    f"step {self.state.steps + 1} (line {line})"
+                run.reasons.append(f"Watch {watch.number}: {watch.text} was changed by {cause}; stopped before it")
             else:
                 run.reasons.append(f"Watch {watch.number}: {watch.text} changed at step {self.state.steps} "
                                    f"(line {line})")
@@ -359,8 +370,8 @@ class RunControl:
                     continue
                 recorder.back(1)
                 pc = self.state.pc
-                if pc < len(self.program.insns) and \
-                        self._watch_hits(run, pc, reverse=True) | self._breakpoint_hits(run):
+                if pc < len(self.program.insns) and (self._watch_hits(run, pc, reverse=True, edit=entry.edit)
+                                                     | (not entry.edit and self._breakpoint_hits(run, forward=False))):
                     break
         self.resync_watches()
         return run
@@ -443,6 +454,11 @@ class RunControl:
         positions = first + np.arange(count * where.width)
         self.recorder.edit(part, positions, data.view(np.uint8).reshape(-1), writer, label)
         self.resync_watches()
+
+    def set_pc(self, pc: int, label: str) -> None:
+        """`jump`: the pc becomes `pc`, recorded as a user's change (back undoes it)."""
+        positions = PC * 8 + np.arange(8)            # ctrl[PC]'s bytes
+        self.recorder.edit("ctrl", positions, np.array([pc], np.int64).view(np.uint8), None, label)
 
     def _set_mask_lanes(self, target, numbers, label):
         where = target.where
@@ -533,4 +549,5 @@ def _converted(numbers: np.ndarray, dtype, label: str) -> np.ndarray:
         if bad:
             raise ExprError(f"{bad[0]} does not fit {label} ({info.min}..{info.max})")
         return np.array(as_ints, dtype)
-    return np.asarray(numbers, np.float64).astype(dtype)
+    with np.errstate(over="ignore"):        # beyond the type's range: rounds to inf, as the hardware does
+        return np.asarray(numbers, np.float64).astype(dtype)

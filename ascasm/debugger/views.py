@@ -472,6 +472,9 @@ def _writer_text(program, recorder, row, kind: str, first_byte: int) -> str:
             detail.append(f"index {index} from {_index_register(insn)}[{lane}]")
     if kind == "v":
         detail.append(f"lane {lane}")
+        if row["zeroed"] == 1:
+            detail[-1] += (f", inactive under p{insn.operand('pM')}: zeroed (inactive lanes of "
+                           f"{insn.spec.mnemonic} are 0)")
         if origin >= 0:
             name = ub_name(program, origin)
             verb = "gathered" if insn.spec.family == "vgat" else "loaded"

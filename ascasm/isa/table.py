@@ -941,7 +941,8 @@ def spec_facts(spec: InsnSpec) -> list[tuple[str, str]]:
         facts += [("mask", mask_text(spec.mask))]
     if any(op.kind is Kind.SAT for op in spec.operands):
         facts += [("options", conversion_options_text(spec))]
-    elif any(op.kind is Kind.VREG for op in spec.operands) and spec.access and spec.access.direction == "store":
+    elif not spec.mask and any(op.kind is Kind.VREG for op in spec.operands) and spec.access \
+            and spec.access.direction == "store":
         facts += [("mask", "none: the store has no mask operand")]
     if spec.specials:
         facts += [("writes", ", ".join(spec.specials) + " (special registers)")]

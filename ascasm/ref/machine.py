@@ -7,7 +7,7 @@ import numpy as np
 
 from ..isa import STOP_CODES
 from ..program import Addr, Insn, Program, SVal
-from ..state import FAULT_ARGS, LOG_RESERVE, LOG_WRITE, PC, STATUS, STEPS, VL, MachineState
+from ..state import FAULT_ARGS, LOG_RESERVE, LOG_WRITE, PC, STATUS, STEPS, VL, MachineState, control_error
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 MASK_BITS = VL                     # one mask bit per byte lane
@@ -84,6 +84,9 @@ class Machine:
     # ---- the step loop (docs/semantics.md "Steps, halting, limits") ----
     def run(self, budget: int) -> int:
         ctrl = self.state.ctrl
+        problem = control_error(ctrl, len(self.program.insns))
+        if problem:
+            raise ValueError(problem)
         self.last_row = -1
         if self.log_full():
             return int(ctrl[STATUS])
