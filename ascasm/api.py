@@ -181,7 +181,12 @@ def run(program, inputs: dict | None = None, engine: str | None = None, max_step
             raise KeyError(f"no buffer named {name!r} to take an input (buffers: {', '.join(program.buffers)})")
         buf.view(machine.state.ub)[...] = _input_values(name, buf, array)
     machine.run()
-    result = Result(program, machine.state)
+    return result_or_fault(machine, Result(program, machine.state))
+
+
+def result_or_fault(machine: Machine, result: Result) -> Result:
+    """`result` of the run `machine` has finished; if it stopped at a fault (or the step limit), the
+    MachineFault is raised instead, with `result` as its `.result`."""
     fault = machine.fault()
     if fault is not None:
         fault.result = result

@@ -1,6 +1,6 @@
 """Command line: `ascasm run FILE ...` (more subcommands come with the debugger).
 
-Exit statuses (LANGUAGE.md §5): 0 ok, 1 assembly error, 2 runtime fault, 3 step limit (or trace
+Exit statuses (docs/language.md §9): 0 ok, 1 assembly error, 2 runtime fault, 3 step limit (or trace
 limit), 4 .expect mismatch, 64 bad command-line usage, 74 an output could not be written, 130 Ctrl-C.
 """
 from __future__ import annotations
@@ -149,10 +149,12 @@ def build_parser() -> argparse.ArgumentParser:
     stats = commands.add_parser("stats", help="instruction counts, lanes, UB traffic and an estimated cycle count")
     _machine_options(stats)
     stats.add_argument("--json", action="store_true", help="print the statistics as one JSON document")
+    _kernel_options(stats)
     draw = commands.add_parser("draw", help="picture one step as SVG: lanes, masks, lane -> UB arrows")
     _machine_options(draw)
     draw.add_argument("--step", type=positive_int, required=True, metavar="N",
                       help="the step to draw (1 is the first instruction executed)")
+    _kernel_options(draw)
     draw.add_argument("-o", "--output", default="-", metavar="FILE.svg",
                       help="where to write the SVG (default -: standard output)")
     debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
@@ -160,8 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     debug.add_argument("--history", type=byte_size, default=None, metavar="SIZE",
                        help="memory for reverse execution, e.g. 256M (default 64M)")
     _kernel_options(debug)
-    debug.set_defaults(command_parser=debug)
-    translate.set_defaults(command_parser=translate)
+    for command in (debug, translate, stats, draw):
+        command.set_defaults(command_parser=command)
     run.add_argument("--json", action="store_true",
                      help="print a machine-readable report of the run instead of text (docs/cli.md)")
     run.set_defaults(command_parser=run)        # for usage errors found after parsing (run_command)
@@ -212,7 +214,7 @@ def _usage_error(usage: _UsageError, json_wanted: bool) -> int:
 def _dispatch(args) -> int:
     if args.command == "explain":
         return explain_command(args.mnemonic)
-    if args.command in ("debug", "run", "translate"):
+    if args.command != "explain":
         _reject_kernel_options(args)
     if args.command == "translate":
         return translate_command(args)
@@ -254,10 +256,10 @@ def _kernel(args, report: RunReport):
         return harness.build(translation, given, Path("."), args.ub_usable)
     except harness.KernelArgError as exc:
         report.exit, report.usage_error = EXIT_USAGE, str(exc)
-    except harness.LibclangMissing as exc:
-        report.exit, report.error = EXIT_ASM, str(exc)
     except harness.CppFailed as exc:
         report.exit, report.errors, report.error = EXIT_ASM, exc.errors, exc.summary
+    except harness.LibclangMissing as exc:
+        report.exit, report.error = EXIT_ASM, exc.message
     return None
 
 
@@ -265,15 +267,13 @@ def translate_command(args) -> int:
     """`ascasm translate KERNEL.cpp --entry E --arg ... -o k.s`: the program `ascasm run k.cpp` runs, as
     assembly that `ascasm run k.s` runs the same way (buffers from the same .npy files)."""
     from .cpp import harness
-    report = RunReport(str(args.file))
-    kernel = _kernel(args, report)
-    if kernel is None:
-        print_report(report, sys.stdout, sys.stderr)
-        return report.exit
+    kernel = _kernel_or_report(args)
+    if isinstance(kernel, int):
+        return kernel
     target = None if args.output == "-" else Path(args.output)
     try:
-        text = harness.program_text(kernel.translation, kernel.bindings, (target or Path("x")).parent,
-                                    files_for=target or Path("x"))
+        text = harness.program_text(kernel.translation, kernel.bindings, (target or Path("-")).parent,
+                                    file_inits=True)
         if target is not None:
             check_outputs([target], [Path(args.file), *kernel.program.data_files], args.force)
     except harness.KernelArgError as exc:
@@ -293,12 +293,20 @@ def translate_command(args) -> int:
     return EXIT_OK
 
 
-def _debug_kernel(args) -> int:
+def _kernel_or_report(args):
+    """The harness's Kernel for args.file, or the exit status after reporting why there is none."""
     report = RunReport(str(args.file))
     kernel = _kernel(args, report)
     if kernel is None:
         print_report(report, sys.stdout, sys.stderr)
         return report.exit
+    return kernel
+
+
+def _debug_kernel(args) -> int:
+    kernel = _kernel_or_report(args)
+    if isinstance(kernel, int):
+        return kernel
     return debug_program(kernel.program, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
                          store_inactive=args.store_inactive, strict=args.strict)
 
@@ -425,7 +433,7 @@ def load(args, report: RunReport) -> tuple | None:
     if unreadable(path):
         report.exit, report.usage_error = EXIT_USAGE, unreadable(path)
         return None
-    if is_cpp(path) and args.command == "run":
+    if is_cpp(path):
         kernel = _kernel(args, report)
         if kernel is None:
             return None
@@ -452,7 +460,7 @@ def execute(args) -> RunReport:
     program, machine = loaded
     path = Path(args.file)
     dumps = []
-    buffers = report.dumpable or program.buffers
+    buffers = program.buffers if report.dumpable is None else report.dumpable
     for spec in args.dump:
         name, _, target = spec.partition("=")
         if name not in buffers:

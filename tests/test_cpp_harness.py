@@ -1,6 +1,6 @@
 """Running C++ kernels (ascasm/cpp/harness.py, `ascasm run|translate|debug KERNEL.cpp`, run_kernel).
 
-The translator is replaced here by a hand-written translation of tests/cpp_fake/scale_relu.cpp
+The translator is replaced here by a hand-written translation of tests/cpp_harness/scale_relu.cpp
 (dst = relu(src * scale) over `count` floats, 64 per repeat), so that these tests pin the harness:
 argument specs, buffer placement, in-place and offset pointers, dtypes, errors and exit statuses,
 `translate -o` then `run k.s`, and the debugger on C++ lines. Expected values come from numpy
@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import ml_dtypes
@@ -20,32 +19,10 @@ import pytest
 import ascasm
 from ascasm import MachineFault, cli
 from ascasm.cpp import harness
+from ascasm.cpp.clang import CppError
+from ascasm.cpp.translate import AsmLine, Param, Translation
 
-KERNEL = Path(__file__).resolve().parent / "cpp_fake" / "scale_relu.cpp"
-
-
-@dataclass
-class Param:
-    name: str
-    kind: str
-    etype: str
-    sreg: int
-    cpp_type: str
-
-
-@dataclass
-class AsmLine:
-    text: str
-    loc: tuple | None
-
-
-@dataclass
-class Translation:
-    entry: str
-    path: str
-    params: list
-    lines: list
-    ctrl: dict = field(default_factory=dict)
+KERNEL = Path(__file__).resolve().parent / "cpp_harness" / "scale_relu.cpp"
 
 
 def at(line: int, col: int, *texts: str) -> list[AsmLine]:
@@ -56,31 +33,23 @@ PARAMS = [Param("dstAddr", "pointer", "f32", 0, "__ubuf__ float*"),
           Param("srcAddr", "pointer", "f32", 1, "__ubuf__ float*"),
           Param("scale", "scalar", "f32", 2, "float"),
           Param("count", "scalar", "u32", 3, "uint32_t")]
-LINES = [*at(8, 5, "add s4, s3, 63", "shr s4, s4, 6"),               # repeats = CeilDivision(count, 64)
-         *at(9, 10, "mov s5, 0", "bge s5, s4, done"),                  # for (uint16_t i = 0; i < repeats; ...
+LINES = [*at(10, 5, "add s4, s3, 63", "shr s4, s4, 6"),              # repeats = CeilDivision(count, 64)
+         *at(11, 10, "mov s5, 0", "bge s5, s4, done"),                 # for (uint16_t i = 0; i < repeats; ...
          AsmLine("loop:", None),
-         *at(10, 9, "mask.upd p0.b32, s3"),
-         *at(11, 9, "vld v0.f32, [s1]"),
-         *at(12, 9, "vmuls v1.f32, v0.f32, s2.f32, p0"),
-         *at(13, 9, "vrelu v1.f32, v1.f32, p0"),
-         *at(14, 9, "vsta [s0], v1.f32, p0"),
-         *at(9, 37, "add s0, s0, 256", "add s1, s1, 256", "add s5, s5, 1", "blt s5, s4, loop"),   # i++
+         *at(12, 9, "mask.upd p0.b32, s3"),
+         *at(13, 9, "vld v0.f32, [s1]"),
+         *at(14, 9, "vmuls v1.f32, v0.f32, s2.f32, p0"),
+         *at(15, 9, "vrelu v1.f32, v1.f32, p0"),
+         *at(16, 9, "vsta [s0], v1.f32, p0"),
+         *at(11, 39, "add s0, s0, 256", "add s1, s1, 256", "add s5, s5, 1", "blt s5, s4, loop"),   # i++
          AsmLine("done:", None),
-         *at(16, 1, "halt")]
-
-
-class CppError(Exception):
-    """The translator's error, as the contract gives it."""
-
-    def __init__(self, message, file, line, col, notes=()):
-        super().__init__(message)
-        self.message, self.file, self.line, self.col, self.notes = message, file, line, col, notes
+         *at(18, 1, "halt")]
 
 
 def fake_translate(path, entry=None, defines=(), include_dirs=()):
     if entry not in (None, "ScaleReluVF<float>"):
         raise harness.CppFailed([harness.as_asm_error(
-            CppError(f"no vector function {entry!r}", str(path), 4, 25, ["candidates: ScaleReluVF"]))])
+            CppError(f"no vector function {entry!r}", str(path), 6, 25, ["candidates: ScaleReluVF"]))])
     return Translation("ScaleReluVF<float>", str(path), PARAMS, LINES)
 
 
@@ -140,8 +109,20 @@ def test_a_fault_raises_with_the_cpp_line(engine):
         ascasm.run_kernel(KERNEL, srcAddr=np.ones(8, np.float32), dstAddr="@srcAddr", scale=2.0, count=8,
                           engine=engine, ub_usable=64)
     assert str(fault.value).splitlines()[0].endswith(
-        "scale_relu.cpp:11:9: fault: UB access out of range: 256 bytes at address 0x0; the usable UB is 64 bytes "
+        "scale_relu.cpp:13:9: fault: UB access out of range: 256 bytes at address 0x0; the usable UB is 64 bytes "
         "(0x0..0x40)")
+
+
+def test_set_ctrl_spr_before_the_call_sets_the_ctrl_register(engine):
+    # SetCtrlSpr<60, 60>(1) then SetCtrlSpr<48, 50>(5): bits 60, 48 and 50 (5 = 0b101 from bit 48)
+    translation = fake_translate(KERNEL)
+    translation.ctrl = {"SetCtrlSpr": [(("60", "60"), (1,)), (("48", "50"), (5,))]}
+    kernel = harness.build(translation, {"dstAddr": "f32[64]", "srcAddr": "f32[64]", "scale": 1, "count": 0})
+    result = ascasm.run(kernel.program, engine=engine)
+    assert int(result.state.ctrlreg[0]) == (1 << 60) | (1 << 48) | (1 << 50)
+    translation.ctrl = {"SetCtrlSpr": [(("60", "60"), (None,))]}
+    with pytest.raises(harness.CppFailed, match="the bits .* and the value must be constants"):
+        harness.build(translation, {"dstAddr": "f32[64]", "srcAddr": "f32[64]", "scale": 1, "count": 0})
 
 
 # ------------------------------------------------------------------ argument specs
@@ -161,9 +142,9 @@ def test_a_scalar_float_is_held_as_its_bits_and_an_integer_as_itself():
     (dict(dstAddr="f16[64]", srcAddr="f32[64]", scale=1, count=1), "dstAddr points to f32 (__ubuf__ float*), "
                                                                     "not f16: write f32[64]"),
     (dict(dstAddr="f32[64]", srcAddr="f32[64]", scale=1, count=-1), "count=-1 is outside u32's range 0..4294967295"),
-    (dict(dstAddr="f32[64]", srcAddr="f32[64]", scale=1, count=1.5), "count is a uint32_t: it takes an integer"),
+    (dict(dstAddr="f32[64]", srcAddr="f32[64]", scale=1, count=1.5), "count (uint32_t) takes an integer, not '1.5'"),
     (dict(dstAddr="f32[64]", srcAddr="f32[64]", scale="1e39", count=1), "scale=1e39 does not fit in f32"),
-    (dict(dstAddr="f32[64]", srcAddr="f32[64]", scale="x", count=1), "scale is a float: 'x' is not a number"),
+    (dict(dstAddr="f32[64]", srcAddr="f32[64]", scale="x", count=1), "scale (float) takes a number, not 'x'"),
     (dict(dstAddr="@scale", srcAddr="f32[64]", scale=1, count=1), "dstAddr=@scale: 'scale' is not a pointer"),
     (dict(dstAddr="@srcAddr", srcAddr="@dstAddr", scale=1, count=1), "go round in a circle"),
     (dict(dstAddr="@srcAddr+256", srcAddr="f32[64]", scale=1, count=1), "256 bytes into srcAddr's buffer is past"),
@@ -171,6 +152,9 @@ def test_a_scalar_float_is_held_as_its_bits_and_an_integer_as_itself():
     (dict(dstAddr="f32[40000]", srcAddr="f32[40000]", scale=1, count=1), "the buffers need 320,000 bytes of UB"),
     (dict(dstAddr="f32[0]", srcAddr="f32[64]", scale=1, count=1), "a buffer holds 1 to 63,488 f32 elements"),
     (dict(dstAddr="out.txt", srcAddr="f32[64]", scale=1, count=1), "a pointer takes FILE.npy"),
+    # numbers longer than Python's int() takes are refused in words too
+    (dict(dstAddr="f32[" + "9" * 5000 + "]", srcAddr="f32[64]", scale=1, count=1), "a pointer takes FILE.npy"),
+    (dict(dstAddr="f32[64]", srcAddr="f32[64]", scale=1, count="9" * 5000), "count (uint32_t) takes an integer"),
     (dict(dstAddr=np.zeros(4, np.float64), srcAddr="f32[64]", scale=1, count=1),
      "dstAddr points to f32 (__ubuf__ float*) but the array holds float64 values"),
 ])
@@ -226,8 +210,8 @@ def test_run_dumps_the_buffer_and_translate_then_run_gives_the_same_bytes(tmp_pa
     assert cli_run(monkeypatch, tmp_path, "translate", KERNEL, *common, "-o", "out/k.s") == 0
     text = (tmp_path / "out" / "k.s").read_text()
     assert '.ub srcAddr f32[1024] = file("../x.npy")' in text
-    assert "        mov     s2, 1061158912              ; scale = 0.75" in text
-    assert "vmuls v1.f32, v0.f32, s2.f32, p0" in text and "; 12: Muls(y, x, scale, mask);" in text
+    assert "        " + "mov s2, 1061158912".ljust(40) + "; scale = 0.75" in text
+    assert "vmuls v1.f32, v0.f32, s2.f32, p0" in text and "; 14: Reg::Muls(y, x, scale, mask);" in text
     assert cli_run(monkeypatch, tmp_path, "run", "out/k.s", "--engine", engine, "--dump", "dstAddr=asm.npy") == 0
     assert (tmp_path / "asm.npy").read_bytes() == (tmp_path / "cpp.npy").read_bytes()
     capsys.readouterr()
@@ -241,9 +225,9 @@ def test_translate_writes_to_standard_output_and_never_replaces_a_file(tmp_path,
     assert cli_run(monkeypatch, tmp_path, "translate", KERNEL, *args) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[1] == ".ub srcAddr f32[64]"
-    assert "        mov     s0, srcAddr                 ; dstAddr" in out
+    assert "        " + "mov s0, srcAddr".ljust(40) + "; dstAddr" in out
     # the kernel and the current directory share no directory but the root: the .loc path is absolute
-    assert f'.loc "{KERNEL}" 8 5' in out
+    assert f'.loc "{KERNEL}" 10 5' in out
     (tmp_path / "k.s").write_text("keep")
     assert cli_run(monkeypatch, tmp_path, "translate", KERNEL, *args, "-o", "k.s") == 64
     assert "k.s exists; add --force to overwrite it" in capsys.readouterr().err
@@ -257,7 +241,7 @@ def test_translate_writes_to_standard_output_and_never_replaces_a_file(tmp_path,
     (["--arg", "srcAddr"], 64, "ascasm: error: --arg 'srcAddr': write NAME=VALUE"),
     (["--arg", "srcAddr=missing.npy", "--arg", "dstAddr=f32[64]", "--arg", "scale=1", "--arg", "count=1"], 64,
      "ascasm: error: srcAddr: cannot read missing.npy"),
-    (["--entry", "Nope", "--arg", "count=1"], 1, "scale_relu.cpp:4:25: error: no vector function 'Nope'"),
+    (["--entry", "Nope", "--arg", "count=1"], 1, "scale_relu.cpp:6:25: error: no vector function 'Nope'"),
 ])
 def test_bad_kernel_arguments_are_usage_errors(tmp_path, monkeypatch, capsys, argv, status, message):
     assert cli_run(monkeypatch, tmp_path, "run", KERNEL, *argv) == status
@@ -270,7 +254,7 @@ def test_the_json_report_locates_a_cpp_error(tmp_path, monkeypatch, capsys):
     assert cli_run(monkeypatch, tmp_path, "run", KERNEL, "--entry", "Nope", "--json") == 1
     report = json.loads(capsys.readouterr().out)
     assert report["status"] == "assembly_error"
-    assert report["errors"][0]["line"] == 4 and report["errors"][0]["col"] == 25
+    assert report["errors"][0]["line"] == 6 and report["errors"][0]["col"] == 25
     assert report["errors"][0]["notes"] == ["candidates: ScaleReluVF"]
 
 
@@ -286,7 +270,9 @@ def test_without_libclang_a_cpp_file_is_a_one_line_error(tmp_path, monkeypatch, 
     monkeypatch.setitem(sys.modules, "clang", None)
     monkeypatch.setitem(sys.modules, "clang.cindex", None)
     assert cli_run(monkeypatch, tmp_path, "run", KERNEL, "--arg", "count=1") == 1
-    assert capsys.readouterr().err == 'ascasm: error: C++ kernels need libclang: pip install "ascasm[cpp]"\n'
+    err = capsys.readouterr().err
+    assert err.startswith('ascasm: error: the C++ front end needs libclang: pip install "ascasm[cpp]" (')
+    assert len(err.splitlines()) == 1
     with pytest.raises(harness.LibclangMissing):
         ascasm.run_kernel(KERNEL, count=1)
 
@@ -302,27 +288,46 @@ def test_importing_ascasm_does_not_import_the_front_end():
 
 def test_debug_lists_the_cpp_source_steps_statements_and_breaks_at_cpp_lines(tmp_path, monkeypatch, capsys, engine):
     np.save(tmp_path / "x.npy", np.array([-1.0, 1.5] * 32, np.float32))
-    script = "l 9\nn\nn\nn\ns\nb 13\nc\nwhy dstAddr[1]\nc\nwhy dstAddr[1]\np dstAddr[0:2]\nq\n"
+    script = "l 12\nn\nn\nn\ns\nb 15\nc\nwhy dstAddr[1]\nc\nwhy dstAddr[1]\np dstAddr[0:2]\nq\n"
     args = ["--arg", "srcAddr=x.npy", "--arg", "dstAddr=f32[64]", "--arg", "scale=2", "--arg", "count=64"]
     assert cli_run(monkeypatch, tmp_path, "debug", KERNEL, *args, "--engine", engine, stdin=script) == 0
     out = capsys.readouterr().out
 
     def after(command, nth=1):
         return out.split(f"(ascasm) {command}\n")[nth].split("(ascasm)")[0]
-    listing = after("l 9").splitlines()
-    assert listing[0] == "   4     __simd_vf__ inline void ScaleReluVF(__ubuf__ T* dstAddr, __ubuf__ T* srcAddr, " \
-                         "T scale, uint32_t count)"
-    assert listing[6] == "  10             mask = UpdateMask<T>(count);"
-    # the prologue's four movs take the first C++ position (line 8) with line 8's own two instructions:
-    # the first n runs all six, the second line 9's two, the third line 10's one; s one instruction
-    assert "scale_relu.cpp(9) pc=6 steps=6" in after("n", 1)
-    assert "scale_relu.cpp(10) pc=8 steps=8" in after("n", 2)
-    assert "scale_relu.cpp(11) pc=9 steps=9" in after("n", 3)
-    assert "scale_relu.cpp(12) pc=10 steps=10" in after("s")
-    assert "scale_relu.cpp:13 (pc 11)" in after("b 13")
-    assert "Breakpoint 1, line 13" in after("c")
+    listing = after("l 12").splitlines()
+    assert listing[:4] == ["   7     {", "   8         Reg::RegTensor<T> x, y;", "   9         Reg::MaskReg mask;",
+                           "  10  ->     uint16_t repeats = CeilDivision(count, 64);"]
+    assert listing[5] == "  12             mask = Reg::UpdateMask<T>(count);"
+    # the prologue's four movs take the first C++ position (line 10) with line 10's own two instructions:
+    # the first n runs all six, the second line 11's two, the third line 12's one; s one instruction
+    assert "scale_relu.cpp(11) pc=6 steps=6" in after("n", 1)
+    assert "scale_relu.cpp(12) pc=8 steps=8" in after("n", 2)
+    assert "scale_relu.cpp(13) pc=9 steps=9" in after("n", 3)
+    assert "scale_relu.cpp(14) pc=10 steps=10" in after("s")
+    assert "scale_relu.cpp:15 (pc 11)" in after("b 15")
+    assert "Breakpoint 1, line 15" in after("c")
     assert "not written by any instruction yet" in after("why dstAddr[1]")
     assert "the program halted after 18 steps" in after("c", 2)
-    assert ("line 14 (pc 12): StoreAlign(dstAddr + i * 64, y, mask); [vsta [s0], v1.f32, p0]"
+    assert ("line 16 (pc 12): Reg::StoreAlign(dstAddr + i * 64, y, mask); [vsta [s0], v1.f32, p0]"
             in after("why dstAddr[1]", 2))
     assert after("p dstAddr[0:2]").splitlines()[1] == "  [0] 0 3"
+
+
+def test_stats_and_draw_take_a_kernel_too(tmp_path, monkeypatch, capsys):
+    args = ["--arg", "srcAddr=f32[64]", "--arg", "dstAddr=@srcAddr", "--arg", "scale=2", "--arg", "count=64"]
+    assert cli_run(monkeypatch, tmp_path, "stats", KERNEL, *args, "--json") == 0
+    assert json.loads(capsys.readouterr().out)["steps"] == 18
+    assert cli_run(monkeypatch, tmp_path, "draw", KERNEL, *args, "--step", "10", "-o", "s.svg") == 0
+    assert "step 10, line 13: Reg::LoadAlign(x, srcAddr + i * 64);" in (tmp_path / "s.svg").read_text()
+
+
+def test_a_dump_never_replaces_the_kernel_or_its_inputs(tmp_path, monkeypatch, capsys):
+    np.save(tmp_path / "x.npy", np.ones(64, np.float32))
+    args = ["--arg", "srcAddr=x.npy", "--arg", "dstAddr=f32[64]", "--arg", "scale=2", "--arg", "count=64"]
+    before = KERNEL.read_bytes()
+    for target in (KERNEL, tmp_path / "x.npy"):
+        assert cli_run(monkeypatch, tmp_path, "run", KERNEL, *args, "--dump", f"dstAddr={target}", "--force") == 64
+        assert "the program reads it" in capsys.readouterr().err
+    assert KERNEL.read_bytes() == before
+    assert np.load(tmp_path / "x.npy").tolist() == [1.0] * 64

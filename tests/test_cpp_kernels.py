@@ -45,15 +45,6 @@ def lane_accumulate(values, lanes=LANES_F32, start=0.0):
     return acc
 
 
-# Translator gaps these kernels meet (reported, not worked around in the kernels); strict, so a fix
-# shows up as an unexpected pass.
-MASK_ASSIGNMENT_GAP = pytest.mark.xfail(
-    strict=True, reason="translator: `mask = Reg::UpdateMask<float>(n)` outside a dependent context is read "
-                        "as a call to 'mask' (the MaskReg copy assignment)")
-SOFTMAX_GAPS = pytest.mark.xfail(strict=True, reason="translator: -INFINITY (__builtin_inff()) does not fold, "
-                                                     "and the MaskReg assignment gap above")
-
-
 def padded(values, multiple):
     size = -(-values.size // multiple) * multiple
     return np.pad(values, (0, size - values.size))
@@ -75,7 +66,6 @@ def test_silu(engine, dtype):
     assert not result["dstAddr"][count:].any()
 
 
-@SOFTMAX_GAPS
 def test_softmax_row(engine):
     count = 200
     rng = np.random.default_rng(7)
@@ -90,7 +80,6 @@ def test_softmax_row(engine):
     assert not result["dstAddr"][count:].any()
 
 
-@MASK_ASSIGNMENT_GAP
 def test_rmsnorm_row(engine):
     count = 160
     rng = np.random.default_rng(11)
@@ -140,7 +129,6 @@ def test_row_sums(engine):
     assert np.array_equal(result["dstAddr"], expect)
 
 
-@MASK_ASSIGNMENT_GAP
 def test_quantising_cast(engine):
     count = 100
     x = np.random.default_rng(5).uniform(-3000, 3000, count).astype(np.float32)

@@ -411,3 +411,130 @@ def test_c_api_calls_map_to_the_rows_citing_their_pages(tmp_path, engine):
     expect = np.full(64, 5, np.float32)
     expect[:40] = x[:40] * np.float32(-1.5) + x[:40]
     assert np.array_equal(result["dst"], expect)
+
+
+def test_benchmark_kernel_translates_and_runs(engine):
+    """bench/kernels/softmax_rows.cpp (helpers with reference parameters, nested loops, reductions
+    broadcast back): compared with a float64 numpy softmax to 1e-6, because the reductions add in the
+    hardware's tree order and the model does not."""
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "bench" / "kernels" / "softmax_rows.cpp"
+    t = translate(path, "bench_softmax::SoftmaxRowsVF<float>")
+    x = (np.arange(4 * 128) % 37 / 7 - 2).astype(np.float32)
+    result = cpp_run.run(t, engine, dst=np.zeros(512, np.float32), src=x, rows=4, cols=128)
+    rows = x.reshape(4, 128).astype(np.float64)
+    e = np.exp(rows - rows.max(axis=1, keepdims=True))
+    assert np.allclose(result["dst"].reshape(4, 128), e / e.sum(axis=1, keepdims=True), rtol=1e-6, atol=0)
+
+
+def test_loops_with_break_or_branches_stay_branch_loops(tmp_path, engine):
+    t = tr(tmp_path, """
+    __simd_vf__ inline void Until(__ubuf__ int32_t* dst, uint16_t n, int32_t stop)
+    {
+        Reg::RegTensor<int32_t> v;
+        Reg::MaskReg m = Reg::CreateMask<int32_t>();
+        int32_t last = 0;
+        for (uint16_t i = 0; i < n; ++i) {
+            if (i == stop) {
+                break;
+            }
+            last = i;
+        }
+        Reg::Duplicate(v, last);
+        Reg::StoreAlign(dst, v, m);
+    }
+    """)
+    assert "vloop" not in [line.text.split()[0] for line in t.lines]
+    assert (cpp_run.run(t, engine, dst=np.zeros(64, np.int32), n=10, stop=4)["dst"] == 3).all()
+    assert (cpp_run.run(t, engine, dst=np.zeros(64, np.int32), n=10, stop=99)["dst"] == 9).all()
+
+
+def test_block_folds_locals_that_nothing_writes(tmp_path):
+    t = tr(tmp_path, """
+    __aicore__ inline void Process(__ubuf__ float* out, uint32_t n)
+    {
+        uint32_t lanes = GetVecLen() / sizeof(float);       // not const, but never written again
+        uint32_t left = n;                                   // a run-time value: an input
+        __VEC_SCOPE__
+        {
+            Reg::RegTensor<float> v;
+            Reg::MaskReg m = Reg::UpdateMask<float>(left);
+            Reg::Duplicate(v, 1.0f, m);
+            Reg::StoreAlign(out + lanes, v, m);
+        }
+    }
+    """, "Process#1")
+    assert [p.name for p in t.params] == ["left", "out"]
+
+
+def test_missing_libclang_says_how_to_install_it(tmp_path, monkeypatch):
+    import sys
+
+    from ascasm.cpp.clang import LibclangMissing
+    monkeypatch.setitem(sys.modules, "clang.cindex", None)      # import clang.cindex now fails
+    with pytest.raises(LibclangMissing) as info:
+        tr(tmp_path, SCALE_ADD, "ScaleAddVF<float>")
+    assert 'pip install "ascasm[cpp]"' in str(info.value) and isinstance(info.value, ImportError)
+
+
+def test_block_uses_registers_declared_before_it(tmp_path, engine):
+    t = tr(tmp_path, """
+    __aicore__ inline void Fill(__ubuf__ float* out)
+    {
+        Reg::RegTensor<float> v;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        __VEC_SCOPE__
+        {
+            Reg::Duplicate(v, 2.5f, all);
+            Reg::StoreAlign(out, v, all);
+        }
+    }
+    """, "Fill#1")
+    assert [p.name for p in t.params] == ["out"]
+    assert (cpp_run.run(t, engine, out=np.zeros(64, np.float32))["out"] == 2.5).all()
+
+
+def test_auto_conditional_type_and_two_index_address_register(tmp_path, engine):
+    t = tr(tmp_path, """
+    #include <type_traits>
+    template <typename T>
+    class Tile {
+    public:
+        using Index = typename std::conditional<sizeof(T) == 2, int16_t, int32_t>::type;
+        __aicore__ inline void Run(__ubuf__ T* dst, __ubuf__ T* src)
+        {
+            __VEC_SCOPE__
+            {
+                Reg::RegTensor<T> v;
+                Reg::RegTensor<Index> lanes;
+                Reg::MaskReg all = Reg::CreateMask<T>();
+                for (uint16_t row = 0; row < 2; ++row) {
+                    for (uint16_t col = 0; col < 2; ++col) {
+                        auto offset = Reg::CreateAddrReg<T>(row, 128, col, 64);
+                        auto base = src + 0;
+                        Reg::LoadAlign(v, base, offset);
+                        Reg::Arange(lanes, (Index)0);
+                        Reg::StoreAlign(dst, v, offset, all);
+                    }
+                }
+            }
+        }
+    };
+    """, "Tile<float>::Run#1")
+    x = np.arange(256, dtype=np.float32)
+    assert np.array_equal(cpp_run.run(t, engine, dst=np.zeros(256, np.float32), src=x)["dst"], x)
+
+
+def test_a_type_the_row_refuses_is_reported_at_the_call(tmp_path):
+    message = _error(tmp_path, """
+    __simd_vf__ inline void Index(__ubuf__ uint32_t* dst)
+    {
+        Reg::RegTensor<uint32_t> v;
+        Reg::MaskReg m = Reg::CreateMask<uint32_t>();
+        Reg::Arange(v, 0u);
+        Reg::StoreAlign(dst, v, m);
+    }
+    """)
+    first = message.splitlines()[0]
+    assert "k.cpp:8:5: error:" in first and "'vci' does not accept u32" in first
+    assert "s8, s16, f16, s32, f32" in message

@@ -72,8 +72,10 @@ def test_a_fault_is_shown_at_the_cpp_line_with_the_instruction(kernel_dir, engin
 
 def test_the_trace_names_the_file_and_the_instruction(kernel_dir):
     from conftest import run_cli
+    from test_trace import schema_errors
     done = run_cli("run", "--trace=-", "k.s", cwd=kernel_dir)
     records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert not any(schema_errors(r) for r in records)
     assert [r["line"] for r in records] == [1, 1, 3, 3, 4, 4, 5]
     # a C++ line keeps its `;`s: they end statements, not the line
     assert records[4]["text"] == "dst[0] = x;"

@@ -52,9 +52,12 @@ def schema_errors(record) -> list[str]:
     if not isinstance(record, dict):
         return ["a line is not a JSON object"]
     keys = set(record)
-    if not TOP_KEYS <= keys or keys - TOP_KEYS - {"fault"}:
-        errors.append(f"keys {sorted(keys)}; expected {sorted(TOP_KEYS)} (+ fault)")
+    if not TOP_KEYS <= keys or keys - TOP_KEYS - {"fault", "file", "asm"}:
+        errors.append(f"keys {sorted(keys)}; expected {sorted(TOP_KEYS)} (+ fault, file and asm)")
         return errors
+    if ("file" in record) != ("asm" in record) or not all(isinstance(record.get(k, ""), str) and
+                                                          (k not in record or record[k]) for k in ("file", "asm")):
+        errors.append("file and asm (a row of a .loc source) come together, as non-empty strings")
     for key in ("step", "pc", "line"):
         if not _is_int(record[key]) or record[key] < (0 if key == "pc" else 1):
             errors.append(f"{key} must be a non-negative (step, line: positive) integer")

@@ -2,7 +2,7 @@
 ascasm/isa/regapi.py, or check that it is current.
 
     python tools/gen_frontend_table.py          rewrite it
-    python tools/gen_frontend_table.py --check  exit 1 if it is stale (run by the tests)
+    python tools/gen_frontend_table.py --check  exit 1 if it is stale (tools/regen.py runs it)
 """
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def main(argv: list[str]) -> int:
     wanted = render(current)
     if "--check" in argv:
         if wanted != current:
-            print("stale generated file (run python tools/gen_frontend_table.py):", DOC.relative_to(ROOT))
+            print(f"{DOC.relative_to(ROOT)} is stale: run python tools/gen_frontend_table.py")
             return 1
         return 0
     DOC.write_text(wanted)

@@ -94,9 +94,23 @@ def tokens(cursor) -> list[str]:
     return [t.spelling for t in cursor.get_tokens()]
 
 
+_OPERATORS: dict = {}
+
+
 def operator_of(cursor) -> str:
     """The operator of a binary, compound-assignment or unary operator cursor (libclang does not
-    expose it): the first token after the left operand, or the unary's leading/trailing token."""
+    expose it): the first token after the left operand, or the unary's leading/trailing token.
+    Remembered per source range: the translator asks about the same cursor many times."""
+    start, end = cursor.extent.start, cursor.extent.end
+    key = (str(start.file), start.offset, end.offset, cursor.kind.name)
+    if key not in _OPERATORS:
+        if len(_OPERATORS) > 100_000:
+            _OPERATORS.clear()
+        _OPERATORS[key] = _operator_of(cursor)
+    return _OPERATORS[key]
+
+
+def _operator_of(cursor) -> str:
     children = list(cursor.get_children())
     toks = list(cursor.get_tokens())
     if len(children) == 2:

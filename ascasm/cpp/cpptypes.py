@@ -112,6 +112,8 @@ def parse_spelling(text: str, lookup) -> CType | None:
     """The CType a type spelling names, or None. `lookup(name, args)` resolves a name the table does
     not know (a template parameter, a typedef), returning a CType or None."""
     text = strip_qualifiers(text)
+    if text.endswith("::type"):                 # conditional<...>::type and the like
+        text = text[: -len("::type")]
     if text.endswith("*"):
         pointee = parse_spelling(text[:-1], lookup)
         return CType("ptr", pointee.etype) if pointee is not None and pointee.is_scalar else None

@@ -25,7 +25,7 @@ import ml_dtypes
 import numpy as np
 
 from .. import floats
-from ..api import Result
+from ..api import Result, result_or_fault
 from ..asm.assembler import assemble
 from ..asm.errors import AsmError, AssemblyFailed
 from ..asm.files import InputFileError, load_npy
@@ -35,24 +35,18 @@ from ..program import Buffer, Program
 from ..source import SourceLoc
 from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
 from ..vm import Machine, auto_engine
+from .clang import CppError, LibclangMissing
 
 ALIGN = 32                                 # every buffer starts on a 32-byte boundary
-_POINTER_SPEC = re.compile(r"^(?P<what>.*?)(?:@\+(?P<offset>\d+))?$", re.DOTALL)
-_OTHER_SPEC = re.compile(r"^@(?P<other>[A-Za-z_]\w*)(?:\+(?P<offset>\d+))?$")
-_TYPE_SPEC = re.compile(r"^(?P<type>[A-Za-z_]\w*)\[(?P<count>\d+)\]$")
+# (numbers of at most 12 digits: anything longer is beyond the UB, and Python's int() refuses thousands)
+_POINTER_SPEC = re.compile(r"^(?P<what>.*?)(?:@\+(?P<offset>\d{1,12}))?$", re.DOTALL)
+_OTHER_SPEC = re.compile(r"^@(?P<other>[A-Za-z_]\w*)(?:\+(?P<offset>\d{1,12}))?$")
+_TYPE_SPEC = re.compile(r"^(?P<type>[A-Za-z_]\w*)\[(?P<count>\d{1,12})\]$")
 _REGISTER_NAME = re.compile(r"^[vpasuqVPASUQ]\d+$")
-CPP_EXTRA = 'C++ kernels need libclang: pip install "ascasm[cpp]"'
 
 
 class KernelArgError(ValueError):
     """An argument that does not fit the kernel's parameters (the command line's usage error)."""
-
-
-class LibclangMissing(ImportError):
-    """The C++ front end's optional dependency is not installed."""
-
-    def __init__(self):
-        super().__init__(CPP_EXTRA)
 
 
 @dataclass
@@ -76,27 +70,26 @@ class Binding:
 
 
 class CppFailed(Exception):
-    """The kernel cannot be run: C++ errors located in its source (the translator's), or a
-    translation that did not assemble (`summary` says so). Exit status 1, as assembly errors."""
+    """The kernel cannot be run: C++ errors located in its source (the translator's; `summary` alone
+    when one has no position), or a translation that did not assemble (`summary` says so). Exit
+    status 1, as assembly errors."""
 
     def __init__(self, errors: list[AsmError], summary: str = ""):
         self.errors, self.summary = errors, summary
-        super().__init__("\n".join(filter(None, [summary, str(AssemblyFailed(errors))])))
+        super().__init__("\n".join(filter(None, [summary, str(AssemblyFailed(errors)) if errors else ""])))
 
 
 def translate_kernel(path, entry=None, defines=(), include_dirs=()):
-    """ascasm.cpp.translate.translate, imported only now: libclang is an optional dependency.
-    Its CppError becomes CppFailed."""
-    try:
-        import clang.cindex  # noqa: F401  (the wheel of the `cpp` extra)
-        from .translate import CppError, translate
-    except ImportError as exc:
-        if getattr(exc, "name", None) in ("clang", "clang.cindex") or isinstance(exc, LibclangMissing):
-            raise LibclangMissing() from None
-        raise
+    """ascasm.cpp.translate.translate (which loads libclang only when it parses). Its CppError becomes
+    CppFailed; LibclangMissing (a CppError too) passes as it is: the message says how to install it."""
+    from .translate import translate
     try:
         return translate(str(path), entry, defines=tuple(defines), include_dirs=tuple(include_dirs))
+    except LibclangMissing:
+        raise
     except CppError as error:
+        if not error.file:
+            raise CppFailed([], error.message + "".join(f"\nnote: {note}" for note in error.notes)) from None
         raise CppFailed([as_asm_error(error)]) from None
 
 
@@ -243,7 +236,7 @@ def _scalar(param, value) -> tuple[int, str]:
             largest = float(ml_dtypes.finfo(etype.np_dtype).max)
             raise KernelArgError(f"{param.name}={shown(text)} does not fit in {etype.name} (largest {largest!r})")
         return int(narrow.view(etype.bits)[0]), text
-    number = _int_value(param, value)
+    number = _int_value(param, value, text)
     bits = 8 * etype.width
     low, high = (-(1 << (bits - 1)), 1 << (bits - 1)) if etype.kind == "int" else (0, 1 << bits)
     if not low <= number < high:
@@ -258,11 +251,11 @@ def _float_value(param, value, text: str) -> float:
         except ValueError:
             value = None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise KernelArgError(f"{param.name} is a {param.cpp_type}: {shown(text)!r} is not a number")
+        raise KernelArgError(f"{param.name} ({param.cpp_type}) takes a number, not {shown(text)!r}")
     return floats.exact_float64(value)
 
 
-def _int_value(param, value) -> int:
+def _int_value(param, value, text: str) -> int:
     if isinstance(value, str):
         try:
             value = int(value, 0) if len(value) <= 64 else None
@@ -271,7 +264,7 @@ def _int_value(param, value) -> int:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise KernelArgError(f"{param.name} is a {param.cpp_type}: it takes an integer, not {shown(str(value))!r}")
+        raise KernelArgError(f"{param.name} ({param.cpp_type}) takes an integer, not {shown(text)!r}")
     return value
 
 
@@ -295,17 +288,18 @@ def _signature(params) -> str:
 
 
 def _dtype_spelling(etype) -> str:
-    return f"ml_dtypes.{etype.np_dtype.name}" if etype.np_dtype.kind == "V" or etype.name in (
-        "bf16", "e4m3", "e5m2", "e8m0", "hif8") else f"np.{etype.np_dtype.name}"
+    """How numpy code names the element type: ml_dtypes' types are numpy's "V" (raw) kind."""
+    return f"{'ml_dtypes' if etype.np_dtype.kind == 'V' else 'np'}.{etype.np_dtype.name}"
 
 
 # ------------------------------------------------------------------ the program
 
-def program_text(translation, bindings: list[Binding], directory: Path, files_for: Path | None = None) -> str:
+def program_text(translation, bindings: list[Binding], directory: Path, file_inits: bool = False) -> str:
     """The whole program: a .ub per buffer, the prologue that sets each parameter's s register, then
-    the translated lines, with a .loc line wherever the C++ position changes. `.loc` paths (and
-    file("x.npy") paths, when `files_for` is the .s file being written) are relative to `directory`.
-    Every instruction is commented with its C++ line."""
+    the translated lines, with a .loc line wherever the C++ position changes. With `file_inits` (a .s
+    file to write) a buffer's contents are its .npy file's, `= file("x.npy")`; otherwise the caller
+    sets them. Paths are relative to `directory`, the program's. Every instruction is commented with
+    its C++ line."""
     out = [f"; {translation.path}: {translation.entry}, translated by ascasm"]
     declared = set()
     for binding in bindings:
@@ -314,12 +308,15 @@ def program_text(translation, bindings: list[Binding], directory: Path, files_fo
             continue
         declared.add(id(storage))
         init = ""
-        if files_for is not None and storage.data is not None:
-            init = f' = file("{_relative(storage.source, directory)}")' if storage.source else None
-            if init is None:
-                raise KernelArgError(f"{storage.name}: translate -o writes arrays only given as .npy files")
+        if file_inits and storage.data is not None:
+            if storage.source is None:
+                raise KernelArgError(f"{storage.name}: a written program takes contents only from .npy files")
+            init = f' = file("{_relative(storage.source, directory)}")'
         out.append(f".ub {storage.name} {storage.etype.name}[{storage.count}]{init}")
-    first = next((line.loc for line in translation.lines if line.loc), None)
+    # the prologue's position: the kernel's first line among the translation's (not that of a helper
+    # inlined from a header), so that the debugger starts in the kernel's own file
+    located = [line.loc for line in translation.lines if line.loc]
+    first = next((loc for loc in located if _same_path(loc[0], translation.path)), located[0] if located else None)
     position = None
     if first is not None:
         position = first
@@ -328,11 +325,14 @@ def program_text(translation, bindings: list[Binding], directory: Path, files_fo
         p = binding.param
         if binding.storage is not None:
             target = binding.storage.name + (f" + {binding.offset}" if binding.offset else "")
-            out.append(f"        mov     s{p.sreg}, {target:<24}; {p.name}")
+            out.append(_commented(f"mov s{p.sreg}, {target}", p.name))
         else:
             shown_value = "" if str(binding.value) == binding.text else f" = {binding.text}"
-            out.append(f"        mov     s{p.sreg}, {binding.value:<24}; {p.name}{shown_value}")
-    source_lines = {}
+            out.append(_commented(f"mov s{p.sreg}, {binding.value}", p.name + shown_value))
+    ctrl = ctrl_setting(translation)
+    if ctrl is not None:
+        out.append(_commented(f"sprset.ctrl {ctrl:#x}", "SetCtrlSpr before the call"))
+    source_lines, commented = {}, None
     for line in translation.lines:
         text = line.text.rstrip()
         if line.loc is not None and line.loc != position:
@@ -340,14 +340,43 @@ def program_text(translation, bindings: list[Binding], directory: Path, files_fo
             out.append(_loc_line(line.loc, directory))
         if line.loc is not None and _is_instruction(text):
             file, number, _col = line.loc
-            lines = source_lines.setdefault(file, _read_lines(file))
-            cpp = lines[number - 1].strip() if 0 < number <= len(lines) else ""
             where = number if _same_path(file, translation.path) else f"{Path(file).name}:{number}"
-            text = f"{'        ' + text.strip():<48}; {where}: {cpp}".rstrip()
+            comment = f"{where}"
+            if (file, number) != commented:         # the C++ text once, on the line's first instruction
+                lines = source_lines.setdefault(file, _read_lines(file))
+                cpp = lines[number - 1].strip() if 0 < number <= len(lines) else ""
+                comment += f": {shown(cpp)}" if cpp else ""
+                commented = (file, number)
+            text = _commented(text.strip(), comment)
         elif _is_instruction(text):
             text = "        " + text.strip()
         out.append(text)
     return "\n".join(out) + "\n"
+
+
+def ctrl_setting(translation) -> int | None:
+    """The CTRL register as the SetCtrlSpr<START, END>(VALUE) calls the translator found leave it:
+    bits START..END of a CTRL that starts at 0 set to VALUE, call after call; None without such calls."""
+    calls = translation.ctrl.get("SetCtrlSpr", [])
+    if not calls:
+        return None
+    ctrl = 0
+    for bits, values in calls:
+        try:
+            start, end = (int(text, 0) for text in bits)
+        except (TypeError, ValueError):
+            start = end = None
+        value = values[0] if len(values) == 1 else None
+        if start is None or value is None or not 0 <= start <= end <= 63:
+            raise CppFailed([], f"SetCtrlSpr<{', '.join(map(str, bits))}>: the bits (0 to 63) and the value must "
+                                "be constants for ascasm to set CTRL before the vector function runs")
+        field = (1 << (end - start + 1)) - 1
+        ctrl = (ctrl & ~(field << start)) | ((int(value) & field) << start)
+    return ctrl
+
+
+def _commented(instruction: str, comment: str) -> str:
+    return f"        {instruction:<40}; {comment}"
 
 
 def _is_instruction(text: str) -> bool:
@@ -447,17 +476,12 @@ def run_kernel(path, entry: str | None = None, *, engine: str | None = None, max
     kernel = build(translation, args, Path("."), ub_usable)
     machine = Machine(kernel.program, engine or auto_engine(), ub_usable, max_steps, store_inactive, strict)
     machine.run()
-    result = KernelResult(kernel, machine.state)
-    fault = machine.fault()
-    if fault is not None:
-        fault.result = result
-        raise fault
-    return result
+    return result_or_fault(machine, KernelResult(kernel, machine.state))
 
 
-def as_asm_error(error) -> AsmError:
-    """A translator CppError as an assembly error record (the run report's text and JSON)."""
+def as_asm_error(error: CppError) -> AsmError:
+    """A located CppError as an assembly error record (the run report's text and JSON)."""
     lines = _read_lines(error.file)
     text = lines[error.line - 1] if 0 < error.line <= len(lines) else ""
-    return AsmError(SourceLoc(error.file, error.line, error.col, error.col + 1, text), error.message,
-                    list(error.notes))
+    return AsmError(SourceLoc(error.file, error.line, max(1, error.col), max(error.col + 1, error.end_col), text),
+                    error.message, list(error.notes))

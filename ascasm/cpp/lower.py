@@ -9,6 +9,8 @@ s register is always in its type's range (wrapped, sign- or zero-extended) after
 Helper functions are inlined; Reg:: calls go through ascasm/isa/regapi.py."""
 from __future__ import annotations
 
+import ast
+import itertools
 import math
 import re
 from dataclasses import dataclass, field
@@ -18,9 +20,11 @@ from ..isa.operands import Kind
 from ..isa.table import BY_CAPI
 from . import cpptypes
 from .clang import CppError, error_at, loc_of, operator_of, qualified_name, tokens
+from .stubs import INCLUDE_DIR
 from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args
 
 MAX_INLINE_DEPTH = 16
+_STUBS = str(INCLUDE_DIR.resolve())
 VECTOR_BYTES = 256
 MAX_HW_LOOPS = 4
 HW_LOOP_MAX = 65535
@@ -96,7 +100,6 @@ class Frame:
     ret_type: CType | None = None
     runtime_depth: int = 0      # run-time ifs/loops entered in this function
     const_return: Const | None = None
-    members: dict | None = None   # for methods: the class's template arguments are in targs
 
 
 class ConstReturn(Exception):
@@ -141,6 +144,8 @@ class Lowering:
         self.frames: list[Frame] = []
         self.params: list[ParamSlot] = []
         self.captures: dict = {}    # decl hash -> RV for a block's captured locals and members
+        self.unfoldable: set = set()  # outer variables whose initialiser is not a constant
+        self.outer_decls: dict = {}   # name -> declaration of the locals and parameters around a block
         self.labels = 0
         self.const_only = 0
         self.hw_depth = 0
@@ -303,6 +308,7 @@ class Lowering:
 
     def bind(self, decl, value):
         self.frame.vars[decl.hash] = value
+        self.frame.vars[("name", decl.spelling)] = value    # for references libclang leaves unresolved
 
     def lookup_var(self, decl):
         for frame in reversed(self.frames):
@@ -315,7 +321,9 @@ class Lowering:
     # --- statements -------------------------------------------------------------------------
     def stmt(self, c):
         kind = c.kind.name
-        self.cur_loc = loc_of(c)
+        loc = loc_of(c)
+        if loc is not None and not _in_stubs(loc[0]):     # a stub's inlined body shows its call site
+            self.cur_loc = loc
         if kind == "COMPOUND_STMT":
             for child in c.get_children():
                 self.stmt(child)
@@ -363,9 +371,13 @@ class Lowering:
             if decl.kind.name in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL"):
                 return self.local_type(decl)
             raise error_at(decl, f"unsupported declaration ({decl.kind.name.lower()})")
-        ctype = self.resolve_type(decl.type, decl)
         init = _initializer(decl)
-        is_const = decl.type.is_const_qualified() or "constexpr" in tokens(decl)[:3]
+        value = None
+        if _is_auto(decl):
+            ctype, value = self.auto_type(decl, init)
+        else:
+            ctype = self.resolve_type(decl.type, decl)
+        is_const = decl.type.is_const_qualified() or _leading_constexpr(decl)
         if ctype.kind in _REG_FILE:
             reg = self.new_reg(_REG_FILE[ctype.kind], decl.spelling, loc_of(decl))
             var = RV(reg, ctype)
@@ -376,7 +388,8 @@ class Lowering:
         if ctype.kind in ("enum", "struct"):
             self.bind(decl, self.expr(init) if init is not None else Const(None, ctype))
             return
-        value = self.expr(init) if init is not None else None
+        if value is None and init is not None:
+            value = self.expr(init)
         if is_const and (value is None or isinstance(value, Const)):
             self.bind(decl, self.convert(value, ctype) if value is not None else Const(0, ctype))
             return
@@ -385,6 +398,23 @@ class Lowering:
         if value is not None:
             self.store(var, value)
         self.bind(decl, var)
+
+    def auto_type(self, decl, init):
+        """(type, value) of an `auto` variable: a register kind when a Reg call returns one (value
+        None: the call is lowered into the variable), else the initialiser's value and its type."""
+        if init is None:
+            raise error_at(decl, "'auto' without an initialiser")
+        call = _find_call(init)
+        if call is not None:
+            callee, _ = _callee(call)
+            name = self.callee_name(callee, call)[0].split("::")[-1]
+            api = regapi.lookup(name)
+            if api is not None and api.forms[0].ret:
+                return CType({"p": "mask", "r": "addr"}[api.forms[0].ret.split(":")[1]]), None
+        value = self.expr(init)
+        if value.ctype is None:
+            raise error_at(decl, "cannot tell this 'auto' variable's type: write the type")
+        return value.ctype, value
 
     def store(self, var: RV, value):
         """var = value (a scalar or pointer variable)."""
@@ -404,15 +434,11 @@ class Lowering:
             self.emit(f"mov {var.reg}, {value.reg}")
 
     def if_stmt(self, c):
-        children = list(c.get_children())
-        cond, then = children[-2] if len(children) == 3 else children[0], None
-        # children: [init?] cond then [else]
-        parts = [ch for ch in children]
-        is_constexpr = "constexpr" in tokens(c)[:3]
+        parts = list(c.get_children())          # [init;] cond then [else]
+        if parts[0].kind.name == "DECL_STMT":   # if (init; cond)
+            self.stmt(parts.pop(0))
         cond, then, other = parts[0], parts[1], parts[2] if len(parts) > 2 else None
-        if parts[0].kind.name == "DECL_STMT":       # if (init; cond)
-            self.stmt(parts[0])
-            cond, then, other = parts[1], parts[2], parts[3] if len(parts) > 3 else None
+        is_constexpr = _leading_constexpr(c, 3)
         value = self.try_const(cond)
         if value is not None:
             taken = then if self.truth(value) else other
@@ -487,6 +513,8 @@ class Lowering:
         only by the increment) and whose body lowers without a branch: a vloop."""
         if self.hw_depth >= MAX_HW_LOOPS or c.kind.name != "FOR_STMT" or cond is None or inc is None:
             return False
+        if any(_may_branch(ch) for ch in body.walk_preorder()):
+            return False
         shape = _counted_shape(c, cond, inc)
         if shape is None:
             return False
@@ -499,7 +527,7 @@ class Lowering:
         count = self.try_const(bound)
         if count is not None and not (0 <= self.const_number(count) <= HW_LOOP_MAX):
             return False
-        saved_lines, saved_regs, saved_labels, saved_loops = len(self.lines), len(self.regs), self.labels, len(self.loops)
+        saved_lines, saved_labels, saved_loops = len(self.lines), self.labels, len(self.loops)
         start_count = self.lines[-1:] and self.lines[-1]
         # the counter must start at 0: its initialiser is the line just emitted (mov %sI, 0)
         if not (start_count and start_count.text == f"mov {counter.reg}, 0"):
@@ -508,7 +536,7 @@ class Lowering:
             bound_val = self.expr(_strip(bound))
             if not (isinstance(bound_val, RV) and bound_val.ctype.kind == "int" and bound_val.ctype.width <= 2
                     and not bound_val.ctype.signed):
-                del self.lines[saved_lines:], self.regs[saved_regs:]
+                del self.lines[saved_lines:]
                 return False
             count_text = str(bound_val.reg)
         else:
@@ -526,7 +554,8 @@ class Lowering:
             self.hw_depth -= 1
             self.loop_stack.pop()
         if any(_is_branch(line.text) for line in self.lines[body_start:]):
-            del self.lines[saved_lines:], self.regs[saved_regs:], self.loops[saved_loops:]
+            # lower it again as a branch loop; the virtual registers made meanwhile stay unused
+            del self.lines[saved_lines:], self.loops[saved_loops:]
             self.labels = saved_labels
             return False
         self.cur_loc = loc_of(inc)
@@ -635,10 +664,13 @@ class Lowering:
         return value
 
     def expr(self, c, discard=False):
+        """c's value (a Const or an RV). `discard`: only its effect is wanted (a statement)."""
         kind = c.kind.name
         handler = getattr(self, "x_" + kind.lower(), None)
         if handler is None:
             raise error_at(c, f"unsupported expression ({kind.lower().replace('_', ' ')}) in a vector function")
+        if discard and kind == "UNARY_OPERATOR":
+            return self.x_unary_operator(c, discard=True)
         return handler(c)
 
     def x_unexposed_expr(self, c):
@@ -683,7 +715,7 @@ class Lowering:
         return Const(tokens(c)[0] == "true", BOOL)
 
     def x_character_literal(self, c):
-        return Const(ord(eval(tokens(c)[0])), S32)
+        return Const(ord(ast.literal_eval(tokens(c)[0])), S32)
 
     def x_cxx_null_ptr_literal_expr(self, c):
         return Const(0, U64)
@@ -716,7 +748,8 @@ class Lowering:
         """A variable not declared in the translated code: a constexpr global or static member
         (folded), or a captured local/member of a __VEC_SCOPE__ block (a parameter)."""
         init = _initializer(decl)
-        if init is not None and (decl.type.is_const_qualified() or "constexpr" in tokens(decl)[:4]):
+        if init is not None and decl.hash not in self.unfoldable and (
+                decl.type.is_const_qualified() or _leading_constexpr(decl) or _never_written(decl)):
             saved = self.frames
             self.frames = self.frames[:1] + [Frame(targs=dict(self.frames[0].targs))]
             try:
@@ -731,6 +764,7 @@ class Lowering:
                     value = Const(self.struct_value(ctype.name, value.value), ctype)
                 self.captures[decl.hash] = value
                 return value
+            self.unfoldable.add(decl.hash)
         if self.const_only:
             raise NotConstant
         if not self.capturing:
@@ -761,14 +795,11 @@ class Lowering:
             if isinstance(base, Const) and isinstance(base.value, dict) and c.spelling in base.value:
                 return base.value[c.spelling]
             if isinstance(base, Const) and isinstance(base.value, CType):
-                return self.static_member(c, base.value)
+                raise error_at(c, f"unsupported member access on the type {base.value}")
         if decl is not None and decl.kind.name in ("FIELD_DECL", "VAR_DECL"):
             bound = self.lookup_var(decl)
             return bound if bound is not None else self.outer_variable(c, decl)
         return self.token_value(c)
-
-    def static_member(self, c, ctype):
-        raise error_at(c, f"unsupported member access on {ctype}")
 
     def x_cxx_this_expr(self, c):
         return Const("this", None)
@@ -827,7 +858,7 @@ class Lowering:
         self.place(end)
         return result
 
-    def x_unary_operator(self, c):
+    def x_unary_operator(self, c, discard=False):
         op = operator_of(c)
         (child,) = list(c.get_children())
         if op in ("++", "--", "post++", "post--"):
@@ -835,7 +866,7 @@ class Lowering:
             if not isinstance(var, RV):
                 raise error_at(c, f"'{op.replace('post', '')}' on something that is not a variable")
             old = None
-            if op.startswith("post") and not getattr(self, "_discarding", False):
+            if op.startswith("post") and not discard:
                 old = RV(self.new_reg("s"), var.ctype)
                 self.emit(f"mov {old.reg}, {var.reg}")
             step = 1 if "++" in op else -1
@@ -1015,6 +1046,9 @@ class Lowering:
         return self.call(c)
 
     def call(self, c, dest: RV | None = None):
+        if c.spelling == "operator=":        # a class's assignment operator: mask = UpdateMask<T>(n)
+            children = list(c.get_children())
+            return self.assign(c, children[0], children[-1])
         callee, args = _callee(c)
         name, path, decl = self.callee_name(callee, c)
         if not name:
@@ -1031,7 +1065,7 @@ class Lowering:
         if short in regapi.REG_ALIASES and (in_reg or (decl is None and short != "DataCopy")):
             short = self.reg_alias(short, args)
         builtin = getattr(self, "builtin_" + short, None)
-        if builtin is not None and (decl is None or not _has_body(decl)):
+        if builtin is not None and (decl is None or not _has_body(decl)) and not (in_reg and regapi.lookup(short)):
             return builtin(c, callee, args)
         if in_reg or (regapi.lookup(short) is not None and decl is None):
             return self.reg_call(c, callee, short, args, dest)
@@ -1040,6 +1074,8 @@ class Lowering:
                               "(data movement between GM and UB, synchronisation and queues run on the scalar side)")
         if short.startswith("asc_"):
             return self.capi_call(c, short, args, dest)
+        if decl is not None and decl.kind.name == "FUNCTION_DECL" and decl.get_num_template_arguments() > 0:
+            decl = None           # an instantiation: inline its template's pattern, arguments deduced again
         target = decl if decl is not None and _has_body(decl) else self.index.function(short, len(args), path)
         if target is None:
             raise error_at(c, f"'{name}': no definition to inline and no Reg API of that name",
@@ -1097,6 +1133,9 @@ class Lowering:
     def explicit_template_args(self, callee) -> list[str]:
         """The `<...>` after the called name, as argument texts."""
         toks = tokens(callee) if callee is not None else []
+        if callee is not None and callee.spelling and callee.spelling not in toks:
+            raise error_at(callee, f"'{callee.spelling}' is called inside a macro: its template arguments cannot "
+                                   "be read (expand the macro in the source)")
         if "<" not in toks:
             return []
         start = toks.index("<")
@@ -1177,9 +1216,6 @@ class Lowering:
     def builtin_max(self, c, callee, args):
         return self.choose(c, args, ">")
 
-    builtin_Min = builtin_min
-    builtin_Max = builtin_max
-
     def choose(self, c, args, op):
         a, b = (self.expr(x) for x in args)
         if isinstance(a, Const) and isinstance(b, Const):
@@ -1195,6 +1231,14 @@ class Lowering:
         self.store(result, b)
         self.place(done)
         return result
+
+    def builtin___builtin_inff(self, c, callee, args):      # INFINITY, HUGE_VALF
+        return Const(math.inf, cpptypes.scalar("f32"))
+
+    builtin___builtin_huge_valf = builtin___builtin_inff
+
+    def builtin___builtin_nanf(self, c, callee, args):      # NAN
+        return Const(math.nan, cpptypes.scalar("f32"))
 
     def builtin_SetCtrlSpr(self, c, callee, args):
         targs = self.explicit_template_args(callee)
@@ -1219,7 +1263,7 @@ class Lowering:
                                        "TEMPLATE_TEMPLATE_PARAMETER")]
         for tp, text in zip(tparams, explicit):
             frame.targs[tp.spelling] = self.template_arg_value(text, c)
-        values = [self.call_arg(a) for a in args]
+        values = [self.expr(a) for a in args]
         # deduce the rest from the arguments' types
         for param, value in zip(params, values):
             _deduce(param.type.spelling, value, frame.targs, {tp.spelling for tp in tparams})
@@ -1234,6 +1278,7 @@ class Lowering:
                 finally:
                     self.frames.pop()
         self.frames.append(frame)
+        call_loc = self.cur_loc
         try:
             result_type = decl.result_type
             frame.ret_type = self.resolve_type(result_type, decl) if result_type.spelling not in ("void",) else None
@@ -1251,6 +1296,7 @@ class Lowering:
                 pass
         finally:
             self.frames.pop()
+            self.cur_loc = call_loc
         if any(line.text.endswith(frame.ret_label) for line in self.lines[-64:]):
             self.place(frame.ret_label)
         if frame.const_return is not None:
@@ -1259,17 +1305,13 @@ class Lowering:
             return frame.ret_reg
         return Const(0, S32)
 
-    def call_arg(self, arg):
-        value = self.expr(arg)
-        return value
-
     def bind_param(self, param, value, body):
         ctype = self.resolve_type(param.type, param)
         by_ref = param.type.kind.name in ("LVALUEREFERENCE", "RVALUEREFERENCE") or "&" in param.type.spelling
         if isinstance(value, RV) and (by_ref or value.ctype.kind not in ("int", "float", "bool", "ptr")):
             self.bind(param, value if not ctype.is_scalar else RV(value.reg, value.ctype))
             return
-        if isinstance(value, Const) and not _writes(body, {param.hash}):
+        if not _writes(body, {param.hash}):     # read only: the argument itself, converted
             self.bind(param, self.convert(value, ctype) if ctype.is_scalar else value)
             return
         var = RV(self.new_reg("s", param.spelling, loc_of(param)), ctype)
@@ -1284,7 +1326,9 @@ class Lowering:
                            [f"its reference page: reg-api, the function {name}; `ascasm explain Reg::` lists the "
                             "supported ones"])
         explicit = [self.template_arg_value(t, c) for t in self.explicit_template_args(callee)]
-        values = [self.reg_arg(a) for a in args]
+        values = [self.expr(a) for a in args]
+        if name == "CreateAddrReg" and len(values) in (4, 6, 8):
+            values = [self.addr_offset(c, values), Const(1, U32)]
         kinds = [_kind_of(v) for v in values]
         candidates = [f for f in api.forms if _matches(f, kinds)]
         if not candidates:
@@ -1357,9 +1401,13 @@ class Lowering:
             return str(int(self.const_number(value)))
         raise error_at(c, f"unsupported operand {op.text}")
 
-    def reg_arg(self, arg):
-        value = self.expr(arg)
-        return value
+    def addr_offset(self, c, values):
+        """CreateAddrReg with two to four (index, stride) pairs: the offset in elements,
+        index0 * stride0 + index1 * stride1 + ..., for iter's one-index form."""
+        total = Const(0, U32)
+        for index, stride in zip(values[::2], values[1::2]):
+            total = self.arith(c, "+", total, self.arith(c, "*", self.convert(index, U32), self.convert(stride, U32)))
+        return total
 
     def options_of(self, c, form, explicit, values) -> dict:
         options = {}
@@ -1474,17 +1522,25 @@ class Lowering:
         return text
 
     def token_value(self, c):
-        """An expression libclang leaves unexposed in a template (a dependent name): by its tokens."""
+        """An expression libclang leaves unexposed in a template (a dependent name): by its tokens;
+        a lone name is first looked for among the variables in scope."""
         text = " ".join(tokens(c))
         if not text:
             raise error_at(c, "unsupported expression")
+        if text.isidentifier():
+            for frame in reversed(self.frames):
+                if ("name", text) in frame.vars:
+                    return frame.vars[("name", text)]
+                if frame.ret_label is not None:
+                    break
+            decl = self.outer_decls.get(text)
+            if decl is not None:
+                bound = self.lookup_var(decl)
+                return bound if bound is not None else self.outer_variable(c, decl)
         return self.template_arg_value(text.replace(" :: ", "::"), c)
 
     def x_cxx_dependent_scope_member_expr(self, c):
         return self.token_value(c)
-
-    def x_type_ref(self, c):
-        return Const(self.resolve_type(c.type, c), None)
 
     def x_array_subscript_expr(self, c):
         raise error_at(c, "array subscripts (pointer dereference) are not supported in a vector function: "
@@ -1749,7 +1805,7 @@ def _for_parts(c):
     children = list(c.get_children())
     body = children[-1]
     rest = children[:-1]
-    toks = list(c.get_tokens())
+    toks = itertools.takewhile(lambda t: t.extent.start.offset < body.extent.start.offset, c.get_tokens())
     semis = [t.extent.start.offset for t in toks if t.spelling == ";"][:2]
     init = cond = inc = None
     for ch in rest:
@@ -1817,6 +1873,43 @@ def _writes(body, hashes: set) -> bool:
                 if d is not None and d.hash in hashes:
                     return True
     return False
+
+
+def _is_auto(decl) -> bool:
+    return decl.type.spelling.replace("const ", "").strip() in ("auto", "auto *", "auto &")
+
+
+def _may_branch(c) -> bool:
+    """Whether a statement of a loop body lowers to a branch (checked before trying a hardware loop,
+    so that nested loops are not lowered twice at every level): jumps, run-time ifs, while loops,
+    `?:`, `&&`, `||`."""
+    kind = c.kind.name
+    if kind in ("BREAK_STMT", "CONTINUE_STMT", "RETURN_STMT", "GOTO_STMT", "WHILE_STMT", "DO_STMT",
+                "CONDITIONAL_OPERATOR"):
+        return True
+    if kind == "IF_STMT":
+        return not _leading_constexpr(c, 3)
+    return kind == "BINARY_OPERATOR" and operator_of(c) in ("&&", "||")
+
+
+def _leading_constexpr(cursor, count=4) -> bool:
+    """`constexpr` among the first tokens of a declaration or an `if` (without lexing all of it)."""
+    return any(t.spelling == "constexpr" for t in itertools.islice(cursor.get_tokens(), count))
+
+
+def _in_stubs(path: str) -> bool:
+    return path.startswith(_STUBS)
+
+
+def _never_written(decl) -> bool:
+    """A local of the function around a __VEC_SCOPE__ block that nothing assigns after its
+    initialisation (so a constant initialiser is its value everywhere)."""
+    if decl.kind.name != "VAR_DECL":
+        return False
+    function = decl.semantic_parent
+    body = _body(function) if function is not None and function.kind.name in (
+        "FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD") else None
+    return decl.kind.name == "VAR_DECL" and body is not None and not _writes(body, {decl.hash})
 
 
 def _is_branch(text: str) -> bool:

@@ -68,9 +68,10 @@ def _index_of(lines, tag) -> int:
 
 def _too_many(file, live, lines, at):
     loc = lines[max(at, 0)].loc or (None, 0, 0)
-    names = sorted({reg.name for reg in live if reg.name and reg.name != "temporary"})
-    temps = sum(1 for reg in live if not reg.name or reg.name == "temporary")
-    listed = ", ".join(names) + (f" and {temps} temporaries" if temps else "")
+    named = sorted((reg for reg in live if reg.name and reg.name != "temporary"), key=lambda reg: reg.number)
+    temps = len(live) - len(named)
+    listed = ", ".join(reg.name for reg in named) + (f" and {temps} temporaries" if temps else "")
+    where = ", ".join(f"{reg.name} (line {reg.loc[1]})" for reg in named if reg.loc)
     raise CppError(f"too many live {FILE_NAMES[file]} values here: {len(live)} at once, the machine has "
                    f"{REGISTERS[file]} {file} registers ({listed})", loc[0], loc[1], loc[2],
-                   [f"{reg.name} declared at line {reg.loc[1]}" for reg in live if reg.name and reg.loc][:12])
+                   [f"declared at: {where}"] if where else [])

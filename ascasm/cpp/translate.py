@@ -326,6 +326,8 @@ def translate(path, entry: str | None = None, *, template_args=None, defines=(),
     else:
         lowering.capturing = True
         body = unit.block
+        lowering.outer_decls = _names_before(unit.function, body)
+        _declare_outer_registers(lowering, body)
     try:
         lowering.stmt(body)
     except ConstReturn:
@@ -339,7 +341,53 @@ def translate(path, entry: str | None = None, *, template_args=None, defines=(),
     params = [Param(p.name, p.kind, p.etype, assignment[p.reg.number], p.cpp_type) for p in lowering.params]
     out = [AsmLine(regalloc.rewrite(line.text, assignment), line.loc) for line in lines]
     out = _drop_unused_end(out)
+    _check_rows(out, path)
     return Translation(_printable(unit, lowering), path, params, out, dict(lowering.ctrl))
+
+
+def _names_before(function, block) -> dict:
+    """The parameters and locals of `function` declared before `block`, by name (the block's
+    references that libclang leaves unresolved are looked up here)."""
+    names = {}
+    for c in function.walk_preorder():
+        if c.kind.name in ("PARM_DECL", "VAR_DECL") and c.extent.start.offset < block.extent.start.offset:
+            names[c.spelling] = c
+    return names
+
+
+def _declare_outer_registers(lowering, block):
+    """Register variables (RegTensor, MaskReg, ...) a block uses but its function declares before it:
+    declared (and initialised) at the block's start, since registers hold nothing across the block's
+    boundary."""
+    start, end = block.extent.start.offset, block.extent.end.offset
+    seen = set()
+    for c in block.walk_preorder():
+        if c.kind.name != "DECL_REF_EXPR":
+            continue
+        decl = c.referenced or lowering.outer_decls.get(c.spelling)
+        if decl is None or decl.kind.name != "VAR_DECL" or decl.hash in seen:
+            continue
+        if start <= decl.extent.start.offset < end or not _same_file(str(decl.location.file), str(block.location.file)):
+            continue
+        seen.add(decl.hash)
+        ctype = lowering.try_resolve(decl.type, decl)
+        if ctype is not None and ctype.kind in ("vec", "mask", "addr", "ustore", "uload", "unalign"):
+            lowering.var_decl(decl)
+
+
+def _check_rows(lines, path):
+    """Assemble the lines (they name registers only) so that a row refusing an operand, such as a type
+    its page does not list, is reported at the C++ call rather than in the generated assembly."""
+    from ..asm.assembler import assemble
+    from ..asm.errors import AssemblyFailed
+    try:
+        assemble("\n".join(line.text for line in lines) + "\n", "<translation>")
+    except AssemblyFailed as failed:
+        error = failed.errors[0]
+        loc = lines[error.loc.line - 1].loc if 0 < error.loc.line <= len(lines) else None
+        text = lines[error.loc.line - 1].text if loc else ""
+        raise CppError(f"no ascasm row takes this call as written: {error.message}", *(loc or (path, 0, 0)),
+                       notes=[f"the instruction it became: {text}", *error.notes]) from None
 
 
 def _bind_parameters(lowering, function):

@@ -13,6 +13,7 @@ from ..isa import dtypes
 from ..isa.operands import Kind
 from ..state import MASK_SPR_NAME, MASK_SPR_SET, SPR_AR, SPR_NAMES, SPR_SQZN, SPR_SQZN_SET, VL
 from ..provenance import USER_EDIT
+from ..source import is_cpp
 from ..trace import source_text
 
 
@@ -25,8 +26,9 @@ def size_text(n: int) -> str:
 
 
 def insn_text(loc) -> str:
-    """An instruction's source without its label, comment and repeated blanks."""
-    text = re.sub(r"^[A-Za-z_][\w]*:\s*", "", source_text(loc))
+    """An instruction's source without its label, comment and repeated blanks (a C++ line: without
+    its comment and repeated blanks; `Reg::` is no label)."""
+    text = source_text(loc) if is_cpp(loc.file) else re.sub(r"^[A-Za-z_][\w]*:\s*", "", source_text(loc))
     return re.sub(r"\s+", " ", text)
 
 

@@ -143,7 +143,8 @@ APIS = (
            (Form("count:S", ("mask.upd {dst.b}, {count}",), ("T",), ret="dst:p"),)),
     RegApi("CreateAddrReg", PAGES + "寄存器数据类型/AddrReg.md",
            (Form("index:s stride:s", ("iter {dst.b}, {index}, {stride}",), ("T",), ret="dst:r",
-                 note="one index: iter's scaled form; the stride must be a constant"),)),
+                 note="iter's scaled form, the stride a constant; with two to four (index, stride) pairs the "
+                      "offset sum is computed in a scalar register first and the stride is 1"),)),
     # loads and stores
     RegApi("LoadAlign", PAGES + "Reg数据搬入/连续对齐搬入（LoadAlign）.md", _load_forms()),
     RegApi("StoreAlign", PAGES + "Reg数据搬出/连续对齐搬出（StoreAlign）.md", _store_forms()),
@@ -242,6 +243,10 @@ APIS = (
     RegApi("Reduce", PAGES + "归约计算/Reduce.md",
            tuple(Form("dst:v src:v mask:p", (f"{m} {{dst}}, {{src}}, {{mask}}",), ("type=SUM", "T", "U", MERGE),
                       (("type", t), ("mode", "ZEROING"))) for t, m in REDUCE_TYPES.items())),
+    *(RegApi(f"Reduce{t.title()}{blk}", PAGES + "归约计算/Reduce.md",
+             (Form("dst:v src:v mask:p", (f"{m}{'.blk' if blk else ''} {{dst}}, {{src}}, {{mask}}",), ("T", "U", MERGE),
+                   (("mode", "ZEROING"),), note=f"the older name of Reduce{'DataBlock' if blk else ''}<{t}>"),))
+      for t, m in REDUCE_TYPES.items() for blk in ("", "WithDataBlock")),
     RegApi("ReduceDataBlock", PAGES + "归约计算/ReduceDataBlock.md",
            tuple(Form("dst:v src:v mask:p", (f"{m}.blk {{dst}}, {{src}}, {{mask}}",), ("type=SUM", "T", MERGE),
                       (("type", t), ("mode", "ZEROING"))) for t, m in REDUCE_TYPES.items())),
@@ -293,7 +298,7 @@ REG_ALIASES = {"DataCopy": ("LoadAlign", "StoreAlign"), "DataCopyUnAlign": ("Loa
                "DataCopyGather": "Gather", "DataCopyScatter": "Scatter", "CompareScalar": "Compares",
                "MaskPack": "Pack", "MaskUnPack": "UnPack", "MaskInterleave": "Interleave",
                "MaskDeInterleave": "DeInterleave", "MaskSelect": "Select", "MaskAnd": "And", "MaskOr": "Or",
-               "MaskXor": "Xor", "MaskNot": "Not", "MaskMov": "Move"}
+               "MaskXor": "Xor", "MaskNot": "Not", "MaskMov": "Move", "Copy": "Move"}
 
 
 def lookup(name: str) -> RegApi | None:
