@@ -115,6 +115,26 @@ template <typename T>
 __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& params, const DataCopyPadParams& pad);
 template <typename T>
 __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params);
+// Multi-dimensional DMA copies (up to `dim` nested loops with per-loop strides and padding).
+template <uint8_t dim> struct MultiCopyLoopInfo {
+    uint64_t loopSrcStride[dim] = {}; uint32_t loopDstStride[dim] = {}; uint32_t loopSize[dim] = {};
+    uint8_t loopLpSize[dim] = {}; uint8_t loopRpSize[dim] = {};
+};
+template <typename T, uint8_t dim> struct MultiCopyParams {
+    MultiCopyLoopInfo<dim> loopInfo;
+    T constantValue = T();
+};
+struct MultiCopyConfig { bool isNddma = false; uint8_t leftPad = 0; uint8_t rightPad = 0; bool isReverse = false; };
+inline constexpr MultiCopyConfig kDefaultMultiCopyConfig = {};
+template <typename T, uint8_t dim, const MultiCopyConfig& config = kDefaultMultiCopyConfig>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const MultiCopyParams<T, dim>& params);
+// PaddingMode::Compact packs the rows of a padded copy without their padding.
+enum class PaddingMode { Normal, Compact };
+template <typename T, PaddingMode mode>
+__aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& params,
+                                   const DataCopyPadExtParams<T>& pad);
+template <typename T, PaddingMode mode>
+__aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& params);
 
 template <HardEvent evt> __aicore__ inline void SetFlag(int32_t eventId);
 template <HardEvent evt> __aicore__ inline void WaitFlag(int32_t eventId);
@@ -173,7 +193,6 @@ ASCASM_HOST_OP(WholeReduceMin) ASCASM_HOST_OP(BlockReduceSum) ASCASM_HOST_OP(Blo
 ASCASM_HOST_OP(BlockReduceMin) ASCASM_HOST_OP(Brcb) ASCASM_HOST_OP(Gather) ASCASM_HOST_OP(GatherMask)
 ASCASM_HOST_OP(Transpose) ASCASM_HOST_OP(TransDataTo5HD) ASCASM_HOST_OP(Copy) ASCASM_HOST_OP(Axpy)
 ASCASM_HOST_OP(Sort) ASCASM_HOST_OP(Sort32) ASCASM_HOST_OP(Concat) ASCASM_HOST_OP(Extract) ASCASM_HOST_OP(TopK)
-ASCASM_HOST_OP(Power) ASCASM_HOST_OP(Erf) ASCASM_HOST_OP(Sin) ASCASM_HOST_OP(Cos) ASCASM_HOST_OP(Tanh)
 ASCASM_HOST_OP(Sign) ASCASM_HOST_OP(Floor) ASCASM_HOST_OP(Ceil) ASCASM_HOST_OP(Round) ASCASM_HOST_OP(Trunc)
 ASCASM_HOST_OP(ArithProgression) ASCASM_HOST_OP(CreateVecIndex) ASCASM_HOST_OP(SetVectorMask)
 ASCASM_HOST_OP(SetMaskNorm) ASCASM_HOST_OP(SetMaskCount) ASCASM_HOST_OP(ResetMask) ASCASM_HOST_OP(LayerNorm)
@@ -181,6 +200,31 @@ ASCASM_HOST_OP(PairReduceSum) ASCASM_HOST_OP(FusedMulAdd) ASCASM_HOST_OP(MulAddD
 ASCASM_HOST_OP(CrossCoreSetFlag) ASCASM_HOST_OP(CrossCoreWaitFlag) ASCASM_HOST_OP(DataCacheCleanAndInvalid)
 ASCASM_HOST_OP(InitConstValue) ASCASM_HOST_OP(SetSysWorkspace)
 #undef ASCASM_HOST_OP
+// The math library's operations take the element type, then value options (e.g. a config).
+#define ASCASM_HOST_MATH(name) \
+    template <typename T = void, auto... options, typename... Args> \
+    __aicore__ inline void name(Args&&... args);
+ASCASM_HOST_MATH(Power) ASCASM_HOST_MATH(Erf) ASCASM_HOST_MATH(Erfc) ASCASM_HOST_MATH(Sin) ASCASM_HOST_MATH(Cos)
+ASCASM_HOST_MATH(Tanh) ASCASM_HOST_MATH(Atan) ASCASM_HOST_MATH(Fmod) ASCASM_HOST_MATH(Truncate)
+ASCASM_HOST_MATH(Ands) ASCASM_HOST_MATH(Ors)
+#undef ASCASM_HOST_MATH
+// Their configurations, with the algorithms public kernels select.
+struct DivConfig { DivAlgo algo = DivAlgo::INTRINSIC; };
+struct SqrtConfig { SqrtAlgo algo = SqrtAlgo::INTRINSIC; };
+enum class PowerAlgo { DOUBLE_FLOAT_TECH };
+struct PowerConfig { PowerAlgo algo; };
+enum class SinAlgo { RADIAN_REDUCTION };
+struct SinConfig { SinAlgo algo; };
+enum class CosAlgo { RADIAN_REDUCTION };
+struct CosConfig { CosAlgo algo; };
+enum class AtanAlgo { POLYNOMIAL_APPROXIMATION };
+struct AtanConfig { AtanAlgo algo; };
+enum class ErfAlgo { SUBSECTION_POLYNOMIAL_APPROXIMATION };
+struct ErfConfig { ErfAlgo algo; };
+enum class FmodAlgo { ITERATION_COMPENSATION };
+struct FmodConfig { FmodAlgo algo; uint32_t iterationNum = 0; };
+// Select's source modes.
+enum class SELMODE { VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
 template <typename T> __aicore__ inline int64_t ScalarCountLeadingZero(T value);
 template <int countValue, typename T> __aicore__ inline int64_t ScalarGetCountOfValue(T value);
 __aicore__ inline float ToFloat(half value);

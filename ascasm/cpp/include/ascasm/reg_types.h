@@ -69,12 +69,26 @@ struct CastTrait {
 };
 inline constexpr CastTrait castTrait = {};
 
-// The `auto mode` option of Div/Sqrt/Exp/Log/Ln: a merge mode, or one of these structs whose
-// second field asks for the high-precision variant.
-struct DivSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; bool precisionMode = false; };
-struct SqrtSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; bool precisionMode = false; };
-struct ExpSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; bool precisionMode = false; };
-struct LogSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; bool precisionMode = false; };
+// The `auto mode` option of Div/Sqrt/Exp/Log/Ln: a merge mode, or (a pointer to) one of these
+// structs: the merge mode, for Div and Sqrt a high-precision switch, and the algorithm, which
+// also chooses whether subnormals are kept (the *_FTZ_FALSE algorithms) or flushed.
+enum class DivAlgo {
+    INTRINSIC = 0, DIFF_COMPENSATION, PRECISION_1ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_FALSE,
+    PRECISION_1ULP_FTZ_FALSE
+};
+enum class SqrtAlgo { INTRINSIC = 0, FAST_INVERSE, PRECISION_1ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_FALSE, PRECISION_1ULP_FTZ_FALSE };
+enum class ExpAlgo { INTRINSIC = 0, PRECISION_1ULP_FTZ_TRUE, PRECISION_1ULP_FTZ_FALSE };
+enum class LogAlgo { INTRINSIC = 0, PRECISION_1ULP_FTZ_TRUE, PRECISION_1ULP_FTZ_FALSE };
+enum class LnAlgo { INTRINSIC = 0, PRECISION_1ULP_FTZ_TRUE, PRECISION_1ULP_FTZ_FALSE };
+struct DivSpecificMode {
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING; bool precisionMode = false; DivAlgo algo = DivAlgo::INTRINSIC;
+};
+struct SqrtSpecificMode {
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING; bool precisionMode = false; SqrtAlgo algo = SqrtAlgo::INTRINSIC;
+};
+struct ExpSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; ExpAlgo algo = ExpAlgo::INTRINSIC; };
+struct LogSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; LogAlgo algo = LogAlgo::INTRINSIC; };
+struct LnSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; LnAlgo algo = LnAlgo::INTRINSIC; };
 
 }  // namespace Reg
 
@@ -85,5 +99,6 @@ using Reg::SatMode; using Reg::RoundMode; using Reg::CMPMODE; using Reg::ReduceT
 using Reg::PairReduce; using Reg::HighLowPart; using Reg::GatherMaskMode; using Reg::DataCopyMode;
 using Reg::IndexOrder; using Reg::HistogramsBinType; using Reg::HistogramsType;
 using Reg::SpecialPurposeReg; using Reg::MemType; using Reg::LoadDist; using Reg::StoreDist;
-using Reg::MaskDist; using Reg::CastTrait;
+using Reg::MaskDist; using Reg::CastTrait; using Reg::DivAlgo; using Reg::SqrtAlgo; using Reg::ExpAlgo;
+using Reg::LogAlgo; using Reg::LnAlgo;
 }  // namespace AscendC
