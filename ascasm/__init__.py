@@ -1,11 +1,23 @@
 """ascasm: assembler, Cython interpreter and step debugger for the Ascend 950 vector-function ISA."""
 __version__ = "0.1.0"           # the one place the version is written (pyproject.toml reads it)
 
-from .api import Lanes, Result, RunWarning, assemble, run
-from .asm.assembler import assemble_file
-from .asm.errors import AssemblyFailed
-from .state import MachineState
-from .vm import Machine, MachineFault
+# The public names are imported on first use (PEP 562), so that `import ascasm.cli` for
+# `ascasm --version` or a submodule import does not pay for numpy, the assembler and the executors.
+_EXPORTS = {"assemble": "api", "run": "api", "Result": "api", "Lanes": "api", "RunWarning": "api",
+            "assemble_file": "asm.assembler", "AssemblyFailed": "asm.errors", "MachineState": "state",
+            "Machine": "vm", "MachineFault": "vm"}
 
-__all__ = ["assemble", "assemble_file", "run", "Result", "Lanes", "RunWarning", "AssemblyFailed", "Machine",
-           "MachineFault", "MachineState", "__version__"]
+__all__ = [*_EXPORTS, "__version__"]
+
+
+def __getattr__(name):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'ascasm' has no attribute {name!r}")
+    from importlib import import_module
+    value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(__all__)

@@ -13,24 +13,14 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
-from .asm.assembler import assemble_file, closest
+# Only light modules here: numpy, the assembler and the executors are imported by the functions that
+# use them, so that `--version`, `--help` and a usage error answer at once (bench/startup.py).
+from . import __version__
 from .asm.errors import AssemblyFailed
-from . import __version__, draw, stats
-from .debug_expr import float_text
-from .source import format_diagnostic, unreadable
-from .program import Buffer
-from .debugger import debug_main, parse_size
-from .debugger.views import size_text
-from .isa import BY_MNEMONIC
-from .isa.table import BY_CAPI
-from .explain import explain_lines, instruction_list, mnemonics_of
-from .limits import MAX_NUMBER_DIGITS, MAX_STEPS_LIMIT, TRACE_LIMIT_DEFAULT, shown, whole_number
+from .defaults import ENGINES, MAX_STEPS_DEFAULT, STORE_INACTIVE, UB_SIZE, UB_USABLE_DEFAULT
+from .limits import MAX_NUMBER_DIGITS, MAX_STEPS_LIMIT, TRACE_LIMIT_DEFAULT, parse_size, shown, whole_number
 from .outputs import CappedWriter, OutputRefused, TraceLimitReached, check_outputs
-from .state import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT
-from .trace import write_trace
-from .vm import ENGINES, STORE_INACTIVE, EngineMissing, Machine, MachineFault, auto_engine, run_warnings
+from .source import format_diagnostic, unreadable
 
 EXIT_OK, EXIT_ASM, EXIT_FAULT, EXIT_STEP_LIMIT, EXIT_EXPECT, EXIT_USAGE = 0, 1, 2, 3, 4, 64
 EXIT_OUTPUT = 74                # sysexits' EX_IOERR: standard output, a --dump or the trace failed
@@ -186,6 +176,7 @@ def _dispatch(args) -> int:
     if args.command == "explain":
         return explain_command(args.mnemonic)
     if args.command == "debug":
+        from .debugger import debug_main
         return debug_main(args.file, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
                           store_inactive=args.store_inactive, strict=args.strict)
     if args.command == "stats":
@@ -212,6 +203,7 @@ def fault_exit(fault: MachineFault) -> int:
 
 def stats_command(args) -> int:
     """`ascasm stats FILE`: run FILE step by step and report what it executed (ascasm/stats.py)."""
+    from . import stats
     loaded = load_or_report(args)
     if isinstance(loaded, int):
         return loaded
@@ -234,6 +226,7 @@ def stats_command(args) -> int:
 
 def draw_command(args) -> int:
     """`ascasm draw FILE --step N -o OUT.svg` (ascasm/draw.py)."""
+    from . import draw
     loaded = load_or_report(args)
     if isinstance(loaded, int):
         return loaded
@@ -285,6 +278,10 @@ class RunReport:
 
 
 def explain_command(name: str | None) -> int:
+    from .asm.assembler import closest
+    from .explain import explain_lines, instruction_list, mnemonics_of
+    from .isa import BY_MNEMONIC
+    from .isa.table import BY_CAPI
     if name is None:
         print("\n".join(instruction_list()))
         return EXIT_OK
@@ -312,6 +309,8 @@ def run_command(args) -> int:
 def load(args, report: RunReport) -> tuple | None:
     """Assemble args.file and load it into a machine as the machine options ask: (program, machine),
     or None with the failure (unreadable file, assembly errors, no engine) in `report`."""
+    from .asm.assembler import assemble_file
+    from .vm import EngineMissing, Machine, auto_engine
     path = Path(args.file)
     if unreadable(path):
         report.exit, report.usage_error = EXIT_USAGE, unreadable(path)
@@ -330,6 +329,8 @@ def load(args, report: RunReport) -> tuple | None:
 
 
 def execute(args) -> RunReport:
+    import numpy as np
+    from .vm import run_warnings
     report = RunReport(str(args.file))
     loaded = load(args, report)
     if loaded is None:
@@ -384,6 +385,8 @@ def execute(args) -> RunReport:
 def _run_traced(report: RunReport, program, machine, trace_path: Path | None, limit: int) -> bool:
     """Run `machine` writing its trace (to standard output when trace_path is None); False (with the
     report filled in) when writing failed or the trace limit stopped the run."""
+    from .debugger.views import size_text
+    from .trace import write_trace
     try:
         with (open(os.dup(sys.stdout.fileno()), "w") if trace_path is None else trace_path.open("w")) as trace_file:
             writer = CappedWriter(trace_file, limit)
@@ -479,6 +482,7 @@ def format_buffer(buf: Buffer, ub: np.ndarray, per_line: int = 16) -> str:
 def _element_text(value) -> str:
     """An element as text: integers exactly, floats as the shortest decimal that reads back to the same
     value of their type (f16 2050 prints as 2050, not numpy's 2.05e+03)."""
+    from .debug_expr import float_text
     return str(value.item()) if value.dtype.kind in "iu" else float_text(value, value.dtype)
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import ml_dtypes
 import numpy as np
 
 from .. import floats
+from ..isa import dtypes
 from . import hif8
 from ..isa import STOP_CODES
 from ..isa.table import CONVERSIONS, INSNS, post_update_base
@@ -773,7 +773,7 @@ def flush_subnormals(values: np.ndarray, etype) -> np.ndarray:
         return values
     bits = values.view(etype.bits)
     sign = etype.bits.type(1 << (8 * etype.width - 1))
-    subnormal = (np.abs(_wide(values)) < float(ml_dtypes.finfo(etype.np_dtype).smallest_normal)) & (bits & ~sign != 0)
+    subnormal = (np.abs(_wide(values)) < float(dtypes.finfo(etype).smallest_normal)) & (bits & ~sign != 0)
     return np.where(subnormal, bits & sign, bits).astype(etype.bits).view(etype.np_dtype)
 
 
@@ -957,7 +957,7 @@ def convert_lanes(values: np.ndarray, src, dst, mode: str, sat: bool, keep_nan: 
         wide = np.array([floats.exact_float64(int(v)) for v in values.tolist()], np.float64)
     with np.errstate(invalid="ignore"):
         out = floats.round_to_type(wide, dst, "rint" if mode == "exact" else mode).astype(np.float64)
-    largest = np.copysign(float(ml_dtypes.finfo(dst.np_dtype).max), wide)
+    largest = np.copysign(float(dtypes.finfo(dst).max), wide)
     overflowed = np.isfinite(wide) & ~np.isfinite(out)
     if sat:
         out = np.where(np.isnan(wide) & ~keep_nan, 0.0, np.where(overflowed | np.isinf(wide), largest, out))
