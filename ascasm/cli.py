@@ -202,26 +202,38 @@ def fault_exit(fault: MachineFault) -> int:
 
 
 def stats_command(args) -> int:
-    """`ascasm stats FILE`: run FILE step by step and report what it executed (ascasm/stats.py)."""
+    """`ascasm stats FILE`: run FILE at engine speed and report what it executed (ascasm/stats.py);
+    Ctrl-C reports the statistics of the steps done so far."""
     from . import stats
     loaded = load_or_report(args)
     if isinstance(loaded, int):
         return loaded
     program, machine = loaded
-    try:
-        collected = stats.collect(program, machine)
-    except KeyboardInterrupt:
-        print(f"ascasm: {interrupted_text(program, machine.state)}", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    fault = machine.fault()
-    stop = "halted" if fault is None else f"stopped by {fault.kind.lower().replace('_', ' ')} at step {fault.step}"
-    if fault is not None:
+    progress = _progress_line if sys.stderr.isatty() else None
+    collected, interrupted = stats.collect(program, machine, progress)
+    if progress is not None:
+        sys.stderr.write("\r\033[K")                      # clear the progress line
+    fault = None if interrupted else machine.fault()
+    if interrupted:
+        stop = interrupted_text(program, machine.state)
+        print(f"ascasm: {stop}", file=sys.stderr)
+    elif fault is None:
+        stop = "halted"
+    else:
+        stop = f"stopped by {fault.kind.lower().replace('_', ' ')} at step {fault.step}"
         print(fault, file=sys.stderr)
     if args.json:
         print(json.dumps(stats.stats_json(program, collected, stop), indent=1))
     else:
         print("\n".join(stats.report_lines(program, collected, stop)))
+    if interrupted:
+        return EXIT_INTERRUPTED
     return EXIT_OK if fault is None else fault_exit(fault)
+
+
+def _progress_line(steps: int):
+    sys.stderr.write(f"\r\033[Kascasm: {steps:,} steps so far (Ctrl-C stops and reports them)")
+    sys.stderr.flush()
 
 
 def draw_command(args) -> int:

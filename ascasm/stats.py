@@ -1,7 +1,10 @@
 """`ascasm stats FILE`: what a run executed — instructions per mnemonic and type, vector lanes active
 against lanes available, UB bytes read and written — and an *estimated* cycle count.
 
-The counts come from the same per-step records as `ascasm run --trace` (effects.StepLog). The
+The run goes at engine speed: the engine returns only after a row that may jump (a branch, a loop
+row, halt) and before a row that writes a mask register, so each call executes a straight run of
+consecutive rows under unchanged masks, and its counts, lanes and cycles follow from its first row and
+its length; the UB bytes come from the engine's write log (docs/bytecode.md "Write log"). The
 estimate is a throughput model, not a simulation of the pipeline (docs/cli.md "ascasm stats"):
 - an instruction occupies ceil(lanes / parallelism) cycles, parallelism being the elements per cycle
   of the C-API theoretical-throughput table for its operation and type (Ascend 950; the appendix
@@ -15,14 +18,24 @@ not modelled.
 """
 from __future__ import annotations
 
+import contextlib
 import math
+import signal
+import threading
+import time
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from .effects import LOG_CAPACITY
 from .isa import Kind
-from .lanes import governed_lanes, lane_width
-from .state import VL
-from .effects import StepLog
+from .lanes import governing_mask, lane_width
+from .state import LOG_FIELDS, LOG_READ, VL
 from .history import RUNNING
+
+CALL_BUDGET = 1 << 16       # steps per engine call at most: a Ctrl-C is seen within a fraction of a second
+PROGRESS_EVERY = 1.0        # seconds between progress reports
+LANES_CACHE_SIZE = 4096     # mask states whose per-row active lanes are kept
 
 # Elements per cycle from the throughput table (c-api-throughput.md) where it is below one full
 # vector (256 bytes) per cycle, by our mnemonic and lane type (vredsum: the source type). Every other
@@ -58,7 +71,6 @@ class Stats:
     ub_read: int = 0
     ub_written: int = 0
     cycles: int = 0
-    _pending_dual: bool = False                         # the previous instruction can share its cycle
 
     @property
     def lanes_active(self) -> int:
@@ -69,42 +81,152 @@ class Stats:
         return sum(row.lanes_total for row in self.by_insn.values())
 
 
-def collect(program, machine) -> Stats:
-    """Run `machine` to its stop one instruction at a time, counting what each executed step did."""
-    stats, state, log = Stats(), machine.state, StepLog(program, machine)
-    while state.status == RUNNING:
-        pc, before = state.pc, state.steps
-        insn = program.insns[pc] if pc < len(program.insns) else None
-        active = governed_lanes(insn, state) if insn is not None else None
-        _pc, effects, _records = log.step()
-        if state.steps == before:
-            break                                       # halt past the end, or a fault: nothing ran
-        _count(stats, insn, active, effects)
+class _Rows:
+    """What each row contributes when it executes, from the ISA table alone: its count key, its lanes,
+    the mask register that governs them and at which width, its cycle occupancy and dual issue."""
+
+    def __init__(self, program):
+        insns = program.insns
+        n = len(insns)
+        self.keys = [(i.spec.mnemonic, "/".join(t.name for t in i.types)) for i in insns]
+        self.lanes = np.zeros(n, np.int64)
+        self.mask_reg = np.full(n, -1, np.int64)            # -1: no pM (every lane counts as active)
+        self.mask_width = np.ones(n, np.int64)
+        self.occupancy, self.dual = [1] * n, [False] * n
+        self.jumps = np.zeros(n, np.uint8)                  # the engine returns after these rows ...
+        self.writes_mask = np.zeros(n, np.uint8)            # ... and before these (unless first)
+        for row, insn in enumerate(insns):
+            spec = insn.spec
+            if any(op.kind is Kind.VREG for op in spec.operands):
+                self.lanes[row] = VL // lane_width(insn)
+                mask = governing_mask(insn)
+                if mask is not None:
+                    self.mask_reg[row], self.mask_width[row] = mask
+            type_name = insn.types[-1].name if spec.mnemonic == "vredsum" else self.keys[row][1].split("/")[0]
+            per_cycle = PARALLELISM.get(spec.mnemonic, {}).get(type_name)
+            self.occupancy[row] = max(1, math.ceil(self.lanes[row] / per_cycle)) if per_cycle else 1
+            self.dual[row] = spec.mnemonic in DUAL_ISSUE and self.occupancy[row] == 1
+            self.jumps[row] = spec.family in JUMP_FAMILIES
+            self.writes_mask[row] = any(op.writes and op.kind is Kind.PREG for op in spec.operands)
+        self._runs: dict = {}
+
+    def lanes_under(self, cache: dict, state) -> np.ndarray:
+        """Per row, the lanes its mask leaves active in `state` (all its lanes when it has no pM or
+        the register is unset: it then faults, executing nothing); `cache` keeps recent mask states'."""
+        key = state.preg.tobytes() + state.preg_set.tobytes()
+        if key not in cache:
+            if len(cache) >= LANES_CACHE_SIZE:
+                cache.clear()
+            cache[key] = self._active_lanes(state)
+        return cache[key]
+
+    def _active_lanes(self, state) -> np.ndarray:
+        bits = np.unpackbits(state.preg, axis=1, bitorder="little")         # [register, bit]
+        # active lanes [register, lane width]: bit i*W of the register for lane i
+        table = np.zeros((len(bits), 9), np.int64)
+        for width in (1, 2, 4, 8):
+            table[:, width] = bits[:, ::width].sum(axis=1)
+        reg = np.maximum(self.mask_reg, 0)
+        active = table[reg, self.mask_width]
+        governed = (self.mask_reg >= 0) & state.preg_set[reg].astype(bool)
+        return np.where(governed, np.minimum(active, self.lanes), self.lanes)
+
+    def cycles(self, first: int, count: int, pending: bool) -> tuple[int, bool]:
+        """Estimated cycles of rows first .. first+count-1 executed in order, entered with the previous
+        instruction able to share its cycle (`pending`); and whether the last one can."""
+        key = (first, count, pending)
+        if key not in self._runs:
+            cycles = 0
+            for row in range(first, first + count):
+                if self.dual[row] and pending:
+                    pending = False                          # issued in the previous instruction's cycle
+                else:
+                    cycles += self.occupancy[row]
+                    pending = self.dual[row]
+            self._runs[key] = (cycles, pending)
+        return self._runs[key]
+
+
+JUMP_FAMILIES = frozenset(("branch", "cond_branch", "halt", "loop", "endloop"))
+
+
+def collect(program, machine, progress=None) -> tuple[Stats, bool]:
+    """Run `machine` to its stop at engine speed, counting what the executed steps did. Returns the
+    statistics and whether Ctrl-C ended the run early (the statistics then cover exactly the steps
+    done). `progress(steps)` is called about every PROGRESS_EVERY seconds of a long run."""
+    stats, state, rows = Stats(), machine.state, _Rows(program)
+    n = len(program.insns)
+    executed = np.zeros(n + 1, np.int64)                # difference array of per-row execution counts
+    active = np.zeros(n, np.int64)                      # per row, active lanes summed over its executions
+    first_call = np.full(n, np.iinfo(np.int64).max)     # per row, the call that first ran it
+    lanes_cache: dict = {}
+    log = np.zeros((LOG_CAPACITY, len(LOG_FIELDS)), np.int64)
+    pending, calls, next_report = False, 0, time.monotonic() + PROGRESS_EVERY
+    machine.set_stop_rows(rows.writes_mask, rows.jumps)
+    machine.set_log(log)
+    try:
+        with _ctrl_c_flag() as interrupted:
+            while state.status == RUNNING and not interrupted():
+                first, steps = state.pc, state.steps
+                # a row writing a mask starts a call (the rows before it ended the previous one): it
+                # runs under the masks before the call, every later row under the masks after it
+                lanes_before = rows.lanes_under(lanes_cache, state) if first < n and rows.writes_mask[first] else None
+                machine.run(CALL_BUDGET)
+                count = state.steps - steps
+                _count_log(stats, log[:machine.log_length])
+                machine.clear_log()
+                if count == 0:
+                    continue
+                end = first + count
+                executed[first] += 1
+                executed[end] -= 1
+                lanes = rows.lanes_under(lanes_cache, state)
+                active[first:end] += lanes[first:end]
+                if lanes_before is not None:
+                    active[first] += lanes_before[first] - lanes[first]
+                np.minimum(first_call[first:end], calls, out=first_call[first:end])
+                calls += 1
+                cycles, pending = rows.cycles(first, count, pending)
+                stats.cycles += cycles
+                if progress is not None and time.monotonic() >= next_report:
+                    progress(state.steps)
+                    next_report = time.monotonic() + PROGRESS_EVERY
+            stopped_early = interrupted()
+    finally:
+        machine.set_log(None)
+        machine.set_stop_rows(None, None)
+    executed = np.cumsum(executed)[:n]
+    for row in sorted(np.flatnonzero(executed).tolist(), key=lambda r: (first_call[r], r)):
+        entry = stats.by_insn.setdefault(rows.keys[row], Row())
+        entry.count += int(executed[row])
+        entry.lanes_total += int(rows.lanes[row] * executed[row])
+        entry.lanes_active += int(active[row])
     stats.steps = state.steps
-    return stats
+    return stats, stopped_early
 
 
-def _count(stats: Stats, insn, active, effects):
-    spec = insn.spec
-    key = (spec.mnemonic, "/".join(t.name for t in insn.types))
-    row = stats.by_insn.setdefault(key, Row())
-    row.count += 1
-    lanes = 0
-    if any(op.kind is Kind.VREG for op in spec.operands):
-        lanes = VL // lane_width(insn)
-        row.lanes_total += lanes
-        row.lanes_active += lanes if active is None else int(active.sum())
-    stats.ub_read += sum(span.count * span.width for span in effects.ub_reads)
-    stats.ub_written += sum(span.count * span.width for span in effects.ub_writes or [])
-    type_name = insn.types[-1].name if spec.mnemonic == "vredsum" else key[1].split("/")[0]
-    per_cycle = PARALLELISM.get(spec.mnemonic, {}).get(type_name)
-    occupancy = max(1, math.ceil(lanes / per_cycle)) if per_cycle else 1
-    dual = spec.mnemonic in DUAL_ISSUE and occupancy == 1
-    if dual and stats._pending_dual:
-        stats._pending_dual = False                     # issued in the previous instruction's cycle
-    else:
-        stats.cycles += occupancy
-        stats._pending_dual = dual
+def _count_log(stats: Stats, records: np.ndarray):
+    nbytes = records[:, 4] * records[:, 5]                      # width * count
+    reads = records[:, 2] == LOG_READ
+    stats.ub_read += int(nbytes[reads].sum())
+    stats.ub_written += int(nbytes[~reads].sum())
+
+
+@contextlib.contextmanager
+def _ctrl_c_flag():
+    """While the block runs, Ctrl-C sets a flag (read by calling what this yields) instead of raising
+    in the middle of the bookkeeping, so the statistics always cover whole engine calls."""
+    hit = [False]
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        def handler(signum, frame):
+            hit[0] = True
+        previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield lambda: hit[0]
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def report_lines(program, stats: Stats, stop: str) -> list[str]:
