@@ -30,12 +30,12 @@ import numpy as np
 from .effects import LOG_CAPACITY
 from .isa import Kind
 from .lanes import governing_mask, lane_width
-from .state import LOG_FIELDS, LOG_READ, VL
+from .state import LOG_FIELDS, LOG_READ, LOG_RESERVE, VL
 from .history import RUNNING
 
 CALL_BUDGET = 1 << 16       # steps per engine call at most: a Ctrl-C is seen within a fraction of a second
 PROGRESS_EVERY = 1.0        # seconds between progress reports
-LANES_CACHE_SIZE = 4096     # mask states whose per-row active lanes are kept
+LANES_CACHE_SIZE = 4096     # mask states whose per-row active lanes are kept between flushes
 
 # Elements per cycle from the throughput table (c-api-throughput.md) where it is below one full
 # vector (256 bytes) per cycle, by our mnemonic and lane type (vredsum: the source type). Every other
@@ -110,17 +110,9 @@ class _Rows:
             self.writes_mask[row] = any(op.writes and op.kind is Kind.PREG for op in spec.operands)
         self._runs: dict = {}
 
-    def lanes_under(self, cache: dict, state) -> np.ndarray:
+    def active_lanes(self, state) -> np.ndarray:
         """Per row, the lanes its mask leaves active in `state` (all its lanes when it has no pM or
-        the register is unset: it then faults, executing nothing); `cache` keeps recent mask states'."""
-        key = state.preg.tobytes() + state.preg_set.tobytes()
-        if key not in cache:
-            if len(cache) >= LANES_CACHE_SIZE:
-                cache.clear()
-            cache[key] = self._active_lanes(state)
-        return cache[key]
-
-    def _active_lanes(self, state) -> np.ndarray:
+        the register is unset: it then faults, executing nothing)."""
         bits = np.unpackbits(state.preg, axis=1, bitorder="little")         # [register, bit]
         # active lanes [register, lane width]: bit i*W of the register for lane i
         table = np.zeros((len(bits), 9), np.int64)
@@ -155,54 +147,95 @@ def collect(program, machine, progress=None) -> tuple[Stats, bool]:
     statistics and whether Ctrl-C ended the run early (the statistics then cover exactly the steps
     done). `progress(steps)` is called about every PROGRESS_EVERY seconds of a long run."""
     stats, state, rows = Stats(), machine.state, _Rows(program)
-    n = len(program.insns)
-    executed = np.zeros(n + 1, np.int64)                # difference array of per-row execution counts
-    active = np.zeros(n, np.int64)                      # per row, active lanes summed over its executions
-    first_call = np.full(n, np.iinfo(np.int64).max)     # per row, the call that first ran it
-    lanes_cache: dict = {}
+    tally = _Tally(rows)
     log = np.zeros((LOG_CAPACITY, len(LOG_FIELDS)), np.int64)
-    pending, calls, next_report = False, 0, time.monotonic() + PROGRESS_EVERY
+    log_full = LOG_CAPACITY - 2 * LOG_RESERVE
+    pending, next_report = False, time.monotonic() + PROGRESS_EVERY
+    masks = tally.masks_of(state)
     machine.set_stop_rows(rows.writes_mask, rows.jumps)
     machine.set_log(log)
     try:
         with _ctrl_c_flag() as interrupted:
             while state.status == RUNNING and not interrupted():
-                first, steps = state.pc, state.steps
-                # a row writing a mask starts a call (the rows before it ended the previous one): it
-                # runs under the masks before the call, every later row under the masks after it
-                lanes_before = rows.lanes_under(lanes_cache, state) if first < n and rows.writes_mask[first] else None
+                first, steps, masks_before = state.pc, state.steps, masks
                 machine.run(CALL_BUDGET)
                 count = state.steps - steps
-                _count_log(stats, log[:machine.log_length])
-                machine.clear_log()
+                if machine.log_length >= log_full:
+                    _count_log(stats, log[:machine.log_length])
+                    machine.clear_log()
                 if count == 0:
                     continue
-                end = first + count
-                executed[first] += 1
-                executed[end] -= 1
-                lanes = rows.lanes_under(lanes_cache, state)
-                active[first:end] += lanes[first:end]
-                if lanes_before is not None:
-                    active[first] += lanes_before[first] - lanes[first]
-                np.minimum(first_call[first:end], calls, out=first_call[first:end])
-                calls += 1
+                # masks change only at a call's first row (the engine stops before any other row that
+                # writes one): that row ran under the masks before the call, the rest under those after
+                if rows.writes_mask[first]:
+                    masks = tally.masks_of(state)
+                tally.add(first, count, masks_before, masks)
                 cycles, pending = rows.cycles(first, count, pending)
                 stats.cycles += cycles
                 if progress is not None and time.monotonic() >= next_report:
                     progress(state.steps)
                     next_report = time.monotonic() + PROGRESS_EVERY
+                if tally.full():
+                    tally.flush()
+                    masks = tally.masks_of(state)
             stopped_early = interrupted()
     finally:
+        _count_log(stats, log[:machine.log_length])
         machine.set_log(None)
         machine.set_stop_rows(None, None)
-    executed = np.cumsum(executed)[:n]
-    for row in sorted(np.flatnonzero(executed).tolist(), key=lambda r: (first_call[r], r)):
+    tally.flush()
+    for row in tally.order:
         entry = stats.by_insn.setdefault(rows.keys[row], Row())
-        entry.count += int(executed[row])
-        entry.lanes_total += int(rows.lanes[row] * executed[row])
-        entry.lanes_active += int(active[row])
+        entry.count += int(tally.executed[row])
+        entry.lanes_total += int(rows.lanes[row] * tally.executed[row])
+        entry.lanes_active += int(tally.active[row])
     stats.steps = state.steps
     return stats, stopped_early
+
+
+class _Tally:
+    """Engine calls counted by (first row, steps, masks before, masks after): a dictionary increment
+    per call; `flush` adds them up per row. The mask states met are numbered; at most
+    LANES_CACHE_SIZE are kept between flushes."""
+
+    def __init__(self, rows: _Rows):
+        n = len(rows.keys)
+        self.rows = rows
+        self.executed = np.zeros(n, np.int64)             # per row, its executions
+        self.active = np.zeros(n, np.int64)               # per row, active lanes summed over them
+        self.order: list = []                             # rows in the order they first ran
+        self.seen = np.zeros(n, bool)
+        self.calls: dict = {}
+        self.mask_ids: dict = {}
+        self.lanes: list = []                             # per mask state, per row active lanes
+
+    def masks_of(self, state) -> int:
+        key = state.preg.tobytes() + state.preg_set.tobytes()
+        number = self.mask_ids.get(key)
+        if number is None:
+            number = self.mask_ids[key] = len(self.lanes)
+            self.lanes.append(self.rows.active_lanes(state))
+        return number
+
+    def add(self, first: int, count: int, masks_before: int, masks_after: int):
+        key = (first, count, masks_before, masks_after)
+        self.calls[key] = self.calls.get(key, 0) + 1
+
+    def full(self) -> bool:
+        return len(self.lanes) >= LANES_CACHE_SIZE
+
+    def flush(self):
+        for (first, count, before, after), calls in self.calls.items():      # (in first-call order)
+            end = first + count
+            self.executed[first:end] += calls
+            self.active[first:end] += calls * self.lanes[after][first:end]
+            self.active[first] += calls * (self.lanes[before][first] - self.lanes[after][first])
+            new = np.flatnonzero(~self.seen[first:end]) + first
+            self.order.extend(new.tolist())
+            self.seen[new] = True
+        self.calls.clear()
+        self.mask_ids.clear()
+        self.lanes.clear()
 
 
 def _count_log(stats: Stats, records: np.ndarray):
