@@ -28,6 +28,8 @@ from .state import MASK_SPR_NAME, UB_SIZE, VL, MachineState
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 DEFAULT_HISTORY_CAP = 64 << 20          # bytes of undo log kept for reverse execution
 FAST_CHUNK = 1 << 20                    # engine budget per call in a fast run (lets Ctrl-C through)
+SEGMENT_STEPS = 1 << 20                 # a fast run keeps a checkpoint at least this often: `back`
+                                        # replays at most this many steps, `why` searches one at a time
 
 
 @dataclass
@@ -218,6 +220,7 @@ class Recorder:
         if state.status != RUNNING:
             return 0
         checkpoint, steps0 = Snapshot(state), state.steps
+        start = steps0
         end = steps0 + ((1 << 62) if budget is None else budget)
         before, after, at_stop = stops or (None, None, lambda: False)
         self.machine.set_stop_rows(before, after)
@@ -226,11 +229,14 @@ class Recorder:
                 left = end - state.steps
                 if left <= 0 or self.machine.run(min(left, FAST_CHUNK)) != RUNNING or at_stop():
                     break
+                if state.steps - steps0 >= SEGMENT_STEPS:      # a new segment with its own checkpoint
+                    self._end_segment(checkpoint, steps0, state.steps - steps0)
+                    checkpoint, steps0 = Snapshot(state), state.steps
         finally:
             self.machine.set_stop_rows(None, None)     # replays (back, why, rc) must run unstopped
-            moves = state.steps - steps0 + (1 if self._stopped_without_step() else 0)
-            self._end_segment(checkpoint, steps0, moves)
-        return moves
+            last = state.steps - steps0 + (1 if self._stopped_without_step() else 0)
+            self._end_segment(checkpoint, steps0, last)
+        return state.steps - start + (1 if self._stopped_without_step() else 0)
 
     def run_checked(self, stop_after) -> int:
         """Run until `stop_after(pc)`, called after each instruction with its pc, returns True or the
@@ -346,6 +352,17 @@ class Recorder:
             self._restore(current)
             self._sync_shadows()
 
+    def _run_until(self, rows: np.ndarray, budget: int) -> int:
+        """Run at most `budget` steps, stopping before any row flagged in `rows` (except the first);
+        returns the moves made."""
+        state, steps = self.state, self.state.steps
+        self.machine.set_stop_rows(rows, None)
+        try:
+            self.machine.run(budget)
+        finally:
+            self.machine.set_stop_rows(None, None)
+        return state.steps - steps + (1 if self._stopped_without_step() else 0)
+
     def last_writers(self, name: str, positions: np.ndarray) -> np.ndarray:
         """The last writer of each position of map `name` (see `writers`), searching the segments in
         the history that ran after the recorded writer."""
@@ -371,11 +388,19 @@ class Recorder:
         else:
             registers = {f"{name}{p // VL if name == 'v' else p}" for p in positions.tolist()}
         may_write = [bool(registers & writes) for writes in self.row_writes]
+        writers = np.array(may_write[:self._n], np.uint8)
 
         def search(lo, hi, advance):
             hits = {}
-            for _ in range(lo, hi):
+            moved = lo
+            while moved < hi:
+                if state.status == RUNNING and not may_write[state.pc]:
+                    made = self._run_until(writers, hi - moved)        # at engine speed to the next writer
+                    if made:
+                        moved += made
+                        continue
                 pc, effects = advance()
+                moved += 1
                 if effects is None or not may_write[pc]:
                     continue
                 for map_name, where, rows in effect_rows(effects, pc, state.steps):

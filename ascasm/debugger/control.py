@@ -293,8 +293,10 @@ class RunControl:
 
     # ------------------------------------------------------------------ running backward
     def back(self, count: int) -> int:
-        """Undo up to `count` moves; returns how many were undone."""
-        done = self.recorder.back(count)
+        """Undo up to `count` moves; returns how many were undone. Ctrl-C does not stop it halfway:
+        a replay is at most history.SEGMENT_STEPS steps, and the machine ends exactly `count` back."""
+        with self.interruptible():
+            done = self.recorder.back(count)
         if done:
             self.resync_watches()
         return done
