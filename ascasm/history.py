@@ -13,6 +13,7 @@ step still kept, and `why` says when a write may hide in a dropped stretch.
 """
 from __future__ import annotations
 
+import time
 import zlib
 from collections import deque
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from .state import MASK_SPR_NAME, UB_SIZE, VL, MachineState
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 DEFAULT_HISTORY_CAP = 64 << 20          # bytes of undo log kept for reverse execution
 FAST_CHUNK = 1 << 20                    # engine budget per call in a fast run (lets Ctrl-C through)
+PROGRESS_EVERY = 1.0                    # seconds between progress lines of a long search
 SEGMENT_STEPS = 1 << 20                 # a fast run keeps a checkpoint at least this often: `back`
                                         # replays at most this many steps, `why` searches one at a time
 
@@ -107,6 +109,7 @@ class Recorder:
         self.dropped = 0                 # history entries dropped at the cap so far
         self.horizon = 0                 # steps up to this ran in a segment whose checkpoint was dropped
         self.on_drop = None              # called when the cap drops history
+        self.on_progress = None          # called with a line of text about every second of a long search
         self.writers = {"ub": never(UB_SIZE), "v": never(32 * VL), "p": never(8), "a": never(8),
                         "s": never(32), "u": never(4), "q": never(4), "AR": never(1), "SQZN": never(1),
                         "LOOP": never(1), MASK_SPR_NAME: never(1), "CTRL": never(1)}
@@ -367,13 +370,20 @@ class Recorder:
         """The last writer of each position of map `name` (see `writers`), searching the segments in
         the history that ran after the recorded writer."""
         rows = self.writers[name][positions].copy()
-        for segment in reversed(self.segments()):
+        segments = self.segments()
+        searched, next_report = 0, time.monotonic() + PROGRESS_EVERY
+        for segment in reversed(segments):
             open_ = np.flatnonzero(rows["step"] <= segment.steps_before)
             if open_.size == 0:
                 continue
             found = self._search_writes(segment, name, positions[open_])
             for k, row in found.items():
                 rows[open_[k]] = row
+            searched += segment.moves
+            if self.on_progress is not None and time.monotonic() >= next_report:
+                self.on_progress(f"searched {searched:,} of {sum(s.moves for s in segments):,} steps run by "
+                                 f"continue (Ctrl-C stops the search)")
+                next_report = time.monotonic() + PROGRESS_EVERY
         return rows
 
     def _search_writes(self, segment: Segment, name: str, positions: np.ndarray) -> dict:

@@ -89,3 +89,18 @@ def test_why_runs_at_engine_speed_between_possible_writers():
     assert (int(s1["step"]), int(s1["pc"])) == (2 + 3 * 49999 + 1, 2)
     assert set(single_steps) == {2}
     assert isinstance(recorder.history[-1], Segment)
+
+
+def test_a_long_why_reports_progress():
+    program = assemble(LOOP, "loop.s")
+    recorder = Recorder(program, Machine(program))
+    with mock.patch.object(history, "SEGMENT_STEPS", 10000), mock.patch.object(history, "FAST_CHUNK", 10000):
+        recorder.run_fast()
+    lines = []
+    recorder.on_progress = lines.append
+    with mock.patch.object(history, "PROGRESS_EVERY", 0.0):      # every segment searched reports
+        (s5,) = recorder.last_writers("s", np.array([5]))
+    assert (int(s5["step"]), int(s5["pc"])) == (2, 1)
+    segments = len(recorder.segments())
+    assert len(lines) == segments
+    assert lines[-1] == f"searched {STEPS:,} of {STEPS:,} steps run by continue (Ctrl-C stops the search)"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 from dataclasses import dataclass, field, replace
 
@@ -78,6 +79,7 @@ class RunControl:
                                store_inactive=self.store_inactive, strict=self.strict)
         self.recorder = Recorder(self.program, self.machine, self.history_cap)
         self.recorder.on_drop = self.on_drop
+        self.recorder.on_progress = _progress_on_terminal
         self.compiled: dict = {}      # id(condition tree) -> compiled scalar closure (bound to this state)
         for bp in self.breakpoints.values():
             bp.hits = 0
@@ -501,3 +503,9 @@ def _converted(numbers: np.ndarray, dtype, label: str) -> np.ndarray:
             raise ExprError(f"{bad[0]} does not fit {label} ({info.min}..{info.max})")
         return np.array(as_ints, dtype)
     return np.asarray(numbers, np.float64).astype(dtype)
+
+
+def _progress_on_terminal(text: str):
+    """A long search's progress, on standard error when it is a terminal (never in a scripted session's output)."""
+    if sys.stderr.isatty():
+        print(f"({text})", file=sys.stderr, flush=True)
