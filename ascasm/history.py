@@ -23,8 +23,8 @@ import numpy as np
 from .effects import FILE_OF_KIND, Effects, StepLog, written_bytes
 from .isa import STOP_CODES
 from .program import Program
-from .provenance import USER_EDIT, effect_rows, never
-from .state import MASK_SPR_NAME, UB_SIZE, VL, MachineState
+from .provenance import USER_EDIT, effect_rows, expand_columns, never
+from .state import LOG_READ, MASK_SPR_NAME, UB_SIZE, VL, MachineState
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 DEFAULT_HISTORY_CAP = 64 << 20          # bytes of undo log kept for reverse execution
@@ -400,6 +400,33 @@ class Recorder:
         may_write = [bool(registers & writes) for writes in self.row_writes]
         writers = np.array(may_write[:self._n], np.uint8)
 
+        def settle(hits: dict) -> bool:
+            for index, row in hits.items():
+                found[index] = row
+                slot[positions[index]] = -1            # settled: earlier chunks cannot override it
+            return not (slot >= 0).any()
+
+        def search_ub(lo, hi, _advance):
+            """The chunk at engine speed with the write log on: the last record covering each byte."""
+            hits = {}
+            for records in self._logged_run(hi - lo):
+                writes = records[records[:, 2] != LOG_READ]
+                step, row, _kind, addr, width, count, pitch, lane, operand, index = writes.T
+                addr, lane, src, index, _within, record = expand_columns(addr, width, count, pitch, lane,
+                                                                          operand, index)
+                inside = (addr >= 0) & (addr < size)
+                k = np.full(addr.size, -1)
+                k[inside] = slot[addr[inside]]
+                wanted = np.flatnonzero(k >= 0)
+                # in access order the last write of a byte wins (vsct: the highest duplicate lane)
+                last = wanted[::-1][np.unique(k[wanted][::-1], return_index=True)[1]]
+                for byte in last.tolist():
+                    entry = never(1)[0]
+                    entry["step"], entry["pc"] = step[record[byte]], row[record[byte]]
+                    entry["lane"], entry["src"], entry["index"] = lane[byte], src[byte], index[byte]
+                    hits[int(k[byte])] = entry
+            return settle(hits)
+
         def search(lo, hi, advance):
             hits = {}
             moved = lo
@@ -419,13 +446,27 @@ class Recorder:
                     k = slot[where]
                     for index, row in zip(k[k >= 0].tolist(), rows[k >= 0]):
                         hits[index] = row.copy()
-            for index, row in hits.items():
-                found[index] = row
-                slot[positions[index]] = -1            # settled: earlier chunks cannot override it
-            return not (slot >= 0).any()
+            return settle(hits)
 
-        self.search_segment(segment, search)
+        self.search_segment(segment, search_ub if name == "ub" else search)
         return found
+
+    def _logged_run(self, moves: int):
+        """Make `moves` moves at engine speed with the write log on, yielding its records as it fills."""
+        state, log = self.state, self.log.buffer
+        self.machine.set_log(log)
+        try:
+            while moves > 0:
+                steps = state.steps
+                self.machine.run(moves)
+                made = state.steps - steps + (1 if self._stopped_without_step() else 0)
+                yield log[:self.machine.log_length]
+                self.machine.clear_log()
+                if made == 0:
+                    break
+                moves -= made
+        finally:
+            self.machine.set_log(None)
 
 
 SEARCH_CHUNKS = 64           # a segment search keeps at most this many temporary checkpoints

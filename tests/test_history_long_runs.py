@@ -8,12 +8,14 @@ import signal
 from unittest import mock
 
 import numpy as np
+from hypothesis import given, settings
 
 from ascasm import assemble, history
 from ascasm.debugger.control import RunControl
 from ascasm.effects import StepLog
 from ascasm.history import Recorder, Segment
 from ascasm.vm import Machine
+from test_random_programs import SETTINGS, programs
 
 # s5 is written once (row 1), then a loop of 4 rows runs 50,000 times (s0 counts, s1 accumulates)
 LOOP = """\
@@ -104,3 +106,22 @@ def test_a_long_why_reports_progress():
     segments = len(recorder.segments())
     assert len(lines) == segments
     assert lines[-1] == f"searched {STEPS:,} of {STEPS:,} steps run by continue (Ctrl-C stops the search)"
+
+
+@settings(SETTINGS, max_examples=25)
+@given(programs())
+def test_why_after_a_fast_run_agrees_with_a_recorded_one(source):
+    # the same run recorded step by step (exact last writers) and run fast (searched afterwards)
+    program = assemble(source, "random.s")
+    recorded = Recorder(program, Machine(program, max_steps=300))
+    while recorded.state.status == history.RUNNING:
+        recorded.step()
+    recorded.step()                                       # (the stop itself is a move too)
+    fast = Recorder(program, Machine(program, max_steps=300))
+    with mock.patch.object(history, "SEGMENT_STEPS", 37), mock.patch.object(history, "FAST_CHUNK", 37):
+        fast.run_fast()
+    assert fast.state.steps == recorded.state.steps
+    for name in ("ub", "v", "s", "p", "a"):
+        positions = np.flatnonzero(recorded.writers[name]["step"] >= 0)
+        positions = np.union1d(positions, np.arange(min(64, recorded.writers[name].size)))
+        assert np.array_equal(fast.last_writers(name, positions), recorded.writers[name][positions]), name
