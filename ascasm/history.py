@@ -24,7 +24,7 @@ from .effects import FILE_OF_KIND, Effects, StepLog, written_bytes
 from .isa import STOP_CODES
 from .program import Program
 from .provenance import USER_EDIT, effect_rows, expand_columns, never
-from .state import LOG_READ, MASK_SPR_NAME, UB_SIZE, VL, MachineState
+from .state import LOG_FIELDS, LOG_READ, MASK_SPR_NAME, UB_SIZE, VL, MachineState
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 DEFAULT_HISTORY_CAP = 64 << 20          # bytes of undo log kept for reverse execution
@@ -409,8 +409,16 @@ class Recorder:
         def search_ub(lo, hi, _advance):
             """The chunk at engine speed with the write log on: the last record covering each byte."""
             hits = {}
+            open_positions = np.flatnonzero(slot >= 0)             # sorted
             for records in self._logged_run(hi - lo):
                 writes = records[records[:, 2] != LOG_READ]
+                # only the records whose byte range holds an open position (most hold none)
+                first = writes[:, 3]
+                last = first + (writes[:, 5] - 1) * np.where(writes[:, 6] == 0, writes[:, 4], writes[:, 6])
+                low, high = np.minimum(first, last), np.maximum(first, last) + writes[:, 4]
+                writes = writes[np.searchsorted(open_positions, low) < np.searchsorted(open_positions, high)]
+                if writes.size == 0:
+                    continue
                 step, row, _kind, addr, width, count, pitch, lane, operand, index = writes.T
                 addr, lane, src, index, _within, record = expand_columns(addr, width, count, pitch, lane,
                                                                           operand, index)
@@ -453,7 +461,7 @@ class Recorder:
 
     def _logged_run(self, moves: int):
         """Make `moves` moves at engine speed with the write log on, yielding its records as it fills."""
-        state, log = self.state, self.log.buffer
+        state, log = self.state, np.zeros((SEARCH_LOG_RECORDS, len(LOG_FIELDS)), np.int64)
         self.machine.set_log(log)
         try:
             while moves > 0:
@@ -471,6 +479,7 @@ class Recorder:
 
 SEARCH_CHUNKS = 64           # a segment search keeps at most this many temporary checkpoints
 SEARCH_CHUNK_MIN = 4096      # ... of at least this many moves apart
+SEARCH_LOG_RECORDS = 1 << 16  # write-log records read at a time while searching (5 MiB)
 
 
 def _row_writes(insn) -> frozenset:
