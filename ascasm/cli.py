@@ -12,6 +12,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 # Only light modules here: numpy, the assembler and the executors are imported by the functions that
 # use them, so that `--version`, `--help` and a usage error answer at once (bench/startup.py).
@@ -21,6 +22,11 @@ from .defaults import ENGINES, MAX_STEPS_DEFAULT, STORE_INACTIVE, UB_SIZE, UB_US
 from .limits import MAX_NUMBER_DIGITS, MAX_STEPS_LIMIT, TRACE_LIMIT_DEFAULT, parse_size, shown, whole_number
 from .outputs import CappedWriter, OutputRefused, TraceLimitReached, check_outputs
 from .source import format_diagnostic, unreadable
+
+if TYPE_CHECKING:                                      # (annotations only)
+    import numpy as np
+    from .program import Buffer
+    from .vm import MachineFault
 
 EXIT_OK, EXIT_ASM, EXIT_FAULT, EXIT_STEP_LIMIT, EXIT_EXPECT, EXIT_USAGE = 0, 1, 2, 3, 4, 64
 EXIT_OUTPUT = 74                # sysexits' EX_IOERR: standard output, a --dump or the trace failed

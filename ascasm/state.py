@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .defaults import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT
+from .defaults import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT   # (also imported from here)
 from .isa.table import STOP_CODES
 
 UB_BLOCK = 32               # bytes per word of ub_dirty (hazard tracking)
