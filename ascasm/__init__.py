@@ -4,20 +4,24 @@ __version__ = "0.1.0"           # the one place the version is written (pyprojec
 from . import _startup
 _startup.guard_start()          # first: Ctrl-C while the tool imports the rest is a clean exit
 
-from .api import Lanes, Result, RunWarning, assemble, run
-from .asm.assembler import assemble_file
-from .asm.errors import AssemblyFailed
-from .state import MachineState
-from .vm import Machine, MachineFault
+# The public names are imported on first use (PEP 562), so that `import ascasm.cli` for
+# `ascasm --version` or a submodule import does not pay for numpy, the assembler and the executors;
+# `run_kernel` leads to the C++ front end, whose libclang is an optional dependency.
+_EXPORTS = {"assemble": "api", "run": "api", "Result": "api", "Lanes": "api", "RunWarning": "api",
+            "assemble_file": "asm.assembler", "AssemblyFailed": "asm.errors", "MachineState": "state",
+            "Machine": "vm", "MachineFault": "vm", "run_kernel": "cpp.harness"}
 
-__all__ = ["assemble", "assemble_file", "run", "run_kernel", "Result", "Lanes", "RunWarning", "AssemblyFailed",
-           "Machine", "MachineFault", "MachineState", "__version__"]
+__all__ = [*_EXPORTS, "__version__"]
 
 
 def __getattr__(name):
-    """`ascasm.run_kernel` (ascasm/cpp/harness.py), imported on first use: it is the way to the C++
-    front end, whose libclang is an optional dependency that a plain `import ascasm` must not load."""
-    if name == "run_kernel":
-        from .cpp.harness import run_kernel
-        return run_kernel
-    raise AttributeError(f"module 'ascasm' has no attribute {name!r}")
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'ascasm' has no attribute {name!r}")
+    from importlib import import_module
+    value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(__all__)

@@ -12,25 +12,22 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from .asm.assembler import assemble_file, closest
+# Only light modules here: numpy, the assembler and the executors are imported by the functions that
+# use them, so that `--version`, `--help` and a usage error answer at once (bench/startup.py).
+from . import __version__
 from .asm.errors import AssemblyFailed
-from . import __version__, _startup, draw, stats
-from .debug_expr import float_text
-from .source import format_diagnostic, is_cpp, unreadable
-from .program import Buffer
-from .debugger import debug_main, debug_program, parse_size
-from .debugger.views import size_text
-from .isa import BY_MNEMONIC, regapi
-from .isa.table import BY_CAPI
-from .explain import explain_lines, instruction_list, mnemonics_of
-from .limits import MAX_NUMBER_DIGITS, MAX_STEPS_LIMIT, TRACE_LIMIT_DEFAULT, shown, whole_number
+from . import _startup
+from .defaults import ENGINES, MAX_STEPS_DEFAULT, STORE_INACTIVE, UB_SIZE, UB_USABLE_DEFAULT
+from .limits import MAX_NUMBER_DIGITS, MAX_STEPS_LIMIT, TRACE_LIMIT_DEFAULT, parse_size, shown, whole_number
 from .outputs import CappedWriter, OutputRefused, TraceLimitReached, check_outputs
-from .state import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT
-from .trace import write_trace
-from .vm import ENGINES, STORE_INACTIVE, EngineMissing, Machine, MachineFault, auto_engine, run_warnings
+from .source import format_diagnostic, is_cpp, unreadable
+
+if TYPE_CHECKING:                                      # (annotations only)
+    import numpy as np
+    from .program import Buffer
+    from .vm import MachineFault
 
 EXIT_OK, EXIT_ASM, EXIT_FAULT, EXIT_STEP_LIMIT, EXIT_EXPECT, EXIT_USAGE = 0, 1, 2, 3, 4, 64
 EXIT_OUTPUT = 74                # sysexits' EX_IOERR: standard output, a --dump or the trace failed
@@ -224,6 +221,7 @@ def _dispatch(args) -> int:
     if args.command == "debug":
         if is_cpp(args.file):
             return _debug_kernel(args)
+        from .debugger import debug_main
         return debug_main(args.file, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
                           store_inactive=args.store_inactive, strict=args.strict)
     if args.command == "stats":
@@ -307,6 +305,7 @@ def _kernel_or_report(args):
 
 
 def _debug_kernel(args) -> int:
+    from .debugger import debug_program
     kernel = _kernel_or_report(args)
     if isinstance(kernel, int):
         return kernel
@@ -330,29 +329,43 @@ def fault_exit(fault: MachineFault) -> int:
 
 
 def stats_command(args) -> int:
-    """`ascasm stats FILE`: run FILE step by step and report what it executed (ascasm/stats.py)."""
+    """`ascasm stats FILE`: run FILE at engine speed and report what it executed (ascasm/stats.py);
+    Ctrl-C reports the statistics of the steps done so far."""
+    from . import stats
     loaded = load_or_report(args)
     if isinstance(loaded, int):
         return loaded
     program, machine = loaded
-    try:
-        collected = stats.collect(program, machine)
-    except KeyboardInterrupt:
-        print(f"ascasm: {interrupted_text(program, machine.state)}", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    fault = machine.fault()
-    stop = "halted" if fault is None else f"stopped by {fault.kind.lower().replace('_', ' ')} at step {fault.step}"
-    if fault is not None:
+    progress = _progress_line if sys.stderr.isatty() else None
+    collected, interrupted = stats.collect(program, machine, progress)
+    if progress is not None:
+        sys.stderr.write("\r\033[K")                      # clear the progress line
+    fault = None if interrupted else machine.fault()
+    if interrupted:
+        stop = interrupted_text(program, machine.state)
+        print(f"ascasm: {stop}", file=sys.stderr)
+    elif fault is None:
+        stop = "halted"
+    else:
+        stop = f"stopped by {fault.kind.lower().replace('_', ' ')} at step {fault.step}"
         print(fault, file=sys.stderr)
     if args.json:
         print(json.dumps(stats.stats_json(program, collected, stop), indent=1))
     else:
         print("\n".join(stats.report_lines(program, collected, stop)))
+    if interrupted:
+        return EXIT_INTERRUPTED
     return EXIT_OK if fault is None else fault_exit(fault)
+
+
+def _progress_line(steps: int):
+    sys.stderr.write(f"\r\033[Kascasm: {steps:,} steps so far (Ctrl-C stops and reports them)")
+    sys.stderr.flush()
 
 
 def draw_command(args) -> int:
     """`ascasm draw FILE --step N -o OUT.svg` (ascasm/draw.py); -o follows run's output rules."""
+    from . import draw
     loaded = load_or_report(args)
     if isinstance(loaded, int):
         return loaded
@@ -408,6 +421,10 @@ class RunReport:
 
 
 def explain_command(name: str | None) -> int:
+    from .asm.assembler import closest
+    from .explain import explain_lines, instruction_list, mnemonics_of
+    from .isa import BY_MNEMONIC, regapi
+    from .isa.table import BY_CAPI
     if name is None:
         print("\n".join(instruction_list()))
         return EXIT_OK
@@ -435,6 +452,8 @@ def run_command(args) -> int:
 def load(args, report: RunReport) -> tuple | None:
     """Assemble args.file and load it into a machine as the machine options ask: (program, machine),
     or None with the failure (unreadable file, assembly errors, no engine) in `report`."""
+    from .asm.assembler import assemble_file
+    from .vm import EngineMissing, Machine, auto_engine
     path = Path(args.file)
     if unreadable(path):
         report.exit, report.usage_error = EXIT_USAGE, unreadable(path)
@@ -459,6 +478,8 @@ def load(args, report: RunReport) -> tuple | None:
 
 
 def execute(args) -> RunReport:
+    import numpy as np
+    from .vm import run_warnings
     report = RunReport(str(args.file))
     loaded = load(args, report)
     if loaded is None:
@@ -516,6 +537,8 @@ def execute(args) -> RunReport:
 def _run_traced(report: RunReport, program, machine, trace_path: Path | None, limit: int) -> bool:
     """Run `machine` writing its trace (to standard output when trace_path is None); False (with the
     report filled in) when writing failed or the trace limit stopped the run."""
+    from .debugger.views import size_text
+    from .trace import write_trace
     try:
         with (open(os.dup(sys.stdout.fileno()), "w") if trace_path is None else trace_path.open("w")) as trace_file:
             writer = CappedWriter(trace_file, limit)
@@ -611,6 +634,7 @@ def format_buffer(buf: Buffer, ub: np.ndarray, per_line: int = 16) -> str:
 def _element_text(value) -> str:
     """An element as text: integers exactly, floats as the shortest decimal that reads back to the same
     value of their type (f16 2050 prints as 2050, not numpy's 2.05e+03)."""
+    from .debug_expr import float_text
     return str(value.item()) if value.dtype.kind in "iu" else float_text(value, value.dtype)
 
 

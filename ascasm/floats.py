@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import math
 
-import ml_dtypes
 import numpy as np
 
-from .isa.dtypes import ElemType
+from .isa.dtypes import ElemType, finfo
 
 # The hardware NaN of each float type, the result of any arithmetic that produces a NaN: positive, every
 # exponent and mantissa bit set. The pages show f32's (0x7FFFFFFF, Reg::Div table 8); e4m3's only NaN
@@ -63,7 +62,7 @@ def round_to_type(values, etype: ElemType, mode: str = "rint") -> np.ndarray:
         if etype.name == "f32" and mode == "rint":     # numpy's float64 -> float32 cast rounds once
             narrow = wide.astype(np.float32)
         else:
-            info = ml_dtypes.finfo(etype.np_dtype)      # (numpy's finfo for float32)
+            info = finfo(etype)
             finite = np.isfinite(wide) & (wide != 0)
             _, exponent = np.frexp(np.where(finite, wide, 1.0))        # |x| = f * 2^exponent, f in [0.5, 1)
             quantum = np.maximum(exponent - 1, info.minexp) - info.nmant   # weight of T's last mantissa bit

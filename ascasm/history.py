@@ -13,6 +13,7 @@ step still kept, and `why` says when a write may hide in a dropped stretch.
 """
 from __future__ import annotations
 
+import time
 import zlib
 from collections import deque
 from dataclasses import dataclass
@@ -22,12 +23,15 @@ import numpy as np
 from .effects import FILE_OF_KIND, Effects, StepLog, written_bytes
 from .isa import STOP_CODES
 from .program import Program
-from .provenance import USER_EDIT, effect_rows, never
-from .state import MASK_SPR_NAME, UB_SIZE, VL, MachineState
+from .provenance import USER_EDIT, effect_rows, expand_columns, never
+from .state import LOG_FIELDS, LOG_READ, MASK_SPR_NAME, UB_SIZE, VL, MachineState
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 DEFAULT_HISTORY_CAP = 64 << 20          # bytes of undo log kept for reverse execution
 FAST_CHUNK = 1 << 20                    # engine budget per call in a fast run (lets Ctrl-C through)
+PROGRESS_EVERY = 1.0                    # seconds between progress lines of a long search
+SEGMENT_STEPS = 1 << 20                 # a fast run keeps a checkpoint at least this often: `back`
+                                        # replays at most this many steps, `why` searches one at a time
 
 
 @dataclass
@@ -105,6 +109,7 @@ class Recorder:
         self.dropped = 0                 # history entries dropped at the cap so far
         self.horizon = 0                 # steps up to this ran in a segment whose checkpoint was dropped
         self.on_drop = None              # called when the cap drops history
+        self.on_progress = None          # called with a line of text about every second of a long search
         self.writers = {"ub": never(UB_SIZE), "v": never(32 * VL), "p": never(8), "a": never(8),
                         "s": never(32), "u": never(4), "q": never(4), "AR": never(1), "SQZN": never(1),
                         "LOOP": never(1), MASK_SPR_NAME: never(1), "CTRL": never(1)}
@@ -218,6 +223,7 @@ class Recorder:
         if state.status != RUNNING:
             return 0
         checkpoint, steps0 = Snapshot(state), state.steps
+        start = steps0
         end = steps0 + ((1 << 62) if budget is None else budget)
         before, after, at_stop = stops or (None, None, lambda: False)
         self.machine.set_stop_rows(before, after)
@@ -226,11 +232,14 @@ class Recorder:
                 left = end - state.steps
                 if left <= 0 or self.machine.run(min(left, FAST_CHUNK)) != RUNNING or at_stop():
                     break
+                if state.steps - steps0 >= SEGMENT_STEPS:      # a new segment with its own checkpoint
+                    self._end_segment(checkpoint, steps0, state.steps - steps0)
+                    checkpoint, steps0 = Snapshot(state), state.steps
         finally:
             self.machine.set_stop_rows(None, None)     # replays (back, why, rc) must run unstopped
-            moves = state.steps - steps0 + (1 if self._stopped_without_step() else 0)
-            self._end_segment(checkpoint, steps0, moves)
-        return moves
+            last = state.steps - steps0 + (1 if self._stopped_without_step() else 0)
+            self._end_segment(checkpoint, steps0, last)
+        return state.steps - start + (1 if self._stopped_without_step() else 0)
 
     def run_checked(self, stop_after) -> int:
         """Run until `stop_after(pc)`, called after each instruction with its pc, returns True or the
@@ -346,17 +355,35 @@ class Recorder:
             self._restore(current)
             self._sync_shadows()
 
+    def _run_until(self, rows: np.ndarray, budget: int) -> int:
+        """Run at most `budget` steps, stopping before any row flagged in `rows` (except the first);
+        returns the moves made."""
+        state, steps = self.state, self.state.steps
+        self.machine.set_stop_rows(rows, None)
+        try:
+            self.machine.run(budget)
+        finally:
+            self.machine.set_stop_rows(None, None)
+        return state.steps - steps + (1 if self._stopped_without_step() else 0)
+
     def last_writers(self, name: str, positions: np.ndarray) -> np.ndarray:
         """The last writer of each position of map `name` (see `writers`), searching the segments in
         the history that ran after the recorded writer."""
         rows = self.writers[name][positions].copy()
-        for segment in reversed(self.segments()):
+        segments = self.segments()
+        searched, next_report = 0, time.monotonic() + PROGRESS_EVERY
+        for segment in reversed(segments):
             open_ = np.flatnonzero(rows["step"] <= segment.steps_before)
             if open_.size == 0:
                 continue
             found = self._search_writes(segment, name, positions[open_])
             for k, row in found.items():
                 rows[open_[k]] = row
+            searched += segment.moves
+            if self.on_progress is not None and time.monotonic() >= next_report:
+                self.on_progress(f"searched {searched:,} of {sum(s.moves for s in segments):,} steps run by "
+                                 f"continue (Ctrl-C stops the search)")
+                next_report = time.monotonic() + PROGRESS_EVERY
         return rows
 
     def _search_writes(self, segment: Segment, name: str, positions: np.ndarray) -> dict:
@@ -371,11 +398,54 @@ class Recorder:
         else:
             registers = {f"{name}{p // VL if name == 'v' else p}" for p in positions.tolist()}
         may_write = [bool(registers & writes) for writes in self.row_writes]
+        writers = np.array(may_write[:self._n], np.uint8)
+
+        def settle(hits: dict) -> bool:
+            for index, row in hits.items():
+                found[index] = row
+                slot[positions[index]] = -1            # settled: earlier chunks cannot override it
+            return not (slot >= 0).any()
+
+        def search_ub(lo, hi, _advance):
+            """The chunk at engine speed with the write log on: the last record covering each byte."""
+            hits = {}
+            open_positions = np.flatnonzero(slot >= 0)             # sorted
+            for records in self._logged_run(hi - lo):
+                writes = records[records[:, 2] != LOG_READ]
+                # only the records whose byte range holds an open position (most hold none)
+                first = writes[:, 3]
+                last = first + (writes[:, 5] - 1) * np.where(writes[:, 6] == 0, writes[:, 4], writes[:, 6])
+                low, high = np.minimum(first, last), np.maximum(first, last) + writes[:, 4]
+                writes = writes[np.searchsorted(open_positions, low) < np.searchsorted(open_positions, high)]
+                if writes.size == 0:
+                    continue
+                step, row, _kind, addr, width, count, pitch, lane, operand, index = writes.T
+                addr, lane, src, index, _within, record = expand_columns(addr, width, count, pitch, lane,
+                                                                          operand, index)
+                inside = (addr >= 0) & (addr < size)
+                k = np.full(addr.size, -1)
+                k[inside] = slot[addr[inside]]
+                wanted = np.flatnonzero(k >= 0)
+                # in access order the last write of a byte wins (vsct: the highest duplicate lane)
+                last = wanted[::-1][np.unique(k[wanted][::-1], return_index=True)[1]]
+                for byte in last.tolist():
+                    entry = never(1)[0]
+                    entry["step"], entry["pc"] = step[record[byte]], row[record[byte]]
+                    entry["lane"], entry["src"], entry["index"] = lane[byte], src[byte], index[byte]
+                    hits[int(k[byte])] = entry
+            return settle(hits)
 
         def search(lo, hi, advance):
             hits = {}
-            for _ in range(lo, hi):
+            moved = lo
+            while moved < hi:
+                if state.status == RUNNING and not may_write[state.pc]:
+                    made = self._run_until(writers, hi - moved)        # at engine speed to the next writer
+                    if made:
+                        moved += made
+                        continue
                 pc, effects = advance()
+                moved += 1
                 if effects is None or not may_write[pc]:
                     continue
                 for map_name, where, rows in effect_rows(effects, pc, state.steps, self.program.insns[pc], state):
@@ -384,17 +454,32 @@ class Recorder:
                     k = slot[where]
                     for index, row in zip(k[k >= 0].tolist(), rows[k >= 0]):
                         hits[index] = row.copy()
-            for index, row in hits.items():
-                found[index] = row
-                slot[positions[index]] = -1            # settled: earlier chunks cannot override it
-            return not (slot >= 0).any()
+            return settle(hits)
 
-        self.search_segment(segment, search)
+        self.search_segment(segment, search_ub if name == "ub" else search)
         return found
+
+    def _logged_run(self, moves: int):
+        """Make `moves` moves at engine speed with the write log on, yielding its records as it fills."""
+        state, log = self.state, np.zeros((SEARCH_LOG_RECORDS, len(LOG_FIELDS)), np.int64)
+        self.machine.set_log(log)
+        try:
+            while moves > 0:
+                steps = state.steps
+                self.machine.run(moves)
+                made = state.steps - steps + (1 if self._stopped_without_step() else 0)
+                yield log[:self.machine.log_length]
+                self.machine.clear_log()
+                if made == 0:
+                    break
+                moves -= made
+        finally:
+            self.machine.set_log(None)
 
 
 SEARCH_CHUNKS = 64           # a segment search keeps at most this many temporary checkpoints
 SEARCH_CHUNK_MIN = 4096      # ... of at least this many moves apart
+SEARCH_LOG_RECORDS = 1 << 16  # write-log records read at a time while searching (5 MiB)
 
 
 def _row_writes(insn) -> frozenset:

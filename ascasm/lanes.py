@@ -20,15 +20,21 @@ def lane_width(insn) -> int:
     return widths[0] if widths else 1
 
 
+def governing_mask(insn) -> tuple[int, int] | None:
+    """(the number of the mask register pM that governs the instruction's lanes, the lane width it is
+    read at), or None when the instruction has no pM."""
+    if insn.spec.mask is None or insn.spec.mask.operand != "pM":
+        return None
+    return insn.operand("pM"), lane_width(insn)
+
+
 def governed_lanes(insn, state) -> np.ndarray | None:
     """Per lane, whether the instruction's mask pM leaves it active (bit i*W of pM); None when the
     instruction has no pM or pM is unset (it then faults)."""
-    if insn.spec.mask is None or insn.spec.mask.operand != "pM":
+    mask = governing_mask(insn)
+    if mask is None or not state.preg_set[mask[0]]:
         return None
-    number = insn.operand("pM")
-    if not state.preg_set[number]:
-        return None
-    width = lane_width(insn)
+    number, width = mask
     bits = np.unpackbits(state.preg[number], bitorder="little").astype(bool)
     return bits[::width][:VL // width]
 

@@ -1,5 +1,6 @@
 """Resource limits on untrusted input: a tiny source must not be able to take unbounded time or
 memory. Each limit has a clear error at the bound; docs/cli.md "Limits" lists them for users."""
+import re
 
 MAX_SOURCE_BYTES = 8 * 1024 * 1024      # a source file
 MAX_LINES = 250_000                     # lines of a source: each statement costs memory and time
@@ -7,12 +8,22 @@ MAX_LINE_CHARS = 65_536                 # one source line; long data belongs in 
 MAX_TOKENS = 2_000_000                  # names, numbers, operators, punctuation of a source: each kept costs memory
 MAX_ERRORS = 100                        # assembly errors reported before the assembler stops
 MAX_INT_BITS = 256                      # any integer met while evaluating a constant expression
+MAX_WIDE_ELEMENT_OPS = 20_000_000       # per INIT expression, element operations on integers beyond 64 bits
 MAX_NESTING = 100                       # parentheses and unary signs inside one another
 MAX_SHOWN_TOKEN = 200                   # characters of an offending token echoed in a message
 MAX_NPY_HEADER = 10_000                 # bytes of a .npy header (numpy's own default)
 TRACE_LIMIT_DEFAULT = 256 * 1024 * 1024  # bytes of --trace output
 MAX_STEPS_LIMIT = (1 << 63) - 1         # --max-steps: the engine counts steps in 64 bits
 MAX_NUMBER_DIGITS = 40                  # a number typed as a count, line or size (command line, debugger)
+
+
+def parse_size(text: str) -> int:
+    """'64M', '512K', '1G', '1048576' -> bytes."""
+    m = re.fullmatch(r"\s*(\d+)\s*([kmg]?)(i?b)?\s*", text.lower())
+    number = whole_number(m.group(1)) if m else None
+    if number is None:
+        raise ValueError(f"not a size: {shown(text.strip())!r} (try 64M)")
+    return number << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2)]
 
 
 def whole_number(text: str, base: int = 10) -> int | None:

@@ -26,19 +26,25 @@ def expand(spans: list) -> tuple[np.ndarray, ...]:
     """Every byte of a list of spans in access order: (address, lane, src operand, index, byte
     within the lane); lane is -1 for lane-less spans."""
     column = lambda name: np.array([getattr(s, name) for s in spans], np.int64)
-    count, width = column("count"), column("width")
-    pitch = np.array([s.pitch or s.width for s in spans], np.int64)
-    span_of_lane = np.repeat(np.arange(len(spans)), count)
+    return expand_columns(column("addr"), column("width"), column("count"), column("pitch"), column("lane"),
+                          column("src"), column("index"))[:5]
+
+
+def expand_columns(addr, width, count, pitch, first_lane, src, index) -> tuple[np.ndarray, ...]:
+    """expand() of accesses given as columns (a Span's fields, or write-log records'), with a sixth
+    array: the access each byte belongs to."""
+    pitch = np.where(pitch == 0, width, pitch)
+    span_of_lane = np.repeat(np.arange(len(count)), count)
     k = np.arange(span_of_lane.size) - np.repeat(np.cumsum(count) - count, count)   # lane within its span
     lane_width = width[span_of_lane]
     lane_of_byte = np.repeat(np.arange(span_of_lane.size), lane_width)
     within = np.arange(lane_of_byte.size) - np.repeat(np.cumsum(lane_width) - lane_width, lane_width)
     span_of_byte = span_of_lane[lane_of_byte]
     k_of_byte = k[lane_of_byte]
-    addr = column("addr")[span_of_byte] + k_of_byte * pitch[span_of_byte] + within
-    first = column("lane")[span_of_byte]
+    addr = addr[span_of_byte] + k_of_byte * pitch[span_of_byte] + within
+    first = first_lane[span_of_byte]
     lane = np.where(first >= 0, first + k_of_byte, -1)
-    return addr, lane, column("src")[span_of_byte], column("index")[span_of_byte], within
+    return addr, lane, src[span_of_byte], index[span_of_byte], within, span_of_byte
 
 
 def effect_rows(effects: Effects, pc: int, step: int, insn=None, state=None) -> list:

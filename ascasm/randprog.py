@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Protocol, Sequence
 
-import ml_dtypes
 
+from .isa import dtypes
 from .isa.operands import Kind
 from .isa.table import BARRIER_KINDS, INSNS, KEYWORDS, PATTERNS, keyword_choices
 from .state import (CTRL_FLOAT_NO_SAT, CTRL_GLOBAL_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN, NUM_LOOPS,
@@ -81,7 +81,7 @@ def scalar_register(c: Chooser) -> str:
 
 def float_immediates(etype) -> tuple:
     """Immediates every float type takes, plus T's own extremes: largest, smallest normal and subnormal."""
-    info = ml_dtypes.finfo(etype.np_dtype)
+    info = dtypes.finfo(etype)
     if etype.name == "e8m0":          # powers of two only: no sign, no zero
         return ("1.0", "0.25", "2.0", "nan") + tuple(repr(float(v)) for v in (info.max, info.tiny))
     return FLOAT_IMMEDIATES + tuple(repr(float(v)) for v in (info.max, -info.max, info.tiny, info.smallest_subnormal))

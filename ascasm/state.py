@@ -5,11 +5,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .defaults import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT   # (also imported from here)
 from .isa.table import STOP_CODES
 
-UB_SIZE = 256 * 1024
 UB_BLOCK = 32               # bytes per word of ub_dirty (hazard tracking)
-UB_USABLE_DEFAULT = 248 * 1024
 VL = 256                    # bytes in a vector register
 NUM_VREGS, NUM_PREGS, NUM_AREGS, NUM_SREGS = 32, 8, 8, 32
 # Special registers (docs/semantics.md "Squeeze and unaligned store streams"): spr holds AR (the byte
@@ -37,7 +36,6 @@ QREG_SET, QREG_POS = 0, 1
 NUM_LOOPS = 4
 LOOP_INDEX, LOOP_COUNT = 0, 1
 MAX_LOOP_COUNT = 65535
-MAX_STEPS_DEFAULT = 10_000_000
 # The CTRL special register (Reg::Cast table 5, docs/semantics.md "The CTRL register"),
 # written whole by sprset.ctrl: bit 60 makes the saturation mode global (0: each conversion's `sat`);
 # then bit 48 = 1 turns it off for float results, bit 59 = 1 for float->integer and integer->integer

@@ -1,7 +1,10 @@
 """`ascasm stats FILE`: what a run executed — instructions per mnemonic and type, vector lanes active
 against lanes available, UB bytes read and written — and an *estimated* cycle count.
 
-The counts come from the same per-step records as `ascasm run --trace` (effects.StepLog). The
+The run goes at engine speed: the engine returns only after a row that may jump (a branch, a loop
+row, halt) and before a row that writes a mask register, so each call executes a straight run of
+consecutive rows under unchanged masks, and its counts, lanes and cycles follow from its first row and
+its length; the UB bytes come from the engine's write log (docs/bytecode.md "Write log"). The
 estimate is a throughput model, not a simulation of the pipeline (docs/cli.md "ascasm stats"):
 - an instruction occupies ceil(lanes / throughput) cycles, throughput being the elements per cycle
   of the C-API theoretical-throughput table for its operation and type (the row's `throughput` field,
@@ -14,14 +17,25 @@ not modelled.
 """
 from __future__ import annotations
 
+import contextlib
 import math
+import signal
+import threading
+import time
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from .effects import LOG_CAPACITY
 from .isa import Kind
-from .lanes import governed_lanes, lane_width
-from .state import VL
-from .effects import StepLog
+from .lanes import governing_mask, lane_width
+from .state import LOG_FIELDS, LOG_READ, LOG_RESERVE, VL
 from .history import RUNNING
+
+CALL_BUDGET = 1 << 16       # steps per engine call at most: a Ctrl-C is seen within a fraction of a second
+PROGRESS_EVERY = 1.0        # seconds between progress reports
+LANES_CACHE_SIZE = 4096     # mask states whose per-row active lanes are kept between flushes
+
 
 @dataclass
 class Row:
@@ -37,7 +51,6 @@ class Stats:
     ub_read: int = 0
     ub_written: int = 0
     cycles: int = 0
-    _pending_dual: bool = False                         # the previous instruction can share its cycle
 
     @property
     def lanes_active(self) -> int:
@@ -48,50 +61,193 @@ class Stats:
         return sum(row.lanes_total for row in self.by_insn.values())
 
 
-def collect(program, machine) -> Stats:
-    """Run `machine` to its stop one instruction at a time, counting what each executed step did."""
-    stats, state, log = Stats(), machine.state, StepLog(program, machine)
-    while state.status == RUNNING:
-        pc, before = state.pc, state.steps
-        insn = program.insns[pc] if pc < len(program.insns) else None
-        active = governed_lanes(insn, state) if insn is not None else None
-        _pc, effects, _records = log.step()
-        if state.steps == before:
-            break                                       # halt past the end, or a fault: nothing ran
-        _count(stats, insn, active, effects)
-    stats.steps = state.steps
-    return stats
+class _Rows:
+    """What each row contributes when it executes, from the ISA table alone: its count key, its lanes,
+    the mask register that governs them and at which width, its cycle occupancy and dual issue."""
+
+    def __init__(self, program):
+        insns = program.insns
+        n = len(insns)
+        self.keys = [(i.spec.mnemonic, "/".join(t.name for t in i.types)) for i in insns]
+        self.lanes = np.zeros(n, np.int64)
+        self.mask_reg = np.full(n, -1, np.int64)            # -1: no pM (every lane counts as active)
+        self.mask_width = np.ones(n, np.int64)
+        self.unmasked_active = np.zeros(n, np.int64)        # lanes used by a row without pM
+        self.occupancy, self.dual = [1] * n, [False] * n
+        self.jumps = np.zeros(n, np.uint8)                  # the engine returns after these rows ...
+        self.writes_mask = np.zeros(n, np.uint8)            # ... and before these (unless first)
+        for row, insn in enumerate(insns):
+            spec = insn.spec
+            if any(op.kind is Kind.VREG for op in spec.operands):
+                self.lanes[row] = VL // lane_width(insn)
+                mask = governing_mask(insn)
+                if mask is not None:
+                    self.mask_reg[row], self.mask_width[row] = mask
+                self.unmasked_active[row] = _unmasked_lanes(spec, self.lanes[row])
+            per_cycle = dict(spec.throughput).get(self.keys[row][1])
+            self.occupancy[row] = max(1, math.ceil(self.lanes[row] / per_cycle)) if per_cycle else 1
+            self.dual[row] = spec.issue == "dual" and self.occupancy[row] == 1
+            self.jumps[row] = spec.family in JUMP_FAMILIES
+            self.writes_mask[row] = any(op.writes and op.kind is Kind.PREG for op in spec.operands)
+        self._runs: dict = {}
+
+    def active_lanes(self, state) -> np.ndarray:
+        """Per row, the lanes its mask leaves active in `state` (all its lanes when it has no pM or
+        the register is unset: it then faults, executing nothing)."""
+        bits = np.unpackbits(state.preg, axis=1, bitorder="little")         # [register, bit]
+        # active lanes [register, lane width]: bit i*W of the register for lane i
+        table = np.zeros((len(bits), 9), np.int64)
+        for width in (1, 2, 4, 8):
+            table[:, width] = bits[:, ::width].sum(axis=1)
+        reg = np.maximum(self.mask_reg, 0)
+        active = table[reg, self.mask_width]
+        governed = (self.mask_reg >= 0) & state.preg_set[reg].astype(bool)
+        return np.where(governed, np.minimum(active, self.lanes), self.unmasked_active)
+
+    def cycles(self, first: int, count: int, pending: bool) -> tuple[int, bool]:
+        """Estimated cycles of rows first .. first+count-1 executed in order, entered with the previous
+        instruction able to share its cycle (`pending`); and whether the last one can."""
+        key = (first, count, pending)
+        if key not in self._runs:
+            cycles = 0
+            for row in range(first, first + count):
+                if self.dual[row] and pending:
+                    pending = False                          # issued in the previous instruction's cycle
+                else:
+                    cycles += self.occupancy[row]
+                    pending = self.dual[row]
+            self._runs[key] = (cycles, pending)
+        return self._runs[key]
 
 
-def _count(stats: Stats, insn, active, effects):
-    spec = insn.spec
-    key = (spec.mnemonic, "/".join(t.name for t in insn.types))
-    row = stats.by_insn.setdefault(key, Row())
-    row.count += 1
-    lanes = 0
-    if any(op.kind is Kind.VREG for op in spec.operands):
-        lanes = VL // lane_width(insn)
-        row.lanes_total += lanes
-        row.lanes_active += _active_lanes(spec, lanes, active)
-    stats.ub_read += sum(span.count * span.width for span in effects.ub_reads)
-    stats.ub_written += sum(span.count * span.width for span in effects.ub_writes or [])
-    per_cycle = dict(spec.throughput).get(key[1])
-    occupancy = max(1, math.ceil(lanes / per_cycle)) if per_cycle else 1
-    dual = spec.issue == "dual" and occupancy == 1
-    if dual and stats._pending_dual:
-        stats._pending_dual = False                     # issued in the previous instruction's cycle
-    else:
-        stats.cycles += occupancy
-        stats._pending_dual = dual
-
-
-def _active_lanes(spec, lanes: int, active) -> int:
-    """The lanes an instruction used: its mask's active ones; a maskless store of one element (vsta.1st:
-    lane 0) one; otherwise all."""
-    if active is not None:
-        return int(active.sum())
+def _unmasked_lanes(spec, lanes: int) -> int:
+    """The lanes a row without a usable mask uses: a store of one element (vsta.1st: lane 0) one;
+    otherwise all."""
     access = spec.access
     return 1 if access is not None and access.direction == "store" and access.size == "T" else lanes
+
+
+JUMP_FAMILIES = frozenset(("branch", "cond_branch", "halt", "loop", "endloop"))
+
+
+def collect(program, machine, progress=None) -> tuple[Stats, bool]:
+    """Run `machine` to its stop at engine speed, counting what the executed steps did. Returns the
+    statistics and whether Ctrl-C ended the run early (the statistics then cover exactly the steps
+    done). `progress(steps)` is called about every PROGRESS_EVERY seconds of a long run."""
+    stats, state, rows = Stats(), machine.state, _Rows(program)
+    tally = _Tally(rows)
+    log = np.zeros((LOG_CAPACITY, len(LOG_FIELDS)), np.int64)
+    log_full = LOG_CAPACITY - 2 * LOG_RESERVE
+    pending, next_report = False, time.monotonic() + PROGRESS_EVERY
+    masks = tally.masks_of(state)
+    machine.set_stop_rows(rows.writes_mask, rows.jumps)
+    machine.set_log(log)
+    try:
+        with _ctrl_c_flag() as interrupted:
+            while state.status == RUNNING and not interrupted():
+                first, steps, masks_before = state.pc, state.steps, masks
+                machine.run(CALL_BUDGET)
+                count = state.steps - steps
+                if machine.log_length >= log_full:
+                    _count_log(stats, log[:machine.log_length])
+                    machine.clear_log()
+                if count == 0:
+                    continue
+                # masks change only at a call's first row (the engine stops before any other row that
+                # writes one): that row ran under the masks before the call, the rest under those after
+                if rows.writes_mask[first]:
+                    masks = tally.masks_of(state)
+                tally.add(first, count, masks_before, masks)
+                cycles, pending = rows.cycles(first, count, pending)
+                stats.cycles += cycles
+                if progress is not None and time.monotonic() >= next_report:
+                    progress(state.steps)
+                    next_report = time.monotonic() + PROGRESS_EVERY
+                if tally.full():
+                    tally.flush()
+                    masks = tally.masks_of(state)
+            stopped_early = interrupted()
+    finally:
+        _count_log(stats, log[:machine.log_length])
+        machine.set_log(None)
+        machine.set_stop_rows(None, None)
+    tally.flush()
+    for row in tally.order:
+        entry = stats.by_insn.setdefault(rows.keys[row], Row())
+        entry.count += int(tally.executed[row])
+        entry.lanes_total += int(rows.lanes[row] * tally.executed[row])
+        entry.lanes_active += int(tally.active[row])
+    stats.steps = state.steps
+    return stats, stopped_early
+
+
+class _Tally:
+    """Engine calls counted by (first row, steps, masks before, masks after): a dictionary increment
+    per call; `flush` adds them up per row. The mask states met are numbered; at most
+    LANES_CACHE_SIZE are kept between flushes."""
+
+    def __init__(self, rows: _Rows):
+        n = len(rows.keys)
+        self.rows = rows
+        self.executed = np.zeros(n, np.int64)             # per row, its executions
+        self.active = np.zeros(n, np.int64)               # per row, active lanes summed over them
+        self.order: list = []                             # rows in the order they first ran
+        self.seen = np.zeros(n, bool)
+        self.calls: dict = {}
+        self.mask_ids: dict = {}
+        self.lanes: list = []                             # per mask state, per row active lanes
+
+    def masks_of(self, state) -> int:
+        key = state.preg.tobytes() + state.preg_set.tobytes()
+        number = self.mask_ids.get(key)
+        if number is None:
+            number = self.mask_ids[key] = len(self.lanes)
+            self.lanes.append(self.rows.active_lanes(state))
+        return number
+
+    def add(self, first: int, count: int, masks_before: int, masks_after: int):
+        key = (first, count, masks_before, masks_after)
+        self.calls[key] = self.calls.get(key, 0) + 1
+
+    def full(self) -> bool:
+        return len(self.lanes) >= LANES_CACHE_SIZE
+
+    def flush(self):
+        for (first, count, before, after), calls in self.calls.items():      # (in first-call order)
+            end = first + count
+            self.executed[first:end] += calls
+            self.active[first:end] += calls * self.lanes[after][first:end]
+            self.active[first] += calls * (self.lanes[before][first] - self.lanes[after][first])
+            new = np.flatnonzero(~self.seen[first:end]) + first
+            self.order.extend(new.tolist())
+            self.seen[new] = True
+        self.calls.clear()
+        self.mask_ids.clear()
+        self.lanes.clear()
+
+
+def _count_log(stats: Stats, records: np.ndarray):
+    nbytes = records[:, 4] * records[:, 5]                      # width * count
+    reads = records[:, 2] == LOG_READ
+    stats.ub_read += int(nbytes[reads].sum())
+    stats.ub_written += int(nbytes[~reads].sum())
+
+
+@contextlib.contextmanager
+def _ctrl_c_flag():
+    """While the block runs, Ctrl-C sets a flag (read by calling what this yields) instead of raising
+    in the middle of the bookkeeping, so the statistics always cover whole engine calls."""
+    hit = [False]
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        def handler(signum, frame):
+            hit[0] = True
+        previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield lambda: hit[0]
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def report_lines(program, stats: Stats, stop: str) -> list[str]:

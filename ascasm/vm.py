@@ -6,15 +6,13 @@ from pathlib import Path
 
 import numpy as np
 
+from .defaults import ENGINES, STORE_INACTIVE
 from .isa import STOP_CODES
 from .lanes import mask_width_warnings
 from .program import Program
-from .ref.executor import RefMachine
 from .source import SourceLoc, format_diagnostic
 from .state import MASK_SPR_FAULT, MASK_SPR_NAME, MAX_STEPS_DEFAULT, SPR_NAMES, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
 
-ENGINES = ("cy", "ref")
-STORE_INACTIVE = ("keep", "zero")   # docs/language.md §7 (what inactive lanes become)
 RUNNING = STOP_CODES["RUNNING"]
 # Steps per executor call in Machine.run: at most ~1 us per vector step, a chunk takes < 0.1 s.
 RUN_CHUNK = 1 << 16
@@ -124,6 +122,7 @@ class Machine:
             self.executor = compiled_engine().Engine(program.code, self.state, ub_usable, max_steps,
                                                      zero_inactive=store_inactive == "zero", strict=strict)
         else:
+            from .ref.executor import RefMachine          # (the reference executor's import is slow)
             self.executor = RefMachine(program, self.state, ub_usable, max_steps, store_inactive, strict)
         self._before = self._after = None       # the stop flags (set_stop_rows)
         self._last_row = -1

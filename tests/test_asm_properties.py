@@ -3,6 +3,7 @@ whose every error points inside the file and prints; it never raises anything el
 "\n" only (LANGUAGE.md §3; docs/cli.md "Source text")."""
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,12 +30,14 @@ def assert_assembles_or_fails_cleanly(text: str):
         assert str(failed)
 
 
+@pytest.mark.slow
 @settings(max_examples=700, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=300))
 def test_arbitrary_text(text):
     assert_assembles_or_fails_cleanly(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=700, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.lists(st.sampled_from(TOKENS), max_size=7).map(" ".join), max_size=8))
 def test_token_soup(lines):
@@ -58,6 +61,7 @@ def mutated_program(draw):
     return "".join(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=700, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_program())
 def test_mutated_programs(text):

@@ -10,6 +10,7 @@ scalar rules (docs/semantics.md "Scalars"), division by zero included.
 """
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,7 @@ def programs(draw) -> str:
     return randprog.program(HypothesisChooser(draw))
 
 
+@pytest.mark.slow                 # (tools/fuzz.py runs the same check on 20,000 programs in CI)
 @SETTINGS
 @given(programs())
 def test_random_program_lockstep(source):

@@ -162,6 +162,7 @@ def test_the_engine_keeps_a_private_copy():
     assert where(m) == ("RUNNING", 1, 1, 0)
 
 
+@pytest.mark.slow                 # (150 random programs on both executors: the tests above stay in pytest -q)
 @SETTINGS
 @given(programs(), st.data())
 def test_both_executors_stop_alike(source, data):

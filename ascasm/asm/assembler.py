@@ -12,7 +12,6 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-import ml_dtypes
 import numpy as np
 
 from .. import floats, isa
@@ -23,7 +22,7 @@ from ..limits import MAX_ERRORS, MAX_SOURCE_BYTES, shown, whole_number
 from ..program import Addr, Buffer, Expectation, Insn, Program, SVal, operand_slots
 from ..state import MAX_LOOP_COUNT, NUM_LOOPS, UB_USABLE_DEFAULT
 from .errors import AsmError, AssemblyFailed, SourceLoc
-from .expr import ExprError, evaluate
+from .expr import ExprError, evaluate, index_array
 from .files import InputFileError, load_npy, read_regular_file
 from .parser import parse_source
 from .syntax import BufferDecl, Equ, Expect, Instruction, ListInit, Loc, Out, Token
@@ -324,7 +323,7 @@ class _Assembler:
         elif init.type == "call":
             values = self.file_values(init, buf)
         else:
-            index = np.arange(buf.count).astype(object)      # Python integers: exact, never wrapping
+            index = index_array(buf.count)
 
             def resolve(token):
                 return index if token.value == "i" else self.value_of_name(token)
@@ -391,7 +390,7 @@ class _Assembler:
                 converted = wide.astype(etype.np_dtype)
         lost = np.flatnonzero(finite & ~np.isfinite(converted.astype(np.float64)))
         if lost.size:              # (integers are at most MAX_INT_BITS wide: finite as doubles)
-            largest = float(ml_dtypes.finfo(etype.np_dtype).max)
+            largest = float(isa.dtypes.finfo(etype).max)
             self.fail(node, f"value {float(wide[lost[0]])!r} does not fit in {etype.name}",
                       [f"the largest finite {etype.name} is {largest!r}; write inf or nan explicitly"])
         return converted

@@ -1,8 +1,11 @@
 """Constant expressions of the source text: numbers, names, + - * / // % & | ^ << >>, unary signs.
 
 The same evaluator serves operands (Python numbers) and buffer INIT expressions, where the element
-index `i` is a numpy array of Python integers, so every element is computed exactly (no int64
-wrap-around) and range-checked when converted to the buffer's type. Nothing is ever `eval`ed.
+index `i` is a numpy array, so every element is computed exactly and range-checked when converted to
+the buffer's type. Integer arrays are int64 while an operation's result provably fits (bounds from
+the operands' least and greatest values, in Python integers): numpy speed, no wrap-around; otherwise
+they become arrays of Python integers (dtype object: exact, about 100 times slower), whose total work
+is bounded per expression (MAX_WIDE_ELEMENT_OPS). Nothing is ever `eval`ed.
 Evaluation is iterative, so very long expressions cannot exhaust Python's recursion limit, and every
 intermediate value is bounded (ascasm/limits.py): an integer wider than MAX_INT_BITS or a float that
 overflows is an error, so a few lines cannot make numbers of gigabytes.
@@ -15,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..limits import MAX_INT_BITS, shown
+from ..limits import MAX_INT_BITS, MAX_WIDE_ELEMENT_OPS, shown
 from .syntax import Binary
 
 MAX_SHIFT = 128     # larger shift counts cannot produce a value that fits any type
@@ -94,6 +97,11 @@ def ordered_chain(items: list):
     return terms[0]
 
 
+def index_array(count: int) -> np.ndarray:
+    """The element index `i` of an INIT expression over `count` elements."""
+    return np.arange(count, dtype=np.int64)
+
+
 def evaluate(root, resolve_name):
     """Value of an expression. `resolve_name(token)` gives a name's value or raises ExprError."""
     kind = root.type
@@ -102,6 +110,7 @@ def evaluate(root, resolve_name):
     if kind == "NAME":
         return resolve_name(root)
     values = []
+    budget = [MAX_WIDE_ELEMENT_OPS]          # element operations on arrays of Python integers left
     stack = [(root, False)]
     while stack:
         node, children_done = stack.pop()
@@ -124,17 +133,17 @@ def evaluate(root, resolve_name):
                 stack.extend(((node.right, False), (node.left, False)))
         elif kind == "signed":
             if node.sign == "-":
-                values.append(_checked(operator.neg, node, values.pop()))
+                values.append(_checked(operator.neg, node, budget, values.pop()))
         else:
             right, left = values.pop(), values.pop()
-            values.append(_binary(node, left, right))
+            values.append(_binary(node, left, right, budget))
     return values[0]
 
 
 _KIND_WORDS = {"address": "an address [...]", "list": "a list [...]"}
 
 
-def _binary(node, left, right):
+def _binary(node, left, right, budget: list):
     symbol = node.op
     if symbol in _INTEGER_ONLY and (_has_float(left) or _has_float(right)):
         raise ExprError(f"'{symbol}' needs integer operands", node)
@@ -145,10 +154,10 @@ def _binary(node, left, right):
             raise ExprError("negative shift count", node)
         if _anywhere(right > MAX_SHIFT):
             raise ExprError(f"shift count larger than {MAX_SHIFT}", node)
-    return _checked(_BINARY[symbol], node, left, right)
+    return _checked(_BINARY[symbol], node, budget, left, right)
 
 
-def _checked(function, node, *operands):
+def _checked(function, node, budget: list, *operands):
     """function(*operands), refusing a result too wide (MAX_INT_BITS) or a float overflow.
 
     Arrays (INIT expressions of `i`) hold Python integers (dtype object, exact) until a float is
@@ -157,6 +166,8 @@ def _checked(function, node, *operands):
     floating = arrays and any(_has_float(operand) for operand in operands)
     if floating:
         operands = tuple(np.asarray(o, np.float64) if isinstance(o, np.ndarray) else o for o in operands)
+    elif arrays:
+        operands = _integer_operands(function, node, operands, budget)
     try:
         if arrays:
             with np.errstate(all="ignore"):         # numpy would warn; the checks below say it
@@ -172,7 +183,7 @@ def _checked(function, node, *operands):
             overflowed &= _finite(operand)
         too_wide = False
     elif arrays:
-        too_wide = max(result.max().bit_length(), result.min().bit_length()) > MAX_INT_BITS
+        too_wide = result.dtype == object and max(result.max().bit_length(), result.min().bit_length()) > MAX_INT_BITS
         overflowed = False
     else:
         too_wide = isinstance(result, int) and result.bit_length() > MAX_INT_BITS
@@ -182,6 +193,55 @@ def _checked(function, node, *operands):
     if _anywhere(overflowed):
         raise ExprError(f"float overflow: the result is beyond {FLOAT_MAX!r}", node)
     return result
+
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _integer_operands(function, node, operands: tuple, budget: list) -> tuple:
+    """Integer operands (arrays and Python integers) of one operation, as int64 arrays when the result
+    provably fits in int64, else as arrays of Python integers (exact; their work is counted)."""
+    bounds = [_bounds(o) for o in operands]
+    if all(INT64_MIN <= lo and hi <= INT64_MAX for lo, hi in bounds) and _fits_int64(function, bounds):
+        return tuple(o.astype(np.int64, copy=False) if isinstance(o, np.ndarray) else o for o in operands)
+    count = max(o.size for o in operands if isinstance(o, np.ndarray))
+    _spend_wide(budget, count, node)
+    return tuple(o.astype(object) if isinstance(o, np.ndarray) else o for o in operands)
+
+
+def _bounds(value) -> tuple[int, int]:
+    if isinstance(value, np.ndarray):
+        return (int(value.min()), int(value.max())) if value.size else (0, 0)
+    return value, value
+
+
+def _fits_int64(function, bounds: list) -> bool:
+    """Whether function's result lies in int64 for every operand value within `bounds` (a list of
+    (least, greatest) per operand): from the extreme cases, computed with Python integers."""
+    if function is operator.neg:
+        return -bounds[0][0] <= INT64_MAX
+    (a, b), (c, d) = bounds
+    if function in (operator.add, operator.sub, operator.mul):
+        corners = [function(x, y) for x in (a, b) for y in (c, d)]
+        return INT64_MIN <= min(corners) and max(corners) <= INT64_MAX
+    if function is operator.truediv:                        # numpy converts to float64 first: exact
+        return all(-(1 << 53) <= lo and hi <= 1 << 53 for lo, hi in bounds)
+    if function in (operator.floordiv, operator.mod):       # INT64_MIN // -1: the one quotient beyond
+        return not (a == INT64_MIN and c <= -1 <= d)
+    if function in (operator.and_, operator.or_, operator.xor):
+        return True                                         # as wide as the wider operand
+    if function is operator.rshift:
+        return d < 64                                       # numpy shifts by 64 or more are not Python's
+    if function is operator.lshift:
+        return d < 64 and INT64_MIN <= min(a << d, a) and max(b << d, b) <= INT64_MAX
+    return False
+
+
+def _spend_wide(budget: list, count: int, node):
+    budget[0] -= count
+    if budget[0] < 0:
+        raise ExprError(f"INIT expressions need more than {MAX_WIDE_ELEMENT_OPS:,} element operations on "
+                        f"integers beyond 64 bits, which are slow; keep intermediate values within 64 bits", node)
 
 
 def _anywhere(condition) -> bool:

@@ -18,6 +18,7 @@ import difflib
 import itertools
 import re
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -25,6 +26,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from lark import Lark, Transformer
+from lark import lexer as lark_lexer
 from lark.exceptions import UnexpectedToken
 from lark.lexer import Lexer
 
@@ -264,7 +266,22 @@ _lock = threading.Lock()        # one parser and one builder, shared by every pa
 @lru_cache(maxsize=1)
 def _parser() -> tuple[Lark, _Builder]:
     builder = _Builder()
-    return _streamlined(Lark(grammar_text(), parser="lalr", lexer=_Lexer, transformer=builder)), builder
+    with _no_collision_check():
+        lark = Lark(grammar_text(), parser="lalr", lexer=_Lexer, transformer=builder)
+    return _streamlined(lark), builder
+
+
+@contextmanager
+def _no_collision_check():
+    """Build without Lark's check for colliding terminals, which runs whenever the optional
+    `interegular` is installed (the test extra) and costs ~0.4 s of CPU at every start, most of it
+    on Lark's own grammar of grammars. tests/test_grammar.py runs the check, strictly, on ours."""
+    saved = getattr(lark_lexer, "has_interegular", False)
+    lark_lexer.has_interegular = False
+    try:
+        yield
+    finally:
+        lark_lexer.has_interegular = saved
 
 
 class _Reduction:

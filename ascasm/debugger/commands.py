@@ -18,7 +18,7 @@ from ..asm.assembler import assemble_file
 from ..asm.errors import AssemblyFailed
 from ..debug_expr import ExprError, format_memory, format_value
 from ..isa import BY_MNEMONIC, DIRECTIVES, dtypes
-from ..limits import shown, whole_number
+from ..limits import parse_size, shown, whole_number
 from ..explain import explain_lines
 from ..outputs import OutputRefused, check_outputs
 from ..program import Program
@@ -77,15 +77,6 @@ class Display:
     text: str
     node: object
     fmt: str = ""               # a print format (display/x)
-
-
-def parse_size(text: str) -> int:
-    """'64M', '512K', '1G', '1048576' -> bytes."""
-    m = re.fullmatch(r"\s*(\d+)\s*([kmg]?)(i?b)?\s*", text.lower())
-    number = whole_number(m.group(1)) if m else None
-    if number is None:
-        raise ValueError(f"not a size: {shown(text.strip())!r} (try 64M)")
-    return number << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2)]
 
 
 class Debugger(cmd.Cmd):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 from dataclasses import dataclass, field, replace
 
@@ -81,6 +82,7 @@ class RunControl:
                                store_inactive=self.store_inactive, strict=self.strict)
         self.recorder = Recorder(self.program, self.machine, self.history_cap)
         self.recorder.on_drop = self.on_drop
+        self.recorder.on_progress = _progress_on_terminal
         self.compiled: dict = {}      # id(condition tree) -> compiled scalar closure (bound to this state)
         for bp in self.breakpoints.values():
             bp.hits = 0
@@ -335,8 +337,10 @@ class RunControl:
 
     # ------------------------------------------------------------------ running backward
     def back(self, count: int) -> int:
-        """Undo up to `count` moves; returns how many were undone."""
-        done = self.recorder.back(count)
+        """Undo up to `count` moves; returns how many were undone. Ctrl-C does not stop it halfway:
+        a replay is at most history.SEGMENT_STEPS steps, and the machine ends exactly `count` back."""
+        with self.interruptible():
+            done = self.recorder.back(count)
         if done:
             self.resync_watches()
         return done
@@ -551,3 +555,9 @@ def _converted(numbers: np.ndarray, dtype, label: str) -> np.ndarray:
         return np.array(as_ints, dtype)
     with np.errstate(over="ignore"):        # beyond the type's range: rounds to inf, as the hardware does
         return np.asarray(numbers, np.float64).astype(dtype)
+
+
+def _progress_on_terminal(text: str):
+    """A long search's progress, on standard error when it is a terminal (never in a scripted session's output)."""
+    if sys.stderr.isatty():
+        print(f"({text})", file=sys.stderr, flush=True)

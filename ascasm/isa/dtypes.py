@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
-import ml_dtypes
 import numpy as np
 
 
@@ -14,7 +14,13 @@ class ElemType:
     aliases: tuple     # other accepted spellings, e.g. ("half",)
     width: int         # bytes per element
     kind: str          # "int" (signed), "uint", "float", "raw" (bits only, never computed on)
-    np_dtype: np.dtype  # how lanes are viewed in numpy
+    # how lanes are viewed in numpy: a numpy type, or the name of an ml_dtypes type (bf16 and the fp8
+    # formats), imported on first use because importing ml_dtypes costs more than a second of CPU
+    dtype_source: object
+
+    @property
+    def np_dtype(self) -> np.dtype:
+        return _resolve_dtype(self.dtype_source)
 
     @property
     def lanes(self) -> int:
@@ -27,8 +33,24 @@ class ElemType:
         return np.dtype(f"u{self.width}")
 
 
+@cache
+def _resolve_dtype(source) -> np.dtype:
+    if isinstance(source, str):
+        import ml_dtypes
+        return np.dtype(getattr(ml_dtypes, source))
+    return np.dtype(source)
+
+
+def finfo(etype: ElemType):
+    """Machine limits of a float type (numpy's for f16 and f32, ml_dtypes' for the others)."""
+    if isinstance(etype.dtype_source, str):
+        import ml_dtypes
+        return ml_dtypes.finfo(etype.np_dtype)
+    return np.finfo(etype.np_dtype)
+
+
 def _t(code, name, aliases, width, kind, dtype):
-    return ElemType(code, name, tuple(aliases), width, kind, np.dtype(dtype))
+    return ElemType(code, name, tuple(aliases), width, kind, dtype)
 
 
 TYPES: tuple[ElemType, ...] = (
@@ -41,11 +63,11 @@ TYPES: tuple[ElemType, ...] = (
     _t(7, "s64", ["int64"], 8, "int", np.int64),
     _t(8, "u64", ["uint64"], 8, "uint", np.uint64),
     _t(9, "f16", ["half"], 2, "float", np.float16),
-    _t(10, "bf16", ["bfloat16"], 2, "float", ml_dtypes.bfloat16),
+    _t(10, "bf16", ["bfloat16"], 2, "float", "bfloat16"),
     _t(11, "f32", ["float"], 4, "float", np.float32),
-    _t(12, "e4m3", ["fp8_e4m3fn"], 1, "float", ml_dtypes.float8_e4m3fn),
-    _t(13, "e5m2", ["fp8_e5m2"], 1, "float", ml_dtypes.float8_e5m2),
-    _t(14, "e8m0", ["fp8_e8m0"], 1, "float", ml_dtypes.float8_e8m0fnu),
+    _t(12, "e4m3", ["fp8_e4m3fn"], 1, "float", "float8_e4m3fn"),
+    _t(13, "e5m2", ["fp8_e5m2"], 1, "float", "float8_e5m2"),
+    _t(14, "e8m0", ["fp8_e8m0"], 1, "float", "float8_e8m0fnu"),
     _t(15, "hif8", ["hifloat8"], 1, "raw", np.uint8),
     _t(16, "b8", [], 1, "raw", np.uint8),
     _t(17, "b16", [], 2, "raw", np.uint16),

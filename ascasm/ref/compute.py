@@ -8,8 +8,9 @@ from __future__ import annotations
 from fractions import Fraction
 import math
 
-import ml_dtypes
 import numpy as np
+
+from ..isa import dtypes
 
 from .. import floats
 from ..program import Insn
@@ -53,7 +54,7 @@ def flush_subnormals(values: np.ndarray, etype) -> np.ndarray:
         return values
     bits = values.view(etype.bits)
     sign = etype.bits.type(1 << (8 * etype.width - 1))
-    subnormal = (np.abs(widened(values)) < float(ml_dtypes.finfo(etype.np_dtype).smallest_normal)) & (bits & ~sign != 0)
+    subnormal = (np.abs(widened(values)) < float(dtypes.finfo(etype).smallest_normal)) & (bits & ~sign != 0)
     return np.where(subnormal, bits & sign, bits).astype(etype.bits).view(etype.np_dtype)
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 
-import ml_dtypes
 import numpy as np
+
+from ..isa import dtypes
 
 from . import hif8
 from .. import floats
@@ -62,7 +63,7 @@ def convert_lanes(values: np.ndarray, src, dst, mode: str, sat: bool, keep_nan: 
         wide = np.array([floats.exact_float64(int(v)) for v in values.tolist()], np.float64)
     with np.errstate(invalid="ignore"):
         out = floats.round_to_type(wide, dst, "rint" if mode == "exact" else mode).astype(np.float64)
-    largest = np.copysign(float(ml_dtypes.finfo(dst.np_dtype).max), wide)
+    largest = np.copysign(float(dtypes.finfo(dst).max), wide)
     overflowed = np.isfinite(wide) & ~np.isfinite(out)
     if sat:
         out = np.where(np.isnan(wide) & ~keep_nan, 0.0, np.where(overflowed | np.isinf(wide), largest, out))
