@@ -1,6 +1,6 @@
 """Command line: `ascasm run FILE ...` (more subcommands come with the debugger).
 
-Exit statuses (LANGUAGE.md §5): 0 ok, 1 assembly error, 2 runtime fault, 3 step limit (or trace
+Exit statuses (docs/language.md §9): 0 ok, 1 assembly error, 2 runtime fault, 3 step limit (or trace
 limit), 4 .expect mismatch, 64 bad command-line usage, 74 an output could not be written, 130 Ctrl-C.
 """
 from __future__ import annotations

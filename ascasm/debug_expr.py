@@ -412,7 +412,7 @@ class _Evaluator:
                 raise ExprError("SQZN is unset: no vsqz.st has written it")
             return _scalar(np.int64(state.spr[SPR_SQZN]), "SQZN", dtypes.lookup("s64"))
         m = re.match(r"^lidx([0-3])$", name, re.IGNORECASE)
-        if m is not None:                   # a hardware loop's index, innermost first (issue 11)
+        if m is not None:                   # a hardware loop's index, innermost first
             level = int(m.group(1))
             index, count = (int(x) for x in state.hwloop[level])
             if not count:

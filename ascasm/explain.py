@@ -1,6 +1,6 @@
 """What `ascasm explain` and the debugger's `help MNEMONIC` print: the ISA table's rows for one
-mnemonic, the mask patterns where an instruction takes one, a key to the sources the rows cite (files
-that do not ship with ascasm), and the list of every instruction by group."""
+mnemonic, the mask patterns where an instruction takes one, a key to the kinds of source the rows
+cite, and the list of every instruction by group."""
 from __future__ import annotations
 
 from .isa import BY_MNEMONIC, INSNS, PATTERNS, Kind
@@ -9,33 +9,30 @@ from .isa.table import BY_CAPI, describe
 # The instruction groups of listings and the cheat sheet, by the family prefix of a row.
 GROUPS = (("scalar and control", ("scalar", "branch", "cond_branch", "membar", "halt", "loop", "endloop")),
           ("loads", ("vld", "mask_load", "vgat")),
-          ("stores", ("vsta", "mask_store", "vsct")),
+          ("stores", ("vst", "mask_store", "vsct")),
           ("masks and address registers", ("mask_", "iter", "pcnt")),
-          ("reductions", ("reduce",)),
+          ("reductions", ("reduce", "vpairsum")),
           ("vector compute", ("",)))
 
-# CreateMask patterns (LANGUAGE.md §4 Setup): which elements of the mask's width each selects.
+# CreateMask patterns (docs/language.md §7): which elements of the mask's width each selects.
 PATTERN_MEANINGS = {
     "ALL": "every element", "VL1": "element 0 only", "ALLF": "no element",
     "M3": "the elements whose index is a multiple of 3", "M4": "the elements whose index is a multiple of 4",
     "H": "the lowest half of the elements", "Q": "the lowest quarter of the elements",
 }
 
-# The abbreviations rows use in `source:`, spelled out.
+# The kinds of source a row cites, spelled out.
 SOURCE_KEY = {
-    "seed": '"seed NNN NAME": the Ascend C API reference page NAME (Huawei\'s public asc-devkit '
-            "documentation, docs/zh/api/SIMD-API), one of the pages ascasm was built and checked against",
-    "facts": '"facts §N": section N of ascasm\'s research notes on the Ascend 950 vector ISA '
-             "(ascend-vf-facts.md, compiled from the asc-devkit documentation and library source; kept with "
-             "the project's specification, not installed)",
-    "c-api-reg": '"c-api-reg/DIR/asc_NAME.md": the public Ascend C API reference page of the register-level '
-                 "function asc_NAME (Huawei's asc-devkit documentation, SIMD-API); `ascasm explain asc_NAME` "
-                 "finds the instructions that implement it",
-    "reg-api": '"reg-api NAME ALGO": the public Ascend C Reg-layer (C++) reference page NAME, and the algorithm '
-               "(template mode) of it that the row implements (Huawei's asc-devkit documentation, SIMD-API)",
-    "appendix": '"appendix NAME": an appendix table of the Ascend C API reference (precision, boundary values)',
-    "LANGUAGE.md": '"LANGUAGE.md §N": the ascasm language specification, kept with the project; what it '
-                   "leaves open is decided in docs/semantics.md, and docs/isa.md lists every instruction",
+    "asc_": '"asc_NAME": the public Ascend C API reference page of the register-level function asc_NAME '
+            "(Huawei's asc-devkit documentation, SIMD-API); `ascasm explain asc_NAME` finds the instructions that "
+            "implement it",
+    "Reg::": '"Reg::NAME": the public Ascend C Reg-layer (C++) reference page of NAME (the same documentation), '
+             "and the algorithm or table of it the row follows",
+    "appendix": '"the ... appendix": an appendix table of the same API reference (precision, boundary values, '
+                "merging modes)",
+    "docs/": '"docs/language.md", "docs/semantics.md": ascasm\'s own documentation (in its source repository), '
+             "which describes the language and decides what the pages leave open; docs/isa.md lists every "
+             "instruction",
 }
 
 

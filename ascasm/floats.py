@@ -18,7 +18,7 @@ import numpy as np
 from .isa.dtypes import ElemType
 
 # The hardware NaN of each float type, the result of any arithmetic that produces a NaN: positive, every
-# exponent and mantissa bit set. The pages show f32's (0x7FFFFFFF, reg-api Div table 8); e4m3's only NaN
+# exponent and mantissa bit set. The pages show f32's (0x7FFFFFFF, Reg::Div table 8); e4m3's only NaN
 # is of that form too; the rule is extended to the other types (docs/semantics.md "Floating point").
 CANONICAL_NAN_BITS = {"f16": 0x7FFF, "bf16": 0x7FFF, "f32": 0x7FFFFFFF, "e4m3": 0x7F, "e5m2": 0x7F}
 
@@ -48,7 +48,7 @@ def _round_to_odd(x: np.ndarray) -> np.ndarray:
     return np.where((t != x) & (t % 2 == 0), t + np.sign(x), t)
 
 
-# Integer rounding of the scaled value by rounding mode (the conversions' suffixes, rounding_mode.md).
+# Integer rounding of the scaled value by rounding mode (the conversions' suffixes, the C API's rounding-mode page).
 ROUNDERS = {"rint": np.round, "round": lambda x: np.where(np.abs(x) >= 2.0 ** 52, x,       # integers already
                                                          np.copysign(np.floor(np.abs(x) + 0.5), x)),
             "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc, "odd": _round_to_odd}

@@ -121,7 +121,7 @@ def _typed(register: str, operand, types) -> str:
     return f"{register}.{types[operand.type_slot].name}" if operand.type_slot is not None else register
 
 
-# Hardware loops (issue 11) come from loop(): vloop and endloop in pairs, vag only inside. A loop body holds no
+# Hardware loops come from loop(): vloop and endloop in pairs, vag only inside. A loop body holds no
 # branch and no label, since no branch may enter or leave a loop.
 _LOOP_FAMILIES = ("loop", "endloop", "iter_loops")
 TOP_LEVEL_ROWS = tuple(spec for spec in INSNS if spec.family not in _LOOP_FAMILIES)

@@ -1,4 +1,4 @@
-"""Machine state (LANGUAGE.md §1), stored as raw bytes so both executors can share and compare it."""
+"""Machine state (docs/language.md §1), stored as raw bytes so both executors can share and compare it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -17,7 +17,7 @@ NUM_VREGS, NUM_PREGS, NUM_AREGS, NUM_SREGS = 32, 8, 8, 32
 SPR_AR, SPR_SQZN, SPR_SQZN_SET = 0, 1, 2
 SPR_SIZE = 3
 SPR_NAMES = ("AR", "SQZN")
-# The legacy mask special register {MASK1, MASK0} (issue 13; docs/semantics.md "The mask special register"):
+# The legacy mask special register {MASK1, MASK0} (docs/semantics.md "The mask special register"):
 # mask_spr holds MASK0 (the low 64 bits), MASK1 (the high 64 bits) and whether sprset.mask has set them.
 MASK_SPR_LOW, MASK_SPR_HIGH, MASK_SPR_SET = 0, 1, 2
 MASK_SPR_SIZE = 3
@@ -31,14 +31,14 @@ UREG_PENDING, UREG_ADDR = 0, 1
 # whether a vldas has set it and the stream position the block was loaded for.
 NUM_QREGS = 4
 QREG_SET, QREG_POS = 0, 1
-# Hardware loops (issue 11, docs/semantics.md "Hardware loops"): one row per active loop, innermost
+# Hardware loops (docs/semantics.md "Hardware loops"): one row per active loop, innermost
 # first, holding its index and its count (0, 0 for a level no loop occupies). At most 4 nest, as the
 # pages' HardwareLoop allows; the index is a uint16 and the count at most 65535.
 NUM_LOOPS = 4
 LOOP_INDEX, LOOP_COUNT = 0, 1
 MAX_LOOP_COUNT = 65535
 MAX_STEPS_DEFAULT = 10_000_000
-# The CTRL special register (issue 12; reg-api Cast.md table 5, docs/semantics.md "The CTRL register"),
+# The CTRL special register (Reg::Cast table 5, docs/semantics.md "The CTRL register"),
 # written whole by sprset.ctrl: bit 60 makes the saturation mode global (0: each conversion's `sat`);
 # then bit 48 = 1 turns it off for float results, bit 59 = 1 for float->integer and integer->integer
 # conversions; bit 50 = 1 keeps NaN in saturating conversions to e4m3/e5m2.
@@ -69,7 +69,7 @@ class MachineState:
     # One row per instruction: how often it stored duplicate active indices, and the first such case
     # (earlier lane, later lane, address). Sized by Program.initial_state().
     dup_warn: np.ndarray = field(default_factory=lambda: np.zeros((0, DUP_WARN_FIELDS), np.int64))
-    # Hazard tracking (LANGUAGE.md §5, docs/semantics.md "Hazards"): which UB bytes were written since
+    # Hazard tracking (docs/language.md §9, docs/semantics.md "Hazards"): which UB bytes were written since
     # the latest membar (bit j of word b: byte 32*b + j), the row that wrote each UB byte last, and per
     # instruction how often it touched bytes written since the latest membar and the first case.
     ub_dirty: np.ndarray = field(default_factory=lambda: np.zeros(UB_SIZE // UB_BLOCK, np.uint32))

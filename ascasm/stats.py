@@ -3,12 +3,11 @@ against lanes available, UB bytes read and written — and an *estimated* cycle 
 
 The counts come from the same per-step records as `ascasm run --trace` (effects.StepLog). The
 estimate is a throughput model, not a simulation of the pipeline (docs/cli.md "ascasm stats"):
-- an instruction occupies ceil(lanes / parallelism) cycles, parallelism being the elements per cycle
-  of the C-API theoretical-throughput table for its operation and type (Ascend 950; the appendix
-  c-api-throughput.md of the register-level C-API reference), or all its lanes in one cycle where the
-  table has no row;
-- two consecutive instructions that the dual-issue table (appendix issue-width.md) lists as dual
-  issue, each occupying one cycle, share a cycle; every other instruction issues alone;
+- an instruction occupies ceil(lanes / throughput) cycles, throughput being the elements per cycle
+  of the C-API theoretical-throughput table for its operation and type (the row's `throughput` field,
+  ascasm/isa/appendix.py), or all its lanes in one cycle where the table has no row;
+- two consecutive instructions that the dual-issue table lists (the row's `issue` field is "dual"),
+  each occupying one cycle, share a cycle; every other instruction issues alone;
 - scalar and control instructions take one cycle each (the tables do not cover the scalar unit).
 Latencies, dependencies between instructions, UB bank conflicts and the scalar unit's own pipeline are
 not modelled.
@@ -23,26 +22,6 @@ from .lanes import governed_lanes, lane_width
 from .state import VL
 from .effects import StepLog
 from .history import RUNNING
-
-# Elements per cycle from the throughput table (c-api-throughput.md) where it is below one full
-# vector (256 bytes) per cycle, by our mnemonic and lane type (vredsum: the source type). Every other
-# instruction moves its lanes in one cycle.
-PARALLELISM = {
-    "vabs": {"s8": 128, "s16": 64, "s32": 32},                                          # asc_abs
-    "vneg": {"s8": 128, "s16": 64, "s32": 32},                                          # asc_neg
-    "vadds": {"s8": 128, "u8": 128, "s16": 64, "u16": 64, "f16": 64, "bf16": 64,
-              "s32": 32, "u32": 32, "f32": 32},                                         # asc_add_scalar
-    "vmuls": {"s16": 64, "u16": 64, "s32": 32, "u32": 32},                              # asc_mul_scalar
-    "vredsum": {"s16": 64, "u16": 64},                                                  # asc_reduce_sum
-}
-
-# Instructions the dual-issue table (issue-width.md, table 1) lists: PSET, PLT, single loads (not the
-# DS modes), mask loads, mask logic and moves, the arithmetic, compares, selects, VBR and VCI.
-DUAL_ISSUE = frozenset((
-    "mask", "mask.upd", "vld", "vld.brc", "vld.us", "vld.unpk", "pmov", "pand", "por", "pxor", "pnot",
-    "vabs", "vexp", "vsqrt", "vneg", "vadd", "vsub", "vmul", "vdiv", "vmax", "vmin", "vadds", "vmuls",
-    "vmaxs", "vmins", "vcmp.eq", "vcmp.ne", "vcmp.lt", "vcmp.le", "vcmp.gt", "vcmp.ge", "vsel", "vdup", "vci"))
-
 
 @dataclass
 class Row:
@@ -96,10 +75,9 @@ def _count(stats: Stats, insn, active, effects):
         row.lanes_active += lanes if active is None else int(active.sum())
     stats.ub_read += sum(span.count * span.width for span in effects.ub_reads)
     stats.ub_written += sum(span.count * span.width for span in effects.ub_writes or [])
-    type_name = insn.types[-1].name if spec.mnemonic == "vredsum" else key[1].split("/")[0]
-    per_cycle = PARALLELISM.get(spec.mnemonic, {}).get(type_name)
+    per_cycle = dict(spec.throughput).get(key[1])
     occupancy = max(1, math.ceil(lanes / per_cycle)) if per_cycle else 1
-    dual = spec.mnemonic in DUAL_ISSUE and occupancy == 1
+    dual = spec.issue == "dual" and occupancy == 1
     if dual and stats._pending_dual:
         stats._pending_dual = False                     # issued in the previous instruction's cycle
     else:

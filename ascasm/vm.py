@@ -13,7 +13,7 @@ from .source import SourceLoc, format_diagnostic
 from .state import MASK_SPR_FAULT, MASK_SPR_NAME, MAX_STEPS_DEFAULT, SPR_NAMES, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
 
 ENGINES = ("cy", "ref")
-STORE_INACTIVE = ("keep", "zero")   # LANGUAGE.md §6
+STORE_INACTIVE = ("keep", "zero")   # docs/language.md §7 (what inactive lanes become)
 RUNNING = STOP_CODES["RUNNING"]
 # Steps per executor call in Machine.run: at most ~1 us per vector step, a chunk takes < 0.1 s.
 RUN_CHUNK = 1 << 16
@@ -194,7 +194,7 @@ class Machine:
 
 
 def run_warnings(program: Program, state: MachineState) -> list[tuple]:
-    """(loc, message, notes) of each warning, once per source line (LANGUAGE.md §5), in line order."""
+    """(loc, message, notes) of each warning, once per source line (docs/language.md §9), in line order."""
     out = []
     for row in np.flatnonzero(state.dup_warn[:, 0]):
         count, earlier, later, address = (int(x) for x in state.dup_warn[row])

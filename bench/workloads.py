@@ -1,4 +1,4 @@
-"""The engine's benchmark workloads (issue 10; figures in docs/performance.md): W1 f32, W1 f16, W2, W3
+"""The engine's benchmark workloads (figures in docs/performance.md): W1 f32, W1 f16, W2, W3
 and a scalar loop, each run as an ascasm program over N = 2^20 elements in tiles, verified exactly
 against a numpy reference before any figure is printed, and compared with the same work done by a
 Python loop making one numpy call per vector instruction (what a naive interpreter does).
@@ -28,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 N = 1 << 20
 
 
-# ---- data (issue 10 "Workloads") ----
+# ---- data ----
 def fmix32(h: np.ndarray) -> np.ndarray:
     """MurmurHash3's 32-bit finaliser, in uint32 arithmetic (wrapping)."""
     h = h.astype(np.uint32)

@@ -1,4 +1,4 @@
-; Stream compaction ("store the active lanes contiguously"), the loop of benchmark W3 (issue 11):
+; Stream compaction ("store the active lanes contiguously"), the loop of benchmark W3:
 ; 256 f32 values in four 64-lane chunks; per chunk, mask = value > 0, vsqz.st packs the kept lanes
 ; low and sets SQZN to their bytes, vstur appends those bytes to the unaligned store stream of u0 at
 ; out + 4 + AR and advances AR by SQZN. sprclr.ar starts AR at 0; vstar writes the bytes of the last

@@ -1,4 +1,4 @@
-; Gather (facts §5 vgather2): element indices, inactive lanes become 0.
+; Gather (asc_gather): element indices, inactive lanes become 0.
 ;  - a reversed copy: lane i reads x[127 - i]
 ;  - b8 data rides in 16-bit lanes: the byte -40 (0xD8) is zero-extended to 216
 .ub x       u16[128] = 3 * i

@@ -1,4 +1,4 @@
-; Frequency and cumulative histogram of 1024 u8 values, 256 at a time (issue 13):
+; Frequency and cumulative histogram of 1024 u8 values, 256 at a time:
 ;   vhist.bin0 / vhist.bin1 count the values 0-127 / 128-255 into 128 u16 lanes each, vchist.bin0 /
 ;   vchist.bin1 count, in lane n, the values of the bin up to base + n. All four add to their
 ;   destination, so one register per result accumulates over the four chunks; stored once at the end.

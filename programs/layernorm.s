@@ -1,4 +1,4 @@
-; Layer normalisation of one f32 row of 64 values (issue 13):
+; Layer normalisation of one f32 row of 64 values:
 ;   mean = sum(x) / 64 (vredsum, then vmuls by 1/64, exact), broadcast through the UB;
 ;   d = x - mean; var + eps = sum(d * d + eps) / 64, each d * d + eps one fused vmadd (eps = 2^-10);
 ;   rstd = 1 / sqrt(var + eps) (vsqrt, vdiv), broadcast; y = (d * rstd) * gamma + beta, the last step

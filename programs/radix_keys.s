@@ -1,4 +1,4 @@
-; Radix-sort keys of 64 f32 values and a top bucket (issue 13's bit-manipulation kernel):
+; Radix-sort keys of 64 f32 values and a top bucket (a bit-manipulation kernel):
 ;   sign = bits >> 31 (arithmetic, s32): all ones for a negative value, 0 otherwise;
 ;   flip = sign | 0x80000000; key = bits ^ flip: unsigned keys that order like the values
 ;   (negatives: every bit flipped, positives: the sign bit set);

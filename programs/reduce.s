@@ -1,4 +1,4 @@
-; Reduce seed page (seed 003): MAX over 128 halves returns the value in lane 0 and the index of its
+; The Reduce page (Reg::Reduce): MAX over 128 halves returns the value in lane 0 and the index of its
 ; first occurrence as raw bits in lane 1 -- the page's example reads index 114 as 6.8e-06 in a half.
 ; Then the SUM tree order: 2048, 1, 1, 1, 0, ... sums to 2050 in the pairwise tree, whereas a
 ; sequential f16 sum would give 2048 (2048 + 1 rounds back to 2048 at every step).

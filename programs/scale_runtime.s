@@ -1,4 +1,4 @@
-; Scales computed at run time in scalar registers holding f32 bits (issue 13, docs/semantics.md "Scalar
+; Scales computed at run time in scalar registers holding f32 bits (docs/semantics.md "Scalar
 ; registers holding floats"): a row of 64 f32 values is centred and scaled to [-1, 1],
 ;   mean = sum(x) / n, with n a count converted to f32 (fmov s.f32, sN) and the division fdiv;
 ;   d = x + (-mean) (vadds with the register read as f32: s4.f32);

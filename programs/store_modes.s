@@ -1,4 +1,4 @@
-; asc_storealign store modes (seed 002) on the facts file's worked examples (facts §4.2, §3.2):
+; asc_storealign store modes on worked examples of the store and load distributions:
 ;  PK_B16:   u16 [0x3210, 0x7654, 0xBA98, 0xFEDC, ...] -> u16 words [0x5410, 0xDC98, ...]
 ;  INTLV_B8: evens 0, 2, ..., 254 and odds 1, 3, ..., 255 -> 0, 1, ..., 255 (twice over 512 bytes)
 ;  UNPK_B8:  bytes 0, 1, 2, ... -> 16-bit lanes 0, 1, 2, ... (each byte zero-extended)

@@ -10,7 +10,7 @@
 ;    grid at c*48 + r*16. Expected, by hand: gridT's block b (element i: b = i // 16) sits at row
 ;    b // 3, column b % 3 of the transposed grid, so it holds grid's block 4 * (b % 3) + b // 3, whose
 ;    element k is that block number * 16 + k.
-; 3. Four nested loops: data_type_definition.md's 4-D example (N, C, H, W = 2, 3, 2, 2; one W step is one
+; 3. Four nested loops: the Reg layer's data-type page's 4-D example (N, C, H, W = 2, 3, 2, 2; one W step is one
 ;    vector of 64 floats), dst = src + src, but dst laid out N, H, C, W: its strides are W 64, C 128,
 ;    H 384, N 768 elements, the source's W 64, H 128, C 256, N 768. Expected, by hand: dst's vector b
 ;    (b = i // 64) has w = b % 2, c = (b // 2) % 3, h = (b // 6) % 2, n = b // 12 and comes from source

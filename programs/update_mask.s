@@ -1,4 +1,4 @@
-; UpdateMask (facts §2.2): 320 b16 elements take three registers -- full, full, then the low 64
+; UpdateMask (asc_update_mask): 320 b16 elements take three registers -- full, full, then the low 64
 ; lanes -- and the counter goes 320 -> 192 -> 64 -> 0. Each mask is stored (32 bytes, bit k = bit
 ; k%8 of byte k//8) and the counter after each step is kept, so .expect can check both.
 .ub masks   u8[96]

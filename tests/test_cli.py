@@ -112,7 +112,7 @@ def test_explain_prints_the_table_rows_of_a_mnemonic():
     lines = result.stdout.splitlines()
     assert lines[0] == "vsct [base], vS.T, vI.U, pM"
     assert "  alignment: 32 bytes (base); element addresses" in lines
-    assert any(line.startswith("  source: seed 000 asc_scatter; seed 001 Scatter; c-api-reg/reg_store/asc_scatter.md")
+    assert any(line.startswith("  source: Reg::Scatter; asc_scatter; asc_scatter (its prototypes stop at 32 bits")
                for line in lines)
 
 
@@ -230,10 +230,11 @@ def test_explain_mask_lists_the_patterns():
 def test_explain_spells_out_the_sources_it_cites():
     lines = ascasm("explain", "vsct").stdout.splitlines()
     key = lines[lines.index("sources:") + 1:]
-    assert len(key) == 2 and key[0].startswith('  "seed NNN NAME": the Ascend C API reference page NAME')
-    assert key[1].startswith('  "c-api-reg/DIR/asc_NAME.md": the public Ascend C API reference page')
-    lines = ascasm("explain", "mask.upd").stdout.splitlines()
-    assert lines[lines.index("sources:") + 1].startswith('  "facts §N": section N of ascasm\'s research notes')
+    assert len(key) == 2 and key[0].startswith('  "asc_NAME": the public Ascend C API reference page of the ')
+    assert key[1].startswith('  "Reg::NAME": the public Ascend C Reg-layer (C++) reference page of NAME')
+    lines = ascasm("explain", "mask").stdout.splitlines()
+    assert lines[lines.index("sources:") + 1].startswith('  "asc_NAME": ')
+    assert lines[lines.index("sources:") + 2].startswith('  "docs/language.md", "docs/semantics.md": ascasm\'s own')
 
 
 def test_explain_finds_instructions_by_their_c_api_name():

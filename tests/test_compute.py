@@ -712,7 +712,7 @@ def test_f32_from_register_and_large_vci(engine):
     "vdup v0.f16, 65520", "vdup v0.e4m3, 465", "vdup v0.e5m2, 61440", "vdup v0.bf16, 3.4e38",
     "vexp v0.s32, v1.s32, p0", "vexp v0.u8, v1.u8, p0", "vsqrt v0.u8, v1.u8, p0", "vsqrt v0.s64, v1.s64, p0",
     "vabs v0.u16, v1.u16, p0", "vabs v0.u64, v1.u64, p0", "vneg v0.u8, v1.u8, p0",
-    # types no page lists (issue 13): fp8 arithmetic, bf16 exp/sqrt/abs/neg/div/muls, 8-bit mul/div/muls,
+    # types no page lists: fp8 arithmetic, bf16 exp/sqrt/abs/neg/div/muls, 8-bit mul/div/muls,
     # unsigned and bf16 vci, 64-bit compute
     "vadd v0.e4m3, v1.e4m3, v2.e4m3, p0", "vcmp.lt p1, v1.e5m2, v2.e5m2, p0", "vci v0.e4m3, 1",
     "vexp v0.bf16, v1.bf16, p0", "vsqrt v0.bf16, v1.bf16, p0", "vabs v0.bf16, v1.bf16, p0",

@@ -1,4 +1,4 @@
-"""Compute families of issue 13 on both executors: compares with a scalar (c-api-reg compare_and_select
+"""Compute families on both executors: compares with a scalar (c-api-reg compare_and_select
 asc_CC_scalar.md), bitwise not and shifts (logic_compute asc_not.md, asc_shiftleft*.md, asc_shiftright*.md).
 Expected values: the pages' worked examples typed in, hand-worked cases, and an independent model written
 here with Python integers and numpy / ml_dtypes comparisons."""
@@ -74,7 +74,7 @@ def test_compare_with_scalar_register_and_other_bits(engine):
 def test_compare_types_are_the_pages():
     with pytest.raises(AssemblyFailed) as failed:
         assemble("vcmps.lt p1, v0.e4m3, 1.0, p0\n")
-    assert "accepted (asc_lt_scalar.md's list): s8, u8, s16, u16, f16, bf16, s32, u32, f32" in str(failed.value)
+    assert "accepted (asc_lt_scalar's list): s8, u8, s16, u16, f16, bf16, s32, u32, f32" in str(failed.value)
 
 
 @pytest.mark.parametrize("t", ["s8", "u8", "s16", "u16", "f16", "s32", "u32", "f32"])

@@ -406,7 +406,7 @@ def test_options_each_page_does_not_list_are_errors(line, message):
 # vcvt joins the pairs of one page per conversion; vcvt.odd's single pair is asc_float2half's
 @pytest.mark.parametrize("line, note", [
     ("vcvt v0.s8, v1.f32, p0", "accepted (the lists of its 19 C-API pages): f32/f16, f32/bf16"),
-    ("vcvt.odd v0.bf16, v1.f32, p0", "accepted (asc_float2half.md's list): f16/f32"),
+    ("vcvt.odd v0.bf16, v1.f32, p0", "accepted (asc_float2half's list): f16/f32"),
 ])
 def test_a_rejected_pair_names_where_the_accepted_list_comes_from(line, note):
     with pytest.raises(AssemblyFailed) as failed:

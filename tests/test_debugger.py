@@ -767,7 +767,7 @@ def test_the_debugger_never_imports_the_reference_executor():
 
 
 # ---------------------------------------------------------------------------------------------
-# issue 14: rough edges
+# rough edges
 # ---------------------------------------------------------------------------------------------
 
 def test_unknown_names_are_refused_when_set():

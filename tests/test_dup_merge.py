@@ -1,4 +1,4 @@
-"""Duplicate (c-api-reg data_fill asc_duplicate.md, asc_duplicate_scalar.md) beyond issue 13's first part,
+"""Duplicate (c-api-reg data_fill asc_duplicate.md, asc_duplicate_scalar.md) beyond its first forms,
 on both executors: e8m0 in the unmasked scalar form (the page's list without a mask), and the MERGING
 mode that appendix merge-mode.md gives Duplicate in hardware (`vdup.merge`, `vdup.v.merge`: inactive
 lanes keep vD). Expected values: ml_dtypes e8m0 encodings and numpy models of the lanes written here."""

@@ -44,8 +44,8 @@ def test_64_bit_types_are_not_on_the_page():
 
 
 @pytest.mark.parametrize("line, page_list", [
-    ("vxor v0.f32, v1.f32, v2.f32, p0", "accepted (asc_xor.md's list): s8, u8, s16, u16, s32, u32"),
-    ("vor v0.bf16, v1.bf16, v2.bf16, p0", "accepted (asc_or.md's list): s8, u8, s16, u16, f16, s32, u32, f32"),
+    ("vxor v0.f32, v1.f32, v2.f32, p0", "accepted (asc_xor's list): s8, u8, s16, u16, s32, u32"),
+    ("vor v0.bf16, v1.bf16, v2.bf16, p0", "accepted (asc_or's list): s8, u8, s16, u16, f16, s32, u32, f32"),
 ])
 def test_each_page_has_its_own_type_list(line, page_list):
     """asc_and lists bf16 and the fp8 types, asc_or only f16/f32 among floats, asc_xor no float at all."""

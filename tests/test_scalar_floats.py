@@ -1,4 +1,4 @@
-"""Scalar registers holding a float's bits (issue 13 item 5; docs/semantics.md "Scalar registers holding
+"""Scalar registers holding a float's bits (docs/semantics.md "Scalar registers holding
 floats"), on both executors: `fmov`, `fadd fsub fmul fdiv`, `fcvt`, `ld`/`st` of float types, and the X.T
 operand written `sN.T` (T's bits) beside the unsuffixed `sN` (an integer converted to T, as before).
 

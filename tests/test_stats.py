@@ -51,6 +51,26 @@ def test_the_cycle_model(tmp_path):
     assert by_name[("vredsum", "u32/u16")]["lanes_total"] == 128          # the source's 16-bit lanes
 
 
+def test_the_cycle_model_reads_the_appendix_fields_of_every_row(tmp_path):
+    # rows the dual-issue and throughput tables list beyond the first few: vln (asc_ln), vand/vor (And, Or),
+    # vmov (Move) and psel (Select)
+    program = tmp_path / "model.s"
+    program.write_text("""
+.ub a f32[64] = 1.0
+        mask    p0.b32, ALL               ; dual issue: 1 cycle
+        vld     v0.f32, [a]               ; dual issue with the mask: 0
+        vln     v1.f32, v0.f32, p0        ; asc_ln f32: 16 per cycle, 64 lanes: 4
+        vand    v2.u32, v0.u32, v0.u32, p0  ; dual issue: 1
+        vor     v3.u32, v2.u32, v2.u32, p0  ; with the one before: 0
+        vmov    v4.u32, v3.u32, p0        ; dual issue: 1
+        psel    p1, p0, p0, p0            ; with the one before: 0
+        halt                              ; 1
+""")
+    result = ascasm("stats", program, "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["estimated_cycles"] == 1 + 0 + 4 + 1 + 0 + 1 + 0 + 1
+
+
 def test_a_fault_ends_the_statistics_with_its_status(tmp_path):
     program = tmp_path / "fault.s"
     program.write_text(".ub b u8[64]\n    mov s0, 1\n    vld v0.u8, [b + 8]\n")

@@ -40,8 +40,10 @@ def opcodes_pxd() -> str:
 def isa_md() -> str:
     out = [f"<!-- {HEADER} -->", "", "# ascasm instruction reference", "",
            "Every instruction ascasm accepts, from the ISA table. Types are listed as accepted combinations "
-           "of the `.T` (and `.U`) operands. Sources: *seed* pages in `shared/seeds/`, *facts* sections of "
-           "`shared/reference/ascend-vf-facts.md`, LANGUAGE.md sections.", "",
+           "of the `.T` (and `.U`) operands. Sources: `asc_NAME` is a public page of the Ascend C API reference "
+           "(register-level C functions), `Reg::NAME` a page of its Reg layer (C++), an appendix one of its "
+           "appendix tables; docs/language.md and docs/semantics.md are ascasm's own. The language itself is "
+           "described in docs/language.md.", "",
            "## Directives", "", "| directive | meaning |", "|---|---|"]
     out += [f"| `{name} {syntax}` | {summary} |" for name, syntax, summary in table.DIRECTIVES]
     out += ["", "## Instructions", ""]

@@ -44,16 +44,16 @@ def tests(*files: str) -> tuple:
 
 MUTATIONS = (
     # the reference executor: the fuzzer compares it with the engine
-    Mutation("shr_mask_ref", "ascasm/ref/executor.py", '"shr": lambda a, b: a >> (b & 63),',
+    Mutation("shr_mask_ref", "ascasm/ref/scalar.py", '"shr": lambda a, b: a >> (b & 63),',
              '"shr": lambda a, b: a >> (b & 31),', tuple(FUZZ), "scalar shr keeps 5 bits of the count"),
-    Mutation("ub_end_ref", "ascasm/ref/executor.py", "address + size <= self.ub_usable",
+    Mutation("ub_end_ref", "ascasm/ref/machine.py", "address + size <= self.ub_usable",
              "address + size < self.ub_usable", tuple(FUZZ), "an access ending at the last usable byte faults"),
-    Mutation("mask_update_ref", "ascasm/ref/executor.py", "np.arange(lanes) < remaining",
+    Mutation("mask_update_ref", "ascasm/ref/masks.py", "np.arange(lanes) < remaining",
              "np.arange(lanes) <= remaining", tuple(FUZZ), "mask.upd activates one lane too many"),
-    Mutation("downsample_ref", "ascasm/ref/executor.py", 'm.state.vreg[insn.operand("vD")] = np.ascontiguousarray(source[0::2])',
+    Mutation("downsample_ref", "ascasm/ref/loads.py", 'm.state.vreg[insn.operand("vD")] = np.ascontiguousarray(source[0::2])',
              'm.state.vreg[insn.operand("vD")] = np.ascontiguousarray(source[1::2])', tuple(FUZZ),
              "vld.ds takes the odd elements"),
-    Mutation("write_row_ref", "ascasm/ref/executor.py", "self.state.ub_write_row[address:address + data.size] = self.state.pc",
+    Mutation("write_row_ref", "ascasm/ref/machine.py", "self.state.ub_write_row[address:address + data.size] = self.state.pc",
              "self.state.ub_write_row[address:address + data.size] = 0", tuple(FUZZ),
              "hazard records name the wrong writer"),
     # the engine (rewrite these when the engine changes)
@@ -71,8 +71,8 @@ MUTATIONS = (
     Mutation("hazard_first_engine", "ascasm/_engine/engine.pxi", "if not m.hazard or first < m.hazard_first:",
              "if not m.hazard or first > m.hazard_first:", tuple(FUZZ),
              "a hazard's range starts at the last block's first byte, not the instruction's first"),
-    # issue 11: hardware loops
-    Mutation("vag_order_ref", "ascasm/ref/executor.py", "indices = m.state.hwloop[:, LOOP_INDEX].tolist()",
+    # hardware loops
+    Mutation("vag_order_ref", "ascasm/ref/loops.py", "indices = m.state.hwloop[:, LOOP_INDEX].tolist()",
              "indices = m.state.hwloop[::-1, LOOP_INDEX].tolist()", tuple(FUZZ),
              "vag binds its first stride to the outermost level"),
     Mutation("endloop_count_engine", "ascasm/_engine/control.pyx", "if index < m.hwloop[LOOP_COUNT]:",

@@ -429,13 +429,13 @@ class _Assembler:
         enclosing loops as it gives strides, since stride k binds the k-th loop counted from the innermost."""
         if spec.family == "loop" and not operands[0].is_reg and not 0 <= operands[0].value <= MAX_LOOP_COUNT:
             self.fail(nodes[0], f"loop count {operands[0].value} out of range 0..{MAX_LOOP_COUNT}",
-                      ["the loop index is a uint16 (facts §1 HardwareLoop)"])
+                      ["the loop index is a uint16 (docs/semantics.md \"Hardware loops\")"])
         if spec.family != "iter_loops":
             return
         depth = min(len(self.open_loops), NUM_LOOPS)
         if depth == 0:
             self.fail(mnemonic_token, "vag outside a hardware loop: its offset is built from the enclosing "
-                                      "loops' indices", ["write it inside vloop ... endloop (asc_update_addr_reg.md: "
+                                      "loops' indices", ["write it inside vloop ... endloop (asc_update_addr_reg: "
                                                          "assigned inside the loop body)"])
         given = sum(value is not None for value in operands[1:])
         if given > depth:
@@ -445,7 +445,7 @@ class _Assembler:
 
     def check_loops_closed_and_branches(self, n_rows: int):
         """After the last row: every vloop has its endloop, and no branch enters or leaves a loop (the
-        hardware's loops run a fixed count with no branches in or out; facts §1)."""
+        hardware's loops run a fixed count with no branches in or out)."""
         for _row, loc in self.open_loops:
             self.errors.append(AsmError(loc, "vloop without an endloop", ["each vloop ends at an endloop"]))
         region = self.loop_of_row + [-1]                  # a branch past the last row lands outside every loop
@@ -456,7 +456,7 @@ class _Assembler:
             if row < len(region) and target < len(region) and region[row] != region[target]:
                 self.errors.append(AsmError(loc, f"a branch may not enter or leave a hardware loop: it is "
                                                  f"{where(region[row])}, its target {where(region[target])}",
-                                            ["a loop runs its count with no branch in or out (facts §1); "
+                                            ["a loop runs its count with no branch in or out; "
                                              "branch within one loop body, or around the whole loop"]))
 
     def check_block(self, block: int, node, etype):
@@ -465,7 +465,7 @@ class _Assembler:
         if not 0 <= block < blocks:
             self.fail(node, f"block {block} out of range 0..{blocks - 1}",
                       [f"a vector register holds {blocks} blocks of {32 // etype.width} bytes for {etype.name} "
-                       "(asc_copy.md: part)"])
+                       "(asc_copy: part)"])
 
     def place_keywords(self, form: _Form, nodes) -> list:
         """Trailing keyword operands (`sat`, `even`...) may be written in any order and each may be

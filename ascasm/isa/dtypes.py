@@ -1,4 +1,4 @@
-"""Element types: the only place type suffixes, widths and numpy dtypes are spelled (LANGUAGE.md §2)."""
+"""Element types: the only place type suffixes, widths and numpy dtypes are spelled (docs/language.md §6)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -51,7 +51,7 @@ TYPES: tuple[ElemType, ...] = (
     _t(17, "b16", [], 2, "raw", np.uint16),
     _t(18, "b32", [], 4, "raw", np.uint32),
     _t(19, "b64", [], 8, "raw", np.uint64),
-    # 4-bit pairs packed in a byte (seed 002 lists them for stores): raw 8-bit containers, moved only
+    # 4-bit pairs packed in a byte (asc_storealign lists them): raw 8-bit containers, moved only
     _t(20, "e2m1x2", ["fp4x2_e2m1"], 1, "raw", np.uint8),
     _t(21, "e1m2x2", ["fp4x2_e1m2"], 1, "raw", np.uint8),
     _t(22, "s4x2", ["int4x2"], 1, "raw", np.uint8),
@@ -67,7 +67,7 @@ def lookup(spelling: str) -> ElemType | None:
 
 
 def of_width(width: int) -> tuple[ElemType, ...]:
-    """Every type whose elements are `width` bytes (the seed pages' b8/b16/b32/b64 classes)."""
+    """Every type whose elements are `width` bytes (the pages' b8/b16/b32/b64 classes)."""
     return tuple(t for t in TYPES if t.width == width)
 
 

@@ -42,10 +42,10 @@ AXES = {
     "reduce_sum": ("U",), "reduce_maxmin": ("T", "sub"),
     "vdup": ("T",), "vdup_masked": ("T",), "vci": ("T",), "vbinary": ("T", "sub"), "vbinary_x": ("T", "sub"),
     "vunary": ("T", "sub"), "vcmp": ("T", "sub"), "vsel": ("TW",), "pcnt": (), "vlogic": ("TW", "sub"),
-    # issue 12: conversions, specialised by the two widths and the rounding mode (the types' encodings
+    # conversions, specialised by the two widths and the rounding mode (the types' encodings
     # are read from the row's type codes: a kernel per type pair would be hundreds)
     "vcvt": ("TW", "UW", "sub"), "vtrc": ("T", "sub"),
-    # issue 13: compute families
+    # compute families
     "vcmp_x": ("T", "sub"), "vnot": ("TW",), "vshift": ("T", "sub"), "vshift_x": ("T", "sub"),
     "vmov": ("TW",), "vfma": ("T",), "vfma_x": ("T",),
     "vintlv": ("TW",), "vdintlv": ("TW",), "vunpack": ("T", "U", "sub"),
@@ -54,21 +54,21 @@ AXES = {
     "vhist": ("sub",), "mask_select": (), "mask_intlv": (), "mask_dintlv": (),
     "vcompound": ("T", "sub"), "vcompound_x": ("T", "sub"), "vpairsum": ("T",),
     "vci_desc": ("T",), "vdup_lane": ("TW",), "vmull": ("T",),
-    # issue 11: squeeze, special registers, unaligned store streams
+    # squeeze, special registers, unaligned store streams
     "vsqz": ("TW", "sub"), "vusqz": ("TW",), "spr_clear": (), "vstus": ("TW",), "vstur": ("TW",), "vstas": ("sub",),
     "vldas": (), "vldus": ("TW",), "vldus_post": ("TW",), "vldu": ("TW",), "vstu": ("TW",), "vstu_count": ("TW",),
     "vld_blk": (), "vld_e2b": ("TW",), "vld_unpk4": (), "vgatb": ("TW",),
-    # issue 13 (b): scalar registers holding float bits
+    # scalar registers holding float bits
     "scalar_fmov": ("T",), "scalar_falu": ("T", "sub"), "scalar_fcvt": ("T", "U"), "vcarry": ("sub",),
     "mask_spr_set": (), "mask_spr_read": (), "vdup_merge": ("T",), "vdup_lane_merge": ("TW",),
-    # issue 12 (what remained): the CTRL special register
+    # the CTRL special register
     "spr_set_ctrl": (),
 }
-# issue 11: a post-update family (`<base>_pu`, generated wrapper kernels) specialises as its base does
+# a post-update family (`<base>_pu`, generated wrapper kernels) specialises as its base does
 AXES.update({f"{base}_pu": AXES[base] for base in (
     "vld_norm", "vld_us", "vld_ds", "vld_unpk", "vld_dintlv", "mask_load_norm", "mask_load_us", "mask_load_ds",
     "vsta_norm", "mask_store_norm", "vsta_first", "vsta_pack", "mask_store_pack", "vstus", "vsta_packv2", "vld_brc", "vld_blk", "vld_e2b", "vld_unpk4")})
-# issue 11: hardware loops and the address register they feed
+# hardware loops and the address register they feed
 AXES.update({"loop": (), "endloop": (), "iter_loops": (), "vstas_post": (), "mask_move_masked": (),
              "mask_from_vector": ()})
 

@@ -36,13 +36,13 @@ class Kind(Enum):
 
 REGISTER_FILES = {"v": (Kind.VREG, 32), "p": (Kind.PREG, 8), "a": (Kind.AREG, 8), "s": (Kind.SREG, 32),
                   "u": (Kind.UREG, 4),     # u, q: the alignment buffers of unaligned store and load streams
-                  "q": (Kind.QREG, 4)}     # (issue 11)
+                  "q": (Kind.QREG, 4)}
 
 # Placeholders used in syntax strings for the non-register kinds.
 _PLACEHOLDERS = {"X": Kind.SVAL, "STRIDE": Kind.IMM, "LABEL": Kind.LABEL, "PAT": Kind.PAT, "KIND": Kind.BARRIER,
                  "SAT": Kind.SAT, "PART": Kind.PART,
-                 "X0": Kind.SVAL, "X1": Kind.SVAL, "X2": Kind.SVAL, "X3": Kind.SVAL,   # vag's strides (issue 11)
-                 "BLOCK": Kind.IMM}                                                      # movvp's block (issue 11)
+                 "X0": Kind.SVAL, "X1": Kind.SVAL, "X2": Kind.SVAL, "X3": Kind.SVAL,   # vag's strides
+                 "BLOCK": Kind.IMM}                                                      # movvp's block
 
 
 @dataclass(frozen=True)

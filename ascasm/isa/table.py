@@ -9,20 +9,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import dtypes
+from . import appendix, dtypes
 from .operands import Kind, parse_operand_syntax
 
-# Sources cited by rows. SEED pages are in shared/seeds/, FACTS is shared/reference/ascend-vf-facts.md.
-SEED_SCATTER = "seed 000 asc_scatter; seed 001 Scatter"
-SEED_STOREALIGN = "seed 002 asc_storealign"
-SEED_REDUCE = "seed 003 Reduce"
-SPEC = "LANGUAGE.md"
+# Sources cited by rows: the public pages of the Ascend C API reference by name (asc_NAME: the C API;
+# Reg::NAME: the Reg layer), or a section of ascasm's own docs for what ascasm decides itself.
+SEED_SCATTER = "Reg::Scatter; asc_scatter"
+SEED_STOREALIGN = "Reg::StoreAlign; asc_storealign"
+SEED_REDUCE = "Reg::Reduce"
+SPEC = "docs/language.md"
 
-# CreateMask patterns with the values of the MaskPattern enum (facts §2.1); 14 is unused.
+# CreateMask patterns with the values of the MaskPattern enum; 14 is unused.
 PATTERNS = {"ALL": 0, "VL1": 1, "VL2": 2, "VL3": 3, "VL4": 4, "VL8": 5, "VL16": 6, "VL32": 7,
             "VL64": 8, "VL128": 9, "M3": 10, "M4": 11, "H": 12, "Q": 13, "ALLF": 15}
 
-# asc_mem_bar kinds (facts §10). ascasm executes in program order, so every kind orders everything.
+# asc_mem_bar kinds. ascasm executes in program order, so every kind orders everything.
 BARRIER_KINDS = ("VV_ALL", "VST_VLD", "VLD_VST", "VST_VST", "VS_ALL", "VST_LD", "VLD_ST", "VST_ST",
                  "SV_ALL", "ST_VLD", "LD_VST", "ST_VST", "SS_ALL", "ST_LD", "LD_ST", "ST_ST")
 
@@ -33,18 +34,18 @@ STOP_CODES = {"RUNNING": 0, "HALTED": 1, "MISALIGNED": 2, "UB_RANGE": 3, "MASK_U
               "ALIGN_UNSET": 12, "ALIGN_BREAK": 13,
               "LOOP_COUNT": 14}
 
-# Type classes of the seed tables.
+# Type classes of the pages' tables (b8: every type of 1 byte, ...).
 B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))
 INTEGER_AND_RAW = tuple(t for t in dtypes.TYPES if t.kind in ("int", "uint") or t.name in ("b8", "b16", "b32", "b64"))
 MASK_WIDTHS = dtypes.named("b8", "b16", "b32")
-SCALAR_BITS_TYPES = dtypes.named("f16", "bf16", "f32", "e4m3", "e5m2", "e8m0")   # issue 13 (b): ld/st of float bits
+SCALAR_BITS_TYPES = dtypes.named("f16", "bf16", "f32", "e4m3", "e5m2", "e8m0")   # ld/st of float bits
 
-# The seed pages' type lists, plus the raw bN types of the same width (pure moves, LANGUAGE.md §2).
+# The store and scatter pages' type lists, plus the raw bN types of the same width (pure moves).
 STORE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "f16", "f32", "bf16", "e4m3", "hif8", "e5m2",
-                           "e8m0", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32")          # seed 002 NORM, FIRST
+                           "e8m0", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32")          # asc_storealign NORM, FIRST
 PACK_TYPES = dtypes.named("s16", "u16", "s32", "u32", "s64", "u64", "f16", "f32", "bf16", "b16", "b32", "b64")
 PACKV2_TYPES = dtypes.named("s32", "u32", "f32", "b32")
-INTLV_TYPES = tuple(t for t in STORE_TYPES if t.name != "f32")                               # seed 002 INTLV
+INTLV_TYPES = tuple(t for t in STORE_TYPES if t.name != "f32")                               # asc_storealign INTLV
 
 
 def _pairs_of(data_names, index_name):
@@ -52,13 +53,13 @@ def _pairs_of(data_names, index_name):
 
 
 SCATTER_PAIRS = _pairs_of(("s8", "u8", "b8", "s16", "u16", "f16", "bf16", "b16"), "u16") + _pairs_of(("s32", "u32", "f32", "b32"), "u32") \
-    + _pairs_of(("s64", "u64", "b64"), "u32") + _pairs_of(("s64", "u64", "b64"), "u64")        # seeds 000, 001
+    + _pairs_of(("s64", "u64", "b64"), "u32") + _pairs_of(("s64", "u64", "b64"), "u64")        # asc_scatter, Reg::Scatter
 GATHER_PAIRS = _pairs_of(("s8", "u8", "b8", "s16", "u16", "f16", "bf16", "b16"), "u16") \
-    + _pairs_of(("s32", "u32", "f32", "b32"), "u32")                                           # facts §5 vgather2
+    + _pairs_of(("s32", "u32", "f32", "b32"), "u32")                                           # asc_gather
 REDUCE_SUM_PAIRS = tuple(tuple(dtypes.BY_SPELLING[n] for n in pair) for pair in (
     ("f16", "f16"), ("f32", "f32"), ("s32", "s16"), ("u32", "u16"), ("s32", "s32"), ("u32", "u32"),
-    ("s64", "s64"), ("u64", "u64")))                                                          # seed 003 table 3
-# The C-API pages' type lists (c-api-reg/<group>/asc_<name>.md, the function prototypes): a compute row
+    ("s64", "s64"), ("u64", "u64")))                                                          # Reg::Reduce table 3
+# The C-API pages' type lists (asc_<name>, the function prototypes): a compute row
 # accepts exactly its page's types (docs/semantics.md "Types: the pages' lists").
 ARITH_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")   # asc_add, asc_lt, ...
 MUL_TYPES = dtypes.named("s16", "u16", "f16", "bf16", "s32", "u32", "f32")                 # asc_mul
@@ -82,8 +83,8 @@ PACK_TO_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[s]) for d, s in
     ("u8", "u16"), ("u16", "u32")))
 SHIFT_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[a]) for d, a in (   # asc_shiftleft
     ("s8", "s8"), ("u8", "s8"), ("s16", "s16"), ("u16", "s16"), ("s32", "s32"), ("u32", "s32")))
-REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # seed 003 table 4
-# issue 11: the pages' type lists (asc_squeeze, asc_unsqueeze, asc_storeunalign, the brc/unpack4 loads), plus raw bN
+REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # Reg::Reduce table 4
+# The pages' type lists (asc_squeeze, asc_unsqueeze, asc_storeunalign, the brc/unpack4 loads), plus raw bN
 BLOCK_BRC_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "f16", "bf16", "f32", "e4m3", "e5m2", "e8m0",
                                "hif8", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32")
 ELEMENT_BRC_TYPES = dtypes.named("s16", "u16", "f16", "bf16", "s32", "u32", "f32", "b16", "b32")
@@ -93,11 +94,11 @@ UNPACK4_TYPES = dtypes.named("s8", "u8", "e4m3", "e5m2", "e8m0", "hif8", "e2m1x2
 SQUEEZE_TYPES = dtypes.named("s8", "u8", "hif8", "e8m0", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32",
                              "f32", "b8", "b16", "b32")
 UNSQUEEZE_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32")
-# issue 13 (b): the float types a scalar register can hold as bits (X.T's float types), and those scalar
+# The float types a scalar register can hold as bits (X.T's float types), and those scalar
 # float arithmetic computes on
 SCALAR_MOV_TYPES = dtypes.named("f16", "bf16", "f32", "e4m3", "e5m2", "e8m0")
 SCALAR_FLOAT_TYPES = dtypes.named("f16", "bf16", "f32")
-_SCALAR_FLOAT_REF = SPEC + " §4 (scalar registers; a scalar register holds T's bits for the pages' float/half value operands)"
+_SCALAR_FLOAT_REF = 'docs/semantics.md "Scalar registers holding floats" (the pages\' float/half value operands)'
 STREAM_TYPES = dtypes.named("s8", "u8", "hif8", "s16", "u16", "s32", "u32", "s64", "f16", "f32", "bf16", "e4m3", "e5m2",
                             "e8m0", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32", "b64")
 
@@ -112,7 +113,7 @@ class Access:
     align: int | str              # required alignment of the address operand
     slot: int | str | None = None  # per-lane accesses: bytes per lane ("T", "T/2", 1); None: the whole region
     indexed: bool = False         # lane i touches one element at base + index[i] * sizeof(T)
-    stream: str = ""              # an unaligned store stream (issue 11): what it appends or flushes, in words
+    stream: str = ""              # an unaligned store stream: what it appends or flushes, in words
 
     def bytes(self, fact, width: int) -> int:
         """A size, alignment or slot in bytes for an element width."""
@@ -150,7 +151,7 @@ class InsnSpec:
     syntax: str                   # operands as written in help, e.g. "[base], vS.T, vI.U, pM"
     family: str                   # executor family: one function per family in each executor, one syntax
     summary: str
-    ref: str                      # the seed page or facts/spec section it implements
+    ref: str                      # the public page(s) it implements, or the docs section deciding it
     types: tuple = ()             # accepted type tuples, one ElemType per type slot
     sub: str = ""                 # the sub-operation within the family ("add", "lt", "max")
     access: Access | None = None  # memory access, for rows with an address operand
@@ -159,10 +160,14 @@ class InsnSpec:
     specials: tuple = ()          # special registers the row writes: "AR", "SQZN" (state.SPR_NAMES)
     post: int | str | None = None  # post-update form: [sB] advances by X of this unit ("T": elements, 1: bytes)
     operands: tuple = field(init=False)
+    issue: str = field(init=False)       # "dual", "single" or "" (not in the appendix's tables; isa/appendix.py)
+    throughput: tuple = field(init=False)  # ((types, elements per cycle), ...) from the appendix's table
 
     def __post_init__(self):
         tokens = [t.strip() for t in self.syntax.split(",")] if self.syntax else []
         object.__setattr__(self, "operands", tuple(parse_operand_syntax(t, self.rw) for t in tokens))
+        object.__setattr__(self, "issue", appendix.issue_width(self.mnemonic, self.form))
+        object.__setattr__(self, "throughput", appendix.throughput(capi_functions(self.ref), self.types))
 
     @property
     def opname(self) -> str:
@@ -183,6 +188,11 @@ VL_BYTES = 256                    # the most a vector register stores
 UREG_MAX = 31                     # the most bytes an unaligned store register holds pending
 
 
+def capi_functions(source: str) -> list[str]:
+    """The C-API functions a row's source cites: asc_scatter, asc_and, ..."""
+    return re.findall(r"\basc_[a-z0-9_]+", source)
+
+
 def _single(types):
     return tuple((t,) for t in types)
 
@@ -199,8 +209,7 @@ _SCALAR_ALU = {
     "shl": "sD = sA << (X & 63)",
     "shr": "sD = sA >> (X & 63), arithmetic (the sign is copied in)",
 }
-_ARITH = "c-api-reg/arithmetic_compute/"
-_VECTOR_OPS = {   # mnemonic: (summary, types of the page asc_<name>.md)
+_VECTOR_OPS = {   # mnemonic: (summary, types of the page asc_<name>)
     "vadd": ("vA + vB (integers wrap; floats rounded once)", ARITH_TYPES),
     "vsub": ("vA - vB (integers wrap; floats rounded once)", ARITH_TYPES),
     "vmul": ("vA * vB (integers: low W bits; floats rounded once)", MUL_TYPES),
@@ -215,7 +224,7 @@ _PAGE_OF = {"vadd": "asc_add", "vsub": "asc_sub", "vmul": "asc_mul", "vmax": "as
 _SCALAR_FORM_TYPES = {"vadds": ARITH_TYPES, "vmuls": DIV_TYPES, "vmaxs": ARITH_TYPES,
                       "vmins": tuple(t for t in ARITH_TYPES if t.name != "bf16")}     # the pages differ here
 _FTZ = "subnormal inputs and results flushed to zero of the same sign (the pages' default)"
-_ONE_ULP = "The hardware is within 1 ulp (appendix precision.md) by an algorithm that is not public"
+_ONE_ULP = "The hardware is within 1 ulp (the precision appendix) by an algorithm that is not public"
 _UNARY_OPS = {   # mnemonic: (summary, types)
     "vabs": ("|vA| (integers wrap: |min| = min; floats clear the sign bit, NaN bits kept)", SIGNED_FLOAT_TYPES),
     "vneg": ("-vA (integers wrap: -min = min; floats flip the sign bit, NaN bits kept)", SIGNED_FLOAT_TYPES),
@@ -227,7 +236,7 @@ _UNARY_OPS = {   # mnemonic: (summary, types)
 
 def page(mnemonic: str) -> str:
     """The C-API page of an arithmetic row."""
-    return f"{_ARITH}{_PAGE_OF[mnemonic]}.md"
+    return _PAGE_OF[mnemonic]
 _COMPARISONS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _SHIFTS = (   # mnemonic, operator, rule, page
     ("vshl", "<<", "unsigned T: logical; signed T: the sign bit kept, the bits below it shifted (s16 0xAAAA << 1 = "
@@ -236,7 +245,7 @@ _SHIFTS = (   # mnemonic, operator, rule, page
      "-1 for a negative lane)", "shiftright"))
 _BRANCHES = {"beq": "==", "bne": "!=", "blt": "<", "ble": "<=", "bgt": ">", "bge": ">="}
 
-# Memory accesses (facts §3, §4, seeds 000-002). Sizes and alignments in bytes; "T": one element of T.
+# Memory accesses. Sizes and alignments in bytes; "T": one element of T.
 _ELEMENT = Access("load", "T", "T")
 _LOAD = {n: Access("load", n, 32) for n in (256, 128, 512, 32, 64)}
 _LANE_MASK = MaskUse("pM", "T", "zero")
@@ -247,7 +256,7 @@ def _store_lanes(slot, size):
     return Access("store", size, 32, slot=slot)
 
 
-# --- issue 12: conversions. One row per rounding mode (the dot suffix; plain `vcvt` for the exact
+# --- conversions. One row per rounding mode (the dot suffix; plain `vcvt` for the exact
 # widenings); (T, U) = (destination, source). The facts of each pair are from its page: the modes it
 # lists, whether it has `_sat` forms, and the page itself.
 @dataclass(frozen=True)
@@ -257,55 +266,54 @@ class Conversion:
     page: str
 
 
-_CVT = "c-api-reg/data_type_convert/"
-_CAST = "reg-api Cast.md table 7"
+_CAST = "Reg::Cast table 7"
 _FIVE_MODES = ("rint", "round", "floor", "ceil", "trunc")
 CONVERSIONS = {   # (destination, source) names -> facts
-    ("f32", "f16"): Conversion((), False, _CVT + "asc_half2float.md"),
-    ("f32", "bf16"): Conversion((), False, _CVT + "asc_bfloat162float.md"),
+    ("f32", "f16"): Conversion((), False, "asc_half2float"),
+    ("f32", "bf16"): Conversion((), False, "asc_bfloat162float"),
     ("f32", "e4m3"): Conversion((), False, _CAST + " (asc_e4m32float, deprecated)"),
     ("f32", "e5m2"): Conversion((), False, _CAST + " (asc_e5m22float, deprecated)"),
-    ("f16", "f32"): Conversion(_FIVE_MODES + ("odd",), True, _CVT + "asc_float2half.md"),
-    ("bf16", "f32"): Conversion(_FIVE_MODES, True, _CVT + "asc_float2bfloat16.md"),
-    ("bf16", "f16"): Conversion(_FIVE_MODES, False, _CVT + "asc_half2bfloat16.md"),
-    ("f16", "bf16"): Conversion(_FIVE_MODES, True, _CVT + "asc_bfloat162half.md"),
+    ("f16", "f32"): Conversion(_FIVE_MODES + ("odd",), True, "asc_float2half"),
+    ("bf16", "f32"): Conversion(_FIVE_MODES, True, "asc_float2bfloat16"),
+    ("bf16", "f16"): Conversion(_FIVE_MODES, False, "asc_half2bfloat16"),
+    ("f16", "bf16"): Conversion(_FIVE_MODES, True, "asc_bfloat162half"),
     ("e4m3", "f32"): Conversion(("rint",), True, _CAST + " (asc_float2e4m3, deprecated)"),
     ("e5m2", "f32"): Conversion(("rint",), True, _CAST + " (asc_float2e5m2, deprecated)"),
     # float -> integer
-    ("s32", "bf16"): Conversion(_FIVE_MODES, True, _CVT + "asc_bfloat162int32.md"),
-    ("s16", "f32"): Conversion(_FIVE_MODES, True, _CVT + "asc_float2int16.md"),
-    ("s32", "f32"): Conversion(_FIVE_MODES, True, _CVT + "asc_float2int32.md"),
-    ("s64", "f32"): Conversion(_FIVE_MODES, True, _CVT + "asc_float2int64.md"),
-    ("s16", "f16"): Conversion(_FIVE_MODES, True, _CVT + "asc_half2int16.md"),
-    ("s32", "f16"): Conversion(_FIVE_MODES, False, _CVT + "asc_half2int32.md"),
-    ("s8", "f16"): Conversion(_FIVE_MODES, True, _CVT + "asc_half2int8.md"),
-    ("u8", "f16"): Conversion(_FIVE_MODES, True, _CVT + "asc_half2uint8.md"),
+    ("s32", "bf16"): Conversion(_FIVE_MODES, True, "asc_bfloat162int32"),
+    ("s16", "f32"): Conversion(_FIVE_MODES, True, "asc_float2int16"),
+    ("s32", "f32"): Conversion(_FIVE_MODES, True, "asc_float2int32"),
+    ("s64", "f32"): Conversion(_FIVE_MODES, True, "asc_float2int64"),
+    ("s16", "f16"): Conversion(_FIVE_MODES, True, "asc_half2int16"),
+    ("s32", "f16"): Conversion(_FIVE_MODES, False, "asc_half2int32"),
+    ("s8", "f16"): Conversion(_FIVE_MODES, True, "asc_half2int8"),
+    ("u8", "f16"): Conversion(_FIVE_MODES, True, "asc_half2uint8"),
     # integer -> float
-    ("f32", "s16"): Conversion((), False, _CVT + "asc_int162float.md"),
-    ("f16", "s16"): Conversion(_FIVE_MODES, False, _CVT + "asc_int162half.md"),
-    ("f32", "s32"): Conversion(_FIVE_MODES, False, _CVT + "asc_int322float.md"),
-    ("f32", "s64"): Conversion(_FIVE_MODES, False, _CVT + "asc_int642float.md"),
-    ("f16", "s8"): Conversion((), False, _CVT + "asc_int82half.md"),
-    ("f16", "u8"): Conversion((), False, _CVT + "asc_uint82half.md"),
+    ("f32", "s16"): Conversion((), False, "asc_int162float"),
+    ("f16", "s16"): Conversion(_FIVE_MODES, False, "asc_int162half"),
+    ("f32", "s32"): Conversion(_FIVE_MODES, False, "asc_int322float"),
+    ("f32", "s64"): Conversion(_FIVE_MODES, False, "asc_int642float"),
+    ("f16", "s8"): Conversion((), False, "asc_int82half"),
+    ("f16", "u8"): Conversion((), False, "asc_uint82half"),
     # integer -> integer: no rounding; narrowing keeps the low bits or saturates, widening saturates
-    ("s32", "s16"): Conversion((), False, _CVT + "asc_int162int32.md"),
-    ("u32", "s16"): Conversion((), False, _CVT + "asc_int162uint32.md"),
-    ("u8", "s16"): Conversion((), True, _CVT + "asc_int162uint8.md"),
-    ("s16", "s32"): Conversion((), True, _CVT + "asc_int322int16.md"),
-    ("s64", "s32"): Conversion((), False, _CVT + "asc_int322int64.md"),
-    ("u16", "s32"): Conversion((), True, _CVT + "asc_int322uint16.md"),
-    ("s32", "s64"): Conversion((), True, _CVT + "asc_int642int32.md"),
-    ("s16", "s8"): Conversion((), False, _CVT + "asc_int82int16.md"),
-    ("u32", "u16"): Conversion((), False, _CVT + "asc_uint162uint32.md"),
-    ("u8", "u16"): Conversion((), True, _CVT + "asc_uint162uint8.md"),
-    ("s16", "u32"): Conversion((), True, _CVT + "asc_uint322int16.md"),
-    ("u16", "u32"): Conversion((), True, _CVT + "asc_uint322uint16.md"),
-    ("u16", "u8"): Conversion((), False, _CVT + "asc_uint82uint16.md"),
+    ("s32", "s16"): Conversion((), False, "asc_int162int32"),
+    ("u32", "s16"): Conversion((), False, "asc_int162uint32"),
+    ("u8", "s16"): Conversion((), True, "asc_int162uint8"),
+    ("s16", "s32"): Conversion((), True, "asc_int322int16"),
+    ("s64", "s32"): Conversion((), False, "asc_int322int64"),
+    ("u16", "s32"): Conversion((), True, "asc_int322uint16"),
+    ("s32", "s64"): Conversion((), True, "asc_int642int32"),
+    ("s16", "s8"): Conversion((), False, "asc_int82int16"),
+    ("u32", "u16"): Conversion((), False, "asc_uint162uint32"),
+    ("u8", "u16"): Conversion((), True, "asc_uint162uint8"),
+    ("s16", "u32"): Conversion((), True, "asc_uint322int16"),
+    ("u16", "u32"): Conversion((), True, "asc_uint322uint16"),
+    ("u16", "u8"): Conversion((), False, "asc_uint82uint16"),
     # hifloat8 (docs/semantics.md "HiFloat8"): ties away (_rna) or hybrid (_rh) rounding, and back exactly
-    ("hif8", "f16"): Conversion(("round", "hybrid"), True, _CVT + "asc_half2hif8.md"),
-    ("f16", "hif8"): Conversion((), False, _CVT + "asc_hif82half.md"),
+    ("hif8", "f16"): Conversion(("round", "hybrid"), True, "asc_half2hif8"),
+    ("f16", "hif8"): Conversion((), False, "asc_hif82half"),
 }
-# Suffixes after rounding_mode.md's names (RINT, ROUND, FLOOR, CEIL, TRUNC, ODD); "" is the exact vcvt.
+# Suffixes after the rounding-mode page's names (RINT, ROUND, FLOOR, CEIL, TRUNC, ODD); "" is the exact vcvt.
 ROUNDING_MODES = ("",) + _FIVE_MODES + ("odd",)
 _MODE_TEXT = {"": "without rounding", "rint": "to nearest, ties to even", "round": "to nearest, ties away from zero",
               "floor": "toward -inf", "ceil": "toward +inf", "trunc": "toward zero",
@@ -326,7 +334,7 @@ def _conversion_pairs(mode: str) -> tuple:
 
 def _convert_sources(mode: str) -> str:
     return "; ".join(c.page for c in CONVERSIONS.values() if mode in c.modes or (not mode and not c.modes)) \
-        + "; " + _CVT + "rounding_mode.md"
+        + "; the C API's rounding-mode page"
 
 
 def _convert_summary(mode: str) -> str:
@@ -363,131 +371,131 @@ def keyword_slot(kind: Kind, value) -> int:
 
 
 INSNS: tuple[InsnSpec, ...] = (
-    # --- scalar and control (LANGUAGE.md §4 "Scalar and control") ---
-    InsnSpec("mov", "", "sD, X", "scalar_mov", "sD = X (immediate, buffer address, .equ constant or register)", SPEC + " §4"),
-    *(InsnSpec(m, "", "sD, sA, X", "scalar_alu", s, SPEC + " §4", sub=m) for m, s in _SCALAR_ALU.items()),
+    # --- scalar and control (docs/language.md §8) ---
+    InsnSpec("mov", "", "sD, X", "scalar_mov", "sD = X (immediate, buffer address, .equ constant or register)", SPEC + " §8"),
+    *(InsnSpec(m, "", "sD, sA, X", "scalar_alu", s, SPEC + " §8", sub=m) for m, s in _SCALAR_ALU.items()),
     InsnSpec("ld", "", "sD.T, [addr]", "scalar_load", "sD = the T element at addr, sign- or zero-extended to 64 bits "
              "(float types: their bits, zero-extended)",
-             SPEC + " §4", types=_single(INTEGER_AND_RAW + SCALAR_BITS_TYPES), access=_ELEMENT),
+             SPEC + " §8", types=_single(INTEGER_AND_RAW + SCALAR_BITS_TYPES), access=_ELEMENT),
     InsnSpec("st", "", "[addr], sS.T", "scalar_store", "the low bits of sS are stored as one T element at addr",
-             SPEC + " §4", types=_single(INTEGER_AND_RAW + SCALAR_BITS_TYPES), access=Access("store", "T", "T")),
-    InsnSpec("b", "", "LABEL", "branch", "jump to LABEL", SPEC + " §4"),
-    *(InsnSpec(m, "", "sA, X, LABEL", "cond_branch", f"jump to LABEL if sA {op} X (signed 64-bit)", SPEC + " §4",
+             SPEC + " §8", types=_single(INTEGER_AND_RAW + SCALAR_BITS_TYPES), access=Access("store", "T", "T")),
+    InsnSpec("b", "", "LABEL", "branch", "jump to LABEL", SPEC + " §8"),
+    *(InsnSpec(m, "", "sA, X, LABEL", "cond_branch", f"jump to LABEL if sA {op} X (signed 64-bit)", SPEC + " §8",
                sub=m[1:]) for m, op in _BRANCHES.items()),
     InsnSpec("membar", "", "[KIND]", "membar",
              "ordering barrier between instructions touching the same UB bytes (ascasm runs in order)",
-             "facts §10 asc_mem_bar; c-api-reg/sync_control/asc_mem_bar.md"),
-    InsnSpec("halt", "", "", "halt", "stop the program (falling off the end halts too)", SPEC + " §4"),
+             "asc_mem_bar"),
+    InsnSpec("halt", "", "", "halt", "stop the program (falling off the end halts too)", SPEC + " §8"),
     # --- setup ---
     InsnSpec("mask", "", "pD.bW, PAT", "mask_pattern",
              "CreateMask: set bit i*W for each element i the pattern selects, clear all other bits",
-             "facts §2.1 pset; " + SPEC + " §4; c-api-reg/reg_data_types/asc_create_mask.md", types=_single(MASK_WIDTHS)),
+             SPEC + " §7; asc_create_mask", types=_single(MASK_WIDTHS)),
     InsnSpec("mask.upd", "", "pD.bW, sN", "mask_update",
              "UpdateMask: element i active iff i < sN; then sN = 0 if sN < lanes else sN - lanes",
-             "facts §2.2 plt; c-api-reg/reg_data_types/asc_update_mask.md (its uint32_t count held in a 64-bit "
+             "asc_update_mask (its uint32_t count held in a 64-bit "
              "scalar register)", types=_single(MASK_WIDTHS), rw=("sN",)),
     InsnSpec("iter", "", "aD.bW, X", "iter_set", "aD = X * W bytes (asc_create_iter_reg_bW)",
-             "facts §7; " + SEED_STOREALIGN, types=_single(MASK_WIDTHS)),
+             "the address registers of asc_storealign's examples", types=_single(MASK_WIDTHS)),
     InsnSpec("iter", "scaled", "aD.bW, sI, STRIDE", "iter_scaled", "aD = sI * STRIDE * W bytes",
-             "facts §7; c-api-reg/reg_data_types/asc_update_addr_reg.md (one loop, its index in sI)",
+             "asc_update_addr_reg (one loop, its index in sI)",
              types=_single(MASK_WIDTHS)),
     *(InsnSpec(m, "", "pD, pA, pB, pG", "mask_logic", f"pD = pA {op} pB where pG is set, 0 elsewhere (all 256 bits)",
-               f"facts §2.4; c-api-reg/logic_compute/asc_{m[1:]}.md (mask-register form)", sub=m[1:],
+               f"asc_{m[1:]} (mask-register form)", sub=m[1:],
                mask=MaskUse("pG", "bits", "gate"))
       for m, op in (("pand", "&"), ("por", "|"), ("pxor", "^"))),
     InsnSpec("pnot", "", "pD, pS, pG", "mask_not", "pD = ~pS where pG is set, 0 elsewhere (all 256 bits)",
-             "facts §2.4; c-api-reg/logic_compute/asc_not.md (mask-register form)", mask=MaskUse("pG", "bits", "gate")),
+             "asc_not (mask-register form)", mask=MaskUse("pG", "bits", "gate")),
     InsnSpec("pmov", "", "pD, pS", "mask_move", "pD = pS (all 256 bits)",
-             "facts §2.4; c-api-reg/reg_load/asc_copy.md (mask to mask, without a mask)"),
-    # --- loads (facts §3) ---
+             "asc_copy (mask to mask, without a mask)"),
+    # --- loads ---
     InsnSpec("vld", "", "vD.T, [addr]", "vld_norm", "NORM load: vD = the 256 bytes at addr",
-             "facts §3.2 NORM; c-api-reg/reg_load/asc_loadalign.md", types=_single(dtypes.TYPES), access=_LOAD[256]),
+             "Reg::LoadAlign NORM; asc_loadalign", types=_single(dtypes.TYPES), access=_LOAD[256]),
     InsnSpec("vld.brc", "", "vD.T, [addr]", "vld_brc", "broadcast load: every lane of vD = the one T element at addr",
-             "facts §3.2 BRC_B8/B16/B32; c-api-reg/reg_load/asc_loadalign_brc_elem.md", types=_single(B8 + B16 + B32), access=_ELEMENT),
+             "Reg::LoadAlign BRC_B8/B16/B32; asc_loadalign_brc_elem", types=_single(B8 + B16 + B32), access=_ELEMENT),
     InsnSpec("vld.us", "", "vD.T, [addr]", "vld_us", "upsample load: 128 bytes, lanes 2i and 2i+1 of vD = element i",
-             "facts §3.2 US_B8/US_B16; c-api-reg/reg_load/asc_loadalign_upsample.md", types=_single(B8 + B16), access=_LOAD[128]),
+             "Reg::LoadAlign US_B8/US_B16; asc_loadalign_upsample", types=_single(B8 + B16), access=_LOAD[128]),
     InsnSpec("vld.ds", "", "vD.T, [addr]", "vld_ds", "downsample load: 512 bytes, lane i of vD = element 2i",
-             "facts §3.2 DS_B8/DS_B16; c-api-reg/reg_load/asc_loadalign_downsample.md", types=_single(B8 + B16), access=_LOAD[512]),
+             "Reg::LoadAlign DS_B8/DS_B16; asc_loadalign_downsample", types=_single(B8 + B16), access=_LOAD[512]),
     InsnSpec("vld.unpk", "", "vD.T, [addr]", "vld_unpk",
              "unpack load: 128 bytes of T elements, each zero-extended into a lane of twice T's width",
-             "facts §3.2 UNPK_B8/B16/B32; c-api-reg/reg_load/asc_loadalign_unpack.md", types=_single(B8 + B16 + B32), access=_LOAD[128]),
+             "Reg::LoadAlign UNPK_B8/B16/B32; asc_loadalign_unpack", types=_single(B8 + B16 + B32), access=_LOAD[128]),
     InsnSpec("vld.dintlv", "", "vD0.T, vD1.T, [addr]", "vld_dintlv",
              "deinterleave load: 512 bytes, even elements -> vD0, odd elements -> vD1",
-             "facts §3.2 DINTLV_B8/B16/B32; c-api-reg/reg_load/asc_loadalign_deintlv.md", types=_single(B8 + B16 + B32), access=_LOAD[512]),
+             "Reg::LoadAlign DINTLV_B8/B16/B32; asc_loadalign_deintlv", types=_single(B8 + B16 + B32), access=_LOAD[512]),
     InsnSpec("vld", "mask", "pD, [addr]", "mask_load_norm", "mask load: the 256 bits of pD = the 32 bytes at addr",
-             "facts §3.4 NORM", access=_LOAD[32]),
+             "Reg::LoadAlign (mask-register form, NORM)", access=_LOAD[32]),
     InsnSpec("vld.us", "mask", "pD, [addr]", "mask_load_us",
-             "mask upsample load: 16 bytes, bit j -> bits 2j and 2j+1 of pD", "facts §3.4 US",
+             "mask upsample load: 16 bytes, bit j -> bits 2j and 2j+1 of pD", "Reg::LoadAlign (mask-register form, US)",
              access=Access("load", 16, 16)),
     InsnSpec("vld.ds", "mask", "pD, [addr]", "mask_load_ds",
-             "mask downsample load: 64 bytes, bit 2j -> bit j of pD", "facts §3.4 DS", access=_LOAD[64]),
+             "mask downsample load: 64 bytes, bit 2j -> bit j of pD", "Reg::LoadAlign (mask-register form, DS)", access=_LOAD[64]),
     InsnSpec("vgat", "", "vD.T, [base], vI.U, pM", "vgat",
              "gather: active lane i of vD = the T element at base + vI[i]*sizeof(T); inactive lanes 0. "
              "b8 data: 128 lanes, u16 indices, each byte zero-extended into a 16-bit lane",
-             "facts §5 vgather2; c-api-reg/reg_load/asc_gather.md", types=GATHER_PAIRS, access=Access("load", "T", 32, slot="T", indexed=True),
+             "Reg::Gather; asc_gather", types=GATHER_PAIRS, access=Access("load", "T", 32, slot="T", indexed=True),
              mask=MaskUse("pM", "pitch", "unchecked", "they become 0")),
-    # --- stores (seed 002 asc_storealign; seeds 000/001 scatter) ---
+    # --- stores (asc_storealign; asc_scatter, Reg::Scatter) ---
     InsnSpec("vsta", "", "[addr], vS.T, pM", "vsta_norm",
              "NORM store: lane i -> addr + i*W for each active lane i",
-             SEED_STOREALIGN + " NORM; c-api-reg/reg_store/asc_storealign.md (vector form)", types=_single(STORE_TYPES),
+             SEED_STOREALIGN + " NORM; asc_storealign (vector form)", types=_single(STORE_TYPES),
              access=_store_lanes("T", 256),
              mask=MaskUse("pM", "T", "untouched")),
     InsnSpec("vsta.1st", "", "[addr], vS.T", "vsta_first", "FIRST store: lane 0 of vS -> addr; no mask",
-             SEED_STOREALIGN + " FIRST; c-api-reg/reg_store/asc_storealign_1st.md", types=_single(STORE_TYPES), access=Access("store", "T", "T")),
+             SEED_STOREALIGN + " FIRST; asc_storealign_1st", types=_single(STORE_TYPES), access=Access("store", "T", "T")),
     InsnSpec("vsta.pack", "", "[addr], vS.T, pM", "vsta_pack",
              "PACK store: the low half of active lane i -> slot i of width W/2 (a VL/2-byte region)",
-             SEED_STOREALIGN + " PACK; facts §4.2 PK_B16/B32/B64; c-api-reg/reg_store/asc_storealign_pack.md", types=_single(PACK_TYPES),
+             SEED_STOREALIGN + " PACK; Reg::StoreAlign PK_B16/B32/B64; asc_storealign_pack", types=_single(PACK_TYPES),
              access=_store_lanes("T/2", 128), mask=MaskUse("pM", "T", "untouched")),
     InsnSpec("vsta.packv2", "", "[addr], vS.T, pM", "vsta_packv2",
              "PACKV2 store: the low 8 bits of active lane i -> byte slot i (a VL/4-byte region)",
-             SEED_STOREALIGN + " PACKV2; facts §4.2 PK4_B32; c-api-reg/reg_store/asc_storealign_pack_quarter.md", types=_single(PACKV2_TYPES),
+             SEED_STOREALIGN + " PACKV2; Reg::StoreAlign PK4_B32; asc_storealign_pack_quarter", types=_single(PACKV2_TYPES),
              access=_store_lanes(1, 64), mask=MaskUse("pM", "T", "untouched")),
     InsnSpec("vsta.intlv", "", "[addr], vS0.T, vS1.T", "vsta_intlv",
              "INTLV store: addr + 2i*W <- vS0[i], addr + (2i+1)*W <- vS1[i] (512 bytes)",
-             SEED_STOREALIGN + " INTLV; facts §4.2 INTLV_B8/B16/B32; c-api-reg/reg_store/asc_storealign_intlv.md", types=_single(INTLV_TYPES),
+             SEED_STOREALIGN + " INTLV; Reg::StoreAlign INTLV_B8/B16/B32; asc_storealign_intlv", types=_single(INTLV_TYPES),
              access=Access("store", 512, 32)),
     InsnSpec("vsta", "mask", "[addr], pS", "mask_store_norm", "mask store: the 256 bits of pS -> 32 bytes at addr",
-             SEED_STOREALIGN + " mask NORM; facts §4.4; c-api-reg/reg_store/asc_storealign.md (mask-register form)",
+             SEED_STOREALIGN + " mask NORM; asc_storealign (mask-register form)",
              access=Access("store", 32, 32)),
     InsnSpec("vsta.pack", "mask", "[addr], pS", "mask_store_pack",
              "mask PACK store: the even bits of pS (bit 2j -> bit j) -> 16 bytes at addr",
-             SEED_STOREALIGN + " mask PACK; facts §4.4; c-api-reg/reg_store/asc_storealign_v1_deprecated.md "
-             "(mask-register PACK form: asc_storealign_pack.md lists none)", access=Access("store", 16, 16)),
+             SEED_STOREALIGN + " mask PACK; asc_storealign_v1_deprecated "
+             "(mask-register PACK form: asc_storealign_pack lists none)", access=Access("store", 16, 16)),
     InsnSpec("vsct", "", "[base], vS.T, vI.U, pM", "vsct",
              "scatter: for each active lane i, base + vI[i]*W <- vS[i] (indices in elements). b8 data: 128 "
              "requests with u16 indices, request i stores source byte 2i; b64 data with u32 indices uses "
              "the first 32 index lanes",
-             SEED_SCATTER + "; c-api-reg/reg_store/asc_scatter.md (its prototypes stop at 32 bits: the 64-bit pairs "
-             "are seed 001's, the bN ones raw moves)", types=SCATTER_PAIRS,
+             SEED_SCATTER + "; asc_scatter (its prototypes stop at 32 bits: the 64-bit pairs "
+             "are Reg::Scatter's, the bN ones raw moves)", types=SCATTER_PAIRS,
              access=Access("store", "T", 32, slot="T", indexed=True),
              mask=MaskUse("pM", "pitch", "unchecked",
                           "they write nothing; duplicate active indices: the highest lane wins, "
                           "with a warning")),
-    # --- reductions (seed 003 Reduce) ---
+    # --- reductions (Reg::Reduce) ---
     InsnSpec("vredsum", "", "vD.T, vS.U, pM", "reduce_sum",
              "lane 0 of vD = sum of the active lanes of vS in a pairwise tree, every partial rounded to T; "
              "other lanes 0",
-             SEED_REDUCE + " SUM; c-api-reg/reduce_compute/asc_reduce_sum.md", types=REDUCE_SUM_PAIRS, sub="sum",
+             SEED_REDUCE + " SUM; asc_reduce_sum", types=REDUCE_SUM_PAIRS, sub="sum",
              mask=MaskUse("pM", "U", "identity", "(+0); none active gives +0")),
     InsnSpec("vredmax", "", "vD.T, vS.T, pM", "reduce_maxmin",
              "lane 0 of vD = max of the active lanes, lane 1 = index of its first occurrence (raw bits); "
-             "other lanes 0", SEED_REDUCE + " MAX; c-api-reg/reduce_compute/asc_reduce_max.md", types=_single(REDUCE_MAXMIN_TYPES), sub="max",
+             "other lanes 0", SEED_REDUCE + " MAX; asc_reduce_max", types=_single(REDUCE_MAXMIN_TYPES), sub="max",
              mask=MaskUse("pM", "T", "identity", "(-inf / the type's minimum); none active gives that identity "
                           "and index 0")),
     InsnSpec("vredmin", "", "vD.T, vS.T, pM", "reduce_maxmin",
              "lane 0 of vD = min of the active lanes, lane 1 = index of its first occurrence (raw bits); "
-             "other lanes 0", SEED_REDUCE + " MIN; c-api-reg/reduce_compute/asc_reduce_min.md", types=_single(REDUCE_MAXMIN_TYPES), sub="min",
+             "other lanes 0", SEED_REDUCE + " MIN; asc_reduce_min", types=_single(REDUCE_MAXMIN_TYPES), sub="min",
              mask=MaskUse("pM", "T", "identity", "(+inf / the type's maximum); none active gives that identity "
                           "and index 0")),
-    # --- vector compute (facts §8, facts §2.3; LANGUAGE.md §4 Vector compute) ---
+    # --- vector compute ---
     InsnSpec("vdup", "", "vD.T, X.T", "vdup", "every lane of vD = X (converted to T; e8m0: an immediate or sN.e8m0)",
-             "c-api-reg/data_fill/asc_duplicate_scalar.md; facts §8 vdup",
+             "asc_duplicate_scalar",
              types=_single(DUP_TYPES + dtypes.named("e8m0"))),     # the page's form without a mask adds e8m0
     InsnSpec("vdup", "masked", "vD.T, X.T, pM", "vdup_masked", "active lanes of vD = X (converted to T), inactive lanes 0",
-             "c-api-reg/data_fill/asc_duplicate_scalar.md; facts §8 vdup", types=_single(DUP_TYPES), mask=_LANE_MASK),
+             "asc_duplicate_scalar", types=_single(DUP_TYPES), mask=_LANE_MASK),
     InsnSpec("vci", "", "vD.T, X.T", "vci",
              "lane i of vD = X + i (integers wrap; floats rounded once, ties toward +inf as the Arange table shows)",
-             "c-api-reg/index_operate/asc_arange.md; facts §8 vci", types=_single(SIGNED_FLOAT_TYPES)),
+             "asc_arange", types=_single(SIGNED_FLOAT_TYPES)),
     *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vbinary", f"active lanes: vD = {s}; inactive lanes 0",
                page(m), types=_single(types), sub=m[1:], mask=_LANE_MASK)
       for m, (s, types) in _VECTOR_OPS.items()),
@@ -496,14 +504,14 @@ INSNS: tuple[InsnSpec, ...] = (
       for m, (s, _types) in _VECTOR_OPS.items() if m != "vsub"),
     *(InsnSpec("vcmp." + c, "", "pD, vA.T, vB.T, pM", "vcmp",
                f"pD bit i*W = 1 for each active lane i with vA {op} vB, every other bit 0",
-               f"c-api-reg/compare_and_select/asc_{c}.md", types=_single(ARITH_TYPES), sub=c,
+               f"asc_{c}", types=_single(ARITH_TYPES), sub=c,
                mask=MaskUse("pM", "T", "zero-bits"))
       for c, op in _COMPARISONS.items()),
     InsnSpec("vsel", "", "vD.T, vA.T, vB.T, pM", "vsel", "lane i of vD = vA[i] if active, else vB[i] (raw bits)",
-             "c-api-reg/compare_and_select/asc_select.md", types=_single(SELECT_TYPES),
+             "asc_select", types=_single(SELECT_TYPES),
              mask=MaskUse("pM", "T", "select")),
     InsnSpec("pcnt", "", "sD, pM.bW", "pcnt", "sD = the number of lanes i < 256/W with bit i*W of pM set. An ascasm "
-             "extension: no C-API function counts mask bits", SPEC + " §4 Vector compute (ascasm extension)",
+             "extension: no C-API function counts mask bits", SPEC + " §8 (an ascasm extension)",
              types=_single(MASK_WIDTHS), mask=MaskUse("pM", "T", "uncounted")),
     # appended after the first compute rows, so earlier opcodes keep their numbers
     InsnSpec("vdiv", "", "vD.T, vA.T, vB.T, pM", "vbinary",
@@ -515,10 +523,10 @@ INSNS: tuple[InsnSpec, ...] = (
                page(m), types=_single(types), sub=m[1:], mask=_LANE_MASK)
       for m, (s, types) in _UNARY_OPS.items()),
     *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vlogic", f"active lanes: vD = vA {op} vB, bit by bit; inactive lanes 0",
-               f"c-api-reg/logic_compute/asc_{m[1:]}.md (the mask-register form is p{m[1:]})",
+               f"asc_{m[1:]} (the mask-register form is p{m[1:]})",
                types=_single(types), sub=m[1:], mask=_LANE_MASK)
       for m, op, types in (("vand", "&", LOGIC_TYPES), ("vor", "|", OR_TYPES), ("vxor", "^", XOR_TYPES))),
-    # --- issue 12: conversions (c-api-reg/data_type_convert; reg-api Cast.md table 7) ---
+    # --- conversions (the C API's data-type-conversion pages; Reg::Cast table 7) ---
     *(InsnSpec("vcvt" + ("." + mode if mode else ""), "", _CONVERT_SYNTAX, "vcvt",
                _convert_summary(mode), _convert_sources(mode), types=_conversion_pairs(mode),
                sub=mode or "exact", mask=_CONVERT_MASK)
@@ -526,94 +534,94 @@ INSNS: tuple[InsnSpec, ...] = (
     *(InsnSpec("vtrc." + mode, "", "vD.T, vS.T, pM", "vtrc",
                f"active lanes: vD = vS rounded to an integral value of T {_MODE_TEXT[mode]} (NaN -> canonical NaN, "
                "+-inf and +-0 kept, a value rounding to 0 keeps its sign); inactive lanes 0",
-               f"{_CVT}asc_{_TRUNCATION_PAGE[mode]}.md", types=_single(dtypes.named("f16", "bf16", "f32")), sub=mode,
+               f"asc_{_TRUNCATION_PAGE[mode]}", types=_single(dtypes.named("f16", "bf16", "f32")), sub=mode,
                mask=_LANE_MASK)
       for mode in _FIVE_MODES),
-    # --- issue 13: compute families and the pages' modes ---
-    # the non-default precision modes of reg-api Div/Exp/Sqrt (PRECISION_*_FTZ_FALSE): subnormals kept
+    # --- compute families and the pages' modes ---
+    # the non-default precision modes of Reg::Div/Exp/Sqrt (PRECISION_*_FTZ_FALSE): subnormals kept
     InsnSpec("vdiv.nftz", "", "vD.T, vA.T, vB.T, pM", "vbinary",
              "active lanes: vD = vA / vB rounded once, subnormal inputs and results kept (the pages' Subnormal "
-             "mode); inactive lanes 0", page("vdiv") + "; reg-api Div DivAlgo::PRECISION_1ULP_FTZ_FALSE",
+             "mode); inactive lanes 0", page("vdiv") + "; Reg::Div DivAlgo::PRECISION_1ULP_FTZ_FALSE",
              types=_single(HALF_FLOAT_TYPES), sub="div_nftz", mask=_LANE_MASK),
     InsnSpec("vexp.nftz", "", "vD.T, vA.T, pM", "vunary",
              "active lanes: vD = e^vA as vexp, subnormal inputs and results kept (the pages' Subnormal mode); "
-             "inactive lanes 0", page("vexp") + "; reg-api Exp ExpAlgo::PRECISION_1ULP_FTZ_FALSE",
+             "inactive lanes 0", page("vexp") + "; Reg::Exp ExpAlgo::PRECISION_1ULP_FTZ_FALSE",
              types=_single(HALF_FLOAT_TYPES), sub="exp_nftz", mask=_LANE_MASK),
     InsnSpec("vsqrt.nftz", "", "vD.T, vA.T, pM", "vunary",
              "active lanes: vD = sqrt(vA) correctly rounded, subnormal inputs kept (the pages' Subnormal mode); "
-             "inactive lanes 0", page("vsqrt") + "; reg-api Sqrt SqrtAlgo::PRECISION_0ULP_FTZ_FALSE",
+             "inactive lanes 0", page("vsqrt") + "; Reg::Sqrt SqrtAlgo::PRECISION_0ULP_FTZ_FALSE",
              types=_single(HALF_FLOAT_TYPES), sub="sqrt_nftz", mask=_LANE_MASK),
     *(InsnSpec("vcmps." + c, "", "pD, vA.T, X.T, pM", "vcmp_x",
                f"pD bit i*W = 1 for each active lane i with vA {op} X, every other bit 0",
-               f"c-api-reg/compare_and_select/asc_{c}_scalar.md", types=_single(ARITH_TYPES), sub=c,
+               f"asc_{c}_scalar", types=_single(ARITH_TYPES), sub=c,
                mask=MaskUse("pM", "T", "zero-bits"))
       for c, op in _COMPARISONS.items()),
     InsnSpec("vnot", "", "vD.T, vA.T, pM", "vnot", "active lanes: vD = ~vA, bit by bit; inactive lanes 0",
-             "c-api-reg/logic_compute/asc_not.md (the mask-register form is pnot)", types=_single(NOT_TYPES),
+             "asc_not (the mask-register form is pnot)", types=_single(NOT_TYPES),
              mask=_LANE_MASK),
     *(InsnSpec(m, "", "vD.T, vA.T, vB.U, pM", "vshift", f"active lanes: vD = vA {op} vB (the amount in U, "
-               f"T's width signed); {rule}; inactive lanes 0", f"c-api-reg/logic_compute/asc_{page}.md",
+               f"T's width signed); {rule}; inactive lanes 0", f"asc_{page}",
                types=SHIFT_PAIRS, sub=m[1:], mask=_LANE_MASK)
       for m, op, rule, page in _SHIFTS),
     *(InsnSpec(m + "s", "", "vD.T, vA.T, X, pM", "vshift_x", f"active lanes: vD = vA {op} X (X: the low 16 bits, "
                f"signed, as the page's int16_t); {rule}; inactive lanes 0",
-               f"c-api-reg/logic_compute/asc_{page}_scalar.md", types=_single(tuple(d for d, _ in SHIFT_PAIRS)),
+               f"asc_{page}_scalar", types=_single(tuple(d for d, _ in SHIFT_PAIRS)),
                sub=m[1:], mask=_LANE_MASK)
       for m, op, rule, page in _SHIFTS),
     InsnSpec("vmov", "", "vD.T, vA.T, pM", "vmov",
              "active lanes of vD = vA (raw bits); inactive lanes keep vD (merging, as the page says)",
-             "c-api-reg/reg_load/asc_copy.md (vector to vector); appendix merge-mode Move",
+             "asc_copy (vector to vector); the merging-mode appendix (Move)",
              types=_single(ARITH_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
     InsnSpec("vmadd", "", "vD.T, vA.T, vB.T, pM", "vfma",
-             "active lanes: vD = vD * vA + vB, rounded once (fused, as appendix precision.md says of MulDstAdd); "
-             "inactive lanes 0", "c-api-reg/compound_compute/asc_madd.md", types=_single(HALF_FLOAT_TYPES),
+             "active lanes: vD = vD * vA + vB, rounded once (fused, as the precision appendix says of MulDstAdd); "
+             "inactive lanes 0", "asc_madd", types=_single(HALF_FLOAT_TYPES),
              sub="madd", mask=_LANE_MASK, rw=("vD",)),
     InsnSpec("vaxpy", "", "vD.T, vA.T, X.T, pM", "vfma_x",
-             "active lanes: vD = vA * X + vD, rounded once (fused, as appendix precision.md says of Axpy); "
-             "inactive lanes 0", "c-api-reg/compound_compute/asc_axpy.md", types=_single(HALF_FLOAT_TYPES),
+             "active lanes: vD = vA * X + vD, rounded once (fused, as the precision appendix says of Axpy); "
+             "inactive lanes 0", "asc_axpy", types=_single(HALF_FLOAT_TYPES),
              sub="axpy", mask=_LANE_MASK, rw=("vD",)),
     InsnSpec("vln", "", "vD.T, vA.T, pM", "vunary",
              "active lanes: vD = ln(vA): libm log in double, rounded once to T (ln(+-0) = -inf, negative -> the "
-             "hardware NaN); " + _FTZ + " (appendix precision.md: Ln does not support denormals). " + _ONE_ULP
+             "hardware NaN); " + _FTZ + " (the precision appendix: Ln does not support denormals). " + _ONE_ULP
              + "; inactive lanes 0", page("vln"), types=_single(HALF_FLOAT_TYPES), sub="ln", mask=_LANE_MASK),
     InsnSpec("vintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vintlv",
              "interleave: vD0 = vA[0], vB[0], vA[1], vB[1], ... from the low halves of vA and vB, vD1 the same from "
-             "the high halves (raw bits; vD1 is written last)", "c-api-reg/data_rearrange/asc_intlv.md",
+             "the high halves (raw bits; vD1 is written last)", "asc_intlv",
              types=_single(REARRANGE_TYPES)),
     InsnSpec("vdintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vdintlv",
              "deinterleave: vD0 = the even elements of vA then those of vB, vD1 the odd ones (raw bits; vD1 is "
-             "written last)", "c-api-reg/data_rearrange/asc_deintlv.md", types=_single(REARRANGE_TYPES)),
+             "written last)", "asc_deintlv", types=_single(REARRANGE_TYPES)),
     *(InsnSpec("vunpack." + half, "", "vD.T, vA.U", "vunpack",
                f"lane i of vD = element {start}i of vA widened to T (unsigned: zero-extended, signed: "
-               f"sign-extended)", f"c-api-reg/data_compress/asc_unpack.md (asc_unpack_{name})",
+               f"sign-extended)", f"asc_unpack (asc_unpack_{name})",
                types=UNPACK_PAIRS, sub=half)
       for half, start, name in (("lo", "", "lower"), ("hi", "VL/(2W) + ", "upper"))),
     InsnSpec("vredsum.blk", "", "vD.T, vS.U, pM", "reduce_sum_block",
              "lane k of vD (k < 8) = the sum of the active lanes of vS's 32-byte block k, a pairwise tree in the "
-             "block, every partial rounded to T; other lanes 0", "c-api-reg/reduce_compute/asc_reduce_sum_datablock.md",
+             "block, every partial rounded to T; other lanes 0", "asc_reduce_sum_datablock",
              types=BLOCK_SUM_PAIRS, sub="sum", mask=MaskUse("pM", "U", "identity", "(+0); a block with none gives +0")),
     *(InsnSpec(f"vred{op}.blk", "", "vD.T, vS.T, pM", "reduce_maxmin_block",
                f"lane k of vD (k < 8) = the {op} of the active lanes of vS's 32-byte block k (the first NaN "
                f"with its bits; {zero}); no index; other lanes 0",
-               f"c-api-reg/reduce_compute/asc_reduce_{op}_datablock.md", types=_single(BLOCK_MAXMIN_TYPES), sub=op,
+               f"asc_reduce_{op}_datablock", types=_single(BLOCK_MAXMIN_TYPES), sub=op,
                mask=MaskUse("pM", "T", "identity", f"({identity}); a block with none gives that identity"))
       for op, zero, identity in (("max", "+0 above -0", "-inf / the type's minimum"),
                                  ("min", "-0 below +0", "+inf / the type's maximum"))),
     *(InsnSpec("vpack." + half, "", "vD.T, vA.U", "vpack",
                f"the low T bits of every lane of vA -> the {where} half of vD (lane i -> lane {start}i); the other "
-               f"half 0", f"c-api-reg/data_compress/asc_pack_to_{name}.md", types=PACK_TO_PAIRS, sub=half)
+               f"half 0", f"asc_pack_to_{name}", types=PACK_TO_PAIRS, sub=half)
       for half, where, start, name in (("lo", "low", "", "low"), ("hi", "high", "VL/(2W) + ", "high"))),
     *(InsnSpec("ppack." + half, "", "pD, pS", "mask_pack",
                f"the even bits of pS (bit 2j -> bit j) -> the {where} 128 bits of pD; the other 128 bits 0",
-               f"c-api-reg/data_compress/asc_pack_to_{name}.md (mask-register form)", sub=half)
+               f"asc_pack_to_{name} (mask-register form)", sub=half)
       for half, where, name in (("lo", "low", "low"), ("hi", "high", "high"))),
     *(InsnSpec("punpack." + half, "", "pD, pS", "mask_unpack",
                f"the {where} 128 bits of pS spread out: bit j -> bit 2j of pD, the odd bits 0",
-               f"c-api-reg/data_compress/asc_unpack.md (mask-register form, asc_unpack_{name})", sub=half)
+               f"asc_unpack (mask-register form, asc_unpack_{name})", sub=half)
       for half, where, name in (("lo", "low", "lower"), ("hi", "high", "upper"))),
     *(InsnSpec(f"{m}.bin{b}", "", "vD.T, vA.U, pM", "vhist",
                f"for the active lanes of vA with a value v in [{128 * b}, {128 * b + 127}]: {what}; the sums wrap "
-               f"modulo 2^16", f"c-api-reg/histogram_compute/asc_{page}.md (asc_{page}_bin{b})",
+               f"modulo 2^16", f"asc_{page} (asc_{page}_bin{b})",
                types=((dtypes.BY_SPELLING["u16"], dtypes.BY_SPELLING["u8"]),), sub=f"{sub}{b}",
                mask=MaskUse("pM", "U", "uncounted"), rw=("vD",))
       for m, sub, page, what in (
@@ -622,35 +630,35 @@ INSNS: tuple[InsnSpec, ...] = (
            "lane n of vD += the number of such v with v - base <= n (base = the bin's first value)"))
       for b in (0, 1)),
     InsnSpec("psel", "", "pD, pA, pB, pG", "mask_select", "pD = pA where pG is set, pB elsewhere (all 256 bits)",
-             "c-api-reg/compare_and_select/asc_select.md (mask-register form); facts §2.4 psel",
+             "asc_select (mask-register form)",
              mask=MaskUse("pG", "bits", "select")),
     InsnSpec("pintlv", "", "pD0.bW, pD1, pA, pB", "mask_intlv",
              "interleave W-bit groups (b8: 1 bit, b16: 2, b32: 4): A0 B0 A1 B1 ...; the first 256 bits -> pD0, "
-             "the rest -> pD1 (written last)", "c-api-reg/data_rearrange/asc_intlv.md (asc_intlv_bW); facts §2.4",
+             "the rest -> pD1 (written last)", "asc_intlv (asc_intlv_bW)",
              types=_single(MASK_WIDTHS)),
     InsnSpec("pdintlv", "", "pD0.bW, pD1, pA, pB", "mask_dintlv",
              "deinterleave W-bit groups of pA then pB: the even groups -> pD0, the odd ones -> pD1 (written last)",
-             "c-api-reg/data_rearrange/asc_deintlv.md (asc_deintlv_bW); facts §2.4", types=_single(MASK_WIDTHS)),
+             "asc_deintlv (asc_deintlv_bW)", types=_single(MASK_WIDTHS)),
     InsnSpec("vrelu", "", "vD.T, vA.T, pM", "vunary",
              "active lanes: vD = max(vA, +0) (-0 -> +0, NaN -> the hardware NaN); inactive lanes 0",
              page("vrelu"), types=_single(dtypes.named("f16", "s32", "f32")), sub="relu", mask=_LANE_MASK),
     InsnSpec("vprelu", "", "vD.T, vA.T, vB.T, pM", "vcompound",
-             "active lanes: vD = vA where its sign bit is clear (+0 and a positive NaN included, as boundary "
-             "table 10 shows), else vA * vB rounded once; inactive lanes 0", page("vprelu"), types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
+             "active lanes: vD = vA where its sign bit is clear (+0 and a positive NaN included, as table 10 of "
+             "the boundary-values appendix shows), else vA * vB rounded once; inactive lanes 0", page("vprelu"), types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
     InsnSpec("vabssub", "", "vD.T, vA.T, vB.T, pM", "vcompound",
-             "active lanes: vD = |vA - vB|, the difference rounded once (appendix precision.md: Abs(Sub)); "
-             "inactive lanes 0", "c-api-reg/compound_compute/asc_abs_sub.md", types=_single(HALF_FLOAT_TYPES),
+             "active lanes: vD = |vA - vB|, the difference rounded once (the precision appendix: Abs(Sub)); "
+             "inactive lanes 0", "asc_abs_sub", types=_single(HALF_FLOAT_TYPES),
              sub="abssub", mask=_LANE_MASK),
     InsnSpec("vleakyrelu", "", "vD.T, vA.T, X.T, pM", "vcompound_x",
-             "active lanes: vD = vA where its sign bit is clear (as boundary table 24 shows), else vA * X rounded "
+             "active lanes: vD = vA where its sign bit is clear (as table 24 of the boundary-values appendix shows), else vA * X rounded "
              "once; inactive lanes 0", page("vleakyrelu"),
              types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
     InsnSpec("vci.desc", "", "vD.T, X.T", "vci_desc",
              "lane i of vD = X + (lanes - 1 - i): vci's lanes in reverse order (integers wrap; floats rounded once, "
-             "ties toward +inf)", "c-api-reg/index_operate/asc_arange.md (asc_arange_descend)",
+             "ties toward +inf)", "asc_arange (asc_arange_descend)",
              types=_single(SIGNED_FLOAT_TYPES)),
     InsnSpec("vdup.v", "", "vD.T, vA.T, pM", "vdup_lane", "lane 0 of vA in every active lane of vD, inactive lanes 0",
-             "c-api-reg/data_fill/asc_duplicate.md", types=_single(DUP_TYPES), mask=_LANE_MASK),
+             "asc_duplicate", types=_single(DUP_TYPES), mask=_LANE_MASK),
     InsnSpec("vmull", "", "vD0.T, vD1.T, vA.T, vB.T, pM", "vmull",
              "active lanes: the 64-bit product vA * vB (signed for s32): its low 32 bits -> vD0, its high 32 bits "
              "-> vD1 (written last); inactive lanes 0 in both", page("vmull"),
@@ -658,86 +666,86 @@ INSNS: tuple[InsnSpec, ...] = (
     InsnSpec("vpairsum", "", "vD.T, vS.T, pM", "vpairsum",
              "lane i of vD (i < lanes/2) = vS[2i] + vS[2i+1] rounded once, an inactive lane counting as absent "
              "(one active: that lane's value; none: +0); the upper half 0",
-             "c-api-reg/reduce_compute/asc_pair_reduce_sum.md", types=_single(HALF_FLOAT_TYPES),
+             "asc_pair_reduce_sum", types=_single(HALF_FLOAT_TYPES),
              mask=MaskUse("pM", "T", "identity", "(absent)")),
-    # --- issue 11: squeeze, the special registers AR/SQZN, unaligned store streams (docs/semantics.md
+    # --- squeeze, the special registers AR/SQZN, unaligned store streams (docs/semantics.md
     # "Squeeze and unaligned store streams") ---
     InsnSpec("vsqz", "", "vD.T, vS.T, pM", "vsqz",
              "the active lanes of vS, in lane order, -> the lowest lanes of vD; the lanes above them 0",
-             "c-api-reg/compare_and_select/asc_squeeze.md", types=_single(SQUEEZE_TYPES), sub="plain",
+             "asc_squeeze", types=_single(SQUEEZE_TYPES), sub="plain",
              mask=MaskUse("pM", "T", "dropped")),
     InsnSpec("vsqz.st", "", "vD.T, vS.T, pM", "vsqz",
              "vsqz, and SQZN = the bytes kept (active lanes * W), for a following vstur",
-             "c-api-reg/compare_and_select/asc_squeeze_with_status.md", types=_single(SQUEEZE_TYPES), sub="status",
+             "asc_squeeze_with_status", types=_single(SQUEEZE_TYPES), sub="status",
              mask=MaskUse("pM", "T", "dropped"), specials=("SQZN",)),
     InsnSpec("vusqz", "", "vD.T, pM", "vusqz",
              "lane 0 of vD = 0, lane i = the number of active lanes below i (an exclusive prefix count)",
-             "c-api-reg/data_compress/asc_unsqueeze.md", types=_single(UNSQUEEZE_TYPES),
+             "asc_unsqueeze", types=_single(UNSQUEEZE_TYPES),
              mask=MaskUse("pM", "T", "prefix")),
     InsnSpec("sprclr.ar", "", "", "spr_clear", "AR = 0 (before a loop of vsqz.st + vstur)",
-             "c-api-reg/system_variables_access/asc_clear_ar_spr.md", specials=("AR",)),
+             "asc_clear_ar_spr", specials=("AR",)),
     InsnSpec("vstus", "", "[addr], uS, vS.T, X", "vstus",
              "unaligned stream store: the low X lanes of vS follow the bytes pending in uS at addr; every "
              "completed 32-byte block is written, the bytes of the last incomplete one wait in uS",
-             "c-api-reg/reg_store/asc_storeunalign.md", types=_single(STREAM_TYPES), rw=("uS",),
+             "asc_storeunalign", types=_single(STREAM_TYPES), rw=("uS",),
              access=Access("store", VL_BYTES, "T", stream="X elements appended to the stream of uS at addr; "
                                                       "whole 32-byte blocks are written, the rest waits in uS")),
     InsnSpec("vstur", "", "[base], uS, vS.T", "vstur",
              "AR-addressed unaligned stream store: the low SQZN bytes of vS at base + AR (as vstus), then "
              "AR += SQZN: with vsqz.st, stores the active lanes contiguously",
-             "c-api-reg/reg_store/asc_storeunalign_postupdate.md (the form without a count, after "
+             "asc_storeunalign_postupdate (the form without a count, after "
              "asc_squeeze_with_status)", types=_single(STREAM_TYPES), rw=("uS",), specials=("AR",),
              access=Access("store", VL_BYTES, "T", stream="SQZN bytes appended to the stream of uS at base + AR; "
                                                       "whole 32-byte blocks are written, the rest waits in uS")),
     InsnSpec("vstas", "", "[addr], uS", "vstas",
              "flush: the bytes pending in uS are written; they must end at addr. uS is then empty",
-             "c-api-reg/reg_store/asc_storeunalign_post.md (the offset forms: end = dst + offset)",
+             "asc_storeunalign_post (the offset forms: end = dst + offset)",
              rw=("uS",), sub="plain", access=Access("store", UREG_MAX, 1, stream="the bytes pending in uS, ending at addr")),
     InsnSpec("vstar", "", "[addr], uS", "vstas",
              "flush: the bytes pending in uS are written; they must end at addr + AR. uS is then empty",
-             "c-api-reg/reg_store/asc_storeunalign_post.md (the form without an offset, after vstur)",
+             "asc_storeunalign_post (the form without an offset, after vstur)",
              rw=("uS",), sub="ar", access=Access("store", UREG_MAX, 1, stream="the bytes pending in uS, ending at "
                                                                            "addr + AR")),
     InsnSpec("vldas", "", "qL, [addr]", "vldas",
              "start an unaligned load stream at addr: qL holds the 32-byte block containing addr",
-             "c-api-reg/reg_load/asc_loadunalign_pre.md (both forms: the addr_reg one is [src + aN])", rw=("qL",),
+             "asc_loadunalign_pre (both forms: the addr_reg one is [src + aN])", rw=("qL",),
              access=Access("load", 32, 1, stream="the 32-byte block holding addr (nothing when addr is 32-byte aligned)")),
     InsnSpec("vldus", "", "vD.T, qL, [addr]", "vldus",
              "unaligned load: vD = the 256 bytes from addr, those below the next 32-byte boundary from qL's "
              "block; qL then holds the block of addr + 256, where the stream continues",
-             "c-api-reg/reg_load/asc_loadunalign.md; c-api-reg/reg_load/asc_loadunalign_postupdate.md (the addr_reg "
-             "form: [src + aN], its inc unused as reg-api LoadUnAlign says)", types=_single(STREAM_TYPES), rw=("qL",),
+             "asc_loadunalign; asc_loadunalign_postupdate (the addr_reg "
+             "form: [src + aN], its inc unused as Reg::LoadUnAlign says)", types=_single(STREAM_TYPES), rw=("qL",),
              access=Access("load", VL_BYTES, "T", stream="256 bytes from addr, continuing the stream of qL")),
     InsnSpec("vldus.pu", "", "vD.T, qL, [sB], X", "vldus_post",
              "vldus at the address in sB; then sB, and the stream, advance by X elements of T",
-             "c-api-reg/reg_load/asc_loadunalign_postupdate.md", types=_single(STREAM_TYPES), rw=("qL",),
+             "asc_loadunalign_postupdate", types=_single(STREAM_TYPES), rw=("qL",),
              access=Access("load", VL_BYTES, "T", stream="256 bytes from sB, continuing the stream of qL")),
     InsnSpec("vld.blk", "", "vD.T, [addr]", "vld_blk", "vD = the 32-byte block at addr, 8 times over",
-             "facts §3.2 BLK; c-api-reg/reg_load/asc_loadalign_brc_datablock.md", types=_single(BLOCK_BRC_TYPES),
+             "Reg::LoadAlign BLK; asc_loadalign_brc_datablock", types=_single(BLOCK_BRC_TYPES),
              access=_LOAD[32]),
     InsnSpec("vld.e2b", "", "vD.T, [addr]", "vld_e2b",
              "8 elements at addr; element k fills block k of vD (32 bytes: 16 b16 or 8 b32 lanes)",
-             "facts §3.2 E2B_B16/E2B_B32; c-api-reg/reg_load/asc_loadalign_brc_elem2datablock.md",
+             "Reg::LoadAlign E2B_B16/E2B_B32; asc_loadalign_brc_elem2datablock",
              types=_single(ELEMENT_BRC_TYPES), access=Access("load", "8T", "8T")),
     InsnSpec("vld.unpk4", "", "vD.T, [addr]", "vld_unpk4",
              "unpack4 load: 64 bytes, each zero-extended into a 32-bit lane of vD",
-             "facts §3.2 UNPK4_B8; c-api-reg/reg_load/asc_loadalign_unpack4.md", types=_single(UNPACK4_TYPES),
+             "Reg::LoadAlign UNPK4_B8; asc_loadalign_unpack4", types=_single(UNPACK4_TYPES),
              access=_LOAD[64]),
     InsnSpec("vgatb", "", "vD.T, [base], vI.U, pM", "vgatb",
              "block gather: block k of vD (32 bytes) = the 32 bytes at base + vI[k] (u32 byte offsets, 32-aligned; "
              "lanes 0-7 of vI); inactive elements 0, a block with none active is not read",
-             "facts §5 vgatherb; c-api-reg/reg_load/asc_gather_datablock.md", types=GATHER_BLOCK_PAIRS,
+             "Reg::GatherB; asc_gather_datablock", types=GATHER_BLOCK_PAIRS,
              access=Access("load", 32, 32, stream="8 blocks of 32 bytes at base + vI[k]"),
              mask=MaskUse("pM", "T", "zero", "; a block with no active element is not read or checked")),
     InsnSpec("vldu", "", "vD.T, [addr]", "vldu", "vD = the 256 bytes at addr, which need only be element-aligned",
-             "c-api-reg/reg_load/asc_load.md", types=_single(STREAM_TYPES), access=Access("load", 256, "T")),
+             "asc_load", types=_single(STREAM_TYPES), access=Access("load", 256, "T")),
     InsnSpec("vstu", "", "[addr], vS.T", "vstu", "every lane of vS -> addr + i*W; addr need only be element-aligned",
-             "c-api-reg/reg_store/asc_store.md", types=_single(STREAM_TYPES), access=Access("store", 256, "T")),
+             "asc_store", types=_single(STREAM_TYPES), access=Access("store", 256, "T")),
     InsnSpec("vstu", "count", "[addr], vS.T, X", "vstu_count",
              "the low X lanes of vS (X in 1..256/W) -> addr + i*W; addr need only be element-aligned",
-             "c-api-reg/reg_store/asc_store.md (the form with a count)", types=_single(STREAM_TYPES),
+             "asc_store (the form with a count)", types=_single(STREAM_TYPES),
              access=Access("store", 256, "T", stream="X elements at the address")),
-    # --- issue 13 (b): scalar registers holding a float's bits, for the pages' `float value` / `half value`
+    # --- scalar registers holding a float's bits, for the pages' `float value` / `half value`
     # scalar operands (docs/semantics.md "Scalar registers holding floats") ---
     InsnSpec("fmov", "", "sD.T, X.T", "scalar_fmov",
              "sD = the bits of X as a T value, zero-extended: an immediate rounded once to T, a register "
@@ -751,65 +759,65 @@ INSNS: tuple[InsnSpec, ...] = (
              "sD = the T value of sA's U value (both held as bits), rounded once to nearest even",
              _SCALAR_FLOAT_REF, types=tuple(dtypes.named(d, s) for d in ("f16", "bf16", "f32")
                                             for s in ("f16", "bf16", "f32") if d != s)),
-    # --- issue 13 (b): add / subtract with carry (docs/semantics.md "Add and subtract with carry") ---
+    # --- add / subtract with carry (docs/semantics.md "Add and subtract with carry") ---
     *(InsnSpec(m, "", "pD, vD.T, vA.T, vB.T, pC, pM", "vcarry",
                f"active lanes: {{carry, vD}} = {expression} + carry-in (bit i*4 of pC); the carry-out "
                f"goes to bit i*4 of pD{meaning}; inactive lanes: vD 0 and no carry",
-               f"{_ARITH}asc_{page}.md", types=_single(dtypes.named("u32")), sub=sub,
+               f"asc_{page}", types=_single(dtypes.named("u32")), sub=sub,
                mask=MaskUse("pM", "T", "zero", "pC is read at T's width too"))
       for m, expression, meaning, page, sub in (
           ("vaddc", "vA + vB", "", "addc", "add"),
           ("vsubc", "vA + ~vB", " (1: no borrow; so vA - vB - 1 + carry-in)", "subc", "sub"))),
-    # --- issue 13 (b): the legacy mask special register {MASK1, MASK0} (docs/semantics.md "The mask special
+    # --- the legacy mask special register {MASK1, MASK0} (docs/semantics.md "The mask special
     # register") ---
     InsnSpec("sprset.mask", "", "sH, sL", "mask_spr_set", "MASK1 = sH, MASK0 = sL (the 128-bit mask special register)",
-             "reg-api MaskReg计算/MoveMask.md (SetVectorMask(maskHigh, maskLow) sets {MASK1, MASK0}; its own page is "
+             "Reg::MoveMask (SetVectorMask(maskHigh, maskLow) sets {MASK1, MASK0}; its own page is "
              "not among the references)", specials=("MASK",)),
     InsnSpec("movp", "", "pD.bW", "mask_spr_read",
              "pD = the mask special register, each bit repeated W times: b16 all 128 bits {MASK1, MASK0}, "
              "b32 the 64 bits of MASK0",
-             "c-api-reg/reg_data_types/asc_get_mask_spr.md; reg-api MaskReg计算/MoveMask.md; facts §2.3 movp",
+             "asc_get_mask_spr; Reg::MoveMask",
              types=_single(dtypes.named("b16", "b32"))),
-    # --- issue 13 (b): Duplicate's MERGING mode (appendix merge-mode.md: the hardware supports it) ---
+    # --- Duplicate's MERGING mode (the merging-mode appendix: the hardware supports it) ---
     InsnSpec("vdup.merge", "", "vD.T, X.T, pM", "vdup_merge",
              "active lanes of vD = X (converted to T), inactive lanes keep vD (MERGING)",
-             "c-api-reg/data_fill/asc_duplicate_scalar.md; appendix merge-mode.md (Duplicate: MERGING in hardware)",
+             "asc_duplicate_scalar; the merging-mode appendix (Duplicate: MERGING in hardware)",
              types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
     InsnSpec("vdup.v.merge", "", "vD.T, vA.T, pM", "vdup_lane_merge",
              "lane 0 of vA in every active lane of vD, inactive lanes keep vD (MERGING)",
-             "c-api-reg/data_fill/asc_duplicate.md; appendix merge-mode.md (Duplicate: MERGING in hardware)",
+             "asc_duplicate; the merging-mode appendix (Duplicate: MERGING in hardware)",
              types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
-    # --- issue 13: the MERGING mode appendix merge-mode.md table 2 gives Add, Max and Min in software (the
+    # --- the MERGING mode the merging-mode appendix table 2 gives Add, Max and Min in software (the
     # Reg:: layer's mode template parameter); the vbinary kernel with a `_merge` sub-operation ---
     *(InsnSpec(m + ".merge", "", "vD.T, vA.T, vB.T, pM", "vbinary",
                f"active lanes: vD = {_VECTOR_OPS[m][0]}; inactive lanes keep vD (MERGING)",
-               f"{page(m)}; reg-api 基础算术/{name}.md (mode = MaskMergeMode::MERGING: inactive elements keep "
-               "dstReg's value); appendix merge-mode.md (software MERGING)",
+               f"{page(m)}; Reg::{name} (mode = MaskMergeMode::MERGING: inactive elements keep "
+               "dstReg's value); the merging-mode appendix (software MERGING)",
                types=_single(_VECTOR_OPS[m][1]), sub=m[1:] + "_merge", mask=MaskUse("pM", "T", "merge"), rw=("vD",))
       for m, name in (("vadd", "Add"), ("vmax", "Max"), ("vmin", "Min"))),
-    # --- issue 12 (what remained): hifloat8. The HYBRID rounding mode of asc_half2hif8 (_rh); its _rna
+    # --- hifloat8. The HYBRID rounding mode of asc_half2hif8 (_rh); its _rna
     # forms are vcvt.round, asc_hif82half is the exact vcvt ---
     InsnSpec("vcvt.hybrid", "", _CONVERT_SYNTAX, "vcvt",
              "vD = vS converted from f16 to hif8, rounded by the HYBRID rule: ties away from zero where hif8 keeps 3 "
              "mantissa bits (|E| <= 3), elsewhere up iff the two bits below the last kept one reach {vS's lowest "
              "bit, 1}; overflow and +-inf give +-inf (sat: +-2^15), NaN gives NaN 0x80 (sat: 0), a result of 0 is "
              "0x00. PART (even|odd) picks the destination lanes",
-             _convert_sources("hybrid") + "; reg-api Cast.md (half to hifloat8_t pseudo-code)",
+             _convert_sources("hybrid") + "; Reg::Cast (half to hifloat8_t pseudo-code)",
              types=_conversion_pairs("hybrid"), sub="hybrid", mask=_CONVERT_MASK),
-    # the CTRL special register's saturation switch (reg-api Cast.md table 5; docs/semantics.md "The CTRL
+    # the CTRL special register's saturation switch (Reg::Cast table 5; docs/semantics.md "The CTRL
     # register")
     InsnSpec("sprset.ctrl", "", "X", "spr_set_ctrl",
              "CTRL = X (64 bits). Bit 60 = 1 makes the saturation mode global, ignoring each vcvt's sat: then "
              "bit 48 = 0 saturates the conversions to a float type, bit 59 = 0 those to an integer type (only "
              "pairs whose page has _sat forms). Bit 50 = 1: a saturating conversion to e4m3/e5m2 keeps NaN",
-             "reg-api Cast.md table 5 (SetCtrlSpr; asc_set_ctrl, whose page the conversion pages link to but "
+             "Reg::Cast table 5 (SetCtrlSpr; asc_set_ctrl, whose page the conversion pages link to but "
              "the references do not include)", specials=("CTRL",)),
 )
 
 
-# --- issue 11: post-update forms (the `..._postupdate` pages), derived from their base rows: the address
+# --- post-update forms (the `..._postupdate` pages), derived from their base rows: the address
 # is one scalar register sB, read for the access and then advanced by X elements of T (vector forms) or
-# X bytes (mask forms, facts §13). X is appended, unless the base row has one already (vstus: the count
+# X bytes (mask forms). X is appended, unless the base row has one already (vstus: the count
 # stored is the amount) ---
 def post_update_syntax(base: InsnSpec) -> str:
     syntax = base.syntax.replace("[addr]", "[sB]")
@@ -819,7 +827,7 @@ def post_update_syntax(base: InsnSpec) -> str:
 def _post_update(base: InsnSpec, page: str, unit) -> InsnSpec:
     amount = "X elements of T" if unit == "T" else "X bytes"
     return InsnSpec(base.mnemonic + ".pu", base.form, post_update_syntax(base),
-                    base.family + "_pu", f"{base.summary.replace('addr', 'sB')}; then sB += {amount}", f"c-api-reg/{page}",
+                    base.family + "_pu", f"{base.summary.replace('addr', 'sB')}; then sB += {amount}", page,
                     types=base.types, sub=base.sub, access=base.access, mask=base.mask, rw=base.rw,
                     specials=base.specials, post=unit)
 
@@ -830,62 +838,62 @@ def post_update_base(spec: InsnSpec) -> InsnSpec:
 
 
 _POST_UPDATE_PAGES = (
-    ("vld", "", "reg_load/asc_loadalign_postupdate.md (the vector form asc_clear_ar_spr's example uses)", "T"),
-    ("vld.us", "", "reg_load/asc_loadalign_upsample_postupdate.md", "T"),
-    ("vld.ds", "", "reg_load/asc_loadalign_downsample_postupdate.md", "T"),
-    ("vld.unpk", "", "reg_load/asc_loadalign_unpack_postupdate.md", "T"),
-    ("vld.dintlv", "", "reg_load/asc_loadalign_deintlv_postupdate.md", "T"),
-    ("vld", "mask", "reg_load/asc_loadalign_postupdate.md (mask form)", 1),
-    ("vld.us", "mask", "reg_load/asc_loadalign_postupdate.md (mask upsample form)", 1),
-    ("vld.ds", "mask", "reg_load/asc_loadalign_postupdate.md (mask downsample form)", 1),
-    ("vsta", "", "reg_store/asc_storealign_postupdate.md", "T"),
-    ("vsta", "mask", "reg_store/asc_storealign_postupdate.md (mask form)", 1),
-    ("vsta.1st", "", "reg_store/asc_storealign_1st_postupdate.md", "T"),
-    ("vsta.pack", "", "reg_store/asc_storealign_pack_postupdate.md", "T"),
-    ("vsta.pack", "mask", "reg_store/asc_storealign_pack_postupdate.md (mask form)", 1),
-    ("vstus", "", "reg_store/asc_storeunalign_postupdate.md (the form with a uint32_t count)", "T"),
-    ("vsta.packv2", "", "reg_store/asc_storealign_pack_quarter_postupdate.md", "T"),
-    ("vld.brc", "", "reg_load/asc_loadalign_brc_elem_postupdate.md", "T"),
-    ("vld.blk", "", "reg_load/asc_loadalign_brc_datablock_postupdate.md", "T"),
-    ("vld.e2b", "", "reg_load/asc_loadalign_brc_elem2datablock_postupdate.md", "T"),
-    ("vld.unpk4", "", "reg_load/asc_loadalign_unpack4_postupdate.md", "T"),
+    ("vld", "", "asc_loadalign_postupdate (the vector form asc_clear_ar_spr's example uses)", "T"),
+    ("vld.us", "", "asc_loadalign_upsample_postupdate", "T"),
+    ("vld.ds", "", "asc_loadalign_downsample_postupdate", "T"),
+    ("vld.unpk", "", "asc_loadalign_unpack_postupdate", "T"),
+    ("vld.dintlv", "", "asc_loadalign_deintlv_postupdate", "T"),
+    ("vld", "mask", "asc_loadalign_postupdate (mask form)", 1),
+    ("vld.us", "mask", "asc_loadalign_postupdate (mask upsample form)", 1),
+    ("vld.ds", "mask", "asc_loadalign_postupdate (mask downsample form)", 1),
+    ("vsta", "", "asc_storealign_postupdate", "T"),
+    ("vsta", "mask", "asc_storealign_postupdate (mask form)", 1),
+    ("vsta.1st", "", "asc_storealign_1st_postupdate", "T"),
+    ("vsta.pack", "", "asc_storealign_pack_postupdate", "T"),
+    ("vsta.pack", "mask", "asc_storealign_pack_postupdate (mask form)", 1),
+    ("vstus", "", "asc_storeunalign_postupdate (the form with a uint32_t count)", "T"),
+    ("vsta.packv2", "", "asc_storealign_pack_quarter_postupdate", "T"),
+    ("vld.brc", "", "asc_loadalign_brc_elem_postupdate", "T"),
+    ("vld.blk", "", "asc_loadalign_brc_datablock_postupdate", "T"),
+    ("vld.e2b", "", "asc_loadalign_brc_elem2datablock_postupdate", "T"),
+    ("vld.unpk4", "", "asc_loadalign_unpack4_postupdate", "T"),
 )
 INSNS += tuple(_post_update(next(s for s in INSNS if (s.mnemonic, s.form) == (mnemonic, form)), page, unit)
                for mnemonic, form, page, unit in _POST_UPDATE_PAGES)
 
-# --- issue 11: hardware loops and asc_update_addr_reg (docs/semantics.md "Hardware loops"). The assembler
+# --- hardware loops and asc_update_addr_reg (docs/semantics.md "Hardware loops"). The assembler
 # pairs each vloop with its endloop (at most 4 nested, no branch across a loop's boundary) ---
-_ADDR_REG_PAGE = "c-api-reg/reg_data_types/asc_update_addr_reg.md"
+_ADDR_REG_PAGE = "asc_update_addr_reg"
 INSNS += (
     InsnSpec("vloop", "", "X", "loop",
              "hardware loop: the rows up to the matching endloop run X times; X is read once, at entry (0..65535; "
              "0 skips them); inside, lidx0 is this loop's index (0, 1, ...) and the enclosing loops' indices move "
              "out to lidx1..lidx3. At most 4 nest; no branch may enter or leave a loop",
-             "facts §1 (HardwareLoop: uint16 index from 0, fixed count, no branches, at most 4 nested; ISA VLOOPv2); "
+             "the Reg layer's hardware loops (a uint16 index from 0, a fixed count, no branches, at most 4 nested); "
              + _ADDR_REG_PAGE + " (the loops whose indices vag reads)", specials=("LOOP",)),
     InsnSpec("endloop", "", "", "endloop",
              "end of the innermost hardware loop's body: its index advances; below the count the body runs again, "
              "otherwise the loop ends and the enclosing loops' indices move back down",
-             "facts §1 (HardwareLoop); " + _ADDR_REG_PAGE, specials=("LOOP",)),
+             "the Reg layer's hardware loops; " + _ADDR_REG_PAGE, specials=("LOOP",)),
     InsnSpec("vag", "", "aD.bW, X0, [X1], [X2], [X3]", "iter_loops",
              "aD = (lidx0*X0 + lidx1*X1 + lidx2*X2 + lidx3*X3) * W bytes, modulo 2^32: lidxK is the index of the "
              "K-th enclosing hardware loop, innermost first (offset0 binds the innermost loop, as the page says); "
              "a stride left out is 0. Only inside a loop, with at most as many strides as enclosing loops",
              _ADDR_REG_PAGE + " (asc_update_addr_reg_b8/b16/b32; ISA VAG)", types=_single(MASK_WIDTHS)),
-    # the flush with post-update (docs/semantics.md "asc_storeunalign_post_postupdate"; page-ambiguities 19)
+    # the flush with post-update (docs/semantics.md "asc_storeunalign_post_postupdate")
     InsnSpec("vstas.pu", "", "[sB], uS.T, X", "vstas_post",
              "flush with post-update: the bytes pending in uS are written; they must end at sB + X elements of T "
              "(the page's end-address offset). Then sB += X elements: sB holds the stream's end",
-             "c-api-reg/reg_store/asc_storeunalign_post_postupdate.md", types=_single(STREAM_TYPES), rw=("uS",),
+             "asc_storeunalign_post_postupdate", types=_single(STREAM_TYPES), rw=("uS",),
              access=Access("store", UREG_MAX, "T", stream="the bytes pending in uS, ending at sB + X elements")),
     # asc_copy's mask forms (docs/semantics.md "asc_copy's mask forms")
     InsnSpec("pmov", "masked", "pD, pS, pM", "mask_move_masked", "pD = the bits of pS where pM is set, 0 elsewhere",
-             "c-api-reg/reg_load/asc_copy.md (mask to mask, with a mask); reg-api MaskReg Move",
+             "asc_copy (mask to mask, with a mask); Reg::Move (mask-register form)",
              mask=MaskUse("pM", "bits", "gate")),
     InsnSpec("movvp", "", "pD, vS.T, BLOCK", "mask_from_vector",
              "pD = block BLOCK of vS (16 bytes for 16-bit T, 8 bytes for 32-bit T), each bit repeated 2 (4) times: "
              "bit j -> bits jW..jW+W-1",
-             "c-api-reg/reg_load/asc_copy.md (vector to mask, part); reg-api MaskGenWithRegTensor; facts §9 movvp",
+             "asc_copy (vector to mask, part); Reg::MaskGenWithRegTensor",
              types=_single(dtypes.named("u16", "u32", "b16", "b32"))),
 )
 
@@ -906,7 +914,7 @@ for _spec in INSNS:
 # The C-API functions a row's source cites (asc_scatter, asc_and, ...) -> the mnemonics that implement them.
 BY_CAPI: dict[str, list[str]] = {}
 for _spec in INSNS:
-    for _name in re.findall(r"\basc_[a-z0-9_]+", _spec.ref):
+    for _name in capi_functions(_spec.ref):
         if _spec.mnemonic not in BY_CAPI.setdefault(_name, []):
             BY_CAPI[_name].append(_spec.mnemonic)
 
@@ -935,11 +943,19 @@ def spec_facts(spec: InsnSpec) -> list[tuple[str, str]]:
         facts += [("mask", "none: the store has no mask operand")]
     if spec.specials:
         facts += [("writes", ", ".join(spec.specials) + " (special registers)")]
+    if spec.issue:
+        facts += [("issue", ISSUE_TEXT[spec.issue])]
+    if spec.throughput:
+        facts += [("throughput", ", ".join(f"{types}: {n}" for types, n in spec.throughput) + " elements per cycle")]
     return facts + [("source", spec.ref)]
 
 
+ISSUE_TEXT = {"dual": "dual (two such instructions can issue in one cycle on the Ascend 950)",
+              "single": "single (issues alone in its cycle on the Ascend 950)"}
+
+
 def conversion_options_text(spec: InsnSpec) -> str:
-    """Which type pairs of a conversion row take `sat` and which a layout part (issue 12)."""
+    """Which type pairs of a conversion row take `sat` and which a layout part."""
     def pairs(kind):
         return ", ".join("/".join(t.name for t in combo) for combo in spec.types if keyword_choices(spec, kind, combo))
     return f"sat: {pairs(Kind.SAT) or 'none'}; even|odd or part0..part3: {pairs(Kind.PART) or 'none'}"
@@ -986,10 +1002,10 @@ def accepted_types_text(spec: InsnSpec) -> str:
 
 
 def types_source_text(spec: InsnSpec) -> str:
-    """' (asc_mul.md's list)' when the row's first source is a C-API page, whose prototypes give its type
+    """' (asc_mul's list)' when the row's source starts with a C-API page, whose prototypes give its type
     list; ' (the lists of its 20 C-API pages)' when the row joins the lists of several (vcvt: a page per
-    conversion; rounding_mode.md lists no types); else ''."""
-    if not re.match(r"c-api-reg/\S+?\.md", spec.ref):
+    conversion); else ''. A page is a `; `-separated item of the source that starts with its name."""
+    if not spec.ref.startswith("asc_"):
         return ""
-    pages = [p for p in dict.fromkeys(re.findall(r"c-api-reg/\S+?\.md", spec.ref)) if not p.endswith("/rounding_mode.md")]
-    return f" ({pages[0].rsplit('/', 1)[-1]}'s list)" if len(pages) == 1 else f" (the lists of its {len(pages)} C-API pages)"
+    pages = list(dict.fromkeys(item.split()[0] for item in spec.ref.split("; ") if item.startswith("asc_")))
+    return f" ({pages[0]}'s list)" if len(pages) == 1 else f" (the lists of its {len(pages)} C-API pages)"

@@ -1,7 +1,7 @@
-"""HiFloat8 for the reference executor: the 256 values and the half -> hif8 rounding (issue 12).
+"""HiFloat8 for the reference executor: the 256 values and the half -> hif8 rounding.
 
 The format is that of the white paper "Ascend HiFloat8 Format for Deep Learning" (Luo et al., 2024,
-arXiv 2409.16626); the rounding is asc_half2hif8.md's, step by step as reg-api Cast.md's pseudo-code
+arXiv 2409.16626); the rounding is asc_half2hif8's, step by step as Reg::Cast's pseudo-code
 "half转hifloat8_t转换规则" (docs/semantics.md "HiFloat8"). Byte s|rest: a prefix code (the dot field)
 at the top of `rest` says how many exponent bits follow:
 
