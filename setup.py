@@ -91,9 +91,8 @@ class BuildEngine(build_ext):
         say(f"compiled in {time.perf_counter() - self._started:.0f} s")
 
     def build_extensions(self):
-        if not settings["DEBUG"] and not sanitize:
-            # Python's own CFLAGS carry -g; a release engine does not need it
-            self.compiler.compiler_so = [arg for arg in self.compiler.compiler_so if not arg.startswith("-g")]
+        # Python's own CFLAGS carry -g: only the debug and sanitizer builds want it (COMPILE_ARGS adds it)
+        self.compiler.compiler_so = [arg for arg in self.compiler.compiler_so if not arg.startswith("-g")]
         super().build_extensions()
 
     def build_extension(self, ext):

@@ -65,9 +65,8 @@ def family_rows() -> dict:
     return rows
 
 
-def kernels() -> list[tuple[str, tuple]]:
-    """Every (family, axis values) specialisation the table's rows use, numbered from 1 in table order
-    (0 is the end-of-code kernel)."""
+def specialisations() -> list[tuple[str, tuple]]:
+    """Every (family, axis values) specialisation the table's rows use, in table order."""
     seen = []
     for spec in table.INSNS:
         for combo in spec.types or [()]:
@@ -75,6 +74,22 @@ def kernels() -> list[tuple[str, tuple]]:
             if key not in seen:
                 seen.append(key)
     return seen
+
+
+def module_kernels() -> dict:
+    """{module: [(family, axis values), ...]}: each kernel module's specialisations, in table order. A
+    module numbers its own from 0, so a change to one module's families renumbers no other module."""
+    module_of = {family: module for module, mine in kernel_modules().items() for family in mine}
+    out = {module: [] for module in kernel_modules()}
+    for key in specialisations():
+        out[module_of[key[0]]].append(key)
+    return out
+
+
+def kernels() -> list[tuple[str, tuple]]:
+    """Every specialisation, numbered from 1 (0 is the end-of-code kernel): the kernel modules' blocks
+    one after the other, each in its own order (the KERNELS table of dispatch.pxi)."""
+    return [key for keys in module_kernels().values() for key in keys]
 
 
 def kernel_of_rows() -> list[tuple[int, int, int, int]]:
@@ -102,7 +117,7 @@ _FIELD_TYPES = {Kind.VREG: "int32_t", Kind.PREG: "int32_t", Kind.AREG: "int32_t"
 
 def isa_pxi() -> str:
     rows = family_rows()
-    out = [f"# {HEADER}", "# The engine's decode layer: lane and sub-operation tags, each family's fused types, and",
+    out = [f"# {HEADER}", "# The engine's decode layer: lane and sub-operation tags, the family numbers, and",
            "# a struct of named operand fields per family (one syntax per family).", ""]
     for tag in families.FLOAT_TAGS:
         width = next(t.width for t in dtypes.TYPES if families.LANE_TYPES.get(t.name) == tag)
@@ -111,15 +126,6 @@ def isa_pxi() -> str:
     for sub in subs:
         out += [f"ctypedef struct Op_{sub}:", "    char unused", ""]
     out += ["cdef enum Family:"] + [f"    FAM_{name.upper()} = {n}" for n, name in enumerate(rows, start=1)] + [""]
-    for family, specs in rows.items():
-        for axis in families.AXES[family]:
-            values = []
-            for spec in specs:
-                for combo in spec.types or [()]:
-                    value = families.axis_value(axis, spec, combo)
-                    if value not in values:
-                        values.append(value)
-            out += [f"ctypedef fused {family}_{axis}:"] + [f"    {v}" for v in values] + [""]
     for family, specs in rows.items():
         spec = specs[0]
         out += [f"cdef struct Args_{family}:    # {spec.syntax or '(no operands)'}"]
@@ -174,12 +180,16 @@ def dispatch_pxi() -> str:
                 body.append(f"        {target} = <{_FIELD_TYPES[op.kind]}>row[{slot}]")
             slot += op.kind.slots
         out += body or ["        pass"]
-    modules = kernel_modules()
+    modules = module_kernels()
     out += ["", ""] + [f"from ascasm._engine.{module} cimport fill_kernels as fill_{module}" for module in modules]
     out += ["", "cdef enum:", f"    KERNEL_COUNT = {len(kernels()) + 1}", "",
-            "# the kernel of each number (ins.kernel): 0 ends the code, the kernel modules fill in the rest",
+            "# the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block",
             "cdef KernelFn KERNELS[KERNEL_COUNT]", "KERNELS[0] = k_end"]
-    out += [f"fill_{module}(KERNELS)" for module in modules] + [""]
+    start = 1
+    for module, keys in modules.items():
+        out.append(f"fill_{module}(&KERNELS[{start}])")
+        start += len(keys)
+    out.append("")
     return "\n".join(out)
 
 
@@ -193,11 +203,8 @@ def dispatch_module_pxi(module: str) -> str:
     out += ["", "", "# One function per specialised kernel: it returns the row to run next, or NULL when the machine",
             "# stops (Machine.status says why)."]
     memory = {spec.family for spec in table.INSNS if spec.access}
-    numbers = []
-    for number, (family, values) in enumerate(kernels(), start=1):
-        if family not in mine:
-            continue
-        numbers.append(number)
+    keys = module_kernels()[module]
+    for number, (family, values) in enumerate(keys):
         tags = "".join(f", <{v}*>NULL" for v in values)
         body = [f"cdef const Ins* kernel_{number}(Machine* m, const Ins* ins) noexcept nogil:"]
         if family in memory:
@@ -209,13 +216,26 @@ def dispatch_module_pxi(module: str) -> str:
         body += ["    return m.next" if family in families.BRANCHING else "    return ins + 1"]
         out += [""] + body
     out += ["", "", "cdef void fill_kernels(KernelFn* table) noexcept:"]
-    out += [f"    table[{number}] = kernel_{number}" for number in numbers] + [""]
+    out += [f"    table[{number}] = kernel_{number}" for number in range(len(keys))] + [""]
     return "\n".join(out)
 
 
 def module_pxd(module: str) -> str:
-    return "\n".join([f"# {HEADER}", "from ascasm._engine.machine cimport KernelFn", "",
-                      f"cdef void fill_kernels(KernelFn* table) noexcept     # puts this module's kernels in the table", ""])
+    """A kernel module's declarations: the fused types of its families' axes (here, not in the shared
+    isa.pxi, so that new types of a family rebuild its module alone), and fill_kernels."""
+    rows = family_rows()
+    out = [f"# {HEADER}", "from ascasm._engine.machine cimport *", ""]
+    for family in kernel_modules()[module]:
+        for axis in families.AXES[family]:
+            values = []
+            for spec in rows[family]:
+                for combo in spec.types or [()]:
+                    value = families.axis_value(axis, spec, combo)
+                    if value not in values:
+                        values.append(value)
+            out += [f"ctypedef fused {family}_{axis}:"] + [f"    {v}" for v in values] + [""]
+    out += ["cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k", ""]
+    return "\n".join(out)
 
 
 def kernel_rows_py() -> str:

@@ -282,7 +282,7 @@ cdef inline int k_iter_loops(Machine* m, const Ins* ins, const Args_iter_loops* 
     return STOP_RUNNING
 
 
-# Scalar registers holding a float's bits (issue 13; docs/semantics.md "Scalar registers holding floats").
+# Scalar registers holding a float's bits (docs/semantics.md "Scalar registers holding floats").
 # A register holds T's bits zero-extended; these kernels read its low bits as a lane of T, compute with the
 # lane helpers of lanes.pxi (rounded once, to nearest even) and write the result's bits back.
 

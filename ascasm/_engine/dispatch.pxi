@@ -486,15 +486,15 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 686
+    KERNEL_COUNT = 690
 
-# the kernel of each number (ins.kernel): 0 ends the code, the kernel modules fill in the rest
+# the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block
 cdef KernelFn KERNELS[KERNEL_COUNT]
 KERNELS[0] = k_end
-fill_arith(KERNELS)
-fill_compare(KERNELS)
-fill_control(KERNELS)
-fill_convert(KERNELS)
-fill_memory(KERNELS)
-fill_rearrange(KERNELS)
-fill_streams(KERNELS)
+fill_arith(&KERNELS[1])
+fill_compare(&KERNELS[188])
+fill_control(&KERNELS[299])
+fill_convert(&KERNELS[384])
+fill_memory(&KERNELS[445])
+fill_rearrange(&KERNELS[514])
+fill_streams(&KERNELS[632])

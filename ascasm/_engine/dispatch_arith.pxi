@@ -4,1281 +4,1309 @@
 # One function per specialised kernel: it returns the row to run next, or NULL when the machine
 # stops (Machine.status says why).
 
-cdef const Ins* kernel_138(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_139(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_140(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_141(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_142(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_143(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_144(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_145(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_146(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_147(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_148(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_149(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_150(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_151(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_152(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_153(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_154(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_155(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_156(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_157(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_158(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_159(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_160(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_161(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_162(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_163(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_164(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_165(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_166(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_167(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_168(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_169(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_170(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_171(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_172(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_max*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_173(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_174(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_175(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_176(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_177(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_178(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_179(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_180(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_181(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_min*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_182(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_183(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_184(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_185(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_186(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_187(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_188(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_189(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_190(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_191(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_192(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_193(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_194(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_195(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_196(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_197(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_198(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_199(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_200(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_201(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <BF16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_202(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_203(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_204(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_205(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_206(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint8_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_207(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_208(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_209(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <F16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_210(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <int32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_211(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <uint32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_212(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary_x(m, ins, &ins.a.vbinary_x, <float*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_271(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_272(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_273(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_274(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_275(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_276(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_277(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_278(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_279(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_87(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_280(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_88(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_281(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_89(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_282(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_90(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_283(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_91(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_284(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_92(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_285(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_93(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_286(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_94(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_287(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_95(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_288(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_96(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_289(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_97(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_290(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_98(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_291(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_99(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_292(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_100(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_293(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_101(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_294(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_102(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_295(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_103(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_296(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_104(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_297(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_105(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_298(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_106(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_299(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_107(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_359(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_108(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_div_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_360(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_109(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_div_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_361(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_110(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_362(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_111(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_363(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_112(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_364(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_113(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_419(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_114(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_420(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_115(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_421(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_116(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_422(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_117(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_423(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_118(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_424(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_119(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_425(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_120(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_426(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_121(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_427(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_122(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_428(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_123(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_429(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_124(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_430(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_125(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_431(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_126(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_432(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_127(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_433(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_128(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_434(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_129(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int8_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_435(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_130(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint8_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_436(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_131(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int16_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_437(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_132(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint16_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_438(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_133(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int32_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_439(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_134(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint32_t*>NULL, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_440(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_135(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int8_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_441(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_136(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint8_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_442(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_137(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int16_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_443(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_138(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint16_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_444(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_139(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <int32_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_445(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_140(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift_x(m, ins, &ins.a.vshift_x, <uint32_t*>NULL, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_449(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_141(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_450(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_142(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_451(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_143(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma_x(m, ins, &ins.a.vfma_x, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_452(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_144(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma_x(m, ins, &ins.a.vfma_x, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_453(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_145(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_ln*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_454(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_146(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_ln*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_502(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_147(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_503(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_148(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_504(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_149(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_505(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_150(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_506(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_151(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_507(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_152(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_abssub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_508(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_153(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_abssub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_509(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_154(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound_x(m, ins, &ins.a.vcompound_x, <F16*>NULL, <Op_prelu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_510(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_155(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound_x(m, ins, &ins.a.vcompound_x, <float*>NULL, <Op_prelu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_519(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_156(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vmull(m, ins, &ins.a.vmull, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_520(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_157(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vmull(m, ins, &ins.a.vmull, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_596(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_158(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_597(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_159(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_614(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_160(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_615(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_161(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_616(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_162(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_617(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_163(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_618(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_164(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_619(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_165(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_620(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_166(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_621(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_167(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_622(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_168(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_623(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_169(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_624(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_170(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_625(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_171(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_626(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_172(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_627(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_173(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_628(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_174(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_629(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_175(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_630(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_176(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_631(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_177(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_632(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_178(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_633(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_179(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_634(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_180(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_635(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_181(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_636(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_182(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_637(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_183(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_min_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_638(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_184(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_639(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_185(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_640(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_186(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_min_merge*>NULL)
     if status:
         m.status = status
@@ -1287,6 +1315,144 @@ cdef const Ins* kernel_640(Machine* m, const Ins* ins) noexcept nogil:
 
 
 cdef void fill_kernels(KernelFn* table) noexcept:
+    table[0] = kernel_0
+    table[1] = kernel_1
+    table[2] = kernel_2
+    table[3] = kernel_3
+    table[4] = kernel_4
+    table[5] = kernel_5
+    table[6] = kernel_6
+    table[7] = kernel_7
+    table[8] = kernel_8
+    table[9] = kernel_9
+    table[10] = kernel_10
+    table[11] = kernel_11
+    table[12] = kernel_12
+    table[13] = kernel_13
+    table[14] = kernel_14
+    table[15] = kernel_15
+    table[16] = kernel_16
+    table[17] = kernel_17
+    table[18] = kernel_18
+    table[19] = kernel_19
+    table[20] = kernel_20
+    table[21] = kernel_21
+    table[22] = kernel_22
+    table[23] = kernel_23
+    table[24] = kernel_24
+    table[25] = kernel_25
+    table[26] = kernel_26
+    table[27] = kernel_27
+    table[28] = kernel_28
+    table[29] = kernel_29
+    table[30] = kernel_30
+    table[31] = kernel_31
+    table[32] = kernel_32
+    table[33] = kernel_33
+    table[34] = kernel_34
+    table[35] = kernel_35
+    table[36] = kernel_36
+    table[37] = kernel_37
+    table[38] = kernel_38
+    table[39] = kernel_39
+    table[40] = kernel_40
+    table[41] = kernel_41
+    table[42] = kernel_42
+    table[43] = kernel_43
+    table[44] = kernel_44
+    table[45] = kernel_45
+    table[46] = kernel_46
+    table[47] = kernel_47
+    table[48] = kernel_48
+    table[49] = kernel_49
+    table[50] = kernel_50
+    table[51] = kernel_51
+    table[52] = kernel_52
+    table[53] = kernel_53
+    table[54] = kernel_54
+    table[55] = kernel_55
+    table[56] = kernel_56
+    table[57] = kernel_57
+    table[58] = kernel_58
+    table[59] = kernel_59
+    table[60] = kernel_60
+    table[61] = kernel_61
+    table[62] = kernel_62
+    table[63] = kernel_63
+    table[64] = kernel_64
+    table[65] = kernel_65
+    table[66] = kernel_66
+    table[67] = kernel_67
+    table[68] = kernel_68
+    table[69] = kernel_69
+    table[70] = kernel_70
+    table[71] = kernel_71
+    table[72] = kernel_72
+    table[73] = kernel_73
+    table[74] = kernel_74
+    table[75] = kernel_75
+    table[76] = kernel_76
+    table[77] = kernel_77
+    table[78] = kernel_78
+    table[79] = kernel_79
+    table[80] = kernel_80
+    table[81] = kernel_81
+    table[82] = kernel_82
+    table[83] = kernel_83
+    table[84] = kernel_84
+    table[85] = kernel_85
+    table[86] = kernel_86
+    table[87] = kernel_87
+    table[88] = kernel_88
+    table[89] = kernel_89
+    table[90] = kernel_90
+    table[91] = kernel_91
+    table[92] = kernel_92
+    table[93] = kernel_93
+    table[94] = kernel_94
+    table[95] = kernel_95
+    table[96] = kernel_96
+    table[97] = kernel_97
+    table[98] = kernel_98
+    table[99] = kernel_99
+    table[100] = kernel_100
+    table[101] = kernel_101
+    table[102] = kernel_102
+    table[103] = kernel_103
+    table[104] = kernel_104
+    table[105] = kernel_105
+    table[106] = kernel_106
+    table[107] = kernel_107
+    table[108] = kernel_108
+    table[109] = kernel_109
+    table[110] = kernel_110
+    table[111] = kernel_111
+    table[112] = kernel_112
+    table[113] = kernel_113
+    table[114] = kernel_114
+    table[115] = kernel_115
+    table[116] = kernel_116
+    table[117] = kernel_117
+    table[118] = kernel_118
+    table[119] = kernel_119
+    table[120] = kernel_120
+    table[121] = kernel_121
+    table[122] = kernel_122
+    table[123] = kernel_123
+    table[124] = kernel_124
+    table[125] = kernel_125
+    table[126] = kernel_126
+    table[127] = kernel_127
+    table[128] = kernel_128
+    table[129] = kernel_129
+    table[130] = kernel_130
+    table[131] = kernel_131
+    table[132] = kernel_132
+    table[133] = kernel_133
+    table[134] = kernel_134
+    table[135] = kernel_135
+    table[136] = kernel_136
+    table[137] = kernel_137
     table[138] = kernel_138
     table[139] = kernel_139
     table[140] = kernel_140
@@ -1336,137 +1502,3 @@ cdef void fill_kernels(KernelFn* table) noexcept:
     table[184] = kernel_184
     table[185] = kernel_185
     table[186] = kernel_186
-    table[187] = kernel_187
-    table[188] = kernel_188
-    table[189] = kernel_189
-    table[190] = kernel_190
-    table[191] = kernel_191
-    table[192] = kernel_192
-    table[193] = kernel_193
-    table[194] = kernel_194
-    table[195] = kernel_195
-    table[196] = kernel_196
-    table[197] = kernel_197
-    table[198] = kernel_198
-    table[199] = kernel_199
-    table[200] = kernel_200
-    table[201] = kernel_201
-    table[202] = kernel_202
-    table[203] = kernel_203
-    table[204] = kernel_204
-    table[205] = kernel_205
-    table[206] = kernel_206
-    table[207] = kernel_207
-    table[208] = kernel_208
-    table[209] = kernel_209
-    table[210] = kernel_210
-    table[211] = kernel_211
-    table[212] = kernel_212
-    table[271] = kernel_271
-    table[272] = kernel_272
-    table[273] = kernel_273
-    table[274] = kernel_274
-    table[275] = kernel_275
-    table[276] = kernel_276
-    table[277] = kernel_277
-    table[278] = kernel_278
-    table[279] = kernel_279
-    table[280] = kernel_280
-    table[281] = kernel_281
-    table[282] = kernel_282
-    table[283] = kernel_283
-    table[284] = kernel_284
-    table[285] = kernel_285
-    table[286] = kernel_286
-    table[287] = kernel_287
-    table[288] = kernel_288
-    table[289] = kernel_289
-    table[290] = kernel_290
-    table[291] = kernel_291
-    table[292] = kernel_292
-    table[293] = kernel_293
-    table[294] = kernel_294
-    table[295] = kernel_295
-    table[296] = kernel_296
-    table[297] = kernel_297
-    table[298] = kernel_298
-    table[299] = kernel_299
-    table[359] = kernel_359
-    table[360] = kernel_360
-    table[361] = kernel_361
-    table[362] = kernel_362
-    table[363] = kernel_363
-    table[364] = kernel_364
-    table[419] = kernel_419
-    table[420] = kernel_420
-    table[421] = kernel_421
-    table[422] = kernel_422
-    table[423] = kernel_423
-    table[424] = kernel_424
-    table[425] = kernel_425
-    table[426] = kernel_426
-    table[427] = kernel_427
-    table[428] = kernel_428
-    table[429] = kernel_429
-    table[430] = kernel_430
-    table[431] = kernel_431
-    table[432] = kernel_432
-    table[433] = kernel_433
-    table[434] = kernel_434
-    table[435] = kernel_435
-    table[436] = kernel_436
-    table[437] = kernel_437
-    table[438] = kernel_438
-    table[439] = kernel_439
-    table[440] = kernel_440
-    table[441] = kernel_441
-    table[442] = kernel_442
-    table[443] = kernel_443
-    table[444] = kernel_444
-    table[445] = kernel_445
-    table[449] = kernel_449
-    table[450] = kernel_450
-    table[451] = kernel_451
-    table[452] = kernel_452
-    table[453] = kernel_453
-    table[454] = kernel_454
-    table[502] = kernel_502
-    table[503] = kernel_503
-    table[504] = kernel_504
-    table[505] = kernel_505
-    table[506] = kernel_506
-    table[507] = kernel_507
-    table[508] = kernel_508
-    table[509] = kernel_509
-    table[510] = kernel_510
-    table[519] = kernel_519
-    table[520] = kernel_520
-    table[596] = kernel_596
-    table[597] = kernel_597
-    table[614] = kernel_614
-    table[615] = kernel_615
-    table[616] = kernel_616
-    table[617] = kernel_617
-    table[618] = kernel_618
-    table[619] = kernel_619
-    table[620] = kernel_620
-    table[621] = kernel_621
-    table[622] = kernel_622
-    table[623] = kernel_623
-    table[624] = kernel_624
-    table[625] = kernel_625
-    table[626] = kernel_626
-    table[627] = kernel_627
-    table[628] = kernel_628
-    table[629] = kernel_629
-    table[630] = kernel_630
-    table[631] = kernel_631
-    table[632] = kernel_632
-    table[633] = kernel_633
-    table[634] = kernel_634
-    table[635] = kernel_635
-    table[636] = kernel_636
-    table[637] = kernel_637
-    table[638] = kernel_638
-    table[639] = kernel_639
-    table[640] = kernel_640

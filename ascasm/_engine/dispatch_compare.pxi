@@ -4,777 +4,777 @@
 # One function per specialised kernel: it returns the row to run next, or NULL when the machine
 # stops (Machine.status says why).
 
-cdef const Ins* kernel_213(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_214(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_215(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_216(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_217(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_218(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_219(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_220(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_221(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_222(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_223(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_224(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_225(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_226(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_227(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_228(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_229(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_230(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_231(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_232(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_233(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_234(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_235(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_236(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_237(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_238(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_239(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_240(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_241(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_242(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_243(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_244(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_245(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_246(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_247(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_248(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_249(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_250(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_251(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_252(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_253(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_254(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_255(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_256(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_257(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_258(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_259(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_260(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_261(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_262(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_263(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_264(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_265(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_266(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_267(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_268(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_269(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_365(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_366(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_367(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_368(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_369(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_370(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_371(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_372(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_373(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_374(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_375(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_376(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_377(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_378(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_379(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_380(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_381(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_382(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_383(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_384(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_385(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_386(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_387(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_388(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_389(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_390(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_391(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_392(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_393(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_394(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_395(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_87(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_396(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_88(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_397(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_89(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_398(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_90(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_399(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_91(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_400(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_92(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_401(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_93(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_402(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_94(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_403(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_95(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_404(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_96(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_405(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_97(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_406(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_98(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_407(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_99(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_408(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_100(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_409(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_101(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_410(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_102(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int8_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_411(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_103(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint8_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_412(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_104(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int16_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_413(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_105(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint16_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_414(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_106(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <F16*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_415(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_107(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <BF16*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_416(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_108(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <int32_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_417(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_109(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <uint32_t*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_418(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_110(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp_x(m, ins, &ins.a.vcmp_x, <float*>NULL, <Op_ge*>NULL)
     if status:
         m.status = status
@@ -783,114 +783,114 @@ cdef const Ins* kernel_418(Machine* m, const Ins* ins) noexcept nogil:
 
 
 cdef void fill_kernels(KernelFn* table) noexcept:
-    table[213] = kernel_213
-    table[214] = kernel_214
-    table[215] = kernel_215
-    table[216] = kernel_216
-    table[217] = kernel_217
-    table[218] = kernel_218
-    table[219] = kernel_219
-    table[220] = kernel_220
-    table[221] = kernel_221
-    table[222] = kernel_222
-    table[223] = kernel_223
-    table[224] = kernel_224
-    table[225] = kernel_225
-    table[226] = kernel_226
-    table[227] = kernel_227
-    table[228] = kernel_228
-    table[229] = kernel_229
-    table[230] = kernel_230
-    table[231] = kernel_231
-    table[232] = kernel_232
-    table[233] = kernel_233
-    table[234] = kernel_234
-    table[235] = kernel_235
-    table[236] = kernel_236
-    table[237] = kernel_237
-    table[238] = kernel_238
-    table[239] = kernel_239
-    table[240] = kernel_240
-    table[241] = kernel_241
-    table[242] = kernel_242
-    table[243] = kernel_243
-    table[244] = kernel_244
-    table[245] = kernel_245
-    table[246] = kernel_246
-    table[247] = kernel_247
-    table[248] = kernel_248
-    table[249] = kernel_249
-    table[250] = kernel_250
-    table[251] = kernel_251
-    table[252] = kernel_252
-    table[253] = kernel_253
-    table[254] = kernel_254
-    table[255] = kernel_255
-    table[256] = kernel_256
-    table[257] = kernel_257
-    table[258] = kernel_258
-    table[259] = kernel_259
-    table[260] = kernel_260
-    table[261] = kernel_261
-    table[262] = kernel_262
-    table[263] = kernel_263
-    table[264] = kernel_264
-    table[265] = kernel_265
-    table[266] = kernel_266
-    table[267] = kernel_267
-    table[268] = kernel_268
-    table[269] = kernel_269
-    table[365] = kernel_365
-    table[366] = kernel_366
-    table[367] = kernel_367
-    table[368] = kernel_368
-    table[369] = kernel_369
-    table[370] = kernel_370
-    table[371] = kernel_371
-    table[372] = kernel_372
-    table[373] = kernel_373
-    table[374] = kernel_374
-    table[375] = kernel_375
-    table[376] = kernel_376
-    table[377] = kernel_377
-    table[378] = kernel_378
-    table[379] = kernel_379
-    table[380] = kernel_380
-    table[381] = kernel_381
-    table[382] = kernel_382
-    table[383] = kernel_383
-    table[384] = kernel_384
-    table[385] = kernel_385
-    table[386] = kernel_386
-    table[387] = kernel_387
-    table[388] = kernel_388
-    table[389] = kernel_389
-    table[390] = kernel_390
-    table[391] = kernel_391
-    table[392] = kernel_392
-    table[393] = kernel_393
-    table[394] = kernel_394
-    table[395] = kernel_395
-    table[396] = kernel_396
-    table[397] = kernel_397
-    table[398] = kernel_398
-    table[399] = kernel_399
-    table[400] = kernel_400
-    table[401] = kernel_401
-    table[402] = kernel_402
-    table[403] = kernel_403
-    table[404] = kernel_404
-    table[405] = kernel_405
-    table[406] = kernel_406
-    table[407] = kernel_407
-    table[408] = kernel_408
-    table[409] = kernel_409
-    table[410] = kernel_410
-    table[411] = kernel_411
-    table[412] = kernel_412
-    table[413] = kernel_413
-    table[414] = kernel_414
-    table[415] = kernel_415
-    table[416] = kernel_416
-    table[417] = kernel_417
-    table[418] = kernel_418
+    table[0] = kernel_0
+    table[1] = kernel_1
+    table[2] = kernel_2
+    table[3] = kernel_3
+    table[4] = kernel_4
+    table[5] = kernel_5
+    table[6] = kernel_6
+    table[7] = kernel_7
+    table[8] = kernel_8
+    table[9] = kernel_9
+    table[10] = kernel_10
+    table[11] = kernel_11
+    table[12] = kernel_12
+    table[13] = kernel_13
+    table[14] = kernel_14
+    table[15] = kernel_15
+    table[16] = kernel_16
+    table[17] = kernel_17
+    table[18] = kernel_18
+    table[19] = kernel_19
+    table[20] = kernel_20
+    table[21] = kernel_21
+    table[22] = kernel_22
+    table[23] = kernel_23
+    table[24] = kernel_24
+    table[25] = kernel_25
+    table[26] = kernel_26
+    table[27] = kernel_27
+    table[28] = kernel_28
+    table[29] = kernel_29
+    table[30] = kernel_30
+    table[31] = kernel_31
+    table[32] = kernel_32
+    table[33] = kernel_33
+    table[34] = kernel_34
+    table[35] = kernel_35
+    table[36] = kernel_36
+    table[37] = kernel_37
+    table[38] = kernel_38
+    table[39] = kernel_39
+    table[40] = kernel_40
+    table[41] = kernel_41
+    table[42] = kernel_42
+    table[43] = kernel_43
+    table[44] = kernel_44
+    table[45] = kernel_45
+    table[46] = kernel_46
+    table[47] = kernel_47
+    table[48] = kernel_48
+    table[49] = kernel_49
+    table[50] = kernel_50
+    table[51] = kernel_51
+    table[52] = kernel_52
+    table[53] = kernel_53
+    table[54] = kernel_54
+    table[55] = kernel_55
+    table[56] = kernel_56
+    table[57] = kernel_57
+    table[58] = kernel_58
+    table[59] = kernel_59
+    table[60] = kernel_60
+    table[61] = kernel_61
+    table[62] = kernel_62
+    table[63] = kernel_63
+    table[64] = kernel_64
+    table[65] = kernel_65
+    table[66] = kernel_66
+    table[67] = kernel_67
+    table[68] = kernel_68
+    table[69] = kernel_69
+    table[70] = kernel_70
+    table[71] = kernel_71
+    table[72] = kernel_72
+    table[73] = kernel_73
+    table[74] = kernel_74
+    table[75] = kernel_75
+    table[76] = kernel_76
+    table[77] = kernel_77
+    table[78] = kernel_78
+    table[79] = kernel_79
+    table[80] = kernel_80
+    table[81] = kernel_81
+    table[82] = kernel_82
+    table[83] = kernel_83
+    table[84] = kernel_84
+    table[85] = kernel_85
+    table[86] = kernel_86
+    table[87] = kernel_87
+    table[88] = kernel_88
+    table[89] = kernel_89
+    table[90] = kernel_90
+    table[91] = kernel_91
+    table[92] = kernel_92
+    table[93] = kernel_93
+    table[94] = kernel_94
+    table[95] = kernel_95
+    table[96] = kernel_96
+    table[97] = kernel_97
+    table[98] = kernel_98
+    table[99] = kernel_99
+    table[100] = kernel_100
+    table[101] = kernel_101
+    table[102] = kernel_102
+    table[103] = kernel_103
+    table[104] = kernel_104
+    table[105] = kernel_105
+    table[106] = kernel_106
+    table[107] = kernel_107
+    table[108] = kernel_108
+    table[109] = kernel_109
+    table[110] = kernel_110

@@ -4,84 +4,84 @@
 # One function per specialised kernel: it returns the row to run next, or NULL when the machine
 # stops (Machine.status says why).
 
-cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_mov(m, ins, &ins.a.scalar_mov)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_rem*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <int8_t*>NULL)
     if status:
@@ -91,7 +91,7 @@ cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <uint8_t*>NULL)
     if status:
@@ -101,7 +101,7 @@ cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <int16_t*>NULL)
     if status:
@@ -111,7 +111,7 @@ cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <uint16_t*>NULL)
     if status:
@@ -121,7 +121,7 @@ cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <int32_t*>NULL)
     if status:
@@ -131,7 +131,7 @@ cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <uint32_t*>NULL)
     if status:
@@ -141,7 +141,7 @@ cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <int64_t*>NULL)
     if status:
@@ -151,7 +151,7 @@ cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <uint64_t*>NULL)
     if status:
@@ -161,7 +161,7 @@ cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <F16*>NULL)
     if status:
@@ -171,7 +171,7 @@ cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <BF16*>NULL)
     if status:
@@ -181,7 +181,7 @@ cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <float*>NULL)
     if status:
@@ -191,7 +191,7 @@ cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <E4M3*>NULL)
     if status:
@@ -201,7 +201,7 @@ cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <E5M2*>NULL)
     if status:
@@ -211,7 +211,7 @@ cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint8_t*>NULL)
     if status:
@@ -221,7 +221,7 @@ cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint16_t*>NULL)
     if status:
@@ -231,7 +231,7 @@ cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint32_t*>NULL)
     if status:
@@ -241,7 +241,7 @@ cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint64_t*>NULL)
     if status:
@@ -251,399 +251,399 @@ cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_branch(m, ins, &ins.a.branch)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_membar(m, ins, &ins.a.membar)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_halt(m, ins, &ins.a.halt)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_pattern(m, ins, &ins.a.mask_pattern)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_update(m, ins, &ins.a.mask_update)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_iter_set(m, ins, &ins.a.iter_set)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_iter_scaled(m, ins, &ins.a.iter_scaled)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_not(m, ins, &ins.a.mask_not)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_move(m, ins, &ins.a.mask_move)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_270(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_pcnt(m, ins, &ins.a.pcnt)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_491(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_pack(m, ins, &ins.a.mask_pack, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_492(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_pack(m, ins, &ins.a.mask_pack, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_493(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_unpack(m, ins, &ins.a.mask_unpack, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_494(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_unpack(m, ins, &ins.a.mask_unpack, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_499(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_select(m, ins, &ins.a.mask_select)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_500(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_intlv(m, ins, &ins.a.mask_intlv)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_501(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_dintlv(m, ins, &ins.a.mask_dintlv)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_572(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_573(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_574(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_575(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <E4M3*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_576(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <E5M2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_577(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_578(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_579(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_580(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_581(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_582(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_583(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_584(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_585(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_586(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_587(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_588(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_589(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_590(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <F16*>NULL, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_591(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <F16*>NULL, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_592(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <BF16*>NULL, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_593(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <BF16*>NULL, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_594(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <float*>NULL, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_595(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <float*>NULL, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_598(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_spr_set(m, ins, &ins.a.mask_spr_set)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_599(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_spr_read(m, ins, &ins.a.mask_spr_read)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_680(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_loop(m, ins, &ins.a.loop)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_681(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_endloop(m, ins, &ins.a.endloop)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_682(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_iter_loops(m, ins, &ins.a.iter_loops)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_684(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_move_masked(m, ins, &ins.a.mask_move_masked)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_685(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_from_vector(m, ins, &ins.a.mask_from_vector)
     if status:
         m.status = status
@@ -652,6 +652,7 @@ cdef const Ins* kernel_685(Machine* m, const Ins* ins) noexcept nogil:
 
 
 cdef void fill_kernels(KernelFn* table) noexcept:
+    table[0] = kernel_0
     table[1] = kernel_1
     table[2] = kernel_2
     table[3] = kernel_3
@@ -698,42 +699,41 @@ cdef void fill_kernels(KernelFn* table) noexcept:
     table[44] = kernel_44
     table[45] = kernel_45
     table[46] = kernel_46
-    table[270] = kernel_270
-    table[491] = kernel_491
-    table[492] = kernel_492
-    table[493] = kernel_493
-    table[494] = kernel_494
-    table[499] = kernel_499
-    table[500] = kernel_500
-    table[501] = kernel_501
-    table[572] = kernel_572
-    table[573] = kernel_573
-    table[574] = kernel_574
-    table[575] = kernel_575
-    table[576] = kernel_576
-    table[577] = kernel_577
-    table[578] = kernel_578
-    table[579] = kernel_579
-    table[580] = kernel_580
-    table[581] = kernel_581
-    table[582] = kernel_582
-    table[583] = kernel_583
-    table[584] = kernel_584
-    table[585] = kernel_585
-    table[586] = kernel_586
-    table[587] = kernel_587
-    table[588] = kernel_588
-    table[589] = kernel_589
-    table[590] = kernel_590
-    table[591] = kernel_591
-    table[592] = kernel_592
-    table[593] = kernel_593
-    table[594] = kernel_594
-    table[595] = kernel_595
-    table[598] = kernel_598
-    table[599] = kernel_599
-    table[680] = kernel_680
-    table[681] = kernel_681
-    table[682] = kernel_682
-    table[684] = kernel_684
-    table[685] = kernel_685
+    table[47] = kernel_47
+    table[48] = kernel_48
+    table[49] = kernel_49
+    table[50] = kernel_50
+    table[51] = kernel_51
+    table[52] = kernel_52
+    table[53] = kernel_53
+    table[54] = kernel_54
+    table[55] = kernel_55
+    table[56] = kernel_56
+    table[57] = kernel_57
+    table[58] = kernel_58
+    table[59] = kernel_59
+    table[60] = kernel_60
+    table[61] = kernel_61
+    table[62] = kernel_62
+    table[63] = kernel_63
+    table[64] = kernel_64
+    table[65] = kernel_65
+    table[66] = kernel_66
+    table[67] = kernel_67
+    table[68] = kernel_68
+    table[69] = kernel_69
+    table[70] = kernel_70
+    table[71] = kernel_71
+    table[72] = kernel_72
+    table[73] = kernel_73
+    table[74] = kernel_74
+    table[75] = kernel_75
+    table[76] = kernel_76
+    table[77] = kernel_77
+    table[78] = kernel_78
+    table[79] = kernel_79
+    table[80] = kernel_80
+    table[81] = kernel_81
+    table[82] = kernel_82
+    table[83] = kernel_83
+    table[84] = kernel_84

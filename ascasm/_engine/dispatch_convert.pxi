@@ -4,427 +4,427 @@
 # One function per specialised kernel: it returns the row to run next, or NULL when the machine
 # stops (Machine.status says why).
 
-cdef const Ins* kernel_300(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_301(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint8_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_302(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint8_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_303(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_304(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_305(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_306(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_307(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_308(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_309(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_310(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_311(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_312(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_313(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_314(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_315(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_316(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_317(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_318(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_319(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_320(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_321(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_322(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_323(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_324(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_325(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_326(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_327(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_328(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_329(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_330(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_331(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_332(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_333(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_334(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_335(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_336(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_337(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_338(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_339(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_340(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_341(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_342(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_343(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_odd*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_344(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_345(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_346(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_347(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_348(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_349(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_350(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_351(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_352(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_353(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_354(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_355(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_356(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_357(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_358(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_641(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_hybrid*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_642(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_spr_set_ctrl(m, ins, &ins.a.spr_set_ctrl)
     if status:
         m.status = status
@@ -433,64 +433,64 @@ cdef const Ins* kernel_642(Machine* m, const Ins* ins) noexcept nogil:
 
 
 cdef void fill_kernels(KernelFn* table) noexcept:
-    table[300] = kernel_300
-    table[301] = kernel_301
-    table[302] = kernel_302
-    table[303] = kernel_303
-    table[304] = kernel_304
-    table[305] = kernel_305
-    table[306] = kernel_306
-    table[307] = kernel_307
-    table[308] = kernel_308
-    table[309] = kernel_309
-    table[310] = kernel_310
-    table[311] = kernel_311
-    table[312] = kernel_312
-    table[313] = kernel_313
-    table[314] = kernel_314
-    table[315] = kernel_315
-    table[316] = kernel_316
-    table[317] = kernel_317
-    table[318] = kernel_318
-    table[319] = kernel_319
-    table[320] = kernel_320
-    table[321] = kernel_321
-    table[322] = kernel_322
-    table[323] = kernel_323
-    table[324] = kernel_324
-    table[325] = kernel_325
-    table[326] = kernel_326
-    table[327] = kernel_327
-    table[328] = kernel_328
-    table[329] = kernel_329
-    table[330] = kernel_330
-    table[331] = kernel_331
-    table[332] = kernel_332
-    table[333] = kernel_333
-    table[334] = kernel_334
-    table[335] = kernel_335
-    table[336] = kernel_336
-    table[337] = kernel_337
-    table[338] = kernel_338
-    table[339] = kernel_339
-    table[340] = kernel_340
-    table[341] = kernel_341
-    table[342] = kernel_342
-    table[343] = kernel_343
-    table[344] = kernel_344
-    table[345] = kernel_345
-    table[346] = kernel_346
-    table[347] = kernel_347
-    table[348] = kernel_348
-    table[349] = kernel_349
-    table[350] = kernel_350
-    table[351] = kernel_351
-    table[352] = kernel_352
-    table[353] = kernel_353
-    table[354] = kernel_354
-    table[355] = kernel_355
-    table[356] = kernel_356
-    table[357] = kernel_357
-    table[358] = kernel_358
-    table[641] = kernel_641
-    table[642] = kernel_642
+    table[0] = kernel_0
+    table[1] = kernel_1
+    table[2] = kernel_2
+    table[3] = kernel_3
+    table[4] = kernel_4
+    table[5] = kernel_5
+    table[6] = kernel_6
+    table[7] = kernel_7
+    table[8] = kernel_8
+    table[9] = kernel_9
+    table[10] = kernel_10
+    table[11] = kernel_11
+    table[12] = kernel_12
+    table[13] = kernel_13
+    table[14] = kernel_14
+    table[15] = kernel_15
+    table[16] = kernel_16
+    table[17] = kernel_17
+    table[18] = kernel_18
+    table[19] = kernel_19
+    table[20] = kernel_20
+    table[21] = kernel_21
+    table[22] = kernel_22
+    table[23] = kernel_23
+    table[24] = kernel_24
+    table[25] = kernel_25
+    table[26] = kernel_26
+    table[27] = kernel_27
+    table[28] = kernel_28
+    table[29] = kernel_29
+    table[30] = kernel_30
+    table[31] = kernel_31
+    table[32] = kernel_32
+    table[33] = kernel_33
+    table[34] = kernel_34
+    table[35] = kernel_35
+    table[36] = kernel_36
+    table[37] = kernel_37
+    table[38] = kernel_38
+    table[39] = kernel_39
+    table[40] = kernel_40
+    table[41] = kernel_41
+    table[42] = kernel_42
+    table[43] = kernel_43
+    table[44] = kernel_44
+    table[45] = kernel_45
+    table[46] = kernel_46
+    table[47] = kernel_47
+    table[48] = kernel_48
+    table[49] = kernel_49
+    table[50] = kernel_50
+    table[51] = kernel_51
+    table[52] = kernel_52
+    table[53] = kernel_53
+    table[54] = kernel_54
+    table[55] = kernel_55
+    table[56] = kernel_56
+    table[57] = kernel_57
+    table[58] = kernel_58
+    table[59] = kernel_59
+    table[60] = kernel_60

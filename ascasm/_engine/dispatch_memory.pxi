@@ -233,7 +233,7 @@ cdef inline int k_vld_brc_pu(Machine* m, const Ins* ins, const Args_vld_brc_pu* 
 # One function per specialised kernel: it returns the row to run next, or NULL when the machine
 # stops (Machine.status says why).
 
-cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm(m, ins, &ins.a.vld_norm)
     if status:
@@ -243,7 +243,7 @@ cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint8_t*>NULL)
     if status:
@@ -253,7 +253,7 @@ cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint16_t*>NULL)
     if status:
@@ -263,7 +263,7 @@ cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint32_t*>NULL)
     if status:
@@ -273,7 +273,7 @@ cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint8_t*>NULL)
     if status:
@@ -283,7 +283,7 @@ cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint16_t*>NULL)
     if status:
@@ -293,7 +293,7 @@ cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint8_t*>NULL)
     if status:
@@ -303,7 +303,7 @@ cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint16_t*>NULL)
     if status:
@@ -313,7 +313,7 @@ cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint8_t*>NULL)
     if status:
@@ -323,7 +323,7 @@ cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint16_t*>NULL)
     if status:
@@ -333,7 +333,7 @@ cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint32_t*>NULL)
     if status:
@@ -343,7 +343,7 @@ cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint8_t*>NULL)
     if status:
@@ -353,7 +353,7 @@ cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint16_t*>NULL)
     if status:
@@ -363,7 +363,7 @@ cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint32_t*>NULL)
     if status:
@@ -373,7 +373,7 @@ cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm(m, ins, &ins.a.mask_load_norm)
     if status:
@@ -383,7 +383,7 @@ cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us(m, ins, &ins.a.mask_load_us)
     if status:
@@ -393,7 +393,7 @@ cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds(m, ins, &ins.a.mask_load_ds)
     if status:
@@ -403,7 +403,7 @@ cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint8_t*>NULL, <uint16_t*>NULL)
     if status:
@@ -413,7 +413,7 @@ cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint16_t*>NULL, <uint16_t*>NULL)
     if status:
@@ -423,7 +423,7 @@ cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint32_t*>NULL, <uint32_t*>NULL)
     if status:
@@ -433,7 +433,7 @@ cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint8_t*>NULL)
     if status:
@@ -443,7 +443,7 @@ cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint16_t*>NULL)
     if status:
@@ -453,7 +453,7 @@ cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint32_t*>NULL)
     if status:
@@ -463,7 +463,7 @@ cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint8_t*>NULL)
     if status:
@@ -473,7 +473,7 @@ cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint16_t*>NULL)
     if status:
@@ -483,7 +483,7 @@ cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint32_t*>NULL)
     if status:
@@ -493,7 +493,7 @@ cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint16_t*>NULL)
     if status:
@@ -503,7 +503,7 @@ cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint32_t*>NULL)
     if status:
@@ -513,7 +513,7 @@ cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint64_t*>NULL)
     if status:
@@ -523,7 +523,7 @@ cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2(m, ins, &ins.a.vsta_packv2)
     if status:
@@ -533,7 +533,7 @@ cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint8_t*>NULL)
     if status:
@@ -543,7 +543,7 @@ cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint16_t*>NULL)
     if status:
@@ -553,7 +553,7 @@ cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint32_t*>NULL)
     if status:
@@ -563,7 +563,7 @@ cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm(m, ins, &ins.a.mask_store_norm)
     if status:
@@ -573,7 +573,7 @@ cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack(m, ins, &ins.a.mask_store_pack)
     if status:
@@ -583,7 +583,7 @@ cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint8_t*>NULL, <uint16_t*>NULL)
     if status:
@@ -593,7 +593,7 @@ cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint16_t*>NULL, <uint16_t*>NULL)
     if status:
@@ -603,7 +603,7 @@ cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint32_t*>NULL, <uint32_t*>NULL)
     if status:
@@ -613,7 +613,7 @@ cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint32_t*>NULL)
     if status:
@@ -623,7 +623,7 @@ cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint64_t*>NULL)
     if status:
@@ -633,7 +633,7 @@ cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_643(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
@@ -643,7 +643,7 @@ cdef const Ins* kernel_643(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_644(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
@@ -653,7 +653,7 @@ cdef const Ins* kernel_644(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_645(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
@@ -663,7 +663,7 @@ cdef const Ins* kernel_645(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_646(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
@@ -673,7 +673,7 @@ cdef const Ins* kernel_646(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_647(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
@@ -683,7 +683,7 @@ cdef const Ins* kernel_647(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_648(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
@@ -693,7 +693,7 @@ cdef const Ins* kernel_648(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_649(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
@@ -703,7 +703,7 @@ cdef const Ins* kernel_649(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_650(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
@@ -713,7 +713,7 @@ cdef const Ins* kernel_650(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_651(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
@@ -723,7 +723,7 @@ cdef const Ins* kernel_651(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_652(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
@@ -733,7 +733,7 @@ cdef const Ins* kernel_652(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_653(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
@@ -743,7 +743,7 @@ cdef const Ins* kernel_653(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_654(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
@@ -753,7 +753,7 @@ cdef const Ins* kernel_654(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_655(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
@@ -763,7 +763,7 @@ cdef const Ins* kernel_655(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_656(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
@@ -773,7 +773,7 @@ cdef const Ins* kernel_656(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_657(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
@@ -783,7 +783,7 @@ cdef const Ins* kernel_657(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_658(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
@@ -793,7 +793,7 @@ cdef const Ins* kernel_658(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_659(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
@@ -803,7 +803,7 @@ cdef const Ins* kernel_659(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_660(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
@@ -813,7 +813,7 @@ cdef const Ins* kernel_660(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_661(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
@@ -823,7 +823,7 @@ cdef const Ins* kernel_661(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_662(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
@@ -833,7 +833,7 @@ cdef const Ins* kernel_662(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_663(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
@@ -843,7 +843,7 @@ cdef const Ins* kernel_663(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_664(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
@@ -853,7 +853,7 @@ cdef const Ins* kernel_664(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_665(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
@@ -863,7 +863,7 @@ cdef const Ins* kernel_665(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_666(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
@@ -873,7 +873,7 @@ cdef const Ins* kernel_666(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_667(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
@@ -883,7 +883,7 @@ cdef const Ins* kernel_667(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_672(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
@@ -893,7 +893,7 @@ cdef const Ins* kernel_672(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_673(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
     if status:
@@ -903,7 +903,7 @@ cdef const Ins* kernel_673(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_674(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
     if status:
@@ -913,7 +913,7 @@ cdef const Ins* kernel_674(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_675(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
     if status:
@@ -925,6 +925,53 @@ cdef const Ins* kernel_675(Machine* m, const Ins* ins) noexcept nogil:
 
 
 cdef void fill_kernels(KernelFn* table) noexcept:
+    table[0] = kernel_0
+    table[1] = kernel_1
+    table[2] = kernel_2
+    table[3] = kernel_3
+    table[4] = kernel_4
+    table[5] = kernel_5
+    table[6] = kernel_6
+    table[7] = kernel_7
+    table[8] = kernel_8
+    table[9] = kernel_9
+    table[10] = kernel_10
+    table[11] = kernel_11
+    table[12] = kernel_12
+    table[13] = kernel_13
+    table[14] = kernel_14
+    table[15] = kernel_15
+    table[16] = kernel_16
+    table[17] = kernel_17
+    table[18] = kernel_18
+    table[19] = kernel_19
+    table[20] = kernel_20
+    table[21] = kernel_21
+    table[22] = kernel_22
+    table[23] = kernel_23
+    table[24] = kernel_24
+    table[25] = kernel_25
+    table[26] = kernel_26
+    table[27] = kernel_27
+    table[28] = kernel_28
+    table[29] = kernel_29
+    table[30] = kernel_30
+    table[31] = kernel_31
+    table[32] = kernel_32
+    table[33] = kernel_33
+    table[34] = kernel_34
+    table[35] = kernel_35
+    table[36] = kernel_36
+    table[37] = kernel_37
+    table[38] = kernel_38
+    table[39] = kernel_39
+    table[40] = kernel_40
+    table[41] = kernel_41
+    table[42] = kernel_42
+    table[43] = kernel_43
+    table[44] = kernel_44
+    table[45] = kernel_45
+    table[46] = kernel_46
     table[47] = kernel_47
     table[48] = kernel_48
     table[49] = kernel_49
@@ -947,50 +994,3 @@ cdef void fill_kernels(KernelFn* table) noexcept:
     table[66] = kernel_66
     table[67] = kernel_67
     table[68] = kernel_68
-    table[69] = kernel_69
-    table[70] = kernel_70
-    table[71] = kernel_71
-    table[72] = kernel_72
-    table[73] = kernel_73
-    table[74] = kernel_74
-    table[75] = kernel_75
-    table[76] = kernel_76
-    table[77] = kernel_77
-    table[78] = kernel_78
-    table[79] = kernel_79
-    table[80] = kernel_80
-    table[81] = kernel_81
-    table[82] = kernel_82
-    table[83] = kernel_83
-    table[84] = kernel_84
-    table[85] = kernel_85
-    table[86] = kernel_86
-    table[643] = kernel_643
-    table[644] = kernel_644
-    table[645] = kernel_645
-    table[646] = kernel_646
-    table[647] = kernel_647
-    table[648] = kernel_648
-    table[649] = kernel_649
-    table[650] = kernel_650
-    table[651] = kernel_651
-    table[652] = kernel_652
-    table[653] = kernel_653
-    table[654] = kernel_654
-    table[655] = kernel_655
-    table[656] = kernel_656
-    table[657] = kernel_657
-    table[658] = kernel_658
-    table[659] = kernel_659
-    table[660] = kernel_660
-    table[661] = kernel_661
-    table[662] = kernel_662
-    table[663] = kernel_663
-    table[664] = kernel_664
-    table[665] = kernel_665
-    table[666] = kernel_666
-    table[667] = kernel_667
-    table[672] = kernel_672
-    table[673] = kernel_673
-    table[674] = kernel_674
-    table[675] = kernel_675

@@ -105,7 +105,7 @@ cdef struct Machine:
     int64_t* qreg_state     # [4][2]: set by a vldas, the stream position the block was loaded for
     int64_t* hwloop         # [4][2]: index and count of each active hardware loop, innermost first
     int64_t* mask_spr       # MASK0, MASK1, set (the legacy mask special register)
-    uint64_t* ctrlreg       # [1]: the CTRL special register (saturation modes, kernels_ctrl.pxi)
+    uint64_t* ctrlreg       # [1]: the CTRL special register (saturation modes, convert.pyx)
     uint32_t* ub_dirty      # per 32-byte block, one bit per byte written since the latest membar
     int32_t* ub_write_row   # per UB byte, the row that wrote it last
     int32_t* dirty_blocks   # the blocks with a nonzero ub_dirty word (a membar clears just those)
