@@ -305,7 +305,7 @@ def test_explain_finds_the_rows_by_page_and_mnemonic():
         assert text in result.stdout
     result = run_cli("explain", "vloop")
     assert result.returncode == 0 and "endloop" not in result.stdout.splitlines()[0]
-    assert re.search(r"source: .*asc_update_addr_reg\.md", run_cli("explain", "vag").stdout)
+    assert re.search(r"source: .*asc_update_addr_reg\b", run_cli("explain", "vag").stdout)
 
 
 def test_the_reg_layers_addr_reg_stream_example(engine):
