@@ -112,7 +112,7 @@ def test_pairs_without_sat_forms_ignore_the_global_mode(engine):
 
 def test_the_pages_sat_forms_are_exactly_the_pairs_that_can_overflow():
     """The engine decides which pairs the global mode governs by comparing the types' largest values
-    (kernels_ctrl.pxi); the table's facts come from the pages. They must agree on every pair."""
+    (convert.pyx); the table's facts come from the pages. They must agree on every pair."""
     def largest(name):
         if name == "hif8":
             return 32768.0

@@ -1,6 +1,6 @@
-"""Run `cython -a` on the engine and list every line inside a `noexcept nogil` function that Cython
-marks as interacting with Python (annotation score > 0). Exit 1 if there is any. `cython -a` annotates
-only the main file, so the engine's `include`d files are inlined into one file first.
+"""Run `cython -a` on each engine module and list every line inside a `noexcept nogil` function that
+Cython marks as interacting with Python (annotation score > 0). Exit 1 if there is any. `cython -a`
+annotates only the main file, so a module's `include`d files are inlined into one file first.
 
     python tools/check_nogil.py [--keep DIR]
 """
@@ -55,20 +55,28 @@ def inlined(name: str) -> list[tuple[str, int, str]]:
     return out
 
 
-def python_lines_in_nogil(directory: Path, directives: dict | None = None,
-                          appended: str = "") -> list[tuple[str, int, int, str]]:
-    """(file, line, score, text) of each Python-touching line in a nogil function, under the build's
-    directives or the given ones; `appended`: source added at the end of the engine (for a test)."""
-    lines = inlined("core.pyx") + [("appended", n, t) for n, t in enumerate(appended.splitlines(), start=1)]
-    source = [text for _, _, text in lines]
-    (directory / "core.pyx").write_text("\n".join(source) + "\n")
+def python_lines_in_nogil(directory: Path, directives: dict | None = None, appended: str = "",
+                          modules: tuple = ()) -> list[tuple[str, int, int, str]]:
+    """(file, line, score, text) of each Python-touching line in a nogil function of the engine's modules (or
+    the named ones), under the build's directives or the given ones; `appended`: source added at the end of
+    core.pyx (for a test)."""
     directives = directives or runpy.run_path(str(ENGINE / "directives.py"))["DIRECTIVES"]
     flags = ",".join(f"{k}={v}" for k, v in directives.items() if k != "language_level")
-    subprocess.run([sys.executable, "-m", "cython", "-a", "-3", "--directive", flags, "core.pyx"],
-                   cwd=directory, check=True, capture_output=True, text=True)
-    scores = {int(n): int(s) for s, n in _LINE.findall((directory / "core.html").read_text())}
-    return [(*lines[n - 1][:2], scores[n], source[n - 1].strip()) for n in sorted(nogil_line_numbers(source))
-            if scores.get(n, 0) > 0]
+    found = []
+    for module in sorted(ENGINE.glob("*.pyx")):
+        if modules and module.stem not in modules:
+            continue
+        lines = inlined(module.name)
+        if module.stem == "core":
+            lines += [("appended", n, t) for n, t in enumerate(appended.splitlines(), start=1)]
+        source = [text for _, _, text in lines]
+        (directory / module.name).write_text("\n".join(source) + "\n")
+        subprocess.run([sys.executable, "-m", "cython", "-a", "-3", "-I", str(ROOT), "--directive", flags, module.name],
+                       cwd=directory, check=True, capture_output=True, text=True)
+        scores = {int(n): int(s) for s, n in _LINE.findall((directory / f"{module.stem}.html").read_text())}
+        found += [(*lines[n - 1][:2], scores[n], source[n - 1].strip()) for n in sorted(nogil_line_numbers(source))
+                  if scores.get(n, 0) > 0]
+    return found
 
 
 def main(argv: list[str]) -> int:

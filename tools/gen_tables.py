@@ -1,14 +1,18 @@
 """Write the files derived from the ISA table: the engine's opcode enum (ascasm/_engine/opcodes.pxd),
 its decode layer (ascasm/_engine/isa.pxi: lane and sub-operation tags, the fused types of each family's
 kernel, a struct of named operand fields per family; ascasm/_engine/dispatch.pxi: row decoding and the
-dispatch to each specialised kernel) and docs/isa.md.
+KERNELS table; per kernel module X, dispatch_X.pxi: a function per specialised kernel of its families,
+and X.pxd; kernel_rows.py: the loader's data, which kernel runs each row form) and docs/isa.md. A
+family's kernels go to the module whose source defines its k_<family>.
 
     python tools/gen_tables.py          rewrite them
-    python tools/gen_tables.py --check  exit 1 if either is stale (run by the tests)
+    python tools/gen_tables.py --check  exit 1 if any is stale (run by the tests)
 """
 from __future__ import annotations
 
+import re
 import sys
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,9 +65,8 @@ def family_rows() -> dict:
     return rows
 
 
-def kernels() -> list[tuple[str, tuple]]:
-    """Every (family, axis values) specialisation the table's rows use, numbered from 1 in table order
-    (0 is the end-of-code kernel)."""
+def specialisations() -> list[tuple[str, tuple]]:
+    """Every (family, axis values) specialisation the table's rows use, in table order."""
     seen = []
     for spec in table.INSNS:
         for combo in spec.types or [()]:
@@ -71,6 +74,22 @@ def kernels() -> list[tuple[str, tuple]]:
             if key not in seen:
                 seen.append(key)
     return seen
+
+
+def module_kernels() -> dict:
+    """{module: [(family, axis values), ...]}: each kernel module's specialisations, in table order. A
+    module numbers its own from 0, so a change to one module's families renumbers no other module."""
+    module_of = {family: module for module, mine in kernel_modules().items() for family in mine}
+    out = {module: [] for module in kernel_modules()}
+    for key in specialisations():
+        out[module_of[key[0]]].append(key)
+    return out
+
+
+def kernels() -> list[tuple[str, tuple]]:
+    """Every specialisation, numbered from 1 (0 is the end-of-code kernel): the kernel modules' blocks
+    one after the other, each in its own order (the KERNELS table of dispatch.pxi)."""
+    return [key for keys in module_kernels().values() for key in keys]
 
 
 def kernel_of_rows() -> list[tuple[int, int, int, int]]:
@@ -98,7 +117,7 @@ _FIELD_TYPES = {Kind.VREG: "int32_t", Kind.PREG: "int32_t", Kind.AREG: "int32_t"
 
 def isa_pxi() -> str:
     rows = family_rows()
-    out = [f"# {HEADER}", "# The engine's decode layer: lane and sub-operation tags, each family's fused types, and",
+    out = [f"# {HEADER}", "# The engine's decode layer: lane and sub-operation tags, the family numbers, and",
            "# a struct of named operand fields per family (one syntax per family).", ""]
     for tag in families.FLOAT_TAGS:
         width = next(t.width for t in dtypes.TYPES if families.LANE_TYPES.get(t.name) == tag)
@@ -107,15 +126,6 @@ def isa_pxi() -> str:
     for sub in subs:
         out += [f"ctypedef struct Op_{sub}:", "    char unused", ""]
     out += ["cdef enum Family:"] + [f"    FAM_{name.upper()} = {n}" for n, name in enumerate(rows, start=1)] + [""]
-    for family, specs in rows.items():
-        for axis in families.AXES[family]:
-            values = []
-            for spec in specs:
-                for combo in spec.types or [()]:
-                    value = families.axis_value(axis, spec, combo)
-                    if value not in values:
-                        values.append(value)
-            out += [f"ctypedef fused {family}_{axis}:"] + [f"    {v}" for v in values] + [""]
     for family, specs in rows.items():
         spec = specs[0]
         out += [f"cdef struct Args_{family}:    # {spec.syntax or '(no operands)'}"]
@@ -128,7 +138,29 @@ def isa_pxi() -> str:
     return "\n".join(out)
 
 
+ENGINE = ROOT / "ascasm" / "_engine"
+KERNEL_DEFINITION = re.compile(r"^cdef (?:inline )?int k_(\w+)\(", re.MULTILINE)
+
+
+def kernel_modules() -> dict:
+    """{module: [family, ...]}: each kernel module of the engine (ascasm/_engine/*.pyx but core.pyx) with
+    the families whose kernel k_<family> it defines; a post-update family goes with its base family."""
+    defined = {}
+    for source in sorted(ENGINE.glob("*.pyx")):
+        if source.stem != "core":
+            for family in KERNEL_DEFINITION.findall(source.read_text()):
+                defined[family] = source.stem
+    modules = {module: [] for module in sorted(set(defined.values()))}
+    for family, specs in family_rows().items():
+        base = family if specs[0].post is None else table.post_update_base(specs[0]).family
+        if base not in defined:
+            raise SystemExit(f"no kernel module defines k_{base} (family {family})")
+        modules[defined[base]].append(family)
+    return modules
+
+
 def dispatch_pxi() -> str:
+    """core.pyx's part: decoding a row's operands, and the KERNELS table each kernel module fills."""
     rows = family_rows()
     out = [f"# {HEADER}", "", "cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:",
            "    \"\"\"The operand slots of a bytecode row (docs/bytecode.md) as the named fields of its family.\"\"\"",
@@ -148,11 +180,31 @@ def dispatch_pxi() -> str:
                 body.append(f"        {target} = <{_FIELD_TYPES[op.kind]}>row[{slot}]")
             slot += op.kind.slots
         out += body or ["        pass"]
-    out += post_update_kernels(rows)
-    out += ["", "", "# One function per specialised kernel, called through KERNELS[ins.kernel] by the run loop: it returns",
-            "# the row to run next, or NULL when the machine stops (Machine.status says why)."]
+    modules = module_kernels()
+    out += ["", ""] + [f"from ascasm._engine.{module} cimport fill_kernels as fill_{module}" for module in modules]
+    out += ["", "cdef enum:", f"    KERNEL_COUNT = {len(kernels()) + 1}", "",
+            "# the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block",
+            "cdef KernelFn KERNELS[KERNEL_COUNT]", "KERNELS[0] = k_end"]
+    start = 1
+    for module, keys in modules.items():
+        out.append(f"fill_{module}(&KERNELS[{start}])")
+        start += len(keys)
+    out.append("")
+    return "\n".join(out)
+
+
+def dispatch_module_pxi(module: str) -> str:
+    """A kernel module's part: one function per specialised kernel of its families, called through
+    KERNELS[ins.kernel] by the run loop, and fill_kernels, which puts them there."""
+    rows = family_rows()
+    mine = kernel_modules()[module]
+    out = [f"# {HEADER}"]
+    out += post_update_kernels({family: rows[family] for family in mine})
+    out += ["", "", "# One function per specialised kernel: it returns the row to run next, or NULL when the machine",
+            "# stops (Machine.status says why)."]
     memory = {spec.family for spec in table.INSNS if spec.access}
-    for number, (family, values) in enumerate(kernels(), start=1):
+    keys = module_kernels()[module]
+    for number, (family, values) in enumerate(keys):
         tags = "".join(f", <{v}*>NULL" for v in values)
         body = [f"cdef const Ins* kernel_{number}(Machine* m, const Ins* ins) noexcept nogil:"]
         if family in memory:
@@ -163,13 +215,40 @@ def dispatch_pxi() -> str:
             body += ["    if m.hazard:", "        record_hazard(m)"]
         body += ["    return m.next" if family in families.BRANCHING else "    return ins + 1"]
         out += [""] + body
-    out += ["", "", f"cdef KernelFn KERNELS[{len(kernels()) + 1}]", "KERNELS[0] = k_end"]
-    out += [f"KERNELS[{number}] = kernel_{number}" for number in range(1, len(kernels()) + 1)]
-    out += ["", "",
-            "# (opcode, type code 0, type code 1, kernel) of every row form the table accepts",
-            "KERNEL_OF_ROWS = ("]
-    out += [f"    {entry}," for entry in kernel_of_rows()] + [")", "FAMILY_OF_OPCODE = {"]
-    out += [f"    {table.opcode(spec)}: FAM_{spec.family.upper()}," for spec in table.INSNS] + ["}", ""]
+    out += ["", "", "cdef void fill_kernels(KernelFn* table) noexcept:"]
+    out += [f"    table[{number}] = kernel_{number}" for number in range(len(keys))] + [""]
+    return "\n".join(out)
+
+
+def module_pxd(module: str) -> str:
+    """A kernel module's declarations: the fused types of its families' axes (here, not in the shared
+    isa.pxi, so that new types of a family rebuild its module alone), and fill_kernels."""
+    rows = family_rows()
+    out = [f"# {HEADER}", "from ascasm._engine.machine cimport *", ""]
+    for family in kernel_modules()[module]:
+        for axis in families.AXES[family]:
+            values = []
+            for spec in rows[family]:
+                for combo in spec.types or [()]:
+                    value = families.axis_value(axis, spec, combo)
+                    if value not in values:
+                        values.append(value)
+            out += [f"ctypedef fused {family}_{axis}:"] + [f"    {v}" for v in values] + [""]
+    out += ["cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k", ""]
+    return "\n".join(out)
+
+
+def kernel_rows_py() -> str:
+    """The loader's data: which kernel runs each row form, and each opcode's family (Python data, not
+    compiled into the engine: it is read once, when the engine loads)."""
+    family_number = {family: n for n, family in enumerate(family_rows(), start=1)}
+    out = [f'"""{HEADER}', "", "The engine's loader data: the kernel of every row form the table accepts, by number (the",
+           "KERNELS table of ascasm/_engine/dispatch.pxi), and the family number (isa.pxi FAM_*) of each opcode.",
+           '"""', "", f"KERNEL_COUNT = {len(kernels()) + 1}", "",
+           "# (opcode, type code 0, type code 1, kernel) of every row form the table accepts", "KERNEL_OF_ROWS = ("]
+    out += [f"    {entry}," for entry in kernel_of_rows()] + [")", "", "FAMILY_OF_OPCODE = {"]
+    out += [f"    {table.opcode(spec)}: {family_number[spec.family]},     # {spec.family}" for spec in table.INSNS]
+    out += ["}", ""]
     return "\n".join(out)
 
 
@@ -203,13 +282,19 @@ def post_update_kernels(rows: dict) -> list[str]:
     return out
 
 
-GENERATED = {ROOT / "ascasm/_engine/opcodes.pxd": opcodes_pxd, ROOT / "ascasm/_engine/isa.pxi": isa_pxi,
-             ROOT / "ascasm/_engine/dispatch.pxi": dispatch_pxi, ROOT / "docs/isa.md": isa_md}
+def generated() -> dict:
+    """{path: the function that writes it} of every derived file."""
+    files = {ENGINE / "opcodes.pxd": opcodes_pxd, ENGINE / "isa.pxi": isa_pxi, ENGINE / "dispatch.pxi": dispatch_pxi,
+             ENGINE / "kernel_rows.py": kernel_rows_py, ROOT / "docs/isa.md": isa_md}
+    for module in kernel_modules():
+        files[ENGINE / f"dispatch_{module}.pxi"] = partial(dispatch_module_pxi, module)
+        files[ENGINE / f"{module}.pxd"] = partial(module_pxd, module)
+    return files
 
 
 def main(argv: list[str]) -> int:
     stale = []
-    for path, make in GENERATED.items():
+    for path, make in generated().items():
         text = make()
         if "--check" in argv:
             if not path.exists() or path.read_text() != text:

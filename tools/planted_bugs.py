@@ -7,7 +7,7 @@ when the mutation is in its Cython source, and the mutation's check runs; it mus
     python tools/planted_bugs.py shr_mask_ref    one mutation, by name
 
 A mutation whose text is not found in its file is an error, not a pass: when the code moves on,
-the mutation must be rewritten (the engine's ones especially, ascasm/_engine/core.pyx). Exit
+the mutation must be rewritten (the engine's ones especially, ascasm/_engine/*.pyx and engine.pxi). Exit
 status: 0 every mutation caught, 1 one escaped or no longer applies, 64 bad usage.
 """
 from __future__ import annotations
@@ -57,25 +57,25 @@ MUTATIONS = (
              "self.state.ub_write_row[address:address + data.size] = 0", tuple(FUZZ),
              "hazard records name the wrong writer"),
     # the engine (rewrite these when the engine changes)
-    Mutation("shr_mask_engine", "ascasm/_engine/kernels_scalar.pxi", "result = x >> (y & 63)",
+    Mutation("shr_mask_engine", "ascasm/_engine/control.pyx", "result = x >> (y & 63)",
              "result = x >> (y & 31)", tuple(FUZZ), "scalar shr keeps 5 bits of the count"),
-    Mutation("ub_end_engine", "ascasm/_engine/core.pyx", "return addr >= 0 and addr <= m.ub_usable - size",
+    Mutation("ub_end_engine", "ascasm/_engine/engine.pxi", "return addr >= 0 and addr <= m.ub_usable - size",
              "return addr >= 0 and addr < m.ub_usable - size", tuple(FUZZ),
              "an access ending at the last usable byte faults"),
-    Mutation("mask_update_engine", "ascasm/_engine/kernels_scalar.pxi",
+    Mutation("mask_update_engine", "ascasm/_engine/control.pyx",
              "write_mask_lanes(m, a.pD, width, n if n > 0 else 0, 1)",
              "write_mask_lanes(m, a.pD, width, n + 1 if n > 0 else 0, 1)", tuple(FUZZ),
              "mask.upd activates one lane too many"),
-    Mutation("compare_ge_engine", "ascasm/_engine/kernels_compute.pxi", "    return a >= b",
+    Mutation("compare_ge_engine", "ascasm/_engine/compare.pyx", "    return a >= b",
              "    return a > b", tuple(FUZZ), "vcmp.ge is vcmp.gt"),
-    Mutation("hazard_first_engine", "ascasm/_engine/core.pyx", "if not m.hazard or first < m.hazard_first:",
+    Mutation("hazard_first_engine", "ascasm/_engine/engine.pxi", "if not m.hazard or first < m.hazard_first:",
              "if not m.hazard or first > m.hazard_first:", tuple(FUZZ),
              "a hazard's range starts at the last block's first byte, not the instruction's first"),
     # hardware loops
     Mutation("vag_order_ref", "ascasm/ref/loops.py", "indices = m.state.hwloop[:, LOOP_INDEX].tolist()",
              "indices = m.state.hwloop[::-1, LOOP_INDEX].tolist()", tuple(FUZZ),
              "vag binds its first stride to the outermost level"),
-    Mutation("endloop_count_engine", "ascasm/_engine/kernels_loops.pxi", "if index < m.hwloop[LOOP_COUNT]:",
+    Mutation("endloop_count_engine", "ascasm/_engine/control.pyx", "if index < m.hwloop[LOOP_COUNT]:",
              "if index <= m.hwloop[LOOP_COUNT]:", tuple(FUZZ), "a hardware loop runs its body once too often"),
     # the assembler: both executors run what it makes, so the tests catch these, not the fuzzer
     Mutation("precedence_asm", "ascasm/asm/expr.py", r'"<<": \d+, ">>": \d+', '"<<": 7, ">>": 7',
@@ -111,14 +111,25 @@ def build_engine(copy: Path):
 
 
 def in_engine(mutation: Mutation) -> bool:
-    """A mutation of the engine's Cython sources (core.pyx and the .pxi/.pxd files it includes) needs a
-    rebuild."""
+    """A mutation of the engine's Cython sources (its .pyx modules and the .pxi/.pxd files they include)
+    needs a rebuild (of the modules it touches: the build is incremental)."""
     return mutation.file.startswith("ascasm/_engine/") and not mutation.file.endswith(".py")
 
 
-def engine_binary(copy: Path) -> Path:
-    (binary,) = (copy / "ascasm" / "_engine").glob("core.*.so")
-    return binary
+ENGINE_BUILD = ("ascasm/_engine", "build")     # the engine's sources, C files and modules in a copy
+
+
+def snapshot_engine(copy: Path, snapshot: Path):
+    """Keep the engine's files as built from the unmutated sources, times included (the incremental build
+    compares them)."""
+    for name in ENGINE_BUILD:
+        shutil.copytree(copy / name, snapshot / name)
+
+
+def restore_engine(copy: Path, snapshot: Path):
+    for name in ENGINE_BUILD:
+        shutil.rmtree(copy / name)
+        shutil.copytree(snapshot / name, copy / name)
 
 
 def mutate(copy: Path, mutation: Mutation) -> str:
@@ -158,12 +169,13 @@ def main(argv=None) -> int:
         parser.exit(64, f"planted_bugs: no mutation named {', '.join(unknown)} (see --list)\n")
     chosen = [by_name[n] for n in args.names] or list(MUTATIONS)
     escaped = []
-    with tempfile.TemporaryDirectory(prefix="ascasm-planted-") as directory:
-        copy = Path(directory)
+    with tempfile.TemporaryDirectory(prefix="ascasm-planted-") as directory, \
+            tempfile.TemporaryDirectory(prefix="ascasm-planted-baseline-") as kept:
+        copy, snapshot = Path(directory), Path(kept)
         try:
             copy_repository(copy)
             build_engine(copy)
-            baseline = engine_binary(copy).read_bytes()
+            snapshot_engine(copy, snapshot)
             for check in sorted({m.check for m in chosen}):
                 result = run_check(copy, check)
                 if result.returncode != 0:
@@ -177,7 +189,7 @@ def main(argv=None) -> int:
                 result = run_check(copy, mutation.check)
                 (copy / mutation.file).write_text(original)
                 if in_engine(mutation):
-                    engine_binary(copy).write_bytes(baseline)
+                    restore_engine(copy, snapshot)
                 caught = result.returncode != 0
                 print(f"{'caught ' if caught else 'ESCAPED'} {mutation.name:24} ({time.monotonic() - start:.0f} s) "
                       f"{mutation.why}", flush=True)

@@ -1,4 +1,4 @@
-# Lane values of every computed type, specialised at compile time (included by core.pyx).
+# Lane values of every computed type, specialised at compile time (included by every engine module through engine.pxi).
 #
 # A lane is a value of its lane type (ascasm/isa/families.py LANE_TYPES): C integers, float for f32,
 # and for f16, bf16, e4m3 and e5m2 a struct holding the bits (C has no such types). Float lanes are

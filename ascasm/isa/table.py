@@ -63,6 +63,7 @@ REDUCE_SUM_PAIRS = tuple(tuple(dtypes.BY_SPELLING[n] for n in pair) for pair in 
 # accepts exactly its page's types (docs/semantics.md "Types: the pages' lists").
 ARITH_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")   # asc_add, asc_lt, ...
 MUL_TYPES = dtypes.named("s16", "u16", "f16", "bf16", "s32", "u32", "f32")                 # asc_mul
+MAXMIN_TYPES = ARITH_TYPES + dtypes.named("s64", "u64")                  # Reg::Max, Reg::Min (asc_max's and 64-bit)
 DIV_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32")                         # asc_div, asc_mul_scalar
 SIGNED_FLOAT_TYPES = dtypes.named("s8", "s16", "f16", "s32", "f32")                        # asc_abs, asc_neg, asc_arange
 HALF_FLOAT_TYPES = dtypes.named("f16", "f32")                                              # asc_exp, asc_sqrt
@@ -209,18 +210,19 @@ _SCALAR_ALU = {
     "shl": "sD = sA << (X & 63)",
     "shr": "sD = sA >> (X & 63), arithmetic (the sign is copied in)",
 }
-_VECTOR_OPS = {   # mnemonic: (summary, types of the page asc_<name>)
+_VECTOR_OPS = {   # mnemonic: (summary, types: the page asc_<name>'s; max, min: also Reg::Max/Min's 64-bit ones)
     "vadd": ("vA + vB (integers wrap; floats rounded once)", ARITH_TYPES),
     "vsub": ("vA - vB (integers wrap; floats rounded once)", ARITH_TYPES),
     "vmul": ("vA * vB (integers: low W bits; floats rounded once)", MUL_TYPES),
-    "vmax": ("max(vA, vB) (NaN -> the hardware NaN; +0 above -0)", ARITH_TYPES),
-    "vmin": ("min(vA, vB) (NaN -> the hardware NaN; -0 below +0)", ARITH_TYPES),
+    "vmax": ("max(vA, vB) (NaN -> the hardware NaN; +0 above -0)", MAXMIN_TYPES),
+    "vmin": ("min(vA, vB) (NaN -> the hardware NaN; -0 below +0)", MAXMIN_TYPES),
 }
 _PAGE_OF = {"vadd": "asc_add", "vsub": "asc_sub", "vmul": "asc_mul", "vmax": "asc_max", "vmin": "asc_min",
             "vadds": "asc_add_scalar", "vmuls": "asc_mul_scalar", "vmaxs": "asc_max_scalar",
             "vmins": "asc_min_scalar", "vdiv": "asc_div", "vabs": "asc_abs", "vneg": "asc_neg", "vexp": "asc_exp",
             "vsqrt": "asc_sqrt", "vln": "asc_ln", "vrelu": "asc_relu", "vprelu": "asc_prelu",
             "vleakyrelu": "asc_leakyrelu", "vmull": "asc_mull"}
+_SOURCE_OF_64_BIT = {"vmax": "; Reg::Max (int64_t, uint64_t)", "vmin": "; Reg::Min (int64_t, uint64_t)"}
 _SCALAR_FORM_TYPES = {"vadds": ARITH_TYPES, "vmuls": DIV_TYPES, "vmaxs": ARITH_TYPES,
                       "vmins": tuple(t for t in ARITH_TYPES if t.name != "bf16")}     # the pages differ here
 _FTZ = "subnormal inputs and results flushed to zero of the same sign (the pages' default)"
@@ -497,7 +499,7 @@ INSNS: tuple[InsnSpec, ...] = (
              "lane i of vD = X + i (integers wrap; floats rounded once, ties toward +inf as the Arange table shows)",
              "asc_arange", types=_single(SIGNED_FLOAT_TYPES)),
     *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vbinary", f"active lanes: vD = {s}; inactive lanes 0",
-               page(m), types=_single(types), sub=m[1:], mask=_LANE_MASK)
+               page(m) + _SOURCE_OF_64_BIT.get(m, ""), types=_single(types), sub=m[1:], mask=_LANE_MASK)
       for m, (s, types) in _VECTOR_OPS.items()),
     *(InsnSpec(m + "s", "", "vD.T, vA.T, X.T, pM", "vbinary_x", f"active lanes: vD = {s.replace('vB', 'X')}; inactive lanes 0",
                page(m + "s"), types=_single(_SCALAR_FORM_TYPES[m + "s"]), sub=m[1:], mask=_LANE_MASK)
@@ -793,7 +795,7 @@ INSNS: tuple[InsnSpec, ...] = (
                f"active lanes: vD = {_VECTOR_OPS[m][0]}; inactive lanes keep vD (MERGING)",
                f"{page(m)}; Reg::{name} (mode = MaskMergeMode::MERGING: inactive elements keep "
                "dstReg's value); the merging-mode appendix (software MERGING)",
-               types=_single(_VECTOR_OPS[m][1]), sub=m[1:] + "_merge", mask=MaskUse("pM", "T", "merge"), rw=("vD",))
+               types=_single(ARITH_TYPES), sub=m[1:] + "_merge", mask=MaskUse("pM", "T", "merge"), rw=("vD",))
       for m, name in (("vadd", "Add"), ("vmax", "Max"), ("vmin", "Min"))),
     # --- hifloat8. The HYBRID rounding mode of asc_half2hif8 (_rh); its _rna
     # forms are vcvt.round, asc_hif82half is the exact vcvt ---

@@ -1,7 +1,12 @@
-# Squeeze, the special registers AR and SQZN, and unaligned store streams (issue 11; included by
-# core.pyx; docs/semantics.md "Squeeze and unaligned store streams"). An unaligned store register u
-# holds the bytes of a stream's last incomplete 32-byte block: how many (ureg_state[u][UREG_PENDING]),
-# the UB address they belong at (ureg_state[u][UREG_ADDR]) and the bytes themselves (ureg[u]).
+"""Squeeze, the special registers AR and SQZN, unaligned load and store streams and block loads
+(docs/semantics.md "Squeeze and unaligned store streams"). An unaligned store register u holds the
+bytes of a stream's last incomplete 32-byte block: how many (ureg_state[u][UREG_PENDING]), the UB
+address they belong at (ureg_state[u][UREG_ADDR]) and the bytes themselves (ureg[u]).
+"""
+include "engine.pxi"
+
+
+ascasm_squeeze_init()                          # vsqz's shuffle tables (squeeze.h), filled once at load
 
 
 # vsqz|vsqz.st vD.T, vS.T, pM  -- the active lanes in order -> the lowest lanes, the rest 0; .st: SQZN
@@ -372,3 +377,25 @@ cdef inline int k_vgatb(Machine* m, const Ins* ins, const Args_vgatb* a, vgatb_T
     return STOP_RUNNING
 
 assert VECTOR_BLOCKS * BLOCK == VL
+
+
+# vstas.pu [sB], uS.T, X  -- flush the bytes pending in uS, which must end at sB + X*W; then sB += X*W
+cdef inline int k_vstas_post(Machine* m, const Ins* ins, const Args_vstas_post* a) noexcept nogil:
+    cdef int64_t start = m.sreg[a.sb]
+    cdef int64_t end = <int64_t>(<uint64_t>start + <uint64_t>sval(&a.x) * <uint64_t>ins.tw)
+    cdef Args_vstas flush
+    cdef int status = check_align(m, start, ins.tw)       # the page: dst aligned to sizeof(T)
+    if status:
+        return status
+    flush.uS = a.uS
+    flush.addr.offset = end
+    flush.addr.s0 = &m.zero64
+    flush.addr.s1 = &m.zero64
+    flush.addr.a = &m.zero32
+    status = k_vstas(m, ins, &flush, <Op_plain*>NULL)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = end
+    return status
+
+
+include "dispatch_streams.pxi"      # generated: this module's kernels in the KERNELS table

@@ -1,12 +1,9 @@
-# Load, store, gather and scatter kernels (included by core.pyx; facts §3-§5, seeds 000-002;
-# docs/semantics.md "Addresses", "Loads", "Stores", "Gather and scatter"). Sizes and alignments come
-# from the row's access facts (ins.size, ins.align, ins.slot: the ISA table's Access in bytes).
-# Every access is checked (mask, alignment, range from lane 0 up, then hazards) before the first write.
-
-cdef inline int load_span(Machine* m, const Ins* ins, const Addr* a, int64_t* addr) noexcept nogil:
-    """The checked address of a whole-span load."""
-    addr[0] = address(a)
-    return check_span(m, addr[0], ins.align, ins.size)
+"""Load, store, gather and scatter kernels (docs/semantics.md "Addresses", "Loads", "Stores", "Gather
+and scatter"). Sizes and alignments come from the row's access facts (ins.size, ins.align, ins.slot:
+the ISA table's Access in bytes). Every access is checked (mask, alignment, range from lane 0 up, then
+hazards) before the first write.
+"""
+include "engine.pxi"
 
 
 # vld vD.T, [addr]  -- NORM: 256 contiguous bytes
@@ -588,3 +585,6 @@ cdef inline int k_mask_store_pack(Machine* m, const Ins* ins, const Args_mask_st
     pick_bits(words, padded, 2, 0)
     store_slot(m, addr, <const uint8_t*>words, ins.size, -1, POS_mask_store_pack_pS)
     return STOP_RUNNING
+
+
+include "dispatch_memory.pxi"      # generated: this module's kernels in the KERNELS table

@@ -1,9 +1,7 @@
-# Reduction and vector-compute kernels (included by core.pyx; seed 003 Reduce, facts §8, §2.3;
-# docs/semantics.md "Reductions", "Vector compute", "Floating point"). Element-wise kernels read lane i
-# of their sources before writing lane i of the destination, so a destination may be a source.
-
-cdef inline bint active(const Machine* m, int64_t p, int64_t lane, int64_t width) noexcept nogil:
-    return mask_bit(m, p, lane * width)
+"""Reductions, fills, index sequences, rearrangements and histograms (docs/semantics.md
+"Reductions", "Vector compute").
+"""
+include "engine.pxi"
 
 
 # vredsum vD.T, vS.U, pM  -- a pairwise tree over all lanes, inactive lanes +0, each partial rounded to T
@@ -201,6 +199,115 @@ cdef inline int k_reduce_maxmin(Machine* m, const Ins* ins, const Args_reduce_ma
     return STOP_RUNNING
 
 
+# vredsum.blk vD.T, vS.U, pM  -- lane k of vD = the pairwise sum of 32-byte block k's active lanes
+cdef inline int k_reduce_sum_block(Machine* m, const Ins* ins, const Args_reduce_sum_block* a,
+                                   reduce_sum_block_U* u) noexcept nogil:
+    cdef const reduce_sum_block_U* src = <const reduce_sum_block_U*>vreg(m, a.vS)
+    cdef int64_t per_block = 32 // sizeof(reduce_sum_block_U)
+    cdef uint8_t out[VL]                        # vD may be vS
+    cdef float single[8]
+    cdef double level[16]
+    cdef FloatFormat f
+    cdef uint64_t total
+    cdef int64_t k, i, n, lane
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    memset(out, 0, VL)
+    for k in range(VL // 32):
+        total = 0
+        n = per_block
+        if reduce_sum_block_U is float:
+            for i in range(per_block):
+                lane = k * per_block + i
+                single[i] = src[lane] if active(m, a.pM, lane, 4) else 0.0
+            while n > 1:                        # (x0+x1), (x2+x3), ... each rounded to f32
+                n >>= 1
+                for i in range(n):
+                    single[i] = single[2 * i] + single[2 * i + 1]
+            total = bits_of_float(canonical_f32(single[0]))
+        elif reduce_sum_block_U is F16:
+            f = float_format(<F16*>NULL)
+            for i in range(per_block):
+                lane = k * per_block + i
+                level[i] = lane_value(src[lane]) if active(m, a.pM, lane, 2) else 0.0
+            while n > 1:                        # each partial rounded to f16
+                n >>= 1
+                for i in range(n):
+                    level[i] = decode_bits(encode_double(level[2 * i] + level[2 * i + 1], &f), &f)
+            total = encode_double(level[0], &f)
+        elif reduce_sum_block_U is int16_t or reduce_sum_block_U is int32_t:
+            for i in range(per_block):          # integers wrap: the tree order does not matter
+                lane = k * per_block + i
+                if active(m, a.pM, lane, sizeof(reduce_sum_block_U)):
+                    total += <uint64_t><int64_t>src[lane]       # sign-extended
+        else:
+            for i in range(per_block):
+                lane = k * per_block + i
+                if active(m, a.pM, lane, sizeof(reduce_sum_block_U)):
+                    total += <uint64_t>src[lane]
+        memcpy(out + k * ins.tw, &total, ins.tw)     # the low bytes (little-endian host)
+    memcpy(vreg(m, a.vD), out, VL)
+    return STOP_RUNNING
+
+
+# vredmax.blk|vredmin.blk vD.T, vS.T, pM  -- lane k of vD = the max (min) of block k's active lanes
+cdef inline int k_reduce_maxmin_block(Machine* m, const Ins* ins, const Args_reduce_maxmin_block* a,
+                                      reduce_maxmin_block_T* t, reduce_maxmin_block_sub* op) noexcept nogil:
+    cdef const reduce_maxmin_block_T* src = <const reduce_maxmin_block_T*>vreg(m, a.vS)
+    cdef int64_t per_block = 32 // sizeof(reduce_maxmin_block_T)
+    cdef bint want_max = reduce_maxmin_block_sub is Op_max
+    cdef reduce_maxmin_block_T out[LANES_B16]   # vD may be vS
+    cdef reduce_maxmin_block_T best
+    cdef uint64_t key, best_key = 0
+    cdef int64_t k, i, lane
+    cdef bint found
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    memset(out, 0, VL)
+    for k in range(VL // 32):
+        best = maxmin_identity(want_max, <reduce_maxmin_block_T*>NULL)
+        found = False
+        for i in range(per_block):
+            lane = k * per_block + i
+            if not active(m, a.pM, lane, sizeof(reduce_maxmin_block_T)):
+                continue
+            if lane_is_nan(src[lane]):          # the first active NaN wins with its own bits
+                best = src[lane]
+                break
+            key = lane_key(src[lane])           # the first active lane, then only a strictly better one
+            if not found or (key > best_key if want_max else key < best_key):
+                best, best_key, found = src[lane], key, True
+        out[k] = best
+    memcpy(vreg(m, a.vD), out, VL)
+    return STOP_RUNNING
+
+
+# vpairsum vD.T, vS.T, pM  -- lane i = vS[2i] + vS[2i+1] (the active ones), upper half 0
+cdef inline int k_vpairsum(Machine* m, const Ins* ins, const Args_vpairsum* a, vpairsum_T* t) noexcept nogil:
+    cdef const vpairsum_T* src = <const vpairsum_T*>vreg(m, a.vS)
+    cdef int64_t n = VL // sizeof(vpairsum_T)
+    cdef vpairsum_T out[LANES_B16]              # vD may be vS
+    cdef bint first, second
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    memset(out, 0, VL)
+    for i in range(n // 2):
+        first = active(m, a.pM, 2 * i, sizeof(vpairsum_T))
+        second = active(m, a.pM, 2 * i + 1, sizeof(vpairsum_T))
+        if first and second:
+            out[i] = lane_add(src[2 * i], src[2 * i + 1])
+        elif first:
+            out[i] = src[2 * i]
+        elif second:
+            out[i] = src[2 * i + 1]
+    memcpy(vreg(m, a.vD), out, VL)
+    return STOP_RUNNING
+
+
 # vdup vD.T, X.T  -- every lane = X
 cdef inline int k_vdup(Machine* m, const Ins* ins, const Args_vdup* a, vdup_T* t) noexcept nogil:
     cdef vdup_T x = tval(&a.x, <vdup_T*>NULL)
@@ -222,6 +329,48 @@ cdef inline int k_vdup_masked(Machine* m, const Ins* ins, const Args_vdup_masked
         return status
     for i in range(VL // sizeof(vdup_masked_T)):
         dst[i] = x if active(m, a.pM, i, sizeof(vdup_masked_T)) else zero
+    return STOP_RUNNING
+
+
+# vdup.merge vD.T, X.T, pM  -- active lanes = X, inactive lanes keep vD (MERGING)
+cdef inline int k_vdup_merge(Machine* m, const Ins* ins, const Args_vdup_merge* a, vdup_merge_T* t) noexcept nogil:
+    cdef vdup_merge_T x = tval(&a.x, <vdup_merge_T*>NULL)
+    cdef vdup_merge_T* dst = <vdup_merge_T*>vreg(m, a.vD)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vdup_merge_T)):
+        if active(m, a.pM, i, sizeof(vdup_merge_T)):
+            dst[i] = x
+    return STOP_RUNNING
+
+
+# vdup.v vD.T, vA.T, pM  -- lane 0 of vA in every active lane, inactive lanes 0
+cdef inline int k_vdup_lane(Machine* m, const Ins* ins, const Args_vdup_lane* a, vdup_lane_TW* t) noexcept nogil:
+    cdef vdup_lane_TW x = (<const vdup_lane_TW*>vreg(m, a.vA))[0]
+    cdef vdup_lane_TW* dst = <vdup_lane_TW*>vreg(m, a.vD)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vdup_lane_TW)):
+        dst[i] = x if active(m, a.pM, i, sizeof(vdup_lane_TW)) else 0
+    return STOP_RUNNING
+
+
+# vdup.v.merge vD.T, vA.T, pM  -- lane 0 of vA in the active lanes, inactive lanes keep vD (MERGING)
+cdef inline int k_vdup_lane_merge(Machine* m, const Ins* ins, const Args_vdup_lane_merge* a,
+                                  vdup_lane_merge_TW* t) noexcept nogil:
+    cdef vdup_lane_merge_TW x = (<const vdup_lane_merge_TW*>vreg(m, a.vA))[0]    # read before vD (it may be vA)
+    cdef vdup_lane_merge_TW* dst = <vdup_lane_merge_TW*>vreg(m, a.vD)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vdup_lane_merge_TW)):
+        if active(m, a.pM, i, sizeof(vdup_lane_merge_TW)):
+            dst[i] = x
     return STOP_RUNNING
 
 
@@ -254,205 +403,112 @@ cdef inline Lane arange_lane(Lane x, int64_t i) noexcept nogil:
         return <Lane>(<uint64_t>x + <uint64_t>i)
 
 
-cdef inline Lane binary_op(Lane x, Lane y, bint is_add, bint is_sub, bint is_mul, bint is_div, bint is_max,
-                           bint flush) noexcept nogil:
-    """One lane of a binary operation; `flush`: subnormal inputs and result become zeros (vdiv's default)."""
-    if is_add:
-        return lane_add(x, y)
-    if is_sub:
-        return lane_sub(x, y)
-    if is_mul:
-        return lane_mul(x, y)
-    if is_div and flush:
-        return lane_ftz(lane_div(lane_ftz(x), lane_ftz(y)))
-    if is_div:
-        return lane_div(x, y)
-    if is_max:
-        return lane_max(x, y)
-    return lane_min(x, y)
+# vci.desc vD.T, X.T  -- lane i = X + (lanes - 1 - i): the vci lanes in reverse order
+cdef inline int k_vci_desc(Machine* m, const Ins* ins, const Args_vci_desc* a, vci_desc_T* t) noexcept nogil:
+    cdef vci_desc_T x = tval(&a.x, <vci_desc_T*>NULL)
+    cdef vci_desc_T* dst = <vci_desc_T*>vreg(m, a.vD)
+    cdef int64_t n = VL // sizeof(vci_desc_T)
+    cdef int64_t i
+    for i in range(n):
+        dst[i] = arange_lane(x, n - 1 - i)
+    return STOP_RUNNING
 
 
-# vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  -- inactive lanes 0; vadd.merge|vmax.merge|vmin.merge
-# (the `_merge` sub-operations: appendix merge-mode.md table 2) leave inactive lanes as vD held them
-cdef inline int k_vbinary(Machine* m, const Ins* ins, const Args_vbinary* a, vbinary_T* t, vbinary_sub* op) noexcept nogil:
-    cdef const vbinary_T* x = <const vbinary_T*>vreg(m, a.vA)
-    cdef const vbinary_T* y = <const vbinary_T*>vreg(m, a.vB)
-    cdef vbinary_T* dst = <vbinary_T*>vreg(m, a.vD)
-    cdef vbinary_T zero = lane_of_bits(0, <vbinary_T*>NULL)
-    cdef bint merging = vbinary_sub is Op_add_merge or vbinary_sub is Op_max_merge or vbinary_sub is Op_min_merge
+# vmov vD.T, vA.T, pM  -- active lanes of vD = vA's bits; inactive lanes keep vD (merging)
+cdef inline int k_vmov(Machine* m, const Ins* ins, const Args_vmov* a, vmov_TW* t) noexcept nogil:
+    cdef const vmov_TW* x = <const vmov_TW*>vreg(m, a.vA)
+    cdef vmov_TW* dst = <vmov_TW*>vreg(m, a.vD)
     cdef int64_t i
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
-    for i in range(VL // sizeof(vbinary_T)):
-        if active(m, a.pM, i, sizeof(vbinary_T)):
-            dst[i] = binary_op(x[i], y[i], vbinary_sub is Op_add or vbinary_sub is Op_add_merge, vbinary_sub is Op_sub,
-                               vbinary_sub is Op_mul, vbinary_sub is Op_div or vbinary_sub is Op_div_nftz,
-                               vbinary_sub is Op_max or vbinary_sub is Op_max_merge, vbinary_sub is Op_div)
-        elif not merging:
-            dst[i] = zero
+    for i in range(VL // sizeof(vmov_TW)):
+        if active(m, a.pM, i, sizeof(vmov_TW)):
+            dst[i] = x[i]
     return STOP_RUNNING
 
 
-# vadds|vmuls|vmaxs|vmins vD.T, vA.T, X.T, pM  -- every lane's second operand is X; inactive lanes 0
-cdef inline int k_vbinary_x(Machine* m, const Ins* ins, const Args_vbinary_x* a, vbinary_x_T* t,
-                            vbinary_x_sub* op) noexcept nogil:
-    cdef const vbinary_x_T* x = <const vbinary_x_T*>vreg(m, a.vA)
-    cdef vbinary_x_T y = tval(&a.x, <vbinary_x_T*>NULL)
-    cdef vbinary_x_T* dst = <vbinary_x_T*>vreg(m, a.vD)
-    cdef vbinary_x_T zero = lane_of_bits(0, <vbinary_x_T*>NULL)
+# vintlv vD0.T, vD1.T, vA.T, vB.T  -- A0 B0 A1 B1 ...: the low halves -> vD0, the high halves -> vD1
+cdef inline int k_vintlv(Machine* m, const Ins* ins, const Args_vintlv* a, vintlv_TW* t) noexcept nogil:
+    cdef const vintlv_TW* x = <const vintlv_TW*>vreg(m, a.vA)
+    cdef const vintlv_TW* y = <const vintlv_TW*>vreg(m, a.vB)
+    cdef vintlv_TW out[2 * VL]                  # the destinations may be sources: build both first
     cdef int64_t i
+    for i in range(VL // sizeof(vintlv_TW)):
+        out[2 * i] = x[i]
+        out[2 * i + 1] = y[i]
+    memcpy(vreg(m, a.vD0), out, VL)
+    memcpy(vreg(m, a.vD1), (<uint8_t*>out) + VL, VL)     # vD1 last
+    return STOP_RUNNING
+
+
+# vdintlv vD0.T, vD1.T, vA.T, vB.T  -- the elements of vA then vB: even ones -> vD0, odd ones -> vD1
+cdef inline int k_vdintlv(Machine* m, const Ins* ins, const Args_vdintlv* a, vdintlv_TW* t) noexcept nogil:
+    cdef const vdintlv_TW* x = <const vdintlv_TW*>vreg(m, a.vA)
+    cdef const vdintlv_TW* y = <const vdintlv_TW*>vreg(m, a.vB)
+    cdef int64_t n = VL // sizeof(vdintlv_TW)
+    cdef vdintlv_TW even[VL]
+    cdef vdintlv_TW odd[VL]
+    cdef int64_t i
+    for i in range(n // 2):
+        even[i], odd[i] = x[2 * i], x[2 * i + 1]
+        even[n // 2 + i], odd[n // 2 + i] = y[2 * i], y[2 * i + 1]
+    memcpy(vreg(m, a.vD0), even, VL)
+    memcpy(vreg(m, a.vD1), odd, VL)             # vD1 last
+    return STOP_RUNNING
+
+
+# vunpack.lo|hi vD.T, vA.U  -- the low (high) half of vA's elements, widened to T (C's conversion:
+# sign-extended from a signed U, zero-extended from an unsigned one)
+cdef inline int k_vunpack(Machine* m, const Ins* ins, const Args_vunpack* a, vunpack_T* t, vunpack_U* u,
+                          vunpack_sub* op) noexcept nogil:
+    cdef const vunpack_U* src = <const vunpack_U*>vreg(m, a.vA)
+    cdef int64_t n = VL // sizeof(vunpack_T)
+    cdef int64_t start = n if vunpack_sub is Op_hi else 0
+    cdef vunpack_T out[LANES_B16]               # vD may be vA
+    cdef int64_t i
+    for i in range(n):
+        out[i] = <vunpack_T>src[start + i]
+    memcpy(vreg(m, a.vD), out, VL)
+    return STOP_RUNNING
+
+
+# vpack.lo|hi vD.T, vA.U  -- the low T bits of every lane of vA -> the low (high) half of vD; other half 0
+cdef inline int k_vpack(Machine* m, const Ins* ins, const Args_vpack* a, vpack_TW* t, vpack_UW* u,
+                        vpack_sub* op) noexcept nogil:
+    cdef const vpack_UW* src = <const vpack_UW*>vreg(m, a.vA)
+    cdef int64_t n = VL // sizeof(vpack_UW)
+    cdef int64_t start = n if vpack_sub is Op_hi else 0
+    cdef vpack_TW out[VL]                       # vD may be vA
+    cdef int64_t i
+    memset(out, 0, VL)
+    for i in range(n):
+        out[start + i] = <vpack_TW>src[i]       # the low bits
+    memcpy(vreg(m, a.vD), out, VL)
+    return STOP_RUNNING
+
+
+# vhist.binB|vchist.binB vD.u16, vA.u8, pM  -- counts of the active values in bin B (base 128*B) added to
+# vD: lane v - base (frequency), or lane n: the values with v - base <= n (cumulative); sums wrap at 2^16
+cdef inline int k_vhist(Machine* m, const Ins* ins, const Args_vhist* a, vhist_sub* op) noexcept nogil:
+    cdef const uint8_t* src = vreg(m, a.vA)
+    cdef uint16_t* dst = <uint16_t*>vreg(m, a.vD)
+    cdef int64_t base = 128 if vhist_sub is Op_bin1 or vhist_sub is Op_cbin1 else 0
+    cdef uint16_t counts[128]
+    cdef uint16_t running = 0
+    cdef int64_t i, v
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
-    for i in range(VL // sizeof(vbinary_x_T)):
-        if active(m, a.pM, i, sizeof(vbinary_x_T)):
-            dst[i] = binary_op(x[i], y, vbinary_x_sub is Op_add, False, vbinary_x_sub is Op_mul, False,
-                               vbinary_x_sub is Op_max, False)
-        else:
-            dst[i] = zero
+    memset(counts, 0, sizeof(counts))
+    for i in range(VL):
+        v = <int64_t>src[i] - base
+        if 0 <= v < 128 and active(m, a.pM, i, 1):
+            counts[v] += 1
+    for i in range(128):
+        running = running + counts[i]
+        dst[i] = dst[i] + (running if vhist_sub is Op_cbin0 or vhist_sub is Op_cbin1 else counts[i])
     return STOP_RUNNING
 
 
-# vabs|vneg|vexp|vsqrt|vln vD.T, vA.T, pM  -- inactive lanes 0; vexp/vsqrt/vln flush subnormal inputs
-# and results to zero, vexp.nftz/vsqrt.nftz keep them
-cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunary_T* t, vunary_sub* op) noexcept nogil:
-    cdef const vunary_T* x = <const vunary_T*>vreg(m, a.vA)
-    cdef vunary_T* dst = <vunary_T*>vreg(m, a.vD)
-    cdef vunary_T zero = lane_of_bits(0, <vunary_T*>NULL)
-    cdef int64_t i
-    cdef int status = check_mask(m, a.pM)
-    if status:
-        return status
-    for i in range(VL // sizeof(vunary_T)):
-        if not active(m, a.pM, i, sizeof(vunary_T)):
-            dst[i] = zero
-        elif vunary_sub is Op_abs:
-            dst[i] = lane_abs(x[i])
-        elif vunary_sub is Op_neg:
-            dst[i] = lane_neg(x[i])
-        elif vunary_sub is Op_exp:
-            dst[i] = lane_ftz(lane_exp(lane_ftz(x[i])))
-        elif vunary_sub is Op_exp_nftz:
-            dst[i] = lane_exp(x[i])
-        elif vunary_sub is Op_sqrt:
-            dst[i] = lane_ftz(lane_sqrt(lane_ftz(x[i])))
-        elif vunary_sub is Op_ln:
-            dst[i] = lane_ftz(lane_ln(lane_ftz(x[i])))
-        elif vunary_sub is Op_relu:
-            dst[i] = lane_max(x[i], zero)       # max(x, +0): -0 -> +0, NaN -> the hardware NaN
-        else:
-            dst[i] = lane_sqrt(x[i])
-    return STOP_RUNNING
-
-
-ctypedef fused Number:          # the lanes C can compare directly, and double for the narrow floats
-    int8_t
-    uint8_t
-    int16_t
-    uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t
-    float
-    double
-
-
-cdef inline bint compare_numbers(Number a, Number b, bint is_eq, bint is_ne, bint is_lt, bint is_le,
-                                 bint is_gt) noexcept nogil:
-    """a CC b as C compares numbers: NaN is false except for ne, -0 == +0; no branch."""
-    if is_eq:
-        return a == b
-    if is_ne:
-        return a != b
-    if is_lt:
-        return a < b
-    if is_le:
-        return a <= b
-    if is_gt:
-        return a > b
-    return a >= b
-
-
-cdef inline bint compare(Lane a, Lane b, bint is_eq, bint is_ne, bint is_lt, bint is_le, bint is_gt) noexcept nogil:
-    """vcmp.CC on one lane: values compared (narrow floats widened to double exactly first)."""
-    if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2:
-        return compare_numbers(lane_value(a), lane_value(b), is_eq, is_ne, is_lt, is_le, is_gt)
-    else:
-        return compare_numbers(a, b, is_eq, is_ne, is_lt, is_le, is_gt)
-
-
-cdef inline void set_verdict(uint8_t* verdicts, int64_t i, bint holds, int64_t width) noexcept nogil:
-    """Lane i's `width` bytes (a constant where this is inlined) all 0xFF when `holds`, else all 0: the
-    compiler turns a loop of these into vector compares stored as they come."""
-    if width == 1:
-        verdicts[i] = <uint8_t>(0 - holds)
-    elif width == 2:
-        (<uint16_t*>verdicts)[i] = <uint16_t>(0 - holds)
-    elif width == 4:
-        (<uint32_t*>verdicts)[i] = <uint32_t>(0 - holds)
-    else:
-        (<uint64_t*>verdicts)[i] = <uint64_t>(0 - holds)
-
-
-# vcmp.CC pD, vA.T, vB.T, pM  -- bit i*W set for active lanes where the comparison holds
-cdef inline int k_vcmp(Machine* m, const Ins* ins, const Args_vcmp* a, vcmp_T* t, vcmp_sub* op) noexcept nogil:
-    cdef const vcmp_T* x = <const vcmp_T*>vreg(m, a.vA)
-    cdef const vcmp_T* y = <const vcmp_T*>vreg(m, a.vB)
-    cdef uint8_t verdicts[VL]
-    cdef int64_t i
-    for i in range(VL // sizeof(vcmp_T)):
-        set_verdict(verdicts, i, compare(x[i], y[i], vcmp_sub is Op_eq, vcmp_sub is Op_ne, vcmp_sub is Op_lt,
-                                         vcmp_sub is Op_le, vcmp_sub is Op_gt), sizeof(vcmp_T))
-    return verdicts_into_mask(m, a.pD, a.pM, verdicts, sizeof(vcmp_T))
-
-
-cdef inline int verdicts_into_mask(Machine* m, int32_t pD, int32_t pM, const uint8_t* verdicts, int64_t width) noexcept nogil:
-    """pD = bit i*W for each active lane i whose verdict bytes are 0xFF (set_verdict): each byte's top
-    bit as a mask bit (signs.h), then the bits at lane starts, then the active ones."""
-    cdef uint64_t words[MASK_WORDS]             # pD may be pM: read every lane first
-    cdef int64_t w
-    cdef int status = check_mask(m, pM)
-    if status:
-        return status
-    ascasm_sign_bits(verdicts, words)
-    for w in range(MASK_WORDS):
-        words[w] &= stride_bits(width) & mask_word(m, pM, w)
-    set_mask(m, pD, words)
-    return STOP_RUNNING
-
-
-# vsel vD.T, vA.T, vB.T, pM  -- raw bits of vA where active, of vB elsewhere
-cdef inline int k_vsel(Machine* m, const Ins* ins, const Args_vsel* a, vsel_TW* t) noexcept nogil:
-    cdef const vsel_TW* x = <const vsel_TW*>vreg(m, a.vA)
-    cdef const vsel_TW* y = <const vsel_TW*>vreg(m, a.vB)
-    cdef vsel_TW* dst = <vsel_TW*>vreg(m, a.vD)
-    cdef int64_t i
-    cdef int status = check_mask(m, a.pM)
-    if status:
-        return status
-    for i in range(VL // sizeof(vsel_TW)):
-        dst[i] = x[i] if active(m, a.pM, i, sizeof(vsel_TW)) else y[i]
-    return STOP_RUNNING
-
-
-# vand|vor|vxor vD.T, vA.T, vB.T, pM  -- on the lanes' bits (floats too); inactive lanes 0
-cdef inline int k_vlogic(Machine* m, const Ins* ins, const Args_vlogic* a, vlogic_TW* t, vlogic_sub* op) noexcept nogil:
-    cdef const vlogic_TW* x = <const vlogic_TW*>vreg(m, a.vA)
-    cdef const vlogic_TW* y = <const vlogic_TW*>vreg(m, a.vB)
-    cdef vlogic_TW* dst = <vlogic_TW*>vreg(m, a.vD)
-    cdef int64_t i
-    cdef int status = check_mask(m, a.pM)
-    if status:
-        return status
-    for i in range(VL // sizeof(vlogic_TW)):
-        if not active(m, a.pM, i, sizeof(vlogic_TW)):
-            dst[i] = 0
-        elif vlogic_sub is Op_and:
-            dst[i] = x[i] & y[i]
-        elif vlogic_sub is Op_or:
-            dst[i] = x[i] | y[i]
-        else:
-            dst[i] = x[i] ^ y[i]
-    return STOP_RUNNING
+include "dispatch_rearrange.pxi"      # generated: this module's kernels in the KERNELS table

@@ -1,0 +1,336 @@
+"""Element-wise arithmetic, logic, shifts, fused multiply-add and compound kernels (docs/semantics.md
+"Vector compute", "Floating point"). Element-wise kernels read lane i of their sources before writing
+lane i of the destination, so a destination may be a source.
+"""
+include "engine.pxi"
+
+
+cdef inline Lane binary_op(Lane x, Lane y, bint is_add, bint is_sub, bint is_mul, bint is_div, bint is_max,
+                           bint flush) noexcept nogil:
+    """One lane of a binary operation; `flush`: subnormal inputs and result become zeros (vdiv's default)."""
+    if is_add:
+        return lane_add(x, y)
+    if is_sub:
+        return lane_sub(x, y)
+    if is_mul:
+        return lane_mul(x, y)
+    if is_div and flush:
+        return lane_ftz(lane_div(lane_ftz(x), lane_ftz(y)))
+    if is_div:
+        return lane_div(x, y)
+    if is_max:
+        return lane_max(x, y)
+    return lane_min(x, y)
+
+
+# vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  -- inactive lanes 0; vadd.merge|vmax.merge|vmin.merge
+# (the `_merge` sub-operations: appendix merge-mode.md table 2) leave inactive lanes as vD held them
+cdef inline int k_vbinary(Machine* m, const Ins* ins, const Args_vbinary* a, vbinary_T* t, vbinary_sub* op) noexcept nogil:
+    cdef const vbinary_T* x = <const vbinary_T*>vreg(m, a.vA)
+    cdef const vbinary_T* y = <const vbinary_T*>vreg(m, a.vB)
+    cdef vbinary_T* dst = <vbinary_T*>vreg(m, a.vD)
+    cdef vbinary_T zero = lane_of_bits(0, <vbinary_T*>NULL)
+    cdef bint merging = vbinary_sub is Op_add_merge or vbinary_sub is Op_max_merge or vbinary_sub is Op_min_merge
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vbinary_T)):
+        if active(m, a.pM, i, sizeof(vbinary_T)):
+            dst[i] = binary_op(x[i], y[i], vbinary_sub is Op_add or vbinary_sub is Op_add_merge, vbinary_sub is Op_sub,
+                               vbinary_sub is Op_mul, vbinary_sub is Op_div or vbinary_sub is Op_div_nftz,
+                               vbinary_sub is Op_max or vbinary_sub is Op_max_merge, vbinary_sub is Op_div)
+        elif not merging:
+            dst[i] = zero
+    return STOP_RUNNING
+
+
+# vadds|vmuls|vmaxs|vmins vD.T, vA.T, X.T, pM  -- every lane's second operand is X; inactive lanes 0
+cdef inline int k_vbinary_x(Machine* m, const Ins* ins, const Args_vbinary_x* a, vbinary_x_T* t,
+                            vbinary_x_sub* op) noexcept nogil:
+    cdef const vbinary_x_T* x = <const vbinary_x_T*>vreg(m, a.vA)
+    cdef vbinary_x_T y = tval(&a.x, <vbinary_x_T*>NULL)
+    cdef vbinary_x_T* dst = <vbinary_x_T*>vreg(m, a.vD)
+    cdef vbinary_x_T zero = lane_of_bits(0, <vbinary_x_T*>NULL)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vbinary_x_T)):
+        if active(m, a.pM, i, sizeof(vbinary_x_T)):
+            dst[i] = binary_op(x[i], y, vbinary_x_sub is Op_add, False, vbinary_x_sub is Op_mul, False,
+                               vbinary_x_sub is Op_max, False)
+        else:
+            dst[i] = zero
+    return STOP_RUNNING
+
+
+# vabs|vneg|vexp|vsqrt|vln vD.T, vA.T, pM  -- inactive lanes 0; vexp/vsqrt/vln flush subnormal inputs
+# and results to zero, vexp.nftz/vsqrt.nftz keep them
+cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunary_T* t, vunary_sub* op) noexcept nogil:
+    cdef const vunary_T* x = <const vunary_T*>vreg(m, a.vA)
+    cdef vunary_T* dst = <vunary_T*>vreg(m, a.vD)
+    cdef vunary_T zero = lane_of_bits(0, <vunary_T*>NULL)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vunary_T)):
+        if not active(m, a.pM, i, sizeof(vunary_T)):
+            dst[i] = zero
+        elif vunary_sub is Op_abs:
+            dst[i] = lane_abs(x[i])
+        elif vunary_sub is Op_neg:
+            dst[i] = lane_neg(x[i])
+        elif vunary_sub is Op_exp:
+            dst[i] = lane_ftz(lane_exp(lane_ftz(x[i])))
+        elif vunary_sub is Op_exp_nftz:
+            dst[i] = lane_exp(x[i])
+        elif vunary_sub is Op_sqrt:
+            dst[i] = lane_ftz(lane_sqrt(lane_ftz(x[i])))
+        elif vunary_sub is Op_ln:
+            dst[i] = lane_ftz(lane_ln(lane_ftz(x[i])))
+        elif vunary_sub is Op_relu:
+            dst[i] = lane_max(x[i], zero)       # max(x, +0): -0 -> +0, NaN -> the hardware NaN
+        else:
+            dst[i] = lane_sqrt(x[i])
+    return STOP_RUNNING
+
+
+# vand|vor|vxor vD.T, vA.T, vB.T, pM  -- on the lanes' bits (floats too); inactive lanes 0
+cdef inline int k_vlogic(Machine* m, const Ins* ins, const Args_vlogic* a, vlogic_TW* t, vlogic_sub* op) noexcept nogil:
+    cdef const vlogic_TW* x = <const vlogic_TW*>vreg(m, a.vA)
+    cdef const vlogic_TW* y = <const vlogic_TW*>vreg(m, a.vB)
+    cdef vlogic_TW* dst = <vlogic_TW*>vreg(m, a.vD)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vlogic_TW)):
+        if not active(m, a.pM, i, sizeof(vlogic_TW)):
+            dst[i] = 0
+        elif vlogic_sub is Op_and:
+            dst[i] = x[i] & y[i]
+        elif vlogic_sub is Op_or:
+            dst[i] = x[i] | y[i]
+        else:
+            dst[i] = x[i] ^ y[i]
+    return STOP_RUNNING
+
+
+# vnot vD.T, vA.T, pM  -- ~vA on the lanes' bits (floats too); inactive lanes 0
+cdef inline int k_vnot(Machine* m, const Ins* ins, const Args_vnot* a, vnot_TW* t) noexcept nogil:
+    cdef const vnot_TW* x = <const vnot_TW*>vreg(m, a.vA)
+    cdef vnot_TW* dst = <vnot_TW*>vreg(m, a.vD)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vnot_TW)):
+        dst[i] = ~x[i] if active(m, a.pM, i, sizeof(vnot_TW)) else 0
+    return STOP_RUNNING
+
+
+cdef inline Lane lane_shift(Lane x, int64_t amount, bint left) noexcept nogil:
+    """x shifted by `amount` bits: unsigned logical; signed left keeps the sign bit and shifts the bits below
+    it, signed right is arithmetic; an amount outside [0, W) shifts every bit out."""
+    cdef int64_t width = 8 * sizeof(Lane)
+    cdef uint64_t bits = lane_bits(x)
+    cdef uint64_t sign = ONE << (width - 1)
+    cdef bint out_of_range = amount < 0 or amount >= width
+    if (Lane is int8_t or Lane is int16_t or Lane is int32_t) and not left:
+        return <Lane>(x >> (width - 1 if out_of_range else amount))    # arithmetic on a signed C type
+    if out_of_range:
+        return <Lane>0
+    if (Lane is int8_t or Lane is int16_t or Lane is int32_t) and left:
+        return lane_of_bits((bits & sign) | ((bits << amount) & (sign - 1)), <Lane*>NULL)
+    return lane_of_bits(bits << amount if left else bits >> amount, <Lane*>NULL)
+
+
+cdef inline int64_t signed_lane(const uint8_t* lanes, int64_t width, int64_t i) noexcept nogil:
+    """Lane i of a register read as a signed integer of `width` bytes (1, 2 or 4)."""
+    if width == 1:
+        return (<const int8_t*>lanes)[i]
+    if width == 2:
+        return (<const int16_t*>lanes)[i]
+    return (<const int32_t*>lanes)[i]
+
+
+# vshl|vshr vD.T, vA.T, vB.U, pM  -- lane i shifted by vB[i] (U: T's width, signed); inactive lanes 0
+cdef inline int k_vshift(Machine* m, const Ins* ins, const Args_vshift* a, vshift_T* t, vshift_sub* op) noexcept nogil:
+    cdef const vshift_T* x = <const vshift_T*>vreg(m, a.vA)
+    cdef const uint8_t* amounts = vreg(m, a.vB)
+    cdef vshift_T* dst = <vshift_T*>vreg(m, a.vD)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vshift_T)):
+        if active(m, a.pM, i, sizeof(vshift_T)):
+            dst[i] = lane_shift(x[i], signed_lane(amounts, sizeof(vshift_T), i), vshift_sub is Op_shl)
+        else:
+            dst[i] = 0
+    return STOP_RUNNING
+
+
+# vshls|vshrs vD.T, vA.T, X, pM  -- every lane shifted by X's low 16 bits, signed (the page's int16_t)
+cdef inline int k_vshift_x(Machine* m, const Ins* ins, const Args_vshift_x* a, vshift_x_T* t,
+                           vshift_x_sub* op) noexcept nogil:
+    cdef const vshift_x_T* x = <const vshift_x_T*>vreg(m, a.vA)
+    cdef vshift_x_T* dst = <vshift_x_T*>vreg(m, a.vD)
+    cdef int64_t amount = <int16_t>sval(&a.x)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vshift_x_T)):
+        if active(m, a.pM, i, sizeof(vshift_x_T)):
+            dst[i] = lane_shift(x[i], amount, vshift_x_sub is Op_shl)
+        else:
+            dst[i] = 0
+    return STOP_RUNNING
+
+
+cdef inline double sum_rounded_to_odd(double p, double z) noexcept nogil:
+    """p + z rounded to odd at 53 bits: the nearest double, moved to its odd neighbour toward the exact sum
+    when inexact and even (TwoSum gives the exact error). A double rounded to odd rounds on to any type of
+    at most 51 bits as the exact sum does."""
+    cdef double s = p + z
+    cdef double b = s - p
+    cdef double error = (p - (s - b)) + (z - b)
+    cdef uint64_t bits
+    memcpy(&bits, &s, 8)
+    if error != 0 and s - s == 0 and (bits & 1) == 0:      # inexact, finite, even
+        s = nextafter(s, INFINITY if error > 0 else -INFINITY)
+    return s
+
+
+cdef inline Lane lane_fma(Lane x, Lane y, Lane z) noexcept nogil:
+    """x * y + z rounded once (f16, f32): the product is exact in double (at most 48 bits)."""
+    return lane_of_double(sum_rounded_to_odd(lane_value(x) * lane_value(y), lane_value(z)), <Lane*>NULL)
+
+
+# vmadd vD.T, vA.T, vB.T, pM  -- vD = vD * vA + vB, rounded once; inactive lanes 0
+cdef inline int k_vfma(Machine* m, const Ins* ins, const Args_vfma* a, vfma_T* t) noexcept nogil:
+    cdef const vfma_T* x = <const vfma_T*>vreg(m, a.vA)
+    cdef const vfma_T* y = <const vfma_T*>vreg(m, a.vB)
+    cdef vfma_T* dst = <vfma_T*>vreg(m, a.vD)
+    cdef vfma_T zero = lane_of_bits(0, <vfma_T*>NULL)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vfma_T)):
+        dst[i] = lane_fma(dst[i], x[i], y[i]) if active(m, a.pM, i, sizeof(vfma_T)) else zero
+    return STOP_RUNNING
+
+
+# vaxpy vD.T, vA.T, X.T, pM  -- vD = vA * X + vD, rounded once; inactive lanes 0
+cdef inline int k_vfma_x(Machine* m, const Ins* ins, const Args_vfma_x* a, vfma_x_T* t) noexcept nogil:
+    cdef const vfma_x_T* x = <const vfma_x_T*>vreg(m, a.vA)
+    cdef vfma_x_T y = tval(&a.x, <vfma_x_T*>NULL)
+    cdef vfma_x_T* dst = <vfma_x_T*>vreg(m, a.vD)
+    cdef vfma_x_T zero = lane_of_bits(0, <vfma_x_T*>NULL)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vfma_x_T)):
+        dst[i] = lane_fma(x[i], y, dst[i]) if active(m, a.pM, i, sizeof(vfma_x_T)) else zero
+    return STOP_RUNNING
+
+
+cdef inline Lane compound_op(Lane a, Lane b, bint is_prelu) noexcept nogil:
+    """prelu: a where its sign bit is clear (+0 and a positive NaN pass), else a * b; abssub: |a - b|
+    (float lanes, rounded once)."""
+    cdef uint64_t sign = ONE << (8 * sizeof(Lane) - 1)
+    if is_prelu:
+        return a if not (lane_bits(a) & sign) else lane_mul(a, b)
+    return lane_abs(lane_sub(a, b))             # |.| of the rounded difference is exact
+
+
+# vprelu|vabssub vD.T, vA.T, vB.T, pM  -- inactive lanes 0
+cdef inline int k_vcompound(Machine* m, const Ins* ins, const Args_vcompound* a, vcompound_T* t,
+                            vcompound_sub* op) noexcept nogil:
+    cdef const vcompound_T* x = <const vcompound_T*>vreg(m, a.vA)
+    cdef const vcompound_T* y = <const vcompound_T*>vreg(m, a.vB)
+    cdef vcompound_T* dst = <vcompound_T*>vreg(m, a.vD)
+    cdef vcompound_T zero = lane_of_bits(0, <vcompound_T*>NULL)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vcompound_T)):
+        if active(m, a.pM, i, sizeof(vcompound_T)):
+            dst[i] = compound_op(x[i], y[i], vcompound_sub is Op_prelu)
+        else:
+            dst[i] = zero
+    return STOP_RUNNING
+
+
+# vleakyrelu vD.T, vA.T, X.T, pM  -- prelu with X in every lane
+cdef inline int k_vcompound_x(Machine* m, const Ins* ins, const Args_vcompound_x* a, vcompound_x_T* t,
+                              vcompound_x_sub* op) noexcept nogil:
+    cdef const vcompound_x_T* x = <const vcompound_x_T*>vreg(m, a.vA)
+    cdef vcompound_x_T y = tval(&a.x, <vcompound_x_T*>NULL)
+    cdef vcompound_x_T* dst = <vcompound_x_T*>vreg(m, a.vD)
+    cdef vcompound_x_T zero = lane_of_bits(0, <vcompound_x_T*>NULL)
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(VL // sizeof(vcompound_x_T)):
+        dst[i] = compound_op(x[i], y, True) if active(m, a.pM, i, sizeof(vcompound_x_T)) else zero
+    return STOP_RUNNING
+
+
+# vmull vD0.T, vD1.T, vA.T, vB.T, pM  -- the 64-bit product: low 32 bits -> vD0, high -> vD1 (last)
+cdef inline int k_vmull(Machine* m, const Ins* ins, const Args_vmull* a, vmull_T* t) noexcept nogil:
+    cdef const vmull_T* x = <const vmull_T*>vreg(m, a.vA)
+    cdef const vmull_T* y = <const vmull_T*>vreg(m, a.vB)
+    cdef uint32_t low[LANES_B32]                # the destinations may be sources
+    cdef uint32_t high[LANES_B32]
+    cdef uint64_t product
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    for i in range(LANES_B32):
+        product = 0
+        if active(m, a.pM, i, 4):
+            if vmull_T is int32_t:
+                product = <uint64_t>(<int64_t>x[i] * <int64_t>y[i])      # exact: |product| <= 2^62
+            else:
+                product = <uint64_t>x[i] * <uint64_t>y[i]
+        low[i] = <uint32_t>product
+        high[i] = <uint32_t>(product >> 32)
+    memcpy(vreg(m, a.vD0), low, VL)
+    memcpy(vreg(m, a.vD1), high, VL)            # vD1 last
+    return STOP_RUNNING
+
+
+# vaddc|vsubc pD, vD.T, vA.T, vB.T, pC, pM  (asc_addc, asc_subc; T = u32)
+# {carry, sum} = vA + vB + carry-in, or vA + ~vB + carry-in (a borrow is a carry of 0). The carry-in is bit
+# i*4 of pC, the carry-out goes to bit i*4 of pD; inactive lanes give 0 in vD and no carry.
+cdef inline int k_vcarry(Machine* m, const Ins* ins, const Args_vcarry* a, vcarry_sub* op) noexcept nogil:
+    cdef const uint32_t* x = <const uint32_t*>vreg(m, a.vA)
+    cdef const uint32_t* y = <const uint32_t*>vreg(m, a.vB)
+    cdef uint32_t sums[LANES_B32]               # the destinations may be sources
+    cdef uint8_t carries[VL]                    # each lane's carry-out as a verdict (set_verdict)
+    cdef uint64_t total
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM) or check_mask(m, a.pC)
+    if status:
+        return status
+    for i in range(LANES_B32):
+        if vcarry_sub is Op_add:
+            total = <uint64_t>x[i] + <uint64_t>y[i] + mask_bit(m, a.pC, 4 * i)
+        else:
+            total = <uint64_t>x[i] + <uint64_t>(~y[i]) + mask_bit(m, a.pC, 4 * i)
+        sums[i] = <uint32_t>total if active(m, a.pM, i, 4) else 0
+        set_verdict(carries, i, <bint>(total >> 32), 4)
+    memcpy(vreg(m, a.vD), sums, VL)
+    return verdicts_into_mask(m, a.pD, a.pM, carries, 4)    # active lanes' carries only; pD may be pM or pC
+
+
+include "dispatch_arith.pxi"      # generated: this module's kernels in the KERNELS table

@@ -1,0 +1,63 @@
+"""Machine instructions per chunk of each benchmark workload, counted by callgrind inside the engine's
+run loop only (deterministic: unlike wall-clock rates, these compare across days and machine load).
+
+    python bench/callgrind_chunks.py [--only W1f32,W2,...]
+
+Each workload runs one tile (bench/workloads.py) under `valgrind --tool=callgrind`, collecting only
+while the engine's run loop executes; the count is divided by the tile's chunks. Needs valgrind.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RUN_LOOP = "*Engine__run*"          # the C name of Engine._run (Cython mangles it with the module path)
+
+
+def one_tile(name: str):
+    """Run tile 0 of workload `name` once (called inside valgrind)."""
+    sys.path.insert(0, str(HERE))
+    import workloads
+    from ascasm import assemble_file
+    from ascasm.vm import Machine
+
+    workload = next(w for w in workloads.workloads() if w.name == name)
+    machine = Machine(assemble_file(HERE / workload.program), "cy", max_steps=1 << 62)
+    workload.run_tile(machine, 0, workloads.initial_carry(workload))
+
+
+def instructions(name: str) -> int:
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "callgrind.out"
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", f"--toggle-collect={RUN_LOOP}",
+                        sys.executable, __file__, "--tile", name], check=True, capture_output=True)
+        summary = re.search(r"^summary:\s+(\d+)", out.read_text(), re.MULTILINE)
+        return int(summary.group(1))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="", help="comma-separated workload names (W1f32,W1f16,W2,W3)")
+    parser.add_argument("--tile", help=argparse.SUPPRESS)        # internal: the run inside valgrind
+    args = parser.parse_args()
+    if args.tile:
+        one_tile(args.tile)
+        return
+    sys.path.insert(0, str(HERE))
+    import workloads
+    wanted = {w for w in args.only.split(",") if w}
+    for workload in workloads.workloads():
+        if wanted and workload.name.replace(" ", "") not in wanted:
+            continue
+        chunks = workload.tile // workload.lanes
+        print(f"{workload.name:<8} {instructions(workload.name) / chunks:>8,.0f} instructions per chunk "
+              f"({chunks} chunks of one tile)")
+
+
+if __name__ == "__main__":
+    main()
