@@ -134,7 +134,7 @@ def _page_lines(name: str, mnemonics: list[str], pairs: list[tuple]) -> list[str
         if combos:
             narrowed = replace(spec, types=combos, ref=pages)
             lines += ["", spec.text, f"  {spec.summary}"] + [f"  {label}: {text}" for label, text in spec_facts(narrowed)]
-    return lines + ["sources:", f"  {SOURCE_KEY['c-api-reg']}"] if "c-api-reg" in pages else lines
+    return lines + ["sources:", f"  {SOURCE_KEY['asc_']}"]
 
 
 def instruction_list() -> list[str]:

@@ -1079,7 +1079,7 @@ class Lowering:
         target = decl if decl is not None and _has_body(decl) else self.index.function(short, len(args), path)
         if target is None:
             raise error_at(c, f"'{name}': no definition to inline and no Reg API of that name",
-                           [f"the Reg API pages are listed in docs/frontend.md"])
+                           ["the Reg API pages are listed in docs/frontend.md"])
         return self.inline(c, callee, target, args)
 
     def reg_alias(self, short, args):
@@ -1352,7 +1352,7 @@ class Lowering:
             base, width = m.group(1), int(m.group(2))
         mnemonics = BY_CAPI.get(base)
         if not mnemonics:
-            raise error_at(c, f"'{name}' has no ascasm instruction (no row cites its page c-api-reg/.../{base}.md)",
+            raise error_at(c, f"'{name}' has no ascasm instruction (no row cites its C-API page {base})",
                            [f"`ascasm explain {base}` shows what exists; the Reg API is translated more fully"])
         values = [self.expr(a) for a in args]
         returns = "void" not in c.type.spelling

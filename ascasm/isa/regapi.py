@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-PAGES = "reg-api/"        # the Reg-layer reference pages, by directory (the Chinese names are theirs)
+PAGES = ""                # the Reg-layer reference pages are named "GROUP/TITLE" (the Chinese names are theirs)
 
 
 @dataclass(frozen=True)
@@ -37,14 +37,14 @@ class Form:
 @dataclass(frozen=True)
 class RegApi:
     name: str
-    page: str                      # the public reference page: its group and file, under reg-api/
+    page: str                      # the public reference page: "GROUP/TITLE"
     forms: tuple
 
     @property
     def page_name(self) -> str:
         """The page as people find it in the public Reg API reference: its title and group."""
-        group, _, title = self.page.removeprefix(PAGES).rpartition("/")
-        return f"{title.removesuffix('.md')} (group {group})" if group else title.removesuffix(".md")
+        group, _, title = self.page.rpartition("/")
+        return f"{title} (group {group})" if group else title
 
 
 MERGE = "mode=ZEROING"
@@ -143,96 +143,96 @@ _LOGIC = PAGES + "逻辑计算/"
 _CMP = PAGES + "比较与选择/"
 APIS = (
     # registers and masks
-    RegApi("CreateMask", PAGES + "寄存器数据类型/MaskReg.md",
+    RegApi("CreateMask", PAGES + "寄存器数据类型/MaskReg",
            (Form("", ("mask {dst.b}, {opt:mode}",), ("T", "mode=ALL"), ret="dst:p"),)),
-    RegApi("UpdateMask", PAGES + "寄存器数据类型/MaskReg.md",
+    RegApi("UpdateMask", PAGES + "寄存器数据类型/MaskReg",
            (Form("count:S", ("mask.upd {dst.b}, {count}",), ("T",), ret="dst:p"),)),
-    RegApi("CreateAddrReg", PAGES + "寄存器数据类型/AddrReg.md",
+    RegApi("CreateAddrReg", PAGES + "寄存器数据类型/AddrReg",
            (Form("index:s stride:s", ("iter {dst.b}, {index}, {stride}",), ("T",), ret="dst:r",
                  note="iter's scaled form, the stride a constant; with two to four (index, stride) pairs the "
                       "offset sum is computed in a scalar register first and the stride is 1"),)),
     # loads and stores
-    RegApi("LoadAlign", PAGES + "Reg数据搬入/连续对齐搬入（LoadAlign）.md", _load_forms()),
-    RegApi("StoreAlign", PAGES + "Reg数据搬出/连续对齐搬出（StoreAlign）.md", _store_forms()),
-    RegApi("Gather", PAGES + "Reg数据搬入/离散搬入（Gather）.md",
+    RegApi("LoadAlign", PAGES + "Reg数据搬入/连续对齐搬入（LoadAlign）", _load_forms()),
+    RegApi("StoreAlign", PAGES + "Reg数据搬出/连续对齐搬出（StoreAlign）", _store_forms()),
+    RegApi("Gather", PAGES + "Reg数据搬入/离散搬入（Gather）",
            (Form("dst:v src:a index:v mask:p", ("vgat {dst}, [{src}], {index}, {mask}",), ("T0", "T1", "T2")),)),
-    RegApi("Scatter", PAGES + "Reg数据搬出/离散搬出（Scatter）.md",
+    RegApi("Scatter", PAGES + "Reg数据搬出/离散搬出（Scatter）",
            (Form("dst:a src:v index:v mask:p", ("vsct [{dst}], {src}, {index}, {mask}",), ("T", "U")),)),
     # unaligned streams: a load stream starts with LoadUnAlignPre; a store stream ends with StoreUnAlignPost
-    RegApi("LoadUnAlignPre", PAGES + "Reg数据搬入/连续非对齐搬入（LoadUnAlign）.md",
+    RegApi("LoadUnAlignPre", PAGES + "Reg数据搬入/连续非对齐搬入（LoadUnAlign）",
            (Form("ureg:q src:a", ("vldas {ureg}, [{src}]",)),
             Form("ureg:q src:a off:r", ("vldas {ureg}, [{src} + {off}]",)))),
-    RegApi("LoadUnAlign", PAGES + "Reg数据搬入/连续非对齐搬入（LoadUnAlign）.md",
+    RegApi("LoadUnAlign", PAGES + "Reg数据搬入/连续非对齐搬入（LoadUnAlign）",
            (Form("dst:v ureg:q src:a", ("vldus {dst}, {ureg}, [{src}]",)),
             Form("dst:v ureg:q src:A stride:s", ("vldus.pu {dst}, {ureg}, [{src}], {stride}",),
                  ("T", "post=POST_MODE_UPDATE"), (("post", "POST_MODE_UPDATE"),)),
             Form("dst:v ureg:q src:a off:r inc:s", ("vldus {dst}, {ureg}, [{src} + {off}]",),
                  note="the increment is not used: the address register gives the offset"))),
-    RegApi("StoreUnAlign", PAGES + "Reg数据搬出/连续非对齐搬出（StoreUnAlign）.md",
+    RegApi("StoreUnAlign", PAGES + "Reg数据搬出/连续非对齐搬出（StoreUnAlign）",
            (Form("dst:A src:v ureg:u stride:s", ("vstus.pu [{dst}], {ureg}, {src}, {stride}",),
                  ("T", "post=POST_MODE_UPDATE"), (("post", "POST_MODE_UPDATE"),)),
             Form("dst:a src:v ureg:u", ("vstur [{dst}], {ureg}, {src}",), ("T", "post=POST_MODE_UPDATE"),
                  note="the form without a count stores the lanes a Squeeze<STORE_REG> kept, at dst + AR"))),
-    RegApi("StoreUnAlignPost", PAGES + "Reg数据搬出/连续非对齐搬出（StoreUnAlign）.md",
+    RegApi("StoreUnAlignPost", PAGES + "Reg数据搬出/连续非对齐搬出（StoreUnAlign）",
            (Form("dst:A ureg:u stride:s", ("vstas.pu [{dst}], {ureg/T}, {stride}",), ("T", "post=POST_MODE_UPDATE"),
                  (("post", "POST_MODE_UPDATE"),)),
             Form("dst:a ureg:u", ("vstar [{dst}], {ureg}",), ("T",)))),
-    RegApi("ClearSpr", PAGES + "系统变量访问/ClearSpr.md", (Form("", ("sprclr.ar",), ("spr",), (("spr", "AR"),)),)),
+    RegApi("ClearSpr", PAGES + "系统变量访问/ClearSpr", (Form("", ("sprclr.ar",), ("spr",), (("spr", "AR"),)),)),
     # moves
-    RegApi("Move", PAGES + "Reg数据搬入/Move.md",
+    RegApi("Move", PAGES + "Reg数据搬入/Move",
            (Form("dst:v src:v mask:p", ("vmov {dst}, {src}, {mask}",), ("T", "mode=MERGING"), (("mode", "MERGING"),)),
             Form("dst:p src:p", ("pmov {dst}, {src}",), ()),
             Form("dst:p src:p mask:p", ("pmov {dst}, {src}, {mask}",), ()))),
     # arithmetic
-    RegApi("Add", _ARITH + "Add.md", _binary("vadd", "vadd.merge")),
-    RegApi("Sub", _ARITH + "Sub.md", _binary("vsub")),
-    RegApi("Mul", _ARITH + "Mul.md", _binary("vmul")),
-    RegApi("Div", _ARITH + "Div.md", _binary("vdiv")),
-    RegApi("Max", _ARITH + "Max.md", _binary("vmax", "vmax.merge")),
-    RegApi("Min", _ARITH + "Min.md", _binary("vmin", "vmin.merge")),
-    RegApi("Prelu", _ARITH + "Prelu.md", _binary("vprelu")),
-    RegApi("AbsSub", PAGES + "复合计算/AbsSub.md", _binary("vabssub")),
-    RegApi("MulDstAdd", PAGES + "复合计算/MulDstAdd.md",
+    RegApi("Add", _ARITH + "Add", _binary("vadd", "vadd.merge")),
+    RegApi("Sub", _ARITH + "Sub", _binary("vsub")),
+    RegApi("Mul", _ARITH + "Mul", _binary("vmul")),
+    RegApi("Div", _ARITH + "Div", _binary("vdiv")),
+    RegApi("Max", _ARITH + "Max", _binary("vmax", "vmax.merge")),
+    RegApi("Min", _ARITH + "Min", _binary("vmin", "vmin.merge")),
+    RegApi("Prelu", _ARITH + "Prelu", _binary("vprelu")),
+    RegApi("AbsSub", PAGES + "复合计算/AbsSub", _binary("vabssub")),
+    RegApi("MulDstAdd", PAGES + "复合计算/MulDstAdd",
            (Form("dst:v src0:v src1:v mask:p", ("vmadd {dst}, {src0}, {src1}, {mask}",), _BIN, (("mode", "ZEROING"),)),)),
-    RegApi("Adds", _ARITH + "Adds.md", _with_scalar("vadds")),
-    RegApi("Muls", _ARITH + "Muls.md", _with_scalar("vmuls")),
-    RegApi("Maxs", _ARITH + "Maxs.md", _with_scalar("vmaxs")),
-    RegApi("Mins", _ARITH + "Mins.md", _with_scalar("vmins")),
-    RegApi("LeakyRelu", _ARITH + "LeakyRelu.md", _with_scalar("vleakyrelu")),
-    RegApi("Axpy", PAGES + "复合计算/Axpy.md", _with_scalar("vaxpy")),
-    RegApi("Abs", _ARITH + "Abs.md", _unary("vabs")),
-    RegApi("Neg", _ARITH + "Neg.md", _unary("vneg")),
-    RegApi("Exp", _ARITH + "Exp.md", _unary("vexp")),
-    RegApi("Sqrt", _ARITH + "Sqrt.md", _unary("vsqrt")),
-    RegApi("Ln", _ARITH + "Ln.md", _unary("vln")),
-    RegApi("Relu", _ARITH + "Relu.md", _unary("vrelu")),
+    RegApi("Adds", _ARITH + "Adds", _with_scalar("vadds")),
+    RegApi("Muls", _ARITH + "Muls", _with_scalar("vmuls")),
+    RegApi("Maxs", _ARITH + "Maxs", _with_scalar("vmaxs")),
+    RegApi("Mins", _ARITH + "Mins", _with_scalar("vmins")),
+    RegApi("LeakyRelu", _ARITH + "LeakyRelu", _with_scalar("vleakyrelu")),
+    RegApi("Axpy", PAGES + "复合计算/Axpy", _with_scalar("vaxpy")),
+    RegApi("Abs", _ARITH + "Abs", _unary("vabs")),
+    RegApi("Neg", _ARITH + "Neg", _unary("vneg")),
+    RegApi("Exp", _ARITH + "Exp", _unary("vexp")),
+    RegApi("Sqrt", _ARITH + "Sqrt", _unary("vsqrt")),
+    RegApi("Ln", _ARITH + "Ln", _unary("vln")),
+    RegApi("Relu", _ARITH + "Relu", _unary("vrelu")),
     # logic (vector and mask registers)
-    RegApi("And", _LOGIC + "And.md", _binary("vand") + _mask_logic("pand")),
-    RegApi("Or", _LOGIC + "Or.md", _binary("vor") + _mask_logic("por")),
-    RegApi("Xor", _LOGIC + "Xor.md", _binary("vxor") + _mask_logic("pxor")),
-    RegApi("Not", _LOGIC + "Not.md",
+    RegApi("And", _LOGIC + "And", _binary("vand") + _mask_logic("pand")),
+    RegApi("Or", _LOGIC + "Or", _binary("vor") + _mask_logic("por")),
+    RegApi("Xor", _LOGIC + "Xor", _binary("vxor") + _mask_logic("pxor")),
+    RegApi("Not", _LOGIC + "Not",
            _unary("vnot") + (Form("dst:p src:p mask:p", ("pnot {dst}, {src}, {mask}",), ()),)),
-    RegApi("ShiftLeft", _LOGIC + "ShiftLeft.md", _binary("vshl")),
-    RegApi("ShiftRight", _LOGIC + "ShiftRight.md", _binary("vshr")),
-    RegApi("ShiftLefts", _LOGIC + "ShiftLefts.md", _with_scalar("vshls")),
-    RegApi("ShiftRights", _LOGIC + "ShiftRights.md", _with_scalar("vshrs")),
+    RegApi("ShiftLeft", _LOGIC + "ShiftLeft", _binary("vshl")),
+    RegApi("ShiftRight", _LOGIC + "ShiftRight", _binary("vshr")),
+    RegApi("ShiftLefts", _LOGIC + "ShiftLefts", _with_scalar("vshls")),
+    RegApi("ShiftRights", _LOGIC + "ShiftRights", _with_scalar("vshrs")),
     # compare and select
-    RegApi("Compare", _CMP + "Compare.md",
+    RegApi("Compare", _CMP + "Compare",
            tuple(Form("dst:p src0:v src1:v mask:p", (f"vcmp.{m} {{dst}}, {{src0}}, {{src1}}, {{mask}}",),
                       ("T", "mode=EQ"), (("mode", c),)) for c, m in COMPARE_MODES.items())),
-    RegApi("Compares", _CMP + "Compares.md",
+    RegApi("Compares", _CMP + "Compares",
            tuple(Form("dst:p src:v scalar:s mask:p", (f"vcmps.{m} {{dst}}, {{src}}, {{scalar}}, {{mask}}",),
                       ("T", "mode=EQ"), (("mode", c),)) for c, m in COMPARE_MODES.items())),
-    RegApi("Select", _CMP + "Select.md",
+    RegApi("Select", _CMP + "Select",
            (Form("dst:v src0:v src1:v mask:p", ("vsel {dst}, {src0}, {src1}, {mask}",)),
             Form("dst:p src0:p src1:p mask:p", ("psel {dst}, {src0}, {src1}, {mask}",), ()))),
-    RegApi("Squeeze", _CMP + "Squeeze.md",
+    RegApi("Squeeze", _CMP + "Squeeze",
            (Form("dst:v src:v mask:p", ("vsqz {dst}, {src}, {mask}",), ("T", "store=NO_STORE_REG"),
                  (("store", "NO_STORE_REG"),)),
             Form("dst:v src:v mask:p", ("vsqz.st {dst}, {src}, {mask}",), ("T", "store=NO_STORE_REG"),
                  (("store", "STORE_REG"),)))),
     # fill and index
-    RegApi("Duplicate", PAGES + "数据填充/Duplicate.md",
+    RegApi("Duplicate", PAGES + "数据填充/Duplicate",
            (Form("dst:v scalar:s", ("vdup {dst}, {scalar}",), ("T",)),
             Form("dst:v scalar:s mask:p", ("vdup {dst}, {scalar}, {mask}",), ("T", MERGE), (("mode", "ZEROING"),)),
             Form("dst:v scalar:s mask:p", ("vdup.merge {dst}, {scalar}, {mask}",), ("T", MERGE), (("mode", "MERGING"),)),
@@ -240,54 +240,54 @@ APIS = (
                  (("pos", "LOWEST"), ("mode", "ZEROING"))),
             Form("dst:v src:v mask:p", ("vdup.v.merge {dst}, {src}, {mask}",), ("T", "pos=LOWEST", MERGE),
                  (("pos", "LOWEST"), ("mode", "MERGING"))))),
-    RegApi("Arange", PAGES + "索引操作/Arange.md",
+    RegApi("Arange", PAGES + "索引操作/Arange",
            (Form("dst:v scalar:s", ("vci {dst}, {scalar}",), ("T", "order=INCREASE_ORDER"),
                  (("order", "INCREASE_ORDER"),)),
             Form("dst:v scalar:s", ("vci.desc {dst}, {scalar}",), ("T", "order=INCREASE_ORDER"),
                  (("order", "DECREASE_ORDER"),)))),
     # reductions
-    RegApi("Reduce", PAGES + "归约计算/Reduce.md",
+    RegApi("Reduce", PAGES + "归约计算/Reduce",
            tuple(Form("dst:v src:v mask:p", (f"{m} {{dst}}, {{src}}, {{mask}}",), ("type=SUM", "T", "U", MERGE),
                       (("type", t), ("mode", "ZEROING"))) for t, m in REDUCE_TYPES.items())),
-    *(RegApi(f"Reduce{t.title()}{blk}", PAGES + "归约计算/Reduce.md",
+    *(RegApi(f"Reduce{t.title()}{blk}", PAGES + "归约计算/Reduce",
              (Form("dst:v src:v mask:p", (f"{m}{'.blk' if blk else ''} {{dst}}, {{src}}, {{mask}}",), ("T", "U", MERGE),
                    (("mode", "ZEROING"),), note=f"the older name of Reduce{'DataBlock' if blk else ''}<{t}>"),))
       for t, m in REDUCE_TYPES.items() for blk in ("", "WithDataBlock")),
-    RegApi("ReduceDataBlock", PAGES + "归约计算/ReduceDataBlock.md",
+    RegApi("ReduceDataBlock", PAGES + "归约计算/ReduceDataBlock",
            tuple(Form("dst:v src:v mask:p", (f"{m}.blk {{dst}}, {{src}}, {{mask}}",), ("type=SUM", "T", MERGE),
                       (("type", t), ("mode", "ZEROING"))) for t, m in REDUCE_TYPES.items())),
-    RegApi("PairReduceElem", PAGES + "归约计算/PairReduceElem.md",
+    RegApi("PairReduceElem", PAGES + "归约计算/PairReduceElem",
            (Form("dst:v src:v mask:p", ("vpairsum {dst}, {src}, {mask}",), ("type=SUM", "T", MERGE),
                  (("type", "SUM"), ("mode", "ZEROING"))),)),
     # rearrangement
-    RegApi("Interleave", PAGES + "数据重排/Interleave.md",
+    RegApi("Interleave", PAGES + "数据重排/Interleave",
            (Form("dst0:v dst1:v src0:v src1:v", ("vintlv {dst0}, {dst1}, {src0}, {src1}",)),
             Form("dst0:p dst1:p src0:p src1:p", ("pintlv {dst0.b}, {dst1}, {src0}, {src1}",)))),
-    RegApi("DeInterleave", PAGES + "数据重排/DeInterleave.md",
+    RegApi("DeInterleave", PAGES + "数据重排/DeInterleave",
            (Form("dst0:v dst1:v src0:v src1:v", ("vdintlv {dst0}, {dst1}, {src0}, {src1}",)),
             Form("dst0:p dst1:p src0:p src1:p", ("pdintlv {dst0.b}, {dst1}, {src0}, {src1}",)))),
-    RegApi("Pack", PAGES + "数据压缩/Pack.md",
+    RegApi("Pack", PAGES + "数据压缩/Pack",
            (Form("dst:v src:v", ("vpack.lo {dst}, {src}",), ("T", "U", "part=LOWEST"), (("part", "LOWEST"),)),
             Form("dst:v src:v", ("vpack.hi {dst}, {src}",), ("T", "U", "part=LOWEST"), (("part", "HIGHEST"),)),
             Form("dst:p src:p", ("ppack.lo {dst}, {src}",), ("part=LOWEST",), (("part", "LOWEST"),)),
             Form("dst:p src:p", ("ppack.hi {dst}, {src}",), ("part=LOWEST",), (("part", "HIGHEST"),)))),
-    RegApi("UnPack", PAGES + "数据压缩/UnPack.md",
+    RegApi("UnPack", PAGES + "数据压缩/UnPack",
            (Form("dst:v src:v", ("vunpack.lo {dst}, {src}",), ("T", "U", "part=LOWEST"), (("part", "LOWEST"),)),
             Form("dst:v src:v", ("vunpack.hi {dst}, {src}",), ("T", "U", "part=LOWEST"), (("part", "HIGHEST"),)),
             Form("dst:p src:p", ("punpack.lo {dst}, {src}",), ("part=LOWEST",), (("part", "LOWEST"),)),
             Form("dst:p src:p", ("punpack.hi {dst}, {src}",), ("part=LOWEST",), (("part", "HIGHEST"),)))),
     # conversions: the trait's round mode, saturation and layout become vcvt's suffix and keywords
-    RegApi("Cast", PAGES + "类型转换/Cast.md",
+    RegApi("Cast", PAGES + "类型转换/Cast",
            (Form("dst:v src:v mask:p", ("vcvt{cast} {dst}, {src}, {mask}{cast_options}",), ("T", "U", "trait"),
                  note="trait.roundMode -> the suffix (.rint, .round, ...), satMode SAT -> `sat`, layoutMode "
                       "ZERO/ONE(/TWO/THREE) -> `even`/`odd` (`part0`..`part3`) where the widths differ"),)),
-    RegApi("Truncate", PAGES + "类型转换/Truncate.md",
+    RegApi("Truncate", PAGES + "类型转换/Truncate",
            tuple(Form("dst:v src:v mask:p", (f"vtrc.{m} {{dst}}, {{src}}, {{mask}}",), ("T", "roundMode", MERGE),
                       (("roundMode", r),)) for r, m in ROUND_MODES.items() if m in ("rint", "round", "floor",
                                                                                    "ceil", "trunc"))),
     # mask registers
     # synchronisation: ascasm runs in program order, every barrier kind is one membar
-    RegApi("LocalMemBar", PAGES + "同步控制/LocalMemBar.md",
+    RegApi("LocalMemBar", PAGES + "同步控制/LocalMemBar",
            (Form("", ("membar",), ("src", "dst")),)),
 )
 BY_NAME = {api.name: api for api in APIS}
