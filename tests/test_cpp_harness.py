@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 import ml_dtypes
@@ -280,7 +281,8 @@ def test_without_libclang_a_cpp_file_is_a_one_line_error(tmp_path, monkeypatch, 
 def test_importing_ascasm_does_not_import_the_front_end():
     import subprocess
     code = "import sys, ascasm; print('ascasm.cpp.harness' in sys.modules, 'clang' in sys.modules)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=tempfile.gettempdir())
     assert done.stdout.split() == ["False", "False"]
 
 

@@ -3,6 +3,7 @@ so a regression cannot pass)."""
 from __future__ import annotations
 
 import subprocess
+import tempfile
 import sys
 
 import numpy as np
@@ -79,7 +80,8 @@ def test_the_cli_tools_that_step_accept_a_stream_pending_at_the_ub_end(tmp_path)
         assert result.returncode == 0, result.stderr
         assert "Traceback" not in result.stderr
     result = subprocess.run([sys.executable, "-m", "ascasm", "debug", str(source), "--ub-usable", "256K"],
-                            input="s\ns\ns\ns\n", capture_output=True, text=True)
+                            input="s\ns\ns\ns\n", capture_output=True, text=True,
+                            cwd=tempfile.gettempdir())
     assert "the program halted after 4 steps" in result.stdout, result.stdout      # halt is a step
     assert "Error" not in result.stdout
 
@@ -112,7 +114,8 @@ assert list(m.state.ub[:3]) == [5, 6, 7], m.state.ub[:3]
 assert int(m.state.ctrl[1]) == 5
 print("ok")
 """
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            cwd=tempfile.gettempdir())
     assert result.returncode == 0 and result.stdout == "ok\n", (result.returncode, result.stderr)
 
 

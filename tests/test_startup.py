@@ -2,6 +2,7 @@
 Each check runs in a fresh interpreter and looks at sys.modules, which is deterministic."""
 import json
 import subprocess
+import tempfile
 import sys
 import textwrap
 
@@ -25,7 +26,8 @@ def modules_after(code: str) -> set:
               "with contextlib.redirect_stdout(io.StringIO()):\n"
               + textwrap.indent(textwrap.dedent(code).rstrip("\n") + "\n", "    ")
               + "print(json.dumps(sorted(sys.modules)))\n")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         cwd=tempfile.gettempdir()).stdout  # (the installed ascasm, not the source tree)
     return set(json.loads(out.splitlines()[-1]))
 
 

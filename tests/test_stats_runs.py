@@ -90,13 +90,13 @@ def per_step_stats(program, machine) -> stats.Stats:
         if any(op.kind is Kind.VREG for op in spec.operands):
             lanes = VL // lane_width(insn)
             row.lanes_total += lanes
-            row.lanes_active += lanes if active is None else int(active.sum())
+            one_element_store = spec.access is not None and spec.access.direction == "store" and spec.access.size == "T"
+            row.lanes_active += int(active.sum()) if active is not None else 1 if one_element_store else lanes
         counted.ub_read += sum(span.count * span.width for span in effects.ub_reads)
         counted.ub_written += sum(span.count * span.width for span in effects.ub_writes)
-        type_name = insn.types[-1].name if spec.mnemonic == "vredsum" else key[1].split("/")[0]
-        per_cycle = stats.PARALLELISM.get(spec.mnemonic, {}).get(type_name)
+        per_cycle = dict(spec.throughput).get(key[1])
         occupancy = max(1, math.ceil(lanes / per_cycle)) if per_cycle else 1
-        dual = spec.mnemonic in stats.DUAL_ISSUE and occupancy == 1
+        dual = spec.issue == "dual" and occupancy == 1
         if dual and pending:
             pending = False
         else:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "ascasm" / "_engine"
-_INCLUDE = re.compile(r'^include "([^"]+)"\s*$')
+_INCLUDE = re.compile(r'^include "([^"]+)"\s*(?:#.*)?$')
 _LINE = re.compile(r"<pre class=\"cython line score-(\d+)\"[^>]*>(?:\+|&#xA0;)<span class=\"\">(\d+)</span>:")
 
 
@@ -71,6 +71,9 @@ def python_lines_in_nogil(directory: Path, directives: dict | None = None, appen
             lines += [("appended", n, t) for n, t in enumerate(appended.splitlines(), start=1)]
         source = [text for _, _, text in lines]
         (directory / module.name).write_text("\n".join(source) + "\n")
+        declarations = module.with_suffix(".pxd")          # the module's own declarations (its fused types)
+        if declarations.exists():
+            (directory / declarations.name).write_text(declarations.read_text())
         subprocess.run([sys.executable, "-m", "cython", "-a", "-3", "-I", str(ROOT), "--directive", flags, module.name],
                        cwd=directory, check=True, capture_output=True, text=True)
         scores = {int(n): int(s) for s, n in _LINE.findall((directory / f"{module.stem}.html").read_text())}

@@ -287,7 +287,7 @@ class Debugger(cmd.Cmd):
             return
         if not self._can_run():
             return
-        pc, line, note = self.control.resolve(arg.strip())
+        pc, _file, line, note = self.control.resolve(arg.strip())
         if note:
             self.out(note)
         self.control.set_pc(pc, f"jump {arg.strip()}")
@@ -554,13 +554,14 @@ class Debugger(cmd.Cmd):
         """`info line [LINE|LABEL]`: the instruction a line holds and its pc (default: the current one)."""
         insns = self.program.insns
         if where:
-            pc, _line, note = self.control.resolve(where)
+            pc, _file, _line, note = self.control.resolve(where)
             if note:
                 self.out(note)
         else:
             pc = min(self.state.pc, len(insns) - 1)
         loc = insns[pc].loc
-        self.out(f"Line {loc.line} of {self.program.filename} is pc {pc}: {loc.text.strip()}")
+        shown_file = loc.file if loc.file and loc.file != self.program.filename else self.program.filename
+        self.out(f"Line {loc.line} of {shown_file} is pc {pc}: {loc.text.strip()}")
 
     def do_history(self, arg):
         """history [SIZE]
