@@ -1154,7 +1154,7 @@ class Lowering:
 
     def template_arg_value(self, text: str, c):
         """A template argument's text as a Const: a type, an enum member, a constexpr name, a type
-        trait's value or a number."""
+        trait's value, a bool literal or a number."""
         trait = self.trait_value(text, c)
         if trait is not None:
             return trait
@@ -1175,6 +1175,8 @@ class Lowering:
             value = self.outer_variable(c, var)
             if isinstance(value, Const):
                 return value
+        if text.strip() in ("true", "false"):
+            return Const(text.strip() == "true", BOOL)
         try:
             return Const(int(text.rstrip("uUlL"), 0), S64)
         except ValueError:

@@ -146,6 +146,7 @@ class Unit:
     function: object           # the FUNCTION_DECL/FUNCTION_TEMPLATE/CXX_METHOD cursor
     block: object = None       # the block's COMPOUND_STMT for a __VEC_SCOPE__
     number: int = 0            # the block's number in its function (1-based)
+    first_line: int = 0        # the line of the __simd_vf__ or __VEC_SCOPE__ word, which may precede the extent
 
     @property
     def name(self) -> str:
@@ -170,7 +171,7 @@ def find_units(index: TUIndex) -> list[Unit]:
             function = min(following, key=lambda f: f.extent.start.offset, default=None)
             body = _body(function) if function is not None else None
             if body is not None and offset < body.extent.start.offset:
-                units.append(Unit(function))
+                units.append(Unit(function, first_line=macro.extent.start.line))
             continue
         function = next((f for f in in_file if _contains(f, offset)), None)
         if function is None:
@@ -180,7 +181,7 @@ def find_units(index: TUIndex) -> list[Unit]:
         if block is not None:
             count = by_function.setdefault(function.hash, [])
             count.append(block)
-            units.append(Unit(function, block, len(count)))
+            units.append(Unit(function, block, len(count), macro.extent.start.line))
     return units
 
 
@@ -244,7 +245,7 @@ def select_unit(units: list[Unit], entry: str | None, path: str):
             line = int(entry[1:])
         except ValueError:
             raise CppError(f"bad entry {entry!r}: @ takes a line number") from None
-        around = [u for u in units if (u.block or u.function).extent.start.line <= line <=
+        around = [u for u in units if min(u.first_line, (u.block or u.function).extent.start.line) <= line <=
                   (u.block or u.function).extent.end.line]
         if not around:
             raise CppError(f"no vector function or __VEC_SCOPE__ block at line {line} of {path}", notes=listing())
