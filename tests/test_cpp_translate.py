@@ -295,6 +295,42 @@ def test_bool_template_arguments(tmp_path, engine, entry, kw):
     assert np.array_equal(result["dst"], expect)
 
 
+MEMBER_TYPES = """
+template <typename T> struct IndexOf;
+template <> struct IndexOf<uint32_t> { using T = int32_t; };
+template <> struct IndexOf<uint16_t> { typedef int16_t T; };
+
+template <typename T>
+struct Widen {
+    using type = typename std::conditional<std::is_same<T, uint16_t>::value, float, T>::type;
+};
+
+template <typename U>
+__simd_vf__ inline void TraitVF(__ubuf__ typename IndexOf<U>::T* idx, __ubuf__ typename Widen<U>::type* wide)
+{
+    using IndexType = typename IndexOf<U>::T;
+    Reg::RegTensor<IndexType> i;
+    Reg::RegTensor<typename Widen<U>::type> w;
+    Reg::Duplicate(i, -5);
+    Reg::Duplicate(w, 3);
+    Reg::StoreAlign(idx, i, Reg::CreateMask<IndexType>());
+    Reg::StoreAlign(wide, w, Reg::CreateMask<typename Widen<U>::type>());
+}
+"""
+
+
+@pytest.mark.parametrize("u, index_dtype, wide_dtype", [("uint16_t", np.int16, np.float32),
+                                                        ("uint32_t", np.int32, np.uint32)])
+def test_member_types_of_trait_specialisations(tmp_path, engine, u, index_dtype, wide_dtype):
+    # the explicit specialisation U picks gives the index type; the primary template Widen<U> binds
+    # its T to U and folds its conditional
+    t = tr(tmp_path, MEMBER_TYPES, f"TraitVF<{u}>")
+    idx_lanes, wide_lanes = 256 // np.dtype(index_dtype).itemsize, 256 // np.dtype(wide_dtype).itemsize
+    result = cpp_run.run(t, engine, idx=np.zeros(idx_lanes, index_dtype), wide=np.zeros(wide_lanes, wide_dtype))
+    assert result["idx"].tobytes() == np.full(idx_lanes, -5, index_dtype).tobytes()
+    assert result["wide"].tobytes() == np.full(wide_lanes, 3, wide_dtype).tobytes()
+
+
 def _error(tmp_path, text, entry=None) -> str:
     with pytest.raises(CppError) as info:
         tr(tmp_path, text, entry)

@@ -80,7 +80,7 @@ class TUIndex:
                     self.functions.append(c)
                 continue
             if kind in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL", "ENUM_DECL", "VAR_DECL", "STRUCT_DECL", "CLASS_DECL",
-                        "TYPE_ALIAS_TEMPLATE_DECL"):
+                        "TYPE_ALIAS_TEMPLATE_DECL", "CLASS_TEMPLATE"):
                 self.by_kind.setdefault(kind, {}).setdefault(c.spelling, []).append(c)
             if kind == "ENUM_DECL":
                 for member in c.get_children():
@@ -104,6 +104,16 @@ class TUIndex:
                 if c.is_definition():
                     return c
         return None
+
+    def class_template(self, name):
+        """The definition of class template `name` (a forward declaration has no members)."""
+        return next((c for c in reversed(self.by_kind.get("CLASS_TEMPLATE", {}).get(name, [])) if c.is_definition()),
+                    None)
+
+    def specialisations(self, name):
+        """The explicit (full) specialisations of class template `name`, e.g. `Trait<uint16_t>`."""
+        return [c for kind in ("STRUCT_DECL", "CLASS_DECL") for c in self.by_kind.get(kind, {}).get(name, [])
+                if c.is_definition() and c.displayname.endswith(">")]
 
     def variable(self, name):
         return self._first("VAR_DECL", name)
