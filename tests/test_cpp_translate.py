@@ -248,6 +248,89 @@ def test_entry_by_line_and_the_only_unit(tmp_path):
     assert [line.text for line in only.lines] != [] and by_line.entry.endswith("#1")
 
 
+def test_entry_by_the_vec_scope_line(tmp_path):
+    # line 13 holds the __VEC_SCOPE__ word itself; its block opens on line 14
+    path = source(tmp_path, VEC_SCOPE_CLASS)
+    assert path.read_text().splitlines()[12].strip() == "__VEC_SCOPE__"
+    assert translate(path, "@13", template_args={"T": "float"}).entry.endswith("#1")
+
+
+BOOL_ARGUMENT = """
+template <typename T, bool twice>
+__simd_callee__ inline void Scale(Reg::RegTensor<T>& v, Reg::MaskReg& m)
+{
+    if constexpr (twice) {
+        Reg::Muls(v, v, 2, m);
+    } else {
+        Reg::Adds(v, v, 1, m);
+    }
+}
+
+template <typename T, bool negate>
+__simd_vf__ inline void BoolVF(__ubuf__ T* dst, __ubuf__ T* src)
+{
+    Reg::RegTensor<T> v;
+    Reg::MaskReg m = Reg::CreateMask<T>();
+    Reg::LoadAlign(v, src);
+    Scale<T, !negate>(v, m);
+    Scale<T, true>(v, m);
+    Reg::StoreAlign(dst, v, m);
+}
+"""
+
+
+@pytest.mark.parametrize("entry, kw", [("BoolVF<float, true>", {}), ("BoolVF<float, 'false'>", None),
+                                       ("BoolVF", {"template_args": {"T": "float", "negate": "false"}})])
+def test_bool_template_arguments(tmp_path, engine, entry, kw):
+    if kw is None:      # a quoted bool is a bad entry, with its located error
+        with pytest.raises(CppError, match="cannot evaluate the template argument"):
+            tr(tmp_path, BOOL_ARGUMENT, entry)
+        return
+    t = tr(tmp_path, BOOL_ARGUMENT, entry, **kw)
+    x = np.arange(64, dtype=np.float32) - 20
+    result = cpp_run.run(t, engine, dst=np.zeros(64, np.float32), src=x)
+    negate = "true" in entry
+    # !negate picks twice (x*2) or not (x+1); then the second call always doubles
+    expect = ((x + 1) if negate else (x * 2)) * 2
+    assert np.array_equal(result["dst"], expect)
+
+
+MEMBER_TYPES = """
+template <typename T> struct IndexOf;
+template <> struct IndexOf<uint32_t> { using T = int32_t; };
+template <> struct IndexOf<uint16_t> { typedef int16_t T; };
+
+template <typename T>
+struct Widen {
+    using type = typename std::conditional<std::is_same<T, uint16_t>::value, float, T>::type;
+};
+
+template <typename U>
+__simd_vf__ inline void TraitVF(__ubuf__ typename IndexOf<U>::T* idx, __ubuf__ typename Widen<U>::type* wide)
+{
+    using IndexType = typename IndexOf<U>::T;
+    Reg::RegTensor<IndexType> i;
+    Reg::RegTensor<typename Widen<U>::type> w;
+    Reg::Duplicate(i, -5);
+    Reg::Duplicate(w, 3);
+    Reg::StoreAlign(idx, i, Reg::CreateMask<IndexType>());
+    Reg::StoreAlign(wide, w, Reg::CreateMask<typename Widen<U>::type>());
+}
+"""
+
+
+@pytest.mark.parametrize("u, index_dtype, wide_dtype", [("uint16_t", np.int16, np.float32),
+                                                        ("uint32_t", np.int32, np.uint32)])
+def test_member_types_of_trait_specialisations(tmp_path, engine, u, index_dtype, wide_dtype):
+    # the explicit specialisation U picks gives the index type; the primary template Widen<U> binds
+    # its T to U and folds its conditional
+    t = tr(tmp_path, MEMBER_TYPES, f"TraitVF<{u}>")
+    idx_lanes, wide_lanes = 256 // np.dtype(index_dtype).itemsize, 256 // np.dtype(wide_dtype).itemsize
+    result = cpp_run.run(t, engine, idx=np.zeros(idx_lanes, index_dtype), wide=np.zeros(wide_lanes, wide_dtype))
+    assert result["idx"].tobytes() == np.full(idx_lanes, -5, index_dtype).tobytes()
+    assert result["wide"].tobytes() == np.full(wide_lanes, 3, wide_dtype).tobytes()
+
+
 def _error(tmp_path, text, entry=None) -> str:
     with pytest.raises(CppError) as info:
         tr(tmp_path, text, entry)

@@ -7,8 +7,8 @@ tool parses every arch35 file that holds a unit against ascasm's header stubs (p
 own directory and the repository's shared kernel include directory) and prints how many units
 there are, how many parse, parse CPU time, and the most frequent error messages.  Then each unit
 of a file that parses without any error is translated (template parameters guessed: float for a
-type, 1 for an integer, false for a bool) and run with placeholder arguments (8 KiB of zeros per
-pointer, 1 per scalar); it counts as running when it halts without a fault within a step budget.
+type, 1 for an integer, false for a bool, an enum's first member) and run with placeholder
+arguments (8 KiB of zeros per pointer, 1 per scalar); it counts as running when it halts without a fault within a step budget.
 
 Kernels include each other with paths of the vendor's build layout, where every operator's
 `op_kernel` directory is copied to `<ops>/<operator>` beside `<ops>/inc` (the repository's
@@ -160,6 +160,12 @@ def template_guesses(cursor):
                     guesses.setdefault(param.spelling, "false")
                 elif re.fullmatch(r"(const )?(u?int(8|16|32|64)_t|int|unsigned( int)?|size_t|long)", spelling):
                     guesses.setdefault(param.spelling, "1")
+                elif param.type.get_canonical().kind == ci.TypeKind.ENUM:
+                    enum = param.type.get_canonical().get_declaration()
+                    first = next(enum.get_children(), None)
+                    if first is None:
+                        return None
+                    guesses.setdefault(param.spelling, f"{param.type.get_canonical().spelling}::{first.spelling}")
                 else:
                     return None
             elif param.kind == ci.CursorKind.TEMPLATE_TEMPLATE_PARAMETER:

@@ -4,6 +4,8 @@ compile-time-only enums and trait structs. Spellings are resolved here, so that 
 dependent types (`RegTensor<T>`, `__ubuf__ T*`) are read with the template's arguments bound."""
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from ..isa import dtypes
@@ -78,6 +80,9 @@ _QUALIFIERS = ("const ", "volatile ", "struct ", "class ", "enum ", "typename ",
                "static ", "inline ")
 
 
+_MEMBER_OF_TEMPLATE = re.compile(r"^(.*>)\s*::\s*([A-Za-z_]\w*)$")
+
+
 def split_template_args(text: str) -> list[str]:
     """`a, B<c, d>, e` -> ["a", "B<c, d>", "e"] (top-level commas only)."""
     args, depth, start = [], 0, 0
@@ -109,10 +114,14 @@ def strip_qualifiers(text: str) -> str:
 
 
 def parse_spelling(text: str, lookup) -> CType | None:
-    """The CType a type spelling names, or None. `lookup(name, args)` resolves a name the table does
-    not know (a template parameter, a typedef), returning a CType or None."""
+    """The CType a type spelling names, or None. `lookup(name, args, member=None)` resolves a name the
+    table does not know (a template parameter, a typedef, a member type of a template's
+    specialisation), returning a CType or None."""
     text = strip_qualifiers(text)
-    if text.endswith("::type"):                 # conditional<...>::type and the like
+    member = _MEMBER_OF_TEMPLATE.match(text)     # Trait<args>::name: a member type the arguments choose
+    if member:
+        text = member.group(1)
+    elif text.endswith("::type"):
         text = text[: -len("::type")]
     if text.endswith("*"):
         pointee = parse_spelling(text[:-1], lookup)
@@ -130,6 +139,8 @@ def parse_spelling(text: str, lookup) -> CType | None:
     else:
         base = text
     name = base.split("::")[-1].strip()
+    if member:
+        return lookup(name, args, member.group(2))
     if name in ("RegTensor",) and args:
         lanes = parse_spelling(args[0], lookup)
         return CType("vec", lanes.etype) if lanes is not None and lanes.is_scalar else None

@@ -186,10 +186,12 @@ class Lowering:
                 else CppError(f"unsupported type '{ctype.spelling}'")
         return result
 
-    def lookup_type(self, name: str, args):
+    def lookup_type(self, name: str, args, member=None):
         if name in ("conditional_t", "conditional") and len(args) == 3:
             chosen = args[1] if self.truth(self.template_arg_value(args[0], None)) else args[2]
             return self.type_from_text(chosen)
+        if member is not None:
+            return self.member_type(name, args, member)
         for frame in reversed(self.frames):
             if name in frame.targs:
                 value = frame.targs[name]
@@ -207,6 +209,32 @@ class Lowering:
         if struct is not None:
             return CType("struct", name=name)
         return None
+
+    def member_type(self, name: str, args, member: str) -> CType | None:
+        """`Name<args>::member`: the member typedef of the explicit specialisation of class template
+        Name the arguments choose, else of the primary template with its parameters bound to them."""
+        values = [self.template_arg_value(arg, None) for arg in args]
+        for special in self.index.specialisations(name):
+            written = split_template_args(special.displayname[special.displayname.index("<") + 1:-1])
+            if [self.template_arg_value(arg, None) for arg in written] == values:
+                return self.member_typedef(special, member, {})
+        primary = self.index.class_template(name)
+        if primary is None:
+            return None
+        params = [p.spelling for p in primary.get_children()
+                  if p.kind.name in ("TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER")]
+        return self.member_typedef(primary, member, dict(zip(params, values)))
+
+    def member_typedef(self, cls, member: str, targs: dict) -> CType | None:
+        decl = next((c for c in cls.get_children() if c.kind.name in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL")
+                     and c.spelling == member), None)
+        if decl is None:
+            return None
+        self.frames.append(Frame(targs=targs))      # the typedef's text names the template's parameters
+        try:
+            return parse_spelling(decl.underlying_typedef_type.spelling, self.lookup_type)
+        finally:
+            self.frames.pop()
 
     def type_from_text(self, text: str) -> CType | None:
         return parse_spelling(text, self.lookup_type)
@@ -1154,7 +1182,7 @@ class Lowering:
 
     def template_arg_value(self, text: str, c):
         """A template argument's text as a Const: a type, an enum member, a constexpr name, a type
-        trait's value or a number."""
+        trait's value, a bool literal or a number."""
         trait = self.trait_value(text, c)
         if trait is not None:
             return trait
@@ -1175,6 +1203,8 @@ class Lowering:
             value = self.outer_variable(c, var)
             if isinstance(value, Const):
                 return value
+        if text.strip() in ("true", "false"):
+            return Const(text.strip() == "true", BOOL)
         try:
             return Const(int(text.rstrip("uUlL"), 0), S64)
         except ValueError:

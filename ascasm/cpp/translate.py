@@ -80,7 +80,7 @@ class TUIndex:
                     self.functions.append(c)
                 continue
             if kind in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL", "ENUM_DECL", "VAR_DECL", "STRUCT_DECL", "CLASS_DECL",
-                        "TYPE_ALIAS_TEMPLATE_DECL"):
+                        "TYPE_ALIAS_TEMPLATE_DECL", "CLASS_TEMPLATE"):
                 self.by_kind.setdefault(kind, {}).setdefault(c.spelling, []).append(c)
             if kind == "ENUM_DECL":
                 for member in c.get_children():
@@ -104,6 +104,16 @@ class TUIndex:
                 if c.is_definition():
                     return c
         return None
+
+    def class_template(self, name):
+        """The definition of class template `name` (a forward declaration has no members)."""
+        return next((c for c in reversed(self.by_kind.get("CLASS_TEMPLATE", {}).get(name, [])) if c.is_definition()),
+                    None)
+
+    def specialisations(self, name):
+        """The explicit (full) specialisations of class template `name`, e.g. `Trait<uint16_t>`."""
+        return [c for kind in ("STRUCT_DECL", "CLASS_DECL") for c in self.by_kind.get(kind, {}).get(name, [])
+                if c.is_definition() and c.displayname.endswith(">")]
 
     def variable(self, name):
         return self._first("VAR_DECL", name)
@@ -146,6 +156,7 @@ class Unit:
     function: object           # the FUNCTION_DECL/FUNCTION_TEMPLATE/CXX_METHOD cursor
     block: object = None       # the block's COMPOUND_STMT for a __VEC_SCOPE__
     number: int = 0            # the block's number in its function (1-based)
+    first_line: int = 0        # the line of the __simd_vf__ or __VEC_SCOPE__ word, which may precede the extent
 
     @property
     def name(self) -> str:
@@ -170,7 +181,7 @@ def find_units(index: TUIndex) -> list[Unit]:
             function = min(following, key=lambda f: f.extent.start.offset, default=None)
             body = _body(function) if function is not None else None
             if body is not None and offset < body.extent.start.offset:
-                units.append(Unit(function))
+                units.append(Unit(function, first_line=macro.extent.start.line))
             continue
         function = next((f for f in in_file if _contains(f, offset)), None)
         if function is None:
@@ -180,7 +191,7 @@ def find_units(index: TUIndex) -> list[Unit]:
         if block is not None:
             count = by_function.setdefault(function.hash, [])
             count.append(block)
-            units.append(Unit(function, block, len(count)))
+            units.append(Unit(function, block, len(count), macro.extent.start.line))
     return units
 
 
@@ -244,7 +255,7 @@ def select_unit(units: list[Unit], entry: str | None, path: str):
             line = int(entry[1:])
         except ValueError:
             raise CppError(f"bad entry {entry!r}: @ takes a line number") from None
-        around = [u for u in units if (u.block or u.function).extent.start.line <= line <=
+        around = [u for u in units if min(u.first_line, (u.block or u.function).extent.start.line) <= line <=
                   (u.block or u.function).extent.end.line]
         if not around:
             raise CppError(f"no vector function or __VEC_SCOPE__ block at line {line} of {path}", notes=listing())
