@@ -1,6 +1,6 @@
 """The Cython engine: runs encoded bytecode (docs/bytecode.md) in place on a MachineState.
 
-Semantics are LANGUAGE.md §4 plus the rules of docs/semantics.md. Loading a program verifies every row
+Semantics are those of docs/language.md and docs/semantics.md. Loading a program verifies every row
 against the ISA table and decodes it once: its operands become the named fields of its family's struct
 (generated, isa.pxi), its access facts byte counts, and its (family, types, sub-operation) the number
 of a kernel compiled for exactly that combination (dispatch.pxi). The run loop then holds no Python

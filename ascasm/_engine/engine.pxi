@@ -119,8 +119,8 @@ cdef inline uint32_t block_bits(int64_t lo, int64_t hi) noexcept nogil:
 
 
 cdef inline void scan_block(Machine* m, int64_t block, uint32_t touched) noexcept nogil:
-    """Note which of the `touched` bytes of a block were written since the latest membar (LANGUAGE.md
-    §5): the executing instruction's hazard spans its first to its last such byte. A block with no
+    """Note which of the `touched` bytes of a block were written since the latest membar (docs/semantics.md
+    "Hazards"): the executing instruction's hazard spans its first to its last such byte. A block with no
     byte touched is not read: a store whose mask has no active lane is not range-checked, so its
     address (and block) may be anywhere."""
     cdef uint32_t hot
