@@ -46,15 +46,22 @@ def test_memory_and_mask_facts_are_given_exactly_where_the_operands_are():
             assert spec.mask.operand in names, spec.text
 
 
-def test_a_family_has_one_syntax_and_its_rows_differ_in_the_sub_operation():
-    """The engine decodes a family's operands by name from one layout, and tells its rows apart by the
-    sub-operation alone."""
+def test_a_familys_rows_differ_in_the_sub_operation_or_the_operand_source():
+    """The engine decodes a family's operands by name, and tells its rows apart by the sub-operation and
+    the source of the second operand (vB or the scalar X: the scalar-operand forms share their family's
+    kernel). So a family has at most two syntaxes, differing only in that operand."""
     families = {}
     for spec in INSNS:
         families.setdefault(spec.family, []).append(spec)
     for family, specs in families.items():
-        assert len({s.syntax for s in specs}) == 1, family
-        assert len({s.sub for s in specs}) == len(specs), family
+        syntaxes = {s.syntax for s in specs}
+        assert len({(s.sub, s.syntax) for s in specs}) == len(specs), family
+        assert len(syntaxes) <= 2, family
+        if len(syntaxes) == 2:
+            vector_form, scalar_form = (syntax.split(", ") for syntax in sorted(syntaxes, key=lambda s: "X" in s))
+            differ = [(v, x) for v, x in zip(vector_form, scalar_form) if v != x]
+            assert len(vector_form) == len(scalar_form) and len(differ) == 1, family
+            assert differ[0][0].startswith("vB.") and differ[0][1] in ("X", "X.T"), family
 
 
 def test_a_row_states_its_mask_once():

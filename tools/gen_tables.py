@@ -115,26 +115,39 @@ _FIELD_TYPES = {Kind.VREG: "int32_t", Kind.PREG: "int32_t", Kind.AREG: "int32_t"
                 Kind.SAT: "int32_t", Kind.PART: "int32_t"}
 
 
+def family_fields(specs) -> list:
+    """(position, operand) of each operand of a family's rows, by field name, each once: the fields of
+    its Args_<family> struct. A family's rows differ at most in an operand's source (a vector register or
+    the scalar X: the `src` axis), so a name sits at the same position in each syntax."""
+    fields = {}
+    for spec in specs:
+        for position, op in enumerate(spec.operands):
+            known = fields.setdefault(field_name(op), (position, op))
+            if known[0] != position or _FIELD_TYPES[known[1].kind] != _FIELD_TYPES[op.kind]:
+                raise SystemExit(f"family {spec.family}: operand {op.name} of {spec.text} differs from its relatives")
+    return sorted(fields.values(), key=lambda item: item[0])
+
+
 def isa_pxi() -> str:
     rows = family_rows()
-    out = [f"# {HEADER}", "# The engine's decode layer: lane and sub-operation tags, the family numbers, and",
-           "# a struct of named operand fields per family (one syntax per family).", ""]
+    out = [f"# {HEADER}", "# The engine's decode layer: lane, sub-operation and operand-source tags, the family numbers,",
+           "# and a struct of named operand fields per family.", ""]
     for tag in families.FLOAT_TAGS:
         width = next(t.width for t in dtypes.TYPES if families.LANE_TYPES.get(t.name) == tag)
         out += [f"ctypedef struct {tag}:", f"    {families.bits_type(width)} bits", ""]
     subs = sorted({spec.sub for spec in table.INSNS if spec.sub})
-    for sub in subs:
-        out += [f"ctypedef struct Op_{sub}:", "    char unused", ""]
+    for tag in [f"Op_{sub}" for sub in subs] + list(families.SOURCES.values()):
+        out += [f"ctypedef struct {tag}:", "    char unused", ""]
     out += ["cdef enum Family:"] + [f"    FAM_{name.upper()} = {n}" for n, name in enumerate(rows, start=1)] + [""]
     for family, specs in rows.items():
-        spec = specs[0]
-        out += [f"cdef struct Args_{family}:    # {spec.syntax or '(no operands)'}"]
-        out += [f"    {_FIELD_TYPES[op.kind]} {field_name(op)}" for op in spec.operands] or ["    char unused"]
+        syntaxes = " | ".join(dict.fromkeys(spec.syntax or "(no operands)" for spec in specs))
+        out += [f"cdef struct Args_{family}:    # {syntaxes}"]
+        out += [f"    {_FIELD_TYPES[op.kind]} {field_name(op)}" for _k, op in family_fields(specs)] or ["    char unused"]
         out += [""]
     out += ["cdef union Args:"] + [f"    Args_{family} {family}" for family in rows] + [""]
     out += ["# the position of each operand in its family's syntax (the trace names registers by it)", "cdef enum:"]
     out += [f"    POS_{family}_{field_name(op)} = {k}" for family, specs in rows.items()
-            for k, op in enumerate(specs[0].operands)] + [""]
+            for k, op in family_fields(specs)] + [""]
     return "\n".join(out)
 
 
@@ -161,13 +174,16 @@ def kernel_modules() -> dict:
 
 def dispatch_pxi() -> str:
     """core.pyx's part: decoding a row's operands, and the KERNELS table each kernel module fills."""
-    rows = family_rows()
     out = [f"# {HEADER}", "", "cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:",
            "    \"\"\"The operand slots of a bytecode row (docs/bytecode.md) as the named fields of its family.\"\"\"",
-           "    cdef int32_t family = ins.family"]
+           "    cdef int64_t opcode = row[0]"]
+    layouts = {}                    # (family, syntax) -> its rows: one decoding each
+    for spec in table.INSNS:
+        layouts.setdefault((spec.family, spec.syntax), []).append(spec)
     keyword = "if"
-    for family, specs in rows.items():
-        out.append(f"    {keyword} family == FAM_{family.upper()}:")
+    for (family, _syntax), specs in layouts.items():
+        opcodes = ", ".join(spec.opname for spec in specs)
+        out.append(f"    {keyword} opcode in ({opcodes},):")
         keyword = "elif"
         slot, body = table.ROW_HEADER, []
         for op in specs[0].operands:

@@ -26,22 +26,9 @@ ctypedef fused vbinary_sub:
     Op_max_merge
     Op_min_merge
 
-ctypedef fused vbinary_x_T:
-    int8_t
-    uint8_t
-    int16_t
-    uint16_t
-    F16
-    BF16
-    int32_t
-    uint32_t
-    float
-
-ctypedef fused vbinary_x_sub:
-    Op_add
-    Op_mul
-    Op_max
-    Op_min
+ctypedef fused vbinary_src:
+    Src_vector
+    Src_scalar
 
 ctypedef fused vunary_T:
     int8_t
@@ -87,25 +74,21 @@ ctypedef fused vshift_sub:
     Op_shl
     Op_shr
 
-ctypedef fused vshift_x_T:
-    int8_t
-    uint8_t
-    int16_t
-    uint16_t
-    int32_t
-    uint32_t
-
-ctypedef fused vshift_x_sub:
-    Op_shl
-    Op_shr
+ctypedef fused vshift_src:
+    Src_vector
+    Src_scalar
 
 ctypedef fused vfma_T:
     F16
     float
 
-ctypedef fused vfma_x_T:
-    F16
-    float
+ctypedef fused vfma_sub:
+    Op_madd
+    Op_axpy
+
+ctypedef fused vfma_src:
+    Src_vector
+    Src_scalar
 
 ctypedef fused vcompound_T:
     F16
@@ -115,12 +98,9 @@ ctypedef fused vcompound_sub:
     Op_prelu
     Op_abssub
 
-ctypedef fused vcompound_x_T:
-    F16
-    float
-
-ctypedef fused vcompound_x_sub:
-    Op_prelu
+ctypedef fused vcompound_src:
+    Src_vector
+    Src_scalar
 
 ctypedef fused vmull_T:
     int32_t

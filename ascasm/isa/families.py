@@ -6,7 +6,10 @@ operation at run time. The axes:
 
 - "T" / "U": the element type of type slot 0 / 1, as the engine's lane type (LANE_TYPES);
 - "TW" / "UW": only the width of that type, as an unsigned integer (moves: the bits are all that matter);
-- "sub": the row's sub-operation, as a tag type `Op_<sub>`.
+- "sub": the row's sub-operation, as a tag type `Op_<sub>`;
+- "src": where the second operand of an element-wise family comes from: a vector register's lanes, or
+  the scalar operand X in every lane (the scalar-operand forms, `vadds` beside `vadd`), as a tag type
+  (SOURCES). The kernel reads it through engine.pxi's `second_operand`, so both forms share one body.
 """
 from __future__ import annotations
 
@@ -19,6 +22,10 @@ LANE_TYPES = {"s8": "int8_t", "u8": "uint8_t", "s16": "int16_t", "u16": "uint16_
               "u32": "uint32_t", "s64": "int64_t", "u64": "uint64_t", "f16": "F16", "bf16": "BF16",
               "f32": "float", "e4m3": "E4M3", "e5m2": "E5M2"}
 FLOAT_TAGS = ("F16", "BF16", "E4M3", "E5M2")      # struct tags, by bits
+
+
+# the "src" axis: the tag of a row whose second operand is a vector register, and of one whose is X
+SOURCES = {"vector": "Src_vector", "scalar": "Src_scalar"}
 
 
 def bits_type(width: int) -> str:
@@ -40,19 +47,19 @@ AXES = {
     "vsta_norm": ("TW",), "vsta_first": ("TW",), "vsta_pack": ("TW",), "vsta_packv2": (), "vsta_intlv": ("TW",),
     "mask_store_norm": (), "mask_store_pack": (), "vsct": ("TW", "UW"),
     "reduce_sum": ("U",), "reduce_maxmin": ("T", "sub"),
-    "vdup": ("T",), "vdup_masked": ("T",), "vci": ("T",), "vbinary": ("T", "sub"), "vbinary_x": ("T", "sub"),
-    "vunary": ("T", "sub"), "vcmp": ("T", "sub"), "vsel": ("TW",), "pcnt": (), "vlogic": ("TW", "sub"),
+    "vdup": ("T",), "vdup_masked": ("T",), "vci": ("T",), "vbinary": ("T", "sub", "src"),
+    "vunary": ("T", "sub"), "vcmp": ("T", "sub", "src"), "vsel": ("TW",), "pcnt": (), "vlogic": ("TW", "sub"),
     # conversions, specialised by the two widths and the rounding mode (the types' encodings
     # are read from the row's type codes: a kernel per type pair would be hundreds)
     "vcvt": ("TW", "UW", "sub"), "vtrc": ("T", "sub"),
     # compute families
-    "vcmp_x": ("T", "sub"), "vnot": ("TW",), "vshift": ("T", "sub"), "vshift_x": ("T", "sub"),
-    "vmov": ("TW",), "vfma": ("T",), "vfma_x": ("T",),
+    "vnot": ("TW",), "vshift": ("T", "sub", "src"),
+    "vmov": ("TW",), "vfma": ("T", "sub", "src"),
     "vintlv": ("TW",), "vdintlv": ("TW",), "vunpack": ("T", "U", "sub"),
     "reduce_sum_block": ("U",), "reduce_maxmin_block": ("T", "sub"),
     "vpack": ("TW", "UW", "sub"), "mask_pack": ("sub",), "mask_unpack": ("sub",),
     "vhist": ("sub",), "mask_select": (), "mask_intlv": (), "mask_dintlv": (),
-    "vcompound": ("T", "sub"), "vcompound_x": ("T", "sub"), "vpairsum": ("T",),
+    "vcompound": ("T", "sub", "src"), "vpairsum": ("T",),
     "vci_desc": ("T",), "vdup_lane": ("TW",), "vmull": ("T",),
     # squeeze, special registers, unaligned store streams
     "vsqz": ("TW", "sub"), "vusqz": ("TW",), "spr_clear": (), "vstus": ("TW",), "vstur": ("TW",), "vstas": ("sub",),
@@ -82,5 +89,7 @@ def axis_value(axis: str, spec, types: tuple) -> str:
     """The C type a row (spec with `types`) passes for one axis of its family."""
     if axis == "sub":
         return f"Op_{spec.sub}"
+    if axis == "src":
+        return SOURCES["scalar" if any(op.name == "X" for op in spec.operands) else "vector"]
     etype = types[0 if axis[0] == "T" else 1]
     return bits_type(etype.width) if axis.endswith("W") else lane_type(etype)

@@ -150,7 +150,8 @@ class InsnSpec:
     mnemonic: str                 # canonical lower-case mnemonic, mode suffix included ("vsta.pack")
     form: str                     # "" or the name of an overload ("mask" for `vsta [addr], pS`)
     syntax: str                   # operands as written in help, e.g. "[base], vS.T, vI.U, pM"
-    family: str                   # executor family: one function per family in each executor, one syntax
+    family: str                   # executor family: one function per family in each executor; one syntax,
+                                  # or two when the second operand may be X (vadds beside vadd)
     summary: str
     ref: str                      # the public page(s) it implements, or the docs section deciding it
     types: tuple = ()             # accepted type tuples, one ElemType per type slot
@@ -501,7 +502,7 @@ INSNS: tuple[InsnSpec, ...] = (
     *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vbinary", f"active lanes: vD = {s}; inactive lanes 0",
                page(m) + _SOURCE_OF_64_BIT.get(m, ""), types=_single(types), sub=m[1:], mask=_LANE_MASK)
       for m, (s, types) in _VECTOR_OPS.items()),
-    *(InsnSpec(m + "s", "", "vD.T, vA.T, X.T, pM", "vbinary_x", f"active lanes: vD = {s.replace('vB', 'X')}; inactive lanes 0",
+    *(InsnSpec(m + "s", "", "vD.T, vA.T, X.T, pM", "vbinary", f"active lanes: vD = {s.replace('vB', 'X')}; inactive lanes 0",
                page(m + "s"), types=_single(_SCALAR_FORM_TYPES[m + "s"]), sub=m[1:], mask=_LANE_MASK)
       for m, (s, _types) in _VECTOR_OPS.items() if m != "vsub"),
     *(InsnSpec("vcmp." + c, "", "pD, vA.T, vB.T, pM", "vcmp",
@@ -553,7 +554,7 @@ INSNS: tuple[InsnSpec, ...] = (
              "active lanes: vD = sqrt(vA) correctly rounded, subnormal inputs kept (the pages' Subnormal mode); "
              "inactive lanes 0", page("vsqrt") + "; Reg::Sqrt SqrtAlgo::PRECISION_0ULP_FTZ_FALSE",
              types=_single(HALF_FLOAT_TYPES), sub="sqrt_nftz", mask=_LANE_MASK),
-    *(InsnSpec("vcmps." + c, "", "pD, vA.T, X.T, pM", "vcmp_x",
+    *(InsnSpec("vcmps." + c, "", "pD, vA.T, X.T, pM", "vcmp",
                f"pD bit i*W = 1 for each active lane i with vA {op} X, every other bit 0",
                f"asc_{c}_scalar", types=_single(ARITH_TYPES), sub=c,
                mask=MaskUse("pM", "T", "zero-bits"))
@@ -565,7 +566,7 @@ INSNS: tuple[InsnSpec, ...] = (
                f"T's width signed); {rule}; inactive lanes 0", f"asc_{page}",
                types=SHIFT_PAIRS, sub=m[1:], mask=_LANE_MASK)
       for m, op, rule, page in _SHIFTS),
-    *(InsnSpec(m + "s", "", "vD.T, vA.T, X, pM", "vshift_x", f"active lanes: vD = vA {op} X (X: the low 16 bits, "
+    *(InsnSpec(m + "s", "", "vD.T, vA.T, X, pM", "vshift", f"active lanes: vD = vA {op} X (X: the low 16 bits, "
                f"signed, as the page's int16_t); {rule}; inactive lanes 0",
                f"asc_{page}_scalar", types=_single(tuple(d for d, _ in SHIFT_PAIRS)),
                sub=m[1:], mask=_LANE_MASK)
@@ -578,7 +579,7 @@ INSNS: tuple[InsnSpec, ...] = (
              "active lanes: vD = vD * vA + vB, rounded once (fused, as the precision appendix says of MulDstAdd); "
              "inactive lanes 0", "asc_madd", types=_single(HALF_FLOAT_TYPES),
              sub="madd", mask=_LANE_MASK, rw=("vD",)),
-    InsnSpec("vaxpy", "", "vD.T, vA.T, X.T, pM", "vfma_x",
+    InsnSpec("vaxpy", "", "vD.T, vA.T, X.T, pM", "vfma",
              "active lanes: vD = vA * X + vD, rounded once (fused, as the precision appendix says of Axpy); "
              "inactive lanes 0", "asc_axpy", types=_single(HALF_FLOAT_TYPES),
              sub="axpy", mask=_LANE_MASK, rw=("vD",)),
@@ -651,7 +652,7 @@ INSNS: tuple[InsnSpec, ...] = (
              "active lanes: vD = |vA - vB|, the difference rounded once (the precision appendix: Abs(Sub)); "
              "inactive lanes 0", "asc_abs_sub", types=_single(HALF_FLOAT_TYPES),
              sub="abssub", mask=_LANE_MASK),
-    InsnSpec("vleakyrelu", "", "vD.T, vA.T, X.T, pM", "vcompound_x",
+    InsnSpec("vleakyrelu", "", "vD.T, vA.T, X.T, pM", "vcompound",
              "active lanes: vD = vA where its sign bit is clear (as table 24 of the boundary-values appendix shows), else vA * X rounded "
              "once; inactive lanes 0", page("vleakyrelu"),
              types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
