@@ -20,6 +20,13 @@ def test_engine_handles_exactly_the_table_opcodes():
     assert set(compiled_engine().HANDLED) == set(OPCODES.values())
 
 
+def test_opcodes_follow_the_names_not_the_row_order():
+    """The bytecode is never stored, so opcodes may follow any rule: the sorted names, which leaves a
+    row free to move beside its relatives."""
+    assert [name for name, _number in sorted(OPCODES.items(), key=lambda item: item[1])] == sorted(OPCODES)
+    assert sorted(OPCODES.values()) == list(range(1, len(INSNS) + 1))
+
+
 def test_rows_fit_the_bytecode_width():
     for spec in INSNS:
         assert table.ROW_HEADER + sum(op.kind.slots for op in spec.operands) <= ROW_WIDTH

@@ -30,6 +30,14 @@ ctypedef fused vbinary_src:
     Src_vector
     Src_scalar
 
+ctypedef fused vmull_T:
+    int32_t
+    uint32_t
+
+ctypedef fused vcarry_sub:
+    Op_add
+    Op_sub
+
 ctypedef fused vunary_T:
     int8_t
     int16_t
@@ -46,6 +54,30 @@ ctypedef fused vunary_sub:
     Op_sqrt_nftz
     Op_ln
     Op_relu
+
+ctypedef fused vcompound_T:
+    F16
+    float
+
+ctypedef fused vcompound_sub:
+    Op_prelu
+    Op_abssub
+
+ctypedef fused vcompound_src:
+    Src_vector
+    Src_scalar
+
+ctypedef fused vfma_T:
+    F16
+    float
+
+ctypedef fused vfma_sub:
+    Op_madd
+    Op_axpy
+
+ctypedef fused vfma_src:
+    Src_vector
+    Src_scalar
 
 ctypedef fused vlogic_TW:
     uint8_t
@@ -77,37 +109,5 @@ ctypedef fused vshift_sub:
 ctypedef fused vshift_src:
     Src_vector
     Src_scalar
-
-ctypedef fused vfma_T:
-    F16
-    float
-
-ctypedef fused vfma_sub:
-    Op_madd
-    Op_axpy
-
-ctypedef fused vfma_src:
-    Src_vector
-    Src_scalar
-
-ctypedef fused vcompound_T:
-    F16
-    float
-
-ctypedef fused vcompound_sub:
-    Op_prelu
-    Op_abssub
-
-ctypedef fused vcompound_src:
-    Src_vector
-    Src_scalar
-
-ctypedef fused vmull_T:
-    int32_t
-    uint32_t
-
-ctypedef fused vcarry_sub:
-    Op_add
-    Op_sub
 
 cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k

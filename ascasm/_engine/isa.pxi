@@ -181,119 +181,119 @@ cdef enum Family:
     FAM_SCALAR_ALU = 2
     FAM_SCALAR_LOAD = 3
     FAM_SCALAR_STORE = 4
-    FAM_BRANCH = 5
-    FAM_COND_BRANCH = 6
-    FAM_MEMBAR = 7
-    FAM_HALT = 8
-    FAM_MASK_PATTERN = 9
-    FAM_MASK_UPDATE = 10
-    FAM_ITER_SET = 11
-    FAM_ITER_SCALED = 12
-    FAM_MASK_LOGIC = 13
-    FAM_MASK_NOT = 14
-    FAM_MASK_MOVE = 15
-    FAM_VLD_NORM = 16
-    FAM_VLD_BRC = 17
-    FAM_VLD_US = 18
-    FAM_VLD_DS = 19
-    FAM_VLD_UNPK = 20
-    FAM_VLD_DINTLV = 21
-    FAM_MASK_LOAD_NORM = 22
-    FAM_MASK_LOAD_US = 23
-    FAM_MASK_LOAD_DS = 24
-    FAM_VGAT = 25
-    FAM_VSTA_NORM = 26
-    FAM_VSTA_FIRST = 27
-    FAM_VSTA_PACK = 28
-    FAM_VSTA_PACKV2 = 29
-    FAM_VSTA_INTLV = 30
-    FAM_MASK_STORE_NORM = 31
-    FAM_MASK_STORE_PACK = 32
-    FAM_VSCT = 33
-    FAM_REDUCE_SUM = 34
-    FAM_REDUCE_MAXMIN = 35
-    FAM_VDUP = 36
-    FAM_VDUP_MASKED = 37
-    FAM_VCI = 38
-    FAM_VBINARY = 39
-    FAM_VCMP = 40
-    FAM_VSEL = 41
-    FAM_PCNT = 42
-    FAM_VUNARY = 43
-    FAM_VLOGIC = 44
-    FAM_VCVT = 45
-    FAM_VTRC = 46
-    FAM_VNOT = 47
-    FAM_VSHIFT = 48
-    FAM_VMOV = 49
-    FAM_VFMA = 50
-    FAM_VINTLV = 51
-    FAM_VDINTLV = 52
-    FAM_VUNPACK = 53
-    FAM_REDUCE_SUM_BLOCK = 54
-    FAM_REDUCE_MAXMIN_BLOCK = 55
-    FAM_VPACK = 56
-    FAM_MASK_PACK = 57
-    FAM_MASK_UNPACK = 58
-    FAM_VHIST = 59
-    FAM_MASK_SELECT = 60
-    FAM_MASK_INTLV = 61
-    FAM_MASK_DINTLV = 62
-    FAM_VCOMPOUND = 63
-    FAM_VCI_DESC = 64
-    FAM_VDUP_LANE = 65
-    FAM_VMULL = 66
-    FAM_VPAIRSUM = 67
-    FAM_VSQZ = 68
-    FAM_VUSQZ = 69
-    FAM_SPR_CLEAR = 70
-    FAM_VSTUS = 71
-    FAM_VSTUR = 72
-    FAM_VSTAS = 73
-    FAM_VLDAS = 74
-    FAM_VLDUS = 75
-    FAM_VLDUS_POST = 76
-    FAM_VLD_BLK = 77
-    FAM_VLD_E2B = 78
-    FAM_VLD_UNPK4 = 79
-    FAM_VGATB = 80
-    FAM_VLDU = 81
-    FAM_VSTU = 82
-    FAM_VSTU_COUNT = 83
-    FAM_SCALAR_FMOV = 84
-    FAM_SCALAR_FALU = 85
-    FAM_SCALAR_FCVT = 86
-    FAM_VCARRY = 87
-    FAM_MASK_SPR_SET = 88
-    FAM_MASK_SPR_READ = 89
-    FAM_VDUP_MERGE = 90
-    FAM_VDUP_LANE_MERGE = 91
-    FAM_SPR_SET_CTRL = 92
-    FAM_VLD_NORM_PU = 93
-    FAM_VLD_US_PU = 94
-    FAM_VLD_DS_PU = 95
-    FAM_VLD_UNPK_PU = 96
-    FAM_VLD_DINTLV_PU = 97
-    FAM_MASK_LOAD_NORM_PU = 98
-    FAM_MASK_LOAD_US_PU = 99
-    FAM_MASK_LOAD_DS_PU = 100
-    FAM_VSTA_NORM_PU = 101
-    FAM_MASK_STORE_NORM_PU = 102
-    FAM_VSTA_FIRST_PU = 103
-    FAM_VSTA_PACK_PU = 104
-    FAM_MASK_STORE_PACK_PU = 105
-    FAM_VSTUS_PU = 106
-    FAM_VSTA_PACKV2_PU = 107
-    FAM_VLD_BRC_PU = 108
-    FAM_VLD_BLK_PU = 109
-    FAM_VLD_E2B_PU = 110
-    FAM_VLD_UNPK4_PU = 111
-    FAM_LOOP = 112
-    FAM_ENDLOOP = 113
-    FAM_ITER_LOOPS = 114
-    FAM_VSTAS_POST = 115
-    FAM_MASK_MOVE_MASKED = 116
-    FAM_MASK_FROM_VECTOR = 117
+    FAM_SCALAR_FMOV = 5
+    FAM_SCALAR_FALU = 6
+    FAM_SCALAR_FCVT = 7
+    FAM_BRANCH = 8
+    FAM_COND_BRANCH = 9
+    FAM_LOOP = 10
+    FAM_ENDLOOP = 11
+    FAM_MEMBAR = 12
+    FAM_HALT = 13
+    FAM_MASK_PATTERN = 14
+    FAM_MASK_UPDATE = 15
+    FAM_PCNT = 16
+    FAM_ITER_SET = 17
+    FAM_ITER_SCALED = 18
+    FAM_ITER_LOOPS = 19
+    FAM_MASK_LOGIC = 20
+    FAM_MASK_NOT = 21
+    FAM_MASK_SELECT = 22
+    FAM_MASK_MOVE = 23
+    FAM_MASK_MOVE_MASKED = 24
+    FAM_MASK_FROM_VECTOR = 25
+    FAM_MASK_PACK = 26
+    FAM_MASK_UNPACK = 27
+    FAM_MASK_INTLV = 28
+    FAM_MASK_DINTLV = 29
+    FAM_MASK_SPR_SET = 30
+    FAM_MASK_SPR_READ = 31
+    FAM_VLD_NORM = 32
+    FAM_VLD_NORM_PU = 33
+    FAM_VLD_BRC = 34
+    FAM_VLD_BRC_PU = 35
+    FAM_VLD_US = 36
+    FAM_VLD_US_PU = 37
+    FAM_VLD_DS = 38
+    FAM_VLD_DS_PU = 39
+    FAM_VLD_UNPK = 40
+    FAM_VLD_UNPK_PU = 41
+    FAM_VLD_DINTLV = 42
+    FAM_VLD_DINTLV_PU = 43
+    FAM_VLD_BLK = 44
+    FAM_VLD_BLK_PU = 45
+    FAM_VLD_E2B = 46
+    FAM_VLD_E2B_PU = 47
+    FAM_VLD_UNPK4 = 48
+    FAM_VLD_UNPK4_PU = 49
+    FAM_MASK_LOAD_NORM = 50
+    FAM_MASK_LOAD_NORM_PU = 51
+    FAM_MASK_LOAD_US = 52
+    FAM_MASK_LOAD_US_PU = 53
+    FAM_MASK_LOAD_DS = 54
+    FAM_MASK_LOAD_DS_PU = 55
+    FAM_VGAT = 56
+    FAM_VGATB = 57
+    FAM_VLDU = 58
+    FAM_VLDAS = 59
+    FAM_VLDUS = 60
+    FAM_VLDUS_POST = 61
+    FAM_VSTA_NORM = 62
+    FAM_VSTA_NORM_PU = 63
+    FAM_VSTA_FIRST = 64
+    FAM_VSTA_FIRST_PU = 65
+    FAM_VSTA_PACK = 66
+    FAM_VSTA_PACK_PU = 67
+    FAM_VSTA_PACKV2 = 68
+    FAM_VSTA_PACKV2_PU = 69
+    FAM_VSTA_INTLV = 70
+    FAM_MASK_STORE_NORM = 71
+    FAM_MASK_STORE_NORM_PU = 72
+    FAM_MASK_STORE_PACK = 73
+    FAM_MASK_STORE_PACK_PU = 74
+    FAM_VSCT = 75
+    FAM_VSTU = 76
+    FAM_VSTU_COUNT = 77
+    FAM_VSTUS = 78
+    FAM_VSTUS_PU = 79
+    FAM_VSTUR = 80
+    FAM_VSTAS = 81
+    FAM_VSTAS_POST = 82
+    FAM_VBINARY = 83
+    FAM_VMULL = 84
+    FAM_VCARRY = 85
+    FAM_VUNARY = 86
+    FAM_VCOMPOUND = 87
+    FAM_VFMA = 88
+    FAM_VLOGIC = 89
+    FAM_VNOT = 90
+    FAM_VSHIFT = 91
+    FAM_VCMP = 92
+    FAM_VSEL = 93
+    FAM_VSQZ = 94
+    FAM_VDUP = 95
+    FAM_VDUP_MASKED = 96
+    FAM_VDUP_MERGE = 97
+    FAM_VDUP_LANE = 98
+    FAM_VDUP_LANE_MERGE = 99
+    FAM_VMOV = 100
+    FAM_VCI = 101
+    FAM_VCI_DESC = 102
+    FAM_VINTLV = 103
+    FAM_VDINTLV = 104
+    FAM_VPACK = 105
+    FAM_VUNPACK = 106
+    FAM_VUSQZ = 107
+    FAM_REDUCE_SUM = 108
+    FAM_REDUCE_MAXMIN = 109
+    FAM_REDUCE_SUM_BLOCK = 110
+    FAM_REDUCE_MAXMIN_BLOCK = 111
+    FAM_VPAIRSUM = 112
+    FAM_VHIST = 113
+    FAM_VCVT = 114
+    FAM_VTRC = 115
+    FAM_SPR_CLEAR = 116
+    FAM_SPR_SET_CTRL = 117
 
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
@@ -312,6 +312,19 @@ cdef struct Args_scalar_store:    # [addr], sS.T
     Addr addr
     int32_t sS
 
+cdef struct Args_scalar_fmov:    # sD.T, X.T
+    int32_t sD
+    SVal x
+
+cdef struct Args_scalar_falu:    # sD.T, sA.T, X.T
+    int32_t sD
+    int32_t sA
+    SVal x
+
+cdef struct Args_scalar_fcvt:    # sD.T, sA.U
+    int32_t sD
+    int32_t sA
+
 cdef struct Args_branch:    # LABEL
     int64_t label
 
@@ -319,6 +332,12 @@ cdef struct Args_cond_branch:    # sA, X, LABEL
     int32_t sA
     SVal x
     int64_t label
+
+cdef struct Args_loop:    # X
+    SVal x
+
+cdef struct Args_endloop:    # (no operands)
+    char unused
 
 cdef struct Args_membar:    # [KIND]
     int32_t kind
@@ -334,6 +353,10 @@ cdef struct Args_mask_update:    # pD.bW, sN
     int32_t pD
     int32_t sN
 
+cdef struct Args_pcnt:    # sD, pM.bW
+    int32_t sD
+    int32_t pM
+
 cdef struct Args_iter_set:    # aD.bW, X
     int32_t aD
     SVal x
@@ -342,6 +365,13 @@ cdef struct Args_iter_scaled:    # aD.bW, sI, STRIDE
     int32_t aD
     int32_t sI
     int64_t stride
+
+cdef struct Args_iter_loops:    # aD.bW, X0, [X1], [X2], [X3]
+    int32_t aD
+    SVal x0
+    SVal x1
+    SVal x2
+    SVal x3
 
 cdef struct Args_mask_logic:    # pD, pA, pB, pG
     int32_t pD
@@ -354,46 +384,162 @@ cdef struct Args_mask_not:    # pD, pS, pG
     int32_t pS
     int32_t pG
 
+cdef struct Args_mask_select:    # pD, pA, pB, pG
+    int32_t pD
+    int32_t pA
+    int32_t pB
+    int32_t pG
+
 cdef struct Args_mask_move:    # pD, pS
     int32_t pD
     int32_t pS
+
+cdef struct Args_mask_move_masked:    # pD, pS, pM
+    int32_t pD
+    int32_t pS
+    int32_t pM
+
+cdef struct Args_mask_from_vector:    # pD, vS.T, BLOCK
+    int32_t pD
+    int32_t vS
+    int64_t block
+
+cdef struct Args_mask_pack:    # pD, pS
+    int32_t pD
+    int32_t pS
+
+cdef struct Args_mask_unpack:    # pD, pS
+    int32_t pD
+    int32_t pS
+
+cdef struct Args_mask_intlv:    # pD0.bW, pD1, pA, pB
+    int32_t pD0
+    int32_t pD1
+    int32_t pA
+    int32_t pB
+
+cdef struct Args_mask_dintlv:    # pD0.bW, pD1, pA, pB
+    int32_t pD0
+    int32_t pD1
+    int32_t pA
+    int32_t pB
+
+cdef struct Args_mask_spr_set:    # sH, sL
+    int32_t sH
+    int32_t sL
+
+cdef struct Args_mask_spr_read:    # pD.bW
+    int32_t pD
 
 cdef struct Args_vld_norm:    # vD.T, [addr]
     int32_t vD
     Addr addr
 
+cdef struct Args_vld_norm_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
 cdef struct Args_vld_brc:    # vD.T, [addr]
     int32_t vD
     Addr addr
+
+cdef struct Args_vld_brc_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
 
 cdef struct Args_vld_us:    # vD.T, [addr]
     int32_t vD
     Addr addr
 
+cdef struct Args_vld_us_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
 cdef struct Args_vld_ds:    # vD.T, [addr]
     int32_t vD
     Addr addr
 
+cdef struct Args_vld_ds_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
 cdef struct Args_vld_unpk:    # vD.T, [addr]
     int32_t vD
     Addr addr
+
+cdef struct Args_vld_unpk_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
 
 cdef struct Args_vld_dintlv:    # vD0.T, vD1.T, [addr]
     int32_t vD0
     int32_t vD1
     Addr addr
 
+cdef struct Args_vld_dintlv_pu:    # vD0.T, vD1.T, [sB], X
+    int32_t vD0
+    int32_t vD1
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_blk:    # vD.T, [addr]
+    int32_t vD
+    Addr addr
+
+cdef struct Args_vld_blk_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_e2b:    # vD.T, [addr]
+    int32_t vD
+    Addr addr
+
+cdef struct Args_vld_e2b_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
+cdef struct Args_vld_unpk4:    # vD.T, [addr]
+    int32_t vD
+    Addr addr
+
+cdef struct Args_vld_unpk4_pu:    # vD.T, [sB], X
+    int32_t vD
+    int32_t sb
+    SVal x
+
 cdef struct Args_mask_load_norm:    # pD, [addr]
     int32_t pD
     Addr addr
+
+cdef struct Args_mask_load_norm_pu:    # pD, [sB], X
+    int32_t pD
+    int32_t sb
+    SVal x
 
 cdef struct Args_mask_load_us:    # pD, [addr]
     int32_t pD
     Addr addr
 
+cdef struct Args_mask_load_us_pu:    # pD, [sB], X
+    int32_t pD
+    int32_t sb
+    SVal x
+
 cdef struct Args_mask_load_ds:    # pD, [addr]
     int32_t pD
     Addr addr
+
+cdef struct Args_mask_load_ds_pu:    # pD, [sB], X
+    int32_t pD
+    int32_t sb
+    SVal x
 
 cdef struct Args_vgat:    # vD.T, [base], vI.U, pM
     int32_t vD
@@ -401,24 +547,72 @@ cdef struct Args_vgat:    # vD.T, [base], vI.U, pM
     int32_t vI
     int32_t pM
 
+cdef struct Args_vgatb:    # vD.T, [base], vI.U, pM
+    int32_t vD
+    Addr base
+    int32_t vI
+    int32_t pM
+
+cdef struct Args_vldu:    # vD.T, [addr]
+    int32_t vD
+    Addr addr
+
+cdef struct Args_vldas:    # qL, [addr]
+    int32_t qL
+    Addr addr
+
+cdef struct Args_vldus:    # vD.T, qL, [addr]
+    int32_t vD
+    int32_t qL
+    Addr addr
+
+cdef struct Args_vldus_post:    # vD.T, qL, [sB], X
+    int32_t vD
+    int32_t qL
+    int32_t sb
+    SVal x
+
 cdef struct Args_vsta_norm:    # [addr], vS.T, pM
     Addr addr
     int32_t vS
     int32_t pM
 
+cdef struct Args_vsta_norm_pu:    # [sB], vS.T, pM, X
+    int32_t sb
+    int32_t vS
+    int32_t pM
+    SVal x
+
 cdef struct Args_vsta_first:    # [addr], vS.T
     Addr addr
     int32_t vS
+
+cdef struct Args_vsta_first_pu:    # [sB], vS.T, X
+    int32_t sb
+    int32_t vS
+    SVal x
 
 cdef struct Args_vsta_pack:    # [addr], vS.T, pM
     Addr addr
     int32_t vS
     int32_t pM
 
+cdef struct Args_vsta_pack_pu:    # [sB], vS.T, pM, X
+    int32_t sb
+    int32_t vS
+    int32_t pM
+    SVal x
+
 cdef struct Args_vsta_packv2:    # [addr], vS.T, pM
     Addr addr
     int32_t vS
     int32_t pM
+
+cdef struct Args_vsta_packv2_pu:    # [sB], vS.T, pM, X
+    int32_t sb
+    int32_t vS
+    int32_t pM
+    SVal x
 
 cdef struct Args_vsta_intlv:    # [addr], vS0.T, vS1.T
     Addr addr
@@ -429,9 +623,19 @@ cdef struct Args_mask_store_norm:    # [addr], pS
     Addr addr
     int32_t pS
 
+cdef struct Args_mask_store_norm_pu:    # [sB], pS, X
+    int32_t sb
+    int32_t pS
+    SVal x
+
 cdef struct Args_mask_store_pack:    # [addr], pS
     Addr addr
     int32_t pS
+
+cdef struct Args_mask_store_pack_pu:    # [sB], pS, X
+    int32_t sb
+    int32_t pS
+    SVal x
 
 cdef struct Args_vsct:    # [base], vS.T, vI.U, pM
     Addr base
@@ -439,30 +643,94 @@ cdef struct Args_vsct:    # [base], vS.T, vI.U, pM
     int32_t vI
     int32_t pM
 
-cdef struct Args_reduce_sum:    # vD.T, vS.U, pM
-    int32_t vD
+cdef struct Args_vstu:    # [addr], vS.T
+    Addr addr
     int32_t vS
-    int32_t pM
 
-cdef struct Args_reduce_maxmin:    # vD.T, vS.T, pM
-    int32_t vD
+cdef struct Args_vstu_count:    # [addr], vS.T, X
+    Addr addr
     int32_t vS
-    int32_t pM
-
-cdef struct Args_vdup:    # vD.T, X.T
-    int32_t vD
     SVal x
 
-cdef struct Args_vdup_masked:    # vD.T, X.T, pM
-    int32_t vD
+cdef struct Args_vstus:    # [addr], uS, vS.T, X
+    Addr addr
+    int32_t uS
+    int32_t vS
     SVal x
-    int32_t pM
 
-cdef struct Args_vci:    # vD.T, X.T
-    int32_t vD
+cdef struct Args_vstus_pu:    # [sB], uS, vS.T, X
+    int32_t sb
+    int32_t uS
+    int32_t vS
+    SVal x
+
+cdef struct Args_vstur:    # [base], uS, vS.T
+    Addr base
+    int32_t uS
+    int32_t vS
+
+cdef struct Args_vstas:    # [addr], uS
+    Addr addr
+    int32_t uS
+
+cdef struct Args_vstas_post:    # [sB], uS.T, X
+    int32_t sb
+    int32_t uS
     SVal x
 
 cdef struct Args_vbinary:    # vD.T, vA.T, vB.T, pM | vD.T, vA.T, X.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    SVal x
+    int32_t pM
+
+cdef struct Args_vmull:    # vD0.T, vD1.T, vA.T, vB.T, pM
+    int32_t vD0
+    int32_t vD1
+    int32_t vA
+    int32_t vB
+    int32_t pM
+
+cdef struct Args_vcarry:    # pD, vD.T, vA.T, vB.T, pC, pM
+    int32_t pD
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    int32_t pC
+    int32_t pM
+
+cdef struct Args_vunary:    # vD.T, vA.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t pM
+
+cdef struct Args_vcompound:    # vD.T, vA.T, vB.T, pM | vD.T, vA.T, X.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    SVal x
+    int32_t pM
+
+cdef struct Args_vfma:    # vD.T, vA.T, vB.T, pM | vD.T, vA.T, X.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    SVal x
+    int32_t pM
+
+cdef struct Args_vlogic:    # vD.T, vA.T, vB.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    int32_t pM
+
+cdef struct Args_vnot:    # vD.T, vA.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t pM
+
+cdef struct Args_vshift:    # vD.T, vA.T, vB.U, pM | vD.T, vA.T, X, pM
     int32_t vD
     int32_t vA
     int32_t vB
@@ -482,19 +750,100 @@ cdef struct Args_vsel:    # vD.T, vA.T, vB.T, pM
     int32_t vB
     int32_t pM
 
-cdef struct Args_pcnt:    # sD, pM.bW
-    int32_t sD
+cdef struct Args_vsqz:    # vD.T, vS.T, pM
+    int32_t vD
+    int32_t vS
     int32_t pM
 
-cdef struct Args_vunary:    # vD.T, vA.T, pM
+cdef struct Args_vdup:    # vD.T, X.T
+    int32_t vD
+    SVal x
+
+cdef struct Args_vdup_masked:    # vD.T, X.T, pM
+    int32_t vD
+    SVal x
+    int32_t pM
+
+cdef struct Args_vdup_merge:    # vD.T, X.T, pM
+    int32_t vD
+    SVal x
+    int32_t pM
+
+cdef struct Args_vdup_lane:    # vD.T, vA.T, pM
     int32_t vD
     int32_t vA
     int32_t pM
 
-cdef struct Args_vlogic:    # vD.T, vA.T, vB.T, pM
+cdef struct Args_vdup_lane_merge:    # vD.T, vA.T, pM
     int32_t vD
+    int32_t vA
+    int32_t pM
+
+cdef struct Args_vmov:    # vD.T, vA.T, pM
+    int32_t vD
+    int32_t vA
+    int32_t pM
+
+cdef struct Args_vci:    # vD.T, X.T
+    int32_t vD
+    SVal x
+
+cdef struct Args_vci_desc:    # vD.T, X.T
+    int32_t vD
+    SVal x
+
+cdef struct Args_vintlv:    # vD0.T, vD1.T, vA.T, vB.T
+    int32_t vD0
+    int32_t vD1
     int32_t vA
     int32_t vB
+
+cdef struct Args_vdintlv:    # vD0.T, vD1.T, vA.T, vB.T
+    int32_t vD0
+    int32_t vD1
+    int32_t vA
+    int32_t vB
+
+cdef struct Args_vpack:    # vD.T, vA.U
+    int32_t vD
+    int32_t vA
+
+cdef struct Args_vunpack:    # vD.T, vA.U
+    int32_t vD
+    int32_t vA
+
+cdef struct Args_vusqz:    # vD.T, pM
+    int32_t vD
+    int32_t pM
+
+cdef struct Args_reduce_sum:    # vD.T, vS.U, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
+cdef struct Args_reduce_maxmin:    # vD.T, vS.T, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
+cdef struct Args_reduce_sum_block:    # vD.T, vS.U, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
+cdef struct Args_reduce_maxmin_block:    # vD.T, vS.T, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
+cdef struct Args_vpairsum:    # vD.T, vS.T, pM
+    int32_t vD
+    int32_t vS
+    int32_t pM
+
+cdef struct Args_vhist:    # vD.T, vA.U, pM
+    int32_t vD
+    int32_t vA
     int32_t pM
 
 cdef struct Args_vcvt:    # vD.T, vS.U, pM, [SAT], [PART]
@@ -509,479 +858,130 @@ cdef struct Args_vtrc:    # vD.T, vS.T, pM
     int32_t vS
     int32_t pM
 
-cdef struct Args_vnot:    # vD.T, vA.T, pM
-    int32_t vD
-    int32_t vA
-    int32_t pM
-
-cdef struct Args_vshift:    # vD.T, vA.T, vB.U, pM | vD.T, vA.T, X, pM
-    int32_t vD
-    int32_t vA
-    int32_t vB
-    SVal x
-    int32_t pM
-
-cdef struct Args_vmov:    # vD.T, vA.T, pM
-    int32_t vD
-    int32_t vA
-    int32_t pM
-
-cdef struct Args_vfma:    # vD.T, vA.T, vB.T, pM | vD.T, vA.T, X.T, pM
-    int32_t vD
-    int32_t vA
-    int32_t vB
-    SVal x
-    int32_t pM
-
-cdef struct Args_vintlv:    # vD0.T, vD1.T, vA.T, vB.T
-    int32_t vD0
-    int32_t vD1
-    int32_t vA
-    int32_t vB
-
-cdef struct Args_vdintlv:    # vD0.T, vD1.T, vA.T, vB.T
-    int32_t vD0
-    int32_t vD1
-    int32_t vA
-    int32_t vB
-
-cdef struct Args_vunpack:    # vD.T, vA.U
-    int32_t vD
-    int32_t vA
-
-cdef struct Args_reduce_sum_block:    # vD.T, vS.U, pM
-    int32_t vD
-    int32_t vS
-    int32_t pM
-
-cdef struct Args_reduce_maxmin_block:    # vD.T, vS.T, pM
-    int32_t vD
-    int32_t vS
-    int32_t pM
-
-cdef struct Args_vpack:    # vD.T, vA.U
-    int32_t vD
-    int32_t vA
-
-cdef struct Args_mask_pack:    # pD, pS
-    int32_t pD
-    int32_t pS
-
-cdef struct Args_mask_unpack:    # pD, pS
-    int32_t pD
-    int32_t pS
-
-cdef struct Args_vhist:    # vD.T, vA.U, pM
-    int32_t vD
-    int32_t vA
-    int32_t pM
-
-cdef struct Args_mask_select:    # pD, pA, pB, pG
-    int32_t pD
-    int32_t pA
-    int32_t pB
-    int32_t pG
-
-cdef struct Args_mask_intlv:    # pD0.bW, pD1, pA, pB
-    int32_t pD0
-    int32_t pD1
-    int32_t pA
-    int32_t pB
-
-cdef struct Args_mask_dintlv:    # pD0.bW, pD1, pA, pB
-    int32_t pD0
-    int32_t pD1
-    int32_t pA
-    int32_t pB
-
-cdef struct Args_vcompound:    # vD.T, vA.T, vB.T, pM | vD.T, vA.T, X.T, pM
-    int32_t vD
-    int32_t vA
-    int32_t vB
-    SVal x
-    int32_t pM
-
-cdef struct Args_vci_desc:    # vD.T, X.T
-    int32_t vD
-    SVal x
-
-cdef struct Args_vdup_lane:    # vD.T, vA.T, pM
-    int32_t vD
-    int32_t vA
-    int32_t pM
-
-cdef struct Args_vmull:    # vD0.T, vD1.T, vA.T, vB.T, pM
-    int32_t vD0
-    int32_t vD1
-    int32_t vA
-    int32_t vB
-    int32_t pM
-
-cdef struct Args_vpairsum:    # vD.T, vS.T, pM
-    int32_t vD
-    int32_t vS
-    int32_t pM
-
-cdef struct Args_vsqz:    # vD.T, vS.T, pM
-    int32_t vD
-    int32_t vS
-    int32_t pM
-
-cdef struct Args_vusqz:    # vD.T, pM
-    int32_t vD
-    int32_t pM
-
 cdef struct Args_spr_clear:    # (no operands)
     char unused
 
-cdef struct Args_vstus:    # [addr], uS, vS.T, X
-    Addr addr
-    int32_t uS
-    int32_t vS
-    SVal x
-
-cdef struct Args_vstur:    # [base], uS, vS.T
-    Addr base
-    int32_t uS
-    int32_t vS
-
-cdef struct Args_vstas:    # [addr], uS
-    Addr addr
-    int32_t uS
-
-cdef struct Args_vldas:    # qL, [addr]
-    int32_t qL
-    Addr addr
-
-cdef struct Args_vldus:    # vD.T, qL, [addr]
-    int32_t vD
-    int32_t qL
-    Addr addr
-
-cdef struct Args_vldus_post:    # vD.T, qL, [sB], X
-    int32_t vD
-    int32_t qL
-    int32_t sb
-    SVal x
-
-cdef struct Args_vld_blk:    # vD.T, [addr]
-    int32_t vD
-    Addr addr
-
-cdef struct Args_vld_e2b:    # vD.T, [addr]
-    int32_t vD
-    Addr addr
-
-cdef struct Args_vld_unpk4:    # vD.T, [addr]
-    int32_t vD
-    Addr addr
-
-cdef struct Args_vgatb:    # vD.T, [base], vI.U, pM
-    int32_t vD
-    Addr base
-    int32_t vI
-    int32_t pM
-
-cdef struct Args_vldu:    # vD.T, [addr]
-    int32_t vD
-    Addr addr
-
-cdef struct Args_vstu:    # [addr], vS.T
-    Addr addr
-    int32_t vS
-
-cdef struct Args_vstu_count:    # [addr], vS.T, X
-    Addr addr
-    int32_t vS
-    SVal x
-
-cdef struct Args_scalar_fmov:    # sD.T, X.T
-    int32_t sD
-    SVal x
-
-cdef struct Args_scalar_falu:    # sD.T, sA.T, X.T
-    int32_t sD
-    int32_t sA
-    SVal x
-
-cdef struct Args_scalar_fcvt:    # sD.T, sA.U
-    int32_t sD
-    int32_t sA
-
-cdef struct Args_vcarry:    # pD, vD.T, vA.T, vB.T, pC, pM
-    int32_t pD
-    int32_t vD
-    int32_t vA
-    int32_t vB
-    int32_t pC
-    int32_t pM
-
-cdef struct Args_mask_spr_set:    # sH, sL
-    int32_t sH
-    int32_t sL
-
-cdef struct Args_mask_spr_read:    # pD.bW
-    int32_t pD
-
-cdef struct Args_vdup_merge:    # vD.T, X.T, pM
-    int32_t vD
-    SVal x
-    int32_t pM
-
-cdef struct Args_vdup_lane_merge:    # vD.T, vA.T, pM
-    int32_t vD
-    int32_t vA
-    int32_t pM
-
 cdef struct Args_spr_set_ctrl:    # X
     SVal x
-
-cdef struct Args_vld_norm_pu:    # vD.T, [sB], X
-    int32_t vD
-    int32_t sb
-    SVal x
-
-cdef struct Args_vld_us_pu:    # vD.T, [sB], X
-    int32_t vD
-    int32_t sb
-    SVal x
-
-cdef struct Args_vld_ds_pu:    # vD.T, [sB], X
-    int32_t vD
-    int32_t sb
-    SVal x
-
-cdef struct Args_vld_unpk_pu:    # vD.T, [sB], X
-    int32_t vD
-    int32_t sb
-    SVal x
-
-cdef struct Args_vld_dintlv_pu:    # vD0.T, vD1.T, [sB], X
-    int32_t vD0
-    int32_t vD1
-    int32_t sb
-    SVal x
-
-cdef struct Args_mask_load_norm_pu:    # pD, [sB], X
-    int32_t pD
-    int32_t sb
-    SVal x
-
-cdef struct Args_mask_load_us_pu:    # pD, [sB], X
-    int32_t pD
-    int32_t sb
-    SVal x
-
-cdef struct Args_mask_load_ds_pu:    # pD, [sB], X
-    int32_t pD
-    int32_t sb
-    SVal x
-
-cdef struct Args_vsta_norm_pu:    # [sB], vS.T, pM, X
-    int32_t sb
-    int32_t vS
-    int32_t pM
-    SVal x
-
-cdef struct Args_mask_store_norm_pu:    # [sB], pS, X
-    int32_t sb
-    int32_t pS
-    SVal x
-
-cdef struct Args_vsta_first_pu:    # [sB], vS.T, X
-    int32_t sb
-    int32_t vS
-    SVal x
-
-cdef struct Args_vsta_pack_pu:    # [sB], vS.T, pM, X
-    int32_t sb
-    int32_t vS
-    int32_t pM
-    SVal x
-
-cdef struct Args_mask_store_pack_pu:    # [sB], pS, X
-    int32_t sb
-    int32_t pS
-    SVal x
-
-cdef struct Args_vstus_pu:    # [sB], uS, vS.T, X
-    int32_t sb
-    int32_t uS
-    int32_t vS
-    SVal x
-
-cdef struct Args_vsta_packv2_pu:    # [sB], vS.T, pM, X
-    int32_t sb
-    int32_t vS
-    int32_t pM
-    SVal x
-
-cdef struct Args_vld_brc_pu:    # vD.T, [sB], X
-    int32_t vD
-    int32_t sb
-    SVal x
-
-cdef struct Args_vld_blk_pu:    # vD.T, [sB], X
-    int32_t vD
-    int32_t sb
-    SVal x
-
-cdef struct Args_vld_e2b_pu:    # vD.T, [sB], X
-    int32_t vD
-    int32_t sb
-    SVal x
-
-cdef struct Args_vld_unpk4_pu:    # vD.T, [sB], X
-    int32_t vD
-    int32_t sb
-    SVal x
-
-cdef struct Args_loop:    # X
-    SVal x
-
-cdef struct Args_endloop:    # (no operands)
-    char unused
-
-cdef struct Args_iter_loops:    # aD.bW, X0, [X1], [X2], [X3]
-    int32_t aD
-    SVal x0
-    SVal x1
-    SVal x2
-    SVal x3
-
-cdef struct Args_vstas_post:    # [sB], uS.T, X
-    int32_t sb
-    int32_t uS
-    SVal x
-
-cdef struct Args_mask_move_masked:    # pD, pS, pM
-    int32_t pD
-    int32_t pS
-    int32_t pM
-
-cdef struct Args_mask_from_vector:    # pD, vS.T, BLOCK
-    int32_t pD
-    int32_t vS
-    int64_t block
 
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
     Args_scalar_load scalar_load
     Args_scalar_store scalar_store
+    Args_scalar_fmov scalar_fmov
+    Args_scalar_falu scalar_falu
+    Args_scalar_fcvt scalar_fcvt
     Args_branch branch
     Args_cond_branch cond_branch
+    Args_loop loop
+    Args_endloop endloop
     Args_membar membar
     Args_halt halt
     Args_mask_pattern mask_pattern
     Args_mask_update mask_update
+    Args_pcnt pcnt
     Args_iter_set iter_set
     Args_iter_scaled iter_scaled
+    Args_iter_loops iter_loops
     Args_mask_logic mask_logic
     Args_mask_not mask_not
+    Args_mask_select mask_select
     Args_mask_move mask_move
-    Args_vld_norm vld_norm
-    Args_vld_brc vld_brc
-    Args_vld_us vld_us
-    Args_vld_ds vld_ds
-    Args_vld_unpk vld_unpk
-    Args_vld_dintlv vld_dintlv
-    Args_mask_load_norm mask_load_norm
-    Args_mask_load_us mask_load_us
-    Args_mask_load_ds mask_load_ds
-    Args_vgat vgat
-    Args_vsta_norm vsta_norm
-    Args_vsta_first vsta_first
-    Args_vsta_pack vsta_pack
-    Args_vsta_packv2 vsta_packv2
-    Args_vsta_intlv vsta_intlv
-    Args_mask_store_norm mask_store_norm
-    Args_mask_store_pack mask_store_pack
-    Args_vsct vsct
-    Args_reduce_sum reduce_sum
-    Args_reduce_maxmin reduce_maxmin
-    Args_vdup vdup
-    Args_vdup_masked vdup_masked
-    Args_vci vci
-    Args_vbinary vbinary
-    Args_vcmp vcmp
-    Args_vsel vsel
-    Args_pcnt pcnt
-    Args_vunary vunary
-    Args_vlogic vlogic
-    Args_vcvt vcvt
-    Args_vtrc vtrc
-    Args_vnot vnot
-    Args_vshift vshift
-    Args_vmov vmov
-    Args_vfma vfma
-    Args_vintlv vintlv
-    Args_vdintlv vdintlv
-    Args_vunpack vunpack
-    Args_reduce_sum_block reduce_sum_block
-    Args_reduce_maxmin_block reduce_maxmin_block
-    Args_vpack vpack
+    Args_mask_move_masked mask_move_masked
+    Args_mask_from_vector mask_from_vector
     Args_mask_pack mask_pack
     Args_mask_unpack mask_unpack
-    Args_vhist vhist
-    Args_mask_select mask_select
     Args_mask_intlv mask_intlv
     Args_mask_dintlv mask_dintlv
-    Args_vcompound vcompound
-    Args_vci_desc vci_desc
-    Args_vdup_lane vdup_lane
-    Args_vmull vmull
-    Args_vpairsum vpairsum
-    Args_vsqz vsqz
-    Args_vusqz vusqz
-    Args_spr_clear spr_clear
-    Args_vstus vstus
-    Args_vstur vstur
-    Args_vstas vstas
+    Args_mask_spr_set mask_spr_set
+    Args_mask_spr_read mask_spr_read
+    Args_vld_norm vld_norm
+    Args_vld_norm_pu vld_norm_pu
+    Args_vld_brc vld_brc
+    Args_vld_brc_pu vld_brc_pu
+    Args_vld_us vld_us
+    Args_vld_us_pu vld_us_pu
+    Args_vld_ds vld_ds
+    Args_vld_ds_pu vld_ds_pu
+    Args_vld_unpk vld_unpk
+    Args_vld_unpk_pu vld_unpk_pu
+    Args_vld_dintlv vld_dintlv
+    Args_vld_dintlv_pu vld_dintlv_pu
+    Args_vld_blk vld_blk
+    Args_vld_blk_pu vld_blk_pu
+    Args_vld_e2b vld_e2b
+    Args_vld_e2b_pu vld_e2b_pu
+    Args_vld_unpk4 vld_unpk4
+    Args_vld_unpk4_pu vld_unpk4_pu
+    Args_mask_load_norm mask_load_norm
+    Args_mask_load_norm_pu mask_load_norm_pu
+    Args_mask_load_us mask_load_us
+    Args_mask_load_us_pu mask_load_us_pu
+    Args_mask_load_ds mask_load_ds
+    Args_mask_load_ds_pu mask_load_ds_pu
+    Args_vgat vgat
+    Args_vgatb vgatb
+    Args_vldu vldu
     Args_vldas vldas
     Args_vldus vldus
     Args_vldus_post vldus_post
-    Args_vld_blk vld_blk
-    Args_vld_e2b vld_e2b
-    Args_vld_unpk4 vld_unpk4
-    Args_vgatb vgatb
-    Args_vldu vldu
+    Args_vsta_norm vsta_norm
+    Args_vsta_norm_pu vsta_norm_pu
+    Args_vsta_first vsta_first
+    Args_vsta_first_pu vsta_first_pu
+    Args_vsta_pack vsta_pack
+    Args_vsta_pack_pu vsta_pack_pu
+    Args_vsta_packv2 vsta_packv2
+    Args_vsta_packv2_pu vsta_packv2_pu
+    Args_vsta_intlv vsta_intlv
+    Args_mask_store_norm mask_store_norm
+    Args_mask_store_norm_pu mask_store_norm_pu
+    Args_mask_store_pack mask_store_pack
+    Args_mask_store_pack_pu mask_store_pack_pu
+    Args_vsct vsct
     Args_vstu vstu
     Args_vstu_count vstu_count
-    Args_scalar_fmov scalar_fmov
-    Args_scalar_falu scalar_falu
-    Args_scalar_fcvt scalar_fcvt
-    Args_vcarry vcarry
-    Args_mask_spr_set mask_spr_set
-    Args_mask_spr_read mask_spr_read
-    Args_vdup_merge vdup_merge
-    Args_vdup_lane_merge vdup_lane_merge
-    Args_spr_set_ctrl spr_set_ctrl
-    Args_vld_norm_pu vld_norm_pu
-    Args_vld_us_pu vld_us_pu
-    Args_vld_ds_pu vld_ds_pu
-    Args_vld_unpk_pu vld_unpk_pu
-    Args_vld_dintlv_pu vld_dintlv_pu
-    Args_mask_load_norm_pu mask_load_norm_pu
-    Args_mask_load_us_pu mask_load_us_pu
-    Args_mask_load_ds_pu mask_load_ds_pu
-    Args_vsta_norm_pu vsta_norm_pu
-    Args_mask_store_norm_pu mask_store_norm_pu
-    Args_vsta_first_pu vsta_first_pu
-    Args_vsta_pack_pu vsta_pack_pu
-    Args_mask_store_pack_pu mask_store_pack_pu
+    Args_vstus vstus
     Args_vstus_pu vstus_pu
-    Args_vsta_packv2_pu vsta_packv2_pu
-    Args_vld_brc_pu vld_brc_pu
-    Args_vld_blk_pu vld_blk_pu
-    Args_vld_e2b_pu vld_e2b_pu
-    Args_vld_unpk4_pu vld_unpk4_pu
-    Args_loop loop
-    Args_endloop endloop
-    Args_iter_loops iter_loops
+    Args_vstur vstur
+    Args_vstas vstas
     Args_vstas_post vstas_post
-    Args_mask_move_masked mask_move_masked
-    Args_mask_from_vector mask_from_vector
+    Args_vbinary vbinary
+    Args_vmull vmull
+    Args_vcarry vcarry
+    Args_vunary vunary
+    Args_vcompound vcompound
+    Args_vfma vfma
+    Args_vlogic vlogic
+    Args_vnot vnot
+    Args_vshift vshift
+    Args_vcmp vcmp
+    Args_vsel vsel
+    Args_vsqz vsqz
+    Args_vdup vdup
+    Args_vdup_masked vdup_masked
+    Args_vdup_merge vdup_merge
+    Args_vdup_lane vdup_lane
+    Args_vdup_lane_merge vdup_lane_merge
+    Args_vmov vmov
+    Args_vci vci
+    Args_vci_desc vci_desc
+    Args_vintlv vintlv
+    Args_vdintlv vdintlv
+    Args_vpack vpack
+    Args_vunpack vunpack
+    Args_vusqz vusqz
+    Args_reduce_sum reduce_sum
+    Args_reduce_maxmin reduce_maxmin
+    Args_reduce_sum_block reduce_sum_block
+    Args_reduce_maxmin_block reduce_maxmin_block
+    Args_vpairsum vpairsum
+    Args_vhist vhist
+    Args_vcvt vcvt
+    Args_vtrc vtrc
+    Args_spr_clear spr_clear
+    Args_spr_set_ctrl spr_set_ctrl
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -994,20 +994,35 @@ cdef enum:
     POS_scalar_load_addr = 1
     POS_scalar_store_addr = 0
     POS_scalar_store_sS = 1
+    POS_scalar_fmov_sD = 0
+    POS_scalar_fmov_x = 1
+    POS_scalar_falu_sD = 0
+    POS_scalar_falu_sA = 1
+    POS_scalar_falu_x = 2
+    POS_scalar_fcvt_sD = 0
+    POS_scalar_fcvt_sA = 1
     POS_branch_label = 0
     POS_cond_branch_sA = 0
     POS_cond_branch_x = 1
     POS_cond_branch_label = 2
+    POS_loop_x = 0
     POS_membar_kind = 0
     POS_mask_pattern_pD = 0
     POS_mask_pattern_pat = 1
     POS_mask_update_pD = 0
     POS_mask_update_sN = 1
+    POS_pcnt_sD = 0
+    POS_pcnt_pM = 1
     POS_iter_set_aD = 0
     POS_iter_set_x = 1
     POS_iter_scaled_aD = 0
     POS_iter_scaled_sI = 1
     POS_iter_scaled_stride = 2
+    POS_iter_loops_aD = 0
+    POS_iter_loops_x0 = 1
+    POS_iter_loops_x1 = 2
+    POS_iter_loops_x2 = 3
+    POS_iter_loops_x3 = 4
     POS_mask_logic_pD = 0
     POS_mask_logic_pA = 1
     POS_mask_logic_pB = 2
@@ -1015,142 +1030,22 @@ cdef enum:
     POS_mask_not_pD = 0
     POS_mask_not_pS = 1
     POS_mask_not_pG = 2
-    POS_mask_move_pD = 0
-    POS_mask_move_pS = 1
-    POS_vld_norm_vD = 0
-    POS_vld_norm_addr = 1
-    POS_vld_brc_vD = 0
-    POS_vld_brc_addr = 1
-    POS_vld_us_vD = 0
-    POS_vld_us_addr = 1
-    POS_vld_ds_vD = 0
-    POS_vld_ds_addr = 1
-    POS_vld_unpk_vD = 0
-    POS_vld_unpk_addr = 1
-    POS_vld_dintlv_vD0 = 0
-    POS_vld_dintlv_vD1 = 1
-    POS_vld_dintlv_addr = 2
-    POS_mask_load_norm_pD = 0
-    POS_mask_load_norm_addr = 1
-    POS_mask_load_us_pD = 0
-    POS_mask_load_us_addr = 1
-    POS_mask_load_ds_pD = 0
-    POS_mask_load_ds_addr = 1
-    POS_vgat_vD = 0
-    POS_vgat_base = 1
-    POS_vgat_vI = 2
-    POS_vgat_pM = 3
-    POS_vsta_norm_addr = 0
-    POS_vsta_norm_vS = 1
-    POS_vsta_norm_pM = 2
-    POS_vsta_first_addr = 0
-    POS_vsta_first_vS = 1
-    POS_vsta_pack_addr = 0
-    POS_vsta_pack_vS = 1
-    POS_vsta_pack_pM = 2
-    POS_vsta_packv2_addr = 0
-    POS_vsta_packv2_vS = 1
-    POS_vsta_packv2_pM = 2
-    POS_vsta_intlv_addr = 0
-    POS_vsta_intlv_vS0 = 1
-    POS_vsta_intlv_vS1 = 2
-    POS_mask_store_norm_addr = 0
-    POS_mask_store_norm_pS = 1
-    POS_mask_store_pack_addr = 0
-    POS_mask_store_pack_pS = 1
-    POS_vsct_base = 0
-    POS_vsct_vS = 1
-    POS_vsct_vI = 2
-    POS_vsct_pM = 3
-    POS_reduce_sum_vD = 0
-    POS_reduce_sum_vS = 1
-    POS_reduce_sum_pM = 2
-    POS_reduce_maxmin_vD = 0
-    POS_reduce_maxmin_vS = 1
-    POS_reduce_maxmin_pM = 2
-    POS_vdup_vD = 0
-    POS_vdup_x = 1
-    POS_vdup_masked_vD = 0
-    POS_vdup_masked_x = 1
-    POS_vdup_masked_pM = 2
-    POS_vci_vD = 0
-    POS_vci_x = 1
-    POS_vbinary_vD = 0
-    POS_vbinary_vA = 1
-    POS_vbinary_vB = 2
-    POS_vbinary_x = 2
-    POS_vbinary_pM = 3
-    POS_vcmp_pD = 0
-    POS_vcmp_vA = 1
-    POS_vcmp_vB = 2
-    POS_vcmp_x = 2
-    POS_vcmp_pM = 3
-    POS_vsel_vD = 0
-    POS_vsel_vA = 1
-    POS_vsel_vB = 2
-    POS_vsel_pM = 3
-    POS_pcnt_sD = 0
-    POS_pcnt_pM = 1
-    POS_vunary_vD = 0
-    POS_vunary_vA = 1
-    POS_vunary_pM = 2
-    POS_vlogic_vD = 0
-    POS_vlogic_vA = 1
-    POS_vlogic_vB = 2
-    POS_vlogic_pM = 3
-    POS_vcvt_vD = 0
-    POS_vcvt_vS = 1
-    POS_vcvt_pM = 2
-    POS_vcvt_sat = 3
-    POS_vcvt_part = 4
-    POS_vtrc_vD = 0
-    POS_vtrc_vS = 1
-    POS_vtrc_pM = 2
-    POS_vnot_vD = 0
-    POS_vnot_vA = 1
-    POS_vnot_pM = 2
-    POS_vshift_vD = 0
-    POS_vshift_vA = 1
-    POS_vshift_vB = 2
-    POS_vshift_x = 2
-    POS_vshift_pM = 3
-    POS_vmov_vD = 0
-    POS_vmov_vA = 1
-    POS_vmov_pM = 2
-    POS_vfma_vD = 0
-    POS_vfma_vA = 1
-    POS_vfma_vB = 2
-    POS_vfma_x = 2
-    POS_vfma_pM = 3
-    POS_vintlv_vD0 = 0
-    POS_vintlv_vD1 = 1
-    POS_vintlv_vA = 2
-    POS_vintlv_vB = 3
-    POS_vdintlv_vD0 = 0
-    POS_vdintlv_vD1 = 1
-    POS_vdintlv_vA = 2
-    POS_vdintlv_vB = 3
-    POS_vunpack_vD = 0
-    POS_vunpack_vA = 1
-    POS_reduce_sum_block_vD = 0
-    POS_reduce_sum_block_vS = 1
-    POS_reduce_sum_block_pM = 2
-    POS_reduce_maxmin_block_vD = 0
-    POS_reduce_maxmin_block_vS = 1
-    POS_reduce_maxmin_block_pM = 2
-    POS_vpack_vD = 0
-    POS_vpack_vA = 1
-    POS_mask_pack_pD = 0
-    POS_mask_pack_pS = 1
-    POS_mask_unpack_pD = 0
-    POS_mask_unpack_pS = 1
-    POS_vhist_vD = 0
-    POS_vhist_vA = 1
-    POS_vhist_pM = 2
     POS_mask_select_pD = 0
     POS_mask_select_pA = 1
     POS_mask_select_pB = 2
     POS_mask_select_pG = 3
+    POS_mask_move_pD = 0
+    POS_mask_move_pS = 1
+    POS_mask_move_masked_pD = 0
+    POS_mask_move_masked_pS = 1
+    POS_mask_move_masked_pM = 2
+    POS_mask_from_vector_pD = 0
+    POS_mask_from_vector_vS = 1
+    POS_mask_from_vector_block = 2
+    POS_mask_pack_pD = 0
+    POS_mask_pack_pS = 1
+    POS_mask_unpack_pD = 0
+    POS_mask_unpack_pS = 1
     POS_mask_intlv_pD0 = 0
     POS_mask_intlv_pD1 = 1
     POS_mask_intlv_pA = 2
@@ -1159,38 +1054,81 @@ cdef enum:
     POS_mask_dintlv_pD1 = 1
     POS_mask_dintlv_pA = 2
     POS_mask_dintlv_pB = 3
-    POS_vcompound_vD = 0
-    POS_vcompound_vA = 1
-    POS_vcompound_vB = 2
-    POS_vcompound_x = 2
-    POS_vcompound_pM = 3
-    POS_vci_desc_vD = 0
-    POS_vci_desc_x = 1
-    POS_vdup_lane_vD = 0
-    POS_vdup_lane_vA = 1
-    POS_vdup_lane_pM = 2
-    POS_vmull_vD0 = 0
-    POS_vmull_vD1 = 1
-    POS_vmull_vA = 2
-    POS_vmull_vB = 3
-    POS_vmull_pM = 4
-    POS_vpairsum_vD = 0
-    POS_vpairsum_vS = 1
-    POS_vpairsum_pM = 2
-    POS_vsqz_vD = 0
-    POS_vsqz_vS = 1
-    POS_vsqz_pM = 2
-    POS_vusqz_vD = 0
-    POS_vusqz_pM = 1
-    POS_vstus_addr = 0
-    POS_vstus_uS = 1
-    POS_vstus_vS = 2
-    POS_vstus_x = 3
-    POS_vstur_base = 0
-    POS_vstur_uS = 1
-    POS_vstur_vS = 2
-    POS_vstas_addr = 0
-    POS_vstas_uS = 1
+    POS_mask_spr_set_sH = 0
+    POS_mask_spr_set_sL = 1
+    POS_mask_spr_read_pD = 0
+    POS_vld_norm_vD = 0
+    POS_vld_norm_addr = 1
+    POS_vld_norm_pu_vD = 0
+    POS_vld_norm_pu_sb = 1
+    POS_vld_norm_pu_x = 2
+    POS_vld_brc_vD = 0
+    POS_vld_brc_addr = 1
+    POS_vld_brc_pu_vD = 0
+    POS_vld_brc_pu_sb = 1
+    POS_vld_brc_pu_x = 2
+    POS_vld_us_vD = 0
+    POS_vld_us_addr = 1
+    POS_vld_us_pu_vD = 0
+    POS_vld_us_pu_sb = 1
+    POS_vld_us_pu_x = 2
+    POS_vld_ds_vD = 0
+    POS_vld_ds_addr = 1
+    POS_vld_ds_pu_vD = 0
+    POS_vld_ds_pu_sb = 1
+    POS_vld_ds_pu_x = 2
+    POS_vld_unpk_vD = 0
+    POS_vld_unpk_addr = 1
+    POS_vld_unpk_pu_vD = 0
+    POS_vld_unpk_pu_sb = 1
+    POS_vld_unpk_pu_x = 2
+    POS_vld_dintlv_vD0 = 0
+    POS_vld_dintlv_vD1 = 1
+    POS_vld_dintlv_addr = 2
+    POS_vld_dintlv_pu_vD0 = 0
+    POS_vld_dintlv_pu_vD1 = 1
+    POS_vld_dintlv_pu_sb = 2
+    POS_vld_dintlv_pu_x = 3
+    POS_vld_blk_vD = 0
+    POS_vld_blk_addr = 1
+    POS_vld_blk_pu_vD = 0
+    POS_vld_blk_pu_sb = 1
+    POS_vld_blk_pu_x = 2
+    POS_vld_e2b_vD = 0
+    POS_vld_e2b_addr = 1
+    POS_vld_e2b_pu_vD = 0
+    POS_vld_e2b_pu_sb = 1
+    POS_vld_e2b_pu_x = 2
+    POS_vld_unpk4_vD = 0
+    POS_vld_unpk4_addr = 1
+    POS_vld_unpk4_pu_vD = 0
+    POS_vld_unpk4_pu_sb = 1
+    POS_vld_unpk4_pu_x = 2
+    POS_mask_load_norm_pD = 0
+    POS_mask_load_norm_addr = 1
+    POS_mask_load_norm_pu_pD = 0
+    POS_mask_load_norm_pu_sb = 1
+    POS_mask_load_norm_pu_x = 2
+    POS_mask_load_us_pD = 0
+    POS_mask_load_us_addr = 1
+    POS_mask_load_us_pu_pD = 0
+    POS_mask_load_us_pu_sb = 1
+    POS_mask_load_us_pu_x = 2
+    POS_mask_load_ds_pD = 0
+    POS_mask_load_ds_addr = 1
+    POS_mask_load_ds_pu_pD = 0
+    POS_mask_load_ds_pu_sb = 1
+    POS_mask_load_ds_pu_x = 2
+    POS_vgat_vD = 0
+    POS_vgat_base = 1
+    POS_vgat_vI = 2
+    POS_vgat_pM = 3
+    POS_vgatb_vD = 0
+    POS_vgatb_base = 1
+    POS_vgatb_vI = 2
+    POS_vgatb_pM = 3
+    POS_vldu_vD = 0
+    POS_vldu_addr = 1
     POS_vldas_qL = 0
     POS_vldas_addr = 1
     POS_vldus_vD = 0
@@ -1200,120 +1138,182 @@ cdef enum:
     POS_vldus_post_qL = 1
     POS_vldus_post_sb = 2
     POS_vldus_post_x = 3
-    POS_vld_blk_vD = 0
-    POS_vld_blk_addr = 1
-    POS_vld_e2b_vD = 0
-    POS_vld_e2b_addr = 1
-    POS_vld_unpk4_vD = 0
-    POS_vld_unpk4_addr = 1
-    POS_vgatb_vD = 0
-    POS_vgatb_base = 1
-    POS_vgatb_vI = 2
-    POS_vgatb_pM = 3
-    POS_vldu_vD = 0
-    POS_vldu_addr = 1
+    POS_vsta_norm_addr = 0
+    POS_vsta_norm_vS = 1
+    POS_vsta_norm_pM = 2
+    POS_vsta_norm_pu_sb = 0
+    POS_vsta_norm_pu_vS = 1
+    POS_vsta_norm_pu_pM = 2
+    POS_vsta_norm_pu_x = 3
+    POS_vsta_first_addr = 0
+    POS_vsta_first_vS = 1
+    POS_vsta_first_pu_sb = 0
+    POS_vsta_first_pu_vS = 1
+    POS_vsta_first_pu_x = 2
+    POS_vsta_pack_addr = 0
+    POS_vsta_pack_vS = 1
+    POS_vsta_pack_pM = 2
+    POS_vsta_pack_pu_sb = 0
+    POS_vsta_pack_pu_vS = 1
+    POS_vsta_pack_pu_pM = 2
+    POS_vsta_pack_pu_x = 3
+    POS_vsta_packv2_addr = 0
+    POS_vsta_packv2_vS = 1
+    POS_vsta_packv2_pM = 2
+    POS_vsta_packv2_pu_sb = 0
+    POS_vsta_packv2_pu_vS = 1
+    POS_vsta_packv2_pu_pM = 2
+    POS_vsta_packv2_pu_x = 3
+    POS_vsta_intlv_addr = 0
+    POS_vsta_intlv_vS0 = 1
+    POS_vsta_intlv_vS1 = 2
+    POS_mask_store_norm_addr = 0
+    POS_mask_store_norm_pS = 1
+    POS_mask_store_norm_pu_sb = 0
+    POS_mask_store_norm_pu_pS = 1
+    POS_mask_store_norm_pu_x = 2
+    POS_mask_store_pack_addr = 0
+    POS_mask_store_pack_pS = 1
+    POS_mask_store_pack_pu_sb = 0
+    POS_mask_store_pack_pu_pS = 1
+    POS_mask_store_pack_pu_x = 2
+    POS_vsct_base = 0
+    POS_vsct_vS = 1
+    POS_vsct_vI = 2
+    POS_vsct_pM = 3
     POS_vstu_addr = 0
     POS_vstu_vS = 1
     POS_vstu_count_addr = 0
     POS_vstu_count_vS = 1
     POS_vstu_count_x = 2
-    POS_scalar_fmov_sD = 0
-    POS_scalar_fmov_x = 1
-    POS_scalar_falu_sD = 0
-    POS_scalar_falu_sA = 1
-    POS_scalar_falu_x = 2
-    POS_scalar_fcvt_sD = 0
-    POS_scalar_fcvt_sA = 1
+    POS_vstus_addr = 0
+    POS_vstus_uS = 1
+    POS_vstus_vS = 2
+    POS_vstus_x = 3
+    POS_vstus_pu_sb = 0
+    POS_vstus_pu_uS = 1
+    POS_vstus_pu_vS = 2
+    POS_vstus_pu_x = 3
+    POS_vstur_base = 0
+    POS_vstur_uS = 1
+    POS_vstur_vS = 2
+    POS_vstas_addr = 0
+    POS_vstas_uS = 1
+    POS_vstas_post_sb = 0
+    POS_vstas_post_uS = 1
+    POS_vstas_post_x = 2
+    POS_vbinary_vD = 0
+    POS_vbinary_vA = 1
+    POS_vbinary_vB = 2
+    POS_vbinary_x = 2
+    POS_vbinary_pM = 3
+    POS_vmull_vD0 = 0
+    POS_vmull_vD1 = 1
+    POS_vmull_vA = 2
+    POS_vmull_vB = 3
+    POS_vmull_pM = 4
     POS_vcarry_pD = 0
     POS_vcarry_vD = 1
     POS_vcarry_vA = 2
     POS_vcarry_vB = 3
     POS_vcarry_pC = 4
     POS_vcarry_pM = 5
-    POS_mask_spr_set_sH = 0
-    POS_mask_spr_set_sL = 1
-    POS_mask_spr_read_pD = 0
+    POS_vunary_vD = 0
+    POS_vunary_vA = 1
+    POS_vunary_pM = 2
+    POS_vcompound_vD = 0
+    POS_vcompound_vA = 1
+    POS_vcompound_vB = 2
+    POS_vcompound_x = 2
+    POS_vcompound_pM = 3
+    POS_vfma_vD = 0
+    POS_vfma_vA = 1
+    POS_vfma_vB = 2
+    POS_vfma_x = 2
+    POS_vfma_pM = 3
+    POS_vlogic_vD = 0
+    POS_vlogic_vA = 1
+    POS_vlogic_vB = 2
+    POS_vlogic_pM = 3
+    POS_vnot_vD = 0
+    POS_vnot_vA = 1
+    POS_vnot_pM = 2
+    POS_vshift_vD = 0
+    POS_vshift_vA = 1
+    POS_vshift_vB = 2
+    POS_vshift_x = 2
+    POS_vshift_pM = 3
+    POS_vcmp_pD = 0
+    POS_vcmp_vA = 1
+    POS_vcmp_vB = 2
+    POS_vcmp_x = 2
+    POS_vcmp_pM = 3
+    POS_vsel_vD = 0
+    POS_vsel_vA = 1
+    POS_vsel_vB = 2
+    POS_vsel_pM = 3
+    POS_vsqz_vD = 0
+    POS_vsqz_vS = 1
+    POS_vsqz_pM = 2
+    POS_vdup_vD = 0
+    POS_vdup_x = 1
+    POS_vdup_masked_vD = 0
+    POS_vdup_masked_x = 1
+    POS_vdup_masked_pM = 2
     POS_vdup_merge_vD = 0
     POS_vdup_merge_x = 1
     POS_vdup_merge_pM = 2
+    POS_vdup_lane_vD = 0
+    POS_vdup_lane_vA = 1
+    POS_vdup_lane_pM = 2
     POS_vdup_lane_merge_vD = 0
     POS_vdup_lane_merge_vA = 1
     POS_vdup_lane_merge_pM = 2
+    POS_vmov_vD = 0
+    POS_vmov_vA = 1
+    POS_vmov_pM = 2
+    POS_vci_vD = 0
+    POS_vci_x = 1
+    POS_vci_desc_vD = 0
+    POS_vci_desc_x = 1
+    POS_vintlv_vD0 = 0
+    POS_vintlv_vD1 = 1
+    POS_vintlv_vA = 2
+    POS_vintlv_vB = 3
+    POS_vdintlv_vD0 = 0
+    POS_vdintlv_vD1 = 1
+    POS_vdintlv_vA = 2
+    POS_vdintlv_vB = 3
+    POS_vpack_vD = 0
+    POS_vpack_vA = 1
+    POS_vunpack_vD = 0
+    POS_vunpack_vA = 1
+    POS_vusqz_vD = 0
+    POS_vusqz_pM = 1
+    POS_reduce_sum_vD = 0
+    POS_reduce_sum_vS = 1
+    POS_reduce_sum_pM = 2
+    POS_reduce_maxmin_vD = 0
+    POS_reduce_maxmin_vS = 1
+    POS_reduce_maxmin_pM = 2
+    POS_reduce_sum_block_vD = 0
+    POS_reduce_sum_block_vS = 1
+    POS_reduce_sum_block_pM = 2
+    POS_reduce_maxmin_block_vD = 0
+    POS_reduce_maxmin_block_vS = 1
+    POS_reduce_maxmin_block_pM = 2
+    POS_vpairsum_vD = 0
+    POS_vpairsum_vS = 1
+    POS_vpairsum_pM = 2
+    POS_vhist_vD = 0
+    POS_vhist_vA = 1
+    POS_vhist_pM = 2
+    POS_vcvt_vD = 0
+    POS_vcvt_vS = 1
+    POS_vcvt_pM = 2
+    POS_vcvt_sat = 3
+    POS_vcvt_part = 4
+    POS_vtrc_vD = 0
+    POS_vtrc_vS = 1
+    POS_vtrc_pM = 2
     POS_spr_set_ctrl_x = 0
-    POS_vld_norm_pu_vD = 0
-    POS_vld_norm_pu_sb = 1
-    POS_vld_norm_pu_x = 2
-    POS_vld_us_pu_vD = 0
-    POS_vld_us_pu_sb = 1
-    POS_vld_us_pu_x = 2
-    POS_vld_ds_pu_vD = 0
-    POS_vld_ds_pu_sb = 1
-    POS_vld_ds_pu_x = 2
-    POS_vld_unpk_pu_vD = 0
-    POS_vld_unpk_pu_sb = 1
-    POS_vld_unpk_pu_x = 2
-    POS_vld_dintlv_pu_vD0 = 0
-    POS_vld_dintlv_pu_vD1 = 1
-    POS_vld_dintlv_pu_sb = 2
-    POS_vld_dintlv_pu_x = 3
-    POS_mask_load_norm_pu_pD = 0
-    POS_mask_load_norm_pu_sb = 1
-    POS_mask_load_norm_pu_x = 2
-    POS_mask_load_us_pu_pD = 0
-    POS_mask_load_us_pu_sb = 1
-    POS_mask_load_us_pu_x = 2
-    POS_mask_load_ds_pu_pD = 0
-    POS_mask_load_ds_pu_sb = 1
-    POS_mask_load_ds_pu_x = 2
-    POS_vsta_norm_pu_sb = 0
-    POS_vsta_norm_pu_vS = 1
-    POS_vsta_norm_pu_pM = 2
-    POS_vsta_norm_pu_x = 3
-    POS_mask_store_norm_pu_sb = 0
-    POS_mask_store_norm_pu_pS = 1
-    POS_mask_store_norm_pu_x = 2
-    POS_vsta_first_pu_sb = 0
-    POS_vsta_first_pu_vS = 1
-    POS_vsta_first_pu_x = 2
-    POS_vsta_pack_pu_sb = 0
-    POS_vsta_pack_pu_vS = 1
-    POS_vsta_pack_pu_pM = 2
-    POS_vsta_pack_pu_x = 3
-    POS_mask_store_pack_pu_sb = 0
-    POS_mask_store_pack_pu_pS = 1
-    POS_mask_store_pack_pu_x = 2
-    POS_vstus_pu_sb = 0
-    POS_vstus_pu_uS = 1
-    POS_vstus_pu_vS = 2
-    POS_vstus_pu_x = 3
-    POS_vsta_packv2_pu_sb = 0
-    POS_vsta_packv2_pu_vS = 1
-    POS_vsta_packv2_pu_pM = 2
-    POS_vsta_packv2_pu_x = 3
-    POS_vld_brc_pu_vD = 0
-    POS_vld_brc_pu_sb = 1
-    POS_vld_brc_pu_x = 2
-    POS_vld_blk_pu_vD = 0
-    POS_vld_blk_pu_sb = 1
-    POS_vld_blk_pu_x = 2
-    POS_vld_e2b_pu_vD = 0
-    POS_vld_e2b_pu_sb = 1
-    POS_vld_e2b_pu_x = 2
-    POS_vld_unpk4_pu_vD = 0
-    POS_vld_unpk4_pu_sb = 1
-    POS_vld_unpk4_pu_x = 2
-    POS_loop_x = 0
-    POS_iter_loops_aD = 0
-    POS_iter_loops_x0 = 1
-    POS_iter_loops_x1 = 2
-    POS_iter_loops_x2 = 3
-    POS_iter_loops_x3 = 4
-    POS_vstas_post_sb = 0
-    POS_vstas_post_uS = 1
-    POS_vstas_post_x = 2
-    POS_mask_move_masked_pD = 0
-    POS_mask_move_masked_pS = 1
-    POS_mask_move_masked_pM = 2
-    POS_mask_from_vector_pD = 0
-    POS_mask_from_vector_vS = 1
-    POS_mask_from_vector_block = 2
