@@ -1,8 +1,13 @@
 """The table is the single source: it must be consistent (tests/test_regen.py checks that everything
 derived from it is current)."""
+import re
+from pathlib import Path
+
 from ascasm.isa import BY_OPCODE, INSNS, OPCODES, ROW_WIDTH, Kind, table
 from ascasm.ref.executor import FAMILIES
 from ascasm.vm import compiled_engine
+
+ENGINE = Path(table.__file__).resolve().parent.parent / "_engine"
 
 
 def test_opcodes_and_forms_are_unique():
@@ -16,8 +21,26 @@ def test_every_family_has_a_reference_function():
     assert {s.family for s in INSNS} == set(FAMILIES)
 
 
-def test_engine_handles_exactly_the_table_opcodes():
-    assert set(compiled_engine().HANDLED) == set(OPCODES.values())
+def test_the_declared_families_are_exactly_the_rows_families():
+    assert set(table.FAMILIES) == {s.family for s in INSNS}
+    assert all(name == family.name for name, family in table.FAMILIES.items())
+
+
+def test_every_family_has_its_kernel_in_its_declared_module():
+    """k_<family> is defined in the kernel module the table declares (a post-update family's kernel is
+    generated from its base family's, so the base's must be there)."""
+    for spec in INSNS:
+        base = table.post_update_base(spec) if spec.post is not None else spec
+        source = (ENGINE / f"{table.FAMILIES[spec.family].kernels}.pyx").read_text()
+        assert re.search(rf"^cdef (inline )?int k_{base.family}\(", source, re.MULTILINE), spec.family
+
+
+def test_a_familys_axes_are_known_and_fit_its_rows():
+    for spec in INSNS:
+        axes = table.FAMILIES[spec.family].axes
+        assert set(axes) <= {"T", "U", "TW", "UW", "sub", "src"}, spec.family
+        assert ("sub" in axes) <= bool(spec.sub), spec.text
+        assert all(spec.type_slots > (axis[0] == "U") for axis in axes if axis[0] in "TU"), spec.text
 
 
 def test_opcodes_follow_the_names_not_the_row_order():
@@ -25,6 +48,10 @@ def test_opcodes_follow_the_names_not_the_row_order():
     row free to move beside its relatives."""
     assert [name for name, _number in sorted(OPCODES.items(), key=lambda item: item[1])] == sorted(OPCODES)
     assert sorted(OPCODES.values()) == list(range(1, len(INSNS) + 1))
+
+
+def test_engine_handles_exactly_the_table_opcodes():
+    assert set(compiled_engine().HANDLED) == set(OPCODES.values())
 
 
 def test_rows_fit_the_bytecode_width():

@@ -3,7 +3,7 @@ its decode layer (ascasm/_engine/isa.pxi: lane and sub-operation tags, the fused
 kernel, a struct of named operand fields per family; ascasm/_engine/dispatch.pxi: row decoding and the
 KERNELS table; per kernel module X, dispatch_X.pxi: a function per specialised kernel of its families,
 and X.pxd; kernel_rows.py: the loader's data, which kernel runs each row form) and docs/isa.md. A
-family's kernels go to the module whose source defines its k_<family>.
+family's kernels go to the kernel module its declaration in the table names (table.FAMILIES).
 
     python tools/gen_tables.py          rewrite them
     python tools/gen_tables.py --check  exit 1 if any is stale (run by the tests)
@@ -65,12 +65,17 @@ def family_rows() -> dict:
     return rows
 
 
+def kernel_key(spec, types: tuple) -> tuple[str, tuple]:
+    """(family, the C type of each of its axes) of a row form: the specialised kernel that runs it."""
+    return spec.family, tuple(families.axis_value(axis, spec, types) for axis in table.FAMILIES[spec.family].axes)
+
+
 def specialisations() -> list[tuple[str, tuple]]:
     """Every (family, axis values) specialisation the table's rows use, in table order."""
     seen = []
     for spec in table.INSNS:
         for combo in spec.types or [()]:
-            key = (spec.family, tuple(families.axis_value(axis, spec, combo) for axis in families.AXES[spec.family]))
+            key = kernel_key(spec, combo)
             if key not in seen:
                 seen.append(key)
     return seen
@@ -98,7 +103,7 @@ def kernel_of_rows() -> list[tuple[int, int, int, int]]:
     out = []
     for spec in table.INSNS:
         for combo in spec.types or [()]:
-            key = (spec.family, tuple(families.axis_value(axis, spec, combo) for axis in families.AXES[spec.family]))
+            key = kernel_key(spec, combo)
             codes = [t.code for t in combo] + [0] * (2 - len(combo))
             out.append((table.opcode(spec), codes[0], codes[1], ids[key]))
     return out
@@ -156,20 +161,18 @@ KERNEL_DEFINITION = re.compile(r"^cdef (?:inline )?int k_(\w+)\(", re.MULTILINE)
 
 
 def kernel_modules() -> dict:
-    """{module: [family, ...]}: each kernel module of the engine (ascasm/_engine/*.pyx but core.pyx) with
-    the families whose kernel k_<family> it defines; a post-update family goes with its base family."""
-    defined = {}
-    for source in sorted(ENGINE.glob("*.pyx")):
-        if source.stem != "core":
-            for family in KERNEL_DEFINITION.findall(source.read_text()):
-                defined[family] = source.stem
-    modules = {module: [] for module in sorted(set(defined.values()))}
+    """{module: [family, ...]}: each kernel module of the engine with its families (table.FAMILIES), in
+    table order. Each family's kernel k_<family> must be defined there, or be a post-update family's
+    (generated here from its base family's)."""
+    defined = {source.stem: set(KERNEL_DEFINITION.findall(source.read_text())) for source in ENGINE.glob("*.pyx")}
+    modules = {}
     for family, specs in family_rows().items():
+        module = table.FAMILIES[family].kernels
         base = family if specs[0].post is None else table.post_update_base(specs[0]).family
-        if base not in defined:
-            raise SystemExit(f"no kernel module defines k_{base} (family {family})")
-        modules[defined[base]].append(family)
-    return modules
+        if base not in defined.get(module, ()):
+            raise SystemExit(f"ascasm/_engine/{module}.pyx does not define k_{base} (family {family}: ascasm/isa/table.py)")
+        modules.setdefault(module, []).append(family)
+    return dict(sorted(modules.items()))
 
 
 def dispatch_pxi() -> str:
@@ -229,7 +232,7 @@ def dispatch_module_pxi(module: str) -> str:
                  "    if status:", "        m.status = status", "        return NULL"]
         if family in memory:
             body += ["    if m.hazard:", "        record_hazard(m)"]
-        body += ["    return m.next" if family in families.BRANCHING else "    return ins + 1"]
+        body += ["    return m.next" if table.FAMILIES[family].branches else "    return ins + 1"]
         out += [""] + body
     out += ["", "", "cdef void fill_kernels(KernelFn* table) noexcept:"]
     out += [f"    table[{number}] = kernel_{number}" for number in range(len(keys))] + [""]
@@ -242,7 +245,7 @@ def module_pxd(module: str) -> str:
     rows = family_rows()
     out = [f"# {HEADER}", "from ascasm._engine.machine cimport *", ""]
     for family in kernel_modules()[module]:
-        for axis in families.AXES[family]:
+        for axis in table.FAMILIES[family].axes:
             values = []
             for spec in rows[family]:
                 for combo in spec.types or [()]:
@@ -280,7 +283,7 @@ def post_update_kernels(rows: dict) -> list[str]:
             continue
         base = table.post_update_base(spec)
         assert spec.syntax == table.post_update_syntax(base), spec.text
-        axes = families.AXES[family]
+        axes = table.FAMILIES[family].axes
         tags = "".join(f", {family}_{axis}* tag{k}" for k, axis in enumerate(axes))
         passed = "".join(f", tag{k}" for k in range(len(axes)))
         scale = "ins.tw" if spec.post == "T" else "1"

@@ -7,7 +7,7 @@ Semantics live in the two executors (ascasm/ref/ and ascasm/_engine/), never her
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import appendix, dtypes
 from .operands import Kind, parse_operand_syntax
@@ -371,6 +371,137 @@ def keyword_slot(kind: Kind, value) -> int:
     if value is None:
         return 0
     return 1 if kind is Kind.SAT else next(parts.index(value) for parts in PARTS.values() if value in parts)
+
+
+@dataclass(frozen=True)
+class Family:
+    """An executor family: the rows one reference function runs (named after the family, in an area module
+    of ascasm/ref/) and one engine kernel (`k_<name>`, in the kernel module `kernels`)."""
+    name: str
+    kernels: str                  # the engine's kernel module of its ISA area: ascasm/_engine/<kernels>.pyx
+    axes: tuple = ()              # what the engine specialises the kernel by (ascasm/isa/families.py: T, U,
+                                  # TW, UW, sub, src), each combination the rows use compiled once
+    branches: bool = False        # its kernel chooses the next row; every other row is followed by the next
+
+
+# Every family, with its kernel module and its specialisation axes, in the order of the rows below. A
+# post-update family (`<base>_pu`) is derived from its base family with the post-update rows.
+FAMILIES: dict[str, Family] = {family.name: family for family in (
+    # scalar registers, branches, hardware loops
+    Family("scalar_mov", "control"),
+    Family("scalar_alu", "control", ("sub",)),
+    Family("scalar_load", "control", ("T",)),
+    Family("scalar_store", "control", ("TW",)),
+    Family("scalar_fmov", "control", ("T",)),
+    Family("scalar_falu", "control", ("T", "sub")),
+    Family("scalar_fcvt", "control", ("T", "U")),
+    Family("branch", "control", branches=True),
+    Family("cond_branch", "control", ("sub",), branches=True),
+    Family("loop", "control", branches=True),
+    Family("endloop", "control", branches=True),
+    Family("membar", "control"),
+    Family("halt", "control"),
+    # masks and address registers
+    Family("mask_pattern", "control"),
+    Family("mask_update", "control"),
+    Family("pcnt", "control"),
+    Family("iter_set", "control"),
+    Family("iter_scaled", "control"),
+    Family("iter_loops", "control"),
+    Family("mask_logic", "control", ("sub",)),
+    Family("mask_not", "control"),
+    Family("mask_select", "control"),
+    Family("mask_move", "control"),
+    Family("mask_move_masked", "control"),
+    Family("mask_from_vector", "control"),
+    Family("mask_pack", "control", ("sub",)),
+    Family("mask_unpack", "control", ("sub",)),
+    Family("mask_intlv", "control"),
+    Family("mask_dintlv", "control"),
+    Family("mask_spr_set", "control"),
+    Family("mask_spr_read", "control"),
+    # loads
+    Family("vld_norm", "memory"),
+    Family("vld_brc", "memory", ("TW",)),
+    Family("vld_us", "memory", ("TW",)),
+    Family("vld_ds", "memory", ("TW",)),
+    Family("vld_unpk", "memory", ("TW",)),
+    Family("vld_dintlv", "memory", ("TW",)),
+    Family("vld_blk", "streams"),
+    Family("vld_e2b", "streams", ("TW",)),
+    Family("vld_unpk4", "streams"),
+    Family("mask_load_norm", "memory"),
+    Family("mask_load_us", "memory"),
+    Family("mask_load_ds", "memory"),
+    Family("vgat", "memory", ("TW", "UW")),
+    Family("vgatb", "streams", ("TW",)),
+    Family("vldu", "streams", ("TW",)),
+    Family("vldas", "streams"),
+    Family("vldus", "streams", ("TW",)),
+    Family("vldus_post", "streams", ("TW",)),
+    # stores
+    Family("vsta_norm", "memory", ("TW",)),
+    Family("vsta_first", "memory", ("TW",)),
+    Family("vsta_pack", "memory", ("TW",)),
+    Family("vsta_packv2", "memory"),
+    Family("vsta_intlv", "memory", ("TW",)),
+    Family("mask_store_norm", "memory"),
+    Family("mask_store_pack", "memory"),
+    Family("vsct", "memory", ("TW", "UW")),
+    Family("vstu", "streams", ("TW",)),
+    Family("vstu_count", "streams", ("TW",)),
+    Family("vstus", "streams", ("TW",)),
+    Family("vstur", "streams", ("TW",)),
+    Family("vstas", "streams", ("sub",)),
+    Family("vstas_post", "streams"),
+    # arithmetic
+    Family("vbinary", "arith", ("T", "sub", "src")),
+    Family("vmull", "arith", ("T",)),
+    Family("vcarry", "arith", ("sub",)),
+    Family("vunary", "arith", ("T", "sub")),
+    Family("vcompound", "arith", ("T", "sub", "src")),
+    # compound arithmetic
+    Family("vfma", "arith", ("T", "sub", "src")),
+    # logic and shifts
+    Family("vlogic", "arith", ("TW", "sub")),
+    Family("vnot", "arith", ("TW",)),
+    Family("vshift", "arith", ("T", "sub", "src")),
+    # compare and select, squeeze
+    Family("vcmp", "compare", ("T", "sub", "src")),
+    Family("vsel", "compare", ("TW",)),
+    Family("vsqz", "streams", ("TW", "sub")),
+    # fill, copy and index sequences
+    Family("vdup", "rearrange", ("T",)),
+    Family("vdup_masked", "rearrange", ("T",)),
+    Family("vdup_merge", "rearrange", ("T",)),
+    Family("vdup_lane", "rearrange", ("TW",)),
+    Family("vdup_lane_merge", "rearrange", ("TW",)),
+    Family("vmov", "rearrange", ("TW",)),
+    Family("vci", "rearrange", ("T",)),
+    Family("vci_desc", "rearrange", ("T",)),
+    # rearranging
+    Family("vintlv", "rearrange", ("TW",)),
+    Family("vdintlv", "rearrange", ("TW",)),
+    Family("vpack", "rearrange", ("TW", "UW", "sub")),
+    Family("vunpack", "rearrange", ("T", "U", "sub")),
+    Family("vusqz", "streams", ("TW",)),
+    # reductions
+    Family("reduce_sum", "rearrange", ("U",)),
+    Family("reduce_maxmin", "rearrange", ("T", "sub")),
+    Family("reduce_sum_block", "rearrange", ("U",)),
+    Family("reduce_maxmin_block", "rearrange", ("T", "sub")),
+    Family("vpairsum", "rearrange", ("T",)),
+    # histograms
+    Family("vhist", "rearrange", ("sub",)),
+    # conversions
+    # specialised by the two widths and the rounding mode: the types' encodings are read from the row's
+    # type codes (a kernel per type pair would be hundreds)
+    Family("vcvt", "convert", ("TW", "UW", "sub")),
+    Family("vtrc", "convert", ("T", "sub")),
+    # special registers AR and CTRL
+    Family("spr_clear", "streams"),
+    Family("spr_set_ctrl", "convert"),
+)}
 
 
 _ADDR_REG_PAGE = "asc_update_addr_reg"
@@ -913,6 +1044,8 @@ def _with_post_updates(rows):
 
 
 INSNS: tuple[InsnSpec, ...] = tuple(_with_post_updates(_BASE_ROWS))
+FAMILIES.update({spec.family: replace(FAMILIES[post_update_base(spec).family], name=spec.family)
+                 for spec in INSNS if spec.post is not None})
 
 DIRECTIVES = (
     (".ub", "NAME TYPE[COUNT] [= INIT] [@ ADDR]",
