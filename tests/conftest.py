@@ -9,6 +9,7 @@ import tempfile
 import textwrap
 import warnings
 
+import numpy as np
 import pytest
 
 from ascasm import assemble
@@ -17,11 +18,23 @@ from ascasm.vm import Machine, compiled_engine
 compiled_engine()  # raises EngineMissing at collection: the suite must never quietly test ref alone
 
 ENGINES = ("ref", "cy")
+# Sweeps (every bit pattern of a type, or a dense sample, through one instruction) run in full on the
+# compiled engine. The reference executor is several times slower: in `pytest -q` it runs a sample
+# (every 7th pattern, and the last 256, where the sweeps put their hand-picked edge cases), under
+# `pytest -m slow` every pattern.
+SWEEP_ENGINES = ("cy", "ref-sample", pytest.param("ref", marks=pytest.mark.slow))
 
 
 @pytest.fixture(params=ENGINES)
 def engine(request) -> str:
     return request.param
+
+
+def sweep(engine: str, words: np.ndarray) -> tuple[str, np.ndarray]:
+    """The executor a SWEEP_ENGINES parameter names, and the patterns it runs."""
+    if engine != "ref-sample":
+        return engine, words
+    return "ref", np.concatenate([words[:-256:7], words[-256:]])
 
 
 def run_source(source: str, engine: str, **machine_options) -> Machine:
