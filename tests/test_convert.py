@@ -17,7 +17,7 @@ import textwrap
 import ml_dtypes
 import numpy as np
 import pytest
-from conftest import run_source
+from conftest import SWEEP_ENGINES, run_source, sweep
 
 from ascasm import AssemblyFailed, assemble
 from ascasm.isa import dtypes
@@ -161,9 +161,10 @@ def expected(words: np.ndarray, dst, src, mode: str, sat: bool) -> np.ndarray:
 
 @pytest.mark.parametrize("dst, src, mode, sat", [c for c in CASES if c[1] != "f32"],
                          ids=lambda v: v if isinstance(v, str) else ("sat" if v else "nosat"))
+@pytest.mark.parametrize("engine", SWEEP_ENGINES)
 def test_every_source_pattern(engine, dst, src, mode, sat):
     d, s = T[dst], T[src]
-    words = every_pattern(s)
+    engine, words = sweep(engine, every_pattern(s))
     got = convert(engine, mode, d, s, words, ", sat" if sat else "")
     want = expected(words, d, s, mode, sat)
     bad = np.flatnonzero(got != want)
@@ -206,9 +207,10 @@ def f32_sample(dst_name: str) -> np.ndarray:
 
 @pytest.mark.parametrize("dst, src, mode, sat", [c for c in CASES if c[1] == "f32"],
                          ids=lambda v: v if isinstance(v, str) else ("sat" if v else "nosat"))
+@pytest.mark.parametrize("engine", SWEEP_ENGINES)
 def test_f32_sources_dense_sample_and_boundaries(engine, dst, src, mode, sat):
     d, s = T[dst], T[src]
-    words = f32_sample(dst)
+    engine, words = sweep(engine, f32_sample(dst))
     got = convert(engine, mode, d, s, words, ", sat" if sat else "")
     want = expected(words, d, s, mode, sat)
     bad = np.flatnonzero(got != want)

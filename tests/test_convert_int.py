@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import SWEEP_ENGINES, sweep
 from test_convert import T, convert
 from test_truncate import integral
 
@@ -99,9 +100,10 @@ def sources(etype) -> np.ndarray:
 
 @pytest.mark.parametrize("dst, src, mode, sat", CASES,
                          ids=lambda v: v if isinstance(v, str) else ("sat" if v else "nosat"))
+@pytest.mark.parametrize("engine", SWEEP_ENGINES)
 def test_integer_conversions(engine, dst, src, mode, sat):
     d, s = T[dst], T[src]
-    words = sources(s)
+    engine, words = sweep(engine, sources(s))
     got = convert(engine, mode, d, s, words, ", sat" if sat else "")
     want = expected(words, d, s, mode, sat)
     bad = np.flatnonzero(got != want)

@@ -3,15 +3,22 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import check_nogil  # noqa: E402
 
+# Cython translates every engine module (about a minute of CPU, several on a busy machine): the two
+# checks that run it are left to `pytest -m slow` (CI runs it); the source checks below stay quick.
 
+
+@pytest.mark.slow
 def test_nogil_functions_have_no_python_interaction(tmp_path):
     assert check_nogil.python_lines_in_nogil(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_the_check_sees_python_interaction_when_there_is_some(tmp_path):
     planted = "cdef int touches_python(int x) noexcept nogil:\n    with gil:\n        print(x)\n    return x\n"
     found = check_nogil.python_lines_in_nogil(tmp_path, appended=planted, modules=("core",))

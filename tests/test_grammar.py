@@ -3,7 +3,6 @@ import os
 import subprocess
 import sys
 from importlib import resources
-from pathlib import Path
 
 from lark import Lark
 
@@ -15,20 +14,6 @@ def test_grammar_is_package_data():
 def test_grammar_is_conflict_free_under_strict_mode():
     text = resources.files("ascasm.grammar").joinpath("ascasm.lark").read_text()
     Lark(text, parser="lalr", strict=True)   # raises on shift/reduce conflicts and regex collisions
-
-
-def test_a_source_checkout_reads_the_grammar_file(monkeypatch):
-    # imported from a never-installed checkout there is no ascasm.grammar package: grammar/ascasm.lark
-    # is read instead, and it is the text the package ships
-    from ascasm.asm import parser
-    shipped = resources.files("ascasm.grammar").joinpath("ascasm.lark").read_text()
-
-    def no_package(name):
-        raise ModuleNotFoundError(name)
-    monkeypatch.setattr(parser.resources, "files", no_package)
-    # the tests may run against an installed copy, whose parser.py is not beside grammar/: point it there
-    monkeypatch.setattr(parser, "_CHECKOUT_GRAMMAR", Path(__file__).resolve().parent.parent / "grammar" / "ascasm.lark")
-    assert parser.grammar_text() == shipped
 
 
 def test_no_parser_cache_is_written(tmp_path):

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import run_source
+from conftest import SWEEP_ENGINES, run_source, sweep
 from test_convert import NAN, T, run_lanes
 
 MODES = ("rint", "round", "floor", "ceil", "trunc")
@@ -50,9 +50,10 @@ def samples(etype) -> np.ndarray:
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("type_name", ["f16", "bf16", "f32"])
+@pytest.mark.parametrize("engine", SWEEP_ENGINES)
 def test_every_pattern_or_a_dense_sample(engine, type_name, mode):
     etype = T[type_name]
-    words = samples(etype)
+    engine, words = sweep(engine, samples(etype))
     got = run_lanes(engine, f"vtrc.{mode} v2.{type_name}, v1.{type_name}, p0", etype, etype, words)
     want = expected(words, etype, mode)
     bad = np.flatnonzero(got != want)

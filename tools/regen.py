@@ -1,12 +1,13 @@
-"""Regenerate every file derived from the ISA table, or check that each is current.
+"""Regenerate every file derived from the ISA table or the grammar, or check that each is current.
 
     python tools/regen.py          rewrite them all
     python tools/regen.py --check  exit 1 if any is stale, naming each (the tests run this)
 
 Each generator keeps its own list of the files it writes and is run through its `main`:
 tools/gen_tables.py (the engine's decode layer, docs/isa.md), tools/gen_reference.py
-(docs/cheatsheet.md, the editors' TextMate grammar, README.md's instruction list) and
-tools/gen_frontend_table.py (docs/frontend.md's Reg API mapping table). A new generator
+(docs/cheatsheet.md, the editors' TextMate grammar, README.md's instruction list),
+tools/gen_frontend_table.py (docs/frontend.md's Reg API mapping table) and tools/gen_parser.py (the
+assembler's LALR tables, from grammar/ascasm.lark). A new generator
 joins by its path in GENERATORS.
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GENERATORS = ("tools/gen_tables.py", "tools/gen_reference.py", "tools/gen_frontend_table.py")
+GENERATORS = ("tools/gen_tables.py", "tools/gen_reference.py", "tools/gen_frontend_table.py", "tools/gen_parser.py")
 
 
 def main(argv: list[str]) -> int:

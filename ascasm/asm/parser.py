@@ -1,12 +1,13 @@
 """Source text -> one Line record per statement (syntax only), with syntax errors as AsmError.
 
-The whole file is parsed in one pass of Lark's LALR parser, with the transformer embedded so that no
-parse tree is ever built: each rule's callback makes a small record (ascasm/asm/syntax.py). The lexer
-is this module's own, built from the grammar's terminals: it is three times faster than Lark's, it
+The whole file is parsed in one pass of an LALR parser whose tables tools/gen_parser.py made from
+grammar/ascasm.lark with Lark (ascasm/asm/parse_table.py): building them, and importing Lark, cost
+more CPU than the rest of a short run, so neither happens at run time. The parser calls the builder's
+method for each rule as it reduces it, so no parse tree is ever built: each makes a small record
+(ascasm/asm/syntax.py). The lexer is one regular expression made of the grammar's terminals; it
 knows the one context rule of the language (`//` is floor division only on .ub/.equ/.expect lines),
-and it can start at any line, which is how parsing resumes after a syntax error. The parser is built
-in-process on first use; nothing is cached on disk (a cache file in a shared directory is a way to
-run code as another user).
+and it can start at any line, which is how parsing resumes after a syntax error. Nothing is cached
+on disk (a cache file in a shared directory is a way to run code as another user).
 
 Before parsing, the text is checked: a UTF-8 byte-order mark is dropped, lines end at "\\n" (a "\\r"
 before it is dropped too), and every other control character is an error (tab and form feed are
@@ -21,20 +22,13 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
-from types import SimpleNamespace
-
-from lark import Lark, Transformer
-from lark import lexer as lark_lexer
-from lark.exceptions import UnexpectedToken
-from lark.lexer import Lexer
 
 from ..isa import DIRECTIVES
 from ..limits import MAX_ERRORS, MAX_LINE_CHARS, MAX_LINES, MAX_NESTING, MAX_SOURCE_BYTES, MAX_TOKENS, shown
 from ..source import FORBIDDEN_CHARACTERS
 from .errors import AsmError, SourceLoc
 from .expr import ordered_chain
+from .parse_table import END_STATE, IGNORED, RULES, STATES, TERMINALS
 from .syntax import (Address, BufferDecl, Call, Equ, Expect, Group, Instruction, Line, ListInit, Loc, Out,
                      Signed, Token)
 
@@ -56,20 +50,6 @@ _DECLARED_NAME = re.compile(r"^\s*(?:[A-Za-z_][\w.]*\s*:\s*)?\.(?!out\b|expect\b
 _FREQUENCY_RANK = {name: rank for rank, name in enumerate(("NAME", "COMMA", "NL", "NUMBER", "LSQB", "RSQB", "SIGN"))}
 # A directive line on which `//` is floor division rather than a comment.
 _EXPRESSION_DIRECTIVES = {"UB", "EQU", "EXPECT"}
-
-# grammar/ascasm.lark of a source checkout, relative to this file (ascasm/asm/parser.py)
-_CHECKOUT_GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "ascasm.lark"
-
-
-def grammar_text() -> str:
-    """The grammar: package data `ascasm.grammar` when installed; grammar/ascasm.lark when ascasm is
-    imported from a source checkout that was never installed in place (`python -m ascasm` from the
-    repository root), where that package does not exist."""
-    try:
-        return resources.files("ascasm.grammar").joinpath("ascasm.lark").read_text(encoding="utf-8")
-    except ModuleNotFoundError:
-        return _CHECKOUT_GRAMMAR.read_text(encoding="utf-8")
-
 
 @dataclass
 class Parsed:
@@ -100,24 +80,23 @@ class _LexError(Exception):
         self.notes, self.fatal = list(notes), fatal
 
 
-class _Lexer(Lexer):
+class _Lexer:
     """One regular expression made of the grammar's terminals, by priority and then the common ones
     first (a regular expression tries its alternatives in order), with the white space before a
     token (terminal WS) skipped by the same match."""
-    __future_interface__ = 2
 
-    def __init__(self, lexer_conf):
-        by_name = {t.name: t for t in lexer_conf.terminals}
-        white_space = by_name.pop("WS").pattern.to_regexp()
-        terminals = sorted(by_name.values(), key=lambda t: (-t.priority, _FREQUENCY_RANK.get(t.name, 99), t.name))
-        alternatives = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals)
+    def __init__(self):
+        by_name = {name: (pattern, priority) for name, pattern, priority in TERMINALS}
+        white_space, _priority = by_name.pop("WS")
+        names = sorted(by_name, key=lambda name: (-by_name[name][1], _FREQUENCY_RANK.get(name, 99), name))
+        alternatives = "|".join(f"(?P<{name}>{by_name[name][0]})" for name in names)
         self.pattern = re.compile(f"(?:{white_space})?(?:{alternatives})")
-        self.ignored = frozenset(lexer_conf.ignore)
+        self.ignored = frozenset(IGNORED)
         self.special = self.ignored | {"NL", "BINOP", "NUMBER", "LABEL"} | _EXPRESSION_DIRECTIVES
         self.number_tail = re.compile(r"[\w.]+")
 
-    def lex(self, lexer_state, parser_state):
-        source: _Source = lexer_state.text
+    def lex(self, source: _Source):
+        """The tokens from source.pos on, then the end of input ($END)."""
         text, pos, line = source.text, source.pos, source.line
         line_start = pos
         match, special, ignored, interned = self.pattern.match, self.special, self.ignored, source.interned
@@ -164,6 +143,7 @@ class _Lexer(Lexer):
             value = interned.setdefault(value, value)    # repeated names share one string
             yield Token(kind, value, line, start - line_start + 1)
             pos = stop
+        yield Token("$END", "", line, pos - line_start + 1)
 
     def _no_token(self, text: str, pos: int, line: int, line_start: int) -> _LexError:
         while text[pos] in "\t \f":
@@ -180,11 +160,10 @@ class _Lexer(Lexer):
         return _LexError(f"unexpected character {text[pos]!r}", line, column, column + 1, pos, notes)
 
 
-class _Builder(Transformer):
-    """The embedded transformer: one callback per rule, called as the parser reduces it."""
+class _Builder:
+    """One method per rule of the grammar, called with the rule's children as the parser reduces it."""
 
     def __init__(self):
-        super().__init__()
         self.records: list[Line] = []
 
     def start(self, children):
@@ -263,54 +242,78 @@ def _first_token(statement) -> Token:
 _lock = threading.Lock()        # one parser and one builder, shared by every parse
 
 
+class _UnexpectedToken(Exception):
+    def __init__(self, token: Token, expected: set[str]):
+        super().__init__(token.type)
+        self.token, self.expected = token, expected
+
+
+class _Parser:
+    """The LALR loop over the generated tables: shift a token, or reduce a rule, which calls the
+    builder's method for it (after what Lark's tree builder does to its children: see
+    tools/gen_parser.py)."""
+
+    def __init__(self, builder: _Builder):
+        self.lexer = _Lexer()
+        self.reductions = [(name, length, _reduction(builder, method, expand1, children))
+                           for name, length, method, expand1, children in RULES]
+
+    def parse(self, source: _Source):
+        states, reductions = STATES, self.reductions
+        stack, values = [0], []
+        for token in self.lexer.lex(source):
+            kind = token.type
+            while True:
+                action = states[stack[-1]].get(kind)
+                if action is None:
+                    raise _UnexpectedToken(token, {name for name in states[stack[-1]] if name.isupper()})
+                if action >= 0:
+                    stack.append(action)
+                    values.append(token)
+                    break
+                name, length, reduce = reductions[-1 - action]
+                if length:
+                    children = values[-length:]
+                    del values[-length:], stack[-length:]
+                else:
+                    children = []
+                values.append(reduce(children))
+                stack.append(states[stack[-1]][name])
+                if stack[-1] == END_STATE:
+                    return
+
+
+def _reduction(builder: _Builder, method: str | None, expand1: bool, children):
+    """What reducing a rule does with its children: a `?rule` with one child is that child; a helper
+    rule (no method) hands its children to the rule that holds it, which splices them in."""
+    if expand1:                 # (always one child, no placeholders: tools/gen_parser.py checks)
+        return _only_child
+    call = getattr(builder, method) if method else list
+    if children is None:
+        return call
+    plan, nones_after = children
+
+    def filtered(values):
+        kept = []
+        for index, splice, nones in plan:
+            kept += [None] * nones
+            if splice:
+                kept += values[index]
+            else:
+                kept.append(values[index])
+        kept += [None] * nones_after
+        return call(kept)
+    return filtered
+
+
+def _only_child(values):
+    return values[0]
+
+
 @lru_cache(maxsize=1)
-def _parser() -> tuple[Lark, _Builder]:
+def _parser() -> tuple[_Parser, _Builder]:
     builder = _Builder()
-    with _no_collision_check():
-        lark = Lark(grammar_text(), parser="lalr", lexer=_Lexer, transformer=builder)
-    return _streamlined(lark), builder
-
-
-@contextmanager
-def _no_collision_check():
-    """Build without Lark's check for colliding terminals, which runs whenever the optional
-    `interegular` is installed (the test extra) and costs ~0.4 s of CPU at every start, most of it
-    on Lark's own grammar of grammars. tests/test_grammar.py runs the check, strictly, on ours."""
-    saved = getattr(lark_lexer, "has_interegular", False)
-    lark_lexer.has_interegular = False
-    try:
-        yield
-    finally:
-        lark_lexer.has_interegular = saved
-
-
-class _Reduction:
-    """A grammar rule as Lark's LALR loop reads it when it reduces: its expansion (for the length) and
-    its name, a plain str. Unlike lark.grammar.Rule, it hashes and compares by identity, in C."""
-    __slots__ = ("expansion", "origin")
-
-    def __init__(self, rule):
-        self.expansion, self.origin = rule.expansion, SimpleNamespace(name=str(rule.origin.name))
-
-
-def _streamlined(lark: Lark) -> Lark:
-    """`lark` with the same parse table and callbacks, but less Python run per reduction: Lark's loop
-    hashes the rule (Rule.__hash__), compares it (`assert arg != end_state`: Rule.__eq__) and looks up
-    the rule's name, a lark Token whose __eq__ is Python code too, a tenth of the parse time in all.
-    Each rule of the table is swapped for a _Reduction. Should Lark's internals be other than this
-    (another version), the parser is left as it is: slower, never wrong."""
-    try:
-        from lark.parsers.lalr_analysis import Reduce
-        parser = lark.parser.parser.parser
-        records = {rule: _Reduction(rule) for rule in parser.callbacks}
-        states = {state: {symbol: (action, records[arg] if action is Reduce else arg)
-                          for symbol, (action, arg) in actions.items()}
-                  for state, actions in parser.parse_table.states.items()}
-        callbacks = {records[rule]: callback for rule, callback in parser.callbacks.items()}
-    except (AttributeError, ImportError, KeyError, TypeError, ValueError):
-        return lark
-    parser.parse_table.states, parser.callbacks = states, callbacks
-    return lark
+    return _Parser(builder), builder
 
 
 def parse_source(text: str, filename: str) -> Parsed:
@@ -339,7 +342,7 @@ def parse_source(text: str, filename: str) -> Parsed:
             try:
                 parser.parse(source)
                 break
-            except UnexpectedToken as exc:
+            except _UnexpectedToken as exc:
                 failed = _unexpected_token(exc.token, exc.expected, text_lines, source.pos)
             except _LexError as exc:
                 failed = exc

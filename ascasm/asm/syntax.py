@@ -15,7 +15,6 @@ class Token:
     stored, since a large program keeps hundreds of thousands of tokens until the second pass."""
     __slots__ = ("type", "value", "line", "column")
     depth = 0                               # nesting depth of an expression that is a single token
-    start_pos = end_line = end_pos = None   # read by Lark when it makes its end-of-input token
 
     def __init__(self, type_: str, value: str, line: int, column: int):
         self.type, self.value, self.line, self.column = type_, value, line, column
