@@ -27,6 +27,7 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.modified import newer_group
 
 ENGINE = Path("ascasm/_engine")
 settings = runpy.run_path(str(ENGINE / "directives.py"))  # not imported: the package's deps are not built yet
@@ -52,7 +53,8 @@ FLAGS_STAMP = Path("build") / "ascasm-engine-flags.txt"     # the compile flags 
 
 
 def say(message):
-    print(f"ascasm build: {message}", file=sys.stderr, flush=True)
+    sys.stderr.write(f"ascasm build: {message}\n")       # one write: lines from the build's threads stay whole
+    sys.stderr.flush()
 
 
 def engine_extensions():
@@ -95,7 +97,7 @@ class BuildEngine(build_ext):
                                       build_dir=f"build/cython-{CONFIG}", language_level=3)
         with ProcessPoolExecutor(self.parallel) as translators, ThreadPoolExecutor(self.parallel) as compilers:
             translating = {translators.submit(translate, [ext]): ext
-                           for ext in sorted(self.extensions, key=kernel_source_size, reverse=True)}
+                           for ext in sorted(self.extensions, key=expected_compile_time, reverse=True)}
             compiling = []
             for translated in as_completed(translating):
                 ext = translating[translated]
@@ -105,18 +107,22 @@ class BuildEngine(build_ext):
                 compiled.result()
 
     def build_extension(self, ext):
-        say(f"compiling {ext.name} ({os.path.getsize(ext.sources[0]) // 1000:,} kB of C)")
+        stale = self.force or newer_group(ext.sources + ext.depends, self.get_ext_fullpath(ext.name))
+        if stale:
+            say(f"compiling {ext.name} ({os.path.getsize(ext.sources[0]) // 1000:,} kB of C)")
         super().build_extension(ext)
         with self._lock:
             self._done += 1
-            say(f"built {ext.name} ({self._done} of {len(self.extensions)}, {time.perf_counter() - self._started:.0f} s)")
+            say(f"{'built' if stale else 'up to date:'} {ext.name} ({self._done} of {len(self.extensions)}, "
+                f"{time.perf_counter() - self._started:.0f} s)")
 
 
-def kernel_source_size(ext):
-    """What a module's compile time follows: its own source and its generated kernel table."""
+def expected_compile_time(ext):
+    """core first (its Python-level loader is the longest compile, about twice arith's), then the kernel
+    modules by the size of their source and generated kernel table."""
     pyx = Path(ext.name.replace(".", "/") + ".pyx")
     dispatch = pyx.with_name(f"dispatch_{pyx.stem}.pxi")
-    return sum(path.stat().st_size for path in (pyx, dispatch) if path.exists())
+    return (pyx.stem == "core", sum(path.stat().st_size for path in (pyx, dispatch) if path.exists()))
 
 
 setup(ext_modules=engine_extensions(), cmdclass={"build_ext": BuildEngine})
