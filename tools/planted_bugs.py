@@ -1,6 +1,8 @@
 """Planted-bug check: are the fuzzer and the tests able to catch a real bug? Each mutation below is
 applied alone to a copy of the repository (never to the repository itself), the engine is rebuilt
-when the mutation is in its Cython source, and the mutation's check runs; it must fail.
+when the mutation is in its Cython source, and the mutation's check runs; it must fail. The copy starts
+from the repository's build/ (so after a build in place or `pip install .` its first build has nothing
+to do) and each rebuild redoes only the modules the mutated file is part of.
 
     python tools/planted_bugs.py                 every mutation (about 10 minutes on 2 cores)
     python tools/planted_bugs.py --list
