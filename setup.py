@@ -2,9 +2,11 @@
 ISA area (every other ascasm/_engine/*.pyx), with the directives of ascasm/_engine/directives.py.
 
 Cython runs once per build, from build_ext (never when setup.py is imported: pip imports it three
-times), on every module in parallel, writing its C files under build/cython-release (or -debug); it
-translates again only the modules whose sources changed. The C compiler then builds the modules in
-parallel, one per core, largest first, and each step prints what it does.
+times), writing its C files under build/cython-release (or -debug); it translates again only the
+modules whose sources changed. Translating and compiling overlap: Cython works in one process per core,
+and the C compiler starts on a module as soon as its C file is written (one compile per core, the
+largest modules first); each step prints what it does. The engine needs no numpy headers, so the build
+requires only setuptools and Cython.
 
     python setup.py build_ext --inplace      after an edit: rebuilds only the modules it touched
 
@@ -13,16 +15,19 @@ ASCASM_SANITIZE=address rebuilds with AddressSanitizer (and -g): Python must the
 sanitizer's runtime preloaded, LD_PRELOAD=$(cc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0
 (.ci/run). A build whose flags differ from the previous one's recompiles every module.
 """
+import functools
 import os
 import platform
 import runpy
 import sys
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.modified import newer_group
 
 ENGINE = Path("ascasm/_engine")
 settings = runpy.run_path(str(ENGINE / "directives.py"))  # not imported: the package's deps are not built yet
@@ -48,21 +53,21 @@ FLAGS_STAMP = Path("build") / "ascasm-engine-flags.txt"     # the compile flags 
 
 
 def say(message):
-    print(f"ascasm build: {message}", file=sys.stderr, flush=True)
+    sys.stderr.write(f"ascasm build: {message}\n")       # one write: lines from the build's threads stay whole
+    sys.stderr.flush()
 
 
 def engine_extensions():
     """One extension per engine module; its single source is the C file Cython writes at build time."""
-    import numpy
-    return [Extension(f"ascasm._engine.{pyx.stem}", [str(pyx)], include_dirs=[numpy.get_include(), str(ENGINE)],
-                      define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    return [Extension(f"ascasm._engine.{pyx.stem}", [str(pyx)], include_dirs=[str(ENGINE)],
                       depends=[str(h) for h in sorted(ENGINE.glob("*.h"))],
                       extra_compile_args=COMPILE_ARGS, extra_link_args=SANITIZERS[sanitize])
             for pyx in sorted(ENGINE.glob("*.pyx"))]
 
 
 class BuildEngine(build_ext):
-    """Cythonize (once, in parallel, only what changed), then compile the modules in parallel, largest first."""
+    """Each module compiled by the C compiler as soon as Cython has translated it (only what changed),
+    in parallel, the longest compile first."""
 
     def finalize_options(self):
         super().finalize_options()
@@ -70,16 +75,6 @@ class BuildEngine(build_ext):
             self.parallel = os.cpu_count() or 1
 
     def run(self):
-        from Cython.Build import cythonize
-        start = time.perf_counter()
-        say(f"cythonizing {len(self.extensions)} engine modules ({CONFIG}, {self.parallel} at a time)")
-        translated = cythonize(self.extensions, compiler_directives=settings["DIRECTIVES"],
-                               build_dir=f"build/cython-{CONFIG}", nthreads=self.parallel, language_level=3)
-        c_file = {ext.name: ext.sources for ext in translated}
-        for ext in self.extensions:             # keep the extensions setuptools prepared; only their source changes
-            ext.sources = c_file[ext.name]
-        self.extensions.sort(key=lambda ext: -os.path.getsize(ext.sources[0]))     # the longest compile starts first
-        say(f"cythonized in {time.perf_counter() - start:.0f} s")
         flags = " ".join(COMPILE_ARGS)
         if not FLAGS_STAMP.exists() or FLAGS_STAMP.read_text() != flags:
             self.force = True                   # a module built with other flags must not be kept
@@ -88,19 +83,46 @@ class BuildEngine(build_ext):
         super().run()
         FLAGS_STAMP.parent.mkdir(exist_ok=True)
         FLAGS_STAMP.write_text(flags)
-        say(f"compiled in {time.perf_counter() - self._started:.0f} s")
+        say(f"engine built in {time.perf_counter() - self._started:.0f} s")
 
     def build_extensions(self):
+        """Cython in worker processes, the C compiler in threads: a module's compile starts when its C is
+        written, while Cython translates the next, so no core waits for the slowest translation."""
+        from Cython.Build import cythonize
         # Python's own CFLAGS carry -g: only the debug and sanitizer builds want it (COMPILE_ARGS adds it)
         self.compiler.compiler_so = [arg for arg in self.compiler.compiler_so if not arg.startswith("-g")]
-        super().build_extensions()
+        self.check_extensions_list(self.extensions)
+        say(f"translating and compiling {len(self.extensions)} engine modules ({CONFIG}, {self.parallel} at a time)")
+        translate = functools.partial(cythonize, compiler_directives=settings["DIRECTIVES"],
+                                      build_dir=f"build/cython-{CONFIG}", language_level=3)
+        with ProcessPoolExecutor(self.parallel) as translators, ThreadPoolExecutor(self.parallel) as compilers:
+            translating = {translators.submit(translate, [ext]): ext
+                           for ext in sorted(self.extensions, key=expected_compile_time, reverse=True)}
+            compiling = []
+            for translated in as_completed(translating):
+                ext = translating[translated]
+                ext.sources = translated.result()[0].sources      # the C file; setuptools' other settings kept
+                compiling.append(compilers.submit(self.build_extension, ext))
+            for compiled in compiling:
+                compiled.result()
 
     def build_extension(self, ext):
-        say(f"building {ext.name} ({os.path.getsize(ext.sources[0]) // 1000:,} kB of C)")
+        stale = self.force or newer_group(ext.sources + ext.depends, self.get_ext_fullpath(ext.name))
+        if stale:
+            say(f"compiling {ext.name} ({os.path.getsize(ext.sources[0]) // 1000:,} kB of C)")
         super().build_extension(ext)
         with self._lock:
             self._done += 1
-            say(f"built {ext.name} ({self._done} of {len(self.extensions)}, {time.perf_counter() - self._started:.0f} s)")
+            say(f"{'built' if stale else 'up to date:'} {ext.name} ({self._done} of {len(self.extensions)}, "
+                f"{time.perf_counter() - self._started:.0f} s)")
+
+
+def expected_compile_time(ext):
+    """core first (its Python-level loader is the longest compile, about twice arith's), then the kernel
+    modules by the size of their source and generated kernel table."""
+    pyx = Path(ext.name.replace(".", "/") + ".pyx")
+    dispatch = pyx.with_name(f"dispatch_{pyx.stem}.pxi")
+    return (pyx.stem == "core", sum(path.stat().st_size for path in (pyx, dispatch) if path.exists()))
 
 
 setup(ext_modules=engine_extensions(), cmdclass={"build_ext": BuildEngine})

@@ -215,11 +215,14 @@ cdef class Engine:
     def __dealloc__(self):
         free(self.code)
 
-    def __init__(self, const int64_t[:, ::1] code, state, long long ub_usable, long long max_steps,
+    def __init__(self, code, state, long long ub_usable, long long max_steps,
                  bint zero_inactive=False, bint strict=False):
+        code = np.asarray(code)
+        if code.dtype != np.int64 or code.ndim != 2:
+            raise ValueError(f"bytecode is {code.dtype} of shape {code.shape}, expected int64 rows")
         if code.shape[1] != ROW_WIDTH:
             raise ValueError(f"bytecode rows have {code.shape[1]} columns, expected {ROW_WIDTH}")
-        rows = np.array(code, dtype=np.int64)
+        rows = np.array(code, order="C")
         kernels = _verify(rows)
         n = rows.shape[0]
         partners = _loop_partners(_FAMILY[rows[:, 0]])
@@ -300,21 +303,27 @@ cdef class Engine:
         m.ctrlreg = <uint64_t*>_pointer(arrays[18])
         self.bound = arrays
 
-    cdef void _decode(self, const int64_t[:, ::1] rows, const int64_t[::1] kernels,
-                      const int64_t[:, ::1] facts, const int64_t[::1] partners):
-        """facts per row: access size, alignment and slot in bytes, then the widths of types 0 and 1."""
+    cdef _decode(self, rows_array, kernels_array, facts_array, partners_array):
+        """Per row (int64 arrays): its row, kernel, facts (access size, alignment and slot in bytes,
+        then the widths of types 0 and 1) and loop partner."""
+        cdef const int64_t* rows = <const int64_t*>_data(rows_array, np.int64, (self.n_rows, ROW_WIDTH))
+        cdef const int64_t* kernels = <const int64_t*>_data(kernels_array, np.int64, (self.n_rows,))
+        cdef const int64_t* facts = <const int64_t*>_data(facts_array, np.int64, (self.n_rows, N_FACTS))
+        cdef const int64_t* partners = <const int64_t*>_data(partners_array, np.int64, (self.n_rows,))
+        cdef const int64_t* row
+        cdef const int64_t* fact
         cdef Ins* ins
         cdef int64_t r
         for r in range(self.n_rows):
-            ins = &self.code[r]
+            row, fact, ins = rows + r * ROW_WIDTH, facts + r * N_FACTS, &self.code[r]
             ins.kernel = <int32_t>kernels[r]
             ins.row = r
             ins.run = KERNELS[ins.kernel]
-            ins.t, ins.u = <int32_t>rows[r, 1], <int32_t>rows[r, 2]
-            ins.size, ins.align, ins.slot = facts[r, 0], facts[r, 1], facts[r, 2]
-            ins.tw, ins.uw = <int32_t>facts[r, 3], <int32_t>facts[r, 4]
+            ins.t, ins.u = <int32_t>row[1], <int32_t>row[2]
+            ins.size, ins.align, ins.slot = fact[0], fact[1], fact[2]
+            ins.tw, ins.uw = <int32_t>fact[3], <int32_t>fact[4]
             ins.partner = partners[r]
-            decode_args(&self.m, &rows[r, 0], ins)
+            decode_args(&self.m, row, ins)
 
     def set_stop_rows(self, before, after):
         """Per-row stop flags (docs/bytecode.md "Stop flags"), each None (no flag) or n_rows values:
@@ -445,6 +454,17 @@ cdef class Engine:
         return m.status
 
 
+cdef enum:
+    N_FACTS = 5             # per decoded row: access size, alignment, slot, widths of types 0 and 1
+
+
+cdef const void* _data(array, dtype, shape) except? NULL:
+    """The data of a C-contiguous array of this dtype and shape, to read (the caller keeps it alive)."""
+    if array.dtype != dtype or tuple(array.shape) != shape or not array.flags.c_contiguous:
+        raise ValueError(f"expected a C-contiguous {np.dtype(dtype)}{shape} array, got {array.dtype}{tuple(array.shape)}")
+    return <const void*><uintptr_t>array.ctypes.data
+
+
 cdef void* _pointer(array) except NULL:
     """The address of a C-contiguous array's first element (the engine keeps the array alive)."""
     if not array.flags.c_contiguous or not array.flags.writeable:
@@ -464,9 +484,10 @@ def _stop_flags(flags, n_rows):
 # Test hook (not used by the engine): the float conversions over whole arrays, for the proofs
 # ---------------------------------------------------------------------------------------------
 
-def _test_codec(int64_t t, const uint64_t[::1] bits, const double[::1] values, const int64_t[::1] ints):
+def _test_codec(int64_t t, bits, values, ints):
     """For float type t: (the exact values of `bits`, `values` rounded once to t, `ints` rounded once
-    to t), as numpy arrays (float64, uint64 bits, uint64 bits)."""
+    to t), as numpy arrays (float64, uint64 bits, uint64 bits); the inputs are 1-D uint64, float64 and
+    int64 arrays."""
     cdef FloatFormat f
     if t == T_F16:
         f = float_format(<F16*>NULL)
@@ -480,18 +501,21 @@ def _test_codec(int64_t t, const uint64_t[::1] bits, const double[::1] values, c
         f = float_format(<E5M2*>NULL)
     else:
         raise ValueError(f"type code {t} is not a float type the engine computes on")
-    decoded = np.empty(bits.shape[0], np.float64)
-    from_values = np.empty(values.shape[0], np.uint64)
-    from_ints = np.empty(ints.shape[0], np.uint64)
-    cdef double[::1] decoded_view = decoded
-    cdef uint64_t[::1] from_values_view = from_values
-    cdef uint64_t[::1] from_ints_view = from_ints
-    cdef Py_ssize_t i
+    decoded = np.empty(len(bits), np.float64)
+    from_values = np.empty(len(values), np.uint64)
+    from_ints = np.empty(len(ints), np.uint64)
+    cdef const uint64_t* bits_in = <const uint64_t*>_data(bits, np.uint64, (len(bits),))
+    cdef const double* values_in = <const double*>_data(values, np.float64, (len(values),))
+    cdef const int64_t* ints_in = <const int64_t*>_data(ints, np.int64, (len(ints),))
+    cdef double* decoded_out = <double*>_pointer(decoded)
+    cdef uint64_t* from_values_out = <uint64_t*>_pointer(from_values)
+    cdef uint64_t* from_ints_out = <uint64_t*>_pointer(from_ints)
+    cdef Py_ssize_t i, n_bits = len(bits), n_values = len(values), n_ints = len(ints)
     with nogil:
-        for i in range(bits.shape[0]):
-            decoded_view[i] = decode_bits(bits[i], &f)
-        for i in range(values.shape[0]):
-            from_values_view[i] = encode_double(values[i], &f)
-        for i in range(ints.shape[0]):
-            from_ints_view[i] = encode_int(ints[i], &f)
+        for i in range(n_bits):
+            decoded_out[i] = decode_bits(bits_in[i], &f)
+        for i in range(n_values):
+            from_values_out[i] = encode_double(values_in[i], &f)
+        for i in range(n_ints):
+            from_ints_out[i] = encode_int(ints_in[i], &f)
     return decoded, from_values, from_ints
