@@ -32,6 +32,9 @@ FAST_CHUNK = 1 << 20                    # engine budget per call in a fast run (
 PROGRESS_EVERY = 1.0                    # seconds between progress lines of a long search
 SEGMENT_STEPS = 1 << 20                 # a fast run keeps a checkpoint at least this often: `back`
                                         # replays at most this many steps, `why` searches one at a time
+SEARCH_CHUNKS = 16           # a search splits a stretch into this many chunks (a state copy each) ...
+SEARCH_LEAF = 256            # ... until a chunk has at most this many moves, searched move by move
+SEARCH_LEAF_UB = 1 << 16     # `why` of UB bytes reads the write log: its chunks can be longer
 
 
 @dataclass
@@ -329,35 +332,61 @@ class Recorder:
             np.copyto(getattr(self.state, part), getattr(snapshot, part))
 
     # --- searching segments (for `why` and `rc`) ---
-    def search_segment(self, segment: Segment, search) -> None:
-        """Replay `segment` to search it from its end backwards, chunk by chunk: `search(lo, hi, advance)`
-        is called with the machine in the state after `lo` moves of the segment; each `advance()` makes
-        one move (up to `hi`) and returns its pc and what it did (effects.StepLog.step: None if the
-        move executed nothing). Chunks are visited from the last to the first until `search` returns
-        True. The machine's state is restored afterwards. Costs one engine replay of the segment plus
-        single steps through the chunks visited."""
+    def search_segment(self, segment: Segment, search, rows=None, leaf: int = SEARCH_LEAF,
+                       interrupted=lambda: False) -> bool:
+        """Search `segment` from its end backwards for the last of something that can happen only when
+        a row flagged in `rows` (one flag per instruction; None: any row) executes: the breakpoints and
+        watches of `rc`, the writers `why` looks for. The segment is replayed at engine speed in
+        SEARCH_CHUNKS chunks, noting which chunks execute a flagged row; those are split again, the
+        last first, down to chunks of at most `leaf` moves, on which `search(lo, hi, advance)` is
+        called with the machine in the state after `lo` moves of the segment: each `advance()` makes
+        one move and returns its pc and what it did (effects.StepLog.step: None if the move executed
+        nothing). Returns True as soon as `search` does. `interrupted()` is polled between chunks:
+        True raises KeyboardInterrupt. The machine's state is restored afterwards, whatever happens."""
         current = self.state.copy()
-        chunk = max(SEARCH_CHUNK_MIN, -(-segment.moves // SEARCH_CHUNKS))
-        starts = list(range(0, segment.moves, chunk))
-        snapshots = {}
+        flags = None if rows is None else np.asarray(rows, np.uint8)
         try:
-            self._restore(segment.checkpoint)
-            for k, lo in enumerate(starts):
-                snapshots[lo] = Snapshot(self.state) if k else segment.checkpoint
-                if k + 1 < len(starts):
-                    self.machine.run(chunk)
-            for lo in reversed(starts):
-                hi = min(lo + chunk, segment.moves)
-                self._restore(snapshots.pop(lo))
-                if search(lo, hi, lambda: self.log.step()[:2]):
-                    break
+            return self._search_range(segment.checkpoint, 0, segment.moves, flags, search, leaf, interrupted)
         finally:
             self._restore(current)
             self._sync_shadows()
 
-    def _run_until(self, rows: np.ndarray, budget: int) -> int:
-        """Run at most `budget` steps, stopping before any row flagged in `rows` (except the first);
-        returns the moves made."""
+    def _search_range(self, start, lo: int, hi: int, flags, search, leaf: int, interrupted) -> bool:
+        """search_segment over moves lo..hi of a segment, from `start`, the state after lo moves."""
+        self._restore(start)
+        if hi - lo <= leaf:
+            return bool(search(lo, hi, lambda: self.log.step()[:2]))
+        size = -(-(hi - lo) // SEARCH_CHUNKS)
+        candidates = []                 # (first move, state there) of the chunks executing a flagged row
+        for first in range(lo, hi, size):
+            if interrupted():
+                raise KeyboardInterrupt
+            here = self.state.copy()
+            if self._reaches(flags, min(first + size, hi) - first):
+                candidates.append((first, here))
+            if self.state.status != RUNNING:
+                break
+        for first, here in reversed(candidates):
+            if self._search_range(here, first, min(first + size, hi), flags, search, leaf, interrupted):
+                return True
+        return False
+
+    def _reaches(self, flags, moves: int) -> bool:
+        """Make `moves` moves at engine speed (fewer if the machine stops): whether one of them was at
+        a row flagged in `flags` (None: any row)."""
+        state = self.state
+        if state.status != RUNNING:
+            return False
+        hit = flags is None or (state.pc < self._n and bool(flags[state.pc]))
+        made = self.run_until(None if hit else flags, moves)
+        if made < moves and state.status == RUNNING:        # stopped before a flagged row
+            hit = True
+            self.run_until(None, moves - made)
+        return hit
+
+    def run_until(self, rows, budget: int) -> int:
+        """Run at most `budget` steps, stopping before any row flagged in `rows` (except the first;
+        None: no row); returns the moves made."""
         state, steps = self.state, self.state.steps
         self.machine.set_stop_rows(rows, None)
         try:
@@ -440,7 +469,7 @@ class Recorder:
             moved = lo
             while moved < hi:
                 if state.status == RUNNING and not may_write[state.pc]:
-                    made = self._run_until(writers, hi - moved)        # at engine speed to the next writer
+                    made = self.run_until(writers, hi - moved)        # at engine speed to the next writer
                     if made:
                         moved += made
                         continue
@@ -456,7 +485,10 @@ class Recorder:
                         hits[index] = row.copy()
             return settle(hits)
 
-        self.search_segment(segment, search_ub if name == "ub" else search)
+        if name == "ub":
+            self.search_segment(segment, search_ub, writers, SEARCH_LEAF_UB)
+        else:
+            self.search_segment(segment, search, writers)
         return found
 
     def _logged_run(self, moves: int):
@@ -477,8 +509,6 @@ class Recorder:
             self.machine.set_log(None)
 
 
-SEARCH_CHUNKS = 64           # a segment search keeps at most this many temporary checkpoints
-SEARCH_CHUNK_MIN = 4096      # ... of at least this many moves apart
 SEARCH_LOG_RECORDS = 1 << 16  # write-log records read at a time while searching (5 MiB)
 
 

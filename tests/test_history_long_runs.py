@@ -1,16 +1,22 @@
 """Reverse execution over long fast runs: a checkpoint at least every SEGMENT_STEPS steps, so `back`
-replays little; Ctrl-C during `back` still ends exactly where asked; `why` runs at engine speed
-between the rows that may write what it looks for."""
+replays little; Ctrl-C during `back` still ends exactly where asked; `why` and `rc` run at engine speed
+between the rows that may write what they look for, and agree with a run recorded step by step."""
 from __future__ import annotations
 
+import io
 import os
 import signal
+import subprocess
+import sys
+import tempfile
 from unittest import mock
 
 import numpy as np
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ascasm import assemble, history
+from ascasm.debugger import Debugger
 from ascasm.debugger.control import RunControl
 from ascasm.effects import StepLog
 from ascasm.history import Recorder, Segment
@@ -121,7 +127,122 @@ def test_why_after_a_fast_run_agrees_with_a_recorded_one(source):
     with mock.patch.object(history, "SEGMENT_STEPS", 37), mock.patch.object(history, "FAST_CHUNK", 37):
         fast.run_fast()
     assert fast.state.steps == recorded.state.steps
-    for name in ("ub", "v", "s", "p", "a"):
-        positions = np.flatnonzero(recorded.writers[name]["step"] >= 0)
-        positions = np.union1d(positions, np.arange(min(64, recorded.writers[name].size)))
-        assert np.array_equal(fast.last_writers(name, positions), recorded.writers[name][positions]), name
+    before = fast.state.copy()
+    # tiny chunks: the search splits each segment (37 moves) into chunks of 13, 5 and 2 moves
+    with mock.patch.object(history, "SEARCH_CHUNKS", 3), mock.patch.object(history, "SEARCH_LEAF", 2), \
+            mock.patch.object(history, "SEARCH_LEAF_UB", 5):
+        for name in ("ub", "v", "s", "p", "a"):
+            positions = np.flatnonzero(recorded.writers[name]["step"] >= 0)
+            positions = np.union1d(positions, np.arange(min(64, recorded.writers[name].size)))
+            assert np.array_equal(fast.last_writers(name, positions), recorded.writers[name][positions]), name
+    assert same_state(fast.state, before)
+
+
+def rc_session(program, recorded: bool, commands: str) -> str:
+    """The debugger's output for `commands` after running `program` to its stop: recorded step by step
+    (rc then undoes one move at a time: the reference) or at engine speed in segments of 37 moves,
+    searched in chunks of 13, 5 and 2 moves."""
+    out = io.StringIO()
+    debugger = Debugger(program, "cy", max_steps=300, stdin=io.StringIO(), stdout=out)
+    with mock.patch.object(history, "SEGMENT_STEPS", 37), mock.patch.object(history, "FAST_CHUNK", 37), \
+            mock.patch.object(history, "SEARCH_CHUNKS", 3), mock.patch.object(history, "SEARCH_LEAF", 2):
+        debugger.onecmd("s 301" if recorded else "c")
+        out.seek(0)
+        out.truncate()
+        for line in commands.splitlines():
+            debugger.onecmd(line)
+    return out.getvalue()
+
+
+@settings(SETTINGS, max_examples=40)
+@given(programs(), st.data())
+def test_rc_over_a_fast_run_stops_where_stepping_back_stops(source, data):
+    program = assemble(source, "random.s")
+    lines = sorted({insn.loc.line for insn in program.insns})
+    watch = data.draw(st.sampled_from([f"s{k}" for k in range(8)] + ["v0.u16[0:4]", "p0", "a0", "ub[0:64]"]))
+    line = data.draw(st.sampled_from(lines))
+    commands = f"w {watch}\nrc\nrc\nb {line}\nrc\nrc\np steps\n"
+    assert rc_session(program, False, commands) == rc_session(program, True, commands)
+
+
+def test_ctrl_c_during_rc_stops_at_a_stated_step():
+    program = assemble(LOOP, "loop.s")
+    control = RunControl(program, "cy")
+    with mock.patch.object(history, "SEGMENT_STEPS", 10000), mock.patch.object(history, "FAST_CHUNK", 10000):
+        control.recorder.run_fast()
+    control.add_watch("s5")                 # written once, at step 2: rc searches every segment back
+    segments = control.recorder.segments()
+    real_reaches = Recorder._reaches
+
+    def reaches_interrupted(self, flags, moves):  # Ctrl-C arrives while the third segment from the end is searched
+        if len(self.history) == len(segments) - 2:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real_reaches(self, flags, moves)
+    with mock.patch.object(Recorder, "_reaches", reaches_interrupted):
+        run = control.reverse_continue()
+    # it stopped at the end of the segment being searched, the start of the two it went back over
+    step = segments[-3].last_step
+    assert run.reasons == [f"interrupted: rc stopped at step {step}"]
+    assert control.state.steps == step
+    assert same_state(control.state, state_after(program, step))
+
+
+# `python -m ascasm debug` with a readiness signal: once `back` is replaying a segment (inside Machine.run),
+# the child says so on standard error and waits until the debugger has seen the SIGINT the test then
+# sends (waiting for the event, not a fixed time), then lets the replay go on.
+READY = "back is replaying"
+DEBUG_SIGNALLING_READY = f"""\
+import sys
+import time
+from ascasm import history, vm
+from ascasm.debugger import control
+from ascasm.cli import main
+
+real_control_back, real_recorder_back, real_run = control.RunControl.back, history.Recorder.back, vm.Machine.run
+current, replaying = [], []
+
+
+def control_back(self, count):
+    current.append(self)
+    return real_control_back(self, count)
+
+
+def recorder_back(self, n=1):
+    replaying.append(True)
+    try:
+        return real_recorder_back(self, n)
+    finally:
+        replaying.clear()
+
+
+def run(self, budget=None):
+    if replaying and current and not current[-1].interrupted:
+        print({READY!r}, file=sys.stderr, flush=True)
+        while not current[-1].interrupted:
+            time.sleep(0.01)
+    return real_run(self, budget)
+
+
+control.RunControl.back, history.Recorder.back, vm.Machine.run = control_back, recorder_back, run
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_ctrl_c_during_back_in_a_session_ends_at_the_exact_step(tmp_path):
+    source = tmp_path / "loop.s"
+    source.write_text(LOOP)
+    commands = tmp_path / "commands.txt"
+    commands.write_text("c\nback 5\np steps\np s0\np s1\nq\n")
+    with commands.open() as stdin:
+        process = subprocess.Popen([sys.executable, "-c", DEBUG_SIGNALLING_READY, "debug", str(source)],
+                                   stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   cwd=tempfile.gettempdir())
+    line = process.stderr.readline()
+    assert line.strip() == READY, line + process.stderr.read()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=600)     # (a guard against a hang, not a speed test)
+    assert process.returncode == 0 and "Traceback" not in err, err
+    # back 5 from the halt (step 150003): after step 149998, the `add s0` of iteration 49998
+    assert "steps = 149998" in out.splitlines()
+    assert "s0 = 49999 (0xc34f)" in out.splitlines()
+    assert f"s1 = {49998 * 49999 // 2} ({49998 * 49999 // 2:#x})" in out.splitlines()

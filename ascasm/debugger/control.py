@@ -13,6 +13,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -23,6 +24,7 @@ from ..isa.operands import Kind
 from ..limits import shown, whole_number
 from ..state import MAX_STEPS_DEFAULT, PC, UB_USABLE_DEFAULT, VL
 from ..effects import lane_type
+from .. import history
 from ..history import DEFAULT_HISTORY_CAP, HALTED, RUNNING, Recorder, Segment
 from ..vm import Machine
 from . import views
@@ -359,18 +361,26 @@ class RunControl:
             self.resync_watches()
             return run
         self.resync_watches()
+        start, next_report = self.state.steps, time.monotonic() + history.PROGRESS_EVERY
         with self.interruptible():
             while True:
                 if self.interrupted:
-                    run.reasons.append("interrupted")
+                    run.reasons.append(f"interrupted: rc stopped at step {self.state.steps}")
                     break
                 if not recorder.history:
                     run.reasons.append(self.limit_text(None))
                     break
                 entry = recorder.history[-1]
                 if isinstance(entry, Segment):
-                    if self._reverse_into_segment(entry, run):
-                        break
+                    try:
+                        if self._reverse_into_segment(entry, run):
+                            break
+                    except KeyboardInterrupt:
+                        continue                    # (the machine is at the segment's end: reported above)
+                    if time.monotonic() >= next_report and recorder.on_progress is not None:
+                        recorder.on_progress(f"rc: searched back from step {start:,} to step "
+                                             f"{self.state.steps:,} (Ctrl-C stops here)")
+                        next_report = time.monotonic() + history.PROGRESS_EVERY
                     continue
                 recorder.back(1)
                 pc = self.state.pc
@@ -381,22 +391,33 @@ class RunControl:
         return run
 
     def _reverse_into_segment(self, segment: Segment, run: Run) -> bool:
-        """rc over a checkpointed run: search it backwards (by replay) for the last state at a
-        breakpoint or before a watched change; go there and report (True), or go back over all of
-        it (False)."""
+        """rc over a checkpointed run: search it backwards (by replay at engine speed, move by move
+        only near the rows of breakpoints and of instructions that can change a watch) for the last
+        state at a breakpoint or before a watched change; go there and report (True), or go back over
+        all of it (False). Ctrl-C raises KeyboardInterrupt with the machine where it was."""
         found = {}
         watches = list(self.watches.values())
+        recorder, state, n = self.recorder, self.state, len(self.program.insns)
+        breakpoint_pcs = {bp.pc for bp in self.breakpoints.values()}
+        rows = np.array([row in breakpoint_pcs or any(_reevaluates(w, recorder.row_writes[row]) for w in watches)
+                         for row in range(n)], np.uint8)
 
-        def search(lo, hi, advance):
+        def search(lo, hi, _advance):
+            """The last event among moves lo..hi: at engine speed up to each flagged row, which is
+            checked before (a breakpoint) and after (a watch) its move."""
             last, events = None, []
             seen = {w.number: self.signature(w.node) for w in watches}
-            for m in range(lo, hi):
-                pc = self.state.pc
-                matched = self._breakpoints_matching(None) if pc < len(self.program.insns) else []
+            m = lo
+            while m < hi:
+                pc = state.pc
+                if state.status == RUNNING and pc < n and not rows[pc]:
+                    m += recorder.run_until(rows, hi - m)
+                    continue
+                matched = self._breakpoints_matching(None) if pc in breakpoint_pcs else []
                 if matched is None or matched:
                     last, events = m, [("break", matched or [])]
-                advance()
-                written = self.recorder.row_writes[min(pc, len(self.program.insns))]
+                recorder.run_until(None, 1)
+                written = recorder.row_writes[min(pc, n)]
                 for w in watches:
                     if not _reevaluates(w, written):
                         continue
@@ -406,12 +427,13 @@ class RunControl:
                             last, events = m, []
                         events.append(("watch", w, seen[w.number][1], now[1]))
                         seen[w.number] = now
+                m += 1
             if last is not None:
                 found["m"], found["events"] = last, events
                 return True
             return False
 
-        self.recorder.search_segment(segment, search)
+        self.recorder.search_segment(segment, search, rows, interrupted=lambda: self.interrupted)
         if "m" not in found:
             self.recorder.back(segment.moves)
             self.resync_watches()
