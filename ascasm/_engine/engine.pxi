@@ -60,6 +60,24 @@ cdef inline uint8_t* vreg(Machine* m, int64_t v) noexcept nogil:
     return m.vreg + v * VL
 
 
+# --- the CTRL register (docs/semantics.md "The CTRL register") ---
+
+cdef inline bint ctrl_bit(Machine* m, int bit) noexcept nogil:
+    return (m.ctrlreg[0] >> bit) & 1
+
+
+cdef inline bint compute_saturates(Machine* m, Lane* tag) noexcept nogil:
+    """Whether a compute instruction's results of this lane type take the saturation mode: global mode
+    (CTRL[60]) and CTRL[48] = 0 for f16, CTRL[59] = 0 for s16/s32; never for other types. A kernel
+    reads it once and passes it to lane_saturated / lane_clamped."""
+    if Lane is F16:
+        return ctrl_bit(m, CTRL_GLOBAL_SAT) and not ctrl_bit(m, CTRL_FLOAT_NO_SAT)
+    elif Lane is int16_t or Lane is int32_t:
+        return ctrl_bit(m, CTRL_GLOBAL_SAT) and not ctrl_bit(m, CTRL_INT_NO_SAT)
+    else:
+        return False
+
+
 # --- masks as 64-bit words ---
 
 cdef inline uint64_t mask_word(const Machine* m, int64_t p, int64_t w) noexcept nogil:
