@@ -18,6 +18,7 @@ import math
 
 import pytest
 import test_boundary_values as bv
+from conftest import run_source
 
 from ascasm.state import CTRL_FLOAT_NO_SAT, CTRL_GLOBAL_SAT
 
@@ -625,3 +626,31 @@ def test_bit_48_turns_the_float_mode_off(engine):
     for t in ("f16", "s16"):
         rows = bv.cases("vadd", column("vadd", INF_NAN_COLUMN if t == "f16" else SATURATION_COLUMN))[t]
         bv.check_element_wise(engine, "vadd", t, rows, NOT_SATURATING)
+
+
+def test_the_mode_is_read_when_each_instruction_runs(engine):
+    """CTRL changes between two instructions: 65504 + 65504 is inf, then 65504 (saturated), then inf."""
+    m = run_source(f"""
+        mask p0.b16, ALL
+        vdup v0.f16, 65504.0
+        vadd v1.f16, v0.f16, v0.f16, p0
+        mov s1, {SATURATING}
+        sprset.ctrl s1
+        vadd v2.f16, v0.f16, v0.f16, p0
+        sprset.ctrl 0
+        vadd v3.f16, v0.f16, v0.f16, p0
+    """, engine)
+    assert [int(bv.lanes(m, v, "f16")[0]) for v in (1, 2, 3)] == [0x7C00, 0x7BFF, 0x7C00]
+
+
+def test_merging_keeps_inactive_lanes_as_they_were(engine):
+    """vadd.merge in the saturation mode: active lanes saturate, an inactive lane keeps vD's inf."""
+    m = run_source(f"""
+        mov s1, {SATURATING}
+        sprset.ctrl s1
+        mask p0.b16, VL1
+        vdup v0.f16, 65504.0
+        vdup v1.f16, inf
+        vadd.merge v1.f16, v0.f16, v0.f16, p0
+    """, engine)
+    assert [int(x) for x in bv.lanes(m, 1, "f16")[:2]] == [0x7BFF, 0x7C00]
