@@ -117,6 +117,11 @@ def address(c: Chooser) -> str:
     return f"[tail + {c.choice(TAIL_OFFSETS)}]"
 
 
+def ctrl_value(c: Chooser) -> str:
+    """Any mix of the bits CTRL's saturation switch reads (a quarter of them the global saturation mode)."""
+    return str(sum(c.choice((0, 1 << bit)) for bit in CTRL_BITS))
+
+
 def _typed(register: str, operand, types) -> str:
     return f"{register}.{types[operand.type_slot].name}" if operand.type_slot is not None else register
 
@@ -152,8 +157,8 @@ def instruction(c: Chooser, n_labels: int, depth: int = 0) -> str:
             text = f"q{c.integer(0, 1)}"
         elif kind is Kind.BASE:
             text = f"[{scalar_register(c)}]"
-        elif kind is Kind.SVAL and spec.specials == ("CTRL",):    # any mix of the bits CTRL's switch reads
-            text = str(sum(c.choice((0, 1 << bit)) for bit in CTRL_BITS))
+        elif kind is Kind.SVAL and spec.specials == ("CTRL",):
+            text = ctrl_value(c)
         elif kind is Kind.SVAL:
             text = scalar_register(c) if c.integer(0, 1) else str(immediate(c))
         elif kind is Kind.TVAL:
@@ -195,10 +200,11 @@ def loop(c: Chooser, depth: int) -> list[str]:
 
 
 def program(c: Chooser) -> str:
-    """The prologue, then 1..MAX_INSTRUCTIONS labelled items, each an instruction or a hardware loop
-    (branches may go to any label, the one after the last item included; loop bodies hold no label)."""
+    """The prologue, in one program of four a CTRL setting (so that compute runs in the saturation mode
+    often), then 1..MAX_INSTRUCTIONS labelled items, each an instruction or a hardware loop (branches may
+    go to any label, the one after the last item included; loop bodies hold no label)."""
     n = c.integer(1, MAX_INSTRUCTIONS)
-    body = []
+    body = [f"        sprset.ctrl {ctrl_value(c)}"] if c.integer(0, 3) == 0 else []
     for k in range(n):
         if c.integer(0, 9) == 0:            # a hardware loop: the label on its vloop, none inside
             first, *rest = loop(c, 1)

@@ -27,7 +27,8 @@ Reading the tables:
   type are typed with the IEEE result and the table's value in a comment; so is `MIN/MIN` with a zero
   dst, printed MAX where 0 * MIN + MIN is MIN. AbsSub table 26 prints |-0.0 - (-inf)| as -inf
   (page-ambiguities 11): typed as inf.
-- Saturation mode (the tables' last column, set through the control register) is not modelled.
+- Saturation mode (the tables' last column, set through the control register): tests/test_saturation.py
+  runs these harnesses on its rows with CTRL set both ways.
 """
 from __future__ import annotations
 
@@ -1194,10 +1195,10 @@ BINARY = ("vadd", "vsub", "vmul", "vdiv", "vmax", "vmin", "vprelu", "vabssub")
 SCALAR_FORMS = ("vadds", "vmuls", "vmaxs", "vmins", "vleakyrelu")
 
 
-def sections() -> dict:
-    """{mnemonic: [row fields, ...]} from TABLES (comments after # dropped)."""
+def sections(tables: str = TABLES) -> dict:
+    """{mnemonic: [row fields, ...]} from a table text (comments after # dropped)."""
     out, name = {}, None
-    for line in TABLES.splitlines():
+    for line in tables.splitlines():
         line = line.split("#")[0].strip()
         if line.startswith("=="):
             name = line.split()[1]
@@ -1274,10 +1275,11 @@ def buffer(name, t, values) -> str:
     return f".ub {name} u{8 * width}[{len(bits)}] = [{', '.join(map(str, bits))}]\n"
 
 
-def cases(mnemonic):
-    """{type: [(a token, b token or None, expected, grouped), ...]} with alternatives expanded."""
+def cases(mnemonic, table=None):
+    """{type: [(a token, b token or None, expected, grouped), ...]} with alternatives expanded, from a
+    section's rows (TABLES' by default)."""
     by_type = defaultdict(list)
-    for row in SECTIONS[mnemonic]:
+    for row in SECTIONS[mnemonic] if table is None else table:
         t, *operands, expected = row
         grouped = any("/" in op for op in operands)
         if len(operands) == 1:
@@ -1295,13 +1297,21 @@ def width_bits(t):
     return 8 * np.dtype(NP[t]).itemsize
 
 
+def setting(ctrl: int) -> str:
+    """The lines that set CTRL first (nothing for its start value 0)."""
+    return f"mov s31, {ctrl}\nsprset.ctrl s31\n" if ctrl else ""
+
+
 @pytest.mark.parametrize("mnemonic,t", [(m, t) for m in UNARY + BINARY for t in cases(m)])
 def test_element_wise(engine, mnemonic, t):
-    rows = cases(mnemonic)[t]
+    check_element_wise(engine, mnemonic, t, cases(mnemonic)[t])
+
+
+def check_element_wise(engine, mnemonic, t, rows, ctrl=0):
     a = [number(t, x) for x, _, _, _ in rows]
     b = [number(t, y) if y is not None else 0 for _, y, _, _ in rows]
     operands = f"v0.{t}, v1.{t}" if mnemonic in BINARY else f"v0.{t}"
-    m = run_source(buffer("a", t, a) + buffer("b", t, b) + f"""
+    m = run_source(buffer("a", t, a) + buffer("b", t, b) + setting(ctrl) + f"""
         mask p0.b{width_bits(t)}, ALL
         vld v0.{t}, [a]
         vld v1.{t}, [b]
@@ -1314,11 +1324,14 @@ def test_element_wise(engine, mnemonic, t):
 
 @pytest.mark.parametrize("mnemonic,t", [(m, t) for m in SCALAR_FORMS for t in cases(m)])
 def test_scalar_forms(engine, mnemonic, t):
-    rows = cases(mnemonic)[t]
+    check_scalar_forms(engine, mnemonic, t, cases(mnemonic)[t])
+
+
+def check_scalar_forms(engine, mnemonic, t, rows, ctrl=0):
     scalars = sorted({y for _, y, _, _ in rows})
     a = [number(t, x) for x, _, _, _ in rows]
     body = "".join(f"{mnemonic} v{2 + k}.{t}, v0.{t}, {literal(t, y)}, p0\n" for k, y in enumerate(scalars))
-    m = run_source(buffer("a", t, a) + f"mask p0.b{width_bits(t)}, ALL\nvld v0.{t}, [a]\n" + body, engine)
+    m = run_source(buffer("a", t, a) + setting(ctrl) + f"mask p0.b{width_bits(t)}, ALL\nvld v0.{t}, [a]\n" + body, engine)
     for lane, (x, y, expected, grouped) in enumerate(rows):
         check(t, lanes(m, 2 + scalars.index(y), t)[lane], expected, f"{mnemonic}.{t} {x} {y} -> {expected}", grouped)
 
@@ -1353,11 +1366,15 @@ SPECIALS = "MIN/MAX/+0/-0/nan/+inf/-inf"
 
 @pytest.mark.parametrize("mnemonic", ["vaxpy", "vmadd"])
 def test_fused_multiply_add_rows(engine, mnemonic):
+    check_fused_multiply_add(engine, mnemonic, SECTIONS[mnemonic])
+
+
+def check_fused_multiply_add(engine, mnemonic, table, ctrl=0):
     """One program per row and operand pair: the dst alternatives in the lanes. A dst value a later row
     lists again for the same pair keeps the first row's result (table 28 lists -inf twice for -inf/inf
     and inf/-inf, with opposite results; the first agrees with IEEE)."""
     seen = set()
-    for t, pairs, dsts, expected in SECTIONS[mnemonic]:
+    for t, pairs, dsts, expected in table:
         for pair in pairs.replace("ANY", SPECIALS).split(","):
             first, *rest = pair.split("/")
             seconds = rest                                       # `nan/ANY`: every special second
@@ -1366,7 +1383,7 @@ def test_fused_multiply_add_rows(engine, mnemonic):
                 seen.update((t, first, second, repr(number(t, d))) for d in dst_values)
                 if not dst_values:
                     continue
-                source = buffer("d", t, [number(t, v) for v in dst_values]) + f"""
+                source = buffer("d", t, [number(t, v) for v in dst_values]) + setting(ctrl) + f"""
                     mask p0.b{width_bits(t)}, ALL
                     vld v0.{t}, [d]
                 """
@@ -1381,10 +1398,14 @@ def test_fused_multiply_add_rows(engine, mnemonic):
 
 
 def test_pair_sum_rows(engine):
+    check_pair_sums(engine, [row for row in SECTIONS["reduce"] if row[0] == "vredsum"])
+
+
+def check_pair_sums(engine, table, ctrl=0):
     """Table 37 (PairReduceElem): every lane `value`, so every pair sum is value + value."""
-    for _, t, value, expected in [row for row in SECTIONS["reduce"] if row[0] == "vredsum"]:
+    for _, t, value, expected in table:
         count = 256 // np.dtype(NP[t]).itemsize
-        m = run_source(buffer("a", t, [number(t, value)] * count) + f"""
+        m = run_source(buffer("a", t, [number(t, value)] * count) + setting(ctrl) + f"""
             mask p0.b{width_bits(t)}, ALL
             vld v0.{t}, [a]
             vpairsum v2.{t}, v0.{t}, p0
@@ -1395,10 +1416,14 @@ def test_pair_sum_rows(engine):
 
 
 def test_reduce_rows(engine):
-    for mnemonic, t, value, expected in SECTIONS["reduce"]:
+    check_reductions(engine, SECTIONS["reduce"])
+
+
+def check_reductions(engine, table, ctrl=0):
+    for mnemonic, t, value, expected in table:
         sum_form = mnemonic == "vredsum"
         count = 256 // np.dtype(NP[t]).itemsize
-        m = run_source(buffer("a", t, [number(t, value)] * count) + f"""
+        m = run_source(buffer("a", t, [number(t, value)] * count) + setting(ctrl) + f"""
             mask p0.b{width_bits(t)}, ALL
             vld v0.{t}, [a]
             {mnemonic} v2.{t}, v0.{t}, p0
@@ -1408,10 +1433,14 @@ def test_reduce_rows(engine):
 
 
 def test_reduce_datablock_rows(engine):
+    check_block_reductions(engine, SECTIONS["reduce"])
+
+
+def check_block_reductions(engine, table, ctrl=0):
     """Table 36 (ReduceDataBlock) repeats table 35's rows: every block of every-lane-`value` gives them."""
-    for mnemonic, t, value, expected in SECTIONS["reduce"]:
+    for mnemonic, t, value, expected in table:
         count = 256 // np.dtype(NP[t]).itemsize
-        m = run_source(buffer("a", t, [number(t, value)] * count) + f"""
+        m = run_source(buffer("a", t, [number(t, value)] * count) + setting(ctrl) + f"""
             mask p0.b{width_bits(t)}, ALL
             vld v0.{t}, [a]
             {mnemonic}.blk v2.{t}, v0.{t}, p0
@@ -1441,7 +1470,11 @@ def arange_rows():
 
 @pytest.mark.parametrize("t,start,expected", arange_rows())
 def test_arange_rows(engine, t, start, expected):
-    m = run_source(f"vci v0.{t}, {start}\n", engine)
+    check_arange(engine, t, start, expected)
+
+
+def check_arange(engine, t, start, expected, ctrl=0):
+    m = run_source(setting(ctrl) + f"vci v0.{t}, {start}\n", engine)
     got = np.array(lanes(m, 0, t)).view(NP[t]).astype(np.float64 if t.startswith("f") else np.int64)
     assert len(expected) == len(got)
     for lane, (g, e) in enumerate(zip(got.tolist(), expected)):

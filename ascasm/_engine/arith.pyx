@@ -6,8 +6,11 @@ include "engine.pxi"
 
 
 cdef inline Lane binary_op(Lane x, Lane y, bint is_add, bint is_sub, bint is_mul, bint is_div, bint is_max,
-                           bint flush) noexcept nogil:
-    """One lane of a binary operation; `flush`: subnormal inputs and result become zeros (vdiv's default)."""
+                           bint flush, bint saturating) noexcept nogil:
+    """One lane of a binary operation; `flush`: subnormal inputs and result become zeros (vdiv's default);
+    `saturating` (compute_saturates): s16/s32 add, sub and mul clamp (f16: lane_saturated on the result)."""
+    if (Lane is int16_t or Lane is int32_t) and saturating and (is_add or is_sub or is_mul):
+        return lane_clamped(x, y, is_add, is_sub)
     if is_add:
         return lane_add(x, y)
     if is_sub:
@@ -32,16 +35,17 @@ cdef inline int k_vbinary(Machine* m, const Ins* ins, const Args_vbinary* a, vbi
     cdef vbinary_T* dst = <vbinary_T*>vreg(m, a.vD)
     cdef vbinary_T zero = lane_of_bits(0, <vbinary_T*>NULL)
     cdef bint merging = vbinary_sub is Op_add_merge or vbinary_sub is Op_max_merge or vbinary_sub is Op_min_merge
+    cdef bint saturating = compute_saturates(m, <vbinary_T*>NULL)
     cdef int64_t i
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
     for i in range(VL // sizeof(vbinary_T)):
         if active(m, a.pM, i, sizeof(vbinary_T)):
-            dst[i] = binary_op(x[i], y[at(i, src)], vbinary_sub is Op_add or vbinary_sub is Op_add_merge,
-                               vbinary_sub is Op_sub, vbinary_sub is Op_mul,
-                               vbinary_sub is Op_div or vbinary_sub is Op_div_nftz,
-                               vbinary_sub is Op_max or vbinary_sub is Op_max_merge, vbinary_sub is Op_div)
+            dst[i] = lane_saturated(binary_op(
+                x[i], y[at(i, src)], vbinary_sub is Op_add or vbinary_sub is Op_add_merge, vbinary_sub is Op_sub,
+                vbinary_sub is Op_mul, vbinary_sub is Op_div or vbinary_sub is Op_div_nftz,
+                vbinary_sub is Op_max or vbinary_sub is Op_max_merge, vbinary_sub is Op_div, saturating), saturating)
         elif not merging:
             dst[i] = zero
     return STOP_RUNNING
@@ -53,6 +57,8 @@ cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunar
     cdef const vunary_T* x = <const vunary_T*>vreg(m, a.vA)
     cdef vunary_T* dst = <vunary_T*>vreg(m, a.vD)
     cdef vunary_T zero = lane_of_bits(0, <vunary_T*>NULL)
+    cdef bint saturating = compute_saturates(m, <vunary_T*>NULL)
+    cdef vunary_T r
     cdef int64_t i
     cdef int status = check_mask(m, a.pM)
     if status:
@@ -60,22 +66,24 @@ cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunar
     for i in range(VL // sizeof(vunary_T)):
         if not active(m, a.pM, i, sizeof(vunary_T)):
             dst[i] = zero
-        elif vunary_sub is Op_abs:
-            dst[i] = lane_abs(x[i])
+            continue
+        if vunary_sub is Op_abs:
+            r = lane_abs(x[i])
         elif vunary_sub is Op_neg:
-            dst[i] = lane_neg(x[i])
+            r = lane_neg(x[i])
         elif vunary_sub is Op_exp:
-            dst[i] = lane_ftz(lane_exp(lane_ftz(x[i])))
+            r = lane_ftz(lane_exp(lane_ftz(x[i])))
         elif vunary_sub is Op_exp_nftz:
-            dst[i] = lane_exp(x[i])
+            r = lane_exp(x[i])
         elif vunary_sub is Op_sqrt:
-            dst[i] = lane_ftz(lane_sqrt(lane_ftz(x[i])))
+            r = lane_ftz(lane_sqrt(lane_ftz(x[i])))
         elif vunary_sub is Op_ln:
-            dst[i] = lane_ftz(lane_ln(lane_ftz(x[i])))
+            r = lane_ftz(lane_ln(lane_ftz(x[i])))
         elif vunary_sub is Op_relu:
-            dst[i] = lane_extreme(x[i], zero, True)     # max(x, +0): -0 -> +0, NaN -> the hardware NaN
+            r = lane_extreme(x[i], zero, True)     # max(x, +0): -0 -> +0, NaN -> the hardware NaN
         else:
-            dst[i] = lane_sqrt(x[i])
+            r = lane_sqrt(x[i])
+        dst[i] = lane_saturated(r, saturating)
     return STOP_RUNNING
 
 
@@ -192,6 +200,7 @@ cdef inline int k_vfma(Machine* m, const Ins* ins, const Args_vfma* a, vfma_T* t
     cdef const vfma_T* y = second_operand(m, a.vB, &a.x, &scalar, src)
     cdef vfma_T* dst = <vfma_T*>vreg(m, a.vD)
     cdef vfma_T zero = lane_of_bits(0, <vfma_T*>NULL)
+    cdef bint saturating = compute_saturates(m, <vfma_T*>NULL)
     cdef int64_t i
     cdef int status = check_mask(m, a.pM)
     if status:
@@ -200,9 +209,9 @@ cdef inline int k_vfma(Machine* m, const Ins* ins, const Args_vfma* a, vfma_T* t
         if not active(m, a.pM, i, sizeof(vfma_T)):
             dst[i] = zero
         elif vfma_sub is Op_madd:
-            dst[i] = lane_fma(dst[i], x[i], y[at(i, src)])
+            dst[i] = lane_saturated(lane_fma(dst[i], x[i], y[at(i, src)]), saturating)
         else:
-            dst[i] = lane_fma(x[i], y[at(i, src)], dst[i])
+            dst[i] = lane_saturated(lane_fma(x[i], y[at(i, src)], dst[i]), saturating)
     return STOP_RUNNING
 
 
@@ -224,13 +233,14 @@ cdef inline int k_vcompound(Machine* m, const Ins* ins, const Args_vcompound* a,
     cdef const vcompound_T* y = second_operand(m, a.vB, &a.x, &scalar, src)
     cdef vcompound_T* dst = <vcompound_T*>vreg(m, a.vD)
     cdef vcompound_T zero = lane_of_bits(0, <vcompound_T*>NULL)
+    cdef bint saturating = compute_saturates(m, <vcompound_T*>NULL)
     cdef int64_t i
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
     for i in range(VL // sizeof(vcompound_T)):
         if active(m, a.pM, i, sizeof(vcompound_T)):
-            dst[i] = compound_op(x[i], y[at(i, src)], vcompound_sub is Op_prelu)
+            dst[i] = lane_saturated(compound_op(x[i], y[at(i, src)], vcompound_sub is Op_prelu), saturating)
         else:
             dst[i] = zero
     return STOP_RUNNING

@@ -389,18 +389,8 @@ from libc.math cimport ldexp
 from ascasm.state import (CTRL_FLOAT_NO_SAT as _CTRL_FLOAT_NO_SAT, CTRL_GLOBAL_SAT as _CTRL_GLOBAL_SAT,
                           CTRL_INT_NO_SAT as _CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN as _CTRL_SAT_KEEPS_NAN)
 
-cdef enum:
-    CTRL_GLOBAL_SAT = 60            # 1: the saturation mode is global, each conversion's `sat` is ignored
-    CTRL_FLOAT_NO_SAT = 48          # then 1: float results do not saturate
-    CTRL_INT_NO_SAT = 59            # then 1: float->integer and integer->integer conversions do not
-    CTRL_SAT_KEEPS_NAN = 50         # 1: a saturating conversion to e4m3/e5m2 gives NaN for NaN, not 0
-
 assert (CTRL_GLOBAL_SAT, CTRL_FLOAT_NO_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN) == \
     (_CTRL_GLOBAL_SAT, _CTRL_FLOAT_NO_SAT, _CTRL_INT_NO_SAT, _CTRL_SAT_KEEPS_NAN)
-
-
-cdef inline bint ctrl_bit(Machine* m, int bit) noexcept nogil:
-    return (m.ctrlreg[0] >> bit) & 1
 
 
 cdef inline double largest_value(const Numeric* n) noexcept nogil:

@@ -79,6 +79,23 @@ cdef inline int64_t at(int64_t i, Source* src) noexcept nogil:
     """The index of lane i's second operand in second_operand's lanes: i, or 0 for the scalar X."""
     return 0 if Source is Src_scalar else i
 
+# --- the CTRL register (docs/semantics.md "The CTRL register") ---
+
+cdef inline bint ctrl_bit(Machine* m, int bit) noexcept nogil:
+    return (m.ctrlreg[0] >> bit) & 1
+
+
+cdef inline bint compute_saturates(Machine* m, Lane* tag) noexcept nogil:
+    """Whether a compute instruction's results of this lane type take the saturation mode: global mode
+    (CTRL[60]) and CTRL[48] = 0 for f16, CTRL[59] = 0 for s16/s32; never for other types. A kernel
+    reads it once and passes it to lane_saturated / lane_clamped."""
+    if Lane is F16:
+        return ctrl_bit(m, CTRL_GLOBAL_SAT) and not ctrl_bit(m, CTRL_FLOAT_NO_SAT)
+    elif Lane is int16_t or Lane is int32_t:
+        return ctrl_bit(m, CTRL_GLOBAL_SAT) and not ctrl_bit(m, CTRL_INT_NO_SAT)
+    else:
+        return False
+
 
 # --- masks as 64-bit words ---
 

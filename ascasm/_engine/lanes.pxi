@@ -234,6 +234,32 @@ cdef inline float canonical_f32(float r) noexcept nogil:
     return r if r == r else float_of_bits(0x7FFFFFFF)
 
 
+cdef inline Lane lane_saturated(Lane x, bint saturating) noexcept nogil:
+    """A computed lane in the saturation mode (compute_saturates): an f16 +-inf becomes +-max, a NaN +0;
+    other lane types (and saturating False) unchanged."""
+    cdef FloatFormat f
+    if Lane is F16:
+        if saturating:
+            f = float_format(<Lane*>NULL)
+            if lane_is_nan(x):
+                return lane_of_bits(0, <Lane*>NULL)
+            if x.bits & ~f.sign_bit == f.overflow:
+                return lane_of_bits((x.bits & f.sign_bit) | f.max_finite, <Lane*>NULL)
+    return x
+
+
+cdef inline Lane lane_clamped(Lane a, Lane b, bint is_add, bint is_sub) noexcept nogil:
+    """a + b, a - b (is_sub) or a * b of signed 16/32-bit lanes, exact in int64 and clamped to the
+    type's range: integer add, sub and mul in the saturation mode (others: unused)."""
+    cdef int64_t exact, top
+    if Lane is int16_t or Lane is int32_t:
+        exact = <int64_t>a + b if is_add else (<int64_t>a - b if is_sub else <int64_t>a * b)
+        top = (<int64_t>1 << (8 * sizeof(Lane) - 1)) - 1
+        return <Lane>(top if exact > top else (-top - 1 if exact < -top - 1 else exact))
+    else:
+        return a
+
+
 cdef inline Lane lane_add(Lane a, Lane b) noexcept nogil:
     if Lane is float:
         return canonical_f32(a + b)

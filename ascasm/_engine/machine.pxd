@@ -58,6 +58,11 @@ cdef enum:
     UREG_BYTES = 32         # an unaligned store register: its pending bytes; ureg_state: count, address
     UREG_PENDING = 0
     UREG_ADDR = 1
+    # CTRL bits (ascasm/state.py, docs/semantics.md "The CTRL register")
+    CTRL_GLOBAL_SAT = 60    # 1: the saturation mode is global (conversions ignore their `sat`; compute obeys)
+    CTRL_FLOAT_NO_SAT = 48  # then 1: float results (conversions and compute) do not saturate
+    CTRL_INT_NO_SAT = 59    # then 1: integer results (conversions, integer add/sub/mul) do not saturate
+    CTRL_SAT_KEEPS_NAN = 50 # 1: a saturating conversion to e4m3/e5m2 gives NaN for NaN, not 0
     QREG_SET = 0            # qreg_state: set by a vldas, the stream position of the block in qreg
     QREG_POS = 1
     NUM_LOOPS = 4           # hwloop: (index, count) per active hardware loop, innermost first

@@ -34,6 +34,7 @@ cdef inline int k_reduce_sum(Machine* m, const Ins* ins, const Args_reduce_sum* 
             for i in range(n):
                 level[i] = decode_bits(encode_double(level[2 * i] + level[2 * i + 1], &f), &f)
         total = encode_double(level[0], &f)         # a NaN becomes the canonical NaN
+        total = lane_saturated(lane_of_bits(total, <F16*>NULL), compute_saturates(m, <F16*>NULL)).bits
     elif reduce_sum_U is int16_t or reduce_sum_U is int32_t or reduce_sum_U is int64_t:
         for i in range(lanes):                      # integers wrap: the tree order does not matter
             if active(m, a.pM, i, sizeof(reduce_sum_U)):
@@ -194,7 +195,7 @@ cdef inline int k_reduce_maxmin(Machine* m, const Ins* ins, const Args_reduce_ma
                     best, best_key, best_index, found = src[i], key, i, True
             w += 1
     memset(vreg(m, a.vD), 0, VL)
-    (<reduce_maxmin_T*>vreg(m, a.vD))[0] = best
+    (<reduce_maxmin_T*>vreg(m, a.vD))[0] = lane_saturated(best, compute_saturates(m, <reduce_maxmin_T*>NULL))
     memcpy(vreg(m, a.vD) + width, &best_index, width)   # the index as the lane's raw bits
     return STOP_RUNNING
 
@@ -236,6 +237,7 @@ cdef inline int k_reduce_sum_block(Machine* m, const Ins* ins, const Args_reduce
                 for i in range(n):
                     level[i] = decode_bits(encode_double(level[2 * i] + level[2 * i + 1], &f), &f)
             total = encode_double(level[0], &f)
+            total = lane_saturated(lane_of_bits(total, <F16*>NULL), compute_saturates(m, <F16*>NULL)).bits
         elif reduce_sum_block_U is int16_t or reduce_sum_block_U is int32_t:
             for i in range(per_block):          # integers wrap: the tree order does not matter
                 lane = k * per_block + i
@@ -257,6 +259,7 @@ cdef inline int k_reduce_maxmin_block(Machine* m, const Ins* ins, const Args_red
     cdef const reduce_maxmin_block_T* src = <const reduce_maxmin_block_T*>vreg(m, a.vS)
     cdef int64_t per_block = 32 // sizeof(reduce_maxmin_block_T)
     cdef bint want_max = reduce_maxmin_block_sub is Op_max
+    cdef bint saturating = compute_saturates(m, <reduce_maxmin_block_T*>NULL)
     cdef reduce_maxmin_block_T out[LANES_B16]   # vD may be vS
     cdef reduce_maxmin_block_T best
     cdef uint64_t key, best_key = 0
@@ -279,7 +282,7 @@ cdef inline int k_reduce_maxmin_block(Machine* m, const Ins* ins, const Args_red
             key = lane_key(src[lane])           # the first active lane, then only a strictly better one
             if not found or (key > best_key if want_max else key < best_key):
                 best, best_key, found = src[lane], key, True
-        out[k] = best
+        out[k] = lane_saturated(best, saturating)
     memcpy(vreg(m, a.vD), out, VL)
     return STOP_RUNNING
 
@@ -290,6 +293,7 @@ cdef inline int k_vpairsum(Machine* m, const Ins* ins, const Args_vpairsum* a, v
     cdef int64_t n = VL // sizeof(vpairsum_T)
     cdef vpairsum_T out[LANES_B16]              # vD may be vS
     cdef bint first, second
+    cdef bint saturating = compute_saturates(m, <vpairsum_T*>NULL)
     cdef int64_t i
     cdef int status = check_mask(m, a.pM)
     if status:
@@ -304,6 +308,7 @@ cdef inline int k_vpairsum(Machine* m, const Ins* ins, const Args_vpairsum* a, v
             out[i] = src[2 * i]
         elif second:
             out[i] = src[2 * i + 1]
+        out[i] = lane_saturated(out[i], saturating)
     memcpy(vreg(m, a.vD), out, VL)
     return STOP_RUNNING
 
@@ -379,8 +384,9 @@ cdef inline int k_vci(Machine* m, const Ins* ins, const Args_vci* a, vci_T* t) n
     cdef vci_T x = tval(&a.x, <vci_T*>NULL)
     cdef vci_T* dst = <vci_T*>vreg(m, a.vD)
     cdef int64_t i
+    cdef bint saturating = compute_saturates(m, <vci_T*>NULL)
     for i in range(VL // sizeof(vci_T)):
-        dst[i] = arange_lane(x, i)
+        dst[i] = lane_saturated(arange_lane(x, i), saturating)
     return STOP_RUNNING
 
 
@@ -409,8 +415,9 @@ cdef inline int k_vci_desc(Machine* m, const Ins* ins, const Args_vci_desc* a, v
     cdef vci_desc_T* dst = <vci_desc_T*>vreg(m, a.vD)
     cdef int64_t n = VL // sizeof(vci_desc_T)
     cdef int64_t i
+    cdef bint saturating = compute_saturates(m, <vci_desc_T*>NULL)
     for i in range(n):
-        dst[i] = arange_lane(x, n - 1 - i)
+        dst[i] = lane_saturated(arange_lane(x, n - 1 - i), saturating)
     return STOP_RUNNING
 
 

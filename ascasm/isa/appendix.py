@@ -6,7 +6,9 @@ which the table's rows carry as the fields `issue` and `throughput`:
   ascasm extensions, ...) is not covered;
 - theoretical throughput: elements per cycle, by C-API function and type, where the table has a row.
 
-`ascasm stats` builds its cycle estimate on them; `ascasm explain` and docs/isa.md show them.
+`ascasm stats` builds its cycle estimate on them; `ascasm explain` and docs/isa.md show them. Beside them,
+which instructions take the saturation mode the boundary-values appendix gives a second column for
+(SATURATING_FAMILIES).
 """
 from __future__ import annotations
 
@@ -113,3 +115,14 @@ def throughput(functions: list, types: tuple) -> tuple:
     for function in functions:
         rates.update(THROUGHPUT.get(function, {}))
     return tuple((key, rates[key]) for key in written if key in rates)
+
+
+# The instruction families whose results take the saturation mode CTRL selects (the boundary-values
+# appendix's second column; docs/semantics.md "The CTRL register"): their f16 results saturate, and the
+# s16/s32 results of the sub-operations in SATURATING_INTEGER_SUBS clamp. Both executors apply it in
+# these families' kernels (ascasm/ref/values.py saturated, ascasm/_engine/lanes.pxi lane_saturated).
+SATURATING_FAMILIES = frozenset((
+    "vbinary", "vbinary_x", "vunary", "vcompound", "vcompound_x", "vfma", "vfma_x", "vpairsum", "vci", "vci_desc",
+    "reduce_sum", "reduce_maxmin", "reduce_sum_block", "reduce_maxmin_block",
+))
+SATURATING_INTEGER_SUBS = frozenset(("add", "add_merge", "sub", "mul"))

@@ -1098,6 +1098,8 @@ def spec_facts(spec: InsnSpec) -> list[tuple[str, str]]:
         facts += [("mask", "none: the store has no mask operand")]
     if spec.specials:
         facts += [("writes", ", ".join(spec.specials) + " (special registers)")]
+    if saturation_text(spec):
+        facts += [("saturation", saturation_text(spec))]
     if spec.issue:
         facts += [("issue", ISSUE_TEXT[spec.issue])]
     if spec.throughput:
@@ -1107,6 +1109,17 @@ def spec_facts(spec: InsnSpec) -> list[tuple[str, str]]:
 
 ISSUE_TEXT = {"dual": "dual (two such instructions can issue in one cycle on the Ascend 950)",
               "single": "single (issues alone in its cycle on the Ascend 950)"}
+
+
+def saturation_text(spec: InsnSpec) -> str:
+    """What CTRL's global saturation mode changes in a row's results ('' when nothing)."""
+    if spec.family not in appendix.SATURATING_FAMILIES:
+        return ""
+    names = {t.name for combo in spec.types for t in combo[:1]}
+    parts = ["f16 results +-inf -> +-65504, NaN -> +0"] if "f16" in names else []
+    if spec.sub in appendix.SATURATING_INTEGER_SUBS and names & {"s16", "s32"}:
+        parts.append("s16/s32 results clamp to the type's range instead of wrapping")
+    return "in CTRL's global saturation mode (sprset.ctrl): " + "; ".join(parts) if parts else ""
 
 
 def conversion_options_text(spec: InsnSpec) -> str:

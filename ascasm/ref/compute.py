@@ -2,7 +2,8 @@
 multiply, add with carry, histograms (docs/semantics.md "Vector compute").
 
 Floats: every operand widened to float64 (exact), the operation done there, the result rounded once to T by
-floats.round_to_type (NaN -> T's canonical NaN). Integers wrap modulo 2^W."""
+floats.round_to_type (NaN -> T's canonical NaN). Integers wrap modulo 2^W. In the saturation mode CTRL can
+select, f16 results and s16/s32 add, sub and mul saturate (values.saturated, clamped_lanes)."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -15,7 +16,7 @@ from ..isa import dtypes
 from .. import floats
 from ..program import Insn
 from .machine import Machine
-from .values import merge_lanes, trunc_div, typed_value, widened, zeroed
+from .values import compute_saturates, merge_lanes, saturated, trunc_div, typed_value, widened, zeroed
 
 
 ARITHMETIC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "div_nftz": np.divide}
@@ -58,8 +59,20 @@ def flush_subnormals(values: np.ndarray, etype) -> np.ndarray:
     return np.where(subnormal, bits & sign, bits).astype(etype.bits).view(etype.np_dtype)
 
 
-def binary_lanes(op: str, a: np.ndarray, b: np.ndarray, etype) -> np.ndarray:
-    """add|sub|mul|div|max|min (the sub-operation) on every lane of a and b (arrays of T)."""
+CLAMPED = {"add": np.add, "sub": np.subtract, "mul": np.multiply}
+
+
+def clamped_lanes(op: str, a: np.ndarray, b: np.ndarray, etype) -> np.ndarray:
+    """add|sub|mul of s16/s32 lanes exactly (in int64) and clamped to T's range: the saturation mode."""
+    limits = np.iinfo(etype.np_dtype)
+    return np.clip(CLAMPED[op](a.astype(np.int64), b.astype(np.int64)), limits.min, limits.max).astype(etype.np_dtype)
+
+
+def binary_lanes(op: str, a: np.ndarray, b: np.ndarray, etype, clamping: bool = False) -> np.ndarray:
+    """add|sub|mul|div|max|min (the sub-operation) on every lane of a and b (arrays of T); `clamping`: integer
+    add, sub and mul saturate (compute_saturates)."""
+    if clamping and op in CLAMPED and etype.kind == "int":
+        return clamped_lanes(op, a, b, etype)
     if op in ("max", "min"):
         return _maxmin(a, b, op == "max", etype)
     if etype.kind == "float" and op in FLUSHING:
@@ -95,7 +108,7 @@ def vbinary(m: Machine, insn: Insn):
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).copy()
     op = insn.spec.sub.removesuffix("_merge")
-    result = binary_lanes(op, a, second_operand(m, insn, etype), etype)
+    result = saturated(m, binary_lanes(op, a, second_operand(m, insn, etype), etype, compute_saturates(m, etype)), etype)
     if op != insn.spec.sub:       # MERGING (the merging-mode appendix, table 2: Add/Max/Min in software)
         merge_lanes(m, insn, result.view(etype.bits))
     else:
@@ -135,7 +148,7 @@ def vunary(m: Machine, insn: Insn):
     (etype,) = insn.types
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).copy()
-    m.lanes(insn.operand("vD"), etype)[:] = zeroed(active, unary_lanes(insn.spec.sub, a, etype))
+    m.lanes(insn.operand("vD"), etype)[:] = zeroed(active, saturated(m, unary_lanes(insn.spec.sub, a, etype), etype))
 
 
 def compound_lanes(op: str, a: np.ndarray, b: np.ndarray, etype) -> np.ndarray:
@@ -155,7 +168,7 @@ def vcompound(m: Machine, insn: Insn):
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).copy()
     b = second_operand(m, insn, etype)
-    m.lanes(insn.operand("vD"), etype)[:] = zeroed(active, compound_lanes(insn.spec.sub, a, b, etype))
+    m.lanes(insn.operand("vD"), etype)[:] = zeroed(active, saturated(m, compound_lanes(insn.spec.sub, a, b, etype), etype))
 
 
 def fused_multiply_add(x, y, z, etype):
@@ -181,7 +194,7 @@ def vfma(m: Machine, insn: Insn):
     b = widened(second_operand(m, insn, etype)).tolist()
     operands = zip(d, a, b) if insn.spec.sub == "madd" else zip(a, b, d)
     result = np.array([fused_multiply_add(x, y, z, etype) for x, y, z in operands], etype.np_dtype)
-    m.lanes(insn.operand("vD"), etype)[:] = zeroed(active, result)
+    m.lanes(insn.operand("vD"), etype)[:] = zeroed(active, saturated(m, result, etype))
 
 
 def vmull(m: Machine, insn: Insn):

@@ -14,7 +14,7 @@ from ..isa.table import CONVERSIONS
 from ..program import Insn
 from ..state import CTRL_FLOAT_NO_SAT, CTRL_GLOBAL_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN
 from .machine import Machine
-from .values import widened, zeroed
+from .values import ctrl_bit, widened, zeroed
 
 
 def _rounds_overflow_to_inf(mode: str, negative: np.ndarray) -> np.ndarray:
@@ -72,17 +72,13 @@ def convert_lanes(values: np.ndarray, src, dst, mode: str, sat: bool, keep_nan: 
     return floats.round_to_type(out, dst)          # exact: out holds values of dst (or inf, NaN)
 
 
-def _ctrl_bit(state, bit: int) -> bool:
-    return bool(int(state.ctrlreg[0]) >> bit & 1)
-
-
-def conversion_saturates(state, keyword: bool, src, dst) -> bool:
+def conversion_saturates(m: Machine, keyword: bool, src, dst) -> bool:
     """Whether a vcvt saturates: its `sat` keyword, unless CTRL[60] makes the mode global for the pairs
     whose page has _sat forms; then CTRL[48] (float destination) or CTRL[59] (integer destination) = 0
     saturates."""
-    if not _ctrl_bit(state, CTRL_GLOBAL_SAT) or not CONVERSIONS[(dst.name, src.name)].sat:
+    if not ctrl_bit(m, CTRL_GLOBAL_SAT) or not CONVERSIONS[(dst.name, src.name)].sat:
         return keyword
-    return not _ctrl_bit(state, CTRL_FLOAT_NO_SAT if dst.kind == "float" or dst.name == "hif8" else CTRL_INT_NO_SAT)
+    return not ctrl_bit(m, CTRL_FLOAT_NO_SAT if dst.kind == "float" or dst.name == "hif8" else CTRL_INT_NO_SAT)
 
 
 def spr_set_ctrl(m: Machine, insn: Insn):
@@ -101,8 +97,8 @@ def vcvt(m: Machine, insn: Insn):
     active = m.active_lanes(insn.operand("pM"), src.width)[:src.lanes]
     values = m.lanes(insn.operand("vS"), src).copy()
     out = np.zeros(dst.lanes, dst.np_dtype)
-    sat = conversion_saturates(m.state, insn.operand("SAT") is not None, src, dst)
-    keep_nan = sat and dst.name in ("e4m3", "e5m2") and _ctrl_bit(m.state, CTRL_SAT_KEEPS_NAN)
+    sat = conversion_saturates(m, insn.operand("SAT") is not None, src, dst)
+    keep_nan = sat and dst.name in ("e4m3", "e5m2") and ctrl_bit(m, CTRL_SAT_KEEPS_NAN)
     if dst.width < src.width:                 # narrowing: source lane i -> destination lane ratio*i + part
         converted = convert_lanes(values, src, dst, insn.spec.sub, sat, keep_nan)
         out[part::ratio] = zeroed(active, converted)

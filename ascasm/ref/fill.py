@@ -6,7 +6,7 @@ import numpy as np
 from .. import floats
 from ..program import Insn
 from .machine import Machine
-from .values import merge_lanes, typed_value, widened, zeroed
+from .values import merge_lanes, saturated, typed_value, widened, zeroed
 
 
 def vdup(m: Machine, insn: Insn):
@@ -65,11 +65,13 @@ def arange(x: np.ndarray, offsets: np.ndarray, etype) -> np.ndarray:
 def vci(m: Machine, insn: Insn):
     # vci vD.T, X.T  -- lane i = X + i (integers wrap; floats: X + i rounded once, ties toward +inf)
     (etype,) = insn.types
-    m.lanes(insn.operand("vD"), etype)[:] = arange(typed_value(m, insn.operand("X"), etype), np.arange(etype.lanes), etype)
+    lanes = arange(typed_value(m, insn.operand("X"), etype), np.arange(etype.lanes), etype)
+    m.lanes(insn.operand("vD"), etype)[:] = saturated(m, lanes, etype)
 
 
 def vci_desc(m: Machine, insn: Insn):
     # vci.desc vD.T, X.T  -- lane i = X + (lanes - 1 - i)
     (etype,) = insn.types
     offsets = np.arange(etype.lanes)[::-1].copy()
-    m.lanes(insn.operand("vD"), etype)[:] = arange(typed_value(m, insn.operand("X"), etype), offsets, etype)
+    m.lanes(insn.operand("vD"), etype)[:] = saturated(m, arange(typed_value(m, insn.operand("X"), etype), offsets, etype),
+                                                       etype)

@@ -7,6 +7,7 @@ from .. import floats
 from ..program import Insn
 from ..state import VL
 from .machine import Machine
+from .values import saturated
 
 
 def _canonical_nans(values: np.ndarray, etype) -> np.ndarray:
@@ -60,6 +61,7 @@ def reduce_sum(m: Machine, insn: Insn):
     source = m.lanes(insn.operand("vS"), source_type)
     result = np.zeros(dest_type.lanes, dest_type.np_dtype)
     result[0] = pairwise_sum(np.where(active, source, 0), dest_type)
+    result = saturated(m, result, dest_type)
     m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
 
 
@@ -69,7 +71,7 @@ def reduce_maxmin(m: Machine, insn: Insn):
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     best, best_index = best_lane(m.lanes(insn.operand("vS"), etype), active, insn.spec.sub == "max", etype)
     result = np.zeros(etype.lanes, etype.bits)
-    result[0] = np.array(best, etype.np_dtype).view(etype.bits)
+    result[0] = saturated(m, np.array([best], etype.np_dtype), etype).view(etype.bits)[0]
     result[1] = best_index
     m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
 
@@ -86,6 +88,7 @@ def reduce_sum_block(m: Machine, insn: Insn):
     result = np.zeros(dest_type.lanes, dest_type.np_dtype)
     for k in range(VL // BLOCK_BYTES):
         result[k] = pairwise_sum(values[k * per_block:(k + 1) * per_block], dest_type)
+    result = saturated(m, result, dest_type)
     m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
 
 
@@ -99,7 +102,7 @@ def reduce_maxmin_block(m: Machine, insn: Insn):
     for k in range(VL // BLOCK_BYTES):
         block = slice(k * per_block, (k + 1) * per_block)
         best, _ = best_lane(source[block], active[block], insn.spec.sub == "max", etype)
-        result[k] = np.array(best, etype.np_dtype).view(etype.bits)
+        result[k] = saturated(m, np.array([best], etype.np_dtype), etype).view(etype.bits)[0]
     m.state.vreg[insn.operand("vD")] = result.view(np.uint8)
 
 
@@ -115,5 +118,5 @@ def vpairsum(m: Machine, insn: Insn):
             with np.errstate(invalid="ignore"):                # inf + -inf: NaN, made the hardware NaN
                 present = [floats.round_to_type([float(present[0]) + float(present[1])], etype)[0]]
         if present:
-            result[i] = np.array(present[0], etype.np_dtype).view(etype.bits)
+            result[i] = saturated(m, np.array([present[0]], etype.np_dtype), etype).view(etype.bits)[0]
     m.state.vreg[insn.operand("vD")] = result.view(np.uint8)

@@ -1,11 +1,13 @@
 """Lane and operand values shared by the areas: an X.T operand as T, float lanes widened exactly, zeroing and
-merging of inactive lanes."""
+merging of inactive lanes, the saturation mode of computed lanes."""
 from __future__ import annotations
 
 import numpy as np
 
 from .. import floats
+from ..isa import dtypes
 from ..program import Insn, SVal
+from ..state import CTRL_FLOAT_NO_SAT, CTRL_GLOBAL_SAT, CTRL_INT_NO_SAT
 from .machine import Machine
 
 
@@ -41,3 +43,26 @@ def merge_lanes(m: Machine, insn: Insn, value_bits):
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     dest = m.state.vreg[insn.operand("vD")].view(etype.bits)
     dest[:] = np.where(active, value_bits, dest)
+
+
+def ctrl_bit(m: Machine, bit: int) -> bool:
+    return bool(int(m.state.ctrlreg[0]) >> bit & 1)
+
+
+def compute_saturates(m: Machine, etype) -> bool:
+    """Whether a compute instruction's results of T take the saturation mode (docs/semantics.md "The CTRL
+    register"): global mode (CTRL[60]) and CTRL[48] = 0 for f16, CTRL[59] = 0 for s16/s32; never for
+    other types."""
+    if etype.name not in ("f16", "s16", "s32") or not ctrl_bit(m, CTRL_GLOBAL_SAT):
+        return False
+    return not ctrl_bit(m, CTRL_FLOAT_NO_SAT if etype.name == "f16" else CTRL_INT_NO_SAT)
+
+
+def saturated(m: Machine, values: np.ndarray, etype) -> np.ndarray:
+    """Computed lanes of T as the saturation mode gives them when CTRL selects it: an f16 +-inf becomes
+    +-max, a NaN +0 (integer lanes saturate in the operation itself: clamped_lanes)."""
+    if etype.name != "f16" or not compute_saturates(m, etype):
+        return values
+    wide = widened(values)
+    largest = np.copysign(float(dtypes.finfo(etype).max), wide)
+    return np.where(np.isnan(wide), 0.0, np.where(np.isinf(wide), largest, wide)).astype(etype.np_dtype)
