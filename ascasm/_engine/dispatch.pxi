@@ -217,6 +217,10 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vdintlv.vD1 = <int32_t>row[4]
         ins.a.vdintlv.vA = <int32_t>row[5]
         ins.a.vdintlv.vB = <int32_t>row[6]
+    elif family == FAM_VGATR:
+        ins.a.vgatr.vD = <int32_t>row[3]
+        ins.a.vgatr.vA = <int32_t>row[4]
+        ins.a.vgatr.vI = <int32_t>row[5]
     elif family == FAM_VUNPACK:
         ins.a.vunpack.vD = <int32_t>row[3]
         ins.a.vunpack.vA = <int32_t>row[4]
@@ -486,15 +490,15 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 690
+    KERNEL_COUNT = 710
 
 # the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block
 cdef KernelFn KERNELS[KERNEL_COUNT]
 KERNELS[0] = k_end
 fill_arith(&KERNELS[1])
-fill_compare(&KERNELS[188])
-fill_control(&KERNELS[299])
-fill_convert(&KERNELS[384])
-fill_memory(&KERNELS[445])
-fill_rearrange(&KERNELS[514])
-fill_streams(&KERNELS[632])
+fill_compare(&KERNELS[205])
+fill_control(&KERNELS[316])
+fill_convert(&KERNELS[401])
+fill_memory(&KERNELS[462])
+fill_rearrange(&KERNELS[531])
+fill_streams(&KERNELS[652])

@@ -992,321 +992,440 @@ cdef const Ins* kernel_140(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_141(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_madd*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_142(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_madd*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_143(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma_x(m, ins, &ins.a.vfma_x, <F16*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <int16_t*>NULL, <Op_mla*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_144(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma_x(m, ins, &ins.a.vfma_x, <float*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint16_t*>NULL, <Op_mla*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_145(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_ln*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_mla*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_146(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_ln*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <BF16*>NULL, <Op_mla*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_147(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_relu*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <int32_t*>NULL, <Op_mla*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_148(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_relu*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint32_t*>NULL, <Op_mla*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_149(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_relu*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_mla*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_150(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL)
+    cdef int status = k_vfma_x(m, ins, &ins.a.vfma_x, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_151(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL)
+    cdef int status = k_vfma_x(m, ins, &ins.a.vfma_x, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_152(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_abssub*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_ln*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_153(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_abssub*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_ln*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_154(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound_x(m, ins, &ins.a.vcompound_x, <F16*>NULL, <Op_prelu*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_155(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound_x(m, ins, &ins.a.vcompound_x, <float*>NULL, <Op_prelu*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_156(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vmull(m, ins, &ins.a.vmull, <int32_t*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log10*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_157(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vmull(m, ins, &ins.a.vmull, <uint32_t*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log10*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_158(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_add*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_ln_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_159(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_sub*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_ln_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_160(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add_merge*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log2_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_161(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add_merge*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log2_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_162(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add_merge*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log10_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_163(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add_merge*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log10_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_164(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add_merge*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_165(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add_merge*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_166(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add_merge*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_167(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add_merge*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_168(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add_merge*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_169(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max_merge*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_abssub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_170(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max_merge*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_abssub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_171(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max_merge*>NULL)
+    cdef int status = k_vcompound_x(m, ins, &ins.a.vcompound_x, <F16*>NULL, <Op_prelu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_172(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max_merge*>NULL)
+    cdef int status = k_vcompound_x(m, ins, &ins.a.vcompound_x, <float*>NULL, <Op_prelu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_173(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max_merge*>NULL)
+    cdef int status = k_vmull(m, ins, &ins.a.vmull, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_174(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max_merge*>NULL)
+    cdef int status = k_vmull(m, ins, &ins.a.vmull, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_175(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max_merge*>NULL)
+    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_176(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max_merge*>NULL)
+    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_177(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max_merge*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_178(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min_merge*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_179(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min_merge*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_180(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min_merge*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_181(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min_merge*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_182(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min_merge*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_183(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_min_merge*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_184(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min_merge*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_185(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min_merge*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add_merge*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_186(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_187(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_188(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_189(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_190(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_191(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_192(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_193(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_194(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_195(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_196(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_197(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_198(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_199(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_200(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_201(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_202(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min_merge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_203(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_min_merge*>NULL)
     if status:
         m.status = status
@@ -1502,3 +1621,20 @@ cdef void fill_kernels(KernelFn* table) noexcept:
     table[184] = kernel_184
     table[185] = kernel_185
     table[186] = kernel_186
+    table[187] = kernel_187
+    table[188] = kernel_188
+    table[189] = kernel_189
+    table[190] = kernel_190
+    table[191] = kernel_191
+    table[192] = kernel_192
+    table[193] = kernel_193
+    table[194] = kernel_194
+    table[195] = kernel_195
+    table[196] = kernel_196
+    table[197] = kernel_197
+    table[198] = kernel_198
+    table[199] = kernel_199
+    table[200] = kernel_200
+    table[201] = kernel_201
+    table[202] = kernel_202
+    table[203] = kernel_203

@@ -89,7 +89,22 @@ ctypedef struct Op_le:
 ctypedef struct Op_ln:
     char unused
 
+ctypedef struct Op_ln_nftz:
+    char unused
+
 ctypedef struct Op_lo:
+    char unused
+
+ctypedef struct Op_log10:
+    char unused
+
+ctypedef struct Op_log10_nftz:
+    char unused
+
+ctypedef struct Op_log2:
+    char unused
+
+ctypedef struct Op_log2_nftz:
     char unused
 
 ctypedef struct Op_lt:
@@ -108,6 +123,9 @@ ctypedef struct Op_min:
     char unused
 
 ctypedef struct Op_min_merge:
+    char unused
+
+ctypedef struct Op_mla:
     char unused
 
 ctypedef struct Op_mul:
@@ -227,72 +245,73 @@ cdef enum Family:
     FAM_VFMA_X = 54
     FAM_VINTLV = 55
     FAM_VDINTLV = 56
-    FAM_VUNPACK = 57
-    FAM_REDUCE_SUM_BLOCK = 58
-    FAM_REDUCE_MAXMIN_BLOCK = 59
-    FAM_VPACK = 60
-    FAM_MASK_PACK = 61
-    FAM_MASK_UNPACK = 62
-    FAM_VHIST = 63
-    FAM_MASK_SELECT = 64
-    FAM_MASK_INTLV = 65
-    FAM_MASK_DINTLV = 66
-    FAM_VCOMPOUND = 67
-    FAM_VCOMPOUND_X = 68
-    FAM_VCI_DESC = 69
-    FAM_VDUP_LANE = 70
-    FAM_VMULL = 71
-    FAM_VPAIRSUM = 72
-    FAM_VSQZ = 73
-    FAM_VUSQZ = 74
-    FAM_SPR_CLEAR = 75
-    FAM_VSTUS = 76
-    FAM_VSTUR = 77
-    FAM_VSTAS = 78
-    FAM_VLDAS = 79
-    FAM_VLDUS = 80
-    FAM_VLDUS_POST = 81
-    FAM_VLD_BLK = 82
-    FAM_VLD_E2B = 83
-    FAM_VLD_UNPK4 = 84
-    FAM_VGATB = 85
-    FAM_VLDU = 86
-    FAM_VSTU = 87
-    FAM_VSTU_COUNT = 88
-    FAM_SCALAR_FMOV = 89
-    FAM_SCALAR_FALU = 90
-    FAM_SCALAR_FCVT = 91
-    FAM_VCARRY = 92
-    FAM_MASK_SPR_SET = 93
-    FAM_MASK_SPR_READ = 94
-    FAM_VDUP_MERGE = 95
-    FAM_VDUP_LANE_MERGE = 96
-    FAM_SPR_SET_CTRL = 97
-    FAM_VLD_NORM_PU = 98
-    FAM_VLD_US_PU = 99
-    FAM_VLD_DS_PU = 100
-    FAM_VLD_UNPK_PU = 101
-    FAM_VLD_DINTLV_PU = 102
-    FAM_MASK_LOAD_NORM_PU = 103
-    FAM_MASK_LOAD_US_PU = 104
-    FAM_MASK_LOAD_DS_PU = 105
-    FAM_VSTA_NORM_PU = 106
-    FAM_MASK_STORE_NORM_PU = 107
-    FAM_VSTA_FIRST_PU = 108
-    FAM_VSTA_PACK_PU = 109
-    FAM_MASK_STORE_PACK_PU = 110
-    FAM_VSTUS_PU = 111
-    FAM_VSTA_PACKV2_PU = 112
-    FAM_VLD_BRC_PU = 113
-    FAM_VLD_BLK_PU = 114
-    FAM_VLD_E2B_PU = 115
-    FAM_VLD_UNPK4_PU = 116
-    FAM_LOOP = 117
-    FAM_ENDLOOP = 118
-    FAM_ITER_LOOPS = 119
-    FAM_VSTAS_POST = 120
-    FAM_MASK_MOVE_MASKED = 121
-    FAM_MASK_FROM_VECTOR = 122
+    FAM_VGATR = 57
+    FAM_VUNPACK = 58
+    FAM_REDUCE_SUM_BLOCK = 59
+    FAM_REDUCE_MAXMIN_BLOCK = 60
+    FAM_VPACK = 61
+    FAM_MASK_PACK = 62
+    FAM_MASK_UNPACK = 63
+    FAM_VHIST = 64
+    FAM_MASK_SELECT = 65
+    FAM_MASK_INTLV = 66
+    FAM_MASK_DINTLV = 67
+    FAM_VCOMPOUND = 68
+    FAM_VCOMPOUND_X = 69
+    FAM_VCI_DESC = 70
+    FAM_VDUP_LANE = 71
+    FAM_VMULL = 72
+    FAM_VPAIRSUM = 73
+    FAM_VSQZ = 74
+    FAM_VUSQZ = 75
+    FAM_SPR_CLEAR = 76
+    FAM_VSTUS = 77
+    FAM_VSTUR = 78
+    FAM_VSTAS = 79
+    FAM_VLDAS = 80
+    FAM_VLDUS = 81
+    FAM_VLDUS_POST = 82
+    FAM_VLD_BLK = 83
+    FAM_VLD_E2B = 84
+    FAM_VLD_UNPK4 = 85
+    FAM_VGATB = 86
+    FAM_VLDU = 87
+    FAM_VSTU = 88
+    FAM_VSTU_COUNT = 89
+    FAM_SCALAR_FMOV = 90
+    FAM_SCALAR_FALU = 91
+    FAM_SCALAR_FCVT = 92
+    FAM_VCARRY = 93
+    FAM_MASK_SPR_SET = 94
+    FAM_MASK_SPR_READ = 95
+    FAM_VDUP_MERGE = 96
+    FAM_VDUP_LANE_MERGE = 97
+    FAM_SPR_SET_CTRL = 98
+    FAM_VLD_NORM_PU = 99
+    FAM_VLD_US_PU = 100
+    FAM_VLD_DS_PU = 101
+    FAM_VLD_UNPK_PU = 102
+    FAM_VLD_DINTLV_PU = 103
+    FAM_MASK_LOAD_NORM_PU = 104
+    FAM_MASK_LOAD_US_PU = 105
+    FAM_MASK_LOAD_DS_PU = 106
+    FAM_VSTA_NORM_PU = 107
+    FAM_MASK_STORE_NORM_PU = 108
+    FAM_VSTA_FIRST_PU = 109
+    FAM_VSTA_PACK_PU = 110
+    FAM_MASK_STORE_PACK_PU = 111
+    FAM_VSTUS_PU = 112
+    FAM_VSTA_PACKV2_PU = 113
+    FAM_VLD_BRC_PU = 114
+    FAM_VLD_BLK_PU = 115
+    FAM_VLD_E2B_PU = 116
+    FAM_VLD_UNPK4_PU = 117
+    FAM_LOOP = 118
+    FAM_ENDLOOP = 119
+    FAM_ITER_LOOPS = 120
+    FAM_VSTAS_POST = 121
+    FAM_MASK_MOVE_MASKED = 122
+    FAM_MASK_FROM_VECTOR = 123
 
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
@@ -563,6 +582,11 @@ cdef struct Args_vdintlv:    # vD0.T, vD1.T, vA.T, vB.T
     int32_t vD1
     int32_t vA
     int32_t vB
+
+cdef struct Args_vgatr:    # vD.T, vA.T, vI.U
+    int32_t vD
+    int32_t vA
+    int32_t vI
 
 cdef struct Args_vunpack:    # vD.T, vA.U
     int32_t vD
@@ -945,6 +969,7 @@ cdef union Args:
     Args_vfma_x vfma_x
     Args_vintlv vintlv
     Args_vdintlv vdintlv
+    Args_vgatr vgatr
     Args_vunpack vunpack
     Args_reduce_sum_block reduce_sum_block
     Args_reduce_maxmin_block reduce_maxmin_block
@@ -1171,6 +1196,9 @@ cdef enum:
     POS_vdintlv_vD1 = 1
     POS_vdintlv_vA = 2
     POS_vdintlv_vB = 3
+    POS_vgatr_vD = 0
+    POS_vgatr_vA = 1
+    POS_vgatr_vI = 2
     POS_vunpack_vD = 0
     POS_vunpack_vA = 1
     POS_reduce_sum_block_vD = 0

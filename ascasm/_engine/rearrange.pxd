@@ -73,6 +73,11 @@ ctypedef fused vdintlv_TW:
     uint16_t
     uint32_t
 
+ctypedef fused vgatr_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
 ctypedef fused vunpack_T:
     uint16_t
     int16_t

@@ -47,8 +47,8 @@ AXES = {
     "vcvt": ("TW", "UW", "sub"), "vtrc": ("T", "sub"),
     # compute families
     "vcmp_x": ("T", "sub"), "vnot": ("TW",), "vshift": ("T", "sub"), "vshift_x": ("T", "sub"),
-    "vmov": ("TW",), "vfma": ("T",), "vfma_x": ("T",),
-    "vintlv": ("TW",), "vdintlv": ("TW",), "vunpack": ("T", "U", "sub"),
+    "vmov": ("TW",), "vfma": ("T", "sub"), "vfma_x": ("T",),
+    "vintlv": ("TW",), "vdintlv": ("TW",), "vgatr": ("TW",), "vunpack": ("T", "U", "sub"),
     "reduce_sum_block": ("U",), "reduce_maxmin_block": ("T", "sub"),
     "vpack": ("TW", "UW", "sub"), "mask_pack": ("sub",), "mask_unpack": ("sub",),
     "vhist": ("sub",), "mask_select": (), "mask_intlv": (), "mask_dintlv": (),

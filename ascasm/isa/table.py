@@ -194,6 +194,11 @@ def capi_functions(source: str) -> list[str]:
     return re.findall(r"\basc_[a-z0-9_]+", source)
 
 
+# Reg::Gather's register form: data of the page's b8/b16/b32 classes (every type of those widths), an
+# unsigned index of the same width
+REGISTER_GATHER_PAIRS = tuple((t, dtypes.BY_SPELLING[f"u{8 * t.width}"]) for t in REARRANGE_TYPES if t.width <= 4)
+
+
 def _single(types):
     return tuple((t,) for t in types)
 
@@ -578,6 +583,10 @@ INSNS: tuple[InsnSpec, ...] = (
              "active lanes: vD = vD * vA + vB, rounded once (fused, as the precision appendix says of MulDstAdd); "
              "inactive lanes 0", "asc_madd", types=_single(HALF_FLOAT_TYPES),
              sub="madd", mask=_LANE_MASK, rw=("vD",)),
+    InsnSpec("vmla", "", "vD.T, vA.T, vB.T, pM", "vfma",
+             "active lanes: vD = vA * vB + vD (integers wrap; floats rounded once: one fused instruction, as the "
+             "page says); inactive lanes 0", "Reg::MulAddDst", types=_single(MUL_TYPES),
+             sub="mla", mask=_LANE_MASK, rw=("vD",)),
     InsnSpec("vaxpy", "", "vD.T, vA.T, X.T, pM", "vfma_x",
              "active lanes: vD = vA * X + vD, rounded once (fused, as the precision appendix says of Axpy); "
              "inactive lanes 0", "asc_axpy", types=_single(HALF_FLOAT_TYPES),
@@ -586,6 +595,22 @@ INSNS: tuple[InsnSpec, ...] = (
              "active lanes: vD = ln(vA): libm log in double, rounded once to T (ln(+-0) = -inf, negative -> the "
              "hardware NaN); " + _FTZ + " (the precision appendix: Ln does not support denormals). " + _ONE_ULP
              + "; inactive lanes 0", page("vln"), types=_single(HALF_FLOAT_TYPES), sub="ln", mask=_LANE_MASK),
+    # Reg::Log2/Log10 (and Reg::Log, which the page calls Ln under the C library's name: vln); f16 is computed
+    # in f32 and converted back, as the pages say (docs/semantics.md "Logarithms")
+    *(InsnSpec(f"vlog{base}", "", "vD.T, vA.T, pM", "vunary",
+               f"active lanes: vD = log{base}(vA): libm log{base} in double, rounded to f32 (and that to f16 for f16 "
+               f"lanes: the page computes half in float); log{base}(+-0) = -inf, negative -> the hardware NaN; "
+               + _FTZ + ". " + _ONE_ULP + "; inactive lanes 0", f"Reg::Log{base}", types=_single(HALF_FLOAT_TYPES),
+               sub=f"log{base}", mask=_LANE_MASK)
+      for base in (2, 10)),
+    # the pages' PRECISION_1ULP_FTZ_FALSE algorithms of Ln/Log/Log2/Log10: subnormals kept
+    *(InsnSpec(f"{m}.nftz", "", "vD.T, vA.T, pM", "vunary",
+               f"active lanes: vD = {what} as {m}, subnormal inputs and results kept (the pages' Subnormal mode); "
+               "inactive lanes 0", f"{source} {algo}::PRECISION_1ULP_FTZ_FALSE", types=_single(HALF_FLOAT_TYPES),
+               sub=f"{m[1:]}_nftz", mask=_LANE_MASK)
+      for m, what, source, algo in (("vln", "ln(vA)", page("vln") + "; Reg::Ln; Reg::Log", "LnAlgo/LogAlgo"),
+                                    ("vlog2", "log2(vA)", "Reg::Log2", "Log2Algo"),
+                                    ("vlog10", "log10(vA)", "Reg::Log10", "Log10Algo"))),
     InsnSpec("vintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vintlv",
              "interleave: vD0 = vA[0], vB[0], vA[1], vB[1], ... from the low halves of vA and vB, vD1 the same from "
              "the high halves (raw bits; vD1 is written last)", "asc_intlv",
@@ -593,6 +618,10 @@ INSNS: tuple[InsnSpec, ...] = (
     InsnSpec("vdintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vdintlv",
              "deinterleave: vD0 = the even elements of vA then those of vB, vD1 the odd ones (raw bits; vD1 is "
              "written last)", "asc_deintlv", types=_single(REARRANGE_TYPES)),
+    InsnSpec("vgatr", "", "vD.T, vA.T, vI.U", "vgatr",
+             "register gather: lane i of vD = lane vI[i] mod (lanes of T) of vA (raw bits; U unsigned of T's "
+             "width; every lane written, no mask)", "Reg::Gather (the register form, page group 离散操作)",
+             types=REGISTER_GATHER_PAIRS),
     *(InsnSpec("vunpack." + half, "", "vD.T, vA.U", "vunpack",
                f"lane i of vD = element {start}i of vA widened to T (unsigned: zero-extended, signed: "
                f"sign-extended)", f"asc_unpack (asc_unpack_{name})",
