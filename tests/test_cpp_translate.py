@@ -659,3 +659,29 @@ def test_reg_functions_of_every_page_translate(tmp_path):
     assert ["vld", "p1,"] in [words[:2] for words in texts]          # the MaskReg LoadAlign
     assert [words for words in texts if words[0] == "vsta"] == [["vsta", "[s3],", "p1"]]
     assert texts[mnemonics.index("vstu")][-1] == "5"                 # the count, a plain operand
+
+
+FUSED_CONVERSIONS = """
+__simd_vf__ inline void FusedVF(__ubuf__ float* dst, __ubuf__ half* a, __ubuf__ half* b, __ubuf__ half* out,
+                                float scale)
+{
+    Reg::RegTensor<half> x, y, h;
+    Reg::RegTensor<float> e;
+    Reg::MaskReg mask = Reg::CreateMask<half, Reg::MaskPattern::ALL>();
+    Reg::LoadAlign(x, a);
+    Reg::LoadAlign(y, b);
+    Reg::ExpSub<float, half, Reg::RegLayout::ONE>(e, x, y, mask);
+    Reg::MulsCast<half, float, float, Reg::RegLayout::ZERO>(h, e, scale, mask);
+    Reg::StoreAlign(out, h, mask);
+}
+"""
+
+
+def test_expsub_and_mulscast_translate(tmp_path):
+    t = tr(tmp_path, FUSED_CONVERSIONS, "FusedVF")
+    texts = [line.text.split(";")[0].strip() for line in t.lines]
+    expsub = next(text for text in texts if text.startswith("vexpsub"))
+    mulscast = next(text for text in texts if text.startswith("vmulscvt"))
+    assert expsub.endswith(", odd") and ".f32," in expsub and ".f16," in expsub
+    words = mulscast.replace(",", " ").split()
+    assert words[1].endswith(".f16") and words[2].endswith(".f32") and words[3].endswith(".f32"), mulscast

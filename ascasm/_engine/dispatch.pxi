@@ -174,6 +174,18 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vtrc.vD = <int32_t>row[3]
         ins.a.vtrc.vS = <int32_t>row[4]
         ins.a.vtrc.pM = <int32_t>row[5]
+    elif family == FAM_VEXPSUB:
+        ins.a.vexpsub.vD = <int32_t>row[3]
+        ins.a.vexpsub.vA = <int32_t>row[4]
+        ins.a.vexpsub.vB = <int32_t>row[5]
+        ins.a.vexpsub.pM = <int32_t>row[6]
+        ins.a.vexpsub.part = <int32_t>row[7]
+    elif family == FAM_VMULSCVT:
+        ins.a.vmulscvt.vD = <int32_t>row[3]
+        ins.a.vmulscvt.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vmulscvt.x)
+        ins.a.vmulscvt.pM = <int32_t>row[7]
+        ins.a.vmulscvt.part = <int32_t>row[8]
     elif family == FAM_VCMP_X:
         ins.a.vcmp_x.pD = <int32_t>row[3]
         ins.a.vcmp_x.vA = <int32_t>row[4]
@@ -490,7 +502,7 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 710
+    KERNEL_COUNT = 714
 
 # the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block
 cdef KernelFn KERNELS[KERNEL_COUNT]
@@ -499,6 +511,6 @@ fill_arith(&KERNELS[1])
 fill_compare(&KERNELS[205])
 fill_control(&KERNELS[316])
 fill_convert(&KERNELS[401])
-fill_memory(&KERNELS[462])
-fill_rearrange(&KERNELS[531])
-fill_streams(&KERNELS[652])
+fill_memory(&KERNELS[466])
+fill_rearrange(&KERNELS[535])
+fill_streams(&KERNELS[656])

@@ -236,82 +236,84 @@ cdef enum Family:
     FAM_VLOGIC = 45
     FAM_VCVT = 46
     FAM_VTRC = 47
-    FAM_VCMP_X = 48
-    FAM_VNOT = 49
-    FAM_VSHIFT = 50
-    FAM_VSHIFT_X = 51
-    FAM_VMOV = 52
-    FAM_VFMA = 53
-    FAM_VFMA_X = 54
-    FAM_VINTLV = 55
-    FAM_VDINTLV = 56
-    FAM_VGATR = 57
-    FAM_VUNPACK = 58
-    FAM_REDUCE_SUM_BLOCK = 59
-    FAM_REDUCE_MAXMIN_BLOCK = 60
-    FAM_VPACK = 61
-    FAM_MASK_PACK = 62
-    FAM_MASK_UNPACK = 63
-    FAM_VHIST = 64
-    FAM_MASK_SELECT = 65
-    FAM_MASK_INTLV = 66
-    FAM_MASK_DINTLV = 67
-    FAM_VCOMPOUND = 68
-    FAM_VCOMPOUND_X = 69
-    FAM_VCI_DESC = 70
-    FAM_VDUP_LANE = 71
-    FAM_VMULL = 72
-    FAM_VPAIRSUM = 73
-    FAM_VSQZ = 74
-    FAM_VUSQZ = 75
-    FAM_SPR_CLEAR = 76
-    FAM_VSTUS = 77
-    FAM_VSTUR = 78
-    FAM_VSTAS = 79
-    FAM_VLDAS = 80
-    FAM_VLDUS = 81
-    FAM_VLDUS_POST = 82
-    FAM_VLD_BLK = 83
-    FAM_VLD_E2B = 84
-    FAM_VLD_UNPK4 = 85
-    FAM_VGATB = 86
-    FAM_VLDU = 87
-    FAM_VSTU = 88
-    FAM_VSTU_COUNT = 89
-    FAM_SCALAR_FMOV = 90
-    FAM_SCALAR_FALU = 91
-    FAM_SCALAR_FCVT = 92
-    FAM_VCARRY = 93
-    FAM_MASK_SPR_SET = 94
-    FAM_MASK_SPR_READ = 95
-    FAM_VDUP_MERGE = 96
-    FAM_VDUP_LANE_MERGE = 97
-    FAM_SPR_SET_CTRL = 98
-    FAM_VLD_NORM_PU = 99
-    FAM_VLD_US_PU = 100
-    FAM_VLD_DS_PU = 101
-    FAM_VLD_UNPK_PU = 102
-    FAM_VLD_DINTLV_PU = 103
-    FAM_MASK_LOAD_NORM_PU = 104
-    FAM_MASK_LOAD_US_PU = 105
-    FAM_MASK_LOAD_DS_PU = 106
-    FAM_VSTA_NORM_PU = 107
-    FAM_MASK_STORE_NORM_PU = 108
-    FAM_VSTA_FIRST_PU = 109
-    FAM_VSTA_PACK_PU = 110
-    FAM_MASK_STORE_PACK_PU = 111
-    FAM_VSTUS_PU = 112
-    FAM_VSTA_PACKV2_PU = 113
-    FAM_VLD_BRC_PU = 114
-    FAM_VLD_BLK_PU = 115
-    FAM_VLD_E2B_PU = 116
-    FAM_VLD_UNPK4_PU = 117
-    FAM_LOOP = 118
-    FAM_ENDLOOP = 119
-    FAM_ITER_LOOPS = 120
-    FAM_VSTAS_POST = 121
-    FAM_MASK_MOVE_MASKED = 122
-    FAM_MASK_FROM_VECTOR = 123
+    FAM_VEXPSUB = 48
+    FAM_VMULSCVT = 49
+    FAM_VCMP_X = 50
+    FAM_VNOT = 51
+    FAM_VSHIFT = 52
+    FAM_VSHIFT_X = 53
+    FAM_VMOV = 54
+    FAM_VFMA = 55
+    FAM_VFMA_X = 56
+    FAM_VINTLV = 57
+    FAM_VDINTLV = 58
+    FAM_VGATR = 59
+    FAM_VUNPACK = 60
+    FAM_REDUCE_SUM_BLOCK = 61
+    FAM_REDUCE_MAXMIN_BLOCK = 62
+    FAM_VPACK = 63
+    FAM_MASK_PACK = 64
+    FAM_MASK_UNPACK = 65
+    FAM_VHIST = 66
+    FAM_MASK_SELECT = 67
+    FAM_MASK_INTLV = 68
+    FAM_MASK_DINTLV = 69
+    FAM_VCOMPOUND = 70
+    FAM_VCOMPOUND_X = 71
+    FAM_VCI_DESC = 72
+    FAM_VDUP_LANE = 73
+    FAM_VMULL = 74
+    FAM_VPAIRSUM = 75
+    FAM_VSQZ = 76
+    FAM_VUSQZ = 77
+    FAM_SPR_CLEAR = 78
+    FAM_VSTUS = 79
+    FAM_VSTUR = 80
+    FAM_VSTAS = 81
+    FAM_VLDAS = 82
+    FAM_VLDUS = 83
+    FAM_VLDUS_POST = 84
+    FAM_VLD_BLK = 85
+    FAM_VLD_E2B = 86
+    FAM_VLD_UNPK4 = 87
+    FAM_VGATB = 88
+    FAM_VLDU = 89
+    FAM_VSTU = 90
+    FAM_VSTU_COUNT = 91
+    FAM_SCALAR_FMOV = 92
+    FAM_SCALAR_FALU = 93
+    FAM_SCALAR_FCVT = 94
+    FAM_VCARRY = 95
+    FAM_MASK_SPR_SET = 96
+    FAM_MASK_SPR_READ = 97
+    FAM_VDUP_MERGE = 98
+    FAM_VDUP_LANE_MERGE = 99
+    FAM_SPR_SET_CTRL = 100
+    FAM_VLD_NORM_PU = 101
+    FAM_VLD_US_PU = 102
+    FAM_VLD_DS_PU = 103
+    FAM_VLD_UNPK_PU = 104
+    FAM_VLD_DINTLV_PU = 105
+    FAM_MASK_LOAD_NORM_PU = 106
+    FAM_MASK_LOAD_US_PU = 107
+    FAM_MASK_LOAD_DS_PU = 108
+    FAM_VSTA_NORM_PU = 109
+    FAM_MASK_STORE_NORM_PU = 110
+    FAM_VSTA_FIRST_PU = 111
+    FAM_VSTA_PACK_PU = 112
+    FAM_MASK_STORE_PACK_PU = 113
+    FAM_VSTUS_PU = 114
+    FAM_VSTA_PACKV2_PU = 115
+    FAM_VLD_BRC_PU = 116
+    FAM_VLD_BLK_PU = 117
+    FAM_VLD_E2B_PU = 118
+    FAM_VLD_UNPK4_PU = 119
+    FAM_LOOP = 120
+    FAM_ENDLOOP = 121
+    FAM_ITER_LOOPS = 122
+    FAM_VSTAS_POST = 123
+    FAM_MASK_MOVE_MASKED = 124
+    FAM_MASK_FROM_VECTOR = 125
 
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
@@ -530,6 +532,20 @@ cdef struct Args_vtrc:    # vD.T, vS.T, pM
     int32_t vD
     int32_t vS
     int32_t pM
+
+cdef struct Args_vexpsub:    # vD.T, vA.U, vB.U, pM, [PART]
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    int32_t pM
+    int32_t part
+
+cdef struct Args_vmulscvt:    # vD.T, vA.U, X.U, pM, [PART]
+    int32_t vD
+    int32_t vA
+    SVal x
+    int32_t pM
+    int32_t part
 
 cdef struct Args_vcmp_x:    # pD, vA.T, X.T, pM
     int32_t pD
@@ -960,6 +976,8 @@ cdef union Args:
     Args_vlogic vlogic
     Args_vcvt vcvt
     Args_vtrc vtrc
+    Args_vexpsub vexpsub
+    Args_vmulscvt vmulscvt
     Args_vcmp_x vcmp_x
     Args_vnot vnot
     Args_vshift vshift
@@ -1162,6 +1180,16 @@ cdef enum:
     POS_vtrc_vD = 0
     POS_vtrc_vS = 1
     POS_vtrc_pM = 2
+    POS_vexpsub_vD = 0
+    POS_vexpsub_vA = 1
+    POS_vexpsub_vB = 2
+    POS_vexpsub_pM = 3
+    POS_vexpsub_part = 4
+    POS_vmulscvt_vD = 0
+    POS_vmulscvt_vA = 1
+    POS_vmulscvt_x = 2
+    POS_vmulscvt_pM = 3
+    POS_vmulscvt_part = 4
     POS_vcmp_x_pD = 0
     POS_vcmp_x_vA = 1
     POS_vcmp_x_x = 2

@@ -1521,7 +1521,7 @@ class Lowering:
         if kind == "s":
             if role in ("stride", "index", "count"):      # plain X operands (a count, not a T value)
                 return self.operand(value) if isinstance(value, Const) else str(value.reg)
-            return self.typed_operand(value, etype or value.ctype.etype)
+            return self.typed_operand(value, as_type or etype or value.ctype.etype)
         raise error_at(c, f"internal: unknown operand kind {kind}")
 
     def cast_text(self, c, field_, roles, options):

@@ -44,7 +44,7 @@ AXES = {
     "vunary": ("T", "sub"), "vcmp": ("T", "sub"), "vsel": ("TW",), "pcnt": (), "vlogic": ("TW", "sub"),
     # conversions, specialised by the two widths and the rounding mode (the types' encodings
     # are read from the row's type codes: a kernel per type pair would be hundreds)
-    "vcvt": ("TW", "UW", "sub"), "vtrc": ("T", "sub"),
+    "vcvt": ("TW", "UW", "sub"), "vtrc": ("T", "sub"), "vexpsub": ("U",), "vmulscvt": ("sub",),
     # compute families
     "vcmp_x": ("T", "sub"), "vnot": ("TW",), "vshift": ("T", "sub"), "vshift_x": ("T", "sub"),
     "vmov": ("TW",), "vfma": ("T", "sub"), "vfma_x": ("T",),

@@ -262,6 +262,16 @@ APIS = (
            (Form("dst:v src0:v src1:v mask:p", ("vmadd {dst}, {src0}, {src1}, {mask}",), _BIN, (("mode", "ZEROING"),)),)),
     RegApi("MulAddDst", PAGES + "复合计算/MulAddDst",
            (Form("dst:v src0:v src1:v mask:p", ("vmla {dst}, {src0}, {src1}, {mask}",), _BIN, (("mode", "ZEROING"),)),)),
+    # a computation fused with a conversion: RegLayout ZERO/ONE picks the half-width side's lanes (even|odd)
+    RegApi("ExpSub", PAGES + "复合计算/ExpSub",
+           tuple(Form("dst:v src0:v src1:v mask:p", (f"vexpsub {{dst}}, {{src0}}, {{src1}}, {{mask}}{part}",),
+                      ("T", "U", "layout=ZERO", MERGE), (("layout", layout),),
+                      note="f32 sources take RegLayout::ZERO only (the page: the layout has no effect)" if part else "")
+                 for layout, part in (("ZERO", ""), ("ONE", ", odd")))),
+    RegApi("MulsCast", PAGES + "复合计算/MulsCast",
+           tuple(Form("dst:v src:v scalar:s mask:p", (f"vmulscvt {{dst}}, {{src}}, {{scalar/f32}}, {{mask}}{part}",),
+                      ("T0", "T1", "T2", "layout=ZERO"), (("layout", layout),))
+                 for layout, part in (("ZERO", ""), ("ONE", ", odd")))),
     *(RegApi(name, _ARITH + name,
              (Form("carry:p dst:v src0:v src1:v carrySrc:p mask:p",
                    (f"{m} {{carry}}, {{dst}}, {{src0}}, {{src1}}, {{carrySrc}}, {{mask}}",)),))

@@ -316,6 +316,11 @@ CONVERSIONS = {   # (destination, source) names -> facts
     ("s16", "u32"): Conversion((), True, "asc_uint322int16"),
     ("u16", "u32"): Conversion((), True, "asc_uint322uint16"),
     ("u16", "u8"): Conversion((), False, "asc_uint82uint16"),
+    # the 4:1 integer pairs only Reg::Cast lists (their C-API pages are deprecated): part0..part3
+    ("s32", "s8"): Conversion((), False, _CAST + " (asc_int82int32, deprecated)"),
+    ("u32", "u8"): Conversion((), False, _CAST + " (asc_uint82uint32, deprecated)"),
+    ("u8", "s32"): Conversion((), True, _CAST + " (asc_int322uint8, deprecated)"),
+    ("u8", "u32"): Conversion((), True, _CAST + " (asc_uint322uint8, deprecated)"),
     # hifloat8 (docs/semantics.md "HiFloat8"): ties away (_rna) or hybrid (_rh) rounding, and back exactly
     ("hif8", "f16"): Conversion(("round", "hybrid"), True, "asc_half2hif8"),
     ("f16", "hif8"): Conversion((), False, "asc_hif82half"),
@@ -544,6 +549,19 @@ INSNS: tuple[InsnSpec, ...] = (
                f"asc_{_TRUNCATION_PAGE[mode]}", types=_single(dtypes.named("f16", "bf16", "f32")), sub=mode,
                mask=_LANE_MASK)
       for mode in _FIVE_MODES),
+    # Reg::ExpSub and Reg::MulsCast: a computation fused with a conversion; as in vcvt the mask governs the
+    # source lanes and PART (even|odd: RegLayout ZERO/ONE) picks the narrower side's lanes
+    InsnSpec("vexpsub", "", "vD.T, vA.U, vB.U, pM, [PART]", "vexpsub",
+             "lane i of vD = e^(vA[j] - vB[j]) with j = 2i + part for f16 sources (even|odd; widened exactly), "
+             "j = i for f32, where source lane j is active, else 0: the difference rounded to f32, libm exp in "
+             "double rounded once to f32, subnormals kept", "Reg::ExpSub",
+             types=((dtypes.BY_SPELLING["f32"], dtypes.BY_SPELLING["f16"]),
+                    (dtypes.BY_SPELLING["f32"], dtypes.BY_SPELLING["f32"])), mask=_CONVERT_MASK),
+    InsnSpec("vmulscvt", "", "vD.T, vA.U, X.U, pM, [PART]", "vmulscvt",
+             "for each active lane i of vA: vA[i] * X rounded to f32, then to f16 to nearest, ties away from zero "
+             "(CAST_ROUND; overflow and saturation as vcvt.round) -> lane 2i + part of vD (even|odd); every other "
+             "lane 0", "Reg::MulsCast", types=((dtypes.BY_SPELLING["f16"], dtypes.BY_SPELLING["f32"]),),
+             sub="round", mask=_CONVERT_MASK),
     # --- compute families and the pages' modes ---
     # the non-default precision modes of Reg::Div/Exp/Sqrt (PRECISION_*_FTZ_FALSE): subnormals kept
     InsnSpec("vdiv.nftz", "", "vD.T, vA.T, vB.T, pM", "vbinary",

@@ -98,7 +98,7 @@ def vbinary_x(m: Machine, insn: Insn):
     _binary(m, insn, etype, np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes))
 
 
-def _libm_exp(x: float) -> float:
+def libm_exp(x: float) -> float:
     """C's exp(x) (Python's math.exp calls it), with its overflow to inf instead of an exception."""
     try:
         return math.exp(x)
@@ -136,7 +136,7 @@ def unary_lanes(op: str, a: np.ndarray, etype) -> np.ndarray:
         in_f32 = floats.round_to_type(np.array([_libm_log(log, x) for x in wide.tolist()]), dtypes.BY_SPELLING["f32"])
         return floats.round_to_type(in_f32.astype(np.float64), etype)
     with np.errstate(all="ignore"):
-        exact = {"exp_nftz": lambda: np.array([_libm_exp(x) for x in wide.tolist()]), "sqrt_nftz": lambda: np.sqrt(wide),
+        exact = {"exp_nftz": lambda: np.array([libm_exp(x) for x in wide.tolist()]), "sqrt_nftz": lambda: np.sqrt(wide),
                  "ln_nftz": lambda: np.log(wide)}[op]()         # numpy's log: libm's, ln(0) = -inf
     return floats.round_to_type(exact, etype)
 
