@@ -16,6 +16,21 @@ cdef inline int k_vld_norm_pu(Machine* m, const Ins* ins, const Args_vld_norm_pu
     return status
 
 
+cdef inline int k_vld_brc_pu(Machine* m, const Ins* ins, const Args_vld_brc_pu* a, vld_brc_pu_TW* tag0) noexcept nogil:
+    """vld.brc at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_brc at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_brc(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
 cdef inline int k_vld_us_pu(Machine* m, const Ins* ins, const Args_vld_us_pu* a, vld_us_pu_TW* tag0) noexcept nogil:
     """vld.us at the address in sB, then sB += X * ins.tw (post-update)."""
     cdef Args_vld_us at
@@ -138,21 +153,6 @@ cdef inline int k_vsta_norm_pu(Machine* m, const Ins* ins, const Args_vsta_norm_
     return status
 
 
-cdef inline int k_mask_store_norm_pu(Machine* m, const Ins* ins, const Args_mask_store_norm_pu* a) noexcept nogil:
-    """vsta at the address in sB, then sB += X * 1 (post-update)."""
-    cdef Args_mask_store_norm at
-    cdef int status
-    at.pS = a.pS
-    at.addr.offset = 0
-    at.addr.s0 = &m.sreg[a.sb]
-    at.addr.s1 = &m.zero64
-    at.addr.a = &m.zero32
-    status = k_mask_store_norm(m, ins, &at)
-    if status == STOP_RUNNING:
-        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
-    return status
-
-
 cdef inline int k_vsta_first_pu(Machine* m, const Ins* ins, const Args_vsta_first_pu* a, vsta_first_pu_TW* tag0) noexcept nogil:
     """vsta.1st at the address in sB, then sB += X * ins.tw (post-update)."""
     cdef Args_vsta_first at
@@ -184,21 +184,6 @@ cdef inline int k_vsta_pack_pu(Machine* m, const Ins* ins, const Args_vsta_pack_
     return status
 
 
-cdef inline int k_mask_store_pack_pu(Machine* m, const Ins* ins, const Args_mask_store_pack_pu* a) noexcept nogil:
-    """vsta.pack at the address in sB, then sB += X * 1 (post-update)."""
-    cdef Args_mask_store_pack at
-    cdef int status
-    at.pS = a.pS
-    at.addr.offset = 0
-    at.addr.s0 = &m.sreg[a.sb]
-    at.addr.s1 = &m.zero64
-    at.addr.a = &m.zero32
-    status = k_mask_store_pack(m, ins, &at)
-    if status == STOP_RUNNING:
-        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
-    return status
-
-
 cdef inline int k_vsta_packv2_pu(Machine* m, const Ins* ins, const Args_vsta_packv2_pu* a) noexcept nogil:
     """vsta.packv2 at the address in sB, then sB += X * ins.tw (post-update)."""
     cdef Args_vsta_packv2 at
@@ -215,18 +200,33 @@ cdef inline int k_vsta_packv2_pu(Machine* m, const Ins* ins, const Args_vsta_pac
     return status
 
 
-cdef inline int k_vld_brc_pu(Machine* m, const Ins* ins, const Args_vld_brc_pu* a, vld_brc_pu_TW* tag0) noexcept nogil:
-    """vld.brc at the address in sB, then sB += X * ins.tw (post-update)."""
-    cdef Args_vld_brc at
+cdef inline int k_mask_store_norm_pu(Machine* m, const Ins* ins, const Args_mask_store_norm_pu* a) noexcept nogil:
+    """vsta at the address in sB, then sB += X * 1 (post-update)."""
+    cdef Args_mask_store_norm at
     cdef int status
-    at.vD = a.vD
+    at.pS = a.pS
     at.addr.offset = 0
     at.addr.s0 = &m.sreg[a.sb]
     at.addr.s1 = &m.zero64
     at.addr.a = &m.zero32
-    status = k_vld_brc(m, ins, &at, tag0)
+    status = k_mask_store_norm(m, ins, &at)
     if status == STOP_RUNNING:
-        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
+    return status
+
+
+cdef inline int k_mask_store_pack_pu(Machine* m, const Ins* ins, const Args_mask_store_pack_pu* a) noexcept nogil:
+    """vsta.pack at the address in sB, then sB += X * 1 (post-update)."""
+    cdef Args_mask_store_pack at
+    cdef int status
+    at.pS = a.pS
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_mask_store_pack(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
     return status
 
 
@@ -245,7 +245,7 @@ cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint8_t*>NULL)
+    cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -255,7 +255,7 @@ cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint16_t*>NULL)
+    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -265,7 +265,7 @@ cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint32_t*>NULL)
+    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -275,7 +275,7 @@ cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint8_t*>NULL)
+    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -285,7 +285,7 @@ cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint16_t*>NULL)
+    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -295,7 +295,7 @@ cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint8_t*>NULL)
+    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -305,7 +305,7 @@ cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint16_t*>NULL)
+    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -315,7 +315,7 @@ cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint8_t*>NULL)
+    cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -325,7 +325,7 @@ cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint16_t*>NULL)
+    cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -335,7 +335,7 @@ cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint32_t*>NULL)
+    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -345,7 +345,7 @@ cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint8_t*>NULL)
+    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -355,7 +355,7 @@ cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint16_t*>NULL)
+    cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -365,7 +365,7 @@ cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint32_t*>NULL)
+    cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -375,7 +375,7 @@ cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_norm(m, ins, &ins.a.mask_load_norm)
+    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -385,7 +385,7 @@ cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_us(m, ins, &ins.a.mask_load_us)
+    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -395,7 +395,7 @@ cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_ds(m, ins, &ins.a.mask_load_ds)
+    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -405,7 +405,7 @@ cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint8_t*>NULL, <uint16_t*>NULL)
+    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -415,7 +415,7 @@ cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint16_t*>NULL, <uint16_t*>NULL)
+    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -425,7 +425,7 @@ cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint32_t*>NULL, <uint32_t*>NULL)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -435,7 +435,7 @@ cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint8_t*>NULL)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -445,7 +445,7 @@ cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint16_t*>NULL)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -455,7 +455,7 @@ cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint32_t*>NULL)
+    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -465,7 +465,7 @@ cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint8_t*>NULL)
+    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -475,7 +475,7 @@ cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint16_t*>NULL)
+    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -485,7 +485,7 @@ cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint32_t*>NULL)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -495,7 +495,7 @@ cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint16_t*>NULL)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -505,7 +505,7 @@ cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint32_t*>NULL)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -515,7 +515,7 @@ cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint64_t*>NULL)
+    cdef int status = k_mask_load_norm(m, ins, &ins.a.mask_load_norm)
     if status:
         m.status = status
         return NULL
@@ -525,7 +525,7 @@ cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_packv2(m, ins, &ins.a.vsta_packv2)
+    cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -535,7 +535,7 @@ cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint8_t*>NULL)
+    cdef int status = k_mask_load_us(m, ins, &ins.a.mask_load_us)
     if status:
         m.status = status
         return NULL
@@ -545,7 +545,7 @@ cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint16_t*>NULL)
+    cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
         m.status = status
         return NULL
@@ -555,7 +555,7 @@ cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint32_t*>NULL)
+    cdef int status = k_mask_load_ds(m, ins, &ins.a.mask_load_ds)
     if status:
         m.status = status
         return NULL
@@ -565,7 +565,7 @@ cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_norm(m, ins, &ins.a.mask_store_norm)
+    cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
         m.status = status
         return NULL
@@ -575,7 +575,7 @@ cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_pack(m, ins, &ins.a.mask_store_pack)
+    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint8_t*>NULL, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -585,7 +585,7 @@ cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint8_t*>NULL, <uint16_t*>NULL)
+    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint16_t*>NULL, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -595,7 +595,7 @@ cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint16_t*>NULL, <uint16_t*>NULL)
+    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint32_t*>NULL, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -605,7 +605,7 @@ cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint32_t*>NULL, <uint32_t*>NULL)
+    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -615,7 +615,7 @@ cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint32_t*>NULL)
+    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -625,7 +625,7 @@ cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint64_t*>NULL)
+    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -635,7 +635,7 @@ cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -645,7 +645,7 @@ cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -655,7 +655,7 @@ cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -665,7 +665,7 @@ cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -675,7 +675,7 @@ cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -685,7 +685,7 @@ cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -695,7 +695,7 @@ cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -705,7 +705,7 @@ cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -715,7 +715,7 @@ cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -725,7 +725,7 @@ cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -735,7 +735,7 @@ cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -745,7 +745,7 @@ cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
+    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -755,7 +755,7 @@ cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -765,7 +765,7 @@ cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -775,7 +775,7 @@ cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -785,7 +785,7 @@ cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_packv2(m, ins, &ins.a.vsta_packv2)
     if status:
         m.status = status
         return NULL
@@ -795,7 +795,7 @@ cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
         m.status = status
         return NULL
@@ -805,7 +805,7 @@ cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
+    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -815,7 +815,7 @@ cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -825,7 +825,7 @@ cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -835,7 +835,7 @@ cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
+    cdef int status = k_mask_store_norm(m, ins, &ins.a.mask_store_norm)
     if status:
         m.status = status
         return NULL
@@ -845,7 +845,7 @@ cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
+    cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -855,7 +855,7 @@ cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
+    cdef int status = k_mask_store_pack(m, ins, &ins.a.mask_store_pack)
     if status:
         m.status = status
         return NULL
@@ -865,7 +865,7 @@ cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
+    cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
         m.status = status
         return NULL
@@ -875,7 +875,7 @@ cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint8_t*>NULL, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -885,7 +885,7 @@ cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint16_t*>NULL, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -895,7 +895,7 @@ cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint32_t*>NULL, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -905,7 +905,7 @@ cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -915,7 +915,7 @@ cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL

@@ -6,11 +6,24 @@ ctypedef fused vld_brc_TW:
     uint16_t
     uint32_t
 
+ctypedef fused vld_brc_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
 ctypedef fused vld_us_TW:
     uint8_t
     uint16_t
 
+ctypedef fused vld_us_pu_TW:
+    uint8_t
+    uint16_t
+
 ctypedef fused vld_ds_TW:
+    uint8_t
+    uint16_t
+
+ctypedef fused vld_ds_pu_TW:
     uint8_t
     uint16_t
 
@@ -19,7 +32,17 @@ ctypedef fused vld_unpk_TW:
     uint16_t
     uint32_t
 
+ctypedef fused vld_unpk_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
 ctypedef fused vld_dintlv_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vld_dintlv_pu_TW:
     uint8_t
     uint16_t
     uint32_t
@@ -38,12 +61,27 @@ ctypedef fused vsta_norm_TW:
     uint16_t
     uint32_t
 
+ctypedef fused vsta_norm_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
 ctypedef fused vsta_first_TW:
     uint8_t
     uint16_t
     uint32_t
 
+ctypedef fused vsta_first_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
 ctypedef fused vsta_pack_TW:
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vsta_pack_pu_TW:
     uint16_t
     uint32_t
     uint64_t
@@ -63,43 +101,5 @@ ctypedef fused vsct_UW:
     uint16_t
     uint32_t
     uint64_t
-
-ctypedef fused vld_us_pu_TW:
-    uint8_t
-    uint16_t
-
-ctypedef fused vld_ds_pu_TW:
-    uint8_t
-    uint16_t
-
-ctypedef fused vld_unpk_pu_TW:
-    uint8_t
-    uint16_t
-    uint32_t
-
-ctypedef fused vld_dintlv_pu_TW:
-    uint8_t
-    uint16_t
-    uint32_t
-
-ctypedef fused vsta_norm_pu_TW:
-    uint8_t
-    uint16_t
-    uint32_t
-
-ctypedef fused vsta_first_pu_TW:
-    uint8_t
-    uint16_t
-    uint32_t
-
-ctypedef fused vsta_pack_pu_TW:
-    uint16_t
-    uint32_t
-    uint64_t
-
-ctypedef fused vld_brc_pu_TW:
-    uint8_t
-    uint16_t
-    uint32_t
 
 cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k
