@@ -18,9 +18,7 @@ cdef inline Lane binary_op(Lane x, Lane y, bint is_add, bint is_sub, bint is_mul
         return lane_ftz(lane_div(lane_ftz(x), lane_ftz(y)))
     if is_div:
         return lane_div(x, y)
-    if is_max:
-        return lane_max(x, y)
-    return lane_min(x, y)
+    return lane_extreme(x, y, is_max)
 
 
 # vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  -- inactive lanes 0; vadd.merge|vmax.merge|vmin.merge
@@ -90,7 +88,7 @@ cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunar
         elif vunary_sub is Op_log2_nftz or vunary_sub is Op_log10_nftz:
             dst[i] = lane_log_base(x[i], vunary_sub is Op_log10_nftz)
         elif vunary_sub is Op_relu:
-            dst[i] = lane_max(x[i], zero)       # max(x, +0): -0 -> +0, NaN -> the hardware NaN
+            dst[i] = lane_extreme(x[i], zero, True)     # max(x, +0): -0 -> +0, NaN -> the hardware NaN
         else:
             dst[i] = lane_sqrt(x[i])
     return STOP_RUNNING

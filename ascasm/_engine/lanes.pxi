@@ -301,28 +301,16 @@ cdef inline uint64_t lane_key(Lane x) noexcept nogil:
         return bits
 
 
-cdef inline Lane lane_max(Lane a, Lane b) noexcept nogil:
-    """max(a, b): a NaN on either side gives the canonical NaN; +0 is above -0."""
+cdef inline Lane lane_extreme(Lane a, Lane b, bint want_max) noexcept nogil:
+    """max(a, b) or min(a, b): a NaN on either side gives the canonical NaN; -0 is below +0."""
     cdef FloatFormat f
     if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2 or Lane is float:
         if lane_is_nan(a) or lane_is_nan(b):
             f = float_format(<Lane*>NULL)
             return lane_of_bits(f.nan, <Lane*>NULL)
-        return b if lane_key(b) > lane_key(a) else a
+        return b if (lane_key(b) > lane_key(a) if want_max else lane_key(b) < lane_key(a)) else a
     else:
-        return b if b > a else a
-
-
-cdef inline Lane lane_min(Lane a, Lane b) noexcept nogil:
-    """min(a, b): a NaN on either side gives the canonical NaN; -0 is below +0."""
-    cdef FloatFormat f
-    if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2 or Lane is float:
-        if lane_is_nan(a) or lane_is_nan(b):
-            f = float_format(<Lane*>NULL)
-            return lane_of_bits(f.nan, <Lane*>NULL)
-        return b if lane_key(b) < lane_key(a) else a
-    else:
-        return b if b < a else a
+        return b if (b > a if want_max else b < a) else a
 
 
 cdef inline Lane lane_abs(Lane a) noexcept nogil:
@@ -365,19 +353,3 @@ cdef inline Lane lane_sqrt(Lane a) noexcept nogil:
         return lane_of_double(sqrt(lane_value(a)), <Lane*>NULL)
     else:
         return a
-
-
-cdef inline bint lane_eq(Lane a, Lane b) noexcept nogil:
-    """Values equal: NaN equals nothing, -0 == +0."""
-    if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2:
-        return lane_value(a) == lane_value(b)
-    else:
-        return a == b
-
-
-cdef inline bint lane_lt(Lane a, Lane b) noexcept nogil:
-    """a < b as values (NaN: false)."""
-    if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2:
-        return lane_value(a) < lane_value(b)
-    else:
-        return a < b
