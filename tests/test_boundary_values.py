@@ -3,7 +3,7 @@ has, typed in from its tables, on both executors: Exp (table 1), Neg (6), Abs (7
 Adds (12), Sub (14), Mul (16), Div (18), Max (19), Min (20), Muls (21), Maxs (22), Mins (23), Compare
 (31), Compares (32), Reduce (35), ReduceDataBlock (36) and Arange (38); Ln (2), Relu (9), Prelu (10),
 LeakyRelu (24), Axpy (25), AbsSub (26, its int64 rows left out: no page lists int64 abs-sub), MulDstAdd
-(28) and PairReduceElem (37).
+(28), MulAddDst (29, `vmla`: dst = src0 * src1 + dst) and PairReduceElem (37); Log2 (4) and Log10 (5).
 
 Reading the tables:
 - `MIN`/`MAX` are the type's lowest and largest finite values; `a/b/c` in an operand column is one row
@@ -27,6 +27,8 @@ Reading the tables:
   type are typed with the IEEE result and the table's value in a comment; so is `MIN/MIN` with a zero
   dst, printed MAX where 0 * MIN + MIN is MIN. AbsSub table 26 prints |-0.0 - (-inf)| as -inf
   (page-ambiguities 11): typed as inf.
+- MulAddDst table 29 gives -inf * -inf + (+0, -0, MAX, MIN, +inf) as -inf; the product is +inf and
+  the table's note says this column is IEEE 754's: typed as +inf.
 - Saturation mode (the tables' last column, set through the control register): tests/test_saturation.py
   runs these harnesses on its rows with CTRL set both ways.
 """
@@ -775,6 +777,36 @@ f32 -0.0 -inf
 f32 nan nan
 f32 inf inf
 f32 -inf nan
+== vlog2 (table 4)
+f16 MIN nan
+f16 MAX 16
+f16 0.0 -inf
+f16 -0.0 -inf
+f16 nan nan
+f16 inf inf
+f16 -inf nan
+f32 MIN nan
+f32 MAX 128
+f32 0.0 -inf
+f32 -0.0 -inf
+f32 nan nan
+f32 inf inf
+f32 -inf nan
+== vlog10 (table 5)
+f16 MIN nan
+f16 MAX 4.8164
+f16 0.0 -inf
+f16 -0.0 -inf
+f16 nan nan
+f16 inf inf
+f16 -inf nan
+f32 MIN nan
+f32 MAX 38.5318
+f32 0.0 -inf
+f32 -0.0 -inf
+f32 nan nan
+f32 inf inf
+f32 -inf nan
 == vaxpy (table 25)
 f16 +0/+0,-0/-0,+0/MAX,-0/MIN +0.0 +0
 f16 +0/+0,-0/-0,+0/MAX,-0/MIN -0.0 +0.0
@@ -1069,6 +1101,55 @@ f32 inf MAX/MIN/inf/-inf/0.0/-0.0/nan inf
 f32 -inf MAX/inf -inf
 f32 -inf MIN/-inf inf
 f32 -inf 0.0/-0.0/nan nan
+== vmla (table 29)
+f32 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN MAX MAX
+f32 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN MIN MIN
+f32 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN nan nan
+f32 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN -0/+0 0.0
+f32 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN +inf +inf
+f32 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN -inf -inf
+f32 +0/inf,-0/-inf,+0/-inf,-0/inf,+0/nan,-0/nan +0/MAX/-0/MIN/nan/+inf/-inf nan
+f32 MAX/MAX,MIN/MIN +0/MAX/-0/MIN/+inf +inf
+f32 MAX/MAX,MIN/MIN -inf -inf
+f32 MAX/MAX,MIN/MIN nan nan
+f32 MAX/MIN +0/MAX/-0/MIN/-inf -inf
+f32 MAX/MIN +inf +inf
+f32 MAX/MIN nan nan
+f32 MAX/+inf,MIN/-inf +0/-0/MAX/MIN/+inf +inf
+f32 MAX/+inf,MIN/-inf -inf/nan nan
+f32 MAX/-inf,MIN/+inf +0/-0/MAX/MIN/-inf -inf
+f32 MAX/-inf,MIN/+inf +inf/nan nan
+f32 +inf/+inf +0/-0/MAX/MIN/+inf +inf
+f32 +inf/+inf nan/-inf nan
+f32 +inf/-inf +0/-0/MAX/MIN/-inf -inf
+f32 +inf/-inf nan/+inf nan
+f32 -inf/-inf +0/-0/MAX/MIN/+inf +inf  # the table prints -inf: the product is +inf (docs/semantics.md)
+f32 -inf/-inf nan/-inf nan
+f32 nan/ANY +0/-0/MAX/MIN/nan/+inf/-inf nan
+f16 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN MAX MAX
+f16 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN MIN MIN
+f16 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN nan nan
+f16 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN -0/+0 0.0
+f16 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN +inf +inf
+f16 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN -inf -inf
+f16 +0/inf,-0/-inf,+0/-inf,-0/inf,+0/nan,-0/nan +0/MAX/-0/MIN/nan/+inf/-inf nan
+f16 MAX/MAX,MIN/MIN +0/MAX/-0/MIN/+inf +inf
+f16 MAX/MAX,MIN/MIN -inf -inf
+f16 MAX/MAX,MIN/MIN nan nan
+f16 MAX/MIN +0/MAX/-0/MIN/-inf -inf
+f16 MAX/MIN +inf +inf
+f16 MAX/MIN nan nan
+f16 MAX/+inf,MIN/-inf +0/-0/MAX/MIN/+inf +inf
+f16 MAX/+inf,MIN/-inf -inf/nan nan
+f16 MAX/-inf,MIN/+inf +0/-0/MAX/MIN/-inf -inf
+f16 MAX/-inf,MIN/+inf +inf/nan nan
+f16 +inf/+inf +0/-0/MAX/MIN/+inf +inf
+f16 +inf/+inf nan/-inf nan
+f16 +inf/-inf +0/-0/MAX/MIN/-inf -inf
+f16 +inf/-inf nan/+inf nan
+f16 -inf/-inf +0/-0/MAX/MIN/+inf +inf  # the table prints -inf: the product is +inf (docs/semantics.md)
+f16 -inf/-inf nan/-inf nan
+f16 nan/ANY +0/-0/MAX/MIN/nan/+inf/-inf nan
 == vleakyrelu (table 24)
 f16 MIN MIN inf
 f16 MIN MAX -inf
@@ -1190,7 +1271,7 @@ vredsum f32 -inf -inf
 """
 
 NP = {"f16": np.float16, "f32": np.float32, "s8": np.int8, "s16": np.int16, "s32": np.int32}
-UNARY = ("vexp", "vneg", "vabs", "vsqrt", "vln", "vrelu")
+UNARY = ("vexp", "vneg", "vabs", "vsqrt", "vln", "vrelu", "vlog2", "vlog10")
 BINARY = ("vadd", "vsub", "vmul", "vdiv", "vmax", "vmin", "vprelu", "vabssub")
 SCALAR_FORMS = ("vadds", "vmuls", "vmaxs", "vmins", "vleakyrelu")
 
@@ -1364,7 +1445,7 @@ def test_compare_with_scalar_rows(engine):
 SPECIALS = "MIN/MAX/+0/-0/nan/+inf/-inf"
 
 
-@pytest.mark.parametrize("mnemonic", ["vaxpy", "vmadd"])
+@pytest.mark.parametrize("mnemonic", ["vaxpy", "vmadd", "vmla"])
 def test_fused_multiply_add_rows(engine, mnemonic):
     check_fused_multiply_add(engine, mnemonic, SECTIONS[mnemonic])
 
@@ -1389,9 +1470,9 @@ def check_fused_multiply_add(engine, mnemonic, table, ctrl=0):
                 """
                 if mnemonic == "vaxpy":             # dst = src * value + dst
                     source += f"vdup v1.{t}, {literal(t, first)}\nvaxpy v0.{t}, v1.{t}, {literal(t, second)}, p0\n"
-                else:                               # dst = dst * src0 + src1
+                else:                               # vmadd: dst = dst * src0 + src1; vmla: src0 * src1 + dst
                     source += (f"vdup v1.{t}, {literal(t, first)}\nvdup v2.{t}, {literal(t, second)}\n"
-                               f"vmadd v0.{t}, v1.{t}, v2.{t}, p0\n")
+                               f"{mnemonic} v0.{t}, v1.{t}, v2.{t}, p0\n")
                 got = lanes(run_source(source, engine), 0, t)
                 for lane, d in enumerate(dst_values):
                     check(t, got[lane], expected, f"{mnemonic}.{t} {first}/{second} dst {d} -> {expected}")

@@ -356,11 +356,11 @@ def test_api_without_a_row_names_it_and_its_page(tmp_path):
     {
         Reg::RegTensor<float> a, b, c;
         Reg::MaskReg m = Reg::CreateMask<float>();
-        Reg::MulAddDst(a, b, c, m);
+        Reg::FusedMulDstAdd(a, b, c, m);
     }
     """)
     first = message.splitlines()[0]
-    assert "k.cpp:8:5: error:" in first and "MulAddDst" in first and "no ascasm instruction" in first
+    assert "k.cpp:8:5: error:" in first and "FusedMulDstAdd" in first and "no ascasm instruction" in first
     assert "page" in message
 
 
@@ -621,3 +621,67 @@ def test_a_type_the_row_refuses_is_reported_at_the_call(tmp_path):
     first = message.splitlines()[0]
     assert "k.cpp:8:5: error:" in first and "'vci' does not accept u32" in first
     assert "s8, s16, f16, s32, f32" in message
+
+
+REG_FUNCTIONS = """
+__simd_vf__ inline void RegFunctionsVF(__ubuf__ float* dst, __ubuf__ float* src, __ubuf__ uint32_t* idx,
+                                       __ubuf__ uint32_t* bits)
+{
+    static constexpr Reg::LogSpecificMode precise = {Reg::MaskMergeMode::ZEROING, LogAlgo::PRECISION_1ULP_FTZ_FALSE};
+    static constexpr Reg::DivSpecificMode plain = {Reg::MaskMergeMode::ZEROING, true};
+    Reg::RegTensor<float> x, y, z;
+    Reg::RegTensor<uint32_t> i;
+    Reg::MaskReg mask = Reg::CreateMask<float, Reg::MaskPattern::ALL>();
+    Reg::MaskReg loaded;
+    Reg::LoadAlign(x, src);
+    Reg::LoadAlign(i, idx);
+    Reg::LoadAlign(loaded, bits);
+    Reg::Log<float, &precise>(y, x, mask);
+    Reg::Log10(z, x, mask);
+    Reg::Div<float, &plain>(z, z, y, mask);
+    Reg::MulAddDst(z, x, y, loaded);
+    Reg::Gather(y, z, i);
+    Reg::StoreAlign(bits, loaded);
+    Reg::Store(dst, y, 5);
+}
+"""
+
+
+def test_reg_functions_of_every_page_translate(tmp_path):
+    """A *SpecificMode struct passed by address selects the row by its algo (FTZ_FALSE: .nftz; a struct
+    without algo: the default row); MaskReg loads/stores, MulAddDst, the register Gather and Store with a
+    count become their rows."""
+    t = tr(tmp_path, REG_FUNCTIONS, "RegFunctionsVF")
+    texts = [line.text.split(";")[0].split() for line in t.lines]
+    mnemonics = [words[0] for words in texts]
+    for expected in ("vln.nftz", "vlog10", "vdiv", "vmla", "vgatr", "vstu"):
+        assert expected in mnemonics, expected
+    assert ["vld", "p1,"] in [words[:2] for words in texts]          # the MaskReg LoadAlign
+    assert [words for words in texts if words[0] == "vsta"] == [["vsta", "[s3],", "p1"]]
+    assert texts[mnemonics.index("vstu")][-1] == "5"                 # the count, a plain operand
+
+
+FUSED_CONVERSIONS = """
+__simd_vf__ inline void FusedVF(__ubuf__ float* dst, __ubuf__ half* a, __ubuf__ half* b, __ubuf__ half* out,
+                                float scale)
+{
+    Reg::RegTensor<half> x, y, h;
+    Reg::RegTensor<float> e;
+    Reg::MaskReg mask = Reg::CreateMask<half, Reg::MaskPattern::ALL>();
+    Reg::LoadAlign(x, a);
+    Reg::LoadAlign(y, b);
+    Reg::ExpSub<float, half, Reg::RegLayout::ONE>(e, x, y, mask);
+    Reg::MulsCast<half, float, float, Reg::RegLayout::ZERO>(h, e, scale, mask);
+    Reg::StoreAlign(out, h, mask);
+}
+"""
+
+
+def test_expsub_and_mulscast_translate(tmp_path):
+    t = tr(tmp_path, FUSED_CONVERSIONS, "FusedVF")
+    texts = [line.text.split(";")[0].strip() for line in t.lines]
+    expsub = next(text for text in texts if text.startswith("vexpsub"))
+    mulscast = next(text for text in texts if text.startswith("vmulscvt"))
+    assert expsub.endswith(", odd") and ".f32," in expsub and ".f16," in expsub
+    words = mulscast.replace(",", " ").split()
+    assert words[1].endswith(".f16") and words[2].endswith(".f32") and words[3].endswith(".f32"), mulscast

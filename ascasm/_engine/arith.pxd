@@ -53,6 +53,11 @@ ctypedef fused vunary_sub:
     Op_exp_nftz
     Op_sqrt_nftz
     Op_ln
+    Op_log2
+    Op_log10
+    Op_ln_nftz
+    Op_log2_nftz
+    Op_log10_nftz
     Op_relu
 
 ctypedef fused vcompound_T:
@@ -70,9 +75,15 @@ ctypedef fused vcompound_src:
 ctypedef fused vfma_T:
     F16
     float
+    int16_t
+    uint16_t
+    BF16
+    int32_t
+    uint32_t
 
 ctypedef fused vfma_sub:
     Op_madd
+    Op_mla
     Op_axpy
 
 ctypedef fused vfma_src:

@@ -51,8 +51,17 @@ cdef inline int k_vbinary(Machine* m, const Ins* ins, const Args_vbinary* a, vbi
     return STOP_RUNNING
 
 
-# vabs|vneg|vexp|vsqrt|vln vD.T, vA.T, pM  -- inactive lanes 0; vexp/vsqrt/vln flush subnormal inputs
-# and results to zero, vexp.nftz/vsqrt.nftz keep them
+cdef inline Lane lane_log_base(Lane a, bint base_ten) noexcept nogil:
+    """libm log2 or log10 in double, rounded to f32 and then to the lane's type (the pages compute half in
+    float; floats only): log(+-0) = -inf, a negative gives NaN."""
+    if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2 or Lane is float:
+        return lane_of_double(<double><float>(log10(lane_value(a)) if base_ten else log2(lane_value(a))), <Lane*>NULL)
+    else:
+        return a
+
+
+# vabs|vneg|vexp|vsqrt|vln|vlog2|vlog10 vD.T, vA.T, pM  -- inactive lanes 0; vexp/vsqrt/vln/vlog2/vlog10
+# flush subnormal inputs and results to zero, their .nftz forms keep them
 cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunary_T* t, vunary_sub* op) noexcept nogil:
     cdef const vunary_T* x = <const vunary_T*>vreg(m, a.vA)
     cdef vunary_T* dst = <vunary_T*>vreg(m, a.vD)
@@ -79,6 +88,12 @@ cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunar
             r = lane_ftz(lane_sqrt(lane_ftz(x[i])))
         elif vunary_sub is Op_ln:
             r = lane_ftz(lane_ln(lane_ftz(x[i])))
+        elif vunary_sub is Op_ln_nftz:
+            r = lane_ln(x[i])
+        elif vunary_sub is Op_log2 or vunary_sub is Op_log10:
+            r = lane_ftz(lane_log_base(lane_ftz(x[i]), vunary_sub is Op_log10))
+        elif vunary_sub is Op_log2_nftz or vunary_sub is Op_log10_nftz:
+            r = lane_log_base(x[i], vunary_sub is Op_log10_nftz)
         elif vunary_sub is Op_relu:
             r = lane_extreme(x[i], zero, True)     # max(x, +0): -0 -> +0, NaN -> the hardware NaN
         else:
@@ -187,12 +202,16 @@ cdef inline double sum_rounded_to_odd(double p, double z) noexcept nogil:
 
 
 cdef inline Lane lane_fma(Lane x, Lane y, Lane z) noexcept nogil:
-    """x * y + z rounded once (f16, f32): the product is exact in double (at most 48 bits)."""
-    return lane_of_double(sum_rounded_to_odd(lane_value(x) * lane_value(y), lane_value(z)), <Lane*>NULL)
+    """x * y + z: floats rounded once (the product of two f32, bf16 or f16 is exact in double, at most 48
+    bits); integers modulo 2^W."""
+    if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2 or Lane is float:
+        return lane_of_double(sum_rounded_to_odd(lane_value(x) * lane_value(y), lane_value(z)), <Lane*>NULL)
+    else:
+        return lane_add(lane_mul(x, y), z)
 
 
-# vmadd vD.T, vA.T, vB.T, pM  -- vD = vD * vA + vB; vaxpy vD.T, vA.T, X.T, pM  -- vD = vA * X + vD;
-# rounded once; inactive lanes 0
+# vmadd vD.T, vA.T, vB.T, pM  -- vD = vD * vA + vB; vaxpy vD.T, vA.T, X.T, pM  -- vD = vA * X + vD; vmla
+# vD.T, vA.T, vB.T, pM  -- vD = vA * vB + vD; floats rounded once, integers wrap; inactive lanes 0
 cdef inline int k_vfma(Machine* m, const Ins* ins, const Args_vfma* a, vfma_T* t, vfma_sub* op,
                        vfma_src* src) noexcept nogil:
     cdef const vfma_T* x = <const vfma_T*>vreg(m, a.vA)

@@ -35,4 +35,11 @@ ctypedef fused vtrc_sub:
     Op_ceil
     Op_trunc
 
+ctypedef fused vexpsub_U:
+    F16
+    float
+
+ctypedef fused vmulscvt_sub:
+    Op_round
+
 cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k

@@ -258,6 +258,62 @@ cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* 
     return STOP_RUNNING
 
 
+# vexpsub vD.f32, vA.U, vB.U, pM[, PART]  -- lane i = e^(vA[j] - vB[j]) with j = ratio*i + part, where source
+# lane j is active (the mask read at U's width), else 0: the difference rounded to f32 (float arithmetic),
+# libm exp in double rounded once to f32
+cdef inline int k_vexpsub(Machine* m, const Ins* ins, const Args_vexpsub* a, vexpsub_U* u) noexcept nogil:
+    cdef uint8_t first[VL]                          # copies: vD may be a source
+    cdef uint8_t second[VL]
+    cdef const vexpsub_U* x = <const vexpsub_U*>first
+    cdef const vexpsub_U* y = <const vexpsub_U*>second
+    cdef float* dst = <float*>vreg(m, a.vD)
+    cdef int64_t ratio = 4 // sizeof(vexpsub_U)
+    cdef int64_t part = <int64_t>(<uint64_t>a.part % <uint64_t>ratio)   # the assembler checks it
+    cdef float difference
+    cdef int64_t i, j
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    memcpy(first, vreg(m, a.vA), VL)
+    memcpy(second, vreg(m, a.vB), VL)
+    for i in range(VL // 4):
+        j = ratio * i + part
+        if active(m, a.pM, j, sizeof(vexpsub_U)):
+            difference = <float>lane_value(x[j]) - <float>lane_value(y[j])
+            dst[i] = lane_of_double(exp(difference), <float*>NULL)
+        else:
+            dst[i] = 0
+    return STOP_RUNNING
+
+
+# vmulscvt vD.f16, vA.f32, X.f32, pM[, PART]  -- active lane i: vA * X rounded to f32, converted as vcvt.round
+# (CTRL's saturation included) -> lane 2i + part of vD; every other lane 0
+cdef inline int k_vmulscvt(Machine* m, const Ins* ins, const Args_vmulscvt* a, vmulscvt_sub* op) noexcept nogil:
+    cdef uint8_t copy[VL]                           # a copy: vD may be vA
+    cdef const float* source = <const float*>copy
+    cdef float scalar = tval(&a.x, <float*>NULL)
+    cdef uint16_t* dst = <uint16_t*>vreg(m, a.vD)
+    cdef Numeric ns = numeric_of(ins.u)
+    cdef Numeric nd = numeric_of(ins.t)
+    cdef RoundingMode mode = rounding_mode(<vmulscvt_sub*>NULL)
+    cdef bint sat = conversion_saturates(m, False, &ns, &nd)
+    cdef int64_t part = <int64_t>(<uint64_t>a.part % 2)
+    cdef float product
+    cdef uint32_t bits
+    cdef int64_t i
+    cdef int status = check_mask(m, a.pM)
+    if status:
+        return status
+    memcpy(copy, vreg(m, a.vA), VL)
+    memset(dst, 0, VL)
+    for i in range(VL // 4):
+        if active(m, a.pM, i, 4):
+            product = canonical_f32(source[i] * scalar)
+            memcpy(&bits, &product, 4)
+            dst[2 * i + part] = <uint16_t>convert_bits(bits, &ns, &nd, mode, sat, False)
+    return STOP_RUNNING
+
+
 # vtrc.MODE vD.T, vS.T, pM  -- each active lane rounded to an integral value of T; inactive lanes 0
 cdef inline int k_vtrc(Machine* m, const Ins* ins, const Args_vtrc* a, vtrc_T* t, vtrc_sub* op) noexcept nogil:
     cdef const vtrc_T* src = <const vtrc_T*>vreg(m, a.vS)

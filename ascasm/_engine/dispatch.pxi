@@ -327,7 +327,7 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vcarry.vB = <int32_t>row[6]
         ins.a.vcarry.pC = <int32_t>row[7]
         ins.a.vcarry.pM = <int32_t>row[8]
-    elif opcode in (OP_VABS, OP_VNEG, OP_VEXP, OP_VSQRT, OP_VEXP_NFTZ, OP_VSQRT_NFTZ, OP_VLN, OP_VRELU,):
+    elif opcode in (OP_VABS, OP_VNEG, OP_VEXP, OP_VSQRT, OP_VEXP_NFTZ, OP_VSQRT_NFTZ, OP_VLN, OP_VLOG2, OP_VLOG10, OP_VLN_NFTZ, OP_VLOG2_NFTZ, OP_VLOG10_NFTZ, OP_VRELU,):
         ins.a.vunary.vD = <int32_t>row[3]
         ins.a.vunary.vA = <int32_t>row[4]
         ins.a.vunary.pM = <int32_t>row[5]
@@ -341,7 +341,7 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vcompound.vA = <int32_t>row[4]
         decode_sval(m, row + 5, &ins.a.vcompound.x)
         ins.a.vcompound.pM = <int32_t>row[7]
-    elif opcode in (OP_VMADD,):
+    elif opcode in (OP_VMADD, OP_VMLA,):
         ins.a.vfma.vD = <int32_t>row[3]
         ins.a.vfma.vA = <int32_t>row[4]
         ins.a.vfma.vB = <int32_t>row[5]
@@ -428,6 +428,10 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vdintlv.vD1 = <int32_t>row[4]
         ins.a.vdintlv.vA = <int32_t>row[5]
         ins.a.vdintlv.vB = <int32_t>row[6]
+    elif opcode in (OP_VGATR,):
+        ins.a.vgatr.vD = <int32_t>row[3]
+        ins.a.vgatr.vA = <int32_t>row[4]
+        ins.a.vgatr.vI = <int32_t>row[5]
     elif opcode in (OP_VPACK_LO, OP_VPACK_HI,):
         ins.a.vpack.vD = <int32_t>row[3]
         ins.a.vpack.vA = <int32_t>row[4]
@@ -471,6 +475,18 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vtrc.vD = <int32_t>row[3]
         ins.a.vtrc.vS = <int32_t>row[4]
         ins.a.vtrc.pM = <int32_t>row[5]
+    elif opcode in (OP_VEXPSUB,):
+        ins.a.vexpsub.vD = <int32_t>row[3]
+        ins.a.vexpsub.vA = <int32_t>row[4]
+        ins.a.vexpsub.vB = <int32_t>row[5]
+        ins.a.vexpsub.pM = <int32_t>row[6]
+        ins.a.vexpsub.part = <int32_t>row[7]
+    elif opcode in (OP_VMULSCVT,):
+        ins.a.vmulscvt.vD = <int32_t>row[3]
+        ins.a.vmulscvt.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vmulscvt.x)
+        ins.a.vmulscvt.pM = <int32_t>row[7]
+        ins.a.vmulscvt.part = <int32_t>row[8]
     elif opcode in (OP_SPRCLR_AR,):
         pass
     elif opcode in (OP_SPRSET_CTRL,):
@@ -486,15 +502,15 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 690
+    KERNEL_COUNT = 714
 
 # the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block
 cdef KernelFn KERNELS[KERNEL_COUNT]
 KERNELS[0] = k_end
 fill_arith(&KERNELS[1])
-fill_compare(&KERNELS[188])
-fill_control(&KERNELS[299])
-fill_convert(&KERNELS[384])
-fill_memory(&KERNELS[445])
-fill_rearrange(&KERNELS[514])
-fill_streams(&KERNELS[632])
+fill_compare(&KERNELS[205])
+fill_control(&KERNELS[316])
+fill_convert(&KERNELS[401])
+fill_memory(&KERNELS[466])
+fill_rearrange(&KERNELS[535])
+fill_streams(&KERNELS[656])

@@ -971,342 +971,461 @@ cdef const Ins* kernel_137(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_138(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_relu*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_139(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_relu*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_140(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_relu*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log10*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_141(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log10*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_142(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_ln_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_143(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_ln_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_144(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log2_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_145(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_abssub*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log2_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_146(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_abssub*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log10_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_147(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_madd*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log10_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_148(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_madd*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_149(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_150(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_151(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_and*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_152(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_and*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_153(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_and*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_154(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_or*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_155(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_or*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_abssub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_156(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_or*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_abssub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_157(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_xor*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_madd*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_158(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_xor*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_madd*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_159(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_xor*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <int16_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_160(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint8_t*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint16_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_161(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint16_t*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_162(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint32_t*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <BF16*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_163(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <int32_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_164(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint32_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_165(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_166(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_167(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_168(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_169(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_170(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_171(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_172(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_173(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_174(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_175(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_176(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_177(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_178(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_179(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_180(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_181(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_182(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_183(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_184(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_185(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_186(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_187(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_188(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_189(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_190(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_191(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_192(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_193(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_194(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_195(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_196(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_197(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_198(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_199(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_200(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_201(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_202(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_203(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
@@ -1502,3 +1621,20 @@ cdef void fill_kernels(KernelFn* table) noexcept:
     table[184] = kernel_184
     table[185] = kernel_185
     table[186] = kernel_186
+    table[187] = kernel_187
+    table[188] = kernel_188
+    table[189] = kernel_189
+    table[190] = kernel_190
+    table[191] = kernel_191
+    table[192] = kernel_192
+    table[193] = kernel_193
+    table[194] = kernel_194
+    table[195] = kernel_195
+    table[196] = kernel_196
+    table[197] = kernel_197
+    table[198] = kernel_198
+    table[199] = kernel_199
+    table[200] = kernel_200
+    table[201] = kernel_201
+    table[202] = kernel_202
+    table[203] = kernel_203

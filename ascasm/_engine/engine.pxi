@@ -2,7 +2,7 @@
 # own static copy): operands, masks, UB checks, hazards and the bookkeeping of writes, the lane
 # types (lanes.pxi), the write log.
 
-from libc.math cimport INFINITY, NAN, exp, log, sqrt, nextafter
+from libc.math cimport INFINITY, NAN, exp, log, log2, log10, sqrt, nextafter
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t, INT32_MIN, INT32_MAX
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memmove, memset

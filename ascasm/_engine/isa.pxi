@@ -89,7 +89,22 @@ ctypedef struct Op_le:
 ctypedef struct Op_ln:
     char unused
 
+ctypedef struct Op_ln_nftz:
+    char unused
+
 ctypedef struct Op_lo:
+    char unused
+
+ctypedef struct Op_log10:
+    char unused
+
+ctypedef struct Op_log10_nftz:
+    char unused
+
+ctypedef struct Op_log2:
+    char unused
+
+ctypedef struct Op_log2_nftz:
     char unused
 
 ctypedef struct Op_lt:
@@ -108,6 +123,9 @@ ctypedef struct Op_min:
     char unused
 
 ctypedef struct Op_min_merge:
+    char unused
+
+ctypedef struct Op_mla:
     char unused
 
 ctypedef struct Op_mul:
@@ -281,19 +299,22 @@ cdef enum Family:
     FAM_VCI_DESC = 102
     FAM_VINTLV = 103
     FAM_VDINTLV = 104
-    FAM_VPACK = 105
-    FAM_VUNPACK = 106
-    FAM_VUSQZ = 107
-    FAM_REDUCE_SUM = 108
-    FAM_REDUCE_MAXMIN = 109
-    FAM_REDUCE_SUM_BLOCK = 110
-    FAM_REDUCE_MAXMIN_BLOCK = 111
-    FAM_VPAIRSUM = 112
-    FAM_VHIST = 113
-    FAM_VCVT = 114
-    FAM_VTRC = 115
-    FAM_SPR_CLEAR = 116
-    FAM_SPR_SET_CTRL = 117
+    FAM_VGATR = 105
+    FAM_VPACK = 106
+    FAM_VUNPACK = 107
+    FAM_VUSQZ = 108
+    FAM_REDUCE_SUM = 109
+    FAM_REDUCE_MAXMIN = 110
+    FAM_REDUCE_SUM_BLOCK = 111
+    FAM_REDUCE_MAXMIN_BLOCK = 112
+    FAM_VPAIRSUM = 113
+    FAM_VHIST = 114
+    FAM_VCVT = 115
+    FAM_VTRC = 116
+    FAM_VEXPSUB = 117
+    FAM_VMULSCVT = 118
+    FAM_SPR_CLEAR = 119
+    FAM_SPR_SET_CTRL = 120
 
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
@@ -804,6 +825,11 @@ cdef struct Args_vdintlv:    # vD0.T, vD1.T, vA.T, vB.T
     int32_t vA
     int32_t vB
 
+cdef struct Args_vgatr:    # vD.T, vA.T, vI.U
+    int32_t vD
+    int32_t vA
+    int32_t vI
+
 cdef struct Args_vpack:    # vD.T, vA.U
     int32_t vD
     int32_t vA
@@ -857,6 +883,20 @@ cdef struct Args_vtrc:    # vD.T, vS.T, pM
     int32_t vD
     int32_t vS
     int32_t pM
+
+cdef struct Args_vexpsub:    # vD.T, vA.U, vB.U, pM, [PART]
+    int32_t vD
+    int32_t vA
+    int32_t vB
+    int32_t pM
+    int32_t part
+
+cdef struct Args_vmulscvt:    # vD.T, vA.U, X.U, pM, [PART]
+    int32_t vD
+    int32_t vA
+    SVal x
+    int32_t pM
+    int32_t part
 
 cdef struct Args_spr_clear:    # (no operands)
     char unused
@@ -969,6 +1009,7 @@ cdef union Args:
     Args_vci_desc vci_desc
     Args_vintlv vintlv
     Args_vdintlv vdintlv
+    Args_vgatr vgatr
     Args_vpack vpack
     Args_vunpack vunpack
     Args_vusqz vusqz
@@ -980,6 +1021,8 @@ cdef union Args:
     Args_vhist vhist
     Args_vcvt vcvt
     Args_vtrc vtrc
+    Args_vexpsub vexpsub
+    Args_vmulscvt vmulscvt
     Args_spr_clear spr_clear
     Args_spr_set_ctrl spr_set_ctrl
 
@@ -1284,6 +1327,9 @@ cdef enum:
     POS_vdintlv_vD1 = 1
     POS_vdintlv_vA = 2
     POS_vdintlv_vB = 3
+    POS_vgatr_vD = 0
+    POS_vgatr_vA = 1
+    POS_vgatr_vI = 2
     POS_vpack_vD = 0
     POS_vpack_vA = 1
     POS_vunpack_vD = 0
@@ -1316,4 +1362,14 @@ cdef enum:
     POS_vtrc_vD = 0
     POS_vtrc_vS = 1
     POS_vtrc_pM = 2
+    POS_vexpsub_vD = 0
+    POS_vexpsub_vA = 1
+    POS_vexpsub_vB = 2
+    POS_vexpsub_pM = 3
+    POS_vexpsub_part = 4
+    POS_vmulscvt_vD = 0
+    POS_vmulscvt_vA = 1
+    POS_vmulscvt_x = 2
+    POS_vmulscvt_pM = 3
+    POS_vmulscvt_part = 4
     POS_spr_set_ctrl_x = 0

@@ -79,6 +79,11 @@ ctypedef fused vdintlv_TW:
     uint16_t
     uint32_t
 
+ctypedef fused vgatr_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
 ctypedef fused vpack_TW:
     uint8_t
     uint16_t

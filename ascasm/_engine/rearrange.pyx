@@ -449,6 +449,19 @@ cdef inline int k_vintlv(Machine* m, const Ins* ins, const Args_vintlv* a, vintl
     return STOP_RUNNING
 
 
+# vgatr vD.T, vA.T, vI.U  -- lane i of vD = lane vI[i] mod lanes of vA (raw bits; vI unsigned of T's width)
+cdef inline int k_vgatr(Machine* m, const Ins* ins, const Args_vgatr* a, vgatr_TW* t) noexcept nogil:
+    cdef const vgatr_TW* x = <const vgatr_TW*>vreg(m, a.vA)
+    cdef const vgatr_TW* index = <const vgatr_TW*>vreg(m, a.vI)
+    cdef int64_t n = VL // sizeof(vgatr_TW)
+    cdef vgatr_TW out[VL]                       # the destination may be a source: build it first
+    cdef int64_t i
+    for i in range(n):
+        out[i] = x[index[i] % n]
+    memcpy(vreg(m, a.vD), out, VL)
+    return STOP_RUNNING
+
+
 # vdintlv vD0.T, vD1.T, vA.T, vB.T  -- the elements of vA then vB: even ones -> vD0, odd ones -> vD1
 cdef inline int k_vdintlv(Machine* m, const Ins* ins, const Args_vdintlv* a, vdintlv_TW* t) noexcept nogil:
     cdef const vdintlv_TW* x = <const vdintlv_TW*>vreg(m, a.vA)

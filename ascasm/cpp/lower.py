@@ -414,7 +414,10 @@ class Lowering:
                 self.assign_register(var, init)
             return
         if ctype.kind in ("enum", "struct"):
-            self.bind(decl, self.expr(init) if init is not None else Const(None, ctype))
+            value = self.expr(init) if init is not None else Const(None, ctype)
+            if ctype.kind == "struct" and isinstance(value, Const) and isinstance(value.value, list):
+                value = Const(self.struct_value(ctype.name, value.value), ctype)     # {a, b}: by field
+            self.bind(decl, value)
             return
         if value is None and init is not None:
             value = self.expr(init)
@@ -1194,6 +1197,9 @@ class Lowering:
             if name in frame.targs:
                 return frame.targs[name]
             break
+        local = self.frame.vars.get(("name", name))
+        if isinstance(local, Const):             # a constexpr local (a *SpecificMode struct, a count)
+            return local
         member = self.index.enum_constant(text)
         if member is not None:
             return Const(EnumValue(member.semantic_parent.spelling, member.spelling, member.enum_value),
@@ -1368,9 +1374,9 @@ class Lowering:
         errors = []
         for form in candidates:
             options = self.options_of(c, form, explicit, values)
-            if all(str(options.get(k)) == v for k, v in form.when):
+            if all(_option_text(options, k) == v for k, v in form.when):
                 return self.emit_form(c, api, form, options, values, args, dest)
-            errors.append(", ".join(f"{k}={options.get(k)}" for k, v in form.when))
+            errors.append(", ".join(f"{k}={_option_text(options, k)}" for k, v in form.when))
         raise error_at(c, f"Reg::{name} with these template options has no ascasm instruction: "
                           f"{errors[0] if errors else ''}", [f"see `ascasm explain Reg::{name}`"])
 
@@ -1513,9 +1519,9 @@ class Lowering:
         if kind == "S":
             return str(value.reg)
         if kind == "s":
-            if role == "stride" or role == "index":
+            if role in ("stride", "index", "count"):      # plain X operands (a count, not a T value)
                 return self.operand(value) if isinstance(value, Const) else str(value.reg)
-            return self.typed_operand(value, etype or value.ctype.etype)
+            return self.typed_operand(value, as_type or etype or value.ctype.etype)
         raise error_at(c, f"internal: unknown operand kind {kind}")
 
     def cast_text(self, c, field_, roles, options):
@@ -1607,7 +1613,7 @@ class TextExpression:
 
     def take(self):
         self.pos += 1
-        return self.tokens[self.pos - 1]
+        return self.tokens[self.pos - 1] if self.pos <= len(self.tokens) else None
 
     def conditional(self):
         cond = self.binary(0)
@@ -1645,6 +1651,10 @@ class TextExpression:
                 return Const(int(not self.lowering.truth(value)), BOOL)
             n = self.lowering.const_number(value)
             return Const(-n if token == "-" else ~n, value.ctype)
+        if token == "&":       # &mode: a *SpecificMode option points to a constant struct, whose value stands for it
+            return self.unary()
+        if token is None or not re.match(r"[\w.]", token):
+            raise error_at(self.cursor, f"cannot evaluate the template argument '{self.text}'")
         if token.startswith("sizeof"):
             ctype = self.lowering.type_from_text(token[token.index("(") + 1:-1])
             if ctype is None:
@@ -1682,6 +1692,21 @@ def _kind_of(value) -> str:
     if isinstance(value, RV) and letter in ("a", "s") and value.reg.name and value.reg.name != "temporary":
         return letter.upper()        # a variable: may be passed where the call updates it
     return letter
+
+
+def _option_text(options: dict, key: str) -> str:
+    """A template option as the text a form's `when` names; "mode.algo" is the field `algo` of the
+    struct a *SpecificMode option points to (INTRINSIC, the struct's default, when the initialiser
+    leaves it out; nothing when the option is a plain enum)."""
+    name, _, field_ = key.partition(".")
+    value = options.get(name)
+    if field_:
+        if not isinstance(value, dict):
+            return "None"
+        value = value.get(field_, Const(EnumValue("", "INTRINSIC", 0), None))
+    if isinstance(value, Const) and isinstance(value.value, EnumValue):
+        value = value.value.member
+    return str(value)
 
 
 def _matches(form, kinds) -> bool:

@@ -78,8 +78,8 @@ def parse_operand_syntax(token: str, rw: tuple = ()) -> OperandSpec:
         return OperandSpec(token, Kind.BASE, None, writes=True, reads=True)
     if token.startswith("["):
         return OperandSpec(token, Kind.ADDR, None, writes=False, reads=True)
-    if token == "X.T":          # a value of the instruction's element type T (type slot 0)
-        return OperandSpec("X", Kind.TVAL, 0, writes=False, reads=True, type_text="T")
+    if token in ("X.T", "X.U"):   # a value of the instruction's element type T (type slot 0) or U (slot 1)
+        return OperandSpec("X", Kind.TVAL, 0 if token == "X.T" else 1, writes=False, reads=True, type_text=token[2:])
     if token in _PLACEHOLDERS:
         return OperandSpec(token, _PLACEHOLDERS[token], None, writes=False, reads=True, optional=optional)
     m = _REG_RE.match(token)

@@ -15,7 +15,7 @@ mode's element width), `{ROLE.b}` a mask register with the width of T (`p0.b32`)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 PAGES = ""                # the Reg-layer reference pages are named "GROUP/TITLE" (the Chinese names are theirs)
 
@@ -97,6 +97,31 @@ def _load_forms():
     return tuple(forms)
 
 
+MASK_LOAD_DISTS = {"DIST_NORM": "", "DIST_US": ".us", "DIST_DS": ".ds"}      # MaskDist -> the mask vld's suffix
+MASK_STORE_DISTS = {"DIST_NORM": "", "DIST_PACK": ".pack"}
+
+
+def _mask_memory_forms(load: bool):
+    """LoadAlign/StoreAlign of a MaskReg (the MaskReg pages of the load and store groups): the plain,
+    post-update and AddrReg-offset forms of each MaskDist."""
+    forms = []
+    for dist, mode in (MASK_LOAD_DISTS if load else MASK_STORE_DISTS).items():
+        when, post = (("dist", dist),), (("dist", dist), ("post", "POST_MODE_UPDATE"))
+        if load:
+            forms += [Form("dst:p src:a", (f"vld{mode} {{dst}}, [{{src}}]",), ("T", "dist=DIST_NORM"), when),
+                      Form("dst:p src:A stride:s", (f"vld{mode}.pu {{dst}}, [{{src}}], {{stride}}",),
+                           ("T", "post", "dist=DIST_NORM"), post),
+                      Form("dst:p src:a off:r", (f"vld{mode} {{dst}}, [{{src}} + {{off}}]",), ("T", "dist=DIST_NORM"),
+                           when)]
+        else:
+            forms += [Form("dst:a src:p", (f"vsta{mode} [{{dst}}], {{src}}",), ("T", "dist=DIST_NORM"), when),
+                      Form("dst:A src:p stride:s", (f"vsta{mode}.pu [{{dst}}], {{src}}, {{stride}}",),
+                           ("T", "post", "dist=DIST_NORM"), post),
+                      Form("dst:a src:p off:r", (f"vsta{mode} [{{dst}} + {{off}}], {{src}}",), ("T", "dist=DIST_NORM"),
+                           when)]
+    return tuple(forms)
+
+
 def _store_forms():
     forms = []
     for dist, mode in STORE_DISTS.items():
@@ -129,6 +154,30 @@ def _unary(mnemonic):
     return (Form("dst:v src:v mask:p", (f"{mnemonic} {{dst}}, {{src}}, {{mask}}",), _BIN, (("mode", "ZEROING"),)),)
 
 
+def _unary_algo(mnemonic, precise, algo):
+    """A unary function whose mode may be a *SpecificMode struct: its `algo` field PRECISION_*_FTZ_FALSE
+    selects the row keeping subnormals; INTRINSIC and PRECISION_*_FTZ_TRUE are the default row."""
+    plain = Form("dst:v src:v mask:p", (f"{mnemonic} {{dst}}, {{src}}, {{mask}}",), _BIN)
+    return _unary(mnemonic) + tuple(
+        replace(plain, asm=(f"{row} {{dst}}, {{src}}, {{mask}}",), when=(("mode.algo", value),))
+        for row, values in ((mnemonic, ("INTRINSIC",) + tuple(a for a in algo if "FTZ_TRUE" in a)),
+                            (precise, tuple(a for a in algo if "FTZ_FALSE" in a)))
+        for value in values)
+
+
+def _binary_algo(mnemonic, precise, algo):
+    """Div: as _unary_algo, for a binary function."""
+    plain = Form("dst:v src0:v src1:v mask:p", (f"{mnemonic} {{dst}}, {{src0}}, {{src1}}, {{mask}}",), _BIN)
+    return _binary(mnemonic) + tuple(
+        replace(plain, asm=(f"{row} {{dst}}, {{src0}}, {{src1}}, {{mask}}",), when=(("mode.algo", value),))
+        for row, values in ((mnemonic, ("INTRINSIC",) + tuple(a for a in algo if "FTZ_TRUE" in a)),
+                            (precise, tuple(a for a in algo if "FTZ_FALSE" in a)))
+        for value in values)
+
+
+_LOG_ALGO = ("PRECISION_1ULP_FTZ_TRUE", "PRECISION_1ULP_FTZ_FALSE")
+
+
 def _with_scalar(mnemonic):
     return (Form("dst:v src:v scalar:s mask:p", (f"{mnemonic} {{dst}}, {{src}}, {{scalar}}, {{mask}}",), _SCALAR_OPS,
                  (("mode", "ZEROING"),)),)
@@ -147,15 +196,31 @@ APIS = (
            (Form("", ("mask {dst.b}, {opt:mode}",), ("T", "mode=ALL"), ret="dst:p"),)),
     RegApi("UpdateMask", PAGES + "寄存器数据类型/MaskReg",
            (Form("count:S", ("mask.upd {dst.b}, {count}",), ("T",), ret="dst:p"),)),
+    RegApi("MoveMask", PAGES + "MaskReg计算/MoveMask",
+           (Form("", ("movp {dst.b}",), ("T",), ret="dst:p",
+                 note="reads {MASK1, MASK0} as SetVectorMask (sprset.mask) left them"),)),
+    RegApi("MaskGenWithRegTensor", PAGES + "Reg数据搬入/MaskReg搬入（MaskGenWithRegTensor）",
+           (Form("dst:p src:v", ("movvp {dst}, {src}, {opt:offset}",), ("T", "offset")),)),
     RegApi("CreateAddrReg", PAGES + "寄存器数据类型/AddrReg",
            (Form("index:s stride:s", ("iter {dst.b}, {index}, {stride}",), ("T",), ret="dst:r",
                  note="iter's scaled form, the stride a constant; with two to four (index, stride) pairs the "
                       "offset sum is computed in a scalar register first and the stride is 1"),)),
     # loads and stores
-    RegApi("LoadAlign", PAGES + "Reg数据搬入/连续对齐搬入（LoadAlign）", _load_forms()),
-    RegApi("StoreAlign", PAGES + "Reg数据搬出/连续对齐搬出（StoreAlign）", _store_forms()),
+    RegApi("LoadAlign", PAGES + "Reg数据搬入/连续对齐搬入（LoadAlign）", _load_forms() + _mask_memory_forms(load=True)),
+    RegApi("StoreAlign", PAGES + "Reg数据搬出/连续对齐搬出（StoreAlign）", _store_forms() + _mask_memory_forms(load=False)),
     RegApi("Gather", PAGES + "Reg数据搬入/离散搬入（Gather）",
-           (Form("dst:v src:a index:v mask:p", ("vgat {dst}, [{src}], {index}, {mask}",), ("T0", "T1", "T2")),)),
+           (Form("dst:v src:a index:v mask:p", ("vgat {dst}, [{src}], {index}, {mask}",), ("T0", "T1", "T2")),
+            Form("dst:v src:v index:v", ("vgatr {dst}, {src}, {index}",), ("T", "U"),
+                 note="the register form (page group 离散操作): lanes of src picked by index"))),
+    RegApi("GatherB", PAGES + "Reg数据搬入/离散搬入（GatherB）",
+           (Form("dst:v base:a index:v mask:p", ("vgatb {dst}, [{base}], {index}, {mask}",)),)),
+    RegApi("Load", PAGES + "Reg数据搬入/Load",
+           (Form("dst:v src:a", ("vldu {dst}, [{src}]",),
+                 note="the page's LoadUnAlignPre + LoadUnAlign pair is one row"),)),
+    RegApi("Store", PAGES + "Reg数据搬出/Store",
+           (Form("dst:a src:v", ("vstu [{dst}], {src}",),
+                 note="the page's StoreUnAlign + StoreUnAlignPost pair is one row"),
+            Form("dst:a src:v count:s", ("vstu [{dst}], {src}, {count}",)))),
     RegApi("Scatter", PAGES + "Reg数据搬出/离散搬出（Scatter）",
            (Form("dst:a src:v index:v mask:p", ("vsct [{dst}], {src}, {index}, {mask}",), ("T", "U")),)),
     # unaligned streams: a load stream starts with LoadUnAlignPre; a store stream ends with StoreUnAlignPost
@@ -187,13 +252,32 @@ APIS = (
     RegApi("Add", _ARITH + "Add", _binary("vadd", "vadd.merge")),
     RegApi("Sub", _ARITH + "Sub", _binary("vsub")),
     RegApi("Mul", _ARITH + "Mul", _binary("vmul")),
-    RegApi("Div", _ARITH + "Div", _binary("vdiv")),
+    RegApi("Div", _ARITH + "Div", _binary_algo("vdiv", "vdiv.nftz", ("PRECISION_1ULP_FTZ_TRUE", "PRECISION_0ULP_FTZ_TRUE",
+                                                                     "PRECISION_1ULP_FTZ_FALSE", "PRECISION_0ULP_FTZ_FALSE"))),
     RegApi("Max", _ARITH + "Max", _binary("vmax", "vmax.merge")),
     RegApi("Min", _ARITH + "Min", _binary("vmin", "vmin.merge")),
     RegApi("Prelu", _ARITH + "Prelu", _binary("vprelu")),
     RegApi("AbsSub", PAGES + "复合计算/AbsSub", _binary("vabssub")),
     RegApi("MulDstAdd", PAGES + "复合计算/MulDstAdd",
            (Form("dst:v src0:v src1:v mask:p", ("vmadd {dst}, {src0}, {src1}, {mask}",), _BIN, (("mode", "ZEROING"),)),)),
+    RegApi("MulAddDst", PAGES + "复合计算/MulAddDst",
+           (Form("dst:v src0:v src1:v mask:p", ("vmla {dst}, {src0}, {src1}, {mask}",), _BIN, (("mode", "ZEROING"),)),)),
+    # a computation fused with a conversion: RegLayout ZERO/ONE picks the half-width side's lanes (even|odd)
+    RegApi("ExpSub", PAGES + "复合计算/ExpSub",
+           tuple(Form("dst:v src0:v src1:v mask:p", (f"vexpsub {{dst}}, {{src0}}, {{src1}}, {{mask}}{part}",),
+                      ("T", "U", "layout=ZERO", MERGE), (("layout", layout),),
+                      note="f32 sources take RegLayout::ZERO only (the page: the layout has no effect)" if part else "")
+                 for layout, part in (("ZERO", ""), ("ONE", ", odd")))),
+    RegApi("MulsCast", PAGES + "复合计算/MulsCast",
+           tuple(Form("dst:v src:v scalar:s mask:p", (f"vmulscvt {{dst}}, {{src}}, {{scalar/f32}}, {{mask}}{part}",),
+                      ("T0", "T1", "T2", "layout=ZERO"), (("layout", layout),))
+                 for layout, part in (("ZERO", ""), ("ONE", ", odd")))),
+    *(RegApi(name, _ARITH + name,
+             (Form("carry:p dst:v src0:v src1:v carrySrc:p mask:p",
+                   (f"{m} {{carry}}, {{dst}}, {{src0}}, {{src1}}, {{carrySrc}}, {{mask}}",)),))
+      for name, m in (("AddC", "vaddc"), ("SubC", "vsubc"))),
+    RegApi("Mull", _ARITH + "Mull",
+           (Form("dst0:v dst1:v src0:v src1:v mask:p", ("vmull {dst0}, {dst1}, {src0}, {src1}, {mask}",)),)),
     RegApi("Adds", _ARITH + "Adds", _with_scalar("vadds")),
     RegApi("Muls", _ARITH + "Muls", _with_scalar("vmuls")),
     RegApi("Maxs", _ARITH + "Maxs", _with_scalar("vmaxs")),
@@ -202,9 +286,14 @@ APIS = (
     RegApi("Axpy", PAGES + "复合计算/Axpy", _with_scalar("vaxpy")),
     RegApi("Abs", _ARITH + "Abs", _unary("vabs")),
     RegApi("Neg", _ARITH + "Neg", _unary("vneg")),
-    RegApi("Exp", _ARITH + "Exp", _unary("vexp")),
-    RegApi("Sqrt", _ARITH + "Sqrt", _unary("vsqrt")),
-    RegApi("Ln", _ARITH + "Ln", _unary("vln")),
+    RegApi("Exp", _ARITH + "Exp", _unary_algo("vexp", "vexp.nftz", _LOG_ALGO)),
+    RegApi("Sqrt", _ARITH + "Sqrt", _unary_algo("vsqrt", "vsqrt.nftz", ("PRECISION_1ULP_FTZ_TRUE",
+                                                                       "PRECISION_0ULP_FTZ_FALSE"))),
+    RegApi("Ln", _ARITH + "Ln", _unary_algo("vln", "vln.nftz", _LOG_ALGO)),
+    # Log is Ln under the C library's name (its page says so); Log2 and Log10 are their own rows
+    RegApi("Log", _ARITH + "Log", _unary_algo("vln", "vln.nftz", _LOG_ALGO)),
+    RegApi("Log2", _ARITH + "Log2", _unary_algo("vlog2", "vlog2.nftz", _LOG_ALGO)),
+    RegApi("Log10", _ARITH + "Log10", _unary_algo("vlog10", "vlog10.nftz", _LOG_ALGO)),
     RegApi("Relu", _ARITH + "Relu", _unary("vrelu")),
     # logic (vector and mask registers)
     RegApi("And", _LOGIC + "And", _binary("vand") + _mask_logic("pand")),
@@ -245,6 +334,11 @@ APIS = (
                  (("order", "INCREASE_ORDER"),)),
             Form("dst:v scalar:s", ("vci.desc {dst}, {scalar}",), ("T", "order=INCREASE_ORDER"),
                  (("order", "DECREASE_ORDER"),)))),
+    RegApi("Unsqueeze", PAGES + "数据压缩/Unsqueeze", (Form("dst:v mask:p", ("vusqz {dst}, {mask}",)),)),
+    RegApi("Histograms", PAGES + "直方图计算/Histograms",
+           tuple(Form("dst:v src:v mask:p", (f"{m}.bin{b} {{dst}}, {{src}}, {{mask}}",), ("T", "U", "mode", "type"),
+                      (("mode", f"BIN{b}"), ("type", kind)))
+                 for kind, m in (("FREQUENCY", "vhist"), ("ACCUMULATE", "vchist")) for b in (0, 1))),
     # reductions
     RegApi("Reduce", PAGES + "归约计算/Reduce",
            tuple(Form("dst:v src:v mask:p", (f"{m} {{dst}}, {{src}}, {{mask}}",), ("type=SUM", "T", "U", MERGE),
@@ -305,6 +399,17 @@ REG_ALIASES = {"DataCopy": ("LoadAlign", "StoreAlign"), "DataCopyUnAlign": ("Loa
                "MaskPack": "Pack", "MaskUnPack": "UnPack", "MaskInterleave": "Interleave",
                "MaskDeInterleave": "DeInterleave", "MaskSelect": "Select", "MaskAnd": "And", "MaskOr": "Or",
                "MaskXor": "Xor", "MaskNot": "Not", "MaskMov": "Move", "Copy": "Move"}
+
+
+def functions_of(mnemonic: str) -> list[str]:
+    """The Reg API functions with a form that becomes `mnemonic`, in table order (Cast: every vcvt row)."""
+    found = []
+    for api in APIS:
+        heads = {text.split()[0] for form in api.forms for text in form.asm}
+        if any(head == mnemonic or (head.endswith("{cast}") and mnemonic.split(".")[0] == head[:-len("{cast}")])
+               for head in heads) and api.name not in found:
+            found.append(api.name)
+    return found
 
 
 def lookup(name: str) -> RegApi | None:

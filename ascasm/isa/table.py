@@ -195,6 +195,11 @@ def capi_functions(source: str) -> list[str]:
     return re.findall(r"\basc_[a-z0-9_]+", source)
 
 
+# Reg::Gather's register form: data of the page's b8/b16/b32 classes (every type of those widths), an
+# unsigned index of the same width
+REGISTER_GATHER_PAIRS = tuple((t, dtypes.BY_SPELLING[f"u{8 * t.width}"]) for t in REARRANGE_TYPES if t.width <= 4)
+
+
 def _single(types):
     return tuple((t,) for t in types)
 
@@ -312,6 +317,11 @@ CONVERSIONS = {   # (destination, source) names -> facts
     ("s16", "u32"): Conversion((), True, "asc_uint322int16"),
     ("u16", "u32"): Conversion((), True, "asc_uint322uint16"),
     ("u16", "u8"): Conversion((), False, "asc_uint82uint16"),
+    # the 4:1 integer pairs only Reg::Cast lists (their C-API pages are deprecated): part0..part3
+    ("s32", "s8"): Conversion((), False, _CAST + " (asc_int82int32, deprecated)"),
+    ("u32", "u8"): Conversion((), False, _CAST + " (asc_uint82uint32, deprecated)"),
+    ("u8", "s32"): Conversion((), True, _CAST + " (asc_int322uint8, deprecated)"),
+    ("u8", "u32"): Conversion((), True, _CAST + " (asc_uint322uint8, deprecated)"),
     # hifloat8 (docs/semantics.md "HiFloat8"): ties away (_rna) or hybrid (_rh) rounding, and back exactly
     ("hif8", "f16"): Conversion(("round", "hybrid"), True, "asc_half2hif8"),
     ("f16", "hif8"): Conversion((), False, "asc_hif82half"),
@@ -482,6 +492,7 @@ FAMILIES: dict[str, Family] = {family.name: family for family in (
     # rearranging
     Family("vintlv", "rearrange", ("TW",)),
     Family("vdintlv", "rearrange", ("TW",)),
+    Family("vgatr", "rearrange", ("TW",)),
     Family("vpack", "rearrange", ("TW", "UW", "sub")),
     Family("vunpack", "rearrange", ("T", "U", "sub")),
     Family("vusqz", "streams", ("TW",)),
@@ -498,6 +509,8 @@ FAMILIES: dict[str, Family] = {family.name: family for family in (
     # type codes (a kernel per type pair would be hundreds)
     Family("vcvt", "convert", ("TW", "UW", "sub")),
     Family("vtrc", "convert", ("T", "sub")),
+    Family("vexpsub", "convert", ("U",)),
+    Family("vmulscvt", "convert", ("sub",)),
     # special registers AR and CTRL
     Family("spr_clear", "streams"),
     Family("spr_set_ctrl", "convert"),
@@ -801,6 +814,22 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "active lanes: vD = ln(vA): libm log in double, rounded once to T (ln(+-0) = -inf, negative -> the "
              "hardware NaN); " + _FTZ + " (the precision appendix: Ln does not support denormals). " + _ONE_ULP
              + "; inactive lanes 0", page("vln"), types=_single(HALF_FLOAT_TYPES), sub="ln", mask=_LANE_MASK),
+    # Reg::Log2/Log10 (and Reg::Log, which the page calls Ln under the C library's name: vln); f16 is computed
+    # in f32 and converted back, as the pages say (docs/semantics.md "Logarithms")
+    *(InsnSpec(f"vlog{base}", "", "vD.T, vA.T, pM", "vunary",
+               f"active lanes: vD = log{base}(vA): libm log{base} in double, rounded to f32 (and that to f16 for f16 "
+               f"lanes: the page computes half in float); log{base}(+-0) = -inf, negative -> the hardware NaN; "
+               + _FTZ + ". " + _ONE_ULP + "; inactive lanes 0", f"Reg::Log{base}", types=_single(HALF_FLOAT_TYPES),
+               sub=f"log{base}", mask=_LANE_MASK)
+      for base in (2, 10)),
+    # the pages' PRECISION_1ULP_FTZ_FALSE algorithms of Ln/Log/Log2/Log10: subnormals kept
+    *(InsnSpec(f"{m}.nftz", "", "vD.T, vA.T, pM", "vunary",
+               f"active lanes: vD = {what} as {m}, subnormal inputs and results kept (the pages' Subnormal mode); "
+               "inactive lanes 0", f"{source} {algo}::PRECISION_1ULP_FTZ_FALSE", types=_single(HALF_FLOAT_TYPES),
+               sub=f"{m[1:]}_nftz", mask=_LANE_MASK)
+      for m, what, source, algo in (("vln", "ln(vA)", page("vln") + "; Reg::Ln; Reg::Log", "LnAlgo/LogAlgo"),
+                                    ("vlog2", "log2(vA)", "Reg::Log2", "Log2Algo"),
+                                    ("vlog10", "log10(vA)", "Reg::Log10", "Log10Algo"))),
     InsnSpec("vrelu", "", "vD.T, vA.T, pM", "vunary",
              "active lanes: vD = max(vA, +0) (-0 -> +0, NaN -> the hardware NaN); inactive lanes 0",
              page("vrelu"), types=_single(dtypes.named("f16", "s32", "f32")), sub="relu", mask=_LANE_MASK),
@@ -820,6 +849,10 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "active lanes: vD = vD * vA + vB, rounded once (fused, as the precision appendix says of MulDstAdd); "
              "inactive lanes 0", "asc_madd", types=_single(HALF_FLOAT_TYPES),
              sub="madd", mask=_LANE_MASK, rw=("vD",)),
+    InsnSpec("vmla", "", "vD.T, vA.T, vB.T, pM", "vfma",
+             "active lanes: vD = vA * vB + vD (integers wrap; floats rounded once: one fused instruction, as the "
+             "page says); inactive lanes 0", "Reg::MulAddDst", types=_single(MUL_TYPES),
+             sub="mla", mask=_LANE_MASK, rw=("vD",)),
     InsnSpec("vaxpy", "", "vD.T, vA.T, X.T, pM", "vfma",
              "active lanes: vD = vA * X + vD, rounded once (fused, as the precision appendix says of Axpy); "
              "inactive lanes 0", "asc_axpy", types=_single(HALF_FLOAT_TYPES),
@@ -899,6 +932,10 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
     InsnSpec("vdintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vdintlv",
              "deinterleave: vD0 = the even elements of vA then those of vB, vD1 the odd ones (raw bits; vD1 is "
              "written last)", "asc_deintlv", types=_single(REARRANGE_TYPES)),
+    InsnSpec("vgatr", "", "vD.T, vA.T, vI.U", "vgatr",
+             "register gather: lane i of vD = lane vI[i] mod (lanes of T) of vA (raw bits; U unsigned of T's "
+             "width; every lane written, no mask)", "Reg::Gather (the register form, page group 离散操作)",
+             types=REGISTER_GATHER_PAIRS),
     *(InsnSpec("vpack." + half, "", "vD.T, vA.U", "vpack",
                f"the low T bits of every lane of vA -> the {where} half of vD (lane i -> lane {start}i); the other "
                f"half 0", f"asc_pack_to_{name}", types=PACK_TO_PAIRS, sub=half)
@@ -975,6 +1012,19 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
                f"asc_{_TRUNCATION_PAGE[mode]}", types=_single(dtypes.named("f16", "bf16", "f32")), sub=mode,
                mask=_LANE_MASK)
       for mode in _FIVE_MODES),
+    # Reg::ExpSub and Reg::MulsCast: a computation fused with a conversion; as in vcvt the mask governs the
+    # source lanes and PART (even|odd: RegLayout ZERO/ONE) picks the narrower side's lanes
+    InsnSpec("vexpsub", "", "vD.T, vA.U, vB.U, pM, [PART]", "vexpsub",
+             "lane i of vD = e^(vA[j] - vB[j]) with j = 2i + part for f16 sources (even|odd; widened exactly), "
+             "j = i for f32, where source lane j is active, else 0: the difference rounded to f32, libm exp in "
+             "double rounded once to f32, subnormals kept", "Reg::ExpSub",
+             types=((dtypes.BY_SPELLING["f32"], dtypes.BY_SPELLING["f16"]),
+                    (dtypes.BY_SPELLING["f32"], dtypes.BY_SPELLING["f32"])), mask=_CONVERT_MASK),
+    InsnSpec("vmulscvt", "", "vD.T, vA.U, X.U, pM, [PART]", "vmulscvt",
+             "for each active lane i of vA: vA[i] * X rounded to f32, then to f16 to nearest, ties away from zero "
+             "(CAST_ROUND; overflow and saturation as vcvt.round) -> lane 2i + part of vD (even|odd); every other "
+             "lane 0", "Reg::MulsCast", types=((dtypes.BY_SPELLING["f16"], dtypes.BY_SPELLING["f32"]),),
+             sub="round", mask=_CONVERT_MASK),
     # --- special registers AR and CTRL ---
     InsnSpec("sprclr.ar", "", "", "spr_clear", "AR = 0 (before a loop of vsqz.st + vstur)",
              "asc_clear_ar_spr", specials=("AR",)),

@@ -24,7 +24,7 @@ ARITHMETIC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.d
 
 # The sub-operations whose default flushes subnormal inputs and results to zero (the pages' default
 # algorithms of asc_div/asc_exp/asc_sqrt); their `_nftz` forms keep subnormals.
-FLUSHING = ("div", "exp", "sqrt", "ln")
+FLUSHING = ("div", "exp", "sqrt", "ln", "log2", "log10")
 
 
 def _maxmin(a: np.ndarray, b: np.ndarray, want_max: bool, etype) -> np.ndarray:
@@ -115,7 +115,7 @@ def vbinary(m: Machine, insn: Insn):
         m.lanes(insn.operand("vD"), etype)[:] = zeroed(active, result)
 
 
-def _libm_exp(x: float) -> float:
+def libm_exp(x: float) -> float:
     """C's exp(x) (Python's math.exp calls it), with its overflow to inf instead of an exception."""
     try:
         return math.exp(x)
@@ -123,8 +123,19 @@ def _libm_exp(x: float) -> float:
         return math.inf
 
 
+def _libm_log(log, x: float) -> float:
+    """C's log2(x) or log10(x) (Python's math module calls them), with C's results where Python raises:
+    -inf for +-0, NaN for a negative x."""
+    if x == 0:
+        return -math.inf
+    if x < 0 or math.isnan(x):
+        return math.nan
+    return log(x)
+
+
 def unary_lanes(op: str, a: np.ndarray, etype) -> np.ndarray:
-    """abs|neg|exp|sqrt|ln and the _nftz forms (the sub-operation) on every lane of a (an array of T)."""
+    """abs|neg|exp|sqrt|ln|log2|log10 and the _nftz forms (the sub-operation) on every lane of a (an array of
+    T). log2 and log10 are rounded to f32 first, then to T (the pages compute half in float)."""
     if op in FLUSHING:
         return flush_subnormals(unary_lanes(op + "_nftz", flush_subnormals(a, etype), etype), etype)
     if op == "relu":                                          # max(x, +0): -0 -> +0, NaN -> the hardware NaN
@@ -137,14 +148,18 @@ def unary_lanes(op: str, a: np.ndarray, etype) -> np.ndarray:
         with np.errstate(all="ignore"):
             return np.abs(a) if op == "abs" else np.negative(a)      # numpy wraps: |min| = -min = min
     wide = widened(a)
+    if op in ("log2_nftz", "log10_nftz"):
+        log = math.log2 if op == "log2_nftz" else math.log10
+        in_f32 = floats.round_to_type(np.array([_libm_log(log, x) for x in wide.tolist()]), dtypes.BY_SPELLING["f32"])
+        return floats.round_to_type(in_f32.astype(np.float64), etype)
     with np.errstate(all="ignore"):
-        exact = {"exp_nftz": lambda: np.array([_libm_exp(x) for x in wide.tolist()]), "sqrt_nftz": lambda: np.sqrt(wide),
+        exact = {"exp_nftz": lambda: np.array([libm_exp(x) for x in wide.tolist()]), "sqrt_nftz": lambda: np.sqrt(wide),
                  "ln_nftz": lambda: np.log(wide)}[op]()         # numpy's log: libm's, ln(0) = -inf
     return floats.round_to_type(exact, etype)
 
 
 def vunary(m: Machine, insn: Insn):
-    # vabs|vneg|vexp|vsqrt|vln vD.T, vA.T, pM  -- zeroing
+    # vabs|vneg|vexp|vsqrt|vln|vlog2|vlog10 vD.T, vA.T, pM  -- zeroing
     (etype,) = insn.types
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).copy()
@@ -187,13 +202,17 @@ def fused_multiply_add(x, y, z, etype):
 
 def vfma(m: Machine, insn: Insn):
     # vmadd vD.T, vA.T, vB.T, pM  -- vD = vD * vA + vB (asc_madd); vaxpy vD.T, vA.T, X.T, pM  -- vD = vA * X + vD
-    # (asc_axpy); rounded once; inactive lanes 0
+    # (asc_axpy); vmla vD.T, vA.T, vB.T, pM  -- vD = vA * vB + vD (Reg::MulAddDst); floats rounded once,
+    # integers modulo 2^W; inactive lanes 0
     (etype,) = insn.types
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
-    d, a = (widened(m.lanes(insn.operand(name), etype)).tolist() for name in ("vD", "vA"))
-    b = widened(second_operand(m, insn, etype)).tolist()
+    lanes = [m.lanes(insn.operand(name), etype) for name in ("vD", "vA")] + [second_operand(m, insn, etype)]
+    d, a, b = ((widened(v) if etype.kind == "float" else v).tolist() for v in lanes)
     operands = zip(d, a, b) if insn.spec.sub == "madd" else zip(a, b, d)
-    result = np.array([fused_multiply_add(x, y, z, etype) for x, y, z in operands], etype.np_dtype)
+    if etype.kind == "float":
+        result = np.array([fused_multiply_add(x, y, z, etype) for x, y, z in operands], etype.np_dtype)
+    else:
+        result = _wrapped([x * y + z for x, y, z in operands], etype)
     m.lanes(insn.operand("vD"), etype)[:] = zeroed(active, saturated(m, result, etype))
 
 

@@ -13,8 +13,9 @@ from .. import floats
 from ..isa.table import CONVERSIONS
 from ..program import Insn
 from ..state import CTRL_FLOAT_NO_SAT, CTRL_GLOBAL_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN
+from .compute import libm_exp
 from .machine import Machine
-from .values import ctrl_bit, widened, zeroed
+from .values import ctrl_bit, typed_value, widened, zeroed
 
 
 def _rounds_overflow_to_inf(mode: str, negative: np.ndarray) -> np.ndarray:
@@ -117,3 +118,32 @@ def vtrc(m: Machine, insn: Insn):
     with np.errstate(invalid="ignore"):                       # NaN lanes stay NaN
         integral = floats.ROUNDERS[insn.spec.sub](wide)      # exact in float64; signs of zero kept
     m.lanes(insn.operand("vD"), etype)[:] = zeroed(active, floats.round_to_type(integral, etype))
+
+
+def vexpsub(m: Machine, insn: Insn):
+    # vexpsub vD.f32, vA.U, vB.U, pM[, PART]  -- lane i = e^(vA[j] - vB[j]), j = ratio*i + part (the mask at
+    # U's width); the difference rounded to f32, exp in double rounded once to f32; inactive lanes 0
+    dst, src = insn.types
+    ratio = dst.width // src.width
+    part = PART_NUMBER[insn.operand("PART") or "even"]
+    active = m.active_lanes(insn.operand("pM"), src.width)[:src.lanes][part::ratio]
+    a, b = (widened(m.lanes(insn.operand(name), src))[part::ratio].astype(np.float32) for name in ("vA", "vB"))
+    with np.errstate(all="ignore"):
+        difference = (a - b).astype(np.float64)                 # numpy's float32 subtraction: rounded once
+    result = floats.round_to_type(np.array([libm_exp(x) for x in difference.tolist()]), dst)
+    m.lanes(insn.operand("vD"), dst)[:] = zeroed(active, result)
+
+
+def vmulscvt(m: Machine, insn: Insn):
+    # vmulscvt vD.f16, vA.f32, X.f32, pM[, PART]  -- active lane i: vA * X rounded to f32, then converted as
+    # vcvt.round -> lane 2i + part of vD; every other lane 0
+    dst, src = insn.types
+    part = PART_NUMBER[insn.operand("PART") or "even"]
+    active = m.active_lanes(insn.operand("pM"), src.width)[:src.lanes]
+    scalar = float(widened(typed_value(m, insn.operand("X"), src))[0])
+    with np.errstate(all="ignore"):
+        product = floats.round_to_type(widened(m.lanes(insn.operand("vA"), src)) * scalar, src)
+    converted = convert_lanes(product, src, dst, insn.spec.sub, conversion_saturates(m.state, False, src, dst))
+    out = np.zeros(dst.lanes, dst.np_dtype)
+    out[part::2] = zeroed(active, converted)
+    m.lanes(insn.operand("vD"), dst)[:] = out

@@ -1,4 +1,4 @@
-"""Data rearrangement: interleave, deinterleave, unpack and pack of vector registers."""
+"""Data rearrangement: interleave, deinterleave, unpack, pack and register gather of vector registers."""
 from __future__ import annotations
 
 import numpy as np
@@ -28,6 +28,14 @@ def vdintlv(m: Machine, insn: Insn):
     (etype,) = insn.types
     both = np.concatenate([m.state.vreg[insn.operand(name)].view(etype.bits) for name in ("vA", "vB")])
     _write_pair(m, insn, np.concatenate([both[0::2], both[1::2]]))
+
+
+def vgatr(m: Machine, insn: Insn):
+    # vgatr vD.T, vA.T, vI.U  -- lane i of vD = lane vI[i] mod lanes of vA (raw bits); every lane written
+    etype, index_type = insn.types
+    index = m.state.vreg[insn.operand("vI")].view(index_type.bits).astype(np.int64) % etype.lanes
+    source = m.state.vreg[insn.operand("vA")].view(etype.bits)
+    m.state.vreg[insn.operand("vD")] = np.ascontiguousarray(source[index]).view(np.uint8)
 
 
 def vunpack(m: Machine, insn: Insn):
