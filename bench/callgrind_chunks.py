@@ -2,9 +2,11 @@
 run loop only (deterministic: unlike wall-clock rates, these compare across days and machine load).
 
     python bench/callgrind_chunks.py [--only W1f32,W2,...]
+    python bench/callgrind_chunks.py --program bench/scalar_forms.s --chunks 256
 
 Each workload runs one tile (bench/workloads.py) under `valgrind --tool=callgrind`, collecting only
-while the engine's run loop executes; the count is divided by the tile's chunks. Needs valgrind.
+while the engine's run loop executes; the count is divided by the tile's chunks. --program runs a whole
+program instead (to its halt), divided by the chunks you name. Needs valgrind.
 """
 from __future__ import annotations
 
@@ -31,11 +33,20 @@ def one_tile(name: str):
     workload.run_tile(machine, 0, workloads.initial_carry(workload))
 
 
-def instructions(name: str) -> int:
+def one_program(path: str):
+    """Run a program to its end once (called inside valgrind)."""
+    from ascasm import assemble_file
+    from ascasm.vm import Machine
+
+    Machine(assemble_file(path), "cy", max_steps=1 << 62).run()
+
+
+def instructions(*inner: str) -> int:
+    """Machine instructions in the run loop of this script run with the arguments `inner`."""
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "callgrind.out"
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", f"--toggle-collect={RUN_LOOP}",
-                        sys.executable, __file__, "--tile", name], check=True, capture_output=True)
+                        sys.executable, __file__, *inner], check=True, capture_output=True)
         summary = re.search(r"^summary:\s+(\d+)", out.read_text(), re.MULTILINE)
         return int(summary.group(1))
 
@@ -43,10 +54,20 @@ def instructions(name: str) -> int:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="", help="comma-separated workload names (W1f32,W1f16,W2,W3)")
-    parser.add_argument("--tile", help=argparse.SUPPRESS)        # internal: the run inside valgrind
+    parser.add_argument("--program", help="an assembly program to count instead of the workloads")
+    parser.add_argument("--chunks", type=int, default=1, help="with --program: divide its count by this")
+    parser.add_argument("--tile", help=argparse.SUPPRESS)        # internal: the runs inside valgrind
+    parser.add_argument("--run", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.tile:
         one_tile(args.tile)
+        return
+    if args.run:
+        one_program(args.run)
+        return
+    if args.program:
+        total = instructions("--run", args.program)
+        print(f"{args.program}: {total:,} instructions, {total / args.chunks:,.1f} per chunk ({args.chunks} chunks)")
         return
     sys.path.insert(0, str(HERE))
     import workloads
@@ -55,7 +76,7 @@ def main():
         if wanted and workload.name.replace(" ", "") not in wanted:
             continue
         chunks = workload.tile // workload.lanes
-        print(f"{workload.name:<8} {instructions(workload.name) / chunks:>8,.0f} instructions per chunk "
+        print(f"{workload.name:<8} {instructions('--tile', workload.name) / chunks:>8,.0f} instructions per chunk "
               f"({chunks} chunks of one tile)")
 
 
