@@ -31,7 +31,7 @@ from ascasm.state import (CTRL_SIZE as _CTRL_SIZE, DUP_WARN_FIELDS as _DUP_WARN_
                           QREG_POS as _QREG_POS, QREG_SET as _QREG_SET,
                           SPR_AR as _SPR_AR, SPR_SIZE as _SPR_SIZE, SPR_SQZN as _SPR_SQZN, SPR_SQZN_SET as _SPR_SQZN_SET,
                           MASK_SPR_SIZE as _MASK_SPR_SIZE, UB_BLOCK as _UB_BLOCK, UB_SIZE, UREG_ADDR as _UREG_ADDR, UREG_BYTES as _UREG_BYTES,
-                          UREG_PENDING as _UREG_PENDING, VL as _VL, control_error)
+                          UREG_PENDING as _UREG_PENDING, VL as _VL, STOP_NAMES, control_error)
 
 if sys.byteorder != "little":
     raise ImportError("the ascasm engine views lanes in place and needs a little-endian host")
@@ -47,6 +47,7 @@ assert MASK_SPR_SIZE == _MASK_SPR_SIZE
 assert KERNEL_COUNT == _KERNEL_COUNT, "the compiled kernels and kernel_rows.py come from different tables: rebuild"
 
 HANDLED = frozenset(table.OPCODES.values())     # every row: the kernels are generated per family
+_STATUS_CODES = frozenset(STOP_NAMES)            # what ctrl's status may hold (control_error says so in words)
 
 
 cdef const Ins* k_end(Machine* m, const Ins* ins) noexcept nogil:
@@ -272,13 +273,13 @@ cdef class Engine:
         """Point the machine at the state's arrays, checked, unless they are the ones bound already:
         a caller may replace an array (state.ub = ...), and the old one may then be freed."""
         cdef Py_ssize_t k
-        arrays = tuple([getattr(self.state, name) for name, _shape, _dtype in self.parts])
-        if len(self.bound) == len(arrays):
-            for k in range(len(arrays)):
-                if arrays[k] is not self.bound[k]:
+        if len(self.bound) == len(self.parts):         # (the common case, on every run: no tuple built)
+            for k in range(len(self.parts)):
+                if getattr(self.state, self.parts[k][0]) is not self.bound[k]:
                     break
             else:
                 return
+        arrays = tuple([getattr(self.state, name) for name, _shape, _dtype in self.parts])
         for (name, shape, dtype), array in zip(self.parts, arrays):
             _require_shape(name, array, shape, dtype)
         cdef Machine* m = &self.m
@@ -365,9 +366,9 @@ cdef class Engine:
         if budget < 0:          # the run loop counts down to 0: a negative budget would ignore the step limit
             raise ValueError(f"budget {budget} is negative")
         self._bind()
-        problem = control_error(self.state.ctrl, self.n_rows)
-        if problem:
-            raise ValueError(problem)
+        cdef int64_t pc = self.m.ctrl[PC], steps = self.m.ctrl[STEPS], status_code = self.m.ctrl[STATUS]
+        if not (0 <= pc <= self.n_rows and steps >= 0 and status_code in _STATUS_CODES):
+            raise ValueError(control_error(self.state.ctrl, self.n_rows))     # (says what is wrong)
         self._check_streams()
         self._collect_dirty_blocks()
         with nogil:
@@ -387,13 +388,19 @@ cdef class Engine:
             raise ValueError(f"SQZN {self.m.spr[SPR_SQZN]} is not a vector's byte count (0..{VL})")
 
     cdef void _collect_dirty_blocks(self):
-        """The list of blocks with dirty bits, from the state (which the debugger may have rewound)."""
-        cdef int64_t block
+        """The list of blocks with dirty bits, from the state (which the debugger may have rewound).
+        Tests 8 words at a time: most of the UB is clean, and this runs at every call."""
+        cdef const uint32_t* w = self.m.ub_dirty
+        cdef int64_t group, block
         self.m.n_dirty = 0
-        for block in range(UB_BLOCKS):
-            if self.m.ub_dirty[block]:
-                self.m.dirty_blocks[self.m.n_dirty] = <int32_t>block
-                self.m.n_dirty += 1
+        for group in range(0, UB_BLOCKS, 8):
+            if (w[group] | w[group + 1] | w[group + 2] | w[group + 3]
+                    | w[group + 4] | w[group + 5] | w[group + 6] | w[group + 7]) == 0:
+                continue
+            for block in range(group, group + 8):
+                if self.m.ub_dirty[block]:
+                    self.m.dirty_blocks[self.m.n_dirty] = <int32_t>block
+                    self.m.n_dirty += 1
 
     cdef int _run(self, long long budget) noexcept nogil:
         """Run rows from ctrl's pc (docs/semantics.md "Steps, halting, limits"): each kernel returns the

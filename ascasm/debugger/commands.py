@@ -652,7 +652,11 @@ class Debugger(cmd.Cmd):
         value = debug_expr.evaluate_text(text, self.control.env())
         if value.where is None:
             raise ExprError(f"why needs a location (ub[ADDR], NAME[I], vN[LANE], sN, ...), not {value.label}")
-        self.out(*views.why_lines(self.program, self.recorder, value))
+        try:
+            lines = views.why_lines(self.program, self.recorder, value)
+        except KeyboardInterrupt:
+            lines = [f"interrupted: the search stopped; the machine is still at step {self.state.steps}"]
+        self.out(*lines)
 
     def do_regs(self, arg):
         """regs
