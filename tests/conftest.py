@@ -20,8 +20,8 @@ compiled_engine()  # raises EngineMissing at collection: the suite must never qu
 ENGINES = ("ref", "cy")
 # Sweeps (every bit pattern of a type, or a dense sample, through one instruction) run in full on the
 # compiled engine. The reference executor is several times slower: in `pytest -q` it runs a sample
-# (every 7th pattern, and the last 256, where the sweeps put their hand-picked edge cases), under
-# `pytest -m slow` every pattern.
+# (every 7th pattern, and the last 256, where the sweeps put their hand-picked edge cases; a multiple of
+# 256 patterns, whole registers of any type), under `pytest -m slow` every pattern.
 SWEEP_ENGINES = ("cy", "ref-sample", pytest.param("ref", marks=pytest.mark.slow))
 
 
@@ -30,11 +30,15 @@ def engine(request) -> str:
     return request.param
 
 
-def sweep(engine: str, words: np.ndarray) -> tuple[str, np.ndarray]:
-    """The executor a SWEEP_ENGINES parameter names, and the patterns it runs."""
+def sweep(engine: str, *patterns: np.ndarray) -> tuple:
+    """The executor a SWEEP_ENGINES parameter names, then the patterns it runs (of each array, the same
+    positions)."""
     if engine != "ref-sample":
-        return engine, words
-    return "ref", np.concatenate([words[:-256:7], words[-256:]])
+        return engine, *patterns
+    positions = np.arange(len(patterns[0]))
+    strided = positions[:-256:7]
+    positions = np.concatenate([strided[:len(strided) // 256 * 256], positions[-256:]])
+    return "ref", *(array[positions] for array in patterns)
 
 
 def run_source(source: str, engine: str, **machine_options) -> Machine:

@@ -24,6 +24,7 @@ from fractions import Fraction
 import ml_dtypes
 import numpy as np
 import pytest
+from conftest import SWEEP_ENGINES, sweep
 
 from ascasm import assemble, floats
 from ascasm.isa import dtypes
@@ -305,9 +306,10 @@ NOT_ON_THE_PAGE = {("bf16", "vdiv"), ("bf16", "vdiv.nftz")}         # asc_div li
 
 @pytest.mark.parametrize("name,op", [(name, op) for name in ("f16", "bf16") for op in BINARY
                                      if (name, op) not in NOT_ON_THE_PAGE])
+@pytest.mark.parametrize("engine", SWEEP_ENGINES)
 def test_binary_op(engine, name, op):
     """Every pattern against a shuffled partner."""
-    a, b = shuffled_pairs(name)
+    engine, a, b = sweep(engine, *shuffled_pairs(name))
     got = run_pairs(engine, name, f"        {op} v2.{name}, v0.{name}, v1.{name}, p0\n"
                                   f"        vsta [out + s1], v2.{name}, p0", a, b)
     assert np.array_equal(got.view(etype(name).bits).astype(np.uint64), model_binary(op, name, a, b))
@@ -318,9 +320,11 @@ COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_
 
 
 @pytest.mark.parametrize("name", ["f16", "bf16"])
+@pytest.mark.parametrize("engine", SWEEP_ENGINES)
 def test_every_pattern_every_comparison(engine, name):
     a, b = shuffled_pairs(name)
     a, b = np.concatenate([a, a]), np.concatenate([b, a])         # and every pattern against itself
+    engine, a, b = sweep(engine, a, b)
     body = "\n".join(f"        vcmp.{cc} p{k + 1}, v0.{name}, v1.{name}, p0\n"
                      f"        vsta [out + s1 + {32 * k}], p{k + 1}" for k, cc in enumerate(COMPARISONS))
     got = run_pairs(engine, name, body, a, b, out_bytes_per_chunk=32 * len(COMPARISONS))
@@ -359,8 +363,9 @@ def model_unary(op, name, a_bits) -> np.ndarray:
 
 @pytest.mark.parametrize("op", ["vabs", "vneg", "vexp", "vsqrt", "vexp.nftz", "vsqrt.nftz"])
 @pytest.mark.parametrize("name", ["f16"])             # the pages list no other narrow float for these
+@pytest.mark.parametrize("engine", SWEEP_ENGINES)
 def test_every_pattern_every_unary_op(engine, name, op):
-    a = all_patterns(name).astype(np.uint64)
+    engine, a = sweep(engine, all_patterns(name).astype(np.uint64))
     got = run_pairs(engine, name, f"        {op} v2.{name}, v0.{name}, p0\n"
                                   f"        vsta [out + s1], v2.{name}, p0", a, a)
     assert np.array_equal(got.view(etype(name).bits).astype(np.uint64), model_unary(op, name, a))

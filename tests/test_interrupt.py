@@ -63,6 +63,13 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+def sigint_as_a_terminal_sends_it():
+    """(Run in the child before Python starts.) A suite started in the background (`pytest &`) hands
+    its children SIGINT ignored, and Python then installs no handler: the child would never see the
+    signal, and run on to its step limit."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt_run(tmp_path, *command):
     """Start `ascasm COMMAND spin.s`, wait until the engine runs, send SIGINT; (the process, its
     standard output, its standard error after the readiness line)."""
@@ -70,7 +77,7 @@ def interrupt_run(tmp_path, *command):
     program.write_text(SPIN)
     process = subprocess.Popen([sys.executable, "-c", ASCASM_SIGNALLING_READY, *(command or ["run"]), str(program),
                                 "--max-steps", str(10 ** 12)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, cwd=tempfile.gettempdir())
+                               text=True, cwd=tempfile.gettempdir(), preexec_fn=sigint_as_a_terminal_sends_it)
     line = process.stderr.readline()
     assert line.strip() == READY, line + process.stderr.read()
     process.send_signal(signal.SIGINT)
@@ -158,5 +165,6 @@ sys.argv = ["ascasm", "--version"]
 from ascasm.cli import main
 sys.exit(main())
 """
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tempfile.gettempdir())
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tempfile.gettempdir(),
+                            preexec_fn=sigint_as_a_terminal_sends_it)
     assert (result.returncode, result.stderr) == (130, "ascasm: interrupted\n")
