@@ -621,3 +621,22 @@ def test_a_type_the_row_refuses_is_reported_at_the_call(tmp_path):
     first = message.splitlines()[0]
     assert "k.cpp:8:5: error:" in first and "'vci' does not accept u32" in first
     assert "s8, s16, f16, s32, f32" in message
+
+
+def test_a_register_pair_of_64_bit_lanes_is_an_error_not_a_mistranslation(tmp_path):
+    # RegTraitNumTwo holds 64 elements in two registers; ascasm's rows hold 32 in one
+    message = _error(tmp_path, """
+    __simd_vf__ inline void Pair(__ubuf__ int64_t* dst)
+    {
+        Reg::RegTensor<int64_t, Reg::RegTraitNumTwo> v;
+        Reg::Duplicate(v, 1);
+    }
+    """)
+    assert "k.cpp:6:5:" in message and "RegTraitNumTwo" in message and "64-bit lanes" in message
+    message = _error(tmp_path, """
+    __simd_vf__ inline void PairMask(__ubuf__ int64_t* dst, uint32_t count)
+    {
+        Reg::MaskReg m = Reg::UpdateMask<int64_t, Reg::RegTraitNumTwo>(count);
+    }
+    """)
+    assert "k.cpp:6:" in message and "regTrait=RegTraitNumTwo" in message

@@ -36,6 +36,8 @@ ctypedef fused vbinary_x_T:
     int32_t
     uint32_t
     float
+    int64_t
+    uint64_t
 
 ctypedef fused vbinary_x_sub:
     Op_add
@@ -82,6 +84,8 @@ ctypedef fused vshift_T:
     uint16_t
     int32_t
     uint32_t
+    int64_t
+    uint64_t
 
 ctypedef fused vshift_sub:
     Op_shl
@@ -94,6 +98,8 @@ ctypedef fused vshift_x_T:
     uint16_t
     int32_t
     uint32_t
+    int64_t
+    uint64_t
 
 ctypedef fused vshift_x_sub:
     Op_shl

@@ -11,6 +11,8 @@ ctypedef fused vcmp_T:
     int32_t
     uint32_t
     float
+    int64_t
+    uint64_t
 
 ctypedef fused vcmp_sub:
     Op_eq
@@ -24,6 +26,7 @@ ctypedef fused vsel_TW:
     uint8_t
     uint16_t
     uint32_t
+    uint64_t
 
 ctypedef fused vcmp_x_T:
     int8_t
@@ -35,6 +38,8 @@ ctypedef fused vcmp_x_T:
     int32_t
     uint32_t
     float
+    int64_t
+    uint64_t
 
 ctypedef fused vcmp_x_sub:
     Op_eq

@@ -319,6 +319,16 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
     elif family == FAM_VLD_BLK:
         ins.a.vld_blk.vD = <int32_t>row[3]
         decode_addr(m, row + 4, &ins.a.vld_blk.addr)
+    elif family == FAM_VLD_BS:
+        ins.a.vld_bs.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_bs.addr)
+        decode_sval(m, row + 8, &ins.a.vld_bs.x0)
+        ins.a.vld_bs.pM = <int32_t>row[10]
+    elif family == FAM_VSTA_BS:
+        decode_addr(m, row + 3, &ins.a.vsta_bs.addr)
+        ins.a.vsta_bs.vS = <int32_t>row[7]
+        decode_sval(m, row + 8, &ins.a.vsta_bs.x0)
+        ins.a.vsta_bs.pM = <int32_t>row[10]
     elif family == FAM_VLD_E2B:
         ins.a.vld_e2b.vD = <int32_t>row[3]
         decode_addr(m, row + 4, &ins.a.vld_e2b.addr)
@@ -453,6 +463,18 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vld_unpk4_pu.vD = <int32_t>row[3]
         ins.a.vld_unpk4_pu.sb = <int32_t>row[4]
         decode_sval(m, row + 5, &ins.a.vld_unpk4_pu.x)
+    elif family == FAM_VLD_BS_PU:
+        ins.a.vld_bs_pu.vD = <int32_t>row[3]
+        ins.a.vld_bs_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_bs_pu.x0)
+        ins.a.vld_bs_pu.pM = <int32_t>row[7]
+        decode_sval(m, row + 8, &ins.a.vld_bs_pu.x)
+    elif family == FAM_VSTA_BS_PU:
+        ins.a.vsta_bs_pu.sb = <int32_t>row[3]
+        ins.a.vsta_bs_pu.vS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vsta_bs_pu.x0)
+        ins.a.vsta_bs_pu.pM = <int32_t>row[7]
+        decode_sval(m, row + 8, &ins.a.vsta_bs_pu.x)
     elif family == FAM_LOOP:
         decode_sval(m, row + 3, &ins.a.loop.x)
     elif family == FAM_ENDLOOP:
@@ -486,15 +508,15 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 690
+    KERNEL_COUNT = 759
 
 # the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block
 cdef KernelFn KERNELS[KERNEL_COUNT]
 KERNELS[0] = k_end
 fill_arith(&KERNELS[1])
-fill_compare(&KERNELS[188])
-fill_control(&KERNELS[299])
-fill_convert(&KERNELS[384])
-fill_memory(&KERNELS[445])
-fill_rearrange(&KERNELS[514])
-fill_streams(&KERNELS[632])
+fill_compare(&KERNELS[206])
+fill_control(&KERNELS[342])
+fill_convert(&KERNELS[427])
+fill_memory(&KERNELS[488])
+fill_rearrange(&KERNELS[575])
+fill_streams(&KERNELS[701])

@@ -253,46 +253,50 @@ cdef enum Family:
     FAM_VLDUS = 80
     FAM_VLDUS_POST = 81
     FAM_VLD_BLK = 82
-    FAM_VLD_E2B = 83
-    FAM_VLD_UNPK4 = 84
-    FAM_VGATB = 85
-    FAM_VLDU = 86
-    FAM_VSTU = 87
-    FAM_VSTU_COUNT = 88
-    FAM_SCALAR_FMOV = 89
-    FAM_SCALAR_FALU = 90
-    FAM_SCALAR_FCVT = 91
-    FAM_VCARRY = 92
-    FAM_MASK_SPR_SET = 93
-    FAM_MASK_SPR_READ = 94
-    FAM_VDUP_MERGE = 95
-    FAM_VDUP_LANE_MERGE = 96
-    FAM_SPR_SET_CTRL = 97
-    FAM_VLD_NORM_PU = 98
-    FAM_VLD_US_PU = 99
-    FAM_VLD_DS_PU = 100
-    FAM_VLD_UNPK_PU = 101
-    FAM_VLD_DINTLV_PU = 102
-    FAM_MASK_LOAD_NORM_PU = 103
-    FAM_MASK_LOAD_US_PU = 104
-    FAM_MASK_LOAD_DS_PU = 105
-    FAM_VSTA_NORM_PU = 106
-    FAM_MASK_STORE_NORM_PU = 107
-    FAM_VSTA_FIRST_PU = 108
-    FAM_VSTA_PACK_PU = 109
-    FAM_MASK_STORE_PACK_PU = 110
-    FAM_VSTUS_PU = 111
-    FAM_VSTA_PACKV2_PU = 112
-    FAM_VLD_BRC_PU = 113
-    FAM_VLD_BLK_PU = 114
-    FAM_VLD_E2B_PU = 115
-    FAM_VLD_UNPK4_PU = 116
-    FAM_LOOP = 117
-    FAM_ENDLOOP = 118
-    FAM_ITER_LOOPS = 119
-    FAM_VSTAS_POST = 120
-    FAM_MASK_MOVE_MASKED = 121
-    FAM_MASK_FROM_VECTOR = 122
+    FAM_VLD_BS = 83
+    FAM_VSTA_BS = 84
+    FAM_VLD_E2B = 85
+    FAM_VLD_UNPK4 = 86
+    FAM_VGATB = 87
+    FAM_VLDU = 88
+    FAM_VSTU = 89
+    FAM_VSTU_COUNT = 90
+    FAM_SCALAR_FMOV = 91
+    FAM_SCALAR_FALU = 92
+    FAM_SCALAR_FCVT = 93
+    FAM_VCARRY = 94
+    FAM_MASK_SPR_SET = 95
+    FAM_MASK_SPR_READ = 96
+    FAM_VDUP_MERGE = 97
+    FAM_VDUP_LANE_MERGE = 98
+    FAM_SPR_SET_CTRL = 99
+    FAM_VLD_NORM_PU = 100
+    FAM_VLD_US_PU = 101
+    FAM_VLD_DS_PU = 102
+    FAM_VLD_UNPK_PU = 103
+    FAM_VLD_DINTLV_PU = 104
+    FAM_MASK_LOAD_NORM_PU = 105
+    FAM_MASK_LOAD_US_PU = 106
+    FAM_MASK_LOAD_DS_PU = 107
+    FAM_VSTA_NORM_PU = 108
+    FAM_MASK_STORE_NORM_PU = 109
+    FAM_VSTA_FIRST_PU = 110
+    FAM_VSTA_PACK_PU = 111
+    FAM_MASK_STORE_PACK_PU = 112
+    FAM_VSTUS_PU = 113
+    FAM_VSTA_PACKV2_PU = 114
+    FAM_VLD_BRC_PU = 115
+    FAM_VLD_BLK_PU = 116
+    FAM_VLD_E2B_PU = 117
+    FAM_VLD_UNPK4_PU = 118
+    FAM_VLD_BS_PU = 119
+    FAM_VSTA_BS_PU = 120
+    FAM_LOOP = 121
+    FAM_ENDLOOP = 122
+    FAM_ITER_LOOPS = 123
+    FAM_VSTAS_POST = 124
+    FAM_MASK_MOVE_MASKED = 125
+    FAM_MASK_FROM_VECTOR = 126
 
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
@@ -692,6 +696,18 @@ cdef struct Args_vld_blk:    # vD.T, [addr]
     int32_t vD
     Addr addr
 
+cdef struct Args_vld_bs:    # vD.T, [addr], X0, pM
+    int32_t vD
+    Addr addr
+    SVal x0
+    int32_t pM
+
+cdef struct Args_vsta_bs:    # [addr], vS.T, X0, pM
+    Addr addr
+    int32_t vS
+    SVal x0
+    int32_t pM
+
 cdef struct Args_vld_e2b:    # vD.T, [addr]
     int32_t vD
     Addr addr
@@ -860,6 +876,20 @@ cdef struct Args_vld_unpk4_pu:    # vD.T, [sB], X
     int32_t sb
     SVal x
 
+cdef struct Args_vld_bs_pu:    # vD.T, [sB], X0, pM, X
+    int32_t vD
+    int32_t sb
+    SVal x0
+    int32_t pM
+    SVal x
+
+cdef struct Args_vsta_bs_pu:    # [sB], vS.T, X0, pM, X
+    int32_t sb
+    int32_t vS
+    SVal x0
+    int32_t pM
+    SVal x
+
 cdef struct Args_loop:    # X
     SVal x
 
@@ -971,6 +1001,8 @@ cdef union Args:
     Args_vldus vldus
     Args_vldus_post vldus_post
     Args_vld_blk vld_blk
+    Args_vld_bs vld_bs
+    Args_vsta_bs vsta_bs
     Args_vld_e2b vld_e2b
     Args_vld_unpk4 vld_unpk4
     Args_vgatb vgatb
@@ -1005,6 +1037,8 @@ cdef union Args:
     Args_vld_blk_pu vld_blk_pu
     Args_vld_e2b_pu vld_e2b_pu
     Args_vld_unpk4_pu vld_unpk4_pu
+    Args_vld_bs_pu vld_bs_pu
+    Args_vsta_bs_pu vsta_bs_pu
     Args_loop loop
     Args_endloop endloop
     Args_iter_loops iter_loops
@@ -1246,6 +1280,14 @@ cdef enum:
     POS_vldus_post_x = 3
     POS_vld_blk_vD = 0
     POS_vld_blk_addr = 1
+    POS_vld_bs_vD = 0
+    POS_vld_bs_addr = 1
+    POS_vld_bs_x0 = 2
+    POS_vld_bs_pM = 3
+    POS_vsta_bs_addr = 0
+    POS_vsta_bs_vS = 1
+    POS_vsta_bs_x0 = 2
+    POS_vsta_bs_pM = 3
     POS_vld_e2b_vD = 0
     POS_vld_e2b_addr = 1
     POS_vld_unpk4_vD = 0
@@ -1346,6 +1388,16 @@ cdef enum:
     POS_vld_unpk4_pu_vD = 0
     POS_vld_unpk4_pu_sb = 1
     POS_vld_unpk4_pu_x = 2
+    POS_vld_bs_pu_vD = 0
+    POS_vld_bs_pu_sb = 1
+    POS_vld_bs_pu_x0 = 2
+    POS_vld_bs_pu_pM = 3
+    POS_vld_bs_pu_x = 4
+    POS_vsta_bs_pu_sb = 0
+    POS_vsta_bs_pu_vS = 1
+    POS_vsta_bs_pu_x0 = 2
+    POS_vsta_bs_pu_pM = 3
+    POS_vsta_bs_pu_x = 4
     POS_loop_x = 0
     POS_iter_loops_aD = 0
     POS_iter_loops_x0 = 1

@@ -37,6 +37,7 @@ ctypedef fused vsta_norm_TW:
     uint8_t
     uint16_t
     uint32_t
+    uint64_t
 
 ctypedef fused vsta_first_TW:
     uint8_t
@@ -64,6 +65,18 @@ ctypedef fused vsct_UW:
     uint32_t
     uint64_t
 
+ctypedef fused vld_bs_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vsta_bs_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
 ctypedef fused vld_us_pu_TW:
     uint8_t
     uint16_t
@@ -86,6 +99,7 @@ ctypedef fused vsta_norm_pu_TW:
     uint8_t
     uint16_t
     uint32_t
+    uint64_t
 
 ctypedef fused vsta_first_pu_TW:
     uint8_t
@@ -101,5 +115,17 @@ ctypedef fused vld_brc_pu_TW:
     uint8_t
     uint16_t
     uint32_t
+
+ctypedef fused vld_bs_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vsta_bs_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
 
 cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k

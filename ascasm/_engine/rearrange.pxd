@@ -37,6 +37,8 @@ ctypedef fused vdup_T:
     int32_t
     uint32_t
     float
+    int64_t
+    uint64_t
 
 ctypedef fused vdup_masked_T:
     int8_t
@@ -50,6 +52,8 @@ ctypedef fused vdup_masked_T:
     int32_t
     uint32_t
     float
+    int64_t
+    uint64_t
 
 ctypedef fused vci_T:
     int8_t
@@ -138,6 +142,7 @@ ctypedef fused vdup_lane_TW:
     uint8_t
     uint16_t
     uint32_t
+    uint64_t
 
 ctypedef fused vpairsum_T:
     F16
@@ -155,10 +160,13 @@ ctypedef fused vdup_merge_T:
     int32_t
     uint32_t
     float
+    int64_t
+    uint64_t
 
 ctypedef fused vdup_lane_merge_TW:
     uint8_t
     uint16_t
     uint32_t
+    uint64_t
 
 cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k

@@ -57,7 +57,7 @@ AXES = {
     # squeeze, special registers, unaligned store streams
     "vsqz": ("TW", "sub"), "vusqz": ("TW",), "spr_clear": (), "vstus": ("TW",), "vstur": ("TW",), "vstas": ("sub",),
     "vldas": (), "vldus": ("TW",), "vldus_post": ("TW",), "vldu": ("TW",), "vstu": ("TW",), "vstu_count": ("TW",),
-    "vld_blk": (), "vld_e2b": ("TW",), "vld_unpk4": (), "vgatb": ("TW",),
+    "vld_blk": (), "vld_bs": ("TW",), "vsta_bs": ("TW",), "vld_e2b": ("TW",), "vld_unpk4": (), "vgatb": ("TW",),
     # scalar registers holding float bits
     "scalar_fmov": ("T",), "scalar_falu": ("T", "sub"), "scalar_fcvt": ("T", "U"), "vcarry": ("sub",),
     "mask_spr_set": (), "mask_spr_read": (), "vdup_merge": ("T",), "vdup_lane_merge": ("TW",),
@@ -67,7 +67,8 @@ AXES = {
 # a post-update family (`<base>_pu`, generated wrapper kernels) specialises as its base does
 AXES.update({f"{base}_pu": AXES[base] for base in (
     "vld_norm", "vld_us", "vld_ds", "vld_unpk", "vld_dintlv", "mask_load_norm", "mask_load_us", "mask_load_ds",
-    "vsta_norm", "mask_store_norm", "vsta_first", "vsta_pack", "mask_store_pack", "vstus", "vsta_packv2", "vld_brc", "vld_blk", "vld_e2b", "vld_unpk4")})
+    "vsta_norm", "mask_store_norm", "vsta_first", "vsta_pack", "mask_store_pack", "vstus", "vsta_packv2", "vld_brc", "vld_blk", "vld_e2b", "vld_unpk4", "vld_bs",
+    "vsta_bs")})
 # hardware loops and the address register they feed
 AXES.update({"loop": (), "endloop": (), "iter_loops": (), "vstas_post": (), "mask_move_masked": (),
              "mask_from_vector": ()})
