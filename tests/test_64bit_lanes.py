@@ -185,3 +185,47 @@ def test_the_reg_tensor_page_add_example_with_int64(engine):
     with np.errstate(over="ignore"):
         expected = np.concatenate([a[:40] + b[:40], np.full(24, 7, np.int64)])
     assert (machine.state.ub[1024:1536].view(np.int64) == expected).all()
+
+
+def test_64_bit_multiply_abs_neg_relu_and_abssub(engine):
+    # Mul/Muls keep the low 64 bits; Abs, Neg and AbsSub wrap (|min| = -min = min); Relu is max(x, 0)
+    a = S64.copy()
+    a[3] = np.iinfo(np.int64).min
+    machine = run_source(buffers(a, T64) + """
+            vld     v0.s64, [a]
+            vld     v1.s64, [b]
+            mask    p0.b64, ALL
+            vmul    v2.s64, v0.s64, v1.s64, p0
+            vmuls   v3.u64, v0.u64, 0xFFFFFFFF00000001, p0
+            vabs    v4.s64, v0.s64, p0
+            vneg    v5.s64, v0.s64, p0
+            vrelu   v6.s64, v0.s64, p0
+            vabssub v7.s64, v0.s64, v1.s64, p0
+            halt
+    """, engine)
+    lanes = lambda r, dtype=np.int64: machine.state.vreg[r].view(dtype)
+    with np.errstate(over="ignore"):
+        assert (lanes(2) == a * T64).all()
+        assert (lanes(3, np.uint64) == a.view(np.uint64) * np.uint64(0xFFFFFFFF00000001)).all()
+        assert (lanes(4) == np.abs(a)).all() and lanes(4)[3] == np.iinfo(np.int64).min
+        assert (lanes(5) == -a).all()
+        assert (lanes(7) == np.abs(a - T64)).all()
+    assert (lanes(6) == np.maximum(a, 0)).all()
+
+
+@pytest.mark.parametrize("etype, dtype", [("s64", np.int64), ("u64", np.uint64)])
+def test_64_bit_logic(engine, etype, dtype):
+    a, b = S64.view(dtype), T64.view(dtype)
+    machine = run_source(buffers(a, b, etype) + f"""
+            vld  v0.{etype}, [a]
+            vld  v1.{etype}, [b]
+            mask p0.b64, VL16
+            vand v2.{etype}, v0.{etype}, v1.{etype}, p0
+            vor  v3.{etype}, v0.{etype}, v1.{etype}, p0
+            vxor v4.{etype}, v0.{etype}, v1.{etype}, p0
+            vnot v5.{etype}, v0.{etype}, p0
+            halt
+    """, engine)
+    low = np.arange(LANES) < 16
+    for register, expected in ((2, a & b), (3, a | b), (4, a ^ b), (5, ~a)):
+        assert (machine.state.vreg[register].view(dtype) == np.where(low, expected, 0)).all()

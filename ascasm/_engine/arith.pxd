@@ -51,6 +51,7 @@ ctypedef fused vunary_T:
     F16
     int32_t
     float
+    int64_t
 
 ctypedef fused vunary_sub:
     Op_abs
@@ -66,6 +67,7 @@ ctypedef fused vlogic_TW:
     uint8_t
     uint16_t
     uint32_t
+    uint64_t
 
 ctypedef fused vlogic_sub:
     Op_and
@@ -76,6 +78,7 @@ ctypedef fused vnot_TW:
     uint8_t
     uint16_t
     uint32_t
+    uint64_t
 
 ctypedef fused vshift_T:
     int8_t
@@ -116,6 +119,7 @@ ctypedef fused vfma_x_T:
 ctypedef fused vcompound_T:
     F16
     float
+    int64_t
 
 ctypedef fused vcompound_sub:
     Op_prelu

@@ -244,7 +244,7 @@ cdef inline int k_vfma_x(Machine* m, const Ins* ins, const Args_vfma_x* a, vfma_
 
 cdef inline Lane compound_op(Lane a, Lane b, bint is_prelu) noexcept nogil:
     """prelu: a where its sign bit is clear (+0 and a positive NaN pass), else a * b; abssub: |a - b|
-    (float lanes, rounded once)."""
+    (float lanes rounded once; integer lanes wrapping)."""
     cdef uint64_t sign = ONE << (8 * sizeof(Lane) - 1)
     if is_prelu:
         return a if not (lane_bits(a) & sign) else lane_mul(a, b)

@@ -508,15 +508,15 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 759
+    KERNEL_COUNT = 771
 
 # the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block
 cdef KernelFn KERNELS[KERNEL_COUNT]
 KERNELS[0] = k_end
 fill_arith(&KERNELS[1])
-fill_compare(&KERNELS[206])
-fill_control(&KERNELS[342])
-fill_convert(&KERNELS[427])
-fill_memory(&KERNELS[488])
-fill_rearrange(&KERNELS[575])
-fill_streams(&KERNELS[701])
+fill_compare(&KERNELS[218])
+fill_control(&KERNELS[354])
+fill_convert(&KERNELS[439])
+fill_memory(&KERNELS[500])
+fill_rearrange(&KERNELS[587])
+fill_streams(&KERNELS[713])

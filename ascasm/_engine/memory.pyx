@@ -531,9 +531,6 @@ cdef inline int k_vsta_packv2(Machine* m, const Ins* ins, const Args_vsta_packv2
 
 
 # Block-strided loads and stores (DATA_BLOCK_COPY): 8 blocks of 32 bytes, block k at addr + k * X0 * 32.
-cdef enum:
-    STRIDED_BLOCKS = 8      # 32-byte blocks in a vector register (VL / BLOCK)
-
 
 cdef inline int strided_blocks(Machine* m, const Addr* addr, const SVal* stride, int64_t p, int64_t width,
                                int64_t* block_addr, uint32_t* active) noexcept nogil:
@@ -545,40 +542,32 @@ cdef inline int strided_blocks(Machine* m, const Addr* addr, const SVal* stride,
     cdef int status = check_mask(m, p) or check_align(m, base, BLOCK)
     if status:
         return status
-    for k in range(STRIDED_BLOCKS):
+    for k in range(VECTOR_BLOCKS):
         block_addr[k] = <int64_t>(<uint64_t>base + <uint64_t>k * step)
-        active[k] = <uint32_t>(mask_word(m, p, k // 2) >> (32 * (k % 2))) & <uint32_t>stride_bits(width)
+        active[k] = block_lanes(m, p, k, width)
     return STOP_RUNNING
-
-assert STRIDED_BLOCKS * BLOCK == VL
 
 
 # vld.bs vD.T, [addr], X0, pM  -- a block with an active lane is read whole; the others are 0, not read
 cdef inline int k_vld_bs(Machine* m, const Ins* ins, const Args_vld_bs* a, vld_bs_TW* t) noexcept nogil:
     cdef int64_t width = sizeof(vld_bs_TW)
-    cdef int64_t block_addr[STRIDED_BLOCKS]
-    cdef uint32_t active[STRIDED_BLOCKS]
+    cdef int64_t block_addr[VECTOR_BLOCKS]
+    cdef uint32_t active[VECTOR_BLOCKS]
     cdef uint8_t* dst = vreg(m, a.vD)
     cdef int64_t k
     cdef int status = strided_blocks(m, &a.addr, &a.x0, a.pM, width, block_addr, active)
     if status:
         return status
-    for k in range(STRIDED_BLOCKS):             # check every block read, from block 0 up
-        if active[k]:
-            status = check_range(m, block_addr[k], BLOCK, k * BLOCK // width, -1)
-            if status:
-                return status
-            scan_hazard(m, block_addr[k], BLOCK)
-    status = hazard_verdict(m)
+    status = check_blocks(m, block_addr, active, width, NULL)
     if status:
         return status
-    for k in range(STRIDED_BLOCKS):
+    for k in range(VECTOR_BLOCKS):
         if active[k]:
             memcpy(dst + k * BLOCK, m.ub + block_addr[k], BLOCK)
         else:
             memset(dst + k * BLOCK, 0, BLOCK)
     if m.log != NULL:
-        for k in range(STRIDED_BLOCKS):
+        for k in range(VECTOR_BLOCKS):
             if active[k]:
                 log_span(m, 0, block_addr[k], BLOCK, 1, BLOCK, k * BLOCK // width, POS_vld_bs_vD, -1)
     return STOP_RUNNING
@@ -588,14 +577,14 @@ cdef inline int k_vld_bs(Machine* m, const Ins* ins, const Args_vld_bs* a, vld_b
 cdef inline int k_vsta_bs(Machine* m, const Ins* ins, const Args_vsta_bs* a, vsta_bs_TW* t) noexcept nogil:
     cdef int64_t width = sizeof(vsta_bs_TW)
     cdef const uint8_t* src = vreg(m, a.vS)
-    cdef int64_t block_addr[STRIDED_BLOCKS]
-    cdef uint32_t active[STRIDED_BLOCKS]
-    cdef uint32_t written[STRIDED_BLOCKS]       # per block: the bytes the store writes
+    cdef int64_t block_addr[VECTOR_BLOCKS]
+    cdef uint32_t active[VECTOR_BLOCKS]
+    cdef uint32_t written[VECTOR_BLOCKS]       # per block: the bytes the store writes
     cdef int64_t k, lane, j, lane_addr
     cdef int status = strided_blocks(m, &a.addr, &a.x0, a.pM, width, block_addr, active)
     if status:
         return status
-    for k in range(STRIDED_BLOCKS):             # check every lane written, from lane 0 up
+    for k in range(VECTOR_BLOCKS):             # check every lane written, from lane 0 up
         written[k] = 0xFFFFFFFFU if m.zero_inactive and active[k] else <uint32_t>lane_bytes(active[k], width)
         if written[k] and not in_range(m, block_addr[k], BLOCK):
             for lane in range(BLOCK // width):
@@ -609,7 +598,7 @@ cdef inline int k_vsta_bs(Machine* m, const Ins* ins, const Args_vsta_bs* a, vst
     status = hazard_verdict(m)
     if status:
         return status
-    for k in range(STRIDED_BLOCKS):
+    for k in range(VECTOR_BLOCKS):
         for lane in range(BLOCK // width):
             j = lane * width
             if (written[k] >> j) & 1:

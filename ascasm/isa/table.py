@@ -71,6 +71,7 @@ ARITH64_TYPES = ARITH_TYPES + INT64_TYPES
 MAXMIN_TYPES = ARITH64_TYPES                                              # Reg::Max, Reg::Min (asc_max's and 64-bit)
 DIV_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32")                         # asc_div, asc_mul_scalar
 SIGNED_FLOAT_TYPES = dtypes.named("s8", "s16", "f16", "s32", "f32")                        # asc_abs, asc_neg, asc_arange
+SIGNED_FLOAT_64_TYPES = SIGNED_FLOAT_TYPES + dtypes.named("s64")                            # Reg::Abs, Reg::Neg
 HALF_FLOAT_TYPES = dtypes.named("f16", "f32")                                              # asc_exp, asc_sqrt
 DUP_TYPES = dtypes.named("s8", "u8", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32", "f32", "s64",
                          "u64")                                          # asc_duplicate; Reg::Duplicate: 64-bit
@@ -226,7 +227,7 @@ _SCALAR_ALU = {
 _VECTOR_OPS = {   # mnemonic: (summary, types: the page asc_<name>'s; max, min: also Reg::Max/Min's 64-bit ones)
     "vadd": ("vA + vB (integers wrap; floats rounded once)", ARITH64_TYPES),
     "vsub": ("vA - vB (integers wrap; floats rounded once)", ARITH64_TYPES),
-    "vmul": ("vA * vB (integers: low W bits; floats rounded once)", MUL_TYPES),
+    "vmul": ("vA * vB (integers: low W bits; floats rounded once)", MUL_TYPES + INT64_TYPES),
     "vmax": ("max(vA, vB) (NaN -> the hardware NaN; +0 above -0)", MAXMIN_TYPES),
     "vmin": ("min(vA, vB) (NaN -> the hardware NaN; -0 below +0)", MAXMIN_TYPES),
 }
@@ -237,16 +238,19 @@ _PAGE_OF = {"vadd": "asc_add", "vsub": "asc_sub", "vmul": "asc_mul", "vmax": "as
             "vleakyrelu": "asc_leakyrelu", "vmull": "asc_mull"}
 # The Reg pages' 64-bit types; on the hardware a 64-bit Add/Sub is several 32-bit instructions (with carry)
 # that the library issues, one row here (docs/semantics.md "64-bit lanes")
-_SOURCE_OF_64_BIT = {m: f"; Reg::{name} (int64_t, uint64_t: several instructions on the hardware)"
-                     for m, name in (("vadd", "Add"), ("vsub", "Sub"), ("vmax", "Max"), ("vmin", "Min"),
-                                     ("vadds", "Adds"), ("vmaxs", "Maxs"), ("vmins", "Mins"))}
-_SCALAR_FORM_TYPES = {"vadds": ARITH64_TYPES, "vmuls": DIV_TYPES, "vmaxs": ARITH64_TYPES,
+_SOURCE_OF_64_BIT = {m: f"; Reg::{name} (its 64-bit integer types: several instructions on the hardware)"
+                     for m, name in (("vadd", "Add"), ("vsub", "Sub"), ("vmul", "Mul"), ("vmax", "Max"),
+                                     ("vmin", "Min"), ("vadds", "Adds"), ("vmuls", "Muls"), ("vmaxs", "Maxs"),
+                                     ("vmins", "Mins"), ("vabs", "Abs"), ("vneg", "Neg"), ("vrelu", "Relu"),
+                                     ("vabssub", "AbsSub"), ("vand", "And"), ("vor", "Or"), ("vxor", "Xor"),
+                                     ("vnot", "Not"))}
+_SCALAR_FORM_TYPES = {"vadds": ARITH64_TYPES, "vmuls": DIV_TYPES + INT64_TYPES, "vmaxs": ARITH64_TYPES,
                       "vmins": tuple(t for t in ARITH64_TYPES if t.name != "bf16")}     # the pages differ here
 _FTZ = "subnormal inputs and results flushed to zero of the same sign (the pages' default)"
 _ONE_ULP = "The hardware is within 1 ulp (the precision appendix) by an algorithm that is not public"
 _UNARY_OPS = {   # mnemonic: (summary, types)
-    "vabs": ("|vA| (integers wrap: |min| = min; floats clear the sign bit, NaN bits kept)", SIGNED_FLOAT_TYPES),
-    "vneg": ("-vA (integers wrap: -min = min; floats flip the sign bit, NaN bits kept)", SIGNED_FLOAT_TYPES),
+    "vabs": ("|vA| (integers wrap: |min| = min; floats clear the sign bit, NaN bits kept)", SIGNED_FLOAT_64_TYPES),
+    "vneg": ("-vA (integers wrap: -min = min; floats flip the sign bit, NaN bits kept)", SIGNED_FLOAT_64_TYPES),
     "vexp": ("e^vA: libm exp in double, rounded once to T; " + _FTZ + ". " + _ONE_ULP, HALF_FLOAT_TYPES),
     "vsqrt": ("sqrt(vA), correctly rounded (negative -> the hardware NaN, sqrt(-0) = -0); " + _FTZ + ". "
               + _ONE_ULP, HALF_FLOAT_TYPES),
@@ -543,11 +547,11 @@ INSNS: tuple[InsnSpec, ...] = (
              "integer x/0 result is undocumented. " + _ONE_ULP + " (floats)",
              page("vdiv"), types=_single(DIV_TYPES), sub="div", mask=_LANE_MASK),
     *(InsnSpec(m, "", "vD.T, vA.T, pM", "vunary", f"active lanes: vD = {s}; inactive lanes 0",
-               page(m), types=_single(types), sub=m[1:], mask=_LANE_MASK)
+               page(m) + _SOURCE_OF_64_BIT.get(m, ""), types=_single(types), sub=m[1:], mask=_LANE_MASK)
       for m, (s, types) in _UNARY_OPS.items()),
     *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vlogic", f"active lanes: vD = vA {op} vB, bit by bit; inactive lanes 0",
-               f"asc_{m[1:]} (the mask-register form is p{m[1:]})",
-               types=_single(types), sub=m[1:], mask=_LANE_MASK)
+               f"asc_{m[1:]} (the mask-register form is p{m[1:]})" + _SOURCE_OF_64_BIT[m],
+               types=_single(types + INT64_TYPES), sub=m[1:], mask=_LANE_MASK)
       for m, op, types in (("vand", "&", LOGIC_TYPES), ("vor", "|", OR_TYPES), ("vxor", "^", XOR_TYPES))),
     # --- conversions (the C API's data-type-conversion pages; Reg::Cast table 7) ---
     *(InsnSpec("vcvt" + ("." + mode if mode else ""), "", _CONVERT_SYNTAX, "vcvt",
@@ -580,7 +584,8 @@ INSNS: tuple[InsnSpec, ...] = (
                mask=MaskUse("pM", "T", "zero-bits"))
       for c, op in _COMPARISONS.items()),
     InsnSpec("vnot", "", "vD.T, vA.T, pM", "vnot", "active lanes: vD = ~vA, bit by bit; inactive lanes 0",
-             "asc_not (the mask-register form is pnot)", types=_single(NOT_TYPES),
+             "asc_not (the mask-register form is pnot)" + _SOURCE_OF_64_BIT["vnot"],
+             types=_single(NOT_TYPES + INT64_TYPES),
              mask=_LANE_MASK),
     *(InsnSpec(m, "", "vD.T, vA.T, vB.U, pM", "vshift", f"active lanes: vD = vA {op} vB (the amount in U, "
                f"T's width signed); {rule}; inactive lanes 0", f"asc_{page}; Reg::{_REG_SHIFT[m]} (int64_t, uint64_t)",
@@ -664,13 +669,15 @@ INSNS: tuple[InsnSpec, ...] = (
              "asc_deintlv (asc_deintlv_bW)", types=_single(MASK_WIDTHS)),
     InsnSpec("vrelu", "", "vD.T, vA.T, pM", "vunary",
              "active lanes: vD = max(vA, +0) (-0 -> +0, NaN -> the hardware NaN); inactive lanes 0",
-             page("vrelu"), types=_single(dtypes.named("f16", "s32", "f32")), sub="relu", mask=_LANE_MASK),
+             page("vrelu") + _SOURCE_OF_64_BIT["vrelu"], types=_single(dtypes.named("f16", "s32", "f32", "s64")),
+             sub="relu", mask=_LANE_MASK),
     InsnSpec("vprelu", "", "vD.T, vA.T, vB.T, pM", "vcompound",
              "active lanes: vD = vA where its sign bit is clear (+0 and a positive NaN included, as table 10 of "
              "the boundary-values appendix shows), else vA * vB rounded once; inactive lanes 0", page("vprelu"), types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
     InsnSpec("vabssub", "", "vD.T, vA.T, vB.T, pM", "vcompound",
-             "active lanes: vD = |vA - vB|, the difference rounded once (the precision appendix: Abs(Sub)); "
-             "inactive lanes 0", "asc_abs_sub", types=_single(HALF_FLOAT_TYPES),
+             "active lanes: vD = |vA - vB|, the difference rounded once (the precision appendix: Abs(Sub); s64: "
+             "the difference wraps at 64 bits, |min| = min); inactive lanes 0",
+             "asc_abs_sub" + _SOURCE_OF_64_BIT["vabssub"], types=_single(HALF_FLOAT_TYPES + dtypes.named("s64")),
              sub="abssub", mask=_LANE_MASK),
     InsnSpec("vleakyrelu", "", "vD.T, vA.T, X.T, pM", "vcompound_x",
              "active lanes: vD = vA where its sign bit is clear (as table 24 of the boundary-values appendix shows), else vA * X rounded "
