@@ -1,8 +1,13 @@
 """The table is the single source: it must be consistent (tests/test_regen.py checks that everything
 derived from it is current)."""
+import re
+from pathlib import Path
+
 from ascasm.isa import BY_OPCODE, INSNS, OPCODES, ROW_WIDTH, Kind, table
 from ascasm.ref.executor import FAMILIES
 from ascasm.vm import compiled_engine
+
+ENGINE = Path(table.__file__).resolve().parent.parent / "_engine"
 
 
 def test_opcodes_and_forms_are_unique():
@@ -14,6 +19,35 @@ def test_opcodes_and_forms_are_unique():
 
 def test_every_family_has_a_reference_function():
     assert {s.family for s in INSNS} == set(FAMILIES)
+
+
+def test_the_declared_families_are_exactly_the_rows_families():
+    assert set(table.FAMILIES) == {s.family for s in INSNS}
+    assert all(name == family.name for name, family in table.FAMILIES.items())
+
+
+def test_every_family_has_its_kernel_in_its_declared_module():
+    """k_<family> is defined in the kernel module the table declares (a post-update family's kernel is
+    generated from its base family's, so the base's must be there)."""
+    for spec in INSNS:
+        base = table.post_update_base(spec) if spec.post is not None else spec
+        source = (ENGINE / f"{table.FAMILIES[spec.family].kernels}.pyx").read_text()
+        assert re.search(rf"^cdef (inline )?int k_{base.family}\(", source, re.MULTILINE), spec.family
+
+
+def test_a_familys_axes_are_known_and_fit_its_rows():
+    for spec in INSNS:
+        axes = table.FAMILIES[spec.family].axes
+        assert set(axes) <= {"T", "U", "TW", "UW", "sub", "src"}, spec.family
+        assert ("sub" in axes) <= bool(spec.sub), spec.text
+        assert all(spec.type_slots > (axis[0] == "U") for axis in axes if axis[0] in "TU"), spec.text
+
+
+def test_opcodes_follow_the_names_not_the_row_order():
+    """The bytecode is never stored, so opcodes may follow any rule: the sorted names, which leaves a
+    row free to move beside its relatives."""
+    assert [name for name, _number in sorted(OPCODES.items(), key=lambda item: item[1])] == sorted(OPCODES)
+    assert sorted(OPCODES.values()) == list(range(1, len(INSNS) + 1))
 
 
 def test_engine_handles_exactly_the_table_opcodes():
@@ -46,15 +80,22 @@ def test_memory_and_mask_facts_are_given_exactly_where_the_operands_are():
             assert spec.mask.operand in names, spec.text
 
 
-def test_a_family_has_one_syntax_and_its_rows_differ_in_the_sub_operation():
-    """The engine decodes a family's operands by name from one layout, and tells its rows apart by the
-    sub-operation alone."""
+def test_a_familys_rows_differ_in_the_sub_operation_or_the_operand_source():
+    """The engine decodes a family's operands by name, and tells its rows apart by the sub-operation and
+    the source of the second operand (vB or the scalar X: the scalar-operand forms share their family's
+    kernel). So a family has at most two syntaxes, differing only in that operand."""
     families = {}
     for spec in INSNS:
         families.setdefault(spec.family, []).append(spec)
     for family, specs in families.items():
-        assert len({s.syntax for s in specs}) == 1, family
-        assert len({s.sub for s in specs}) == len(specs), family
+        syntaxes = {s.syntax for s in specs}
+        assert len({(s.sub, s.syntax) for s in specs}) == len(specs), family
+        assert len(syntaxes) <= 2, family
+        if len(syntaxes) == 2:
+            vector_form, scalar_form = (syntax.split(", ") for syntax in sorted(syntaxes, key=lambda s: "X" in s))
+            differ = [(v, x) for v, x in zip(vector_form, scalar_form) if v != x]
+            assert len(vector_form) == len(scalar_form) and len(differ) == 1, family
+            assert differ[0][0].startswith("vB.") and differ[0][1] in ("X", "X.T"), family
 
 
 def test_a_row_states_its_mask_once():

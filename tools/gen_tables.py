@@ -3,7 +3,7 @@ its decode layer (ascasm/_engine/isa.pxi: lane and sub-operation tags, the fused
 kernel, a struct of named operand fields per family; ascasm/_engine/dispatch.pxi: row decoding and the
 KERNELS table; per kernel module X, dispatch_X.pxi: a function per specialised kernel of its families,
 and X.pxd; kernel_rows.py: the loader's data, which kernel runs each row form) and docs/isa.md. A
-family's kernels go to the module whose source defines its k_<family>.
+family's kernels go to the kernel module its declaration in the table names (table.FAMILIES).
 
     python tools/gen_tables.py          rewrite them
     python tools/gen_tables.py --check  exit 1 if any is stale (run by the tests)
@@ -65,12 +65,17 @@ def family_rows() -> dict:
     return rows
 
 
+def kernel_key(spec, types: tuple) -> tuple[str, tuple]:
+    """(family, the C type of each of its axes) of a row form: the specialised kernel that runs it."""
+    return spec.family, tuple(families.axis_value(axis, spec, types) for axis in table.FAMILIES[spec.family].axes)
+
+
 def specialisations() -> list[tuple[str, tuple]]:
     """Every (family, axis values) specialisation the table's rows use, in table order."""
     seen = []
     for spec in table.INSNS:
         for combo in spec.types or [()]:
-            key = (spec.family, tuple(families.axis_value(axis, spec, combo) for axis in families.AXES[spec.family]))
+            key = kernel_key(spec, combo)
             if key not in seen:
                 seen.append(key)
     return seen
@@ -98,7 +103,7 @@ def kernel_of_rows() -> list[tuple[int, int, int, int]]:
     out = []
     for spec in table.INSNS:
         for combo in spec.types or [()]:
-            key = (spec.family, tuple(families.axis_value(axis, spec, combo) for axis in families.AXES[spec.family]))
+            key = kernel_key(spec, combo)
             codes = [t.code for t in combo] + [0] * (2 - len(combo))
             out.append((table.opcode(spec), codes[0], codes[1], ids[key]))
     return out
@@ -115,26 +120,39 @@ _FIELD_TYPES = {Kind.VREG: "int32_t", Kind.PREG: "int32_t", Kind.AREG: "int32_t"
                 Kind.SAT: "int32_t", Kind.PART: "int32_t"}
 
 
+def family_fields(specs) -> list:
+    """(position, operand) of each operand of a family's rows, by field name, each once: the fields of
+    its Args_<family> struct. A family's rows differ at most in an operand's source (a vector register or
+    the scalar X: the `src` axis), so a name sits at the same position in each syntax."""
+    fields = {}
+    for spec in specs:
+        for position, op in enumerate(spec.operands):
+            known = fields.setdefault(field_name(op), (position, op))
+            if known[0] != position or _FIELD_TYPES[known[1].kind] != _FIELD_TYPES[op.kind]:
+                raise SystemExit(f"family {spec.family}: operand {op.name} of {spec.text} differs from its relatives")
+    return sorted(fields.values(), key=lambda item: item[0])
+
+
 def isa_pxi() -> str:
     rows = family_rows()
-    out = [f"# {HEADER}", "# The engine's decode layer: lane and sub-operation tags, the family numbers, and",
-           "# a struct of named operand fields per family (one syntax per family).", ""]
+    out = [f"# {HEADER}", "# The engine's decode layer: lane, sub-operation and operand-source tags, the family numbers,",
+           "# and a struct of named operand fields per family.", ""]
     for tag in families.FLOAT_TAGS:
         width = next(t.width for t in dtypes.TYPES if families.LANE_TYPES.get(t.name) == tag)
         out += [f"ctypedef struct {tag}:", f"    {families.bits_type(width)} bits", ""]
     subs = sorted({spec.sub for spec in table.INSNS if spec.sub})
-    for sub in subs:
-        out += [f"ctypedef struct Op_{sub}:", "    char unused", ""]
+    for tag in [f"Op_{sub}" for sub in subs] + list(families.SOURCES.values()):
+        out += [f"ctypedef struct {tag}:", "    char unused", ""]
     out += ["cdef enum Family:"] + [f"    FAM_{name.upper()} = {n}" for n, name in enumerate(rows, start=1)] + [""]
     for family, specs in rows.items():
-        spec = specs[0]
-        out += [f"cdef struct Args_{family}:    # {spec.syntax or '(no operands)'}"]
-        out += [f"    {_FIELD_TYPES[op.kind]} {field_name(op)}" for op in spec.operands] or ["    char unused"]
+        syntaxes = " | ".join(dict.fromkeys(spec.syntax or "(no operands)" for spec in specs))
+        out += [f"cdef struct Args_{family}:    # {syntaxes}"]
+        out += [f"    {_FIELD_TYPES[op.kind]} {field_name(op)}" for _k, op in family_fields(specs)] or ["    char unused"]
         out += [""]
     out += ["cdef union Args:"] + [f"    Args_{family} {family}" for family in rows] + [""]
     out += ["# the position of each operand in its family's syntax (the trace names registers by it)", "cdef enum:"]
     out += [f"    POS_{family}_{field_name(op)} = {k}" for family, specs in rows.items()
-            for k, op in enumerate(specs[0].operands)] + [""]
+            for k, op in family_fields(specs)] + [""]
     return "\n".join(out)
 
 
@@ -143,31 +161,32 @@ KERNEL_DEFINITION = re.compile(r"^cdef (?:inline )?int k_(\w+)\(", re.MULTILINE)
 
 
 def kernel_modules() -> dict:
-    """{module: [family, ...]}: each kernel module of the engine (ascasm/_engine/*.pyx but core.pyx) with
-    the families whose kernel k_<family> it defines; a post-update family goes with its base family."""
-    defined = {}
-    for source in sorted(ENGINE.glob("*.pyx")):
-        if source.stem != "core":
-            for family in KERNEL_DEFINITION.findall(source.read_text()):
-                defined[family] = source.stem
-    modules = {module: [] for module in sorted(set(defined.values()))}
+    """{module: [family, ...]}: each kernel module of the engine with its families (table.FAMILIES), in
+    table order. Each family's kernel k_<family> must be defined there, or be a post-update family's
+    (generated here from its base family's)."""
+    defined = {source.stem: set(KERNEL_DEFINITION.findall(source.read_text())) for source in ENGINE.glob("*.pyx")}
+    modules = {}
     for family, specs in family_rows().items():
+        module = table.FAMILIES[family].kernels
         base = family if specs[0].post is None else table.post_update_base(specs[0]).family
-        if base not in defined:
-            raise SystemExit(f"no kernel module defines k_{base} (family {family})")
-        modules[defined[base]].append(family)
-    return modules
+        if base not in defined.get(module, ()):
+            raise SystemExit(f"ascasm/_engine/{module}.pyx does not define k_{base} (family {family}: ascasm/isa/table.py)")
+        modules.setdefault(module, []).append(family)
+    return dict(sorted(modules.items()))
 
 
 def dispatch_pxi() -> str:
     """core.pyx's part: decoding a row's operands, and the KERNELS table each kernel module fills."""
-    rows = family_rows()
     out = [f"# {HEADER}", "", "cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:",
            "    \"\"\"The operand slots of a bytecode row (docs/bytecode.md) as the named fields of its family.\"\"\"",
-           "    cdef int32_t family = ins.family"]
+           "    cdef int64_t opcode = row[0]"]
+    layouts = {}                    # (family, syntax) -> its rows: one decoding each
+    for spec in table.INSNS:
+        layouts.setdefault((spec.family, spec.syntax), []).append(spec)
     keyword = "if"
-    for family, specs in rows.items():
-        out.append(f"    {keyword} family == FAM_{family.upper()}:")
+    for (family, _syntax), specs in layouts.items():
+        opcodes = ", ".join(spec.opname for spec in specs)
+        out.append(f"    {keyword} opcode in ({opcodes},):")
         keyword = "elif"
         slot, body = table.ROW_HEADER, []
         for op in specs[0].operands:
@@ -213,7 +232,7 @@ def dispatch_module_pxi(module: str) -> str:
                  "    if status:", "        m.status = status", "        return NULL"]
         if family in memory:
             body += ["    if m.hazard:", "        record_hazard(m)"]
-        body += ["    return m.next" if family in families.BRANCHING else "    return ins + 1"]
+        body += ["    return m.next" if table.FAMILIES[family].branches else "    return ins + 1"]
         out += [""] + body
     out += ["", "", "cdef void fill_kernels(KernelFn* table) noexcept:"]
     out += [f"    table[{number}] = kernel_{number}" for number in range(len(keys))] + [""]
@@ -226,7 +245,7 @@ def module_pxd(module: str) -> str:
     rows = family_rows()
     out = [f"# {HEADER}", "from ascasm._engine.machine cimport *", ""]
     for family in kernel_modules()[module]:
-        for axis in families.AXES[family]:
+        for axis in table.FAMILIES[family].axes:
             values = []
             for spec in rows[family]:
                 for combo in spec.types or [()]:
@@ -264,7 +283,7 @@ def post_update_kernels(rows: dict) -> list[str]:
             continue
         base = table.post_update_base(spec)
         assert spec.syntax == table.post_update_syntax(base), spec.text
-        axes = families.AXES[family]
+        axes = table.FAMILIES[family].axes
         tags = "".join(f", {family}_{axis}* tag{k}" for k, axis in enumerate(axes))
         passed = "".join(f", tag{k}" for k in range(len(axes)))
         scale = "ins.tw" if spec.post == "T" else str(spec.post)

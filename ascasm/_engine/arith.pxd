@@ -26,24 +26,17 @@ ctypedef fused vbinary_sub:
     Op_max_merge
     Op_min_merge
 
-ctypedef fused vbinary_x_T:
-    int8_t
-    uint8_t
-    int16_t
-    uint16_t
-    F16
-    BF16
+ctypedef fused vbinary_src:
+    Src_vector
+    Src_scalar
+
+ctypedef fused vmull_T:
     int32_t
     uint32_t
-    float
-    int64_t
-    uint64_t
 
-ctypedef fused vbinary_x_sub:
+ctypedef fused vcarry_sub:
     Op_add
-    Op_mul
-    Op_max
-    Op_min
+    Op_sub
 
 ctypedef fused vunary_T:
     int8_t
@@ -62,6 +55,31 @@ ctypedef fused vunary_sub:
     Op_sqrt_nftz
     Op_ln
     Op_relu
+
+ctypedef fused vcompound_T:
+    F16
+    float
+    int64_t
+
+ctypedef fused vcompound_sub:
+    Op_prelu
+    Op_abssub
+
+ctypedef fused vcompound_src:
+    Src_vector
+    Src_scalar
+
+ctypedef fused vfma_T:
+    F16
+    float
+
+ctypedef fused vfma_sub:
+    Op_madd
+    Op_axpy
+
+ctypedef fused vfma_src:
+    Src_vector
+    Src_scalar
 
 ctypedef fused vlogic_TW:
     uint8_t
@@ -94,50 +112,8 @@ ctypedef fused vshift_sub:
     Op_shl
     Op_shr
 
-ctypedef fused vshift_x_T:
-    int8_t
-    uint8_t
-    int16_t
-    uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t
-
-ctypedef fused vshift_x_sub:
-    Op_shl
-    Op_shr
-
-ctypedef fused vfma_T:
-    F16
-    float
-
-ctypedef fused vfma_x_T:
-    F16
-    float
-
-ctypedef fused vcompound_T:
-    F16
-    float
-    int64_t
-
-ctypedef fused vcompound_sub:
-    Op_prelu
-    Op_abssub
-
-ctypedef fused vcompound_x_T:
-    F16
-    float
-
-ctypedef fused vcompound_x_sub:
-    Op_prelu
-
-ctypedef fused vmull_T:
-    int32_t
-    uint32_t
-
-ctypedef fused vcarry_sub:
-    Op_add
-    Op_sub
+ctypedef fused vshift_src:
+    Src_vector
+    Src_scalar
 
 cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k

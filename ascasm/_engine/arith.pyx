@@ -24,10 +24,13 @@ cdef inline Lane binary_op(Lane x, Lane y, bint is_add, bint is_sub, bint is_mul
 
 
 # vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  -- inactive lanes 0; vadd.merge|vmax.merge|vmin.merge
-# (the `_merge` sub-operations: appendix merge-mode.md table 2) leave inactive lanes as vD held them
-cdef inline int k_vbinary(Machine* m, const Ins* ins, const Args_vbinary* a, vbinary_T* t, vbinary_sub* op) noexcept nogil:
+# (the `_merge` sub-operations: appendix merge-mode.md table 2) leave inactive lanes as vD held them;
+# vadds|vmuls|vmaxs|vmins vD.T, vA.T, X.T, pM  -- X in every lane (the `src` axis)
+cdef inline int k_vbinary(Machine* m, const Ins* ins, const Args_vbinary* a, vbinary_T* t, vbinary_sub* op,
+                          vbinary_src* src) noexcept nogil:
     cdef const vbinary_T* x = <const vbinary_T*>vreg(m, a.vA)
-    cdef const vbinary_T* y = <const vbinary_T*>vreg(m, a.vB)
+    cdef vbinary_T scalar
+    cdef const vbinary_T* y = second_operand(m, a.vB, &a.x, &scalar, src)
     cdef vbinary_T* dst = <vbinary_T*>vreg(m, a.vD)
     cdef vbinary_T zero = lane_of_bits(0, <vbinary_T*>NULL)
     cdef bint merging = vbinary_sub is Op_add_merge or vbinary_sub is Op_max_merge or vbinary_sub is Op_min_merge
@@ -37,30 +40,11 @@ cdef inline int k_vbinary(Machine* m, const Ins* ins, const Args_vbinary* a, vbi
         return status
     for i in range(VL // sizeof(vbinary_T)):
         if active(m, a.pM, i, sizeof(vbinary_T)):
-            dst[i] = binary_op(x[i], y[i], vbinary_sub is Op_add or vbinary_sub is Op_add_merge, vbinary_sub is Op_sub,
-                               vbinary_sub is Op_mul, vbinary_sub is Op_div or vbinary_sub is Op_div_nftz,
+            dst[i] = binary_op(x[i], y[at(i, src)], vbinary_sub is Op_add or vbinary_sub is Op_add_merge,
+                               vbinary_sub is Op_sub, vbinary_sub is Op_mul,
+                               vbinary_sub is Op_div or vbinary_sub is Op_div_nftz,
                                vbinary_sub is Op_max or vbinary_sub is Op_max_merge, vbinary_sub is Op_div)
         elif not merging:
-            dst[i] = zero
-    return STOP_RUNNING
-
-
-# vadds|vmuls|vmaxs|vmins vD.T, vA.T, X.T, pM  -- every lane's second operand is X; inactive lanes 0
-cdef inline int k_vbinary_x(Machine* m, const Ins* ins, const Args_vbinary_x* a, vbinary_x_T* t,
-                            vbinary_x_sub* op) noexcept nogil:
-    cdef const vbinary_x_T* x = <const vbinary_x_T*>vreg(m, a.vA)
-    cdef vbinary_x_T y = tval(&a.x, <vbinary_x_T*>NULL)
-    cdef vbinary_x_T* dst = <vbinary_x_T*>vreg(m, a.vD)
-    cdef vbinary_x_T zero = lane_of_bits(0, <vbinary_x_T*>NULL)
-    cdef int64_t i
-    cdef int status = check_mask(m, a.pM)
-    if status:
-        return status
-    for i in range(VL // sizeof(vbinary_x_T)):
-        if active(m, a.pM, i, sizeof(vbinary_x_T)):
-            dst[i] = binary_op(x[i], y, vbinary_x_sub is Op_add, False, vbinary_x_sub is Op_mul, False,
-                               vbinary_x_sub is Op_max, False)
-        else:
             dst[i] = zero
     return STOP_RUNNING
 
@@ -158,36 +142,27 @@ cdef inline int64_t signed_lane(const uint8_t* lanes, int64_t width, int64_t i) 
     return (<const int64_t*>lanes)[i]
 
 
-# vshl|vshr vD.T, vA.T, vB.U, pM  -- lane i shifted by vB[i] (U: T's width, signed); inactive lanes 0
-cdef inline int k_vshift(Machine* m, const Ins* ins, const Args_vshift* a, vshift_T* t, vshift_sub* op) noexcept nogil:
+# vshl|vshr vD.T, vA.T, vB.U, pM  -- lane i shifted by vB[i] (U: T's width, signed); inactive lanes 0;
+# vshls|vshrs vD.T, vA.T, X, pM  -- every lane shifted by X's low 16 bits, signed (the page's int16_t)
+cdef inline int k_vshift(Machine* m, const Ins* ins, const Args_vshift* a, vshift_T* t, vshift_sub* op,
+                         vshift_src* src) noexcept nogil:
     cdef const vshift_T* x = <const vshift_T*>vreg(m, a.vA)
-    cdef const uint8_t* amounts = vreg(m, a.vB)
+    cdef const uint8_t* amounts = NULL
+    cdef int64_t amount = 0
     cdef vshift_T* dst = <vshift_T*>vreg(m, a.vD)
     cdef int64_t i
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
+    if vshift_src is Src_scalar:
+        amount = <int16_t>sval(&a.x)
+    else:
+        amounts = vreg(m, a.vB)
     for i in range(VL // sizeof(vshift_T)):
         if active(m, a.pM, i, sizeof(vshift_T)):
-            dst[i] = lane_shift(x[i], signed_lane(amounts, sizeof(vshift_T), i), vshift_sub is Op_shl)
-        else:
-            dst[i] = 0
-    return STOP_RUNNING
-
-
-# vshls|vshrs vD.T, vA.T, X, pM  -- every lane shifted by X's low 16 bits, signed (the page's int16_t)
-cdef inline int k_vshift_x(Machine* m, const Ins* ins, const Args_vshift_x* a, vshift_x_T* t,
-                           vshift_x_sub* op) noexcept nogil:
-    cdef const vshift_x_T* x = <const vshift_x_T*>vreg(m, a.vA)
-    cdef vshift_x_T* dst = <vshift_x_T*>vreg(m, a.vD)
-    cdef int64_t amount = <int16_t>sval(&a.x)
-    cdef int64_t i
-    cdef int status = check_mask(m, a.pM)
-    if status:
-        return status
-    for i in range(VL // sizeof(vshift_x_T)):
-        if active(m, a.pM, i, sizeof(vshift_x_T)):
-            dst[i] = lane_shift(x[i], amount, vshift_x_sub is Op_shl)
+            if vshift_src is Src_vector:
+                amount = signed_lane(amounts, sizeof(vshift_T), i)
+            dst[i] = lane_shift(x[i], amount, vshift_sub is Op_shl)
         else:
             dst[i] = 0
     return STOP_RUNNING
@@ -212,10 +187,13 @@ cdef inline Lane lane_fma(Lane x, Lane y, Lane z) noexcept nogil:
     return lane_of_double(sum_rounded_to_odd(lane_value(x) * lane_value(y), lane_value(z)), <Lane*>NULL)
 
 
-# vmadd vD.T, vA.T, vB.T, pM  -- vD = vD * vA + vB, rounded once; inactive lanes 0
-cdef inline int k_vfma(Machine* m, const Ins* ins, const Args_vfma* a, vfma_T* t) noexcept nogil:
+# vmadd vD.T, vA.T, vB.T, pM  -- vD = vD * vA + vB; vaxpy vD.T, vA.T, X.T, pM  -- vD = vA * X + vD;
+# rounded once; inactive lanes 0
+cdef inline int k_vfma(Machine* m, const Ins* ins, const Args_vfma* a, vfma_T* t, vfma_sub* op,
+                       vfma_src* src) noexcept nogil:
     cdef const vfma_T* x = <const vfma_T*>vreg(m, a.vA)
-    cdef const vfma_T* y = <const vfma_T*>vreg(m, a.vB)
+    cdef vfma_T scalar
+    cdef const vfma_T* y = second_operand(m, a.vB, &a.x, &scalar, src)
     cdef vfma_T* dst = <vfma_T*>vreg(m, a.vD)
     cdef vfma_T zero = lane_of_bits(0, <vfma_T*>NULL)
     cdef int64_t i
@@ -223,22 +201,12 @@ cdef inline int k_vfma(Machine* m, const Ins* ins, const Args_vfma* a, vfma_T* t
     if status:
         return status
     for i in range(VL // sizeof(vfma_T)):
-        dst[i] = lane_fma(dst[i], x[i], y[i]) if active(m, a.pM, i, sizeof(vfma_T)) else zero
-    return STOP_RUNNING
-
-
-# vaxpy vD.T, vA.T, X.T, pM  -- vD = vA * X + vD, rounded once; inactive lanes 0
-cdef inline int k_vfma_x(Machine* m, const Ins* ins, const Args_vfma_x* a, vfma_x_T* t) noexcept nogil:
-    cdef const vfma_x_T* x = <const vfma_x_T*>vreg(m, a.vA)
-    cdef vfma_x_T y = tval(&a.x, <vfma_x_T*>NULL)
-    cdef vfma_x_T* dst = <vfma_x_T*>vreg(m, a.vD)
-    cdef vfma_x_T zero = lane_of_bits(0, <vfma_x_T*>NULL)
-    cdef int64_t i
-    cdef int status = check_mask(m, a.pM)
-    if status:
-        return status
-    for i in range(VL // sizeof(vfma_x_T)):
-        dst[i] = lane_fma(x[i], y, dst[i]) if active(m, a.pM, i, sizeof(vfma_x_T)) else zero
+        if not active(m, a.pM, i, sizeof(vfma_T)):
+            dst[i] = zero
+        elif vfma_sub is Op_madd:
+            dst[i] = lane_fma(dst[i], x[i], y[at(i, src)])
+        else:
+            dst[i] = lane_fma(x[i], y[at(i, src)], dst[i])
     return STOP_RUNNING
 
 
@@ -251,11 +219,13 @@ cdef inline Lane compound_op(Lane a, Lane b, bint is_prelu) noexcept nogil:
     return lane_abs(lane_sub(a, b))             # |.| of the rounded difference is exact
 
 
-# vprelu|vabssub vD.T, vA.T, vB.T, pM  -- inactive lanes 0
+# vprelu|vabssub vD.T, vA.T, vB.T, pM  -- inactive lanes 0; vleakyrelu vD.T, vA.T, X.T, pM  -- prelu with
+# X in every lane
 cdef inline int k_vcompound(Machine* m, const Ins* ins, const Args_vcompound* a, vcompound_T* t,
-                            vcompound_sub* op) noexcept nogil:
+                            vcompound_sub* op, vcompound_src* src) noexcept nogil:
     cdef const vcompound_T* x = <const vcompound_T*>vreg(m, a.vA)
-    cdef const vcompound_T* y = <const vcompound_T*>vreg(m, a.vB)
+    cdef vcompound_T scalar
+    cdef const vcompound_T* y = second_operand(m, a.vB, &a.x, &scalar, src)
     cdef vcompound_T* dst = <vcompound_T*>vreg(m, a.vD)
     cdef vcompound_T zero = lane_of_bits(0, <vcompound_T*>NULL)
     cdef int64_t i
@@ -264,25 +234,9 @@ cdef inline int k_vcompound(Machine* m, const Ins* ins, const Args_vcompound* a,
         return status
     for i in range(VL // sizeof(vcompound_T)):
         if active(m, a.pM, i, sizeof(vcompound_T)):
-            dst[i] = compound_op(x[i], y[i], vcompound_sub is Op_prelu)
+            dst[i] = compound_op(x[i], y[at(i, src)], vcompound_sub is Op_prelu)
         else:
             dst[i] = zero
-    return STOP_RUNNING
-
-
-# vleakyrelu vD.T, vA.T, X.T, pM  -- prelu with X in every lane
-cdef inline int k_vcompound_x(Machine* m, const Ins* ins, const Args_vcompound_x* a, vcompound_x_T* t,
-                              vcompound_x_sub* op) noexcept nogil:
-    cdef const vcompound_x_T* x = <const vcompound_x_T*>vreg(m, a.vA)
-    cdef vcompound_x_T y = tval(&a.x, <vcompound_x_T*>NULL)
-    cdef vcompound_x_T* dst = <vcompound_x_T*>vreg(m, a.vD)
-    cdef vcompound_x_T zero = lane_of_bits(0, <vcompound_x_T*>NULL)
-    cdef int64_t i
-    cdef int status = check_mask(m, a.pM)
-    if status:
-        return status
-    for i in range(VL // sizeof(vcompound_x_T)):
-        dst[i] = compound_op(x[i], y, True) if active(m, a.pM, i, sizeof(vcompound_x_T)) else zero
     return STOP_RUNNING
 
 

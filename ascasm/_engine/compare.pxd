@@ -22,31 +22,14 @@ ctypedef fused vcmp_sub:
     Op_gt
     Op_ge
 
+ctypedef fused vcmp_src:
+    Src_vector
+    Src_scalar
+
 ctypedef fused vsel_TW:
     uint8_t
     uint16_t
     uint32_t
     uint64_t
-
-ctypedef fused vcmp_x_T:
-    int8_t
-    uint8_t
-    int16_t
-    uint16_t
-    F16
-    BF16
-    int32_t
-    uint32_t
-    float
-    int64_t
-    uint64_t
-
-ctypedef fused vcmp_x_sub:
-    Op_eq
-    Op_ne
-    Op_lt
-    Op_le
-    Op_gt
-    Op_ge
 
 cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k

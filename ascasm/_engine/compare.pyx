@@ -40,28 +40,19 @@ cdef inline bint compare(Lane a, Lane b, bint is_eq, bint is_ne, bint is_lt, bin
         return compare_numbers(a, b, is_eq, is_ne, is_lt, is_le, is_gt)
 
 
-# vcmp.CC pD, vA.T, vB.T, pM  -- bit i*W set for active lanes where the comparison holds
-cdef inline int k_vcmp(Machine* m, const Ins* ins, const Args_vcmp* a, vcmp_T* t, vcmp_sub* op) noexcept nogil:
+# vcmp.CC pD, vA.T, vB.T, pM  -- bit i*W set for active lanes where the comparison holds;
+# vcmps.CC pD, vA.T, X.T, pM  -- against X in every lane
+cdef inline int k_vcmp(Machine* m, const Ins* ins, const Args_vcmp* a, vcmp_T* t, vcmp_sub* op,
+                       vcmp_src* src) noexcept nogil:
     cdef const vcmp_T* x = <const vcmp_T*>vreg(m, a.vA)
-    cdef const vcmp_T* y = <const vcmp_T*>vreg(m, a.vB)
+    cdef vcmp_T scalar
+    cdef const vcmp_T* y = second_operand(m, a.vB, &a.x, &scalar, src)
     cdef uint8_t verdicts[VL]
     cdef int64_t i
     for i in range(VL // sizeof(vcmp_T)):
-        set_verdict(verdicts, i, compare(x[i], y[i], vcmp_sub is Op_eq, vcmp_sub is Op_ne, vcmp_sub is Op_lt,
-                                         vcmp_sub is Op_le, vcmp_sub is Op_gt), sizeof(vcmp_T))
+        set_verdict(verdicts, i, compare(x[i], y[at(i, src)], vcmp_sub is Op_eq, vcmp_sub is Op_ne,
+                                         vcmp_sub is Op_lt, vcmp_sub is Op_le, vcmp_sub is Op_gt), sizeof(vcmp_T))
     return verdicts_into_mask(m, a.pD, a.pM, verdicts, sizeof(vcmp_T))
-
-
-# vcmps.CC pD, vA.T, X.T, pM  -- vcmp against X in every lane
-cdef inline int k_vcmp_x(Machine* m, const Ins* ins, const Args_vcmp_x* a, vcmp_x_T* t, vcmp_x_sub* op) noexcept nogil:
-    cdef const vcmp_x_T* x = <const vcmp_x_T*>vreg(m, a.vA)
-    cdef vcmp_x_T y = tval(&a.x, <vcmp_x_T*>NULL)
-    cdef uint8_t verdicts[VL]
-    cdef int64_t i
-    for i in range(VL // sizeof(vcmp_x_T)):
-        set_verdict(verdicts, i, compare(x[i], y, vcmp_x_sub is Op_eq, vcmp_x_sub is Op_ne, vcmp_x_sub is Op_lt,
-                                         vcmp_x_sub is Op_le, vcmp_x_sub is Op_gt), sizeof(vcmp_x_T))
-    return verdicts_into_mask(m, a.pD, a.pM, verdicts, sizeof(vcmp_x_T))
 
 
 # vsel vD.T, vA.T, vB.T, pM  -- raw bits of vA where active, of vB elsewhere

@@ -34,27 +34,6 @@ ctypedef fused scalar_store_TW:
     uint32_t
     uint64_t
 
-ctypedef fused cond_branch_sub:
-    Op_eq
-    Op_ne
-    Op_lt
-    Op_le
-    Op_gt
-    Op_ge
-
-ctypedef fused mask_logic_sub:
-    Op_and
-    Op_or
-    Op_xor
-
-ctypedef fused mask_pack_sub:
-    Op_lo
-    Op_hi
-
-ctypedef fused mask_unpack_sub:
-    Op_lo
-    Op_hi
-
 ctypedef fused scalar_fmov_T:
     F16
     BF16
@@ -83,5 +62,26 @@ ctypedef fused scalar_fcvt_U:
     BF16
     float
     F16
+
+ctypedef fused cond_branch_sub:
+    Op_eq
+    Op_ne
+    Op_lt
+    Op_le
+    Op_gt
+    Op_ge
+
+ctypedef fused mask_logic_sub:
+    Op_and
+    Op_or
+    Op_xor
+
+ctypedef fused mask_pack_sub:
+    Op_lo
+    Op_hi
+
+ctypedef fused mask_unpack_sub:
+    Op_lo
+    Op_hi
 
 cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k

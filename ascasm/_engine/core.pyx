@@ -263,7 +263,7 @@ cdef class Engine:
         self.m.code = self.code
         ops = rows[:, 0]
         facts = np.column_stack([_ACCESS[ops, rows[:, 1]], _WIDTH[rows[:, 1]], _WIDTH[rows[:, 2]]])
-        self._decode(rows, kernels, _FAMILY[ops], facts, partners)
+        self._decode(rows, kernels, facts, partners)
 
     cdef _bind(self):
         """Point the machine at the state's arrays, checked, unless they are the ones bound already:
@@ -300,7 +300,7 @@ cdef class Engine:
         m.ctrlreg = <uint64_t*>_pointer(arrays[18])
         self.bound = arrays
 
-    cdef void _decode(self, const int64_t[:, ::1] rows, const int64_t[::1] kernels, const int64_t[::1] family,
+    cdef void _decode(self, const int64_t[:, ::1] rows, const int64_t[::1] kernels,
                       const int64_t[:, ::1] facts, const int64_t[::1] partners):
         """facts per row: access size, alignment and slot in bytes, then the widths of types 0 and 1."""
         cdef Ins* ins
@@ -310,7 +310,6 @@ cdef class Engine:
             ins.kernel = <int32_t>kernels[r]
             ins.row = r
             ins.run = KERNELS[ins.kernel]
-            ins.family = <int32_t>family[r]
             ins.t, ins.u = <int32_t>rows[r, 1], <int32_t>rows[r, 2]
             ins.size, ins.align, ins.slot = facts[r, 0], facts[r, 1], facts[r, 2]
             ins.tw, ins.uw = <int32_t>facts[r, 3], <int32_t>facts[r, 4]

@@ -2,501 +2,501 @@
 
 cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
     """The operand slots of a bytecode row (docs/bytecode.md) as the named fields of its family."""
-    cdef int32_t family = ins.family
-    if family == FAM_SCALAR_MOV:
+    cdef int64_t opcode = row[0]
+    if opcode in (OP_MOV,):
         ins.a.scalar_mov.sD = <int32_t>row[3]
         decode_sval(m, row + 4, &ins.a.scalar_mov.x)
-    elif family == FAM_SCALAR_ALU:
+    elif opcode in (OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_REM, OP_AND, OP_OR, OP_XOR, OP_SHL, OP_SHR,):
         ins.a.scalar_alu.sD = <int32_t>row[3]
         ins.a.scalar_alu.sA = <int32_t>row[4]
         decode_sval(m, row + 5, &ins.a.scalar_alu.x)
-    elif family == FAM_SCALAR_LOAD:
+    elif opcode in (OP_LD,):
         ins.a.scalar_load.sD = <int32_t>row[3]
         decode_addr(m, row + 4, &ins.a.scalar_load.addr)
-    elif family == FAM_SCALAR_STORE:
+    elif opcode in (OP_ST,):
         decode_addr(m, row + 3, &ins.a.scalar_store.addr)
         ins.a.scalar_store.sS = <int32_t>row[7]
-    elif family == FAM_BRANCH:
+    elif opcode in (OP_FMOV,):
+        ins.a.scalar_fmov.sD = <int32_t>row[3]
+        decode_sval(m, row + 4, &ins.a.scalar_fmov.x)
+    elif opcode in (OP_FADD, OP_FSUB, OP_FMUL, OP_FDIV,):
+        ins.a.scalar_falu.sD = <int32_t>row[3]
+        ins.a.scalar_falu.sA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.scalar_falu.x)
+    elif opcode in (OP_FCVT,):
+        ins.a.scalar_fcvt.sD = <int32_t>row[3]
+        ins.a.scalar_fcvt.sA = <int32_t>row[4]
+    elif opcode in (OP_B,):
         ins.a.branch.label = <int64_t>row[3]
-    elif family == FAM_COND_BRANCH:
+    elif opcode in (OP_BEQ, OP_BNE, OP_BLT, OP_BLE, OP_BGT, OP_BGE,):
         ins.a.cond_branch.sA = <int32_t>row[3]
         decode_sval(m, row + 4, &ins.a.cond_branch.x)
         ins.a.cond_branch.label = <int64_t>row[6]
-    elif family == FAM_MEMBAR:
-        ins.a.membar.kind = <int32_t>row[3]
-    elif family == FAM_HALT:
+    elif opcode in (OP_VLOOP,):
+        decode_sval(m, row + 3, &ins.a.loop.x)
+    elif opcode in (OP_ENDLOOP,):
         pass
-    elif family == FAM_MASK_PATTERN:
+    elif opcode in (OP_MEMBAR,):
+        ins.a.membar.kind = <int32_t>row[3]
+    elif opcode in (OP_HALT,):
+        pass
+    elif opcode in (OP_MASK,):
         ins.a.mask_pattern.pD = <int32_t>row[3]
         ins.a.mask_pattern.pat = <int32_t>row[4]
-    elif family == FAM_MASK_UPDATE:
+    elif opcode in (OP_MASK_UPD,):
         ins.a.mask_update.pD = <int32_t>row[3]
         ins.a.mask_update.sN = <int32_t>row[4]
-    elif family == FAM_ITER_SET:
+    elif opcode in (OP_PCNT,):
+        ins.a.pcnt.sD = <int32_t>row[3]
+        ins.a.pcnt.pM = <int32_t>row[4]
+    elif opcode in (OP_ITER,):
         ins.a.iter_set.aD = <int32_t>row[3]
         decode_sval(m, row + 4, &ins.a.iter_set.x)
-    elif family == FAM_ITER_SCALED:
+    elif opcode in (OP_ITER_SCALED,):
         ins.a.iter_scaled.aD = <int32_t>row[3]
         ins.a.iter_scaled.sI = <int32_t>row[4]
         ins.a.iter_scaled.stride = <int64_t>row[5]
-    elif family == FAM_MASK_LOGIC:
+    elif opcode in (OP_VAG,):
+        ins.a.iter_loops.aD = <int32_t>row[3]
+        decode_sval(m, row + 4, &ins.a.iter_loops.x0)
+        decode_sval(m, row + 6, &ins.a.iter_loops.x1)
+        decode_sval(m, row + 8, &ins.a.iter_loops.x2)
+        decode_sval(m, row + 10, &ins.a.iter_loops.x3)
+    elif opcode in (OP_PAND, OP_POR, OP_PXOR,):
         ins.a.mask_logic.pD = <int32_t>row[3]
         ins.a.mask_logic.pA = <int32_t>row[4]
         ins.a.mask_logic.pB = <int32_t>row[5]
         ins.a.mask_logic.pG = <int32_t>row[6]
-    elif family == FAM_MASK_NOT:
+    elif opcode in (OP_PNOT,):
         ins.a.mask_not.pD = <int32_t>row[3]
         ins.a.mask_not.pS = <int32_t>row[4]
         ins.a.mask_not.pG = <int32_t>row[5]
-    elif family == FAM_MASK_MOVE:
-        ins.a.mask_move.pD = <int32_t>row[3]
-        ins.a.mask_move.pS = <int32_t>row[4]
-    elif family == FAM_VLD_NORM:
-        ins.a.vld_norm.vD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.vld_norm.addr)
-    elif family == FAM_VLD_BRC:
-        ins.a.vld_brc.vD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.vld_brc.addr)
-    elif family == FAM_VLD_US:
-        ins.a.vld_us.vD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.vld_us.addr)
-    elif family == FAM_VLD_DS:
-        ins.a.vld_ds.vD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.vld_ds.addr)
-    elif family == FAM_VLD_UNPK:
-        ins.a.vld_unpk.vD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.vld_unpk.addr)
-    elif family == FAM_VLD_DINTLV:
-        ins.a.vld_dintlv.vD0 = <int32_t>row[3]
-        ins.a.vld_dintlv.vD1 = <int32_t>row[4]
-        decode_addr(m, row + 5, &ins.a.vld_dintlv.addr)
-    elif family == FAM_MASK_LOAD_NORM:
-        ins.a.mask_load_norm.pD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.mask_load_norm.addr)
-    elif family == FAM_MASK_LOAD_US:
-        ins.a.mask_load_us.pD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.mask_load_us.addr)
-    elif family == FAM_MASK_LOAD_DS:
-        ins.a.mask_load_ds.pD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.mask_load_ds.addr)
-    elif family == FAM_VGAT:
-        ins.a.vgat.vD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.vgat.base)
-        ins.a.vgat.vI = <int32_t>row[8]
-        ins.a.vgat.pM = <int32_t>row[9]
-    elif family == FAM_VSTA_NORM:
-        decode_addr(m, row + 3, &ins.a.vsta_norm.addr)
-        ins.a.vsta_norm.vS = <int32_t>row[7]
-        ins.a.vsta_norm.pM = <int32_t>row[8]
-    elif family == FAM_VSTA_FIRST:
-        decode_addr(m, row + 3, &ins.a.vsta_first.addr)
-        ins.a.vsta_first.vS = <int32_t>row[7]
-    elif family == FAM_VSTA_PACK:
-        decode_addr(m, row + 3, &ins.a.vsta_pack.addr)
-        ins.a.vsta_pack.vS = <int32_t>row[7]
-        ins.a.vsta_pack.pM = <int32_t>row[8]
-    elif family == FAM_VSTA_PACKV2:
-        decode_addr(m, row + 3, &ins.a.vsta_packv2.addr)
-        ins.a.vsta_packv2.vS = <int32_t>row[7]
-        ins.a.vsta_packv2.pM = <int32_t>row[8]
-    elif family == FAM_VSTA_INTLV:
-        decode_addr(m, row + 3, &ins.a.vsta_intlv.addr)
-        ins.a.vsta_intlv.vS0 = <int32_t>row[7]
-        ins.a.vsta_intlv.vS1 = <int32_t>row[8]
-    elif family == FAM_MASK_STORE_NORM:
-        decode_addr(m, row + 3, &ins.a.mask_store_norm.addr)
-        ins.a.mask_store_norm.pS = <int32_t>row[7]
-    elif family == FAM_MASK_STORE_PACK:
-        decode_addr(m, row + 3, &ins.a.mask_store_pack.addr)
-        ins.a.mask_store_pack.pS = <int32_t>row[7]
-    elif family == FAM_VSCT:
-        decode_addr(m, row + 3, &ins.a.vsct.base)
-        ins.a.vsct.vS = <int32_t>row[7]
-        ins.a.vsct.vI = <int32_t>row[8]
-        ins.a.vsct.pM = <int32_t>row[9]
-    elif family == FAM_REDUCE_SUM:
-        ins.a.reduce_sum.vD = <int32_t>row[3]
-        ins.a.reduce_sum.vS = <int32_t>row[4]
-        ins.a.reduce_sum.pM = <int32_t>row[5]
-    elif family == FAM_REDUCE_MAXMIN:
-        ins.a.reduce_maxmin.vD = <int32_t>row[3]
-        ins.a.reduce_maxmin.vS = <int32_t>row[4]
-        ins.a.reduce_maxmin.pM = <int32_t>row[5]
-    elif family == FAM_VDUP:
-        ins.a.vdup.vD = <int32_t>row[3]
-        decode_sval(m, row + 4, &ins.a.vdup.x)
-    elif family == FAM_VDUP_MASKED:
-        ins.a.vdup_masked.vD = <int32_t>row[3]
-        decode_sval(m, row + 4, &ins.a.vdup_masked.x)
-        ins.a.vdup_masked.pM = <int32_t>row[6]
-    elif family == FAM_VCI:
-        ins.a.vci.vD = <int32_t>row[3]
-        decode_sval(m, row + 4, &ins.a.vci.x)
-    elif family == FAM_VBINARY:
-        ins.a.vbinary.vD = <int32_t>row[3]
-        ins.a.vbinary.vA = <int32_t>row[4]
-        ins.a.vbinary.vB = <int32_t>row[5]
-        ins.a.vbinary.pM = <int32_t>row[6]
-    elif family == FAM_VBINARY_X:
-        ins.a.vbinary_x.vD = <int32_t>row[3]
-        ins.a.vbinary_x.vA = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vbinary_x.x)
-        ins.a.vbinary_x.pM = <int32_t>row[7]
-    elif family == FAM_VCMP:
-        ins.a.vcmp.pD = <int32_t>row[3]
-        ins.a.vcmp.vA = <int32_t>row[4]
-        ins.a.vcmp.vB = <int32_t>row[5]
-        ins.a.vcmp.pM = <int32_t>row[6]
-    elif family == FAM_VSEL:
-        ins.a.vsel.vD = <int32_t>row[3]
-        ins.a.vsel.vA = <int32_t>row[4]
-        ins.a.vsel.vB = <int32_t>row[5]
-        ins.a.vsel.pM = <int32_t>row[6]
-    elif family == FAM_PCNT:
-        ins.a.pcnt.sD = <int32_t>row[3]
-        ins.a.pcnt.pM = <int32_t>row[4]
-    elif family == FAM_VUNARY:
-        ins.a.vunary.vD = <int32_t>row[3]
-        ins.a.vunary.vA = <int32_t>row[4]
-        ins.a.vunary.pM = <int32_t>row[5]
-    elif family == FAM_VLOGIC:
-        ins.a.vlogic.vD = <int32_t>row[3]
-        ins.a.vlogic.vA = <int32_t>row[4]
-        ins.a.vlogic.vB = <int32_t>row[5]
-        ins.a.vlogic.pM = <int32_t>row[6]
-    elif family == FAM_VCVT:
-        ins.a.vcvt.vD = <int32_t>row[3]
-        ins.a.vcvt.vS = <int32_t>row[4]
-        ins.a.vcvt.pM = <int32_t>row[5]
-        ins.a.vcvt.sat = <int32_t>row[6]
-        ins.a.vcvt.part = <int32_t>row[7]
-    elif family == FAM_VTRC:
-        ins.a.vtrc.vD = <int32_t>row[3]
-        ins.a.vtrc.vS = <int32_t>row[4]
-        ins.a.vtrc.pM = <int32_t>row[5]
-    elif family == FAM_VCMP_X:
-        ins.a.vcmp_x.pD = <int32_t>row[3]
-        ins.a.vcmp_x.vA = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vcmp_x.x)
-        ins.a.vcmp_x.pM = <int32_t>row[7]
-    elif family == FAM_VNOT:
-        ins.a.vnot.vD = <int32_t>row[3]
-        ins.a.vnot.vA = <int32_t>row[4]
-        ins.a.vnot.pM = <int32_t>row[5]
-    elif family == FAM_VSHIFT:
-        ins.a.vshift.vD = <int32_t>row[3]
-        ins.a.vshift.vA = <int32_t>row[4]
-        ins.a.vshift.vB = <int32_t>row[5]
-        ins.a.vshift.pM = <int32_t>row[6]
-    elif family == FAM_VSHIFT_X:
-        ins.a.vshift_x.vD = <int32_t>row[3]
-        ins.a.vshift_x.vA = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vshift_x.x)
-        ins.a.vshift_x.pM = <int32_t>row[7]
-    elif family == FAM_VMOV:
-        ins.a.vmov.vD = <int32_t>row[3]
-        ins.a.vmov.vA = <int32_t>row[4]
-        ins.a.vmov.pM = <int32_t>row[5]
-    elif family == FAM_VFMA:
-        ins.a.vfma.vD = <int32_t>row[3]
-        ins.a.vfma.vA = <int32_t>row[4]
-        ins.a.vfma.vB = <int32_t>row[5]
-        ins.a.vfma.pM = <int32_t>row[6]
-    elif family == FAM_VFMA_X:
-        ins.a.vfma_x.vD = <int32_t>row[3]
-        ins.a.vfma_x.vA = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vfma_x.x)
-        ins.a.vfma_x.pM = <int32_t>row[7]
-    elif family == FAM_VINTLV:
-        ins.a.vintlv.vD0 = <int32_t>row[3]
-        ins.a.vintlv.vD1 = <int32_t>row[4]
-        ins.a.vintlv.vA = <int32_t>row[5]
-        ins.a.vintlv.vB = <int32_t>row[6]
-    elif family == FAM_VDINTLV:
-        ins.a.vdintlv.vD0 = <int32_t>row[3]
-        ins.a.vdintlv.vD1 = <int32_t>row[4]
-        ins.a.vdintlv.vA = <int32_t>row[5]
-        ins.a.vdintlv.vB = <int32_t>row[6]
-    elif family == FAM_VUNPACK:
-        ins.a.vunpack.vD = <int32_t>row[3]
-        ins.a.vunpack.vA = <int32_t>row[4]
-    elif family == FAM_REDUCE_SUM_BLOCK:
-        ins.a.reduce_sum_block.vD = <int32_t>row[3]
-        ins.a.reduce_sum_block.vS = <int32_t>row[4]
-        ins.a.reduce_sum_block.pM = <int32_t>row[5]
-    elif family == FAM_REDUCE_MAXMIN_BLOCK:
-        ins.a.reduce_maxmin_block.vD = <int32_t>row[3]
-        ins.a.reduce_maxmin_block.vS = <int32_t>row[4]
-        ins.a.reduce_maxmin_block.pM = <int32_t>row[5]
-    elif family == FAM_VPACK:
-        ins.a.vpack.vD = <int32_t>row[3]
-        ins.a.vpack.vA = <int32_t>row[4]
-    elif family == FAM_MASK_PACK:
-        ins.a.mask_pack.pD = <int32_t>row[3]
-        ins.a.mask_pack.pS = <int32_t>row[4]
-    elif family == FAM_MASK_UNPACK:
-        ins.a.mask_unpack.pD = <int32_t>row[3]
-        ins.a.mask_unpack.pS = <int32_t>row[4]
-    elif family == FAM_VHIST:
-        ins.a.vhist.vD = <int32_t>row[3]
-        ins.a.vhist.vA = <int32_t>row[4]
-        ins.a.vhist.pM = <int32_t>row[5]
-    elif family == FAM_MASK_SELECT:
+    elif opcode in (OP_PSEL,):
         ins.a.mask_select.pD = <int32_t>row[3]
         ins.a.mask_select.pA = <int32_t>row[4]
         ins.a.mask_select.pB = <int32_t>row[5]
         ins.a.mask_select.pG = <int32_t>row[6]
-    elif family == FAM_MASK_INTLV:
+    elif opcode in (OP_PMOV,):
+        ins.a.mask_move.pD = <int32_t>row[3]
+        ins.a.mask_move.pS = <int32_t>row[4]
+    elif opcode in (OP_PMOV_MASKED,):
+        ins.a.mask_move_masked.pD = <int32_t>row[3]
+        ins.a.mask_move_masked.pS = <int32_t>row[4]
+        ins.a.mask_move_masked.pM = <int32_t>row[5]
+    elif opcode in (OP_MOVVP,):
+        ins.a.mask_from_vector.pD = <int32_t>row[3]
+        ins.a.mask_from_vector.vS = <int32_t>row[4]
+        ins.a.mask_from_vector.block = <int64_t>row[5]
+    elif opcode in (OP_PPACK_LO, OP_PPACK_HI,):
+        ins.a.mask_pack.pD = <int32_t>row[3]
+        ins.a.mask_pack.pS = <int32_t>row[4]
+    elif opcode in (OP_PUNPACK_LO, OP_PUNPACK_HI,):
+        ins.a.mask_unpack.pD = <int32_t>row[3]
+        ins.a.mask_unpack.pS = <int32_t>row[4]
+    elif opcode in (OP_PINTLV,):
         ins.a.mask_intlv.pD0 = <int32_t>row[3]
         ins.a.mask_intlv.pD1 = <int32_t>row[4]
         ins.a.mask_intlv.pA = <int32_t>row[5]
         ins.a.mask_intlv.pB = <int32_t>row[6]
-    elif family == FAM_MASK_DINTLV:
+    elif opcode in (OP_PDINTLV,):
         ins.a.mask_dintlv.pD0 = <int32_t>row[3]
         ins.a.mask_dintlv.pD1 = <int32_t>row[4]
         ins.a.mask_dintlv.pA = <int32_t>row[5]
         ins.a.mask_dintlv.pB = <int32_t>row[6]
-    elif family == FAM_VCOMPOUND:
-        ins.a.vcompound.vD = <int32_t>row[3]
-        ins.a.vcompound.vA = <int32_t>row[4]
-        ins.a.vcompound.vB = <int32_t>row[5]
-        ins.a.vcompound.pM = <int32_t>row[6]
-    elif family == FAM_VCOMPOUND_X:
-        ins.a.vcompound_x.vD = <int32_t>row[3]
-        ins.a.vcompound_x.vA = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vcompound_x.x)
-        ins.a.vcompound_x.pM = <int32_t>row[7]
-    elif family == FAM_VCI_DESC:
-        ins.a.vci_desc.vD = <int32_t>row[3]
-        decode_sval(m, row + 4, &ins.a.vci_desc.x)
-    elif family == FAM_VDUP_LANE:
-        ins.a.vdup_lane.vD = <int32_t>row[3]
-        ins.a.vdup_lane.vA = <int32_t>row[4]
-        ins.a.vdup_lane.pM = <int32_t>row[5]
-    elif family == FAM_VMULL:
+    elif opcode in (OP_SPRSET_MASK,):
+        ins.a.mask_spr_set.sH = <int32_t>row[3]
+        ins.a.mask_spr_set.sL = <int32_t>row[4]
+    elif opcode in (OP_MOVP,):
+        ins.a.mask_spr_read.pD = <int32_t>row[3]
+    elif opcode in (OP_VLD,):
+        ins.a.vld_norm.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_norm.addr)
+    elif opcode in (OP_VLD_PU,):
+        ins.a.vld_norm_pu.vD = <int32_t>row[3]
+        ins.a.vld_norm_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_norm_pu.x)
+    elif opcode in (OP_VLD_BRC,):
+        ins.a.vld_brc.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_brc.addr)
+    elif opcode in (OP_VLD_BRC_PU,):
+        ins.a.vld_brc_pu.vD = <int32_t>row[3]
+        ins.a.vld_brc_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_brc_pu.x)
+    elif opcode in (OP_VLD_US,):
+        ins.a.vld_us.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_us.addr)
+    elif opcode in (OP_VLD_US_PU,):
+        ins.a.vld_us_pu.vD = <int32_t>row[3]
+        ins.a.vld_us_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_us_pu.x)
+    elif opcode in (OP_VLD_DS,):
+        ins.a.vld_ds.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_ds.addr)
+    elif opcode in (OP_VLD_DS_PU,):
+        ins.a.vld_ds_pu.vD = <int32_t>row[3]
+        ins.a.vld_ds_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_ds_pu.x)
+    elif opcode in (OP_VLD_UNPK,):
+        ins.a.vld_unpk.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_unpk.addr)
+    elif opcode in (OP_VLD_UNPK_PU,):
+        ins.a.vld_unpk_pu.vD = <int32_t>row[3]
+        ins.a.vld_unpk_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_unpk_pu.x)
+    elif opcode in (OP_VLD_DINTLV,):
+        ins.a.vld_dintlv.vD0 = <int32_t>row[3]
+        ins.a.vld_dintlv.vD1 = <int32_t>row[4]
+        decode_addr(m, row + 5, &ins.a.vld_dintlv.addr)
+    elif opcode in (OP_VLD_DINTLV_PU,):
+        ins.a.vld_dintlv_pu.vD0 = <int32_t>row[3]
+        ins.a.vld_dintlv_pu.vD1 = <int32_t>row[4]
+        ins.a.vld_dintlv_pu.sb = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vld_dintlv_pu.x)
+    elif opcode in (OP_VLD_BLK,):
+        ins.a.vld_blk.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_blk.addr)
+    elif opcode in (OP_VLD_BLK_PU,):
+        ins.a.vld_blk_pu.vD = <int32_t>row[3]
+        ins.a.vld_blk_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_blk_pu.x)
+    elif opcode in (OP_VLD_E2B,):
+        ins.a.vld_e2b.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_e2b.addr)
+    elif opcode in (OP_VLD_E2B_PU,):
+        ins.a.vld_e2b_pu.vD = <int32_t>row[3]
+        ins.a.vld_e2b_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_e2b_pu.x)
+    elif opcode in (OP_VLD_UNPK4,):
+        ins.a.vld_unpk4.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_unpk4.addr)
+    elif opcode in (OP_VLD_UNPK4_PU,):
+        ins.a.vld_unpk4_pu.vD = <int32_t>row[3]
+        ins.a.vld_unpk4_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_unpk4_pu.x)
+    elif opcode in (OP_VLD_BS,):
+        ins.a.vld_bs.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_bs.addr)
+        decode_sval(m, row + 8, &ins.a.vld_bs.x0)
+        ins.a.vld_bs.pM = <int32_t>row[10]
+    elif opcode in (OP_VLD_BS_PU,):
+        ins.a.vld_bs_pu.vD = <int32_t>row[3]
+        ins.a.vld_bs_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_bs_pu.x0)
+        ins.a.vld_bs_pu.pM = <int32_t>row[7]
+        decode_sval(m, row + 8, &ins.a.vld_bs_pu.x)
+    elif opcode in (OP_VLD_MASK,):
+        ins.a.mask_load_norm.pD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.mask_load_norm.addr)
+    elif opcode in (OP_VLD_PU_MASK,):
+        ins.a.mask_load_norm_pu.pD = <int32_t>row[3]
+        ins.a.mask_load_norm_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_load_norm_pu.x)
+    elif opcode in (OP_VLD_US_MASK,):
+        ins.a.mask_load_us.pD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.mask_load_us.addr)
+    elif opcode in (OP_VLD_US_PU_MASK,):
+        ins.a.mask_load_us_pu.pD = <int32_t>row[3]
+        ins.a.mask_load_us_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_load_us_pu.x)
+    elif opcode in (OP_VLD_DS_MASK,):
+        ins.a.mask_load_ds.pD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.mask_load_ds.addr)
+    elif opcode in (OP_VLD_DS_PU_MASK,):
+        ins.a.mask_load_ds_pu.pD = <int32_t>row[3]
+        ins.a.mask_load_ds_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_load_ds_pu.x)
+    elif opcode in (OP_VGAT,):
+        ins.a.vgat.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vgat.base)
+        ins.a.vgat.vI = <int32_t>row[8]
+        ins.a.vgat.pM = <int32_t>row[9]
+    elif opcode in (OP_VGATB,):
+        ins.a.vgatb.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vgatb.base)
+        ins.a.vgatb.vI = <int32_t>row[8]
+        ins.a.vgatb.pM = <int32_t>row[9]
+    elif opcode in (OP_VLDU,):
+        ins.a.vldu.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vldu.addr)
+    elif opcode in (OP_VLDAS,):
+        ins.a.vldas.qL = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vldas.addr)
+    elif opcode in (OP_VLDUS,):
+        ins.a.vldus.vD = <int32_t>row[3]
+        ins.a.vldus.qL = <int32_t>row[4]
+        decode_addr(m, row + 5, &ins.a.vldus.addr)
+    elif opcode in (OP_VLDUS_PU,):
+        ins.a.vldus_post.vD = <int32_t>row[3]
+        ins.a.vldus_post.qL = <int32_t>row[4]
+        ins.a.vldus_post.sb = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vldus_post.x)
+    elif opcode in (OP_VSTA,):
+        decode_addr(m, row + 3, &ins.a.vsta_norm.addr)
+        ins.a.vsta_norm.vS = <int32_t>row[7]
+        ins.a.vsta_norm.pM = <int32_t>row[8]
+    elif opcode in (OP_VSTA_PU,):
+        ins.a.vsta_norm_pu.sb = <int32_t>row[3]
+        ins.a.vsta_norm_pu.vS = <int32_t>row[4]
+        ins.a.vsta_norm_pu.pM = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vsta_norm_pu.x)
+    elif opcode in (OP_VSTA_1ST,):
+        decode_addr(m, row + 3, &ins.a.vsta_first.addr)
+        ins.a.vsta_first.vS = <int32_t>row[7]
+    elif opcode in (OP_VSTA_1ST_PU,):
+        ins.a.vsta_first_pu.sb = <int32_t>row[3]
+        ins.a.vsta_first_pu.vS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vsta_first_pu.x)
+    elif opcode in (OP_VSTA_PACK,):
+        decode_addr(m, row + 3, &ins.a.vsta_pack.addr)
+        ins.a.vsta_pack.vS = <int32_t>row[7]
+        ins.a.vsta_pack.pM = <int32_t>row[8]
+    elif opcode in (OP_VSTA_PACK_PU,):
+        ins.a.vsta_pack_pu.sb = <int32_t>row[3]
+        ins.a.vsta_pack_pu.vS = <int32_t>row[4]
+        ins.a.vsta_pack_pu.pM = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vsta_pack_pu.x)
+    elif opcode in (OP_VSTA_PACKV2,):
+        decode_addr(m, row + 3, &ins.a.vsta_packv2.addr)
+        ins.a.vsta_packv2.vS = <int32_t>row[7]
+        ins.a.vsta_packv2.pM = <int32_t>row[8]
+    elif opcode in (OP_VSTA_PACKV2_PU,):
+        ins.a.vsta_packv2_pu.sb = <int32_t>row[3]
+        ins.a.vsta_packv2_pu.vS = <int32_t>row[4]
+        ins.a.vsta_packv2_pu.pM = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vsta_packv2_pu.x)
+    elif opcode in (OP_VSTA_INTLV,):
+        decode_addr(m, row + 3, &ins.a.vsta_intlv.addr)
+        ins.a.vsta_intlv.vS0 = <int32_t>row[7]
+        ins.a.vsta_intlv.vS1 = <int32_t>row[8]
+    elif opcode in (OP_VSTA_BS,):
+        decode_addr(m, row + 3, &ins.a.vsta_bs.addr)
+        ins.a.vsta_bs.vS = <int32_t>row[7]
+        decode_sval(m, row + 8, &ins.a.vsta_bs.x0)
+        ins.a.vsta_bs.pM = <int32_t>row[10]
+    elif opcode in (OP_VSTA_BS_PU,):
+        ins.a.vsta_bs_pu.sb = <int32_t>row[3]
+        ins.a.vsta_bs_pu.vS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vsta_bs_pu.x0)
+        ins.a.vsta_bs_pu.pM = <int32_t>row[7]
+        decode_sval(m, row + 8, &ins.a.vsta_bs_pu.x)
+    elif opcode in (OP_VSTA_MASK,):
+        decode_addr(m, row + 3, &ins.a.mask_store_norm.addr)
+        ins.a.mask_store_norm.pS = <int32_t>row[7]
+    elif opcode in (OP_VSTA_PU_MASK,):
+        ins.a.mask_store_norm_pu.sb = <int32_t>row[3]
+        ins.a.mask_store_norm_pu.pS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_store_norm_pu.x)
+    elif opcode in (OP_VSTA_PACK_MASK,):
+        decode_addr(m, row + 3, &ins.a.mask_store_pack.addr)
+        ins.a.mask_store_pack.pS = <int32_t>row[7]
+    elif opcode in (OP_VSTA_PACK_PU_MASK,):
+        ins.a.mask_store_pack_pu.sb = <int32_t>row[3]
+        ins.a.mask_store_pack_pu.pS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.mask_store_pack_pu.x)
+    elif opcode in (OP_VSCT,):
+        decode_addr(m, row + 3, &ins.a.vsct.base)
+        ins.a.vsct.vS = <int32_t>row[7]
+        ins.a.vsct.vI = <int32_t>row[8]
+        ins.a.vsct.pM = <int32_t>row[9]
+    elif opcode in (OP_VSTU,):
+        decode_addr(m, row + 3, &ins.a.vstu.addr)
+        ins.a.vstu.vS = <int32_t>row[7]
+    elif opcode in (OP_VSTU_COUNT,):
+        decode_addr(m, row + 3, &ins.a.vstu_count.addr)
+        ins.a.vstu_count.vS = <int32_t>row[7]
+        decode_sval(m, row + 8, &ins.a.vstu_count.x)
+    elif opcode in (OP_VSTUS,):
+        decode_addr(m, row + 3, &ins.a.vstus.addr)
+        ins.a.vstus.uS = <int32_t>row[7]
+        ins.a.vstus.vS = <int32_t>row[8]
+        decode_sval(m, row + 9, &ins.a.vstus.x)
+    elif opcode in (OP_VSTUS_PU,):
+        ins.a.vstus_pu.sb = <int32_t>row[3]
+        ins.a.vstus_pu.uS = <int32_t>row[4]
+        ins.a.vstus_pu.vS = <int32_t>row[5]
+        decode_sval(m, row + 6, &ins.a.vstus_pu.x)
+    elif opcode in (OP_VSTUR,):
+        decode_addr(m, row + 3, &ins.a.vstur.base)
+        ins.a.vstur.uS = <int32_t>row[7]
+        ins.a.vstur.vS = <int32_t>row[8]
+    elif opcode in (OP_VSTAS, OP_VSTAR,):
+        decode_addr(m, row + 3, &ins.a.vstas.addr)
+        ins.a.vstas.uS = <int32_t>row[7]
+    elif opcode in (OP_VSTAS_PU,):
+        ins.a.vstas_post.sb = <int32_t>row[3]
+        ins.a.vstas_post.uS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vstas_post.x)
+    elif opcode in (OP_VADD, OP_VSUB, OP_VMUL, OP_VMAX, OP_VMIN, OP_VDIV, OP_VDIV_NFTZ, OP_VADD_MERGE, OP_VMAX_MERGE, OP_VMIN_MERGE,):
+        ins.a.vbinary.vD = <int32_t>row[3]
+        ins.a.vbinary.vA = <int32_t>row[4]
+        ins.a.vbinary.vB = <int32_t>row[5]
+        ins.a.vbinary.pM = <int32_t>row[6]
+    elif opcode in (OP_VADDS, OP_VMULS, OP_VMAXS, OP_VMINS,):
+        ins.a.vbinary.vD = <int32_t>row[3]
+        ins.a.vbinary.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vbinary.x)
+        ins.a.vbinary.pM = <int32_t>row[7]
+    elif opcode in (OP_VMULL,):
         ins.a.vmull.vD0 = <int32_t>row[3]
         ins.a.vmull.vD1 = <int32_t>row[4]
         ins.a.vmull.vA = <int32_t>row[5]
         ins.a.vmull.vB = <int32_t>row[6]
         ins.a.vmull.pM = <int32_t>row[7]
-    elif family == FAM_VPAIRSUM:
-        ins.a.vpairsum.vD = <int32_t>row[3]
-        ins.a.vpairsum.vS = <int32_t>row[4]
-        ins.a.vpairsum.pM = <int32_t>row[5]
-    elif family == FAM_VSQZ:
-        ins.a.vsqz.vD = <int32_t>row[3]
-        ins.a.vsqz.vS = <int32_t>row[4]
-        ins.a.vsqz.pM = <int32_t>row[5]
-    elif family == FAM_VUSQZ:
-        ins.a.vusqz.vD = <int32_t>row[3]
-        ins.a.vusqz.pM = <int32_t>row[4]
-    elif family == FAM_SPR_CLEAR:
-        pass
-    elif family == FAM_VSTUS:
-        decode_addr(m, row + 3, &ins.a.vstus.addr)
-        ins.a.vstus.uS = <int32_t>row[7]
-        ins.a.vstus.vS = <int32_t>row[8]
-        decode_sval(m, row + 9, &ins.a.vstus.x)
-    elif family == FAM_VSTUR:
-        decode_addr(m, row + 3, &ins.a.vstur.base)
-        ins.a.vstur.uS = <int32_t>row[7]
-        ins.a.vstur.vS = <int32_t>row[8]
-    elif family == FAM_VSTAS:
-        decode_addr(m, row + 3, &ins.a.vstas.addr)
-        ins.a.vstas.uS = <int32_t>row[7]
-    elif family == FAM_VLDAS:
-        ins.a.vldas.qL = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.vldas.addr)
-    elif family == FAM_VLDUS:
-        ins.a.vldus.vD = <int32_t>row[3]
-        ins.a.vldus.qL = <int32_t>row[4]
-        decode_addr(m, row + 5, &ins.a.vldus.addr)
-    elif family == FAM_VLDUS_POST:
-        ins.a.vldus_post.vD = <int32_t>row[3]
-        ins.a.vldus_post.qL = <int32_t>row[4]
-        ins.a.vldus_post.sb = <int32_t>row[5]
-        decode_sval(m, row + 6, &ins.a.vldus_post.x)
-    elif family == FAM_VLD_BLK:
-        ins.a.vld_blk.vD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.vld_blk.addr)
-    elif family == FAM_VLD_BS:
-        ins.a.vld_bs.vD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.vld_bs.addr)
-        decode_sval(m, row + 8, &ins.a.vld_bs.x0)
-        ins.a.vld_bs.pM = <int32_t>row[10]
-    elif family == FAM_VSTA_BS:
-        decode_addr(m, row + 3, &ins.a.vsta_bs.addr)
-        ins.a.vsta_bs.vS = <int32_t>row[7]
-        decode_sval(m, row + 8, &ins.a.vsta_bs.x0)
-        ins.a.vsta_bs.pM = <int32_t>row[10]
-    elif family == FAM_VLD_E2B:
-        ins.a.vld_e2b.vD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.vld_e2b.addr)
-    elif family == FAM_VLD_UNPK4:
-        ins.a.vld_unpk4.vD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.vld_unpk4.addr)
-    elif family == FAM_VGATB:
-        ins.a.vgatb.vD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.vgatb.base)
-        ins.a.vgatb.vI = <int32_t>row[8]
-        ins.a.vgatb.pM = <int32_t>row[9]
-    elif family == FAM_VLDU:
-        ins.a.vldu.vD = <int32_t>row[3]
-        decode_addr(m, row + 4, &ins.a.vldu.addr)
-    elif family == FAM_VSTU:
-        decode_addr(m, row + 3, &ins.a.vstu.addr)
-        ins.a.vstu.vS = <int32_t>row[7]
-    elif family == FAM_VSTU_COUNT:
-        decode_addr(m, row + 3, &ins.a.vstu_count.addr)
-        ins.a.vstu_count.vS = <int32_t>row[7]
-        decode_sval(m, row + 8, &ins.a.vstu_count.x)
-    elif family == FAM_SCALAR_FMOV:
-        ins.a.scalar_fmov.sD = <int32_t>row[3]
-        decode_sval(m, row + 4, &ins.a.scalar_fmov.x)
-    elif family == FAM_SCALAR_FALU:
-        ins.a.scalar_falu.sD = <int32_t>row[3]
-        ins.a.scalar_falu.sA = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.scalar_falu.x)
-    elif family == FAM_SCALAR_FCVT:
-        ins.a.scalar_fcvt.sD = <int32_t>row[3]
-        ins.a.scalar_fcvt.sA = <int32_t>row[4]
-    elif family == FAM_VCARRY:
+    elif opcode in (OP_VADDC, OP_VSUBC,):
         ins.a.vcarry.pD = <int32_t>row[3]
         ins.a.vcarry.vD = <int32_t>row[4]
         ins.a.vcarry.vA = <int32_t>row[5]
         ins.a.vcarry.vB = <int32_t>row[6]
         ins.a.vcarry.pC = <int32_t>row[7]
         ins.a.vcarry.pM = <int32_t>row[8]
-    elif family == FAM_MASK_SPR_SET:
-        ins.a.mask_spr_set.sH = <int32_t>row[3]
-        ins.a.mask_spr_set.sL = <int32_t>row[4]
-    elif family == FAM_MASK_SPR_READ:
-        ins.a.mask_spr_read.pD = <int32_t>row[3]
-    elif family == FAM_VDUP_MERGE:
+    elif opcode in (OP_VABS, OP_VNEG, OP_VEXP, OP_VSQRT, OP_VEXP_NFTZ, OP_VSQRT_NFTZ, OP_VLN, OP_VRELU,):
+        ins.a.vunary.vD = <int32_t>row[3]
+        ins.a.vunary.vA = <int32_t>row[4]
+        ins.a.vunary.pM = <int32_t>row[5]
+    elif opcode in (OP_VPRELU, OP_VABSSUB,):
+        ins.a.vcompound.vD = <int32_t>row[3]
+        ins.a.vcompound.vA = <int32_t>row[4]
+        ins.a.vcompound.vB = <int32_t>row[5]
+        ins.a.vcompound.pM = <int32_t>row[6]
+    elif opcode in (OP_VLEAKYRELU,):
+        ins.a.vcompound.vD = <int32_t>row[3]
+        ins.a.vcompound.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vcompound.x)
+        ins.a.vcompound.pM = <int32_t>row[7]
+    elif opcode in (OP_VMADD,):
+        ins.a.vfma.vD = <int32_t>row[3]
+        ins.a.vfma.vA = <int32_t>row[4]
+        ins.a.vfma.vB = <int32_t>row[5]
+        ins.a.vfma.pM = <int32_t>row[6]
+    elif opcode in (OP_VAXPY,):
+        ins.a.vfma.vD = <int32_t>row[3]
+        ins.a.vfma.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vfma.x)
+        ins.a.vfma.pM = <int32_t>row[7]
+    elif opcode in (OP_VAND, OP_VOR, OP_VXOR,):
+        ins.a.vlogic.vD = <int32_t>row[3]
+        ins.a.vlogic.vA = <int32_t>row[4]
+        ins.a.vlogic.vB = <int32_t>row[5]
+        ins.a.vlogic.pM = <int32_t>row[6]
+    elif opcode in (OP_VNOT,):
+        ins.a.vnot.vD = <int32_t>row[3]
+        ins.a.vnot.vA = <int32_t>row[4]
+        ins.a.vnot.pM = <int32_t>row[5]
+    elif opcode in (OP_VSHL, OP_VSHR,):
+        ins.a.vshift.vD = <int32_t>row[3]
+        ins.a.vshift.vA = <int32_t>row[4]
+        ins.a.vshift.vB = <int32_t>row[5]
+        ins.a.vshift.pM = <int32_t>row[6]
+    elif opcode in (OP_VSHLS, OP_VSHRS,):
+        ins.a.vshift.vD = <int32_t>row[3]
+        ins.a.vshift.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vshift.x)
+        ins.a.vshift.pM = <int32_t>row[7]
+    elif opcode in (OP_VCMP_EQ, OP_VCMP_NE, OP_VCMP_LT, OP_VCMP_LE, OP_VCMP_GT, OP_VCMP_GE,):
+        ins.a.vcmp.pD = <int32_t>row[3]
+        ins.a.vcmp.vA = <int32_t>row[4]
+        ins.a.vcmp.vB = <int32_t>row[5]
+        ins.a.vcmp.pM = <int32_t>row[6]
+    elif opcode in (OP_VCMPS_EQ, OP_VCMPS_NE, OP_VCMPS_LT, OP_VCMPS_LE, OP_VCMPS_GT, OP_VCMPS_GE,):
+        ins.a.vcmp.pD = <int32_t>row[3]
+        ins.a.vcmp.vA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vcmp.x)
+        ins.a.vcmp.pM = <int32_t>row[7]
+    elif opcode in (OP_VSEL,):
+        ins.a.vsel.vD = <int32_t>row[3]
+        ins.a.vsel.vA = <int32_t>row[4]
+        ins.a.vsel.vB = <int32_t>row[5]
+        ins.a.vsel.pM = <int32_t>row[6]
+    elif opcode in (OP_VSQZ, OP_VSQZ_ST,):
+        ins.a.vsqz.vD = <int32_t>row[3]
+        ins.a.vsqz.vS = <int32_t>row[4]
+        ins.a.vsqz.pM = <int32_t>row[5]
+    elif opcode in (OP_VDUP,):
+        ins.a.vdup.vD = <int32_t>row[3]
+        decode_sval(m, row + 4, &ins.a.vdup.x)
+    elif opcode in (OP_VDUP_MASKED,):
+        ins.a.vdup_masked.vD = <int32_t>row[3]
+        decode_sval(m, row + 4, &ins.a.vdup_masked.x)
+        ins.a.vdup_masked.pM = <int32_t>row[6]
+    elif opcode in (OP_VDUP_MERGE,):
         ins.a.vdup_merge.vD = <int32_t>row[3]
         decode_sval(m, row + 4, &ins.a.vdup_merge.x)
         ins.a.vdup_merge.pM = <int32_t>row[6]
-    elif family == FAM_VDUP_LANE_MERGE:
+    elif opcode in (OP_VDUP_V,):
+        ins.a.vdup_lane.vD = <int32_t>row[3]
+        ins.a.vdup_lane.vA = <int32_t>row[4]
+        ins.a.vdup_lane.pM = <int32_t>row[5]
+    elif opcode in (OP_VDUP_V_MERGE,):
         ins.a.vdup_lane_merge.vD = <int32_t>row[3]
         ins.a.vdup_lane_merge.vA = <int32_t>row[4]
         ins.a.vdup_lane_merge.pM = <int32_t>row[5]
-    elif family == FAM_SPR_SET_CTRL:
-        decode_sval(m, row + 3, &ins.a.spr_set_ctrl.x)
-    elif family == FAM_VLD_NORM_PU:
-        ins.a.vld_norm_pu.vD = <int32_t>row[3]
-        ins.a.vld_norm_pu.sb = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vld_norm_pu.x)
-    elif family == FAM_VLD_US_PU:
-        ins.a.vld_us_pu.vD = <int32_t>row[3]
-        ins.a.vld_us_pu.sb = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vld_us_pu.x)
-    elif family == FAM_VLD_DS_PU:
-        ins.a.vld_ds_pu.vD = <int32_t>row[3]
-        ins.a.vld_ds_pu.sb = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vld_ds_pu.x)
-    elif family == FAM_VLD_UNPK_PU:
-        ins.a.vld_unpk_pu.vD = <int32_t>row[3]
-        ins.a.vld_unpk_pu.sb = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vld_unpk_pu.x)
-    elif family == FAM_VLD_DINTLV_PU:
-        ins.a.vld_dintlv_pu.vD0 = <int32_t>row[3]
-        ins.a.vld_dintlv_pu.vD1 = <int32_t>row[4]
-        ins.a.vld_dintlv_pu.sb = <int32_t>row[5]
-        decode_sval(m, row + 6, &ins.a.vld_dintlv_pu.x)
-    elif family == FAM_MASK_LOAD_NORM_PU:
-        ins.a.mask_load_norm_pu.pD = <int32_t>row[3]
-        ins.a.mask_load_norm_pu.sb = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.mask_load_norm_pu.x)
-    elif family == FAM_MASK_LOAD_US_PU:
-        ins.a.mask_load_us_pu.pD = <int32_t>row[3]
-        ins.a.mask_load_us_pu.sb = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.mask_load_us_pu.x)
-    elif family == FAM_MASK_LOAD_DS_PU:
-        ins.a.mask_load_ds_pu.pD = <int32_t>row[3]
-        ins.a.mask_load_ds_pu.sb = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.mask_load_ds_pu.x)
-    elif family == FAM_VSTA_NORM_PU:
-        ins.a.vsta_norm_pu.sb = <int32_t>row[3]
-        ins.a.vsta_norm_pu.vS = <int32_t>row[4]
-        ins.a.vsta_norm_pu.pM = <int32_t>row[5]
-        decode_sval(m, row + 6, &ins.a.vsta_norm_pu.x)
-    elif family == FAM_MASK_STORE_NORM_PU:
-        ins.a.mask_store_norm_pu.sb = <int32_t>row[3]
-        ins.a.mask_store_norm_pu.pS = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.mask_store_norm_pu.x)
-    elif family == FAM_VSTA_FIRST_PU:
-        ins.a.vsta_first_pu.sb = <int32_t>row[3]
-        ins.a.vsta_first_pu.vS = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vsta_first_pu.x)
-    elif family == FAM_VSTA_PACK_PU:
-        ins.a.vsta_pack_pu.sb = <int32_t>row[3]
-        ins.a.vsta_pack_pu.vS = <int32_t>row[4]
-        ins.a.vsta_pack_pu.pM = <int32_t>row[5]
-        decode_sval(m, row + 6, &ins.a.vsta_pack_pu.x)
-    elif family == FAM_MASK_STORE_PACK_PU:
-        ins.a.mask_store_pack_pu.sb = <int32_t>row[3]
-        ins.a.mask_store_pack_pu.pS = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.mask_store_pack_pu.x)
-    elif family == FAM_VSTUS_PU:
-        ins.a.vstus_pu.sb = <int32_t>row[3]
-        ins.a.vstus_pu.uS = <int32_t>row[4]
-        ins.a.vstus_pu.vS = <int32_t>row[5]
-        decode_sval(m, row + 6, &ins.a.vstus_pu.x)
-    elif family == FAM_VSTA_PACKV2_PU:
-        ins.a.vsta_packv2_pu.sb = <int32_t>row[3]
-        ins.a.vsta_packv2_pu.vS = <int32_t>row[4]
-        ins.a.vsta_packv2_pu.pM = <int32_t>row[5]
-        decode_sval(m, row + 6, &ins.a.vsta_packv2_pu.x)
-    elif family == FAM_VLD_BRC_PU:
-        ins.a.vld_brc_pu.vD = <int32_t>row[3]
-        ins.a.vld_brc_pu.sb = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vld_brc_pu.x)
-    elif family == FAM_VLD_BLK_PU:
-        ins.a.vld_blk_pu.vD = <int32_t>row[3]
-        ins.a.vld_blk_pu.sb = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vld_blk_pu.x)
-    elif family == FAM_VLD_E2B_PU:
-        ins.a.vld_e2b_pu.vD = <int32_t>row[3]
-        ins.a.vld_e2b_pu.sb = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vld_e2b_pu.x)
-    elif family == FAM_VLD_UNPK4_PU:
-        ins.a.vld_unpk4_pu.vD = <int32_t>row[3]
-        ins.a.vld_unpk4_pu.sb = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vld_unpk4_pu.x)
-    elif family == FAM_VLD_BS_PU:
-        ins.a.vld_bs_pu.vD = <int32_t>row[3]
-        ins.a.vld_bs_pu.sb = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vld_bs_pu.x0)
-        ins.a.vld_bs_pu.pM = <int32_t>row[7]
-        decode_sval(m, row + 8, &ins.a.vld_bs_pu.x)
-    elif family == FAM_VSTA_BS_PU:
-        ins.a.vsta_bs_pu.sb = <int32_t>row[3]
-        ins.a.vsta_bs_pu.vS = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vsta_bs_pu.x0)
-        ins.a.vsta_bs_pu.pM = <int32_t>row[7]
-        decode_sval(m, row + 8, &ins.a.vsta_bs_pu.x)
-    elif family == FAM_LOOP:
-        decode_sval(m, row + 3, &ins.a.loop.x)
-    elif family == FAM_ENDLOOP:
+    elif opcode in (OP_VMOV,):
+        ins.a.vmov.vD = <int32_t>row[3]
+        ins.a.vmov.vA = <int32_t>row[4]
+        ins.a.vmov.pM = <int32_t>row[5]
+    elif opcode in (OP_VCI,):
+        ins.a.vci.vD = <int32_t>row[3]
+        decode_sval(m, row + 4, &ins.a.vci.x)
+    elif opcode in (OP_VCI_DESC,):
+        ins.a.vci_desc.vD = <int32_t>row[3]
+        decode_sval(m, row + 4, &ins.a.vci_desc.x)
+    elif opcode in (OP_VINTLV,):
+        ins.a.vintlv.vD0 = <int32_t>row[3]
+        ins.a.vintlv.vD1 = <int32_t>row[4]
+        ins.a.vintlv.vA = <int32_t>row[5]
+        ins.a.vintlv.vB = <int32_t>row[6]
+    elif opcode in (OP_VDINTLV,):
+        ins.a.vdintlv.vD0 = <int32_t>row[3]
+        ins.a.vdintlv.vD1 = <int32_t>row[4]
+        ins.a.vdintlv.vA = <int32_t>row[5]
+        ins.a.vdintlv.vB = <int32_t>row[6]
+    elif opcode in (OP_VPACK_LO, OP_VPACK_HI,):
+        ins.a.vpack.vD = <int32_t>row[3]
+        ins.a.vpack.vA = <int32_t>row[4]
+    elif opcode in (OP_VUNPACK_LO, OP_VUNPACK_HI,):
+        ins.a.vunpack.vD = <int32_t>row[3]
+        ins.a.vunpack.vA = <int32_t>row[4]
+    elif opcode in (OP_VUSQZ,):
+        ins.a.vusqz.vD = <int32_t>row[3]
+        ins.a.vusqz.pM = <int32_t>row[4]
+    elif opcode in (OP_VREDSUM,):
+        ins.a.reduce_sum.vD = <int32_t>row[3]
+        ins.a.reduce_sum.vS = <int32_t>row[4]
+        ins.a.reduce_sum.pM = <int32_t>row[5]
+    elif opcode in (OP_VREDMAX, OP_VREDMIN,):
+        ins.a.reduce_maxmin.vD = <int32_t>row[3]
+        ins.a.reduce_maxmin.vS = <int32_t>row[4]
+        ins.a.reduce_maxmin.pM = <int32_t>row[5]
+    elif opcode in (OP_VREDSUM_BLK,):
+        ins.a.reduce_sum_block.vD = <int32_t>row[3]
+        ins.a.reduce_sum_block.vS = <int32_t>row[4]
+        ins.a.reduce_sum_block.pM = <int32_t>row[5]
+    elif opcode in (OP_VREDMAX_BLK, OP_VREDMIN_BLK,):
+        ins.a.reduce_maxmin_block.vD = <int32_t>row[3]
+        ins.a.reduce_maxmin_block.vS = <int32_t>row[4]
+        ins.a.reduce_maxmin_block.pM = <int32_t>row[5]
+    elif opcode in (OP_VPAIRSUM,):
+        ins.a.vpairsum.vD = <int32_t>row[3]
+        ins.a.vpairsum.vS = <int32_t>row[4]
+        ins.a.vpairsum.pM = <int32_t>row[5]
+    elif opcode in (OP_VHIST_BIN0, OP_VHIST_BIN1, OP_VCHIST_BIN0, OP_VCHIST_BIN1,):
+        ins.a.vhist.vD = <int32_t>row[3]
+        ins.a.vhist.vA = <int32_t>row[4]
+        ins.a.vhist.pM = <int32_t>row[5]
+    elif opcode in (OP_VCVT, OP_VCVT_RINT, OP_VCVT_ROUND, OP_VCVT_FLOOR, OP_VCVT_CEIL, OP_VCVT_TRUNC, OP_VCVT_ODD, OP_VCVT_HYBRID,):
+        ins.a.vcvt.vD = <int32_t>row[3]
+        ins.a.vcvt.vS = <int32_t>row[4]
+        ins.a.vcvt.pM = <int32_t>row[5]
+        ins.a.vcvt.sat = <int32_t>row[6]
+        ins.a.vcvt.part = <int32_t>row[7]
+    elif opcode in (OP_VTRC_RINT, OP_VTRC_ROUND, OP_VTRC_FLOOR, OP_VTRC_CEIL, OP_VTRC_TRUNC,):
+        ins.a.vtrc.vD = <int32_t>row[3]
+        ins.a.vtrc.vS = <int32_t>row[4]
+        ins.a.vtrc.pM = <int32_t>row[5]
+    elif opcode in (OP_SPRCLR_AR,):
         pass
-    elif family == FAM_ITER_LOOPS:
-        ins.a.iter_loops.aD = <int32_t>row[3]
-        decode_sval(m, row + 4, &ins.a.iter_loops.x0)
-        decode_sval(m, row + 6, &ins.a.iter_loops.x1)
-        decode_sval(m, row + 8, &ins.a.iter_loops.x2)
-        decode_sval(m, row + 10, &ins.a.iter_loops.x3)
-    elif family == FAM_VSTAS_POST:
-        ins.a.vstas_post.sb = <int32_t>row[3]
-        ins.a.vstas_post.uS = <int32_t>row[4]
-        decode_sval(m, row + 5, &ins.a.vstas_post.x)
-    elif family == FAM_MASK_MOVE_MASKED:
-        ins.a.mask_move_masked.pD = <int32_t>row[3]
-        ins.a.mask_move_masked.pS = <int32_t>row[4]
-        ins.a.mask_move_masked.pM = <int32_t>row[5]
-    elif family == FAM_MASK_FROM_VECTOR:
-        ins.a.mask_from_vector.pD = <int32_t>row[3]
-        ins.a.mask_from_vector.vS = <int32_t>row[4]
-        ins.a.mask_from_vector.block = <int64_t>row[5]
+    elif opcode in (OP_SPRSET_CTRL,):
+        decode_sval(m, row + 3, &ins.a.spr_set_ctrl.x)
 
 
 from ascasm._engine.arith cimport fill_kernels as fill_arith

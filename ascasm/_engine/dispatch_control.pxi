@@ -252,399 +252,399 @@ cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_branch(m, ins, &ins.a.branch)
-    if status:
-        m.status = status
-        return NULL
-    return m.next
-
-cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_eq*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return m.next
-
-cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_ne*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return m.next
-
-cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_lt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return m.next
-
-cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_le*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return m.next
-
-cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_gt*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return m.next
-
-cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_ge*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return m.next
-
-cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_membar(m, ins, &ins.a.membar)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_halt(m, ins, &ins.a.halt)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_pattern(m, ins, &ins.a.mask_pattern)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_update(m, ins, &ins.a.mask_update)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_iter_set(m, ins, &ins.a.iter_set)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_iter_scaled(m, ins, &ins.a.iter_scaled)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_and*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_or*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_xor*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_not(m, ins, &ins.a.mask_not)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_move(m, ins, &ins.a.mask_move)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_pcnt(m, ins, &ins.a.pcnt)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_pack(m, ins, &ins.a.mask_pack, <Op_lo*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_pack(m, ins, &ins.a.mask_pack, <Op_hi*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_unpack(m, ins, &ins.a.mask_unpack, <Op_lo*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_unpack(m, ins, &ins.a.mask_unpack, <Op_hi*>NULL)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_select(m, ins, &ins.a.mask_select)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_intlv(m, ins, &ins.a.mask_intlv)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_dintlv(m, ins, &ins.a.mask_dintlv)
-    if status:
-        m.status = status
-        return NULL
-    return ins + 1
-
-cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <E4M3*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <E5M2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <F16*>NULL, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <F16*>NULL, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <BF16*>NULL, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <BF16*>NULL, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <float*>NULL, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <float*>NULL, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_spr_set(m, ins, &ins.a.mask_spr_set)
+cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_branch(m, ins, &ins.a.branch)
     if status:
         m.status = status
         return NULL
-    return ins + 1
+    return m.next
 
-cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_mask_spr_read(m, ins, &ins.a.mask_spr_read)
+cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
-    return ins + 1
+    return m.next
 
-cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
+
+cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
+
+cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
+
+cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
+
+cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return m.next
+
+cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_loop(m, ins, &ins.a.loop)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_endloop(m, ins, &ins.a.endloop)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_membar(m, ins, &ins.a.membar)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_halt(m, ins, &ins.a.halt)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_pattern(m, ins, &ins.a.mask_pattern)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_update(m, ins, &ins.a.mask_update)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_pcnt(m, ins, &ins.a.pcnt)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_iter_set(m, ins, &ins.a.iter_set)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_iter_scaled(m, ins, &ins.a.iter_scaled)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_iter_loops(m, ins, &ins.a.iter_loops)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_and*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_or*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_xor*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_not(m, ins, &ins.a.mask_not)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_select(m, ins, &ins.a.mask_select)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_move(m, ins, &ins.a.mask_move)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_move_masked(m, ins, &ins.a.mask_move_masked)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_from_vector(m, ins, &ins.a.mask_from_vector)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_pack(m, ins, &ins.a.mask_pack, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_pack(m, ins, &ins.a.mask_pack, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_unpack(m, ins, &ins.a.mask_unpack, <Op_lo*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_unpack(m, ins, &ins.a.mask_unpack, <Op_hi*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_intlv(m, ins, &ins.a.mask_intlv)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_dintlv(m, ins, &ins.a.mask_dintlv)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_spr_set(m, ins, &ins.a.mask_spr_set)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_mask_spr_read(m, ins, &ins.a.mask_spr_read)
     if status:
         m.status = status
         return NULL

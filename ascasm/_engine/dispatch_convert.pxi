@@ -313,112 +313,112 @@ cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_rint*>NULL)
+    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_hybrid*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_rint*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_rint*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_round*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_round*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_round*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_floor*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_floor*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_floor*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_ceil*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_ceil*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_ceil*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_trunc*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_trunc*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_trunc*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_hybrid*>NULL)
+    cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL

@@ -16,6 +16,21 @@ cdef inline int k_vld_norm_pu(Machine* m, const Ins* ins, const Args_vld_norm_pu
     return status
 
 
+cdef inline int k_vld_brc_pu(Machine* m, const Ins* ins, const Args_vld_brc_pu* a, vld_brc_pu_TW* tag0) noexcept nogil:
+    """vld.brc at the address in sB, then sB += X * ins.tw (post-update)."""
+    cdef Args_vld_brc at
+    cdef int status
+    at.vD = a.vD
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_brc(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
 cdef inline int k_vld_us_pu(Machine* m, const Ins* ins, const Args_vld_us_pu* a, vld_us_pu_TW* tag0) noexcept nogil:
     """vld.us at the address in sB, then sB += X * ins.tw (post-update)."""
     cdef Args_vld_us at
@@ -74,6 +89,23 @@ cdef inline int k_vld_dintlv_pu(Machine* m, const Ins* ins, const Args_vld_dintl
     status = k_vld_dintlv(m, ins, &at, tag0)
     if status == STOP_RUNNING:
         m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vld_bs_pu(Machine* m, const Ins* ins, const Args_vld_bs_pu* a, vld_bs_pu_TW* tag0) noexcept nogil:
+    """vld.bs at the address in sB, then sB += X * 32 (post-update)."""
+    cdef Args_vld_bs at
+    cdef int status
+    at.vD = a.vD
+    at.x0 = a.x0
+    at.pM = a.pM
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_bs(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 32)
     return status
 
 
@@ -138,21 +170,6 @@ cdef inline int k_vsta_norm_pu(Machine* m, const Ins* ins, const Args_vsta_norm_
     return status
 
 
-cdef inline int k_mask_store_norm_pu(Machine* m, const Ins* ins, const Args_mask_store_norm_pu* a) noexcept nogil:
-    """vsta at the address in sB, then sB += X * 1 (post-update)."""
-    cdef Args_mask_store_norm at
-    cdef int status
-    at.pS = a.pS
-    at.addr.offset = 0
-    at.addr.s0 = &m.sreg[a.sb]
-    at.addr.s1 = &m.zero64
-    at.addr.a = &m.zero32
-    status = k_mask_store_norm(m, ins, &at)
-    if status == STOP_RUNNING:
-        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
-    return status
-
-
 cdef inline int k_vsta_first_pu(Machine* m, const Ins* ins, const Args_vsta_first_pu* a, vsta_first_pu_TW* tag0) noexcept nogil:
     """vsta.1st at the address in sB, then sB += X * ins.tw (post-update)."""
     cdef Args_vsta_first at
@@ -184,21 +201,6 @@ cdef inline int k_vsta_pack_pu(Machine* m, const Ins* ins, const Args_vsta_pack_
     return status
 
 
-cdef inline int k_mask_store_pack_pu(Machine* m, const Ins* ins, const Args_mask_store_pack_pu* a) noexcept nogil:
-    """vsta.pack at the address in sB, then sB += X * 1 (post-update)."""
-    cdef Args_mask_store_pack at
-    cdef int status
-    at.pS = a.pS
-    at.addr.offset = 0
-    at.addr.s0 = &m.sreg[a.sb]
-    at.addr.s1 = &m.zero64
-    at.addr.a = &m.zero32
-    status = k_mask_store_pack(m, ins, &at)
-    if status == STOP_RUNNING:
-        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
-    return status
-
-
 cdef inline int k_vsta_packv2_pu(Machine* m, const Ins* ins, const Args_vsta_packv2_pu* a) noexcept nogil:
     """vsta.packv2 at the address in sB, then sB += X * ins.tw (post-update)."""
     cdef Args_vsta_packv2 at
@@ -212,38 +214,6 @@ cdef inline int k_vsta_packv2_pu(Machine* m, const Ins* ins, const Args_vsta_pac
     status = k_vsta_packv2(m, ins, &at)
     if status == STOP_RUNNING:
         m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
-    return status
-
-
-cdef inline int k_vld_brc_pu(Machine* m, const Ins* ins, const Args_vld_brc_pu* a, vld_brc_pu_TW* tag0) noexcept nogil:
-    """vld.brc at the address in sB, then sB += X * ins.tw (post-update)."""
-    cdef Args_vld_brc at
-    cdef int status
-    at.vD = a.vD
-    at.addr.offset = 0
-    at.addr.s0 = &m.sreg[a.sb]
-    at.addr.s1 = &m.zero64
-    at.addr.a = &m.zero32
-    status = k_vld_brc(m, ins, &at, tag0)
-    if status == STOP_RUNNING:
-        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
-    return status
-
-
-cdef inline int k_vld_bs_pu(Machine* m, const Ins* ins, const Args_vld_bs_pu* a, vld_bs_pu_TW* tag0) noexcept nogil:
-    """vld.bs at the address in sB, then sB += X * 32 (post-update)."""
-    cdef Args_vld_bs at
-    cdef int status
-    at.vD = a.vD
-    at.x0 = a.x0
-    at.pM = a.pM
-    at.addr.offset = 0
-    at.addr.s0 = &m.sreg[a.sb]
-    at.addr.s1 = &m.zero64
-    at.addr.a = &m.zero32
-    status = k_vld_bs(m, ins, &at, tag0)
-    if status == STOP_RUNNING:
-        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 32)
     return status
 
 
@@ -264,6 +234,36 @@ cdef inline int k_vsta_bs_pu(Machine* m, const Ins* ins, const Args_vsta_bs_pu* 
     return status
 
 
+cdef inline int k_mask_store_norm_pu(Machine* m, const Ins* ins, const Args_mask_store_norm_pu* a) noexcept nogil:
+    """vsta at the address in sB, then sB += X * 1 (post-update)."""
+    cdef Args_mask_store_norm at
+    cdef int status
+    at.pS = a.pS
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_mask_store_norm(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
+    return status
+
+
+cdef inline int k_mask_store_pack_pu(Machine* m, const Ins* ins, const Args_mask_store_pack_pu* a) noexcept nogil:
+    """vsta.pack at the address in sB, then sB += X * 1 (post-update)."""
+    cdef Args_mask_store_pack at
+    cdef int status
+    at.pS = a.pS
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_mask_store_pack(m, ins, &at)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 1)
+    return status
+
+
 # One function per specialised kernel: it returns the row to run next, or NULL when the machine
 # stops (Machine.status says why).
 
@@ -279,7 +279,7 @@ cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint8_t*>NULL)
+    cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -289,7 +289,7 @@ cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint16_t*>NULL)
+    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -299,7 +299,7 @@ cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint32_t*>NULL)
+    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -309,7 +309,7 @@ cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint8_t*>NULL)
+    cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -319,7 +319,7 @@ cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint16_t*>NULL)
+    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -329,7 +329,7 @@ cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint8_t*>NULL)
+    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -339,7 +339,7 @@ cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint16_t*>NULL)
+    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -349,7 +349,7 @@ cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint8_t*>NULL)
+    cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -359,7 +359,7 @@ cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint16_t*>NULL)
+    cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -369,7 +369,7 @@ cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint32_t*>NULL)
+    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -379,7 +379,7 @@ cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint8_t*>NULL)
+    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -389,7 +389,7 @@ cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint16_t*>NULL)
+    cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -399,7 +399,7 @@ cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint32_t*>NULL)
+    cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -409,7 +409,7 @@ cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_norm(m, ins, &ins.a.mask_load_norm)
+    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -419,7 +419,7 @@ cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_us(m, ins, &ins.a.mask_load_us)
+    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -429,7 +429,7 @@ cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_ds(m, ins, &ins.a.mask_load_ds)
+    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -439,7 +439,7 @@ cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint8_t*>NULL, <uint16_t*>NULL)
+    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -449,7 +449,7 @@ cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint16_t*>NULL, <uint16_t*>NULL)
+    cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -459,7 +459,7 @@ cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint32_t*>NULL, <uint32_t*>NULL)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -469,7 +469,7 @@ cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint8_t*>NULL)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -479,7 +479,7 @@ cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint16_t*>NULL)
+    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -489,7 +489,7 @@ cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint32_t*>NULL)
+    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -499,7 +499,7 @@ cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint64_t*>NULL)
+    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -509,7 +509,7 @@ cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint8_t*>NULL)
+    cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -519,7 +519,7 @@ cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint16_t*>NULL)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -529,7 +529,7 @@ cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint32_t*>NULL)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -539,7 +539,7 @@ cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint16_t*>NULL)
+    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -549,7 +549,7 @@ cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint32_t*>NULL)
+    cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -559,7 +559,7 @@ cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint64_t*>NULL)
+    cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -569,7 +569,7 @@ cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_packv2(m, ins, &ins.a.vsta_packv2)
+    cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -579,7 +579,7 @@ cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint8_t*>NULL)
+    cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -589,7 +589,7 @@ cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint16_t*>NULL)
+    cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -599,7 +599,7 @@ cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint32_t*>NULL)
+    cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -609,7 +609,7 @@ cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_norm(m, ins, &ins.a.mask_store_norm)
+    cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -619,7 +619,7 @@ cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_pack(m, ins, &ins.a.mask_store_pack)
+    cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -629,7 +629,7 @@ cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint8_t*>NULL, <uint16_t*>NULL)
+    cdef int status = k_mask_load_norm(m, ins, &ins.a.mask_load_norm)
     if status:
         m.status = status
         return NULL
@@ -639,7 +639,7 @@ cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint16_t*>NULL, <uint16_t*>NULL)
+    cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -649,7 +649,7 @@ cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint32_t*>NULL, <uint32_t*>NULL)
+    cdef int status = k_mask_load_us(m, ins, &ins.a.mask_load_us)
     if status:
         m.status = status
         return NULL
@@ -659,7 +659,7 @@ cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint32_t*>NULL)
+    cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
         m.status = status
         return NULL
@@ -669,7 +669,7 @@ cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint64_t*>NULL)
+    cdef int status = k_mask_load_ds(m, ins, &ins.a.mask_load_ds)
     if status:
         m.status = status
         return NULL
@@ -679,7 +679,7 @@ cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint8_t*>NULL)
+    cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
         m.status = status
         return NULL
@@ -689,7 +689,7 @@ cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint16_t*>NULL)
+    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint8_t*>NULL, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -699,7 +699,7 @@ cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint32_t*>NULL)
+    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint16_t*>NULL, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -709,7 +709,7 @@ cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint64_t*>NULL)
+    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint32_t*>NULL, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -719,7 +719,7 @@ cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint8_t*>NULL)
+    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -729,7 +729,7 @@ cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint16_t*>NULL)
+    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -739,7 +739,7 @@ cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint32_t*>NULL)
+    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -749,7 +749,7 @@ cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint64_t*>NULL)
+    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -759,7 +759,7 @@ cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -769,7 +769,7 @@ cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -779,7 +779,7 @@ cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -789,7 +789,7 @@ cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -799,7 +799,7 @@ cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -809,7 +809,7 @@ cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -819,7 +819,7 @@ cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -829,7 +829,7 @@ cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -839,7 +839,7 @@ cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -849,7 +849,7 @@ cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -859,7 +859,7 @@ cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -869,7 +869,7 @@ cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
+    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -879,7 +879,7 @@ cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
+    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -889,7 +889,7 @@ cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -899,7 +899,7 @@ cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -909,7 +909,7 @@ cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -919,7 +919,7 @@ cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_packv2(m, ins, &ins.a.vsta_packv2)
     if status:
         m.status = status
         return NULL
@@ -929,7 +929,7 @@ cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint64_t*>NULL)
+    cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
         m.status = status
         return NULL
@@ -939,7 +939,7 @@ cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
+    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -949,7 +949,7 @@ cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -959,7 +959,7 @@ cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -969,7 +969,7 @@ cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -979,7 +979,7 @@ cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -989,7 +989,7 @@ cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -999,7 +999,7 @@ cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
+    cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -1009,7 +1009,7 @@ cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
+    cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -1019,7 +1019,7 @@ cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
+    cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -1029,7 +1029,7 @@ cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -1039,7 +1039,7 @@ cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -1049,7 +1049,7 @@ cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
+    cdef int status = k_mask_store_norm(m, ins, &ins.a.mask_store_norm)
     if status:
         m.status = status
         return NULL
@@ -1059,7 +1059,7 @@ cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint8_t*>NULL)
+    cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -1069,7 +1069,7 @@ cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint16_t*>NULL)
+    cdef int status = k_mask_store_pack(m, ins, &ins.a.mask_store_pack)
     if status:
         m.status = status
         return NULL
@@ -1079,7 +1079,7 @@ cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint32_t*>NULL)
+    cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
         m.status = status
         return NULL
@@ -1089,7 +1089,7 @@ cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint64_t*>NULL)
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint8_t*>NULL, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -1099,7 +1099,7 @@ cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint8_t*>NULL)
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint16_t*>NULL, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -1109,7 +1109,7 @@ cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint16_t*>NULL)
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint32_t*>NULL, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -1119,7 +1119,7 @@ cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint32_t*>NULL)
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -1129,7 +1129,7 @@ cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint64_t*>NULL)
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL

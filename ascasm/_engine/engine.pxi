@@ -60,6 +60,26 @@ cdef inline uint8_t* vreg(Machine* m, int64_t v) noexcept nogil:
     return m.vreg + v * VL
 
 
+ctypedef fused Source:          # the `src` axis (ascasm/isa/families.py): where a second operand comes from
+    Src_vector
+    Src_scalar
+
+
+cdef inline const Lane* second_operand(Machine* m, int32_t v, const SVal* x, Lane* scalar, Source* src) noexcept nogil:
+    """The lanes of an element-wise kernel's second operand, read at `at(i, src)`: vector register v's, or
+    (a scalar-operand form) X converted to T once, held in `scalar`."""
+    if Source is Src_scalar:
+        scalar[0] = tval(x, scalar)
+        return scalar
+    else:
+        return <const Lane*>vreg(m, v)
+
+
+cdef inline int64_t at(int64_t i, Source* src) noexcept nogil:
+    """The index of lane i's second operand in second_operand's lanes: i, or 0 for the scalar X."""
+    return 0 if Source is Src_scalar else i
+
+
 # --- masks as 64-bit words ---
 
 cdef inline uint64_t mask_word(const Machine* m, int64_t p, int64_t w) noexcept nogil:

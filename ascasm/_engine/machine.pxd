@@ -80,7 +80,6 @@ cdef struct Ins:            # a decoded bytecode row
     KernelFn run            # its specialised kernel (dispatch.pxi KERNELS): returns the row to run next
     int32_t kernel          # ... by number; 0: the end-of-code row
     int64_t row             # its own number
-    int32_t family
     int32_t t, u            # type codes of type slots 0 and 1
     int32_t tw, uw          # their widths in bytes (1 if none)
     int64_t size, align, slot   # the row's access facts in bytes (ISA table Access), 0 if none

@@ -6,11 +6,24 @@ ctypedef fused vld_brc_TW:
     uint16_t
     uint32_t
 
+ctypedef fused vld_brc_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
 ctypedef fused vld_us_TW:
     uint8_t
     uint16_t
 
+ctypedef fused vld_us_pu_TW:
+    uint8_t
+    uint16_t
+
 ctypedef fused vld_ds_TW:
+    uint8_t
+    uint16_t
+
+ctypedef fused vld_ds_pu_TW:
     uint8_t
     uint16_t
 
@@ -19,10 +32,32 @@ ctypedef fused vld_unpk_TW:
     uint16_t
     uint32_t
 
+ctypedef fused vld_unpk_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
 ctypedef fused vld_dintlv_TW:
     uint8_t
     uint16_t
     uint32_t
+
+ctypedef fused vld_dintlv_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vld_bs_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vld_bs_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
 
 ctypedef fused vgat_TW:
     uint8_t
@@ -39,7 +74,18 @@ ctypedef fused vsta_norm_TW:
     uint32_t
     uint64_t
 
+ctypedef fused vsta_norm_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
 ctypedef fused vsta_first_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+
+ctypedef fused vsta_first_pu_TW:
     uint8_t
     uint16_t
     uint32_t
@@ -49,10 +95,27 @@ ctypedef fused vsta_pack_TW:
     uint32_t
     uint64_t
 
+ctypedef fused vsta_pack_pu_TW:
+    uint16_t
+    uint32_t
+    uint64_t
+
 ctypedef fused vsta_intlv_TW:
     uint8_t
     uint16_t
     uint32_t
+
+ctypedef fused vsta_bs_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vsta_bs_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
 
 ctypedef fused vsct_TW:
     uint8_t
@@ -61,69 +124,6 @@ ctypedef fused vsct_TW:
     uint64_t
 
 ctypedef fused vsct_UW:
-    uint16_t
-    uint32_t
-    uint64_t
-
-ctypedef fused vld_bs_TW:
-    uint8_t
-    uint16_t
-    uint32_t
-    uint64_t
-
-ctypedef fused vsta_bs_TW:
-    uint8_t
-    uint16_t
-    uint32_t
-    uint64_t
-
-ctypedef fused vld_us_pu_TW:
-    uint8_t
-    uint16_t
-
-ctypedef fused vld_ds_pu_TW:
-    uint8_t
-    uint16_t
-
-ctypedef fused vld_unpk_pu_TW:
-    uint8_t
-    uint16_t
-    uint32_t
-
-ctypedef fused vld_dintlv_pu_TW:
-    uint8_t
-    uint16_t
-    uint32_t
-
-ctypedef fused vsta_norm_pu_TW:
-    uint8_t
-    uint16_t
-    uint32_t
-    uint64_t
-
-ctypedef fused vsta_first_pu_TW:
-    uint8_t
-    uint16_t
-    uint32_t
-
-ctypedef fused vsta_pack_pu_TW:
-    uint16_t
-    uint32_t
-    uint64_t
-
-ctypedef fused vld_brc_pu_TW:
-    uint8_t
-    uint16_t
-    uint32_t
-
-ctypedef fused vld_bs_pu_TW:
-    uint8_t
-    uint16_t
-    uint32_t
-    uint64_t
-
-ctypedef fused vsta_bs_pu_TW:
-    uint8_t
     uint16_t
     uint32_t
     uint64_t

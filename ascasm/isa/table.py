@@ -7,7 +7,7 @@ Semantics live in the two executors (ascasm/ref/ and ascasm/_engine/), never her
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import appendix, dtypes
 from .operands import Kind, parse_operand_syntax
@@ -64,8 +64,8 @@ REDUCE_SUM_PAIRS = tuple(tuple(dtypes.BY_SPELLING[n] for n in pair) for pair in 
 # accepts exactly its page's types (docs/semantics.md "Types: the pages' lists").
 ARITH_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")   # asc_add, asc_lt, ...
 MUL_TYPES = dtypes.named("s16", "u16", "f16", "bf16", "s32", "u32", "f32")                 # asc_mul
-# 64-bit lanes: the Reg pages (Add, Sub, Max, Min, Adds, Maxs, Mins, Compare, Compares, Select, Duplicate,
-# ShiftLeft(s), ShiftRight(s)) add int64_t and uint64_t to the C-API pages' lists
+# 64-bit lanes: the Reg pages (Add, Sub, Mul, Max, Min, their scalar forms, Compare(s), Select, Duplicate,
+# And, Or, Xor, Not, ShiftLeft(s), ShiftRight(s)) add int64_t and uint64_t to the C-API pages' lists
 INT64_TYPES = dtypes.named("s64", "u64")
 ARITH64_TYPES = ARITH_TYPES + INT64_TYPES
 MAXMIN_TYPES = ARITH64_TYPES                                              # Reg::Max, Reg::Min (asc_max's and 64-bit)
@@ -164,7 +164,8 @@ class InsnSpec:
     mnemonic: str                 # canonical lower-case mnemonic, mode suffix included ("vsta.pack")
     form: str                     # "" or the name of an overload ("mask" for `vsta [addr], pS`)
     syntax: str                   # operands as written in help, e.g. "[base], vS.T, vI.U, pM"
-    family: str                   # executor family: one function per family in each executor, one syntax
+    family: str                   # executor family: one function per family in each executor; one syntax,
+                                  # or two when the second operand may be X (vadds beside vadd)
     summary: str
     ref: str                      # the public page(s) it implements, or the docs section deciding it
     types: tuple = ()             # accepted type tuples, one ElemType per type slot
@@ -236,8 +237,8 @@ _PAGE_OF = {"vadd": "asc_add", "vsub": "asc_sub", "vmul": "asc_mul", "vmax": "as
             "vmins": "asc_min_scalar", "vdiv": "asc_div", "vabs": "asc_abs", "vneg": "asc_neg", "vexp": "asc_exp",
             "vsqrt": "asc_sqrt", "vln": "asc_ln", "vrelu": "asc_relu", "vprelu": "asc_prelu",
             "vleakyrelu": "asc_leakyrelu", "vmull": "asc_mull"}
-# The Reg pages' 64-bit types; on the hardware a 64-bit Add/Sub is several 32-bit instructions (with carry)
-# that the library issues, one row here (docs/semantics.md "64-bit lanes")
+# The Reg pages' 64-bit types; on the hardware the library lowers several of these to sequences of 32-bit
+# instructions (with carry), one row here (docs/semantics.md "64-bit lanes")
 _SOURCE_OF_64_BIT = {m: f"; Reg::{name} (its 64-bit integer types: several instructions on the hardware)"
                      for m, name in (("vadd", "Add"), ("vsub", "Sub"), ("vmul", "Mul"), ("vmax", "Max"),
                                      ("vmin", "Min"), ("vadds", "Adds"), ("vmuls", "Muls"), ("vmaxs", "Maxs"),
@@ -394,8 +395,143 @@ def keyword_slot(kind: Kind, value) -> int:
     return 1 if kind is Kind.SAT else next(parts.index(value) for parts in PARTS.values() if value in parts)
 
 
-INSNS: tuple[InsnSpec, ...] = (
-    # --- scalar and control (docs/language.md §8) ---
+@dataclass(frozen=True)
+class Family:
+    """An executor family: the rows one reference function runs (named after the family, in an area module
+    of ascasm/ref/) and one engine kernel (`k_<name>`, in the kernel module `kernels`)."""
+    name: str
+    kernels: str                  # the engine's kernel module of its ISA area: ascasm/_engine/<kernels>.pyx
+    axes: tuple = ()              # what the engine specialises the kernel by (ascasm/isa/families.py: T, U,
+                                  # TW, UW, sub, src), each combination the rows use compiled once
+    branches: bool = False        # its kernel chooses the next row; every other row is followed by the next
+
+
+# Every family, with its kernel module and its specialisation axes, in the order of the rows below. A
+# post-update family (`<base>_pu`) is derived from its base family with the post-update rows.
+FAMILIES: dict[str, Family] = {family.name: family for family in (
+    # scalar registers, branches, hardware loops
+    Family("scalar_mov", "control"),
+    Family("scalar_alu", "control", ("sub",)),
+    Family("scalar_load", "control", ("T",)),
+    Family("scalar_store", "control", ("TW",)),
+    Family("scalar_fmov", "control", ("T",)),
+    Family("scalar_falu", "control", ("T", "sub")),
+    Family("scalar_fcvt", "control", ("T", "U")),
+    Family("branch", "control", branches=True),
+    Family("cond_branch", "control", ("sub",), branches=True),
+    Family("loop", "control", branches=True),
+    Family("endloop", "control", branches=True),
+    Family("membar", "control"),
+    Family("halt", "control"),
+    # masks and address registers
+    Family("mask_pattern", "control"),
+    Family("mask_update", "control"),
+    Family("pcnt", "control"),
+    Family("iter_set", "control"),
+    Family("iter_scaled", "control"),
+    Family("iter_loops", "control"),
+    Family("mask_logic", "control", ("sub",)),
+    Family("mask_not", "control"),
+    Family("mask_select", "control"),
+    Family("mask_move", "control"),
+    Family("mask_move_masked", "control"),
+    Family("mask_from_vector", "control"),
+    Family("mask_pack", "control", ("sub",)),
+    Family("mask_unpack", "control", ("sub",)),
+    Family("mask_intlv", "control"),
+    Family("mask_dintlv", "control"),
+    Family("mask_spr_set", "control"),
+    Family("mask_spr_read", "control"),
+    # loads
+    Family("vld_norm", "memory"),
+    Family("vld_brc", "memory", ("TW",)),
+    Family("vld_us", "memory", ("TW",)),
+    Family("vld_ds", "memory", ("TW",)),
+    Family("vld_unpk", "memory", ("TW",)),
+    Family("vld_dintlv", "memory", ("TW",)),
+    Family("vld_blk", "streams"),
+    Family("vld_e2b", "streams", ("TW",)),
+    Family("vld_unpk4", "streams"),
+    Family("vld_bs", "memory", ("TW",)),
+    Family("mask_load_norm", "memory"),
+    Family("mask_load_us", "memory"),
+    Family("mask_load_ds", "memory"),
+    Family("vgat", "memory", ("TW", "UW")),
+    Family("vgatb", "streams", ("TW",)),
+    Family("vldu", "streams", ("TW",)),
+    Family("vldas", "streams"),
+    Family("vldus", "streams", ("TW",)),
+    Family("vldus_post", "streams", ("TW",)),
+    # stores
+    Family("vsta_norm", "memory", ("TW",)),
+    Family("vsta_first", "memory", ("TW",)),
+    Family("vsta_pack", "memory", ("TW",)),
+    Family("vsta_packv2", "memory"),
+    Family("vsta_intlv", "memory", ("TW",)),
+    Family("vsta_bs", "memory", ("TW",)),
+    Family("mask_store_norm", "memory"),
+    Family("mask_store_pack", "memory"),
+    Family("vsct", "memory", ("TW", "UW")),
+    Family("vstu", "streams", ("TW",)),
+    Family("vstu_count", "streams", ("TW",)),
+    Family("vstus", "streams", ("TW",)),
+    Family("vstur", "streams", ("TW",)),
+    Family("vstas", "streams", ("sub",)),
+    Family("vstas_post", "streams"),
+    # arithmetic
+    Family("vbinary", "arith", ("T", "sub", "src")),
+    Family("vmull", "arith", ("T",)),
+    Family("vcarry", "arith", ("sub",)),
+    Family("vunary", "arith", ("T", "sub")),
+    Family("vcompound", "arith", ("T", "sub", "src")),
+    # compound arithmetic
+    Family("vfma", "arith", ("T", "sub", "src")),
+    # logic and shifts
+    Family("vlogic", "arith", ("TW", "sub")),
+    Family("vnot", "arith", ("TW",)),
+    Family("vshift", "arith", ("T", "sub", "src")),
+    # compare and select, squeeze
+    Family("vcmp", "compare", ("T", "sub", "src")),
+    Family("vsel", "compare", ("TW",)),
+    Family("vsqz", "streams", ("TW", "sub")),
+    # fill, copy and index sequences
+    Family("vdup", "rearrange", ("T",)),
+    Family("vdup_masked", "rearrange", ("T",)),
+    Family("vdup_merge", "rearrange", ("T",)),
+    Family("vdup_lane", "rearrange", ("TW",)),
+    Family("vdup_lane_merge", "rearrange", ("TW",)),
+    Family("vmov", "rearrange", ("TW",)),
+    Family("vci", "rearrange", ("T",)),
+    Family("vci_desc", "rearrange", ("T",)),
+    # rearranging
+    Family("vintlv", "rearrange", ("TW",)),
+    Family("vdintlv", "rearrange", ("TW",)),
+    Family("vpack", "rearrange", ("TW", "UW", "sub")),
+    Family("vunpack", "rearrange", ("T", "U", "sub")),
+    Family("vusqz", "streams", ("TW",)),
+    # reductions
+    Family("reduce_sum", "rearrange", ("U",)),
+    Family("reduce_maxmin", "rearrange", ("T", "sub")),
+    Family("reduce_sum_block", "rearrange", ("U",)),
+    Family("reduce_maxmin_block", "rearrange", ("T", "sub")),
+    Family("vpairsum", "rearrange", ("T",)),
+    # histograms
+    Family("vhist", "rearrange", ("sub",)),
+    # conversions
+    # specialised by the two widths and the rounding mode: the types' encodings are read from the row's
+    # type codes (a kernel per type pair would be hundreds)
+    Family("vcvt", "convert", ("TW", "UW", "sub")),
+    Family("vtrc", "convert", ("T", "sub")),
+    # special registers AR and CTRL
+    Family("spr_clear", "streams"),
+    Family("spr_set_ctrl", "convert"),
+)}
+
+
+_ADDR_REG_PAGE = "asc_update_addr_reg"
+
+_BASE_ROWS: tuple[InsnSpec, ...] = (
+    # --- scalar registers, branches, hardware loops (docs/language.md §8) ---
     InsnSpec("mov", "", "sD, X", "scalar_mov", "sD = X (immediate, buffer address, .equ constant or register)", SPEC + " §8"),
     *(InsnSpec(m, "", "sD, sA, X", "scalar_alu", s, SPEC + " §8", sub=m) for m, s in _SCALAR_ALU.items()),
     InsnSpec("ld", "", "sD.T, [addr]", "scalar_load", "sD = the T element at addr, sign- or zero-extended to 64 bits "
@@ -403,14 +539,41 @@ INSNS: tuple[InsnSpec, ...] = (
              SPEC + " §8", types=_single(INTEGER_AND_RAW + SCALAR_BITS_TYPES), access=_ELEMENT),
     InsnSpec("st", "", "[addr], sS.T", "scalar_store", "the low bits of sS are stored as one T element at addr",
              SPEC + " §8", types=_single(INTEGER_AND_RAW + SCALAR_BITS_TYPES), access=Access("store", "T", "T")),
+    # scalar registers holding a float's bits, for the pages' `float value` / `half value` scalar
+    # operands (docs/semantics.md "Scalar registers holding floats")
+    InsnSpec("fmov", "", "sD.T, X.T", "scalar_fmov",
+             "sD = the bits of X as a T value, zero-extended: an immediate rounded once to T, a register "
+             "written sN.T copied (its low bits), a register without a suffix its integer value rounded once to T",
+             _SCALAR_FLOAT_REF, types=_single(SCALAR_MOV_TYPES)),
+    *(InsnSpec(m, "", "sD.T, sA.T, X.T", "scalar_falu",
+               f"sD = sA {op} X on T values held as bits, rounded once to nearest even (subnormals kept; "
+               "a NaN result is the hardware NaN)", _SCALAR_FLOAT_REF, types=_single(SCALAR_FLOAT_TYPES), sub=sub)
+      for m, op, sub in (("fadd", "+", "add"), ("fsub", "-", "sub"), ("fmul", "*", "mul"), ("fdiv", "/", "div"))),
+    InsnSpec("fcvt", "", "sD.T, sA.U", "scalar_fcvt",
+             "sD = the T value of sA's U value (both held as bits), rounded once to nearest even",
+             _SCALAR_FLOAT_REF, types=tuple(dtypes.named(d, s) for d in ("f16", "bf16", "f32")
+                                            for s in ("f16", "bf16", "f32") if d != s)),
     InsnSpec("b", "", "LABEL", "branch", "jump to LABEL", SPEC + " §8"),
     *(InsnSpec(m, "", "sA, X, LABEL", "cond_branch", f"jump to LABEL if sA {op} X (signed 64-bit)", SPEC + " §8",
                sub=m[1:]) for m, op in _BRANCHES.items()),
+    # hardware loops (docs/semantics.md "Hardware loops"): the assembler pairs each vloop with its
+    # endloop (at most 4 nested, no branch across a loop's boundary)
+    InsnSpec("vloop", "", "X", "loop",
+             "hardware loop: the rows up to the matching endloop run X times; X is read once, at entry (0..65535; "
+             "0 skips them); inside, lidx0 is this loop's index (0, 1, ...) and the enclosing loops' indices move "
+             "out to lidx1..lidx3. At most 4 nest; no branch may enter or leave a loop",
+             "the Reg layer's hardware loops (a uint16 index from 0, a fixed count, no branches, at most 4 nested); "
+             + _ADDR_REG_PAGE + " (the loops whose indices vag reads)", specials=("LOOP",)),
+    InsnSpec("endloop", "", "", "endloop",
+             "end of the innermost hardware loop's body: its index advances; below the count the body runs again, "
+             "otherwise the loop ends and the enclosing loops' indices move back down",
+             "the Reg layer's hardware loops; " + _ADDR_REG_PAGE, specials=("LOOP",)),
     InsnSpec("membar", "", "[KIND]", "membar",
              "ordering barrier between instructions touching the same UB bytes (ascasm runs in order)",
              "asc_mem_bar"),
     InsnSpec("halt", "", "", "halt", "stop the program (falling off the end halts too)", SPEC + " §8"),
-    # --- setup ---
+    # --- masks and address registers: creating, updating and counting masks, address registers, and the
+    # mask-register forms of logic, select, copy, pack and interleave ---
     InsnSpec("mask", "", "pD.bW, PAT", "mask_pattern",
              "CreateMask: set bit i*W for each element i the pattern selects, clear all other bits",
              SPEC + " §7; asc_create_mask; Reg::CreateMask (b64: docs/semantics.md \"64-bit lanes\")",
@@ -419,20 +582,65 @@ INSNS: tuple[InsnSpec, ...] = (
              "UpdateMask: element i active iff i < sN; then sN = 0 if sN < lanes else sN - lanes",
              "asc_update_mask (its uint32_t count held in a 64-bit "
              "scalar register); Reg::UpdateMask (b64: 32 lanes)", types=_single(MASK_WIDTHS_64), rw=("sN",)),
+    InsnSpec("pcnt", "", "sD, pM.bW", "pcnt", "sD = the number of lanes i < 256/W with bit i*W of pM set. An ascasm "
+             "extension: no C-API function counts mask bits", SPEC + " §8 (an ascasm extension)",
+             types=_single(MASK_WIDTHS_64), mask=MaskUse("pM", "T", "uncounted")),
     InsnSpec("iter", "", "aD.bW, X", "iter_set", "aD = X * W bytes (asc_create_iter_reg_bW)",
              "the address registers of asc_storealign's examples", types=_single(MASK_WIDTHS_64)),
     InsnSpec("iter", "scaled", "aD.bW, sI, STRIDE", "iter_scaled", "aD = sI * STRIDE * W bytes",
              "asc_update_addr_reg (one loop, its index in sI); Reg::CreateAddrReg (b64)",
              types=_single(MASK_WIDTHS_64)),
+    InsnSpec("vag", "", "aD.bW, X0, [X1], [X2], [X3]", "iter_loops",
+             "aD = (lidx0*X0 + lidx1*X1 + lidx2*X2 + lidx3*X3) * W bytes, modulo 2^32: lidxK is the index of the "
+             "K-th enclosing hardware loop, innermost first (offset0 binds the innermost loop, as the page says); "
+             "a stride left out is 0. Only inside a loop, with at most as many strides as enclosing loops",
+             _ADDR_REG_PAGE + " (asc_update_addr_reg_b8/b16/b32; ISA VAG)", types=_single(MASK_WIDTHS)),
     *(InsnSpec(m, "", "pD, pA, pB, pG", "mask_logic", f"pD = pA {op} pB where pG is set, 0 elsewhere (all 256 bits)",
                f"asc_{m[1:]} (mask-register form)", sub=m[1:],
                mask=MaskUse("pG", "bits", "gate"))
       for m, op in (("pand", "&"), ("por", "|"), ("pxor", "^"))),
     InsnSpec("pnot", "", "pD, pS, pG", "mask_not", "pD = ~pS where pG is set, 0 elsewhere (all 256 bits)",
              "asc_not (mask-register form)", mask=MaskUse("pG", "bits", "gate")),
+    InsnSpec("psel", "", "pD, pA, pB, pG", "mask_select", "pD = pA where pG is set, pB elsewhere (all 256 bits)",
+             "asc_select (mask-register form)",
+             mask=MaskUse("pG", "bits", "select")),
     InsnSpec("pmov", "", "pD, pS", "mask_move", "pD = pS (all 256 bits)",
              "asc_copy (mask to mask, without a mask)"),
-    # --- loads ---
+    # asc_copy's mask forms (docs/semantics.md "asc_copy's mask forms")
+    InsnSpec("pmov", "masked", "pD, pS, pM", "mask_move_masked", "pD = the bits of pS where pM is set, 0 elsewhere",
+             "asc_copy (mask to mask, with a mask); Reg::Move (mask-register form)",
+             mask=MaskUse("pM", "bits", "gate")),
+    InsnSpec("movvp", "", "pD, vS.T, BLOCK", "mask_from_vector",
+             "pD = block BLOCK of vS (16 bytes for 16-bit T, 8 bytes for 32-bit T), each bit repeated 2 (4) times: "
+             "bit j -> bits jW..jW+W-1",
+             "asc_copy (vector to mask, part); Reg::MaskGenWithRegTensor",
+             types=_single(dtypes.named("u16", "u32", "b16", "b32"))),
+    *(InsnSpec("ppack." + half, "", "pD, pS", "mask_pack",
+               f"the even bits of pS (bit 2j -> bit j) -> the {where} 128 bits of pD; the other 128 bits 0",
+               f"asc_pack_to_{name} (mask-register form)", sub=half)
+      for half, where, name in (("lo", "low", "low"), ("hi", "high", "high"))),
+    *(InsnSpec("punpack." + half, "", "pD, pS", "mask_unpack",
+               f"the {where} 128 bits of pS spread out: bit j -> bit 2j of pD, the odd bits 0",
+               f"asc_unpack (mask-register form, asc_unpack_{name})", sub=half)
+      for half, where, name in (("lo", "low", "lower"), ("hi", "high", "upper"))),
+    InsnSpec("pintlv", "", "pD0.bW, pD1, pA, pB", "mask_intlv",
+             "interleave W-bit groups (b8: 1 bit, b16: 2, b32: 4): A0 B0 A1 B1 ...; the first 256 bits -> pD0, "
+             "the rest -> pD1 (written last)", "asc_intlv (asc_intlv_bW)",
+             types=_single(MASK_WIDTHS)),
+    InsnSpec("pdintlv", "", "pD0.bW, pD1, pA, pB", "mask_dintlv",
+             "deinterleave W-bit groups of pA then pB: the even groups -> pD0, the odd ones -> pD1 (written last)",
+             "asc_deintlv (asc_deintlv_bW)", types=_single(MASK_WIDTHS)),
+    # the legacy mask special register {MASK1, MASK0} (docs/semantics.md "The mask special register")
+    InsnSpec("sprset.mask", "", "sH, sL", "mask_spr_set", "MASK1 = sH, MASK0 = sL (the 128-bit mask special register)",
+             "Reg::MoveMask (SetVectorMask(maskHigh, maskLow) sets {MASK1, MASK0}; its own page is "
+             "not among the references)", specials=("MASK",)),
+    InsnSpec("movp", "", "pD.bW", "mask_spr_read",
+             "pD = the mask special register, each bit repeated W times: b16 all 128 bits {MASK1, MASK0}, "
+             "b32 the 64 bits of MASK0",
+             "asc_get_mask_spr; Reg::MoveMask",
+             types=_single(dtypes.named("b16", "b32"))),
+    # --- loads (asc_loadalign and its modes, asc_gather, asc_load, asc_loadunalign); each post-update form
+    # follows its base row ---
     InsnSpec("vld", "", "vD.T, [addr]", "vld_norm", "NORM load: vD = the 256 bytes at addr",
              "Reg::LoadAlign NORM; asc_loadalign", types=_single(dtypes.TYPES), access=_LOAD[256]),
     InsnSpec("vld.brc", "", "vD.T, [addr]", "vld_brc", "broadcast load: every lane of vD = the one T element at addr",
@@ -447,6 +655,26 @@ INSNS: tuple[InsnSpec, ...] = (
     InsnSpec("vld.dintlv", "", "vD0.T, vD1.T, [addr]", "vld_dintlv",
              "deinterleave load: 512 bytes, even elements -> vD0, odd elements -> vD1",
              "Reg::LoadAlign DINTLV_B8/B16/B32; asc_loadalign_deintlv", types=_single(B8 + B16 + B32), access=_LOAD[512]),
+    InsnSpec("vld.blk", "", "vD.T, [addr]", "vld_blk", "vD = the 32-byte block at addr, 8 times over",
+             "Reg::LoadAlign BLK; asc_loadalign_brc_datablock", types=_single(BLOCK_BRC_TYPES),
+             access=_LOAD[32]),
+    InsnSpec("vld.e2b", "", "vD.T, [addr]", "vld_e2b",
+             "8 elements at addr; element k fills block k of vD (32 bytes: 16 b16 or 8 b32 lanes)",
+             "Reg::LoadAlign E2B_B16/E2B_B32; asc_loadalign_brc_elem2datablock",
+             types=_single(ELEMENT_BRC_TYPES), access=Access("load", "8T", "8T")),
+    InsnSpec("vld.unpk4", "", "vD.T, [addr]", "vld_unpk4",
+             "unpack4 load: 64 bytes, each zero-extended into a 32-bit lane of vD",
+             "Reg::LoadAlign UNPK4_B8; asc_loadalign_unpack4", types=_single(UNPACK4_TYPES),
+             access=_LOAD[64]),
+    # DATA_BLOCK_COPY: 8 blocks of 32 bytes, block k at addr + k * X0 * 32 (docs/semantics.md
+    # "Block-strided loads and stores")
+    InsnSpec("vld.bs", "", "vD.T, [addr], X0, pM", "vld_bs",
+             "block-strided load: block k of vD (32 bytes) = the 32 bytes at addr + k*X0*32 (X0: the block stride "
+             "in 32-byte blocks, unsigned 32-bit; 0 repeats the first block)",
+             "Reg::LoadAlign DATA_BLOCK_COPY; asc_loadalign (the block_stride form; its repeat_stride is the "
+             "post-update form's X, or part of addr)", types=_single(BLOCK_STRIDE_TYPES),
+             access=Access("load", 32, 32, stream="8 blocks of 32 bytes at addr + k*X0*32"),
+             mask=MaskUse("pM", "T", "block-zero")),
     InsnSpec("vld", "mask", "pD, [addr]", "mask_load_norm", "mask load: the 256 bits of pD = the 32 bytes at addr",
              "Reg::LoadAlign (mask-register form, NORM)", access=_LOAD[32]),
     InsnSpec("vld.us", "mask", "pD, [addr]", "mask_load_us",
@@ -459,7 +687,30 @@ INSNS: tuple[InsnSpec, ...] = (
              "b8 data: 128 lanes, u16 indices, each byte zero-extended into a 16-bit lane",
              "Reg::Gather; asc_gather", types=GATHER_PAIRS, access=Access("load", "T", 32, slot="T", indexed=True),
              mask=MaskUse("pM", "pitch", "unchecked", "they become 0")),
-    # --- stores (asc_storealign; asc_scatter, Reg::Scatter) ---
+    InsnSpec("vgatb", "", "vD.T, [base], vI.U, pM", "vgatb",
+             "block gather: block k of vD (32 bytes) = the 32 bytes at base + vI[k] (u32 byte offsets, 32-aligned; "
+             "lanes 0-7 of vI); inactive elements 0, a block with none active is not read",
+             "Reg::GatherB; asc_gather_datablock", types=GATHER_BLOCK_PAIRS,
+             access=Access("load", 32, 32, stream="8 blocks of 32 bytes at base + vI[k]"),
+             mask=MaskUse("pM", "T", "zero", "; a block with no active element is not read or checked")),
+    InsnSpec("vldu", "", "vD.T, [addr]", "vldu", "vD = the 256 bytes at addr, which need only be element-aligned",
+             "asc_load", types=_single(STREAM_TYPES), access=Access("load", 256, "T")),
+    # unaligned load streams (docs/semantics.md "Squeeze and unaligned store streams")
+    InsnSpec("vldas", "", "qL, [addr]", "vldas",
+             "start an unaligned load stream at addr: qL holds the 32-byte block containing addr",
+             "asc_loadunalign_pre (both forms: the addr_reg one is [src + aN])", rw=("qL",),
+             access=Access("load", 32, 1, stream="the 32-byte block holding addr (nothing when addr is 32-byte aligned)")),
+    InsnSpec("vldus", "", "vD.T, qL, [addr]", "vldus",
+             "unaligned load: vD = the 256 bytes from addr, those below the next 32-byte boundary from qL's "
+             "block; qL then holds the block of addr + 256, where the stream continues",
+             "asc_loadunalign; asc_loadunalign_postupdate (the addr_reg "
+             "form: [src + aN], its inc unused as Reg::LoadUnAlign says)", types=_single(STREAM_TYPES), rw=("qL",),
+             access=Access("load", VL_BYTES, "T", stream="256 bytes from addr, continuing the stream of qL")),
+    InsnSpec("vldus.pu", "", "vD.T, qL, [sB], X", "vldus_post",
+             "vldus at the address in sB; then sB, and the stream, advance by X elements of T",
+             "asc_loadunalign_postupdate", types=_single(STREAM_TYPES), rw=("qL",),
+             access=Access("load", VL_BYTES, "T", stream="256 bytes from sB, continuing the stream of qL")),
+    # --- stores (asc_storealign and its modes, asc_scatter, asc_store, asc_storeunalign) ---
     InsnSpec("vsta", "", "[addr], vS.T, pM", "vsta_norm",
              "NORM store: lane i -> addr + i*W for each active lane i",
              SEED_STOREALIGN + " NORM (b64 too); asc_storealign (vector form)",
@@ -480,6 +731,13 @@ INSNS: tuple[InsnSpec, ...] = (
              "INTLV store: addr + 2i*W <- vS0[i], addr + (2i+1)*W <- vS1[i] (512 bytes)",
              SEED_STOREALIGN + " INTLV; Reg::StoreAlign INTLV_B8/B16/B32; asc_storealign_intlv", types=_single(INTLV_TYPES),
              access=Access("store", 512, 32)),
+    InsnSpec("vsta.bs", "", "[addr], vS.T, X0, pM", "vsta_bs",
+             "block-strided store: the active lanes of block k of vS (32 bytes) -> addr + k*X0*32 + their offset "
+             "in the block (X0: the block stride in 32-byte blocks, unsigned 32-bit)",
+             "Reg::StoreAlign DATA_BLOCK_COPY; asc_storealign (the block_stride form; its repeat_stride is the "
+             "post-update form's X, or part of addr)", types=_single(BLOCK_STRIDE_TYPES),
+             access=Access("store", 32, 32, slot="T", stream="the active lanes of 8 blocks at addr + k*X0*32"),
+             mask=MaskUse("pM", "T", "block-untouched")),
     InsnSpec("vsta", "mask", "[addr], pS", "mask_store_norm", "mask store: the 256 bits of pS -> 32 bytes at addr",
              SEED_STOREALIGN + " mask NORM; asc_storealign (mask-register form)",
              access=Access("store", 32, 32)),
@@ -497,223 +755,13 @@ INSNS: tuple[InsnSpec, ...] = (
              mask=MaskUse("pM", "pitch", "unchecked",
                           "they write nothing; duplicate active indices: the highest lane wins, "
                           "with a warning")),
-    # --- reductions (Reg::Reduce) ---
-    InsnSpec("vredsum", "", "vD.T, vS.U, pM", "reduce_sum",
-             "lane 0 of vD = sum of the active lanes of vS in a pairwise tree, every partial rounded to T; "
-             "other lanes 0",
-             SEED_REDUCE + " SUM; asc_reduce_sum", types=REDUCE_SUM_PAIRS, sub="sum",
-             mask=MaskUse("pM", "U", "identity", "(+0); none active gives +0")),
-    InsnSpec("vredmax", "", "vD.T, vS.T, pM", "reduce_maxmin",
-             "lane 0 of vD = max of the active lanes, lane 1 = index of its first occurrence (raw bits); "
-             "other lanes 0", SEED_REDUCE + " MAX; asc_reduce_max", types=_single(REDUCE_MAXMIN_TYPES), sub="max",
-             mask=MaskUse("pM", "T", "identity", "(-inf / the type's minimum); none active gives that identity "
-                          "and index 0")),
-    InsnSpec("vredmin", "", "vD.T, vS.T, pM", "reduce_maxmin",
-             "lane 0 of vD = min of the active lanes, lane 1 = index of its first occurrence (raw bits); "
-             "other lanes 0", SEED_REDUCE + " MIN; asc_reduce_min", types=_single(REDUCE_MAXMIN_TYPES), sub="min",
-             mask=MaskUse("pM", "T", "identity", "(+inf / the type's maximum); none active gives that identity "
-                          "and index 0")),
-    # --- vector compute ---
-    InsnSpec("vdup", "", "vD.T, X.T", "vdup", "every lane of vD = X (converted to T; e8m0: an immediate or sN.e8m0)",
-             "asc_duplicate_scalar; Reg::Duplicate (int64_t, uint64_t)",
-             types=_single(DUP_TYPES + dtypes.named("e8m0"))),     # the page's form without a mask adds e8m0
-    InsnSpec("vdup", "masked", "vD.T, X.T, pM", "vdup_masked", "active lanes of vD = X (converted to T), inactive lanes 0",
-             "asc_duplicate_scalar; Reg::Duplicate (int64_t, uint64_t)", types=_single(DUP_TYPES), mask=_LANE_MASK),
-    InsnSpec("vci", "", "vD.T, X.T", "vci",
-             "lane i of vD = X + i (integers wrap; floats rounded once, ties toward +inf as the Arange table shows)",
-             "asc_arange", types=_single(SIGNED_FLOAT_TYPES)),
-    *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vbinary", f"active lanes: vD = {s}; inactive lanes 0",
-               page(m) + _SOURCE_OF_64_BIT.get(m, ""), types=_single(types), sub=m[1:], mask=_LANE_MASK)
-      for m, (s, types) in _VECTOR_OPS.items()),
-    *(InsnSpec(m + "s", "", "vD.T, vA.T, X.T, pM", "vbinary_x", f"active lanes: vD = {s.replace('vB', 'X')}; inactive lanes 0",
-               page(m + "s") + _SOURCE_OF_64_BIT.get(m + "s", ""), types=_single(_SCALAR_FORM_TYPES[m + "s"]),
-               sub=m[1:], mask=_LANE_MASK)
-      for m, (s, _types) in _VECTOR_OPS.items() if m != "vsub"),
-    *(InsnSpec("vcmp." + c, "", "pD, vA.T, vB.T, pM", "vcmp",
-               f"pD bit i*W = 1 for each active lane i with vA {op} vB, every other bit 0",
-               f"asc_{c}; Reg::Compare (int64_t, uint64_t)", types=_single(ARITH64_TYPES), sub=c,
-               mask=MaskUse("pM", "T", "zero-bits"))
-      for c, op in _COMPARISONS.items()),
-    InsnSpec("vsel", "", "vD.T, vA.T, vB.T, pM", "vsel", "lane i of vD = vA[i] if active, else vB[i] (raw bits)",
-             "asc_select; Reg::Select (int64_t, uint64_t)", types=_single(SELECT_TYPES),
-             mask=MaskUse("pM", "T", "select")),
-    InsnSpec("pcnt", "", "sD, pM.bW", "pcnt", "sD = the number of lanes i < 256/W with bit i*W of pM set. An ascasm "
-             "extension: no C-API function counts mask bits", SPEC + " §8 (an ascasm extension)",
-             types=_single(MASK_WIDTHS_64), mask=MaskUse("pM", "T", "uncounted")),
-    # appended after the first compute rows, so earlier opcodes keep their numbers
-    InsnSpec("vdiv", "", "vD.T, vA.T, vB.T, pM", "vbinary",
-             "active lanes: vD = vA / vB (integers: toward zero, x/0 = all ones, min/-1 = min; floats rounded "
-             "once, x/0 = +-inf, 0/0 = the hardware NaN, " + _FTZ + "); inactive lanes 0. The hardware's "
-             "integer x/0 result is undocumented. " + _ONE_ULP + " (floats)",
-             page("vdiv"), types=_single(DIV_TYPES), sub="div", mask=_LANE_MASK),
-    *(InsnSpec(m, "", "vD.T, vA.T, pM", "vunary", f"active lanes: vD = {s}; inactive lanes 0",
-               page(m) + _SOURCE_OF_64_BIT.get(m, ""), types=_single(types), sub=m[1:], mask=_LANE_MASK)
-      for m, (s, types) in _UNARY_OPS.items()),
-    *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vlogic", f"active lanes: vD = vA {op} vB, bit by bit; inactive lanes 0",
-               f"asc_{m[1:]} (the mask-register form is p{m[1:]})" + _SOURCE_OF_64_BIT[m],
-               types=_single(types + INT64_TYPES), sub=m[1:], mask=_LANE_MASK)
-      for m, op, types in (("vand", "&", LOGIC_TYPES), ("vor", "|", OR_TYPES), ("vxor", "^", XOR_TYPES))),
-    # --- conversions (the C API's data-type-conversion pages; Reg::Cast table 7) ---
-    *(InsnSpec("vcvt" + ("." + mode if mode else ""), "", _CONVERT_SYNTAX, "vcvt",
-               _convert_summary(mode), _convert_sources(mode), types=_conversion_pairs(mode),
-               sub=mode or "exact", mask=_CONVERT_MASK)
-      for mode in ROUNDING_MODES),
-    *(InsnSpec("vtrc." + mode, "", "vD.T, vS.T, pM", "vtrc",
-               f"active lanes: vD = vS rounded to an integral value of T {_MODE_TEXT[mode]} (NaN -> canonical NaN, "
-               "+-inf and +-0 kept, a value rounding to 0 keeps its sign); inactive lanes 0",
-               f"asc_{_TRUNCATION_PAGE[mode]}", types=_single(dtypes.named("f16", "bf16", "f32")), sub=mode,
-               mask=_LANE_MASK)
-      for mode in _FIVE_MODES),
-    # --- compute families and the pages' modes ---
-    # the non-default precision modes of Reg::Div/Exp/Sqrt (PRECISION_*_FTZ_FALSE): subnormals kept
-    InsnSpec("vdiv.nftz", "", "vD.T, vA.T, vB.T, pM", "vbinary",
-             "active lanes: vD = vA / vB rounded once, subnormal inputs and results kept (the pages' Subnormal "
-             "mode); inactive lanes 0", page("vdiv") + "; Reg::Div DivAlgo::PRECISION_1ULP_FTZ_FALSE",
-             types=_single(HALF_FLOAT_TYPES), sub="div_nftz", mask=_LANE_MASK),
-    InsnSpec("vexp.nftz", "", "vD.T, vA.T, pM", "vunary",
-             "active lanes: vD = e^vA as vexp, subnormal inputs and results kept (the pages' Subnormal mode); "
-             "inactive lanes 0", page("vexp") + "; Reg::Exp ExpAlgo::PRECISION_1ULP_FTZ_FALSE",
-             types=_single(HALF_FLOAT_TYPES), sub="exp_nftz", mask=_LANE_MASK),
-    InsnSpec("vsqrt.nftz", "", "vD.T, vA.T, pM", "vunary",
-             "active lanes: vD = sqrt(vA) correctly rounded, subnormal inputs kept (the pages' Subnormal mode); "
-             "inactive lanes 0", page("vsqrt") + "; Reg::Sqrt SqrtAlgo::PRECISION_0ULP_FTZ_FALSE",
-             types=_single(HALF_FLOAT_TYPES), sub="sqrt_nftz", mask=_LANE_MASK),
-    *(InsnSpec("vcmps." + c, "", "pD, vA.T, X.T, pM", "vcmp_x",
-               f"pD bit i*W = 1 for each active lane i with vA {op} X, every other bit 0",
-               f"asc_{c}_scalar; Reg::Compares (int64_t, uint64_t)", types=_single(ARITH64_TYPES), sub=c,
-               mask=MaskUse("pM", "T", "zero-bits"))
-      for c, op in _COMPARISONS.items()),
-    InsnSpec("vnot", "", "vD.T, vA.T, pM", "vnot", "active lanes: vD = ~vA, bit by bit; inactive lanes 0",
-             "asc_not (the mask-register form is pnot)" + _SOURCE_OF_64_BIT["vnot"],
-             types=_single(NOT_TYPES + INT64_TYPES),
-             mask=_LANE_MASK),
-    *(InsnSpec(m, "", "vD.T, vA.T, vB.U, pM", "vshift", f"active lanes: vD = vA {op} vB (the amount in U, "
-               f"T's width signed); {rule}; inactive lanes 0", f"asc_{page}; Reg::{_REG_SHIFT[m]} (int64_t, uint64_t)",
-               types=SHIFT_PAIRS, sub=m[1:], mask=_LANE_MASK)
-      for m, op, rule, page in _SHIFTS),
-    *(InsnSpec(m + "s", "", "vD.T, vA.T, X, pM", "vshift_x", f"active lanes: vD = vA {op} X (X: the low 16 bits, "
-               f"signed, as the page's int16_t); {rule}; inactive lanes 0",
-               f"asc_{page}_scalar; Reg::{_REG_SHIFT[m]}s (int64_t, uint64_t)", types=_single(tuple(d for d, _ in SHIFT_PAIRS)),
-               sub=m[1:], mask=_LANE_MASK)
-      for m, op, rule, page in _SHIFTS),
-    InsnSpec("vmov", "", "vD.T, vA.T, pM", "vmov",
-             "active lanes of vD = vA (raw bits); inactive lanes keep vD (merging, as the page says)",
-             "asc_copy (vector to vector); the merging-mode appendix (Move)",
-             types=_single(ARITH_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
-    InsnSpec("vmadd", "", "vD.T, vA.T, vB.T, pM", "vfma",
-             "active lanes: vD = vD * vA + vB, rounded once (fused, as the precision appendix says of MulDstAdd); "
-             "inactive lanes 0", "asc_madd", types=_single(HALF_FLOAT_TYPES),
-             sub="madd", mask=_LANE_MASK, rw=("vD",)),
-    InsnSpec("vaxpy", "", "vD.T, vA.T, X.T, pM", "vfma_x",
-             "active lanes: vD = vA * X + vD, rounded once (fused, as the precision appendix says of Axpy); "
-             "inactive lanes 0", "asc_axpy", types=_single(HALF_FLOAT_TYPES),
-             sub="axpy", mask=_LANE_MASK, rw=("vD",)),
-    InsnSpec("vln", "", "vD.T, vA.T, pM", "vunary",
-             "active lanes: vD = ln(vA): libm log in double, rounded once to T (ln(+-0) = -inf, negative -> the "
-             "hardware NaN); " + _FTZ + " (the precision appendix: Ln does not support denormals). " + _ONE_ULP
-             + "; inactive lanes 0", page("vln"), types=_single(HALF_FLOAT_TYPES), sub="ln", mask=_LANE_MASK),
-    InsnSpec("vintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vintlv",
-             "interleave: vD0 = vA[0], vB[0], vA[1], vB[1], ... from the low halves of vA and vB, vD1 the same from "
-             "the high halves (raw bits; vD1 is written last)", "asc_intlv",
-             types=_single(REARRANGE_TYPES)),
-    InsnSpec("vdintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vdintlv",
-             "deinterleave: vD0 = the even elements of vA then those of vB, vD1 the odd ones (raw bits; vD1 is "
-             "written last)", "asc_deintlv", types=_single(REARRANGE_TYPES)),
-    *(InsnSpec("vunpack." + half, "", "vD.T, vA.U", "vunpack",
-               f"lane i of vD = element {start}i of vA widened to T (unsigned: zero-extended, signed: "
-               f"sign-extended)", f"asc_unpack (asc_unpack_{name})",
-               types=UNPACK_PAIRS, sub=half)
-      for half, start, name in (("lo", "", "lower"), ("hi", "VL/(2W) + ", "upper"))),
-    InsnSpec("vredsum.blk", "", "vD.T, vS.U, pM", "reduce_sum_block",
-             "lane k of vD (k < 8) = the sum of the active lanes of vS's 32-byte block k, a pairwise tree in the "
-             "block, every partial rounded to T; other lanes 0", "asc_reduce_sum_datablock",
-             types=BLOCK_SUM_PAIRS, sub="sum", mask=MaskUse("pM", "U", "identity", "(+0); a block with none gives +0")),
-    *(InsnSpec(f"vred{op}.blk", "", "vD.T, vS.T, pM", "reduce_maxmin_block",
-               f"lane k of vD (k < 8) = the {op} of the active lanes of vS's 32-byte block k (the first NaN "
-               f"with its bits; {zero}); no index; other lanes 0",
-               f"asc_reduce_{op}_datablock", types=_single(BLOCK_MAXMIN_TYPES), sub=op,
-               mask=MaskUse("pM", "T", "identity", f"({identity}); a block with none gives that identity"))
-      for op, zero, identity in (("max", "+0 above -0", "-inf / the type's minimum"),
-                                 ("min", "-0 below +0", "+inf / the type's maximum"))),
-    *(InsnSpec("vpack." + half, "", "vD.T, vA.U", "vpack",
-               f"the low T bits of every lane of vA -> the {where} half of vD (lane i -> lane {start}i); the other "
-               f"half 0", f"asc_pack_to_{name}", types=PACK_TO_PAIRS, sub=half)
-      for half, where, start, name in (("lo", "low", "", "low"), ("hi", "high", "VL/(2W) + ", "high"))),
-    *(InsnSpec("ppack." + half, "", "pD, pS", "mask_pack",
-               f"the even bits of pS (bit 2j -> bit j) -> the {where} 128 bits of pD; the other 128 bits 0",
-               f"asc_pack_to_{name} (mask-register form)", sub=half)
-      for half, where, name in (("lo", "low", "low"), ("hi", "high", "high"))),
-    *(InsnSpec("punpack." + half, "", "pD, pS", "mask_unpack",
-               f"the {where} 128 bits of pS spread out: bit j -> bit 2j of pD, the odd bits 0",
-               f"asc_unpack (mask-register form, asc_unpack_{name})", sub=half)
-      for half, where, name in (("lo", "low", "lower"), ("hi", "high", "upper"))),
-    *(InsnSpec(f"{m}.bin{b}", "", "vD.T, vA.U, pM", "vhist",
-               f"for the active lanes of vA with a value v in [{128 * b}, {128 * b + 127}]: {what}; the sums wrap "
-               f"modulo 2^16", f"asc_{page} (asc_{page}_bin{b})",
-               types=((dtypes.BY_SPELLING["u16"], dtypes.BY_SPELLING["u8"]),), sub=f"{sub}{b}",
-               mask=MaskUse("pM", "U", "uncounted"), rw=("vD",))
-      for m, sub, page, what in (
-          ("vhist", "bin", "frequency_histogram", "lane v - base of vD += 1 (base = the bin's first value)"),
-          ("vchist", "cbin", "cumulative_histogram",
-           "lane n of vD += the number of such v with v - base <= n (base = the bin's first value)"))
-      for b in (0, 1)),
-    InsnSpec("psel", "", "pD, pA, pB, pG", "mask_select", "pD = pA where pG is set, pB elsewhere (all 256 bits)",
-             "asc_select (mask-register form)",
-             mask=MaskUse("pG", "bits", "select")),
-    InsnSpec("pintlv", "", "pD0.bW, pD1, pA, pB", "mask_intlv",
-             "interleave W-bit groups (b8: 1 bit, b16: 2, b32: 4): A0 B0 A1 B1 ...; the first 256 bits -> pD0, "
-             "the rest -> pD1 (written last)", "asc_intlv (asc_intlv_bW)",
-             types=_single(MASK_WIDTHS)),
-    InsnSpec("pdintlv", "", "pD0.bW, pD1, pA, pB", "mask_dintlv",
-             "deinterleave W-bit groups of pA then pB: the even groups -> pD0, the odd ones -> pD1 (written last)",
-             "asc_deintlv (asc_deintlv_bW)", types=_single(MASK_WIDTHS)),
-    InsnSpec("vrelu", "", "vD.T, vA.T, pM", "vunary",
-             "active lanes: vD = max(vA, +0) (-0 -> +0, NaN -> the hardware NaN); inactive lanes 0",
-             page("vrelu") + _SOURCE_OF_64_BIT["vrelu"], types=_single(dtypes.named("f16", "s32", "f32", "s64")),
-             sub="relu", mask=_LANE_MASK),
-    InsnSpec("vprelu", "", "vD.T, vA.T, vB.T, pM", "vcompound",
-             "active lanes: vD = vA where its sign bit is clear (+0 and a positive NaN included, as table 10 of "
-             "the boundary-values appendix shows), else vA * vB rounded once; inactive lanes 0", page("vprelu"), types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
-    InsnSpec("vabssub", "", "vD.T, vA.T, vB.T, pM", "vcompound",
-             "active lanes: vD = |vA - vB|, the difference rounded once (the precision appendix: Abs(Sub); s64: "
-             "the difference wraps at 64 bits, |min| = min); inactive lanes 0",
-             "asc_abs_sub" + _SOURCE_OF_64_BIT["vabssub"], types=_single(HALF_FLOAT_TYPES + dtypes.named("s64")),
-             sub="abssub", mask=_LANE_MASK),
-    InsnSpec("vleakyrelu", "", "vD.T, vA.T, X.T, pM", "vcompound_x",
-             "active lanes: vD = vA where its sign bit is clear (as table 24 of the boundary-values appendix shows), else vA * X rounded "
-             "once; inactive lanes 0", page("vleakyrelu"),
-             types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
-    InsnSpec("vci.desc", "", "vD.T, X.T", "vci_desc",
-             "lane i of vD = X + (lanes - 1 - i): vci's lanes in reverse order (integers wrap; floats rounded once, "
-             "ties toward +inf)", "asc_arange (asc_arange_descend)",
-             types=_single(SIGNED_FLOAT_TYPES)),
-    InsnSpec("vdup.v", "", "vD.T, vA.T, pM", "vdup_lane", "lane 0 of vA in every active lane of vD, inactive lanes 0",
-             "asc_duplicate; Reg::Duplicate (int64_t, uint64_t)", types=_single(DUP_TYPES), mask=_LANE_MASK),
-    InsnSpec("vmull", "", "vD0.T, vD1.T, vA.T, vB.T, pM", "vmull",
-             "active lanes: the 64-bit product vA * vB (signed for s32): its low 32 bits -> vD0, its high 32 bits "
-             "-> vD1 (written last); inactive lanes 0 in both", page("vmull"),
-             types=_single(dtypes.named("s32", "u32")), mask=_LANE_MASK),
-    InsnSpec("vpairsum", "", "vD.T, vS.T, pM", "vpairsum",
-             "lane i of vD (i < lanes/2) = vS[2i] + vS[2i+1] rounded once, an inactive lane counting as absent "
-             "(one active: that lane's value; none: +0); the upper half 0",
-             "asc_pair_reduce_sum", types=_single(HALF_FLOAT_TYPES),
-             mask=MaskUse("pM", "T", "identity", "(absent)")),
-    # --- squeeze, the special registers AR/SQZN, unaligned store streams (docs/semantics.md
-    # "Squeeze and unaligned store streams") ---
-    InsnSpec("vsqz", "", "vD.T, vS.T, pM", "vsqz",
-             "the active lanes of vS, in lane order, -> the lowest lanes of vD; the lanes above them 0",
-             "asc_squeeze", types=_single(SQUEEZE_TYPES), sub="plain",
-             mask=MaskUse("pM", "T", "dropped")),
-    InsnSpec("vsqz.st", "", "vD.T, vS.T, pM", "vsqz",
-             "vsqz, and SQZN = the bytes kept (active lanes * W), for a following vstur",
-             "asc_squeeze_with_status", types=_single(SQUEEZE_TYPES), sub="status",
-             mask=MaskUse("pM", "T", "dropped"), specials=("SQZN",)),
-    InsnSpec("vusqz", "", "vD.T, pM", "vusqz",
-             "lane 0 of vD = 0, lane i = the number of active lanes below i (an exclusive prefix count)",
-             "asc_unsqueeze", types=_single(UNSQUEEZE_TYPES),
-             mask=MaskUse("pM", "T", "prefix")),
-    InsnSpec("sprclr.ar", "", "", "spr_clear", "AR = 0 (before a loop of vsqz.st + vstur)",
-             "asc_clear_ar_spr", specials=("AR",)),
+    InsnSpec("vstu", "", "[addr], vS.T", "vstu", "every lane of vS -> addr + i*W; addr need only be element-aligned",
+             "asc_store", types=_single(STREAM_TYPES), access=Access("store", 256, "T")),
+    InsnSpec("vstu", "count", "[addr], vS.T, X", "vstu_count",
+             "the low X lanes of vS (X in 1..256/W) -> addr + i*W; addr need only be element-aligned",
+             "asc_store (the form with a count)", types=_single(STREAM_TYPES),
+             access=Access("store", 256, "T", stream="X elements at the address")),
+    # unaligned store streams (docs/semantics.md "Squeeze and unaligned store streams")
     InsnSpec("vstus", "", "[addr], uS, vS.T, X", "vstus",
              "unaligned stream store: the low X lanes of vS follow the bytes pending in uS at addr; every "
              "completed 32-byte block is written, the bytes of the last incomplete one wait in uS",
@@ -736,76 +784,43 @@ INSNS: tuple[InsnSpec, ...] = (
              "asc_storeunalign_post (the form without an offset, after vstur)",
              rw=("uS",), sub="ar", access=Access("store", UREG_MAX, 1, stream="the bytes pending in uS, ending at "
                                                                            "addr + AR")),
-    InsnSpec("vldas", "", "qL, [addr]", "vldas",
-             "start an unaligned load stream at addr: qL holds the 32-byte block containing addr",
-             "asc_loadunalign_pre (both forms: the addr_reg one is [src + aN])", rw=("qL",),
-             access=Access("load", 32, 1, stream="the 32-byte block holding addr (nothing when addr is 32-byte aligned)")),
-    InsnSpec("vldus", "", "vD.T, qL, [addr]", "vldus",
-             "unaligned load: vD = the 256 bytes from addr, those below the next 32-byte boundary from qL's "
-             "block; qL then holds the block of addr + 256, where the stream continues",
-             "asc_loadunalign; asc_loadunalign_postupdate (the addr_reg "
-             "form: [src + aN], its inc unused as Reg::LoadUnAlign says)", types=_single(STREAM_TYPES), rw=("qL",),
-             access=Access("load", VL_BYTES, "T", stream="256 bytes from addr, continuing the stream of qL")),
-    InsnSpec("vldus.pu", "", "vD.T, qL, [sB], X", "vldus_post",
-             "vldus at the address in sB; then sB, and the stream, advance by X elements of T",
-             "asc_loadunalign_postupdate", types=_single(STREAM_TYPES), rw=("qL",),
-             access=Access("load", VL_BYTES, "T", stream="256 bytes from sB, continuing the stream of qL")),
-    InsnSpec("vld.blk", "", "vD.T, [addr]", "vld_blk", "vD = the 32-byte block at addr, 8 times over",
-             "Reg::LoadAlign BLK; asc_loadalign_brc_datablock", types=_single(BLOCK_BRC_TYPES),
-             access=_LOAD[32]),
-    # DATA_BLOCK_COPY: 8 blocks of 32 bytes, block k at addr + k * X0 * 32 (docs/semantics.md
-    # "Block-strided loads and stores")
-    InsnSpec("vld.bs", "", "vD.T, [addr], X0, pM", "vld_bs",
-             "block-strided load: block k of vD (32 bytes) = the 32 bytes at addr + k*X0*32 (X0: the block stride "
-             "in 32-byte blocks, unsigned 32-bit; 0 repeats the first block)",
-             "Reg::LoadAlign DATA_BLOCK_COPY; asc_loadalign (the block_stride form; its repeat_stride is the "
-             "post-update form's X, or part of addr)", types=_single(BLOCK_STRIDE_TYPES),
-             access=Access("load", 32, 32, stream="8 blocks of 32 bytes at addr + k*X0*32"),
-             mask=MaskUse("pM", "T", "block-zero")),
-    InsnSpec("vsta.bs", "", "[addr], vS.T, X0, pM", "vsta_bs",
-             "block-strided store: the active lanes of block k of vS (32 bytes) -> addr + k*X0*32 + their offset "
-             "in the block (X0: the block stride in 32-byte blocks, unsigned 32-bit)",
-             "Reg::StoreAlign DATA_BLOCK_COPY; asc_storealign (the block_stride form; its repeat_stride is the "
-             "post-update form's X, or part of addr)", types=_single(BLOCK_STRIDE_TYPES),
-             access=Access("store", 32, 32, slot="T", stream="the active lanes of 8 blocks at addr + k*X0*32"),
-             mask=MaskUse("pM", "T", "block-untouched")),
-    InsnSpec("vld.e2b", "", "vD.T, [addr]", "vld_e2b",
-             "8 elements at addr; element k fills block k of vD (32 bytes: 16 b16 or 8 b32 lanes)",
-             "Reg::LoadAlign E2B_B16/E2B_B32; asc_loadalign_brc_elem2datablock",
-             types=_single(ELEMENT_BRC_TYPES), access=Access("load", "8T", "8T")),
-    InsnSpec("vld.unpk4", "", "vD.T, [addr]", "vld_unpk4",
-             "unpack4 load: 64 bytes, each zero-extended into a 32-bit lane of vD",
-             "Reg::LoadAlign UNPK4_B8; asc_loadalign_unpack4", types=_single(UNPACK4_TYPES),
-             access=_LOAD[64]),
-    InsnSpec("vgatb", "", "vD.T, [base], vI.U, pM", "vgatb",
-             "block gather: block k of vD (32 bytes) = the 32 bytes at base + vI[k] (u32 byte offsets, 32-aligned; "
-             "lanes 0-7 of vI); inactive elements 0, a block with none active is not read",
-             "Reg::GatherB; asc_gather_datablock", types=GATHER_BLOCK_PAIRS,
-             access=Access("load", 32, 32, stream="8 blocks of 32 bytes at base + vI[k]"),
-             mask=MaskUse("pM", "T", "zero", "; a block with no active element is not read or checked")),
-    InsnSpec("vldu", "", "vD.T, [addr]", "vldu", "vD = the 256 bytes at addr, which need only be element-aligned",
-             "asc_load", types=_single(STREAM_TYPES), access=Access("load", 256, "T")),
-    InsnSpec("vstu", "", "[addr], vS.T", "vstu", "every lane of vS -> addr + i*W; addr need only be element-aligned",
-             "asc_store", types=_single(STREAM_TYPES), access=Access("store", 256, "T")),
-    InsnSpec("vstu", "count", "[addr], vS.T, X", "vstu_count",
-             "the low X lanes of vS (X in 1..256/W) -> addr + i*W; addr need only be element-aligned",
-             "asc_store (the form with a count)", types=_single(STREAM_TYPES),
-             access=Access("store", 256, "T", stream="X elements at the address")),
-    # --- scalar registers holding a float's bits, for the pages' `float value` / `half value`
-    # scalar operands (docs/semantics.md "Scalar registers holding floats") ---
-    InsnSpec("fmov", "", "sD.T, X.T", "scalar_fmov",
-             "sD = the bits of X as a T value, zero-extended: an immediate rounded once to T, a register "
-             "written sN.T copied (its low bits), a register without a suffix its integer value rounded once to T",
-             _SCALAR_FLOAT_REF, types=_single(SCALAR_MOV_TYPES)),
-    *(InsnSpec(m, "", "sD.T, sA.T, X.T", "scalar_falu",
-               f"sD = sA {op} X on T values held as bits, rounded once to nearest even (subnormals kept; "
-               "a NaN result is the hardware NaN)", _SCALAR_FLOAT_REF, types=_single(SCALAR_FLOAT_TYPES), sub=sub)
-      for m, op, sub in (("fadd", "+", "add"), ("fsub", "-", "sub"), ("fmul", "*", "mul"), ("fdiv", "/", "div"))),
-    InsnSpec("fcvt", "", "sD.T, sA.U", "scalar_fcvt",
-             "sD = the T value of sA's U value (both held as bits), rounded once to nearest even",
-             _SCALAR_FLOAT_REF, types=tuple(dtypes.named(d, s) for d in ("f16", "bf16", "f32")
-                                            for s in ("f16", "bf16", "f32") if d != s)),
-    # --- add / subtract with carry (docs/semantics.md "Add and subtract with carry") ---
+    # the flush with post-update (docs/semantics.md "asc_storeunalign_post_postupdate")
+    InsnSpec("vstas.pu", "", "[sB], uS.T, X", "vstas_post",
+             "flush with post-update: the bytes pending in uS are written; they must end at sB + X elements of T "
+             "(the page's end-address offset). Then sB += X elements: sB holds the stream's end",
+             "asc_storeunalign_post_postupdate", types=_single(STREAM_TYPES), rw=("uS",),
+             access=Access("store", UREG_MAX, "T", stream="the bytes pending in uS, ending at sB + X elements")),
+    # --- arithmetic (the C API's arithmetic pages); each scalar-operand form beside its vector form ---
+    *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vbinary", f"active lanes: vD = {s}; inactive lanes 0",
+               page(m) + _SOURCE_OF_64_BIT.get(m, ""), types=_single(types), sub=m[1:], mask=_LANE_MASK)
+      for m, (s, types) in _VECTOR_OPS.items()),
+    *(InsnSpec(m + "s", "", "vD.T, vA.T, X.T, pM", "vbinary", f"active lanes: vD = {s.replace('vB', 'X')}; inactive lanes 0",
+               page(m + "s") + _SOURCE_OF_64_BIT.get(m + "s", ""), types=_single(_SCALAR_FORM_TYPES[m + "s"]),
+               sub=m[1:], mask=_LANE_MASK)
+      for m, (s, _types) in _VECTOR_OPS.items() if m != "vsub"),
+    InsnSpec("vdiv", "", "vD.T, vA.T, vB.T, pM", "vbinary",
+             "active lanes: vD = vA / vB (integers: toward zero, x/0 = all ones, min/-1 = min; floats rounded "
+             "once, x/0 = +-inf, 0/0 = the hardware NaN, " + _FTZ + "); inactive lanes 0. The hardware's "
+             "integer x/0 result is undocumented. " + _ONE_ULP + " (floats)",
+             page("vdiv"), types=_single(DIV_TYPES), sub="div", mask=_LANE_MASK),
+    # the non-default precision mode of Reg::Div/Exp/Sqrt (PRECISION_*_FTZ_FALSE): subnormals kept
+    InsnSpec("vdiv.nftz", "", "vD.T, vA.T, vB.T, pM", "vbinary",
+             "active lanes: vD = vA / vB rounded once, subnormal inputs and results kept (the pages' Subnormal "
+             "mode); inactive lanes 0", page("vdiv") + "; Reg::Div DivAlgo::PRECISION_1ULP_FTZ_FALSE",
+             types=_single(HALF_FLOAT_TYPES), sub="div_nftz", mask=_LANE_MASK),
+    # the MERGING mode the merging-mode appendix table 2 gives Add, Max and Min in software (the Reg::
+    # layer's mode template parameter): vbinary's `_merge` sub-operations
+    *(InsnSpec(m + ".merge", "", "vD.T, vA.T, vB.T, pM", "vbinary",
+               f"active lanes: vD = {_VECTOR_OPS[m][0]}; inactive lanes keep vD (MERGING)",
+               f"{page(m)}; Reg::{name} (mode = MaskMergeMode::MERGING: inactive elements keep "
+               "dstReg's value); the merging-mode appendix (software MERGING)",
+               types=_single(ARITH_TYPES), sub=m[1:] + "_merge", mask=MaskUse("pM", "T", "merge"), rw=("vD",))
+      for m, name in (("vadd", "Add"), ("vmax", "Max"), ("vmin", "Min"))),
+    InsnSpec("vmull", "", "vD0.T, vD1.T, vA.T, vB.T, pM", "vmull",
+             "active lanes: the 64-bit product vA * vB (signed for s32): its low 32 bits -> vD0, its high 32 bits "
+             "-> vD1 (written last); inactive lanes 0 in both", page("vmull"),
+             types=_single(dtypes.named("s32", "u32")), mask=_LANE_MASK),
+    # add / subtract with carry (docs/semantics.md "Add and subtract with carry")
     *(InsnSpec(m, "", "pD, vD.T, vA.T, vB.T, pC, pM", "vcarry",
                f"active lanes: {{carry, vD}} = {expression} + carry-in (bit i*4 of pC); the carry-out "
                f"goes to bit i*4 of pD{meaning}; inactive lanes: vD 0 and no carry",
@@ -814,35 +829,185 @@ INSNS: tuple[InsnSpec, ...] = (
       for m, expression, meaning, page, sub in (
           ("vaddc", "vA + vB", "", "addc", "add"),
           ("vsubc", "vA + ~vB", " (1: no borrow; so vA - vB - 1 + carry-in)", "subc", "sub"))),
-    # --- the legacy mask special register {MASK1, MASK0} (docs/semantics.md "The mask special
-    # register") ---
-    InsnSpec("sprset.mask", "", "sH, sL", "mask_spr_set", "MASK1 = sH, MASK0 = sL (the 128-bit mask special register)",
-             "Reg::MoveMask (SetVectorMask(maskHigh, maskLow) sets {MASK1, MASK0}; its own page is "
-             "not among the references)", specials=("MASK",)),
-    InsnSpec("movp", "", "pD.bW", "mask_spr_read",
-             "pD = the mask special register, each bit repeated W times: b16 all 128 bits {MASK1, MASK0}, "
-             "b32 the 64 bits of MASK0",
-             "asc_get_mask_spr; Reg::MoveMask",
-             types=_single(dtypes.named("b16", "b32"))),
-    # --- Duplicate's MERGING mode (the merging-mode appendix: the hardware supports it) ---
+    *(InsnSpec(m, "", "vD.T, vA.T, pM", "vunary", f"active lanes: vD = {s}; inactive lanes 0",
+               page(m) + _SOURCE_OF_64_BIT.get(m, ""), types=_single(types), sub=m[1:], mask=_LANE_MASK)
+      for m, (s, types) in _UNARY_OPS.items()),
+    InsnSpec("vexp.nftz", "", "vD.T, vA.T, pM", "vunary",
+             "active lanes: vD = e^vA as vexp, subnormal inputs and results kept (the pages' Subnormal mode); "
+             "inactive lanes 0", page("vexp") + "; Reg::Exp ExpAlgo::PRECISION_1ULP_FTZ_FALSE",
+             types=_single(HALF_FLOAT_TYPES), sub="exp_nftz", mask=_LANE_MASK),
+    InsnSpec("vsqrt.nftz", "", "vD.T, vA.T, pM", "vunary",
+             "active lanes: vD = sqrt(vA) correctly rounded, subnormal inputs kept (the pages' Subnormal mode); "
+             "inactive lanes 0", page("vsqrt") + "; Reg::Sqrt SqrtAlgo::PRECISION_0ULP_FTZ_FALSE",
+             types=_single(HALF_FLOAT_TYPES), sub="sqrt_nftz", mask=_LANE_MASK),
+    InsnSpec("vln", "", "vD.T, vA.T, pM", "vunary",
+             "active lanes: vD = ln(vA): libm log in double, rounded once to T (ln(+-0) = -inf, negative -> the "
+             "hardware NaN); " + _FTZ + " (the precision appendix: Ln does not support denormals). " + _ONE_ULP
+             + "; inactive lanes 0", page("vln"), types=_single(HALF_FLOAT_TYPES), sub="ln", mask=_LANE_MASK),
+    InsnSpec("vrelu", "", "vD.T, vA.T, pM", "vunary",
+             "active lanes: vD = max(vA, +0) (-0 -> +0, NaN -> the hardware NaN); inactive lanes 0",
+             page("vrelu") + _SOURCE_OF_64_BIT["vrelu"], types=_single(dtypes.named("f16", "s32", "f32", "s64")),
+             sub="relu", mask=_LANE_MASK),
+    InsnSpec("vprelu", "", "vD.T, vA.T, vB.T, pM", "vcompound",
+             "active lanes: vD = vA where its sign bit is clear (+0 and a positive NaN included, as table 10 of "
+             "the boundary-values appendix shows), else vA * vB rounded once; inactive lanes 0", page("vprelu"), types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
+    InsnSpec("vleakyrelu", "", "vD.T, vA.T, X.T, pM", "vcompound",
+             "active lanes: vD = vA where its sign bit is clear (as table 24 of the boundary-values appendix shows), else vA * X rounded "
+             "once; inactive lanes 0", page("vleakyrelu"),
+             types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
+    # --- compound arithmetic (asc_abs_sub, asc_madd, asc_axpy) ---
+    InsnSpec("vabssub", "", "vD.T, vA.T, vB.T, pM", "vcompound",
+             "active lanes: vD = |vA - vB|, the difference rounded once (the precision appendix: Abs(Sub); s64: "
+             "the difference wraps at 64 bits, |min| = min); inactive lanes 0",
+             "asc_abs_sub" + _SOURCE_OF_64_BIT["vabssub"], types=_single(HALF_FLOAT_TYPES + dtypes.named("s64")),
+             sub="abssub", mask=_LANE_MASK),
+    InsnSpec("vmadd", "", "vD.T, vA.T, vB.T, pM", "vfma",
+             "active lanes: vD = vD * vA + vB, rounded once (fused, as the precision appendix says of MulDstAdd); "
+             "inactive lanes 0", "asc_madd", types=_single(HALF_FLOAT_TYPES),
+             sub="madd", mask=_LANE_MASK, rw=("vD",)),
+    InsnSpec("vaxpy", "", "vD.T, vA.T, X.T, pM", "vfma",
+             "active lanes: vD = vA * X + vD, rounded once (fused, as the precision appendix says of Axpy); "
+             "inactive lanes 0", "asc_axpy", types=_single(HALF_FLOAT_TYPES),
+             sub="axpy", mask=_LANE_MASK, rw=("vD",)),
+    # --- logic and shifts ---
+    *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vlogic", f"active lanes: vD = vA {op} vB, bit by bit; inactive lanes 0",
+               f"asc_{m[1:]} (the mask-register form is p{m[1:]})" + _SOURCE_OF_64_BIT[m],
+               types=_single(types + INT64_TYPES), sub=m[1:], mask=_LANE_MASK)
+      for m, op, types in (("vand", "&", LOGIC_TYPES), ("vor", "|", OR_TYPES), ("vxor", "^", XOR_TYPES))),
+    InsnSpec("vnot", "", "vD.T, vA.T, pM", "vnot", "active lanes: vD = ~vA, bit by bit; inactive lanes 0",
+             "asc_not (the mask-register form is pnot)" + _SOURCE_OF_64_BIT["vnot"],
+             types=_single(NOT_TYPES + INT64_TYPES),
+             mask=_LANE_MASK),
+    *(InsnSpec(m, "", "vD.T, vA.T, vB.U, pM", "vshift", f"active lanes: vD = vA {op} vB (the amount in U, "
+               f"T's width signed); {rule}; inactive lanes 0", f"asc_{page}; Reg::{_REG_SHIFT[m]} (int64_t, uint64_t)",
+               types=SHIFT_PAIRS, sub=m[1:], mask=_LANE_MASK)
+      for m, op, rule, page in _SHIFTS),
+    *(InsnSpec(m + "s", "", "vD.T, vA.T, X, pM", "vshift", f"active lanes: vD = vA {op} X (X: the low 16 bits, "
+               f"signed, as the page's int16_t); {rule}; inactive lanes 0",
+               f"asc_{page}_scalar; Reg::{_REG_SHIFT[m]}s (int64_t, uint64_t)", types=_single(tuple(d for d, _ in SHIFT_PAIRS)),
+               sub=m[1:], mask=_LANE_MASK)
+      for m, op, rule, page in _SHIFTS),
+    # --- compare and select, squeeze ---
+    *(InsnSpec("vcmp." + c, "", "pD, vA.T, vB.T, pM", "vcmp",
+               f"pD bit i*W = 1 for each active lane i with vA {op} vB, every other bit 0",
+               f"asc_{c}; Reg::Compare (int64_t, uint64_t)", types=_single(ARITH64_TYPES), sub=c,
+               mask=MaskUse("pM", "T", "zero-bits"))
+      for c, op in _COMPARISONS.items()),
+    *(InsnSpec("vcmps." + c, "", "pD, vA.T, X.T, pM", "vcmp",
+               f"pD bit i*W = 1 for each active lane i with vA {op} X, every other bit 0",
+               f"asc_{c}_scalar; Reg::Compares (int64_t, uint64_t)", types=_single(ARITH64_TYPES), sub=c,
+               mask=MaskUse("pM", "T", "zero-bits"))
+      for c, op in _COMPARISONS.items()),
+    InsnSpec("vsel", "", "vD.T, vA.T, vB.T, pM", "vsel", "lane i of vD = vA[i] if active, else vB[i] (raw bits)",
+             "asc_select; Reg::Select (int64_t, uint64_t)", types=_single(SELECT_TYPES),
+             mask=MaskUse("pM", "T", "select")),
+    InsnSpec("vsqz", "", "vD.T, vS.T, pM", "vsqz",
+             "the active lanes of vS, in lane order, -> the lowest lanes of vD; the lanes above them 0",
+             "asc_squeeze", types=_single(SQUEEZE_TYPES), sub="plain",
+             mask=MaskUse("pM", "T", "dropped")),
+    InsnSpec("vsqz.st", "", "vD.T, vS.T, pM", "vsqz",
+             "vsqz, and SQZN = the bytes kept (active lanes * W), for a following vstur",
+             "asc_squeeze_with_status", types=_single(SQUEEZE_TYPES), sub="status",
+             mask=MaskUse("pM", "T", "dropped"), specials=("SQZN",)),
+    # --- fill, copy and index sequences (asc_duplicate, asc_copy, asc_arange) ---
+    InsnSpec("vdup", "", "vD.T, X.T", "vdup", "every lane of vD = X (converted to T; e8m0: an immediate or sN.e8m0)",
+             "asc_duplicate_scalar; Reg::Duplicate (int64_t, uint64_t)",
+             types=_single(DUP_TYPES + dtypes.named("e8m0"))),     # the page's form without a mask adds e8m0
+    InsnSpec("vdup", "masked", "vD.T, X.T, pM", "vdup_masked", "active lanes of vD = X (converted to T), inactive lanes 0",
+             "asc_duplicate_scalar; Reg::Duplicate (int64_t, uint64_t)", types=_single(DUP_TYPES), mask=_LANE_MASK),
+    # Duplicate's MERGING mode (the merging-mode appendix: the hardware supports it)
     InsnSpec("vdup.merge", "", "vD.T, X.T, pM", "vdup_merge",
              "active lanes of vD = X (converted to T), inactive lanes keep vD (MERGING)",
              "asc_duplicate_scalar; Reg::Duplicate (int64_t, uint64_t); the merging-mode appendix (Duplicate: MERGING in hardware)",
              types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
+    InsnSpec("vdup.v", "", "vD.T, vA.T, pM", "vdup_lane", "lane 0 of vA in every active lane of vD, inactive lanes 0",
+             "asc_duplicate; Reg::Duplicate (int64_t, uint64_t)", types=_single(DUP_TYPES), mask=_LANE_MASK),
     InsnSpec("vdup.v.merge", "", "vD.T, vA.T, pM", "vdup_lane_merge",
              "lane 0 of vA in every active lane of vD, inactive lanes keep vD (MERGING)",
              "asc_duplicate; Reg::Duplicate (int64_t, uint64_t); the merging-mode appendix (Duplicate: MERGING in hardware)",
              types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
-    # --- the MERGING mode the merging-mode appendix table 2 gives Add, Max and Min in software (the
-    # Reg:: layer's mode template parameter); the vbinary kernel with a `_merge` sub-operation ---
-    *(InsnSpec(m + ".merge", "", "vD.T, vA.T, vB.T, pM", "vbinary",
-               f"active lanes: vD = {_VECTOR_OPS[m][0]}; inactive lanes keep vD (MERGING)",
-               f"{page(m)}; Reg::{name} (mode = MaskMergeMode::MERGING: inactive elements keep "
-               "dstReg's value); the merging-mode appendix (software MERGING)",
-               types=_single(ARITH_TYPES), sub=m[1:] + "_merge", mask=MaskUse("pM", "T", "merge"), rw=("vD",))
-      for m, name in (("vadd", "Add"), ("vmax", "Max"), ("vmin", "Min"))),
-    # --- hifloat8. The HYBRID rounding mode of asc_half2hif8 (_rh); its _rna
-    # forms are vcvt.round, asc_hif82half is the exact vcvt ---
+    InsnSpec("vmov", "", "vD.T, vA.T, pM", "vmov",
+             "active lanes of vD = vA (raw bits); inactive lanes keep vD (merging, as the page says)",
+             "asc_copy (vector to vector); the merging-mode appendix (Move)",
+             types=_single(ARITH_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
+    InsnSpec("vci", "", "vD.T, X.T", "vci",
+             "lane i of vD = X + i (integers wrap; floats rounded once, ties toward +inf as the Arange table shows)",
+             "asc_arange", types=_single(SIGNED_FLOAT_TYPES)),
+    InsnSpec("vci.desc", "", "vD.T, X.T", "vci_desc",
+             "lane i of vD = X + (lanes - 1 - i): vci's lanes in reverse order (integers wrap; floats rounded once, "
+             "ties toward +inf)", "asc_arange (asc_arange_descend)",
+             types=_single(SIGNED_FLOAT_TYPES)),
+    # --- rearranging: interleave, pack, unpack, unsqueeze ---
+    InsnSpec("vintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vintlv",
+             "interleave: vD0 = vA[0], vB[0], vA[1], vB[1], ... from the low halves of vA and vB, vD1 the same from "
+             "the high halves (raw bits; vD1 is written last)", "asc_intlv",
+             types=_single(REARRANGE_TYPES)),
+    InsnSpec("vdintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vdintlv",
+             "deinterleave: vD0 = the even elements of vA then those of vB, vD1 the odd ones (raw bits; vD1 is "
+             "written last)", "asc_deintlv", types=_single(REARRANGE_TYPES)),
+    *(InsnSpec("vpack." + half, "", "vD.T, vA.U", "vpack",
+               f"the low T bits of every lane of vA -> the {where} half of vD (lane i -> lane {start}i); the other "
+               f"half 0", f"asc_pack_to_{name}", types=PACK_TO_PAIRS, sub=half)
+      for half, where, start, name in (("lo", "low", "", "low"), ("hi", "high", "VL/(2W) + ", "high"))),
+    *(InsnSpec("vunpack." + half, "", "vD.T, vA.U", "vunpack",
+               f"lane i of vD = element {start}i of vA widened to T (unsigned: zero-extended, signed: "
+               f"sign-extended)", f"asc_unpack (asc_unpack_{name})",
+               types=UNPACK_PAIRS, sub=half)
+      for half, start, name in (("lo", "", "lower"), ("hi", "VL/(2W) + ", "upper"))),
+    InsnSpec("vusqz", "", "vD.T, pM", "vusqz",
+             "lane 0 of vD = 0, lane i = the number of active lanes below i (an exclusive prefix count)",
+             "asc_unsqueeze", types=_single(UNSQUEEZE_TYPES),
+             mask=MaskUse("pM", "T", "prefix")),
+    # --- reductions (Reg::Reduce, the datablock and pair reductions) ---
+    InsnSpec("vredsum", "", "vD.T, vS.U, pM", "reduce_sum",
+             "lane 0 of vD = sum of the active lanes of vS in a pairwise tree, every partial rounded to T; "
+             "other lanes 0",
+             SEED_REDUCE + " SUM; asc_reduce_sum", types=REDUCE_SUM_PAIRS, sub="sum",
+             mask=MaskUse("pM", "U", "identity", "(+0); none active gives +0")),
+    InsnSpec("vredmax", "", "vD.T, vS.T, pM", "reduce_maxmin",
+             "lane 0 of vD = max of the active lanes, lane 1 = index of its first occurrence (raw bits); "
+             "other lanes 0", SEED_REDUCE + " MAX; asc_reduce_max", types=_single(REDUCE_MAXMIN_TYPES), sub="max",
+             mask=MaskUse("pM", "T", "identity", "(-inf / the type's minimum); none active gives that identity "
+                          "and index 0")),
+    InsnSpec("vredmin", "", "vD.T, vS.T, pM", "reduce_maxmin",
+             "lane 0 of vD = min of the active lanes, lane 1 = index of its first occurrence (raw bits); "
+             "other lanes 0", SEED_REDUCE + " MIN; asc_reduce_min", types=_single(REDUCE_MAXMIN_TYPES), sub="min",
+             mask=MaskUse("pM", "T", "identity", "(+inf / the type's maximum); none active gives that identity "
+                          "and index 0")),
+    InsnSpec("vredsum.blk", "", "vD.T, vS.U, pM", "reduce_sum_block",
+             "lane k of vD (k < 8) = the sum of the active lanes of vS's 32-byte block k, a pairwise tree in the "
+             "block, every partial rounded to T; other lanes 0", "asc_reduce_sum_datablock",
+             types=BLOCK_SUM_PAIRS, sub="sum", mask=MaskUse("pM", "U", "identity", "(+0); a block with none gives +0")),
+    *(InsnSpec(f"vred{op}.blk", "", "vD.T, vS.T, pM", "reduce_maxmin_block",
+               f"lane k of vD (k < 8) = the {op} of the active lanes of vS's 32-byte block k (the first NaN "
+               f"with its bits; {zero}); no index; other lanes 0",
+               f"asc_reduce_{op}_datablock", types=_single(BLOCK_MAXMIN_TYPES), sub=op,
+               mask=MaskUse("pM", "T", "identity", f"({identity}); a block with none gives that identity"))
+      for op, zero, identity in (("max", "+0 above -0", "-inf / the type's minimum"),
+                                 ("min", "-0 below +0", "+inf / the type's maximum"))),
+    InsnSpec("vpairsum", "", "vD.T, vS.T, pM", "vpairsum",
+             "lane i of vD (i < lanes/2) = vS[2i] + vS[2i+1] rounded once, an inactive lane counting as absent "
+             "(one active: that lane's value; none: +0); the upper half 0",
+             "asc_pair_reduce_sum", types=_single(HALF_FLOAT_TYPES),
+             mask=MaskUse("pM", "T", "identity", "(absent)")),
+    # --- histograms ---
+    *(InsnSpec(f"{m}.bin{b}", "", "vD.T, vA.U, pM", "vhist",
+               f"for the active lanes of vA with a value v in [{128 * b}, {128 * b + 127}]: {what}; the sums wrap "
+               f"modulo 2^16", f"asc_{page} (asc_{page}_bin{b})",
+               types=((dtypes.BY_SPELLING["u16"], dtypes.BY_SPELLING["u8"]),), sub=f"{sub}{b}",
+               mask=MaskUse("pM", "U", "uncounted"), rw=("vD",))
+      for m, sub, page, what in (
+          ("vhist", "bin", "frequency_histogram", "lane v - base of vD += 1 (base = the bin's first value)"),
+          ("vchist", "cbin", "cumulative_histogram",
+           "lane n of vD += the number of such v with v - base <= n (base = the bin's first value)"))
+      for b in (0, 1)),
+    # --- conversions (the C API's data-type-conversion pages; Reg::Cast table 7) and truncation ---
+    *(InsnSpec("vcvt" + ("." + mode if mode else ""), "", _CONVERT_SYNTAX, "vcvt",
+               _convert_summary(mode), _convert_sources(mode), types=_conversion_pairs(mode),
+               sub=mode or "exact", mask=_CONVERT_MASK)
+      for mode in ROUNDING_MODES),
+    # hifloat8's HYBRID rounding mode (asc_half2hif8's _rh; its _rna forms are vcvt.round, and
+    # asc_hif82half is the exact vcvt)
     InsnSpec("vcvt.hybrid", "", _CONVERT_SYNTAX, "vcvt",
              "vD = vS converted from f16 to hif8, rounded by the HYBRID rule: ties away from zero where hif8 keeps 3 "
              "mantissa bits (|E| <= 3), elsewhere up iff the two bits below the last kept one reach {vS's lowest "
@@ -850,6 +1015,15 @@ INSNS: tuple[InsnSpec, ...] = (
              "0x00. PART (even|odd) picks the destination lanes",
              _convert_sources("hybrid") + "; Reg::Cast (half to hifloat8_t pseudo-code)",
              types=_conversion_pairs("hybrid"), sub="hybrid", mask=_CONVERT_MASK),
+    *(InsnSpec("vtrc." + mode, "", "vD.T, vS.T, pM", "vtrc",
+               f"active lanes: vD = vS rounded to an integral value of T {_MODE_TEXT[mode]} (NaN -> canonical NaN, "
+               "+-inf and +-0 kept, a value rounding to 0 keeps its sign); inactive lanes 0",
+               f"asc_{_TRUNCATION_PAGE[mode]}", types=_single(dtypes.named("f16", "bf16", "f32")), sub=mode,
+               mask=_LANE_MASK)
+      for mode in _FIVE_MODES),
+    # --- special registers AR and CTRL ---
+    InsnSpec("sprclr.ar", "", "", "spr_clear", "AR = 0 (before a loop of vsqz.st + vstur)",
+             "asc_clear_ar_spr", specials=("AR",)),
     # the CTRL special register's saturation switch (Reg::Cast table 5; docs/semantics.md "The CTRL
     # register")
     InsnSpec("sprset.ctrl", "", "X", "spr_set_ctrl",
@@ -863,8 +1037,8 @@ INSNS: tuple[InsnSpec, ...] = (
 
 # --- post-update forms (the `..._postupdate` pages), derived from their base rows: the address
 # is one scalar register sB, read for the access and then advanced by X elements of T (vector forms),
-# X bytes (mask forms) or X blocks of 32 bytes (the block-strided forms). X is appended, unless the base row has one already (vstus: the count
-# stored is the amount) ---
+# X bytes (mask forms) or X blocks of 32 bytes (the block-strided forms). X is appended, unless the base
+# row has one already (vstus: the count stored is the amount) ---
 def post_update_syntax(base: InsnSpec) -> str:
     syntax = base.syntax.replace("[addr]", "[sB]")
     return syntax if any(op.name == "X" for op in base.operands) else syntax + ", X"
@@ -908,44 +1082,20 @@ _POST_UPDATE_PAGES = (
     ("vsta.bs", "", "asc_storealign_postupdate (the block_stride form: X is its repeat_stride); Reg::StoreAlign "
                     "DATA_BLOCK_COPY POST_MODE_UPDATE", 32),
 )
-INSNS += tuple(_post_update(next(s for s in INSNS if (s.mnemonic, s.form) == (mnemonic, form)), page, unit)
-               for mnemonic, form, page, unit in _POST_UPDATE_PAGES)
 
-# --- hardware loops and asc_update_addr_reg (docs/semantics.md "Hardware loops"). The assembler
-# pairs each vloop with its endloop (at most 4 nested, no branch across a loop's boundary) ---
-_ADDR_REG_PAGE = "asc_update_addr_reg"
-INSNS += (
-    InsnSpec("vloop", "", "X", "loop",
-             "hardware loop: the rows up to the matching endloop run X times; X is read once, at entry (0..65535; "
-             "0 skips them); inside, lidx0 is this loop's index (0, 1, ...) and the enclosing loops' indices move "
-             "out to lidx1..lidx3. At most 4 nest; no branch may enter or leave a loop",
-             "the Reg layer's hardware loops (a uint16 index from 0, a fixed count, no branches, at most 4 nested); "
-             + _ADDR_REG_PAGE + " (the loops whose indices vag reads)", specials=("LOOP",)),
-    InsnSpec("endloop", "", "", "endloop",
-             "end of the innermost hardware loop's body: its index advances; below the count the body runs again, "
-             "otherwise the loop ends and the enclosing loops' indices move back down",
-             "the Reg layer's hardware loops; " + _ADDR_REG_PAGE, specials=("LOOP",)),
-    InsnSpec("vag", "", "aD.bW, X0, [X1], [X2], [X3]", "iter_loops",
-             "aD = (lidx0*X0 + lidx1*X1 + lidx2*X2 + lidx3*X3) * W bytes, modulo 2^32: lidxK is the index of the "
-             "K-th enclosing hardware loop, innermost first (offset0 binds the innermost loop, as the page says); "
-             "a stride left out is 0. Only inside a loop, with at most as many strides as enclosing loops",
-             _ADDR_REG_PAGE + " (asc_update_addr_reg_b8/b16/b32; ISA VAG)", types=_single(MASK_WIDTHS)),
-    # the flush with post-update (docs/semantics.md "asc_storeunalign_post_postupdate")
-    InsnSpec("vstas.pu", "", "[sB], uS.T, X", "vstas_post",
-             "flush with post-update: the bytes pending in uS are written; they must end at sB + X elements of T "
-             "(the page's end-address offset). Then sB += X elements: sB holds the stream's end",
-             "asc_storeunalign_post_postupdate", types=_single(STREAM_TYPES), rw=("uS",),
-             access=Access("store", UREG_MAX, "T", stream="the bytes pending in uS, ending at sB + X elements")),
-    # asc_copy's mask forms (docs/semantics.md "asc_copy's mask forms")
-    InsnSpec("pmov", "masked", "pD, pS, pM", "mask_move_masked", "pD = the bits of pS where pM is set, 0 elsewhere",
-             "asc_copy (mask to mask, with a mask); Reg::Move (mask-register form)",
-             mask=MaskUse("pM", "bits", "gate")),
-    InsnSpec("movvp", "", "pD, vS.T, BLOCK", "mask_from_vector",
-             "pD = block BLOCK of vS (16 bytes for 16-bit T, 8 bytes for 32-bit T), each bit repeated 2 (4) times: "
-             "bit j -> bits jW..jW+W-1",
-             "asc_copy (vector to mask, part); Reg::MaskGenWithRegTensor",
-             types=_single(dtypes.named("u16", "u32", "b16", "b32"))),
-)
+
+def _with_post_updates(rows):
+    """The rows, each followed by its post-update form when it has one."""
+    pages = {(mnemonic, form): (page, unit) for mnemonic, form, page, unit in _POST_UPDATE_PAGES}
+    for base in rows:
+        yield base
+        if (base.mnemonic, base.form) in pages:
+            yield _post_update(base, *pages[base.mnemonic, base.form])
+
+
+INSNS: tuple[InsnSpec, ...] = tuple(_with_post_updates(_BASE_ROWS))
+FAMILIES.update({spec.family: replace(FAMILIES[post_update_base(spec).family], name=spec.family)
+                 for spec in INSNS if spec.post is not None})
 
 DIRECTIVES = (
     (".ub", "NAME TYPE[COUNT] [= INIT] [@ ADDR]",
@@ -958,7 +1108,9 @@ DIRECTIVES = (
      "trace and the debugger show that position; FILE is relative to the program's directory"),
 )
 
-OPCODES = {spec.opname: number for number, spec in enumerate(INSNS, start=1)}
+# Opcodes number the rows in the order of their names, so the rows' order in the table does not matter
+# (the bytecode lives only in memory: no opcode is ever stored).
+OPCODES = {name: number for number, name in enumerate(sorted(spec.opname for spec in INSNS), start=1)}
 BY_OPCODE = {OPCODES[spec.opname]: spec for spec in INSNS}
 BY_MNEMONIC: dict[str, list[InsnSpec]] = {}
 for _spec in INSNS:

@@ -74,28 +74,32 @@ def binary_lanes(op: str, a: np.ndarray, b: np.ndarray, etype) -> np.ndarray:
         return ARITHMETIC[op](a, b)                # numpy integer arrays wrap modulo 2^W
 
 
-def _binary(m: Machine, insn: Insn, etype, b: np.ndarray):
+def scalar_form(insn: Insn) -> bool:
+    """Whether an element-wise row is its family's scalar-operand form (vadds beside vadd): its second
+    operand is X, not vB."""
+    return any(op.name == "X" for op in insn.spec.operands)
+
+
+def second_operand(m: Machine, insn: Insn, etype) -> np.ndarray:
+    """The lanes of an element-wise row's second operand (a copy): vB's, or, in its scalar-operand form,
+    X converted to T in every lane."""
+    if scalar_form(insn):
+        return np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes)
+    return m.lanes(insn.operand("vB"), etype).copy()
+
+
+def vbinary(m: Machine, insn: Insn):
+    # vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  -- zeroing; vadd.merge|vmax.merge|vmin.merge: merging;
+    # vadds|vmuls|vmaxs|vmins vD.T, vA.T, X.T, pM  -- X in every lane
+    (etype,) = insn.types
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).copy()
     op = insn.spec.sub.removesuffix("_merge")
-    result = binary_lanes(op, a, b, etype)
+    result = binary_lanes(op, a, second_operand(m, insn, etype), etype)
     if op != insn.spec.sub:       # MERGING (the merging-mode appendix, table 2: Add/Max/Min in software)
         merge_lanes(m, insn, result.view(etype.bits))
     else:
         m.lanes(insn.operand("vD"), etype)[:] = zeroed(active, result)
-
-
-def vbinary(m: Machine, insn: Insn):
-    # vadd|vsub|vmul|vdiv|vmax|vmin vD.T, vA.T, vB.T, pM  -- zeroing; vadd.merge|vmax.merge|vmin.merge: merging
-    (etype,) = insn.types
-    b = m.lanes(insn.operand("vB"), etype).copy()
-    _binary(m, insn, etype, b)
-
-
-def vbinary_x(m: Machine, insn: Insn):
-    # vadds|vmuls|vmaxs|vmins vD.T, vA.T, X.T, pM  -- every lane's second operand is X; zeroing
-    (etype,) = insn.types
-    _binary(m, insn, etype, np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes))
 
 
 def _libm_exp(x: float) -> float:
@@ -147,22 +151,14 @@ def compound_lanes(op: str, a: np.ndarray, b: np.ndarray, etype) -> np.ndarray:
         return floats.round_to_type(np.abs(x - y), etype)
 
 
-def _compound(m: Machine, insn: Insn, etype, b: np.ndarray):
+def vcompound(m: Machine, insn: Insn):
+    # vprelu|vabssub vD.T, vA.T, vB.T, pM; vleakyrelu vD.T, vA.T, X.T, pM (prelu with X in every lane);
+    # inactive lanes 0
+    (etype,) = insn.types
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).copy()
+    b = second_operand(m, insn, etype)
     m.lanes(insn.operand("vD"), etype)[:] = zeroed(active, compound_lanes(insn.spec.sub, a, b, etype))
-
-
-def vcompound(m: Machine, insn: Insn):
-    # vprelu|vabssub vD.T, vA.T, vB.T, pM  -- inactive lanes 0
-    (etype,) = insn.types
-    _compound(m, insn, etype, m.lanes(insn.operand("vB"), etype).copy())
-
-
-def vcompound_x(m: Machine, insn: Insn):
-    # vleakyrelu vD.T, vA.T, X.T, pM  -- prelu with X in every lane
-    (etype,) = insn.types
-    _compound(m, insn, etype, np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes))
 
 
 def fused_multiply_add(x, y, z, etype):
@@ -179,25 +175,16 @@ def fused_multiply_add(x, y, z, etype):
     return floats.round_to_type(np.array([nearest]), etype)[0]
 
 
-def _fma_lanes(m: Machine, insn: Insn, etype, products: list, addends: list):
-    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
-    result = np.array([fused_multiply_add(x, y, z, etype) for (x, y), z in zip(products, addends)], etype.np_dtype)
-    m.lanes(insn.operand("vD"), etype)[:] = zeroed(active, result)
-
-
 def vfma(m: Machine, insn: Insn):
-    # vmadd vD.T, vA.T, vB.T, pM  -- vD = vD * vA + vB, rounded once (asc_madd); inactive lanes 0
+    # vmadd vD.T, vA.T, vB.T, pM  -- vD = vD * vA + vB (asc_madd); vaxpy vD.T, vA.T, X.T, pM  -- vD = vA * X + vD
+    # (asc_axpy); rounded once; inactive lanes 0
     (etype,) = insn.types
-    d, a, b = (widened(m.lanes(insn.operand(name), etype)).tolist() for name in ("vD", "vA", "vB"))
-    _fma_lanes(m, insn, etype, list(zip(d, a)), b)
-
-
-def vfma_x(m: Machine, insn: Insn):
-    # vaxpy vD.T, vA.T, X.T, pM  -- vD = vA * X + vD, rounded once (asc_axpy); inactive lanes 0
-    (etype,) = insn.types
-    x = float(widened(typed_value(m, insn.operand("X"), etype))[0])
-    a, d = (widened(m.lanes(insn.operand(name), etype)).tolist() for name in ("vA", "vD"))
-    _fma_lanes(m, insn, etype, [(v, x) for v in a], d)
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    d, a = (widened(m.lanes(insn.operand(name), etype)).tolist() for name in ("vD", "vA"))
+    b = widened(second_operand(m, insn, etype)).tolist()
+    operands = zip(d, a, b) if insn.spec.sub == "madd" else zip(a, b, d)
+    result = np.array([fused_multiply_add(x, y, z, etype) for x, y, z in operands], etype.np_dtype)
+    m.lanes(insn.operand("vD"), etype)[:] = zeroed(active, result)
 
 
 def vmull(m: Machine, insn: Insn):
@@ -229,25 +216,16 @@ COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_
                "gt": np.greater, "ge": np.greater_equal}
 
 
-def _compare(m: Machine, insn: Insn, etype, b: np.ndarray):
+def vcmp(m: Machine, insn: Insn):
+    # vcmp.CC pD, vA.T, vB.T, pM; vcmps.CC pD, vA.T, X.T, pM (X in every lane)  -- bit i*W set for active
+    # lanes where the comparison holds
+    (etype,) = insn.types
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
-    a = m.lanes(insn.operand("vA"), etype)
+    a, b = m.lanes(insn.operand("vA"), etype), second_operand(m, insn, etype)
     if etype.kind == "float":
         a, b = widened(a), widened(b)
     holds = COMPARISONS[insn.spec.sub](a, b)                       # NaN: false except ne; -0 == +0
     m.write_mask(insn.operand("pD"), active & holds, etype.width)
-
-
-def vcmp(m: Machine, insn: Insn):
-    # vcmp.CC pD, vA.T, vB.T, pM  -- bit i*W set for active lanes where the comparison holds
-    (etype,) = insn.types
-    _compare(m, insn, etype, m.lanes(insn.operand("vB"), etype))
-
-
-def vcmp_x(m: Machine, insn: Insn):
-    # vcmps.CC pD, vA.T, X.T, pM  -- vcmp against X in every lane
-    (etype,) = insn.types
-    _compare(m, insn, etype, np.repeat(typed_value(m, insn.operand("X"), etype), etype.lanes))
 
 
 def vsel(m: Machine, insn: Insn):
@@ -305,24 +283,18 @@ def shifted(op: str, x: int, amount: int, etype) -> int:
     return ((bits << amount) if op == "shl" else (bits >> amount)) & mask
 
 
-def _shift(m: Machine, insn: Insn, etype, amounts):
+def vshift(m: Machine, insn: Insn):
+    # vshl|vshr vD.T, vA.T, vB.U, pM  -- lane i shifted by vB[i] (U: T's width, signed); vshls|vshrs vD.T, vA.T,
+    # X, pM  -- every lane shifted by X's low 16 bits, signed (the page's int16_t); inactive lanes 0
+    etype = insn.types[0]
+    if scalar_form(insn):
+        amounts = [(m.value(insn.operand("X")) + (1 << 15)) % (1 << 16) - (1 << 15)] * etype.lanes
+    else:
+        amounts = m.lanes(insn.operand("vB"), insn.types[1]).tolist()
     active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
     a = m.lanes(insn.operand("vA"), etype).tolist()
     result = np.array([shifted(insn.spec.sub, x, n, etype) for x, n in zip(a, amounts)], etype.bits)
     m.lanes(insn.operand("vD"), etype).view(etype.bits)[:] = zeroed(active, result)
-
-
-def vshift(m: Machine, insn: Insn):
-    # vshl|vshr vD.T, vA.T, vB.U, pM  -- lane i shifted by vB[i] (U: T's width, signed); inactive lanes 0
-    etype, amount_type = insn.types
-    _shift(m, insn, etype, m.lanes(insn.operand("vB"), amount_type).tolist())
-
-
-def vshift_x(m: Machine, insn: Insn):
-    # vshls|vshrs vD.T, vA.T, X, pM  -- every lane shifted by X's low 16 bits, signed (the page's int16_t)
-    (etype,) = insn.types
-    amount = (m.value(insn.operand("X")) + (1 << 15)) % (1 << 16) - (1 << 15)
-    _shift(m, insn, etype, [amount] * etype.lanes)
 
 
 def vhist(m: Machine, insn: Insn):
