@@ -451,7 +451,7 @@ ERROR_FILE = """\
         vldd v0.u16, [a]
 vld v32.u16, [a]
 vld v0.u17, [a]
-vsta [a], v0.u64, p0
+vsta.1st [a], v0.u64
 vld v0.u16
 mov s0, v1
 b nowhere
@@ -478,7 +478,7 @@ EXPECTED_ERRORS = [
     (2, 9, "unknown mnemonic 'vldd'", "did you mean"),
     (3, 5, "v32", ""),
     (4, 8, "unknown type 'u17'", "u16"),
-    (5, 11, "does not accept u64", "accepted"),
+    (5, 15, "does not accept u64", "accepted"),
     (6, 1, "2 operands, got 1", "syntax"),
     (7, 9, "vector register", "syntax: mov sD, X"),
     (8, 3, "undefined label 'nowhere'", ""),
@@ -525,7 +525,7 @@ def test_error_text_has_position_source_line_and_caret():
     ("vld v0.u8, [s99]", 13, "s99"),
     ("ld s1.hif8, [0]", 4, "hif8"),
     ("mask p0.u16, ALL", 6, "u16"),
-    ("mask p0.b64, ALL", 6, "b64"),
+    ("vag a0.b64, 1", 5, "b64"),
     ("vsct [0], v0.u16, v1.u16, v2", 27, "mask register"),
     ("vsct [0], v0.u16, v1.u16", 1, "4 operands, got 3"),
     ("halt 1", 1, "operands"),

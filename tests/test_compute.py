@@ -713,13 +713,13 @@ def test_f32_from_register_and_large_vci(engine):
     "vexp v0.s32, v1.s32, p0", "vexp v0.u8, v1.u8, p0", "vsqrt v0.u8, v1.u8, p0", "vsqrt v0.s64, v1.s64, p0",
     "vabs v0.u16, v1.u16, p0", "vabs v0.u64, v1.u64, p0", "vneg v0.u8, v1.u8, p0",
     # types no page lists: fp8 arithmetic, bf16 exp/sqrt/abs/neg/div/muls, 8-bit mul/div/muls,
-    # unsigned and bf16 vci, 64-bit compute
+    # unsigned and bf16 vci, 64-bit float operations
     "vadd v0.e4m3, v1.e4m3, v2.e4m3, p0", "vcmp.lt p1, v1.e5m2, v2.e5m2, p0", "vci v0.e4m3, 1",
     "vexp v0.bf16, v1.bf16, p0", "vsqrt v0.bf16, v1.bf16, p0", "vabs v0.bf16, v1.bf16, p0",
     "vneg v0.bf16, v1.bf16, p0", "vdiv v0.bf16, v1.bf16, v2.bf16, p0", "vmuls v0.bf16, v1.bf16, 2.0, p0",
     "vmins v0.bf16, v1.bf16, 2.0, p0", "vmul v0.s8, v1.s8, v2.s8, p0", "vdiv v0.u8, v1.u8, v2.u8, p0",
-    "vmuls v0.u8, v1.u8, 3, p0", "vci v0.u16, 1", "vci v0.bf16, 1.0", "vadd v0.s64, v1.s64, v2.s64, p0",
-    "vsel v0.u64, v1.u64, v2.u64, p0", "vdup v0.s64, 1", "vexp.nftz v0.bf16, v1.bf16, p0",
+    "vmuls v0.u8, v1.u8, 3, p0", "vci v0.u16, 1", "vci v0.bf16, 1.0", "vexp v0.s64, v1.s64, p0",
+    "vmadd v0.s64, v1.s64, v2.s64, p0", "vsqrt v0.u64, v1.u64, p0", "vexp.nftz v0.bf16, v1.bf16, p0",
     "vdivs v0.s32, v1.s32, 2, p0", "vdivs v0.f32, v1.f32, 2.0, p0"])
 def test_assembly_errors(bad):
     from ascasm import AssemblyFailed, assemble

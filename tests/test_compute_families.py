@@ -164,7 +164,7 @@ def test_shift_by_vector_model(engine, t):
 
 
 @pytest.mark.parametrize("line", ["vshl v0.u16, v1.u16, v2.u16, p0", "vshls v0.f32, v1.f32, 1, p0",
-                                  "vshr v0.s64, v1.s64, v2.s64, p0", "vnot v0.bf16, v1.bf16, p0"])
+                                  "vshr v0.s64, v1.s64, v2.u64, p0", "vnot v0.bf16, v1.bf16, p0"])
 def test_shift_and_not_types_are_the_pages(line):
     with pytest.raises(AssemblyFailed):
         assemble(line + "\n")

@@ -168,3 +168,39 @@ def test_transpose_with_addr_reg(engine):
     result = run("transpose.cpp", f"TransposeCols8VF<{rows}>", engine, dstAddr=np.zeros(8 * rows, np.float32),
                  srcAddr=src.ravel(), rowStartAddr=np.arange(0, 8 * LANES_F32, 8, dtype=np.uint32))
     assert np.array_equal(result["dstAddr"].reshape(8, rows), src.T)
+
+
+@pytest.mark.parametrize("entry, dtype", [("AddInt64VF<int64_t>", np.int64), ("AddInt64VF<uint64_t>", np.uint64)])
+def test_64_bit_add_with_a_b64_mask(engine, entry, dtype):
+    # 40 elements over two repeats of 32 lanes; the sums wrap at 64 bits; sums below the floor become it;
+    # the 24 elements after the count keep dst's value
+    a = (np.arange(64, dtype=np.uint64) * np.uint64(0x0F0F_0F0F_0F0F_0F0F)).view(dtype)
+    b = (np.arange(64, dtype=np.uint64) * np.uint64(0x8000_0000_0000_0001)).view(dtype)
+    floor = dtype(-5 if dtype == np.int64 else 1 << 62)
+    result = run("add_int64.cpp", entry, engine, dstAddr=np.full(64, 3, dtype), src0Addr=a, src1Addr=b,
+                 floor=int(floor), count=40, repeatTimes=2)
+    with np.errstate(over="ignore"):
+        sums = a[:40] + b[:40]
+    expect = np.full(64, 3, dtype)
+    expect[:40] = np.where(sums < floor, floor, sums)
+    assert np.array_equal(result["dstAddr"], expect)
+
+
+def test_block_strided_copy(engine):
+    # read every other 16-half block (stride 2), advancing 1 block a repeat; write 8 contiguous blocks,
+    # advancing 8 blocks a repeat; each value doubled
+    src = (np.arange(1024) % 500).astype(np.float16)
+    result = run("block_copy.cpp", "BlockCopyVF<half>", engine, dstAddr=np.zeros(1024, np.float16), srcAddr=src,
+                 srcStride=2, dstStride=1, srcRepeat=1, dstRepeat=8, repeatTimes=3)
+    blocks = src.reshape(64, 16)
+    expect = np.zeros(1024, np.float16)
+    for r in range(3):
+        expect[128 * r:128 * (r + 1)] = (blocks[r:r + 16:2].astype(np.float64) * 2).astype(np.float16).ravel()
+    assert np.array_equal(result["dstAddr"], expect)
+
+
+def test_block_strided_gather_without_post_update(engine):
+    src = np.arange(512, dtype=np.int32)
+    result = run("block_copy.cpp", "BlockGatherVF<int32_t>", engine, dstAddr=np.zeros(64, np.int32), srcAddr=src,
+                 srcStride=7)
+    assert np.array_equal(result["dstAddr"], src.reshape(64, 8)[::7][:8].ravel())

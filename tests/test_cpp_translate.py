@@ -685,3 +685,22 @@ def test_expsub_and_mulscast_translate(tmp_path):
     assert expsub.endswith(", odd") and ".f32," in expsub and ".f16," in expsub
     words = mulscast.replace(",", " ").split()
     assert words[1].endswith(".f16") and words[2].endswith(".f32") and words[3].endswith(".f32"), mulscast
+
+
+def test_a_register_pair_of_64_bit_lanes_is_an_error_not_a_mistranslation(tmp_path):
+    # RegTraitNumTwo holds 64 elements in two registers; ascasm's rows hold 32 in one
+    message = _error(tmp_path, """
+    __simd_vf__ inline void Pair(__ubuf__ int64_t* dst)
+    {
+        Reg::RegTensor<int64_t, Reg::RegTraitNumTwo> v;
+        Reg::Duplicate(v, 1);
+    }
+    """)
+    assert "k.cpp:6:5:" in message and "RegTraitNumTwo" in message and "64-bit lanes" in message
+    message = _error(tmp_path, """
+    __simd_vf__ inline void PairMask(__ubuf__ int64_t* dst, uint32_t count)
+    {
+        Reg::MaskReg m = Reg::UpdateMask<int64_t, Reg::RegTraitNumTwo>(count);
+    }
+    """)
+    assert "k.cpp:6:" in message and "regTrait=RegTraitNumTwo" in message

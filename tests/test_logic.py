@@ -37,10 +37,12 @@ def test_floats_are_combined_as_bits_and_inactive_lanes_are_zero(engine):
     assert list(out[:2]) == [0xFFC00000, 0xFFC00000] and not out[2:].any()
 
 
-def test_64_bit_types_are_not_on_the_page():
+def test_types_on_neither_page_are_rejected():
+    # asc_xor and Reg::Xor list integers only (Reg::Xor adds the 64-bit ones)
     with pytest.raises(AssemblyFailed) as failed:
-        assemble("    mask p0.b32, ALL\n    vand v0.u64, v1.u64, v2.u64, p0\n")
-    assert "'vand' does not accept u64" in str(failed.value)
+        assemble("    mask p0.b32, ALL\n    vxor v0.f32, v1.f32, v2.f32, p0\n")
+    assert "'vxor' does not accept f32" in str(failed.value)
+    assemble("    mask p0.b64, ALL\n    vxor v0.u64, v1.u64, v2.u64, p0\n")
 
 
 @pytest.mark.parametrize("line, page_list", [

@@ -101,14 +101,16 @@ def test_the_base_must_be_one_scalar_register():
 
 def test_every_post_update_row_mirrors_its_base_row():
     rows = [spec for spec in INSNS if spec.post is not None]
-    assert len(rows) == 19
+    assert len(rows) == 21
     for spec in rows:
         base = post_update_base(spec)
         assert (spec.types, spec.access, spec.mask, spec.rw, spec.specials) == \
             (base.types, base.access, base.mask, base.rw, base.specials)
         appended = "" if base.syntax.endswith(", X") else ", X"         # vstus: its count is the amount
         assert spec.syntax == base.syntax.replace("[addr]", "[sB]") + appended
-        assert spec.post == ("T" if any(op.type_slot is not None for op in spec.operands) else 1)
+        block_strided = spec.family.startswith(("vld_bs", "vsta_bs"))          # X counts 32-byte blocks
+        assert spec.post == (32 if block_strided else "T" if any(op.type_slot is not None for op in spec.operands)
+                             else 1)
     for page in ("asc_loadalign_postupdate", "asc_storealign_postupdate", "asc_loadalign_deintlv_postupdate",
                  "asc_storealign_1st_postupdate", "asc_storealign_pack_postupdate"):
         assert BY_CAPI[page]

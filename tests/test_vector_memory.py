@@ -389,9 +389,11 @@ def test_vsta_past_the_default_usable_end(engine):
 
 
 @pytest.mark.parametrize("tname", ["u64", "s64", "b64"])
-def test_vsta_rejects_64_bit_types(tname):
+def test_64_bit_stores_are_norm_and_pack_only(tname):
+    # Reg::StoreAlign: b64 data takes DIST_NORM and DIST_PACK_B64 only (the FIRST store is b8/b16/b32)
+    assemble(f".ub d u8[256]\nmask p0.b64, ALL\nvsta [d], v0.{tname}, p0\nvsta.pack [d], v0.{tname}, p0", "t.s")
     with pytest.raises(AssemblyFailed):
-        assemble(f".ub d u8[256]\nmask p0.b32, ALL\nvsta [d], v0.{tname}, p0", "t.s")
+        assemble(f".ub d u8[256]\nvsta.1st [d], v0.{tname}", "t.s")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -277,7 +277,7 @@ def kernel_rows_py() -> str:
 
 def post_update_kernels(rows: dict) -> list[str]:
     """k_<base>_pu for each post-update family: its base family's kernel at the address in sB, then, if the
-    access completed, sB += X times the row's unit (ISA table `post`: elements of T, or bytes). The
+    access completed, sB += X times the row's unit (ISA table `post`: elements of T, bytes, or 32-byte blocks). The
     operands other than [sB] and X are the base row's, at the same positions, so the base kernel's write
     log names them right."""
     out = []
@@ -290,7 +290,7 @@ def post_update_kernels(rows: dict) -> list[str]:
         axes = table.FAMILIES[family].axes
         tags = "".join(f", {family}_{axis}* tag{k}" for k, axis in enumerate(axes))
         passed = "".join(f", tag{k}" for k in range(len(axes)))
-        scale = "ins.tw" if spec.post == "T" else "1"
+        scale = "ins.tw" if spec.post == "T" else str(spec.post)
         out += ["", "", f"cdef inline int k_{family}(Machine* m, const Ins* ins, const Args_{family}* a{tags}) noexcept nogil:",
                 f"    \"\"\"{base.mnemonic} at the address in sB, then sB += X * {scale} (post-update).\"\"\"",
                 f"    cdef Args_{base.family} at",

@@ -44,6 +44,7 @@ ctypedef fused vunary_T:
     F16
     int32_t
     float
+    int64_t
 
 ctypedef fused vunary_sub:
     Op_abs
@@ -63,6 +64,7 @@ ctypedef fused vunary_sub:
 ctypedef fused vcompound_T:
     F16
     float
+    int64_t
 
 ctypedef fused vcompound_sub:
     Op_prelu
@@ -94,6 +96,7 @@ ctypedef fused vlogic_TW:
     uint8_t
     uint16_t
     uint32_t
+    uint64_t
 
 ctypedef fused vlogic_sub:
     Op_and
@@ -104,6 +107,7 @@ ctypedef fused vnot_TW:
     uint8_t
     uint16_t
     uint32_t
+    uint64_t
 
 ctypedef fused vshift_T:
     int8_t
@@ -112,6 +116,8 @@ ctypedef fused vshift_T:
     uint16_t
     int32_t
     uint32_t
+    int64_t
+    uint64_t
 
 ctypedef fused vshift_sub:
     Op_shl

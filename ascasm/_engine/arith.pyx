@@ -143,22 +143,24 @@ cdef inline Lane lane_shift(Lane x, int64_t amount, bint left) noexcept nogil:
     cdef uint64_t bits = lane_bits(x)
     cdef uint64_t sign = ONE << (width - 1)
     cdef bint out_of_range = amount < 0 or amount >= width
-    if (Lane is int8_t or Lane is int16_t or Lane is int32_t) and not left:
+    if (Lane is int8_t or Lane is int16_t or Lane is int32_t or Lane is int64_t) and not left:
         return <Lane>(x >> (width - 1 if out_of_range else amount))    # arithmetic on a signed C type
     if out_of_range:
         return <Lane>0
-    if (Lane is int8_t or Lane is int16_t or Lane is int32_t) and left:
+    if (Lane is int8_t or Lane is int16_t or Lane is int32_t or Lane is int64_t) and left:
         return lane_of_bits((bits & sign) | ((bits << amount) & (sign - 1)), <Lane*>NULL)
     return lane_of_bits(bits << amount if left else bits >> amount, <Lane*>NULL)
 
 
 cdef inline int64_t signed_lane(const uint8_t* lanes, int64_t width, int64_t i) noexcept nogil:
-    """Lane i of a register read as a signed integer of `width` bytes (1, 2 or 4)."""
+    """Lane i of a register read as a signed integer of `width` bytes (1, 2, 4 or 8)."""
     if width == 1:
         return (<const int8_t*>lanes)[i]
     if width == 2:
         return (<const int16_t*>lanes)[i]
-    return (<const int32_t*>lanes)[i]
+    if width == 4:
+        return (<const int32_t*>lanes)[i]
+    return (<const int64_t*>lanes)[i]
 
 
 # vshl|vshr vD.T, vA.T, vB.U, pM  -- lane i shifted by vB[i] (U: T's width, signed); inactive lanes 0;
@@ -236,7 +238,7 @@ cdef inline int k_vfma(Machine* m, const Ins* ins, const Args_vfma* a, vfma_T* t
 
 cdef inline Lane compound_op(Lane a, Lane b, bint is_prelu) noexcept nogil:
     """prelu: a where its sign bit is clear (+0 and a positive NaN pass), else a * b; abssub: |a - b|
-    (float lanes, rounded once)."""
+    (float lanes rounded once; integer lanes wrapping)."""
     cdef uint64_t sign = ONE << (8 * sizeof(Lane) - 1)
     if is_prelu:
         return a if not (lane_bits(a) & sign) else lane_mul(a, b)

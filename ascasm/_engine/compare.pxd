@@ -11,6 +11,8 @@ ctypedef fused vcmp_T:
     int32_t
     uint32_t
     float
+    int64_t
+    uint64_t
 
 ctypedef fused vcmp_sub:
     Op_eq
@@ -28,5 +30,6 @@ ctypedef fused vsel_TW:
     uint8_t
     uint16_t
     uint32_t
+    uint64_t
 
 cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k

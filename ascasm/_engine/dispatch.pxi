@@ -173,6 +173,17 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vld_unpk4_pu.vD = <int32_t>row[3]
         ins.a.vld_unpk4_pu.sb = <int32_t>row[4]
         decode_sval(m, row + 5, &ins.a.vld_unpk4_pu.x)
+    elif opcode in (OP_VLD_BS,):
+        ins.a.vld_bs.vD = <int32_t>row[3]
+        decode_addr(m, row + 4, &ins.a.vld_bs.addr)
+        decode_sval(m, row + 8, &ins.a.vld_bs.x0)
+        ins.a.vld_bs.pM = <int32_t>row[10]
+    elif opcode in (OP_VLD_BS_PU,):
+        ins.a.vld_bs_pu.vD = <int32_t>row[3]
+        ins.a.vld_bs_pu.sb = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vld_bs_pu.x0)
+        ins.a.vld_bs_pu.pM = <int32_t>row[7]
+        decode_sval(m, row + 8, &ins.a.vld_bs_pu.x)
     elif opcode in (OP_VLD_MASK,):
         ins.a.mask_load_norm.pD = <int32_t>row[3]
         decode_addr(m, row + 4, &ins.a.mask_load_norm.addr)
@@ -257,6 +268,17 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         decode_addr(m, row + 3, &ins.a.vsta_intlv.addr)
         ins.a.vsta_intlv.vS0 = <int32_t>row[7]
         ins.a.vsta_intlv.vS1 = <int32_t>row[8]
+    elif opcode in (OP_VSTA_BS,):
+        decode_addr(m, row + 3, &ins.a.vsta_bs.addr)
+        ins.a.vsta_bs.vS = <int32_t>row[7]
+        decode_sval(m, row + 8, &ins.a.vsta_bs.x0)
+        ins.a.vsta_bs.pM = <int32_t>row[10]
+    elif opcode in (OP_VSTA_BS_PU,):
+        ins.a.vsta_bs_pu.sb = <int32_t>row[3]
+        ins.a.vsta_bs_pu.vS = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.vsta_bs_pu.x0)
+        ins.a.vsta_bs_pu.pM = <int32_t>row[7]
+        decode_sval(m, row + 8, &ins.a.vsta_bs_pu.x)
     elif opcode in (OP_VSTA_MASK,):
         decode_addr(m, row + 3, &ins.a.mask_store_norm.addr)
         ins.a.mask_store_norm.pS = <int32_t>row[7]
@@ -502,15 +524,15 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 714
+    KERNEL_COUNT = 795
 
 # the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block
 cdef KernelFn KERNELS[KERNEL_COUNT]
 KERNELS[0] = k_end
 fill_arith(&KERNELS[1])
-fill_compare(&KERNELS[205])
-fill_control(&KERNELS[316])
-fill_convert(&KERNELS[401])
-fill_memory(&KERNELS[466])
-fill_rearrange(&KERNELS[535])
-fill_streams(&KERNELS[656])
+fill_compare(&KERNELS[235])
+fill_control(&KERNELS[371])
+fill_convert(&KERNELS[456])
+fill_memory(&KERNELS[521])
+fill_rearrange(&KERNELS[608])
+fill_streams(&KERNELS[737])

@@ -68,714 +68,889 @@ cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_eq*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_eq*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_87(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_88(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_89(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_90(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_91(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_92(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_93(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_94(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_95(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_96(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_97(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_98(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_99(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_100(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_101(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_102(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_103(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_104(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_105(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_106(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_107(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_108(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint8_t*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_109(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint16_t*>NULL)
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_110(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_111(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_112(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_113(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_114(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_115(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_116(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_117(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_118(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_119(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_120(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_121(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_122(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_123(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_124(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_125(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_126(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_127(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_128(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_129(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_130(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_131(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_132(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_133(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_134(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_135(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -894,3 +1069,28 @@ cdef void fill_kernels(KernelFn* table) noexcept:
     table[108] = kernel_108
     table[109] = kernel_109
     table[110] = kernel_110
+    table[111] = kernel_111
+    table[112] = kernel_112
+    table[113] = kernel_113
+    table[114] = kernel_114
+    table[115] = kernel_115
+    table[116] = kernel_116
+    table[117] = kernel_117
+    table[118] = kernel_118
+    table[119] = kernel_119
+    table[120] = kernel_120
+    table[121] = kernel_121
+    table[122] = kernel_122
+    table[123] = kernel_123
+    table[124] = kernel_124
+    table[125] = kernel_125
+    table[126] = kernel_126
+    table[127] = kernel_127
+    table[128] = kernel_128
+    table[129] = kernel_129
+    table[130] = kernel_130
+    table[131] = kernel_131
+    table[132] = kernel_132
+    table[133] = kernel_133
+    table[134] = kernel_134
+    table[135] = kernel_135

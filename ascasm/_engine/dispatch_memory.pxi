@@ -92,6 +92,23 @@ cdef inline int k_vld_dintlv_pu(Machine* m, const Ins* ins, const Args_vld_dintl
     return status
 
 
+cdef inline int k_vld_bs_pu(Machine* m, const Ins* ins, const Args_vld_bs_pu* a, vld_bs_pu_TW* tag0) noexcept nogil:
+    """vld.bs at the address in sB, then sB += X * 32 (post-update)."""
+    cdef Args_vld_bs at
+    cdef int status
+    at.vD = a.vD
+    at.x0 = a.x0
+    at.pM = a.pM
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vld_bs(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 32)
+    return status
+
+
 cdef inline int k_mask_load_norm_pu(Machine* m, const Ins* ins, const Args_mask_load_norm_pu* a) noexcept nogil:
     """vld at the address in sB, then sB += X * 1 (post-update)."""
     cdef Args_mask_load_norm at
@@ -197,6 +214,23 @@ cdef inline int k_vsta_packv2_pu(Machine* m, const Ins* ins, const Args_vsta_pac
     status = k_vsta_packv2(m, ins, &at)
     if status == STOP_RUNNING:
         m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * ins.tw)
+    return status
+
+
+cdef inline int k_vsta_bs_pu(Machine* m, const Ins* ins, const Args_vsta_bs_pu* a, vsta_bs_pu_TW* tag0) noexcept nogil:
+    """vsta.bs at the address in sB, then sB += X * 32 (post-update)."""
+    cdef Args_vsta_bs at
+    cdef int status
+    at.vS = a.vS
+    at.x0 = a.x0
+    at.pM = a.pM
+    at.addr.offset = 0
+    at.addr.s0 = &m.sreg[a.sb]
+    at.addr.s1 = &m.zero64
+    at.addr.a = &m.zero32
+    status = k_vsta_bs(m, ins, &at, tag0)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>m.sreg[a.sb] + <uint64_t>sval(&a.x) * 32)
     return status
 
 
@@ -515,7 +549,7 @@ cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_norm(m, ins, &ins.a.mask_load_norm)
+    cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -525,7 +559,7 @@ cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
+    cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -535,7 +569,7 @@ cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_us(m, ins, &ins.a.mask_load_us)
+    cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -545,7 +579,7 @@ cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
+    cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -555,7 +589,7 @@ cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_ds(m, ins, &ins.a.mask_load_ds)
+    cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -565,7 +599,7 @@ cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
+    cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -575,7 +609,7 @@ cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint8_t*>NULL, <uint16_t*>NULL)
+    cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -585,7 +619,7 @@ cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint16_t*>NULL, <uint16_t*>NULL)
+    cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -595,7 +629,7 @@ cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint32_t*>NULL, <uint32_t*>NULL)
+    cdef int status = k_mask_load_norm(m, ins, &ins.a.mask_load_norm)
     if status:
         m.status = status
         return NULL
@@ -605,7 +639,7 @@ cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint8_t*>NULL)
+    cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
         m.status = status
         return NULL
@@ -615,7 +649,7 @@ cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint16_t*>NULL)
+    cdef int status = k_mask_load_us(m, ins, &ins.a.mask_load_us)
     if status:
         m.status = status
         return NULL
@@ -625,7 +659,7 @@ cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint32_t*>NULL)
+    cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
         m.status = status
         return NULL
@@ -635,7 +669,7 @@ cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
+    cdef int status = k_mask_load_ds(m, ins, &ins.a.mask_load_ds)
     if status:
         m.status = status
         return NULL
@@ -645,7 +679,7 @@ cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
+    cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
         m.status = status
         return NULL
@@ -655,7 +689,7 @@ cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
+    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint8_t*>NULL, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -665,7 +699,7 @@ cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint8_t*>NULL)
+    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint16_t*>NULL, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -675,7 +709,7 @@ cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint16_t*>NULL)
+    cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint32_t*>NULL, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -685,7 +719,7 @@ cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint32_t*>NULL)
+    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -695,7 +729,7 @@ cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
+    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -705,7 +739,7 @@ cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -715,7 +749,7 @@ cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -725,7 +759,7 @@ cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint16_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -735,7 +769,7 @@ cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint32_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -745,7 +779,7 @@ cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint64_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -755,7 +789,7 @@ cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
+    cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -765,7 +799,7 @@ cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
+    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -775,7 +809,7 @@ cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
+    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -785,7 +819,7 @@ cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_packv2(m, ins, &ins.a.vsta_packv2)
+    cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -795,7 +829,7 @@ cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -805,7 +839,7 @@ cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint8_t*>NULL)
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -815,7 +849,7 @@ cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint16_t*>NULL)
+    cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -825,7 +859,7 @@ cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint32_t*>NULL)
+    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -835,7 +869,7 @@ cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_norm(m, ins, &ins.a.mask_store_norm)
+    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -845,7 +879,7 @@ cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
+    cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -855,7 +889,7 @@ cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_pack(m, ins, &ins.a.mask_store_pack)
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -865,7 +899,7 @@ cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -875,7 +909,7 @@ cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint8_t*>NULL, <uint16_t*>NULL)
+    cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -885,7 +919,7 @@ cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint16_t*>NULL, <uint16_t*>NULL)
+    cdef int status = k_vsta_packv2(m, ins, &ins.a.vsta_packv2)
     if status:
         m.status = status
         return NULL
@@ -895,7 +929,7 @@ cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint32_t*>NULL, <uint32_t*>NULL)
+    cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
         m.status = status
         return NULL
@@ -905,7 +939,7 @@ cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint32_t*>NULL)
+    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -914,6 +948,186 @@ cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint8_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint64_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_store_norm(m, ins, &ins.a.mask_store_norm)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_store_pack(m, ins, &ins.a.mask_store_pack)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint8_t*>NULL, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint16_t*>NULL, <uint16_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint32_t*>NULL, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint32_t*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint64_t*>NULL)
     if status:
@@ -994,3 +1208,21 @@ cdef void fill_kernels(KernelFn* table) noexcept:
     table[66] = kernel_66
     table[67] = kernel_67
     table[68] = kernel_68
+    table[69] = kernel_69
+    table[70] = kernel_70
+    table[71] = kernel_71
+    table[72] = kernel_72
+    table[73] = kernel_73
+    table[74] = kernel_74
+    table[75] = kernel_75
+    table[76] = kernel_76
+    table[77] = kernel_77
+    table[78] = kernel_78
+    table[79] = kernel_79
+    table[80] = kernel_80
+    table[81] = kernel_81
+    table[82] = kernel_82
+    table[83] = kernel_83
+    table[84] = kernel_84
+    table[85] = kernel_85
+    table[86] = kernel_86

@@ -224,6 +224,33 @@ cdef inline int hazard_verdict(Machine* m) noexcept nogil:
     return STOP_RUNNING
 
 
+cdef enum:
+    VECTOR_BLOCKS = 8       # 32-byte blocks in a vector register (VL / BLOCK)
+
+assert VECTOR_BLOCKS * BLOCK == VL
+
+
+cdef inline uint32_t block_lanes(const Machine* m, int64_t p, int64_t k, int64_t width) noexcept nogil:
+    """The governing bits of the lanes of `width` bytes in 32-byte block k of mask p (bit j: byte j)."""
+    return <uint32_t>(mask_word(m, p, k // 2) >> (32 * (k % 2))) & <uint32_t>stride_bits(width)
+
+
+cdef inline int check_blocks(Machine* m, const int64_t* block_addr, const uint32_t* active, int64_t width,
+                             const uint32_t* index) noexcept nogil:
+    """The blocks of a block access with an active lane, from block 0 up: each 32-byte aligned and in the
+    UB (a fault names its first lane and index[k], -1 without `index`) and scanned for hazards."""
+    cdef int64_t k
+    cdef int status
+    for k in range(VECTOR_BLOCKS):
+        if active[k]:
+            status = (check_align(m, block_addr[k], BLOCK)
+                      or check_range(m, block_addr[k], BLOCK, k * BLOCK // width, <int64_t>index[k] if index != NULL else -1))
+            if status:
+                return status
+            scan_hazard(m, block_addr[k], BLOCK)
+    return hazard_verdict(m)
+
+
 cdef inline int check_span(Machine* m, int64_t addr, int64_t align, int64_t size) noexcept nogil:
     """One contiguous access: alignment, range, then its hazard."""
     cdef int status = check_align(m, addr, align) or check_range(m, addr, size, -1, -1)

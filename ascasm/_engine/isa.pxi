@@ -244,77 +244,81 @@ cdef enum Family:
     FAM_VLD_E2B_PU = 47
     FAM_VLD_UNPK4 = 48
     FAM_VLD_UNPK4_PU = 49
-    FAM_MASK_LOAD_NORM = 50
-    FAM_MASK_LOAD_NORM_PU = 51
-    FAM_MASK_LOAD_US = 52
-    FAM_MASK_LOAD_US_PU = 53
-    FAM_MASK_LOAD_DS = 54
-    FAM_MASK_LOAD_DS_PU = 55
-    FAM_VGAT = 56
-    FAM_VGATB = 57
-    FAM_VLDU = 58
-    FAM_VLDAS = 59
-    FAM_VLDUS = 60
-    FAM_VLDUS_POST = 61
-    FAM_VSTA_NORM = 62
-    FAM_VSTA_NORM_PU = 63
-    FAM_VSTA_FIRST = 64
-    FAM_VSTA_FIRST_PU = 65
-    FAM_VSTA_PACK = 66
-    FAM_VSTA_PACK_PU = 67
-    FAM_VSTA_PACKV2 = 68
-    FAM_VSTA_PACKV2_PU = 69
-    FAM_VSTA_INTLV = 70
-    FAM_MASK_STORE_NORM = 71
-    FAM_MASK_STORE_NORM_PU = 72
-    FAM_MASK_STORE_PACK = 73
-    FAM_MASK_STORE_PACK_PU = 74
-    FAM_VSCT = 75
-    FAM_VSTU = 76
-    FAM_VSTU_COUNT = 77
-    FAM_VSTUS = 78
-    FAM_VSTUS_PU = 79
-    FAM_VSTUR = 80
-    FAM_VSTAS = 81
-    FAM_VSTAS_POST = 82
-    FAM_VBINARY = 83
-    FAM_VMULL = 84
-    FAM_VCARRY = 85
-    FAM_VUNARY = 86
-    FAM_VCOMPOUND = 87
-    FAM_VFMA = 88
-    FAM_VLOGIC = 89
-    FAM_VNOT = 90
-    FAM_VSHIFT = 91
-    FAM_VCMP = 92
-    FAM_VSEL = 93
-    FAM_VSQZ = 94
-    FAM_VDUP = 95
-    FAM_VDUP_MASKED = 96
-    FAM_VDUP_MERGE = 97
-    FAM_VDUP_LANE = 98
-    FAM_VDUP_LANE_MERGE = 99
-    FAM_VMOV = 100
-    FAM_VCI = 101
-    FAM_VCI_DESC = 102
-    FAM_VINTLV = 103
-    FAM_VDINTLV = 104
-    FAM_VGATR = 105
-    FAM_VPACK = 106
-    FAM_VUNPACK = 107
-    FAM_VUSQZ = 108
-    FAM_REDUCE_SUM = 109
-    FAM_REDUCE_MAXMIN = 110
-    FAM_REDUCE_SUM_BLOCK = 111
-    FAM_REDUCE_MAXMIN_BLOCK = 112
-    FAM_VPAIRSUM = 113
-    FAM_VHIST = 114
-    FAM_VCVT = 115
-    FAM_VTRC = 116
-    FAM_VEXPSUB = 117
-    FAM_VMULSCVT = 118
-    FAM_SPR_CLEAR = 119
-    FAM_SPR_SET_CTRL = 120
+    FAM_VLD_BS = 50
+    FAM_VLD_BS_PU = 51
+    FAM_MASK_LOAD_NORM = 52
+    FAM_MASK_LOAD_NORM_PU = 53
+    FAM_MASK_LOAD_US = 54
+    FAM_MASK_LOAD_US_PU = 55
+    FAM_MASK_LOAD_DS = 56
+    FAM_MASK_LOAD_DS_PU = 57
+    FAM_VGAT = 58
+    FAM_VGATB = 59
+    FAM_VLDU = 60
+    FAM_VLDAS = 61
+    FAM_VLDUS = 62
+    FAM_VLDUS_POST = 63
+    FAM_VSTA_NORM = 64
+    FAM_VSTA_NORM_PU = 65
+    FAM_VSTA_FIRST = 66
+    FAM_VSTA_FIRST_PU = 67
+    FAM_VSTA_PACK = 68
+    FAM_VSTA_PACK_PU = 69
+    FAM_VSTA_PACKV2 = 70
+    FAM_VSTA_PACKV2_PU = 71
+    FAM_VSTA_INTLV = 72
+    FAM_VSTA_BS = 73
+    FAM_VSTA_BS_PU = 74
+    FAM_MASK_STORE_NORM = 75
+    FAM_MASK_STORE_NORM_PU = 76
+    FAM_MASK_STORE_PACK = 77
+    FAM_MASK_STORE_PACK_PU = 78
+    FAM_VSCT = 79
+    FAM_VSTU = 80
+    FAM_VSTU_COUNT = 81
+    FAM_VSTUS = 82
+    FAM_VSTUS_PU = 83
+    FAM_VSTUR = 84
+    FAM_VSTAS = 85
+    FAM_VSTAS_POST = 86
+    FAM_VBINARY = 87
+    FAM_VMULL = 88
+    FAM_VCARRY = 89
+    FAM_VUNARY = 90
+    FAM_VCOMPOUND = 91
+    FAM_VFMA = 92
+    FAM_VLOGIC = 93
+    FAM_VNOT = 94
+    FAM_VSHIFT = 95
+    FAM_VCMP = 96
+    FAM_VSEL = 97
+    FAM_VSQZ = 98
+    FAM_VDUP = 99
+    FAM_VDUP_MASKED = 100
+    FAM_VDUP_MERGE = 101
+    FAM_VDUP_LANE = 102
+    FAM_VDUP_LANE_MERGE = 103
+    FAM_VMOV = 104
+    FAM_VCI = 105
+    FAM_VCI_DESC = 106
+    FAM_VINTLV = 107
+    FAM_VDINTLV = 108
+    FAM_VGATR = 109
+    FAM_VPACK = 110
+    FAM_VUNPACK = 111
+    FAM_VUSQZ = 112
+    FAM_REDUCE_SUM = 113
+    FAM_REDUCE_MAXMIN = 114
+    FAM_REDUCE_SUM_BLOCK = 115
+    FAM_REDUCE_MAXMIN_BLOCK = 116
+    FAM_VPAIRSUM = 117
+    FAM_VHIST = 118
+    FAM_VCVT = 119
+    FAM_VTRC = 120
+    FAM_VEXPSUB = 121
+    FAM_VMULSCVT = 122
+    FAM_SPR_CLEAR = 123
+    FAM_SPR_SET_CTRL = 124
 
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
@@ -535,6 +539,19 @@ cdef struct Args_vld_unpk4_pu:    # vD.T, [sB], X
     int32_t sb
     SVal x
 
+cdef struct Args_vld_bs:    # vD.T, [addr], X0, pM
+    int32_t vD
+    Addr addr
+    SVal x0
+    int32_t pM
+
+cdef struct Args_vld_bs_pu:    # vD.T, [sB], X0, pM, X
+    int32_t vD
+    int32_t sb
+    SVal x0
+    int32_t pM
+    SVal x
+
 cdef struct Args_mask_load_norm:    # pD, [addr]
     int32_t pD
     Addr addr
@@ -639,6 +656,19 @@ cdef struct Args_vsta_intlv:    # [addr], vS0.T, vS1.T
     Addr addr
     int32_t vS0
     int32_t vS1
+
+cdef struct Args_vsta_bs:    # [addr], vS.T, X0, pM
+    Addr addr
+    int32_t vS
+    SVal x0
+    int32_t pM
+
+cdef struct Args_vsta_bs_pu:    # [sB], vS.T, X0, pM, X
+    int32_t sb
+    int32_t vS
+    SVal x0
+    int32_t pM
+    SVal x
 
 cdef struct Args_mask_store_norm:    # [addr], pS
     Addr addr
@@ -954,6 +984,8 @@ cdef union Args:
     Args_vld_e2b_pu vld_e2b_pu
     Args_vld_unpk4 vld_unpk4
     Args_vld_unpk4_pu vld_unpk4_pu
+    Args_vld_bs vld_bs
+    Args_vld_bs_pu vld_bs_pu
     Args_mask_load_norm mask_load_norm
     Args_mask_load_norm_pu mask_load_norm_pu
     Args_mask_load_us mask_load_us
@@ -975,6 +1007,8 @@ cdef union Args:
     Args_vsta_packv2 vsta_packv2
     Args_vsta_packv2_pu vsta_packv2_pu
     Args_vsta_intlv vsta_intlv
+    Args_vsta_bs vsta_bs
+    Args_vsta_bs_pu vsta_bs_pu
     Args_mask_store_norm mask_store_norm
     Args_mask_store_norm_pu mask_store_norm_pu
     Args_mask_store_pack mask_store_pack
@@ -1147,6 +1181,15 @@ cdef enum:
     POS_vld_unpk4_pu_vD = 0
     POS_vld_unpk4_pu_sb = 1
     POS_vld_unpk4_pu_x = 2
+    POS_vld_bs_vD = 0
+    POS_vld_bs_addr = 1
+    POS_vld_bs_x0 = 2
+    POS_vld_bs_pM = 3
+    POS_vld_bs_pu_vD = 0
+    POS_vld_bs_pu_sb = 1
+    POS_vld_bs_pu_x0 = 2
+    POS_vld_bs_pu_pM = 3
+    POS_vld_bs_pu_x = 4
     POS_mask_load_norm_pD = 0
     POS_mask_load_norm_addr = 1
     POS_mask_load_norm_pu_pD = 0
@@ -1210,6 +1253,15 @@ cdef enum:
     POS_vsta_intlv_addr = 0
     POS_vsta_intlv_vS0 = 1
     POS_vsta_intlv_vS1 = 2
+    POS_vsta_bs_addr = 0
+    POS_vsta_bs_vS = 1
+    POS_vsta_bs_x0 = 2
+    POS_vsta_bs_pM = 3
+    POS_vsta_bs_pu_sb = 0
+    POS_vsta_bs_pu_vS = 1
+    POS_vsta_bs_pu_x0 = 2
+    POS_vsta_bs_pu_pM = 3
+    POS_vsta_bs_pu_x = 4
     POS_mask_store_norm_addr = 0
     POS_mask_store_norm_pS = 1
     POS_mask_store_norm_pu_sb = 0

@@ -47,6 +47,18 @@ ctypedef fused vld_dintlv_pu_TW:
     uint16_t
     uint32_t
 
+ctypedef fused vld_bs_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vld_bs_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
 ctypedef fused vgat_TW:
     uint8_t
     uint16_t
@@ -60,11 +72,13 @@ ctypedef fused vsta_norm_TW:
     uint8_t
     uint16_t
     uint32_t
+    uint64_t
 
 ctypedef fused vsta_norm_pu_TW:
     uint8_t
     uint16_t
     uint32_t
+    uint64_t
 
 ctypedef fused vsta_first_TW:
     uint8_t
@@ -90,6 +104,18 @@ ctypedef fused vsta_intlv_TW:
     uint8_t
     uint16_t
     uint32_t
+
+ctypedef fused vsta_bs_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+ctypedef fused vsta_bs_pu_TW:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
 
 ctypedef fused vsct_TW:
     uint8_t

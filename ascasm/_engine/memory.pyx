@@ -530,6 +530,88 @@ cdef inline int k_vsta_packv2(Machine* m, const Ins* ins, const Args_vsta_packv2
     return STOP_RUNNING
 
 
+# Block-strided loads and stores (DATA_BLOCK_COPY): 8 blocks of 32 bytes, block k at addr + k * X0 * 32.
+
+cdef inline int strided_blocks(Machine* m, const Addr* addr, const SVal* stride, int64_t p, int64_t width,
+                               int64_t* block_addr, uint32_t* active) noexcept nogil:
+    """Each block's address (X0 read as the pages' unsigned 32-bit block stride) and the governing mask
+    bits of its lanes (bit j: byte j of the block); checks the mask and addr's 32-byte alignment."""
+    cdef int64_t base = address(addr)
+    cdef uint64_t step = <uint64_t><uint32_t>sval(stride) * BLOCK
+    cdef int64_t k
+    cdef int status = check_mask(m, p) or check_align(m, base, BLOCK)
+    if status:
+        return status
+    for k in range(VECTOR_BLOCKS):
+        block_addr[k] = <int64_t>(<uint64_t>base + <uint64_t>k * step)
+        active[k] = block_lanes(m, p, k, width)
+    return STOP_RUNNING
+
+
+# vld.bs vD.T, [addr], X0, pM  -- a block with an active lane is read whole; the others are 0, not read
+cdef inline int k_vld_bs(Machine* m, const Ins* ins, const Args_vld_bs* a, vld_bs_TW* t) noexcept nogil:
+    cdef int64_t width = sizeof(vld_bs_TW)
+    cdef int64_t block_addr[VECTOR_BLOCKS]
+    cdef uint32_t active[VECTOR_BLOCKS]
+    cdef uint8_t* dst = vreg(m, a.vD)
+    cdef int64_t k
+    cdef int status = strided_blocks(m, &a.addr, &a.x0, a.pM, width, block_addr, active)
+    if status:
+        return status
+    status = check_blocks(m, block_addr, active, width, NULL)
+    if status:
+        return status
+    for k in range(VECTOR_BLOCKS):
+        if active[k]:
+            memcpy(dst + k * BLOCK, m.ub + block_addr[k], BLOCK)
+        else:
+            memset(dst + k * BLOCK, 0, BLOCK)
+    if m.log != NULL:
+        for k in range(VECTOR_BLOCKS):
+            if active[k]:
+                log_span(m, 0, block_addr[k], BLOCK, 1, BLOCK, k * BLOCK // width, POS_vld_bs_vD, -1)
+    return STOP_RUNNING
+
+
+# vsta.bs [addr], vS.T, X0, pM  -- the active lanes of block k -> its address + their offset in the block
+cdef inline int k_vsta_bs(Machine* m, const Ins* ins, const Args_vsta_bs* a, vsta_bs_TW* t) noexcept nogil:
+    cdef int64_t width = sizeof(vsta_bs_TW)
+    cdef const uint8_t* src = vreg(m, a.vS)
+    cdef int64_t block_addr[VECTOR_BLOCKS]
+    cdef uint32_t active[VECTOR_BLOCKS]
+    cdef uint32_t written[VECTOR_BLOCKS]       # per block: the bytes the store writes
+    cdef int64_t k, lane, j, lane_addr
+    cdef int status = strided_blocks(m, &a.addr, &a.x0, a.pM, width, block_addr, active)
+    if status:
+        return status
+    for k in range(VECTOR_BLOCKS):             # check every lane written, from lane 0 up
+        written[k] = 0xFFFFFFFFU if m.zero_inactive and active[k] else <uint32_t>lane_bytes(active[k], width)
+        if written[k] and not in_range(m, block_addr[k], BLOCK):
+            for lane in range(BLOCK // width):
+                j = lane * width
+                if (written[k] >> j) & 1:
+                    status = check_range(m, block_addr[k] + j, width, (k * BLOCK + j) // width, -1)
+                    if status:
+                        return status
+        if written[k] and m.n_dirty:
+            scan_block(m, block_addr[k] // BLOCK, written[k])
+    status = hazard_verdict(m)
+    if status:
+        return status
+    for k in range(VECTOR_BLOCKS):
+        for lane in range(BLOCK // width):
+            j = lane * width
+            if (written[k] >> j) & 1:
+                lane_addr = block_addr[k] + j
+                if (active[k] >> j) & 1:
+                    memcpy(m.ub + lane_addr, src + k * BLOCK + j, width)
+                else:                        # --store-inactive zero
+                    memset(m.ub + lane_addr, 0, width)
+                wrote(m, lane_addr, width)
+                log_span(m, 1, lane_addr, width, 1, width, (k * BLOCK + j) // width, POS_vsta_bs_vS, -1)
+    return STOP_RUNNING
+
+
 # vsta.1st [addr], vS.T  -- FIRST: lane 0 only, mask ignored, element-aligned
 cdef inline int k_vsta_first(Machine* m, const Ins* ins, const Args_vsta_first* a, vsta_first_TW* t) noexcept nogil:
     cdef int64_t addr = address(&a.addr)

@@ -13,6 +13,8 @@ ctypedef fused vdup_T:
     int32_t
     uint32_t
     float
+    int64_t
+    uint64_t
 
 ctypedef fused vdup_masked_T:
     int8_t
@@ -26,6 +28,8 @@ ctypedef fused vdup_masked_T:
     int32_t
     uint32_t
     float
+    int64_t
+    uint64_t
 
 ctypedef fused vdup_merge_T:
     int8_t
@@ -39,16 +43,20 @@ ctypedef fused vdup_merge_T:
     int32_t
     uint32_t
     float
+    int64_t
+    uint64_t
 
 ctypedef fused vdup_lane_TW:
     uint8_t
     uint16_t
     uint32_t
+    uint64_t
 
 ctypedef fused vdup_lane_merge_TW:
     uint8_t
     uint16_t
     uint32_t
+    uint64_t
 
 ctypedef fused vmov_TW:
     uint8_t

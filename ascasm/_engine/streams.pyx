@@ -333,10 +333,6 @@ cdef inline int k_vld_unpk4(Machine* m, const Ins* ins, const Args_vld_unpk4* a)
     return STOP_RUNNING
 
 
-cdef enum:
-    VECTOR_BLOCKS = 8       # 32-byte blocks in a vector register (VL / BLOCK)
-
-
 # vgatb vD.T, [base], vI.U, pM  -- asc_gather_datablock: block k = the 32 bytes at base + vI[k] (bytes);
 # a block is read when any of its elements is active; inactive elements become 0
 cdef inline int k_vgatb(Machine* m, const Ins* ins, const Args_vgatb* a, vgatb_TW* t) noexcept nogil:
@@ -351,15 +347,10 @@ cdef inline int k_vgatb(Machine* m, const Ins* ins, const Args_vgatb* a, vgatb_T
     if status:
         return status
     memcpy(offsets, vreg(m, a.vI), sizeof(offsets))
-    for k in range(VECTOR_BLOCKS):             # check every block read, from block 0 up
-        active[k] = <uint32_t>(mask_word(m, a.pM, k // 2) >> (32 * (k % 2))) & <uint32_t>stride_bits(width)
+    for k in range(VECTOR_BLOCKS):
+        active[k] = block_lanes(m, a.pM, k, width)
         block_addr[k] = <int64_t>(<uint64_t>base + offsets[k])
-        if active[k]:
-            status = check_align(m, block_addr[k], BLOCK) or check_range(m, block_addr[k], BLOCK, k * BLOCK // width, offsets[k])
-            if status:
-                return status
-            scan_hazard(m, block_addr[k], BLOCK)
-    status = hazard_verdict(m)
+    status = check_blocks(m, block_addr, active, width, offsets)
     if status:
         return status
     memset(gathered, 0, VL)
@@ -375,9 +366,6 @@ cdef inline int k_vgatb(Machine* m, const Ins* ins, const Args_vgatb* a, vgatb_T
                 if m.log != NULL:                  # (its arguments cost a division)
                     log_span(m, 0, block_addr[k], BLOCK, 1, BLOCK, k * BLOCK // width, POS_vgatb_vD, offsets[k])
     return STOP_RUNNING
-
-assert VECTOR_BLOCKS * BLOCK == VL
-
 
 # vstas.pu [sB], uS.T, X  -- flush the bytes pending in uS, which must end at sB + X*W; then sB += X*W
 cdef inline int k_vstas_post(Machine* m, const Ins* ins, const Args_vstas_post* a) noexcept nogil:

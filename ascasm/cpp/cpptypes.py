@@ -142,6 +142,8 @@ def parse_spelling(text: str, lookup) -> CType | None:
     if member:
         return lookup(name, args, member.group(2))
     if name in ("RegTensor",) and args:
+        if len(args) > 1 and args[1].split("::")[-1].strip() == "RegTraitNumTwo":
+            return None         # a register pair: not translated (docs/semantics.md "64-bit lanes")
         lanes = parse_spelling(args[0], lookup)
         return CType("vec", lanes.etype) if lanes is not None and lanes.is_scalar else None
     if name in REGISTER_TYPES:

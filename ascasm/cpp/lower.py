@@ -182,8 +182,10 @@ class Lowering:
         if result is None and spelling != ctype.spelling:
             result = parse_spelling(ctype.spelling, self.lookup_type)
         if result is None:
-            raise error_at(cursor, f"unsupported type '{ctype.spelling}' in a vector function") if cursor \
-                else CppError(f"unsupported type '{ctype.spelling}'")
+            notes = ["ascasm works on 64-bit lanes in one register (RegTraitNumOne); docs/semantics.md "
+                     "\"64-bit lanes\" says how the two-register layout maps"] if "RegTraitNumTwo" in ctype.spelling else []
+            raise error_at(cursor, f"unsupported type '{ctype.spelling}' in a vector function", notes) if cursor \
+                else CppError(f"unsupported type '{ctype.spelling}'", notes=notes)
         return result
 
     def lookup_type(self, name: str, args, member=None):
@@ -1459,7 +1461,7 @@ class Lowering:
                 if v.ctype is not None and v.ctype.kind in ("vec", "ptr"):
                     options["T"] = cpptypes.scalar(v.ctype.etype)
                     break
-        return {k: (v.member if isinstance(v, EnumValue) else v) for k, v in options.items()}
+        return {k: (v.member if isinstance(v, EnumValue) else _trait_name(v)) for k, v in options.items()}
 
     def emit_form(self, c, api, form, options, values, args, dest):
         roles = {}
@@ -1519,7 +1521,7 @@ class Lowering:
         if kind == "S":
             return str(value.reg)
         if kind == "s":
-            if role in ("stride", "index", "count"):      # plain X operands (a count, not a T value)
+            if role in ("stride", "blkstride", "index", "count"):      # plain X operands (a count, not a T value)
                 return self.operand(value) if isinstance(value, Const) else str(value.reg)
             return self.typed_operand(value, as_type or etype or value.ctype.etype)
         raise error_at(c, f"internal: unknown operand kind {kind}")
@@ -1707,6 +1709,13 @@ def _option_text(options: dict, key: str) -> str:
     if isinstance(value, Const) and isinstance(value.value, EnumValue):
         value = value.value.member
     return str(value)
+
+
+def _trait_name(value):
+    """A RegTrait constant by its name (RegTraitNumOne, RegTraitNumTwo), any other value as it is."""
+    if isinstance(value, dict) and set(value) == {"regNum"} and isinstance(value["regNum"], Const):
+        return {1: "RegTraitNumOne", 2: "RegTraitNumTwo"}.get(value["regNum"].value, value)
+    return value
 
 
 def _matches(form, kinds) -> bool:

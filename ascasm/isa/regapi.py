@@ -48,6 +48,8 @@ class RegApi:
 
 
 MERGE = "mode=ZEROING"
+# a 64-bit RegTensor in one register; RegTraitNumTwo (a register pair) has no rows (docs/semantics.md "64-bit lanes")
+TRAIT, ONE_REGISTER = "regTrait=RegTraitNumOne", (("regTrait", "RegTraitNumOne"),)
 _BIN = ("T", MERGE)                     # Add, Sub, ...: <T, MaskMergeMode mode, U>
 _SCALAR_OPS = ("T", "U", MERGE)         # Muls, Adds, ...: <T, U, mode, S>
 
@@ -141,6 +143,29 @@ def _store_forms():
     return tuple(forms)
 
 
+# --- block-strided access (DataCopyMode::DATA_BLOCK_COPY): the LoadAlign/StoreAlign forms of the pages
+# 非连续对齐搬入/搬出; the block stride, and the post-update form's repeat stride, in 32-byte blocks ---
+BLOCK_COPY = (("dataMode", "DATA_BLOCK_COPY"),)
+
+
+def _block_copy_forms(load: bool):
+    post = BLOCK_COPY + (("post", "POST_MODE_UPDATE"),)
+    if load:
+        note = "DATA_BLOCK_COPY: the page Reg数据搬入/非连续对齐搬入（LoadAlign）"
+        return (Form("dst:v src:a blkstride:s mask:p", ("vld.bs {dst}, [{src}], {blkstride}, {mask}",),
+                     ("T", "dataMode"), BLOCK_COPY, note=note),
+                Form("dst:v src:A blkstride:s stride:s mask:p",
+                     ("vld.bs.pu {dst}, [{src}], {blkstride}, {mask}, {stride}",), ("T", "dataMode", "post"), post,
+                     note=note))
+    note = "DATA_BLOCK_COPY: the page Reg数据搬出/非连续对齐搬出（StoreAlign）"
+    return (Form("dst:a src:v blkstride:s mask:p", ("vsta.bs [{dst}], {src}, {blkstride}, {mask}",),
+                 ("T", "dataMode"), BLOCK_COPY, note=note),
+            Form("dst:A src:v blkstride:s stride:s mask:p",
+                 ("vsta.bs.pu [{dst}], {src}, {blkstride}, {mask}, {stride}",), ("T", "dataMode", "post"), post,
+                 note=note))
+# --- end of the block-strided forms ---
+
+
 def _binary(mnemonic, merging=None):
     forms = [Form("dst:v src0:v src1:v mask:p", (f"{mnemonic} {{dst}}, {{src0}}, {{src1}}, {{mask}}",), _BIN,
                   (("mode", "ZEROING"),))]
@@ -193,9 +218,9 @@ _CMP = PAGES + "比较与选择/"
 APIS = (
     # registers and masks
     RegApi("CreateMask", PAGES + "寄存器数据类型/MaskReg",
-           (Form("", ("mask {dst.b}, {opt:mode}",), ("T", "mode=ALL"), ret="dst:p"),)),
+           (Form("", ("mask {dst.b}, {opt:mode}",), ("T", "mode=ALL", TRAIT), ONE_REGISTER, ret="dst:p"),)),
     RegApi("UpdateMask", PAGES + "寄存器数据类型/MaskReg",
-           (Form("count:S", ("mask.upd {dst.b}, {count}",), ("T",), ret="dst:p"),)),
+           (Form("count:S", ("mask.upd {dst.b}, {count}",), ("T", TRAIT), ONE_REGISTER, ret="dst:p"),)),
     RegApi("MoveMask", PAGES + "MaskReg计算/MoveMask",
            (Form("", ("movp {dst.b}",), ("T",), ret="dst:p",
                  note="reads {MASK1, MASK0} as SetVectorMask (sprset.mask) left them"),)),
@@ -206,8 +231,8 @@ APIS = (
                  note="iter's scaled form, the stride a constant; with two to four (index, stride) pairs the "
                       "offset sum is computed in a scalar register first and the stride is 1"),)),
     # loads and stores
-    RegApi("LoadAlign", PAGES + "Reg数据搬入/连续对齐搬入（LoadAlign）", _load_forms() + _mask_memory_forms(load=True)),
-    RegApi("StoreAlign", PAGES + "Reg数据搬出/连续对齐搬出（StoreAlign）", _store_forms() + _mask_memory_forms(load=False)),
+    RegApi("LoadAlign", PAGES + "Reg数据搬入/连续对齐搬入（LoadAlign）", _load_forms() + _mask_memory_forms(load=True) + _block_copy_forms(load=True)),
+    RegApi("StoreAlign", PAGES + "Reg数据搬出/连续对齐搬出（StoreAlign）", _store_forms() + _mask_memory_forms(load=False) + _block_copy_forms(load=False)),
     RegApi("Gather", PAGES + "Reg数据搬入/离散搬入（Gather）",
            (Form("dst:v src:a index:v mask:p", ("vgat {dst}, [{src}], {index}, {mask}",), ("T0", "T1", "T2")),
             Form("dst:v src:v index:v", ("vgatr {dst}, {src}, {index}",), ("T", "U"),

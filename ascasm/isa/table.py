@@ -38,6 +38,7 @@ STOP_CODES = {"RUNNING": 0, "HALTED": 1, "MISALIGNED": 2, "UB_RANGE": 3, "MASK_U
 B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))
 INTEGER_AND_RAW = tuple(t for t in dtypes.TYPES if t.kind in ("int", "uint") or t.name in ("b8", "b16", "b32", "b64"))
 MASK_WIDTHS = dtypes.named("b8", "b16", "b32")
+MASK_WIDTHS_64 = MASK_WIDTHS + dtypes.named("b64")   # CreateMask, UpdateMask, CreateAddrReg: also b64
 SCALAR_BITS_TYPES = dtypes.named("f16", "bf16", "f32", "e4m3", "e5m2", "e8m0")   # ld/st of float bits
 
 # The store and scatter pages' type lists, plus the raw bN types of the same width (pure moves).
@@ -63,12 +64,19 @@ REDUCE_SUM_PAIRS = tuple(tuple(dtypes.BY_SPELLING[n] for n in pair) for pair in 
 # accepts exactly its page's types (docs/semantics.md "Types: the pages' lists").
 ARITH_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")   # asc_add, asc_lt, ...
 MUL_TYPES = dtypes.named("s16", "u16", "f16", "bf16", "s32", "u32", "f32")                 # asc_mul
-MAXMIN_TYPES = ARITH_TYPES + dtypes.named("s64", "u64")                  # Reg::Max, Reg::Min (asc_max's and 64-bit)
+# 64-bit lanes: the Reg pages (Add, Sub, Mul, Max, Min, their scalar forms, Compare(s), Select, Duplicate,
+# And, Or, Xor, Not, ShiftLeft(s), ShiftRight(s)) add int64_t and uint64_t to the C-API pages' lists
+INT64_TYPES = dtypes.named("s64", "u64")
+ARITH64_TYPES = ARITH_TYPES + INT64_TYPES
+MAXMIN_TYPES = ARITH64_TYPES                                              # Reg::Max, Reg::Min (asc_max's and 64-bit)
 DIV_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32")                         # asc_div, asc_mul_scalar
 SIGNED_FLOAT_TYPES = dtypes.named("s8", "s16", "f16", "s32", "f32")                        # asc_abs, asc_neg, asc_arange
+SIGNED_FLOAT_64_TYPES = SIGNED_FLOAT_TYPES + dtypes.named("s64")                            # Reg::Abs, Reg::Neg
 HALF_FLOAT_TYPES = dtypes.named("f16", "f32")                                              # asc_exp, asc_sqrt
-DUP_TYPES = dtypes.named("s8", "u8", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")  # asc_duplicate
-SELECT_TYPES = dtypes.named("u8", "s8", "e4m3", "hif8", "e5m2", "u16", "s16", "f16", "bf16", "u32", "s32", "f32")
+DUP_TYPES = dtypes.named("s8", "u8", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32", "f32", "s64",
+                         "u64")                                          # asc_duplicate; Reg::Duplicate: 64-bit
+SELECT_TYPES = dtypes.named("u8", "s8", "e4m3", "hif8", "e5m2", "u16", "s16", "f16", "bf16", "u32", "s32", "f32",
+                            "u64", "s64")                                # asc_select; Reg::Select: 64-bit
 LOGIC_TYPES = dtypes.named("s8", "u8", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")  # asc_and
 OR_TYPES = dtypes.named("s8", "u8", "s16", "u16", "f16", "s32", "u32", "f32")               # asc_or
 XOR_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32")                            # asc_xor
@@ -83,7 +91,8 @@ BLOCK_MAXMIN_TYPES = dtypes.named("f16", "f32", "u16", "s16", "u32", "s32")     
 PACK_TO_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[s]) for d, s in (          # asc_pack_to_low
     ("u8", "u16"), ("u16", "u32")))
 SHIFT_PAIRS = tuple((dtypes.BY_SPELLING[d], dtypes.BY_SPELLING[a]) for d, a in (   # asc_shiftleft
-    ("s8", "s8"), ("u8", "s8"), ("s16", "s16"), ("u16", "s16"), ("s32", "s32"), ("u32", "s32")))
+    ("s8", "s8"), ("u8", "s8"), ("s16", "s16"), ("u16", "s16"), ("s32", "s32"), ("u32", "s32"),
+    ("s64", "s64"), ("u64", "s64")))                                             # the last two: Reg::ShiftLeft/Right
 REDUCE_MAXMIN_TYPES = dtypes.named("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64")  # Reg::Reduce table 4
 # The pages' type lists (asc_squeeze, asc_unsqueeze, asc_storeunalign, the brc/unpack4 loads), plus raw bN
 BLOCK_BRC_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "f16", "bf16", "f32", "e4m3", "e5m2", "e8m0",
@@ -91,6 +100,7 @@ BLOCK_BRC_TYPES = dtypes.named("s8", "u8", "s16", "u16", "s32", "u32", "f16", "b
 ELEMENT_BRC_TYPES = dtypes.named("s16", "u16", "f16", "bf16", "s32", "u32", "f32", "b16", "b32")
 GATHER_BLOCK_PAIRS = _pairs_of(("s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "f16", "bf16", "f32", "e4m3",
                                 "e5m2", "e8m0", "hif8", "e2m1x2", "e1m2x2", "s4x2", "b8", "b16", "b32", "b64"), "u32")
+BLOCK_STRIDE_TYPES = B8 + B16 + B32 + dtypes.named("s64")   # Reg::LoadAlign/StoreAlign DATA_BLOCK_COPY; asc_*: int64
 UNPACK4_TYPES = dtypes.named("s8", "u8", "e4m3", "e5m2", "e8m0", "hif8", "e2m1x2", "e1m2x2", "s4x2", "b8")
 SQUEEZE_TYPES = dtypes.named("s8", "u8", "hif8", "e8m0", "e5m2", "e4m3", "s16", "u16", "f16", "bf16", "s32", "u32",
                              "f32", "b8", "b16", "b32")
@@ -142,6 +152,10 @@ INACTIVE_TEXT = {
     "merge": "inactive lanes keep the destination's value (merging)",
     "dropped": "inactive lanes are dropped; the lanes above the kept ones become 0",
     "prefix": "lane i = the number of set lanes below i (the top lane's bit is never counted)",
+    "block-zero": "a 32-byte block with no active lane is 0 and neither read nor checked; the others are read "
+                  "whole, inactive lanes included",
+    "block-untouched": "inactive lanes leave the UB untouched (--store-inactive zero: write 0 in the blocks "
+                       "with an active lane); a block with no active lane is neither written nor checked",
 }
 
 
@@ -160,7 +174,7 @@ class InsnSpec:
     mask: MaskUse | None = None   # mask operand use, for rows that read one
     rw: tuple = ()                # operands both read and written
     specials: tuple = ()          # special registers the row writes: "AR", "SQZN" (state.SPR_NAMES)
-    post: int | str | None = None  # post-update form: [sB] advances by X of this unit ("T": elements, 1: bytes)
+    post: int | str | None = None  # post-update form: [sB] advances by X of this unit ("T": elements, 1: bytes, 32: blocks)
     operands: tuple = field(init=False)
     issue: str = field(init=False)       # "dual", "single" or "" (not in the appendix's tables; isa/appendix.py)
     throughput: tuple = field(init=False)  # ((types, elements per cycle), ...) from the appendix's table
@@ -217,9 +231,9 @@ _SCALAR_ALU = {
     "shr": "sD = sA >> (X & 63), arithmetic (the sign is copied in)",
 }
 _VECTOR_OPS = {   # mnemonic: (summary, types: the page asc_<name>'s; max, min: also Reg::Max/Min's 64-bit ones)
-    "vadd": ("vA + vB (integers wrap; floats rounded once)", ARITH_TYPES),
-    "vsub": ("vA - vB (integers wrap; floats rounded once)", ARITH_TYPES),
-    "vmul": ("vA * vB (integers: low W bits; floats rounded once)", MUL_TYPES),
+    "vadd": ("vA + vB (integers wrap; floats rounded once)", ARITH64_TYPES),
+    "vsub": ("vA - vB (integers wrap; floats rounded once)", ARITH64_TYPES),
+    "vmul": ("vA * vB (integers: low W bits; floats rounded once)", MUL_TYPES + INT64_TYPES),
     "vmax": ("max(vA, vB) (NaN -> the hardware NaN; +0 above -0)", MAXMIN_TYPES),
     "vmin": ("min(vA, vB) (NaN -> the hardware NaN; -0 below +0)", MAXMIN_TYPES),
 }
@@ -228,14 +242,21 @@ _PAGE_OF = {"vadd": "asc_add", "vsub": "asc_sub", "vmul": "asc_mul", "vmax": "as
             "vmins": "asc_min_scalar", "vdiv": "asc_div", "vabs": "asc_abs", "vneg": "asc_neg", "vexp": "asc_exp",
             "vsqrt": "asc_sqrt", "vln": "asc_ln", "vrelu": "asc_relu", "vprelu": "asc_prelu",
             "vleakyrelu": "asc_leakyrelu", "vmull": "asc_mull"}
-_SOURCE_OF_64_BIT = {"vmax": "; Reg::Max (int64_t, uint64_t)", "vmin": "; Reg::Min (int64_t, uint64_t)"}
-_SCALAR_FORM_TYPES = {"vadds": ARITH_TYPES, "vmuls": DIV_TYPES, "vmaxs": ARITH_TYPES,
-                      "vmins": tuple(t for t in ARITH_TYPES if t.name != "bf16")}     # the pages differ here
+# The Reg pages' 64-bit types; on the hardware the library lowers several of these to sequences of 32-bit
+# instructions (with carry), one row here (docs/semantics.md "64-bit lanes")
+_SOURCE_OF_64_BIT = {m: f"; Reg::{name} (its 64-bit integer types: several instructions on the hardware)"
+                     for m, name in (("vadd", "Add"), ("vsub", "Sub"), ("vmul", "Mul"), ("vmax", "Max"),
+                                     ("vmin", "Min"), ("vadds", "Adds"), ("vmuls", "Muls"), ("vmaxs", "Maxs"),
+                                     ("vmins", "Mins"), ("vabs", "Abs"), ("vneg", "Neg"), ("vrelu", "Relu"),
+                                     ("vabssub", "AbsSub"), ("vand", "And"), ("vor", "Or"), ("vxor", "Xor"),
+                                     ("vnot", "Not"))}
+_SCALAR_FORM_TYPES = {"vadds": ARITH64_TYPES, "vmuls": DIV_TYPES + INT64_TYPES, "vmaxs": ARITH64_TYPES,
+                      "vmins": tuple(t for t in ARITH64_TYPES if t.name != "bf16")}     # the pages differ here
 _FTZ = "subnormal inputs and results flushed to zero of the same sign (the pages' default)"
 _ONE_ULP = "The hardware is within 1 ulp (the precision appendix) by an algorithm that is not public"
 _UNARY_OPS = {   # mnemonic: (summary, types)
-    "vabs": ("|vA| (integers wrap: |min| = min; floats clear the sign bit, NaN bits kept)", SIGNED_FLOAT_TYPES),
-    "vneg": ("-vA (integers wrap: -min = min; floats flip the sign bit, NaN bits kept)", SIGNED_FLOAT_TYPES),
+    "vabs": ("|vA| (integers wrap: |min| = min; floats clear the sign bit, NaN bits kept)", SIGNED_FLOAT_64_TYPES),
+    "vneg": ("-vA (integers wrap: -min = min; floats flip the sign bit, NaN bits kept)", SIGNED_FLOAT_64_TYPES),
     "vexp": ("e^vA: libm exp in double, rounded once to T; " + _FTZ + ". " + _ONE_ULP, HALF_FLOAT_TYPES),
     "vsqrt": ("sqrt(vA), correctly rounded (negative -> the hardware NaN, sqrt(-0) = -0); " + _FTZ + ". "
               + _ONE_ULP, HALF_FLOAT_TYPES),
@@ -251,6 +272,7 @@ _SHIFTS = (   # mnemonic, operator, rule, page
      "0xD554); an amount >= W bits or negative gives 0", "shiftleft"),
     ("vshr", ">>", "unsigned T: logical; signed T: arithmetic; an amount >= W bits or negative gives 0 (signed: "
      "-1 for a negative lane)", "shiftright"))
+_REG_SHIFT = {"vshl": "ShiftLeft", "vshr": "ShiftRight"}
 _BRANCHES = {"beq": "==", "bne": "!=", "blt": "<", "ble": "<=", "bgt": ">", "bge": ">="}
 
 # Memory accesses. Sizes and alignments in bytes; "T": one element of T.
@@ -440,6 +462,7 @@ FAMILIES: dict[str, Family] = {family.name: family for family in (
     Family("vld_blk", "streams"),
     Family("vld_e2b", "streams", ("TW",)),
     Family("vld_unpk4", "streams"),
+    Family("vld_bs", "memory", ("TW",)),
     Family("mask_load_norm", "memory"),
     Family("mask_load_us", "memory"),
     Family("mask_load_ds", "memory"),
@@ -455,6 +478,7 @@ FAMILIES: dict[str, Family] = {family.name: family for family in (
     Family("vsta_pack", "memory", ("TW",)),
     Family("vsta_packv2", "memory"),
     Family("vsta_intlv", "memory", ("TW",)),
+    Family("vsta_bs", "memory", ("TW",)),
     Family("mask_store_norm", "memory"),
     Family("mask_store_pack", "memory"),
     Family("vsct", "memory", ("TW", "UW")),
@@ -565,19 +589,20 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
     # mask-register forms of logic, select, copy, pack and interleave ---
     InsnSpec("mask", "", "pD.bW, PAT", "mask_pattern",
              "CreateMask: set bit i*W for each element i the pattern selects, clear all other bits",
-             SPEC + " §7; asc_create_mask", types=_single(MASK_WIDTHS)),
+             SPEC + " §7; asc_create_mask; Reg::CreateMask (b64: docs/semantics.md \"64-bit lanes\")",
+             types=_single(MASK_WIDTHS_64)),
     InsnSpec("mask.upd", "", "pD.bW, sN", "mask_update",
              "UpdateMask: element i active iff i < sN; then sN = 0 if sN < lanes else sN - lanes",
              "asc_update_mask (its uint32_t count held in a 64-bit "
-             "scalar register)", types=_single(MASK_WIDTHS), rw=("sN",)),
+             "scalar register); Reg::UpdateMask (b64: 32 lanes)", types=_single(MASK_WIDTHS_64), rw=("sN",)),
     InsnSpec("pcnt", "", "sD, pM.bW", "pcnt", "sD = the number of lanes i < 256/W with bit i*W of pM set. An ascasm "
              "extension: no C-API function counts mask bits", SPEC + " §8 (an ascasm extension)",
-             types=_single(MASK_WIDTHS), mask=MaskUse("pM", "T", "uncounted")),
+             types=_single(MASK_WIDTHS_64), mask=MaskUse("pM", "T", "uncounted")),
     InsnSpec("iter", "", "aD.bW, X", "iter_set", "aD = X * W bytes (asc_create_iter_reg_bW)",
-             "the address registers of asc_storealign's examples", types=_single(MASK_WIDTHS)),
+             "the address registers of asc_storealign's examples", types=_single(MASK_WIDTHS_64)),
     InsnSpec("iter", "scaled", "aD.bW, sI, STRIDE", "iter_scaled", "aD = sI * STRIDE * W bytes",
-             "asc_update_addr_reg (one loop, its index in sI)",
-             types=_single(MASK_WIDTHS)),
+             "asc_update_addr_reg (one loop, its index in sI); Reg::CreateAddrReg (b64)",
+             types=_single(MASK_WIDTHS_64)),
     InsnSpec("vag", "", "aD.bW, X0, [X1], [X2], [X3]", "iter_loops",
              "aD = (lidx0*X0 + lidx1*X1 + lidx2*X2 + lidx3*X3) * W bytes, modulo 2^32: lidxK is the index of the "
              "K-th enclosing hardware loop, innermost first (offset0 binds the innermost loop, as the page says); "
@@ -654,6 +679,15 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "unpack4 load: 64 bytes, each zero-extended into a 32-bit lane of vD",
              "Reg::LoadAlign UNPK4_B8; asc_loadalign_unpack4", types=_single(UNPACK4_TYPES),
              access=_LOAD[64]),
+    # DATA_BLOCK_COPY: 8 blocks of 32 bytes, block k at addr + k * X0 * 32 (docs/semantics.md
+    # "Block-strided loads and stores")
+    InsnSpec("vld.bs", "", "vD.T, [addr], X0, pM", "vld_bs",
+             "block-strided load: block k of vD (32 bytes) = the 32 bytes at addr + k*X0*32 (X0: the block stride "
+             "in 32-byte blocks, unsigned 32-bit; 0 repeats the first block)",
+             "Reg::LoadAlign DATA_BLOCK_COPY; asc_loadalign (the block_stride form; its repeat_stride is the "
+             "post-update form's X, or part of addr)", types=_single(BLOCK_STRIDE_TYPES),
+             access=Access("load", 32, 32, stream="8 blocks of 32 bytes at addr + k*X0*32"),
+             mask=MaskUse("pM", "T", "block-zero")),
     InsnSpec("vld", "mask", "pD, [addr]", "mask_load_norm", "mask load: the 256 bits of pD = the 32 bytes at addr",
              "Reg::LoadAlign (mask-register form, NORM)", access=_LOAD[32]),
     InsnSpec("vld.us", "mask", "pD, [addr]", "mask_load_us",
@@ -692,7 +726,8 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
     # --- stores (asc_storealign and its modes, asc_scatter, asc_store, asc_storeunalign) ---
     InsnSpec("vsta", "", "[addr], vS.T, pM", "vsta_norm",
              "NORM store: lane i -> addr + i*W for each active lane i",
-             SEED_STOREALIGN + " NORM; asc_storealign (vector form)", types=_single(STORE_TYPES),
+             SEED_STOREALIGN + " NORM (b64 too); asc_storealign (vector form)",
+             types=_single(STORE_TYPES + dtypes.named("s64", "u64", "b64")),
              access=_store_lanes("T", 256),
              mask=MaskUse("pM", "T", "untouched")),
     InsnSpec("vsta.1st", "", "[addr], vS.T", "vsta_first", "FIRST store: lane 0 of vS -> addr; no mask",
@@ -709,6 +744,13 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "INTLV store: addr + 2i*W <- vS0[i], addr + (2i+1)*W <- vS1[i] (512 bytes)",
              SEED_STOREALIGN + " INTLV; Reg::StoreAlign INTLV_B8/B16/B32; asc_storealign_intlv", types=_single(INTLV_TYPES),
              access=Access("store", 512, 32)),
+    InsnSpec("vsta.bs", "", "[addr], vS.T, X0, pM", "vsta_bs",
+             "block-strided store: the active lanes of block k of vS (32 bytes) -> addr + k*X0*32 + their offset "
+             "in the block (X0: the block stride in 32-byte blocks, unsigned 32-bit)",
+             "Reg::StoreAlign DATA_BLOCK_COPY; asc_storealign (the block_stride form; its repeat_stride is the "
+             "post-update form's X, or part of addr)", types=_single(BLOCK_STRIDE_TYPES),
+             access=Access("store", 32, 32, slot="T", stream="the active lanes of 8 blocks at addr + k*X0*32"),
+             mask=MaskUse("pM", "T", "block-untouched")),
     InsnSpec("vsta", "mask", "[addr], pS", "mask_store_norm", "mask store: the 256 bits of pS -> 32 bytes at addr",
              SEED_STOREALIGN + " mask NORM; asc_storealign (mask-register form)",
              access=Access("store", 32, 32)),
@@ -766,7 +808,8 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
                page(m) + _SOURCE_OF_64_BIT.get(m, ""), types=_single(types), sub=m[1:], mask=_LANE_MASK)
       for m, (s, types) in _VECTOR_OPS.items()),
     *(InsnSpec(m + "s", "", "vD.T, vA.T, X.T, pM", "vbinary", f"active lanes: vD = {s.replace('vB', 'X')}; inactive lanes 0",
-               page(m + "s"), types=_single(_SCALAR_FORM_TYPES[m + "s"]), sub=m[1:], mask=_LANE_MASK)
+               page(m + "s") + _SOURCE_OF_64_BIT.get(m + "s", ""), types=_single(_SCALAR_FORM_TYPES[m + "s"]),
+               sub=m[1:], mask=_LANE_MASK)
       for m, (s, _types) in _VECTOR_OPS.items() if m != "vsub"),
     InsnSpec("vdiv", "", "vD.T, vA.T, vB.T, pM", "vbinary",
              "active lanes: vD = vA / vB (integers: toward zero, x/0 = all ones, min/-1 = min; floats rounded "
@@ -800,7 +843,7 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
           ("vaddc", "vA + vB", "", "addc", "add"),
           ("vsubc", "vA + ~vB", " (1: no borrow; so vA - vB - 1 + carry-in)", "subc", "sub"))),
     *(InsnSpec(m, "", "vD.T, vA.T, pM", "vunary", f"active lanes: vD = {s}; inactive lanes 0",
-               page(m), types=_single(types), sub=m[1:], mask=_LANE_MASK)
+               page(m) + _SOURCE_OF_64_BIT.get(m, ""), types=_single(types), sub=m[1:], mask=_LANE_MASK)
       for m, (s, types) in _UNARY_OPS.items()),
     InsnSpec("vexp.nftz", "", "vD.T, vA.T, pM", "vunary",
              "active lanes: vD = e^vA as vexp, subnormal inputs and results kept (the pages' Subnormal mode); "
@@ -832,7 +875,8 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
                                     ("vlog10", "log10(vA)", "Reg::Log10", "Log10Algo"))),
     InsnSpec("vrelu", "", "vD.T, vA.T, pM", "vunary",
              "active lanes: vD = max(vA, +0) (-0 -> +0, NaN -> the hardware NaN); inactive lanes 0",
-             page("vrelu"), types=_single(dtypes.named("f16", "s32", "f32")), sub="relu", mask=_LANE_MASK),
+             page("vrelu") + _SOURCE_OF_64_BIT["vrelu"], types=_single(dtypes.named("f16", "s32", "f32", "s64")),
+             sub="relu", mask=_LANE_MASK),
     InsnSpec("vprelu", "", "vD.T, vA.T, vB.T, pM", "vcompound",
              "active lanes: vD = vA where its sign bit is clear (+0 and a positive NaN included, as table 10 of "
              "the boundary-values appendix shows), else vA * vB rounded once; inactive lanes 0", page("vprelu"), types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
@@ -842,8 +886,9 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              types=_single(HALF_FLOAT_TYPES), sub="prelu", mask=_LANE_MASK),
     # --- compound arithmetic (asc_abs_sub, asc_madd, asc_axpy) ---
     InsnSpec("vabssub", "", "vD.T, vA.T, vB.T, pM", "vcompound",
-             "active lanes: vD = |vA - vB|, the difference rounded once (the precision appendix: Abs(Sub)); "
-             "inactive lanes 0", "asc_abs_sub", types=_single(HALF_FLOAT_TYPES),
+             "active lanes: vD = |vA - vB|, the difference rounded once (the precision appendix: Abs(Sub); s64: "
+             "the difference wraps at 64 bits, |min| = min); inactive lanes 0",
+             "asc_abs_sub" + _SOURCE_OF_64_BIT["vabssub"], types=_single(HALF_FLOAT_TYPES + dtypes.named("s64")),
              sub="abssub", mask=_LANE_MASK),
     InsnSpec("vmadd", "", "vD.T, vA.T, vB.T, pM", "vfma",
              "active lanes: vD = vD * vA + vB, rounded once (fused, as the precision appendix says of MulDstAdd); "
@@ -859,34 +904,35 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              sub="axpy", mask=_LANE_MASK, rw=("vD",)),
     # --- logic and shifts ---
     *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vlogic", f"active lanes: vD = vA {op} vB, bit by bit; inactive lanes 0",
-               f"asc_{m[1:]} (the mask-register form is p{m[1:]})",
-               types=_single(types), sub=m[1:], mask=_LANE_MASK)
+               f"asc_{m[1:]} (the mask-register form is p{m[1:]})" + _SOURCE_OF_64_BIT[m],
+               types=_single(types + INT64_TYPES), sub=m[1:], mask=_LANE_MASK)
       for m, op, types in (("vand", "&", LOGIC_TYPES), ("vor", "|", OR_TYPES), ("vxor", "^", XOR_TYPES))),
     InsnSpec("vnot", "", "vD.T, vA.T, pM", "vnot", "active lanes: vD = ~vA, bit by bit; inactive lanes 0",
-             "asc_not (the mask-register form is pnot)", types=_single(NOT_TYPES),
+             "asc_not (the mask-register form is pnot)" + _SOURCE_OF_64_BIT["vnot"],
+             types=_single(NOT_TYPES + INT64_TYPES),
              mask=_LANE_MASK),
     *(InsnSpec(m, "", "vD.T, vA.T, vB.U, pM", "vshift", f"active lanes: vD = vA {op} vB (the amount in U, "
-               f"T's width signed); {rule}; inactive lanes 0", f"asc_{page}",
+               f"T's width signed); {rule}; inactive lanes 0", f"asc_{page}; Reg::{_REG_SHIFT[m]} (int64_t, uint64_t)",
                types=SHIFT_PAIRS, sub=m[1:], mask=_LANE_MASK)
       for m, op, rule, page in _SHIFTS),
     *(InsnSpec(m + "s", "", "vD.T, vA.T, X, pM", "vshift", f"active lanes: vD = vA {op} X (X: the low 16 bits, "
                f"signed, as the page's int16_t); {rule}; inactive lanes 0",
-               f"asc_{page}_scalar", types=_single(tuple(d for d, _ in SHIFT_PAIRS)),
+               f"asc_{page}_scalar; Reg::{_REG_SHIFT[m]}s (int64_t, uint64_t)", types=_single(tuple(d for d, _ in SHIFT_PAIRS)),
                sub=m[1:], mask=_LANE_MASK)
       for m, op, rule, page in _SHIFTS),
     # --- compare and select, squeeze ---
     *(InsnSpec("vcmp." + c, "", "pD, vA.T, vB.T, pM", "vcmp",
                f"pD bit i*W = 1 for each active lane i with vA {op} vB, every other bit 0",
-               f"asc_{c}", types=_single(ARITH_TYPES), sub=c,
+               f"asc_{c}; Reg::Compare (int64_t, uint64_t)", types=_single(ARITH64_TYPES), sub=c,
                mask=MaskUse("pM", "T", "zero-bits"))
       for c, op in _COMPARISONS.items()),
     *(InsnSpec("vcmps." + c, "", "pD, vA.T, X.T, pM", "vcmp",
                f"pD bit i*W = 1 for each active lane i with vA {op} X, every other bit 0",
-               f"asc_{c}_scalar", types=_single(ARITH_TYPES), sub=c,
+               f"asc_{c}_scalar; Reg::Compares (int64_t, uint64_t)", types=_single(ARITH64_TYPES), sub=c,
                mask=MaskUse("pM", "T", "zero-bits"))
       for c, op in _COMPARISONS.items()),
     InsnSpec("vsel", "", "vD.T, vA.T, vB.T, pM", "vsel", "lane i of vD = vA[i] if active, else vB[i] (raw bits)",
-             "asc_select", types=_single(SELECT_TYPES),
+             "asc_select; Reg::Select (int64_t, uint64_t)", types=_single(SELECT_TYPES),
              mask=MaskUse("pM", "T", "select")),
     InsnSpec("vsqz", "", "vD.T, vS.T, pM", "vsqz",
              "the active lanes of vS, in lane order, -> the lowest lanes of vD; the lanes above them 0",
@@ -898,20 +944,20 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              mask=MaskUse("pM", "T", "dropped"), specials=("SQZN",)),
     # --- fill, copy and index sequences (asc_duplicate, asc_copy, asc_arange) ---
     InsnSpec("vdup", "", "vD.T, X.T", "vdup", "every lane of vD = X (converted to T; e8m0: an immediate or sN.e8m0)",
-             "asc_duplicate_scalar",
+             "asc_duplicate_scalar; Reg::Duplicate (int64_t, uint64_t)",
              types=_single(DUP_TYPES + dtypes.named("e8m0"))),     # the page's form without a mask adds e8m0
     InsnSpec("vdup", "masked", "vD.T, X.T, pM", "vdup_masked", "active lanes of vD = X (converted to T), inactive lanes 0",
-             "asc_duplicate_scalar", types=_single(DUP_TYPES), mask=_LANE_MASK),
+             "asc_duplicate_scalar; Reg::Duplicate (int64_t, uint64_t)", types=_single(DUP_TYPES), mask=_LANE_MASK),
     # Duplicate's MERGING mode (the merging-mode appendix: the hardware supports it)
     InsnSpec("vdup.merge", "", "vD.T, X.T, pM", "vdup_merge",
              "active lanes of vD = X (converted to T), inactive lanes keep vD (MERGING)",
-             "asc_duplicate_scalar; the merging-mode appendix (Duplicate: MERGING in hardware)",
+             "asc_duplicate_scalar; Reg::Duplicate (int64_t, uint64_t); the merging-mode appendix (Duplicate: MERGING in hardware)",
              types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
     InsnSpec("vdup.v", "", "vD.T, vA.T, pM", "vdup_lane", "lane 0 of vA in every active lane of vD, inactive lanes 0",
-             "asc_duplicate", types=_single(DUP_TYPES), mask=_LANE_MASK),
+             "asc_duplicate; Reg::Duplicate (int64_t, uint64_t)", types=_single(DUP_TYPES), mask=_LANE_MASK),
     InsnSpec("vdup.v.merge", "", "vD.T, vA.T, pM", "vdup_lane_merge",
              "lane 0 of vA in every active lane of vD, inactive lanes keep vD (MERGING)",
-             "asc_duplicate; the merging-mode appendix (Duplicate: MERGING in hardware)",
+             "asc_duplicate; Reg::Duplicate (int64_t, uint64_t); the merging-mode appendix (Duplicate: MERGING in hardware)",
              types=_single(DUP_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
     InsnSpec("vmov", "", "vD.T, vA.T, pM", "vmov",
              "active lanes of vD = vA (raw bits); inactive lanes keep vD (merging, as the page says)",
@@ -1040,16 +1086,16 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
 
 
 # --- post-update forms (the `..._postupdate` pages), derived from their base rows: the address
-# is one scalar register sB, read for the access and then advanced by X elements of T (vector forms) or
-# X bytes (mask forms). X is appended, unless the base row has one already (vstus: the count
-# stored is the amount) ---
+# is one scalar register sB, read for the access and then advanced by X elements of T (vector forms),
+# X bytes (mask forms) or X blocks of 32 bytes (the block-strided forms). X is appended, unless the base
+# row has one already (vstus: the count stored is the amount) ---
 def post_update_syntax(base: InsnSpec) -> str:
     syntax = base.syntax.replace("[addr]", "[sB]")
     return syntax if any(op.name == "X" for op in base.operands) else syntax + ", X"
 
 
 def _post_update(base: InsnSpec, page: str, unit) -> InsnSpec:
-    amount = "X elements of T" if unit == "T" else "X bytes"
+    amount = {"T": "X elements of T", 1: "X bytes"}.get(unit, f"X * {unit} bytes")
     return InsnSpec(base.mnemonic + ".pu", base.form, post_update_syntax(base),
                     base.family + "_pu", f"{base.summary.replace('addr', 'sB')}; then sB += {amount}", page,
                     types=base.types, sub=base.sub, access=base.access, mask=base.mask, rw=base.rw,
@@ -1081,6 +1127,10 @@ _POST_UPDATE_PAGES = (
     ("vld.blk", "", "asc_loadalign_brc_datablock_postupdate", "T"),
     ("vld.e2b", "", "asc_loadalign_brc_elem2datablock_postupdate", "T"),
     ("vld.unpk4", "", "asc_loadalign_unpack4_postupdate", "T"),
+    ("vld.bs", "", "asc_loadalign_postupdate (the block_stride form: X is its repeat_stride); Reg::LoadAlign "
+                   "DATA_BLOCK_COPY POST_MODE_UPDATE", 32),
+    ("vsta.bs", "", "asc_storealign_postupdate (the block_stride form: X is its repeat_stride); Reg::StoreAlign "
+                    "DATA_BLOCK_COPY POST_MODE_UPDATE", 32),
 )
 
 

@@ -168,7 +168,10 @@ def vunary(m: Machine, insn: Insn):
 
 def compound_lanes(op: str, a: np.ndarray, b: np.ndarray, etype) -> np.ndarray:
     """prelu: a where its sign bit is clear (+0 and a positive NaN pass unchanged: boundary tables 10 and
-    24 give 0 for +0 * inf), else a * b rounded once; abssub: |a - b| rounded once (float lanes)."""
+    24 give 0 for +0 * inf), else a * b rounded once; abssub: |a - b| rounded once (integer lanes: wrapping)."""
+    if etype.kind != "float":                                 # abssub on s64: numpy wraps, |min| = min
+        with np.errstate(all="ignore"):
+            return np.abs(a - b)
     x, y = widened(a), widened(b)
     with np.errstate(all="ignore"):
         if op == "prelu":

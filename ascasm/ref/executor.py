@@ -19,13 +19,13 @@ from .machine import Machine
 
 def post_update(m: Machine, insn: Insn):
     # <base>.pu ..., [sB], ..., X  -- the base row's access at the address in sB; then sB += X elements
-    # of T (vector forms) or X bytes (mask forms)
+    # of T (vector forms), X bytes (mask forms) or X 32-byte blocks (block-strided forms)
     base = post_update_base(insn.spec)
     register = insn.operand("[sB]")
     operands = tuple(Addr(0, (register,), ()) if value_spec.name == "[sB]" else value
                      for value_spec, value in zip(insn.spec.operands, insn.operands))[:len(base.operands)]
     FAMILIES[base.family](m, Insn(base, insn.types, operands, insn.loc))
-    unit = insn.types[0].width if insn.spec.post == "T" else 1
+    unit = insn.types[0].width if insn.spec.post == "T" else insn.spec.post
     m.set_sreg(register, m.sreg(register) + m.value(insn.operand("X")) * unit)
 
 

@@ -6,7 +6,9 @@ import numpy as np
 
 from ..program import Insn
 from ..state import LOG_READ, VL
-from .machine import Machine
+from .machine import Machine, wrap64
+
+BLOCK = 32                # bytes in a block of the block-strided forms
 
 
 def vld_norm(m: Machine, insn: Insn):
@@ -76,6 +78,34 @@ def vld_blk(m: Machine, insn: Insn):
     address = m.address(insn.operand("[addr]"))
     m.state.vreg[insn.operand("vD")] = np.tile(m.read_span(address, 32, 32), VL // 32)
     m.log_access(LOG_READ, insn, address, 32, 1, 32, -1, "vD")
+
+
+def strided_blocks(m: Machine, insn: Insn, active: np.ndarray) -> dict:
+    """{block k: its address} of the blocks of a block-strided access holding an active lane: block k at
+    addr + k * X0 * 32, X0 read as the pages' unsigned 32-bit block stride; addr 32-byte aligned."""
+    base = m.address(insn.operand("[addr]"))
+    m.check_aligned(base, BLOCK)
+    stride = (m.value(insn.operand("X0")) % (1 << 32)) * BLOCK
+    per_block = active.size // (VL // BLOCK)
+    return {k: wrap64(base + k * stride) for k in range(VL // BLOCK)
+            if active[k * per_block:(k + 1) * per_block].any()}
+
+
+def vld_bs(m: Machine, insn: Insn):
+    # vld.bs vD.T, [addr], X0, pM  -- DATA_BLOCK_COPY: block k of vD = the 32 bytes at addr + k*X0*32, read
+    # whole when one of its lanes is active; a block with none active is 0, neither read nor checked
+    (etype,) = insn.types
+    blocks = strided_blocks(m, insn, m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes])
+    per_block = BLOCK // etype.width
+    for k, address in blocks.items():
+        m.check_in_ub(address, BLOCK, lane=k * per_block)
+    m.check_hazards()
+    loaded = np.zeros(VL, np.uint8)
+    for k, address in blocks.items():
+        loaded[k * BLOCK:(k + 1) * BLOCK] = m.state.ub[address:address + BLOCK]
+    m.state.vreg[insn.operand("vD")] = loaded
+    for k, address in blocks.items():
+        m.log_access(LOG_READ, insn, address, BLOCK, 1, BLOCK, k * per_block, "vD")
 
 
 def vld_e2b(m: Machine, insn: Insn):

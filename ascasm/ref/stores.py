@@ -6,6 +6,7 @@ import numpy as np
 
 from ..program import Insn
 from ..state import LOG_WRITE, VL
+from .loads import BLOCK, strided_blocks
 from .machine import Fault, Machine
 
 
@@ -37,6 +38,26 @@ def vsta_pack(m: Machine, insn: Insn):
 def vsta_packv2(m: Machine, insn: Insn):
     # vsta.packv2 [addr], vS.T, pM  -- PACKV2: low byte of active (32-bit) lane i -> byte slot i
     _store_lane_slots(m, insn, 1)
+
+
+def vsta_bs(m: Machine, insn: Insn):
+    # vsta.bs [addr], vS.T, X0, pM  -- DATA_BLOCK_COPY: the active lanes of block k of vS -> addr + k*X0*32 +
+    # their offset in the block; a block with no active lane is neither written nor checked
+    (etype,) = insn.types
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    blocks = strided_blocks(m, insn, active)
+    per_block = BLOCK // etype.width
+    lanes = m.state.vreg[insn.operand("vS")].reshape(etype.lanes, etype.width).copy()
+    if m.zero_inactive:                   # --store-inactive zero: whole blocks, inactive lanes as 0
+        lanes[~active] = 0
+        active = np.repeat([k in blocks for k in range(VL // BLOCK)], per_block)
+    written = [(int(i), blocks[i // per_block] + (i % per_block) * etype.width) for i in np.flatnonzero(active)]
+    for i, address in written:
+        m.check_in_ub(address, etype.width, lane=i)
+    m.check_hazards()
+    for i, address in written:
+        m.write_ub(address, lanes[i])
+        m.log_access(LOG_WRITE, insn, address, etype.width, 1, etype.width, i, "vS")
 
 
 def vsta_first(m: Machine, insn: Insn):

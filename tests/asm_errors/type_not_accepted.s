@@ -1,3 +1,3 @@
-; expect 3:17: 'vsta' does not accept b64 | accepted: s8, u8, s16
+; expect 3:21: 'vsta.1st' does not accept b64 | accepted: s8, u8, s16
 .ub out u64[32]
-    vsta [out], v1.b64, p0
+    vsta.1st [out], v1.b64
