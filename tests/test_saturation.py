@@ -6,7 +6,7 @@ CTRL[59] = 0: the saturation column); the float rows of tests/test_boundary_valu
 
 The rows are read as tests/test_boundary_values.py reads them (its harnesses run them): `MIN`/`MAX` the
 type's extremes, `a/b/c` one row per value, `0.0` a zero of either sign where IEEE gives -0, `+0`/`+0.0` a
-zero that must be +0, `ANY` every special value. 508 rows: vexp, vln, vneg, vabs, vsqrt, vrelu, vprelu,
+zero that must be +0, `ANY` every special value. 522 rows: vexp, vln, vlog2, vlog10, vneg, vabs, vsqrt, vrelu, vprelu,
 vadd, vadds, vsub, vmul, vdiv, vmax, vmin, vmuls, vmaxs, vmins, vleakyrelu, vaxpy, vabssub, vmadd, the
 reductions and vpairsum; Arange's seven half rows are lane lists (ARANGE). The table's misprints are
 corrected as there, with the table's values in a comment, and sqrt(65504) in half is checked as correctly
@@ -40,6 +40,22 @@ f16 -inf 0.0 0.0
 == vln (table 2)
 f16 MIN nan 0.0
 f16 MAX 11.094 11.094
+f16 0.0 -inf -65504.0
+f16 -0.0 -inf -65504.0
+f16 nan nan 0.0
+f16 inf inf 65504.0
+f16 -inf nan 0.0
+== vlog2 (table 4)
+f16 MIN nan 0.0
+f16 MAX 16 16
+f16 0.0 -inf -65504.0
+f16 -0.0 -inf -65504.0
+f16 nan nan 0.0
+f16 inf inf 65504.0
+f16 -inf nan 0.0
+== vlog10 (table 5)
+f16 MIN nan 0.0
+f16 MAX 4.8164 4.8164
 f16 0.0 -inf -65504.0
 f16 -0.0 -inf -65504.0
 f16 nan nan 0.0

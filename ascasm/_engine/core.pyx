@@ -22,7 +22,7 @@ import sys
 import numpy as np
 
 from ascasm._engine.kernel_rows import FAMILY_OF_OPCODE, KERNEL_COUNT as _KERNEL_COUNT, KERNEL_OF_ROWS
-from ascasm.isa import families, table
+from ascasm.isa import table
 from ascasm.isa.operands import Kind
 from ascasm.state import (CTRL_SIZE as _CTRL_SIZE, DUP_WARN_FIELDS as _DUP_WARN_FIELDS,
                           HAZARD_WARN_FIELDS as _HAZARD_WARN_FIELDS, LOG_FIELDS as _LOG_FIELDS,

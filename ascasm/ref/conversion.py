@@ -143,7 +143,7 @@ def vmulscvt(m: Machine, insn: Insn):
     scalar = float(widened(typed_value(m, insn.operand("X"), src))[0])
     with np.errstate(all="ignore"):
         product = floats.round_to_type(widened(m.lanes(insn.operand("vA"), src)) * scalar, src)
-    converted = convert_lanes(product, src, dst, insn.spec.sub, conversion_saturates(m.state, False, src, dst))
+    converted = convert_lanes(product, src, dst, insn.spec.sub, conversion_saturates(m, False, src, dst))
     out = np.zeros(dst.lanes, dst.np_dtype)
     out[part::2] = zeroed(active, converted)
     m.lanes(insn.operand("vD"), dst)[:] = out
