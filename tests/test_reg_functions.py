@@ -233,14 +233,23 @@ inf inf inf | -inf -inf inf | -inf MIN inf | -inf inf -inf | -inf MAX -inf | -in
 """
 
 
-def test_mulscast_boundary_rows(engine):
+# The saturation column of table 30 is the INF/NAN column with the appendix's saturation rule applied to
+# the half result: inf -> MAX, -inf -> MIN, nan -> 0.
+_SATURATED = {"nan": "0", "inf": "65504", "-inf": "-65504"}
+_SET_SATURATION_MODE = f"mov s9, {1 << 60}\nsprset.ctrl s9\n"     # SetCtrlSpr: global mode, bits 48/59 clear
+
+
+@pytest.mark.parametrize("saturating", [False, True], ids=["inf-nan mode", "saturation mode"])
+def test_mulscast_boundary_rows(engine, saturating):
     rows = _rows(_MULSCAST)
+    if saturating:
+        rows = [(x, y, _SATURATED.get(expected, expected)) for x, y, expected in rows]
     scalars = sorted({y for _, y, _ in rows})
     src = np.zeros(64, np.float32)
     src[:len(rows)] = [_number(x, np.float32) if x in ("MIN", "MAX") else float(x) for x, _, _ in rows]
     body = "".join(f"vmulscvt v{2 + k}.f16, v0.f32, {_literal(y)}, p0\n" for k, y in enumerate(scalars))
-    m = run_source(ub("s", 32, [int(v) for v in src.view(np.uint32)]) + "mask p0.b32, ALL\nvld v0.f32, [s]\n" + body,
-                   engine)
+    m = run_source(ub("s", 32, [int(v) for v in src.view(np.uint32)]) + (_SET_SATURATION_MODE if saturating else "")
+                   + "mask p0.b32, ALL\nvld v0.f32, [s]\n" + body, engine)
     for lane, (x, y, expected) in enumerate(rows):
         value = lanes(m, 2 + scalars.index(y), np.float16)[2 * lane]          # even lanes: RegLayout ZERO
         if expected == "nan":
