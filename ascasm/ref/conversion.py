@@ -127,8 +127,8 @@ def vexpsub(m: Machine, insn: Insn):
     ratio = dst.width // src.width
     part = PART_NUMBER[insn.operand("PART") or "even"]
     active = m.active_lanes(insn.operand("pM"), src.width)[:src.lanes][part::ratio]
-    a, b = (widened(m.lanes(insn.operand(name), src))[part::ratio].astype(np.float32) for name in ("vA", "vB"))
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"):                            # NaN and inf lanes stay what they are
+        a, b = (widened(m.lanes(insn.operand(name), src))[part::ratio].astype(np.float32) for name in ("vA", "vB"))
         difference = (a - b).astype(np.float64)                 # numpy's float32 subtraction: rounded once
     result = floats.round_to_type(np.array([libm_exp(x) for x in difference.tolist()]), dst)
     m.lanes(insn.operand("vD"), dst)[:] = zeroed(active, result)
