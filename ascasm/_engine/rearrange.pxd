@@ -69,6 +69,7 @@ ctypedef fused vci_T:
     F16
     int32_t
     float
+    int64_t
 
 ctypedef fused vci_desc_T:
     int8_t
@@ -76,6 +77,7 @@ ctypedef fused vci_desc_T:
     F16
     int32_t
     float
+    int64_t
 
 ctypedef fused vintlv_TW:
     uint8_t

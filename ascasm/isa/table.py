@@ -815,7 +815,8 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "active lanes: vD = vA / vB (integers: toward zero, x/0 = all ones, min/-1 = min; floats rounded "
              "once, x/0 = +-inf, 0/0 = the hardware NaN, " + _FTZ + "); inactive lanes 0. The hardware's "
              "integer x/0 result is undocumented. " + _ONE_ULP + " (floats)",
-             page("vdiv"), types=_single(DIV_TYPES), sub="div", mask=_LANE_MASK),
+             page("vdiv") + "; Reg::Div (its 64-bit integer types: computed in software by the library)",
+             types=_single(DIV_TYPES + INT64_TYPES), sub="div", mask=_LANE_MASK),
     # the non-default precision mode of Reg::Div/Exp/Sqrt (PRECISION_*_FTZ_FALSE): subnormals kept
     InsnSpec("vdiv.nftz", "", "vD.T, vA.T, vB.T, pM", "vbinary",
              "active lanes: vD = vA / vB rounded once, subnormal inputs and results kept (the pages' Subnormal "
@@ -896,7 +897,8 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              sub="madd", mask=_LANE_MASK, rw=("vD",)),
     InsnSpec("vmla", "", "vD.T, vA.T, vB.T, pM", "vfma",
              "active lanes: vD = vA * vB + vD (integers wrap; floats rounded once: one fused instruction, as the "
-             "page says); inactive lanes 0", "Reg::MulAddDst", types=_single(MUL_TYPES),
+             "page says); inactive lanes 0", "Reg::MulAddDst (its 64-bit integer types: computed in software by the "
+             "library)", types=_single(MUL_TYPES + INT64_TYPES),
              sub="mla", mask=_LANE_MASK, rw=("vD",)),
     InsnSpec("vaxpy", "", "vD.T, vA.T, X.T, pM", "vfma",
              "active lanes: vD = vA * X + vD, rounded once (fused, as the precision appendix says of Axpy); "
@@ -965,11 +967,11 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              types=_single(ARITH_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
     InsnSpec("vci", "", "vD.T, X.T", "vci",
              "lane i of vD = X + i (integers wrap; floats rounded once, ties toward +inf as the Arange table shows)",
-             "asc_arange", types=_single(SIGNED_FLOAT_TYPES)),
+             "asc_arange; Reg::Arange (int64_t)", types=_single(SIGNED_FLOAT_TYPES + dtypes.named("s64"))),
     InsnSpec("vci.desc", "", "vD.T, X.T", "vci_desc",
              "lane i of vD = X + (lanes - 1 - i): vci's lanes in reverse order (integers wrap; floats rounded once, "
-             "ties toward +inf)", "asc_arange (asc_arange_descend)",
-             types=_single(SIGNED_FLOAT_TYPES)),
+             "ties toward +inf)", "asc_arange (asc_arange_descend); Reg::Arange DECREASE_ORDER (int64_t)",
+             types=_single(SIGNED_FLOAT_TYPES + dtypes.named("s64"))),
     # --- rearranging: interleave, pack, unpack, unsqueeze ---
     InsnSpec("vintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vintlv",
              "interleave: vD0 = vA[0], vB[0], vA[1], vB[1], ... from the low halves of vA and vB, vD1 the same from "
