@@ -817,10 +817,11 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "integer x/0 result is undocumented. " + _ONE_ULP + " (floats)",
              page("vdiv") + "; Reg::Div (its 64-bit integer types: computed in software by the library)",
              types=_single(DIV_TYPES + INT64_TYPES), sub="div", mask=_LANE_MASK),
-    # the non-default precision mode of Reg::Div/Exp/Sqrt (PRECISION_*_FTZ_FALSE): subnormals kept
+    # the non-default precision modes of Reg::Div/Exp/Sqrt (PRECISION_*_FTZ_FALSE, FAST_INVERSE): subnormals kept
     InsnSpec("vdiv.nftz", "", "vD.T, vA.T, vB.T, pM", "vbinary",
              "active lanes: vD = vA / vB rounded once, subnormal inputs and results kept (the pages' Subnormal "
-             "mode); inactive lanes 0", page("vdiv") + "; Reg::Div DivAlgo::PRECISION_1ULP_FTZ_FALSE",
+             "mode); inactive lanes 0",
+             page("vdiv") + "; Reg::Div DivAlgo::PRECISION_1ULP_FTZ_FALSE, PRECISION_0ULP_FTZ_FALSE",
              types=_single(HALF_FLOAT_TYPES), sub="div_nftz", mask=_LANE_MASK),
     # the MERGING mode the merging-mode appendix table 2 gives Add, Max and Min in software (the Reg::
     # layer's mode template parameter): vbinary's `_merge` sub-operations
@@ -852,7 +853,8 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              types=_single(HALF_FLOAT_TYPES), sub="exp_nftz", mask=_LANE_MASK),
     InsnSpec("vsqrt.nftz", "", "vD.T, vA.T, pM", "vunary",
              "active lanes: vD = sqrt(vA) correctly rounded, subnormal inputs kept (the pages' Subnormal mode); "
-             "inactive lanes 0", page("vsqrt") + "; Reg::Sqrt SqrtAlgo::PRECISION_0ULP_FTZ_FALSE",
+             "inactive lanes 0",
+             page("vsqrt") + "; Reg::Sqrt SqrtAlgo::FAST_INVERSE, PRECISION_0ULP_FTZ_FALSE, PRECISION_1ULP_FTZ_FALSE",
              types=_single(HALF_FLOAT_TYPES), sub="sqrt_nftz", mask=_LANE_MASK),
     InsnSpec("vln", "", "vD.T, vA.T, pM", "vunary",
              "active lanes: vD = ln(vA): libm log in double, rounded once to T (ln(+-0) = -inf, negative -> the "
