@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("clang.cindex")
 
 import cpp_run  # noqa: E402  (tests/cpp_run.py)
-from ascasm.cpp.translate import translate  # noqa: E402
+from ascasm.cpp.translate import CppError, translate  # noqa: E402
 
 HEADER = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
 
@@ -136,3 +136,40 @@ def test_int64_div_mul_add_dst_and_arange_kernel(tmp_path, engine):
     assert result["acc"].tolist() == [wrap(int(x) * int(y) + int(z)) for x, y, z in zip(a, b, acc)]
     # DECREASE_ORDER: scalarValue is the last lane's value, lane i = start + (31 - i)
     assert result["idx"].tolist() == [minimum + 10 + 31 - i for i in range(32)]
+
+
+def half_kernel(function: str, struct: str, algo: str) -> str:
+    call = "Reg::Div<half, &mode>(y, x, x, mask)" if function == "Div" else "Reg::Sqrt<half, &mode>(y, x, mask)"
+    return f"""
+    __simd_vf__ inline void HalfVF(__ubuf__ half* dst, __ubuf__ half* src)
+    {{
+        static constexpr Reg::{struct} mode = {{Reg::MaskMergeMode::ZEROING, false, {algo}}};
+        Reg::RegTensor<half> x, y;
+        Reg::MaskReg mask = Reg::CreateMask<half, Reg::MaskPattern::ALL>();
+        Reg::LoadAlign(x, src);
+        {call};
+        Reg::StoreAlign(dst, y, mask);
+    }}
+    """
+
+
+# the pages give these algorithms float alone: a half call is a located error naming T
+@pytest.mark.parametrize("function, struct, algo", [
+    ("Div", "DivSpecificMode", "DivAlgo::DIFF_COMPENSATION"), ("Div", "DivSpecificMode", "DivAlgo::PRECISION_0ULP_FTZ_TRUE"),
+    ("Div", "DivSpecificMode", "DivAlgo::PRECISION_0ULP_FTZ_FALSE"), ("Sqrt", "SqrtSpecificMode", "SqrtAlgo::FAST_INVERSE"),
+    ("Sqrt", "SqrtSpecificMode", "SqrtAlgo::PRECISION_0ULP_FTZ_FALSE")])
+def test_float_only_algorithms_reject_half(tmp_path, function, struct, algo):
+    with pytest.raises(CppError) as failure:
+        translated(tmp_path, half_kernel(function, struct, algo), "HalfVF")
+    message = str(failure.value)
+    assert "k.cpp:10:5: error:" in message and f"Reg::{function} with these template options" in message
+    assert "T=half (the nearest form needs float)" in message
+
+
+@pytest.mark.parametrize("function, struct, algo, row", [
+    ("Div", "DivSpecificMode", "DivAlgo::PRECISION_1ULP_FTZ_FALSE", "vdiv.nftz"),
+    ("Div", "DivSpecificMode", "DivAlgo::PRECISION_1ULP_FTZ_TRUE", "vdiv"),
+    ("Sqrt", "SqrtSpecificMode", "SqrtAlgo::PRECISION_1ULP_FTZ_FALSE", "vsqrt.nftz")])
+def test_half_algorithms_translate(tmp_path, function, struct, algo, row):
+    t = translated(tmp_path, half_kernel(function, struct, algo), "HalfVF")
+    assert f"{row} v1.f16, v0.f16" in "\n".join(line.text for line in t.lines)
