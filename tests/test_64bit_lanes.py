@@ -291,6 +291,22 @@ def test_64_bit_multiply_add_dst_wraps(engine, etype, dtype):
     assert machine.state.vreg[2].view(np.uint64).tolist() == expected
 
 
+@pytest.mark.parametrize("etype, dtype, scalar", [("s64", np.int64, -0x7654_3210_FEDC_BA99),
+                                                  ("u64", np.uint64, 0xFEDC_BA98_7654_3211)])
+def test_64_bit_axpy_wraps(engine, etype, dtype, scalar):
+    # Reg::Axpy's int64_t/uint64_t: dst = scalarValue * src + dst modulo 2^64, inactive lanes 0
+    machine = run_source(buffers(S64.view(dtype), T64.view(dtype), etype) + f"""
+            vld   v0.{etype}, [a]
+            vld   v1.{etype}, [b]
+            mask  p0.b64, VL16
+            vaxpy v1.{etype}, v0.{etype}, {scalar}, p0
+            halt
+    """, engine)
+    expected = [(scalar * int(x) + int(z)) % (1 << 64) if i < 16 else 0
+                for i, (x, z) in enumerate(zip(S64.view(dtype), T64.view(dtype)))]
+    assert machine.state.vreg[1].view(np.uint64).tolist() == expected
+
+
 def test_s64_arange_wraps_past_the_maximum_in_both_orders(engine):
     # the Arange page: an int64_t index beyond the type's bound turns negative; DECREASE_ORDER ends at X
     machine = run_source("""

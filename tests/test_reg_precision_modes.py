@@ -1,8 +1,8 @@
 """The Reg layer's precision options and 64-bit arithmetic through the C++ front end: each value of
 Div's DivAlgo and Sqrt's SqrtAlgo selects the row the page's Subnormal rule asks for, the pages'
-Subnormal examples come out of the translated kernels on both executors, and Div, MulAddDst and Arange
-on int64_t lanes run as whole kernels. Expected values are the pages' (typed in) or computed here with
-Python integers."""
+Subnormal examples come out of the translated kernels on both executors, and Div, MulAddDst, Axpy and
+Arange on int64_t lanes run as whole kernels. Expected values are the pages' (typed in) or computed here
+with Python integers."""
 from __future__ import annotations
 
 import textwrap
@@ -108,6 +108,7 @@ __simd_vf__ inline void Int64VF(__ubuf__ int64_t* quot, __ubuf__ int64_t* acc, _
     Reg::StoreAlign(quot, q, mask);
     Reg::LoadAlign(d, acc);
     Reg::MulAddDst(d, a, b, mask);
+    Reg::Axpy(d, b, start, mask);
     Reg::StoreAlign(acc, d, mask);
     Reg::Arange<int64_t, Reg::IndexOrder::DECREASE_ORDER>(r, start);
     Reg::StoreAlign(idx, r, mask);
@@ -115,7 +116,7 @@ __simd_vf__ inline void Int64VF(__ubuf__ int64_t* quot, __ubuf__ int64_t* acc, _
 """
 
 
-def test_int64_div_mul_add_dst_and_arange_kernel(tmp_path, engine):
+def test_int64_div_mul_add_dst_axpy_and_arange_kernel(tmp_path, engine):
     minimum = -(1 << 63)
     a = np.array([minimum, 100, -100, 5, minimum, 1 << 40, -(1 << 62), 3] * 4, np.int64)
     b = np.array([-1, 7, 7, 0, 3, -(1 << 20), 1 << 31, -4] * 4, np.int64)
@@ -133,7 +134,8 @@ def test_int64_div_mul_add_dst_and_arange_kernel(tmp_path, engine):
         q = abs(x) // abs(y)
         return wrap(q if (x < 0) == (y < 0) else -q)         # min / -1 wraps to min
     assert result["quot"].tolist() == [toward_zero(int(x), int(y)) for x, y in zip(a, b)]
-    assert result["acc"].tolist() == [wrap(int(x) * int(y) + int(z)) for x, y, z in zip(a, b, acc)]
+    start = minimum + 10                                     # MulAddDst, then Axpy: start * b + dst
+    assert result["acc"].tolist() == [wrap(start * int(y) + int(x) * int(y) + int(z)) for x, y, z in zip(a, b, acc)]
     # DECREASE_ORDER: scalarValue is the last lane's value, lane i = start + (31 - i)
     assert result["idx"].tolist() == [minimum + 10 + 31 - i for i in range(32)]
 

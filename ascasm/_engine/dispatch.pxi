@@ -524,15 +524,15 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 801
+    KERNEL_COUNT = 803
 
 # the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block
 cdef KernelFn KERNELS[KERNEL_COUNT]
 KERNELS[0] = k_end
 fill_arith(&KERNELS[1])
-fill_compare(&KERNELS[239])
-fill_control(&KERNELS[375])
-fill_convert(&KERNELS[460])
-fill_memory(&KERNELS[525])
-fill_rearrange(&KERNELS[612])
-fill_streams(&KERNELS[743])
+fill_compare(&KERNELS[241])
+fill_control(&KERNELS[377])
+fill_convert(&KERNELS[462])
+fill_memory(&KERNELS[527])
+fill_rearrange(&KERNELS[614])
+fill_streams(&KERNELS[745])

@@ -1335,335 +1335,349 @@ cdef const Ins* kernel_189(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_190(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_and*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <int64_t*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_191(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_and*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint64_t*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_192(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_and*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_193(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_and*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_194(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_or*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_195(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_or*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_196(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_or*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_197(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_or*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_198(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_xor*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_199(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_xor*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_200(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_xor*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_201(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_xor*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_202(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint8_t*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_203(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint16_t*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_204(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint32_t*>NULL)
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_205(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint64_t*>NULL)
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_206(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_207(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_208(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_209(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_210(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_211(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_212(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_213(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_214(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_215(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_216(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_217(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_218(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_219(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_220(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_221(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_222(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_223(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_224(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_225(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_226(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_227(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_228(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_229(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_230(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_231(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_232(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_233(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_234(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_235(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_236(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_237(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_238(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_239(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
@@ -1910,3 +1924,5 @@ cdef void fill_kernels(KernelFn* table) noexcept:
     table[235] = kernel_235
     table[236] = kernel_236
     table[237] = kernel_237
+    table[238] = kernel_238
+    table[239] = kernel_239

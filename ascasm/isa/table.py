@@ -903,8 +903,10 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "library)", types=_single(MUL_TYPES + INT64_TYPES),
              sub="mla", mask=_LANE_MASK, rw=("vD",)),
     InsnSpec("vaxpy", "", "vD.T, vA.T, X.T, pM", "vfma",
-             "active lanes: vD = vA * X + vD, rounded once (fused, as the precision appendix says of Axpy); "
-             "inactive lanes 0", "asc_axpy", types=_single(HALF_FLOAT_TYPES),
+             "active lanes: vD = vA * X + vD, rounded once (fused, as the precision appendix says of Axpy; "
+             "integers wrap); inactive lanes 0",
+             "asc_axpy; Reg::Axpy (its 64-bit integer types: computed in software by the library)",
+             types=_single(HALF_FLOAT_TYPES + INT64_TYPES),
              sub="axpy", mask=_LANE_MASK, rw=("vD",)),
     # --- logic and shifts ---
     *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vlogic", f"active lanes: vD = vA {op} vB, bit by bit; inactive lanes 0",
