@@ -23,6 +23,7 @@ from html import escape as html_escape
 import numpy as np
 
 from .debug_expr import cell_text
+from .explain import summary_for_types
 from .isa import Kind, dtypes
 from .lanes import governed_lanes, lane_width
 from .state import SPR_AR, SPR_NAMES, SPR_SQZN, VL
@@ -342,39 +343,7 @@ def _this_instruction(insn) -> str:
         if operand.type_slot is not None and operand.type_text:
             bound.setdefault(operand.type_text, insn.types[operand.type_slot].name)
     syntax = insn.spec.text + (" with " + ", ".join(f"{k} = {v}" for k, v in bound.items()) if bound else "")
-    clauses = [(text, sep) for text, sep in _clauses(insn.spec.summary) if _concerns(text, insn.types)]
-    summary = "".join(text + sep for text, sep in clauses[:-1]) + (clauses[-1][0] if clauses else "")
-    return f"{syntax}: {summary}"
-
-
-def _clauses(summary: str) -> list[tuple[str, str]]:
-    """The summary cut at each '; ' or '. ' outside parentheses: (clause, the separator after it)."""
-    pieces, depth, start, k = [], 0, 0, 0
-    while k < len(summary):
-        char = summary[k]
-        depth += (char == "(") - (char == ")")
-        if depth == 0 and char in ";." and summary[k + 1:k + 2] == " ":
-            pieces.append((summary[start:k], char + " "))
-            start = k = k + 2
-            continue
-        k += 1
-    return pieces + [(summary[start:], "")]
-
-
-def _concerns(clause: str, types) -> bool:
-    """Whether a summary's clause concerns an instruction of these types: a clause led by type names
-    ("b64 data with u32 indices ...") only when it has each of them; "signed T:", "unsigned T:" and
-    "to an integer:" only when T (the first type) is of that kind."""
-    names = {t.name for t in types}
-    first = types[0].kind if types else ""
-    qualifier = clause.split(":")[0] if ":" in clause else " ".join(clause.split()[:5])
-    if qualifier.startswith(("signed T", "unsigned T", "to an integer")):
-        kinds = {"signed T": ("int",), "unsigned T": ("uint",), "to an integer": ("int", "uint")}
-        return first in next(k for prefix, k in kinds.items() if qualifier.startswith(prefix))
-    words = qualifier.replace(",", " ").split()
-    if not words or dtypes.lookup(words[0]) is None:
-        return True
-    return all(dtypes.lookup(word) is None or dtypes.lookup(word).name in names for word in words)
+    return f"{syntax}: {summary_for_types(insn.spec.summary, insn.types)}"
 
 
 def _ub_links(lane_spans, register_grids, ub, is_store) -> list:
