@@ -270,3 +270,17 @@ def test_explain_a_conversion_page_shows_each_further_rounding_mode_by_its_diffe
     at = lines.index("vcvt.floor vD.T, vS.U, pM, [SAT], [PART]")
     assert lines[at + 1:at + 4] == ["  vD = vS converted from U to T, rounded toward -inf", "  (the rest as vcvt.rint)", ""]
     assert len(lines) <= 32
+
+
+def test_help_is_a_command_as_in_the_debugger():
+    """A new user's `ascasm help` was a usage error (64, "invalid choice: 'help'"). It lists the
+    commands; `help draw` gives draw's options; `help vsct` explains vsct, as the debugger's help does."""
+    listing = ascasm("help")
+    assert listing.returncode == 0 and listing.stderr == ""
+    assert all(name in listing.stdout for name in ("run", "debug", "draw", "explain", "stats"))
+    options = ascasm("help", "draw")
+    assert options.returncode == 0 and "--step N" in options.stdout
+    row = ascasm("help", "vsct")
+    assert row.returncode == 0 and row.stdout.splitlines()[0] == "vsct [base], vS.T, vI.U, pM"
+    unknown = ascasm("help", "vsctt")
+    assert unknown.returncode == 64 and "did you mean 'vsct'" in unknown.stderr
