@@ -933,3 +933,20 @@ def test_ctrl_c_at_the_prompt_gives_a_fresh_prompt():
     text = out.getvalue()
     assert "(Ctrl-C: the line is dropped; q leaves)" in text
     assert after(text, "p steps") == ["steps = 1"]
+
+
+def test_next_at_halt_says_it_has_halted_once():
+    """`n` after the program halted printed the refusal and then the halt report as if it had run
+    (`s` printed only the refusal); now both say it once. `n 5` from the halt instruction runs it."""
+    text = session(scatter(), "c\nn\ns\nn 3\nback\nn 5\n")
+    refusal = ["the program has halted; use back, rc or restart"]
+    assert after(text, "n") == after(text, "s") == after(text, "n 3") == refusal
+    assert after(text, "n 5") == ["the program halted after 18 steps", "expect output: ok (384 elements)"]
+
+
+def test_x_takes_gdbs_address_of_a_buffer():
+    """gdb habit: x/8xw &output. The buffer name is already its address; the '&' was a parse error.
+    output holds 0xffff before any store: words 0xffffffff."""
+    text = session(scatter(), "x/8xw &output\nx/2xh & input\n")
+    assert after(text, "x/8xw &output") == ["0x00000:  " + " ".join(["0xffffffff"] * 8)]
+    assert after(text, "x/2xh & input") == ["0x00300:  0x0001 0x0002"]

@@ -60,7 +60,7 @@ SYNOPSES = [
     ("where", "the current instruction with its label (also bt; there is no call stack)"),
     ("l(ist) [[FILE:]LINE]", "source around the current line (again: the next lines)"),
     ("disas", "the instructions with their pc and bytecode rows"),
-    ("draw [-f] FILE.svg", "picture the next instruction: lanes, mask, lane -> UB arrows"),
+    ("draw [-f] FILE.svg", "picture the next instruction: lanes, mask, which lane went to which UB address"),
     ("display[/FMT] [EXPR]", "print EXPR at every stop (no argument: show them now)"),
     ("undisplay [N]", "remove display N (no argument: all)"),
     ("info TOPIC", "list: break, watch, display, history, buffers, labels, registers; info line [LINE]"),
@@ -300,14 +300,11 @@ class Debugger(cmd.Cmd):
         translated C++ kernel one statement (a loop on one line runs to its end), in assembly one
         instruction. Stops early at a breakpoint, when a watch changes, at halt or at a fault."""
         count = self._count(arg, "next")
-        if count is None:
+        if count is None or not self._can_run():
             return
-        run = Run()
         for _ in range(count):
-            if not self._can_run():
-                break
             run = self.control.next_line()
-            if run.reasons:
+            if run.reasons or self.control.cannot_run():
                 break
         self._finish(run)
 
@@ -597,7 +594,7 @@ class Debugger(cmd.Cmd):
         Examine the UB: N elements of type T from ADDR (a number, a buffer name, s1 + 64, ...), in
         rows with their addresses. Without .T: a hexdump of N bytes (default 64). gdb's letters work
         too: F a print format (x t d u f), U the unit size (b h w g: 1, 2, 4, 8 bytes; default b).
-        Examples: x/16.u16 output, x/16xh output, x/8fw 0x300"""
+        Examples: x/16.u16 output, x/16xh output, x/8fw 0x300 (gdb's &output is output)"""
         m = re.fullmatch(r"\s*(?:/(\d+)?([a-z]*)(?:\.(\w+))?)?\s*(.*)", arg)
         count_text, letters, type_name, where = m.group(1), m.group(2) or "", m.group(3), m.group(4).strip()
         if not where or set(letters) - set(debug_expr.FORMATS) - set(_UNITS) or \
@@ -616,6 +613,8 @@ class Debugger(cmd.Cmd):
         count = whole_number(count_text) if count_text else (16 if etype else 64)
         if count is None:
             raise ExprError(f"x: the count {shown(count_text)} is larger than the UB")
+        if where.startswith("&"):              # gdb's x/8xw &buf: a name here is its address already
+            where = where[1:]
         value = debug_expr.evaluate_text(where, self.control.env(), addresses=True)
         if value.is_array or value.data.dtype.kind not in "iu":
             raise ExprError(f"x needs one address, not {value.label}")
