@@ -559,6 +559,8 @@ def _run_traced(report: RunReport, program, machine, trace_path: Path | None, li
                                 f"the run was stopped there")
                 return False
     except OSError as exc:
+        if isinstance(exc, BrokenPipeError) and trace_path is None:
+            raise                   # `--trace=- | head`: main() stops quietly, as for the report itself
         report.exit, report.error = EXIT_OUTPUT, f"cannot write {trace_path or 'standard output'}: {exc.strerror or exc}"
         return False
     return True

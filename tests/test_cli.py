@@ -135,6 +135,19 @@ def test_closed_output_pipe_exits_quietly(tmp_path):
     assert "Traceback" not in stderr
 
 
+def test_a_trace_to_a_closed_pipe_exits_quietly_too(tmp_path):
+    # `ascasm run --trace=- x.s | head` printed "error: cannot write standard output: Broken pipe" and
+    # exited 74, where the report itself (above) stops quietly with 141
+    program = write(tmp_path, ".ub x u8[256] = 7\nmov s0, 0\nloop: vld v0.u8, [x]\nadd s0, s0, 1\nblt s0, 2000, loop\nhalt\n")
+    process = subprocess.Popen([sys.executable, "-m", "ascasm", "run", "--trace=-", program], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, cwd=tmp_path)
+    process.stdout.read(1)
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait() == 141
+    assert stderr == ""
+
+
 def test_python_dash_m_in_an_unbuilt_source_checkout(tmp_path):
     # `python -m ascasm` from the root of a clone imports the source tree, which has no compiled engine
     # and no ascasm.grammar package: it must still run (reference executor, grammar/ascasm.lark) and say why
