@@ -101,3 +101,27 @@ def test_run_and_start_begin_again():
     text = loop_session("s 4\nstart\nr\n")
     assert after(text, "start")[-2:] == ["> loop.s(1) pc=0 steps=0", "-> mov s0, 0"]
     assert "the program halted after 11 steps" in after(text, "r")
+
+
+LESSON4 = """\
+.ub x s32[256] = i
+.ub y s32[256]
+        mask    p0.b32, ALL
+        mov     s0, 0
+loop:   vld     v0.s32, [x + s0]
+        vadds   v1.s32, v0.s32, 100, p0
+        vsta    [y + s0], v1.s32, p0
+        add     s0, s0, 256
+        blt     s0, 1024, loop
+        halt
+"""
+
+
+def test_finish_stops_at_a_breakpoint_in_the_loop_first_as_the_tutorial_says():
+    # lesson 4's habits: b loop, c (round 1: s0 = 0), finish stops at round 2's breakpoint (s0 = 256);
+    # after clear loop, finish leaves the loop: the pc at halt (line 10), s0 = 4 * 256 = 1024
+    text = session(assemble(LESSON4, "lesson.s"), "b loop\nc\nfinish\np s0\nclear loop\nfinish\np s0\n", engine="ref")
+    assert after(text, "finish")[0] == "Breakpoint 1, line 5"
+    assert after(text, "p s0") == ["s0 = 256 (0x100)"]
+    rest = text.split("(ascasm) clear loop\n", 1)[1]
+    assert "> lesson.s(10) pc=7" in rest and after(rest, "p s0") == ["s0 = 1024 (0x400)"]

@@ -716,7 +716,7 @@ class Debugger(cmd.Cmd):
     def do_draw(self, arg):
         """draw [-f] FILE.svg
         Picture the next instruction (the one at ->) as SVG: the registers it reads and writes as rows
-        of lanes, its mask as a bar, arrows between lanes and UB addresses for loads and stores (as
+        of lanes, its mask as a bar, for loads and stores which lane went to which UB address (as
         `ascasm draw`). It runs on a copy of the machine: the session does not move. An existing file
         is replaced only if this session drew it or with -f; the program and its inputs never are."""
         m = re.fullmatch(r"\s*(-f\s+)?(.*?)\s*", arg, re.DOTALL)
