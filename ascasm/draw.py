@@ -252,9 +252,11 @@ def _buffer_name(program, addr: int) -> str:
 def _layout(step: Step, grids, texts, links, kind) -> str:
     program, insn, before = step.program, step.insn, step.before
     straight = all(tail.cols[t] == head.cols[h] for tail, t, head, h in links)
+    several = len({id(tail) for tail, _t, _head, _h in links}) > 1      # vsta.intlv: v1's and v2's lanes
     if not straight:                       # each link as a label at its head, naming its tail
         for tail, t, head, h in links:
-            head.marks[h] = f"@{tail.addrs[t]:x}" if tail.addrs else f"[{t}]"
+            head.marks[h] = f"@{tail.addrs[t]:x}" if tail.addrs else \
+                f"{_register(tail) if several else ''}[{t}]"
     cell_w = max(26, 7 * max((len(c) for g in grids for c in g.cells), default=1) + 8,
                  5 * max((len(m) for g in grids for m in g.marks.values()), default=0) + 4)
     label_w = 64
@@ -300,7 +302,7 @@ def _layout(step: Step, grids, texts, links, kind) -> str:
     lines, marks = _arrow_svg(ends)
     body[beneath:beneath] = lines
     body += marks
-    for line in textwrap.wrap(_legend(grids, links, len(ends), kind), (width - 2 * MARGIN) // 7):
+    for line in textwrap.wrap(_legend(grids, links, len(ends), kind, several), (width - 2 * MARGIN) // 7):
         body.append(f'<text x="{MARGIN}" y="{y + 10}" style="{FONT};fill:{COLORS["grey"]}">{escape(line)}</text>')
         y += 16
     warnings = [message for loc, message, _notes in run_warnings(program, step.after) if loc.line == insn.loc.line]
@@ -323,7 +325,7 @@ LEGEND = (("changed", "yellow: lanes this step changed"), ("inactive", "grey: la
           ("active", "blue: active mask lanes"), ("touched", "green: UB bytes touched"))
 
 
-def _legend(grids, links, arrows: int, kind: str) -> str:
+def _legend(grids, links, arrows: int, kind: str, several: bool) -> str:
     used = {fill for grid in grids for fill in grid.fills}
     parts = [text for colour, text in LEGEND if COLORS[colour] in used]
     if arrows:
@@ -331,8 +333,14 @@ def _legend(grids, links, arrows: int, kind: str) -> str:
     elif links:
         tail = links[0][0]
         parts.append("red @a: the lane holds the element at UB address a (hex)" if tail.addrs else
+                     "red vN[k]: the cell holds lane k of vN" if several else
                      f"red [k]: the cell holds lane k of {tail.title.split(' (')[0]}")
     return "; ".join(parts)
+
+
+def _register(grid) -> str:
+    """The register a grid of lanes shows ("v1" for "v1.u8 (before)")."""
+    return grid.title.split(".")[0]
 
 
 def _this_instruction(insn) -> str:

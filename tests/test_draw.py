@@ -278,3 +278,13 @@ def _positions(text: str, needle: str) -> list:
         out.append(at)
         at = text.find(needle, at + 1)
     return out
+
+
+def test_an_interleaving_store_names_the_register_in_each_label(tmp_path):
+    """store_modes.s step 6, vsta.intlv [woven], v1.u8, v2.u8: byte 2i of woven is lane i of v1 and
+    byte 2i + 1 lane i of v2 (the row: addr + 2i*W <- vS0[i], addr + (2i+1)*W <- vS1[i]). With two
+    source registers a bare [i] would not say which, so each label names its register."""
+    root = drawn(tmp_path, ROOT / "programs" / "store_modes.s", 6)
+    expected = [f"v{1 + k % 2}[{k // 2}]" for k in range(512)]
+    assert cell_marks(root, "UB, u8 elements: woven") == expected
+    assert any("red vN[k]: the cell holds lane k of vN" in (t.text or "") for t in root.iter(SVG + "text"))
