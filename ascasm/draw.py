@@ -7,9 +7,10 @@ step, the ones it writes after it (changed lanes highlighted), masks as bars of 
 stores the UB bytes touched, each lane linked to the address it went to (or came from); for a squeeze,
 each kept lane to the lane it lands in. The lane -> address mapping is read from the step's record
 (effects.StepLog: the executor's write log as Spans), the lane moves from the ISA table's mask rule;
-nothing here knows what an instruction does. A link is an arrow only where every link runs straight
-down its column (a NORM store or load); lines that leave their column would cross the other rows of
-lanes, so a map that moves lanes across columns (a scatter, a gather, a squeeze) is drawn instead as a
+nothing here knows what an instruction does. The links are arrows only where no arrow would cross
+another cell: each runs straight down (or up) its column between the two rows that face each other
+(one row of 64-bit lanes and its UB row). Any other map (a scatter, a gather, a squeeze, or a store of
+more than one row of lanes, whose first rows' arrows would run under the rows below) is drawn as a
 small label in the cell at each link's head naming its tail: the lane that wrote a UB cell, the UB
 address a lane was loaded from, the lane a kept lane came from.
 """
@@ -37,7 +38,6 @@ escape = partial(html_escape, quote=False)
 MARGIN, ROW_H, BAR_H, GAP = 20, 22, 10, 18
 MARK_H = 9                         # extra height of a row whose cells carry a label (8px text)
 PER_ROW = 32                       # lanes (and UB cells) per row
-MAX_ARROWS = 32                    # lane -> address arrows drawn (the trace has every lane)
 HEAD = 6                           # length of the arrowhead's segment drawn over the cells
 # The mask rules under which an inactive lane concerns the destination (it is zeroed or kept), so that
 # the written register's lanes are greyed too; under the others (vsqz drops them, reductions skip them)
@@ -251,7 +251,7 @@ def _buffer_name(program, addr: int) -> str:
 
 def _layout(step: Step, grids, texts, links, kind) -> str:
     program, insn, before = step.program, step.insn, step.before
-    straight = all(tail.cols[t] == head.cols[h] for tail, t, head, h in links)
+    straight = all(_clear_path(link, grids) for link in links)      # (a row of at most 32 arrows)
     several = len({id(tail) for tail, _t, _head, _h in links}) > 1      # vsta.intlv: v1's and v2's lanes
     if not straight:                       # each link as a label at its head, naming its tail
         for tail, t, head, h in links:
@@ -298,11 +298,11 @@ def _layout(step: Step, grids, texts, links, kind) -> str:
                 body.append(f'<text x="{cx + cell_w / 2 - 1}" y="{cy + 8}" text-anchor="middle" '
                             f'style="{MARK_FONT};fill:{COLORS["arrow"]}">{escape(grid.marks[k])}</text>')
         y += row_count * (h + 4) + GAP
-    ends = [_arrow_ends(link, x0, cell_w) for link in links[:MAX_ARROWS]] if straight else []
+    ends = [_arrow_ends(link, x0, cell_w) for link in links] if straight else []
     lines, marks = _arrow_svg(ends)
     body[beneath:beneath] = lines
     body += marks
-    for line in textwrap.wrap(_legend(grids, links, len(ends), kind, several), (width - 2 * MARGIN) // 7):
+    for line in textwrap.wrap(_legend(grids, links, bool(ends), kind, several), (width - 2 * MARGIN) // 7):
         body.append(f'<text x="{MARGIN}" y="{y + 10}" style="{FONT};fill:{COLORS["grey"]}">{escape(line)}</text>')
         y += 16
     warnings = [message for loc, message, _notes in run_warnings(program, step.after) if loc.line == insn.loc.line]
@@ -325,17 +325,30 @@ LEGEND = (("changed", "yellow: lanes this step changed"), ("inactive", "grey: la
           ("active", "blue: active mask lanes"), ("touched", "green: UB bytes touched"))
 
 
-def _legend(grids, links, arrows: int, kind: str, several: bool) -> str:
+def _legend(grids, links, arrows: bool, kind: str, several: bool) -> str:
     used = {fill for grid in grids for fill in grid.fills}
     parts = [text for colour, text in LEGEND if COLORS[colour] in used]
     if arrows:
-        parts.append(f"arrows: {kind}" + (f" (the first {arrows} of {len(links)} lanes)" if arrows < len(links) else ""))
+        parts.append(f"arrows: {kind}")
     elif links:
         tail = links[0][0]
         parts.append("red @a: the lane holds the element at UB address a (hex)" if tail.addrs else
                      "red vN[k]: the cell holds lane k of vN" if several else
                      f"red [k]: the cell holds lane k of {tail.title.split(' (')[0]}")
     return "; ".join(parts)
+
+
+def _clear_path(link, grids) -> bool:
+    """Whether a link's arrow would cross no other cell: straight down (or up) its column, from the
+    tail grid's row next to the head grid to the head grid's row next to the tail grid, the two
+    grids drawn one after the other."""
+    tail, t, head, h = link
+    order = [id(grid) for grid in grids]
+    below = order.index(id(head)) - order.index(id(tail))
+    if tail.cols[t] != head.cols[h] or abs(below) != 1:
+        return False
+    near_tail, near_head = (max(tail.rows), 0) if below == 1 else (0, max(head.rows))
+    return tail.rows[t] == near_tail and head.rows[h] == near_head
 
 
 def _register(grid) -> str:

@@ -242,26 +242,37 @@ def test_an_unaligned_stream_store_shows_the_bytes_left_pending(tmp_path):
     assert "AR: 0 -> 128" in texts
 
 
-def test_a_norm_stores_arrows_run_straight_down_beneath_the_cells(tmp_path):
-    """The tutorial's lesson 2 store (vsta under M4, 128 u16 lanes): lane i goes to dst[i], in its own
-    column, so it is drawn as an arrow, one per active lane for the first 32 (i = 0, 4, ..., 124), each
-    vertical. The lines are drawn before (under) every cell, so they never cover digits; each arrow's
-    start and head are drawn on top, after the cells."""
+def test_a_store_of_four_rows_of_lanes_is_labelled_not_arrowed(tmp_path):
+    """The tutorial's lesson 2 store (vsta under M4, 128 u16 lanes in four rows): lane i goes to
+    dst[i], in its own column, but the arrows from rows [0]..[64] would run under the rows below them;
+    dst[i] is labelled [i] for i = 0, 4, ..., 124 instead, the other cells not at all."""
     program = tmp_path / "store.s"
     program.write_text(".ub src u16[128] = i\n.ub dst u16[128] = 0xffff\n        vld v0.u16, [src]\n"
                        "        mask p0.b16, M4\n        vsta [dst], v0.u16, p0\n        halt\n")
+    root = drawn(tmp_path, program, 3)
+    assert not list(root.iter(SVG + "line"))
+    assert cell_marks(root, "UB, u16 elements: dst") == [f"[{i}]" if i % 4 == 0 else None for i in range(128)]
+
+
+def test_one_row_of_lanes_gets_arrows_straight_down_beneath_the_cells(tmp_path):
+    """32 u64 lanes are one row, stored to one UB row: lane i goes to b[i], straight down its column
+    into the row facing it, crossing no cell, so each is an arrow (vertical, from lane i's centre).
+    The lines are drawn before (under) every cell; each arrow's start and head on top, after them."""
+    program = tmp_path / "wide.s"
+    program.write_text(".ub a u64[32] = i\n.ub b u64[32]\n        vld v0.u64, [a]\n        mask p0.b64, ALL\n"
+                       "        vsta [b], v0.u64, p0\n        halt\n")
     text = ascasm("draw", program, "--step", 3).stdout
     root = ET.fromstring(text)
     lines = list(root.iter(SVG + "line"))
     assert len(lines) == 32 and all(l.get("x1") == l.get("x2") for l in lines)
-    cells = grid_cells(root, "v0.u16")
-    centre = lambda r: f"{float(r.get('x')) + float(r.get('width')) / 2:.1f}"
-    assert sorted(float(l.get("x1")) for l in lines) == sorted(float(centre(cells[i])) for i in range(0, 128, 4))
+    cells = grid_cells(root, "v0.u64")
+    centre = lambda r: float(r.get("x")) + float(r.get("width")) / 2
+    assert sorted(float(l.get("x1")) for l in lines) == [centre(cells[i]) for i in range(32)]
     first_cell = text.index("<rect x=\"84")
     assert all(m < first_cell for m in _positions(text, "<line "))
     assert len(_positions(text, "<circle ")) == 32 and min(_positions(text, "<circle ")) > first_cell
     assert len(_positions(text, 'marker-end="url(#head)"')) == 32
-    assert cell_marks(root, "UB, u16 elements: dst") == [None] * 128
+    assert cell_marks(root, "UB, u64 elements: b") == [None] * 32
 
 
 def cell_marks(root, title_start: str) -> list:
