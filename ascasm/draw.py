@@ -120,7 +120,7 @@ def _svg(step: Step) -> str:
     mask = insn.spec.mask
     greys_destination = mask is not None and mask.inactive in DESTINATION_MODES
     for position, (operand, value) in enumerate(zip(insn.spec.operands, insn.operands)):
-        when = "after" if operand.writes else "before"
+        when = ("unwritten: the step faulted" if step.fault else "after") if operand.writes else "before"
         state = after if operand.writes else before
         if operand.kind is Kind.VREG:
             etype = lane_type(insn, operand) if operand.writes else _read_type(insn, operand)

@@ -299,3 +299,15 @@ def test_an_interleaving_store_names_the_register_in_each_label(tmp_path):
     expected = [f"v{1 + k % 2}[{k // 2}]" for k in range(512)]
     assert cell_marks(root, "UB, u8 elements: woven") == expected
     assert any("red vN[k]: the cell holds lane k of vN" in (t.text or "") for t in root.iter(SVG + "text"))
+
+
+def test_a_faulting_step_says_its_destination_was_not_written(tmp_path):
+    """A vld from a + 4 is misaligned (NORM loads need 32 bytes): the step faults and writes nothing,
+    so v2 is not shown as '(after)' the step but as unwritten; the picture exits 2 with the fault."""
+    program = tmp_path / "fault.s"
+    program.write_text(".ub a f32[64]\n        mask p0.b32, ALL\n        vld v2.f32, [a + 4]\n        halt\n")
+    result = ascasm("draw", program, "--step", 2)
+    assert result.returncode == 2
+    texts = [t.text for t in ET.fromstring(result.stdout).iter(SVG + "text")]
+    assert "fault: misaligned address 0x4: this access needs 32-byte alignment" in texts
+    assert "v2.f32 (unwritten: the step faulted)" in texts and "v2.f32 (after)" not in texts
