@@ -594,7 +594,7 @@ class Debugger(cmd.Cmd):
         Examine the UB: N elements of type T from ADDR (a number, a buffer name, s1 + 64, ...), in
         rows with their addresses. Without .T: a hexdump of N bytes (default 64). gdb's letters work
         too: F a print format (x t d u f), U the unit size (b h w g: 1, 2, 4, 8 bytes; default b).
-        Examples: x/16.u16 output, x/16xh output, x/8fw 0x300 (gdb's &output is output)"""
+        Examples: x/16.u16 output, x/16xh output, x/8fw 0x300, x/4xh &output[4] (gdb's address-of)"""
         m = re.fullmatch(r"\s*(?:/(\d+)?([a-z]*)(?:\.(\w+))?)?\s*(.*)", arg)
         count_text, letters, type_name, where = m.group(1), m.group(2) or "", m.group(3), m.group(4).strip()
         if not where or set(letters) - set(debug_expr.FORMATS) - set(_UNITS) or \
@@ -613,12 +613,30 @@ class Debugger(cmd.Cmd):
         count = whole_number(count_text) if count_text else (16 if etype else 64)
         if count is None:
             raise ExprError(f"x: the count {shown(count_text)} is larger than the UB")
-        if where.startswith("&"):              # gdb's x/8xw &buf: a name here is its address already
-            where = where[1:]
-        value = debug_expr.evaluate_text(where, self.control.env(), addresses=True)
-        if value.is_array or value.data.dtype.kind not in "iu":
-            raise ExprError(f"x needs one address, not {value.label}")
-        self.out(*format_memory(self.state.ub, int(value.data), count, etype, fmt=fmt))
+        if where.startswith("&"):              # gdb's address-of: x/8xw &output, x/4xh &output[4]
+            located = debug_expr.evaluate_text(where[1:], self.control.env())
+            if located.where is None or located.where.kind != "ub":
+                raise ExprError(f"& takes a place in the UB (output, output[4]), not {located.label}")
+            address = located.where.number
+        else:
+            try:
+                value = debug_expr.evaluate_text(where, self.control.env(), addresses=True)
+            except ExprError:
+                if not self._is_ub_place(where):
+                    raise
+                raise ExprError(f"x takes an address: {shown(where)}'s is &{shown(where)}") from None
+            if value.is_array or value.data.dtype.kind not in "iu":
+                raise ExprError(f"x needs one address, not {value.label}")
+            address = int(value.data)
+        self.out(*format_memory(self.state.ub, address, count, etype, fmt=fmt))
+
+    def _is_ub_place(self, text: str) -> bool:
+        """Whether `text` names a place in the UB (NAME[I], ub[A]), whose address x could take."""
+        try:
+            value = debug_expr.evaluate_text(text, self.control.env())
+        except ExprError:
+            return False
+        return value.where is not None and value.where.kind == "ub"
 
     def do_set(self, arg):
         """set var LOCATION = EXPR
