@@ -125,3 +125,32 @@ def test_finish_stops_at_a_breakpoint_in_the_loop_first_as_the_tutorial_says():
     assert after(text, "p s0") == ["s0 = 256 (0x100)"]
     rest = text.split("(ascasm) clear loop\n", 1)[1]
     assert "> lesson.s(10) pc=7" in rest and after(rest, "p s0") == ["s0 = 1024 (0x400)"]
+
+
+OUT_OF_RANGE_WHEN_ACTIVE = """\
+.ub out u32[64] = 0
+.ub idx u32[64] = i * 100000
+.ub src u32[64] = i + 1
+        vld v1.u32, [idx]
+        vld v0.u32, [src]
+        mask p0.b32, VL1
+        vsct [out], v0.u32, v1.u32, p0
+        membar
+        mask p1.b32, VL2
+        vsct [out], v0.u32, v1.u32, p1
+        halt
+"""
+
+
+def test_help_vsct_says_what_it_does_not_check_of_inactive_lanes():
+    # 'inactive lanes are never checked' did not say for what. Lane 1's index 100000 is the element at
+    # 4 * 100000 = 0x61a80, past the UB: under VL1 (step 5) it is inactive and no fault; under VL2
+    # (step 7) it is active and faults
+    for engine in ("ref", "cy"):
+        text = session(assemble(OUT_OF_RANGE_WHEN_ACTIVE, "oob.s"), "help vsct\nc\n", engine=engine)
+        mask = next(line for line in after(text, "help vsct") if line.startswith("  mask:"))
+        assert "the indices of inactive lanes are never checked (out of range there is no fault)" in mask
+        stop = after(text, "c")
+        assert stop[0].startswith("oob.s:10:9: fault: UB access out of range: 4 bytes at address 0x61a80 "
+                                  "(lane 1, index 100000)")
+        assert "note: at step 7" in stop
