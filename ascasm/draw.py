@@ -116,7 +116,7 @@ def _svg(step: Step) -> str:
     spans = [] if step.effects is None else list(step.effects.ub_reads) + list(step.effects.ub_writes or [])
     lane_spans = [s for s in spans if s.lane >= 0 and s.src >= 0]
     is_store = step.effects is not None and bool(step.effects.ub_writes)
-    register_grids, texts = {}, []
+    register_grids, texts = {}, {}         # texts: one line per scalar or special register, by name
     mask = insn.spec.mask
     greys_destination = mask is not None and mask.inactive in DESTINATION_MODES
     for position, (operand, value) in enumerate(zip(insn.spec.operands, insn.operands)):
@@ -131,14 +131,14 @@ def _svg(step: Step) -> str:
             register_grids[position] = _mask_grid(value, lane_width(insn) if insn.types else 1, state, when)
         elif operand.kind in (Kind.SREG, Kind.AREG):
             part = "sreg" if operand.kind is Kind.SREG else "areg"
-            texts.append(_change_text(f"{part[0]}{value}", int(getattr(before, part)[value]),
-                                      int(getattr(after, part)[value])))
+            name = f"{part[0]}{value}"             # add s1, s1, 256 names s1 twice: one line
+            texts[name] = _change_text(name, int(getattr(before, part)[value]), int(getattr(after, part)[value]))
         elif operand.kind is Kind.UREG:            # a stream's bytes that wait for the next store or flush
             (old, _), (new, at) = (int(x) for x in before.ureg_state[value]), (int(x) for x in after.ureg_state[value])
-            texts.append(_change_text(f"u{value}", old, new) + " bytes pending" + (f" for UB {at:#x}" if new else ""))
+            texts[f"u{value}"] = _change_text(f"u{value}", old, new) + " bytes pending" + (f" for UB {at:#x}" if new else "")
     for name in insn.spec.specials:
         if name in SPECIAL_INDEX:
-            texts.append(_change_text(name, int(before.spr[SPECIAL_INDEX[name]]), int(after.spr[SPECIAL_INDEX[name]])))
+            texts[name] = _change_text(name, int(before.spr[SPECIAL_INDEX[name]]), int(after.spr[SPECIAL_INDEX[name]]))
     # the register whose lanes map to the UB goes next to the UB rows: stores above them, loads below
     mapped = {s.src for s in lane_spans}
     others = [grid for p, grid in register_grids.items() if p not in mapped]
@@ -154,7 +154,7 @@ def _svg(step: Step) -> str:
     moves = _lane_moves(step, register_grids)
     links = moves or (_ub_links(lane_spans, register_grids, ub, is_store) if ub else [])
     kind = "the kept lanes' moves" if moves else "lane -> UB address" if is_store else "UB address -> lane"
-    return _layout(step, grids, texts, links, kind)
+    return _layout(step, grids, list(texts.values()), links, kind)
 
 
 def _change_text(name: str, old: int, new: int) -> str:

@@ -311,3 +311,10 @@ def test_a_faulting_step_says_its_destination_was_not_written(tmp_path):
     texts = [t.text for t in ET.fromstring(result.stdout).iter(SVG + "text")]
     assert "fault: misaligned address 0x4: this access needs 32-byte alignment" in texts
     assert "v2.f32 (unwritten: the step faulted)" in texts and "v2.f32 (after)" not in texts
+
+
+def test_a_register_named_twice_is_one_line(tmp_path):
+    """Step 7 of scatter.s is `add s1, s1, 256` (s1 = output = 0 before): s1 is both the destination and
+    a source, and was shown twice ('s1: 0 -> 256   s1: 0 -> 256')."""
+    texts = [t.text for t in drawn(tmp_path, SCATTER, 7).iter(SVG + "text")]
+    assert "s1: 0 -> 256" in texts
