@@ -154,3 +154,12 @@ def test_help_vsct_says_what_it_does_not_check_of_inactive_lanes():
         assert stop[0].startswith("oob.s:10:9: fault: UB access out of range: 4 bytes at address 0x61a80 "
                                   "(lane 1, index 100000)")
         assert "note: at step 7" in stop
+
+
+def test_tab_completes_the_type_after_a_register():
+    # `p v0.u1<Tab>` completed nothing: the word was matched whole against register and type names
+    from ascasm.debugger import Debugger
+    debugger = Debugger(assemble(MOVES, "moves.s"), "ref")
+    assert debugger.completedefault("v0.u1", "p v0.u1", 2, 7) == ["v0.u16"]
+    assert set(debugger.completedefault("p3.b", "p p3.b", 2, 6)) == {"p3.bf16", "p3.b8", "p3.b16", "p3.b32", "p3.b64"}
+    assert "s1" in debugger.completedefault("s", "p s", 2, 3)

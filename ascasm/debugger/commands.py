@@ -199,6 +199,9 @@ class Debugger(cmd.Cmd):
         return [name for name in super().completenames(text, *ignored) if name != "EOF"]
 
     def completedefault(self, text, line, begidx, endidx):
+        if "." in text:                        # p v0.u1<Tab>: the type after a register (v0.u16)
+            register, _, start = text.rpartition(".")
+            return [f"{register}.{t.name}" for t in dtypes.TYPES if t.name.startswith(start)]
         words = [f"v{i}" for i in range(32)] + [f"p{i}" for i in range(8)] + [f"s{i}" for i in range(32)]
         words += [f"a{i}" for i in range(8)] + sorted(self.program.labels) + sorted(self.program.buffers)
         words += ["ub", "pc", "steps", *debug_expr.FUNCTIONS, *(t.name for t in dtypes.TYPES)]
