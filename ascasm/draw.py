@@ -251,9 +251,9 @@ def _buffer_name(program, addr: int) -> str:
 
 def _layout(step: Step, grids, texts, links, kind) -> str:
     program, insn, before = step.program, step.insn, step.before
-    straight = all(_clear_path(link, grids) for link in links)      # (a row of at most 32 arrows)
+    clear = all(_clear_path(link, grids) for link in links)      # (then a row of at most 32 arrows)
     several = len({id(tail) for tail, _t, _head, _h in links}) > 1      # vsta.intlv: v1's and v2's lanes
-    if not straight:                       # each link as a label at its head, naming its tail
+    if not clear:                          # each link as a label at its head, naming its tail
         for tail, t, head, h in links:
             head.marks[h] = f"@{tail.addrs[t]:x}" if tail.addrs else \
                 f"{_register(tail) if several else ''}[{t}]"
@@ -275,7 +275,7 @@ def _layout(step: Step, grids, texts, links, kind) -> str:
         y += 16
     y += GAP
     x0 = MARGIN + label_w
-    beneath = len(body)                    # the arrows' lines go here, under the cells
+    beneath = len(body)                    # the arrows' lines go here, under the cells and the titles
     for grid in grids:
         body.append(f'<text x="{MARGIN}" y="{y + 11}" style="{FONT};font-weight:bold">{escape(grid.title)}</text>')
         y += 16
@@ -298,7 +298,7 @@ def _layout(step: Step, grids, texts, links, kind) -> str:
                 body.append(f'<text x="{cx + cell_w / 2 - 1}" y="{cy + 8}" text-anchor="middle" '
                             f'style="{MARK_FONT};fill:{COLORS["arrow"]}">{escape(grid.marks[k])}</text>')
         y += row_count * (h + 4) + GAP
-    ends = [_arrow_ends(link, x0, cell_w) for link in links] if straight else []
+    ends = [_arrow_ends(link, x0, cell_w) for link in links] if clear else []
     lines, marks = _arrow_svg(ends)
     body[beneath:beneath] = lines
     body += marks
@@ -393,8 +393,8 @@ def _arrow_ends(link, x0, cell_w) -> tuple:
 
 
 def _arrow_svg(ends) -> tuple[list[str], list[str]]:
-    """Each arrow as a line drawn beneath the cells (crossing other lanes without covering their
-    digits) and, on top of them, a dot where it starts and its head where it ends."""
+    """Each arrow as a line drawn beneath the cells and titles (a grid's title may stand between the
+    two rows it joins) and, on top of them, a dot where it starts and its head where it ends."""
     lines, marks = [], []
     for (x1, y1), (x2, y2) in ends:
         lines.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
