@@ -1,6 +1,6 @@
 """`ascasm draw` and the debugger's `draw`: one step as SVG. The pictures are checked as XML, and the
-arrows against the lane -> address mapping worked out from the program by hand; where a headless
-Chromium is installed, it renders one (docs/cli.md "ascasm draw")."""
+labels and arrows against the lane -> address mapping worked out from the program by hand; where a
+headless Chromium is installed, it renders one (docs/cli.md "ascasm draw")."""
 from __future__ import annotations
 
 import io
