@@ -147,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     _machine_options(stats)
     stats.add_argument("--json", action="store_true", help="print the statistics as one JSON document")
     _kernel_options(stats)
-    draw = commands.add_parser("draw", help="picture one step as SVG: lanes, masks, lane -> UB arrows")
+    draw = commands.add_parser("draw", help="picture one step as SVG: lanes, masks, which lane went to which UB address")
     _machine_options(draw)
     draw.add_argument("--step", type=positive_int, required=True, metavar="N",
                       help="the step to draw (1 is the first instruction executed)")
@@ -161,6 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
     debug.add_argument("--history", type=byte_size, default=None, metavar="SIZE",
                        help="memory for reverse execution, e.g. 256M (default 64M)")
     _kernel_options(debug)
+    help_command = commands.add_parser("help", help="this list; help COMMAND: its options; help MNEMONIC: explain it")
+    help_command.add_argument("topic", nargs="?", help="a command (run, debug, ...) or anything explain takes")
+    help_command.set_defaults(main_parser=parser, commands=commands.choices)
     for command in (debug, translate, stats, draw):
         command.set_defaults(command_parser=command)
     run.add_argument("--json", action="store_true",
@@ -214,6 +217,11 @@ def _usage_error(usage: _UsageError, json_wanted: bool) -> int:
 def _dispatch(args) -> int:
     if args.command == "explain":
         return explain_command(args.mnemonic)
+    if args.command == "help":                 # as the debugger's help: a command, else an instruction
+        if args.topic is None or args.topic in args.commands:
+            (args.commands[args.topic] if args.topic else args.main_parser).print_help()
+            return 0
+        return explain_command(args.topic)
     if args.command != "explain":
         _reject_kernel_options(args)
     if args.command == "translate":
@@ -551,6 +559,8 @@ def _run_traced(report: RunReport, program, machine, trace_path: Path | None, li
                                 f"the run was stopped there")
                 return False
     except OSError as exc:
+        if isinstance(exc, BrokenPipeError) and trace_path is None:
+            raise                   # `--trace=- | head`: main() stops quietly, as for the report itself
         report.exit, report.error = EXIT_OUTPUT, f"cannot write {trace_path or 'standard output'}: {exc.strerror or exc}"
         return False
     return True

@@ -147,7 +147,7 @@ INACTIVE_TEXT = {
     "select": "selects, never zeroes",
     "identity": "inactive lanes count as the identity",
     "gate": "inactive bits become 0",
-    "unchecked": "inactive lanes are never checked",
+    "unchecked": "the indices of inactive lanes are never checked (out of range there is no fault)",
     "uncounted": "inactive lanes are not counted",
     "merge": "inactive lanes keep the destination's value (merging)",
     "dropped": "inactive lanes are dropped; the lanes above the kept ones become 0",
