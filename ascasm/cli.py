@@ -113,11 +113,7 @@ def _kernel_options(command):
                          help="C++ only: a directory of included headers")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="ascasm", description="Assembler and interpreter for the Ascend 950 vector-function ISA.")
-    parser.add_argument("--version", action="version", version=f"ascasm {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    run = commands.add_parser("run", help="assemble and run a program")
+def _run_options(run):
     _machine_options(run)
     run.add_argument("--dump", action="append", default=[], metavar="NAME[=PATH]",
                      help="save a buffer's final contents in .npy format to PATH as written (default NAME.npy); "
@@ -131,7 +127,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--force", action="store_true",
                      help="let --dump and --trace replace existing files (never the program's own inputs)")
     _kernel_options(run)
-    translate = commands.add_parser("translate", help="write a C++ kernel's vector function as ascasm assembly")
+    run.add_argument("--json", action="store_true",
+                     help="print a machine-readable report of the run instead of text (docs/cli.md)")
+
+
+def _translate_options(translate):
     translate.add_argument("file", help="the C++ kernel (.cpp, .cc, .cxx)")
     _kernel_options(translate)
     translate.add_argument("-o", "--output", default="-", metavar="FILE.s",
@@ -139,15 +139,21 @@ def build_parser() -> argparse.ArgumentParser:
     translate.add_argument("--ub-usable", type=ub_size, default=UB_USABLE_DEFAULT, metavar="SIZE",
                            help="usable UB bytes the buffers must fit in, e.g. 256K (default 248K)")
     translate.add_argument("--force", action="store_true", help="let -o replace an existing file")
-    explain = commands.add_parser("explain", help="what an instruction does, from the ISA table")
+
+
+def _explain_options(explain):
     explain.add_argument("mnemonic", nargs="?",
                          help="e.g. vsct, vld.brc, asc_and (a C-API name), Reg::Add (a Reg API function; Reg:: lists them); "
                               "none: list every instruction")
-    stats = commands.add_parser("stats", help="instruction counts, lanes, UB traffic and an estimated cycle count")
+
+
+def _stats_options(stats):
     _machine_options(stats)
     stats.add_argument("--json", action="store_true", help="print the statistics as one JSON document")
     _kernel_options(stats)
-    draw = commands.add_parser("draw", help="picture one step as SVG: lanes, masks, lane -> UB arrows")
+
+
+def _draw_options(draw):
     _machine_options(draw)
     draw.add_argument("--step", type=positive_int, required=True, metavar="N",
                       help="the step to draw (1 is the first instruction executed)")
@@ -156,16 +162,40 @@ def build_parser() -> argparse.ArgumentParser:
                       help="where to write the SVG (default -: standard output)")
     draw.add_argument("--force", action="store_true",
                       help="let -o replace an existing file (never the program's own inputs)")
-    debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
+
+
+def _debug_options(debug):
     _machine_options(debug)
     debug.add_argument("--history", type=byte_size, default=None, metavar="SIZE",
                        help="memory for reverse execution, e.g. 256M (default 64M)")
     _kernel_options(debug)
-    for command in (debug, translate, stats, draw):
-        command.set_defaults(command_parser=command)
-    run.add_argument("--json", action="store_true",
-                     help="print a machine-readable report of the run instead of text (docs/cli.md)")
-    run.set_defaults(command_parser=run)        # for usage errors found after parsing (run_command)
+
+
+# Each command: its help line and what adds its arguments, in the order `ascasm --help` lists them.
+COMMANDS = {
+    "run": ("assemble and run a program", _run_options),
+    "translate": ("write a C++ kernel's vector function as ascasm assembly", _translate_options),
+    "explain": ("what an instruction does, from the ISA table", _explain_options),
+    "stats": ("instruction counts, lanes, UB traffic and an estimated cycle count", _stats_options),
+    "draw": ("picture one step as SVG: lanes, masks, lane -> UB arrows", _draw_options),
+    "debug": ("step through a program in the debugger (docs/debugger.md)", _debug_options),
+}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `only` (a command's name), the top level and that command alone,
+    which parses that command's arguments the same way: argparse makes a help formatter for every option
+    it adds, and the other commands' options would be most of a short run's parsing time."""
+    parser = _Parser(prog="ascasm", description="Assembler and interpreter for the Ascend 950 vector-function ISA.")
+    parser.add_argument("--version", action="version", version=f"ascasm {__version__}")
+    # with one command, the usage line still names them all ({run,translate,...}, from the choices otherwise)
+    shown_commands = {} if only is None else {"metavar": "{" + ",".join(COMMANDS) + "}"}
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, **shown_commands)
+    for name, (help_text, add_options) in COMMANDS.items():
+        if only in (None, name):
+            command = commands.add_parser(name, help=help_text)
+            add_options(command)
+            command.set_defaults(command_parser=command)    # for usage errors found after parsing
     return parser
 
 
