@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         print("ascasm: error: standard output is closed", file=sys.stderr)
         return EXIT_OUTPUT
     try:
-        status = _dispatch(build_parser().parse_args(argv))
+        status = _dispatch(build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv))
         sys.stdout.flush()
         return status
     except _UsageError as usage:
@@ -664,8 +664,10 @@ def format_buffer(buf: Buffer, ub: np.ndarray, per_line: int = 16) -> str:
 def _element_text(value) -> str:
     """An element as text: integers exactly, floats as the shortest decimal that reads back to the same
     value of their type (f16 2050 prints as 2050, not numpy's 2.05e+03)."""
-    from .debug_expr import float_text
-    return str(value.item()) if value.dtype.kind in "iu" else float_text(value, value.dtype)
+    if value.dtype.kind in "iu":
+        return str(value.item())
+    from .debug_expr import float_text          # (the debugger's module: an integer run does without it)
+    return float_text(value, value.dtype)
 
 
 if __name__ == "__main__":
