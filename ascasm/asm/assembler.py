@@ -85,7 +85,16 @@ class _Form:
         return next((k for k, shape in enumerate(shapes) if shape not in self.fits[k]), len(shapes))
 
 
-_FORMS = {mnemonic: [_Form(spec) for spec in forms] for mnemonic, forms in BY_MNEMONIC.items()}
+_FORMS: dict[str, list[_Form]] = {}       # filled by _forms
+
+
+def _forms(mnemonic: str) -> list[_Form] | None:
+    """A mnemonic's rows prepared for matching, on its first use (a program uses few of the table's)."""
+    if mnemonic not in BY_MNEMONIC:
+        return None
+    if mnemonic not in _FORMS:
+        _FORMS[mnemonic] = [_Form(spec) for spec in BY_MNEMONIC[mnemonic]]
+    return _FORMS[mnemonic]
 
 
 def assemble(text: str, filename: str = "<input>", ub_usable: int = UB_USABLE_DEFAULT) -> Program:
@@ -429,7 +438,7 @@ class _Assembler:
     def instruction(self, statement: Instruction) -> Insn:
         mnemonic_token, operand_nodes = statement.mnemonic, statement.operands
         mnemonic = mnemonic_token.value.lower()
-        forms = _FORMS.get(mnemonic)
+        forms = _forms(mnemonic)
         if not forms:
             self.fail(mnemonic_token, f"unknown mnemonic '{shown(mnemonic_token.value)}'",
                       _did_you_mean(mnemonic, list(BY_MNEMONIC)))
