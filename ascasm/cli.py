@@ -6,7 +6,6 @@ limit), 4 .expect mismatch, 64 bad command-line usage, 74 an output could not be
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
@@ -234,7 +233,7 @@ def _discard_stdout():
 def _usage_error(usage: _UsageError, json_wanted: bool) -> int:
     if json_wanted:
         report = RunReport(None, exit=EXIT_USAGE, usage_error=f"{usage.parser.prog}: {usage.message}")
-        print(json.dumps(report_json(report), indent=1))
+        print_json(report_json(report))
     else:
         usage.parser.print_usage(sys.stderr)
         print(f"{usage.parser.prog}: error: {usage.message}", file=sys.stderr)
@@ -380,7 +379,7 @@ def stats_command(args) -> int:
         stop = f"stopped by {fault.kind.lower().replace('_', ' ')} at step {fault.step}"
         print(fault, file=sys.stderr)
     if args.json:
-        print(json.dumps(stats.stats_json(program, collected, stop), indent=1))
+        print_json(stats.stats_json(program, collected, stop))
     else:
         print("\n".join(stats.report_lines(program, collected, stop)))
     if interrupted:
@@ -473,7 +472,7 @@ def run_command(args) -> int:
         raise _UsageError(args.command_parser, "--json and --trace=- both want standard output; give the trace a file")
     report = execute(args)
     if args.json:
-        print(json.dumps(report_json(report), indent=1))
+        print_json(report_json(report))
     else:                                  # (--trace=-: standard output carries the trace alone)
         print_report(report, sys.stderr if args.trace == "-" else sys.stdout, sys.stderr)
     return report.exit
@@ -619,6 +618,12 @@ def print_report(report: RunReport, out, err):
                   f"{_element_text(expectation.values[i])}", file=out)
         if wrong.size > SHOWN_MISMATCHES:
             print(f"  ... and {wrong.size - SHOWN_MISMATCHES} more", file=out)
+
+
+def print_json(document):
+    """Print a --json document (json is imported here: a run without --json does without it)."""
+    import json
+    print(json.dumps(document, indent=1))
 
 
 def _loc_json(loc) -> dict:

@@ -3,7 +3,6 @@ against the ISA table and resolves its operands. The result is a Program with bo
 instruction list (for the reference executor) and the bytecode rows (for the engine)."""
 from __future__ import annotations
 
-import difflib
 import gc
 import itertools
 import math
@@ -585,6 +584,7 @@ class _Assembler:
         name, _, suffix = node.value.partition(".")
         letter = {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s", Kind.UREG: "u", Kind.QREG: "q"}[op.kind]
         names = [f"{letter}{n}" for n in range(REGISTER_FILES[letter][1])]
+        import difflib                  # (only a mistake needs it)
         close = difflib.get_close_matches(name.lower(), names, n=1, cutoff=0.6)
         return [f"did you mean '{close[0]}{'.' + suffix if suffix else ''}'?"] if close else []
 
@@ -783,6 +783,7 @@ def closest(word: str, choices, n: int = 3, cutoff: float = 0.6) -> list[str]:
     by_lower = {}
     for choice in choices:
         by_lower.setdefault(choice.lower(), choice)
+    import difflib                  # (only a mistake needs it)
     close = difflib.get_close_matches(word.lower(), list(by_lower), n=n, cutoff=cutoff)
     close.sort(key=lambda c: sorted(c) != sorted(word.lower()))
     return [by_lower[c] for c in close]
