@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cache, cached_property
 
 from . import appendix, dtypes
 from .operands import Kind, parse_operand_syntax
@@ -159,6 +160,12 @@ INACTIVE_TEXT = {
 }
 
 
+@cache
+def _operands(syntax: str, rw: tuple) -> tuple:
+    """The operands a syntax string declares; rows share syntax strings (and the frozen OperandSpecs)."""
+    return tuple(parse_operand_syntax(t.strip(), rw) for t in syntax.split(",")) if syntax else ()
+
+
 @dataclass(frozen=True)
 class InsnSpec:
     mnemonic: str                 # canonical lower-case mnemonic, mode suffix included ("vsta.pack")
@@ -176,14 +183,21 @@ class InsnSpec:
     specials: tuple = ()          # special registers the row writes: "AR", "SQZN" (state.SPR_NAMES)
     post: int | str | None = None  # post-update form: [sB] advances by X of this unit ("T": elements, 1: bytes, 32: blocks)
     operands: tuple = field(init=False)
-    issue: str = field(init=False)       # "dual", "single" or "" (not in the appendix's tables; isa/appendix.py)
-    throughput: tuple = field(init=False)  # ((types, elements per cycle), ...) from the appendix's table
 
     def __post_init__(self):
-        tokens = [t.strip() for t in self.syntax.split(",")] if self.syntax else []
-        object.__setattr__(self, "operands", tuple(parse_operand_syntax(t, self.rw) for t in tokens))
-        object.__setattr__(self, "issue", appendix.issue_width(self.mnemonic, self.form))
-        object.__setattr__(self, "throughput", appendix.throughput(capi_functions(self.ref), self.types))
+        object.__setattr__(self, "operands", _operands(self.syntax, self.rw))
+
+    # The appendix's facts are read by `explain` and `stats` only: found on first use, not for every
+    # row at import (which every `ascasm run` pays for).
+    @cached_property
+    def issue(self) -> str:
+        """"dual", "single" or "" (not in the appendix's tables; isa/appendix.py)."""
+        return appendix.issue_width(self.mnemonic, self.form)
+
+    @cached_property
+    def throughput(self) -> tuple:
+        """((types, elements per cycle), ...) from the appendix's table."""
+        return appendix.throughput(capi_functions(self.ref), self.types)
 
     @property
     def opname(self) -> str:
