@@ -119,15 +119,29 @@ cdef struct Numeric:            # how a lane's bits encode a number, from the ro
     bint is_float
     bint signed
     bint hif8                   # HiFloat8 (kernels_hif8.pxi): a float, but not of FloatFormat's kind
+    bint nibble                 # a value of a 4-bit pair type (s4x2, e2m1x2, e1m2x2): the low 4 bits
     int64_t width               # bytes
     FloatFormat f               # floats only
 
 
+cdef inline FloatFormat fp4_format(int64_t mantissa_bits) noexcept nogil:
+    """e2m1 (1 mantissa bit) or e1m2 (2): exponent bias 1, no inf or NaN (every conversion to them
+    saturates, so overflow and nan are never asked for)."""
+    cdef FloatFormat f
+    f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan, f.has_inf = mantissa_bits, 1, 0x8, 0x7, \
+        0x7, 0, False
+    return f
+
+
 cdef inline Numeric numeric_of(int32_t code) noexcept nogil:
     cdef Numeric n
-    n.is_float, n.signed, n.hif8 = True, True, False
+    n.is_float, n.signed, n.hif8, n.nibble = True, True, False, False
     if code == T_HIF8:
         n.width, n.hif8 = 1, True
+    elif code == T_E2M1X2 or code == T_E1M2X2:
+        n.width, n.nibble, n.f = 1, True, fp4_format(1 if code == T_E2M1X2 else 2)
+    elif code == T_S4X2:
+        n.width, n.nibble, n.is_float = 1, True, False
     elif code == T_F16:
         n.width, n.f = 2, float_format(<F16*>NULL)
     elif code == T_BF16:
@@ -160,13 +174,15 @@ cdef inline ExactValue number_of(uint64_t bits, const Numeric* n) noexcept nogil
     """The exact value of a lane's bits."""
     cdef ExactValue x
     cdef uint64_t magnitude
-    cdef int64_t field, m
+    cdef int64_t field, m, value_bits
     x.kind, x.exponent = FINITE, 0
     if n.hif8:
         return hif8_number(bits)
     if not n.is_float:
-        x.negative = n.signed and (bits >> (8 * n.width - 1)) & 1
-        x.magnitude = ((0 - bits) & low_bits(n.width)) if x.negative else bits
+        value_bits = 4 if n.nibble else 8 * n.width
+        x.negative = n.signed and (bits >> (value_bits - 1)) & 1
+        x.magnitude = ((0 - bits) & ((low_bits(n.width) >> 4) if n.nibble else low_bits(n.width))) \
+            if x.negative else bits
         return x
     m = n.f.mantissa_bits
     x.negative = (bits & n.f.sign_bit) != 0
@@ -204,6 +220,19 @@ cdef inline uint64_t integer_bits(const ExactValue* x, const Numeric* n, Roundin
     return ((0 - r) if x.negative else r) & low_bits(n.width)
 
 
+cdef inline uint64_t int4_bits(const ExactValue* x, RoundingMode mode, bint sat) noexcept nogil:
+    """A number into a 4-bit two's-complement value, as `integer_bits` into any integer: rounded, then
+    its low 4 bits or (sat) -8..7; NaN 0, +-inf -8 / 7."""
+    cdef Numeric s16 = numeric_of(T_S16)
+    cdef int64_t r
+    if x.kind == INFINITE:
+        return 0x8 if x.negative else 0x7
+    r = <int16_t>integer_bits(x, &s16, mode, sat)   # the low 16 bits keep the low 4; saturated, beyond -8..7
+    if sat:
+        r = -8 if r < -8 else 7 if r > 7 else r
+    return <uint64_t>r & 0xF
+
+
 cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeric* nd, RoundingMode mode,
                                   bint sat, bint keep_nan) noexcept nogil:
     """Lane bits of type ns converted to type nd (rounding_mode.md). To a float: NaN gives nd's
@@ -213,7 +242,7 @@ cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeri
     if nd.hif8:                                     # its rounding reads the source's lowest bit
         return hif8_bits(&x, bits, mode, sat)
     if not nd.is_float:
-        return integer_bits(&x, nd, mode, sat)
+        return int4_bits(&x, mode, sat) if nd.nibble else integer_bits(&x, nd, mode, sat)
     if x.kind == NOT_A_NUMBER:
         return 0 if sat and not keep_nan else nd.f.nan
     if x.kind == INFINITE:
@@ -224,9 +253,10 @@ cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeri
 
 # vcvt[.MODE] vD.T, vS.U, pM[, sat][, PART]  -- the mask governs the source lanes (read at U's width);
 # narrowing: source lane i -> destination lane ratio*i + part; widening: destination lane i <- source
-# lane ratio*i + part; every other destination lane 0. Specialised by the widths and the mode; the
-# types' encodings come from the row's type codes. An integer widening saturates always (Cast.md:
-# a negative int16 gives uint32 0).
+# lane ratio*i + part; every other destination lane 0 (a 4-bit pair type moves pairs of b16 lanes:
+# convert_nibble_pairs). Specialised by the widths and the mode; the types' encodings come from the
+# row's type codes. An integer widening saturates always (Cast.md: a negative int16 gives uint32 0), a
+# conversion to fp4 too (it has no inf or NaN).
 cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* t, vcvt_UW* u, vcvt_sub* op) noexcept nogil:
     cdef uint8_t source[VL]                         # a copy: vD may be vS
     cdef const vcvt_UW* src = <const vcvt_UW*>source
@@ -235,7 +265,7 @@ cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* 
     cdef Numeric nd = numeric_of(ins.t)
     cdef RoundingMode mode = rounding_mode(<vcvt_sub*>NULL)
     cdef bint sat = conversion_saturates(m, a.sat != 0, &ns, &nd) \
-        or (not ns.is_float and not nd.is_float and nd.width > ns.width)
+        or (not ns.is_float and not nd.is_float and nd.width > ns.width) or (nd.nibble and nd.is_float)
     cdef bint keep_nan = sat and saturation_keeps_nan(m, ins.t)
     cdef int64_t narrow = sizeof(vcvt_TW) if sizeof(vcvt_TW) < sizeof(vcvt_UW) else sizeof(vcvt_UW)
     cdef int64_t ratio = (sizeof(vcvt_TW) + sizeof(vcvt_UW) - narrow) // narrow
@@ -246,7 +276,10 @@ cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* 
         return status
     memcpy(source, vreg(m, a.vS), VL)
     memset(dst, 0, VL)
-    if sizeof(vcvt_TW) < sizeof(vcvt_UW):
+    if (sizeof(vcvt_TW) == 1 and sizeof(vcvt_UW) == 2 and nd.nibble) or \
+            (sizeof(vcvt_TW) == 2 and sizeof(vcvt_UW) == 1 and ns.nibble):
+        convert_nibble_pairs(m, a, source, <uint8_t*>dst, &ns, &nd, mode, sat, <int64_t>(<uint64_t>a.part % 4))
+    elif sizeof(vcvt_TW) < sizeof(vcvt_UW):
         for i in range(VL // sizeof(vcvt_UW)):
             if active(m, a.pM, i, sizeof(vcvt_UW)):
                 dst[ratio * i + part] = <vcvt_TW>convert_bits(src[i], &ns, &nd, mode, sat, keep_nan)
@@ -256,6 +289,28 @@ cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* 
             if active(m, a.pM, j, sizeof(vcvt_UW)):
                 dst[i] = <vcvt_TW>convert_bits(src[j], &ns, &nd, mode, sat, keep_nan)
     return STOP_RUNNING
+
+
+cdef inline void convert_nibble_pairs(Machine* m, const Args_vcvt* a, const uint8_t* source, uint8_t* dst,
+                                      const Numeric* ns, const Numeric* nd, RoundingMode mode, bint sat,
+                                      int64_t part) noexcept nogil:
+    """A vcvt with a 4-bit pair type on one side (dst zeroed already). Narrowing: b16 lanes 2p and
+    2p + 1 -> the low and high half of byte 4p + part, the pair active when lane 2p is (Reg::Cast: the
+    even mask bits count); widening: byte 4p + part, active by its own b8 mask bit -> lanes 2p and
+    2p + 1."""
+    cdef const uint16_t* wide_source = <const uint16_t*>source
+    cdef uint16_t* wide_dst = <uint16_t*>dst
+    cdef uint8_t pair
+    cdef int64_t p
+    for p in range(VL // 4):
+        if nd.nibble:
+            if active(m, a.pM, 2 * p, 2):
+                dst[4 * p + part] = <uint8_t>(convert_bits(wide_source[2 * p], ns, nd, mode, sat, False)
+                                              | convert_bits(wide_source[2 * p + 1], ns, nd, mode, sat, False) << 4)
+        elif active(m, a.pM, 4 * p + part, 1):
+            pair = source[4 * p + part]
+            wide_dst[2 * p] = <uint16_t>convert_bits(pair & 0xF, ns, nd, mode, sat, False)
+            wide_dst[2 * p + 1] = <uint16_t>convert_bits(pair >> 4, ns, nd, mode, sat, False)
 
 
 # vexpsub vD.f32, vA.U, vB.U, pM[, PART]  -- lane i = e^(vA[j] - vB[j]) with j = ratio*i + part, where source
@@ -455,7 +510,7 @@ cdef inline double largest_value(const Numeric* n) noexcept nogil:
     if n.hif8:
         return 32768.0
     if not n.is_float:
-        return <double>(low_bits(n.width) >> 1 if n.signed else low_bits(n.width))
+        return 7.0 if n.nibble else <double>(low_bits(n.width) >> 1 if n.signed else low_bits(n.width))
     x = number_of(n.f.max_finite, n)
     return ldexp(<double>x.magnitude, <int>x.exponent)
 

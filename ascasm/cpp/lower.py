@@ -1535,7 +1535,7 @@ class Lowering:
         dst, src = roles["dst"][1].ctype.etype, roles["src"][1].ctype.etype
         fields = {k: (v.value.member if isinstance(v, Const) and isinstance(v.value, EnumValue) else v)
                   for k, v in trait.items()}
-        from ..isa.table import CONVERSIONS, PARTS
+        from ..isa.table import CONVERSIONS, PARTS, width_ratio
         conversion = CONVERSIONS.get((dst, src))
         if conversion is None:
             raise error_at(c, f"Cast from {src} to {dst} has no ascasm instruction")
@@ -1552,8 +1552,7 @@ class Lowering:
         text = ""
         if str(fields.get("satMode", "")) == "SAT":
             text += ", sat"
-        ratio = max(dtypes.BY_SPELLING[dst].width, dtypes.BY_SPELLING[src].width) // \
-            min(dtypes.BY_SPELLING[dst].width, dtypes.BY_SPELLING[src].width)
+        ratio = width_ratio(dtypes.named(dst, src))
         if ratio > 1:
             layout = {"ZERO": 0, "ONE": 1, "TWO": 2, "THREE": 3}.get(str(fields.get("layoutMode", "ZERO")), 0)
             text += ", " + PARTS[ratio][layout]
