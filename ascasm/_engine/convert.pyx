@@ -115,11 +115,17 @@ cdef inline uint64_t integral_bits(uint64_t bits, const FloatFormat* f, Rounding
     return round_into(negative, rounded_shift(significand, -exponent, negative, mode), 0, MODE_RINT, False, f)
 
 
+cdef enum:
+    E8M0_NAN = 0xFF
+    E8M0_LARGEST = 0xFE             # 2^127
+
+
 cdef struct Numeric:            # how a lane's bits encode a number, from the row's type code
     bint is_float
     bint signed
     bint hif8                   # HiFloat8 (kernels_hif8.pxi): a float, but not of FloatFormat's kind
     bint nibble                 # a value of a 4-bit pair type (s4x2, e2m1x2, e1m2x2): the low 4 bits
+    bint e8m0                   # 2^(bits - 127), 0xFF NaN: a float without sign, mantissa or FloatFormat
     int64_t width               # bytes
     FloatFormat f               # floats only
 
@@ -135,9 +141,11 @@ cdef inline FloatFormat fp4_format(int64_t mantissa_bits) noexcept nogil:
 
 cdef inline Numeric numeric_of(int32_t code) noexcept nogil:
     cdef Numeric n
-    n.is_float, n.signed, n.hif8, n.nibble = True, True, False, False
+    n.is_float, n.signed, n.hif8, n.nibble, n.e8m0 = True, True, False, False, False
     if code == T_HIF8:
         n.width, n.hif8 = 1, True
+    elif code == T_E8M0:
+        n.width, n.e8m0 = 1, True
     elif code == T_E2M1X2 or code == T_E1M2X2:
         n.width, n.nibble, n.f = 1, True, fp4_format(1 if code == T_E2M1X2 else 2)
     elif code == T_S4X2:
@@ -178,6 +186,11 @@ cdef inline ExactValue number_of(uint64_t bits, const Numeric* n) noexcept nogil
     x.kind, x.exponent = FINITE, 0
     if n.hif8:
         return hif8_number(bits)
+    if n.e8m0:
+        x.negative, x.magnitude, x.exponent = False, 1, <int64_t>bits - 127
+        if bits == E8M0_NAN:
+            x.kind = NOT_A_NUMBER
+        return x
     if not n.is_float:
         value_bits = 4 if n.nibble else 8 * n.width
         x.negative = n.signed and (bits >> (value_bits - 1)) & 1
@@ -233,6 +246,20 @@ cdef inline uint64_t int4_bits(const ExactValue* x, RoundingMode mode, bint sat)
     return <uint64_t>r & 0xF
 
 
+cdef inline uint64_t e8m0_bits(const ExactValue* x) noexcept nogil:
+    """A number into e8m0: its exponent, |x| rounded down to a power of two (bf16 and e8m0 share the
+    exponent field), within 2^-127 .. 2^127; +-inf 2^127, NaN NaN (Reg::Cast)."""
+    cdef int64_t field
+    if x.kind == NOT_A_NUMBER:
+        return E8M0_NAN
+    if x.kind == INFINITE:
+        return E8M0_LARGEST
+    if x.magnitude == 0:
+        return 0
+    field = top_bit(x.magnitude) + x.exponent + 127
+    return 0 if field < 0 else E8M0_LARGEST if field > E8M0_LARGEST else <uint64_t>field
+
+
 cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeric* nd, RoundingMode mode,
                                   bint sat, bint keep_nan) noexcept nogil:
     """Lane bits of type ns converted to type nd (rounding_mode.md). To a float: NaN gives nd's
@@ -241,6 +268,8 @@ cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeri
     cdef ExactValue x = number_of(bits, ns)
     if nd.hif8:                                     # its rounding reads the source's lowest bit
         return hif8_bits(&x, bits, mode, sat)
+    if nd.e8m0:
+        return e8m0_bits(&x)
     if not nd.is_float:
         return int4_bits(&x, mode, sat) if nd.nibble else integer_bits(&x, nd, mode, sat)
     if x.kind == NOT_A_NUMBER:
@@ -509,6 +538,8 @@ cdef inline double largest_value(const Numeric* n) noexcept nogil:
     cdef ExactValue x
     if n.hif8:
         return 32768.0
+    if n.e8m0:
+        return ldexp(1.0, 127)
     if not n.is_float:
         return 7.0 if n.nibble else <double>(low_bits(n.width) >> 1 if n.signed else low_bits(n.width))
     x = number_of(n.f.max_finite, n)

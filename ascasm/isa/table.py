@@ -359,11 +359,14 @@ CONVERSIONS = {   # (destination, source) names -> facts
     ("e1m2x2", "bf16"): Conversion(_FIVE_MODES, False, _CAST + " (asc_bfloat162e1m2x2, deprecated)"),
     ("bf16", "e2m1x2"): Conversion((), False, _CAST + " (asc_e2m1x22bfloat16, deprecated)"),
     ("bf16", "e1m2x2"): Conversion((), False, _CAST + " (asc_e1m2x22bfloat16, deprecated)"),
+    # e8m0 (a power of two, or NaN) has bf16's exponent field: the conversion keeps it (no rounding mode)
+    ("e8m0", "bf16"): Conversion((), False, _CAST),
+    ("bf16", "e8m0"): Conversion((), False, _CAST),
 }
 # Pairs of 4-bit values packed in a byte: a conversion to or from one moves two b16 lanes per byte
 NIBBLE_PAIRS = ("s4x2", "e2m1x2", "e1m2x2")
-# Destinations without inf or NaN, to which every conversion saturates (Reg::Cast): no `sat` keyword
-ALWAYS_SATURATING = ("e2m1x2", "e1m2x2")
+# Destinations without inf, to which every conversion saturates (Reg::Cast): no `sat` keyword
+ALWAYS_SATURATING = ("e2m1x2", "e1m2x2", "e8m0")
 # Suffixes after the rounding-mode page's names (RINT, ROUND, FLOOR, CEIL, TRUNC, ODD); "" is the exact vcvt.
 ROUNDING_MODES = ("",) + _FIVE_MODES + ("odd",)
 _MODE_TEXT = {"": "without rounding", "rint": "to nearest, ties to even", "round": "to nearest, ties away from zero",
@@ -399,7 +402,8 @@ def _convert_summary(mode: str) -> str:
             "+-inf max/min, overflow keeps the low bits (sat: max/min)" + _PAIRS_TEXT if mode else
             "vD = vS converted from U to T where no rounding is needed: exact widenings (an integer one "
             "saturates: a negative value to an unsigned type gives 0) and integer narrowings (the low bits; "
-            "sat: max/min). PART (even|odd, part0..part3; default the first) picks the narrower side's lanes"
+            "sat: max/min); bf16 -> e8m0 keeps the exponent (|x| rounded down to a power of two; +-inf 2^127, "
+            "NaN NaN). PART (even|odd, part0..part3; default the first) picks the narrower side's lanes"
             + _PAIRS_TEXT)
 
 

@@ -54,6 +54,8 @@ def convert_lanes(values: np.ndarray, src, dst, mode: str, sat: bool, keep_nan: 
     stays NaN under sat."""
     if "hif8" in (src.name, dst.name):
         return hif8.convert_lanes(values, src, dst, mode, sat)
+    if "e8m0" in (src.name, dst.name):
+        return e8m0_lanes(values, src, dst)
     if src.kind != "float" and dst.kind != "float":
         sat = sat or dst.width > src.width
     if dst.kind != "float":
@@ -102,6 +104,24 @@ def _fp4_code(v: float, name: str, mode: str) -> int:
     step = 2.0 ** (max(math.frexp(v)[1] - 1, 0) - FP4_MANTISSA_BITS[name]) if v else 1.0
     magnitude = min(abs(float(floats.ROUNDERS[mode](np.float64(v / step)))) * step, magnitudes[-1])
     return sign | magnitudes.index(magnitude)
+
+
+E8M0_NAN, E8M0_LARGEST = 0xFF, 0xFE
+
+
+def e8m0_lanes(values: np.ndarray, src, dst) -> np.ndarray:
+    """bf16 <-> e8m0 (2^(field - 127), 0xFF NaN). To e8m0: |x| rounded down to a power of two, kept
+    within 2^-127 .. 2^127 (so 0 and the subnormals give 2^-127), +-inf 2^127, NaN NaN; from e8m0
+    exactly."""
+    if dst.name == "e8m0":
+        wide = widened(values)
+        finite = np.isfinite(wide) & (wide != 0)
+        exponent = np.frexp(np.where(finite, wide, 1.0))[1] - 1          # |x| in [2^exponent, 2^(exponent+1))
+        field = np.where(finite, np.clip(exponent + 127, 0, E8M0_LARGEST), 0)
+        field = np.where(np.isinf(wide), E8M0_LARGEST, np.where(np.isnan(wide), E8M0_NAN, field))
+        return field.astype(np.uint8).view(dst.np_dtype)
+    field = values.view(np.uint8).astype(np.int64)
+    return floats.round_to_type(np.where(field == E8M0_NAN, np.nan, np.ldexp(1.0, field - 127)), dst)
 
 
 def nibble_codes(values: np.ndarray, src, dst, mode: str, sat: bool) -> np.ndarray:
