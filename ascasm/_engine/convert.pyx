@@ -267,7 +267,7 @@ cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeri
     with sat."""
     cdef ExactValue x = number_of(bits, ns)
     if nd.hif8:                                     # its rounding reads the source's lowest bit
-        return hif8_bits(&x, bits, mode, sat)
+        return hif8_bits(&x, bits, 14 if ns.width == 4 else 2, mode, sat)
     if nd.e8m0:
         return e8m0_bits(&x)
     if not nd.is_float:
@@ -481,11 +481,13 @@ cdef inline uint64_t hif8_code(int64_t exponent, uint64_t mantissa) noexcept nog
     return 0x60 | below << 4 | <uint64_t>(size - 8) << 1 | mantissa
 
 
-cdef inline uint64_t hif8_bits(const ExactValue* x, uint64_t source_bits, RoundingMode mode, bint sat) noexcept nogil:
-    """A value rounded into hif8 (asc_half2hif8): MODE_AWAY is ties away from zero; MODE_HYBRID is
-    that where 3 mantissa bits are kept (|E| <= 3), elsewhere up iff the two bits below the last kept
-    one, as a number, reach {the source's lowest bit, 1}. Overflow and inf give inf (sat: +-2^15), NaN
-    gives NaN (sat: 0); hif8 has one zero, so a value rounding to zero gives 0x00 whatever its sign."""
+cdef inline uint64_t hif8_bits(const ExactValue* x, uint64_t source_bits, int64_t fraction_bits, RoundingMode mode,
+                               bint sat) noexcept nogil:
+    """A value rounded into hif8 (asc_half2hif8, asc_float2hif8): MODE_AWAY is ties away from zero;
+    MODE_HYBRID is that where 3 mantissa bits are kept (|E| <= 3), elsewhere up iff the fraction_bits
+    bits below the last kept one (2 from a half, 14 from a float), as a number, reach {the source's
+    lowest fraction_bits - 1 bits, 1}. Overflow and inf give inf (sat: +-2^15), NaN gives NaN (sat: 0);
+    hif8 has one zero, so a value rounding to zero gives 0x00 whatever its sign."""
     cdef uint64_t sign = HIF8_NAN if x.negative else 0
     cdef uint64_t overflow = sign | (HIF8_LARGEST if sat else HIF8_INF)
     cdef int64_t top, kept, drop, lead
@@ -509,8 +511,9 @@ cdef inline uint64_t hif8_bits(const ExactValue* x, uint64_t source_bits, Roundi
     else:
         units, rest = x.magnitude >> drop, x.magnitude & ((ONE << drop) - 1)
     if mode == MODE_HYBRID and (top > 3 or top < -3) and drop > 0:
-        threshold = ((source_bits & 1) << 1) | 1
-        up = (rest >> (drop - 2) if drop >= 2 else rest << 1) >= threshold
+        threshold = ((source_bits & ((ONE << (fraction_bits - 1)) - 1)) << 1) | 1
+        up = (rest >> (drop - fraction_bits) if drop >= fraction_bits else rest << (fraction_bits - drop)) \
+            >= threshold
     else:
         up = drop > 0 and rest >= (ONE << (drop - 1))
     units += up

@@ -524,7 +524,7 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 795
+    KERNEL_COUNT = 797
 
 # the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block
 cdef KernelFn KERNELS[KERNEL_COUNT]
@@ -533,6 +533,6 @@ fill_arith(&KERNELS[1])
 fill_compare(&KERNELS[235])
 fill_control(&KERNELS[371])
 fill_convert(&KERNELS[456])
-fill_memory(&KERNELS[521])
-fill_rearrange(&KERNELS[608])
-fill_streams(&KERNELS[737])
+fill_memory(&KERNELS[523])
+fill_rearrange(&KERNELS[610])
+fill_streams(&KERNELS[739])

@@ -347,6 +347,8 @@ CONVERSIONS = {   # (destination, source) names -> facts
     # hifloat8 (docs/semantics.md "HiFloat8"): ties away (_rna) or hybrid (_rh) rounding, and back exactly
     ("hif8", "f16"): Conversion(("round", "hybrid"), True, "asc_half2hif8"),
     ("f16", "hif8"): Conversion((), False, "asc_hif82half"),
+    ("hif8", "f32"): Conversion(("round", "hybrid"), True, _CAST + " (asc_float2hif8, deprecated)"),
+    ("f32", "hif8"): Conversion((), False, _CAST + " (asc_hif82float, deprecated)"),
     # 4-bit pairs (a byte holds two values; docs/semantics.md "4-bit pairs"): two b16 lanes <-> one byte,
     # part0..part3 picking the byte of each 4-byte group. Their C-API pages are deprecated.
     ("s4x2", "f16"): Conversion(_FIVE_MODES, True, "Reg::Cast table 6 (asc_half2int4x2, deprecated)"),
@@ -1069,14 +1071,15 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
                _convert_summary(mode), _convert_sources(mode), types=_conversion_pairs(mode),
                sub=mode or "exact", mask=_CONVERT_MASK)
       for mode in ROUNDING_MODES),
-    # hifloat8's HYBRID rounding mode (asc_half2hif8's _rh; its _rna forms are vcvt.round, and
-    # asc_hif82half is the exact vcvt)
+    # hifloat8's HYBRID rounding mode (asc_half2hif8's and asc_float2hif8's _rh; their _rna forms are
+    # vcvt.round, and asc_hif82half / asc_hif82float the exact vcvt)
     InsnSpec("vcvt.hybrid", "", _CONVERT_SYNTAX, "vcvt",
-             "vD = vS converted from f16 to hif8, rounded by the HYBRID rule: ties away from zero where hif8 keeps 3 "
-             "mantissa bits (|E| <= 3), elsewhere up iff the two bits below the last kept one reach {vS's lowest "
-             "bit, 1}; overflow and +-inf give +-inf (sat: +-2^15), NaN gives NaN 0x80 (sat: 0), a result of 0 is "
-             "0x00. PART (even|odd) picks the destination lanes",
-             _convert_sources("hybrid") + "; Reg::Cast (half to hifloat8_t pseudo-code)",
+             "vD = vS converted from U (f16, f32) to hif8, rounded by the HYBRID rule: ties away from zero where "
+             "hif8 keeps 3 mantissa bits (|E| <= 3), elsewhere up iff the k bits below the last kept one reach "
+             "{vS's lowest k - 1 bits, 1} (k = 2 from f16, 14 from f32); overflow and +-inf give +-inf (sat: "
+             "+-2^15), NaN gives NaN 0x80 (sat: 0), a result of 0 is 0x00. PART (even|odd from f16, part0..part3 "
+             "from f32) picks the destination lanes",
+             _convert_sources("hybrid") + "; Reg::Cast (the half and float to hifloat8_t pseudo-code)",
              types=_conversion_pairs("hybrid"), sub="hybrid", mask=_CONVERT_MASK),
     *(InsnSpec("vtrc." + mode, "", "vD.T, vS.T, pM", "vtrc",
                f"active lanes: vD = vS rounded to an integral value of T {_MODE_TEXT[mode]} (NaN -> canonical NaN, "
