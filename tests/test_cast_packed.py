@@ -317,3 +317,45 @@ def test_cpp_cast_traits_become_the_options(tmp_path):
     text = translate(path).text()
     assert "vcvt.floor" in text and ".s4x2" in text and ", sat, part2" in text
     assert ", part1" in text and ".e2m1x2" in text and ", part3" in text
+
+
+def test_cpp_int4_quantisation_stores_the_values_in_order(tmp_path, engine):
+    """The way public quantisation kernels write int4: float -> int16 -> half (at the even b16 lanes),
+    Pack to the low half of the register, the ZERO-layout Cast to int4x2 (pairs to bytes 0, 4, 8, ...),
+    then StoreAlign DIST_PACK4_B32, which stores the low byte of each 32-bit lane: 64 values in order,
+    two per byte, the first in the low 4 bits."""
+    pytest.importorskip("clang.cindex")
+    import cpp_run
+    from ascasm.cpp.translate import translate
+    path = tmp_path / "q.cpp"
+    path.write_text(textwrap.dedent("""
+        #include "kernel_operator.h"
+        using namespace AscendC;
+        constexpr Reg::CastTrait toI16 = {Reg::RegLayout::ZERO, Reg::SatMode::SAT, Reg::MaskMergeMode::ZEROING,
+                                          RoundMode::CAST_RINT};
+        constexpr Reg::CastTrait toF16 = {Reg::RegLayout::UNKNOWN, Reg::SatMode::UNKNOWN,
+                                          Reg::MaskMergeMode::ZEROING, RoundMode::CAST_RINT};
+        constexpr Reg::CastTrait toI4 = {Reg::RegLayout::ZERO, Reg::SatMode::SAT, Reg::MaskMergeMode::ZEROING,
+                                         RoundMode::CAST_RINT};
+        __simd_vf__ inline void QuantInt4(__ubuf__ uint8_t* dst, __ubuf__ float* src)
+        {
+            Reg::RegTensor<float> x;
+            Reg::RegTensor<int16_t> narrow;
+            Reg::RegTensor<half> h;
+            Reg::RegTensor<uint16_t> packed;
+            Reg::RegTensor<uint8_t> q;
+            Reg::MaskReg all = Reg::CreateMask<float>();
+            Reg::MaskReg firstHalf = Reg::CreateMask<float, Reg::MaskPattern::H>();
+            Reg::LoadAlign(x, src);
+            Reg::Cast<int16_t, float, toI16>(narrow, x, all);
+            Reg::Cast<half, int16_t, toF16>(h, narrow, all);
+            Reg::Pack(packed, (Reg::RegTensor<uint32_t>&)h);
+            Reg::Cast<int4x2_t, half, toI4>((Reg::RegTensor<int4x2_t>&)q, (Reg::RegTensor<half>&)packed, all);
+            Reg::StoreAlign<uint8_t, Reg::StoreDist::DIST_PACK4_B32>(dst, q, firstHalf);
+        }
+    """))
+    x = ((np.arange(64) - 32) * 0.37).astype(np.float32)
+    result = cpp_run.run(translate(path), engine, dst=np.zeros(64, np.uint8), src=x)
+    codes = np.clip(np.rint(x), -8, 7).astype(np.int64) & 0xF
+    assert result["dst"][:32].tolist() == (codes[0::2] | codes[1::2] << 4).tolist()
+    assert not result["dst"][32:].any()

@@ -857,6 +857,8 @@ class Lowering:
             return Const(self.const_number(value), target)
         if target.is_scalar:
             return self.convert(value, target)
+        if target.kind == "vec" and isinstance(value, RV) and value.ctype.kind == "vec":
+            return RV(value.reg, target)        # (RegTensor<U>&)x: the same register, its lanes read as U
         return value
 
     def x_cxx_unary_expr(self, c):
