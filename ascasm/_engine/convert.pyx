@@ -284,7 +284,7 @@ cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeri
 # narrowing: source lane i -> destination lane ratio*i + part; widening: destination lane i <- source
 # lane ratio*i + part; every other destination lane 0 (a 4-bit pair type moves pairs of b16 lanes:
 # convert_nibble_pairs). Specialised by the widths and the mode; the types' encodings come from the
-# row's type codes. An integer widening saturates always (Cast.md: a negative int16 gives uint32 0), a
+# row's type codes. An integer widening saturates always (Reg::Cast: a negative int16 gives uint32 0), a
 # conversion to fp4 too (it has no inf or NaN).
 cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* t, vcvt_UW* u, vcvt_sub* op) noexcept nogil:
     cdef uint8_t source[VL]                         # a copy: vD may be vS

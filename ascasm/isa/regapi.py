@@ -68,7 +68,7 @@ STORE_INTLV = ("DIST_INTLV_B8", "DIST_INTLV_B16", "DIST_INTLV_B32")
 _STORE_UNMASKED = (".1st",)             # vsta.1st takes no mask operand
 COMPARE_MODES = {"EQ": "eq", "NE": "ne", "LT": "lt", "LE": "le", "GT": "gt", "GE": "ge"}
 REDUCE_TYPES = {"SUM": "vredsum", "MAX": "vredmax", "MIN": "vredmin"}
-# Cast's trait.roundMode (RoundMode) -> the vcvt/vtrc suffix; Cast.md's table 7 spells CAST_HYBRID "HYBRID"
+# Cast's trait.roundMode (RoundMode) -> the vcvt/vtrc suffix; Reg::Cast's table 7 spells CAST_HYBRID "HYBRID"
 ROUND_MODES = {"CAST_RINT": "rint", "CAST_ROUND": "round", "CAST_FLOOR": "floor", "CAST_CEIL": "ceil",
                "CAST_TRUNC": "trunc", "CAST_ODD": "odd", "CAST_HYBRID": "hybrid", "HYBRID": "hybrid",
                "CAST_NONE": "", "UNKNOWN": ""}
