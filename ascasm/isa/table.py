@@ -380,8 +380,9 @@ _TRUNCATION_PAGE = {"rint": "rint", "round": "round", "floor": "floor", "ceil": 
 # Layout keywords: which half or quarter of the narrower side's lanes (RegLayout ZERO..THREE).
 PARTS = {2: ("even", "odd"), 4: ("part0", "part1", "part2", "part3")}
 _CONVERT_SYNTAX = "vD.T, vS.U, pM, [SAT], [PART]"   # one syntax per family: the exact rows reject sat
-_CONVERT_MASK = MaskUse("pM", "U", "zero", "the mask governs the source lanes; every destination lane not "
-                        "written from an active source lane is 0")
+_CONVERT_MASK = MaskUse("pM", "U", "zero", "the mask governs the source lanes (to a 4-bit pair type, lane 2p's "
+                        "bit governs the pair 2p, 2p + 1); every destination lane not written from an active "
+                        "source lane is 0")
 
 
 def _conversion_pairs(mode: str) -> tuple:
