@@ -359,3 +359,18 @@ def test_cpp_int4_quantisation_stores_the_values_in_order(tmp_path, engine):
     codes = np.clip(np.rint(x), -8, 7).astype(np.int64) & 0xF
     assert result["dst"][:32].tolist() == (codes[0::2] | codes[1::2] << 4).tolist()
     assert not result["dst"][32:].any()
+
+
+def test_the_debugger_prints_both_values_of_a_pair():
+    from test_debugger import session
+    program = assemble(textwrap.dedent("""
+        .ub a u8[256] = i
+            mask p0.b8, ALL
+            vld v0.u8, [a]
+            halt
+    """))
+    text = session(program, "n\nn\np v0.s4x2[0x8f]\np v0.e2m1x2[0x21]\np v0.e1m2x2[0:2]\np/x v0.s4x2[0x8f]\nquit\n")
+    assert "v0.s4x2[143] = -1|-8 (0x8f)" in text          # 1111 = -1, 1000 = -8
+    assert "v0.e2m1x2[33] = 0.5|1 (0x21)" in text         # codes 1 and 2
+    assert "[0]    0|0 0.25|0" in text                 # cells right-aligned to the widest
+    assert "v0.s4x2[143] = 0x8f" in text
