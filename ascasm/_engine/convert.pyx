@@ -194,8 +194,7 @@ cdef inline ExactValue number_of(uint64_t bits, const Numeric* n) noexcept nogil
     if not n.is_float:
         value_bits = 4 if n.nibble else 8 * n.width
         x.negative = n.signed and (bits >> (value_bits - 1)) & 1
-        x.magnitude = ((0 - bits) & ((low_bits(n.width) >> 4) if n.nibble else low_bits(n.width))) \
-            if x.negative else bits
+        x.magnitude = ((0 - bits) & (0xF if n.nibble else low_bits(n.width))) if x.negative else bits
         return x
     m = n.f.mantissa_bits
     x.negative = (bits & n.f.sign_bit) != 0
