@@ -374,3 +374,36 @@ def test_the_debugger_prints_both_values_of_a_pair():
     assert "v0.e2m1x2[33] = 0.5|1 (0x21)" in text         # codes 1 and 2
     assert "[0]    0|0 0.25|0" in text                 # cells right-aligned to the widest
     assert "v0.s4x2[143] = 0x8f" in text
+
+
+def test_cpp_int4_dequantisation_reads_the_bytes_in_order(tmp_path, engine):
+    """The way the vendor's antiquant code reads int4: bytes loaded, UnPack u8 -> u16 -> u32 (byte k to
+    byte 4k), then the ZERO-layout Cast to half reads byte 4p as lanes 2p, 2p + 1: the values in order.
+    Its trait says SatMode::SAT, which the page does not list for this pair: nothing can overflow, so
+    the front end drops it."""
+    pytest.importorskip("clang.cindex")
+    import cpp_run
+    from ascasm.cpp.translate import translate
+    path = tmp_path / "d.cpp"
+    path.write_text(textwrap.dedent("""
+        #include "kernel_operator.h"
+        using namespace AscendC;
+        constexpr Reg::CastTrait fromI4 = {Reg::RegLayout::ZERO, Reg::SatMode::SAT, Reg::MaskMergeMode::ZEROING,
+                                           RoundMode::CAST_NONE};
+        __simd_vf__ inline void DequantInt4(__ubuf__ half* dst, __ubuf__ uint8_t* src)
+        {
+            Reg::RegTensor<uint8_t> bytes;
+            Reg::RegTensor<half> h;
+            Reg::MaskReg pairs = Reg::CreateMask<uint32_t>();
+            Reg::MaskReg all = Reg::CreateMask<half>();
+            Reg::LoadAlign(bytes, src);
+            Reg::UnPack<uint16_t, uint8_t>((Reg::RegTensor<uint16_t>&)bytes, (Reg::RegTensor<uint8_t>&)bytes);
+            Reg::UnPack<uint32_t, uint16_t>((Reg::RegTensor<uint32_t>&)bytes, (Reg::RegTensor<uint16_t>&)bytes);
+            Reg::Cast<half, int4x2_t, fromI4>(h, (Reg::RegTensor<int4x2_t>&)bytes, pairs);
+            Reg::StoreAlign(dst, h, all);
+        }
+    """))
+    packed_bytes = np.random.default_rng(4).integers(0, 256, 256, dtype=np.uint8)
+    result = cpp_run.run(translate(path), engine, dst=np.zeros(128, np.float16), src=packed_bytes)
+    values = int4_value(np.stack((packed_bytes[:64] & 0xF, packed_bytes[:64] >> 4), axis=1).reshape(-1))
+    assert result["dst"].tolist() == values.astype(np.float16).tolist()

@@ -1552,7 +1552,9 @@ class Lowering:
                 raise error_at(c, f"Cast from {src} to {dst} has no round mode {fields.get('roundMode')}")
             return "." + mode
         text = ""
-        if str(fields.get("satMode", "")) == "SAT":
+        # SAT where the page lists no saturation (a conversion that cannot overflow, or that always
+        # saturates) changes nothing: the vendor's own library passes it there
+        if str(fields.get("satMode", "")) == "SAT" and conversion.sat:
             text += ", sat"
         ratio = width_ratio(dtypes.named(dst, src))
         if ratio > 1:
