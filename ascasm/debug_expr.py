@@ -806,11 +806,22 @@ def format_bits(x, fmt: str) -> str:
     return float_text(as_float, _FLOAT_OF_WIDTH[width])
 
 
+PAIR_TYPES = ("s4x2", "e2m1x2", "e1m2x2")       # two 4-bit values a byte, shown as both
+
+
+def pair_text(byte: int, etype) -> str:
+    """A byte of a 4-bit pair type as its two values, low half first: `1|-2` (s4x2), `0.5|6` (fp4)."""
+    from .ref.conversion import nibble_values
+    return "|".join(f"{v:g}" for v in nibble_values(np.array([byte & 0xF, byte >> 4]), etype).tolist())
+
+
 def cell_text(x, etype, kind: str = "value", fmt: str = "") -> str:
     if kind in ("bool", "mask") or isinstance(x, (bool, np.bool_)):
         return "1" if x else "0"
     if fmt:
         return format_bits(x, fmt)
+    if etype is not None and etype.name in PAIR_TYPES:
+        return pair_text(int(x), etype)
     if etype is not None and etype.kind == "float":
         return float_text(x, etype.np_dtype)
     if isinstance(x, (float, np.floating)):
@@ -829,7 +840,7 @@ def _single_line(value: Value, fmt: str = "") -> str:
         bits = int(np.asarray(x).astype(etype.np_dtype).view(etype.bits))
         if etype.kind == "float":
             text += f" (bits {bits:#0{2 + 2 * etype.width}x})"
-        elif not 0 <= int(x) <= 9:
+        elif etype.name in PAIR_TYPES or not 0 <= int(x) <= 9:
             text += f" ({bits:#x})"
     if value.active is not None and not value.active:
         text += " (inactive)"

@@ -420,3 +420,78 @@ def test_options_in_either_order():
     for options in ("odd, sat", "sat, odd", "SAT, Odd"):
         program = assemble(f"    mask p0.b32, ALL\n    vcvt.ceil v0.f16, v1.f32, p0, {options}\n")
         assert [o for o in program.insns[1].operands[-2:]] == ["sat", "odd"]
+
+
+# Reg::Cast tables 6-9 (and table 3's pairs), typed in: (source, destination, the roundMode values, whether SatMode::SAT is
+# listed, how many RegLayout values: 0 for UNKNOWN). Every pair ascasm converts is one of these rows, with
+# the same modes and options (the MaskMergeMode is ZEROING in every row).
+CAST_TABLES = [
+    ("half", "float", "", False, 2),     # table 3 lists it, tables 6-9 have no row: asc_half2float's options
+    ("half", "int4x2_t", "rint round floor ceil trunc", True, 4),
+    ("half", "int8_t", "rint round floor ceil trunc", True, 2),
+    ("half", "uint8_t", "rint round floor ceil trunc", True, 2),
+    ("half", "int16_t", "rint round floor ceil trunc", True, 0),
+    ("half", "int32_t", "rint round floor ceil trunc", False, 2),
+    ("bfloat16_t", "int32_t", "rint round floor ceil trunc", True, 2),
+    ("float", "int16_t", "rint round floor ceil trunc", True, 2),
+    ("float", "int32_t", "rint round floor ceil trunc", True, 0),
+    ("float", "int64_t", "rint round floor ceil trunc", True, 2),
+    ("hifloat8_t", "half", "", False, 2),
+    ("hifloat8_t", "float", "", False, 4),
+    ("fp8_e4m3fn_t", "float", "", False, 4),
+    ("fp8_e5m2_t", "float", "", False, 4),
+    ("fp8_e8m0_t", "bfloat16_t", "", False, 2),
+    ("fp4x2_e2m1_t", "bfloat16_t", "", False, 4),
+    ("fp4x2_e1m2_t", "bfloat16_t", "", False, 4),
+    ("half", "hifloat8_t", "round hybrid", True, 2),
+    ("half", "bfloat16_t", "rint round floor ceil trunc", False, 0),
+    ("bfloat16_t", "half", "rint round floor ceil trunc", True, 0),
+    ("bfloat16_t", "fp4x2_e2m1_t", "rint round floor ceil trunc", False, 4),
+    ("bfloat16_t", "fp4x2_e1m2_t", "rint round floor ceil trunc", False, 4),
+    ("bfloat16_t", "fp8_e8m0_t", "", False, 2),
+    ("bfloat16_t", "float", "", False, 2),
+    ("float", "hifloat8_t", "round hybrid", True, 4),
+    ("float", "fp8_e4m3fn_t", "rint", True, 4),
+    ("float", "fp8_e5m2_t", "rint", True, 4),
+    ("float", "half", "odd rint round floor ceil trunc", True, 2),
+    ("float", "bfloat16_t", "rint round floor ceil trunc", True, 2),
+    ("int4x2_t", "half", "", False, 4),
+    ("int4x2_t", "bfloat16_t", "", False, 4),
+    ("int8_t", "half", "", False, 2),
+    ("uint8_t", "half", "", False, 2),
+    ("int16_t", "half", "rint round floor ceil trunc", False, 0),
+    ("int16_t", "float", "", False, 2),
+    ("int32_t", "float", "rint round floor ceil trunc", False, 0),
+    ("int64_t", "float", "rint round floor ceil trunc", False, 2),
+    ("int4x2_t", "int16_t", "", False, 4),
+    ("int8_t", "int16_t", "", False, 2),
+    ("int8_t", "int32_t", "", False, 4),
+    ("uint8_t", "uint16_t", "", False, 2),
+    ("uint8_t", "uint32_t", "", False, 4),
+    ("int16_t", "int4x2_t", "", True, 4),
+    ("int16_t", "uint8_t", "", True, 2),
+    ("int16_t", "int32_t", "", False, 2),
+    ("int16_t", "uint32_t", "", False, 2),
+    ("uint16_t", "uint8_t", "", True, 2),
+    ("uint16_t", "uint32_t", "", False, 2),
+    ("int32_t", "uint8_t", "", True, 4),
+    ("int32_t", "int16_t", "", True, 2),
+    ("int32_t", "uint16_t", "", True, 2),
+    ("int32_t", "int64_t", "", False, 2),
+    ("uint32_t", "uint8_t", "", True, 4),
+    ("uint32_t", "int16_t", "", True, 2),
+    ("uint32_t", "uint16_t", "", True, 2),
+    ("int64_t", "int32_t", "", True, 2),
+]
+
+
+def test_the_conversions_are_reg_cast_tables_6_to_9():
+    from ascasm.cpp.cpptypes import SCALAR_NAMES
+    from ascasm.isa.table import CONVERSIONS, PARTS, width_ratio
+    page = {(SCALAR_NAMES[dst], SCALAR_NAMES[src]): (tuple(modes.split()), sat, layouts)
+            for src, dst, modes, sat, layouts in CAST_TABLES}
+    assert set(CONVERSIONS) == set(page)
+    for pair, (modes, sat, layouts) in page.items():
+        facts = CONVERSIONS[pair]
+        assert (set(facts.modes), facts.sat) == (set(modes), sat), pair
+        assert len(PARTS.get(width_ratio(dtypes.named(*pair)), ())) == layouts, pair

@@ -1,5 +1,5 @@
-"""HiFloat8 conversions (c-api-reg/data_type_convert/asc_half2hif8.md, asc_hif82half.md; reg-api Cast.md's
-half -> hifloat8 pseudo-code), proven on both executors against HifModel below, written here from the
+"""HiFloat8 conversions (c-api-reg/data_type_convert/asc_half2hif8.md, asc_hif82half.md, the deprecated
+asc_float2hif8 and asc_hif82float; reg-api Cast.md's half and float -> hifloat8 pseudo-code), proven on both executors against HifModel below, written here from the
 format's definition (Luo et al., "Ascend HiFloat8 Format for Deep Learning", arXiv 2409.16626: sign, a
 prefix-coded dot field giving the exponent's width, a sign-magnitude exponent with an implicit leading
 magnitude bit, the mantissa; a denormal mode 2^(m-23); one zero 0x00, NaN 0x80, +-inf 0x6F/0xEF):
@@ -7,6 +7,8 @@ magnitude bit, the mantissa; a denormal mode 2^(m-23); one zero 0x00, NaN 0x80, 
 - hif8 -> half for all 256 patterns, from either half of the source register;
 - half -> hif8 for all 65,536 half patterns, in both modes the page lists (_rna: ties away, vcvt.round;
   _rh: HYBRID, vcvt.hybrid), without and with saturation;
+- float -> hif8 on every half value widened, every neighbour pair's edges and a random sample, in both
+  modes and settings, and hif8 -> float for all 256 patterns from each quarter;
 - values worked by hand from the rules, typed in; layouts, the mask, and the options the page lists.
 """
 from __future__ import annotations
@@ -61,7 +63,11 @@ class HifModel:
         self.codes = np.array([b for _, b in finite] + [POS_INF])
 
     def convert(self, half_bits: int, mode: str, sat: bool) -> int:
-        x = float(np.uint16(half_bits).view(np.float16))
+        return self.convert_value(float(np.uint16(half_bits).view(np.float16)), half_bits & 1, 2, mode, sat)
+
+    def convert_value(self, x: float, low: int, bits: int, mode: str, sat: bool) -> int:
+        """x converted; the hybrid rule goes up iff floor(2^bits r) >= 2 low + 1, low being the source's
+        lowest bits - 1 bits (bits = 2 from a half, 14 from a float)."""
         sign = 0x80 if np.signbit(x) else 0
         if np.isnan(x):
             return 0 if sat else NAN
@@ -76,7 +82,7 @@ class HifModel:
         if mode == "round" or 2.0 ** -3 <= a < 2.0 ** 4:
             up = r >= 0.5
         else:
-            up = np.floor(4 * r) >= 2 * (half_bits & 1) + 1
+            up = np.floor(2.0 ** bits * r) >= 2 * low + 1
         code = int(self.codes[k + 1 if up else k])
         if code == 0:
             return 0                          # one zero, whatever the sign
@@ -258,3 +264,92 @@ def test_quant_hif8_program_expectation_is_the_model():
     x = ((np.arange(128) - 64) * 700.5).astype(np.float16)
     want = [hif8_value(MODEL.convert(int(b), "hybrid", True)) for b in x.view(np.uint16)]
     assert list(got) == want and max(want) == 32768.0 and min(want) == -32768.0
+
+
+# --- float <-> hif8 (Reg::Cast table 7; asc_float2hif8 / asc_hif82float, deprecated): part0..part3 ---
+
+F32 = T["f32"]
+
+
+def float_words() -> np.ndarray:
+    """f32 patterns: every half value widened, each pair of neighbouring hif8 values' midpoint and the
+    floats either side of it and of each quarter point, the specials, and 65,536 random patterns."""
+    with np.errstate(invalid="ignore"):
+        halves = HALVES.view(np.float16).astype(np.float32).view(np.uint32)
+    values = MODEL.values[:-1]
+    points = np.concatenate([values[:-1] + (values[1:] - values[:-1]) * q for q in (0.25, 0.5, 0.75)])
+    points = np.concatenate([points, values, [2.0 ** -23, 1.5 * 2.0 ** -23, 2.0 ** -24, 40960.0, 2.0 ** 20]])
+    near = points.astype(np.float32).view(np.uint32)
+    near = np.concatenate([near - 1, near, near + 1])
+    specials = np.array([0x7F800000, 0x7FC00000, 0x7F800001, 0x00000001, 0x007FFFFF, 0x7F7FFFFF], np.uint32)
+    random = np.random.default_rng(21).integers(0, 1 << 32, 65536, dtype=np.uint64).astype(np.uint32)
+    return np.concatenate([halves, near, near | 0x80000000, specials, specials | 0x80000000, random])
+
+
+FLOATS = float_words()
+
+
+def float_model(word: int, mode: str, sat: bool) -> int:
+    x = float(np.uint32(word).view(np.float32))
+    return MODEL.convert_value(x, word & 0x1FFF, 14, mode, sat)
+
+
+@pytest.mark.parametrize("mode", ("round", "hybrid"))
+@pytest.mark.parametrize("sat", (False, True), ids=("nosat", "sat"))
+def test_float_patterns_to_hif8(engine, mode, sat):
+    words = FLOATS if engine == "cy" else FLOATS[::5]
+    got = convert(engine, mode, HIF8, F32, words, (", sat" if sat else "") + ", part2", part=2)
+    want = np.array([float_model(int(w), mode, sat) for w in words], np.uint8)
+    bad = np.flatnonzero(got != want)
+    assert not bad.size, f"{bad.size} wrong, first: {words[bad[0]]:#x} -> {got[bad[0]]:#x}, want {want[bad[0]]:#x}"
+
+
+# Worked by hand (f32 bits, vcvt.round, vcvt.hybrid): at E = 4 the neighbours 16 and 20 are a step of 4
+# apart; the hybrid rule reads the 14 bits below the step (floor(2^14 r)) against {the float's low 13
+# bits, 1}. 16.0 itself stays 16: Cast.md's pseudo-code, read literally (threshold = the low 14 bits,
+# 0 here, and `frac >= thr`), would round every exact value up.
+FLOAT_WORKED = [
+    (0x41800000, 0x40, 0x40),    # 16.0 exactly
+    (0x41880000, 0x40, 0x41),    # 17.0: r = 0.25 -> 16; hybrid: 4096 >= 1 -> 20
+    (0x41900000, 0x41, 0x41),    # 18.0: the tie -> 20; hybrid: 8192 >= 1
+    (0x41901FFF, 0x41, 0x40),    # 18 + 8191 * 2^-19: r just over 0.5 -> 20; hybrid: 8255 < 16383 -> 16
+    (0x41801FFF, 0x40, 0x40),    # 16 + 8191 * 2^-19: 63 < 16383 -> 16
+    (0x3F880000, 0x09, 0x09),    # 1.0625: the tie of 1 and 1.125 -> away (3 mantissa bits: ties away)
+    (0x47200000, 0x6F, 0x6F),    # 40960 = 1.25 * 2^15: inf's place -> inf
+    (0x34000000, 0x01, 0x01),    # 2^-23: the tie of 0 and 2^-22 -> 2^-22
+    (0x33800000, 0x00, 0x00),    # 2^-24 -> 0
+    (0x7FC00000, 0x80, 0x80),    # NaN
+    (0xFF800000, 0xEF, 0xEF),    # -inf
+]
+
+
+@pytest.mark.parametrize("word, rounded, hybrid", FLOAT_WORKED, ids=lambda v: f"{v:#010x}")
+def test_float_worked_values(engine, word, rounded, hybrid):
+    words = np.array([word], np.uint32)
+    assert convert(engine, "round", HIF8, F32, words)[0] == rounded
+    assert convert(engine, "hybrid", HIF8, F32, words)[0] == hybrid
+
+
+@pytest.mark.parametrize("part", range(4))
+def test_every_hif8_pattern_to_float(engine, part):
+    words = np.arange(256, dtype=np.uint8)
+    got = convert(engine, "", F32, HIF8, words, f", part{part}", part=part)
+    want = np.array([hif8_value(b) for b in range(256)]).astype(np.float32).view(np.uint32)
+    want = np.where(np.isnan(want.view(np.float32)), 0x7FFFFFFF, want)      # the hardware NaN
+    np.testing.assert_array_equal(got, want)
+
+
+def test_float_to_hif8_layout_and_mask(engine):
+    # float lane i -> byte 4i + part; the mask read at f32's width (VL2: lanes 0 and 1)
+    machine = run_source("""
+        .ub a f32[64] = [1.0, 20.0, -0.5]
+        .ub out u8[256] = 7
+            mask p0.b32, VL2
+            mask p1.b8, ALL
+            vld v1.f32, [a]
+            vcvt.hybrid v2.hif8, v1.f32, p0, part3, sat
+            vsta [out], v2.u8, p1
+            halt
+    """, engine)
+    out = machine.program.buffers["out"].view(machine.state.ub)
+    assert list(out[:8]) == [0, 0, 0, 0x08, 0, 0, 0, 0x41] and not out[8:].any()

@@ -115,19 +115,41 @@ cdef inline uint64_t integral_bits(uint64_t bits, const FloatFormat* f, Rounding
     return round_into(negative, rounded_shift(significand, -exponent, negative, mode), 0, MODE_RINT, False, f)
 
 
+cdef enum:
+    E8M0_NAN = 0xFF
+    E8M0_LARGEST = 0xFE             # 2^127
+
+
 cdef struct Numeric:            # how a lane's bits encode a number, from the row's type code
     bint is_float
     bint signed
     bint hif8                   # HiFloat8 (kernels_hif8.pxi): a float, but not of FloatFormat's kind
+    bint nibble                 # a value of a 4-bit pair type (s4x2, e2m1x2, e1m2x2): the low 4 bits
+    bint e8m0                   # 2^(bits - 127), 0xFF NaN: a float without sign, mantissa or FloatFormat
     int64_t width               # bytes
     FloatFormat f               # floats only
 
 
+cdef inline FloatFormat fp4_format(int64_t mantissa_bits) noexcept nogil:
+    """e2m1 (1 mantissa bit) or e1m2 (2): exponent bias 1, no inf or NaN (every conversion to them
+    saturates, so overflow and nan are never asked for)."""
+    cdef FloatFormat f
+    f.mantissa_bits, f.bias, f.sign_bit, f.max_finite, f.overflow, f.nan, f.has_inf = mantissa_bits, 1, 0x8, 0x7, \
+        0x7, 0, False
+    return f
+
+
 cdef inline Numeric numeric_of(int32_t code) noexcept nogil:
     cdef Numeric n
-    n.is_float, n.signed, n.hif8 = True, True, False
+    n.is_float, n.signed, n.hif8, n.nibble, n.e8m0 = True, True, False, False, False
     if code == T_HIF8:
         n.width, n.hif8 = 1, True
+    elif code == T_E8M0:
+        n.width, n.e8m0 = 1, True
+    elif code == T_E2M1X2 or code == T_E1M2X2:
+        n.width, n.nibble, n.f = 1, True, fp4_format(1 if code == T_E2M1X2 else 2)
+    elif code == T_S4X2:
+        n.width, n.nibble, n.is_float = 1, True, False
     elif code == T_F16:
         n.width, n.f = 2, float_format(<F16*>NULL)
     elif code == T_BF16:
@@ -160,13 +182,19 @@ cdef inline ExactValue number_of(uint64_t bits, const Numeric* n) noexcept nogil
     """The exact value of a lane's bits."""
     cdef ExactValue x
     cdef uint64_t magnitude
-    cdef int64_t field, m
+    cdef int64_t field, m, value_bits
     x.kind, x.exponent = FINITE, 0
     if n.hif8:
         return hif8_number(bits)
+    if n.e8m0:
+        x.negative, x.magnitude, x.exponent = False, 1, <int64_t>bits - 127
+        if bits == E8M0_NAN:
+            x.kind = NOT_A_NUMBER
+        return x
     if not n.is_float:
-        x.negative = n.signed and (bits >> (8 * n.width - 1)) & 1
-        x.magnitude = ((0 - bits) & low_bits(n.width)) if x.negative else bits
+        value_bits = 4 if n.nibble else 8 * n.width
+        x.negative = n.signed and (bits >> (value_bits - 1)) & 1
+        x.magnitude = ((0 - bits) & (0xF if n.nibble else low_bits(n.width))) if x.negative else bits
         return x
     m = n.f.mantissa_bits
     x.negative = (bits & n.f.sign_bit) != 0
@@ -204,6 +232,33 @@ cdef inline uint64_t integer_bits(const ExactValue* x, const Numeric* n, Roundin
     return ((0 - r) if x.negative else r) & low_bits(n.width)
 
 
+cdef inline uint64_t int4_bits(const ExactValue* x, RoundingMode mode, bint sat) noexcept nogil:
+    """A number into a 4-bit two's-complement value, as `integer_bits` into any integer: rounded, then
+    its low 4 bits or (sat) -8..7; NaN 0, +-inf -8 / 7."""
+    cdef Numeric s16 = numeric_of(T_S16)
+    cdef int64_t r
+    if x.kind == INFINITE:
+        return 0x8 if x.negative else 0x7
+    r = <int16_t>integer_bits(x, &s16, mode, sat)   # the low 16 bits keep the low 4; saturated, beyond -8..7
+    if sat:
+        r = -8 if r < -8 else 7 if r > 7 else r
+    return <uint64_t>r & 0xF
+
+
+cdef inline uint64_t e8m0_bits(const ExactValue* x) noexcept nogil:
+    """A number into e8m0: its exponent, |x| rounded down to a power of two (bf16 and e8m0 share the
+    exponent field), within 2^-127 .. 2^127; +-inf 2^127, NaN NaN (Reg::Cast)."""
+    cdef int64_t field
+    if x.kind == NOT_A_NUMBER:
+        return E8M0_NAN
+    if x.kind == INFINITE:
+        return E8M0_LARGEST
+    if x.magnitude == 0:
+        return 0
+    field = top_bit(x.magnitude) + x.exponent + 127
+    return 0 if field < 0 else E8M0_LARGEST if field > E8M0_LARGEST else <uint64_t>field
+
+
 cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeric* nd, RoundingMode mode,
                                   bint sat, bint keep_nan) noexcept nogil:
     """Lane bits of type ns converted to type nd (rounding_mode.md). To a float: NaN gives nd's
@@ -211,9 +266,11 @@ cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeri
     with sat."""
     cdef ExactValue x = number_of(bits, ns)
     if nd.hif8:                                     # its rounding reads the source's lowest bit
-        return hif8_bits(&x, bits, mode, sat)
+        return hif8_bits(&x, bits, 14 if ns.width == 4 else 2, mode, sat)
+    if nd.e8m0:
+        return e8m0_bits(&x)
     if not nd.is_float:
-        return integer_bits(&x, nd, mode, sat)
+        return int4_bits(&x, mode, sat) if nd.nibble else integer_bits(&x, nd, mode, sat)
     if x.kind == NOT_A_NUMBER:
         return 0 if sat and not keep_nan else nd.f.nan
     if x.kind == INFINITE:
@@ -224,9 +281,10 @@ cdef inline uint64_t convert_bits(uint64_t bits, const Numeric* ns, const Numeri
 
 # vcvt[.MODE] vD.T, vS.U, pM[, sat][, PART]  -- the mask governs the source lanes (read at U's width);
 # narrowing: source lane i -> destination lane ratio*i + part; widening: destination lane i <- source
-# lane ratio*i + part; every other destination lane 0. Specialised by the widths and the mode; the
-# types' encodings come from the row's type codes. An integer widening saturates always (Cast.md:
-# a negative int16 gives uint32 0).
+# lane ratio*i + part; every other destination lane 0 (a 4-bit pair type moves pairs of b16 lanes:
+# convert_nibble_pairs). Specialised by the widths and the mode; the types' encodings come from the
+# row's type codes. An integer widening saturates always (Reg::Cast: a negative int16 gives uint32 0), a
+# conversion to fp4 too (it has no inf or NaN).
 cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* t, vcvt_UW* u, vcvt_sub* op) noexcept nogil:
     cdef uint8_t source[VL]                         # a copy: vD may be vS
     cdef const vcvt_UW* src = <const vcvt_UW*>source
@@ -235,7 +293,7 @@ cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* 
     cdef Numeric nd = numeric_of(ins.t)
     cdef RoundingMode mode = rounding_mode(<vcvt_sub*>NULL)
     cdef bint sat = conversion_saturates(m, a.sat != 0, &ns, &nd) \
-        or (not ns.is_float and not nd.is_float and nd.width > ns.width)
+        or (not ns.is_float and not nd.is_float and nd.width > ns.width) or (nd.nibble and nd.is_float)
     cdef bint keep_nan = sat and saturation_keeps_nan(m, ins.t)
     cdef int64_t narrow = sizeof(vcvt_TW) if sizeof(vcvt_TW) < sizeof(vcvt_UW) else sizeof(vcvt_UW)
     cdef int64_t ratio = (sizeof(vcvt_TW) + sizeof(vcvt_UW) - narrow) // narrow
@@ -246,7 +304,10 @@ cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* 
         return status
     memcpy(source, vreg(m, a.vS), VL)
     memset(dst, 0, VL)
-    if sizeof(vcvt_TW) < sizeof(vcvt_UW):
+    if (sizeof(vcvt_TW) == 1 and sizeof(vcvt_UW) == 2 and nd.nibble) or \
+            (sizeof(vcvt_TW) == 2 and sizeof(vcvt_UW) == 1 and ns.nibble):
+        convert_nibble_pairs(m, a, source, <uint8_t*>dst, &ns, &nd, mode, sat, <int64_t>(<uint64_t>a.part % 4))
+    elif sizeof(vcvt_TW) < sizeof(vcvt_UW):
         for i in range(VL // sizeof(vcvt_UW)):
             if active(m, a.pM, i, sizeof(vcvt_UW)):
                 dst[ratio * i + part] = <vcvt_TW>convert_bits(src[i], &ns, &nd, mode, sat, keep_nan)
@@ -256,6 +317,28 @@ cdef inline int k_vcvt(Machine* m, const Ins* ins, const Args_vcvt* a, vcvt_TW* 
             if active(m, a.pM, j, sizeof(vcvt_UW)):
                 dst[i] = <vcvt_TW>convert_bits(src[j], &ns, &nd, mode, sat, keep_nan)
     return STOP_RUNNING
+
+
+cdef inline void convert_nibble_pairs(Machine* m, const Args_vcvt* a, const uint8_t* source, uint8_t* dst,
+                                      const Numeric* ns, const Numeric* nd, RoundingMode mode, bint sat,
+                                      int64_t part) noexcept nogil:
+    """A vcvt with a 4-bit pair type on one side (dst zeroed already). Narrowing: b16 lanes 2p and
+    2p + 1 -> the low and high half of byte 4p + part, the pair active when lane 2p is (Reg::Cast: the
+    even mask bits count); widening: byte 4p + part, active by its own b8 mask bit -> lanes 2p and
+    2p + 1."""
+    cdef const uint16_t* wide_source = <const uint16_t*>source
+    cdef uint16_t* wide_dst = <uint16_t*>dst
+    cdef uint8_t pair
+    cdef int64_t p
+    for p in range(VL // 4):
+        if nd.nibble:
+            if active(m, a.pM, 2 * p, 2):
+                dst[4 * p + part] = <uint8_t>(convert_bits(wide_source[2 * p], ns, nd, mode, sat, False)
+                                              | convert_bits(wide_source[2 * p + 1], ns, nd, mode, sat, False) << 4)
+        elif active(m, a.pM, 4 * p + part, 1):
+            pair = source[4 * p + part]
+            wide_dst[2 * p] = <uint16_t>convert_bits(pair & 0xF, ns, nd, mode, sat, False)
+            wide_dst[2 * p + 1] = <uint16_t>convert_bits(pair >> 4, ns, nd, mode, sat, False)
 
 
 # vexpsub vD.f32, vA.U, vB.U, pM[, PART]  -- lane i = e^(vA[j] - vB[j]) with j = ratio*i + part, where source
@@ -397,11 +480,13 @@ cdef inline uint64_t hif8_code(int64_t exponent, uint64_t mantissa) noexcept nog
     return 0x60 | below << 4 | <uint64_t>(size - 8) << 1 | mantissa
 
 
-cdef inline uint64_t hif8_bits(const ExactValue* x, uint64_t source_bits, RoundingMode mode, bint sat) noexcept nogil:
-    """A value rounded into hif8 (asc_half2hif8): MODE_AWAY is ties away from zero; MODE_HYBRID is
-    that where 3 mantissa bits are kept (|E| <= 3), elsewhere up iff the two bits below the last kept
-    one, as a number, reach {the source's lowest bit, 1}. Overflow and inf give inf (sat: +-2^15), NaN
-    gives NaN (sat: 0); hif8 has one zero, so a value rounding to zero gives 0x00 whatever its sign."""
+cdef inline uint64_t hif8_bits(const ExactValue* x, uint64_t source_bits, int64_t fraction_bits, RoundingMode mode,
+                               bint sat) noexcept nogil:
+    """A value rounded into hif8 (asc_half2hif8, asc_float2hif8): MODE_AWAY is ties away from zero;
+    MODE_HYBRID is that where 3 mantissa bits are kept (|E| <= 3), elsewhere up iff the fraction_bits
+    bits below the last kept one (2 from a half, 14 from a float), as a number, reach {the source's
+    lowest fraction_bits - 1 bits, 1}. Overflow and inf give inf (sat: +-2^15), NaN gives NaN (sat: 0);
+    hif8 has one zero, so a value rounding to zero gives 0x00 whatever its sign."""
     cdef uint64_t sign = HIF8_NAN if x.negative else 0
     cdef uint64_t overflow = sign | (HIF8_LARGEST if sat else HIF8_INF)
     cdef int64_t top, kept, drop, lead
@@ -425,8 +510,9 @@ cdef inline uint64_t hif8_bits(const ExactValue* x, uint64_t source_bits, Roundi
     else:
         units, rest = x.magnitude >> drop, x.magnitude & ((ONE << drop) - 1)
     if mode == MODE_HYBRID and (top > 3 or top < -3) and drop > 0:
-        threshold = ((source_bits & 1) << 1) | 1
-        up = (rest >> (drop - 2) if drop >= 2 else rest << 1) >= threshold
+        threshold = ((source_bits & ((ONE << (fraction_bits - 1)) - 1)) << 1) | 1
+        up = (rest >> (drop - fraction_bits) if drop >= fraction_bits else rest << (fraction_bits - drop)) \
+            >= threshold
     else:
         up = drop > 0 and rest >= (ONE << (drop - 1))
     units += up
@@ -454,8 +540,10 @@ cdef inline double largest_value(const Numeric* n) noexcept nogil:
     cdef ExactValue x
     if n.hif8:
         return 32768.0
+    if n.e8m0:
+        return ldexp(1.0, 127)
     if not n.is_float:
-        return <double>(low_bits(n.width) >> 1 if n.signed else low_bits(n.width))
+        return 7.0 if n.nibble else <double>(low_bits(n.width) >> 1 if n.signed else low_bits(n.width))
     x = number_of(n.f.max_finite, n)
     return ldexp(<double>x.magnitude, <int>x.exponent)
 

@@ -524,7 +524,7 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 803
+    KERNEL_COUNT = 805
 
 # the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block
 cdef KernelFn KERNELS[KERNEL_COUNT]
@@ -533,6 +533,6 @@ fill_arith(&KERNELS[1])
 fill_compare(&KERNELS[241])
 fill_control(&KERNELS[377])
 fill_convert(&KERNELS[462])
-fill_memory(&KERNELS[527])
-fill_rearrange(&KERNELS[614])
-fill_streams(&KERNELS[745])
+fill_memory(&KERNELS[529])
+fill_rearrange(&KERNELS[616])
+fill_streams(&KERNELS[747])

@@ -857,6 +857,8 @@ class Lowering:
             return Const(self.const_number(value), target)
         if target.is_scalar:
             return self.convert(value, target)
+        if target.kind == "vec" and isinstance(value, RV) and value.ctype.kind == "vec":
+            return RV(value.reg, target)        # (RegTensor<U>&)x: the same register, its lanes read as U
         return value
 
     def x_cxx_unary_expr(self, c):
@@ -1538,7 +1540,7 @@ class Lowering:
         dst, src = roles["dst"][1].ctype.etype, roles["src"][1].ctype.etype
         fields = {k: (v.value.member if isinstance(v, Const) and isinstance(v.value, EnumValue) else v)
                   for k, v in trait.items()}
-        from ..isa.table import CONVERSIONS, PARTS
+        from ..isa.table import CONVERSIONS, PARTS, width_ratio
         conversion = CONVERSIONS.get((dst, src))
         if conversion is None:
             raise error_at(c, f"Cast from {src} to {dst} has no ascasm instruction")
@@ -1553,10 +1555,11 @@ class Lowering:
                 raise error_at(c, f"Cast from {src} to {dst} has no round mode {fields.get('roundMode')}")
             return "." + mode
         text = ""
-        if str(fields.get("satMode", "")) == "SAT":
+        # SAT where the page lists no saturation (a conversion that cannot overflow, or that always
+        # saturates) changes nothing: the vendor's own library passes it there
+        if str(fields.get("satMode", "")) == "SAT" and conversion.sat:
             text += ", sat"
-        ratio = max(dtypes.BY_SPELLING[dst].width, dtypes.BY_SPELLING[src].width) // \
-            min(dtypes.BY_SPELLING[dst].width, dtypes.BY_SPELLING[src].width)
+        ratio = width_ratio(dtypes.named(dst, src))
         if ratio > 1:
             layout = {"ZERO": 0, "ONE": 1, "TWO": 2, "THREE": 3}.get(str(fields.get("layoutMode", "ZERO")), 0)
             text += ", " + PARTS[ratio][layout]

@@ -68,9 +68,10 @@ STORE_INTLV = ("DIST_INTLV_B8", "DIST_INTLV_B16", "DIST_INTLV_B32")
 _STORE_UNMASKED = (".1st",)             # vsta.1st takes no mask operand
 COMPARE_MODES = {"EQ": "eq", "NE": "ne", "LT": "lt", "LE": "le", "GT": "gt", "GE": "ge"}
 REDUCE_TYPES = {"SUM": "vredsum", "MAX": "vredmax", "MIN": "vredmin"}
-# Cast's trait.roundMode (RoundMode) -> the vcvt/vtrc suffix
+# Cast's trait.roundMode (RoundMode) -> the vcvt/vtrc suffix; Reg::Cast's table 7 spells CAST_HYBRID "HYBRID"
 ROUND_MODES = {"CAST_RINT": "rint", "CAST_ROUND": "round", "CAST_FLOOR": "floor", "CAST_CEIL": "ceil",
-               "CAST_TRUNC": "trunc", "CAST_ODD": "odd", "CAST_HYBRID": "hybrid", "CAST_NONE": "", "UNKNOWN": ""}
+               "CAST_TRUNC": "trunc", "CAST_ODD": "odd", "CAST_HYBRID": "hybrid", "HYBRID": "hybrid",
+               "CAST_NONE": "", "UNKNOWN": ""}
 
 
 def _width(dist: str) -> str:
@@ -408,8 +409,9 @@ APIS = (
     # conversions: the trait's round mode, saturation and layout become vcvt's suffix and keywords
     RegApi("Cast", PAGES + "类型转换/Cast",
            (Form("dst:v src:v mask:p", ("vcvt{cast} {dst}, {src}, {mask}{cast_options}",), ("T", "U", "trait"),
-                 note="trait.roundMode -> the suffix (.rint, .round, ...), satMode SAT -> `sat`, layoutMode "
-                      "ZERO/ONE(/TWO/THREE) -> `even`/`odd` (`part0`..`part3`) where the widths differ"),)),
+                 note="trait.roundMode -> the suffix (.rint, .round, ...; none for UNKNOWN), satMode SAT -> `sat`, "
+                      "layoutMode ZERO/ONE(/TWO/THREE) -> `even`/`odd` (`part0`..`part3`) where the widths differ "
+                      "(4:1 for int4x2 and fp4x2 against a 16-bit type: 4 bits per value)"),)),
     RegApi("Truncate", PAGES + "类型转换/Truncate",
            tuple(Form("dst:v src:v mask:p", (f"vtrc.{m} {{dst}}, {{src}}, {{mask}}",), ("T", "roundMode", MERGE),
                       (("roundMode", r),)) for r, m in ROUND_MODES.items() if m in ("rint", "round", "floor",

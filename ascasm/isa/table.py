@@ -361,7 +361,28 @@ CONVERSIONS = {   # (destination, source) names -> facts
     # hifloat8 (docs/semantics.md "HiFloat8"): ties away (_rna) or hybrid (_rh) rounding, and back exactly
     ("hif8", "f16"): Conversion(("round", "hybrid"), True, "asc_half2hif8"),
     ("f16", "hif8"): Conversion((), False, "asc_hif82half"),
+    ("hif8", "f32"): Conversion(("round", "hybrid"), True, _CAST + " (asc_float2hif8, deprecated)"),
+    ("f32", "hif8"): Conversion((), False, _CAST + " (asc_hif82float, deprecated)"),
+    # 4-bit pairs (a byte holds two values; docs/semantics.md "4-bit pairs"): two b16 lanes <-> one byte,
+    # part0..part3 picking the byte of each 4-byte group. Their C-API pages are deprecated.
+    ("s4x2", "f16"): Conversion(_FIVE_MODES, True, "Reg::Cast table 6 (asc_half2int4x2, deprecated)"),
+    ("s4x2", "s16"): Conversion((), True, "Reg::Cast table 9"),
+    ("s16", "s4x2"): Conversion((), False, "Reg::Cast table 9 (asc_int4x22int16, deprecated)"),
+    ("f16", "s4x2"): Conversion((), False, "Reg::Cast table 8 (asc_int4x22half, deprecated)"),
+    ("bf16", "s4x2"): Conversion((), False, "Reg::Cast table 8 (asc_int4x22bfloat16, deprecated)"),
+    # fp4 has no inf or NaN: the conversion to it always saturates (no `sat` keyword; Reg::Cast)
+    ("e2m1x2", "bf16"): Conversion(_FIVE_MODES, False, _CAST + " (asc_bfloat162e2m1x2, deprecated)"),
+    ("e1m2x2", "bf16"): Conversion(_FIVE_MODES, False, _CAST + " (asc_bfloat162e1m2x2, deprecated)"),
+    ("bf16", "e2m1x2"): Conversion((), False, _CAST + " (asc_e2m1x22bfloat16, deprecated)"),
+    ("bf16", "e1m2x2"): Conversion((), False, _CAST + " (asc_e1m2x22bfloat16, deprecated)"),
+    # e8m0 (a power of two, or NaN) has bf16's exponent field: the conversion keeps it (no rounding mode)
+    ("e8m0", "bf16"): Conversion((), False, _CAST),
+    ("bf16", "e8m0"): Conversion((), False, _CAST),
 }
+# Pairs of 4-bit values packed in a byte: a conversion to or from one moves two b16 lanes per byte
+NIBBLE_PAIRS = ("s4x2", "e2m1x2", "e1m2x2")
+# Destinations without inf, to which every conversion saturates (Reg::Cast): no `sat` keyword
+ALWAYS_SATURATING = ("e2m1x2", "e1m2x2", "e8m0")
 # Suffixes after the rounding-mode page's names (RINT, ROUND, FLOOR, CEIL, TRUNC, ODD); "" is the exact vcvt.
 ROUNDING_MODES = ("",) + _FIVE_MODES + ("odd",)
 _MODE_TEXT = {"": "without rounding", "rint": "to nearest, ties to even", "round": "to nearest, ties away from zero",
@@ -373,8 +394,9 @@ _TRUNCATION_PAGE = {"rint": "rint", "round": "round", "floor": "floor", "ceil": 
 # Layout keywords: which half or quarter of the narrower side's lanes (RegLayout ZERO..THREE).
 PARTS = {2: ("even", "odd"), 4: ("part0", "part1", "part2", "part3")}
 _CONVERT_SYNTAX = "vD.T, vS.U, pM, [SAT], [PART]"   # one syntax per family: the exact rows reject sat
-_CONVERT_MASK = MaskUse("pM", "U", "zero", "the mask governs the source lanes; every destination lane not "
-                        "written from an active source lane is 0")
+_CONVERT_MASK = MaskUse("pM", "U", "zero", "the mask governs the source lanes (to a 4-bit pair type, lane 2p's "
+                        "bit governs the pair 2p, 2p + 1); every destination lane not written from an active "
+                        "source lane is 0")
 
 
 def _conversion_pairs(mode: str) -> tuple:
@@ -386,20 +408,27 @@ def _convert_sources(mode: str) -> str:
         + "; the C API's rounding-mode page"
 
 
+_PAIRS_TEXT = ("; a 4-bit pair type (s4x2, e2m1x2, e1m2x2) takes two b16 lanes per byte, byte 4p + part for "
+               "lanes 2p and 2p + 1")
+
+
 def _convert_summary(mode: str) -> str:
     return (f"vD = vS converted from U to T, rounded {_MODE_TEXT[mode]}; sat: overflow and +-inf give "
-            "+-max, NaN gives 0. Width ratio 2 or 4: PART (even|odd, part0..part3; default the first) "
-            "picks the narrower side's lanes; to an integer: NaN gives 0, +-inf max/min, overflow keeps the "
-            "low bits (sat: max/min)" if mode else
+            "+-max, NaN gives 0 (to fp4, without inf and NaN, always). Width ratio 2 or 4: PART (even|odd, "
+            "part0..part3; default the first) picks the narrower side's lanes; to an integer: NaN gives 0, "
+            "+-inf max/min, overflow keeps the low bits (sat: max/min)" + _PAIRS_TEXT if mode else
             "vD = vS converted from U to T where no rounding is needed: exact widenings (an integer one "
             "saturates: a negative value to an unsigned type gives 0) and integer narrowings (the low bits; "
-            "sat: max/min). PART (even|odd, part0..part3; default the first) picks the narrower side's lanes")
+            "sat: max/min); bf16 -> e8m0 keeps the exponent (|x| rounded down to a power of two; +-inf 2^127, "
+            "NaN NaN). PART (even|odd, part0..part3; default the first) picks the narrower side's lanes"
+            + _PAIRS_TEXT)
 
 
 def width_ratio(types: tuple) -> int:
-    """How many lanes of the narrower of a conversion's two types fit in one lane of the wider."""
-    widths = sorted(t.width for t in types)
-    return widths[-1] // widths[0]
+    """How many values of the narrower of a conversion's two types fit in the width of one of the wider
+    (a 4-bit pair's values are 4 bits: f16 <-> s4x2 is 4)."""
+    bits = sorted(4 if t.name in NIBBLE_PAIRS else 8 * t.width for t in types)
+    return bits[-1] // bits[0]
 
 
 def keyword_choices(spec: InsnSpec, kind: Kind, types: tuple) -> tuple:
@@ -1063,14 +1092,15 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
                _convert_summary(mode), _convert_sources(mode), types=_conversion_pairs(mode),
                sub=mode or "exact", mask=_CONVERT_MASK)
       for mode in ROUNDING_MODES),
-    # hifloat8's HYBRID rounding mode (asc_half2hif8's _rh; its _rna forms are vcvt.round, and
-    # asc_hif82half is the exact vcvt)
+    # hifloat8's HYBRID rounding mode (asc_half2hif8's and asc_float2hif8's _rh; their _rna forms are
+    # vcvt.round, and asc_hif82half / asc_hif82float the exact vcvt)
     InsnSpec("vcvt.hybrid", "", _CONVERT_SYNTAX, "vcvt",
-             "vD = vS converted from f16 to hif8, rounded by the HYBRID rule: ties away from zero where hif8 keeps 3 "
-             "mantissa bits (|E| <= 3), elsewhere up iff the two bits below the last kept one reach {vS's lowest "
-             "bit, 1}; overflow and +-inf give +-inf (sat: +-2^15), NaN gives NaN 0x80 (sat: 0), a result of 0 is "
-             "0x00. PART (even|odd) picks the destination lanes",
-             _convert_sources("hybrid") + "; Reg::Cast (half to hifloat8_t pseudo-code)",
+             "vD = vS converted from U (f16, f32) to hif8, rounded by the HYBRID rule: ties away from zero where "
+             "hif8 keeps 3 mantissa bits (|E| <= 3), elsewhere up iff the k bits below the last kept one reach "
+             "{vS's lowest k - 1 bits, 1} (k = 2 from f16, 14 from f32); overflow and +-inf give +-inf (sat: "
+             "+-2^15), NaN gives NaN 0x80 (sat: 0), a result of 0 is 0x00. PART (even|odd from f16, part0..part3 "
+             "from f32) picks the destination lanes",
+             _convert_sources("hybrid") + "; Reg::Cast (the half and float to hifloat8_t pseudo-code)",
              types=_conversion_pairs("hybrid"), sub="hybrid", mask=_CONVERT_MASK),
     *(InsnSpec("vtrc." + mode, "", "vD.T, vS.T, pM", "vtrc",
                f"active lanes: vD = vS rounded to an integral value of T {_MODE_TEXT[mode]} (NaN -> canonical NaN, "

@@ -10,7 +10,7 @@ from ..isa import dtypes
 
 from . import hif8
 from .. import floats
-from ..isa.table import CONVERSIONS
+from ..isa.table import ALWAYS_SATURATING, CONVERSIONS, NIBBLE_PAIRS
 from ..program import Insn
 from ..state import CTRL_FLOAT_NO_SAT, CTRL_GLOBAL_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN
 from .compute import libm_exp
@@ -54,6 +54,8 @@ def convert_lanes(values: np.ndarray, src, dst, mode: str, sat: bool, keep_nan: 
     stays NaN under sat."""
     if "hif8" in (src.name, dst.name):
         return hif8.convert_lanes(values, src, dst, mode, sat)
+    if "e8m0" in (src.name, dst.name):
+        return e8m0_lanes(values, src, dst)
     if src.kind != "float" and dst.kind != "float":
         sat = sat or dst.width > src.width
     if dst.kind != "float":
@@ -73,10 +75,90 @@ def convert_lanes(values: np.ndarray, src, dst, mode: str, sat: bool, keep_nan: 
     return floats.round_to_type(out, dst)          # exact: out holds values of dst (or inf, NaN)
 
 
+# The 4-bit values: s4x2 holds two's-complement integers -8..7; the fp4 formats have a sign bit and these
+# eight magnitudes (exponent bias 1, subnormals at field 0), which are also their codes' order
+FP4_MAGNITUDES = {"e2m1x2": (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0),
+                  "e1m2x2": (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75)}
+FP4_MANTISSA_BITS = {"e2m1x2": 1, "e1m2x2": 2}
+
+
+def nibble_values(nibbles: np.ndarray, etype) -> np.ndarray:
+    """The values of 4-bit codes of a pair type: integers for s4x2, float64 for fp4."""
+    nibbles = nibbles.astype(np.int64)
+    if etype.name == "s4x2":
+        return np.where(nibbles >= 8, nibbles - 16, nibbles)
+    magnitude = np.array(FP4_MAGNITUDES[etype.name])[nibbles & 7]
+    return np.where(nibbles & 8, -magnitude, magnitude)
+
+
+def _fp4_code(v: float, name: str, mode: str) -> int:
+    """A value rounded to fp4 by `mode` in fp4's own steps (2^(e - m) in the binade 2^e, e >= 0: the
+    subnormals share binade 0's step). Beyond the largest value, and +-inf, give +-max; NaN gives 0;
+    the sign is kept, a negative value rounding to zero included."""
+    magnitudes = FP4_MAGNITUDES[name]
+    if math.isnan(v):
+        return 0
+    sign = 8 if math.copysign(1.0, v) < 0 else 0
+    if math.isinf(v):
+        return sign | 7
+    step = 2.0 ** (max(math.frexp(v)[1] - 1, 0) - FP4_MANTISSA_BITS[name]) if v else 1.0
+    magnitude = min(abs(float(floats.ROUNDERS[mode](np.float64(v / step)))) * step, magnitudes[-1])
+    return sign | magnitudes.index(magnitude)
+
+
+E8M0_NAN, E8M0_LARGEST = 0xFF, 0xFE
+
+
+def e8m0_lanes(values: np.ndarray, src, dst) -> np.ndarray:
+    """bf16 <-> e8m0 (2^(field - 127), 0xFF NaN). To e8m0: |x| rounded down to a power of two, kept
+    within 2^-127 .. 2^127 (so 0 and the subnormals give 2^-127), +-inf 2^127, NaN NaN; from e8m0
+    exactly."""
+    if dst.name == "e8m0":
+        wide = widened(values)
+        finite = np.isfinite(wide) & (wide != 0)
+        exponent = np.frexp(np.where(finite, wide, 1.0))[1] - 1          # |x| in [2^exponent, 2^(exponent+1))
+        field = np.where(finite, np.clip(exponent + 127, 0, E8M0_LARGEST), 0)
+        field = np.where(np.isinf(wide), E8M0_LARGEST, np.where(np.isnan(wide), E8M0_NAN, field))
+        return field.astype(np.uint8).view(dst.np_dtype)
+    field = values.view(np.uint8).astype(np.int64)
+    return floats.round_to_type(np.where(field == E8M0_NAN, np.nan, np.ldexp(1.0, field - 127)), dst)
+
+
+def nibble_codes(values: np.ndarray, src, dst, mode: str, sat: bool) -> np.ndarray:
+    """b16 lanes converted to the 4-bit codes of pair type dst. To s4x2 as to any integer (the rounded
+    value's low 4 bits, or -8..7 with sat; NaN 0, +-inf 7 / -8); to fp4 always saturating."""
+    if dst.name in FP4_MAGNITUDES:
+        return np.array([_fp4_code(v, dst.name, mode) for v in widened(values).tolist()], np.uint8)
+    as_int16 = integer_lanes(values, src, dtypes.BY_SPELLING["s16"], mode, sat).astype(np.int64)
+    if src.kind == "float":           # inf became int16's max / min: int4's, in either mode
+        infinite = np.isinf(widened(values))
+        as_int16 = np.where(infinite, np.clip(as_int16, -8, 7), as_int16)
+    return (np.clip(as_int16, -8, 7) if sat else as_int16).astype(np.uint8) & 0xF
+
+
+def convert_nibble_pairs(m: Machine, insn: Insn, dst, src, part: int, sat: bool) -> np.ndarray:
+    """The bytes of a vcvt with a 4-bit pair type on one side. Narrowing: b16 lanes 2p and 2p + 1 become
+    the low and high half of byte 4p + part, the pair active when lane 2p is; widening: byte 4p + part
+    (active by its own mask bit, at b8) gives lanes 2p and 2p + 1. Every other lane 0."""
+    out = np.zeros(256, np.uint8)
+    if dst.name in NIBBLE_PAIRS:
+        active = m.active_lanes(insn.operand("pM"), src.width)[:src.lanes][0::2]
+        codes = nibble_codes(m.lanes(insn.operand("vS"), src).copy(), src, dst, insn.spec.sub, sat)
+        out[part::4] = zeroed(active, codes[0::2] | codes[1::2] << 4)
+        return out
+    active = np.repeat(m.active_lanes(insn.operand("pM"), 1)[:256][part::4], 2)
+    picked = m.lanes(insn.operand("vS"), src).view(np.uint8)[part::4]
+    values = nibble_values(np.stack((picked & 0xF, picked >> 4), axis=1).reshape(-1), src)
+    converted = values.astype(dst.np_dtype) if dst.kind == "int" else floats.round_to_type(values, dst)   # exact
+    return zeroed(active, converted).view(np.uint8)
+
+
 def conversion_saturates(m: Machine, keyword: bool, src, dst) -> bool:
     """Whether a vcvt saturates: its `sat` keyword, unless CTRL[60] makes the mode global for the pairs
     whose page has _sat forms; then CTRL[48] (float destination) or CTRL[59] (integer destination) = 0
-    saturates."""
+    saturates. A destination without inf and NaN always saturates."""
+    if dst.name in ALWAYS_SATURATING:
+        return True
     if not ctrl_bit(m, CTRL_GLOBAL_SAT) or not CONVERSIONS[(dst.name, src.name)].sat:
         return keyword
     return not ctrl_bit(m, CTRL_FLOAT_NO_SAT if dst.kind == "float" or dst.name == "hif8" else CTRL_INT_NO_SAT)
@@ -99,6 +181,9 @@ def vcvt(m: Machine, insn: Insn):
     values = m.lanes(insn.operand("vS"), src).copy()
     out = np.zeros(dst.lanes, dst.np_dtype)
     sat = conversion_saturates(m, insn.operand("SAT") is not None, src, dst)
+    if dst.name in NIBBLE_PAIRS or src.name in NIBBLE_PAIRS:
+        m.lanes(insn.operand("vD"), dtypes.BY_SPELLING["u8"])[:] = convert_nibble_pairs(m, insn, dst, src, part, sat)
+        return
     keep_nan = sat and dst.name in ("e4m3", "e5m2") and ctrl_bit(m, CTRL_SAT_KEEPS_NAN)
     if dst.width < src.width:                 # narrowing: source lane i -> destination lane ratio*i + part
         converted = convert_lanes(values, src, dst, insn.spec.sub, sat, keep_nan)

@@ -1,8 +1,8 @@
-"""HiFloat8 for the reference executor: the 256 values and the half -> hif8 rounding.
+"""HiFloat8 for the reference executor: the 256 values and the half/float -> hif8 rounding.
 
 The format is that of the white paper "Ascend HiFloat8 Format for Deep Learning" (Luo et al., 2024,
-arXiv 2409.16626); the rounding is asc_half2hif8's, step by step as Reg::Cast's pseudo-code
-"half转hifloat8_t转换规则" (docs/semantics.md "HiFloat8"). Byte s|rest: a prefix code (the dot field)
+arXiv 2409.16626); the rounding is asc_half2hif8's and asc_float2hif8's, step by step as Reg::Cast's
+pseudo-code "half转hifloat8_t转换规则" and "float转hifloat8_t转换规则" (docs/semantics.md "HiFloat8"). Byte s|rest: a prefix code (the dot field)
 at the top of `rest` says how many exponent bits follow:
 
     rest      dot   exponent E                           mantissa bits
@@ -80,31 +80,39 @@ def _code(exponent: int, mantissa: int) -> int:
     return 0x60 | negative << 4 | (size - 8) << 1 | mantissa
 
 
-def from_half(bits: int, mode: str, sat: bool) -> int:
-    """The hif8 byte of a half's bit pattern, rounded by `mode` ("round": ties away from zero;
-    "hybrid": asc_half2hif8's HYBRID rule). Without sat: NaN -> NaN, +-inf and overflow -> +-inf;
-    with sat: NaN -> 0, +-inf and overflow -> +-2^15."""
-    sign = bits & 0x8000 and 0x80
-    field, fraction = (bits >> 10) & 0x1F, bits & 0x3FF
-    if field == 0x1F:
+# The source formats: (mantissa bits, exponent bits, the HYBRID rule's fraction bits: how many bits below
+# hif8's last kept one it compares with the threshold)
+SOURCES = {"f16": (10, 5, 2), "f32": (23, 8, 14)}
+
+
+def from_float(bits: int, source: str, mode: str, sat: bool) -> int:
+    """The hif8 byte of a half's or a float's bit pattern, rounded by `mode` ("round": ties away from
+    zero; "hybrid": the HYBRID rule of Reg::Cast's pseudo-code). Without sat: NaN -> NaN, +-inf and
+    overflow -> +-inf; with sat: NaN -> 0, +-inf and overflow -> +-2^15."""
+    width, exponent_bits, fraction_bits = SOURCES[source]          # width: the stored mantissa bits
+    bias = (1 << (exponent_bits - 1)) - 1
+    sign = bits >> (width + exponent_bits) and 0x80
+    field, fraction = (bits >> width) & ((1 << exponent_bits) - 1), bits & ((1 << width) - 1)
+    if field == (1 << exponent_bits) - 1:
         if fraction:
             return 0 if sat else NAN
         return sign | (LARGEST if sat else INF)
-    if field:                                         # the value is significand * 2^(exponent - 10)
-        significand, exponent = fraction | 0x400, field - 15
-    elif fraction:                                    # a subnormal half, normalised
+    if field:                                         # the value is significand * 2^(exponent - width)
+        significand, exponent = fraction | 1 << width, field - bias
+    elif fraction:                                    # a subnormal, normalised
         top = fraction.bit_length() - 1
-        significand, exponent = fraction << (10 - top), top - 24
+        significand, exponent = fraction << (width - top), top - width - bias + 1
     else:
         return 0                                      # +-0: hif8 has one zero
     if exponent < -23:                                # below half of hif8's smallest value 2^-22
         return 0
     kept = mantissa_bits(exponent)
-    drop = 10 - kept                                  # the bits below hif8's last kept bit
+    drop = width - kept                               # the bits below hif8's last kept bit
     units, rest = significand >> drop, significand & ((1 << drop) - 1)
     if mode == "hybrid" and abs(exponent) > 3:
-        threshold = (bits & 1) << 1 | 1               # {the half's lowest bit, 1}
-        up = rest >> (drop - 2) >= threshold          # the two bits below the last kept one
+        # {the source's lowest fraction_bits - 1 bits, 1} against as many bits below the last kept one
+        threshold = (bits & ((1 << (fraction_bits - 1)) - 1)) << 1 | 1
+        up = rest >> (drop - fraction_bits) >= threshold
     else:                                             # ties away (and HYBRID where 3 bits are kept)
         up = rest >= 1 << (drop - 1)
     units += up
@@ -118,11 +126,11 @@ def from_half(bits: int, mode: str, sat: bool) -> int:
 
 
 def convert_lanes(values: np.ndarray, src, dst, mode: str, sat: bool) -> np.ndarray:
-    """Lanes of a conversion with hif8 on one side: f16 -> hif8 by `mode`, hif8 -> f16 exactly (NaN
-    gives f16's hardware NaN 0x7FFF, as every conversion)."""
+    """Lanes of a conversion with hif8 on one side: f16 or f32 -> hif8 by `mode`, hif8 -> f16 or f32
+    exactly (NaN gives the hardware NaN, all ones but the sign, as every conversion)."""
     if dst.name == "hif8":
-        words = values.view(np.uint16).tolist()
-        return np.array([from_half(w, mode, sat) for w in words], np.uint8)
+        words = values.view(src.bits).tolist()
+        return np.array([from_float(w, src.name, mode, sat) for w in words], np.uint8)
     wide = VALUES[values.view(np.uint8)]
-    out = wide.astype(np.float16).view(np.uint16)     # exact: every hif8 value is a half
-    return np.where(np.isnan(wide), 0x7FFF, out).astype(np.uint16).view(dst.np_dtype)
+    out = wide.astype(dst.np_dtype).view(dst.bits)    # exact: every hif8 value is a half
+    return np.where(np.isnan(wide), (1 << (8 * dst.width - 1)) - 1, out).astype(dst.bits).view(dst.np_dtype)
