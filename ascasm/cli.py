@@ -6,7 +6,6 @@ limit), 4 .expect mismatch, 64 bad command-line usage, 74 an output could not be
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
@@ -113,11 +112,7 @@ def _kernel_options(command):
                          help="C++ only: a directory of included headers")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="ascasm", description="Assembler and interpreter for the Ascend 950 vector-function ISA.")
-    parser.add_argument("--version", action="version", version=f"ascasm {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    run = commands.add_parser("run", help="assemble and run a program")
+def _run_options(run):
     _machine_options(run)
     run.add_argument("--dump", action="append", default=[], metavar="NAME[=PATH]",
                      help="save a buffer's final contents in .npy format to PATH as written (default NAME.npy); "
@@ -131,7 +126,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--force", action="store_true",
                      help="let --dump and --trace replace existing files (never the program's own inputs)")
     _kernel_options(run)
-    translate = commands.add_parser("translate", help="write a C++ kernel's vector function as ascasm assembly")
+    run.add_argument("--json", action="store_true",
+                     help="print a machine-readable report of the run instead of text (docs/cli.md)")
+
+
+def _translate_options(translate):
     translate.add_argument("file", help="the C++ kernel (.cpp, .cc, .cxx)")
     _kernel_options(translate)
     translate.add_argument("-o", "--output", default="-", metavar="FILE.s",
@@ -139,15 +138,21 @@ def build_parser() -> argparse.ArgumentParser:
     translate.add_argument("--ub-usable", type=ub_size, default=UB_USABLE_DEFAULT, metavar="SIZE",
                            help="usable UB bytes the buffers must fit in, e.g. 256K (default 248K)")
     translate.add_argument("--force", action="store_true", help="let -o replace an existing file")
-    explain = commands.add_parser("explain", help="what an instruction does, from the ISA table")
+
+
+def _explain_options(explain):
     explain.add_argument("mnemonic", nargs="?",
                          help="e.g. vsct, vld.brc, asc_and (a C-API name), Reg::Add (a Reg API function; Reg:: lists them); "
                               "none: list every instruction")
-    stats = commands.add_parser("stats", help="instruction counts, lanes, UB traffic and an estimated cycle count")
+
+
+def _stats_options(stats):
     _machine_options(stats)
     stats.add_argument("--json", action="store_true", help="print the statistics as one JSON document")
     _kernel_options(stats)
-    draw = commands.add_parser("draw", help="picture one step as SVG: lanes, masks, lane -> UB arrows")
+
+
+def _draw_options(draw):
     _machine_options(draw)
     draw.add_argument("--step", type=positive_int, required=True, metavar="N",
                       help="the step to draw (1 is the first instruction executed)")
@@ -156,16 +161,47 @@ def build_parser() -> argparse.ArgumentParser:
                       help="where to write the SVG (default -: standard output)")
     draw.add_argument("--force", action="store_true",
                       help="let -o replace an existing file (never the program's own inputs)")
-    debug = commands.add_parser("debug", help="step through a program in the debugger (docs/debugger.md)")
+
+
+def _debug_options(debug):
     _machine_options(debug)
     debug.add_argument("--history", type=byte_size, default=None, metavar="SIZE",
                        help="memory for reverse execution, e.g. 256M (default 64M)")
     _kernel_options(debug)
-    for command in (debug, translate, stats, draw):
-        command.set_defaults(command_parser=command)
-    run.add_argument("--json", action="store_true",
-                     help="print a machine-readable report of the run instead of text (docs/cli.md)")
-    run.set_defaults(command_parser=run)        # for usage errors found after parsing (run_command)
+
+
+def _help_options(help_command):
+    help_command.add_argument("topic", nargs="?", help="a command (run, debug, ...) or anything explain takes")
+
+
+# Each command: its help line and what adds its arguments, in the order `ascasm --help` lists them.
+COMMANDS = {
+    "run": ("assemble and run a program", _run_options),
+    "translate": ("write a C++ kernel's vector function as ascasm assembly", _translate_options),
+    "explain": ("what an instruction does, from the ISA table", _explain_options),
+    "stats": ("instruction counts, lanes, UB traffic and an estimated cycle count", _stats_options),
+    "draw": ("picture one step as SVG: lanes, masks, which lane went to which UB address", _draw_options),
+    "debug": ("step through a program in the debugger (docs/debugger.md)", _debug_options),
+    "help": ("this list; help COMMAND: its options; help MNEMONIC: explain it", _help_options),
+}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `only` (a command's name), the top level and that command alone,
+    which parses that command's arguments the same way: argparse makes a help formatter for every option
+    it adds, and the other commands' options would be most of a short run's parsing time."""
+    parser = _Parser(prog="ascasm", description="Assembler and interpreter for the Ascend 950 vector-function ISA.")
+    parser.add_argument("--version", action="version", version=f"ascasm {__version__}")
+    # with one command, the usage line still names them all ({run,translate,...}, from the choices otherwise)
+    shown_commands = {} if only is None else {"metavar": "{" + ",".join(COMMANDS) + "}"}
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, **shown_commands)
+    for name, (help_text, add_options) in COMMANDS.items():
+        if only in (None, name):
+            command = commands.add_parser(name, help=help_text)
+            add_options(command)
+            command.set_defaults(command_parser=command)    # for usage errors found after parsing
+    if "help" in commands.choices:          # help prints the other commands' help: it is built with all of them
+        commands.choices["help"].set_defaults(main_parser=parser, commands=commands.choices)
     return parser
 
 
@@ -178,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         print("ascasm: error: standard output is closed", file=sys.stderr)
         return EXIT_OUTPUT
     try:
-        status = _dispatch(build_parser().parse_args(argv))
+        status = _dispatch(build_parser(argv[0] if argv and argv[0] in COMMANDS and argv[0] != "help" else None).parse_args(argv))
         sys.stdout.flush()
         return status
     except _UsageError as usage:
@@ -204,7 +240,7 @@ def _discard_stdout():
 def _usage_error(usage: _UsageError, json_wanted: bool) -> int:
     if json_wanted:
         report = RunReport(None, exit=EXIT_USAGE, usage_error=f"{usage.parser.prog}: {usage.message}")
-        print(json.dumps(report_json(report), indent=1))
+        print_json(report_json(report))
     else:
         usage.parser.print_usage(sys.stderr)
         print(f"{usage.parser.prog}: error: {usage.message}", file=sys.stderr)
@@ -214,6 +250,11 @@ def _usage_error(usage: _UsageError, json_wanted: bool) -> int:
 def _dispatch(args) -> int:
     if args.command == "explain":
         return explain_command(args.mnemonic)
+    if args.command == "help":                 # as the debugger's help: a command, else an instruction
+        if args.topic is None or args.topic in args.commands:
+            (args.commands[args.topic] if args.topic else args.main_parser).print_help()
+            return 0
+        return explain_command(args.topic)
     if args.command != "explain":
         _reject_kernel_options(args)
     if args.command == "translate":
@@ -350,7 +391,7 @@ def stats_command(args) -> int:
         stop = f"stopped by {fault.kind.lower().replace('_', ' ')} at step {fault.step}"
         print(fault, file=sys.stderr)
     if args.json:
-        print(json.dumps(stats.stats_json(program, collected, stop), indent=1))
+        print_json(stats.stats_json(program, collected, stop))
     else:
         print("\n".join(stats.report_lines(program, collected, stop)))
     if interrupted:
@@ -443,7 +484,7 @@ def run_command(args) -> int:
         raise _UsageError(args.command_parser, "--json and --trace=- both want standard output; give the trace a file")
     report = execute(args)
     if args.json:
-        print(json.dumps(report_json(report), indent=1))
+        print_json(report_json(report))
     else:                                  # (--trace=-: standard output carries the trace alone)
         print_report(report, sys.stderr if args.trace == "-" else sys.stdout, sys.stderr)
     return report.exit
@@ -551,6 +592,8 @@ def _run_traced(report: RunReport, program, machine, trace_path: Path | None, li
                                 f"the run was stopped there")
                 return False
     except OSError as exc:
+        if isinstance(exc, BrokenPipeError) and trace_path is None:
+            raise                   # `--trace=- | head`: main() stops quietly, as for the report itself
         report.exit, report.error = EXIT_OUTPUT, f"cannot write {trace_path or 'standard output'}: {exc.strerror or exc}"
         return False
     return True
@@ -589,6 +632,12 @@ def print_report(report: RunReport, out, err):
                   f"{_element_text(expectation.values[i])}", file=out)
         if wrong.size > SHOWN_MISMATCHES:
             print(f"  ... and {wrong.size - SHOWN_MISMATCHES} more", file=out)
+
+
+def print_json(document):
+    """Print a --json document (json is imported here: a run without --json does without it)."""
+    import json
+    print(json.dumps(document, indent=1))
 
 
 def _loc_json(loc) -> dict:
@@ -634,8 +683,10 @@ def format_buffer(buf: Buffer, ub: np.ndarray, per_line: int = 16) -> str:
 def _element_text(value) -> str:
     """An element as text: integers exactly, floats as the shortest decimal that reads back to the same
     value of their type (f16 2050 prints as 2050, not numpy's 2.05e+03)."""
-    from .debug_expr import float_text
-    return str(value.item()) if value.dtype.kind in "iu" else float_text(value, value.dtype)
+    if value.dtype.kind in "iu":
+        return str(value.item())
+    from .debug_expr import float_text          # (the debugger's module: an integer run does without it)
+    return float_text(value, value.dtype)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,18 @@
 """`ascasm draw FILE --step N -o out.svg` and the debugger's `draw FILE.svg`: one step as an SVG picture.
 
-The registers the instruction reads are drawn as rows of lanes before the step, the ones it writes
-after it (changed lanes highlighted), masks as bars of active/inactive lanes (the lanes an inactive
-mask bit leaves alone are greyed in the data registers too), and for loads and stores the UB bytes
-touched, with an arrow from each lane to the address it went to (or came from); for a squeeze, an arrow
-from each kept lane to the lane it lands in. The lane -> address mapping is read from the step's record
+The header binds the row's type letters to this instruction's types and keeps only the summary's
+clauses that concern them. The registers the instruction reads are drawn as rows of lanes before the
+step, the ones it writes after it (changed lanes highlighted), masks as bars of active/inactive lanes
+(the lanes an inactive mask bit leaves alone are greyed in the data registers too), and for loads and
+stores the UB bytes touched, each lane linked to the address it went to (or came from); for a squeeze,
+each kept lane to the lane it lands in. The lane -> address mapping is read from the step's record
 (effects.StepLog: the executor's write log as Spans), the lane moves from the ISA table's mask rule;
-nothing here knows what an instruction does. Arrows run beneath the cells, so that the digits stay
-readable; their starts and heads are drawn on top.
+nothing here knows what an instruction does. The links are arrows only where no arrow would cross
+another cell: each runs straight down (or up) its column between the two rows that face each other
+(one row of 64-bit lanes and its UB row). Any other map (a scatter, a gather, a squeeze, or a store of
+more than one row of lanes, whose first rows' arrows would run under the rows below) is drawn as a
+small label in the cell at each link's head naming its tail: the lane that wrote a UB cell, the UB
+address a lane was loaded from, the lane a kept lane came from.
 """
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ from html import escape as html_escape
 import numpy as np
 
 from .debug_expr import cell_text
+from .explain import summary_for_types
 from .isa import Kind, dtypes
 from .lanes import governed_lanes, lane_width
 from .state import SPR_AR, SPR_NAMES, SPR_SQZN, VL
@@ -30,8 +36,8 @@ from .vm import run_warnings
 escape = partial(html_escape, quote=False)
 
 MARGIN, ROW_H, BAR_H, GAP = 20, 22, 10, 18
+MARK_H = 9                         # extra height of a row whose cells carry a label (8px text)
 PER_ROW = 32                       # lanes (and UB cells) per row
-MAX_ARROWS = 32                    # lane -> address arrows drawn (the trace has every lane)
 HEAD = 6                           # length of the arrowhead's segment drawn over the cells
 # The mask rules under which an inactive lane concerns the destination (it is zeroed or kept), so that
 # the written register's lanes are greyed too; under the others (vsqz drops them, reductions skip them)
@@ -39,6 +45,7 @@ HEAD = 6                           # length of the arrowhead's segment drawn ove
 DESTINATION_MODES = ("zero", "zero-bits", "merge")
 SPECIAL_INDEX = {name: index for index, name in zip((SPR_AR, SPR_SQZN), SPR_NAMES)}
 FONT = "font-family:monospace;font-size:11px"
+MARK_FONT = "font-family:monospace;font-size:8px"
 COLORS = {"cell": "#ffffff", "inactive": "#e4e4e4", "changed": "#fff2a8", "active": "#3b7dd8",
           "ub": "#e8f4e8", "touched": "#bfe3bf", "arrow": "#d0342c", "text": "#222222", "grey": "#999999"}
 
@@ -54,9 +61,16 @@ class Grid:
     y: float = 0.0                 # set by the layout: top of the first row
     rows: list = field(default_factory=list)       # the row each cell is on (UB: only rows with cells)
     cols: list = field(default_factory=list)
-    base: int = 0                  # UB: the address of row 0's first cell, before rows were skipped
-    cell_bytes: int = 0            # UB: bytes per cell
-    row_numbers: list = field(default_factory=list)  # UB: the row (counted from base) each drawn row is
+    addrs: list = field(default_factory=list)        # UB: each cell's address
+    marks: dict = field(default_factory=dict)        # cell -> small label naming where its value came from
+
+    @property
+    def height(self) -> int:
+        """A row's height: a mask's bar is thin; a row of labelled cells has room for the label."""
+        return BAR_H if self.bar else ROW_H + (MARK_H if self.marks else 0)
+
+    def top(self, cell: int) -> float:
+        return self.y + self.rows[cell] * (self.height + 4)
 
 
 @dataclass
@@ -102,11 +116,11 @@ def _svg(step: Step) -> str:
     spans = [] if step.effects is None else list(step.effects.ub_reads) + list(step.effects.ub_writes or [])
     lane_spans = [s for s in spans if s.lane >= 0 and s.src >= 0]
     is_store = step.effects is not None and bool(step.effects.ub_writes)
-    register_grids, texts = {}, []
+    register_grids, texts = {}, {}         # texts: one line per scalar or special register, by name
     mask = insn.spec.mask
     greys_destination = mask is not None and mask.inactive in DESTINATION_MODES
     for position, (operand, value) in enumerate(zip(insn.spec.operands, insn.operands)):
-        when = "after" if operand.writes else "before"
+        when = ("unwritten: the step faulted" if step.fault else "after") if operand.writes else "before"
         state = after if operand.writes else before
         if operand.kind is Kind.VREG:
             etype = lane_type(insn, operand) if operand.writes else _read_type(insn, operand)
@@ -117,14 +131,14 @@ def _svg(step: Step) -> str:
             register_grids[position] = _mask_grid(value, lane_width(insn) if insn.types else 1, state, when)
         elif operand.kind in (Kind.SREG, Kind.AREG):
             part = "sreg" if operand.kind is Kind.SREG else "areg"
-            texts.append(_change_text(f"{part[0]}{value}", int(getattr(before, part)[value]),
-                                      int(getattr(after, part)[value])))
+            name = f"{part[0]}{value}"             # add s1, s1, 256 names s1 twice: one line
+            texts[name] = _change_text(name, int(getattr(before, part)[value]), int(getattr(after, part)[value]))
         elif operand.kind is Kind.UREG:            # a stream's bytes that wait for the next store or flush
             (old, _), (new, at) = (int(x) for x in before.ureg_state[value]), (int(x) for x in after.ureg_state[value])
-            texts.append(_change_text(f"u{value}", old, new) + " bytes pending" + (f" for UB {at:#x}" if new else ""))
+            texts[f"u{value}"] = _change_text(f"u{value}", old, new) + " bytes pending" + (f" for UB {at:#x}" if new else "")
     for name in insn.spec.specials:
         if name in SPECIAL_INDEX:
-            texts.append(_change_text(name, int(before.spr[SPECIAL_INDEX[name]]), int(after.spr[SPECIAL_INDEX[name]])))
+            texts[name] = _change_text(name, int(before.spr[SPECIAL_INDEX[name]]), int(after.spr[SPECIAL_INDEX[name]]))
     # the register whose lanes map to the UB goes next to the UB rows: stores above them, loads below
     mapped = {s.src for s in lane_spans}
     others = [grid for p, grid in register_grids.items() if p not in mapped]
@@ -137,7 +151,10 @@ def _svg(step: Step) -> str:
         grids = others + adjacent + [ub]
     else:
         grids = [ub] + adjacent + others
-    return _layout(step, grids, texts, lane_spans, register_grids, ub, is_store, _lane_moves(step, register_grids))
+    moves = _lane_moves(step, register_grids)
+    links = moves or (_ub_links(lane_spans, register_grids, ub, is_store) if ub else [])
+    kind = "the kept lanes' moves" if moves else "lane -> UB address" if is_store else "UB address -> lane"
+    return _layout(step, grids, list(texts.values()), links, kind)
 
 
 def _change_text(name: str, old: int, new: int) -> str:
@@ -145,8 +162,8 @@ def _change_text(name: str, old: int, new: int) -> str:
 
 
 def _lane_moves(step: Step, register_grids) -> list:
-    """For a mask that drops its inactive lanes (vsqz): (source grid, lane, destination grid, lane)
-    of each kept lane, the k-th active lane landing in lane k (the mask rule of the ISA table)."""
+    """For a mask that drops its inactive lanes (vsqz): the link (source grid, lane, destination grid,
+    lane) of each kept lane, the k-th active lane landing in lane k (the mask rule of the ISA table)."""
     insn = step.insn
     if step.effects is None or step.active is None or insn.spec.mask.inactive != "dropped":
         return []
@@ -203,7 +220,7 @@ def _ub_grid(program, spans, state, element) -> Grid:
                 touched[span.addr + k * (span.pitch or span.width) + offset] = True
     base = min(touched) // (PER_ROW * width) * (PER_ROW * width)
     rows = sorted({(a - base) // (PER_ROW * width) for a in touched})
-    cells, fills, row_of, col_of, labels = [], [], [], [], []
+    cells, fills, row_of, col_of, labels, addrs = [], [], [], [], [], []
     bits = np.dtype(f"u{width}")
     for r, row in enumerate(rows):
         start = base + row * PER_ROW * width
@@ -218,10 +235,11 @@ def _ub_grid(program, spans, state, element) -> Grid:
             fills.append(COLORS["touched"] if addr in touched else COLORS["ub"])
             row_of.append(r)
             col_of.append(c)
+            addrs.append(addr)
     names = sorted({_buffer_name(program, a) for a in touched} - {""})
     what = f"{element.name} elements" if width == element.width else f"{width}-byte cells in hex"
     title = f"UB, {what}" + (f": {', '.join(names)}" if names else "")
-    return Grid(title, cells, fills, labels, rows=row_of, cols=col_of, base=base, cell_bytes=width, row_numbers=rows)
+    return Grid(title, cells, fills, labels, rows=row_of, cols=col_of, addrs=addrs)
 
 
 def _buffer_name(program, addr: int) -> str:
@@ -231,14 +249,21 @@ def _buffer_name(program, addr: int) -> str:
     return ""
 
 
-def _layout(step: Step, grids, texts, lane_spans, register_grids, ub, is_store, moves) -> str:
+def _layout(step: Step, grids, texts, links, kind) -> str:
     program, insn, before = step.program, step.insn, step.before
-    cell_w = max(26, 7 * max((len(c) for g in grids for c in g.cells), default=1) + 8)
+    clear = all(_clear_path(link, grids) for link in links)      # (then a row of at most 32 arrows)
+    several = len({id(tail) for tail, _t, _head, _h in links}) > 1      # vsta.intlv: v1's and v2's lanes
+    if not clear:                          # each link as a label at its head, naming its tail
+        for tail, t, head, h in links:
+            head.marks[h] = f"@{tail.addrs[t]:x}" if tail.addrs else \
+                f"{_register(tail) if several else ''}[{t}]"
+    cell_w = max(26, 7 * max((len(c) for g in grids for c in g.cells), default=1) + 8,
+                 5 * max((len(m) for g in grids for m in g.marks.values()), default=0) + 4)
     label_w = 64
     width = 2 * MARGIN + label_w + PER_ROW * cell_w
     body, y = [], MARGIN
     header = [f"step {before.steps + 1}, line {insn.loc.line}: {source_text(insn.loc)}",
-              *textwrap.wrap(insn.spec.summary, (width - 2 * MARGIN) // 7)]
+              *textwrap.wrap(_this_instruction(insn), (width - 2 * MARGIN) // 7)]
     if step.fault is not None:
         header.append(f"fault: {step.fault.message}")
     for k, line in enumerate(header):
@@ -250,38 +275,34 @@ def _layout(step: Step, grids, texts, lane_spans, register_grids, ub, is_store, 
         y += 16
     y += GAP
     x0 = MARGIN + label_w
-    beneath = len(body)                    # the arrows' lines go here, under the cells
+    beneath = len(body)                    # the arrows' lines go here, under the cells and the titles
     for grid in grids:
         body.append(f'<text x="{MARGIN}" y="{y + 11}" style="{FONT};font-weight:bold">{escape(grid.title)}</text>')
         y += 16
         grid.y = y
-        h = BAR_H if grid.bar else ROW_H
+        h = grid.height
         row_count = max(grid.rows, default=-1) + 1
         for r in range(row_count):
             label = next((text for row, text in grid.labels if row == r), None) if grid.labels else f"[{r * PER_ROW}]"
             size = "font-size:9px" if grid.bar else ""
             body.append(f'<text x="{MARGIN}" y="{y + r * (h + 4) + h - (1 if grid.bar else 6)}" '
                         f'style="{FONT};{size};fill:{COLORS["grey"]}">{escape(label or "")}</text>')
-        for text, fill, r, c in zip(grid.cells, grid.fills, grid.rows, grid.cols):
-            cx, cy = x0 + c * cell_w, y + r * (h + 4)
+        for k, (text, fill, c) in enumerate(zip(grid.cells, grid.fills, grid.cols)):
+            cx, cy = x0 + c * cell_w, grid.top(k)
             body.append(f'<rect x="{cx}" y="{cy}" width="{cell_w - 2}" height="{h}" fill="{fill}" '
                         f'stroke="#888" stroke-width="0.5"/>')
             if text:
                 body.append(f'<text x="{cx + cell_w / 2 - 1}" y="{cy + h - 7}" text-anchor="middle" '
                             f'style="{FONT}">{escape(text)}</text>')
+            if k in grid.marks:
+                body.append(f'<text x="{cx + cell_w / 2 - 1}" y="{cy + 8}" text-anchor="middle" '
+                            f'style="{MARK_FONT};fill:{COLORS["arrow"]}">{escape(grid.marks[k])}</text>')
         y += row_count * (h + 4) + GAP
-    ends, lanes = _arrows(lane_spans, register_grids, ub, is_store, x0, cell_w) if ub else ([], 0)
-    kind = "lane -> UB address" if is_store else "UB address -> lane"
-    if moves:
-        ends, lanes, kind = _move_arrows(moves, x0, cell_w), len(moves), "the kept lanes' moves"
+    ends = [_arrow_ends(link, x0, cell_w) for link in links] if clear else []
     lines, marks = _arrow_svg(ends)
     body[beneath:beneath] = lines
     body += marks
-    legend = ("yellow: lanes this step changed; grey: lanes the mask leaves inactive; blue: active mask lanes; "
-              "green: UB bytes touched")
-    if ends:
-        legend += f"; arrows: {kind}" + (f" (the first {len(ends)} of {lanes} lanes)" if len(ends) < lanes else "")
-    for line in textwrap.wrap(legend, (width - 2 * MARGIN) // 7):
+    for line in textwrap.wrap(_legend(grids, links, bool(ends), kind, several), (width - 2 * MARGIN) // 7):
         body.append(f'<text x="{MARGIN}" y="{y + 10}" style="{FONT};fill:{COLORS["grey"]}">{escape(line)}</text>')
         y += 16
     warnings = [message for loc, message, _notes in run_warnings(program, step.after) if loc.line == insn.loc.line]
@@ -299,49 +320,81 @@ def _layout(step: Step, grids, texts, lane_spans, register_grids, ub, is_store, 
         *body, "</svg>", ""])
 
 
-def _arrows(lane_spans, register_grids, ub, is_store, x0, cell_w) -> tuple[list, int]:
-    """The (start, end) of an arrow between each lane of the lane spans and its first UB cell (the
-    first MAX_ARROWS lanes: a full register's worth hides the picture), and the number of lanes."""
-    cell_of = {}
-    for r, c in zip(ub.rows, ub.cols):
-        cell_of[ub.base + (ub.row_numbers[r] * PER_ROW + c) * ub.cell_bytes] = (r, c)
+# What each fill colour means, in the legend's order; a legend names only the colours its picture uses.
+LEGEND = (("changed", "yellow: lanes this step changed"), ("inactive", "grey: lanes the mask leaves inactive"),
+          ("active", "blue: active mask lanes"), ("touched", "green: UB bytes touched"))
+
+
+def _legend(grids, links, arrows: bool, kind: str, several: bool) -> str:
+    used = {fill for grid in grids for fill in grid.fills}
+    parts = [text for colour, text in LEGEND if COLORS[colour] in used]
+    if arrows:
+        parts.append(f"arrows: {kind}")
+    elif links:
+        tail = links[0][0]
+        parts.append("red @a: the lane holds the element at UB address a (hex)" if tail.addrs else
+                     "red vN[k]: the cell holds lane k of vN" if several else
+                     f"red [k]: the cell holds lane k of {tail.title.split(' (')[0]}")
+    return "; ".join(parts)
+
+
+def _clear_path(link, grids) -> bool:
+    """Whether a link's arrow would cross no other cell: straight down (or up) its column, from the
+    tail grid's row next to the head grid to the head grid's row next to the tail grid, the two
+    grids drawn one after the other."""
+    tail, t, head, h = link
+    order = [id(grid) for grid in grids]
+    below = order.index(id(head)) - order.index(id(tail))
+    if tail.cols[t] != head.cols[h] or abs(below) != 1:
+        return False
+    near_tail, near_head = (max(tail.rows), 0) if below == 1 else (0, max(head.rows))
+    return tail.rows[t] == near_tail and head.rows[h] == near_head
+
+
+def _register(grid) -> str:
+    """The register a grid of lanes shows ("v1" for "v1.u8 (before)")."""
+    return grid.title.split(".")[0]
+
+
+def _this_instruction(insn) -> str:
+    """The row's syntax with its type letters bound to this instruction's types, and the row's
+    summary without the clauses about other types ("b8 data: ...", "signed T: ...")."""
+    bound = {}
+    for operand in insn.spec.operands:
+        if operand.type_slot is not None and operand.type_text:
+            bound.setdefault(operand.type_text, insn.types[operand.type_slot].name)
+    syntax = insn.spec.text + (" with " + ", ".join(f"{k} = {v}" for k, v in bound.items()) if bound else "")
+    return f"{syntax}: {summary_for_types(insn.spec.summary, insn.types)}"
+
+
+def _ub_links(lane_spans, register_grids, ub, is_store) -> list:
+    """A link (tail grid, cell, head grid, cell) between each lane of the lane spans and its first UB
+    cell, lane -> UB for a store, UB -> lane for a load, in the order of the lanes."""
+    cell_of = {addr: k for k, addr in enumerate(ub.addrs)}
     pairs = []
     for span in lane_spans:
         grid = register_grids.get(span.src)
         for k in range(span.count if grid is not None else 0):
-            target = cell_of.get(span.addr + k * (span.pitch or span.width))
-            if span.lane + k < len(grid.cells) and target is not None:
-                pairs.append((span.lane + k, grid, target))
+            cell = cell_of.get(span.addr + k * (span.pitch or span.width))
+            if span.lane + k < len(grid.cells) and cell is not None:
+                pairs.append((span.lane + k, grid, cell))
     pairs.sort(key=lambda pair: pair[0])
-    ends = []
-    for lane, grid, (row, col) in pairs[:MAX_ARROWS]:
-        lx, ly = _cell_centre_x(grid, lane, x0, cell_w), grid.y + grid.rows[lane] * (ROW_H + 4)
-        ux, uy = x0 + col * cell_w + cell_w / 2 - 1, ub.y + row * (ROW_H + 4)
-        if is_store:                       # the UB is below: from the lane's bottom to the cell's top
-            ends.append(((lx, ly + ROW_H), (ux, uy)))
-        else:                              # the UB is above: from the cell's bottom to the lane's top
-            ends.append(((ux, uy + ROW_H), (lx, ly)))
-    return ends, len(pairs)
+    return [(grid, lane, ub, cell) if is_store else (ub, cell, grid, lane) for lane, grid, cell in pairs]
 
 
-def _move_arrows(moves, x0, cell_w) -> list:
-    """(start, end) from each moved source lane to its destination lane (the destination is drawn
-    above the source), for the first MAX_ARROWS moves."""
-    ends = []
-    for source, lane, destination, target in moves[:MAX_ARROWS]:
-        start = (_cell_centre_x(source, lane, x0, cell_w), source.y + source.rows[lane] * (ROW_H + 4))
-        end = (_cell_centre_x(destination, target, x0, cell_w), destination.y + destination.rows[target] * (ROW_H + 4) + ROW_H)
-        ends.append((start, end))
-    return ends
-
-
-def _cell_centre_x(grid, lane: int, x0, cell_w) -> float:
-    return x0 + grid.cols[lane] * cell_w + cell_w / 2 - 1
+def _arrow_ends(link, x0, cell_w) -> tuple:
+    """The (start, end) of a link's arrow: from the tail cell's edge facing the head to the head
+    cell's edge facing the tail."""
+    tail, t, head, h = link
+    centre = lambda grid, cell: x0 + grid.cols[cell] * cell_w + cell_w / 2 - 1
+    if head.y > tail.y:
+        return (centre(tail, t), tail.top(t) + tail.height), (centre(head, h), head.top(h))
+    return (centre(tail, t), tail.top(t)), (centre(head, h), head.top(h) + head.height)
 
 
 def _arrow_svg(ends) -> tuple[list[str], list[str]]:
-    """Each arrow as a line drawn beneath the cells (crossing other lanes without covering their
-    digits) and, on top of them, a dot where it starts and its head where it ends."""
+    """Each arrow as a line drawn beneath the cells and titles (a grid's title may stand between the
+    two rows it joins) and, on top of them, a dot where it starts and its head where it ends."""
     lines, marks = [], []
     for (x1, y1), (x2, y2) in ends:
         lines.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '

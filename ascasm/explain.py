@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .isa import BY_MNEMONIC, INSNS, PATTERNS, Kind, regapi
+from .isa import BY_MNEMONIC, INSNS, PATTERNS, Kind, dtypes, regapi
 from .isa.table import BY_CAPI, CONVERSIONS, describe, spec_facts
 
 # The instruction groups of listings and the cheat sheet, by the family prefix of a row.
@@ -125,16 +125,74 @@ def page_pairs(name: str) -> list[tuple]:
 
 
 def _page_lines(name: str, mnemonics: list[str], pairs: list[tuple]) -> list[str]:
-    """A conversion page's rows: each mnemonic's form narrowed to the page's type pairs, citing it."""
+    """A conversion page's rows: each mnemonic's form narrowed to the page's type pairs, citing it.
+    The first row is shown whole; the others (the same conversion in another rounding mode) only
+    where they differ from it, so that a page of six modes reads in one screen."""
     pages = "; ".join(dict.fromkeys(CONVERSIONS[pair].page for pair in pairs))
     shown_pairs = ", ".join(f"{d}/{s} (vD.{d}, vS.{s})" for d, s in pairs)
     lines = [f"{name}: {shown_pairs}, implemented by {', '.join(mnemonics)}"]
+    first = None
     for spec in (spec for mnemonic in mnemonics for spec in BY_MNEMONIC[mnemonic]):
         combos = tuple(combo for combo in spec.types if tuple(t.name for t in combo) in pairs)
-        if combos:
-            narrowed = replace(spec, types=combos, ref=pages)
-            lines += ["", spec.text, f"  {spec.summary}"] + [f"  {label}: {text}" for label, text in spec_facts(narrowed)]
+        if not combos:
+            continue
+        summary = summary_for_types(spec.summary, combos[0]) if len(combos) == 1 else spec.summary
+        facts = [f"  {label}: {text}" for label, text in spec_facts(replace(spec, types=combos, ref=pages))]
+        if first is None:
+            first = spec.mnemonic, summary, facts
+            lines += ["", spec.text, f"  {summary}"] + facts
+        else:
+            lines += ["", spec.text] + _differences(summary, facts, *first)
     return lines + ["sources:", f"  {SOURCE_KEY['asc_']}"]
+
+
+def _differences(summary: str, facts: list[str], first: str, first_summary: str, first_facts: list[str]) -> list[str]:
+    """A row's summary and facts where they differ from the first row's, then what it shares with it."""
+    head, _, rest = summary.partition("; ")
+    shown = [] if summary == first_summary else [f"  {head}"] if rest == first_summary.partition("; ")[2] \
+        else [f"  {summary}"]
+    shown += [fact for fact in facts if fact not in first_facts]
+    return shown + [f"  ({'the rest' if shown else 'all'} as {first})"]
+
+
+def summary_for_types(summary: str, types) -> str:
+    """A row's summary without the clauses about other types than `types` ("b8 data: ...",
+    "signed T: ..."), for one instruction or one page's type pair."""
+    kept = [(sep, text) for sep, text in _clauses(summary) if _concerns(text, types)]
+    return "".join(sep + text for sep, text in kept)[len(kept[0][0]) if kept else 0:]
+
+
+def _clauses(summary: str) -> list[tuple[str, str]]:
+    """The summary cut at each '; ' or '. ' outside parentheses: (the separator before, clause)."""
+    pieces, depth, start, sep = [], 0, 0, ""
+    for k, char in enumerate(summary):
+        depth += (char == "(") - (char == ")")
+        if depth == 0 and char in ";." and summary[k + 1:k + 2] == " ":
+            pieces.append((sep, summary[start:k]))
+            start, sep = k + 2, char + " "
+    return pieces + [(sep, summary[start:])]
+
+
+def _concerns(clause: str, types) -> bool:
+    """Whether a summary's clause concerns an instruction of these types: a clause led by type names
+    ("b64 data with u32 indices ...") only when it has each of them; "signed T:", "unsigned T:" and
+    "to an integer:" only when T (the first type) is of that kind; "Width ratio 2 or 4:" only when
+    the types' widths differ."""
+    names = {t.name for t in types}
+    first = types[0].kind if types else ""
+    qualifier = clause.split(":")[0] if ":" in clause else " ".join(clause.split()[:5])
+    if qualifier in KIND_QUALIFIERS:
+        return first in KIND_QUALIFIERS[qualifier]
+    if qualifier == "Width ratio 2 or 4":
+        return len({t.width for t in types}) > 1
+    words = qualifier.replace(",", " ").split()
+    if not words or dtypes.lookup(words[0]) is None:
+        return True
+    return all(dtypes.lookup(word) is None or dtypes.lookup(word).name in names for word in words)
+
+
+# The summary clauses that concern only a kind of destination type T, and those kinds.
+KIND_QUALIFIERS = {"signed T": ("int",), "unsigned T": ("uint",), "to an integer": ("int", "uint")}
 
 
 def instruction_list() -> list[str]:

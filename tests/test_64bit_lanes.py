@@ -229,3 +229,95 @@ def test_64_bit_logic(engine, etype, dtype):
     low = np.arange(LANES) < 16
     for register, expected in ((2, a & b), (3, a | b), (4, a ^ b), (5, ~a)):
         assert (machine.state.vreg[register].view(dtype) == np.where(low, expected, 0)).all()
+
+
+def trunc_quotient(x, y, width=64):
+    """x / y toward zero on Python integers, the lane's rules for what C leaves open: x / 0 = all ones,
+    and the quotient wraps (min / -1 = min)."""
+    if y == 0:
+        return (1 << width) - 1
+    quotient = abs(x) // abs(y)
+    return (quotient if (x < 0) == (y < 0) else -quotient) % (1 << width)
+
+
+@pytest.mark.parametrize("etype, dtype", [("s64", np.int64), ("u64", np.uint64)])
+def test_64_bit_division_rounds_toward_zero_and_zeroes_inactive_lanes(engine, etype, dtype):
+    # Reg::Div's int64_t/uint64_t: vdiv's integer rules (x / 0 = all ones, min / -1 = min) at 64 bits
+    minimum = np.iinfo(np.int64).min
+    a = np.array([minimum, minimum, 7, -7, 7, -7, 0, -1] * 4, np.int64)
+    b = np.array([-1, 1, 2, 2, -2, -2, 0, 0] * 4, np.int64)
+    a[8:16], b[8:16] = S64[8:16], T64[8:16] % 1000 + 1
+    machine = run_source(buffers(a.view(dtype), b.view(dtype), etype) + f"""
+            vld  v0.{etype}, [a]
+            vld  v1.{etype}, [b]
+            mask p0.b64, VL16
+            vdiv v2.{etype}, v0.{etype}, v1.{etype}, p0
+            halt
+    """, engine)
+    read = (lambda v: int(v)) if etype == "s64" else (lambda v: int(v) % (1 << 64))
+    expected = [trunc_quotient(read(x), read(y)) if i < 16 else 0 for i, (x, y) in enumerate(zip(a, b))]
+    assert machine.state.vreg[2].view(np.uint64).tolist() == expected
+
+
+def test_s64_division_of_the_minimum_by_minus_one_wraps_without_a_fault(engine):
+    # the one quotient C leaves undefined (INT64_MIN / -1): the lane gives min, the run goes on
+    machine = run_source("""
+            vdup v0.s64, -0x8000000000000000
+            vdup v1.s64, -1
+            mask p0.b64, ALL
+            vdiv v2.s64, v0.s64, v1.s64, p0
+            vdiv v3.s64, v1.s64, v0.s64, p0
+            halt
+    """, engine)
+    assert (machine.state.vreg[2].view(np.int64) == np.iinfo(np.int64).min).all()
+    assert not machine.state.vreg[3].any()                   # -1 / min = 0
+
+
+@pytest.mark.parametrize("etype, dtype", [("s64", np.int64), ("u64", np.uint64)])
+def test_64_bit_multiply_add_dst_wraps(engine, etype, dtype):
+    # Reg::MulAddDst's int64_t/uint64_t: dst = src0 * src1 + dst modulo 2^64, inactive lanes 0
+    d = wrapped(i * 0x1111_2222_3333_4444 - 0x7000_0000_0000_0000 for i in range(LANES))
+    machine = run_source(buffers(S64.view(dtype), T64.view(dtype), etype) + f"""
+        .ub d {etype}[32] = [{', '.join(map(str, d.view(dtype).tolist()))}] @ 512
+            vld  v0.{etype}, [a]
+            vld  v1.{etype}, [b]
+            vld  v2.{etype}, [d]
+            mask p0.b64, M3
+            vmla v2.{etype}, v0.{etype}, v1.{etype}, p0
+            halt
+    """, engine)
+    expected = [(int(x) * int(y) + int(z)) % (1 << 64) if i % 3 == 0 else 0
+                for i, (x, y, z) in enumerate(zip(S64, T64, d))]
+    assert machine.state.vreg[2].view(np.uint64).tolist() == expected
+
+
+@pytest.mark.parametrize("etype, dtype, scalar", [("s64", np.int64, -0x7654_3210_FEDC_BA99),
+                                                  ("u64", np.uint64, 0xFEDC_BA98_7654_3211)])
+def test_64_bit_axpy_wraps(engine, etype, dtype, scalar):
+    # Reg::Axpy's int64_t/uint64_t: dst = scalarValue * src + dst modulo 2^64, inactive lanes 0
+    machine = run_source(buffers(S64.view(dtype), T64.view(dtype), etype) + f"""
+            vld   v0.{etype}, [a]
+            vld   v1.{etype}, [b]
+            mask  p0.b64, VL16
+            vaxpy v1.{etype}, v0.{etype}, {scalar}, p0
+            halt
+    """, engine)
+    expected = [(scalar * int(x) + int(z)) % (1 << 64) if i < 16 else 0
+                for i, (x, z) in enumerate(zip(S64.view(dtype), T64.view(dtype)))]
+    assert machine.state.vreg[1].view(np.uint64).tolist() == expected
+
+
+def test_s64_arange_wraps_past_the_maximum_in_both_orders(engine):
+    # the Arange page: an int64_t index beyond the type's bound turns negative; DECREASE_ORDER ends at X
+    machine = run_source("""
+            vci      v0.s64, 0x7FFFFFFFFFFFFFF0
+            vci.desc v1.s64, -5
+            mov      s0, 0x7FFFFFFFFFFFFFFF
+            vci      v2.s64, s0
+            halt
+    """, engine)
+    top = (1 << 63) - 16
+    assert machine.state.vreg[0].view(np.uint64).tolist() == [(top + i) % (1 << 64) for i in range(LANES)]
+    assert machine.state.vreg[0].view(np.int64)[16] == np.iinfo(np.int64).min
+    assert machine.state.vreg[1].view(np.int64).tolist() == [-5 + 31 - i for i in range(LANES)]
+    assert (machine.state.vreg[2].view(np.int64) == wrapped((1 << 63) - 1 + i for i in range(LANES))).all()

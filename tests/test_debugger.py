@@ -933,3 +933,25 @@ def test_ctrl_c_at_the_prompt_gives_a_fresh_prompt():
     text = out.getvalue()
     assert "(Ctrl-C: the line is dropped; q leaves)" in text
     assert after(text, "p steps") == ["steps = 1"]
+
+
+def test_next_at_halt_says_it_has_halted_once():
+    """`n` after the program halted printed the refusal and then the halt report as if it had run
+    (`s` printed only the refusal); now both say it once. `n 5` from the halt instruction runs it."""
+    text = session(scatter(), "c\nn\ns\nn 3\nback\nn 5\n")
+    refusal = ["the program has halted; use back, rc or restart"]
+    assert after(text, "n") == after(text, "s") == after(text, "n 3") == refusal
+    assert after(text, "n 5") == ["the program halted after 18 steps", "expect output: ok (384 elements)"]
+
+
+def test_x_takes_gdbs_address_of_a_place_in_the_ub():
+    """gdb habit: x/8xw &output, x/4xh &output[4]. The '&' was a parse error. output (at 0) holds
+    0xffff before any store; input (at 0x300, after output's 768 bytes) holds i + 1, so &input[1] is
+    0x302 and holds 2, 3. Without the '&', output[4] is a value, and x says which address it meant;
+    a register has no UB address."""
+    text = session(scatter(), "x/8xw &output\nx/2xh & input\nx/2.u16 &input[1]\nx/4xh output[4]\nx/2xh &s0\n")
+    assert after(text, "x/8xw &output") == ["0x00000:  " + " ".join(["0xffffffff"] * 8)]
+    assert after(text, "x/2xh & input") == ["0x00300:  0x0001 0x0002"]
+    assert after(text, "x/2.u16 &input[1]") == ["0x00302:  2 3"]
+    assert after(text, "x/4xh output[4]") == ["error: x takes an address: output[4]'s is &output[4]"]
+    assert after(text, "x/2xh &s0") == ["error: & takes a place in the UB (output, output[4]), not s0"]

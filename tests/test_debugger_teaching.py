@@ -101,3 +101,65 @@ def test_run_and_start_begin_again():
     text = loop_session("s 4\nstart\nr\n")
     assert after(text, "start")[-2:] == ["> loop.s(1) pc=0 steps=0", "-> mov s0, 0"]
     assert "the program halted after 11 steps" in after(text, "r")
+
+
+LESSON4 = """\
+.ub x s32[256] = i
+.ub y s32[256]
+        mask    p0.b32, ALL
+        mov     s0, 0
+loop:   vld     v0.s32, [x + s0]
+        vadds   v1.s32, v0.s32, 100, p0
+        vsta    [y + s0], v1.s32, p0
+        add     s0, s0, 256
+        blt     s0, 1024, loop
+        halt
+"""
+
+
+def test_finish_stops_at_a_breakpoint_in_the_loop_first_as_the_tutorial_says():
+    # lesson 4's habits: b loop, c (round 1: s0 = 0), finish stops at round 2's breakpoint (s0 = 256);
+    # after clear loop, finish leaves the loop: the pc at halt (line 10), s0 = 4 * 256 = 1024
+    text = session(assemble(LESSON4, "lesson.s"), "b loop\nc\nfinish\np s0\nclear loop\nfinish\np s0\n", engine="ref")
+    assert after(text, "finish")[0] == "Breakpoint 1, line 5"
+    assert after(text, "p s0") == ["s0 = 256 (0x100)"]
+    rest = text.split("(ascasm) clear loop\n", 1)[1]
+    assert "> lesson.s(10) pc=7" in rest and after(rest, "p s0") == ["s0 = 1024 (0x400)"]
+
+
+OUT_OF_RANGE_WHEN_ACTIVE = """\
+.ub out u32[64] = 0
+.ub idx u32[64] = i * 100000
+.ub src u32[64] = i + 1
+        vld v1.u32, [idx]
+        vld v0.u32, [src]
+        mask p0.b32, VL1
+        vsct [out], v0.u32, v1.u32, p0
+        membar
+        mask p1.b32, VL2
+        vsct [out], v0.u32, v1.u32, p1
+        halt
+"""
+
+
+def test_help_vsct_says_what_it_does_not_check_of_inactive_lanes():
+    # 'inactive lanes are never checked' did not say for what. Lane 1's index 100000 is the element at
+    # 4 * 100000 = 0x61a80, past the UB: under VL1 (step 5) it is inactive and no fault; under VL2
+    # (step 7) it is active and faults
+    for engine in ("ref", "cy"):
+        text = session(assemble(OUT_OF_RANGE_WHEN_ACTIVE, "oob.s"), "help vsct\nc\n", engine=engine)
+        mask = next(line for line in after(text, "help vsct") if line.startswith("  mask:"))
+        assert "the indices of inactive lanes are never checked (out of range there is no fault)" in mask
+        stop = after(text, "c")
+        assert stop[0].startswith("oob.s:10:9: fault: UB access out of range: 4 bytes at address 0x61a80 "
+                                  "(lane 1, index 100000)")
+        assert "note: at step 7" in stop
+
+
+def test_tab_completes_the_type_after_a_register():
+    # `p v0.u1<Tab>` completed nothing: the word was matched whole against register and type names
+    from ascasm.debugger import Debugger
+    debugger = Debugger(assemble(MOVES, "moves.s"), "ref")
+    assert debugger.completedefault("v0.u1", "p v0.u1", 2, 7) == ["v0.u16"]
+    assert set(debugger.completedefault("p3.b", "p p3.b", 2, 6)) == {"p3.bf16", "p3.b8", "p3.b16", "p3.b32", "p3.b64"}
+    assert "s1" in debugger.completedefault("s", "p s", 2, 3)

@@ -6,9 +6,9 @@ CTRL[59] = 0: the saturation column); the float rows of tests/test_boundary_valu
 
 The rows are read as tests/test_boundary_values.py reads them (its harnesses run them): `MIN`/`MAX` the
 type's extremes, `a/b/c` one row per value, `0.0` a zero of either sign where IEEE gives -0, `+0`/`+0.0` a
-zero that must be +0, `ANY` every special value. 522 rows: vexp, vln, vlog2, vlog10, vneg, vabs, vsqrt, vrelu, vprelu,
-vadd, vadds, vsub, vmul, vdiv, vmax, vmin, vmuls, vmaxs, vmins, vleakyrelu, vaxpy, vabssub, vmadd, the
-reductions and vpairsum; Arange's seven half rows are lane lists (ARANGE). The table's misprints are
+zero that must be +0, `ANY` every special value. 582 rows: vexp, vln, vlog2, vlog10, vneg, vabs, vsqrt, vrelu, vprelu,
+vadd, vadds, vsub, vmul, vdiv, vmax, vmin, vmuls, vmaxs, vmins, vleakyrelu, vaxpy, vabssub, vmadd, vmla
+(MulAddDst's half rows), vexpsub (ExpSub: a float result, both columns alike), the reductions and vpairsum; Arange's seven half rows are lane lists (ARANGE). The table's misprints are
 corrected as there, with the table's values in a comment, and sqrt(65504) in half is checked as correctly
 rounded (NOT_CORRECTLY_ROUNDED).
 """
@@ -546,6 +546,68 @@ f16 -inf/+0,-inf/-0,-inf/MAX,-inf/MIN MAX/+inf -inf MIN
 f16 -inf/+0,-inf/-0,-inf/MAX,-inf/MIN MIN/-inf inf MAX
 f16 -inf/+0,-inf/-0,-inf/MAX,-inf/MIN nan/+0/-0 nan +0.0
 f16 nan/ANY +0/-0/MAX/MIN/nan/+inf/-inf nan +0.0
+== vmla (table 29)
+f16 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN MAX MAX MAX
+f16 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN MIN MIN MIN
+f16 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN nan nan 0.0
+f16 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN -0/+0 0.0 0.0
+f16 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN +inf inf MAX
+f16 +0/+0,+0/-0,+0/MAX,+0/MIN,-0/-0,-0/MAX,-0/MIN -inf -inf MIN
+f16 +0/inf,-0/-inf,+0/-inf,-0/inf,+0/nan,-0/nan +0/MAX/-0/MIN/nan/+inf/-inf nan 0.0
+f16 MAX/MAX,MIN/MIN +0/MAX/-0/MIN/inf inf MAX
+f16 MAX/MAX,MIN/MIN -inf -inf MIN
+f16 MAX/MAX,MIN/MIN nan nan 0.0
+f16 MAX/MIN +0/MAX/-0/MIN/-inf -inf MIN
+f16 MAX/MIN inf inf MAX
+f16 MAX/MIN nan nan 0.0
+f16 MAX/+inf,MIN/-inf +0/-0/MAX/MIN/+inf inf MAX
+f16 MAX/+inf,MIN/-inf -inf/nan nan 0.0
+f16 MAX/-inf,MIN/+inf +0/-0/MAX/MIN/-inf -inf MIN
+f16 MAX/-inf,MIN/+inf +inf/nan nan 0.0
+f16 inf/inf +0/-0/MAX/MIN/+inf inf MAX
+f16 inf/inf nan/-inf nan 0.0
+f16 inf/-inf +0/-0/MAX/MIN/-inf -inf MIN
+f16 inf/-inf nan/+inf nan 0.0
+f16 -inf/-inf +0/-0/MAX/MIN/+inf inf MAX  # the table: -inf and MIN; the product -inf * -inf is +inf (docs/semantics.md)
+f16 -inf/-inf nan/-inf nan 0.0
+f16 nan/ANY +0/-0/MAX/MIN/nan/+inf/-inf nan 0.0
+== vexpsub (table 27)
+f16/f32 -65504.0 -65504.0 1.0 1.0
+f16/f32 -65504.0 65504.0/0.0/-0.0/inf 0.0 0.0
+f16/f32 -65504.0 nan nan nan
+f16/f32 -65504.0 -inf inf inf  # the table: -inf in both; -65504 - (-inf) = inf (its float row: inf)
+f16/f32 65504.0 65504.0 1.0 1.0
+f16/f32 65504.0 0.0/-0.0/MIN/-inf inf inf
+f16/f32 65504.0 nan nan nan
+f16/f32 65504.0 inf 0.0 0.0
+f16/f32 0.0/-0.0 MAX/inf 0.0 0.0
+f16/f32 0.0/-0.0 0.0/-0.0 1.0 1.0
+f16/f32 0.0/-0.0 nan nan nan
+f16/f32 0.0/-0.0 MIN/-inf inf inf
+f16/f32 nan nan/inf/-inf/0/-0/MAX/MIN nan nan
+f16/f32 inf -inf/0/-0/MAX/MIN inf inf
+f16/f32 inf nan/inf nan nan
+f16/f32 -inf inf/0/-0/MAX/MIN 0.0 0.0
+f16/f32 -inf -inf nan nan  # the table: 0.0 in both; -inf - (-inf) is NaN (its inf - inf row: nan)
+f16/f32 -inf nan nan nan
+f32 MIN MIN 1.0 1.0
+f32 MIN MAX/0.0/-0.0/inf 0.0 0.0
+f32 MIN nan nan nan
+f32 MIN -inf inf inf
+f32 MAX MAX 1.0 1.0
+f32 MAX 0.0/-0.0/MIN/-inf inf inf
+f32 MAX nan nan nan
+f32 MAX inf 0.0 0.0
+f32 0.0/-0.0 MAX/inf 0.0 0.0
+f32 0.0/-0.0 0.0/-0.0 1.0 1.0
+f32 0.0/-0.0 nan nan nan
+f32 0.0/-0.0 MIN/-inf inf inf
+f32 nan nan/inf/-inf/0/-0/MAX/MIN nan nan
+f32 inf inf/nan nan nan
+f32 inf -inf/0/-0/MAX/MIN inf inf  # the table's float rows: 0.0 in both; e^(inf - x) is inf (its half/float rows)
+f32 -inf inf/0/-0/MAX/MIN 0.0 0.0
+f32 -inf -inf nan nan  # the table: 0.0 in both, as in its half/float rows
+f32 -inf nan nan nan
 == reduce (table 35)
 vredmax f16 MIN -65504.0 -65504.0
 vredmax f16 MAX 65504.0 65504.0
@@ -601,9 +663,39 @@ def test_scalar_forms(engine, mnemonic, ctrl, which):
 
 
 @pytest.mark.parametrize("ctrl,which", MODES)
-@pytest.mark.parametrize("mnemonic", ["vaxpy", "vmadd"])
+@pytest.mark.parametrize("mnemonic", ["vaxpy", "vmadd", "vmla"])
 def test_fused_multiply_add(engine, mnemonic, ctrl, which):
     bv.check_fused_multiply_add(engine, mnemonic, column(mnemonic, which), ctrl)
+
+
+def test_fused_float_rows_ignore_the_mode(engine):
+    """Table 29's float rows (tests/test_boundary_values.py), CTRL saturating: its float saturation column
+    is the INF/NAN column."""
+    bv.check_fused_multiply_add(engine, "vmla", [row for row in bv.SECTIONS["vmla"] if row[0] == "f32"],
+                                SATURATING)
+
+
+@pytest.mark.parametrize("ctrl,which", MODES)
+def test_expsub(engine, ctrl, which):
+    """Table 27 (ExpSub): half or float sources, a float result, so both columns are the same. A `f16/f32`
+    row is the table's half/float row, run with each source type; MIN/MAX are the source type's extremes
+    (the table's -65504/65504 are typed as numbers). f16 sources sit in the even lanes (RegLayout ZERO)."""
+    rows = [[t] + row[1:] for row in column("vexpsub", which) for t in row[0].split("/")]
+    for t, cases in bv.cases("vexpsub", rows).items():
+        step = 2 if t == "f16" else 1
+        for start in range(0, len(cases), 64):
+            chunk = cases[start:start + 64]
+            a, b = [0.0] * 64 * step, [0.0] * 64 * step
+            a[:len(chunk) * step:step] = [bv.number(t, x) for x, _, _, _ in chunk]
+            b[:len(chunk) * step:step] = [bv.number(t, y) for _, y, _, _ in chunk]
+            m = run_source(bv.buffer("a", t, a) + bv.buffer("b", t, b) + bv.setting(ctrl) + f"""
+                mask p0.b{bv.width_bits(t)}, ALL
+                vld v0.{t}, [a]
+                vld v1.{t}, [b]
+                vexpsub v2.f32, v0.{t}, v1.{t}, p0
+            """, engine)
+            for lane, (x, y, expected, grouped) in enumerate(chunk):
+                bv.check("f32", bv.lanes(m, 2, "f32")[lane], expected, f"vexpsub {t} {x} {y} -> {expected}", grouped)
 
 
 @pytest.mark.parametrize("ctrl,which", MODES)

@@ -181,6 +181,8 @@ ctypedef fused vfma_T:
     BF16
     int32_t
     uint32_t
+    int64_t
+    uint64_t
 
 ctypedef fused vfma_sub:
     Op_madd

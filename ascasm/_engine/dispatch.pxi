@@ -738,15 +738,15 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 795
+    KERNEL_COUNT = 803
 
 # the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block
 cdef KernelFn KERNELS[KERNEL_COUNT]
 KERNELS[0] = k_end
 fill_arith(&KERNELS[1])
-fill_compare(&KERNELS[235])
-fill_control(&KERNELS[371])
-fill_convert(&KERNELS[456])
-fill_memory(&KERNELS[521])
-fill_rearrange(&KERNELS[608])
-fill_streams(&KERNELS[737])
+fill_compare(&KERNELS[241])
+fill_control(&KERNELS[377])
+fill_convert(&KERNELS[462])
+fill_memory(&KERNELS[527])
+fill_rearrange(&KERNELS[614])
+fill_streams(&KERNELS[745])

@@ -698,944 +698,986 @@ cdef const Ins* kernel_98(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_99(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_div_nftz*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_div*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_100(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_div_nftz*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_div*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_101(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_div_nftz*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_102(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_div_nftz*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_103(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_104(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_105(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_106(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_107(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_108(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_109(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_110(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_111(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_112(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_113(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_114(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_115(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_116(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_117(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_118(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_119(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_120(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_121(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_122(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_123(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_124(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_125(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_126(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_127(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_128(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vmull(m, ins, &ins.a.vmull, <int32_t*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_129(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vmull(m, ins, &ins.a.vmull, <uint32_t*>NULL)
+    cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_130(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_add*>NULL)
+    cdef int status = k_vmull(m, ins, &ins.a.vmull, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_131(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_sub*>NULL)
+    cdef int status = k_vmull(m, ins, &ins.a.vmull, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_132(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_abs*>NULL)
+    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_133(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_abs*>NULL)
+    cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_134(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_abs*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_135(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_abs*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_136(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_abs*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_137(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_abs*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_138(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_neg*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_139(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_neg*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_140(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_neg*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_141(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_neg*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_142(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_neg*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_143(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_neg*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_144(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_145(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_146(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_147(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_148(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp_nftz*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_149(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp_nftz*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_150(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt_nftz*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_151(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt_nftz*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_152(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_ln*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_153(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_ln*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_154(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log2*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_ln*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_155(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log2*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_ln*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_156(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log10*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_157(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log10*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_158(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_ln_nftz*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log10*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_159(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_ln_nftz*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log10*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_160(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log2_nftz*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_ln_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_161(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log2_nftz*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_ln_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_162(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log10_nftz*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log2_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_163(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log10_nftz*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log2_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_164(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_relu*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log10_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_165(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_relu*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log10_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_166(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_relu*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_167(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_relu*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_168(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_169(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_170(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_171(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_172(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_abssub*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_173(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_abssub*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_174(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <int64_t*>NULL, <Op_abssub*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_abssub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_175(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_madd*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_abssub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_176(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_madd*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <int64_t*>NULL, <Op_abssub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_177(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <int16_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_madd*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_178(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint16_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_madd*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_179(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <int16_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_180(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <BF16*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint16_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_181(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <int32_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_182(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint32_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <BF16*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_183(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <int32_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_184(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint32_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_185(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_186(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_and*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <int64_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_187(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_and*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint64_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_188(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_and*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_189(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_and*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_190(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_or*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <int64_t*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_191(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_or*>NULL)
+    cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint64_t*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_192(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_or*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_193(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_or*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_194(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_xor*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_195(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_xor*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_196(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_xor*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_197(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_xor*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_198(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint8_t*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_199(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint16_t*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_200(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint32_t*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_201(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint64_t*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_202(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_203(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_204(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_205(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_206(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_207(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_208(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_209(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_210(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_211(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_212(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_213(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_214(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_215(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_216(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_217(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_218(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_219(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_220(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_221(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_222(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_223(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_224(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_225(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_226(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_227(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_228(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_229(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_230(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_231(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_232(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_233(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_234(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_235(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_236(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_237(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_238(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_239(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
@@ -1878,3 +1920,9 @@ cdef void fill_kernels(KernelFn* table) noexcept:
     table[231] = kernel_231
     table[232] = kernel_232
     table[233] = kernel_233
+    table[234] = kernel_234
+    table[235] = kernel_235
+    table[236] = kernel_236
+    table[237] = kernel_237
+    table[238] = kernel_238
+    table[239] = kernel_239

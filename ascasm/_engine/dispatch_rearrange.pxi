@@ -390,517 +390,531 @@ cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int8_t*>NULL)
+    cdef int status = k_vci(m, ins, &ins.a.vci, <int64_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int16_t*>NULL)
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <F16*>NULL)
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int32_t*>NULL)
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <float*>NULL)
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint8_t*>NULL)
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint16_t*>NULL)
+    cdef int status = k_vci_desc(m, ins, &ins.a.vci_desc, <int64_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint32_t*>NULL)
+    cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint8_t*>NULL)
+    cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint16_t*>NULL)
+    cdef int status = k_vintlv(m, ins, &ins.a.vintlv, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint32_t*>NULL)
+    cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vgatr(m, ins, &ins.a.vgatr, <uint8_t*>NULL)
+    cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vgatr(m, ins, &ins.a.vgatr, <uint16_t*>NULL)
+    cdef int status = k_vdintlv(m, ins, &ins.a.vdintlv, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vgatr(m, ins, &ins.a.vgatr, <uint32_t*>NULL)
+    cdef int status = k_vgatr(m, ins, &ins.a.vgatr, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint8_t*>NULL, <uint16_t*>NULL, <Op_lo*>NULL)
+    cdef int status = k_vgatr(m, ins, &ins.a.vgatr, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint16_t*>NULL, <uint32_t*>NULL, <Op_lo*>NULL)
+    cdef int status = k_vgatr(m, ins, &ins.a.vgatr, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint8_t*>NULL, <uint16_t*>NULL, <Op_hi*>NULL)
+    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint8_t*>NULL, <uint16_t*>NULL, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint16_t*>NULL, <uint32_t*>NULL, <Op_hi*>NULL)
+    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint16_t*>NULL, <uint32_t*>NULL, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint16_t*>NULL, <uint8_t*>NULL, <Op_lo*>NULL)
+    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint8_t*>NULL, <uint16_t*>NULL, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int16_t*>NULL, <int8_t*>NULL, <Op_lo*>NULL)
+    cdef int status = k_vpack(m, ins, &ins.a.vpack, <uint16_t*>NULL, <uint32_t*>NULL, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint32_t*>NULL, <uint16_t*>NULL, <Op_lo*>NULL)
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint16_t*>NULL, <uint8_t*>NULL, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int32_t*>NULL, <int16_t*>NULL, <Op_lo*>NULL)
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int16_t*>NULL, <int8_t*>NULL, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint16_t*>NULL, <uint8_t*>NULL, <Op_hi*>NULL)
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint32_t*>NULL, <uint16_t*>NULL, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int16_t*>NULL, <int8_t*>NULL, <Op_hi*>NULL)
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int32_t*>NULL, <int16_t*>NULL, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint32_t*>NULL, <uint16_t*>NULL, <Op_hi*>NULL)
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint16_t*>NULL, <uint8_t*>NULL, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int32_t*>NULL, <int16_t*>NULL, <Op_hi*>NULL)
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int16_t*>NULL, <int8_t*>NULL, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <F16*>NULL)
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <uint32_t*>NULL, <uint16_t*>NULL, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <float*>NULL)
+    cdef int status = k_vunpack(m, ins, &ins.a.vunpack, <int32_t*>NULL, <int16_t*>NULL, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <int16_t*>NULL)
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint16_t*>NULL)
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <int32_t*>NULL)
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <int16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint32_t*>NULL)
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_87(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <int64_t*>NULL)
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_88(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint64_t*>NULL)
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_89(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int16_t*>NULL, <Op_max*>NULL)
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <int64_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_90(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint16_t*>NULL, <Op_max*>NULL)
+    cdef int status = k_reduce_sum(m, ins, &ins.a.reduce_sum, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_91(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <F16*>NULL, <Op_max*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_92(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int32_t*>NULL, <Op_max*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_93(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint32_t*>NULL, <Op_max*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <F16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_94(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <float*>NULL, <Op_max*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_95(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int64_t*>NULL, <Op_max*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_96(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint64_t*>NULL, <Op_max*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <float*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_97(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int16_t*>NULL, <Op_min*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int64_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_98(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint16_t*>NULL, <Op_min*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint64_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_99(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <F16*>NULL, <Op_min*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_100(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int32_t*>NULL, <Op_min*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_101(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint32_t*>NULL, <Op_min*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <F16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_102(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <float*>NULL, <Op_min*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_103(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int64_t*>NULL, <Op_min*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_104(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint64_t*>NULL, <Op_min*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <float*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_105(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <F16*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <int64_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_106(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <float*>NULL)
+    cdef int status = k_reduce_maxmin(m, ins, &ins.a.reduce_maxmin, <uint64_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_107(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <uint16_t*>NULL)
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_108(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <int16_t*>NULL)
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_109(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <uint32_t*>NULL)
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_110(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <int32_t*>NULL)
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <int16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_111(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <F16*>NULL, <Op_max*>NULL)
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_112(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <float*>NULL, <Op_max*>NULL)
+    cdef int status = k_reduce_sum_block(m, ins, &ins.a.reduce_sum_block, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_113(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint16_t*>NULL, <Op_max*>NULL)
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <F16*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_114(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int16_t*>NULL, <Op_max*>NULL)
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <float*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_115(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint32_t*>NULL, <Op_max*>NULL)
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_116(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int32_t*>NULL, <Op_max*>NULL)
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int16_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_117(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <F16*>NULL, <Op_min*>NULL)
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_118(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <float*>NULL, <Op_min*>NULL)
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int32_t*>NULL, <Op_max*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_119(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint16_t*>NULL, <Op_min*>NULL)
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <F16*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_120(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int16_t*>NULL, <Op_min*>NULL)
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <float*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_121(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint32_t*>NULL, <Op_min*>NULL)
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_122(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int32_t*>NULL, <Op_min*>NULL)
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int16_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_123(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <F16*>NULL)
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <uint32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_124(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <float*>NULL)
+    cdef int status = k_reduce_maxmin_block(m, ins, &ins.a.reduce_maxmin_block, <int32_t*>NULL, <Op_min*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_125(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_bin0*>NULL)
+    cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_126(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_bin1*>NULL)
+    cdef int status = k_vpairsum(m, ins, &ins.a.vpairsum, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_127(Machine* m, const Ins* ins) noexcept nogil:
-    cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_cbin0*>NULL)
+    cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_bin0*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
 cdef const Ins* kernel_128(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_bin1*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_129(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_cbin0*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_130(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vhist(m, ins, &ins.a.vhist, <Op_cbin1*>NULL)
     if status:
         m.status = status
@@ -1038,3 +1052,5 @@ cdef void fill_kernels(KernelFn* table) noexcept:
     table[126] = kernel_126
     table[127] = kernel_127
     table[128] = kernel_128
+    table[129] = kernel_129
+    table[130] = kernel_130

@@ -96,6 +96,7 @@ ctypedef fused vci_T:
     F16
     int32_t
     float
+    int64_t
 
 ctypedef fused vci_desc_T:
     int8_t
@@ -103,6 +104,7 @@ ctypedef fused vci_desc_T:
     F16
     int32_t
     float
+    int64_t
 
 ctypedef fused vintlv_TW:
     uint8_t

@@ -3,7 +3,6 @@ against the ISA table and resolves its operands. The result is a Program with bo
 instruction list (for the reference executor) and the bytecode rows (for the engine)."""
 from __future__ import annotations
 
-import difflib
 import gc
 import itertools
 import math
@@ -85,7 +84,16 @@ class _Form:
         return next((k for k, shape in enumerate(shapes) if shape not in self.fits[k]), len(shapes))
 
 
-_FORMS = {mnemonic: [_Form(spec) for spec in forms] for mnemonic, forms in BY_MNEMONIC.items()}
+_FORMS: dict[str, list[_Form]] = {}       # filled by _forms
+
+
+def _forms(mnemonic: str) -> list[_Form] | None:
+    """A mnemonic's rows prepared for matching, on its first use (a program uses few of the table's)."""
+    if mnemonic not in BY_MNEMONIC:
+        return None
+    if mnemonic not in _FORMS:
+        _FORMS[mnemonic] = [_Form(spec) for spec in BY_MNEMONIC[mnemonic]]
+    return _FORMS[mnemonic]
 
 
 def assemble(text: str, filename: str = "<input>", ub_usable: int = UB_USABLE_DEFAULT) -> Program:
@@ -429,7 +437,7 @@ class _Assembler:
     def instruction(self, statement: Instruction) -> Insn:
         mnemonic_token, operand_nodes = statement.mnemonic, statement.operands
         mnemonic = mnemonic_token.value.lower()
-        forms = _FORMS.get(mnemonic)
+        forms = _forms(mnemonic)
         if not forms:
             self.fail(mnemonic_token, f"unknown mnemonic '{shown(mnemonic_token.value)}'",
                       _did_you_mean(mnemonic, list(BY_MNEMONIC)))
@@ -576,6 +584,7 @@ class _Assembler:
         name, _, suffix = node.value.partition(".")
         letter = {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s", Kind.UREG: "u", Kind.QREG: "q"}[op.kind]
         names = [f"{letter}{n}" for n in range(REGISTER_FILES[letter][1])]
+        import difflib                  # (only a mistake needs it)
         close = difflib.get_close_matches(name.lower(), names, n=1, cutoff=0.6)
         return [f"did you mean '{close[0]}{'.' + suffix if suffix else ''}'?"] if close else []
 
@@ -774,6 +783,7 @@ def closest(word: str, choices, n: int = 3, cutoff: float = 0.6) -> list[str]:
     by_lower = {}
     for choice in choices:
         by_lower.setdefault(choice.lower(), choice)
+    import difflib                  # (only a mistake needs it)
     close = difflib.get_close_matches(word.lower(), list(by_lower), n=n, cutoff=cutoff)
     close.sort(key=lambda c: sorted(c) != sorted(word.lower()))
     return [by_lower[c] for c in close]

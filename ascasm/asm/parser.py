@@ -15,7 +15,6 @@ white space): a line break that only some tools see would let a comment hide cod
 """
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 import threading
@@ -152,6 +151,7 @@ class _Lexer:
         directive = re.match(r"\.[A-Za-z_]\w*", text[pos:pos + MAX_LINE_CHARS])
         if directive:
             word = directive.group()
+            import difflib                  # (only a mistake needs it)
             close = difflib.get_close_matches(word, _DIRECTIVE_NAMES, n=1, cutoff=0.5)
             notes = [f"did you mean '{close[0]}'?"] if close else [f"directives: {', '.join(_DIRECTIVE_NAMES)}"]
             return _LexError(f"unknown directive {shown(word)!r}", line, column, column + len(word), pos, notes)

@@ -1373,14 +1373,17 @@ class Lowering:
             got = ", ".join(str(v.ctype) if v.ctype else "?" for v in values)
             raise error_at(c, f"no form of Reg::{name} takes ({got})",
                            [f"forms: " + "; ".join(f.args or "()" for f in api.forms)])
-        errors = []
+        nearest = (-1, "")             # the form whose options the call meets most: what it lacks
         for form in candidates:
             options = self.options_of(c, form, explicit, values)
-            if all(_option_text(options, k) == v for k, v in form.when):
+            met = [_option_text(options, k) == v for k, v in form.when]
+            if all(met):
                 return self.emit_form(c, api, form, options, values, args, dest)
-            errors.append(", ".join(f"{k}={_option_text(options, k)}" for k, v in form.when))
-        raise error_at(c, f"Reg::{name} with these template options has no ascasm instruction: "
-                          f"{errors[0] if errors else ''}", [f"see `ascasm explain Reg::{name}`"])
+            if sum(met) > nearest[0]:
+                nearest = (sum(met), ", ".join(f"{k}={_option_text(options, k)} (the nearest form needs {v})"
+                                               for (k, v), ok in zip(form.when, met) if not ok))
+        raise error_at(c, f"Reg::{name} with these template options has no ascasm instruction: {nearest[1]}",
+                       [f"see `ascasm explain Reg::{name}`"])
 
     # --- asc_* C API calls: the ISA table's rows that cite the function's page, operands in order ---
     def capi_call(self, c, name, args, dest):

@@ -60,7 +60,7 @@ SYNOPSES = [
     ("where", "the current instruction with its label (also bt; there is no call stack)"),
     ("l(ist) [[FILE:]LINE]", "source around the current line (again: the next lines)"),
     ("disas", "the instructions with their pc and bytecode rows"),
-    ("draw [-f] FILE.svg", "picture the next instruction: lanes, mask, lane -> UB arrows"),
+    ("draw [-f] FILE.svg", "picture the next instruction: lanes, mask, which lane went to which UB address"),
     ("display[/FMT] [EXPR]", "print EXPR at every stop (no argument: show them now)"),
     ("undisplay [N]", "remove display N (no argument: all)"),
     ("info TOPIC", "list: break, watch, display, history, buffers, labels, registers; info line [LINE]"),
@@ -199,6 +199,9 @@ class Debugger(cmd.Cmd):
         return [name for name in super().completenames(text, *ignored) if name != "EOF"]
 
     def completedefault(self, text, line, begidx, endidx):
+        if "." in text:                        # p v0.u1<Tab>: the type after a register (v0.u16)
+            register, _, start = text.rpartition(".")
+            return [f"{register}.{t.name}" for t in dtypes.TYPES if t.name.startswith(start)]
         words = [f"v{i}" for i in range(32)] + [f"p{i}" for i in range(8)] + [f"s{i}" for i in range(32)]
         words += [f"a{i}" for i in range(8)] + sorted(self.program.labels) + sorted(self.program.buffers)
         words += ["ub", "pc", "steps", *debug_expr.FUNCTIONS, *(t.name for t in dtypes.TYPES)]
@@ -300,14 +303,11 @@ class Debugger(cmd.Cmd):
         translated C++ kernel one statement (a loop on one line runs to its end), in assembly one
         instruction. Stops early at a breakpoint, when a watch changes, at halt or at a fault."""
         count = self._count(arg, "next")
-        if count is None:
+        if count is None or not self._can_run():
             return
-        run = Run()
         for _ in range(count):
-            if not self._can_run():
-                break
             run = self.control.next_line()
-            if run.reasons:
+            if run.reasons or self.control.cannot_run():
                 break
         self._finish(run)
 
@@ -597,7 +597,7 @@ class Debugger(cmd.Cmd):
         Examine the UB: N elements of type T from ADDR (a number, a buffer name, s1 + 64, ...), in
         rows with their addresses. Without .T: a hexdump of N bytes (default 64). gdb's letters work
         too: F a print format (x t d u f), U the unit size (b h w g: 1, 2, 4, 8 bytes; default b).
-        Examples: x/16.u16 output, x/16xh output, x/8fw 0x300"""
+        Examples: x/16.u16 output, x/16xh output, x/8fw 0x300, x/4xh &output[4] (gdb's address-of)"""
         m = re.fullmatch(r"\s*(?:/(\d+)?([a-z]*)(?:\.(\w+))?)?\s*(.*)", arg)
         count_text, letters, type_name, where = m.group(1), m.group(2) or "", m.group(3), m.group(4).strip()
         if not where or set(letters) - set(debug_expr.FORMATS) - set(_UNITS) or \
@@ -616,10 +616,30 @@ class Debugger(cmd.Cmd):
         count = whole_number(count_text) if count_text else (16 if etype else 64)
         if count is None:
             raise ExprError(f"x: the count {shown(count_text)} is larger than the UB")
-        value = debug_expr.evaluate_text(where, self.control.env(), addresses=True)
-        if value.is_array or value.data.dtype.kind not in "iu":
-            raise ExprError(f"x needs one address, not {value.label}")
-        self.out(*format_memory(self.state.ub, int(value.data), count, etype, fmt=fmt))
+        if where.startswith("&"):              # gdb's address-of: x/8xw &output, x/4xh &output[4]
+            located = debug_expr.evaluate_text(where[1:], self.control.env())
+            if located.where is None or located.where.kind != "ub":
+                raise ExprError(f"& takes a place in the UB (output, output[4]), not {located.label}")
+            address = located.where.number
+        else:
+            try:
+                value = debug_expr.evaluate_text(where, self.control.env(), addresses=True)
+            except ExprError:
+                if not self._is_ub_place(where):
+                    raise
+                raise ExprError(f"x takes an address: {shown(where)}'s is &{shown(where)}") from None
+            if value.is_array or value.data.dtype.kind not in "iu":
+                raise ExprError(f"x needs one address, not {value.label}")
+            address = int(value.data)
+        self.out(*format_memory(self.state.ub, address, count, etype, fmt=fmt))
+
+    def _is_ub_place(self, text: str) -> bool:
+        """Whether `text` names a place in the UB (NAME[I], ub[A]), whose address x could take."""
+        try:
+            value = debug_expr.evaluate_text(text, self.control.env())
+        except ExprError:
+            return False
+        return value.where is not None and value.where.kind == "ub"
 
     def do_set(self, arg):
         """set var LOCATION = EXPR
@@ -717,7 +737,7 @@ class Debugger(cmd.Cmd):
     def do_draw(self, arg):
         """draw [-f] FILE.svg
         Picture the next instruction (the one at ->) as SVG: the registers it reads and writes as rows
-        of lanes, its mask as a bar, arrows between lanes and UB addresses for loads and stores (as
+        of lanes, its mask as a bar, for loads and stores which lane went to which UB address (as
         `ascasm draw`). It runs on a copy of the machine: the session does not move. An existing file
         is replaced only if this session drew it or with -f; the program and its inputs never are."""
         m = re.fullmatch(r"\s*(-f\s+)?(.*?)\s*", arg, re.DOTALL)

@@ -31,7 +31,8 @@ class Kind(Enum):
     @property
     def slots(self) -> int:
         """Bytecode slots the operand occupies (see docs/bytecode.md)."""
-        return {Kind.SVAL: 2, Kind.TVAL: 2, Kind.ADDR: 4}.get(self, 1)
+        # (identity tests: an Enum member's hash is a Python-level call, and the table sums these at import)
+        return 4 if self is Kind.ADDR else 2 if self is Kind.SVAL or self is Kind.TVAL else 1
 
 
 REGISTER_FILES = {"v": (Kind.VREG, 32), "p": (Kind.PREG, 8), "a": (Kind.AREG, 8), "s": (Kind.SREG, 32),

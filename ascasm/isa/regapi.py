@@ -179,28 +179,40 @@ def _unary(mnemonic):
     return (Form("dst:v src:v mask:p", (f"{mnemonic} {{dst}}, {{src}}, {{mask}}",), _BIN, (("mode", "ZEROING"),)),)
 
 
-def _unary_algo(mnemonic, precise, algo):
-    """A unary function whose mode may be a *SpecificMode struct: its `algo` field PRECISION_*_FTZ_FALSE
-    selects the row keeping subnormals; INTRINSIC and PRECISION_*_FTZ_TRUE are the default row."""
+def _algo_rows(mnemonic, precise, algo, float_only=()):
+    """(row, `when`) for each value of a *SpecificMode struct's `algo` field: the values the page says
+    keep subnormals (the PRECISION_*_FTZ_FALSE ones and Sqrt's FAST_INVERSE) select the `precise` row,
+    INTRINSIC and the others (which flush them) the default row; a value in `float_only` (the page gives
+    it float alone) also requires T = float."""
+    keeps = lambda value: "FTZ_FALSE" in value or value == "FAST_INVERSE"
+    return [(precise if keeps(value) else mnemonic,
+             (("mode.algo", value),) + ((("T", "float"),) if value in float_only else ()))
+            for value in ("INTRINSIC",) + algo]
+
+
+def _unary_algo(mnemonic, precise, algo, float_only=()):
+    """A unary function whose mode may be a *SpecificMode struct: its `algo` field selects the row
+    (_algo_rows)."""
     plain = Form("dst:v src:v mask:p", (f"{mnemonic} {{dst}}, {{src}}, {{mask}}",), _BIN)
-    return _unary(mnemonic) + tuple(
-        replace(plain, asm=(f"{row} {{dst}}, {{src}}, {{mask}}",), when=(("mode.algo", value),))
-        for row, values in ((mnemonic, ("INTRINSIC",) + tuple(a for a in algo if "FTZ_TRUE" in a)),
-                            (precise, tuple(a for a in algo if "FTZ_FALSE" in a)))
-        for value in values)
+    return _unary(mnemonic) + tuple(replace(plain, asm=(f"{row} {{dst}}, {{src}}, {{mask}}",), when=when)
+                                    for row, when in _algo_rows(mnemonic, precise, algo, float_only))
 
 
-def _binary_algo(mnemonic, precise, algo):
+def _binary_algo(mnemonic, precise, algo, float_only=()):
     """Div: as _unary_algo, for a binary function."""
     plain = Form("dst:v src0:v src1:v mask:p", (f"{mnemonic} {{dst}}, {{src0}}, {{src1}}, {{mask}}",), _BIN)
-    return _binary(mnemonic) + tuple(
-        replace(plain, asm=(f"{row} {{dst}}, {{src0}}, {{src1}}, {{mask}}",), when=(("mode.algo", value),))
-        for row, values in ((mnemonic, ("INTRINSIC",) + tuple(a for a in algo if "FTZ_TRUE" in a)),
-                            (precise, tuple(a for a in algo if "FTZ_FALSE" in a)))
-        for value in values)
+    return _binary(mnemonic) + tuple(replace(plain, asm=(f"{row} {{dst}}, {{src0}}, {{src1}}, {{mask}}",), when=when)
+                                     for row, when in _algo_rows(mnemonic, precise, algo, float_only))
 
 
 _LOG_ALGO = ("PRECISION_1ULP_FTZ_TRUE", "PRECISION_1ULP_FTZ_FALSE")
+# the pages' DivAlgo and SqrtAlgo values after INTRINSIC, and those their pages give float alone (Div's also
+# complex64, which has no row)
+_DIV_ALGO = ("DIFF_COMPENSATION", "PRECISION_1ULP_FTZ_TRUE", "PRECISION_0ULP_FTZ_TRUE", "PRECISION_0ULP_FTZ_FALSE",
+             "PRECISION_1ULP_FTZ_FALSE")
+_DIV_FLOAT_ONLY = ("DIFF_COMPENSATION", "PRECISION_0ULP_FTZ_TRUE", "PRECISION_0ULP_FTZ_FALSE")
+_SQRT_ALGO = ("FAST_INVERSE", "PRECISION_1ULP_FTZ_TRUE", "PRECISION_0ULP_FTZ_FALSE", "PRECISION_1ULP_FTZ_FALSE")
+_SQRT_FLOAT_ONLY = ("FAST_INVERSE", "PRECISION_0ULP_FTZ_FALSE")
 
 
 def _with_scalar(mnemonic):
@@ -277,8 +289,7 @@ APIS = (
     RegApi("Add", _ARITH + "Add", _binary("vadd", "vadd.merge")),
     RegApi("Sub", _ARITH + "Sub", _binary("vsub")),
     RegApi("Mul", _ARITH + "Mul", _binary("vmul")),
-    RegApi("Div", _ARITH + "Div", _binary_algo("vdiv", "vdiv.nftz", ("PRECISION_1ULP_FTZ_TRUE", "PRECISION_0ULP_FTZ_TRUE",
-                                                                     "PRECISION_1ULP_FTZ_FALSE", "PRECISION_0ULP_FTZ_FALSE"))),
+    RegApi("Div", _ARITH + "Div", _binary_algo("vdiv", "vdiv.nftz", _DIV_ALGO, _DIV_FLOAT_ONLY)),
     RegApi("Max", _ARITH + "Max", _binary("vmax", "vmax.merge")),
     RegApi("Min", _ARITH + "Min", _binary("vmin", "vmin.merge")),
     RegApi("Prelu", _ARITH + "Prelu", _binary("vprelu")),
@@ -312,8 +323,7 @@ APIS = (
     RegApi("Abs", _ARITH + "Abs", _unary("vabs")),
     RegApi("Neg", _ARITH + "Neg", _unary("vneg")),
     RegApi("Exp", _ARITH + "Exp", _unary_algo("vexp", "vexp.nftz", _LOG_ALGO)),
-    RegApi("Sqrt", _ARITH + "Sqrt", _unary_algo("vsqrt", "vsqrt.nftz", ("PRECISION_1ULP_FTZ_TRUE",
-                                                                       "PRECISION_0ULP_FTZ_FALSE"))),
+    RegApi("Sqrt", _ARITH + "Sqrt", _unary_algo("vsqrt", "vsqrt.nftz", _SQRT_ALGO, _SQRT_FLOAT_ONLY)),
     RegApi("Ln", _ARITH + "Ln", _unary_algo("vln", "vln.nftz", _LOG_ALGO)),
     # Log is Ln under the C library's name (its page says so); Log2 and Log10 are their own rows
     RegApi("Log", _ARITH + "Log", _unary_algo("vln", "vln.nftz", _LOG_ALGO)),

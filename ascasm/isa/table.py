@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cache, cached_property
 
 from . import appendix, dtypes
 from .operands import Kind, parse_operand_syntax
@@ -147,7 +148,7 @@ INACTIVE_TEXT = {
     "select": "selects, never zeroes",
     "identity": "inactive lanes count as the identity",
     "gate": "inactive bits become 0",
-    "unchecked": "inactive lanes are never checked",
+    "unchecked": "the indices of inactive lanes are never checked (out of range there is no fault)",
     "uncounted": "inactive lanes are not counted",
     "merge": "inactive lanes keep the destination's value (merging)",
     "dropped": "inactive lanes are dropped; the lanes above the kept ones become 0",
@@ -157,6 +158,12 @@ INACTIVE_TEXT = {
     "block-untouched": "inactive lanes leave the UB untouched (--store-inactive zero: write 0 in the blocks "
                        "with an active lane); a block with no active lane is neither written nor checked",
 }
+
+
+@cache
+def _operands(syntax: str, rw: tuple) -> tuple:
+    """The operands a syntax string declares; rows share syntax strings (and the frozen OperandSpecs)."""
+    return tuple(parse_operand_syntax(t.strip(), rw) for t in syntax.split(",")) if syntax else ()
 
 
 @dataclass(frozen=True)
@@ -176,14 +183,21 @@ class InsnSpec:
     specials: tuple = ()          # special registers the row writes: "AR", "SQZN" (state.SPR_NAMES)
     post: int | str | None = None  # post-update form: [sB] advances by X of this unit ("T": elements, 1: bytes, 32: blocks)
     operands: tuple = field(init=False)
-    issue: str = field(init=False)       # "dual", "single" or "" (not in the appendix's tables; isa/appendix.py)
-    throughput: tuple = field(init=False)  # ((types, elements per cycle), ...) from the appendix's table
 
     def __post_init__(self):
-        tokens = [t.strip() for t in self.syntax.split(",")] if self.syntax else []
-        object.__setattr__(self, "operands", tuple(parse_operand_syntax(t, self.rw) for t in tokens))
-        object.__setattr__(self, "issue", appendix.issue_width(self.mnemonic, self.form))
-        object.__setattr__(self, "throughput", appendix.throughput(capi_functions(self.ref), self.types))
+        object.__setattr__(self, "operands", _operands(self.syntax, self.rw))
+
+    # The appendix's facts are read by `explain` and `stats` only: found on first use, not for every
+    # row at import (which every `ascasm run` pays for).
+    @cached_property
+    def issue(self) -> str:
+        """"dual", "single" or "" (not in the appendix's tables; isa/appendix.py)."""
+        return appendix.issue_width(self.mnemonic, self.form)
+
+    @cached_property
+    def throughput(self) -> tuple:
+        """((types, elements per cycle), ...) from the appendix's table."""
+        return appendix.throughput(capi_functions(self.ref), self.types)
 
     @property
     def opname(self) -> str:
@@ -815,11 +829,13 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "active lanes: vD = vA / vB (integers: toward zero, x/0 = all ones, min/-1 = min; floats rounded "
              "once, x/0 = +-inf, 0/0 = the hardware NaN, " + _FTZ + "); inactive lanes 0. The hardware's "
              "integer x/0 result is undocumented. " + _ONE_ULP + " (floats)",
-             page("vdiv"), types=_single(DIV_TYPES), sub="div", mask=_LANE_MASK),
-    # the non-default precision mode of Reg::Div/Exp/Sqrt (PRECISION_*_FTZ_FALSE): subnormals kept
+             page("vdiv") + "; Reg::Div (its 64-bit integer types: computed in software by the library)",
+             types=_single(DIV_TYPES + INT64_TYPES), sub="div", mask=_LANE_MASK),
+    # the non-default precision modes of Reg::Div/Exp/Sqrt (PRECISION_*_FTZ_FALSE, FAST_INVERSE): subnormals kept
     InsnSpec("vdiv.nftz", "", "vD.T, vA.T, vB.T, pM", "vbinary",
              "active lanes: vD = vA / vB rounded once, subnormal inputs and results kept (the pages' Subnormal "
-             "mode); inactive lanes 0", page("vdiv") + "; Reg::Div DivAlgo::PRECISION_1ULP_FTZ_FALSE",
+             "mode); inactive lanes 0",
+             page("vdiv") + "; Reg::Div DivAlgo::PRECISION_1ULP_FTZ_FALSE, PRECISION_0ULP_FTZ_FALSE",
              types=_single(HALF_FLOAT_TYPES), sub="div_nftz", mask=_LANE_MASK),
     # the MERGING mode the merging-mode appendix table 2 gives Add, Max and Min in software (the Reg::
     # layer's mode template parameter): vbinary's `_merge` sub-operations
@@ -851,7 +867,8 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              types=_single(HALF_FLOAT_TYPES), sub="exp_nftz", mask=_LANE_MASK),
     InsnSpec("vsqrt.nftz", "", "vD.T, vA.T, pM", "vunary",
              "active lanes: vD = sqrt(vA) correctly rounded, subnormal inputs kept (the pages' Subnormal mode); "
-             "inactive lanes 0", page("vsqrt") + "; Reg::Sqrt SqrtAlgo::PRECISION_0ULP_FTZ_FALSE",
+             "inactive lanes 0",
+             page("vsqrt") + "; Reg::Sqrt SqrtAlgo::FAST_INVERSE, PRECISION_0ULP_FTZ_FALSE, PRECISION_1ULP_FTZ_FALSE",
              types=_single(HALF_FLOAT_TYPES), sub="sqrt_nftz", mask=_LANE_MASK),
     InsnSpec("vln", "", "vD.T, vA.T, pM", "vunary",
              "active lanes: vD = ln(vA): libm log in double, rounded once to T (ln(+-0) = -inf, negative -> the "
@@ -896,11 +913,14 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              sub="madd", mask=_LANE_MASK, rw=("vD",)),
     InsnSpec("vmla", "", "vD.T, vA.T, vB.T, pM", "vfma",
              "active lanes: vD = vA * vB + vD (integers wrap; floats rounded once: one fused instruction, as the "
-             "page says); inactive lanes 0", "Reg::MulAddDst", types=_single(MUL_TYPES),
+             "page says); inactive lanes 0", "Reg::MulAddDst (its 64-bit integer types: computed in software by the "
+             "library)", types=_single(MUL_TYPES + INT64_TYPES),
              sub="mla", mask=_LANE_MASK, rw=("vD",)),
     InsnSpec("vaxpy", "", "vD.T, vA.T, X.T, pM", "vfma",
-             "active lanes: vD = vA * X + vD, rounded once (fused, as the precision appendix says of Axpy); "
-             "inactive lanes 0", "asc_axpy", types=_single(HALF_FLOAT_TYPES),
+             "active lanes: vD = vA * X + vD, rounded once (fused, as the precision appendix says of Axpy; "
+             "integers wrap); inactive lanes 0",
+             "asc_axpy; Reg::Axpy (its 64-bit integer types: computed in software by the library)",
+             types=_single(HALF_FLOAT_TYPES + INT64_TYPES),
              sub="axpy", mask=_LANE_MASK, rw=("vD",)),
     # --- logic and shifts ---
     *(InsnSpec(m, "", "vD.T, vA.T, vB.T, pM", "vlogic", f"active lanes: vD = vA {op} vB, bit by bit; inactive lanes 0",
@@ -965,11 +985,11 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              types=_single(ARITH_TYPES), mask=MaskUse("pM", "T", "merge"), rw=("vD",)),
     InsnSpec("vci", "", "vD.T, X.T", "vci",
              "lane i of vD = X + i (integers wrap; floats rounded once, ties toward +inf as the Arange table shows)",
-             "asc_arange", types=_single(SIGNED_FLOAT_TYPES)),
+             "asc_arange; Reg::Arange (int64_t)", types=_single(SIGNED_FLOAT_TYPES + dtypes.named("s64"))),
     InsnSpec("vci.desc", "", "vD.T, X.T", "vci_desc",
              "lane i of vD = X + (lanes - 1 - i): vci's lanes in reverse order (integers wrap; floats rounded once, "
-             "ties toward +inf)", "asc_arange (asc_arange_descend)",
-             types=_single(SIGNED_FLOAT_TYPES)),
+             "ties toward +inf)", "asc_arange (asc_arange_descend); Reg::Arange DECREASE_ORDER (int64_t)",
+             types=_single(SIGNED_FLOAT_TYPES + dtypes.named("s64"))),
     # --- rearranging: interleave, pack, unpack, unsqueeze ---
     InsnSpec("vintlv", "", "vD0.T, vD1.T, vA.T, vB.T", "vintlv",
              "interleave: vD0 = vA[0], vB[0], vA[1], vB[1], ... from the low halves of vA and vB, vD1 the same from "
