@@ -48,6 +48,11 @@ X86_64_V2 = ["-march=x86-64-v2"] if platform.machine().lower() in ("x86_64", "am
 # nine tenths of the module's size).
 COMPILE_ARGS = ((["-O0", "-g", "-DASCASM_PORTABLE"] if settings["DEBUG"] else ["-O3", "-falign-functions=64"])
                 + ["-ffp-contract=off", "-fno-strict-aliasing"] + X86_64_V2 + SANITIZERS[sanitize])
+# core holds the run loop, which has no lane loops to vectorise, and the Python-level loader: at -O1 its
+# compile takes 57 % less CPU, and the run loop counts slightly fewer instructions per chunk, Engine.run's
+# call costs the same (docs/performance.md "Build"); the kernel modules keep -O3, whose vectorised lane
+# loops they need
+RELEASE_LEVEL = {"core": "-O1"}
 CONFIG = "debug" if settings["DEBUG"] else "release"
 FLAGS_STAMP = Path("build") / "ascasm-engine-flags.txt"     # the compile flags of the latest engine build
 
@@ -61,8 +66,14 @@ def engine_extensions():
     """One extension per engine module; its single source is the C file Cython writes at build time."""
     return [Extension(f"ascasm._engine.{pyx.stem}", [str(pyx)], include_dirs=[str(ENGINE)],
                       depends=[str(h) for h in sorted(ENGINE.glob("*.h"))],
-                      extra_compile_args=COMPILE_ARGS, extra_link_args=SANITIZERS[sanitize])
+                      extra_compile_args=module_compile_args(pyx.stem), extra_link_args=SANITIZERS[sanitize])
             for pyx in sorted(ENGINE.glob("*.pyx"))]
+
+
+def module_compile_args(module):
+    """COMPILE_ARGS, with the module's own optimisation level in a release build."""
+    level = RELEASE_LEVEL.get(module)
+    return [level if level and arg == "-O3" else arg for arg in COMPILE_ARGS]
 
 
 class BuildEngine(build_ext):
@@ -75,7 +86,7 @@ class BuildEngine(build_ext):
             self.parallel = os.cpu_count() or 1
 
     def run(self):
-        flags = " ".join(COMPILE_ARGS)
+        flags = " ".join(COMPILE_ARGS + [f"{module}:{level}" for module, level in RELEASE_LEVEL.items()])
         if not FLAGS_STAMP.exists() or FLAGS_STAMP.read_text() != flags:
             self.force = True                   # a module built with other flags must not be kept
         self._started = time.perf_counter()

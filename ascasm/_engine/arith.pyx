@@ -3,6 +3,7 @@
 lane i of the destination, so a destination may be a source.
 """
 include "engine.pxi"
+include "lane_math.pxi"
 
 
 cdef inline Lane binary_op(Lane x, Lane y, bint is_add, bint is_sub, bint is_mul, bint is_div, bint is_max,

@@ -3,6 +3,7 @@
 holding floats").
 """
 include "engine.pxi"
+include "lane_math.pxi"
 
 
 # mov sD, X

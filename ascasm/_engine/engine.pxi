@@ -1,6 +1,6 @@
 # The kernels' shared helpers, included by core.pyx and by every kernel module (each compiles its
 # own static copy): operands, masks, UB checks, hazards and the bookkeeping of writes, the lane
-# types (lanes.pxi), the write log.
+# types (lanes.pxi; their arithmetic, lane_math.pxi, only where a module includes it), the write log.
 
 from libc.math cimport INFINITY, NAN, exp, log, log2, log10, sqrt, nextafter
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t, INT32_MIN, INT32_MAX
@@ -83,18 +83,6 @@ cdef inline int64_t at(int64_t i, Source* src) noexcept nogil:
 
 cdef inline bint ctrl_bit(Machine* m, int bit) noexcept nogil:
     return (m.ctrlreg[0] >> bit) & 1
-
-
-cdef inline bint compute_saturates(Machine* m, Lane* tag) noexcept nogil:
-    """Whether a compute instruction's results of this lane type take the saturation mode: global mode
-    (CTRL[60]) and CTRL[48] = 0 for f16, CTRL[59] = 0 for s16/s32; never for other types. A kernel
-    reads it once and passes it to lane_saturated / lane_clamped."""
-    if Lane is F16:
-        return ctrl_bit(m, CTRL_GLOBAL_SAT) and not ctrl_bit(m, CTRL_FLOAT_NO_SAT)
-    elif Lane is int16_t or Lane is int32_t:
-        return ctrl_bit(m, CTRL_GLOBAL_SAT) and not ctrl_bit(m, CTRL_INT_NO_SAT)
-    else:
-        return False
 
 
 # --- masks as 64-bit words ---

@@ -2,6 +2,7 @@
 "Reductions", "Vector compute").
 """
 include "engine.pxi"
+include "lane_math.pxi"
 
 
 # vredsum vD.T, vS.U, pM  -- a pairwise tree over all lanes, inactive lanes +0, each partial rounded to T
