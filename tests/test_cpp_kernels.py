@@ -204,3 +204,19 @@ def test_block_strided_gather_without_post_update(engine):
     result = run("block_copy.cpp", "BlockGatherVF<int32_t>", engine, dstAddr=np.zeros(64, np.int32), srcAddr=src,
                  srcStride=7)
     assert np.array_equal(result["dstAddr"], src.reshape(64, 8)[::7][:8].ravel())
+
+
+@pytest.mark.parametrize("dtype, entry", [(np.float32, "ShiftScaleVF<float>"), (np.float16, "ShiftScaleVF<half>")])
+def test_kernel_file_with_host_code_clang_rejects(engine, dtype, entry):
+    # the file's host part has errors (undeclared runtime calls, a <<<>>> launch): the vector
+    # function and its helper have none and translate; (x + shift) * scale, each step rounded
+    count = 200
+    x = np.linspace(-3, 3, count).astype(dtype)
+    lanes = 256 // x.itemsize
+    shift, scale = 0.5, -1.25
+    src = padded(x, lanes)
+    result = run("with_host_code.cpp", entry, engine, dstAddr=np.full(src.size, 7, dtype), srcAddr=src,
+                 shift=shift, scale=scale, count=count)
+    expect = np.full(src.size, 7, dtype)
+    expect[:count] = rounded(rounded(x.astype(np.float64) + shift, dtype).astype(np.float64) * scale, dtype)
+    assert np.array_equal(result["dstAddr"], expect)

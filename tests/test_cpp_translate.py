@@ -350,6 +350,66 @@ def test_cpp_syntax_error_is_located(tmp_path):
     assert message.splitlines()[2].strip().startswith("^")
 
 
+def test_clang_errors_outside_the_unit_do_not_stop_it(tmp_path):
+    t = tr(tmp_path, """
+    __simd_vf__ inline void Fill(__ubuf__ float* dst)
+    {
+        Reg::RegTensor<float> v;
+        Reg::MaskReg m = Reg::CreateMask<float>();
+        Reg::Duplicate(v, 2.0f);
+        Reg::StoreAlign(dst, v, m);
+    }
+    void HostSide() { undeclaredRuntimeCall(1); }
+    """)
+    assert any(line.text.startswith("vdup") for line in t.lines)
+
+
+def test_clang_error_in_an_inlined_helper_is_reported_there(tmp_path):
+    message = _error(tmp_path, """
+    __simd_callee__ inline void Helper(Reg::RegTensor<float>& v)
+    {
+        Reg::Duplicate(v, notDeclared);
+    }
+    __simd_vf__ inline void Fill(__ubuf__ float* dst)
+    {
+        Reg::RegTensor<float> v;
+        Helper(v);
+    }
+    """)
+    first = message.splitlines()[0]
+    assert "k.cpp:6:23: error:" in first and "notDeclared" in first
+
+
+def test_clang_error_in_the_function_around_a_block_is_reported(tmp_path):
+    # the block reads the locals declared before it, so an error there stops it
+    message = _error(tmp_path, """
+    __aicore__ inline void Compute(__ubuf__ float* dst)
+    {
+        float scale = notDeclared;
+        __VEC_SCOPE__ {
+            Reg::RegTensor<float> v;
+            Reg::Duplicate(v, 1.0f);
+        }
+    }
+    """)
+    assert "k.cpp:6:19: error:" in message.splitlines()[0]
+
+
+def test_translation_error_notes_clang_errors_elsewhere(tmp_path):
+    message = _error(tmp_path, """
+    __simd_vf__ inline void Fused(__ubuf__ float* dst)
+    {
+        Reg::RegTensor<float> a, b, c;
+        Reg::MaskReg m = Reg::CreateMask<float>();
+        Reg::FusedMulDstAdd(a, b, c, m);
+    }
+    void HostSide() { undeclaredRuntimeCall(1); }
+    """)
+    assert "FusedMulDstAdd" in message.splitlines()[0]
+    assert "note: clang reported 1 error(s) outside the translated code" in message
+    assert "k.cpp:10:19: use of undeclared identifier 'undeclaredRuntimeCall'" in message
+
+
 def test_api_without_a_row_names_it_and_its_page(tmp_path):
     message = _error(tmp_path, """
     __simd_vf__ inline void Fused(__ubuf__ float* dst)

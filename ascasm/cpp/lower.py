@@ -19,7 +19,7 @@ from ..isa import BY_MNEMONIC, dtypes, regapi
 from ..isa.operands import Kind
 from ..isa.table import BY_CAPI
 from . import cpptypes
-from .clang import CppError, error_at, loc_of, operator_of, qualified_name, tokens
+from .clang import CppError, diagnostics_error, error_at, errors_inside, loc_of, operator_of, qualified_name, tokens
 from .stubs import INCLUDE_DIR
 from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args
 
@@ -135,9 +135,10 @@ def _common(a: CType, b: CType) -> CType:
 
 
 class Lowering:
-    def __init__(self, index, file: str):
+    def __init__(self, index, file: str, clang_errors=()):
         self.index = index          # name lookups over the translation unit (translate.TUIndex)
         self.file = file
+        self.clang_errors = list(clang_errors)   # clang's errors anywhere in the file (check_clang_errors)
         self.lines: list[Line] = []
         self.loops: list[Loop] = []
         self.regs: list[VReg] = []
@@ -152,6 +153,13 @@ class Lowering:
         self.cur_loc = None
         self.ctrl: dict = {}
         self.loop_stack: list = []       # (break label, continue label); None inside a hardware loop
+
+    def check_clang_errors(self, function):
+        """clang's errors inside a function the translation reads, raised: those elsewhere in the file
+        (host code, other kernels) do not stop it."""
+        inside = errors_inside(self.clang_errors, function)
+        if inside:
+            raise diagnostics_error(inside, self.file)
 
     # --- emission ---------------------------------------------------------------------------
     def emit(self, text: str, tag=None):
@@ -1288,6 +1296,7 @@ class Lowering:
     def inline(self, c, callee, decl, args):
         if len(self.frames) > MAX_INLINE_DEPTH:
             raise error_at(c, f"helper calls nested deeper than {MAX_INLINE_DEPTH} (recursion?)")
+        self.check_clang_errors(decl)
         body = _body(decl)
         params = [ch for ch in decl.get_children() if ch.kind.name == "PARM_DECL"]
         frame = Frame(ret_label=self.label("ret"))
