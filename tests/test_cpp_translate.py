@@ -350,6 +350,23 @@ def test_cpp_syntax_error_is_located(tmp_path):
     assert message.splitlines()[2].strip().startswith("^")
 
 
+def test_register_declared_with_an_explicit_trait(tmp_path, engine):
+    # the trait is a template argument of the type, not the variables' initialiser
+    t = tr(tmp_path, """
+    __simd_vf__ inline void Twice(__ubuf__ float* dst, __ubuf__ float* src)
+    {
+        Reg::MaskReg m = Reg::CreateMask<float, Reg::MaskPattern::ALL, Reg::RegTraitNumOne>();
+        Reg::RegTensor<float, Reg::RegTraitNumOne> x, y;
+        Reg::LoadAlign(x, src);
+        Reg::Add(y, x, x, m);
+        Reg::StoreAlign(dst, y, m);
+    }
+    """)
+    x = np.linspace(-4, 4, 64).astype(np.float32)
+    result = cpp_run.run(t, engine, dst=np.zeros(64, np.float32), src=x)
+    assert np.array_equal(result["dst"], x * np.float32(2))
+
+
 def test_clang_errors_outside_the_unit_do_not_stop_it(tmp_path):
     t = tr(tmp_path, """
     __simd_vf__ inline void Fill(__ubuf__ float* dst)

@@ -1803,9 +1803,12 @@ def _referenced_decl(c):
 
 
 def _initializer(decl):
+    """A variable's or parameter's initialiser: its last expression child from its name on (those
+    before the name are its type's template arguments: `RegTensor<T, RegTraitNumOne> x;`)."""
+    name_at = decl.location.offset
     children = [ch for ch in decl.get_children()
                 if ch.kind.name not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF", "ANNOTATE_ATTR")
-                and not ch.kind.name.endswith("_ATTR")]
+                and not ch.kind.name.endswith("_ATTR") and ch.extent.start.offset >= name_at]
     return children[-1] if children else None
 
 
