@@ -315,6 +315,10 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vstus_pu.uS = <int32_t>row[4]
         ins.a.vstus_pu.vS = <int32_t>row[5]
         decode_sval(m, row + 6, &ins.a.vstus_pu.x)
+    elif opcode in (OP_VSTUS_PU_MASK,):
+        ins.a.vstus_mask.sb = <int32_t>row[3]
+        ins.a.vstus_mask.uS = <int32_t>row[4]
+        ins.a.vstus_mask.pS = <int32_t>row[5]
     elif opcode in (OP_VSTUR,):
         decode_addr(m, row + 3, &ins.a.vstur.base)
         ins.a.vstur.uS = <int32_t>row[7]
@@ -524,7 +528,7 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 795
+    KERNEL_COUNT = 797
 
 # the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block
 cdef KernelFn KERNELS[KERNEL_COUNT]
