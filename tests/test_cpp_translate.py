@@ -781,3 +781,14 @@ def test_a_register_pair_of_64_bit_lanes_is_an_error_not_a_mistranslation(tmp_pa
     }
     """)
     assert "k.cpp:6:" in message and "regTrait=RegTraitNumTwo" in message
+
+
+def test_reading_ar_back_is_an_error_naming_getspr(tmp_path):
+    # no Reg page defines GetSpr and no row copies AR to a scalar (docs/semantics.md "Reading AR back")
+    message = _error(tmp_path, """
+    __simd_vf__ inline void Kept(__ubuf__ float* dst)
+    {
+        int64_t bytes = Reg::GetSpr<SpecialPurposeReg::AR>();
+    }
+    """)
+    assert "k.cpp:6:21: error: Reg::GetSpr has no ascasm instruction" in message.splitlines()[0]
