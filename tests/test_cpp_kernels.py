@@ -220,3 +220,18 @@ def test_kernel_file_with_host_code_clang_rejects(engine, dtype, entry):
     expect = np.full(src.size, 7, dtype)
     expect[:count] = rounded(rounded(x.astype(np.float64) + shift, dtype).astype(np.float64) * scale, dtype)
     assert np.array_equal(result["dstAddr"], expect)
+
+
+@pytest.mark.parametrize("dtype, entry", [(np.int32, "LaneOffset<int32_t>::Process#1"),
+                                          (np.int16, "LaneOffset<int16_t>::Process#1")])
+def test_block_of_a_class_template_with_auto_pointers_and_a_member_alias(engine, dtype, entry):
+    lanes = 256 // np.dtype(dtype).itemsize
+    count = 3 * lanes - 5
+    info = np.iinfo(dtype)
+    src = np.random.default_rng(5).integers(info.min, info.max, 3 * lanes, endpoint=True).astype(dtype)
+    result = run("class_scope.cpp", entry, engine, dstAddr=np.full(3 * lanes, 9, dtype), srcAddr=src,
+                 count=count, chunks=3)
+    expect = np.full(3 * lanes, 9, dtype)
+    wide = src[:count].astype(np.int64) + np.arange(count) % lanes
+    expect[:count] = ((wide - info.min) % (1 << (8 * src.itemsize)) + info.min).astype(dtype)
+    assert np.array_equal(result["dstAddr"], expect)

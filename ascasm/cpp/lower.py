@@ -810,7 +810,7 @@ class Lowering:
             raise NotConstant
         if not self.capturing:
             raise error_at(c, f"'{decl.spelling}' is not a parameter or local of the translated function")
-        ctype = self.resolve_type(decl.type, decl)
+        ctype = self.resolve_type(_captured_type(decl), decl)
         if ctype.kind not in ("ptr", "int", "float", "bool"):
             raise error_at(c, f"'{decl.spelling}' ({ctype}) is captured by the block but is not a pointer or scalar")
         reg = VReg("s", len(self.regs), decl.spelling, loc_of(decl), 0)
@@ -1953,6 +1953,15 @@ def _writes(body, hashes: set) -> bool:
 
 def _is_auto(decl) -> bool:
     return decl.type.spelling.replace("const ", "").strip() in ("auto", "auto *", "auto &")
+
+
+def _captured_type(decl):
+    """The clang type of a variable a block captures; for `auto`, its initialiser's: a cast's written type
+    (`auto dst = (__ubuf__ T*)local.GetPhyAddr();`), which a template leaves undeduced on the variable."""
+    init = _initializer(decl) if _is_auto(decl) else None
+    while init is not None and init.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR"):
+        init = next(init.get_children(), None)
+    return init.type if init is not None else decl.type
 
 
 def _may_branch(c) -> bool:
