@@ -792,3 +792,28 @@ def test_reading_ar_back_is_an_error_naming_getspr(tmp_path):
     }
     """)
     assert "k.cpp:6:21: error: Reg::GetSpr has no ascasm instruction" in message.splitlines()[0]
+
+
+def test_unmasked_move_and_a_copied_register_take_every_lane(tmp_path, engine):
+    # Reg::Move(dst, src) without a mask and RegTensor b = a copy all lanes; the masked Move merges
+    t = tr(tmp_path, """
+    __simd_vf__ inline void Copies(__ubuf__ float* dst, __ubuf__ float* src)
+    {
+        Reg::MaskReg low = Reg::CreateMask<float, Reg::MaskPattern::VL16>();
+        Reg::RegTensor<float> x, y;
+        Reg::LoadAlign(x, src);
+        Reg::Duplicate(y, 5.0f);
+        Reg::RegTensor<float> z = y;
+        Reg::Move(y, x);
+        Reg::Muls(x, x, 2.0f, low);
+        Reg::Move(z, x, low);
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::StoreAlign(dst, y, all);
+        Reg::StoreAlign(dst + 64, z, all);
+    }
+    """)
+    x = np.arange(64, dtype=np.float32) - 20
+    result = cpp_run.run(t, engine, dst=np.zeros(128, np.float32), src=x)
+    z = np.full(64, 5, np.float32)
+    z[:16] = x[:16] * 2
+    assert np.array_equal(result["dst"], np.concatenate([x, z]))

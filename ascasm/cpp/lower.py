@@ -1079,6 +1079,11 @@ class Lowering:
     def copy_register(self, c, var: RV, value: RV):
         if var.ctype.kind == "mask":
             self.emit(f"pmov {var.reg}, {value.reg}")
+        elif var.ctype.kind == "vec" and value.ctype.kind == "vec":
+            # Reg::Move without a mask: every lane, which is vmov under an all-true mask
+            every = self.new_reg("p")
+            self.emit(f"mask {every}.b8, ALL")
+            self.emit(f"vmov {var.reg}.{var.ctype.etype}, {value.reg}.{var.ctype.etype}, {every}")
         else:
             raise error_at(c, f"copying a {var.ctype} is not supported: use the value's own variable")
 
@@ -1374,6 +1379,9 @@ class Lowering:
                             "functions ascasm translates"])
         explicit = [self.template_arg_value(t, c) for t in self.explicit_template_args(callee)]
         values = [self.expr(a) for a in args]
+        if name == "Move" and len(values) == 2 and all(_kind_of(v) == "v" for v in values):
+            self.copy_register(c, values[0], values[1])       # the page's form without a mask
+            return None
         if name == "CreateAddrReg" and len(values) in (4, 6, 8):
             values = [self.addr_offset(c, values), Const(1, U32)]
         kinds = [_kind_of(v) for v in values]
