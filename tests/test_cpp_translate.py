@@ -817,3 +817,35 @@ def test_unmasked_move_and_a_copied_register_take_every_lane(tmp_path, engine):
     z = np.full(64, 5, np.float32)
     z[:16] = x[:16] * 2
     assert np.array_equal(result["dst"], np.concatenate([x, z]))
+
+
+STD_HELPERS = """
+template <typename T>
+__simd_vf__ inline void Span(__ubuf__ T* dst, __ubuf__ T* src, int32_t a, int32_t b, uint32_t count)
+{
+    static_assert(Std::is_same_v<T, float> || Std::is_same<T, half>::value, "a float type");
+    constexpr uint32_t lanes = Std::min(GetVecLen() / static_cast<uint32_t>(sizeof(T)), 64u);
+    int32_t span = Std::max(a, b) - Std::min(a, b);
+    Reg::RegTensor<T> x;
+    Reg::MaskReg m = Reg::UpdateMask<T>(count);
+    Reg::LoadAlign(x, src + lanes);
+    Reg::Adds(x, x, (T)span, m);
+    Reg::StoreAlign(dst, x, m);
+}
+"""
+
+
+@pytest.mark.parametrize("a, b", [(3, 10), (10, 3), (-4, -4)])
+def test_std_helpers_and_static_assert(tmp_path, engine, a, b):
+    # AscendC::Std's min/max at run time and in a constant, is_same in a static_assert
+    t = tr(tmp_path, STD_HELPERS, "Span<float>")
+    x = np.arange(128, dtype=np.float32)
+    result = cpp_run.run(t, engine, dst=np.zeros(64, np.float32), src=x, a=a, b=b, count=50)
+    expect = np.zeros(64, np.float32)
+    expect[:50] = x[64:114] + abs(a - b)
+    assert np.array_equal(result["dst"], expect)
+
+
+def test_failing_static_assert_is_located(tmp_path):
+    message = _error(tmp_path, STD_HELPERS, "Span<int32_t>")
+    assert 'k.cpp:7:5: error: static_assert failed with these template arguments: "a float type"' in message

@@ -408,6 +408,8 @@ class Lowering:
         if decl.kind.name != "VAR_DECL":
             if decl.kind.name in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL"):
                 return self.local_type(decl)
+            if decl.kind.name == "STATIC_ASSERT":
+                return self.static_assert(decl)
             raise error_at(decl, f"unsupported declaration ({decl.kind.name.lower()})")
         init = _initializer(decl)
         value = None
@@ -498,6 +500,17 @@ class Lowering:
             self.stmt(other)
         self.place(end_label)
         self.frame.runtime_depth -= 1
+
+    def static_assert(self, decl):
+        """A static_assert with the template arguments of the translation: checked, nothing emitted."""
+        condition = next(decl.get_children(), None)
+        value = self.try_const(condition) if condition is not None else None
+        if value is None:
+            raise error_at(decl, "this static_assert's condition is not a constant here")
+        if not self.truth(value):
+            message = next((t.spelling for t in decl.get_tokens() if t.kind.name == "LITERAL"
+                            and t.spelling.startswith('"')), "")
+            raise error_at(decl, f"static_assert failed with these template arguments{': ' + message if message else ''}")
 
     def truth(self, value: Const) -> bool:
         return bool(self.const_number(value))
@@ -888,7 +901,8 @@ class Lowering:
         value = self.try_const(cond)
         if value is not None:
             return self.expr(a if self.truth(value) else b)
-        ctype = self.resolve_type(c.type, c)
+        # in a template the operator's own type may be left dependent; its operands' types are bound
+        ctype = self.try_resolve(c.type, c) or self.try_resolve(a.type, a) or self.resolve_type(b.type, b)
         result = RV(self.new_reg("s"), ctype)
         other, end = self.label("else"), self.label("endsel")
         self.cond_branch(cond, False, other)
