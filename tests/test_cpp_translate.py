@@ -849,3 +849,50 @@ def test_std_helpers_and_static_assert(tmp_path, engine, a, b):
 def test_failing_static_assert_is_located(tmp_path):
     message = _error(tmp_path, STD_HELPERS, "Span<int32_t>")
     assert 'k.cpp:7:5: error: static_assert failed with these template arguments: "a float type"' in message
+
+
+C_API_OFFSETS = """
+__simd_vf__ inline void Sums(__ubuf__ half* dst, __ubuf__ half* src0, __ubuf__ half* src1, uint32_t step,
+                             uint16_t repeat, uint32_t count)
+{
+    vector_half a, b, sum;
+    vector_bool mask;
+    for (uint16_t i = 0; i < repeat; ++i) {
+        mask = asc_update_mask_b16(count);
+        asc_loadalign_postupdate(a, src0, step);
+        asc_loadalign_postupdate(b, src1, step);
+        asc_add(sum, a, b, mask);
+        asc_storealign_postupdate(dst, sum, step, mask);
+    }
+}
+
+__simd_vf__ inline void Differences(__ubuf__ half* dst, __ubuf__ half* src0, __ubuf__ half* src1, uint32_t step,
+                                    uint16_t repeat, uint32_t count)
+{
+    vector_half a, b, difference;
+    vector_bool mask;
+    addr_reg offset;
+    for (uint16_t i = 0; i < repeat; ++i) {
+        offset = asc_update_addr_reg_b16(step);
+        mask = asc_update_mask_b16(count);
+        asc_loadalign(a, src0, offset);
+        asc_loadalign(b, src1, offset);
+        asc_sub(difference, a, b, mask);
+        asc_storealign(dst, difference, offset, mask);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("entry, op", [("Sums", np.add), ("Differences", np.subtract)])
+def test_c_api_post_update_and_address_register_offsets(tmp_path, engine, entry, op):
+    # the C-API pages' argument orders: (dst, src, offset, mask) for the post-update store, and an
+    # addr_reg offset after the pointer it moves (loads and stores)
+    t = tr(tmp_path, C_API_OFFSETS, entry)
+    x = (np.arange(384) % 50).astype(np.float16)
+    y = (np.arange(384) % 7).astype(np.float16)
+    result = cpp_run.run(t, engine, dst=np.full(384, -1, np.float16), src0=x, src1=y, step=128, repeat=3,
+                         count=300)
+    expect = np.full(384, -1, np.float16)
+    expect[:300] = op(x[:300].astype(np.float64), y[:300]).astype(np.float16)
+    assert np.array_equal(result["dst"], expect)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..isa import BY_MNEMONIC, dtypes, regapi
 from ..isa.operands import Kind
-from ..isa.table import BY_CAPI
+from ..isa.table import BY_CAPI, capi_functions
 from . import cpptypes
 from .clang import CppError, diagnostics_error, error_at, errors_inside, loc_of, operator_of, qualified_name, tokens
 from .stubs import INCLUDE_DIR
@@ -1426,7 +1426,8 @@ class Lowering:
         values = [self.expr(a) for a in args]
         returns = "void" not in c.type.spelling
         for mnemonic in mnemonics:
-            for spec in BY_MNEMONIC[mnemonic]:
+            # only the forms that cite the page: `iter aD.bW, X` is not asc_update_addr_reg, `vag` is
+            for spec in (spec for spec in BY_MNEMONIC[mnemonic] if base in capi_functions(spec.ref)):
                 operands = [op for op in spec.operands if not op.optional and op.kind not in (Kind.SAT, Kind.PART)]
                 if returns:
                     if not operands or not operands[0].writes or operands[0].kind not in (Kind.PREG, Kind.AREG):
@@ -1436,6 +1437,11 @@ class Lowering:
                     bound = [result] + values
                 else:
                     result, bound = None, values
+                if not any(op.kind is Kind.AREG for op in operands):
+                    bound = _offset_addresses(bound)
+                if spec.post is not None and len(bound) > 2 and operands[-2].kind is Kind.PREG \
+                        and _capi_fits(operands[-2], bound[-1]):
+                    bound = bound[:-2] + [bound[-1], bound[-2]]      # the pages: (..., offset, mask)
                 if len(bound) != len(operands) or not all(_capi_fits(op, v) for op, v in zip(operands, bound)):
                     continue
                 etype = next((v.ctype.etype for v in bound if isinstance(v, RV) and v.ctype.kind in ("vec", "ptr")),
@@ -1450,13 +1456,16 @@ class Lowering:
         kind = op.kind
         if kind is Kind.VREG:
             return f"{value.reg}.{value.ctype.etype}"
+        if kind in (Kind.PREG, Kind.AREG) and op.type_text == "bW":     # `iter aD.bW`, `mask pD.bW`
+            bits = width or 8 * dtypes.BY_SPELLING[etype].width
+            return f"{value.reg}.b{bits}"
         if kind is Kind.PREG:
-            if op.type_text == "bW":
-                bits = width or 8 * dtypes.BY_SPELLING[etype].width
-                return f"{value.reg}.b{bits}"
             return str(value.reg)
         if kind in (Kind.AREG, Kind.UREG, Kind.QREG, Kind.SREG):
             return str(value.reg)
+        if isinstance(value, OffsetAddress):
+            base = value.base if isinstance(value.base, RV) else self.materialize(value.base, value.ctype)
+            return f"[{base.reg} + {value.offset.reg}]"
         if kind in (Kind.ADDR, Kind.BASE):
             reg = value.reg if isinstance(value, RV) else self.materialize(value, value.ctype).reg
             return f"[{reg}]"
@@ -1703,7 +1712,33 @@ _TRAITS = {
     "is_signed": lambda t: t.signed or t.kind == "float", "is_unsigned": lambda t: t.kind == "int" and not t.signed,
 }
 
+@dataclass
+class OffsetAddress:
+    """A C-API call's pointer followed by an addr_reg offset (`asc_loadalign(dst, src, offset)`): one
+    address operand, [src + aN]."""
+    base: object
+    offset: RV
+
+    @property
+    def ctype(self):
+        return self.base.ctype
+
+
+def _offset_addresses(values: list) -> list:
+    """For a row without an address-register operand: an addr_reg argument is the offset of the call's
+    pointer (loads: (dst, src, offset); stores: (dst, src, offset, mask))."""
+    offsets = [v for v in values if isinstance(v, RV) and v.ctype is not None and v.ctype.kind == "addr"]
+    pointer = next((i for i, v in enumerate(values) if v.ctype is not None and v.ctype.kind == "ptr"), None)
+    if len(offsets) != 1 or pointer is None:
+        return values
+    out = [v for v in values if v is not offsets[0]]
+    out[out.index(values[pointer])] = OffsetAddress(values[pointer], offsets[0])
+    return out
+
+
 def _capi_fits(op, value) -> bool:
+    if isinstance(value, OffsetAddress):
+        return op.kind is Kind.ADDR
     kind = value.ctype.kind if value.ctype is not None else None
     return {Kind.VREG: kind == "vec", Kind.PREG: kind == "mask", Kind.AREG: kind == "addr",
             Kind.UREG: kind in ("ustore", "unalign"), Kind.QREG: kind in ("uload", "unalign"),
