@@ -235,3 +235,17 @@ def test_block_of_a_class_template_with_auto_pointers_and_a_member_alias(engine,
     wide = src[:count].astype(np.int64) + np.arange(count) % lanes
     expect[:count] = ((wide - info.min) % (1 << (8 * src.itemsize)) + info.min).astype(dtype)
     assert np.array_equal(result["dstAddr"], expect)
+
+
+@pytest.mark.parametrize("dtype, entry", [(np.float32, "Doubler<float>::Compute#1"),
+                                          (np.int16, "Doubler<int16_t>::Compute#1")])
+def test_block_taking_addresses_from_its_tensors(engine, dtype, entry):
+    # GetPhyAddr() inside the block: each LocalTensor is an input named after it
+    lanes = 256 // np.dtype(dtype).itemsize
+    src = (np.arange(2 * lanes) % 97 - 40).astype(dtype)
+    result = run("class_scope.cpp", entry, engine, **{"in": src, "out": np.full(2 * lanes + 16, 3, dtype)},
+                 chunks=2)
+    expect = np.full(2 * lanes + 16, 3, dtype)
+    block = 32 // src.itemsize
+    expect[block:block + 2 * lanes] = src * 2
+    assert np.array_equal(result["out"], expect)

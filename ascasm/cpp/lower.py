@@ -21,7 +21,7 @@ from ..isa.table import BY_CAPI, capi_functions
 from . import cpptypes
 from .clang import CppError, diagnostics_error, error_at, errors_inside, loc_of, operator_of, qualified_name, tokens
 from .stubs import INCLUDE_DIR
-from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args
+from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args, strip_qualifiers
 
 MAX_INLINE_DEPTH = 16
 _STUBS = str(INCLUDE_DIR.resolve())
@@ -836,6 +836,32 @@ class Lowering:
 
     capturing = False
 
+    def tensor_address(self, c, callee, args):
+        """`tensor.GetPhyAddr([offset])` inside a block: the UB address of a LocalTensor declared around
+        it, an input of the block like a captured pointer (named after the tensor); offset in elements."""
+        if self.const_only:
+            raise NotConstant       # an address is never a constant (and folding must not add an input)
+        tensor = _strip(next(callee.get_children(), None)) if callee is not None else None
+        decl = tensor.referenced if tensor is not None else None
+        if decl is None or decl.kind.name not in ("VAR_DECL", "PARM_DECL", "FIELD_DECL"):
+            raise error_at(c, "GetPhyAddr of something that is not a LocalTensor variable")
+        key = ("tensor", decl.hash)
+        if key not in self.captures:
+            tensor_type = decl.type.get_pointee() if decl.type.kind.name == "LVALUEREFERENCE" else decl.type
+            spelling = strip_qualifiers(tensor_type.spelling)
+            element = self.type_from_text(split_template_args(spelling[spelling.index("<") + 1:-1])[0]) \
+                if spelling.endswith(">") and "LocalTensor<" in spelling else None
+            if element is None or not element.is_scalar:
+                raise error_at(c, f"GetPhyAddr of '{decl.spelling}' ({tensor_type.spelling}): not a LocalTensor "
+                                  "of a scalar type")
+            reg = VReg("s", len(self.regs), decl.spelling, loc_of(decl), 0)
+            self.regs.append(reg)
+            self.captures[key] = RV(reg, CType("ptr", element.etype))
+            self.params.append(ParamSlot(decl.spelling, "pointer", element.etype,
+                                         f"__ubuf__ {element}*", reg))
+        base = self.captures[key]
+        return self.pointer_arith(c, "+", base, self.expr(args[0])) if args else base
+
     def struct_value(self, name, values):
         decl = self.index.struct(name)
         fields = [f.spelling for f in decl.get_children() if f.kind.name == "FIELD_DECL"] if decl else []
@@ -1129,6 +1155,8 @@ class Lowering:
             return builtin(c, callee, args)
         if in_reg or (regapi.lookup(short) is not None and decl is None):
             return self.reg_call(c, callee, short, args, dest)
+        if short == "GetPhyAddr" and self.capturing:
+            return self.tensor_address(c, callee, args)
         if short in regapi.HOST_SIDE:
             raise error_at(c, f"'{short}' is a host-side call: it belongs outside the vector function "
                               "(data movement between GM and UB, synchronisation and queues run on the scalar side)")

@@ -30,3 +30,32 @@ public:
         }
     }
 };
+
+// The block takes its UB addresses from the tensors themselves: GetPhyAddr() inside the block, of
+// LocalTensors the method holds (the offset form: one 32-byte block in). out[32 / sizeof(T) + k] = 2 * in[k].
+template <typename T>
+class Doubler {
+public:
+    __aicore__ inline void Compute(uint16_t chunks)
+    {
+        LocalTensor<T> in = inQueue_.template DeQue<T>();
+        LocalTensor<T> out = outQueue_.template AllocTensor<T>();
+        __VEC_SCOPE__
+        {
+            auto src = (__ubuf__ T*)in.GetPhyAddr();
+            __ubuf__ T* dst = (__ubuf__ T*)out.GetPhyAddr(32 / sizeof(T));
+            constexpr uint32_t lanes = GetVecLen() / sizeof(T);
+            Reg::RegTensor<T> x;
+            Reg::MaskReg all = Reg::CreateMask<T>();
+            for (uint16_t i = 0; i < chunks; ++i) {
+                Reg::LoadAlign(x, src + i * lanes);
+                Reg::Add(x, x, x, all);
+                Reg::StoreAlign(dst + i * lanes, x, all);
+            }
+        }
+    }
+
+private:
+    TQue<TPosition::VECIN, 1> inQueue_;
+    TQue<TPosition::VECOUT, 1> outQueue_;
+};
