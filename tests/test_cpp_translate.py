@@ -896,3 +896,27 @@ def test_c_api_post_update_and_address_register_offsets(tmp_path, engine, entry,
     expect = np.full(384, -1, np.float16)
     expect[:300] = op(x[:300].astype(np.float64), y[:300]).astype(np.float16)
     assert np.array_equal(result["dst"], expect)
+
+
+FUNCTIONAL_CASTS = """
+template <typename T>
+__simd_vf__ inline void Fill(__ubuf__ T* dst, int32_t n)
+{
+    Reg::RegTensor<T> a, b;
+    Reg::MaskReg all = Reg::CreateMask<T>();
+    Reg::Duplicate(a, T(2.75));
+    Reg::Duplicate(b, T(n));
+    Reg::StoreAlign(dst, a, all);
+    Reg::StoreAlign(dst + GetVecLen() / sizeof(T), b, all);
+}
+"""
+
+
+@pytest.mark.parametrize("entry, dtype, first, second", [("Fill<float>", np.float32, 2.75, 70000.0),
+                                                         ("Fill<int16_t>", np.int16, 2, 70000 - 65536)])
+def test_functional_cast_to_a_template_parameter(tmp_path, engine, entry, dtype, first, second):
+    # T(x) in a template: C's conversion to T (a constant folded, a run-time value converted)
+    t = tr(tmp_path, FUNCTIONAL_CASTS, entry)
+    lanes = 256 // np.dtype(dtype).itemsize
+    result = cpp_run.run(t, engine, dst=np.zeros(2 * lanes, dtype), n=70000)
+    assert result["dst"].tolist() == [first] * lanes + [second] * lanes

@@ -1138,7 +1138,8 @@ class Lowering:
         callee, args = _callee(c)
         name, path, decl = self.callee_name(callee, c)
         if not name:
-            # a constructor call (T(x)) or a conversion
+            # a constructor call (T(x)) or a conversion; in a template T(x) names its type first
+            args = [a for a in args if a.kind.name not in ("TYPE_REF", "TEMPLATE_REF", "NAMESPACE_REF")]
             if args and "dependent" not in c.type.spelling:
                 target = self.try_resolve(c.type, c)
                 value = self.expr(args[0])
