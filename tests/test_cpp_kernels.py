@@ -204,3 +204,48 @@ def test_block_strided_gather_without_post_update(engine):
     result = run("block_copy.cpp", "BlockGatherVF<int32_t>", engine, dstAddr=np.zeros(64, np.int32), srcAddr=src,
                  srcStride=7)
     assert np.array_equal(result["dstAddr"], src.reshape(64, 8)[::7][:8].ravel())
+
+
+@pytest.mark.parametrize("dtype, entry", [(np.float32, "ShiftScaleVF<float>"), (np.float16, "ShiftScaleVF<half>")])
+def test_kernel_file_with_host_code_clang_rejects(engine, dtype, entry):
+    # the file's host part has errors (undeclared runtime calls, a <<<>>> launch): the vector
+    # function and its helper have none and translate; (x + shift) * scale, each step rounded
+    count = 200
+    x = np.linspace(-3, 3, count).astype(dtype)
+    lanes = 256 // x.itemsize
+    shift, scale = 0.5, -1.25
+    src = padded(x, lanes)
+    result = run("with_host_code.cpp", entry, engine, dstAddr=np.full(src.size, 7, dtype), srcAddr=src,
+                 shift=shift, scale=scale, count=count)
+    expect = np.full(src.size, 7, dtype)
+    expect[:count] = rounded(rounded(x.astype(np.float64) + shift, dtype).astype(np.float64) * scale, dtype)
+    assert np.array_equal(result["dstAddr"], expect)
+
+
+@pytest.mark.parametrize("dtype, entry", [(np.int32, "LaneOffset<int32_t>::Process#1"),
+                                          (np.int16, "LaneOffset<int16_t>::Process#1")])
+def test_block_of_a_class_template_with_auto_pointers_and_a_member_alias(engine, dtype, entry):
+    lanes = 256 // np.dtype(dtype).itemsize
+    count = 3 * lanes - 5
+    info = np.iinfo(dtype)
+    src = np.random.default_rng(5).integers(info.min, info.max, 3 * lanes, endpoint=True).astype(dtype)
+    result = run("class_scope.cpp", entry, engine, dstAddr=np.full(3 * lanes, 9, dtype), srcAddr=src,
+                 count=count, chunks=3)
+    expect = np.full(3 * lanes, 9, dtype)
+    wide = src[:count].astype(np.int64) + np.arange(count) % lanes
+    expect[:count] = ((wide - info.min) % (1 << (8 * src.itemsize)) + info.min).astype(dtype)
+    assert np.array_equal(result["dstAddr"], expect)
+
+
+@pytest.mark.parametrize("dtype, entry", [(np.float32, "Doubler<float>::Compute#1"),
+                                          (np.int16, "Doubler<int16_t>::Compute#1")])
+def test_block_taking_addresses_from_its_tensors(engine, dtype, entry):
+    # GetPhyAddr() inside the block: each LocalTensor is an input named after it
+    lanes = 256 // np.dtype(dtype).itemsize
+    src = (np.arange(2 * lanes) % 97 - 40).astype(dtype)
+    result = run("class_scope.cpp", entry, engine, **{"in": src, "out": np.full(2 * lanes + 16, 3, dtype)},
+                 chunks=2)
+    expect = np.full(2 * lanes + 16, 3, dtype)
+    block = 32 // src.itemsize
+    expect[block:block + 2 * lanes] = src * 2
+    assert np.array_equal(result["out"], expect)

@@ -350,6 +350,83 @@ def test_cpp_syntax_error_is_located(tmp_path):
     assert message.splitlines()[2].strip().startswith("^")
 
 
+def test_register_declared_with_an_explicit_trait(tmp_path, engine):
+    # the trait is a template argument of the type, not the variables' initialiser
+    t = tr(tmp_path, """
+    __simd_vf__ inline void Twice(__ubuf__ float* dst, __ubuf__ float* src)
+    {
+        Reg::MaskReg m = Reg::CreateMask<float, Reg::MaskPattern::ALL, Reg::RegTraitNumOne>();
+        Reg::RegTensor<float, Reg::RegTraitNumOne> x, y;
+        Reg::LoadAlign(x, src);
+        Reg::Add(y, x, x, m);
+        Reg::StoreAlign(dst, y, m);
+    }
+    """)
+    x = np.linspace(-4, 4, 64).astype(np.float32)
+    result = cpp_run.run(t, engine, dst=np.zeros(64, np.float32), src=x)
+    assert np.array_equal(result["dst"], x * np.float32(2))
+
+
+def test_clang_errors_outside_the_unit_do_not_stop_it(tmp_path):
+    t = tr(tmp_path, """
+    __simd_vf__ inline void Fill(__ubuf__ float* dst)
+    {
+        Reg::RegTensor<float> v;
+        Reg::MaskReg m = Reg::CreateMask<float>();
+        Reg::Duplicate(v, 2.0f);
+        Reg::StoreAlign(dst, v, m);
+    }
+    void HostSide() { undeclaredRuntimeCall(1); }
+    """)
+    assert any(line.text.startswith("vdup") for line in t.lines)
+
+
+def test_clang_error_in_an_inlined_helper_is_reported_there(tmp_path):
+    message = _error(tmp_path, """
+    __simd_callee__ inline void Helper(Reg::RegTensor<float>& v)
+    {
+        Reg::Duplicate(v, notDeclared);
+    }
+    __simd_vf__ inline void Fill(__ubuf__ float* dst)
+    {
+        Reg::RegTensor<float> v;
+        Helper(v);
+    }
+    """)
+    first = message.splitlines()[0]
+    assert "k.cpp:6:23: error:" in first and "notDeclared" in first
+
+
+def test_clang_error_in_the_function_around_a_block_is_reported(tmp_path):
+    # the block reads the locals declared before it, so an error there stops it
+    message = _error(tmp_path, """
+    __aicore__ inline void Compute(__ubuf__ float* dst)
+    {
+        float scale = notDeclared;
+        __VEC_SCOPE__ {
+            Reg::RegTensor<float> v;
+            Reg::Duplicate(v, 1.0f);
+        }
+    }
+    """)
+    assert "k.cpp:6:19: error:" in message.splitlines()[0]
+
+
+def test_translation_error_notes_clang_errors_elsewhere(tmp_path):
+    message = _error(tmp_path, """
+    __simd_vf__ inline void Fused(__ubuf__ float* dst)
+    {
+        Reg::RegTensor<float> a, b, c;
+        Reg::MaskReg m = Reg::CreateMask<float>();
+        Reg::FusedMulDstAdd(a, b, c, m);
+    }
+    void HostSide() { undeclaredRuntimeCall(1); }
+    """)
+    assert "FusedMulDstAdd" in message.splitlines()[0]
+    assert "note: clang reported 1 error(s) outside the translated code" in message
+    assert "k.cpp:10:19: use of undeclared identifier 'undeclaredRuntimeCall'" in message
+
+
 def test_api_without_a_row_names_it_and_its_page(tmp_path):
     message = _error(tmp_path, """
     __simd_vf__ inline void Fused(__ubuf__ float* dst)
@@ -704,3 +781,142 @@ def test_a_register_pair_of_64_bit_lanes_is_an_error_not_a_mistranslation(tmp_pa
     }
     """)
     assert "k.cpp:6:" in message and "regTrait=RegTraitNumTwo" in message
+
+
+def test_reading_ar_back_is_an_error_naming_getspr(tmp_path):
+    # no Reg page defines GetSpr and no row copies AR to a scalar (docs/semantics.md "Reading AR back")
+    message = _error(tmp_path, """
+    __simd_vf__ inline void Kept(__ubuf__ float* dst)
+    {
+        int64_t bytes = Reg::GetSpr<SpecialPurposeReg::AR>();
+    }
+    """)
+    assert "k.cpp:6:21: error: Reg::GetSpr has no ascasm instruction" in message.splitlines()[0]
+
+
+def test_unmasked_move_and_a_copied_register_take_every_lane(tmp_path, engine):
+    # Reg::Move(dst, src) without a mask and RegTensor b = a copy all lanes; the masked Move merges
+    t = tr(tmp_path, """
+    __simd_vf__ inline void Copies(__ubuf__ float* dst, __ubuf__ float* src)
+    {
+        Reg::MaskReg low = Reg::CreateMask<float, Reg::MaskPattern::VL16>();
+        Reg::RegTensor<float> x, y;
+        Reg::LoadAlign(x, src);
+        Reg::Duplicate(y, 5.0f);
+        Reg::RegTensor<float> z = y;
+        Reg::Move(y, x);
+        Reg::Muls(x, x, 2.0f, low);
+        Reg::Move(z, x, low);
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::StoreAlign(dst, y, all);
+        Reg::StoreAlign(dst + 64, z, all);
+    }
+    """)
+    x = np.arange(64, dtype=np.float32) - 20
+    result = cpp_run.run(t, engine, dst=np.zeros(128, np.float32), src=x)
+    z = np.full(64, 5, np.float32)
+    z[:16] = x[:16] * 2
+    assert np.array_equal(result["dst"], np.concatenate([x, z]))
+
+
+STD_HELPERS = """
+template <typename T>
+__simd_vf__ inline void Span(__ubuf__ T* dst, __ubuf__ T* src, int32_t a, int32_t b, uint32_t count)
+{
+    static_assert(Std::is_same_v<T, float> || Std::is_same<T, half>::value, "a float type");
+    constexpr uint32_t lanes = Std::min(GetVecLen() / static_cast<uint32_t>(sizeof(T)), 64u);
+    int32_t span = Std::max(a, b) - Std::min(a, b);
+    Reg::RegTensor<T> x;
+    Reg::MaskReg m = Reg::UpdateMask<T>(count);
+    Reg::LoadAlign(x, src + lanes);
+    Reg::Adds(x, x, (T)span, m);
+    Reg::StoreAlign(dst, x, m);
+}
+"""
+
+
+@pytest.mark.parametrize("a, b", [(3, 10), (10, 3), (-4, -4)])
+def test_std_helpers_and_static_assert(tmp_path, engine, a, b):
+    # AscendC::Std's min/max at run time and in a constant, is_same in a static_assert
+    t = tr(tmp_path, STD_HELPERS, "Span<float>")
+    x = np.arange(128, dtype=np.float32)
+    result = cpp_run.run(t, engine, dst=np.zeros(64, np.float32), src=x, a=a, b=b, count=50)
+    expect = np.zeros(64, np.float32)
+    expect[:50] = x[64:114] + abs(a - b)
+    assert np.array_equal(result["dst"], expect)
+
+
+def test_failing_static_assert_is_located(tmp_path):
+    message = _error(tmp_path, STD_HELPERS, "Span<int32_t>")
+    assert 'k.cpp:7:5: error: static_assert failed with these template arguments: "a float type"' in message
+
+
+C_API_OFFSETS = """
+__simd_vf__ inline void Sums(__ubuf__ half* dst, __ubuf__ half* src0, __ubuf__ half* src1, uint32_t step,
+                             uint16_t repeat, uint32_t count)
+{
+    vector_half a, b, sum;
+    vector_bool mask;
+    for (uint16_t i = 0; i < repeat; ++i) {
+        mask = asc_update_mask_b16(count);
+        asc_loadalign_postupdate(a, src0, step);
+        asc_loadalign_postupdate(b, src1, step);
+        asc_add(sum, a, b, mask);
+        asc_storealign_postupdate(dst, sum, step, mask);
+    }
+}
+
+__simd_vf__ inline void Differences(__ubuf__ half* dst, __ubuf__ half* src0, __ubuf__ half* src1, uint32_t step,
+                                    uint16_t repeat, uint32_t count)
+{
+    vector_half a, b, difference;
+    vector_bool mask;
+    addr_reg offset;
+    for (uint16_t i = 0; i < repeat; ++i) {
+        offset = asc_update_addr_reg_b16(step);
+        mask = asc_update_mask_b16(count);
+        asc_loadalign(a, src0, offset);
+        asc_loadalign(b, src1, offset);
+        asc_sub(difference, a, b, mask);
+        asc_storealign(dst, difference, offset, mask);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("entry, op", [("Sums", np.add), ("Differences", np.subtract)])
+def test_c_api_post_update_and_address_register_offsets(tmp_path, engine, entry, op):
+    # the C-API pages' argument orders: (dst, src, offset, mask) for the post-update store, and an
+    # addr_reg offset after the pointer it moves (loads and stores)
+    t = tr(tmp_path, C_API_OFFSETS, entry)
+    x = (np.arange(384) % 50).astype(np.float16)
+    y = (np.arange(384) % 7).astype(np.float16)
+    result = cpp_run.run(t, engine, dst=np.full(384, -1, np.float16), src0=x, src1=y, step=128, repeat=3,
+                         count=300)
+    expect = np.full(384, -1, np.float16)
+    expect[:300] = op(x[:300].astype(np.float64), y[:300]).astype(np.float16)
+    assert np.array_equal(result["dst"], expect)
+
+
+FUNCTIONAL_CASTS = """
+template <typename T>
+__simd_vf__ inline void Fill(__ubuf__ T* dst, int32_t n)
+{
+    Reg::RegTensor<T> a, b;
+    Reg::MaskReg all = Reg::CreateMask<T>();
+    Reg::Duplicate(a, T(2.75));
+    Reg::Duplicate(b, T(n));
+    Reg::StoreAlign(dst, a, all);
+    Reg::StoreAlign(dst + GetVecLen() / sizeof(T), b, all);
+}
+"""
+
+
+@pytest.mark.parametrize("entry, dtype, first, second", [("Fill<float>", np.float32, 2.75, 70000.0),
+                                                         ("Fill<int16_t>", np.int16, 2, 70000 - 65536)])
+def test_functional_cast_to_a_template_parameter(tmp_path, engine, entry, dtype, first, second):
+    # T(x) in a template: C's conversion to T (a constant folded, a run-time value converted)
+    t = tr(tmp_path, FUNCTIONAL_CASTS, entry)
+    lanes = 256 // np.dtype(dtype).itemsize
+    result = cpp_run.run(t, engine, dst=np.zeros(2 * lanes, dtype), n=70000)
+    assert result["dst"].tolist() == [first] * lanes + [second] * lanes

@@ -6,15 +6,23 @@ mirror; its kernel sources are exported to a temporary directory, never into thi
 tool parses every arch35 file that holds a unit against ascasm's header stubs (plus the file's
 own directory and the repository's shared kernel include directory) and prints how many units
 there are, how many parse, parse CPU time, and the most frequent error messages.  Then each unit
-of a file that parses without any error is translated (template parameters guessed: float for a
-type, 1 for an integer, false for a bool, an enum's first member) and run with placeholder
-arguments (8 KiB of zeros per pointer, 1 per scalar); it counts as running when it halts without a fault within a step budget.
+that parses (no error inside it, no header missing) is translated (template parameters guessed:
+float for a type, 1 for an integer, false for a bool, an enum's first member) and run with
+placeholder arguments (8 KiB of zeros per pointer, 1 per scalar); it counts as running when it
+halts without a fault within a step budget.  The translator itself refuses a unit when clang
+reports an error in the function around it or in a helper it inlines.
+
+A mirror given as `MIRROR:DIR[,DIR]` is surveyed in the files under those directories (any
+architecture: a repository of examples) instead of its arch35 files.  Host-only headers (the ACL
+runtime, the C++ standard library's I/O and containers, host tiling) are empty stand-ins: the host
+code around the units then has errors, which stop no unit.
 
 Kernels include each other with paths of the vendor's build layout, where every operator's
 `op_kernel` directory is copied to `<ops>/<operator>` beside `<ops>/inc` (the repository's
 `common/inc/op_kernel`); the tool rebuilds that layout in its temporary directory.
 
     python tools/survey_kernels.py /work/.mirror/hicann+ops-nn/repo /work/.mirror/hicann+ops-math/repo \
+        /work/.mirror/mirror-cann+asc-devkit/repo:examples \
         --headers /work/.mirror/hicann+opbase/repo:include/op_common,pkg_inc/op_common
 
 (`--headers` names a repository the kernels include shared headers from, and its include dirs.)
@@ -46,19 +54,31 @@ STEP_BUDGET = 2_000_000
 POINTER_BYTES = 8192
 
 UNIT_PATTERN = r"__simd_vf__|__VEC_SCOPE__"
-SOURCE_SUFFIXES = ("*.h", "*.hpp", "*.cpp", "*.cc", "*.inl")
+SOURCE_SUFFIXES = ("*.h", "*.hpp", "*.cpp", "*.cc", "*.inl", "*.asc")
 # Directories of a repository that its kernels include from by path (e.g. "op_kernel/x.h").
 SHARED_INCLUDE_DIRS = ("common/inc", "common/inc/op_kernel", "common")
+# Headers of the host side only (runtime, standard I/O and containers, host tiling, the matrix
+# library): empty stand-ins, searched last (no stub has one of these names).
+HOST_ONLY_HEADERS = ("acl/acl.h", "acl/acl_rt.h", "acl/acl_base.h", "acl/acl_prof.h", "cpu_debug_launch.h",
+                     "tiling/tiling_api.h", "tiling/platform/platform_ascendc.h", "lib/matmul_intf.h",
+                     "register/tilingdata_base.h", "register/op_def_registry.h", "securec.h",
+                     "unistd.h", "fcntl.h", "sys/stat.h", "stdlib.h", "fstream", "iostream", "vector", "algorithm",
+                     "iterator", "cstdio", "cassert", "cstdlib", "string", "iomanip", "cerrno", "random",
+                     "ctime", "set", "cstring", "utility", "unordered_map", "sstream", "climits", "chrono",
+                     "array", "map", "memory", "numeric", "functional", "tuple")
 
 
 def git(repo, *args):
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True).stdout
 
 
-def unit_files(repo):
-    """Paths of the arch35 sources at HEAD that mention a vector unit."""
+def unit_files(repo, under=()):
+    """Paths of the sources at HEAD that mention a vector unit: the arch35 ones, or those under
+    the directories `under`."""
     out = git(repo, "grep", "-l", "-E", UNIT_PATTERN, "HEAD", "--", *SOURCE_SUFFIXES)
     paths = [line.split(":", 1)[1] for line in out.decode().splitlines()]
+    if under:
+        return sorted(p for p in paths if any(p.startswith(d.rstrip("/") + "/") for d in under))
     return sorted(p for p in paths if "arch35" in p)
 
 
@@ -186,6 +206,7 @@ def translate_and_run(path, line, guesses, include_dirs, tally):
         translation = translate(path, f"@{line}", template_args=guesses, include_dirs=include_dirs)
     except CppError as error:
         tally["translate_reasons"][reason(error.message)] += 1
+        tally["failures"].append(f"{error.file or path}:{error.line}: {error.message.splitlines()[0]}")
         return "translate"
     except Exception as error:  # a translator bug: report it as such, keep surveying
         tally["translate_reasons"][f"translator crash: {error.__class__.__name__}: {error}"[:120]] += 1
@@ -216,8 +237,8 @@ def normalise(message):
     return re.sub(r"\s+", " ", message)
 
 
-def survey_repo(repo, index, tally, header_dirs, limit=None):
-    files = unit_files(repo)[:limit]
+def survey_repo(repo, under, index, tally, header_dirs, limit=None):
+    files = unit_files(repo, under)[:limit]
     with tempfile.TemporaryDirectory(prefix="ascasm-survey-") as tmp:
         root = Path(tmp)
         export_sources(repo, root)
@@ -247,8 +268,8 @@ def survey_repo(repo, index, tally, header_dirs, limit=None):
                 ok = not fatal and not inside
                 tally[f"{kind}_units"] += 1
                 tally[f"{kind}_parsed"] += ok
-                if errors:
-                    continue      # the translator needs the whole file to parse
+                if not ok:
+                    continue
                 tally["clean_units"] += 1
                 guesses = template_guesses(function)
                 if guesses is None:
@@ -271,7 +292,7 @@ def report(tally):
     print("most frequent errors (number of files with it):")
     for message, count in tally["file_reasons"].most_common(25):
         print(f"  {count:4d}  {message}")
-    print(f"units in files that parse without any error: {tally['clean_units']}; "
+    print(f"units that parse: {tally['clean_units']}; "
           f"translate: {tally['translated']}; run to halt: {tally['ran']}")
     print("why the rest do not translate (units):")
     for message, count in tally["translate_reasons"].most_common(15):
@@ -283,15 +304,14 @@ def report(tally):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mirrors", nargs="+", type=Path, help="bare git mirrors of kernel repositories")
+    parser.add_argument("mirrors", nargs="+", metavar="MIRROR[:DIR,...]",
+                        help="bare git mirrors of kernel repositories (with DIRs: the files under them)")
     parser.add_argument("--headers", action="append", default=[], metavar="MIRROR:DIR[,DIR]",
                         help="a mirror of shared headers the kernels include, and its include dirs")
+    parser.add_argument("--log", help="append each unit's translation error (file:line: message) to this file")
     parser.add_argument("--limit", type=int, help="survey only the first N files of each repository")
     args = parser.parse_args(argv)
     index = ci.Index.create()
-    tally = collections.defaultdict(int)
-    tally.update(cpu=[], file_reasons=collections.Counter(), translate_reasons=collections.Counter(),
-                 run_reasons=collections.Counter())
     # The translator parses as the survey does: a header after kernel_operator.h.
     stub_args = cpp_clang.clang_args
     cpp_clang.clang_args = lambda *a, **k: [*stub_args(*a, **k), *PRELUDE]
@@ -303,9 +323,23 @@ def main(argv=None):
             dest.mkdir()
             export_sources(Path(mirror), dest)
             header_dirs += [str(dest / d) for d in dirs.split(",") if d]
-        for repo in args.mirrors:
-            survey_repo(repo, index, tally, header_dirs, args.limit)
-    report(tally)
+        host_only = Path(tmp) / "host-only"
+        for name in HOST_ONLY_HEADERS:
+            (host_only / name).parent.mkdir(parents=True, exist_ok=True)
+            (host_only / name).write_text("#pragma once\n")
+        header_dirs.append(str(host_only))
+        for spec in args.mirrors:
+            mirror, _, dirs = str(spec).partition(":")
+            tally = collections.defaultdict(int)
+            tally.update(cpu=[], file_reasons=collections.Counter(), translate_reasons=collections.Counter(),
+                         run_reasons=collections.Counter(), failures=[])
+            commit = git(mirror, "rev-parse", "HEAD").decode().strip()
+            survey_repo(Path(mirror), [d for d in dirs.split(",") if d], index, tally, header_dirs, args.limit)
+            print(f"== {mirror} at {commit}{' under ' + dirs if dirs else ''}")
+            report(tally)
+            if args.log:
+                with open(args.log, "a", encoding="utf-8") as log:
+                    log.writelines(re.sub(r"^.*?/ascasm-survey-[^/]+/", "", line) + "\n" for line in tally["failures"])
 
 
 if __name__ == "__main__":

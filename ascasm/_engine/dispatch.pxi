@@ -9,7 +9,7 @@ cdef enum Opcode:
     OP_REM = 44
     OP_AND = 2
     OP_OR = 29
-    OP_XOR = 211
+    OP_XOR = 212
     OP_SHL = 45
     OP_SHR = 46
     OP_LD = 21
@@ -102,15 +102,16 @@ cdef enum Opcode:
     OP_VSTA_PACK_PU_MASK = 192
     OP_VSCT = 167
     OP_VSTU = 195
-    OP_VSTU_COUNT = 199
+    OP_VSTU_COUNT = 200
     OP_VSTUS = 197
     OP_VSTUS_PU = 198
+    OP_VSTUS_PU_MASK = 199
     OP_VSTUR = 196
     OP_VSTAS = 179
     OP_VSTAR = 178
     OP_VSTAS_PU = 180
     OP_VADD = 54
-    OP_VSUB = 200
+    OP_VSUB = 201
     OP_VMUL = 149
     OP_VMAX = 141
     OP_VMIN = 144
@@ -125,7 +126,7 @@ cdef enum Opcode:
     OP_VMIN_MERGE = 146
     OP_VMULL = 150
     OP_VADDC = 55
-    OP_VSUBC = 201
+    OP_VSUBC = 202
     OP_VABS = 52
     OP_VNEG = 153
     OP_VEXP = 93
@@ -147,7 +148,7 @@ cdef enum Opcode:
     OP_VAXPY = 60
     OP_VAND = 59
     OP_VOR = 155
-    OP_VXOR = 210
+    OP_VXOR = 211
     OP_VNOT = 154
     OP_VSHL = 169
     OP_VSHR = 171
@@ -181,9 +182,9 @@ cdef enum Opcode:
     OP_VGATR = 98
     OP_VPACK_LO = 157
     OP_VPACK_HI = 156
-    OP_VUNPACK_LO = 208
-    OP_VUNPACK_HI = 207
-    OP_VUSQZ = 209
+    OP_VUNPACK_LO = 209
+    OP_VUNPACK_HI = 208
+    OP_VUSQZ = 210
     OP_VREDSUM = 164
     OP_VREDMAX = 160
     OP_VREDMIN = 162
@@ -203,11 +204,11 @@ cdef enum Opcode:
     OP_VCVT_TRUNC = 84
     OP_VCVT_ODD = 81
     OP_VCVT_HYBRID = 80
-    OP_VTRC_RINT = 204
-    OP_VTRC_ROUND = 205
-    OP_VTRC_FLOOR = 203
-    OP_VTRC_CEIL = 202
-    OP_VTRC_TRUNC = 206
+    OP_VTRC_RINT = 205
+    OP_VTRC_ROUND = 206
+    OP_VTRC_FLOOR = 204
+    OP_VTRC_CEIL = 203
+    OP_VTRC_TRUNC = 207
     OP_VEXPSUB = 94
     OP_VMULSCVT = 152
     OP_SPRCLR_AR = 47
@@ -529,6 +530,10 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         ins.a.vstus_pu.uS = <int32_t>row[4]
         ins.a.vstus_pu.vS = <int32_t>row[5]
         decode_sval(m, row + 6, &ins.a.vstus_pu.x)
+    elif opcode in (OP_VSTUS_PU_MASK,):
+        ins.a.vstus_mask.sb = <int32_t>row[3]
+        ins.a.vstus_mask.uS = <int32_t>row[4]
+        ins.a.vstus_mask.pS = <int32_t>row[5]
     elif opcode in (OP_VSTUR,):
         decode_addr(m, row + 3, &ins.a.vstur.base)
         ins.a.vstur.uS = <int32_t>row[7]
@@ -738,7 +743,7 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 805
+    KERNEL_COUNT = 807
 
 # the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block
 cdef KernelFn KERNELS[KERNEL_COUNT]

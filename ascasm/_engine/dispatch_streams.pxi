@@ -478,7 +478,7 @@ cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint8_t*>NULL)
+    cdef int status = k_vstus_mask(m, ins, &ins.a.vstus_mask, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -488,7 +488,7 @@ cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint16_t*>NULL)
+    cdef int status = k_vstus_mask(m, ins, &ins.a.vstus_mask, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -498,7 +498,7 @@ cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint32_t*>NULL)
+    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -508,7 +508,7 @@ cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint64_t*>NULL)
+    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -518,7 +518,7 @@ cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstas(m, ins, &ins.a.vstas, <Op_plain*>NULL)
+    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -528,7 +528,7 @@ cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstas(m, ins, &ins.a.vstas, <Op_ar*>NULL)
+    cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
@@ -538,7 +538,7 @@ cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_vstas_post(m, ins, &ins.a.vstas_post)
+    cdef int status = k_vstas(m, ins, &ins.a.vstas, <Op_plain*>NULL)
     if status:
         m.status = status
         return NULL
@@ -547,69 +547,89 @@ cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstas(m, ins, &ins.a.vstas, <Op_ar*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_vstas_post(m, ins, &ins.a.vstas_post)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint8_t*>NULL, <Op_plain*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint16_t*>NULL, <Op_plain*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint32_t*>NULL, <Op_plain*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint8_t*>NULL, <Op_status*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint16_t*>NULL, <Op_status*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint32_t*>NULL, <Op_status*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_spr_clear(m, ins, &ins.a.spr_clear)
     if status:
         m.status = status
@@ -676,3 +696,5 @@ cdef void fill_kernels(KernelFn* table) noexcept:
     table[55] = kernel_55
     table[56] = kernel_56
     table[57] = kernel_57
+    table[58] = kernel_58
+    table[59] = kernel_59

@@ -104,47 +104,48 @@ cdef enum Family:
     FAM_VSTU_COUNT = 81
     FAM_VSTUS = 82
     FAM_VSTUS_PU = 83
-    FAM_VSTUR = 84
-    FAM_VSTAS = 85
-    FAM_VSTAS_POST = 86
-    FAM_VBINARY = 87
-    FAM_VMULL = 88
-    FAM_VCARRY = 89
-    FAM_VUNARY = 90
-    FAM_VCOMPOUND = 91
-    FAM_VFMA = 92
-    FAM_VLOGIC = 93
-    FAM_VNOT = 94
-    FAM_VSHIFT = 95
-    FAM_VCMP = 96
-    FAM_VSEL = 97
-    FAM_VSQZ = 98
-    FAM_VDUP = 99
-    FAM_VDUP_MASKED = 100
-    FAM_VDUP_MERGE = 101
-    FAM_VDUP_LANE = 102
-    FAM_VDUP_LANE_MERGE = 103
-    FAM_VMOV = 104
-    FAM_VCI = 105
-    FAM_VCI_DESC = 106
-    FAM_VINTLV = 107
-    FAM_VDINTLV = 108
-    FAM_VGATR = 109
-    FAM_VPACK = 110
-    FAM_VUNPACK = 111
-    FAM_VUSQZ = 112
-    FAM_REDUCE_SUM = 113
-    FAM_REDUCE_MAXMIN = 114
-    FAM_REDUCE_SUM_BLOCK = 115
-    FAM_REDUCE_MAXMIN_BLOCK = 116
-    FAM_VPAIRSUM = 117
-    FAM_VHIST = 118
-    FAM_VCVT = 119
-    FAM_VTRC = 120
-    FAM_VEXPSUB = 121
-    FAM_VMULSCVT = 122
-    FAM_SPR_CLEAR = 123
-    FAM_SPR_SET_CTRL = 124
+    FAM_VSTUS_MASK = 84
+    FAM_VSTUR = 85
+    FAM_VSTAS = 86
+    FAM_VSTAS_POST = 87
+    FAM_VBINARY = 88
+    FAM_VMULL = 89
+    FAM_VCARRY = 90
+    FAM_VUNARY = 91
+    FAM_VCOMPOUND = 92
+    FAM_VFMA = 93
+    FAM_VLOGIC = 94
+    FAM_VNOT = 95
+    FAM_VSHIFT = 96
+    FAM_VCMP = 97
+    FAM_VSEL = 98
+    FAM_VSQZ = 99
+    FAM_VDUP = 100
+    FAM_VDUP_MASKED = 101
+    FAM_VDUP_MERGE = 102
+    FAM_VDUP_LANE = 103
+    FAM_VDUP_LANE_MERGE = 104
+    FAM_VMOV = 105
+    FAM_VCI = 106
+    FAM_VCI_DESC = 107
+    FAM_VINTLV = 108
+    FAM_VDINTLV = 109
+    FAM_VGATR = 110
+    FAM_VPACK = 111
+    FAM_VUNPACK = 112
+    FAM_VUSQZ = 113
+    FAM_REDUCE_SUM = 114
+    FAM_REDUCE_MAXMIN = 115
+    FAM_REDUCE_SUM_BLOCK = 116
+    FAM_REDUCE_MAXMIN_BLOCK = 117
+    FAM_VPAIRSUM = 118
+    FAM_VHIST = 119
+    FAM_VCVT = 120
+    FAM_VTRC = 121
+    FAM_VEXPSUB = 122
+    FAM_VMULSCVT = 123
+    FAM_SPR_CLEAR = 124
+    FAM_SPR_SET_CTRL = 125
 
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
@@ -541,6 +542,11 @@ cdef struct Args_vstus_pu:    # [sB], uS, vS.T, X
     int32_t vS
     SVal x
 
+cdef struct Args_vstus_mask:    # [sB], uS, pS.T
+    int32_t sb
+    int32_t uS
+    int32_t pS
+
 cdef struct Args_vstur:    # [base], uS, vS.T
     Addr base
     int32_t uS
@@ -844,6 +850,7 @@ cdef union Args:
     Args_vstu_count vstu_count
     Args_vstus vstus
     Args_vstus_pu vstus_pu
+    Args_vstus_mask vstus_mask
     Args_vstur vstur
     Args_vstas vstas
     Args_vstas_post vstas_post
@@ -1115,6 +1122,9 @@ cdef enum:
     POS_vstus_pu_uS = 1
     POS_vstus_pu_vS = 2
     POS_vstus_pu_x = 3
+    POS_vstus_mask_sb = 0
+    POS_vstus_mask_uS = 1
+    POS_vstus_mask_pS = 2
     POS_vstur_base = 0
     POS_vstur_uS = 1
     POS_vstur_vS = 2

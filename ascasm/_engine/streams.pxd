@@ -66,6 +66,10 @@ ctypedef fused vstus_pu_TW:
     uint32_t
     uint64_t
 
+ctypedef fused vstus_mask_TW:
+    uint16_t
+    uint32_t
+
 ctypedef fused vstur_TW:
     uint8_t
     uint16_t

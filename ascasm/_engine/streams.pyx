@@ -121,6 +121,26 @@ cdef inline int k_vstus(Machine* m, const Ins* ins, const Args_vstus* a, vstus_T
     return stream_append(m, a.uS, address(&a.addr), vreg(m, a.vS), count * width, width, POS_vstus_vS, POS_vstus_uS)
 
 
+# vstus.pu [sB], uS, pS.T  -- element i's bit of pS (bit i*W) packed: 256/W bits appended to the stream at
+# sB; then sB += 32/W bytes
+cdef inline int k_vstus_mask(Machine* m, const Ins* ins, const Args_vstus_mask* a, vstus_mask_TW* t) noexcept nogil:
+    cdef int64_t width = sizeof(vstus_mask_TW)
+    cdef int64_t size = BLOCK // width
+    cdef int64_t addr = m.sreg[a.sb]
+    cdef int64_t i
+    cdef uint8_t packed[VL]                     # stream_append reads a register's worth
+    cdef int status = check_mask(m, a.pS)
+    if status:
+        return status
+    memset(packed, 0, VL)
+    for i in range(VL // width):
+        packed[i >> 3] |= (<uint8_t>mask_bit(m, a.pS, i * width)) << (i & 7)
+    status = stream_append(m, a.uS, addr, packed, size, size, POS_vstus_mask_pS, POS_vstus_mask_uS)
+    if status == STOP_RUNNING:
+        m.sreg[a.sb] = <int64_t>(<uint64_t>addr + <uint64_t>size)
+    return status
+
+
 # vstur [base], uS, vS.T  -- the low SQZN bytes of vS appended at base + AR; then AR += SQZN
 cdef inline int k_vstur(Machine* m, const Ins* ins, const Args_vstur* a, vstur_TW* t) noexcept nogil:
     cdef int64_t size = m.spr[SPR_SQZN]

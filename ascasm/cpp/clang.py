@@ -20,6 +20,7 @@ class CppError(Exception):
         self.message, self.file, self.line, self.col = message, file, line, col
         self.notes = tuple(notes)
         self.end_col = end_col if end_col is not None else col + 1
+        self.from_clang = False     # one of clang's own errors (diagnostics_error)
 
     def __str__(self) -> str:
         if not self.file:
@@ -55,24 +56,43 @@ def cindex():
 
 
 def parse(path: str, defines=(), include_dirs=()):
-    """Parse `path` as C++17 against our stubs, the kernel's own directory and `include_dirs`;
-    clang's errors become a CppError (the first, with the others as notes)."""
+    """Parse `path` as C++17 against our stubs, the kernel's own directory and `include_dirs`:
+    (translation unit, clang's errors).  A fatal error (a header not found) is raised at once as a
+    CppError, since clang checks nothing after it; the other errors are returned, for the translator
+    to raise those that lie in the code it translates (`errors_inside`)."""
     ci = cindex()
-    args = ["-fsyntax-only", "-Wno-everything"] + clang_args([Path(path).resolve().parent, *include_dirs], defines)
+    # no error limit: past it clang stops with a fatal error, and errors elsewhere need not stop us
+    args = ["-fsyntax-only", "-Wno-everything", "-ferror-limit=0"] + clang_args([Path(path).resolve().parent, *include_dirs], defines)
     options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
     try:
         tu = ci.Index.create().parse(path, args=args, options=options)
     except ci.TranslationUnitLoadError as exc:
         raise CppError(f"libclang could not parse {path}: {exc}") from None
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
-    if errors:
-        first = errors[0]
-        loc = first.location
-        notes = [f"{d.location.file}:{d.location.line}:{d.location.column}: {d.spelling}" for d in errors[1:6]]
-        if len(errors) > 6:
-            notes.append(f"and {len(errors) - 6} more errors")
-        raise CppError(first.spelling, str(loc.file) if loc.file else path, loc.line, loc.column, notes)
-    return tu
+    if any(d.severity == ci.Diagnostic.Fatal for d in errors):
+        raise diagnostics_error(errors, path)
+    return tu, errors
+
+
+def diagnostics_error(errors, path: str) -> CppError:
+    """clang's errors as one CppError: the first, with (up to five of) the others as notes."""
+    first = errors[0]
+    loc = first.location
+    notes = [f"{d.location.file}:{d.location.line}:{d.location.column}: {d.spelling}" for d in errors[1:6]]
+    if len(errors) > 6:
+        notes.append(f"and {len(errors) - 6} more errors")
+    error = CppError(first.spelling, str(loc.file) if loc.file else path, loc.line, loc.column, notes)
+    error.from_clang = True
+    return error
+
+
+def errors_inside(errors, cursor) -> list:
+    """The errors among clang's `errors` that lie within `cursor`'s source range."""
+    start, end = cursor.extent.start, cursor.extent.end
+    if start.file is None:
+        return []
+    return [d for d in errors if d.location.file is not None and d.location.file.name == start.file.name
+            and start.offset <= d.location.offset <= end.offset]
 
 
 def error_at(cursor, message: str, notes=()) -> CppError:

@@ -84,9 +84,12 @@ _MEMBER_OF_TEMPLATE = re.compile(r"^(.*>)\s*::\s*([A-Za-z_]\w*)$")
 
 
 def split_template_args(text: str) -> list[str]:
-    """`a, B<c, d>, e` -> ["a", "B<c, d>", "e"] (top-level commas only)."""
+    """`a, B<c, d>, e` -> ["a", "B<c, d>", "e"] (top-level commas only). A comparison is not a bracket:
+    `<=`, `>=` and a `<`/`>` with a space on each side (as clang spells `sizeof(T) <= 2` and `a < b`)."""
     args, depth, start = [], 0, 0
     for i, ch in enumerate(text):
+        if ch in "<>" and _is_comparison(text, i):
+            continue
         if ch in "<([":
             depth += 1
         elif ch in ">)]":
@@ -97,6 +100,12 @@ def split_template_args(text: str) -> list[str]:
     if text.strip():
         args.append(text[start:].strip())
     return args
+
+
+def _is_comparison(text: str, i: int) -> bool:
+    after = text[i + 1:i + 2]
+    before = text[i - 1:i] if i else ""
+    return after == "=" or (before == " " and after == " ")
 
 
 def strip_qualifiers(text: str) -> str:

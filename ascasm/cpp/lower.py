@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 
 from ..isa import BY_MNEMONIC, dtypes, regapi
 from ..isa.operands import Kind
-from ..isa.table import BY_CAPI
+from ..isa.table import BY_CAPI, capi_functions
 from . import cpptypes
-from .clang import CppError, error_at, loc_of, operator_of, qualified_name, tokens
+from .clang import CppError, diagnostics_error, error_at, errors_inside, loc_of, operator_of, qualified_name, tokens
 from .stubs import INCLUDE_DIR
-from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args
+from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args, strip_qualifiers
 
 MAX_INLINE_DEPTH = 16
 _STUBS = str(INCLUDE_DIR.resolve())
@@ -135,9 +135,10 @@ def _common(a: CType, b: CType) -> CType:
 
 
 class Lowering:
-    def __init__(self, index, file: str):
+    def __init__(self, index, file: str, clang_errors=()):
         self.index = index          # name lookups over the translation unit (translate.TUIndex)
         self.file = file
+        self.clang_errors = list(clang_errors)   # clang's errors anywhere in the file (check_clang_errors)
         self.lines: list[Line] = []
         self.loops: list[Loop] = []
         self.regs: list[VReg] = []
@@ -152,6 +153,13 @@ class Lowering:
         self.cur_loc = None
         self.ctrl: dict = {}
         self.loop_stack: list = []       # (break label, continue label); None inside a hardware loop
+
+    def check_clang_errors(self, function):
+        """clang's errors inside a function the translation reads, raised: those elsewhere in the file
+        (host code, other kernels) do not stop it."""
+        inside = errors_inside(self.clang_errors, function)
+        if inside:
+            raise diagnostics_error(inside, self.file)
 
     # --- emission ---------------------------------------------------------------------------
     def emit(self, text: str, tag=None):
@@ -400,6 +408,8 @@ class Lowering:
         if decl.kind.name != "VAR_DECL":
             if decl.kind.name in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL"):
                 return self.local_type(decl)
+            if decl.kind.name == "STATIC_ASSERT":
+                return self.static_assert(decl)
             raise error_at(decl, f"unsupported declaration ({decl.kind.name.lower()})")
         init = _initializer(decl)
         value = None
@@ -490,6 +500,17 @@ class Lowering:
             self.stmt(other)
         self.place(end_label)
         self.frame.runtime_depth -= 1
+
+    def static_assert(self, decl):
+        """A static_assert with the template arguments of the translation: checked, nothing emitted."""
+        condition = next(decl.get_children(), None)
+        value = self.try_const(condition) if condition is not None else None
+        if value is None:
+            raise error_at(decl, "this static_assert's condition is not a constant here")
+        if not self.truth(value):
+            message = next((t.spelling for t in decl.get_tokens() if t.kind.name == "LITERAL"
+                            and t.spelling.startswith('"')), "")
+            raise error_at(decl, f"static_assert failed with these template arguments{': ' + message if message else ''}")
 
     def truth(self, value: Const) -> bool:
         return bool(self.const_number(value))
@@ -802,7 +823,7 @@ class Lowering:
             raise NotConstant
         if not self.capturing:
             raise error_at(c, f"'{decl.spelling}' is not a parameter or local of the translated function")
-        ctype = self.resolve_type(decl.type, decl)
+        ctype = self.resolve_type(_captured_type(decl), decl)
         if ctype.kind not in ("ptr", "int", "float", "bool"):
             raise error_at(c, f"'{decl.spelling}' ({ctype}) is captured by the block but is not a pointer or scalar")
         reg = VReg("s", len(self.regs), decl.spelling, loc_of(decl), 0)
@@ -814,6 +835,32 @@ class Lowering:
         return value
 
     capturing = False
+
+    def tensor_address(self, c, callee, args):
+        """`tensor.GetPhyAddr([offset])` inside a block: the UB address of a LocalTensor declared around
+        it, an input of the block like a captured pointer (named after the tensor); offset in elements."""
+        if self.const_only:
+            raise NotConstant       # an address is never a constant (and folding must not add an input)
+        tensor = _strip(next(callee.get_children(), None)) if callee is not None else None
+        decl = tensor.referenced if tensor is not None else None
+        if decl is None or decl.kind.name not in ("VAR_DECL", "PARM_DECL", "FIELD_DECL"):
+            raise error_at(c, "GetPhyAddr of something that is not a LocalTensor variable")
+        key = ("tensor", decl.hash)
+        if key not in self.captures:
+            tensor_type = decl.type.get_pointee() if decl.type.kind.name == "LVALUEREFERENCE" else decl.type
+            spelling = strip_qualifiers(tensor_type.spelling)
+            element = self.type_from_text(split_template_args(spelling[spelling.index("<") + 1:-1])[0]) \
+                if spelling.endswith(">") and "LocalTensor<" in spelling else None
+            if element is None or not element.is_scalar:
+                raise error_at(c, f"GetPhyAddr of '{decl.spelling}' ({tensor_type.spelling}): not a LocalTensor "
+                                  "of a scalar type")
+            reg = VReg("s", len(self.regs), decl.spelling, loc_of(decl), 0)
+            self.regs.append(reg)
+            self.captures[key] = RV(reg, CType("ptr", element.etype))
+            self.params.append(ParamSlot(decl.spelling, "pointer", element.etype,
+                                         f"__ubuf__ {element}*", reg))
+        base = self.captures[key]
+        return self.pointer_arith(c, "+", base, self.expr(args[0])) if args else base
 
     def struct_value(self, name, values):
         decl = self.index.struct(name)
@@ -882,7 +929,8 @@ class Lowering:
         value = self.try_const(cond)
         if value is not None:
             return self.expr(a if self.truth(value) else b)
-        ctype = self.resolve_type(c.type, c)
+        # in a template the operator's own type may be left dependent; its operands' types are bound
+        ctype = self.try_resolve(c.type, c) or self.try_resolve(a.type, a) or self.resolve_type(b.type, b)
         result = RV(self.new_reg("s"), ctype)
         other, end = self.label("else"), self.label("endsel")
         self.cond_branch(cond, False, other)
@@ -1073,6 +1121,11 @@ class Lowering:
     def copy_register(self, c, var: RV, value: RV):
         if var.ctype.kind == "mask":
             self.emit(f"pmov {var.reg}, {value.reg}")
+        elif var.ctype.kind == "vec" and value.ctype.kind == "vec":
+            # Reg::Move without a mask: every lane, which is vmov under an all-true mask
+            every = self.new_reg("p")
+            self.emit(f"mask {every}.b8, ALL")
+            self.emit(f"vmov {var.reg}.{var.ctype.etype}, {value.reg}.{var.ctype.etype}, {every}")
         else:
             raise error_at(c, f"copying a {var.ctype} is not supported: use the value's own variable")
 
@@ -1087,7 +1140,8 @@ class Lowering:
         callee, args = _callee(c)
         name, path, decl = self.callee_name(callee, c)
         if not name:
-            # a constructor call (T(x)) or a conversion
+            # a constructor call (T(x)) or a conversion; in a template T(x) names its type first
+            args = [a for a in args if a.kind.name not in ("TYPE_REF", "TEMPLATE_REF", "NAMESPACE_REF")]
             if args and "dependent" not in c.type.spelling:
                 target = self.try_resolve(c.type, c)
                 value = self.expr(args[0])
@@ -1104,6 +1158,8 @@ class Lowering:
             return builtin(c, callee, args)
         if in_reg or (regapi.lookup(short) is not None and decl is None):
             return self.reg_call(c, callee, short, args, dest)
+        if short == "GetPhyAddr" and self.capturing:
+            return self.tensor_address(c, callee, args)
         if short in regapi.HOST_SIDE:
             raise error_at(c, f"'{short}' is a host-side call: it belongs outside the vector function "
                               "(data movement between GM and UB, synchronisation and queues run on the scalar side)")
@@ -1290,6 +1346,7 @@ class Lowering:
     def inline(self, c, callee, decl, args):
         if len(self.frames) > MAX_INLINE_DEPTH:
             raise error_at(c, f"helper calls nested deeper than {MAX_INLINE_DEPTH} (recursion?)")
+        self.check_clang_errors(decl)
         body = _body(decl)
         params = [ch for ch in decl.get_children() if ch.kind.name == "PARM_DECL"]
         frame = Frame(ret_label=self.label("ret"))
@@ -1367,6 +1424,9 @@ class Lowering:
                             "functions ascasm translates"])
         explicit = [self.template_arg_value(t, c) for t in self.explicit_template_args(callee)]
         values = [self.expr(a) for a in args]
+        if name == "Move" and len(values) == 2 and all(_kind_of(v) == "v" for v in values):
+            self.copy_register(c, values[0], values[1])       # the page's form without a mask
+            return None
         if name == "CreateAddrReg" and len(values) in (4, 6, 8):
             values = [self.addr_offset(c, values), Const(1, U32)]
         kinds = [_kind_of(v) for v in values]
@@ -1400,7 +1460,8 @@ class Lowering:
         values = [self.expr(a) for a in args]
         returns = "void" not in c.type.spelling
         for mnemonic in mnemonics:
-            for spec in BY_MNEMONIC[mnemonic]:
+            # only the forms that cite the page: `iter aD.bW, X` is not asc_update_addr_reg, `vag` is
+            for spec in (spec for spec in BY_MNEMONIC[mnemonic] if base in capi_functions(spec.ref)):
                 operands = [op for op in spec.operands if not op.optional and op.kind not in (Kind.SAT, Kind.PART)]
                 if returns:
                     if not operands or not operands[0].writes or operands[0].kind not in (Kind.PREG, Kind.AREG):
@@ -1410,6 +1471,11 @@ class Lowering:
                     bound = [result] + values
                 else:
                     result, bound = None, values
+                if not any(op.kind is Kind.AREG for op in operands):
+                    bound = _offset_addresses(bound)
+                if spec.post is not None and len(bound) > 2 and operands[-2].kind is Kind.PREG \
+                        and _capi_fits(operands[-2], bound[-1]):
+                    bound = bound[:-2] + [bound[-1], bound[-2]]      # the pages: (..., offset, mask)
                 if len(bound) != len(operands) or not all(_capi_fits(op, v) for op, v in zip(operands, bound)):
                     continue
                 etype = next((v.ctype.etype for v in bound if isinstance(v, RV) and v.ctype.kind in ("vec", "ptr")),
@@ -1424,13 +1490,16 @@ class Lowering:
         kind = op.kind
         if kind is Kind.VREG:
             return f"{value.reg}.{value.ctype.etype}"
+        if kind in (Kind.PREG, Kind.AREG) and op.type_text == "bW":     # `iter aD.bW`, `mask pD.bW`
+            bits = width or 8 * dtypes.BY_SPELLING[etype].width
+            return f"{value.reg}.b{bits}"
         if kind is Kind.PREG:
-            if op.type_text == "bW":
-                bits = width or 8 * dtypes.BY_SPELLING[etype].width
-                return f"{value.reg}.b{bits}"
             return str(value.reg)
         if kind in (Kind.AREG, Kind.UREG, Kind.QREG, Kind.SREG):
             return str(value.reg)
+        if isinstance(value, OffsetAddress):
+            base = value.base if isinstance(value.base, RV) else self.materialize(value.base, value.ctype)
+            return f"[{base.reg} + {value.offset.reg}]"
         if kind in (Kind.ADDR, Kind.BASE):
             reg = value.reg if isinstance(value, RV) else self.materialize(value, value.ctype).reg
             return f"[{reg}]"
@@ -1678,7 +1747,33 @@ _TRAITS = {
     "is_signed": lambda t: t.signed or t.kind == "float", "is_unsigned": lambda t: t.kind == "int" and not t.signed,
 }
 
+@dataclass
+class OffsetAddress:
+    """A C-API call's pointer followed by an addr_reg offset (`asc_loadalign(dst, src, offset)`): one
+    address operand, [src + aN]."""
+    base: object
+    offset: RV
+
+    @property
+    def ctype(self):
+        return self.base.ctype
+
+
+def _offset_addresses(values: list) -> list:
+    """For a row without an address-register operand: an addr_reg argument is the offset of the call's
+    pointer (loads: (dst, src, offset); stores: (dst, src, offset, mask))."""
+    offsets = [v for v in values if isinstance(v, RV) and v.ctype is not None and v.ctype.kind == "addr"]
+    pointer = next((i for i, v in enumerate(values) if v.ctype is not None and v.ctype.kind == "ptr"), None)
+    if len(offsets) != 1 or pointer is None:
+        return values
+    out = [v for v in values if v is not offsets[0]]
+    out[out.index(values[pointer])] = OffsetAddress(values[pointer], offsets[0])
+    return out
+
+
 def _capi_fits(op, value) -> bool:
+    if isinstance(value, OffsetAddress):
+        return op.kind is Kind.ADDR
     kind = value.ctype.kind if value.ctype is not None else None
     return {Kind.VREG: kind == "vec", Kind.PREG: kind == "mask", Kind.AREG: kind == "addr",
             Kind.UREG: kind in ("ustore", "unalign"), Kind.QREG: kind in ("uload", "unalign"),
@@ -1800,9 +1895,12 @@ def _referenced_decl(c):
 
 
 def _initializer(decl):
+    """A variable's or parameter's initialiser: its last expression child from its name on (those
+    before the name are its type's template arguments: `RegTensor<T, RegTraitNumOne> x;`)."""
+    name_at = decl.location.offset
     children = [ch for ch in decl.get_children()
                 if ch.kind.name not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF", "ANNOTATE_ATTR")
-                and not ch.kind.name.endswith("_ATTR")]
+                and not ch.kind.name.endswith("_ATTR") and ch.extent.start.offset >= name_at]
     return children[-1] if children else None
 
 
@@ -1947,6 +2045,15 @@ def _writes(body, hashes: set) -> bool:
 
 def _is_auto(decl) -> bool:
     return decl.type.spelling.replace("const ", "").strip() in ("auto", "auto *", "auto &")
+
+
+def _captured_type(decl):
+    """The clang type of a variable a block captures; for `auto`, its initialiser's: a cast's written type
+    (`auto dst = (__ubuf__ T*)local.GetPhyAddr();`), which a template leaves undeduced on the variable."""
+    init = _initializer(decl) if _is_auto(decl) else None
+    while init is not None and init.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR"):
+        init = next(init.get_children(), None)
+    return init.type if init is not None else decl.type
 
 
 def _may_branch(c) -> bool:

@@ -308,7 +308,7 @@ def _bind_template(lowering, cursor, texts, what, named=None):
 
 def list_units(path, *, defines=(), include_dirs=()) -> list[tuple[str, int]]:
     """(entry name, line) of every vector function and __VEC_SCOPE__ block of the file."""
-    tu = parse(str(path), defines, include_dirs)
+    tu, _ = parse(str(path), defines, include_dirs)
     return [(u.name, u.line) for u in find_units(TUIndex(tu, str(path)))]
 
 
@@ -317,14 +317,27 @@ def translate(path, entry: str | None = None, *, template_args=None, defines=(),
     path = str(path)
     if not Path(path).is_file():
         raise CppError(f"cannot read {path}: no such file")
-    tu = parse(path, defines, include_dirs)
+    tu, clang_errors = parse(path, defines, include_dirs)
     index = TUIndex(tu, path)
     units = find_units(index)
     unit, function_args, class_args = select_unit(units, entry, path)
+    try:
+        return _translate_unit(index, path, unit, function_args, class_args, template_args, clang_errors)
+    except CppError as error:
+        if clang_errors and not error.from_clang:     # they may explain this one: a name clang could not resolve, a broken type
+            first = clang_errors[0].location
+            error.notes += (f"clang reported {len(clang_errors)} error(s) outside the translated code, the "
+                            f"first at {first.file}:{first.line}:{first.column}: {clang_errors[0].spelling}",)
+        raise
+
+
+def _translate_unit(index, path, unit, function_args, class_args, template_args, clang_errors) -> Translation:
     named = template_args if isinstance(template_args, dict) else None
     if isinstance(template_args, (list, tuple)):
         function_args = list(template_args)
-    lowering = Lowering(index, path)
+    lowering = Lowering(index, path, clang_errors)
+    # the whole function, also around a block: the block reads the locals declared before it
+    lowering.check_clang_errors(unit.function)
     lowering.frames.append(Frame())
     cls = _class_of(unit.function)
     if cls is not None and _template_params(cls):

@@ -275,7 +275,10 @@ APIS = (
            (Form("dst:A src:v ureg:u stride:s", ("vstus.pu [{dst}], {ureg}, {src}, {stride}",),
                  ("T", "post=POST_MODE_UPDATE"), (("post", "POST_MODE_UPDATE"),)),
             Form("dst:a src:v ureg:u", ("vstur [{dst}], {ureg}, {src}",), ("T", "post=POST_MODE_UPDATE"),
-                 note="the form without a count stores the lanes a Squeeze<STORE_REG> kept, at dst + AR"))),
+                 note="the form without a count stores the lanes a Squeeze<STORE_REG> kept, at dst + AR"),
+            Form("dst:A src:p ureg:u", ("vstus.pu [{dst}], {ureg}, {src}.{T}",), ("T",),
+                 note="the MaskReg form (page Reg数据搬出/MaskReg非对齐搬出（StoreUnAlign）): dst advances by "
+                      "the bytes stored, 16 for b16, 8 for b32"))),
     RegApi("StoreUnAlignPost", PAGES + "Reg数据搬出/连续非对齐搬出（StoreUnAlign）",
            (Form("dst:A ureg:u stride:s", ("vstas.pu [{dst}], {ureg/T}, {stride}",), ("T", "post=POST_MODE_UPDATE"),
                  (("post", "POST_MODE_UPDATE"),)),

@@ -129,7 +129,7 @@ class Access:
 
     def bytes(self, fact, width: int) -> int:
         """A size, alignment or slot in bytes for an element width."""
-        return {"T": width, "T/2": width // 2, "8T": 8 * width}.get(fact, fact)
+        return {"T": width, "T/2": width // 2, "8T": 8 * width, "32/T": 32 // width}.get(fact, fact)
 
 
 @dataclass(frozen=True)
@@ -528,6 +528,7 @@ FAMILIES: dict[str, Family] = {family.name: family for family in (
     Family("vstu", "streams", ("TW",)),
     Family("vstu_count", "streams", ("TW",)),
     Family("vstus", "streams", ("TW",)),
+    Family("vstus_mask", "streams", ("TW",)),
     Family("vstur", "streams", ("TW",)),
     Family("vstas", "streams", ("sub",)),
     Family("vstas_post", "streams"),
@@ -824,6 +825,13 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "asc_storeunalign", types=_single(STREAM_TYPES), rw=("uS",),
              access=Access("store", VL_BYTES, "T", stream="X elements appended to the stream of uS at addr; "
                                                       "whole 32-byte blocks are written, the rest waits in uS")),
+    InsnSpec("vstus.pu", "mask", "[sB], uS, pS.T", "vstus_mask",
+             "mask stream store: the bit of each element of T in pS (bit i*W), packed into 256/W bits (16 bytes "
+             "for b16, 8 for b32), appended to the stream of uS at sB; then sB += those bytes",
+             "Reg::StoreUnAlign (the MaskReg form; its address advances by itself)",
+             types=_single(dtypes.of_width(2) + dtypes.of_width(4)), rw=("uS",),
+             access=Access("store", "32/T", "32/T", stream="256/W mask bits appended to the stream of uS at sB; "
+                                                         "whole 32-byte blocks are written, the rest waits in uS")),
     InsnSpec("vstur", "", "[base], uS, vS.T", "vstur",
              "AR-addressed unaligned stream store: the low SQZN bytes of vS at base + AR (as vstus), then "
              "AR += SQZN: with vsqz.st, stores the active lanes contiguously",

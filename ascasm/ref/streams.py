@@ -38,7 +38,7 @@ def spr_clear(m: Machine, insn: Insn):
     m.state.spr[SPR_AR] = 0
 
 
-def _stream_append(m: Machine, insn: Insn, u: int, address: int, data: np.ndarray, width: int):
+def _stream_append(m: Machine, insn: Insn, u: int, address: int, data: np.ndarray, width: int, source="vS"):
     """Append the bytes `data` at `address` to the stream of unaligned store register u: the bytes
     pending in u followed by `data` form one run; the 32-byte blocks it completes are written now, the
     bytes of its last incomplete block stay pending in u."""
@@ -61,7 +61,7 @@ def _stream_append(m: Machine, insn: Insn, u: int, address: int, data: np.ndarra
             held = min(address, written_up_to) - start
             m.log_access(LOG_WRITE, insn, start, held, 1, held, -1, "uS")
         if written_up_to > address:
-            m.log_access(LOG_WRITE, insn, address, width, (written_up_to - address) // width, width, 0, "vS")
+            m.log_access(LOG_WRITE, insn, address, width, (written_up_to - address) // width, width, 0, source)
     rest = run[written_up_to - start:]
     m.state.ureg[u] = 0
     m.state.ureg[u, :rest.size] = rest
@@ -76,6 +76,17 @@ def vstus(m: Machine, insn: Insn):
         raise Fault("BAD_COUNT", count, etype.lanes)
     data = m.state.vreg[insn.operand("vS")][:count * etype.width].copy()
     _stream_append(m, insn, insn.operand("uS"), m.address(insn.operand("[addr]")), data, etype.width)
+
+
+def vstus_mask(m: Machine, insn: Insn):
+    # vstus.pu [sB], uS, pS.T  -- element i's bit of pS (bit i*W), packed: 256/W bits appended at sB;
+    # then sB += 32/W bytes
+    width = insn.types[0].width
+    register = insn.operand("[sB]")
+    address = m.sreg(register)
+    packed = np.packbits(m.mask_bits(insn.operand("pS"))[::width], bitorder="little")
+    _stream_append(m, insn, insn.operand("uS"), address, packed, packed.size, "pS")
+    m.set_sreg(register, wrap64(address + packed.size))
 
 
 def vstur(m: Machine, insn: Insn):

@@ -78,4 +78,21 @@ template <typename T, typename U> struct IsSameType : std::bool_constant<__is_sa
 
 template <typename T, typename U>
 constexpr T CeilDivision(T num, U divisor) { return (num + divisor - 1) / divisor; }
+
+// AscendC::Std: the library's own spelling of the standard helpers kernels use on both sides.
+namespace Std {
+using std::conditional;
+using std::conditional_t;
+using std::enable_if;
+using std::enable_if_t;
+using std::is_base_of;
+using std::is_base_of_v;
+using std::is_same;
+using std::is_same_v;
+using std::remove_cvref;
+using std::remove_cvref_t;
+template <typename T> inline constexpr bool always_false_v = false;
+template <typename T> __aicore__ inline constexpr T min(T a, T b) { return b < a ? b : a; }
+template <typename T> __aicore__ inline constexpr T max(T a, T b) { return a < b ? b : a; }
+}  // namespace Std
 }  // namespace AscendC
