@@ -48,11 +48,11 @@ X86_64_V2 = ["-march=x86-64-v2"] if platform.machine().lower() in ("x86_64", "am
 # nine tenths of the module's size).
 COMPILE_ARGS = ((["-O0", "-g", "-DASCASM_PORTABLE"] if settings["DEBUG"] else ["-O3", "-falign-functions=64"])
                 + ["-ffp-contract=off", "-fno-strict-aliasing"] + X86_64_V2 + SANITIZERS[sanitize])
-# core holds the run loop, which has no lane loops to vectorise, and the Python-level loader: at -O1 its
-# compile takes 57 % less CPU, and the run loop counts slightly fewer instructions per chunk, Engine.run's
-# call costs the same (docs/performance.md "Build"); the kernel modules keep -O3, whose vectorised lane
-# loops they need
-RELEASE_LEVEL = {"core": "-O1"}
+# core holds the run loop, which has no lane loops to vectorise, and the Python-level loader: at -O2 its
+# compile takes about half the CPU of -O3 with the same instructions per chunk (docs/performance.md
+# "Build"); -O1 saved another 1.4 s but made a scalar step 2.3 times slower (7 ns against 3: the run
+# loop's dispatch). The kernel modules keep -O3, whose vectorised lane loops they need
+RELEASE_LEVEL = {"core": "-O2"}
 CONFIG = "debug" if settings["DEBUG"] else "release"
 FLAGS_STAMP = Path("build") / "ascasm-engine-flags.txt"     # the compile flags of the latest engine build
 
