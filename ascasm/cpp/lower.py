@@ -1550,8 +1550,42 @@ class Lowering:
                                                       CType({"p": "mask", "r": "addr"}[kind]))
             roles[role] = (kind, result, None)
         for template in form.asm:
+            template, advance = self.post_update_units(c, template, roles)
             self.emit(self.format_form(c, template, roles, etype, options))
+            if advance is not None:
+                pointer = roles[advance][1]
+                self.store(pointer, self.pointer_arith(c, "+", pointer, roles["stride"][1]))
         return result if result is not None else Const(0, S32)
+
+    def post_update_units(self, c, template, roles):
+        """The pages count a vector form's postUpdateStride in elements of the pointer's type T; the
+        instruction's X counts elements of its first vector operand's view (vsta.pack.pu of a b32 view
+        after a float->half Cast stores halves but advances by b32 elements). Scale the stride to the
+        view's units when it divides; otherwise emit the form without post-update and advance the pointer
+        by stride * sizeof(T) bytes. Returns the template to emit and the role to advance, or None."""
+        if ".pu" not in template or "stride" not in roles or "blkstride" in roles:
+            return template, None
+        pointer_role = next((r for r, (kind, _, _) in roles.items() if kind == "A"), None)
+        view = next((m for m in re.finditer(r"\{(\w+)(?:/(\w+))?\}", template)
+                     if roles.get(m.group(1), ("",))[0] == "v"), None)
+        if pointer_role is None or view is None:
+            return template, None            # a mask's post-update counts bytes (its page)
+        vector = roles[view.group(1)]
+        pointer_width = dtypes.BY_SPELLING[roles[pointer_role][1].ctype.etype].width
+        unit_width = dtypes.BY_SPELLING[view.group(2) or vector[1].ctype.etype].width
+        if pointer_width == unit_width:
+            return template, None
+        kind, stride, arg = roles["stride"]
+        if isinstance(stride, Const) and self.const_number(stride) * pointer_width % unit_width == 0:
+            roles["stride"] = (kind, Const(self.const_number(stride) * pointer_width // unit_width, stride.ctype), arg)
+            return template, None
+        if isinstance(stride, RV) and pointer_width % unit_width == 0:
+            roles["stride"] = (kind, self.arith(c, "*", stride, Const(pointer_width // unit_width, stride.ctype)), arg)
+            return template, None
+        if not template.startswith(("vld", "vsta")) or not template.endswith(", {stride}"):
+            raise error_at(c, f"this post-update stride counts elements of {roles[pointer_role][1].ctype.etype}, "
+                              f"which is not a whole number of the instruction's {unit_width}-byte elements")
+        return template.replace(".pu", "", 1).removesuffix(", {stride}"), pointer_role
 
     def format_form(self, c, template, roles, etype, options):
         out, i = "", 0
