@@ -167,9 +167,9 @@ cdef inline int k_iter_set(Machine* m, const Ins* ins, const Args_iter_set* a) n
     return STOP_RUNNING
 
 
-# iter aD.bW, sI, STRIDE  -- aD = sI * STRIDE * W bytes, modulo 2^32
+# iter aD.bW, sI, X  -- aD = sI * X * W bytes, modulo 2^32 (X an immediate or a scalar register)
 cdef inline int k_iter_scaled(Machine* m, const Ins* ins, const Args_iter_scaled* a) noexcept nogil:
-    m.areg[a.aD] = <uint32_t>(<uint64_t>m.sreg[a.sI] * <uint64_t>a.stride * <uint64_t>ins.tw)
+    m.areg[a.aD] = <uint32_t>(<uint64_t>m.sreg[a.sI] * <uint64_t>sval(&a.x) * <uint64_t>ins.tw)
     return STOP_RUNNING
 
 

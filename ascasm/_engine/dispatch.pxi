@@ -270,7 +270,7 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
     elif opcode in (OP_ITER_SCALED,):
         ins.a.iter_scaled.aD = <int32_t>row[3]
         ins.a.iter_scaled.sI = <int32_t>row[4]
-        ins.a.iter_scaled.stride = <int64_t>row[5]
+        decode_sval(m, row + 5, &ins.a.iter_scaled.x)
     elif opcode in (OP_VAG,):
         ins.a.iter_loops.aD = <int32_t>row[3]
         decode_sval(m, row + 4, &ins.a.iter_loops.x0)
