@@ -254,7 +254,7 @@ cdef struct Args_mask_move_masked:    # pD, pS, pM
 cdef struct Args_mask_from_vector:    # pD, vS.T, BLOCK
     int32_t pD
     int32_t vS
-    int64_t block
+    SVal block
 
 cdef struct Args_mask_pack:    # pD, pS
     int32_t pD

@@ -1509,8 +1509,6 @@ class Lowering:
             return self.operand(value)
         if kind in (Kind.PAT, Kind.BARRIER):
             return str(value.value).removeprefix("PAT_")
-        if kind is Kind.IMM:
-            return str(int(self.const_number(value)))
         raise error_at(c, f"unsupported operand {op.text}")
 
     def addr_operands(self, c, values):
@@ -1786,7 +1784,7 @@ def _capi_fits(op, value) -> bool:
             Kind.ADDR: kind == "ptr", Kind.BASE: kind == "ptr" and isinstance(value, RV),
             Kind.SREG: isinstance(value, RV) and kind in ("int", "bool"),
             Kind.SVAL: kind in ("int", "bool", "enum"), Kind.TVAL: kind in ("int", "bool", "float"),
-            Kind.PAT: kind == "enum", Kind.BARRIER: kind == "enum", Kind.IMM: isinstance(value, Const)}.get(op.kind, False)
+            Kind.PAT: kind == "enum", Kind.BARRIER: kind == "enum"}.get(op.kind, False)
 
 
 _U16 = CType("int", "u16")      # CreateAddrReg's index type

@@ -670,7 +670,7 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              mask=MaskUse("pM", "bits", "gate")),
     InsnSpec("movvp", "", "pD, vS.T, BLOCK", "mask_from_vector",
              "pD = block BLOCK of vS (16 bytes for 16-bit T, 8 bytes for 32-bit T), each bit repeated 2 (4) times: "
-             "bit j -> bits jW..jW+W-1",
+             "bit j -> bits jW..jW+W-1. BLOCK: an immediate or a scalar register (asc_copy's int16_t part)",
              "asc_copy (vector to mask, part); Reg::MaskGenWithRegTensor",
              types=_single(dtypes.named("u16", "u32", "b16", "b32"))),
     *(InsnSpec("ppack." + half, "", "pD, pS", "mask_pack",
