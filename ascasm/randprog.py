@@ -159,14 +159,12 @@ def instruction(c: Chooser, n_labels: int, depth: int = 0) -> str:
             text = f"[{scalar_register(c)}]"
         elif kind is Kind.SVAL and spec.specials == ("CTRL",):
             text = ctrl_value(c)
+        elif operand.name == "BLOCK":     # movvp: one of the register's 8W blocks, or a register (may fault)
+            text = scalar_register(c) if c.integer(0, 3) == 0 else str(c.integer(0, 8 * types[0].width - 1))
         elif kind is Kind.SVAL:
             text = scalar_register(c) if c.integer(0, 1) else str(immediate(c))
         elif kind is Kind.TVAL:
             text = typed_value(c, types[operand.type_slot])
-        elif kind is Kind.IMM and operand.name == "BLOCK":     # movvp: one of the register's 8W blocks
-            text = str(c.integer(0, 8 * types[0].width - 1))
-        elif kind is Kind.IMM:
-            text = str(c.integer(-4, 64))
         elif kind is Kind.ADDR:
             text = address(c)
         elif kind is Kind.LABEL:

@@ -66,7 +66,7 @@ HAZARD_NOTE = "the hardware runs vector loads and stores out of order: put a mem
 DUP_NOTE = "the hardware keeps an unspecified one; ascasm keeps the highest lane"
 
 
-def fault_message(kind: str, args: tuple, program: Program) -> str:
+def fault_message(kind: str, args: tuple, program: Program, insn=None) -> str:
     if kind == "MISALIGNED":
         return f"misaligned address {args[0]:#x}: this access needs {args[1]}-byte alignment"
     if kind == "UB_RANGE":
@@ -101,6 +101,9 @@ def fault_message(kind: str, args: tuple, program: Program) -> str:
                 f"block for position {args[2]:#x}, where the stream continues")
     if kind == "LOOP_COUNT":
         return f"hardware loop count {args[0]} out of range 0..{args[1]} (the loop index is a uint16)"
+    if kind == "BAD_COUNT" and insn is not None and insn.spec.family == "mask_from_vector":
+        return (f"block {args[0]} out of range 0..{args[1]}: a vector register holds {args[1] + 1} blocks of "
+                f"{32 // insn.types[0].width} bytes for {insn.types[0].name} (asc_copy: part)")
     if kind == "BAD_COUNT":
         return f"element count {args[0]} out of range: a vector register of this type holds 0..{args[1]}"
     return kind.lower()
@@ -192,7 +195,7 @@ class Machine:
             return None
         pc = self.state.pc
         insn = self.program.insns[pc] if pc < len(self.program.insns) else None
-        return MachineFault(kind, fault_message(kind, self.state.fault_args, self.program),
+        return MachineFault(kind, fault_message(kind, self.state.fault_args, self.program, insn),
                             insn and insn.loc, self.state.steps + 1, insn and insn.asm)
 
 

@@ -1,6 +1,5 @@
 """asc_copy's mask forms (c-api-reg/reg_load/asc_copy.md): `pmov pD, pS, pM` (mask to mask under a mask) and
 `movvp pD, vS.T, BLOCK` (vector to mask: a block's bits, each repeated W times). Expected values by hand."""
-import dataclasses
 
 import numpy as np
 import pytest
@@ -8,7 +7,6 @@ from conftest import run_cli, run_source
 
 from ascasm import assemble
 from ascasm.asm.errors import AssemblyFailed
-from ascasm.vm import Machine
 
 
 def bits_of(machine, p) -> list[int]:
@@ -53,12 +51,14 @@ def test_vector_to_mask_u16(engine):
     assert machine.state.sreg[1:3].tolist() == [8, 16]
 
 
-def test_vector_to_mask_u32(engine):
+@pytest.mark.parametrize("block", ["5", "s7"])
+def test_vector_to_mask_u32(engine, block):
     # lanes i = 0..63; block 5 is bytes 40..47, lanes 10 (0b1010: bits 1, 3) and 11 (0b1011: bits 32, 33, 35);
-    # each bit k becomes mask bits 4k..4k+3
-    machine = run_source("""
+    # each bit k becomes mask bits 4k..4k+3. The block may be a run-time value (asc_copy's int16_t part)
+    machine = run_source(f"""
+            mov   s7, 5
             vci   v1.s32, 0
-            movvp p3, v1.u32, 5
+            movvp p3, v1.u32, {block}
             halt
     """, engine)
     assert bits_of(machine, 3) == [b for k in (1, 3, 32, 33, 35) for b in range(4 * k, 4 * k + 4)]
@@ -70,13 +70,25 @@ def test_block_range_is_checked_when_assembling_and_running(engine):
     error = failed.value.errors[0]
     assert (error.loc.line, error.loc.col, error.message) == (1, 23, "block 16 out of range 0..15")
     assemble("    movvp p0, v1.b32, 31\n")
-    # bytecode the assembler would not make: both executors refuse the block instead of reading past vS
-    program = assemble("    movvp p0, v1.u32, 31\n")
-    program.code[0, 5] = 32
-    program.insns[0] = dataclasses.replace(program.insns[0], operands=(0, 1, 32))
-    machine = Machine(program, engine)
-    machine.run()
-    assert machine.fault().kind == "BAD_COUNT" and machine.state.fault_args[:2] == (32, 31)
+
+
+@pytest.mark.parametrize("etype, block, last", [("u32", 32, 31), ("u16", 16, 15), ("u16", -1, 15)])
+def test_register_block_out_of_range_faults_writing_nothing(engine, etype, block, last):
+    # the page's part range is 0..15 (u16) or 0..31 (u32); a register outside it faults before p2 is
+    # written (it keeps the pattern set before)
+    machine = run_source(f"""
+            mask  p2.b8, VL8
+            mov   s0, {block}
+            vdup  v1.{etype}, 1
+            movvp p2, v1.{etype}, s0
+            halt
+    """, engine)
+    fault = machine.fault()
+    assert fault.kind == "BAD_COUNT" and machine.state.fault_args[:2] == (block, last) and fault.loc.line == 5
+    width = 2 if etype == "u16" else 4
+    assert fault.message == (f"block {block} out of range 0..{last}: a vector register holds {last + 1} blocks "
+                             f"of {32 // width} bytes for {etype} (asc_copy: part)")
+    assert bits_of(machine, 2) == list(range(8))
 
 
 def test_explain_asc_copy_lists_every_form():

@@ -249,3 +249,43 @@ def test_block_taking_addresses_from_its_tensors(engine, dtype, entry):
     block = 32 // src.itemsize
     expect[block:block + 2 * lanes] = src * 2
     assert np.array_equal(result["out"], expect)
+
+
+@pytest.mark.parametrize("dtype, ctype", [(np.float32, "float"), (np.float16, "half")])
+def test_address_register_with_a_run_time_stride(engine, dtype, ctype):
+    # CreateAddrReg<T>(i, rowStride), rowStride a parameter: row i's first vector (rowStride * i elements
+    # in) plus 1, packed densely; the stride counts elements of T (288 bytes between rows for both types)
+    lanes, rows = 256 // np.dtype(dtype).itemsize, 3
+    stride = 288 // np.dtype(dtype).itemsize
+    src = (np.arange((rows - 1) * stride + lanes) % 251 - 100).astype(dtype)
+    result = run("strided_rows.cpp", f"PickRowsVF<{ctype}>", engine, dst=np.zeros(rows * lanes, dtype), src=src,
+                 rowStride=stride, rows=rows)
+    expect = np.concatenate([src[i * stride:i * stride + lanes] for i in range(rows)]) + dtype(1)
+    assert np.array_equal(result["dst"], expect)
+
+
+def test_address_register_run_time_stride_misaligned_faults_at_the_load(engine):
+    # 70 floats = 280 bytes: row 1 starts 24 bytes past a 32-byte boundary, so its LoadAlign faults (the
+    # page: an AddrReg access keeps its instruction's alignment rule) after row 0 was stored
+    src = np.arange(2 * 70 + 64, dtype=np.float32)
+    with pytest.raises(ascasm.MachineFault) as caught:
+        run("strided_rows.cpp", "PickRowsVF<float>", engine, dst=np.zeros(128, np.float32), src=src,
+            rowStride=70, rows=2)
+    fault = caught.value
+    assert fault.kind == "MISALIGNED" and fault.loc.line == 18
+    assert f"0x{512 + 280:x}" in fault.message            # src at 512 (after dst's 512 bytes) + 70 * 4
+    dst = fault.result["dst"]
+    assert np.array_equal(dst[:64], src[:64] + 1) and not dst[64:].any()
+
+
+@pytest.mark.parametrize("dtype, ctype", [(np.float32, "float"), (np.float16, "half")])
+def test_address_register_pairs_with_run_time_strides(engine, dtype, ctype):
+    # CreateAddrReg<T>(r, rowStride, c, colStride) from the parameters, and (r, dstRow, c, lanes) with
+    # dstRow = cols * lanes a local computed at run time: block (r, c) of src to block r * cols + c of dst
+    lanes, rows, cols = 256 // np.dtype(dtype).itemsize, 2, 3
+    col_stride, row_stride = lanes + 32 // np.dtype(dtype).itemsize, 4 * lanes
+    src = (np.arange(row_stride * (rows - 1) + col_stride * (cols - 1) + lanes) % 199).astype(dtype)
+    result = run("strided_rows.cpp", f"TileVF<{ctype}>", engine, dst=np.zeros(rows * cols * lanes, dtype),
+                 src=src, rowStride=row_stride, colStride=col_stride, rows=rows, cols=cols)
+    expect = np.concatenate([src[r * row_stride + c * col_stride:][:lanes] for r in range(rows) for c in range(cols)])
+    assert np.array_equal(result["dst"], expect)

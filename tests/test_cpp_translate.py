@@ -573,6 +573,28 @@ def test_c_api_calls_map_to_the_rows_citing_their_pages(tmp_path, engine):
     assert np.array_equal(result["dst"], expect)
 
 
+@pytest.mark.parametrize("part", [0, 9, 15])
+def test_c_api_vector_to_mask_copy_with_a_run_time_part(tmp_path, engine, part):
+    # asc_copy(vector_bool&, vector_uint16_t, int16_t part): part is a run-time argument; block `part` of
+    # the vector (16 bytes for u16) has each bit repeated twice to make the 32 mask bytes, stored as is
+    t = tr(tmp_path, """
+    __simd_vf__ inline void MaskOfPart(__ubuf__ uint32_t* dst, __ubuf__ uint16_t* src, int16_t part)
+    {
+        vector_uint16_t v;
+        vector_bool m;
+        asc_loadalign(v, src);
+        asc_copy(m, v, part);
+        asc_storealign(dst, m);
+    }
+    """)
+    assert any(line.text.startswith("movvp p") and line.text.endswith(", s2") for line in t.lines)
+    x = (np.arange(128, dtype=np.uint32) * 40503 % 65536).astype(np.uint16)
+    result = cpp_run.run(t, engine, dst=np.zeros(8, np.uint32), src=x, part=part)
+    bits = np.unpackbits(x.view(np.uint8)[16 * part:16 * part + 16], bitorder="little")
+    expect = np.packbits(np.repeat(bits, 2), bitorder="little").view(np.uint32)
+    assert np.array_equal(result["dst"], expect)
+
+
 def test_benchmark_kernel_translates_and_runs(engine):
     """bench/kernels/softmax_rows.cpp (helpers with reference parameters, nested loops, reductions
     broadcast back): compared with a float64 numpy softmax to 1e-6, because the reductions add in the

@@ -154,7 +154,7 @@ def test_mask_upd_b8_and_b32_loops(engine):
 
 
 # ---------------------------------------------------------------------------------------------
-# iter aD.bW, X   /   iter aD.bW, sI, STRIDE
+# iter aD.bW, X   /   iter aD.bW, sI, X
 # ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("line, expected", [
@@ -188,10 +188,33 @@ def test_iter_register(engine):
     (0x12345, 0x10, 2, 0x2468A0),
     (5, 0, 4, 0),
 ])
-def test_iter_scaled(engine, sI, stride, width, expected):
-    m = run_source(f"mov s2, {sI}\niter a7.b{8 * width}, s2, {stride}", engine)
+@pytest.mark.parametrize("in_register", [False, True], ids=["stride_imm", "stride_reg"])
+def test_iter_scaled(engine, sI, stride, width, expected, in_register):
+    # the register form (a run-time stride, Reg::CreateAddrReg's uint32_t stride0) computes the same
+    # product modulo 2^32 as the immediate form, and leaves both scalar registers as they were
+    setup = f"mov s5, {stride}\n" if in_register else ""
+    operand = "s5" if in_register else stride
+    m = run_source(f"mov s2, {sI}\n{setup}iter a7.b{8 * width}, s2, {operand}", engine)
     assert int(m.state.areg[7]) == expected
     assert int(m.state.sreg[2]) == sI
+    if in_register:
+        assert int(m.state.sreg[5]) == stride
+
+
+def test_iter_register_stride_addresses_a_load(engine):
+    # a0 = s0 * s1 * 4 bytes = 2 * 16 * 4 = 128: the load reads src[32..96), the f32 values 32..95
+    m = run_source("""
+        .ub src f32[128] = i
+        .ub dst f32[64]
+        mov s0, 2
+        mov s1, 16
+        iter a0.b32, s0, s1
+        vld v0.f32, [src + a0]
+        mask p0.b32, ALL
+        vsta [dst], v0.f32, p0
+        """, engine)
+    assert int(m.state.areg[0]) == 128
+    np.testing.assert_array_equal(m.state.ub[512:768].view(np.float32), np.arange(32, 96, dtype=np.float32))
 
 
 def test_iter_overwrites(engine):

@@ -119,7 +119,7 @@ def field_name(operand) -> str:
 
 
 _FIELD_TYPES = {Kind.VREG: "int32_t", Kind.PREG: "int32_t", Kind.AREG: "int32_t", Kind.SREG: "int32_t", Kind.UREG: "int32_t", Kind.QREG: "int32_t", Kind.BASE: "int32_t",
-                Kind.SVAL: "SVal", Kind.TVAL: "SVal", Kind.IMM: "int64_t", Kind.ADDR: "Addr", Kind.LABEL: "int64_t",
+                Kind.SVAL: "SVal", Kind.TVAL: "SVal", Kind.ADDR: "Addr", Kind.LABEL: "int64_t",
                 Kind.PAT: "int32_t", Kind.BARRIER: "int32_t",
                 Kind.SAT: "int32_t", Kind.PART: "int32_t"}
 

@@ -167,9 +167,9 @@ cdef inline int k_iter_set(Machine* m, const Ins* ins, const Args_iter_set* a) n
     return STOP_RUNNING
 
 
-# iter aD.bW, sI, STRIDE  -- aD = sI * STRIDE * W bytes, modulo 2^32
+# iter aD.bW, sI, X  -- aD = sI * X * W bytes, modulo 2^32 (X an immediate or a scalar register)
 cdef inline int k_iter_scaled(Machine* m, const Ins* ins, const Args_iter_scaled* a) noexcept nogil:
-    m.areg[a.aD] = <uint32_t>(<uint64_t>m.sreg[a.sI] * <uint64_t>a.stride * <uint64_t>ins.tw)
+    m.areg[a.aD] = <uint32_t>(<uint64_t>m.sreg[a.sI] * <uint64_t>sval(&a.x) * <uint64_t>ins.tw)
     return STOP_RUNNING
 
 
@@ -364,12 +364,13 @@ cdef inline int k_mask_from_vector(Machine* m, const Ins* ins, const Args_mask_f
     cdef int64_t width = ins.tw
     cdef int64_t block_bytes = MASK_BYTES // width
     cdef int64_t blocks = VL // block_bytes
+    cdef int64_t n = sval(&a.block)             # a register's block is known only now
     cdef uint64_t words[MASK_WORDS]
     cdef const uint8_t* block
     cdef int64_t k, j
-    if a.block < 0 or a.block >= blocks:        # the assembler allows only 0..blocks-1; bytecode may not
-        return fault(m, STOP_BAD_COUNT, a.block, blocks - 1)
-    block = vreg(m, a.vS) + a.block * block_bytes
+    if n < 0 or n >= blocks:
+        return fault(m, STOP_BAD_COUNT, n, blocks - 1)
+    block = vreg(m, a.vS) + n * block_bytes
     memset(words, 0, MASK_BYTES)
     for k in range(8 * block_bytes):
         if (block[k >> 3] >> (k & 7)) & 1:

@@ -270,7 +270,7 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
     elif opcode in (OP_ITER_SCALED,):
         ins.a.iter_scaled.aD = <int32_t>row[3]
         ins.a.iter_scaled.sI = <int32_t>row[4]
-        ins.a.iter_scaled.stride = <int64_t>row[5]
+        decode_sval(m, row + 5, &ins.a.iter_scaled.x)
     elif opcode in (OP_VAG,):
         ins.a.iter_loops.aD = <int32_t>row[3]
         decode_sval(m, row + 4, &ins.a.iter_loops.x0)
@@ -301,7 +301,7 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
     elif opcode in (OP_MOVVP,):
         ins.a.mask_from_vector.pD = <int32_t>row[3]
         ins.a.mask_from_vector.vS = <int32_t>row[4]
-        ins.a.mask_from_vector.block = <int64_t>row[5]
+        decode_sval(m, row + 5, &ins.a.mask_from_vector.block)
     elif opcode in (OP_PPACK_LO, OP_PPACK_HI,):
         ins.a.mask_pack.pD = <int32_t>row[3]
         ins.a.mask_pack.pS = <int32_t>row[4]

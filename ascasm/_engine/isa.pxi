@@ -213,10 +213,10 @@ cdef struct Args_iter_set:    # aD.bW, X
     int32_t aD
     SVal x
 
-cdef struct Args_iter_scaled:    # aD.bW, sI, STRIDE
+cdef struct Args_iter_scaled:    # aD.bW, sI, X
     int32_t aD
     int32_t sI
-    int64_t stride
+    SVal x
 
 cdef struct Args_iter_loops:    # aD.bW, X0, [X1], [X2], [X3]
     int32_t aD
@@ -254,7 +254,7 @@ cdef struct Args_mask_move_masked:    # pD, pS, pM
 cdef struct Args_mask_from_vector:    # pD, vS.T, BLOCK
     int32_t pD
     int32_t vS
-    int64_t block
+    SVal block
 
 cdef struct Args_mask_pack:    # pD, pS
     int32_t pD
@@ -927,7 +927,7 @@ cdef enum:
     POS_iter_set_x = 1
     POS_iter_scaled_aD = 0
     POS_iter_scaled_sI = 1
-    POS_iter_scaled_stride = 2
+    POS_iter_scaled_x = 2
     POS_iter_loops_aD = 0
     POS_iter_loops_x0 = 1
     POS_iter_loops_x1 = 2

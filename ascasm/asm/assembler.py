@@ -35,7 +35,7 @@ MAX_POSITION = (1 << 31) - 1         # a .loc line or column
 _FITS = {
     "vreg": {Kind.VREG}, "preg": {Kind.PREG}, "areg": {Kind.AREG}, "sreg": {Kind.SREG, Kind.SVAL, Kind.TVAL},
     "ureg": {Kind.UREG}, "qreg": {Kind.QREG},
-    "addr": {Kind.ADDR, Kind.BASE}, "value": {Kind.SVAL, Kind.TVAL, Kind.IMM, Kind.LABEL, Kind.PAT, Kind.BARRIER,
+    "addr": {Kind.ADDR, Kind.BASE}, "value": {Kind.SVAL, Kind.TVAL, Kind.LABEL, Kind.PAT, Kind.BARRIER,
                                               Kind.SAT, Kind.PART},
 }
 _SHAPE_WORDS = {"vreg": "a vector register", "preg": "a mask register", "areg": "an address register",
@@ -457,8 +457,8 @@ class _Assembler:
         if form.keyword_at:
             self.check_keywords(spec, types, operands, operand_nodes)
         self.check_loop_operands(spec, operands, operand_nodes, mnemonic_token)
-        if spec.family == "mask_from_vector":
-            self.check_block(operands[2], operand_nodes[2], types[0])
+        if spec.family == "mask_from_vector" and not operands[2].is_reg:     # a register's is checked when it runs
+            self.check_block(operands[2].value, operand_nodes[2], types[0])
         last = statement.operands[-1] if statement.operands else mnemonic_token
         loc = SourceLoc(self.filename, self.lineno, mnemonic_token.column, last.end_column, self.line_text)
         if self.origin is not None:
@@ -600,8 +600,6 @@ class _Assembler:
             return SVal(False, _to_int64(self.constant(node)))
         if kind is Kind.TVAL:
             return self.typed_value(op, node, slot_types)
-        if kind is Kind.IMM:
-            return _to_int64(self.constant(node))
         if kind is Kind.ADDR:
             return self.address(node)
         if kind is Kind.BASE:

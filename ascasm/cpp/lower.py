@@ -1427,8 +1427,8 @@ class Lowering:
         if name == "Move" and len(values) == 2 and all(_kind_of(v) == "v" for v in values):
             self.copy_register(c, values[0], values[1])       # the page's form without a mask
             return None
-        if name == "CreateAddrReg" and len(values) in (4, 6, 8):
-            values = [self.addr_offset(c, values), Const(1, U32)]
+        if name == "CreateAddrReg" and len(values) in (2, 4, 6, 8):
+            values = self.addr_operands(c, values)
         kinds = [_kind_of(v) for v in values]
         candidates = [f for f in api.forms if _matches(f, kinds)]
         if not candidates:
@@ -1509,17 +1509,21 @@ class Lowering:
             return self.operand(value)
         if kind in (Kind.PAT, Kind.BARRIER):
             return str(value.value).removeprefix("PAT_")
-        if kind is Kind.IMM:
-            return str(int(self.const_number(value)))
         raise error_at(c, f"unsupported operand {op.text}")
 
-    def addr_offset(self, c, values):
-        """CreateAddrReg with two to four (index, stride) pairs: the offset in elements,
-        index0 * stride0 + index1 * stride1 + ..., for iter's one-index form."""
-        total = Const(0, U32)
-        for index, stride in zip(values[::2], values[1::2]):
-            total = self.arith(c, "+", total, self.arith(c, "*", self.convert(index, U32), self.convert(stride, U32)))
-        return total
+    def addr_operands(self, c, values):
+        """CreateAddrReg's (index, stride) pairs as iter's sI and X in the page's types (uint16_t index,
+        uint32_t stride, constant or run-time): one pair as it is, two to four as their offset in elements,
+        index0 * stride0 + index1 * stride1 + ..., with the stride 1."""
+        pairs = [(self.convert(index, _U16), self.convert(stride, U32)) for index, stride in zip(values[::2], values[1::2])]
+        if len(pairs) == 1:
+            index, stride = pairs[0]
+        else:
+            terms = [self.arith(c, "*", self.convert(index, U32), stride) for index, stride in pairs]
+            index, stride = terms[0], Const(1, U32)
+            for term in terms[1:]:
+                index = self.arith(c, "+", index, term)
+        return [self.materialize(index), stride]         # iter's sI is a register
 
     def options_of(self, c, form, explicit, values) -> dict:
         options = {}
@@ -1814,9 +1818,10 @@ def _capi_fits(op, value) -> bool:
             Kind.ADDR: kind == "ptr", Kind.BASE: kind == "ptr" and isinstance(value, RV),
             Kind.SREG: isinstance(value, RV) and kind in ("int", "bool"),
             Kind.SVAL: kind in ("int", "bool", "enum"), Kind.TVAL: kind in ("int", "bool", "float"),
-            Kind.PAT: kind == "enum", Kind.BARRIER: kind == "enum", Kind.IMM: isinstance(value, Const)}.get(op.kind, False)
+            Kind.PAT: kind == "enum", Kind.BARRIER: kind == "enum"}.get(op.kind, False)
 
 
+_U16 = CType("int", "u16")      # CreateAddrReg's index type
 _REG_FILE = {"vec": "v", "mask": "p", "addr": "a", "ustore": "u", "uload": "q", "unalign": "u"}
 _KIND_LETTER = {"vec": "v", "mask": "p", "addr": "r", "ustore": "u", "uload": "q", "unalign": "x", "ptr": "a",
                 "int": "s", "float": "s", "bool": "s", "enum": "s"}

@@ -20,7 +20,6 @@ class Kind(Enum):
     BASE = "post-update base [sN]"     # a scalar register holding the address, advanced after the access
     SVAL = "immediate or scalar register"
     TVAL = "typed immediate or scalar register"
-    IMM = "immediate"
     ADDR = "address [base + offset]"
     LABEL = "label"
     PAT = "mask pattern"
@@ -40,10 +39,10 @@ REGISTER_FILES = {"v": (Kind.VREG, 32), "p": (Kind.PREG, 8), "a": (Kind.AREG, 8)
                   "q": (Kind.QREG, 4)}
 
 # Placeholders used in syntax strings for the non-register kinds.
-_PLACEHOLDERS = {"X": Kind.SVAL, "STRIDE": Kind.IMM, "LABEL": Kind.LABEL, "PAT": Kind.PAT, "KIND": Kind.BARRIER,
+_PLACEHOLDERS = {"X": Kind.SVAL, "LABEL": Kind.LABEL, "PAT": Kind.PAT, "KIND": Kind.BARRIER,
                  "SAT": Kind.SAT, "PART": Kind.PART,
                  "X0": Kind.SVAL, "X1": Kind.SVAL, "X2": Kind.SVAL, "X3": Kind.SVAL,   # vag's strides
-                 "BLOCK": Kind.IMM}                                                      # movvp's block
+                 "BLOCK": Kind.SVAL}                                                     # movvp's block
 
 
 @dataclass(frozen=True)

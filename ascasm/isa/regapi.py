@@ -241,8 +241,8 @@ APIS = (
            (Form("dst:p src:v", ("movvp {dst}, {src}, {opt:offset}",), ("T", "offset")),)),
     RegApi("CreateAddrReg", PAGES + "寄存器数据类型/AddrReg",
            (Form("index:s stride:s", ("iter {dst.b}, {index}, {stride}",), ("T",), ret="dst:r",
-                 note="iter's scaled form, the stride a constant; with two to four (index, stride) pairs the "
-                      "offset sum is computed in a scalar register first and the stride is 1"),)),
+                 note="iter's scaled form, the stride a constant or a run-time value (uint32_t); with two to four "
+                      "(index, stride) pairs the offset sum is computed in a scalar register first and the stride is 1"),)),
     # loads and stores
     RegApi("LoadAlign", PAGES + "Reg数据搬入/连续对齐搬入（LoadAlign）", _load_forms() + _mask_memory_forms(load=True) + _block_copy_forms(load=True)),
     RegApi("StoreAlign", PAGES + "Reg数据搬出/连续对齐搬出（StoreAlign）", _store_forms() + _mask_memory_forms(load=False) + _block_copy_forms(load=False)),

@@ -644,7 +644,8 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              types=_single(MASK_WIDTHS_64), mask=MaskUse("pM", "T", "uncounted")),
     InsnSpec("iter", "", "aD.bW, X", "iter_set", "aD = X * W bytes (asc_create_iter_reg_bW)",
              "the address registers of asc_storealign's examples", types=_single(MASK_WIDTHS_64)),
-    InsnSpec("iter", "scaled", "aD.bW, sI, STRIDE", "iter_scaled", "aD = sI * STRIDE * W bytes",
+    InsnSpec("iter", "scaled", "aD.bW, sI, X", "iter_scaled",
+             "aD = sI * X * W bytes, modulo 2^32 (X, the stride in elements: an immediate or a scalar register)",
              "asc_update_addr_reg (one loop, its index in sI); Reg::CreateAddrReg (b64)",
              types=_single(MASK_WIDTHS_64)),
     InsnSpec("vag", "", "aD.bW, X0, [X1], [X2], [X3]", "iter_loops",
@@ -669,7 +670,7 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              mask=MaskUse("pM", "bits", "gate")),
     InsnSpec("movvp", "", "pD, vS.T, BLOCK", "mask_from_vector",
              "pD = block BLOCK of vS (16 bytes for 16-bit T, 8 bytes for 32-bit T), each bit repeated 2 (4) times: "
-             "bit j -> bits jW..jW+W-1",
+             "bit j -> bits jW..jW+W-1. BLOCK: an immediate or a scalar register (asc_copy's int16_t part)",
              "asc_copy (vector to mask, part); Reg::MaskGenWithRegTensor",
              types=_single(dtypes.named("u16", "u32", "b16", "b32"))),
     *(InsnSpec("ppack." + half, "", "pD, pS", "mask_pack",

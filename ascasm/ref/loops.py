@@ -41,9 +41,10 @@ def iter_set(m: Machine, insn: Insn):
 
 
 def iter_scaled(m: Machine, insn: Insn):
-    # iter aD.bW, sI, STRIDE  -- aD = sI * STRIDE * W bytes
+    # iter aD.bW, sI, X  -- aD = sI * X * W bytes, modulo 2^32 (the page's uint32_t stride: a negative
+    # register wraps, and the access that adds aD to its base faults when it leaves the UB)
     (width_type,) = insn.types
-    offset = m.sreg(insn.operand("sI")) * insn.operand("STRIDE") * width_type.width
+    offset = m.sreg(insn.operand("sI")) * m.value(insn.operand("X")) * width_type.width
     m.state.areg[insn.operand("aD")] = offset % (1 << 32)
 
 

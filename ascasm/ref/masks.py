@@ -73,10 +73,11 @@ def mask_move_masked(m: Machine, insn: Insn):
 
 def mask_from_vector(m: Machine, insn: Insn):
     # movvp pD, vS.T, BLOCK  -- asc_copy's vector-to-mask form: a 32/W-byte block of vS, each of its bits
-    # repeated W times (W = 2 for 16-bit T, 4 for 32-bit T) to fill the 256 mask bits
+    # repeated W times (W = 2 for 16-bit T, 4 for 32-bit T) to fill the 256 mask bits; BLOCK, an
+    # immediate (checked when assembled) or a register, is checked before anything is written
     width = insn.types[0].width
     block_bytes = 32 // width
-    block = insn.operand("BLOCK")
+    block = m.value(insn.operand("BLOCK"))
     if not 0 <= block < 256 // block_bytes:
         raise Fault("BAD_COUNT", block, 256 // block_bytes - 1)
     raw = m.state.vreg[insn.operand("vS")][block * block_bytes:(block + 1) * block_bytes]

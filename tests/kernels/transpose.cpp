@@ -1,6 +1,6 @@
 // Transpose of a ROWS x 8 float matrix (ROWS a multiple of 8, at most 64): column c of src is
 // gathered (indices 8k + c) and stored as row c of dst through an AddrReg that advances by ROWS
-// elements per iteration of the column loop (an AddrReg's stride is a compile-time constant).
+// elements per iteration of the column loop.
 #include "kernel_operator.h"
 using namespace AscendC;
 
