@@ -196,7 +196,7 @@ cdef inline int check_load_stream(Machine* m, int64_t q, int64_t addr, int64_t w
 cdef inline int load_block(Machine* m, int64_t q, int64_t position) noexcept nogil:
     """Checks of q's refill for a stream at `position`: the block holding it, when it is not aligned."""
     if position & (BLOCK - 1):
-        return check_range(m, position & ~(<int64_t>(BLOCK - 1)), BLOCK, -1, -1)
+        return check_whole_read(m, position, position & ~(<int64_t>(BLOCK - 1)), BLOCK)
     return STOP_RUNNING
 
 
@@ -224,7 +224,7 @@ cdef inline int load_unaligned(Machine* m, const Ins* ins, int64_t q, int64_t vd
     if status:
         return status
     next_position = <int64_t>(<uint64_t>addr + <uint64_t>advance)
-    status = check_range(m, addr + head, VL - head, -1, -1) or load_block(m, q, next_position)
+    status = check_whole_read(m, addr, addr + head, VL - head) or load_block(m, q, next_position)
     if status:
         return status
     scan_hazard(m, addr + head, VL - head)
