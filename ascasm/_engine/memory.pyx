@@ -412,14 +412,25 @@ cdef inline int64_t first_active_lane_at(Machine* m, int64_t base, const IndexBi
 cdef inline int check_slots(Machine* m, const Ins* ins, const Addr* a, int64_t pm, int64_t width, int64_t* addr) noexcept nogil:
     """Mask, alignment and range of a masked store (NORM, PACK, PACKV2): slot i of `ins.slot` bytes at
     addr + i*slot for each active lane i of `width` bytes (every lane with --store-inactive zero),
-    checked from lane 0 up; when the whole region lies in the UB, every slot does."""
+    checked from lane 0 up; when the whole region lies in range, every slot does, and so when the slots
+    from the first active lane to the last do (a masked store into a small buffer)."""
     cdef int64_t slot = ins.slot
-    cdef int64_t i
+    cdef int64_t i, w, first = -1, last = -1
+    cdef uint64_t bits
     cdef int status
     addr[0] = address(a)
     status = check_mask(m, pm) or check_align(m, addr[0], ins.align)
     if status or in_range(m, addr[0], ins.size):
         return status
+    if m.n_regions and not m.zero_inactive:
+        for w in range(MASK_WORDS):
+            bits = mask_word(m, pm, w) & stride_bits(width)
+            if bits:
+                last = (64 * w + top_bit(bits)) // width
+                if first < 0:
+                    first = (64 * w + <int64_t>__builtin_ctzll(bits)) // width
+        if first < 0 or in_range(m, addr[0] + first * slot, (last - first + 1) * slot):
+            return STOP_RUNNING
     for i in range(VL // width):
         if m.zero_inactive or mask_bit(m, pm, i * width):
             status = check_range(m, addr[0] + i * slot, slot, i, -1)
