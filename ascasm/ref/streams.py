@@ -168,7 +168,7 @@ def _load_unaligned(m: Machine, insn: Insn, address: int, advance: int):
     m.check_in_ub(address + head, VL - head, start=address)
     following = wrap64(address + advance)
     if following % 32:
-        m.check_in_ub(following - following % 32, 32, start=following)
+        m.check_in_ub(following - following % 32, 32, start=address)     # read with this vector
     m.check_hazards()
     loaded = np.concatenate([m.state.qreg[q, address % 32:address % 32 + head], m.state.ub[address + head:address + VL]])
     m.state.vreg[insn.operand("vD")] = loaded
