@@ -93,6 +93,19 @@ class Program:
     data_files: tuple = ()              # the files it reads: file("x.npy") INITs, .loc sources (outputs must
                                         # not overwrite them)
     origin_files: dict = field(default_factory=dict)    # {file named by .loc: its text lines}
+    bounded: bool = False               # its buffers are bounds even without --strict (a C++ kernel's
+                                        # parameters; docs/semantics.md "Buffers as bounds")
+
+    def regions(self) -> list[tuple[int, int]]:
+        """The buffers' byte ranges [lo, hi), sorted, adjacent ones merged: an access may touch a byte
+        only inside them when they are bounds (an access over two adjacent buffers is one inside both)."""
+        merged: list[list[int]] = []
+        for lo, hi in sorted((b.addr, b.addr + b.nbytes) for b in self.buffers.values()):
+            if merged and lo <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi])
+        return [(lo, hi) for lo, hi in merged]
 
     def source_lines(self, file: str) -> list[str] | None:
         """The text lines of the program's own file or of a file .loc named; None if unknown."""

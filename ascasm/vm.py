@@ -62,6 +62,19 @@ def hazard_text(program: Program, writer_row: int, first: int, last: int) -> str
             f"({writer.text.strip()}) and are touched again with no membar between")
 
 
+def outside_text(program: Program, address: int, size: int, lane: int, index: int) -> str:
+    """An access outside every buffer, placed against the nearest buffer (the lower one of two as near)."""
+    where = f" (lane {lane}, index {index % 2**64})" if index != -1 else f" (lane {lane})" if lane >= 0 else ""
+    strict = "" if program.bounded else " (--strict)"
+    text = f"UB access outside every buffer{strict}: {size} bytes at address {address:#x}{where}"
+    if not program.buffers:
+        return text
+    buf = min(program.buffers.values(),
+              key=lambda b: (max(b.addr - (address + size), address - (b.addr + b.nbytes), 0), b.addr))
+    return (text + f" are offset {address - buf.addr} of buffer {buf.name}, which is {buf.nbytes} bytes "
+            f"({buf.etype.name}[{buf.count}] at {buf.addr:#x})")
+
+
 HAZARD_NOTE = "the hardware runs vector loads and stores out of order: put a membar between them"
 DUP_NOTE = "the hardware keeps an unspecified one; ascasm keeps the highest lane"
 
@@ -75,6 +88,8 @@ def fault_message(kind: str, args: tuple, program: Program, insn=None) -> str:
         where = f" (lane {lane}, index {index % 2**64})" if index != -1 else f" (lane {lane})" if lane >= 0 else ""
         return (f"UB access out of range: {size} bytes at address {address:#x}{where}; "
                 f"the usable UB is {usable} bytes (0x0..{usable:#x})")
+    if kind == "OUT_OF_BUFFER":
+        return outside_text(program, *args[:4])
     if kind == "MASK_UNSET":
         return f"read of unset mask register p{args[0]}: no instruction has written it"
     if kind == "DIV_ZERO":
@@ -121,12 +136,15 @@ class Machine:
         self.program, self.engine = program, engine
         self.store_inactive, self.strict = store_inactive, strict
         self.state: MachineState = program.initial_state()
+        regions = program.regions() if program.bounded or strict else []
         if engine == "cy":
             self.executor = compiled_engine().Engine(program.code, self.state, ub_usable, max_steps,
-                                                     zero_inactive=store_inactive == "zero", strict=strict)
+                                                     zero_inactive=store_inactive == "zero", strict=strict,
+                                                     regions=regions)
         else:
             from .ref.executor import RefMachine          # (the reference executor's import is slow)
-            self.executor = RefMachine(program, self.state, ub_usable, max_steps, store_inactive, strict)
+            self.executor = RefMachine(program, self.state, ub_usable, max_steps, store_inactive, strict,
+                                       regions)
         self._before = self._after = None       # the stop flags (set_stop_rows)
         self._last_row = -1
 

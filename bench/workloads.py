@@ -3,7 +3,10 @@ and a scalar loop, each run as an ascasm program over N = 2^20 elements in tiles
 against a numpy reference before any figure is printed, and compared with the same work done by a
 Python loop making one numpy call per vector instruction (what a naive interpreter does).
 
-    python bench/workloads.py [--repeat 15] [--engine cy] [--only W1f32,W2,...]
+    python bench/workloads.py [--repeat 15] [--engine cy] [--only W1f32,W2,...] [--bounded]
+
+--bounded runs each program with its buffers as bounds, as a C++ kernel's are (docs/semantics.md
+"Buffers as bounds"): the cost of the region check on every access.
 
 Loading a tile into the UB is DMA on the device, so it is not timed; only `Machine.run` is.
 """
@@ -205,9 +208,10 @@ def initial_carry(workload: Workload):
     return {"W1 f32": (-1, 0), "W1 f16": (-1, 0), "W2": None, "W3": 0}[workload.name]
 
 
-def run_workload(workload: Workload, engine: str) -> tuple[object, float, int]:
+def run_workload(workload: Workload, engine: str, bounded: bool = False) -> tuple[object, float, int]:
     """(result, seconds in Machine.run summed over the tiles, steps) of one pass over N elements."""
     program = assemble_file(HERE / workload.program)
+    program.bounded = bounded
     carry, seconds, steps = initial_carry(workload), 0.0, 0
     for k in range(N // workload.tile):
         machine = Machine(program, engine, max_steps=1 << 62)
@@ -247,6 +251,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=15, help="passes per workload; the best and the spread are shown")
     parser.add_argument("--engine", default="cy", choices=("cy", "ref"))
+    parser.add_argument("--bounded", action="store_true", help="the programs' buffers are bounds (a C++ kernel's)")
     parser.add_argument("--only", default="", help="comma-separated workload names (W1f32,W1f16,W2,W3)")
     args = parser.parse_args()
     print(f"machine: {cpu_model()}, {os.cpu_count()} cpus; python {platform.python_version()}, numpy {np.__version__}; "
@@ -262,7 +267,7 @@ def main():
             raise SystemExit(f"{workload.name}: the numpy reference gives {expected}, the issue states {workload.expected}")
         passes = []
         for _ in range(args.repeat):
-            result, seconds, steps = run_workload(workload, args.engine)
+            result, seconds, steps = run_workload(workload, args.engine, args.bounded)
             if result != expected:
                 raise SystemExit(f"{workload.name}: ascasm gives {result}, the reference {expected}: no figure")
             passes.append(seconds)

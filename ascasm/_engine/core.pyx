@@ -207,7 +207,7 @@ cdef class Engine:
     cdef object state               # the MachineState whose arrays the engine runs on
     cdef tuple parts                # (name, shape, dtype) of each of its arrays
     cdef tuple bound                # the arrays the pointers point into, kept alive (see _bind)
-    cdef object seen_buffer, dirty_list_buffer, log_buffer
+    cdef object seen_buffer, dirty_list_buffer, log_buffer, regions_buffer
     cdef readonly int64_t last_row  # the row the latest run() completed last; -1: it completed none
 
     def __cinit__(self):
@@ -217,7 +217,7 @@ cdef class Engine:
         free(self.code)
 
     def __init__(self, code, state, long long ub_usable, long long max_steps,
-                 bint zero_inactive=False, bint strict=False):
+                 bint zero_inactive=False, bint strict=False, regions=()):
         code = np.asarray(code)
         if code.dtype != np.int64 or code.ndim != 2:
             raise ValueError(f"bytecode is {code.dtype} of shape {code.shape}, expected int64 rows")
@@ -251,6 +251,9 @@ cdef class Engine:
         m.seen_stamp = 0
         m.dirty_blocks = <int32_t*>_pointer(self.dirty_list_buffer)
         m.ub_usable = ub_usable
+        self.regions_buffer = _regions(regions)
+        m.regions = <const int64_t*>_pointer(self.regions_buffer)
+        m.n_regions = len(self.regions_buffer) // 2 - 1
         m.strict = strict
         m.zero_inactive = zero_inactive
         m.zero64, m.zero32 = 0, 0
@@ -477,6 +480,16 @@ cdef void* _pointer(array) except NULL:
     if not array.flags.c_contiguous or not array.flags.writeable:
         raise ValueError("engine state arrays must be writeable and C-contiguous")
     return <void*><uintptr_t>array.ctypes.data
+
+
+def _regions(regions):
+    """The regions as the int64 array [lo0, hi0, lo1, ...] the engine searches (one spare pair so that
+    it is never empty); they must be sorted, disjoint, not adjacent (merged) and non-empty."""
+    pairs = np.array(regions, np.int64).reshape(-1, 2)
+    flat = pairs.reshape(-1)
+    if flat.size and np.any(np.diff(flat) <= 0):
+        raise ValueError(f"regions {pairs.tolist()} are not sorted, merged, non-empty [lo, hi) pairs")
+    return np.concatenate([flat, np.zeros(2, np.int64)])
 
 
 def _stop_flags(flags, n_rows):

@@ -127,15 +127,47 @@ cdef inline int check_align(Machine* m, int64_t addr, int64_t align) noexcept no
     return fault(m, STOP_MISALIGNED, addr, align)
 
 
-cdef inline bint in_range(const Machine* m, int64_t addr, int64_t size) noexcept nogil:
+cdef inline bint in_usable(const Machine* m, int64_t addr, int64_t size) noexcept nogil:
     """Every byte of [addr, addr + size) in [0, usable) (written so nothing can overflow)."""
     return addr >= 0 and addr <= m.ub_usable - size
+
+
+cdef bint in_regions(const Machine* m, int64_t addr, int64_t size) noexcept nogil:
+    """Every byte of [addr, addr + size) (in the usable UB) inside one merged region: a binary search
+    for the last region starting at or below addr."""
+    cdef int64_t lo = 0, hi = m.n_regions, mid
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if m.regions[2 * mid] <= addr:
+            lo = mid
+        else:
+            hi = mid
+    return m.regions[2 * lo] <= addr and addr + size <= m.regions[2 * lo + 1]
+
+
+cdef inline bint in_range(const Machine* m, int64_t addr, int64_t size) noexcept nogil:
+    """In the usable UB and, when the program's buffers are bounds, in them (an empty access always)."""
+    return in_usable(m, addr, size) and (m.n_regions == 0 or size == 0 or in_regions(m, addr, size))
 
 
 cdef inline int check_range(Machine* m, int64_t addr, int64_t size, int64_t lane, int64_t index) noexcept nogil:
     if in_range(m, addr, size):
         return STOP_RUNNING
+    if in_usable(m, addr, size):
+        return fault(m, STOP_OUT_OF_BUFFER, addr, size, lane, index)
     return fault(m, STOP_UB_RANGE, addr, size, m.ub_usable, lane, index)
+
+
+cdef inline int check_whole_read(Machine* m, int64_t start, int64_t addr, int64_t size) noexcept nogil:
+    """A read the machine makes whole whatever the mask (vld, vldu, the unaligned load streams) of the
+    bytes [addr, addr + size), for a vector that starts at `start`: in the usable UB and, when the
+    buffers are bounds, starting inside one. It may read past that buffer's end (a loop's masked last
+    vector: its lanes past the end are loaded but not used)."""
+    if not in_usable(m, addr, size):
+        return fault(m, STOP_UB_RANGE, addr, size, m.ub_usable, -1, -1)
+    if m.n_regions and size and not in_regions(m, start, 1):
+        return fault(m, STOP_OUT_OF_BUFFER, addr, size, -1, -1)
+    return STOP_RUNNING
 
 
 cdef inline uint32_t block_bits(int64_t lo, int64_t hi) noexcept nogil:
@@ -400,6 +432,10 @@ cdef inline int verdicts_into_mask(Machine* m, int32_t pD, int32_t pM, const uin
 
 
 cdef inline int load_span(Machine* m, const Ins* ins, const Addr* a, int64_t* addr) noexcept nogil:
-    """The checked address of a whole-span load."""
+    """The checked address of a whole-span load: alignment, range (check_whole_read), then its hazard."""
     addr[0] = address(a)
-    return check_span(m, addr[0], ins.align, ins.size)
+    cdef int status = check_align(m, addr[0], ins.align) or check_whole_read(m, addr[0], addr[0], ins.size)
+    if status:
+        return status
+    scan_hazard(m, addr[0], ins.size)
+    return hazard_verdict(m)

@@ -117,6 +117,8 @@ cdef struct Machine:
     uint16_t* seen          # per UB byte: the stamp of the latest vsct whose lane addressed it
     uint16_t seen_stamp     # the executing (or latest) vsct's stamp
     int64_t ub_usable
+    const int64_t* regions  # the buffers as sorted [lo, hi) pairs, adjacent ones merged (docs/semantics.md
+    int64_t n_regions       # "Buffers as bounds"); 0: every byte of the usable UB may be accessed
     bint strict
     bint zero_inactive
     const Ins* code         # the decoded rows (branch targets are code + label)

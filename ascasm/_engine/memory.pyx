@@ -190,7 +190,8 @@ cdef inline int active_lanes(Machine* m, const Ins* ins, const Addr* base_operan
             i = <int64_t>((<uint64_t>(64 * w) + __builtin_ctzll(bits)) / pitch)
             bits &= bits - 1
             addr = <int64_t>lane_address(base, indices, i, data)
-            if <uint64_t>addr > <uint64_t>last or last < 0:        # (unsigned: below 0 is above too)
+            if (<uint64_t>addr > <uint64_t>last or last < 0        # (unsigned: below 0 is above too)
+                    or (m.n_regions and not in_regions(m, addr, sizeof(ElementBits)))):
                 return check_range(m, addr, sizeof(ElementBits), i, <int64_t>indices[i])
             lane[n], lane_addr[n] = i, addr
             n += 1
@@ -306,8 +307,9 @@ cdef inline int repeated_address(Machine* m, int64_t earlier, int64_t later, int
 
 cdef inline bint all_lanes_in_range(Machine* m, int64_t base, int64_t vi, ElementBits* data,
                                     IndexBits* index_type) noexcept nogil:
-    """Whether every lane's element, active or not, lies in the usable UB: the largest index, in a
-    loop the compiler vectorises, against the room above base. Then no lane needs a range check."""
+    """Whether every lane's element, active or not, lies in the usable UB (and in one region when
+    there are regions): the largest index, in a loop the compiler vectorises, against the room above
+    base. Then no lane needs a range check."""
     cdef uint64_t pitch = lane_pitch(data, index_type)
     cdef const IndexBits* indices = <const IndexBits*>vreg(m, vi)
     cdef int64_t last = m.ub_usable - <int64_t>sizeof(ElementBits)    # the highest address in range
@@ -318,7 +320,9 @@ cdef inline bint all_lanes_in_range(Machine* m, int64_t base, int64_t vi, Elemen
     for i in range(VL // pitch):
         if indices[i] > largest:
             largest = indices[i]
-    return <uint64_t>largest <= <uint64_t>(last - base) // sizeof(ElementBits)
+    if <uint64_t>largest > <uint64_t>(last - base) // sizeof(ElementBits):
+        return False
+    return m.n_regions == 0 or in_regions(m, base, (<int64_t>largest + 1) * <int64_t>sizeof(ElementBits))
 
 
 cdef inline void scatter_in_one_pass(Machine* m, int64_t base, int64_t vi, int64_t pm, const uint8_t* src,
@@ -408,14 +412,25 @@ cdef inline int64_t first_active_lane_at(Machine* m, int64_t base, const IndexBi
 cdef inline int check_slots(Machine* m, const Ins* ins, const Addr* a, int64_t pm, int64_t width, int64_t* addr) noexcept nogil:
     """Mask, alignment and range of a masked store (NORM, PACK, PACKV2): slot i of `ins.slot` bytes at
     addr + i*slot for each active lane i of `width` bytes (every lane with --store-inactive zero),
-    checked from lane 0 up; when the whole region lies in the UB, every slot does."""
+    checked from lane 0 up; when the whole region lies in range, every slot does, and so when the slots
+    from the first active lane to the last do (a masked store into a small buffer)."""
     cdef int64_t slot = ins.slot
-    cdef int64_t i
+    cdef int64_t i, w, first = -1, last = -1
+    cdef uint64_t bits
     cdef int status
     addr[0] = address(a)
     status = check_mask(m, pm) or check_align(m, addr[0], ins.align)
     if status or in_range(m, addr[0], ins.size):
         return status
+    if m.n_regions and not m.zero_inactive:
+        for w in range(MASK_WORDS):
+            bits = mask_word(m, pm, w) & stride_bits(width)
+            if bits:
+                last = (64 * w + top_bit(bits)) // width
+                if first < 0:
+                    first = (64 * w + <int64_t>__builtin_ctzll(bits)) // width
+        if first < 0 or in_range(m, addr[0] + first * slot, (last - first + 1) * slot):
+            return STOP_RUNNING
     for i in range(VL // width):
         if m.zero_inactive or mask_bit(m, pm, i * width):
             status = check_range(m, addr[0] + i * slot, slot, i, -1)

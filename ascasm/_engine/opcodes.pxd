@@ -40,6 +40,7 @@ cdef enum StopCode:
     STOP_ALIGN_UNSET = 12
     STOP_ALIGN_BREAK = 13
     STOP_LOOP_COUNT = 14
+    STOP_OUT_OF_BUFFER = 15
 
 cdef enum Pattern:
     PAT_ALL = 0

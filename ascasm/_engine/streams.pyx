@@ -193,10 +193,12 @@ cdef inline int check_load_stream(Machine* m, int64_t q, int64_t addr, int64_t w
     return check_align(m, addr, width)
 
 
-cdef inline int load_block(Machine* m, int64_t q, int64_t position) noexcept nogil:
-    """Checks of q's refill for a stream at `position`: the block holding it, when it is not aligned."""
+cdef inline int load_block(Machine* m, int64_t q, int64_t position, int64_t start) noexcept nogil:
+    """Checks of q's refill for a stream at `position`: the block holding it, when it is not aligned,
+    part of the whole read of the vector at `start` (a refill for the next vector is read with this one:
+    past a buffer's end when the stream ends there)."""
     if position & (BLOCK - 1):
-        return check_range(m, position & ~(<int64_t>(BLOCK - 1)), BLOCK, -1, -1)
+        return check_whole_read(m, start, position & ~(<int64_t>(BLOCK - 1)), BLOCK)
     return STOP_RUNNING
 
 
@@ -224,7 +226,7 @@ cdef inline int load_unaligned(Machine* m, const Ins* ins, int64_t q, int64_t vd
     if status:
         return status
     next_position = <int64_t>(<uint64_t>addr + <uint64_t>advance)
-    status = check_range(m, addr + head, VL - head, -1, -1) or load_block(m, q, next_position)
+    status = check_whole_read(m, addr, addr + head, VL - head) or load_block(m, q, next_position, addr)
     if status:
         return status
     scan_hazard(m, addr + head, VL - head)
@@ -245,7 +247,7 @@ cdef inline int load_unaligned(Machine* m, const Ins* ins, int64_t q, int64_t vd
 # vldas qL, [addr]  -- start an unaligned load stream at addr: qL holds the block of addr
 cdef inline int k_vldas(Machine* m, const Ins* ins, const Args_vldas* a) noexcept nogil:
     cdef int64_t addr = address(&a.addr)
-    cdef int status = check_range(m, addr, 0, -1, -1) or load_block(m, a.qL, addr)
+    cdef int status = check_range(m, addr, 0, -1, -1) or load_block(m, a.qL, addr, addr)
     if status:
         return status
     if addr & (BLOCK - 1):

@@ -33,7 +33,7 @@ STOP_CODES = {"RUNNING": 0, "HALTED": 1, "MISALIGNED": 2, "UB_RANGE": 3, "MASK_U
               "DIV_ZERO": 5, "STEP_LIMIT": 6, "DUP_INDEX": 7, "HAZARD": 8,   # these two: --strict
               "SPR_UNSET": 9, "STREAM_BREAK": 10, "BAD_COUNT": 11,
               "ALIGN_UNSET": 12, "ALIGN_BREAK": 13,
-              "LOOP_COUNT": 14}
+              "LOOP_COUNT": 14, "OUT_OF_BUFFER": 15}
 
 # Type classes of the pages' tables (b8: every type of 1 byte, ...).
 B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))

@@ -39,8 +39,9 @@ class Machine:
     families: dict
 
     def __init__(self, program: Program, state: MachineState, ub_usable: int, max_steps: int,
-                 store_inactive: str = "keep", strict: bool = False):
+                 store_inactive: str = "keep", strict: bool = False, regions=()):
         self.program, self.state = program, state
+        self.regions = list(regions)                      # sorted, merged [lo, hi): Program.regions
         self.ub_usable, self.max_steps = ub_usable, max_steps
         self.zero_inactive = store_inactive == "zero"     # docs/language.md §7
         self.strict = strict                              # warnings become faults (docs/language.md §9)
@@ -146,11 +147,21 @@ class Machine:
         if address % alignment:
             raise Fault("MISALIGNED", address, alignment)
 
-    def check_in_ub(self, address: int, size: int, lane: int = -1, index: int = -1):
-        """Range check of one access (docs/semantics.md "Addresses"). Every family calls it for every
-        access, then check_hazards, before it writes anything."""
+    def check_range(self, address: int, size: int, lane: int = -1, index: int = -1, start: int | None = None):
+        """Every byte of [address, address + size) in the usable UB and, when the buffers are bounds,
+        in them (docs/semantics.md "Addresses", "Buffers as bounds"; an empty access always). A read
+        the machine makes whole whatever the mask, of a vector from `start`, must only start inside
+        a buffer: it may read past its end (a loop's masked last vector)."""
         if not (0 <= address and address + size <= self.ub_usable):
             raise Fault("UB_RANGE", address, size, self.ub_usable, lane, index)
+        first, last = (address, address + size) if start is None else (start, start + 1)
+        if self.regions and size and not any(lo <= first and last <= hi for lo, hi in self.regions):
+            raise Fault("OUT_OF_BUFFER", address, size, lane, index)
+
+    def check_in_ub(self, address: int, size: int, lane: int = -1, index: int = -1, start: int | None = None):
+        """Range check of one access, noted for its hazard check. Every family calls it for every
+        access, then check_hazards, before it writes anything."""
+        self.check_range(address, size, lane, index, start)
         self.touched.append((address, size))
 
     def written_since_membar(self) -> np.ndarray:
@@ -214,9 +225,10 @@ class Machine:
         return self.state.vreg[vreg].view(etype.np_dtype)
 
     def read_span(self, address: int, size: int, alignment: int) -> np.ndarray:
-        """The `size` UB bytes at `address`, after the alignment and range checks (a copy)."""
+        """The `size` UB bytes at `address` of a whole-span load, after the alignment and range checks
+        (a copy)."""
         self.check_aligned(address, alignment)
-        self.check_in_ub(address, size)
+        self.check_in_ub(address, size, start=address)
         self.check_hazards()
         return self.state.ub[address:address + size].copy()
 

@@ -47,8 +47,7 @@ def _stream_append(m: Machine, insn: Insn, u: int, address: int, data: np.ndarra
     m.check_aligned(address, width)
     if pending and address != pending_at + pending:
         raise Fault("STREAM_BREAK", u, address, pending_at, pending)
-    if not (0 <= address and address + data.size <= m.ub_usable):
-        raise Fault("UB_RANGE", address, data.size, m.ub_usable, -1, -1)
+    m.check_range(address, data.size)
     start = pending_at if pending else address
     end = address + data.size
     written_up_to = max(start, end - end % 32)
@@ -147,10 +146,9 @@ def _hold_block(m: Machine, insn: Insn, q: int, position: int):
 def vldas(m: Machine, insn: Insn):
     # vldas qL, [addr]  -- start an unaligned load stream at addr
     q, address = insn.operand("qL"), m.address(insn.operand("[addr]"))
-    if not 0 <= address <= m.ub_usable:
-        raise Fault("UB_RANGE", address, 0, m.ub_usable, -1, -1)
+    m.check_range(address, 0)
     if address % 32:
-        m.check_in_ub(address - address % 32, 32)
+        m.check_in_ub(address - address % 32, 32, start=address)
         m.check_hazards()
     _hold_block(m, insn, q, address)
 
@@ -167,10 +165,10 @@ def _load_unaligned(m: Machine, insn: Insn, address: int, advance: int):
         raise Fault("ALIGN_BREAK", q, address, position)
     m.check_aligned(address, etype.width)
     head = -address % 32
-    m.check_in_ub(address + head, VL - head)
+    m.check_in_ub(address + head, VL - head, start=address)
     following = wrap64(address + advance)
     if following % 32:
-        m.check_in_ub(following - following % 32, 32)
+        m.check_in_ub(following - following % 32, 32, start=address)     # read with this vector
     m.check_hazards()
     loaded = np.concatenate([m.state.qreg[q, address % 32:address % 32 + head], m.state.ub[address + head:address + VL]])
     m.state.vreg[insn.operand("vD")] = loaded
