@@ -36,7 +36,8 @@ def test_an_output_buffer_one_element_too_small_faults_at_the_store_line(engine)
         ascasm.run_kernel(KERNEL, "AddOneVF", engine=engine, dstAddr=np.zeros(99, np.float32), srcAddr=src,
                           count=100)
     fault = raised.value
-    # dst f32[99] is 396 bytes at 0; the second repeat's lanes 0..35 store at 256 + 4*lane: lane 35 at 396
+    # dst f32[99] is 396 bytes at 0 (src a 256-byte guard after 416); the second repeat's lanes 0..35
+    # store at 256 + 4*lane: lane 35 at 396
     assert fault.kind == "OUT_OF_BUFFER"
     assert (Path(fault.loc.file).name, fault.loc.line, fault.loc.col) == ("bounds.cpp", STORE_LINE, 9)
     assert fault.message == ("UB access outside every buffer: 4 bytes at address 0x18c (lane 35) are offset 396 "
@@ -44,7 +45,7 @@ def test_an_output_buffer_one_element_too_small_faults_at_the_store_line(engine)
     dst = fault.result["dstAddr"]
     assert np.array_equal(dst[:64], src[:64] + 1)
     assert not dst[64:].any(), "the faulting store wrote nothing"
-    assert np.array_equal(fault.result["srcAddr"], src), "nor did it reach the next buffer"
+    assert np.array_equal(fault.result["srcAddr"], src)
 
 
 def test_a_kernel_that_writes_exactly_to_the_end_passes(engine):
@@ -57,16 +58,29 @@ def test_a_kernel_that_writes_exactly_to_the_end_passes(engine):
     assert np.array_equal(result["dstAddr"], (src.astype(np.float64) + 1).astype(np.float32))
 
 
+def test_an_output_that_ends_on_a_block_boundary_meets_the_guard_not_the_next_buffer(engine):
+    needs_clang()
+    # dst f32[64] is [0, 0x100); src starts a 256-byte guard later, at 0x200: the second repeat's 8 lanes
+    # would have overwritten src[0..7]
+    src = np.arange(72, dtype=np.float32)
+    with pytest.raises(MachineFault) as raised:
+        ascasm.run_kernel(KERNEL, "AddOneVF", engine=engine, dstAddr=np.zeros(64, np.float32), srcAddr=src,
+                          count=72)
+    assert raised.value.message == ("UB access outside every buffer: 4 bytes at address 0x100 (lane 0) are offset "
+                                    "256 of buffer dstAddr, which is 256 bytes (f32[64] at 0x0)")
+    assert np.array_equal(raised.value.result["srcAddr"], src)
+
+
 def test_a_gather_lane_outside_every_buffer_names_its_lane_and_index(engine):
     needs_clang()
     index = np.arange(64, dtype=np.uint32)
-    index[5] = 200            # src + 800 = 0x420: dst is [0, 0x100), src [0x100, 0x200), index [0x200, 0x300)
+    index[5] = 64             # src[64]: dst is [0, 0x100), src [0x200, 0x300), index [0x400, 0x500)
     with pytest.raises(MachineFault) as raised:
         ascasm.run_kernel(KERNEL, "GatherVF", engine=engine, dstAddr=np.zeros(64, np.float32),
                           srcAddr=np.ones(64, np.float32), indexAddr=index)
     assert raised.value.kind == "OUT_OF_BUFFER"
-    assert raised.value.message == ("UB access outside every buffer: 4 bytes at address 0x420 (lane 5, index 200) "
-                                    "are offset 544 of buffer indexAddr, which is 256 bytes (u32[64] at 0x200)")
+    assert raised.value.message == ("UB access outside every buffer: 4 bytes at address 0x300 (lane 5, index 64) "
+                                    "are offset 256 of buffer srcAddr, which is 256 bytes (f32[64] at 0x200)")
 
 
 def test_ascasm_run_kernel_exits_2_with_the_cpp_line(tmp_path, monkeypatch, capsys, engine):

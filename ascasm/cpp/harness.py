@@ -8,7 +8,9 @@ a keyword:
   `run_kernel` takes the array itself), `TYPE[COUNT]` (COUNT zeros of TYPE, which must be T),
   `@OTHER` (the same buffer as pointer parameter OTHER: in place); each may end in `@+BYTES`
   (`x.npy@+32`, `@src+64`): the pointer is that many bytes into the buffer. Each buffer is placed in
-  the UB 32-byte aligned, in the order of the parameters.
+  the UB 32-byte aligned, in the order of the parameters, GUARD bytes after the previous one's end:
+  the buffers are bounds (docs/semantics.md "Buffers as bounds"), and an access that runs past one
+  then meets no other buffer for a whole vector.
 - a scalar parameter: a number in its type's range (an integer for integer types).
 A missing, unknown or repeated argument, a value that does not fit and buffers that do not fit in the
 UB are KernelArgError (the command line's usage error, exit status 64).
@@ -38,6 +40,7 @@ from ..vm import Machine, auto_engine
 from .clang import CppError, LibclangMissing
 
 ALIGN = 32                                 # every buffer starts on a 32-byte boundary
+GUARD = 256                                # unallocated bytes between buffers: one vector register
 # (numbers of at most 12 digits: anything longer is beyond the UB, and Python's int() refuses thousands)
 _POINTER_SPEC = re.compile(r"^(?P<what>.*?)(?:@\+(?P<offset>\d{1,12}))?$", re.DOTALL)
 _OTHER_SPEC = re.compile(r"^@(?P<other>[A-Za-z_]\w*)(?:\+(?P<offset>\d{1,12}))?$")
@@ -215,11 +218,11 @@ def _check_offset(binding: Binding):
 
 def _check_fits(storages, ub_usable: int):
     distinct = list({id(s): s for s in storages if s is not None}.values())
-    needed = sum(_aligned(s.count * s.etype.width) for s in distinct)
+    needed = sum(_aligned(s.count * s.etype.width) for s in distinct) + GUARD * max(0, len(distinct) - 1)
     if needed > ub_usable:
         sizes = ", ".join(f"{s.name} {s.count * s.etype.width:,}" for s in distinct)
-        raise KernelArgError(f"the buffers need {needed:,} bytes of UB (32-byte aligned: {sizes}); the usable UB "
-                             f"is {ub_usable:,} bytes (--ub-usable)")
+        raise KernelArgError(f"the buffers need {needed:,} bytes of UB (32-byte aligned, {GUARD} between each two: "
+                             f"{sizes}); the usable UB is {ub_usable:,} bytes (--ub-usable)")
 
 
 def _scalar(param, value) -> tuple[int, str]:
@@ -301,7 +304,7 @@ def program_text(translation, bindings: list[Binding], directory: Path, file_ini
     sets them. Paths are relative to `directory`, the program's. Every instruction is commented with
     its C++ line."""
     out = [f"; {translation.path}: {translation.entry}, translated by ascasm"]
-    declared = set()
+    declared, address = set(), 0
     for binding in bindings:
         storage = binding.storage
         if storage is None or id(storage) in declared:
@@ -312,7 +315,9 @@ def program_text(translation, bindings: list[Binding], directory: Path, file_ini
             if storage.source is None:
                 raise KernelArgError(f"{storage.name}: a written program takes contents only from .npy files")
             init = f' = file("{_relative(storage.source, directory)}")'
-        out.append(f".ub {storage.name} {storage.etype.name}[{storage.count}]{init}")
+        placed = f" @ {address}" if address else ""
+        out.append(f".ub {storage.name} {storage.etype.name}[{storage.count}]{init}{placed}")
+        address += _aligned(storage.count * storage.etype.width) + GUARD
     # the prologue's position: the kernel's first line among the translation's (not that of a helper
     # inlined from a header), so that the debugger starts in the kernel's own file
     located = [line.loc for line in translation.lines if line.loc]
