@@ -80,3 +80,33 @@ def test_unpack_b8_load_advances_by_elements_of_uint8(tmp_path, engine):
     src = (np.arange(256) * 7 % 256).astype(np.uint8)
     result = cpp_run.run(t, engine, dst=np.zeros(256, np.uint16), src=src, repeat=2)
     assert result["dst"].tobytes() == src.astype(np.uint16).tobytes()
+
+
+EARLY_RETURN = """
+__simd_callee__ inline void AddUnlessZero(Reg::RegTensor<int32_t>& v, Reg::MaskReg& m, int32_t s)
+{
+    if (s == 0) {
+        return;
+    }
+    BODY
+}
+__simd_vf__ inline void EarlyReturn(__ubuf__ int32_t* dst, __ubuf__ int32_t* src, int32_t s)
+{
+    Reg::RegTensor<int32_t> v;
+    Reg::MaskReg m = Reg::CreateMask<int32_t>();
+    Reg::LoadAlign(v, src);
+    AddUnlessZero(v, m, s);
+    Reg::StoreAlign(dst, v, m);
+}
+"""
+
+
+@pytest.mark.parametrize("adds", [1, 62, 63, 200])
+def test_helper_with_an_early_return_before_many_instructions(tmp_path, engine, adds):
+    # the return label used to be placed only when a branch to it was among the last 64 lines
+    t = tr(tmp_path, EARLY_RETURN.replace("BODY", "Reg::Adds(v, v, 1, m);\n    " * adds))
+    x = np.arange(64, dtype=np.int32)
+    kept = cpp_run.run(t, engine, dst=np.zeros(64, np.int32), src=x, s=0)
+    assert np.array_equal(kept["dst"], x)                     # returned early
+    added = cpp_run.run(t, engine, dst=np.zeros(64, np.int32), src=x, s=2)
+    assert np.array_equal(added["dst"], x + adds)

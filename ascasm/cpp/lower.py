@@ -96,6 +96,7 @@ class Frame:
     vars: dict = field(default_factory=dict)
     targs: dict = field(default_factory=dict)
     ret_label: str | None = None
+    returns_early: bool = False  # a run-time `return` branched to ret_label: the label must be placed
     ret_reg: RV | None = None
     ret_type: CType | None = None
     runtime_depth: int = 0      # run-time ifs/loops entered in this function
@@ -634,6 +635,7 @@ class Lowering:
             if frame.ret_reg is None:
                 frame.ret_reg = RV(self.new_reg("s", "return value"), frame.ret_type)
             self.store(frame.ret_reg, value)
+        frame.returns_early = True
         self.branch_to(frame.ret_label)
 
     # --- conditions -------------------------------------------------------------------------
@@ -1394,7 +1396,7 @@ class Lowering:
         finally:
             self.frames.pop()
             self.cur_loc = call_loc
-        if any(line.text.endswith(frame.ret_label) for line in self.lines[-64:]):
+        if frame.returns_early:
             self.place(frame.ret_label)
         if frame.const_return is not None:
             return frame.const_return
