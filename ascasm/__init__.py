@@ -6,10 +6,11 @@ _startup.guard_start()          # first: Ctrl-C while the tool imports the rest 
 
 # The public names are imported on first use (PEP 562), so that `import ascasm.cli` for
 # `ascasm --version` or a submodule import does not pay for numpy, the assembler and the executors;
-# `run_kernel` leads to the C++ front end, whose libclang is an optional dependency.
+# `run_kernel` and `compile_kernel` lead to the C++ front end, whose libclang is an optional dependency.
 _EXPORTS = {"assemble": "api", "run": "api", "Result": "api", "Lanes": "api", "RunWarning": "api",
             "assemble_file": "asm.assembler", "AssemblyFailed": "asm.errors", "MachineState": "state",
-            "Machine": "vm", "MachineFault": "vm", "run_kernel": "cpp.harness"}
+            "Machine": "vm", "MachineFault": "vm", "run_kernel": "cpp.compiled", "compile_kernel": "cpp.compiled",
+            "CompiledKernel": "cpp.compiled", "ExpectationFailed": "cpp.compiled"}
 
 __all__ = [*_EXPORTS, "__version__"]
 

@@ -487,7 +487,15 @@ def run_command(args) -> int:
         print_json(report_json(report))
     else:                                  # (--trace=-: standard output carries the trace alone)
         print_report(report, sys.stderr if args.trace == "-" else sys.stdout, sys.stderr)
+        if report.exit == EXIT_OK and not report.outputs and not report.expects and args.trace != "-":
+            print(success_line(report))    # a run that prints nothing else says it ran
     return report.exit
+
+
+def success_line(report: RunReport) -> str:
+    warned = len(report.warnings)
+    return (f"{Path(report.file).name}: halted after {report.steps:,} instruction{'s' * (report.steps != 1)}"
+            + (f" ({warned} warning{'s' * (warned != 1)} above)" if warned else ""))
 
 
 def load(args, report: RunReport) -> tuple | None:

@@ -4,6 +4,7 @@ cite, and the list of every instruction by group."""
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import replace
 
 from .isa import BY_MNEMONIC, INSNS, PATTERNS, Kind, dtypes, regapi
@@ -80,16 +81,74 @@ def reg_mnemonics(name: str) -> list[str]:
 
 
 def reg_api_lines(name: str) -> list[str]:
-    """`ascasm explain Reg::NAME`: the function's forms and rows, then each row's first clause;
-    `Reg::` alone lists every supported function."""
+    """`ascasm explain Reg::NAME`: the function's forms, each with its row and the lane types it takes,
+    then each instruction's summary (wrapped); `Reg::` alone lists every supported function."""
     if name.split("::")[-1] == "":
         return [f"{len(regapi.APIS)} Reg API functions translate to ascasm (`ascasm explain Reg::NAME` for one; "
                 "MicroAPI:: is the same namespace):", ""] + \
             [f"  {api.name:<16} {', '.join(reg_mnemonics('Reg::' + api.name))}" for api in regapi.APIS]
-    lines = regapi.explain_lines(name)
+    lines = regapi.explain_lines(name, form_types)
     lines += ["", "instructions:"]
-    lines += [f"  {m:<12} {first_clause(BY_MNEMONIC[m][0].summary)}" for m in reg_mnemonics(name)]
+    for mnemonic in reg_mnemonics(name):
+        lines += wrapped(f"  {mnemonic:<12} ", BY_MNEMONIC[mnemonic][0].summary)
     return lines
+
+
+# a Reg form's argument kinds (regapi's "role:kind") and the operand kinds of a row that they fill
+_ROLE_KINDS = {"v": Kind.VREG, "p": Kind.PREG}
+
+
+def form_types(form) -> list[str]:
+    """The lane types a Reg form takes, as lines: those of the ISA table rows its instruction template
+    can assemble to (the kinds of the template's register operands matching), narrowed where the
+    template fixes an operand's type (`{src/b16}`: any 16-bit type, moved as b16)."""
+    head, _, operands = form.asm[0].partition(" ")
+    mnemonic = head.split("{")[0]
+    kinds = dict(form.arg_list + ([tuple(form.ret.split(":"))] if form.ret else []))
+    fields = [re.findall(r"\{([^}]*)\}", text) for text in operands.split(", ")] if operands else []
+    specs = [spec for m, specs in BY_MNEMONIC.items() if m == mnemonic or ("{cast}" in head and m.startswith(mnemonic + "."))
+             for spec in specs if spec.types and _fits(spec, fields, kinds)]
+    if not specs:
+        return []
+    spec = specs[0]
+    fixed = {}                                   # type slot -> the type the template writes for it
+    for operand, names in zip(spec.operands, fields):
+        if operand.type_slot is not None and names:
+            _role, _, as_type = names[0].partition(".")[0].partition("/")
+            if dtypes.lookup(as_type) is not None:
+                fixed[operand.type_slot] = dtypes.lookup(as_type)
+    combos = [combo for s in specs for combo in s.types
+              if all(combo[slot].name == etype.name for slot, etype in fixed.items())]
+    combos = list(dict.fromkeys(tuple(t.name for t in combo) for combo in combos))
+    slots = len(combos[0]) if combos else 0
+    if fixed and len(fixed) == slots:
+        return [f"      types: any {8 * etype.width}-bit type (moved as {etype.name})" for etype in fixed.values()][:1]
+    letters = {op.type_slot: op.type_text for op in spec.operands if op.type_text in ("T", "U")}
+    if not letters:                              # bW rows only (CreateMask): T's width picks the row
+        return [f"      types: any type of {', '.join(str(8 * dtypes.lookup(c[0]).width) for c in combos)} bits "
+                f"(as {' '.join(c[0] for c in combos)})"]
+    label = "/".join(letters[slot] for slot in sorted(letters))
+    if len(letters) > 1:
+        label += " (" + ", ".join(op.text for op in spec.operands if op.type_text in ("T", "U")) + ")"
+    return wrapped(f"      types {label}: ", " ".join("/".join(c) for c in combos), indent=8)
+
+
+def _fits(spec, fields: list, kinds: dict) -> bool:
+    """Whether a row's operands can take a template's: as many or more (the rest optional), and a
+    vector or mask register wherever the template puts one."""
+    if len(fields) > len(spec.operands) or any(not op.optional for op in spec.operands[len(fields):]):
+        return False
+    for operand, names in zip(spec.operands, fields):
+        kind = kinds.get(names[0].partition(".")[0].partition("/")[0]) if names else None
+        if kind in _ROLE_KINDS and operand.kind is not _ROLE_KINDS[kind]:
+            return False
+    return True
+
+
+def wrapped(first: str, text: str, width: int = 100, indent: int | None = None) -> list[str]:
+    """`text` after `first`, wrapped at `width` columns under its own start (or `indent` spaces)."""
+    hang = " " * (len(first) if indent is None else indent)
+    return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=hang, break_on_hyphens=False) or [first]
 
 
 def explain_lines(name: str) -> list[str]:
@@ -204,11 +263,11 @@ def instruction_list() -> list[str]:
     for group, _prefixes in GROUPS:
         specs = [spec for spec in INSNS if group_of(spec) == group]
         lines += ["", f"{group}:"]
-        lines += [f"  {spec.text:<{width}}  {first_clause(spec.summary)}" for spec in specs]
+        for spec in specs:
+            lines += wrapped(f"  {spec.text:<{width}}  ", first_clause(spec.summary))
     return lines
 
 
-def first_clause(summary: str, limit: int = 72) -> str:
-    """The summary up to its first ';' or '. ' (and at most `limit` characters)."""
-    text = summary.split("; ")[0].split(". ")[0]
-    return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
+def first_clause(summary: str) -> str:
+    """The summary up to its first '; ' or '. ' outside parentheses."""
+    return _clauses(summary)[0][1]

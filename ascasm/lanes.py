@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .isa import Kind
+from .isa.table import NIBBLE_PAIRS, keyword_slot
 from .state import VL
 
 
@@ -18,6 +19,17 @@ def lane_width(insn) -> int:
     if use == "pitch":
         return max(widths)
     return widths[0] if widths else 1
+
+
+def lanes_read(insn) -> tuple[int, int]:
+    """(first, step): the lanes of its mask width an instruction reads. A widening with a layout part
+    (vcvt, vexpsub, vmulscvt: T wider than U by r) reads the source lanes part, part + r, ...; every
+    other instruction reads every lane."""
+    has_part = any(operand.kind is Kind.PART for operand in insn.spec.operands)
+    if not has_part or any(t.name in NIBBLE_PAIRS for t in insn.types) or insn.types[0].width <= insn.types[1].width:
+        return 0, 1
+    part = insn.operand("PART")
+    return (0 if part is None else keyword_slot(Kind.PART, part)), insn.types[0].width // insn.types[1].width
 
 
 def governing_mask(insn) -> tuple[int, int] | None:
@@ -43,7 +55,9 @@ def mask_width_warnings(program) -> list[tuple]:
     """(loc, message, notes) for each instruction reading a mask register that only `mask pN.bV`
     instructions of one wider width V write: read at its narrower lanes, the bits between those of
     V's elements are clear, so only every (V/8/W)-th lane can be active (`mask p0.b32, ALL` used with
-    f16 instructions leaves every other lane inactive)."""
+    f16 instructions leaves every other lane inactive). Not when every lane it reads is one of those: the
+    Cast page's half -> int32 idiom, a mask made for int32 with the ZERO layout (vcvt ..., even), reads
+    only the even f16 lanes, whose bits a b32 mask sets."""
     writers: dict[int, list] = {}
     for insn in program.insns:
         for operand, value in zip(insn.spec.operands, insn.operands):
@@ -59,12 +73,16 @@ def mask_width_warnings(program) -> list[tuple]:
         if not setters or len(widths) != 1 or len(setters) != sum(s.spec.family == "mask_pattern" for s in setters):
             continue
         mask_width, width = widths.pop(), lane_width(insn)
-        if mask_width > width:
+        start, step = lanes_read(insn)
+        every = mask_width // width
+        if mask_width > width and (start % every or step % every):
             first = setters[0]
             out.append((insn.loc, f"p{number} is set for {8 * mask_width}-bit elements (line {first.loc.line}: "
                                   f"{first.loc.text.strip()}) but {insn.spec.mnemonic} reads it at "
-                                  f"{8 * width}-bit lanes: only every {mask_width // width}"
-                                  f"{'nd' if mask_width // width == 2 else 'th'} lane can be active",
+                                  f"{8 * width}-bit lanes: only every {every}{'nd' if every == 2 else 'th'} lane can be active",
                         [f"a mask is read at the lane width (bit i*{width} for lane i); set it with "
-                         f"mask p{number}.b{8 * width} for these instructions"]))
+                         f"mask p{number}.b{8 * width} for these instructions"]
+                        + [f"with its layout part, {insn.spec.mnemonic} reads the source lanes {start}, "
+                           f"{start + step}, {start + 2 * step}, ..."]
+                        * (step > 1)))
     return out

@@ -219,22 +219,37 @@ class Machine:
 
 def run_warnings(program: Program, state: MachineState) -> list[tuple]:
     """(loc, message, notes) of each warning, once per source line (docs/language.md §9), in line order;
-    with the static ones (a mask set wider than an instruction reads it: lanes.mask_width_warnings)."""
-    out = mask_width_warnings(program)
-    for row in np.flatnonzero(state.dup_warn[:, 0]):
-        count, earlier, later, address = (int(x) for x in state.dup_warn[row])
-        out.append((program.insns[row].loc,
-                    f"duplicate active indices: lanes {earlier} and {later} both store to address {address:#x}",
-                    [f"{DUP_NOTE} ({_times(count)})"]))
-    for row in np.flatnonzero(state.hazard_warn[:, 0]):
-        count, writer, first, last = (int(x) for x in state.hazard_warn[row])
-        out.append((program.insns[row].loc, "memory hazard: " + hazard_text(program, writer, first, last),
-                    [f"{HAZARD_NOTE} ({_times(count)})"]))
-    return sorted(out, key=lambda w: (w[0].line, w[0].col))
+    with the static ones (a mask set wider than an instruction reads it: lanes.mask_width_warnings).
+    A C++ line may have become several instructions (a helper inlined at each call): their warnings
+    are one, counting every execution, and name the first instruction's case."""
+    static: dict = {}
+    for warning in mask_width_warnings(program):
+        static.setdefault((warning[0].file, warning[0].line, warning[1]), warning)
+    out = list(static.values())
+    for loc, rows in _rows_by_line(program, state.dup_warn):
+        count, earlier, later, address = (int(x) for x in state.dup_warn[rows[0]])
+        out.append((loc, f"duplicate active indices: lanes {earlier} and {later} both store to address {address:#x}",
+                    [f"{DUP_NOTE} ({_times(state.dup_warn, rows)})"]))
+    for loc, rows in _rows_by_line(program, state.hazard_warn):
+        _count, writer, first, last = (int(x) for x in state.hazard_warn[rows[0]])
+        out.append((loc, "memory hazard: " + hazard_text(program, writer, first, last),
+                    [f"{HAZARD_NOTE} ({_times(state.hazard_warn, rows)})"]))
+    return sorted(out, key=lambda w: (w[0].file, w[0].line, w[0].col))
 
 
-def _times(count: int) -> str:
-    return "once" if count == 1 else f"in {count} executions"
+def _rows_by_line(program: Program, table: np.ndarray) -> list[tuple]:
+    """[(loc, rows)]: the rows with a warning in `table` (a count in column 0), grouped by source line."""
+    groups: dict = {}
+    for row in np.flatnonzero(table[:, 0]).tolist():
+        loc = program.insns[row].loc
+        groups.setdefault((loc.file, loc.line), (loc, []))[1].append(row)
+    return list(groups.values())
+
+
+def _times(table: np.ndarray, rows: list) -> str:
+    count = int(table[rows, 0].sum())
+    text = "once" if count == 1 else f"in {count} executions"
+    return text if len(rows) == 1 else f"{text} of {len(rows)} instructions translated from this line"
 
 
 def auto_engine() -> str:

@@ -1,11 +1,14 @@
 """Runtime warnings (LANGUAGE.md §5): duplicate scatter indices and UB hazards without membar,
 once per source line; --strict turns them into faults that write nothing."""
 import json
+from pathlib import Path
 
 import numpy as np
+import pytest
 from conftest import run_cli, run_source
 
-from ascasm.vm import run_warnings
+import ascasm
+from ascasm.vm import HAZARD_NOTE, run_warnings
 
 HAZARD_PROGRAM = """
     .ub a u16[128] = i
@@ -295,3 +298,128 @@ def test_a_mask_set_wider_than_an_instruction_reads_it_is_a_warning():
     assert warnings[0][2] == ["a mask is read at the lane width (bit i*2 for lane i); set it with mask p0.b16 "
                               "for these instructions"]
     assert list(machine.state.vreg[1].view(np.float16)[:4]) == [2, 0, 2, 0]     # what the warning explains
+
+
+# ---------------------------------------------------------------------------------------------
+# warnings that must not fire on correct page idioms
+# ---------------------------------------------------------------------------------------------
+
+CAST_WITH_A_DESTINATION_MASK = """\
+    .ub a f16[128] = i * 0.75 - 40
+        mask p0.b32, ALL
+        vld v0.f16, [a]
+        vcvt.floor v1.s32, v0.f16, p0{part}
+        halt
+"""
+
+
+@pytest.mark.parametrize("part", ["", ", even"])
+def test_a_mask_made_for_the_wider_destination_of_a_widening_cast_is_no_warning(engine, part):
+    """The Cast page's half -> int32 idiom: CreateMask<int32_t> with the ZERO layout. The page reads the
+    mask by the source's elements (16-bit lanes: bit 2i); a b32 pattern sets bits 4j, those of the even
+    lanes, which are the ones the ZERO layout converts: every lane converted is active."""
+    machine = run_source(CAST_WITH_A_DESTINATION_MASK.format(part=part), engine)
+    assert run_warnings(machine.program, machine.state) == []
+    a = np.arange(128, dtype=np.float64) * 0.75 - 40          # exact in f16
+    assert machine.state.vreg[1].view(np.int32).tolist() == np.floor(a[0::2]).astype(np.int32).tolist()
+
+
+def test_a_destination_mask_with_the_odd_layout_part_is_a_warning(engine):
+    """With the odd part the cast converts the odd f16 lanes, whose bits a b32 pattern leaves clear:
+    every destination lane is 0, which the warning explains."""
+    machine = run_source(CAST_WITH_A_DESTINATION_MASK.format(part=", odd"), engine)
+    (loc, message, notes), = run_warnings(machine.program, machine.state)
+    assert (loc.line, message) == (4, "p0 is set for 32-bit elements (line 2: mask p0.b32, ALL) but vcvt.floor "
+                                      "reads it at 16-bit lanes: only every 2nd lane can be active")
+    assert notes[1] == "with its layout part, vcvt.floor reads the source lanes 1, 3, 5, ..."
+    assert not machine.state.vreg[1].any()
+
+
+# the first four u32 lanes of b (0x100..0x10f) stored, then a block access whose mask leaves them out
+MASKED_BLOCK_READ = """\
+    .ub a u32[64] = i
+    .ub b u32[64]
+    .ub offsets u32[64] = i * 32
+        mask p0.b32, VL4
+        vld v0.u32, [a]
+        vsta [b], v0.u32, p0
+        mask p1.b32, ALL
+        mask p2.b32, VL{active}
+        pxor p3, p2, p0, p1               ; lanes 4 .. VL-1
+        vld v5.u32, [offsets]
+        {reader}
+        halt
+"""
+BLOCK_READERS = ["vgatb v1.u32, [b], v5.u32, p3", "vld.bs v1.u32, [b], 1, p3"]
+
+
+@pytest.mark.parametrize("reader", BLOCK_READERS)
+def test_bytes_only_inactive_lanes_of_a_block_read_cover_are_no_hazard(engine, reader):
+    """A block read (vgatb, vld.bs) reads a block whole when one of its lanes is active, but what its
+    inactive lanes receive is not used (the pages disagree on it): only the active lanes' bytes count
+    for a hazard. Lanes 4..7 of block 0 are active; the stored bytes are those of lanes 0..3."""
+    machine = run_source(MASKED_BLOCK_READ.format(active=8, reader=reader), engine)
+    assert machine.stop_name == "HALTED"
+    assert not machine.state.hazard_warn.any()
+    assert run_warnings(machine.program, machine.state) == []
+
+
+@pytest.mark.parametrize("reader", BLOCK_READERS)
+def test_a_block_read_hazard_spans_only_the_active_lanes_bytes(engine, reader):
+    """VL4 ^ VL8 over a p0 of VL2: active lanes 2..7; the stored lanes 2 and 3 are hot, bytes 0x108..0x10f."""
+    source = MASKED_BLOCK_READ.format(active=8, reader=reader).replace("pxor p3, p2, p0, p1",
+                                                                       "mask p4.b32, VL2\n    pxor p3, p2, p4, p1")
+    machine = run_source(source, engine)
+    row = len(machine.program.insns) - 2
+    assert list(machine.state.hazard_warn[row]) == [1, 2, 0x108, 0x110]
+
+
+def test_a_hazard_of_one_line_in_several_instructions_is_one_warning(engine):
+    """A C++ helper inlined at two calls: two instructions of one source line (.loc), each with a hazard.
+    One warning at that line, counting both, naming the first's case."""
+    source = """\
+    .ub a u32[64] = i
+    .ub b u32[128]
+    .loc "k.cpp" 10 5
+        mask p0.b32, VL4
+        vld v0.u32, [a]
+        vsta [b], v0.u32, p0
+    .loc "k.cpp" 6 5
+        vld v1.u32, [b]
+    .loc "k.cpp" 12 5
+        vsta [b + 256], v0.u32, p0
+    .loc "k.cpp" 6 5
+        vld v1.u32, [b + 256]
+        halt
+    """
+    machine = run_source(source, engine)
+    assert machine.state.hazard_warn[:, 0].tolist().count(1) == 2
+    (loc, message, notes), = run_warnings(machine.program, machine.state)
+    assert (loc.file, loc.line) == ("k.cpp", 6)
+    assert message.startswith("memory hazard: UB bytes 0x100..0x10f were written by line 10 ")
+    assert notes == [f"{HAZARD_NOTE} (in 2 executions of 2 instructions translated from this line)"]
+
+
+CPP_IDIOMS = Path(__file__).resolve().parent / "cpp_harness" / "warning_idioms.cpp"
+
+
+def test_the_cast_pages_widening_idiom_in_cpp_runs_without_a_warning(engine):
+    pytest.importorskip("clang.cindex")
+    x = (np.arange(256) * 0.75 - 90).astype(np.float16)
+    result = ascasm.run_kernel(CPP_IDIOMS, "WidenFloor", src=x, dst=np.zeros(256, np.int32), blocks=4,
+                               engine=engine)
+    assert result.warnings == []
+    assert result["dst"].tolist() == np.floor(x.astype(np.float64)).astype(np.int32).tolist()
+
+
+def test_a_hazard_in_an_inlined_helper_is_one_warning_at_its_line(engine, capsys, monkeypatch):
+    pytest.importorskip("clang.cindex")
+    from ascasm import cli
+    monkeypatch.chdir(CPP_IDIOMS.parent)
+    assert cli.main(["run", CPP_IDIOMS.name, "--entry", "HeadTwice", "--arg", "src=u32[64]", "--arg", "dst=u32[128]",
+                     "--engine", engine]) == 0
+    err = capsys.readouterr().err
+    assert err.count("warning:") == 1
+    assert err.startswith(f"{CPP_IDIOMS.name}:24:5: warning: memory hazard: UB bytes 0x100..0x10f were written by "
+                          "line 33 (Reg::StoreAlign(dst, x, head);)")
+    assert "(in 2 executions of 2 instructions translated from this line)" in err

@@ -107,6 +107,12 @@ cdef inline uint64_t stride_bits(int64_t width) noexcept nogil:
     return 0x0101010101010101ULL
 
 
+cdef inline uint64_t lane_bytes(uint64_t word, int64_t width) noexcept nogil:
+    """The bytes of the active lanes of `width` bytes in a mask word (64 byte lanes): each governing
+    bit spread over its lane's bytes."""
+    return (word & stride_bits(width)) * ((ONE << width) - 1)
+
+
 cdef inline void set_mask(Machine* m, int64_t p, const uint64_t* words) noexcept nogil:
     """All 256 bits of mask register p (the words may be p's own), and mark it written."""
     memmove(&m.preg[p * MASK_WORDS], words, MASK_BYTES)
@@ -258,7 +264,8 @@ cdef inline uint32_t block_lanes(const Machine* m, int64_t p, int64_t k, int64_t
 cdef inline int check_blocks(Machine* m, const int64_t* block_addr, const uint32_t* active, int64_t width,
                              const uint32_t* index) noexcept nogil:
     """The blocks of a block access with an active lane, from block 0 up: each 32-byte aligned and in the
-    UB (a fault names its first lane and index[k], -1 without `index`) and scanned for hazards."""
+    UB (a fault names its first lane and index[k], -1 without `index`) and its active lanes' bytes scanned
+    for hazards (what inactive lanes receive is not used: docs/semantics.md "Hazards")."""
     cdef int64_t k
     cdef int status
     for k in range(VECTOR_BLOCKS):
@@ -267,7 +274,7 @@ cdef inline int check_blocks(Machine* m, const int64_t* block_addr, const uint32
                       or check_range(m, block_addr[k], BLOCK, k * BLOCK // width, <int64_t>index[k] if index != NULL else -1))
             if status:
                 return status
-            scan_hazard(m, block_addr[k], BLOCK)
+            scan_block(m, block_addr[k] // BLOCK, <uint32_t>lane_bytes(active[k], width))
     return hazard_verdict(m)
 
 

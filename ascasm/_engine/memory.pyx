@@ -460,12 +460,6 @@ cdef inline void store_slot(Machine* m, int64_t addr, const uint8_t* data, int64
     log_span(m, 1, addr, size, 1, size, lane, operand, -1)
 
 
-cdef inline uint64_t lane_bytes(uint64_t word, int64_t width) noexcept nogil:
-    """The bytes of the active lanes of `width` bytes in a mask word (64 byte lanes): each governing
-    bit spread over its lane's bytes."""
-    return (word & stride_bits(width)) * ((ONE << width) - 1)
-
-
 # vsta [addr], vS.T, pM  -- NORM: active lane i -> addr + i*W
 cdef inline int k_vsta_norm(Machine* m, const Ins* ins, const Args_vsta_norm* a, vsta_norm_TW* t) noexcept nogil:
     cdef int64_t width = sizeof(vsta_norm_TW)

@@ -27,7 +27,7 @@ import ml_dtypes
 import numpy as np
 
 from .. import floats
-from ..api import Result, result_or_fault
+from ..api import Result
 from ..asm.assembler import assemble
 from ..asm.errors import AsmError, AssemblyFailed
 from ..asm.files import InputFileError, load_npy
@@ -470,19 +470,11 @@ class KernelResult(Result):
         return name in self.kernel.param_buffers or super().__contains__(name)
 
 
-def run_kernel(path, entry: str | None = None, *, engine: str | None = None, max_steps: int = MAX_STEPS_DEFAULT,
-               ub_usable: int = UB_USABLE_DEFAULT, store_inactive: str = "keep", strict: bool = False,
-               defines=(), include_dirs=(), **args) -> KernelResult:
-    """Translate the vector function `entry` of the C++ file `path` (None: its only one), run it with
-    `args` (one per parameter: an array or a spec string for a pointer, a number for a scalar) and
-    return its KernelResult. A fault raises MachineFault with the result so far as `.result`;
-    arguments that do not fit raise KernelArgError; C++ errors CppFailed (str(): located like the
-    assembler's); without libclang, LibclangMissing."""
-    translation = translate_kernel(path, entry, defines, include_dirs)
-    kernel = build(translation, args, Path("."), ub_usable)
-    machine = Machine(kernel.program, engine or auto_engine(), ub_usable, max_steps, store_inactive, strict)
-    machine.run()
-    return result_or_fault(machine, KernelResult(kernel, machine.state))
+def start(kernel: Kernel, engine: str | None = None, max_steps: int = MAX_STEPS_DEFAULT,
+          ub_usable: int = UB_USABLE_DEFAULT, store_inactive: str = "keep", strict: bool = False) -> Machine:
+    """A machine loaded with the kernel's program, ready to run (run_kernel and CompiledKernel.run in
+    ascasm/cpp/compiled.py, which translate once and check runs against expectations)."""
+    return Machine(kernel.program, engine or auto_engine(), ub_usable, max_steps, store_inactive, strict)
 
 
 def as_asm_error(error: CppError) -> AsmError:

@@ -15,6 +15,8 @@ mode's element width), `{ROLE.b}` a mask register with the width of T (`p0.b32`)
 """
 from __future__ import annotations
 
+import textwrap
+
 from dataclasses import dataclass, replace
 
 PAGES = ""                # the Reg-layer reference pages are named "GROUP/TITLE" (the Chinese names are theirs)
@@ -457,8 +459,9 @@ def lookup(name: str) -> RegApi | None:
     return BY_NAME.get(name.split("::")[-1])
 
 
-def explain_lines(name: str) -> list[str]:
-    """What `ascasm explain Reg::NAME` prints: each form's arguments, template options and rows."""
+def explain_lines(name: str, form_types=lambda form: []) -> list[str]:
+    """What `ascasm explain Reg::NAME` prints: each form's arguments, template options and rows, and
+    the lines `form_types(form)` gives for it (the lane types it takes, from the ISA table)."""
     api = lookup(name)
     if api is None:
         return []
@@ -469,6 +472,7 @@ def explain_lines(name: str) -> list[str]:
         ret = f" -> {form.ret}" if form.ret else ""
         lines.append(f"  {api.name}<{', '.join(form.tparams)}>({args}){ret}" + (f"  [{opts}]" if opts else ""))
         lines += [f"      {text}" for text in form.asm]
+        lines += form_types(form)
         if form.note:
-            lines.append(f"      ({form.note})")
+            lines += textwrap.wrap(f"({form.note})", 100, initial_indent="      ", subsequent_indent="       ")
     return lines

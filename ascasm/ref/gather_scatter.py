@@ -53,7 +53,8 @@ def vgatb(m: Machine, insn: Insn):
     for k in blocks:
         address = wrap64(base + int(offsets[k]))
         m.check_aligned(address, 32)
-        m.check_in_ub(address, 32, lane=k * per_block, index=int(offsets[k]))
+        m.check_block_in_ub(address, active[k * per_block:(k + 1) * per_block], etype.width, lane=k * per_block,
+                            index=int(offsets[k]))
     m.check_hazards()
     gathered = np.zeros(VL, np.uint8)
     for k in blocks:

@@ -95,10 +95,11 @@ def vld_bs(m: Machine, insn: Insn):
     # vld.bs vD.T, [addr], X0, pM  -- DATA_BLOCK_COPY: block k of vD = the 32 bytes at addr + k*X0*32, read
     # whole when one of its lanes is active; a block with none active is 0, neither read nor checked
     (etype,) = insn.types
-    blocks = strided_blocks(m, insn, m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes])
+    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    blocks = strided_blocks(m, insn, active)
     per_block = BLOCK // etype.width
     for k, address in blocks.items():
-        m.check_in_ub(address, BLOCK, lane=k * per_block)
+        m.check_block_in_ub(address, active[k * per_block:(k + 1) * per_block], etype.width, lane=k * per_block)
     m.check_hazards()
     loaded = np.zeros(VL, np.uint8)
     for k, address in blocks.items():

@@ -164,6 +164,13 @@ class Machine:
         self.check_range(address, size, lane, index, start)
         self.touched.append((address, size))
 
+    def check_block_in_ub(self, address: int, active: np.ndarray, width: int, lane: int, index: int = -1):
+        """A block of a block access (vld.bs, vgatb) read whole: the range check covers its 32 bytes, the
+        hazard check only its active lanes' (`active`: one per lane of `width` bytes). Whatever inactive
+        lanes receive, the pages disagree on it (whole block, or 0), so a correct program does not use it."""
+        self.check_in_ub(address, active.size * width, lane, index)
+        self.touched[-1:] = [(address + int(j) * width, width) for j in np.flatnonzero(active)]
+
     def written_since_membar(self) -> np.ndarray:
         """One boolean per UB byte: written since the latest membar (bit j of ub_dirty word b is byte
         32*b + j)."""
