@@ -17,6 +17,17 @@ from ascasm.vm import Machine, compiled_engine
 
 compiled_engine()  # raises EngineMissing at collection: the suite must never quietly test ref alone
 
+# Property tests draw the same examples on every run, so the suite passes or fails the same way each time
+# (the fuzzer, tools/fuzz.py, explores fresh programs); ASCASM_HYPOTHESIS=explore draws new ones.
+try:
+    from hypothesis import settings as _hypothesis_settings
+except ImportError:                     # the property tests skip themselves without it
+    pass
+else:
+    _hypothesis_settings.register_profile("repeatable", derandomize=True, database=None)
+    _hypothesis_settings.register_profile("explore")
+    _hypothesis_settings.load_profile("explore" if os.environ.get("ASCASM_HYPOTHESIS") == "explore" else "repeatable")
+
 ENGINES = ("ref", "cy")
 # Sweeps (every bit pattern of a type, or a dense sample, through one instruction) run in full on the
 # compiled engine. The reference executor is several times slower: in `pytest -q` it runs a sample
