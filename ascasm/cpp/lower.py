@@ -19,7 +19,8 @@ from ..isa import BY_MNEMONIC, dtypes, regapi
 from ..isa.operands import Kind
 from ..isa.table import BY_CAPI, capi_functions
 from . import cpptypes
-from .clang import CppError, diagnostics_error, error_at, errors_inside, loc_of, operator_of, qualified_name, tokens
+from .clang import (CppError, check_recovered, diagnostics_error, error_at, errors_inside, loc_of, operator_of,
+                    qualified_name, skipped_text, tokens)
 from .stubs import INCLUDE_DIR
 from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args, strip_qualifiers
 
@@ -139,6 +140,8 @@ class Lowering:
         self.index = index          # name lookups over the translation unit (translate.TUIndex)
         self.file = file
         self.clang_errors = list(clang_errors)   # clang's errors anywhere in the file (check_clang_errors)
+        self.checked: set = set()   # functions check_recovered passed
+        self.skipped = None         # clang.skipped_text, once needed
         self.lines: list[Line] = []
         self.loops: list[Loop] = []
         self.regs: list[VReg] = []
@@ -160,6 +163,11 @@ class Lowering:
         inside = errors_inside(self.clang_errors, function)
         if inside:
             raise diagnostics_error(inside, self.file)
+        if self.clang_errors and function.hash not in self.checked:
+            if self.skipped is None:
+                self.skipped = skipped_text(self.index.tu)
+            check_recovered(function, self.clang_errors, self.skipped)
+            self.checked.add(function.hash)
 
     # --- emission ---------------------------------------------------------------------------
     def emit(self, text: str, tag=None):

@@ -59,6 +59,7 @@ class TUIndex:
     """Declarations of the translation unit by name, for what the AST of a template leaves unresolved."""
 
     def __init__(self, tu, main_file: str):
+        self.tu = tu
         self.main_file = main_file
         self.by_kind: dict = {}
         self.functions: list = []
