@@ -154,3 +154,81 @@ def test_host_code_errors_and_empty_macros_do_not_count_as_dropped(tmp_path, eng
         """, "Fill")
     result = cpp_run.run(t, engine, out=np.zeros(64, np.float32))
     assert np.array_equal(result["out"], np.full(64, 2.5, np.float32))
+
+
+# --- 2. traits fold on a class template's parameters inside its methods ----------------------------
+
+CLASS_TRAITS = """
+template <typename T>
+class Shift {
+public:
+    using Acc = typename std::conditional<std::is_same<T, half>::value, float, T>::type;
+    static constexpr bool kHalf = IsSameType<T, half>::value;
+    __aicore__ inline void Process(__ubuf__ T* out, __ubuf__ T* in, uint32_t count)
+    {
+        __VEC_SCOPE__ {
+            using V = Reg::RegTensor<T>;
+            static_assert(std::is_same<T, half>::value || std::is_same<T, float>::value, "float types only");
+            V x;
+            Reg::MaskReg m = Reg::UpdateMask<T>(count);
+            Reg::LoadAlign(x, in);
+            if constexpr (std::is_same<T, half>::value && kHalf && std::is_same_v<Acc, float>) {
+                Reg::Adds(x, x, (T)1.0f, m);
+            } else if constexpr (!IsSameType<T, half>::value) {
+                Reg::Adds(x, x, (T)2.0f, m);
+            }
+            Reg::StoreAlign(out, x, m);
+        }
+    }
+    __simd_vf__ inline void Run(__ubuf__ T* out, __ubuf__ T* in, uint32_t count)
+    {
+        Reg::RegTensor<T> x;
+        Reg::MaskReg m = Reg::UpdateMask<T>(count);
+        Reg::LoadAlign(x, in);
+        if constexpr (IsSameType<T, half>::value) {
+            Reg::Adds(x, x, (T)1.0f, m);
+        } else {
+            Reg::Adds(x, x, (T)2.0f, m);
+        }
+        Reg::StoreAlign(out, x, m);
+    }
+};
+template <typename T, int N> class Part;
+template <typename T>
+class Part<T, 2> {
+public:
+    __aicore__ inline void Process(__ubuf__ T* out, __ubuf__ T* in, uint32_t count)
+    {
+        __VEC_SCOPE__ {
+            Reg::RegTensor<T> x;
+            Reg::MaskReg m = Reg::UpdateMask<T>(count);
+            Reg::LoadAlign(x, in);
+            if constexpr (std::is_same<T, half>::value) {
+                Reg::Adds(x, x, (T)1.0f, m);
+            } else {
+                Reg::Adds(x, x, (T)2.0f, m);
+            }
+            Reg::StoreAlign(out, x, m);
+        }
+    }
+};
+"""
+
+
+@pytest.mark.parametrize("entry", ["Shift<{}>::Process#1", "Shift<{}>::Run", "Part<{}, 2>::Process#1"])
+@pytest.mark.parametrize("ctype, dtype, delta", [("half", np.float16, 1), ("float", np.float32, 2)])
+def test_traits_fold_on_a_class_template_parameter(tmp_path, engine, entry, ctype, dtype, delta):
+    t = tr(tmp_path, CLASS_TRAITS, entry.format(ctype))
+    lanes = 256 // np.dtype(dtype).itemsize
+    x = (np.arange(lanes) / 8 - 3).astype(dtype)
+    result = cpp_run.run(t, engine, out=np.zeros(lanes, dtype), **{"in": x}, count=lanes - 3)
+    expect = np.zeros(lanes, dtype)
+    expect[:lanes - 3] = x[:lanes - 3] + dtype(delta)      # exact: small multiples of 1/8
+    assert result["out"].tobytes() == expect.tobytes()
+
+
+def test_class_static_assert_fails_on_its_parameter_and_a_pattern_that_does_not_fit(tmp_path):
+    message = _error(tmp_path, CLASS_TRAITS, "Shift<int32_t>::Process#1")
+    assert "k.cpp:13:" in message.splitlines()[0] and "float types only" in message
+    message = _error(tmp_path, CLASS_TRAITS, "Part<half, 3>::Process#1")
+    assert "do not fit the partial specialisation Part<T, 2>" in message

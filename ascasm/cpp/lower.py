@@ -877,7 +877,9 @@ class Lowering:
 
     def x_member_ref_expr(self, c):
         decl = c.referenced
-        children = list(c.get_children())
+        # the object, if any: in a method, `std::is_same<T, half>::value` is a member reference
+        # with only the qualifier's references (namespace, template, types) for children
+        children = [ch for ch in c.get_children() if ch.kind.is_expression()]
         if children:
             base = self.expr(children[0])
             if isinstance(base, Const) and isinstance(base.value, dict) and c.spelling in base.value:

@@ -275,6 +275,10 @@ def select_unit(units: list[Unit], entry: str | None, path: str):
                        notes=listing())
     function_args = parts[-1][1]
     class_args = parts[-2][1] if len(parts) > 1 else []
+    if class_args:      # of several partial specialisations, the one the class's arguments fit
+        fitting = [u for u in matches if _class_of(u.function) is None or _pattern_binding(_class_of(u.function),
+                                                                                         class_args) is not None]
+        matches = fitting or matches
     return matches[0], function_args, class_args
 
 
@@ -288,9 +292,34 @@ def _class_of(function):
                                                                  "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION") else None
 
 
+def _pattern_binding(cls, texts) -> dict | None:
+    """A partial specialisation's parameters bound from the arguments of the class it specialises:
+    `Part<T, 2>` with (half, 2) binds T = half; None when the arguments do not fit its pattern (or
+    `cls` is no partial specialisation)."""
+    if cls.kind.name != "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION" or "<" not in cls.displayname:
+        return None
+    pattern = split_template_args(cls.displayname[cls.displayname.index("<") + 1:-1])
+    names = {p.spelling for p in _template_params(cls)}
+    if len(pattern) != len(texts):
+        return None
+    bound = {}
+    for want, text in zip(pattern, texts):
+        if want in names:
+            bound[want] = text
+        elif want.replace(" ", "") != text.replace(" ", ""):
+            return None
+    return bound
+
+
 def _bind_template(lowering, cursor, texts, what, named=None):
     params = _template_params(cursor)
     frame = lowering.frame
+    pattern = _pattern_binding(cursor, texts) if texts else None
+    if pattern is not None:             # the entry names the primary template's arguments
+        texts, named = [], {**pattern, **(named or {})}
+    if len(texts) > len(params) and cursor.kind.name == "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION":
+        raise CppError(f"the entry's arguments <{', '.join(texts)}> do not fit the partial specialisation "
+                       f"{cursor.displayname}")
     if len(texts) > len(params):
         raise CppError(f"{what} takes {len(params)} template arguments, the entry gives {len(texts)}")
     for i, param in enumerate(params):
