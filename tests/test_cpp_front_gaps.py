@@ -232,3 +232,55 @@ def test_class_static_assert_fails_on_its_parameter_and_a_pattern_that_does_not_
     assert "k.cpp:13:" in message.splitlines()[0] and "float types only" in message
     message = _error(tmp_path, CLASS_TRAITS, "Part<half, 3>::Process#1")
     assert "do not fit the partial specialisation Part<T, 2>" in message
+
+
+# --- 3. using-declarations in functions; constexpr union and struct members -----------------------
+
+USING_AND_UNIONS = """
+#include "kernel_operator.h"
+struct Custom {
+    union Bits { uint32_t i; float f; };
+    static constexpr Bits fp32MinValue = {0xff7fffff};      // -FLT_MAX by its bits
+};
+struct Config { float scale; uint32_t unused; };
+struct Defaults { static constexpr Config config = {0.25f, 7}; };
+template <typename T>
+__simd_vf__ inline void Clamp(__ubuf__ T* out, __ubuf__ T* in)
+{
+    using namespace AscendC;
+    using AscendC::Reg::RegTensor;
+    namespace R = AscendC::Reg;
+    constexpr union { uint32_t i; float f; } offset = {0x3fc00000};   // 1.5
+    RegTensor<T> v;
+    R::MaskReg m = R::CreateMask<T>();
+    R::LoadAlign(v, in);
+    R::Maxs(v, v, Custom::fp32MinValue.f, m);
+    R::Adds(v, v, offset.f, m);
+    R::Muls(v, v, Defaults::config.scale, m);
+    R::StoreAlign(out, v, m);
+}
+__simd_vf__ inline void HalfOne(__ubuf__ half* out)
+{
+    using namespace AscendC::Reg;
+    constexpr union { uint16_t bits; half value; } one = {0x3c00};
+    RegTensor<half> v;
+    MaskReg m = CreateMask<half>();
+    Duplicate(v, one.value);
+    StoreAlign(out, v, m);
+}
+"""
+
+
+def test_using_in_functions_and_constexpr_union_and_struct_members(tmp_path, engine):
+    path = tmp_path / "k.cpp"
+    path.write_text(USING_AND_UNIONS)
+    t = translate(path, "Clamp<float>")
+    x = np.array([-np.inf, -3.0, 0.0, 2.5] * 16, np.float32)
+    result = cpp_run.run(t, engine, out=np.zeros(64, np.float32), **{"in": x})
+    lowest = np.array([0xff7fffff], np.uint32).view(np.float32)[0]
+    assert lowest == -np.finfo(np.float32).max
+    expect = (np.maximum(x, lowest) + np.float32(1.5)) * np.float32(0.25)
+    assert result["out"].tobytes() == expect.astype(np.float32).tobytes()
+    t = translate(path, "HalfOne")
+    result = cpp_run.run(t, engine, out=np.zeros(128, np.float16))
+    assert result["out"].tobytes() == np.ones(128, np.float16).tobytes()
