@@ -284,3 +284,55 @@ def test_using_in_functions_and_constexpr_union_and_struct_members(tmp_path, eng
     t = translate(path, "HalfOne")
     result = cpp_run.run(t, engine, out=np.zeros(128, np.float16))
     assert result["out"].tobytes() == np.ones(128, np.float16).tobytes()
+
+
+# --- 4. forward-declared vector functions ----------------------------------------------------------
+
+FORWARD = """
+template <typename T>
+__simd_vf__ inline void Later(__ubuf__ T* out);
+template <typename T>
+__simd_vf__ inline void Never(__ubuf__ T* out);
+__aicore__ inline void Host(__ubuf__ float* out)
+{
+    Later<float>(out);
+}
+template <typename T>
+class Filler {
+public:
+    __simd_vf__ inline static void Fill(__ubuf__ T* out);
+};
+template <typename T>
+inline void Later(__ubuf__ T* out)
+{
+    Reg::RegTensor<T> v;
+    Reg::MaskReg m = Reg::CreateMask<T>();
+    Reg::Duplicate(v, (T)3.0f);
+    Reg::StoreAlign(out, v, m);
+}
+template <typename T>
+__simd_vf__ inline void Filler<T>::Fill(__ubuf__ T* out)
+{
+    Reg::RegTensor<T> v;
+    Reg::MaskReg m = Reg::CreateMask<T>();
+    Reg::Duplicate(v, (T)-2.0f);
+    Reg::StoreAlign(out, v, m);
+}
+"""
+
+
+def test_forward_declared_vector_functions_list_only_their_definitions(tmp_path, engine):
+    from ascasm.cpp.translate import list_units
+    path = source(tmp_path, FORWARD)
+    # the lines of the definitions (their `template` lines), not of the declarations or Host
+    assert list_units(path) == [("Later", 17), ("Filler::Fill", 25)]
+    result = cpp_run.run(translate(path, "Later<float>"), engine, out=np.zeros(64, np.float32))
+    assert np.array_equal(result["out"], np.full(64, 3.0, np.float32))
+    result = cpp_run.run(translate(path, "Filler<half>::Fill"), engine, out=np.zeros(128, np.float16))
+    assert np.array_equal(result["out"], np.full(128, -2.0, np.float16))
+    with pytest.raises(CppError) as info:
+        translate(path, "Never<float>")
+    assert "'Never<float>' is declared at line 7" in str(info.value) and "never defined" in str(info.value)
+    with pytest.raises(CppError) as info:
+        translate(path)
+    assert "Host" not in str(info.value)
