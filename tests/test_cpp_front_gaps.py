@@ -336,3 +336,45 @@ def test_forward_declared_vector_functions_list_only_their_definitions(tmp_path,
     with pytest.raises(CppError) as info:
         translate(path)
     assert "Host" not in str(info.value)
+
+
+# --- 5. kernel files by suffix, by content, or as --lang says ---------------------------------------
+
+FILL_KERNEL = HEADER + """
+__simd_vf__ inline void Fill(__ubuf__ float* out, float value)
+{
+    Reg::RegTensor<float> v;
+    Reg::MaskReg m = Reg::CreateMask<float>();
+    Reg::Duplicate(v, value);
+    Reg::StoreAlign(out, v, m);
+}
+"""
+
+
+def _cli(monkeypatch, cwd, *argv) -> int:
+    from ascasm import cli
+    monkeypatch.chdir(cwd)
+    return cli.main([str(a) for a in argv])
+
+
+@pytest.mark.parametrize("name, lang", [("fill.asc", None), ("fill.h", None), ("fill.hpp", None),
+                                        ("fill.kernel", None), ("fill", None), ("fill.s", "cpp")])
+def test_kernel_files_by_suffix_content_or_lang(tmp_path, monkeypatch, engine, name, lang):
+    (tmp_path / name).write_text(FILL_KERNEL)
+    options = ["--lang", lang] if lang else []
+    assert _cli(monkeypatch, tmp_path, "run", name, *options, "--arg", "out=f32[64]", "--arg", "value=1.25",
+                "--engine", engine, "--dump", "out=out.npy") == 0
+    assert np.array_equal(np.load(tmp_path / "out.npy"), np.full(64, 1.25, np.float32))
+
+
+def test_assembly_by_content_and_lang_asm(tmp_path, monkeypatch, capsys):
+    # assembly whose comment names a kernel qualifier stays assembly; --lang asm reads a .cpp as assembly
+    program = "; from a __simd_vf__ function\n.ub out u32[64]\n.out out\nmov s0, 7\nhalt\n"
+    (tmp_path / "prog.txt").write_text(program)
+    assert _cli(monkeypatch, tmp_path, "run", "prog.txt") == 0
+    (tmp_path / "prog.cpp").write_text(program)
+    assert _cli(monkeypatch, tmp_path, "run", "prog.cpp", "--lang", "asm") == 0
+    capsys.readouterr()
+    (tmp_path / "fill.asc").write_text(FILL_KERNEL)
+    assert _cli(monkeypatch, tmp_path, "run", "fill.asc", "--lang", "asm") == 1     # C++ is no assembly
+    assert "fill.asc:1:" in capsys.readouterr().err
