@@ -378,3 +378,49 @@ def test_assembly_by_content_and_lang_asm(tmp_path, monkeypatch, capsys):
     (tmp_path / "fill.asc").write_text(FILL_KERNEL)
     assert _cli(monkeypatch, tmp_path, "run", "fill.asc", "--lang", "asm") == 1     # C++ is no assembly
     assert "fill.asc:1:" in capsys.readouterr().err
+
+
+# --- 6. host-only headers resolve to the package's empty stand-ins ----------------------------------
+
+HOST_FILE = """
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <iostream>
+#include <vector>
+#include "acl/acl.h"
+#include "securec.h"
+#include "kernel_operator.h"
+using namespace AscendC;
+__simd_vf__ inline void Fill(__ubuf__ float* out, float value)
+{
+    Reg::RegTensor<float> v;
+    Reg::MaskReg m = Reg::CreateMask<float>();
+    Reg::Duplicate(v, value);
+    Reg::StoreAlign(out, v, m);
+}
+int main()
+{
+    std::vector<float> host(64);          // host code: errors against the empty stand-ins, outside the unit
+    aclInit(nullptr);
+    int fd = open("x.bin", O_RDONLY);
+    return fd;
+}
+"""
+
+
+def test_host_only_headers_are_empty_stand_ins_for_run(tmp_path, monkeypatch, engine):
+    (tmp_path / "main.cpp").write_text(HOST_FILE)
+    assert _cli(monkeypatch, tmp_path, "run", "main.cpp", "--arg", "out=f32[64]", "--arg", "value=-0.5",
+                "--engine", engine, "--dump", "out=out.npy") == 0
+    assert np.array_equal(np.load(tmp_path / "out.npy"), np.full(64, -0.5, np.float32))
+
+
+def test_a_kernel_s_own_header_wins_over_a_stand_in(tmp_path, engine):
+    # the stand-ins are searched last: a securec.h beside the kernel is the one included
+    (tmp_path / "securec.h").write_text("#pragma once\nconstexpr float kOwnValue = 4.5f;\n")
+    path = tmp_path / "k.cpp"
+    path.write_text('#include "securec.h"\n' + FILL_KERNEL.replace("Reg::Duplicate(v, value);",
+                                                                   "Reg::Duplicate(v, value + kOwnValue);"))
+    result = cpp_run.run(translate(path, "Fill"), engine, out=np.zeros(64, np.float32), value=1.0)
+    assert np.array_equal(result["out"], np.full(64, 5.5, np.float32))
