@@ -21,7 +21,7 @@ from . import _startup
 from .defaults import ENGINES, MAX_STEPS_DEFAULT, STORE_INACTIVE, UB_SIZE, UB_USABLE_DEFAULT
 from .limits import MAX_NUMBER_DIGITS, MAX_STEPS_LIMIT, TRACE_LIMIT_DEFAULT, parse_size, shown, whole_number
 from .outputs import CappedWriter, OutputRefused, TraceLimitReached, check_outputs
-from .source import format_diagnostic, is_cpp, unreadable
+from .source import LANGUAGES, format_diagnostic, is_cpp, unreadable
 
 if TYPE_CHECKING:                                      # (annotations only)
     import numpy as np
@@ -85,7 +85,9 @@ def byte_size(text: str) -> int:
 
 def _machine_options(command):
     """Options shared by `run` and `debug`: what machine the program runs on."""
-    command.add_argument("file", help="assembly source (.s), or a C++ kernel (.cpp, .cc, .cxx: docs/frontend.md)")
+    command.add_argument("file", help="assembly source (.s), or a C++ kernel (.cpp, .asc, .h, ...: docs/frontend.md)")
+    command.add_argument("--lang", choices=LANGUAGES, default=None,
+                         help="read the file as C++ or assembly (default: by its suffix, else by its content)")
     command.add_argument("--engine", choices=ENGINES, default=None,
                          help="cy: the compiled engine (default); ref: the numpy reference executor")
     command.add_argument("--max-steps", type=step_limit, default=MAX_STEPS_DEFAULT, metavar="N",
@@ -131,7 +133,7 @@ def _run_options(run):
 
 
 def _translate_options(translate):
-    translate.add_argument("file", help="the C++ kernel (.cpp, .cc, .cxx)")
+    translate.add_argument("file", help="the C++ kernel (.cpp, .asc, .h, ...)")
     _kernel_options(translate)
     translate.add_argument("-o", "--output", default="-", metavar="FILE.s",
                            help="where to write the assembly (default -: standard output)")
@@ -260,7 +262,7 @@ def _dispatch(args) -> int:
     if args.command == "translate":
         return translate_command(args)
     if args.command == "debug":
-        if is_cpp(args.file):
+        if _is_cpp(args):
             return _debug_kernel(args)
         from .debugger import debug_main
         return debug_main(args.file, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
@@ -272,12 +274,16 @@ def _dispatch(args) -> int:
     return run_command(args)
 
 
+def _is_cpp(args) -> bool:
+    return is_cpp(args.file, getattr(args, "lang", None))
+
+
 def _reject_kernel_options(args):
     """--entry, --arg, -D and -I belong to a C++ kernel; with an assembly file they are a usage error."""
-    if is_cpp(args.file):
+    if _is_cpp(args):
         return
     if args.command == "translate":
-        raise _UsageError(args.command_parser, f"translate takes a C++ kernel (.cpp, .cc, .cxx), not {args.file}")
+        raise _UsageError(args.command_parser, f"translate takes a C++ kernel (.cpp, .asc, .h, ...), not {args.file}")
     given = [option for option, value in (("--entry", args.entry), ("--arg", args.arg), ("-D", args.defines),
                                           ("-I", args.include_dirs)) if value]
     if given:
@@ -507,7 +513,7 @@ def load(args, report: RunReport) -> tuple | None:
     if unreadable(path):
         report.exit, report.usage_error = EXIT_USAGE, unreadable(path)
         return None
-    if is_cpp(path):
+    if _is_cpp(args):
         kernel = _kernel(args, report)
         if kernel is None:
             return None

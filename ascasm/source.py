@@ -3,6 +3,7 @@ tools: `FILE:LINE:COL: severity: MESSAGE`, the line, a caret, notes. Below both 
 machine, so that neither imports the other for it."""
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -16,12 +17,39 @@ SHOWN_LINE = 2 * MAX_SHOWN_TOKEN       # characters of a long source line shown 
 # feed, and the line breaks that only some tools see (U+0085, U+2028, U+2029).
 FORBIDDEN_CHARACTERS = re.compile("[\x00-\x08\x0b\x0d-\x1f\x7f-\x9f\u2028\u2029]")
 
-# C++ sources: kernels the front end runs (`.cpp` ...) and the headers their rows may come from.
-CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh", ".hxx")
+# C++ sources: kernels the front end runs (`.cpp`, Ascend C's `.asc` ...) and the headers their rows
+# may come from; assembly is `.s`. A file with another name is told by its first lines (cpp_by_content).
+CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".asc", ".h", ".hpp", ".hh", ".hxx", ".inl")
+ASM_SUFFIXES = (".s", ".asm")
+LANGUAGES = ("cpp", "asm")
+# What only C++ has at a line's start: a preprocessor directive (`#` is an error in assembly), the
+# kernel qualifiers and macros, a template, a namespace or a using-directive.
+_CPP_LINE = re.compile(r"^\s*(?![;/])(#\s*(include|define|if|ifdef|ifndef|pragma)\b|template\s*<|namespace\b|using\s+namespace\b"
+                       r"|.*\b(__simd_vf__|__VEC_SCOPE__|__aicore__|__global__)\b)", re.MULTILINE)
 
 
-def is_cpp(path) -> bool:
-    return str(path).lower().endswith(CPP_SUFFIXES)
+def is_cpp(path, lang: str | None = None) -> bool:
+    """Whether `path` is a C++ source: `lang` ("cpp"/"asm") when given, else by its suffix, else by
+    its content."""
+    if lang is not None:
+        return lang == "cpp"
+    name = str(path).lower()
+    if name.endswith(CPP_SUFFIXES):
+        return True
+    if name.endswith(ASM_SUFFIXES):
+        return False
+    return cpp_by_content(str(path))
+
+
+@functools.lru_cache(maxsize=64)
+def cpp_by_content(path: str) -> bool:
+    """A file of neither suffix is C++ when its first 8 KiB have a line only C++ has."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            head = f.read(8192)
+    except OSError:
+        return False
+    return _CPP_LINE.search(head) is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,9 @@ reports an error in the function around it or in a helper it inlines.
 
 A mirror given as `MIRROR:DIR[,DIR]` is surveyed in the files under those directories (any
 architecture: a repository of examples) instead of its arch35 files.  Host-only headers (the ACL
-runtime, the C++ standard library's I/O and containers, host tiling) are empty stand-ins: the host
-code around the units then has errors, which stop no unit.
+runtime, the C++ standard library's I/O and containers, host tiling) are the empty stand-ins the
+package ships (ascasm/cpp/include/host_only, searched last by clang_args), as for `ascasm run`: the
+host code around the units then has errors, which stop no unit.
 
 Kernels include each other with paths of the vendor's build layout, where every operator's
 `op_kernel` directory is copied to `<ops>/<operator>` beside `<ops>/inc` (the repository's
@@ -57,15 +58,6 @@ UNIT_PATTERN = r"__simd_vf__|__VEC_SCOPE__"
 SOURCE_SUFFIXES = ("*.h", "*.hpp", "*.cpp", "*.cc", "*.inl", "*.asc")
 # Directories of a repository that its kernels include from by path (e.g. "op_kernel/x.h").
 SHARED_INCLUDE_DIRS = ("common/inc", "common/inc/op_kernel", "common")
-# Headers of the host side only (runtime, standard I/O and containers, host tiling, the matrix
-# library): empty stand-ins, searched last (no stub has one of these names).
-HOST_ONLY_HEADERS = ("acl/acl.h", "acl/acl_rt.h", "acl/acl_base.h", "acl/acl_prof.h", "cpu_debug_launch.h",
-                     "tiling/tiling_api.h", "tiling/platform/platform_ascendc.h", "lib/matmul_intf.h",
-                     "register/tilingdata_base.h", "register/op_def_registry.h", "securec.h",
-                     "unistd.h", "fcntl.h", "sys/stat.h", "stdlib.h", "fstream", "iostream", "vector", "algorithm",
-                     "iterator", "cstdio", "cassert", "cstdlib", "string", "iomanip", "cerrno", "random",
-                     "ctime", "set", "cstring", "utility", "unordered_map", "sstream", "climits", "chrono",
-                     "array", "map", "memory", "numeric", "functional", "tuple")
 
 
 def git(repo, *args):
@@ -323,11 +315,6 @@ def main(argv=None):
             dest.mkdir()
             export_sources(Path(mirror), dest)
             header_dirs += [str(dest / d) for d in dirs.split(",") if d]
-        host_only = Path(tmp) / "host-only"
-        for name in HOST_ONLY_HEADERS:
-            (host_only / name).parent.mkdir(parents=True, exist_ok=True)
-            (host_only / name).write_text("#pragma once\n")
-        header_dirs.append(str(host_only))
         for spec in args.mirrors:
             mirror, _, dirs = str(spec).partition(":")
             tally = collections.defaultdict(int)

@@ -95,6 +95,144 @@ def errors_inside(errors, cursor) -> list:
             and start.offset <= d.location.offset <= end.offset]
 
 
+_DECL_KINDS_WITH_VALUES = ("VAR_DECL", "FIELD_DECL", "TYPEDEF_DECL", "TYPE_ALIAS_DECL", "ENUM_CONSTANT_DECL")
+
+
+def is_invalid(cursor) -> bool:
+    """clang marked the declaration invalid (an unknown type in it): its uses are dropped or
+    recovered from without an error of their own."""
+    lib = cindex().conf.lib
+    check = lib.clang_isInvalidDeclaration
+    if check.argtypes is None:
+        import ctypes
+        check.argtypes, check.restype = [type(cursor)], ctypes.c_uint
+    return bool(check(cursor))
+
+
+def check_recovered(function, errors, skipped) -> None:
+    """What clang recovered from without an error inside `function`, raised as a located CppError:
+    a use of a declaration that clang found broken (invalid, or with an error in it), and a statement
+    clang dropped from the AST (a call of an invalid function, a member of a type it could not
+    resolve), found as source text that no statement covers. `skipped`: the preprocessor's skipped
+    ranges and macro uses, (file, start offset, end offset), whose text is no statement."""
+    if not errors:
+        return              # clang recovers silently only from what it reported elsewhere
+    start, end = function.extent.start.offset, function.extent.end.offset
+    for c in function.walk_preorder():
+        if c.kind.name == "COMPOUND_STMT":
+            _check_dropped(c, errors, skipped)
+            continue
+        decl = c.referenced
+        if decl is None or decl.location.file is None or (
+                _same_name(decl.location.file, function.extent.start.file) and start <= decl.extent.start.offset < end):
+            continue        # the function's own locals: their errors lie inside it (check_clang_errors)
+        broken = _errors_in_declaration(errors, decl) if decl.kind.name in _DECL_KINDS_WITH_VALUES else []
+        if broken or (decl.kind.name.endswith("_DECL") and is_invalid(decl)):
+            why = broken[0] if broken else _first_error_in(errors, decl)
+            error = error_at(c, f"clang could not resolve the declaration of '{decl.spelling}' this uses"
+                                + (f": {why.spelling}" if why else ""), [_where(why)] if why else ())
+            error.from_clang = True         # it names clang's error
+            raise error
+
+
+def skipped_text(tu) -> list:
+    """(file, start offset, end offset) of the text no statement covers by design: macro uses (an
+    empty macro) and the lines the preprocessor skipped (`#if 0`)."""
+    import ctypes
+    ci = cindex()
+    out = [(str(c.extent.start.file), c.extent.start.offset, c.extent.end.offset)
+           for c in tu.cursor.get_children() if c.kind.name == "MACRO_INSTANTIATION" and c.extent.start.file]
+
+    class RangeList(ctypes.Structure):
+        _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]
+    lib = ci.conf.lib
+    lib.clang_getAllSkippedRanges.argtypes = [ci.TranslationUnit]
+    lib.clang_getAllSkippedRanges.restype = ctypes.POINTER(RangeList)
+    lib.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(RangeList)]
+    ranges = lib.clang_getAllSkippedRanges(tu)
+    try:
+        for i in range(ranges.contents.count):
+            r = ranges.contents.ranges[i]
+            if r.start.file:
+                out.append((str(r.start.file), r.start.offset, r.end.offset))
+    finally:
+        lib.clang_disposeSourceRangeList(ranges)
+    return out
+
+
+def _errors_in_declaration(errors, decl) -> list:
+    """clang's errors inside `decl`, or after it on its last line: an initialiser clang could not
+    resolve is cut from the declaration's extent."""
+    end = decl.extent.end
+    return errors_inside(errors, decl) or [
+        d for d in errors if d.location.file is not None and end.file is not None
+        and d.location.file.name == end.file.name and d.location.line == end.line and d.location.column >= end.column]
+
+
+def _same_name(a, b) -> bool:
+    return a is not None and b is not None and a.name == b.name
+
+
+def _first_error_in(errors, decl):
+    inside = errors_inside(errors, decl)
+    return inside[0] if inside else None
+
+
+def _where(diagnostic) -> str:
+    loc = diagnostic.location
+    return f"{loc.file}:{loc.line}:{loc.column}: {diagnostic.spelling}"
+
+
+def _check_dropped(block, errors, skipped):
+    children = [(ch.extent.start.offset, ch.extent.end.offset) for ch in block.get_children()]
+    file = block.extent.start.file
+    ignored = [(s, e) for f, s, e in skipped if file is not None and f == file.name]
+    run, directive = [], None
+    for tok in list(block.get_tokens())[1:-1]:          # inside the braces
+        at = tok.extent.start.offset
+        if tok.kind.name == "COMMENT":
+            continue
+        if tok.spelling == "#" and not run:
+            directive = tok.extent.start.line           # a `#pragma` line
+        if tok.extent.start.line == directive or any(s <= at < e for s, e in children) or \
+                any(s <= at < e for s, e in ignored):
+            if run:
+                break
+            continue
+        if tok.spelling == ";" and not run:
+            continue
+        run.append(tok)
+        if tok.spelling == ";":
+            break
+    if not run:
+        return
+    names = {t.spelling for t in run if t.kind.name == "IDENTIFIER"}
+    culprit = _declaration_with_error(block.translation_unit.cursor, errors, names)
+    what = f": it could not resolve '{culprit[0].spelling}'" if culprit else ""
+    first, last = run[0].extent.start, run[-1].extent.end
+    error = CppError(f"clang dropped this statement as invalid{what}; translating around it would give a wrong "
+                     "answer", str(first.file), first.line, first.column,
+                     [_where(culprit[1])] if culprit else [f"the first of clang's errors: {_where(errors[0])}"] if errors else [],
+                     last.column if last.line == first.line else None)
+    error.from_clang = True
+    raise error
+
+
+def _declaration_with_error(cursor, errors, names):
+    """(declaration, its error) of one of `names` that holds one of clang's errors, descending only
+    into what holds an error."""
+    for c in cursor.get_children():
+        inside = errors_inside(errors, c)
+        if not inside:
+            continue
+        if c.spelling in names and c.kind.name.endswith("_DECL"):
+            return c, inside[0]
+        found = _declaration_with_error(c, errors, names)
+        if found:
+            return found
+    return None
+
+
 def error_at(cursor, message: str, notes=()) -> CppError:
     """A CppError at a cursor's start, the caret spanning its first line (unlocated without one)."""
     if cursor is None:

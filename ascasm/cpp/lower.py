@@ -19,11 +19,13 @@ from ..isa import BY_MNEMONIC, dtypes, regapi
 from ..isa.operands import Kind
 from ..isa.table import BY_CAPI, capi_functions
 from . import cpptypes
-from .clang import CppError, diagnostics_error, error_at, errors_inside, loc_of, operator_of, qualified_name, tokens
+from .clang import (CppError, check_recovered, diagnostics_error, error_at, errors_inside, loc_of, operator_of,
+                    qualified_name, skipped_text, tokens)
 from .stubs import INCLUDE_DIR
 from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args, strip_qualifiers
 
 MAX_INLINE_DEPTH = 16
+_NAME_DECLS = ("USING_DIRECTIVE", "USING_DECLARATION", "NAMESPACE_ALIAS")
 _STUBS = str(INCLUDE_DIR.resolve())
 VECTOR_BYTES = 256
 MAX_HW_LOOPS = 4
@@ -140,6 +142,8 @@ class Lowering:
         self.index = index          # name lookups over the translation unit (translate.TUIndex)
         self.file = file
         self.clang_errors = list(clang_errors)   # clang's errors anywhere in the file (check_clang_errors)
+        self.checked: set = set()   # functions check_recovered passed
+        self.skipped = None         # clang.skipped_text, once needed
         self.lines: list[Line] = []
         self.loops: list[Loop] = []
         self.regs: list[VReg] = []
@@ -161,6 +165,11 @@ class Lowering:
         inside = errors_inside(self.clang_errors, function)
         if inside:
             raise diagnostics_error(inside, self.file)
+        if self.clang_errors and function.hash not in self.checked:
+            if self.skipped is None:
+                self.skipped = skipped_text(self.index.tu)
+            check_recovered(function, self.clang_errors, self.skipped)
+            self.checked.add(function.hash)
 
     # --- emission ---------------------------------------------------------------------------
     def emit(self, text: str, tag=None):
@@ -385,8 +394,7 @@ class Lowering:
             self.branch_to(self.loop_targets("continue", c)[1])
         elif kind == "NULL_STMT":
             pass
-        elif kind in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL", "STATIC_ASSERT", "USING_DIRECTIVE", "USING_DECLARATION",
-                      "NAMESPACE_ALIAS"):
+        elif kind in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL", "STATIC_ASSERT") + _NAME_DECLS:
             self.local_type(c)
         elif kind.endswith("_EXPR") or kind.endswith("_OPERATOR") or kind == "UNEXPOSED_EXPR":
             self.expr(c, discard=True)
@@ -411,9 +419,14 @@ class Lowering:
                 return self.local_type(decl)
             if decl.kind.name == "STATIC_ASSERT":
                 return self.static_assert(decl)
+            if decl.kind.name in _NAME_DECLS + ("UNION_DECL", "STRUCT_DECL", "CLASS_DECL"):
+                return          # clang resolved the names (and local types) they bring in
             raise error_at(decl, f"unsupported declaration ({decl.kind.name.lower()})")
         init = _initializer(decl)
         value = None
+        union = _union_of(decl)
+        if union is not None:
+            return self.bind(decl, self.union_value(union, init, decl))
         if _is_auto(decl):
             ctype, value = self.auto_type(decl, init)
         else:
@@ -809,7 +822,8 @@ class Lowering:
             saved = self.frames
             self.frames = self.frames[:1] + [Frame(targs=dict(self.frames[0].targs))]
             try:
-                value = self.try_const(init)
+                union = _union_of(decl)
+                value = self.try_const(init) if union is None else self.union_value(union, init, decl)
             finally:
                 self.frames = saved
             if value is not None:
@@ -864,6 +878,20 @@ class Lowering:
         base = self.captures[key]
         return self.pointer_arith(c, "+", base, self.expr(args[0])) if args else base
 
+    def union_value(self, union, init, decl):
+        """A constant union: each member reads the bytes its first member was initialised with (the pun
+        kernels write float constants with, `{0xff7fffff}.f`)."""
+        fields = [f for f in union.get_children() if f.kind.name == "FIELD_DECL"]
+        value = self.const_expr(init, "union's initialiser") if init is not None else Const(0, S32)
+        if isinstance(value.value, list):
+            value = value.value[0] if value.value else Const(0, S32)
+        types = [self.resolve_type(f.type, f) for f in fields]
+        if not fields or not all(t.is_scalar and t.kind != "bool" for t in types):
+            raise error_at(decl, "a constant union of scalar members only is supported")
+        raw = _scalar_bytes(self.convert(value, types[0]), types[0]).ljust(max(t.width for t in types), b"\0")
+        members = {f.spelling: Const(_scalar_from_bytes(raw[:t.width], t), t) for f, t in zip(fields, types)}
+        return Const(members, CType("struct", name=union.spelling))
+
     def struct_value(self, name, values):
         decl = self.index.struct(name)
         fields = [f.spelling for f in decl.get_children() if f.kind.name == "FIELD_DECL"] if decl else []
@@ -871,11 +899,14 @@ class Lowering:
 
     def x_member_ref_expr(self, c):
         decl = c.referenced
-        children = list(c.get_children())
+        # the object, if any: in a method, `std::is_same<T, half>::value` is a member reference
+        # with only the qualifier's references (namespace, template, types) for children
+        children = [ch for ch in c.get_children() if ch.kind.is_expression()]
         if children:
             base = self.expr(children[0])
-            if isinstance(base, Const) and isinstance(base.value, dict) and c.spelling in base.value:
-                return base.value[c.spelling]
+            name = c.spelling or tokens(c)[-1]      # unnamed where the template leaves it dependent
+            if isinstance(base, Const) and isinstance(base.value, dict) and name in base.value:
+                return base.value[name]
             if isinstance(base, Const) and isinstance(base.value, CType):
                 raise error_at(c, f"unsupported member access on the type {base.value}")
         if decl is not None and decl.kind.name in ("FIELD_DECL", "VAR_DECL"):
@@ -1894,6 +1925,23 @@ def _fold_int(c, op, x, y, ctype):
         value = {"+": x + y, "-": x - y, "*": x * y, "&": x & y, "|": x | y, "^": x ^ y,
                  "<<": x << (y & 63), ">>": x >> (y & 63)}[op]
     return _int_c(value, ctype)
+
+
+def _union_of(decl):
+    """The union declaration of a variable's type, or None."""
+    record = decl.type.get_canonical().get_declaration()
+    return record if record.kind.name == "UNION_DECL" else None
+
+
+def _scalar_bytes(value: Const, ctype: CType) -> bytes:
+    import numpy as np
+    return np.array(value.value, dtypes.BY_SPELLING[ctype.etype].np_dtype).tobytes()
+
+
+def _scalar_from_bytes(raw: bytes, ctype: CType):
+    import numpy as np
+    number = np.frombuffer(raw, dtypes.BY_SPELLING[ctype.etype].np_dtype)[0]
+    return float(number) if ctype.kind == "float" else int(number)
 
 
 def _strip(c):

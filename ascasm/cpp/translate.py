@@ -59,9 +59,12 @@ class TUIndex:
     """Declarations of the translation unit by name, for what the AST of a template leaves unresolved."""
 
     def __init__(self, tu, main_file: str):
+        self.tu = tu
         self.main_file = main_file
         self.by_kind: dict = {}
         self.functions: list = []
+        self.declarations: list = []    # of functions, without a body
+        self.undefined: list = []       # (name, line) of __simd_vf__ functions declared, never defined (find_units)
         self.macros: list = []
         self._walk(tu.cursor)
 
@@ -76,8 +79,7 @@ class TUIndex:
             if kind in ("MACRO_DEFINITION", "INCLUSION_DIRECTIVE"):
                 continue
             if kind in _FUNCTION_KINDS:
-                if c.is_definition():
-                    self.functions.append(c)
+                (self.functions if c.is_definition() else self.declarations).append(c)
                 continue
             if kind in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL", "ENUM_DECL", "VAR_DECL", "STRUCT_DECL", "CLASS_DECL",
                         "TYPE_ALIAS_TEMPLATE_DECL", "CLASS_TEMPLATE"):
@@ -171,17 +173,28 @@ class Unit:
 def find_units(index: TUIndex) -> list[Unit]:
     units = []
     by_function: dict = {}
+    in_file = [f for f in index.functions if _same_file(str(f.extent.start.file), index.main_file)]
+    declared = [f for f in index.declarations if _same_file(str(f.extent.start.file), index.main_file)]
+    vector_functions = set()
     for macro in index.macros:
         offset = macro.extent.start.offset
-        in_file = [f for f in index.functions if _same_file(str(f.extent.start.file), index.main_file)]
         if macro.spelling == "__simd_vf__":
             # the qualifier stands among the declaration's first words, which an empty macro may leave
             # outside the declaration's extent: the function is the one around it or the next one
-            following = [f for f in in_file if _contains(f, offset) or f.extent.start.offset >= offset]
+            following = [f for f in in_file + declared if _contains(f, offset) or f.extent.start.offset >= offset]
             function = min(following, key=lambda f: f.extent.start.offset, default=None)
+            first_line = macro.extent.start.line
+            if function is not None and not function.is_definition():
+                # a forward declaration: the unit is its definition, if the file has one
+                declaration, function = function, function.get_definition()
+                if function is None or not _same_file(str(function.extent.start.file), index.main_file):
+                    index.undefined.append((qualified_name(declaration), macro.extent.start.line))
+                    continue
+                offset, first_line = function.extent.start.offset, function.extent.start.line
             body = _body(function) if function is not None else None
-            if body is not None and offset < body.extent.start.offset:
-                units.append(Unit(function, first_line=macro.extent.start.line))
+            if body is not None and offset < body.extent.start.offset and function.hash not in vector_functions:
+                vector_functions.add(function.hash)
+                units.append(Unit(function, first_line=first_line))
             continue
         function = next((f for f in in_file if _contains(f, offset)), None)
         if function is None:
@@ -238,9 +251,10 @@ def _split_qualified(name: str) -> list[tuple[str, list[str]]]:
     return out
 
 
-def select_unit(units: list[Unit], entry: str | None, path: str):
+def select_unit(units: list[Unit], entry: str | None, path: str, undefined=()):
     """The unit `entry` names and the template arguments written in it:
-    (unit, function args, class args)."""
+    (unit, function args, class args). `undefined`: (name, line) of vector functions the file
+    declares and never defines, for the error."""
     def listing():
         return [f"{u.name} (line {u.line})" for u in units] or ["the file has no __simd_vf__ function and no "
                                                                  "__VEC_SCOPE__ block"]
@@ -270,10 +284,18 @@ def select_unit(units: list[Unit], entry: str | None, path: str):
     matches = [u for u in units if (u.number == block) and
                qualified_name(u.function).split("::")[-len(names):] == names]
     if not matches:
+        declared = [line for name, line in undefined if name.split("::")[-len(names):] == names]
+        if declared and not block:
+            raise CppError(f"vector function '{m.group('name')}' is declared at line {declared[0]} of {path} but "
+                           "never defined there", notes=listing())
         raise CppError(f"no {'block #%d of ' % block if block else ''}vector function '{m.group('name')}' in {path}",
                        notes=listing())
     function_args = parts[-1][1]
     class_args = parts[-2][1] if len(parts) > 1 else []
+    if class_args:      # of several partial specialisations, the one the class's arguments fit
+        fitting = [u for u in matches if _class_of(u.function) is None or _pattern_binding(_class_of(u.function),
+                                                                                         class_args) is not None]
+        matches = fitting or matches
     return matches[0], function_args, class_args
 
 
@@ -287,9 +309,34 @@ def _class_of(function):
                                                                  "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION") else None
 
 
+def _pattern_binding(cls, texts) -> dict | None:
+    """A partial specialisation's parameters bound from the arguments of the class it specialises:
+    `Part<T, 2>` with (half, 2) binds T = half; None when the arguments do not fit its pattern (or
+    `cls` is no partial specialisation)."""
+    if cls.kind.name != "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION" or "<" not in cls.displayname:
+        return None
+    pattern = split_template_args(cls.displayname[cls.displayname.index("<") + 1:-1])
+    names = {p.spelling for p in _template_params(cls)}
+    if len(pattern) != len(texts):
+        return None
+    bound = {}
+    for want, text in zip(pattern, texts):
+        if want in names:
+            bound[want] = text
+        elif want.replace(" ", "") != text.replace(" ", ""):
+            return None
+    return bound
+
+
 def _bind_template(lowering, cursor, texts, what, named=None):
     params = _template_params(cursor)
     frame = lowering.frame
+    pattern = _pattern_binding(cursor, texts) if texts else None
+    if pattern is not None:             # the entry names the primary template's arguments
+        texts, named = [], {**pattern, **(named or {})}
+    if len(texts) > len(params) and cursor.kind.name == "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION":
+        raise CppError(f"the entry's arguments <{', '.join(texts)}> do not fit the partial specialisation "
+                       f"{cursor.displayname}")
     if len(texts) > len(params):
         raise CppError(f"{what} takes {len(params)} template arguments, the entry gives {len(texts)}")
     for i, param in enumerate(params):
@@ -320,7 +367,7 @@ def translate(path, entry: str | None = None, *, template_args=None, defines=(),
     tu, clang_errors = parse(path, defines, include_dirs)
     index = TUIndex(tu, path)
     units = find_units(index)
-    unit, function_args, class_args = select_unit(units, entry, path)
+    unit, function_args, class_args = select_unit(units, entry, path, index.undefined)
     try:
         return _translate_unit(index, path, unit, function_args, class_args, template_args, clang_errors)
     except CppError as error:
