@@ -1,4 +1,4 @@
-"""Gaps of the C++ front end closed (issues 28 and 32): what clang drops or recovers from is an error,
+"""Gaps of the C++ front end closed: what clang drops or recovers from is an error,
 traits fold on a class template's parameters, function-scope using-declarations, constexpr union and
 struct members, forward-declared vector functions, file kinds, host-only headers. Expected values are
 numpy computations written here or the C++ rules worked by hand."""
