@@ -906,11 +906,14 @@ __simd_vf__ inline void Differences(__ubuf__ half* dst, __ubuf__ half* src0, __u
 """
 
 
-@pytest.mark.parametrize("entry, op", [("Sums", np.add), ("Differences", np.subtract)])
-def test_c_api_post_update_and_address_register_offsets(tmp_path, engine, entry, op):
+@pytest.mark.parametrize("entry, op, old_name", [("Sums", np.add, False), ("Differences", np.subtract, False),
+                                                 ("Differences", np.subtract, True)])
+def test_c_api_post_update_and_address_register_offsets(tmp_path, engine, entry, op, old_name):
     # the C-API pages' argument orders: (dst, src, offset, mask) for the post-update store, and an
-    # addr_reg offset after the pointer it moves (loads and stores)
-    t = tr(tmp_path, C_API_OFFSETS, entry)
+    # addr_reg offset after the pointer it moves (loads and stores); asc_create_iter_reg_bW is the
+    # deprecated name of asc_update_addr_reg_bW (its page and asc_update_addr_reg's say so)
+    text = C_API_OFFSETS.replace("asc_update_addr_reg_b16", "asc_create_iter_reg_b16") if old_name else C_API_OFFSETS
+    t = tr(tmp_path, text, entry)
     x = (np.arange(384) % 50).astype(np.float16)
     y = (np.arange(384) % 7).astype(np.float16)
     result = cpp_run.run(t, engine, dst=np.full(384, -1, np.float16), src0=x, src1=y, step=128, repeat=3,
