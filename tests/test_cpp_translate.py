@@ -906,17 +906,66 @@ __simd_vf__ inline void Differences(__ubuf__ half* dst, __ubuf__ half* src0, __u
 """
 
 
-@pytest.mark.parametrize("entry, op", [("Sums", np.add), ("Differences", np.subtract)])
-def test_c_api_post_update_and_address_register_offsets(tmp_path, engine, entry, op):
+@pytest.mark.parametrize("entry, op, old_name", [("Sums", np.add, False), ("Differences", np.subtract, False),
+                                                 ("Differences", np.subtract, True)])
+def test_c_api_post_update_and_address_register_offsets(tmp_path, engine, entry, op, old_name):
     # the C-API pages' argument orders: (dst, src, offset, mask) for the post-update store, and an
-    # addr_reg offset after the pointer it moves (loads and stores)
-    t = tr(tmp_path, C_API_OFFSETS, entry)
+    # addr_reg offset after the pointer it moves (loads and stores); asc_create_iter_reg_bW is the
+    # deprecated name of asc_update_addr_reg_bW (its page and asc_update_addr_reg's say so)
+    text = C_API_OFFSETS.replace("asc_update_addr_reg_b16", "asc_create_iter_reg_b16") if old_name else C_API_OFFSETS
+    t = tr(tmp_path, text, entry)
     x = (np.arange(384) % 50).astype(np.float16)
     y = (np.arange(384) % 7).astype(np.float16)
     result = cpp_run.run(t, engine, dst=np.full(384, -1, np.float16), src0=x, src1=y, step=128, repeat=3,
                          count=300)
     expect = np.full(384, -1, np.float16)
     expect[:300] = op(x[:300].astype(np.float64), y[:300]).astype(np.float16)
+    assert np.array_equal(result["dst"], expect)
+
+
+C_API_ELEMENT_OFFSETS = """
+__simd_vf__ inline void Twice(__ubuf__ float* dst, __ubuf__ float* src, int32_t in, int32_t out)
+{
+    vector_float v;
+    vector_bool all = asc_create_mask_b32(PAT_ALL);
+    asc_loadalign(v, src, in);
+    asc_add(v, v, v, all);
+    asc_storealign(dst, v, out, all);
+}
+
+__simd_vf__ inline void Spread(__ubuf__ half* dst, __ubuf__ half* src, int32_t at)
+{
+    vector_half v;
+    vector_bool all = asc_create_mask_b16(PAT_ALL);
+    asc_loadalign_brc_elem(v, src, at);
+    asc_storealign(dst, v, 128, all);
+}
+"""
+
+
+@pytest.mark.parametrize("src_at, dst_at", [(0, 0), (8, 64), (72, 24)])
+def test_c_api_int32_offsets_count_elements_of_the_pointer(tmp_path, engine, src_at, dst_at):
+    # asc_loadalign(dst, src, offset) and asc_storealign(dst, src, offset, mask) with run-time int32_t
+    # offsets: src + offset elements (offset * 4 bytes here). The store is the offset form, not the
+    # block-stride one of the same arity (whose stride parameters are named block_stride, repeat_stride)
+    t = tr(tmp_path, C_API_ELEMENT_OFFSETS, "Twice")
+    assert not any(line.text.startswith("vsta.bs") for line in t.lines)
+    x = (np.arange(160) % 23 - 11).astype(np.float32)
+    result = cpp_run.run(t, engine, dst=np.full(160, 7, np.float32), src=x, **{"in": src_at, "out": dst_at})
+    expect = np.full(160, 7, np.float32)
+    expect[dst_at:dst_at + 64] = 2 * x[src_at:src_at + 64]
+    assert np.array_equal(result["dst"], expect)
+
+
+@pytest.mark.parametrize("at", [0, 5, 130])
+def test_c_api_broadcast_load_at_a_run_time_element(tmp_path, engine, at):
+    # asc_loadalign_brc_elem(dst, src, offset): element `at` of src in every lane (element alignment only);
+    # the constant store offset 128 is 256 bytes of half
+    t = tr(tmp_path, C_API_ELEMENT_OFFSETS, "Spread")
+    x = (np.arange(256) * 3 % 101).astype(np.float16)
+    result = cpp_run.run(t, engine, dst=np.zeros(256, np.float16), src=x, at=at)
+    expect = np.zeros(256, np.float16)
+    expect[128:] = x[at]
     assert np.array_equal(result["dst"], expect)
 
 

@@ -1490,7 +1490,7 @@ class Lowering:
         if not mnemonics:
             raise error_at(c, f"'{name}' has no ascasm instruction (no row cites its C-API page {base})",
                            [f"`ascasm explain {base}` shows what exists; the Reg API is translated more fully"])
-        values = [self.expr(a) for a in args]
+        values = self.element_offset_folded(c, [self.expr(a) for a in args])
         returns = "void" not in c.type.spelling
         for mnemonic in mnemonics:
             # only the forms that cite the page: `iter aD.bW, X` is not asc_update_addr_reg, `vag` is
@@ -1518,6 +1518,26 @@ class Lowering:
                 return result if result is not None else Const(0, S32)
         raise error_at(c, f"no row of {', '.join(mnemonics)} takes {name}'s arguments as written",
                        [f"`ascasm explain {base}` lists the rows"])
+
+    def element_offset_folded(self, c, values):
+        """The pages' integer `offset` beside a pointer passed by value (asc_loadalign(dst, src, offset),
+        asc_storealign(dst, src, offset, mask), asc_storeunalign_post(dst, src, offset), ...) counts elements
+        of the pointer's type (asc_loadalign_deintlv's page: src + offset, offset * sizeof(T) bytes): the
+        pointer becomes src + offset, constant or run-time. The declaration the call resolves to names the
+        parameter, which tells this form from the block-stride one of the same arity; a post-update form's
+        offset (the pointer passed by reference) is its step, and an addr_reg offset stays as it is."""
+        params = list(c.referenced.get_arguments()) if c.referenced is not None else []
+        if len(params) != len(values):
+            return values
+        pointer = next((i for i, v in enumerate(values) if v.ctype is not None and v.ctype.kind == "ptr"
+                        and params[i].type.kind.name == "POINTER"), None)
+        offset = next((i for i, (p, v) in enumerate(zip(params, values)) if p.spelling == "offset"
+                       and v.ctype is not None and v.ctype.kind == "int"), None)
+        if pointer is None or offset is None:
+            return values
+        folded = [v for i, v in enumerate(values) if i != offset]
+        folded[pointer] = self.arith(c, "+", values[pointer], values[offset])
+        return folded
 
     def capi_operand(self, c, op, value, etype, width) -> str:
         kind = op.kind

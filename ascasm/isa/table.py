@@ -642,7 +642,7 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
     InsnSpec("pcnt", "", "sD, pM.bW", "pcnt", "sD = the number of lanes i < 256/W with bit i*W of pM set. An ascasm "
              "extension: no C-API function counts mask bits", SPEC + " §8 (an ascasm extension)",
              types=_single(MASK_WIDTHS_64), mask=MaskUse("pM", "T", "uncounted")),
-    InsnSpec("iter", "", "aD.bW, X", "iter_set", "aD = X * W bytes (asc_create_iter_reg_bW)",
+    InsnSpec("iter", "", "aD.bW, X", "iter_set", "aD = X * W bytes, a constant offset",
              "the address registers of asc_storealign's examples", types=_single(MASK_WIDTHS_64)),
     InsnSpec("iter", "scaled", "aD.bW, sI, X", "iter_scaled",
              "aD = sI * X * W bytes, modulo 2^32 (X, the stride in elements: an immediate or a scalar register)",
@@ -652,7 +652,8 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "aD = (lidx0*X0 + lidx1*X1 + lidx2*X2 + lidx3*X3) * W bytes, modulo 2^32: lidxK is the index of the "
              "K-th enclosing hardware loop, innermost first (offset0 binds the innermost loop, as the page says); "
              "a stride left out is 0. Only inside a loop, with at most as many strides as enclosing loops",
-             _ADDR_REG_PAGE + " (asc_update_addr_reg_b8/b16/b32; ISA VAG)", types=_single(MASK_WIDTHS)),
+             _ADDR_REG_PAGE + " (asc_update_addr_reg_b8/b16/b32; ISA VAG); asc_create_iter_reg, its deprecated name "
+             "(the page of asc_update_addr_reg says so)", types=_single(MASK_WIDTHS)),
     *(InsnSpec(m, "", "pD, pA, pB, pG", "mask_logic", f"pD = pA {op} pB where pG is set, 0 elsewhere (all 256 bits)",
                f"asc_{m[1:]} (mask-register form)", sub=m[1:],
                mask=MaskUse("pG", "bits", "gate"))
