@@ -4,7 +4,6 @@ struct members, forward-declared vector functions, file kinds, host-only headers
 numpy computations written here or the C++ rules worked by hand."""
 from __future__ import annotations
 
-import textwrap
 
 import numpy as np
 import pytest
@@ -13,18 +12,7 @@ pytest.importorskip("clang.cindex")
 
 import cpp_run  # noqa: E402  (tests/cpp_run.py)
 from ascasm.cpp.translate import CppError, translate  # noqa: E402
-
-HEADER = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
-
-
-def source(tmp_path, text: str, name="k.cpp"):
-    path = tmp_path / name
-    path.write_text(HEADER + textwrap.dedent(text))
-    return path
-
-
-def tr(tmp_path, text, entry=None, **kw):
-    return translate(source(tmp_path, text), entry, **kw)
+from test_cpp_translate import HEADER, source, tr  # noqa: E402,F401
 
 
 def _error(tmp_path, text, entry=None, **kw) -> str:
