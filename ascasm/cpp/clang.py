@@ -179,6 +179,7 @@ def _where(diagnostic) -> str:
 
 
 def _check_dropped(block, errors, skipped):
+    """The first run of tokens inside `block` that none of its statements covers, raised."""
     children = [(ch.extent.start.offset, ch.extent.end.offset) for ch in block.get_children()]
     file = block.extent.start.file
     ignored = [(s, e) for f, s, e in skipped if file is not None and f == file.name]
@@ -207,7 +208,7 @@ def _check_dropped(block, errors, skipped):
     first, last = run[0].extent.start, run[-1].extent.end
     error = CppError(f"clang dropped this statement as invalid{what}; translating around it would give a wrong "
                      "answer", str(first.file), first.line, first.column,
-                     [_where(culprit[1])] if culprit else [f"the first of clang's errors: {_where(errors[0])}"] if errors else [],
+                     [_where(culprit[1]) if culprit else f"the first of clang's errors: {_where(errors[0])}"],
                      last.column if last.line == first.line else None)
     error.from_clang = True
     raise error
