@@ -222,6 +222,54 @@ def test_class_static_assert_fails_on_its_parameter_and_a_pattern_that_does_not_
     assert "do not fit the partial specialisation Part<T, 2>" in message
 
 
+OUT_OF_CLASS = """
+template <typename T>
+class Negate {
+public:
+    __aicore__ inline void Process(__ubuf__ float* out, __ubuf__ T* in, uint32_t count);
+private:
+    __aicore__ inline void LoadAsFloat(__ubuf__ T* src, Reg::RegTensor<float>& dst, Reg::MaskReg& m);
+};
+template <typename T>
+__aicore__ inline void Negate<T>::Process(__ubuf__ float* out, __ubuf__ T* in, uint32_t count)
+{
+    __ubuf__ float* dst = out;          // the same name as the helper's register parameter
+    __VEC_SCOPE__ {
+        Reg::RegTensor<float> x;
+        Reg::MaskReg m = Reg::UpdateMask<float>(count);
+        LoadAsFloat(in, x, m);
+        Reg::Muls(x, x, -1.0f, m);
+        Reg::StoreAlign(dst, x, m);
+    }
+}
+template <typename T>
+__aicore__ inline void Negate<T>::LoadAsFloat(__ubuf__ T* src, Reg::RegTensor<float>& dst, Reg::MaskReg& m)
+{
+    if constexpr (IsSameType<T, float>::value) {
+        Reg::LoadAlign(dst, src);
+    } else {
+        Reg::RegTensor<T> narrow;
+        Reg::LoadAlign<T, Reg::LoadDist::DIST_UNPACK_B16>(narrow, src);
+        Reg::Cast<float, T, Reg::castTrait>(dst, narrow, m);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("ctype, dtype", [("float", np.float32), ("half", np.float16)])
+def test_a_method_defined_outside_its_class_binds_its_definition_s_parameters(tmp_path, engine, ctype, dtype):
+    t = tr(tmp_path, OUT_OF_CLASS, f"Negate<{ctype}>::Process#1")
+    x = (np.arange(64) / 4 - 5).astype(dtype)
+    source_buffer = np.zeros(128, dtype)      # an unpacking load reads a whole register's bytes
+    source_buffer[:64] = x
+    assert [p.name for p in t.params] == ["count", "in", "dst"]       # the block's inputs
+    result = cpp_run.run(t, engine, dst=np.zeros(64, np.float32), **{"in": source_buffer[:256 // x.itemsize]},
+                         count=60)
+    expect = np.zeros(64, np.float32)
+    expect[:60] = -x[:60].astype(np.float32)
+    assert result["dst"].tobytes() == expect.tobytes()
+
+
 # --- 3. using-declarations in functions; constexpr union and struct members -----------------------
 
 USING_AND_UNIONS = """

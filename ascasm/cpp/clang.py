@@ -101,11 +101,11 @@ _DECL_KINDS_WITH_VALUES = ("VAR_DECL", "FIELD_DECL", "TYPEDEF_DECL", "TYPE_ALIAS
 def is_invalid(cursor) -> bool:
     """clang marked the declaration invalid (an unknown type in it): its uses are dropped or
     recovered from without an error of their own."""
-    lib = cindex().conf.lib
-    check = lib.clang_isInvalidDeclaration
+    import ctypes
+    import clang.cindex as ci     # loaded: the cursor comes from it
+    check = ci.conf.lib.clang_isInvalidDeclaration      # not in the Python bindings of libclang 18
     if check.argtypes is None:
-        import ctypes
-        check.argtypes, check.restype = [type(cursor)], ctypes.c_uint
+        check.argtypes, check.restype = [ci.Cursor], ctypes.c_uint
     return bool(check(cursor))
 
 
@@ -128,7 +128,7 @@ def check_recovered(function, errors, skipped) -> None:
             continue        # the function's own locals: their errors lie inside it (check_clang_errors)
         broken = _errors_in_declaration(errors, decl) if decl.kind.name in _DECL_KINDS_WITH_VALUES else []
         if broken or (decl.kind.name.endswith("_DECL") and is_invalid(decl)):
-            why = broken[0] if broken else _first_error_in(errors, decl)
+            why = (broken or _errors_in_declaration(errors, decl) or [None])[0]
             error = error_at(c, f"clang could not resolve the declaration of '{decl.spelling}' this uses"
                                 + (f": {why.spelling}" if why else ""), [_where(why)] if why else ())
             error.from_clang = True         # it names clang's error
@@ -139,7 +139,7 @@ def skipped_text(tu) -> list:
     """(file, start offset, end offset) of the text no statement covers by design: macro uses (an
     empty macro) and the lines the preprocessor skipped (`#if 0`)."""
     import ctypes
-    ci = cindex()
+    import clang.cindex as ci
     out = [(str(c.extent.start.file), c.extent.start.offset, c.extent.end.offset)
            for c in tu.cursor.get_children() if c.kind.name == "MACRO_INSTANTIATION" and c.extent.start.file]
 
@@ -173,17 +173,13 @@ def _same_name(a, b) -> bool:
     return a is not None and b is not None and a.name == b.name
 
 
-def _first_error_in(errors, decl):
-    inside = errors_inside(errors, decl)
-    return inside[0] if inside else None
-
-
 def _where(diagnostic) -> str:
     loc = diagnostic.location
     return f"{loc.file}:{loc.line}:{loc.column}: {diagnostic.spelling}"
 
 
 def _check_dropped(block, errors, skipped):
+    """The first run of tokens inside `block` that none of its statements covers, raised."""
     children = [(ch.extent.start.offset, ch.extent.end.offset) for ch in block.get_children()]
     file = block.extent.start.file
     ignored = [(s, e) for f, s, e in skipped if file is not None and f == file.name]
@@ -212,7 +208,7 @@ def _check_dropped(block, errors, skipped):
     first, last = run[0].extent.start, run[-1].extent.end
     error = CppError(f"clang dropped this statement as invalid{what}; translating around it would give a wrong "
                      "answer", str(first.file), first.line, first.column,
-                     [_where(culprit[1])] if culprit else [f"the first of clang's errors: {_where(errors[0])}"] if errors else [],
+                     [_where(culprit[1]) if culprit else f"the first of clang's errors: {_where(errors[0])}"],
                      last.column if last.line == first.line else None)
     error.from_clang = True
     raise error

@@ -1379,6 +1379,8 @@ class Lowering:
     def inline(self, c, callee, decl, args):
         if len(self.frames) > MAX_INLINE_DEPTH:
             raise error_at(c, f"helper calls nested deeper than {MAX_INLINE_DEPTH} (recursion?)")
+        if not any(ch.kind.name == "COMPOUND_STMT" for ch in decl.get_children()) and decl.get_definition():
+            decl = decl.get_definition()    # a method declared in its class: the body names the definition's parameters
         self.check_clang_errors(decl)
         body = _body(decl)
         params = [ch for ch in decl.get_children() if ch.kind.name == "PARM_DECL"]
