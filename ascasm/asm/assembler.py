@@ -466,6 +466,7 @@ class _Assembler:
                 self.fail(statement.function, ".frame push needs a function name")
             line = self.position_number(statement.line, "line", ".frame push")
             column = self.position_number(statement.column, "column", ".frame push")
+            file = os.path.normpath(Path(self.filename).parent / file)     # as .loc's: the debugger compares them
             self.frame_stack.append((InlineFrame(name, file, line, column), self.loc(statement.keyword)))
         else:
             self.fail(statement.action, f"unknown .frame action '{shown(action)}'", ["write .frame push or .frame pop"])
