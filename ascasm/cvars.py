@@ -1,0 +1,95 @@
+"""C++ variables by name in the debugger's expressions (`p acc`, `b 19 if left < 64`, `watch y[3]`):
+the debug information a translated kernel carries (ascasm/debuginfo.py) says where each lives at a
+row; its value is read from the machine state there, as the register or UB expression it names
+would be, and shown as its C++ type (RegTensor<float>'s lanes as float, uint16_t as 16 bits)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .cpp.cpptypes import parse_spelling
+from .debug_expr import ExprError, Value, Where, _scalar
+from .isa import dtypes
+from .limits import shown
+
+
+def ctype_of(text: str):
+    """The CType a .var's C++ type names (None for one the debugger shows as its register)."""
+    return parse_spelling(text, lambda *_args, **_kw: None)
+
+
+def user_frames(program, row: int) -> tuple:
+    """The inline frames (outermost first) the C++ user is in at `row`: those of the debug
+    information, less an innermost call whose own call site the row is at (the instructions that
+    pass its arguments belong to the caller's line)."""
+    frames = program.debug.frames_at(row)
+    if frames and row < len(program.insns):
+        loc = program.insns[row].loc
+        if (loc.file, loc.line) == (frames[-1].call_file, frames[-1].call_line):
+            return frames[:-1]
+    return frames
+
+
+@dataclass
+class Scope:
+    """The variables visible at `row` in inline frame `depth` (None: the innermost there)."""
+    program: object
+    row: int
+    depth: int | None = None
+
+    def visible(self) -> dict:
+        return self.program.debug.visible_at(self.row, self.depth)
+
+    def knows(self, name: str) -> bool:
+        return self.program.debug.known(name)
+
+    def value(self, name: str, evaluator, addresses: bool = False) -> Value | None:
+        """Variable `name`'s Value; None when the program has no variable of that name."""
+        var = self.visible().get(name)
+        if var is None:
+            if self.knows(name):
+                raise ExprError(f"'{shown(name)}' is optimised out here (its register holds another value, "
+                                "or none yet)")
+            return None
+        label = f"{name} ({var.ctype} in {var.location})" if not var.location.startswith("=") else name
+        ctype = ctype_of(var.ctype)
+        if var.location.startswith("="):
+            number = float(var.location[1:]) if ctype is not None and ctype.kind == "float" else \
+                int(float(var.location[1:]))
+            etype = dtypes.lookup(ctype.etype) if ctype is not None and ctype.etype else None
+            return _scalar(np.asarray(number, etype.np_dtype) if etype else number, f"{name} ({var.ctype})", etype)
+        file, number = var.location[0], int(var.location[1:])
+        state = evaluator.env.state
+        if file == "s":
+            if ctype is not None and ctype.kind == "ptr":
+                return self._pointer(var, label, int(state.sreg[number]), ctype, state, addresses)
+            etype = dtypes.lookup(ctype.etype) if ctype is not None and ctype.is_scalar else None
+            if etype is None:
+                return replace(evaluator._reg("s", number, None), label=label)
+            return replace(evaluator._reg("s", number, etype), label=label)
+        if file == "v":
+            etype = dtypes.lookup(ctype.etype) if ctype is not None and ctype.kind == "vec" else None
+            return replace(evaluator._reg("v", number, etype), label=label)
+        if file in "pa":
+            return replace(evaluator._reg(file, number, None), label=label)
+        return replace(evaluator._special(var.location), label=label)
+
+    def _pointer(self, var, label, addr, ctype, state, addresses):
+        """A pointer: its elements from its address to the end of its buffer (so NAME[3] is *(NAME + 3))."""
+        if addresses:
+            return _scalar(addr, label)
+        etype = dtypes.lookup(ctype.etype)
+        buffers = self.program.buffers
+        buf = buffers.get(var.buffer) if var.buffer else None
+        if buf is None or not buf.addr <= addr < buf.addr + buf.nbytes:
+            buf = next((b for b in buffers.values() if b.addr <= addr < b.addr + b.nbytes), None)
+        if buf is None:
+            raise ExprError(f"{label} = {addr:#x}, outside every buffer")
+        end = buf.addr + buf.nbytes
+        count = (end - addr) // etype.width
+        data = state.ub[addr:addr + count * etype.width].view(etype.np_dtype)
+        into = f" = {addr:#x}, {buf.name}[{(addr - buf.addr) // buf.etype.width}]" if addr != buf.addr else \
+            f" = {buf.name}"
+        return Value(data, f"{var.name} ({var.ctype} in {var.location}{into})", etype, None, 0, "value",
+                     "elements", where=Where("ub", addr, etype.width, var.name))
