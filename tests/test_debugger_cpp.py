@@ -1,0 +1,137 @@
+"""Debugging a translated C++ kernel with C++ names (issue 30): variables, conditions, watches,
+inline frames, stepping over and out of a helper; on both executors.
+
+The expected values come from a numpy model of tests/kernels/scale_sum.cpp: with 64 float lanes,
+block i of x (64 elements) gets mask_i = lanes below count - 64 i; t_i = x_i * scale + 1 on those
+lanes and 0 elsewhere (the Reg API's zeroing); acc_i = acc_(i-1) + t_i (float32); y's block i is
+acc_i on mask_i's lanes; `left`, after UpdateMask in block i, is max(count - 64 (i + 1), 0)."""
+from __future__ import annotations
+
+import io
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ascasm import debug_expr
+from ascasm.debugger import Debugger
+
+pytest.importorskip("clang.cindex")
+
+KERNEL = Path(__file__).parent / "kernels" / "scale_sum.cpp"
+COUNT, SCALE, LANES = 200, 0.5, 64
+X = ((np.arange(256) * 5) % 11 - 5).astype(np.float32) / 2       # halves: every sum is exact
+
+
+def model():
+    """Per block i: (active lanes, x_i, t_i, acc_i, left after UpdateMask)."""
+    acc = np.zeros(LANES, np.float32)
+    blocks = []
+    for i in range(-(-COUNT // LANES)):
+        active = np.arange(LANES) < COUNT - LANES * i
+        x = X[LANES * i:LANES * (i + 1)]
+        t = np.where(active, x * np.float32(SCALE) + np.float32(1), np.float32(0)).astype(np.float32)
+        acc = (acc + t).astype(np.float32)
+        blocks.append((active, x, t, acc, max(COUNT - LANES * (i + 1), 0)))
+    return blocks
+
+
+def kernel_program():
+    from ascasm.cpp import harness
+    translation = harness.translate_kernel(KERNEL, "ScaleSumVF")
+    return harness.build(translation, {"yAddr": np.zeros(256, np.float32), "xAddr": X, "count": COUNT,
+                                       "scale": SCALE}).program
+
+
+def debugger(program, engine, script: str):
+    out = io.StringIO()
+    dbg = Debugger(program, engine, stdin=io.StringIO(textwrap.dedent(script).lstrip("\n")), stdout=out)
+    dbg.cmdloop()
+    return dbg, out.getvalue()
+
+
+def value(dbg, text):
+    return debug_expr.evaluate_text(text, dbg.control.env()).data
+
+
+@pytest.fixture(scope="module")
+def program():
+    return kernel_program()
+
+
+def test_a_conditional_breakpoint_on_a_cpp_variable(program, engine):
+    """`b 27 if left < 64` stops in block 2 (left = 8) before its LoadAlign: x still holds block 1."""
+    blocks = model()
+    dbg, out = debugger(program, engine, "b 27 if left < 64\nc\np left\n")
+    assert "Breakpoint 1, line 27 (condition `left < 64` is true)" in out
+    assert "left (uint32_t in s" in out and ") = 8\n" in out
+    assert int(value(dbg, "left")) == blocks[2][4] == 8
+    assert int(value(dbg, "i")) == 2 and int(value(dbg, "blocks")) == 4
+    assert np.array_equal(value(dbg, "acc"), blocks[1][3])
+    assert np.array_equal(value(dbg, "x"), blocks[1][1])
+    assert value(dbg, "x[3]") == blocks[1][1][3] and value(dbg, "xAddr[3]") == X[3]
+    assert value(dbg, "acc").dtype == np.float32 and value(dbg, "i").dtype == np.uint16
+
+
+def test_inside_the_inlined_helper(program, engine):
+    """`b 13` (ScaleBias's Adds) in block 0: its own variables, its caller's through up."""
+    active, x, _t, _acc, _left = model()[0]
+    dbg, out = debugger(program, engine, "b 13\nc\nwhere\ninfo args\ninfo locals\nup\ninfo locals\n")
+    assert np.array_equal(value(dbg, "x"), x)                              # the caller's, after up
+    dbg.control.frame_up = 0
+    assert np.array_equal(value(dbg, "scaled"), np.where(active, x * np.float32(SCALE), 0).astype(np.float32))
+    assert np.array_equal(value(dbg, "src"), x) and value(dbg, "scale") == np.float32(SCALE)
+    where = out.split("(ascasm) where\n")[1].split("(ascasm)")[0].splitlines()
+    assert where[0].startswith("#0  ScaleBias at scale_sum.cpp:13")
+    assert where[2] == "#1  kernel at scale_sum.cpp:28" and where[3].strip() == "ScaleBias(t, x, scale, mask);"
+    args = out.split("(ascasm) info args\n")[1].split("(ascasm)")[0]
+    assert [line.split()[0] for line in args.splitlines()] == ["dst", "mask", "scale", "src"]
+    locals_here, locals_up = (chunk.split("(ascasm)")[0] for chunk in out.split("(ascasm) info locals\n")[1:])
+    assert [line.split()[0] for line in locals_here.splitlines()] == ["scaled"]
+    assert {line.split()[0] for line in locals_up.splitlines()} == {"acc", "all", "blocks", "i", "lanes", "left",
+                                                                    "mask", "t", "x"}
+
+
+def test_before_the_store_and_a_watch(program, engine):
+    """`b 30 if i == 1`: acc and t of block 1, y's block 0 stored; a watch on y[64 + 5] sees block 1's store."""
+    blocks = model()
+    dbg, out = debugger(program, engine, "b 30 if i == 1\nc\np/x i\nwatch yAddr[69]\nc\n")
+    assert "i (uint16_t in s" in out and ") = 0x0001" in out
+    assert np.array_equal(value(dbg, "acc"), blocks[1][3]) and np.array_equal(value(dbg, "t"), blocks[1][2])
+    assert np.array_equal(value(dbg, "yAddr[0:64]"), blocks[0][3])
+    assert "Watch 2: yAddr[69] changed" in out and value(dbg, "yAddr[69]") == blocks[1][3][5]
+
+
+def test_next_steps_over_the_helper_and_finish_leaves_it(program, engine):
+    _dbg, out = debugger(program, engine, "tbreak 27\nc\nn\nn\nb 12\nc\nfinish\n")
+    stops = [line for line in out.splitlines() if line.startswith("> ")]
+    assert [stop.split("(")[1].split(")")[0] for stop in stops[1:]] == ["27", "28", "29", "12", "29"]
+
+
+def test_a_variable_whose_register_was_reused_is_optimised_out(program, engine):
+    _dbg, out = debugger(program, engine, "b 27\nc\np count\np nonsense\n")
+    assert "error: 'count' is optimised out here" in out
+    assert "unknown name 'nonsense'" in out
+
+
+def test_display_and_print_formats(program, engine):
+    blocks = model()
+    dbg, out = debugger(program, engine, "display left\nb 29\nc\nc\np/x blocks\n")
+    assert f"1: left (uint32_t in s" in out and out.count("1: left") == 3
+    assert ") = 0x0004" in out and int(value(dbg, "left")) == blocks[1][4]
+
+
+def test_the_translated_s_file_debugs_the_same(program, engine, tmp_path):
+    """`ascasm translate -o k.s` then `ascasm debug k.s`: the directives carry the same information."""
+    from ascasm.asm.assembler import assemble
+    from ascasm.cpp import harness
+    translation = harness.translate_kernel(KERNEL, "ScaleSumVF")
+    kernel = harness.build(translation, {"yAddr": np.zeros(256, np.float32), "xAddr": X, "count": COUNT,
+                                         "scale": SCALE})
+    text = harness.program_text(translation, kernel.bindings, KERNEL.parent)
+    from_text = assemble(text, str(KERNEL.with_name("k.s")))
+    for buf in from_text.buffers.values():
+        buf.data = kernel.program.buffers[buf.name].data
+    dbg, _out = debugger(from_text, engine, "b 27 if left < 64\nc\n")
+    assert int(value(dbg, "left")) == 8 and np.array_equal(value(dbg, "acc"), model()[1][3])
