@@ -135,3 +135,19 @@ def test_the_translated_s_file_debugs_the_same(program, engine, tmp_path):
         buf.data = kernel.program.buffers[buf.name].data
     dbg, _out = debugger(from_text, engine, "b 27 if left < 64\nc\n")
     assert int(value(dbg, "left")) == 8 and np.array_equal(value(dbg, "acc"), model()[1][3])
+
+
+def test_the_run_result_gives_variables_by_name(engine):
+    import ascasm
+    blocks = model()
+    result = ascasm.run_kernel(KERNEL, "ScaleSumVF", engine=engine, yAddr=np.zeros(256, np.float32), xAddr=X,
+                               count=COUNT, scale=SCALE)
+    acc = result.var("acc")
+    assert acc.dtype == np.float32 and np.array_equal(acc, blocks[-1][3])
+    assert result.var("left") == 0 and result.var("left").dtype == np.uint32
+    assert result.var("i") == 4 and result.var("lanes") == 64
+    assert np.array_equal(result.var("yAddr")[:COUNT], result["yAddr"][:COUNT])
+    with pytest.raises(ValueError, match="optimised out"):
+        result.var("count")
+    with pytest.raises(KeyError, match="no C\\+\\+ variable named 'nonsense'"):
+        result.var("nonsense")
