@@ -151,3 +151,58 @@ def test_the_run_result_gives_variables_by_name(engine):
         result.var("count")
     with pytest.raises(KeyError, match="no C\\+\\+ variable named 'nonsense'"):
         result.var("nonsense")
+
+
+# ---- tests/kernels/clamp_count.cpp: half and int16 lanes, half parameters ----
+# Model: block b (128 half lanes) is active below n - 128 b; Clamp gives low = max(src, lo), then
+# v = min(low, hi) on active lanes, 0 elsewhere (zeroing); moved = active & (v != src);
+# diff = 1 on moved lanes, 0 elsewhere; n after UpdateMask in block b is max(N - 128 (b + 1), 0).
+
+CLAMP = Path(__file__).parent / "kernels" / "clamp_count.cpp"
+N, LO, HI, HALF_LANES = 300, -1.0, 1.5, 128
+SRC = np.concatenate([(np.arange(N) % 9 - 4).astype(np.float16) / 2, np.zeros(84, np.float16)])
+
+
+def clamp_model(b):
+    active = np.arange(HALF_LANES) < N - HALF_LANES * b
+    src = SRC[HALF_LANES * b:HALF_LANES * (b + 1)]
+    low = np.where(active, np.maximum(src, np.float16(LO)), 0).astype(np.float16)
+    v = np.where(active, np.minimum(low, np.float16(HI)), 0).astype(np.float16)
+    diff = (active & (v != src)).astype(np.int16)
+    return src, low, v, diff, max(N - HALF_LANES * (b + 1), 0)
+
+
+@pytest.fixture(scope="module")
+def clamp_program():
+    from ascasm.cpp import harness
+    translation = harness.translate_kernel(CLAMP, "ClampVF")
+    return harness.build(translation, {"dst": np.zeros(384, np.float16), "changed": np.full(384, 7, np.int16),
+                                       "src": SRC, "n": N, "lo": LO, "hi": HI}).program
+
+
+def test_clamp_after_the_helper_in_block_1(clamp_program, engine):
+    src, _low, v, _diff, n = clamp_model(1)
+    dbg, out = debugger(clamp_program, engine, "b 29 if b == 1\nc\np v[0:4]\n")
+    assert "v (RegTensor<half> in v" in out and ": f16, 4 lanes" in out
+    assert value(dbg, "v").dtype == np.float16 and np.array_equal(value(dbg, "v"), v)
+    assert np.array_equal(value(dbg, "before"), src)
+    assert int(value(dbg, "n")) == n == 44 and int(value(dbg, "blocks")) == 3
+    assert value(dbg, "lo") == np.float16(LO) and value(dbg, "hi").dtype == np.float16
+
+
+def test_clamp_inside_the_helper_in_block_0(clamp_program, engine):
+    src, low, _v, _diff, _n = clamp_model(0)
+    dbg, out = debugger(clamp_program, engine, "b 12\nc\nbt\n")
+    assert "#0  Clamp at clamp_count.cpp:12" in out and "#1  kernel at clamp_count.cpp:28" in out
+    assert np.array_equal(value(dbg, "low"), low) and np.array_equal(value(dbg, "v"), src)   # v: before Mins
+    assert value(dbg, "hi") == np.float16(HI)
+
+
+def test_clamp_before_the_last_store(clamp_program, engine):
+    _src, _low, v, diff, _n = clamp_model(2)
+    dbg, out = debugger(clamp_program, engine, "b 33 if n == 0\nc\np/x diff[0:4]\n")
+    assert value(dbg, "diff").dtype == np.int16 and np.array_equal(value(dbg, "diff"), diff)
+    assert np.array_equal(value(dbg, "v"), v) and int(value(dbg, "b")) == 2
+    stored = np.concatenate([clamp_model(0)[3], clamp_model(1)[3]])
+    assert np.array_equal(value(dbg, "changed[0:256]"), stored)
+    assert "diff (RegTensor<int16_t> in v" in out and ": s16, 4 lanes" in out

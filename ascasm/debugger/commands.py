@@ -206,8 +206,10 @@ class Debugger(cmd.Cmd):
             return [f"{register}.{t.name}" for t in dtypes.TYPES if t.name.startswith(start)]
         words = [f"v{i}" for i in range(32)] + [f"p{i}" for i in range(8)] + [f"s{i}" for i in range(32)]
         words += [f"a{i}" for i in range(8)] + sorted(self.program.labels) + sorted(self.program.buffers)
+        words += sorted({var.name for var in self.program.debug.variables})        # a C++ kernel's names
         words += ["ub", "pc", "steps", *debug_expr.FUNCTIONS, *(t.name for t in dtypes.TYPES)]
-        words += ["break", "watch", "display", "history", "buffers", "labels"] if line.startswith("info") else []
+        words += ["break", "watch", "display", "history", "buffers", "labels", "locals", "args"] \
+            if line.startswith("info") else []
         return [w for w in words if w.startswith(text)]
 
     def complete_help(self, text, *ignored):
