@@ -206,3 +206,35 @@ def test_clamp_before_the_last_store(clamp_program, engine):
     stored = np.concatenate([clamp_model(0)[3], clamp_model(1)[3]])
     assert np.array_equal(value(dbg, "changed[0:256]"), stored)
     assert "diff (RegTensor<int16_t> in v" in out and ": s16, 4 lanes" in out
+
+
+# ---- tests/kernels/rmsnorm.cpp, modelled as tests/test_cpp_kernels.py models its result ----
+
+def test_rmsnorm_at_three_breakpoints(engine):
+    from test_cpp_kernels import LANES_F32, lane_accumulate, padded, pairwise_sum, rounded
+    from ascasm.cpp import harness
+    count = 160
+    rng = np.random.default_rng(11)
+    x = rng.normal(0, 2, count).astype(np.float32)
+    gamma = rng.uniform(0.5, 1.5, count).astype(np.float32)
+    inv_count, epsilon = np.float32(1 / count), np.float32(1e-5)
+    translation = harness.translate_kernel(Path(__file__).parent / "kernels" / "rmsnorm.cpp", "RmsNormVF")
+    program = harness.build(translation, {"yAddr": np.zeros(192, np.float32), "xAddr": padded(x, LANES_F32),
+                                          "gammaAddr": padded(gamma, LANES_F32), "count": count,
+                                          "invCount": float(inv_count), "epsilon": float(epsilon)}).program
+    squares = rounded(x.astype(np.float64) * x, np.float32)
+    acc = lane_accumulate(squares)
+    mean = rounded(np.float64(pairwise_sum(acc)) * inv_count, np.float32)
+    rms = np.sqrt(rounded(np.float64(mean) + epsilon, np.float32))
+    y = rounded(rounded(x.astype(np.float64) / rms, np.float32).astype(np.float64) * gamma, np.float32)
+    # after the first loop, at the Reduce: the lanes' sums of squares, nothing left to do
+    dbg, _out = debugger(program, engine, "b 28\nc\n")
+    assert np.array_equal(value(dbg, "acc"), acc) and int(value(dbg, "remaining")) == 0
+    assert value(dbg, "invCount") == inv_count and int(value(dbg, "repeatTimes")) == 3
+    # at the helper's call: rms's lane 0
+    dbg, _out = debugger(program, engine, "b 32\nc\n")
+    assert value(dbg, "rms[0]") == rms
+    # the second loop's last block, before its store: 32 lanes of y, x's block 2
+    dbg, _out = debugger(program, engine, "b 41 if i == 2\nc\n")
+    assert np.array_equal(value(dbg, "y[0:32]"), y[128:160]) and np.array_equal(value(dbg, "x[0:32]"), x[128:160])
+    assert np.array_equal(value(dbg, "yAddr[0:128]"), y[:128])
