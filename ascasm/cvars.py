@@ -4,6 +4,7 @@ row; its value is read from the machine state there, as the register or UB expre
 would be, and shown as its C++ type (RegTensor<float>'s lanes as float, uint16_t as 16 bits)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -52,44 +53,39 @@ class Scope:
                 raise ExprError(f"'{shown(name)}' is optimised out here (its register holds another value, "
                                 "or none yet)")
             return None
-        label = f"{name} ({var.ctype} in {var.location})" if not var.location.startswith("=") else name
         ctype = ctype_of(var.ctype)
-        if var.location.startswith("="):
-            number = float(var.location[1:]) if ctype is not None and ctype.kind == "float" else \
-                int(float(var.location[1:]))
-            etype = dtypes.lookup(ctype.etype) if ctype is not None and ctype.etype else None
+        etype = dtypes.lookup(ctype.etype) if ctype is not None and ctype.etype else None
+        if var.location.startswith("="):                    # a compile-time constant
+            text = var.location[1:]
+            number = int(text) if re.fullmatch(r"-?\d+", text) and etype is not None and etype.kind != "float" \
+                else float(text)
             return _scalar(np.asarray(number, etype.np_dtype) if etype else number, f"{name} ({var.ctype})", etype)
         file, number = var.location[0], int(var.location[1:])
-        state = evaluator.env.state
+        if file == "s" and ctype is not None and ctype.kind == "ptr":
+            return self._pointer(var, int(evaluator.env.state.sreg[number]), etype, evaluator.env.state, addresses)
         if file == "s":
-            if ctype is not None and ctype.kind == "ptr":
-                return self._pointer(var, label, int(state.sreg[number]), ctype, state, addresses)
-            etype = dtypes.lookup(ctype.etype) if ctype is not None and ctype.is_scalar else None
-            if etype is None:
-                return replace(evaluator._reg("s", number, None), label=label)
-            return replace(evaluator._reg("s", number, etype), label=label)
-        if file == "v":
-            etype = dtypes.lookup(ctype.etype) if ctype is not None and ctype.kind == "vec" else None
-            return replace(evaluator._reg("v", number, etype), label=label)
-        if file in "pa":
-            return replace(evaluator._reg(file, number, None), label=label)
-        return replace(evaluator._special(var.location), label=label)
+            value = evaluator._reg("s", number, etype if ctype is not None and ctype.is_scalar else None)
+        elif file == "v":
+            value = evaluator._reg("v", number, etype if ctype is not None and ctype.kind == "vec" else None)
+        elif file in "pa":
+            value = evaluator._reg(file, number, None)
+        else:                                                # u0-u3, q0-q3
+            value = evaluator._special(var.location)
+        return replace(value, label=f"{name} ({var.ctype} in {var.location})")
 
-    def _pointer(self, var, label, addr, ctype, state, addresses):
+    def _pointer(self, var, addr: int, etype, state, addresses: bool) -> Value:
         """A pointer: its elements from its address to the end of its buffer (so NAME[3] is *(NAME + 3))."""
+        label = f"{var.name} ({var.ctype} in {var.location}"
         if addresses:
-            return _scalar(addr, label)
-        etype = dtypes.lookup(ctype.etype)
+            return _scalar(addr, label + ")")
         buffers = self.program.buffers
         buf = buffers.get(var.buffer) if var.buffer else None
         if buf is None or not buf.addr <= addr < buf.addr + buf.nbytes:
             buf = next((b for b in buffers.values() if b.addr <= addr < b.addr + b.nbytes), None)
         if buf is None:
-            raise ExprError(f"{label} = {addr:#x}, outside every buffer")
-        end = buf.addr + buf.nbytes
-        count = (end - addr) // etype.width
+            raise ExprError(f"{label}) = {addr:#x}, outside every buffer")
+        count = (buf.addr + buf.nbytes - addr) // etype.width
         data = state.ub[addr:addr + count * etype.width].view(etype.np_dtype)
-        into = f" = {addr:#x}, {buf.name}[{(addr - buf.addr) // buf.etype.width}]" if addr != buf.addr else \
-            f" = {buf.name}"
-        return Value(data, f"{var.name} ({var.ctype} in {var.location}{into})", etype, None, 0, "value",
-                     "elements", where=Where("ub", addr, etype.width, var.name))
+        into = f"{buf.name}[{(addr - buf.addr) // buf.etype.width}] at {addr:#x}" if addr != buf.addr else buf.name
+        return Value(data, f"{label} = {into})", etype, None, 0, "value", "elements",
+                     where=Where("ub", addr, etype.width, var.name))
