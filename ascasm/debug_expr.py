@@ -17,6 +17,7 @@ and functions below exist.
     postfix := primary ("[" expr (":" expr)? "]")*
     primary := NUMBER | "inf" | "nan" | "true" | "false" | FUNC "(" expr ")" | "(" expr ")"
              | vN["." TYPE] | pN["." bW] | sN["." TYPE] | aN | "ub"["." TYPE] | BUFFER | LABEL | "pc" | "steps"
+             | CVAR ("." MEMBER)*           a translated C++ kernel's variable (ascasm/cvars.py)
     FUNC    := any | all | count | sum | min | max
 
 A name may start with `$`, as in gdb: `$pc`, `$s0`, `$v1.f16` are pc, s0, v1.f16.
@@ -194,6 +195,9 @@ class _Parser:
             return ("num", float(lower))
         if lower in ("true", "false"):
             return ("num", lower == "true")
+        while self.peek() == "." and re.match(r"^[A-Za-z_]\w*$", self.peek(1) or ""):
+            self.take()
+            token += "." + self.take()          # a C++ struct member: tile.count
         return ("name", token)
 
     def _type_suffix(self, owner: str):

@@ -238,3 +238,35 @@ def test_rmsnorm_at_three_breakpoints(engine):
     dbg, _out = debugger(program, engine, "b 41 if i == 2\nc\n")
     assert np.array_equal(value(dbg, "y[0:32]"), y[128:160]) and np.array_equal(value(dbg, "x[0:32]"), x[128:160])
     assert np.array_equal(value(dbg, "yAddr[0:128]"), y[:128])
+
+
+STRUCT_KERNEL = """\
+#include "kernel_operator.h"
+using namespace AscendC;
+struct Tile {
+    uint32_t count;
+    float scale;
+};
+__simd_vf__ inline void StructVF(__ubuf__ float* yAddr, __ubuf__ float* xAddr, uint32_t count, float scale)
+{
+    Tile tile{count, scale};
+    MicroAPI::RegTensor<float> x;
+    MicroAPI::MaskReg mask = MicroAPI::UpdateMask<float>(tile.count);
+    MicroAPI::LoadAlign(x, xAddr);
+    MicroAPI::Muls(x, x, tile.scale, mask);
+    MicroAPI::StoreAlign(yAddr, x, mask);
+}
+"""
+
+
+def test_struct_members_by_their_names(tmp_path, engine):
+    from ascasm.cpp import harness
+    path = tmp_path / "k.cpp"
+    path.write_text(STRUCT_KERNEL)
+    x = np.arange(64, dtype=np.float32) - 7
+    program = harness.build(harness.translate_kernel(path, "StructVF"),
+                            {"yAddr": np.zeros(64, np.float32), "xAddr": x, "count": 10, "scale": 2.5}).program
+    dbg, out = debugger(program, engine, "b 13\nc\np tile.scale\ninfo locals\nn\n")
+    assert "tile.scale (float in s" in out and "tile.count (uint32_t in s" in out
+    assert value(dbg, "tile.scale") == np.float32(2.5)
+    assert np.array_equal(value(dbg, "x[0:10]"), x[:10] * np.float32(2.5))      # after the Muls

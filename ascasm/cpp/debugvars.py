@@ -24,11 +24,12 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
                                and params[value.reg.number].name == name):
             continue                    # a lowering undone since, or a parameter listed above
         keyword = ".arg" if is_arg else ".var"
-        if isinstance(value, RV):
-            entries.append((keyword, name, str(value.ctype), value.reg, at, depth))
-        elif isinstance(value, Const) and value.ctype is not None and value.ctype.is_scalar and \
-                isinstance(value.value, (int, float, bool)):
-            entries.append((keyword, name, str(value.ctype), value.value, at, depth))
+        for member, part in _members(name, value):
+            if isinstance(part, RV):
+                entries.append((keyword, member, str(part.ctype), part.reg, at, depth))
+            elif isinstance(part, Const) and part.ctype is not None and part.ctype.is_scalar and \
+                    isinstance(part.value, (int, float, bool)):
+                entries.append((keyword, member, str(part.ctype), part.value, at, depth))
     opens: dict[int, list[str]] = {}
     closes: dict[int, list[str]] = {}
     for keyword, name, ctype, value, at, depth in entries:
@@ -58,6 +59,13 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
         if line is not None:
             out.append(line)
     return out
+
+
+def _members(name: str, value):
+    """(name, value) of a variable, or of each member of a struct (`tile.count`), nested ones too."""
+    if isinstance(value, Const) and isinstance(value.value, dict):
+        return [item for field, part in value.value.items() for item in _members(f"{name}.{field}", part)]
+    return [(name, value)]
 
 
 def _frame_ends(lines: list) -> list[int]:
