@@ -88,6 +88,7 @@ class Server:
         self.launch_args: dict = {}
         self.references: dict[int, tuple] = {}     # variablesReference -> what it expands (this stop only)
         self.source_breakpoints: dict[str, list[int]] = {}
+        self.pending_breakpoints: list[dict] = []     # setBreakpoints arguments received before launch
         self.done = False
 
     # ---- messages ----
@@ -138,7 +139,7 @@ class Server:
 
     # ---- session ----
     def on_initialize(self, args):
-        return CAPABILITIES, lambda: self.event("initialized")
+        return CAPABILITIES
 
     def on_launch(self, args):
         """program (a .cpp kernel or a .s file), entry, args ({NAME: VALUE} or ["NAME=VALUE"]),
@@ -157,7 +158,10 @@ class Server:
             raise _Failed(f"engine {engine!r}: cy or ref")
         self.control = RunControl(self.program, engine)
         self.launch_args = args
-        return {}
+        pending, self.pending_breakpoints = self.pending_breakpoints, []
+        for arguments in pending:                   # set before the program was there
+            self.on_setBreakpoints(arguments)
+        return {}, lambda: self.event("initialized")    # ready for the breakpoints and configurationDone
 
     def _load(self, path: Path, args: dict, base: Path):
         if not is_cpp(path):
@@ -196,7 +200,11 @@ class Server:
 
     # ---- breakpoints ----
     def on_setBreakpoints(self, args):
-        control = self._need_program()
+        if self.control is None:                    # before launch: kept until it
+            self.pending_breakpoints.append(args)
+            return {"breakpoints": [{"verified": False, "line": b.get("line"), "message": "not yet loaded"}
+                                    for b in args.get("breakpoints") or []]}
+        control = self.control
         source = args.get("source") or {}
         path = str(source.get("path") or source.get("name") or "")
         for number in self.source_breakpoints.pop(path, []):

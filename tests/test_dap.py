@@ -104,10 +104,10 @@ def test_a_session_in_the_kernel(client, tmp_path, engine):
     np.save(tmp_path / "x.npy", X)
     capabilities = client.request("initialize", adapterID="ascasm", linesStartAt1=True)["body"]
     assert capabilities["supportsStepBack"] and capabilities["supportsConditionalBreakpoints"]
-    client.event("initialized")
     launched = client.request("launch", program=str(KERNEL), entry="ScaleSumVF", engine=engine, cwd=str(tmp_path),
                               args={"yAddr": "f32[256]", "xAddr": "x.npy", "count": str(COUNT), "scale": str(SCALE)})
     assert launched["success"], launched
+    client.event("initialized")                          # after the launch: ready for breakpoints
     set_ = client.request("setBreakpoints", source={"path": str(KERNEL)},
                           breakpoints=[{"line": 27, "condition": "left < 64"}])["body"]["breakpoints"]
     assert set_[0]["verified"] and set_[0]["line"] == 27
@@ -166,6 +166,17 @@ def _lanes(client, name) -> np.ndarray:
     reference = client.scope("Locals")[name]["variablesReference"]
     lanes = client.request("variables", variablesReference=reference)["body"]["variables"]
     return np.array([float(lane["value"]) for lane in lanes], np.float32)
+
+
+def test_breakpoints_set_before_the_launch_apply_to_it(client, engine):
+    client.request("initialize", adapterID="ascasm")
+    early = client.request("setBreakpoints", source={"path": str(KERNEL)}, breakpoints=[{"line": 29}])
+    assert early["success"] and not early["body"]["breakpoints"][0]["verified"]
+    assert client.request("launch", program=str(KERNEL), engine=engine, args=[
+        "yAddr=f32[256]", "xAddr=f32[256]", f"count={COUNT}", f"scale={SCALE}"])["success"]
+    client.request("configurationDone")
+    assert client.stop()["reason"] == "breakpoint" and client.frames() == [("kernel", 29)]
+    assert client.request("disconnect")["success"]
 
 
 def test_bad_requests_get_error_responses(client):
