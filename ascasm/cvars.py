@@ -42,6 +42,10 @@ class Scope:
     def visible(self) -> dict:
         return self.program.debug.visible_at(self.row, self.depth)
 
+    def own(self, args: bool) -> list[str]:
+        """The names of the selected frame's own parameters (`args`) or locals, sorted."""
+        return [name for name, var in sorted(self.visible().items()) if var.arg == args and var.depth == self.depth]
+
     def knows(self, name: str) -> bool:
         return self.program.debug.known(name)
 

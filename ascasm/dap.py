@@ -343,11 +343,9 @@ class Server:
             raise _Failed("no such variablesReference (they last until the next stop)")
         if what[0] == "scope":
             _kind, frame, arguments = what
-            env = self._env(frame)
-            names = [name for name, var in sorted(env.scope.visible().items())
-                     if var.arg == arguments and var.depth == env.scope.depth]
-            return {"variables": [self._variable(name, name, frame, env.scope.visible()[name].ctype)
-                                  for name in names]}
+            visible = self._env(frame).scope.visible()
+            return {"variables": [self._variable(name, name, frame, visible[name].ctype)
+                                  for name in self._env(frame).scope.own(arguments)]}
         if what[0] == "registers":
             names = [f"s{n}" for n in range(32)] + [f"a{n}" for n in range(8)] + [f"p{n}" for n in range(8)] + \
                 [f"v{n}" for n in range(32)] + ["pc", "steps"]

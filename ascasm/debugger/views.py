@@ -68,8 +68,7 @@ def inline_frame_lines(program, row: int, number: int) -> list[str]:
 
 def variable_lines(env, args: bool) -> list[str]:
     """`info args` / `info locals`: each visible C++ variable of the selected frame on one line."""
-    visible = [name for name, var in sorted(env.scope.visible().items())
-               if var.arg == args and var.depth == env.scope.depth]
+    visible = env.scope.own(args)
     if not visible:
         return ["No arguments." if args else "No locals."]
     lines = []
