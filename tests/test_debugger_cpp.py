@@ -1,4 +1,4 @@
-"""Debugging a translated C++ kernel with C++ names (issue 30): variables, conditions, watches,
+"""Debugging a translated C++ kernel with C++ names: variables, conditions, watches,
 inline frames, stepping over and out of a helper; on both executors.
 
 The expected values come from a numpy model of tests/kernels/scale_sum.cpp: with 64 float lanes,
