@@ -11,7 +11,7 @@ import numpy as np
 
 from .cpp.cpptypes import parse_spelling
 from .debug_expr import ExprError, Value, Where, _scalar
-from .isa import dtypes
+from .isa import Kind, dtypes
 from .limits import shown
 
 
@@ -71,11 +71,25 @@ class Scope:
             value = evaluator._reg("s", number, etype if ctype is not None and ctype.is_scalar else None)
         elif file == "v":
             value = evaluator._reg("v", number, etype if ctype is not None and ctype.kind == "vec" else None)
-        elif file in "pa":
-            value = evaluator._reg(file, number, None)
+        elif file == "p":
+            value = evaluator._reg("p", number, self._mask_width(var, number))
+        elif file == "a":
+            value = evaluator._reg("a", number, None)
         else:                                                # u0-u3, q0-q3
             value = evaluator._special(var.location)
         return replace(value, label=f"{name} ({var.ctype} in {var.location})")
+
+    def _mask_width(self, var, number: int):
+        """A MaskReg's lanes are as wide as the lanes of the instruction that writes its register
+        (UpdateMask<float>, a float Compare: b32): the first such writer in the variable's range, else
+        the last one before it; None (b8) when no writer has typed lanes (a mask load, mask logic)."""
+        insns = self.program.insns
+        for row in [*range(var.start, min(var.end, len(insns))), *reversed(range(min(var.start, len(insns))))]:
+            insn = insns[row]
+            for operand, value in zip(insn.spec.operands, insn.operands):
+                if operand.writes and operand.kind is Kind.PREG and value == number and insn.types:
+                    return dtypes.lookup(f"b{8 * insn.types[0].width}")
+        return None
 
     def _pointer(self, var, addr: int, etype, state, addresses: bool) -> Value:
         """A pointer: its elements from its address to the end of its buffer (so NAME[3] is *(NAME + 3))."""

@@ -72,6 +72,8 @@ def test_a_conditional_breakpoint_on_a_cpp_variable(program, engine):
     assert np.array_equal(value(dbg, "x"), blocks[1][1])
     assert value(dbg, "x[3]") == blocks[1][1][3] and value(dbg, "xAddr[3]") == X[3]
     assert value(dbg, "acc").dtype == np.float32 and value(dbg, "i").dtype == np.uint16
+    # a MaskReg's lanes as wide as UpdateMask<float>'s: 64, all active in block 2 (72 elements were left)
+    assert np.array_equal(value(dbg, "mask"), np.ones(LANES, bool))
 
 
 def test_inside_the_inlined_helper(program, engine):
@@ -203,6 +205,8 @@ def test_clamp_before_the_last_store(clamp_program, engine):
     dbg, out = debugger(clamp_program, engine, "b 33 if n == 0\nc\np/x diff[0:4]\n")
     assert value(dbg, "diff").dtype == np.int16 and np.array_equal(value(dbg, "diff"), diff)
     assert np.array_equal(value(dbg, "v"), v) and int(value(dbg, "b")) == 2
+    assert np.array_equal(value(dbg, "mask"), np.arange(HALF_LANES) < N - 2 * HALF_LANES)   # UpdateMask<half>
+    assert np.array_equal(value(dbg, "moved"), diff.astype(bool))
     stored = np.concatenate([clamp_model(0)[3], clamp_model(1)[3]])
     assert np.array_equal(value(dbg, "changed[0:256]"), stored)
     assert "diff (RegTensor<int16_t> in v" in out and ": s16, 4 lanes" in out
