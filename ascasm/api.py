@@ -16,7 +16,8 @@ import numpy as np
 
 from .asm.assembler import assemble as _assemble_text
 from .asm.assembler import assemble_file
-from .debug_expr import cell_text
+from .cvars import Scope
+from .debug_expr import Env, ExprError, cell_text, evaluate
 from .isa import dtypes
 from .program import Program
 from .source import SourceLoc, format_diagnostic
@@ -58,7 +59,8 @@ class RunWarning:
 class Result:
     """A finished run: `result[NAME]` is buffer NAME's final contents (a numpy array copy of its type);
     `steps`, `warnings` (RunWarning), `mismatches` ({buffer: indices differing from its .expect}),
-    `ok` (every .expect held), `state` (the whole MachineState), `vreg(n, type, mask)` (lanes)."""
+    `ok` (every .expect held), `state` (the whole MachineState), `vreg(n, type, mask)` (lanes),
+    `var(NAME)` (a translated C++ kernel's variable by its name)."""
 
     def __init__(self, program: Program, state: MachineState):
         self.program, self.state = program, state
@@ -86,6 +88,21 @@ class Result:
 
     def keys(self):
         return self.program.buffers.keys()
+
+    def var(self, name: str):
+        """A translated C++ kernel's variable `name` as the run left it (at the halt, or at a fault):
+        a RegTensor's lanes or a pointer's elements as an array, a scalar as a numpy scalar, each of
+        its C++ type. KeyError when the kernel has no variable of that name; ValueError when it is
+        optimised out there (its register was given to another variable)."""
+        if not self.program.debug.known(name):
+            names = sorted({v.name for v in self.program.debug.variables})
+            raise KeyError(f"no C++ variable named {name!r} (variables: {', '.join(names) or 'none'})")
+        row = min(self.state.pc, len(self.program.insns) - 1)
+        try:
+            value = evaluate(("name", name), Env(self.program, self.state, None, Scope(self.program, row)))
+        except ExprError as exc:
+            raise ValueError(str(exc)) from None
+        return np.array(value.data, copy=True) if value.is_array else value.data[()]
 
     def vreg(self, number: int, type: str = "u8", mask: int | str | None = None) -> "Lanes":
         """Vector register `number` as lanes of `type`; with `mask` (a mask register number or "p0"),

@@ -172,6 +172,10 @@ def _debug_options(debug):
     _kernel_options(debug)
 
 
+def _dap_options(dap):
+    """(none: the editor's launch request gives the program and its arguments)"""
+
+
 def _help_options(help_command):
     help_command.add_argument("topic", nargs="?", help="a command (run, debug, ...) or anything explain takes")
 
@@ -184,6 +188,8 @@ COMMANDS = {
     "stats": ("instruction counts, lanes, UB traffic and an estimated cycle count", _stats_options),
     "draw": ("picture one step as SVG: lanes, masks, which lane went to which UB address", _draw_options),
     "debug": ("step through a program in the debugger (docs/debugger.md)", _debug_options),
+    "dap": ("the debugger for editors: a Debug Adapter Protocol server on stdin/stdout (docs/debugger.md)",
+            _dap_options),
     "help": ("this list; help COMMAND: its options; help MNEMONIC: explain it", _help_options),
 }
 
@@ -257,6 +263,9 @@ def _dispatch(args) -> int:
             (args.commands[args.topic] if args.topic else args.main_parser).print_help()
             return 0
         return explain_command(args.topic)
+    if args.command == "dap":
+        from .dap import serve
+        return serve()
     if args.command != "explain":
         _reject_kernel_options(args)
     if args.command == "translate":

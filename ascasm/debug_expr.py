@@ -17,6 +17,7 @@ and functions below exist.
     postfix := primary ("[" expr (":" expr)? "]")*
     primary := NUMBER | "inf" | "nan" | "true" | "false" | FUNC "(" expr ")" | "(" expr ")"
              | vN["." TYPE] | pN["." bW] | sN["." TYPE] | aN | "ub"["." TYPE] | BUFFER | LABEL | "pc" | "steps"
+             | CVAR ("." MEMBER)*           a translated C++ kernel's variable (ascasm/cvars.py)
     FUNC    := any | all | count | sum | min | max
 
 A name may start with `$`, as in gdb: `$pc`, `$s0`, `$v1.f16` are pc, s0, v1.f16.
@@ -194,6 +195,9 @@ class _Parser:
             return ("num", float(lower))
         if lower in ("true", "false"):
             return ("num", lower == "true")
+        while self.peek() == "." and re.match(r"^[A-Za-z_]\w*$", self.peek(1) or ""):
+            self.take()
+            token += "." + self.take()          # a C++ struct member: tile.count
         return ("name", token)
 
     def _type_suffix(self, owner: str):
@@ -263,7 +267,7 @@ def check_names(node, program) -> None:
     when it is set, not reported as an error at every stop."""
     if node[0] == "name":
         name = node[1]
-        if name not in program.buffers and name not in program.labels and \
+        if name not in program.buffers and name not in program.labels and not program.debug.known(name) and \
                 name.lower() not in ("pc", "steps", "step"):
             raise _unknown_name(name, program)
         return
@@ -316,6 +320,7 @@ class Env:
     program: object
     state: object
     vtype: object = None
+    scope: object = None            # C++ variables by name (ascasm/cvars.Scope), for a translated kernel
 
     def default_vtype(self, number: int):
         etype = self.vtype(number) if self.vtype else None
@@ -381,6 +386,10 @@ class _Evaluator:
 
     def _name(self, name):
         program = self.env.program
+        scope = self.env.scope
+        variable = scope.value(name, self, self.addresses) if scope is not None else None
+        if variable is not None:
+            return variable
         if name in program.buffers:
             buf = program.buffers[name]
             if self.addresses:
@@ -698,7 +707,7 @@ def compile_scalar(node, env: Env):
         return lambda: int(array[number])
     if kind == "name":
         name = node[1]
-        if name in env.program.buffers:
+        if name in env.program.buffers or env.program.debug.known(name):
             return None
         if name in env.program.labels:
             value = env.program.labels[name]
@@ -711,6 +720,8 @@ def compile_scalar(node, env: Env):
         return None
     if kind == "index" and node[3] is None and node[2][0] == "num" and isinstance(node[2][1], int):
         target, index = node[1], node[2][1]
+        if target[0] == "name" and env.program.debug.known(target[1]):
+            return None                 # a C++ variable: where it lives depends on the row
         if target[0] == "name" and target[1] in env.program.buffers:
             buf = env.program.buffers[target[1]]
             if not 0 <= index < buf.count:

@@ -11,6 +11,7 @@ In assembly text the information is two directives, each applying from the next 
     .frame pop                           ; the innermost inlined call has returned
     .var NAME "CTYPE" LOCATION           ; C++ variable NAME, of type CTYPE, lives in LOCATION
     .var NAME -                          ; NAME no longer lives anywhere (gdb: "optimised out")
+    .arg NAME "CTYPE" LOCATION           ; as .var, for a parameter (of the function or the inlined call)
 
 LOCATION is a register (`v3`, `p1`, `a0`, `u2`, `q0`, `s7`) or, for a compile-time constant, `=VALUE`
 (a number). A pointer's `.var` may end with `-> BUFFER`, the parameter buffer it points into.
@@ -42,6 +43,7 @@ class VarRange:
     end: int
     depth: int = 0
     buffer: str | None = None   # for a pointer: the parameter buffer it points into
+    arg: bool = False           # a parameter (`info args`), not a local (`info locals`)
 
 
 @dataclass
@@ -53,7 +55,13 @@ class DebugInfo:
     def frames_at(self, row: int) -> tuple[InlineFrame, ...]:
         return self.frames[row] if 0 <= row < len(self.frames) else ()
 
-    def visible_at(self, row: int) -> dict[str, VarRange]:
-        """The variables live at `row`, by name; an inner frame's variable hides an outer one's."""
-        live = sorted((v for v in self.variables if v.start <= row < v.end), key=lambda v: v.depth)
+    def visible_at(self, row: int, depth: int | None = None) -> dict[str, VarRange]:
+        """The variables live at `row`, by name; an inner frame's variable hides an outer one's. With
+        `depth`, only those of that frame and the frames around it (the debugger's `up`)."""
+        live = sorted((v for v in self.variables if v.start <= row < v.end and (depth is None or v.depth <= depth)),
+                      key=lambda v: v.depth)
         return {v.name: v for v in live}
+
+    def known(self, name: str) -> bool:
+        """Whether the program has a variable `name` anywhere (not live here: "optimised out")."""
+        return any(v.name == name for v in self.variables)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .debuginfo import DebugInfo
 from .isa import BARRIER_KINDS, PATTERNS, ElemType, InsnSpec, Kind
 from .isa.table import keyword_slot
 from .source import SourceLoc
@@ -95,6 +96,8 @@ class Program:
     origin_files: dict = field(default_factory=dict)    # {file named by .loc: its text lines}
     bounded: bool = False               # its buffers are bounds even without --strict (a C++ kernel's
                                         # parameters; docs/semantics.md "Buffers as bounds")
+    debug: DebugInfo = field(default_factory=DebugInfo)     # a translated C++ kernel's variables and
+                                                            # inline frames (.frame, .var, .arg)
 
     def regions(self) -> list[tuple[int, int]]:
         """The buffers' byte ranges [lo, hi), sorted, adjacent ones merged: an access may touch a byte

@@ -137,7 +137,7 @@ def test_one_command_parser_reports_usage_as_the_whole_parser(capsys):
     assert main(["run", "x.s", "--no-such-option"]) == cli.EXIT_USAGE
     err = capsys.readouterr().err
     usage = " ".join(err.split("ascasm: error:")[0].split())
-    assert usage == "usage: ascasm [-h] [--version] {run,translate,explain,stats,draw,debug,help} ...", err
+    assert usage == "usage: ascasm [-h] [--version] {run,translate,explain,stats,draw,debug,dap,help} ...", err
     assert "unrecognized arguments: --no-such-option" in err
     assert main(["draw", "x.s"]) == cli.EXIT_USAGE
     err = capsys.readouterr().err

@@ -8,6 +8,7 @@ import itertools
 import math
 import os
 import re
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from .. import floats, isa
 from ..isa import BARRIER_KINDS, BY_MNEMONIC, PATTERNS, ROW_WIDTH, ElemType, Kind
 from ..isa.table import CONVERSIONS, KEYWORDS, keyword_choices
 from ..isa.operands import REGISTER_FILES
+from ..debuginfo import DebugInfo, InlineFrame, VarRange
 from ..limits import MAX_ERRORS, MAX_SOURCE_BYTES, shown, whole_number
 from ..program import Addr, Buffer, Expectation, Insn, Program, SVal, operand_slots
 from ..state import MAX_LOOP_COUNT, NUM_LOOPS, UB_USABLE_DEFAULT
@@ -24,7 +26,7 @@ from .errors import AsmError, AssemblyFailed, SourceLoc
 from .expr import ExprError, evaluate, index_array
 from .files import InputFileError, load_npy, read_regular_file
 from .parser import parse_source
-from .syntax import BufferDecl, Equ, Expect, Instruction, ListInit, Loc, Out, Token
+from .syntax import BufferDecl, Constant, Equ, Expect, FrameDirective, Instruction, ListInit, Loc, Out, Token, VarDirective
 
 _REGISTER = re.compile(r"^([vpasuqVPASUQ])(\d+)(?:\.(.*))?$")
 _SPECIAL_FLOATS = {"inf": float("inf"), "nan": float("nan")}
@@ -143,6 +145,12 @@ class _Assembler:
         # of each file named (None: unreadable; its rows then show no text)
         self.origin: tuple[str, int, int] | None = None
         self.origin_files: dict[str, list[str] | None] = {}
+        # .frame/.var/.arg (ascasm/debuginfo.py): the inline frames open (with their pushes' locations),
+        # each row's frames, the variables whose range is still open, and those closed
+        self.frame_stack: list[tuple[InlineFrame, SourceLoc]] = []
+        self.row_frames: list[tuple[InlineFrame, ...]] = []
+        self.open_vars: list[VarRange] = []
+        self.closed_vars: list[VarRange] = []
 
     # ---- positions and errors ----
     def loc(self, node) -> SourceLoc:
@@ -202,6 +210,7 @@ class _Assembler:
             if type(statement) is Instruction:
                 insns.append(self.guarded(self.instruction, statement))
                 self.guarded(self.nest_loops, statement, len(insns) - 1)
+                self.row_frames.append(tuple(frame for frame, _loc in self.frame_stack))
             elif type(statement) is BufferDecl:
                 self.guarded(self.initialise_buffer, statement)
             elif type(statement) is Out:
@@ -210,13 +219,18 @@ class _Assembler:
                 expects.append(self.guarded(self.expectation, statement))
             elif type(statement) is Loc:
                 self.guarded(self.set_origin, statement)
+            elif type(statement) is FrameDirective:
+                self.guarded(self.frame_directive, statement, len(insns))
+            elif type(statement) is VarDirective:
+                self.guarded(self.var_directive, statement, len(insns))
         self.check_loops_closed_and_branches(len(insns))
+        debug = self.debug_info(len(insns))
         if self.errors:
             raise AssemblyFailed(self.errors)
         origin_files = {name: lines for name, lines in self.origin_files.items() if lines is not None}
         return Program(self.filename, self.text, insns, _bytecode(insns), self.buffers, self.labels, outs,
                        [e for e in expects if e is not None], tuple(self.data_files) + tuple(map(Path, origin_files)),
-                       origin_files)
+                       origin_files, debug=debug)
 
     # ---- names ----
     def define_name(self, token: Token, what: str, value):
@@ -419,10 +433,10 @@ class _Assembler:
                 self.origin_files[path] = None
         self.origin = (path, line, column)
 
-    def position_number(self, token: Token, what: str) -> int:
+    def position_number(self, token: Token, what: str, directive: str = ".loc") -> int:
         number = whole_number(token.value)
         if number is None or not 1 <= number <= MAX_POSITION:
-            self.fail(token, f".loc {what} must be a whole number from 1 to {MAX_POSITION:,}, "
+            self.fail(token, f"{directive} {what} must be a whole number from 1 to {MAX_POSITION:,}, "
                              f"not {shown(token.value)}")
         return number
 
@@ -432,6 +446,71 @@ class _Assembler:
         lines = self.origin_files[path]
         text = lines[line - 1] if lines is not None and line <= len(lines) else ""
         return SourceLoc(path, line, column, column + 1, text)
+
+    # ---- debug information (.frame, .var, .arg: ascasm/debuginfo.py) ----
+    def frame_directive(self, statement: FrameDirective, row: int):
+        action = statement.action.value
+        parts = (statement.function, statement.file, statement.line, statement.column)
+        if action == "pop":
+            if statement.function is not None:
+                self.fail(statement.function, ".frame pop takes nothing after it")
+            if not self.frame_stack:
+                self.fail(statement.action, ".frame pop without a .frame push")
+            self.close_vars(row, lambda var: var.depth == len(self.frame_stack))
+            self.frame_stack.pop()
+        elif action == "push":
+            if statement.function is None:
+                self.fail(statement.action, '.frame push needs "NAME" "FILE" LINE COL')
+            name, file = (token.value[1:-1] for token in parts[:2])
+            if not name:
+                self.fail(statement.function, ".frame push needs a function name")
+            line = self.position_number(statement.line, "line", ".frame push")
+            column = self.position_number(statement.column, "column", ".frame push")
+            file = os.path.normpath(Path(self.filename).parent / file)     # as .loc's: the debugger compares them
+            self.frame_stack.append((InlineFrame(name, file, line, column), self.loc(statement.keyword)))
+        else:
+            self.fail(statement.action, f"unknown .frame action '{shown(action)}'", ["write .frame push or .frame pop"])
+
+    def var_directive(self, statement: VarDirective, row: int):
+        name, location, depth = statement.name.value, statement.location, len(self.frame_stack)
+        if type(location) is Token and location.type == "SIGN":
+            if location.value != "-" or statement.ctype is not None or statement.buffer is not None:
+                self.fail(location, f"write {statement.keyword.value} {name} - (it lives nowhere from here on)")
+            live = [var for var in self.open_vars if var.name == name]
+            if not live:
+                self.fail(statement.name, f"no variable '{shown(name)}' lives here to end")
+            self.close_vars(row, lambda var: var is max(live, key=lambda v: v.depth))
+            return
+        if statement.ctype is None or not statement.ctype.value[1:-1].strip():
+            self.fail(statement.name, f'{statement.keyword.value} {name} needs its C++ type: "CTYPE"')
+        if type(location) is Constant:
+            value = self.constant(location.value, integer=False)
+            where = f"={value!r}"
+        else:
+            parts = _register_parts(location.value)
+            if parts is None or parts[2] is not None:
+                self.fail(location, f"a variable lives in a register (v3, p0, a1, s7, u0, q0) or is a constant "
+                                    f"(=VALUE), not '{shown(location.value)}'")
+            where = f"{parts[0]}{self.register_number(location)}"
+        buffer = statement.buffer.value if statement.buffer is not None else None
+        if buffer is not None and buffer not in self.buffers:
+            self.fail(statement.buffer, f"unknown buffer '{shown(buffer)}'", _did_you_mean(buffer, list(self.buffers)))
+        self.close_vars(row, lambda var: var.name == name and var.depth == depth)
+        self.open_vars.append(VarRange(name, statement.ctype.value[1:-1].strip(), where, row, row, depth, buffer,
+                                       statement.keyword.value == ".arg"))
+
+    def close_vars(self, row: int, which):
+        """End the ranges of the open variables `which` picks at `row` (an empty range is dropped)."""
+        for var in [var for var in self.open_vars if which(var)]:
+            self.open_vars.remove(var)
+            if row > var.start:
+                self.closed_vars.append(replace(var, end=row))
+
+    def debug_info(self, rows: int) -> DebugInfo:
+        for _frame, loc in self.frame_stack:
+            self.errors.append(AsmError(loc, ".frame push without its .frame pop"))
+        self.close_vars(rows, lambda var: True)
+        return DebugInfo(self.row_frames, sorted(self.closed_vars, key=lambda var: (var.start, var.depth)))
 
     # ---- instructions ----
     def instruction(self, statement: Instruction) -> Insn:

@@ -28,15 +28,16 @@ from ..source import FORBIDDEN_CHARACTERS
 from .errors import AsmError, SourceLoc
 from .expr import ordered_chain
 from .parse_table import END_STATE, IGNORED, RULES, STATES, TERMINALS
-from .syntax import (Address, BufferDecl, Call, Equ, Expect, Group, Instruction, Line, ListInit, Loc, Out,
-                     Signed, Token)
+from .syntax import (Address, BufferDecl, Call, Constant, Equ, Expect, FrameDirective, Group, Instruction, Line,
+                     ListInit, Loc, Out, Signed, Token, VarDirective)
 
 # What the parser expected, in words a learner knows.
 _TERMINAL_WORDS = {
     "NAME": "a name", "NUMBER": "a number", "STRING": 'a "string"', "COMMA": "','", "LSQB": "'['",
     "RSQB": "']'", "LPAR": "'('", "RPAR": "')'", "EQUAL": "'='", "AT": "'@'", "NL": "end of line",
     "SIGN": "an operator", "BINOP": "an operator", "LABEL": "a label", "UB": "a directive", "EQU": "a directive",
-    "OUT": "a directive", "EXPECT": "a directive", "LOC": "a directive", "$END": "end of line",
+    "OUT": "a directive", "EXPECT": "a directive", "LOC": "a directive", "FRAME": "a directive",
+    "VAR": "a directive", "ARG": "a directive", "ARROW": "'->'", "$END": "end of line",
 }
 _DIRECTIVE_NAMES = [name for name, _syntax, _summary in DIRECTIVES]
 _CHARACTER_NAMES = {0x00: "NUL", 0x0b: "vertical tab", 0x0d: "carriage return not followed by a line feed",
@@ -44,7 +45,7 @@ _CHARACTER_NAMES = {0x00: "NUL", 0x0b: "vertical tab", 0x0d: "carriage return no
                     0x2029: "paragraph separator"}
 # A .ub/.equ line (or a misspelt directive) whose syntax is broken still names what it declares:
 # later uses of that name are not reported again as unknown.
-_DECLARED_NAME = re.compile(r"^\s*(?:[A-Za-z_][\w.]*\s*:\s*)?\.(?!out\b|expect\b)[A-Za-z_]\w*\s+([A-Za-z_]\w*)")
+_DECLARED_NAME = re.compile(r"^\s*(?:[A-Za-z_][\w.]*\s*:\s*)?\.(?!out\b|expect\b|frame\b|var\b|arg\b)[A-Za-z_]\w*\s+([A-Za-z_]\w*)")
 # Terminals in order of frequency in real sources; the others follow.
 _FREQUENCY_RANK = {name: rank for rank, name in enumerate(("NAME", "COMMA", "NL", "NUMBER", "LSQB", "RSQB", "SIGN"))}
 # A directive line on which `//` is floor division rather than a comment.
@@ -203,6 +204,16 @@ class _Builder:
     def loc(self, children):
         return Loc(*children)
 
+    def frame(self, children):
+        return FrameDirective(*children)
+
+    def var(self, children):
+        keyword, name, ctype, location, _arrow, buffer = children
+        return VarDirective(keyword, name, ctype, location, buffer)
+
+    def constant(self, children):
+        return Constant(*children)
+
     def list(self, children):
         return ListInit(children[0], [c for c in children[1:-1:2] if c is not None], children[-1])
 
@@ -236,7 +247,7 @@ def _first_token(statement) -> Token:
         return statement.mnemonic
     if isinstance(statement, Out):
         return statement.names[0]
-    return statement.keyword if isinstance(statement, (Expect, Loc)) else statement.name
+    return statement.keyword if isinstance(statement, (Expect, Loc, FrameDirective, VarDirective)) else statement.name
 
 
 _lock = threading.Lock()        # one parser and one builder, shared by every parse

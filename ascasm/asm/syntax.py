@@ -144,8 +144,36 @@ class Loc:
 
 
 @dataclass(slots=True)
+class FrameDirective:
+    """`.frame push "NAME" "FILE" LINE COL` or `.frame pop` (ascasm/debuginfo.py)."""
+    keyword: Token
+    action: Token
+    function: Token | None
+    file: Token | None
+    line: Token | None
+    column: Token | None
+
+
+@dataclass(slots=True)
+class VarDirective:
+    """`.var NAME "CTYPE" LOCATION [-> BUFFER]`, `.arg ...` (a parameter), `.var NAME -`."""
+    keyword: Token
+    name: Token
+    ctype: Token | None
+    location: object            # a NAME token (a register), the SIGN token `-`, or a Constant
+    buffer: Token | None
+
+
+@dataclass(slots=True)
+class Constant:
+    """`=VALUE` of a .var: a compile-time constant."""
+    equal: Token
+    value: object
+
+
+@dataclass(slots=True)
 class Line:
     """One source line that holds a label, a statement or both."""
     number: int
     label: Token | None
-    statement: Instruction | BufferDecl | Equ | Out | Expect | Loc | None
+    statement: Instruction | BufferDecl | Equ | Out | Expect | Loc | FrameDirective | VarDirective | None

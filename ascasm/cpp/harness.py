@@ -338,7 +338,11 @@ def program_text(translation, bindings: list[Binding], directory: Path, file_ini
     if ctrl is not None:
         out.append(_commented(f"sprset.ctrl {ctrl:#x}", "SetCtrlSpr before the call"))
     source_lines, commented = {}, None
-    for line in translation.lines:
+    storage_of = {b.param.name: b.storage.name for b in bindings if b.storage is not None}
+    for line, directives in translation.with_directives():
+        out += [_debug_directive(text, storage_of, directory) for text in directives]
+        if line is None:
+            break
         text = line.text.rstrip()
         if line.loc is not None and line.loc != position:
             position = line.loc
@@ -357,6 +361,22 @@ def program_text(translation, bindings: list[Binding], directory: Path, file_ini
             text = "        " + text.strip()
         out.append(text)
     return "\n".join(out) + "\n"
+
+
+_FRAME_PUSH = re.compile(r'^(\.frame push "[^"]*") "([^"]*)"')
+_POINTS_INTO = re.compile(r"^(\.(?:var|arg) .* -> )(\w+)$")
+
+
+def _debug_directive(text: str, storage_of: dict, directory: Path) -> str:
+    """A debug directive of the translation as the program says it: a call site's file relative to
+    the program's directory (as .loc's), a pointer's parameter as the .ub buffer it was given."""
+    push = _FRAME_PUSH.match(text)
+    if push:
+        return f'{push.group(1)} "{_relative(push.group(2), directory)}"{text[push.end():]}'
+    points = _POINTS_INTO.match(text)
+    if points and points.group(2) in storage_of:
+        return points.group(1) + storage_of[points.group(2)]
+    return text
 
 
 def ctrl_setting(translation) -> int | None:

@@ -158,6 +158,10 @@ class Lowering:
         self.cur_loc = None
         self.ctrl: dict = {}
         self.loop_stack: list = []       # (break label, continue label); None inside a hardware loop
+        # debug information (ascasm/cpp/debugvars.py): every variable bound, with the line it was bound
+        # at and its inline depth; the .frame push lines of the inlined calls open now
+        self.bindings: list = []         # (name, value, line index, depth, is a parameter)
+        self.open_frames: list = []
 
     def check_clang_errors(self, function):
         """clang's errors inside a function the translation reads, raised: those elsewhere in the file
@@ -357,6 +361,28 @@ class Lowering:
     def bind(self, decl, value):
         self.frame.vars[decl.hash] = value
         self.frame.vars[("name", decl.spelling)] = value    # for references libclang leaves unresolved
+        if not self.const_only and decl.location.file and not _in_stubs(str(decl.location.file)):
+            self.bindings.append((decl.spelling, value, len(self.lines), len(self.open_frames),
+                                  decl.kind.name == "PARM_DECL"))
+
+    def push_frame(self, decl, c):
+        """A `.frame push` line for an inlined call of a kernel's own helper (not a stub's)."""
+        loc = loc_of(c)
+        if self.const_only or loc is None or _in_stubs(str(decl.location.file)):
+            return None
+        line = Line(f'.frame push "{decl.spelling}" "{loc[0]}" {loc[1]} {max(1, loc[2])}', None)
+        self.lines.append(line)
+        self.open_frames.append(line)
+        return line
+
+    def pop_frame(self, push):
+        if push is None:
+            return
+        self.open_frames.pop()
+        if self.lines[-1] is push:          # no instruction came of the call
+            self.lines.pop()
+        else:
+            self.lines.append(Line(".frame pop", None))
 
     def lookup_var(self, decl):
         for frame in reversed(self.frames):
@@ -1411,6 +1437,7 @@ class Lowering:
                     self.frames.pop()
         self.frames.append(frame)
         call_loc = self.cur_loc
+        push = self.push_frame(decl, c)
         try:
             result_type = decl.result_type
             frame.ret_type = self.resolve_type(result_type, decl) if result_type.spelling not in ("void",) else None
@@ -1428,6 +1455,7 @@ class Lowering:
                 pass
         finally:
             self.frames.pop()
+            self.pop_frame(push)
             self.cur_loc = call_loc
         if frame.returns_early:
             self.place(frame.ret_label)

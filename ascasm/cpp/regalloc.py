@@ -14,9 +14,10 @@ FILE_NAMES = {"s": "scalar", "v": "vector (RegTensor)", "p": "mask (MaskReg)", "
 _VIRTUAL = re.compile(r"%([svpauq])(\d+)")
 
 
-def allocate(lines, loops, regs, fixed=()) -> dict:
+def allocate(lines, loops, regs, fixed=(), ranges=None) -> dict:
     """{virtual register number: machine register number}; rewrites nothing. `fixed` registers
-    (parameters) are live from the start."""
+    (parameters) are live from the start. `ranges`, a dict, receives each virtual register's live
+    range {number: (first line, last line)} (the debug information's variable locations)."""
     first, last = {}, {}
     for index, line in enumerate(lines):
         for m in _VIRTUAL.finditer(line.text):
@@ -52,6 +53,8 @@ def allocate(lines, loops, regs, fixed=()) -> dict:
             free.sort()
             assignment[n] = free.pop(0)
             active.append((last[n], n))
+    if ranges is not None:
+        ranges.update((n, (first[n], last[n])) for n in first)
     return assignment
 
 

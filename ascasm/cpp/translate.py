@@ -4,6 +4,7 @@ source, with its template arguments, becomes ascasm assembly lines (docs/fronten
     t = translate("kernel.cpp", "ScaleVF<float>")
     t.params   # [Param(name, kind, etype, sreg, cpp_type)], the s register each arrives in
     t.lines    # [AsmLine(text, (file, line, col))], ending in halt
+    t.debug    # the DebugInfo (variables, inline frames) of its rows; t.directives, the same as lines
 
 Entries: `Name` or `Name<float, 4>` (possibly qualified, `ns::Cls<half>::Name`), `Name#K` (the K-th
 __VEC_SCOPE__ block of function or method Name), `@LINE` (the function or block at or around LINE).
@@ -14,7 +15,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import regalloc
+from ..debuginfo import DebugInfo
+from . import debugvars, regalloc
 from .clang import CppError, LibclangMissing, error_at, parse, qualified_name, tokens
 from .cpptypes import split_template_args
 from .lower import Const, ConstReturn, Frame, Lowering, ParamSlot, RV, VReg, _body, _template_default
@@ -44,6 +46,16 @@ class Translation:
     params: list
     lines: list
     ctrl: dict = field(default_factory=dict)
+    debug: DebugInfo = field(default_factory=DebugInfo)     # rows: the lines' instructions, from 0
+    directives: list = field(default_factory=list)  # (k, text): debug directive `text` goes before lines[k]
+
+    def with_directives(self):
+        """(line, directive texts before it) for each line, then (None, the directives after the last)."""
+        before: dict = {}
+        for k, text in self.directives:
+            before.setdefault(k, []).append(text)
+        return [(line, before.get(k, [])) for k, line in enumerate(self.lines)] + \
+            [(None, before.get(len(self.lines), []))]
 
     def text(self) -> str:
         """The lines as assembly text (without buffers or the parameter prologue)."""
@@ -408,12 +420,15 @@ def _translate_unit(index, path, unit, function_args, class_args, template_args,
     lowering.emit("halt")
     lines = lowering.lines
     fixed = [p.reg for p in lowering.params]
-    assignment = regalloc.allocate(lines, lowering.loops, lowering.regs, fixed)
+    ranges = {}
+    assignment = regalloc.allocate(lines, lowering.loops, lowering.regs, fixed, ranges)
     params = [Param(p.name, p.kind, p.etype, assignment[p.reg.number], p.cpp_type) for p in lowering.params]
+    lines = debugvars.annotate(lines, lowering, assignment, ranges)
     out = [AsmLine(regalloc.rewrite(line.text, assignment), line.loc) for line in lines]
     out = _drop_unused_end(out)
-    _check_rows(out, path)
-    return Translation(_printable(unit, lowering), path, params, out, dict(lowering.ctrl))
+    debug = _check_rows(out, path, params)
+    out, directives = debugvars.split(out)
+    return Translation(_printable(unit, lowering), path, params, out, dict(lowering.ctrl), debug, directives)
 
 
 def _names_before(function, block) -> dict:
@@ -446,13 +461,16 @@ def _declare_outer_registers(lowering, block):
             lowering.var_decl(decl)
 
 
-def _check_rows(lines, path):
+def _check_rows(lines, path, params) -> DebugInfo:
     """Assemble the lines (they name registers only) so that a row refusing an operand, such as a type
-    its page does not list, is reported at the C++ call rather than in the generated assembly."""
+    its page does not list, is reported at the C++ call rather than in the generated assembly; the
+    debug information its directives carry. (A small buffer per pointer parameter, after the lines,
+    stands for the one `-> NAME` names.)"""
     from ..asm.assembler import assemble
     from ..asm.errors import AssemblyFailed
+    buffers = [f".ub {p.name} u8[32]" for p in params if p.kind == "pointer"]
     try:
-        assemble("\n".join(line.text for line in lines) + "\n", "<translation>")
+        return assemble("\n".join([line.text for line in lines] + buffers) + "\n", "<translation>").debug
     except AssemblyFailed as failed:
         error = failed.errors[0]
         loc = lines[error.loc.line - 1].loc if 0 < error.loc.line <= len(lines) else None

@@ -39,12 +39,13 @@ _NO_REPEAT = {"b", "break", "tbreak", "w", "watch", "display", "undisplay", "d",
 # The synopses `help` lists, pdb style: the letters before "(" are the short form.
 SYNOPSES = [
     ("s(tep) [N]", "execute N instructions (default 1; also si); one step shows what it changed"),
-    ("n(ext) [N]", "run until the source line changes, N times: one C++ statement, one assembly line"),
+    ("n(ext) [N]", "run until the source line changes, N times: one C++ statement (over inlined helpers), "
+     "one assembly line"),
     ("c(ontinue) [N]", "run until a breakpoint, a watch, halt or a fault (N: pass this breakpoint N-1 more times)"),
     ("jump LINE|LABEL", "resume at LINE or LABEL (the pc moves there; back undoes it)"),
     ("r(un), start", "start again from the initial state: run continues, start stops at the first instruction"),
     ("u(ntil) [LINE|LABEL]", "run until LINE/LABEL is reached (no argument: a line below this one)"),
-    ("finish", "run until the innermost loop around this instruction is left"),
+    ("finish", "run until this inlined C++ helper returns (else: until the innermost loop is left)"),
     ("b(reak) [[FILE:]LINE|LABEL [if COND]]", "set a breakpoint (no argument: list them)"),
     ("tbreak [FILE:]LINE|LABEL [if COND]", "a breakpoint deleted when first hit"),
     ("clear [LINE|LABEL]", "delete the breakpoints at LINE or LABEL (default: here)"),
@@ -57,13 +58,14 @@ SYNOPSES = [
     ("set var LOCATION = EXPR", "change a register, lanes or UB elements (back undoes it)"),
     ("why LOCATION", "which step, instruction and lane last wrote ub[A], NAME[I], vN[LANE], sN, ..."),
     ("regs", "scalar, address and mask registers, pc, and the non-zero vector registers"),
-    ("where", "the current instruction with its label (also bt; there is no call stack)"),
+    ("where", "the current instruction with its label (also bt); a C++ kernel's inlined helper calls"),
+    ("up [N], down [N]", "select a caller's (or back a callee's) frame: its C++ variables for p and info"),
     ("l(ist) [[FILE:]LINE]", "source around the current line (again: the next lines)"),
     ("disas", "the instructions with their pc and bytecode rows"),
     ("draw [-f] FILE.svg", "picture the next instruction: lanes, mask, which lane went to which UB address"),
     ("display[/FMT] [EXPR]", "print EXPR at every stop (no argument: show them now)"),
     ("undisplay [N]", "remove display N (no argument: all)"),
-    ("info TOPIC", "list: break, watch, display, history, buffers, labels, registers; info line [LINE]"),
+    ("info TOPIC", "list: break, watch, display, history, buffers, labels, registers, locals, args; info line [LINE]"),
     ("history [SIZE]", "reverse-execution memory: show it, or set the cap (e.g. 256M)"),
     ("restart", "reload the program's initial state (breakpoints, watches, displays stay)"),
     ("help [COMMAND|MNEMONIC|expr]", "this list, a command's help, an instruction's ISA row"),
@@ -204,8 +206,10 @@ class Debugger(cmd.Cmd):
             return [f"{register}.{t.name}" for t in dtypes.TYPES if t.name.startswith(start)]
         words = [f"v{i}" for i in range(32)] + [f"p{i}" for i in range(8)] + [f"s{i}" for i in range(32)]
         words += [f"a{i}" for i in range(8)] + sorted(self.program.labels) + sorted(self.program.buffers)
+        words += sorted({var.name for var in self.program.debug.variables})        # a C++ kernel's names
         words += ["ub", "pc", "steps", *debug_expr.FUNCTIONS, *(t.name for t in dtypes.TYPES)]
-        words += ["break", "watch", "display", "history", "buffers", "labels"] if line.startswith("info") else []
+        words += ["break", "watch", "display", "history", "buffers", "labels", "locals", "args"] \
+            if line.startswith("info") else []
         return [w for w in words if w.startswith(text)]
 
     def complete_help(self, text, *ignored):
@@ -327,10 +331,14 @@ class Debugger(cmd.Cmd):
 
     def do_finish(self, arg):
         """finish
-        Run until the innermost loop around the current instruction is left: the pc lands outside
-        the span from a backward branch's target to the branch (also stopping at breakpoints and
-        watches). ascasm programs have no calls, so this is what leaves the current "frame"."""
+        In an inlined C++ helper: run until it returns to its caller. Elsewhere: run until the
+        innermost loop around the current instruction is left: the pc lands outside the span from a
+        backward branch's target to the branch (also stopping at breakpoints and watches)."""
         if not self._can_run():
+            return
+        outside = self.control.rows_outside_frame()
+        if outside is not None:                  # in an inlined C++ helper: back in its caller
+            self._finish(self.control.forward(until=outside))
             return
         loop = self.control.loop_around()
         if loop is None:
@@ -362,6 +370,7 @@ class Debugger(cmd.Cmd):
 
     def _finish(self, run: Run):
         """Report a stop: why, where, the displays; halt and faults get their own lines."""
+        self.control.frame_up = 0
         self._warnings()
         self.out(*run.changes, *run.reasons)
         status = self.state.status
@@ -522,10 +531,11 @@ class Debugger(cmd.Cmd):
                 self.out(f"no display number {shown(text)}")
 
     def do_info(self, arg):
-        """info break|watch|display|history|buffers|labels|registers [NAME ...]|line [LINE|LABEL]
+        """info break|watch|display|history|buffers|labels|registers [NAME ...]|line [LINE|LABEL]|locals|args
         List breakpoints, watches, displays, the reverse-execution history, the UB buffers or the
         labels; `info registers` (info r) is regs, `info registers s0 v3` prints those registers;
-        `info line` the pc and instruction of a line (default: the current one)."""
+        `info line` the pc and instruction of a line (default: the current one); `info locals` and
+        `info args` the C++ variables of the selected frame (a translated kernel)."""
         words = arg.split()
         if words and words[0] in ("registers", "register", "reg", "r"):
             for name in words[1:]:
@@ -544,9 +554,17 @@ class Debugger(cmd.Cmd):
         if words and words[0] == "line":
             self._info_line(" ".join(words[1:]))
             return
+        if words and words[0] in ("locals", "args"):
+            env = self.control.env()
+            if env.scope is None:
+                self.out(f"info {words[0]}: the program has no C++ variables (a translated kernel's debug "
+                         "information: .var, .arg)")
+            else:
+                self.out(*views.variable_lines(env, words[0] == "args"))
+            return
         topic = arg.strip()
         if topic not in table:
-            self.out("usage: info break|watch|display|history|buffers|labels|registers|line")
+            self.out("usage: info break|watch|display|history|buffers|labels|registers|line|locals|args")
             return
         self.out(*table[topic]())
 
@@ -686,9 +704,38 @@ class Debugger(cmd.Cmd):
 
     def do_where(self, arg):
         """where
-        The current instruction: its pc, the label it is under, its source line (also `bt`). ascasm
-        programs have no calls, so there is one frame."""
-        self.out(*views.frame_lines(self.program, self.state))
+        The current instruction: its pc, the label it is under, its source line (also `bt`). In a
+        translated C++ kernel's inlined helper: one frame per helper call, innermost first (#0), and
+        the kernel's own last; an assembly program has one frame."""
+        self.out(*views.frame_lines(self.program, self.state, self.control.frame_up))
+
+    def do_up(self, arg):
+        """up [N]
+        Select the frame N (default 1) calls out from the current one: p, info locals, info args and
+        display then see that frame's C++ variables (a translated kernel's inlined helpers)."""
+        self._select_frame(arg, +1, "up")
+
+    def do_down(self, arg):
+        """down [N]
+        Select the frame N (default 1) calls in from the current one (undoes up)."""
+        self._select_frame(arg, -1, "down")
+
+    def _select_frame(self, arg: str, direction: int, command: str):
+        count = self._count(arg, command)
+        if count is None:
+            return
+        if self.state.pc >= len(self.program.insns):
+            self.out(f"{command}: the program is past its last instruction")
+            return
+        depth = len(self.control.frames(self.state.pc))
+        target = self.control.frame_up + direction * count
+        if not 0 <= target <= depth:
+            self.out("Initial frame selected; you cannot go down." if target < 0 else
+                     "Initial frame selected; you cannot go up." if not depth else
+                     "Outermost frame selected (the kernel's); you cannot go up.")
+            target = max(0, min(target, depth))
+        self.control.frame_up = target
+        self.out(*views.inline_frame_lines(self.program, self.state.pc, target))
 
     def do_list(self, arg):
         """l(ist) [[FILE:]LINE]

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .. import debug_expr
+from ..cvars import Scope, user_frames
 from ..debug_expr import Env, ExprError
 from ..isa.operands import Kind
 from ..limits import shown, whole_number
@@ -76,6 +77,7 @@ class RunControl:
         self.watches: dict[int, Watch] = {}
         self.next_number = 1                   # breakpoints and watches share numbers
         self.interrupted = False
+        self.frame_up = 0                      # `up`: inline frames above the innermost one shown
         self.load()
 
     def load(self):
@@ -95,7 +97,14 @@ class RunControl:
         return self.machine.state
 
     def env(self) -> Env:
-        return Env(self.program, self.state, self.vtype)
+        """What expressions see; a translated kernel's C++ variables are those of the selected frame."""
+        scope = None
+        if self.program.debug.variables:
+            scope = Scope(self.program, self.state.pc, len(self.frames(self.state.pc)) - self.frame_up)
+        return Env(self.program, self.state, self.vtype, scope)
+
+    def frames(self, row: int) -> tuple:
+        return user_frames(self.program, row)
 
     def vtype(self, number: int):
         """A bare vN is shown as the type of the recorded step that last wrote it, else as the type of
@@ -181,6 +190,13 @@ class RunControl:
 
         self.recorder.run_fast(limit, interrupted=lambda: self.interrupted, stops=(before, after, at_stop))
 
+    def rows_outside_frame(self) -> set | None:
+        """`finish` in an inlined call: the rows of its callers (and the end); None outside every call."""
+        depth = len(self.frames(self.state.pc))
+        if not depth:
+            return None
+        return {row for row in range(len(self.program.insns) + 1) if len(self.frames(row)) < depth}
+
     def loop_around(self) -> tuple[int, int] | None:
         """The innermost loop around the pc: (first row, last row) of the backward branch whose span
         holds it; None outside every loop."""
@@ -191,12 +207,19 @@ class RunControl:
                     spans.append((target, row))
         return min(spans, key=lambda span: span[1] - span[0], default=None)
 
-    def next_line(self) -> Run:
+    def next_line(self, over: bool = True) -> Run:
         """gdb's `next`: run until the pc reaches a row of another source line (a C++ statement for a
-        translated kernel, one instruction in assembly), or stops otherwise. A one-instruction line
-        is a recorded single step, which reports what it changed."""
-        here = self.position(self.state.pc)
-        elsewhere = frozenset(row for row in range(len(self.program.insns) + 1) if self.position(row) != here)
+        translated kernel, one instruction in assembly), or stops otherwise; `over` an inlined call
+        (the rows inside it do not count; without `over`, gdb's `step` into it). A one-instruction
+        line is a recorded single step, which reports what it changed."""
+        here, frames = self.position(self.state.pc), self.frames(self.state.pc)
+        rows = range(len(self.program.insns) + 1)
+        if over:        # a row of another line in this call, or one of a caller's
+            depth = len(frames)
+            elsewhere = frozenset(row for row in rows if len(self.frames(row)) < depth or (
+                self.frames(row) == frames and self.position(row) != here))
+        else:
+            elsewhere = frozenset(row for row in rows if self.position(row) != here)
         run = self.forward(limit=1)
         if run.reasons or self.state.status != RUNNING or self.state.pc in elsewhere:
             return run

@@ -8,7 +8,8 @@ import re
 import numpy as np
 
 from .. import debug_expr
-from ..debug_expr import Value, format_value
+from ..cvars import user_frames
+from ..debug_expr import ExprError, Value, format_value
 from ..isa import dtypes
 from ..isa.operands import Kind
 from ..state import MASK_SPR_NAME, MASK_SPR_SET, SPR_AR, SPR_NAMES, SPR_SQZN, SPR_SQZN_SET, VL
@@ -38,8 +39,52 @@ def where_lines(program, state) -> list[str]:
         return [f"> {program.filename} pc={state.pc} (past the last instruction) steps={state.steps}"]
     insn = insns[state.pc]
     loc = insn.loc
-    return [f"> {loc.file}({loc.line}) pc={state.pc} steps={state.steps}", f"-> {loc.text.strip()}",
+    frames = user_frames(program, state.pc)
+    inside = [f"   in {frames[-1].function}, inlined at {_short(frames[-1].call_file)}:{frames[-1].call_line}"] \
+        if frames else []
+    return [f"> {loc.file}({loc.line}) pc={state.pc} steps={state.steps}", f"-> {loc.text.strip()}", *inside,
             *instruction_lines(insn)]
+
+
+def inline_stack(program, row: int) -> list[tuple[str, str, int]]:
+    """A translated kernel's frames at `row`, innermost first: (function, file, line), the inlined
+    helpers (each at the line it is in) and last the kernel itself (at its call of the outermost one)."""
+    frames = user_frames(program, row)
+    loc = program.insns[row].loc
+    stack, file, line = [], loc.file, loc.line
+    for frame in reversed(frames):
+        stack.append((frame.function, file, line))
+        file, line = frame.call_file, frame.call_line
+    return stack + [("kernel", file, line)]
+
+
+def inline_frame_lines(program, row: int, number: int) -> list[str]:
+    """`up`/`down`: frame `number` of the inline stack, with its source line."""
+    function, file, line = inline_stack(program, row)[number]
+    lines = program.source_lines(file) or []
+    text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    return [f"#{number}  {function} at {_short(file)}:{line}", *([f"    {text}"] if text else [])]
+
+
+def variable_lines(env, args: bool) -> list[str]:
+    """`info args` / `info locals`: each visible C++ variable of the selected frame on one line."""
+    visible = env.scope.own(args)
+    if not visible:
+        return ["No arguments." if args else "No locals."]
+    lines = []
+    for name in visible:
+        try:
+            shown_lines = format_value(debug_expr.evaluate(("name", name), env))
+        except ExprError as exc:
+            lines.append(f"{name}: {exc}")
+            continue
+        first_row = f"  {shown_lines[1].split('] ', 1)[1]}" if len(shown_lines) > 1 else ""
+        lines.append((shown_lines[0] + first_row)[:160])
+    return lines
+
+
+def _short(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def instruction_lines(insn) -> list[str]:
@@ -47,11 +92,18 @@ def instruction_lines(insn) -> list[str]:
     return [] if insn.asm is None else [f"   {insn_text(insn.asm)}  ({insn.asm})"]
 
 
-def frame_lines(program, state) -> list[str]:
-    """`where`: `#0  loop+1, pc 6, at FILE:14` and the instruction (one frame: there are no calls)."""
+def frame_lines(program, state, selected: int = 0) -> list[str]:
+    """`where`: `#0  loop+1, pc 6, at FILE:14` and the instruction; in a translated kernel's inlined
+    helpers, a frame per helper and one for the kernel (`selected`: the one `up` chose, marked)."""
     insns = program.insns
     if state.pc >= len(insns):
         return [f"#0  pc {state.pc}, past the last instruction of {program.filename}"]
+    if user_frames(program, state.pc):
+        lines = []
+        for number in range(len(inline_stack(program, state.pc))):
+            frame = inline_frame_lines(program, state.pc, number)
+            lines += [frame[0] + ("  (selected: up/down)" if number == selected and selected else ""), *frame[1:]]
+        return lines
     labels = [(row, name) for name, row in program.labels.items() if row <= state.pc]
     row, name = max(labels, default=(0, ""))
     label = f"{name}+{state.pc - row}, " if name else ""

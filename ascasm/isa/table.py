@@ -1216,6 +1216,12 @@ DIRECTIVES = (
     (".expect", "NAME = INIT", "expected final contents of a buffer; a mismatch gives exit status 4"),
     (".loc", "\"FILE\" LINE [COL]", "the instructions that follow come from FILE's LINE (and COL): faults, the "
      "trace and the debugger show that position; FILE is relative to the program's directory"),
+    (".frame", "push \"NAME\" \"FILE\" LINE COL | pop", "the instructions that follow are inside an inlined "
+     "call of C++ function NAME made at FILE:LINE:COL, until its pop (debug information: docs/debugger.md)"),
+    (".var", "NAME \"CTYPE\" LOCATION [-> BUFFER] | NAME -", "C++ variable NAME of type CTYPE lives in "
+     "register LOCATION (or is the constant =VALUE) from the next instruction on; `-`: it lives nowhere now"),
+    (".arg", "NAME \"CTYPE\" LOCATION [-> BUFFER]", "as .var, for a parameter of the function or of the "
+     "inlined call"),
 )
 
 # Opcodes number the rows in the order of their names, so the rows' order in the table does not matter

@@ -1,0 +1,94 @@
+"""The translation's debug information (ascasm/debuginfo.py) as directive lines: where each C++
+variable lives (`.var`/`.arg`, from the register allocation) among the lowered lines, which already
+hold the inlined calls' `.frame push`/`.frame pop` (ascasm/cpp/lower.py).
+
+A variable bound to a virtual register lives in its machine register from the later of its binding
+and the register's first mention until another virtual register is given the same machine register
+(its value stays there after its last use: only a reuse loses it, gdb's "optimised out"); a helper's
+variable also ends where its inlined call does. A constant is `=VALUE` over its scope."""
+from __future__ import annotations
+
+from .lower import Const, Line, RV, VReg
+
+
+def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
+    """`lines` (virtual registers still in their text) with the `.var`/`.arg` lines inserted."""
+    frame_end = _frame_ends(lines)
+    file_of = {reg.number: reg.file for reg in lowering.regs}
+    params = {slot.reg.number: slot for slot in lowering.params}
+    # (keyword, name, C++ type, value, line bound at, inline depth): the function's parameters (or a
+    # block's captured values), then every variable the lowering bound
+    entries = [(".arg", slot.name, slot.cpp_type, slot.reg, 0, 0) for slot in lowering.params]
+    for name, value, at, depth, is_arg in lowering.bindings:
+        if at > len(lines) or (depth == 0 and isinstance(value, RV) and value.reg.number in params
+                               and params[value.reg.number].name == name):
+            continue                    # a lowering undone since, or a parameter listed above
+        keyword = ".arg" if is_arg else ".var"
+        for member, part in _members(name, value):
+            if isinstance(part, RV):
+                entries.append((keyword, member, str(part.ctype), part.reg, at, depth))
+            elif isinstance(part, Const) and part.ctype is not None and part.ctype.is_scalar and \
+                    isinstance(part.value, (int, float, bool)):
+                entries.append((keyword, member, str(part.ctype), part.value, at, depth))
+    opens: dict[int, list[str]] = {}
+    closes: dict[int, list[str]] = {}
+    for keyword, name, ctype, value, at, depth in entries:
+        end = frame_end[at] if depth else len(lines)
+        if isinstance(value, VReg):
+            n = value.number
+            if n not in assignment:
+                continue
+            first, last = ranges[n]
+            machine = assignment[n]
+            reused = [f for m, (f, _l) in ranges.items()
+                      if m != n and assignment[m] == machine and file_of[m] == value.file and f > last]
+            start, end = max(at, first, 0), min([end, *reused])
+            where = f"{value.file}{machine}"
+            if ctype.endswith("*") and n in params and params[n].kind == "pointer":
+                where += f" -> {params[n].name}"
+        else:
+            start, where = at, f"={int(value)}" if isinstance(value, bool) else f"={value!r}"
+        if start >= end:
+            continue
+        opens.setdefault(start, []).append(f'{keyword} {name} "{ctype}" {where}')
+        if end < len(lines) and not lines[end].text.startswith(".frame pop"):
+            closes.setdefault(end, []).append(f".var {name} -")
+    out = []
+    for index, line in enumerate(lines + [None]):
+        out += [Line(text, None) for text in closes.get(index, []) + opens.get(index, [])]
+        if line is not None:
+            out.append(line)
+    return out
+
+
+def _members(name: str, value):
+    """(name, value) of a variable, or of each member of a struct (`tile.count`), nested ones too."""
+    if isinstance(value, Const) and isinstance(value.value, dict):
+        return [item for field, part in value.value.items() for item in _members(f"{name}.{field}", part)]
+    return [(name, value)]
+
+
+def _frame_ends(lines: list) -> list[int]:
+    """Per line index, the index of the `.frame pop` that ends the innermost inlined call open there
+    (len(lines) outside every call)."""
+    ends, stack = [len(lines)] * (len(lines) + 1), []
+    for index, line in enumerate(lines):
+        if line.text.startswith(".frame push"):
+            stack.append(index)
+        elif line.text.startswith(".frame pop"):
+            start = stack.pop()
+            for k in range(start + 1, index + 1):
+                if ends[k] == len(lines):
+                    ends[k] = index
+    return ends
+
+
+def split(lines: list) -> tuple[list, list]:
+    """The lines without the debug directives, and the directives as (k, text): before lines[k]."""
+    plain, directives = [], []
+    for line in lines:
+        if line.text.startswith((".var ", ".arg ", ".frame ")):
+            directives.append((len(plain), line.text))
+        else:
+            plain.append(line)
+    return plain, directives
