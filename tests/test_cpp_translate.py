@@ -991,3 +991,30 @@ def test_functional_cast_to_a_template_parameter(tmp_path, engine, entry, dtype,
     lanes = 256 // np.dtype(dtype).itemsize
     result = cpp_run.run(t, engine, dst=np.zeros(2 * lanes, dtype), n=70000)
     assert result["dst"].tolist() == [first] * lanes + [second] * lanes
+
+
+def test_a_struct_holds_copies_of_the_values_it_was_made_from(tmp_path, engine):
+    # C++ copies `count` into `tile.count`: UpdateMask(tile.count) lowers tile.count (10 - 64 lanes -> 0)
+    # and leaves `count` at 10
+    t = tr(tmp_path, """
+    struct Tile {
+        uint32_t count;
+        float scale;
+    };
+    __simd_vf__ inline void CopyVF(__ubuf__ uint32_t* out, uint32_t count, float scale)
+    {
+        Tile tile{count, scale};
+        Tile again = tile;
+        Reg::MaskReg mask = Reg::UpdateMask<float>(tile.count);
+        Reg::RegTensor<uint32_t> c, d, e;
+        Reg::MaskReg all = Reg::CreateMask<uint32_t>();
+        Reg::Duplicate(c, count);
+        Reg::Duplicate(d, tile.count);
+        Reg::Duplicate(e, again.count);
+        Reg::StoreAlign(out, c, all);
+        Reg::StoreAlign(out + 64, d, all);
+        Reg::StoreAlign(out + 128, e, all);
+    }
+    """)
+    result = cpp_run.run(t, engine, out=np.zeros(192, np.uint32), count=10, scale=2.5)
+    assert result["out"].tolist() == [10] * 64 + [0] * 64 + [10] * 64

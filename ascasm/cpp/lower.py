@@ -469,6 +469,8 @@ class Lowering:
             value = self.expr(init) if init is not None else Const(None, ctype)
             if ctype.kind == "struct" and isinstance(value, Const) and isinstance(value.value, list):
                 value = Const(self.struct_value(ctype.name, value.value), ctype)     # {a, b}: by field
+            if ctype.kind == "struct" and isinstance(value, Const) and isinstance(value.value, dict):
+                value = Const(self.copied_members(value.value, decl), ctype)
             self.bind(decl, value)
             return
         if value is None and init is not None:
@@ -917,6 +919,18 @@ class Lowering:
         raw = _scalar_bytes(self.convert(value, types[0]), types[0]).ljust(max(t.width for t in types), b"\0")
         members = {f.spelling: Const(_scalar_from_bytes(raw[:t.width], t), t) for f, t in zip(fields, types)}
         return Const(members, CType("struct", name=union.spelling))
+
+    def copied_members(self, members: dict, decl) -> dict:
+        """A struct variable holds copies of the run-time values it was made from (C++ copies them):
+        `Tile tile{count, scale}; UpdateMask(tile.count)` must not change `count`."""
+        copies = {}
+        for name, value in members.items():
+            if isinstance(value, RV) and value.ctype.is_scalar:
+                copy = RV(self.new_reg("s", f"{decl.spelling}.{name}", loc_of(decl)), value.ctype)
+                self.store(copy, value)
+                value = copy
+            copies[name] = value
+        return copies
 
     def struct_value(self, name, values):
         decl = self.index.struct(name)
