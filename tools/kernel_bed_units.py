@@ -1,0 +1,165 @@
+"""The correctness bed's units (tools/kernel_bed.py): public kernels named by repository, commit, file
+and entry, never copied here.  Each unit's arguments are those the kernel's host code passes (the
+comment beside them says where each value comes from), its inputs are seeded numpy draws, and its
+expectation is the operation's mathematical definition written in numpy here, with the tolerance
+the kernel's arithmetic needs.  A vendor example whose data script writes golden output is checked
+against that golden file as well (`Golden`: the script runs from the mirror, in a scratch directory).
+
+The vector length is 256 bytes: 64 float, 128 half or bfloat16 lanes.
+"""
+import numpy as np
+
+from kernel_bed import Golden, Unit
+
+DEVKIT = "mirror-cann/asc-devkit"
+DEVKIT_AT = "82b89a15f26329511fc7fbc807d5132a1f9b4ba7"
+OPS_NN = "hicann/ops-nn"
+OPS_NN_AT = "e5c3fa9327ea95ba26d06227e746923580d10921"
+OPS_MATH = "hicann/ops-math"
+OPS_MATH_AT = "c41933244c31e44fd496e3bb3212164f8c48c214"
+
+REG = "examples/01_simd_cpp_api/03_basic_api/02_reg_vector_compute"
+F32_LANES, F16_LANES = 64, 128
+
+
+def ceil_div(a, b):
+    return -(-a // b)
+
+
+def f32(n):
+    return np.zeros(n, np.float32)
+
+
+def uniform(rng, lo, hi, n, dtype=np.float32):
+    return rng.uniform(lo, hi, n).astype(dtype)
+
+
+def x_bin(dtype, name="input/input_x.bin"):
+    return (name, dtype)
+
+
+def example(name, directory, entry, op, dtype, args, expect, golden=None, rtol=0.0, atol=0.0, path=None,
+            golden_argv=(), defines=()):
+    """A unit of the asc-devkit examples: `directory` under REG unless absolute, the file named after it."""
+    base = directory if directory.startswith("examples/") else f"{REG}/{directory}"
+    leaf = base.rsplit("/", 1)[1]
+    if golden is not None:
+        golden = Golden(f"{base}/scripts/gen_data.py", *golden, argv=golden_argv)
+    return Unit(name, DEVKIT, DEVKIT_AT, path or f"{base}/{leaf}.asc", entry, op, dtype, args, expect,
+                rtol, atol, golden, defines)
+
+
+def gelu_tanh(x):
+    """GELU's tanh form: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+    x = x.astype(np.float64)
+    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
+
+
+UNITS = [
+    # abs.asc: host Kernel<float>, totalLength 256, oneRepeatSize = VecLen / 4, repeatTimes = ceil(256/64).
+    example("devkit abs f32", "abs", "AbsVF<float>", "elementwise", "float",
+            lambda rng: dict(xAddr=uniform(rng, -2, 2, 256), yAddr=f32(256), totalCount=256,
+                             repeatTimes=4, oneRepeatSize=F32_LANES),
+            lambda a: {"yAddr": np.abs(a["xAddr"])},
+            golden=({"xAddr": x_bin(np.float32)}, {"yAddr": ("output/golden.bin", np.float32)})),
+    # cast.asc scenario 1 (-DSCENARIO_NUM=1): Kernel<half, int32_t, 256>, oneRepeatSize = VecLen / 4
+    # (the wider type), repeatTimes = 4; CAST_FLOOR.
+    example("devkit cast f16->s32 floor", "cast", "CastVFF162S32", "cast", "half",
+            lambda rng: dict(xAddr=uniform(rng, -100, 100, 256, np.float16), yAddr=np.zeros(256, np.int32),
+                             repeatTimes=4, oneRepeatSize=F32_LANES),
+            lambda a: {"yAddr": np.floor(a["xAddr"].astype(np.float64)).astype(np.int32)},
+            golden=({"xAddr": x_bin(np.float16)}, {"yAddr": ("output/golden.bin", np.int32)}),
+            defines=("SCENARIO_NUM=1",), golden_argv=("-scenarioNum", "1")),
+    # cast.asc scenario 2: Kernel<float, int16_t, 256>, oneRepeatSize = VecLen / 4, repeatTimes = 4;
+    # CAST_ROUND (half away from zero) with saturation to int16.
+    example("devkit cast f32->s16 round sat", "cast", "CastVFF322S16", "cast", "float",
+            lambda rng: dict(xAddr=uniform(rng, -100, 100, 256), yAddr=np.zeros(256, np.int16),
+                             repeatTimes=4, oneRepeatSize=F32_LANES),
+            lambda a: {"yAddr": np.clip(np.sign(a["xAddr"]) * np.floor(np.abs(a["xAddr"]) + 0.5),
+                                        -32768, 32767).astype(np.int16)},
+            golden=({"xAddr": x_bin(np.float32)}, {"yAddr": ("output/golden.bin", np.int16)}),
+            defines=("SCENARIO_NUM=2",), golden_argv=("-scenarioNum", "2")),
+    # compare.asc scenario 1: Kernel<float, 256>, repeatTimes 4: z = x > y ? x : y.
+    example("devkit compare+select max f32", "compare", "CompareVF<float>", "compare/select", "float",
+            lambda rng: dict(xAddr=uniform(rng, -2, 2, 256), yAddr=uniform(rng, -2, 2, 256), zAddr=f32(256),
+                             repeatTimes=4, oneRepeatSize=F32_LANES),
+            lambda a: {"zAddr": np.where(a["xAddr"] > a["yAddr"], a["xAddr"], a["yAddr"])},
+            golden=({"xAddr": x_bin(np.float32), "yAddr": x_bin(np.float32, "input/input_y.bin")},
+                    {"zAddr": ("output/golden.bin", np.float32)}),
+            defines=("SCENARIO_NUM=1",), golden_argv=("-scenarioNum", "1")),
+    # compare.asc scenario 2: the host's scalar is 0: z = x > 0 ? x : y.
+    example("devkit compares+select f32", "compare", "ComparesVF<float>", "compare/select", "float",
+            lambda rng: dict(xAddr=uniform(rng, -2, 2, 256), yAddr=uniform(rng, -2, 2, 256), zAddr=f32(256),
+                             scalar=0.0, repeatTimes=4, oneRepeatSize=F32_LANES),
+            lambda a: {"zAddr": np.where(a["xAddr"] > 0, a["xAddr"], a["yAddr"])},
+            golden=({"xAddr": x_bin(np.float32), "yAddr": x_bin(np.float32, "input/input_y.bin")},
+                    {"zAddr": ("output/golden.bin", np.float32)}),
+            defines=("SCENARIO_NUM=2",), golden_argv=("-scenarioNum", "2")),
+    # select.asc: Kernel<float, 256, 128>; maskRepeatSize = VecLen / 8 = 32 bytes of mask per repeat.
+    # A b32 lane i of a mask loaded from memory is bit 4*i of the 256 bits (every fourth bit).
+    example("devkit select by loaded mask f32", "select", "SelectVF<float>", "compare/select", "float",
+            lambda rng: dict(xAddr=uniform(rng, 0, 2, 256), yAddr=uniform(rng, 0, 2, 256),
+                             maskAddr=rng.integers(0, 255, 128).astype(np.uint8), zAddr=f32(256),
+                             repeatTimes=4, oneRepeatSize=F32_LANES, maskRepeatSize=32),
+            lambda a: {"zAddr": np.where(np.unpackbits(a["maskAddr"], bitorder="little")[::4] == 1,
+                                         a["xAddr"], a["yAddr"])},
+            golden=({"xAddr": x_bin(np.float32), "yAddr": x_bin(np.float32, "input/input_y.bin"),
+                     "maskAddr": x_bin(np.uint8, "input/input_mask.bin")},
+                    {"zAddr": ("output/golden.bin", np.float32)})),
+    # mul.asc: KernelMul<float, singleCoreLength>; the host's total 1024 on one core; repeatTimes 16.
+    example("devkit mul f32", "mul", "MulVF<float>", "elementwise", "float",
+            lambda rng: dict(xAddr=uniform(rng, 1, 2, 1024), yAddr=uniform(rng, 1, 2, 1024), zAddr=f32(1024),
+                             repeatTimes=16, oneRepeatSize=F32_LANES),
+            lambda a: {"zAddr": a["xAddr"] * a["yAddr"]},
+            golden=({"xAddr": x_bin(np.float32), "yAddr": x_bin(np.float32, "input/input_y.bin")},
+                    {"zAddr": ("output/golden.bin", np.float32)})),
+    # muls.asc: totalLength 256, scalar 2.0f.
+    example("devkit muls f32", "muls", "MulsVF<float>", "elementwise", "float",
+            lambda rng: dict(xAddr=uniform(rng, 1, 2, 256), zAddr=f32(256), scalar=2.0, totalCount=256,
+                             repeatTimes=4, oneRepeatSize=F32_LANES),
+            lambda a: {"zAddr": a["xAddr"] * np.float32(2)},
+            golden=({"xAddr": x_bin(np.float32)}, {"zAddr": ("output/golden.bin", np.float32)})),
+    # duplicate.asc: totalLength 256, fillValue static_cast<float>(3.14).
+    example("devkit duplicate f32", "duplicate", "DuplicateScalarVF<float>", "elementwise", "float",
+            lambda rng: dict(dstAddr=f32(256), scalarValue=3.14, repeatTimes=4, oneRepeatSize=F32_LANES),
+            lambda a: {"dstAddr": np.full(256, 3.14, np.float32)},
+            golden=({}, {"dstAddr": ("output/golden.bin", np.float32)})),
+    # arange.asc: one call per repeat; the first with startValue 0 (the host loop adds 64 each time).
+    example("devkit arange f32", "arange", "ArangeVF<float>", "elementwise", "float",
+            lambda rng: dict(dstAddr=f32(64), scalarValue=0.0, oneRepeatSize=F32_LANES),
+            lambda a: {"dstAddr": np.arange(64, dtype=np.float32)}),
+    # reduce.asc: totalLength 256; the sum lands in lane 0 of the first 8 floats the host copies out.
+    example("devkit reduce sum f32", "reduce", "ReduceSumVF<float>", "reduction", "float",
+            lambda rng: dict(dstAddr=f32(64), srcAddr=uniform(rng, 1, 2, 256), totalCount=256,
+                             repeatTimes=4, oneRepeatSize=F32_LANES),
+            lambda a: {"dstAddr": np.r_[a["srcAddr"].astype(np.float64).sum(), np.zeros(7)]},
+            rtol=1e-5),
+    # truncate.asc: totalLength 256, CAST_FLOOR.
+    example("devkit truncate floor f32", "truncate", "TruncateVF<float>", "elementwise", "float",
+            lambda rng: dict(xAddr=uniform(rng, -100, 100, 256), yAddr=f32(256), repeatTimes=4,
+                             oneRepeatSize=F32_LANES),
+            lambda a: {"yAddr": np.floor(a["xAddr"])},
+            golden=({"xAddr": x_bin(np.float32)}, {"yAddr": ("output/golden.bin", np.float32)})),
+    # squeeze.asc: Kernel<float, 256, 64>, mask pattern M4 (every fourth lane), stored unaligned.
+    example("devkit squeeze M4 f32", "squeeze", "SqueezeVF<float>", "squeeze/compaction", "float",
+            lambda rng: dict(xAddr=uniform(rng, -2, 2, 256), yAddr=f32(64), repeatTimes=4,
+                             oneRepeatSize=F32_LANES),
+            lambda a: {"yAddr": a["xAddr"][::4]},
+            golden=({"xAddr": x_bin(np.float32)}, {"yAddr": ("output/golden.bin", np.float32)})),
+    # gather.asc: KernelGather<half, uint16_t, 128>: dst[i] = src[index[i]] within one register.
+    example("devkit gather f16 by u16", "gather", "GatherVF<half, uint16_t>", "gather/scatter", "half",
+            lambda rng: dict(dstAddr=np.zeros(128, np.float16), srcAddr=uniform(rng, 0, 1, 128, np.float16),
+                             indexAddr=rng.integers(0, 128, 128).astype(np.uint16), count=128,
+                             oneRepeatSize=F16_LANES),
+            lambda a: {"dstAddr": a["srcAddr"][a["indexAddr"]]},
+            golden=({"srcAddr": x_bin(np.float16), "indexAddr": x_bin(np.uint16, "input/input_y.bin")},
+                    {"dstAddr": ("output/golden.bin", np.float16)})),
+    # 00_introduction gelu.asc: gelu_custom<256 * 32>: count 8192, loopNum ceil(8192 / 64) = 128.  The
+    # kernel's coefficients are GELU's tanh form rounded (-2 sqrt(2/pi) and its product with 0.044715).
+    example("devkit gelu f32", "examples/01_simd_cpp_api/00_introduction/04_reg_compute/gelu", "GeluVfMethod2",
+            "activation", "float",
+            lambda rng: dict(xAddr=uniform(rng, -10, 10, 8192), yAddr=f32(8192), count=8192, loopNum=128),
+            lambda a: {"yAddr": gelu_tanh(a["xAddr"])},
+            golden=({"xAddr": x_bin(np.float32)}, {"yAddr": ("output/golden.bin", np.float32)}),
+            rtol=2e-3, atol=1e-4),
+]
