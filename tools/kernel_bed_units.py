@@ -55,6 +55,46 @@ def gelu_tanh(x):
     return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
 
 
+try:
+    from ml_dtypes import bfloat16
+except ImportError:  # without ml_dtypes the bf16 units cannot make their inputs
+    bfloat16 = None
+
+DTYPES = {"float": np.float32, "half": np.float16, "bfloat16": bfloat16}
+
+
+def sigmoid(x):
+    return 1 / (1 + np.exp(-x.astype(np.float64)))
+
+
+def elementwise_block(name, repo, commit, path, entry, op, dtype, fn, lo, hi, count=1000, rtol=0.0, atol=0.0):
+    """A generated elementwise kernel's `__VEC_SCOPE__` block (Compute1): its inputs are i0Extent, the
+    elements of this UB pass (the tiling's ubFormer, or the last pass's tail: `count`, not a multiple
+    of the vector width), and the input and output LocalTensors, which the host allocates ubFormer
+    elements long (here `count` rounded up to whole vectors, so the full-vector loads stay inside).
+    Past `count` the output must stay as it was (zeros)."""
+    numpy_type = DTYPES[dtype]
+    size = ceil_div(count, 256) * 256
+
+    def args(rng):
+        return dict(i0Extent=count, bufferIn0_=uniform(rng, lo, hi, size).astype(numpy_type),
+                    bufferOut0_=np.zeros(size, numpy_type))
+
+    def expect(a):
+        x = a["bufferIn0_"][:count].astype(np.float64)
+        return {"bufferOut0_": np.r_[fn(x).astype(numpy_type), np.zeros(size - count, numpy_type)]}
+
+    return Unit(name, repo, commit, path, entry, op, dtype, args, expect, rtol, atol)
+
+
+def floor_keeping_sign(x):
+    return np.copysign(np.floor(x), x)
+
+
+# The rounding a result gets when stored in each type (relative), beyond float32's own arithmetic.
+ROUNDED = {"float": 1e-5, "half": 1e-3, "bfloat16": 8e-3}
+ACT = "activation/{0}/op_kernel/arch35/{0}_{1}.h"
+
 UNITS = [
     # abs.asc: host Kernel<float>, totalLength 256, oneRepeatSize = VecLen / 4, repeatTimes = ceil(256/64).
     example("devkit abs f32", "abs", "AbsVF<float>", "elementwise", "float",
@@ -162,4 +202,22 @@ UNITS = [
             lambda a: {"yAddr": gelu_tanh(a["xAddr"])},
             golden=({"xAddr": x_bin(np.float32)}, {"yAddr": ("output/golden.bin", np.float32)}),
             rtol=2e-3, atol=1e-4),
+
+    # ops-nn's generated activations and ops-math's floor: one __VEC_SCOPE__ block each, fp16 and bf16
+    # computed in float (UNPACK_B16 loads, PACK_B32 stores).
+    *[elementwise_block(f"ops-nn sigmoid {dtype}", OPS_NN, OPS_NN_AT, ACT.format("sigmoid", suffix),
+                        f"{cls}::Compute1#1", "activation", dtype, sigmoid, -8, 8, rtol=ROUNDED[dtype], atol=1e-7)
+      for dtype, suffix, cls in (("float", "f32", "SigmoidF32"), ("half", "f16", "SigmoidF16"),
+                                 ("bfloat16", "bf16", "SigmoidBf16"))],
+    # Swish: y = x sigmoid(scale x); the scale is the tiling's (tilingDataPtr_->scale), the op's default 1.
+    *[elementwise_block(f"ops-nn swish {dtype}", OPS_NN, OPS_NN_AT, ACT.format("swish", suffix + "_attr_comb_0"),
+                        f"{cls}::Compute1#1", "activation", dtype, lambda x: x * sigmoid(x), -8, 8,
+                        rtol=ROUNDED[dtype], atol=1e-6)
+      for dtype, suffix, cls in (("float", "f32", "SwishF32AttrComb0"), ("half", "f16", "SwishF16AttrComb0"),
+                                 ("bfloat16", "bf16", "SwishBf16AttrComb0"))],
+    # floor, the sign of x kept (floor(-0.0) is -0.0).
+    *[elementwise_block(f"ops-math floor {dtype}", OPS_MATH, OPS_MATH_AT, f"math/floor/op_kernel/arch35/floor_{suffix}.h",
+                        f"{cls}::Compute1#1", "elementwise", dtype, floor_keeping_sign, -300, 300)
+      for dtype, suffix, cls in (("float", "f32", "FloorF32"), ("half", "f16", "FloorF16"),
+                                 ("bfloat16", "bf16", "FloorBf16"))],
 ]
