@@ -19,6 +19,7 @@ OPS_MATH = "hicann/ops-math"
 OPS_MATH_AT = "c41933244c31e44fd496e3bb3212164f8c48c214"
 
 REG = "examples/01_simd_cpp_api/03_basic_api/02_reg_vector_compute"
+CAPI = "examples/02_simd_c_api/03_c_api/02_reg_vector_compute"
 F32_LANES, F16_LANES = 64, 128
 
 
@@ -220,4 +221,76 @@ UNITS = [
                         f"{cls}::Compute1#1", "elementwise", dtype, floor_keeping_sign, -300, 300)
       for dtype, suffix, cls in (("float", "f32", "FloorF32"), ("half", "f16", "FloorF16"),
                                  ("bfloat16", "bf16", "FloorBf16"))],
+
+    # The C-API examples (02_simd_c_api): TOTAL_LENGTH 256 (div: 1024) on NUM_BLOCKS 1 core, so data_len
+    # is the whole length; one_rep_size = asc_get_vf_len() / sizeof(the wider type), repeat_time its ceil.
+    example("devkit c-api abs f32", f"{CAPI}/abs", "abs_vf", "elementwise", "float",
+            lambda rng: dict(x_local=uniform(rng, -2, 2, 256), y_local=f32(256), data_len=256, one_rep_size=64,
+                             repeat_time=4),
+            lambda a: {"y_local": np.abs(a["x_local"])},
+            golden=({"x_local": x_bin(np.float32)}, {"y_local": ("output/golden.bin", np.float32)})),
+    example("devkit c-api cast f16->s32 rd", f"{CAPI}/cast", "cast_vf_s1", "cast", "half",
+            lambda rng: dict(x_local=uniform(rng, -100, 100, 256, np.float16), y_local=np.zeros(256, np.int32),
+                             data_len=256, one_rep_size=64, repeat_time=4),
+            lambda a: {"y_local": np.floor(a["x_local"].astype(np.float64)).astype(np.int32)},
+            golden=({"x_local": x_bin(np.float16)}, {"y_local": ("output/golden.bin", np.int32)}),
+            defines=("SCENARIO_NUM=1",), golden_argv=("-scenarioNum", "1")),
+    # rna: round half away from zero, saturated to int16; stored packed (the low halves of b32 lanes).
+    example("devkit c-api cast f32->s16 rna sat", f"{CAPI}/cast", "cast_vf_s2", "cast", "float",
+            lambda rng: dict(x_local=uniform(rng, -100, 100, 256), y_local=np.zeros(256, np.int16),
+                             data_len=256, one_rep_size=64, repeat_time=4),
+            lambda a: {"y_local": np.clip(np.sign(a["x_local"]) * np.floor(np.abs(a["x_local"]) + 0.5),
+                                          -32768, 32767).astype(np.int16)},
+            golden=({"x_local": x_bin(np.float32)}, {"y_local": ("output/golden.bin", np.int16)}),
+            defines=("SCENARIO_NUM=2",), golden_argv=("-scenarioNum", "2")),
+    example("devkit c-api compare max f32", f"{CAPI}/compare", "compare_vf", "compare/select", "float",
+            lambda rng: dict(x_local=uniform(rng, -2, 2, 256), y_local=uniform(rng, -2, 2, 256), z_local=f32(256),
+                             data_len=256, one_rep_size=64, repeat_time=4),
+            lambda a: {"z_local": np.where(a["x_local"] > a["y_local"], a["x_local"], a["y_local"])},
+            golden=({"x_local": x_bin(np.float32), "y_local": x_bin(np.float32, "input/input_y.bin")},
+                    {"z_local": ("output/golden.bin", np.float32)}),
+            defines=("SCENARIO_NUM=1",), golden_argv=("-scenarioNum", "1")),
+    # compare_custom_s2 passes the scalar 0.0f.
+    example("devkit c-api compares f32", f"{CAPI}/compare", "compares_vf", "compare/select", "float",
+            lambda rng: dict(x_local=uniform(rng, -2, 2, 256), y_local=uniform(rng, -2, 2, 256), z_local=f32(256),
+                             scalar=0.0, data_len=256, one_rep_size=64, repeat_time=4),
+            lambda a: {"z_local": np.where(a["x_local"] > 0, a["x_local"], a["y_local"])},
+            golden=({"x_local": x_bin(np.float32), "y_local": x_bin(np.float32, "input/input_y.bin")},
+                    {"z_local": ("output/golden.bin", np.float32)}),
+            defines=("SCENARIO_NUM=2",), golden_argv=("-scenarioNum", "2")),
+    # div: the script's data are subnormal quotients and divisors; IEEE division, correctly rounded.
+    example("devkit c-api div subnormal f32", f"{CAPI}/div", "div_vf", "elementwise", "float",
+            lambda rng: dict(x_local=uniform(rng, 1, 2, 1024), y_local=uniform(rng, 1, 2, 1024), z_local=f32(1024),
+                             data_len=1024, one_rep_size=64, repeat_time=16),
+            lambda a: {"z_local": (a["x_local"].astype(np.float64) / a["y_local"]).astype(np.float32)},
+            golden=({"x_local": x_bin(np.float32), "y_local": x_bin(np.float32, "input/input_y.bin")},
+                    {"z_local": ("output/golden.bin", np.float32)})),
+    # select: mask_rep_size = asc_get_vf_len() / 8 = 32 bytes of mask a repeat, post-updated.
+    example("devkit c-api select by loaded mask f32", f"{CAPI}/select", "select_vf", "compare/select", "float",
+            lambda rng: dict(x_local=uniform(rng, 0, 2, 256), y_local=uniform(rng, 0, 2, 256),
+                             mask_local=rng.integers(0, 255, 128).astype(np.uint8).view(np.uint32), z_local=f32(256),
+                             data_len=256, one_rep_size=64, mask_rep_size=32, repeat_time=4),
+            lambda a: {"z_local": np.where(np.unpackbits(a["mask_local"].view(np.uint8), bitorder="little")[::4] == 1,
+                                           a["x_local"], a["y_local"])},
+            golden=({"x_local": x_bin(np.float32), "y_local": x_bin(np.float32, "input/input_y.bin"),
+                     "mask_local": x_bin(np.uint32, "input/input_mask.bin")},
+                    {"z_local": ("output/golden.bin", np.float32)})),
+    # layer_norm_v4: the batch mean and rstd cast to the output type (RINT), currentANum rows; 50 (a
+    # tail: one partial repeat; the kernel advances its packed stores by a whole register of M, so
+    # counts above 64 leave gaps by its own arithmetic and are not what its callers pass).
+    *[Unit(f"ops-nn layer_norm_v4 mean/rstd cast {dtype}", OPS_NN, OPS_NN_AT,
+           "norm/layer_norm_v4/op_kernel/arch35/layer_norm_v4_regbase_common.h",
+           f"CastBatchMeanRstdToDtype<{ctype}>#1", "norm", dtype,
+           lambda rng, t=DTYPES[dtype]: dict(castLoops=1, castCount=50, batchMeanInAddr=uniform(rng, -3, 3, 64),
+                                             batchRstdInAddr=uniform(rng, 0.1, 9, 64),
+                                             batchMeanOutAddr=np.zeros(128, t), batchRstdOutAddr=np.zeros(128, t)),
+           lambda a, t=DTYPES[dtype]: {"batchMeanOutAddr": np.r_[a["batchMeanInAddr"][:50].astype(t), np.zeros(78, t)],
+                                       "batchRstdOutAddr": np.r_[a["batchRstdInAddr"][:50].astype(t), np.zeros(78, t)]})
+      for dtype, ctype in (("half", "half"), ("bfloat16", "bfloat16_t"))],
+    # foreach_mul_scalar_list: y = x * scalars[tensorIndex] over dataCount elements (1000: a tail).
+    Unit("ops-nn foreach_mul_scalar_list f32", OPS_NN, OPS_NN_AT,
+         "foreach/foreach_mul_scalar_list/op_kernel/arch35/foreach_mul_scalar_list_regbase.h",
+         "ForeachMulScalarList::ForeachMulScalarListRegbase<float, float, int>::Compute#1", "elementwise", "float",
+         lambda rng: dict(tensorLocal=uniform(rng, -4, 4, 1024), outLocal=f32(1024), dataCount=1000, scaleVal=1.75),
+         lambda a: {"outLocal": np.r_[a["tensorLocal"][:1000] * np.float32(1.75), np.zeros(24, np.float32)]}),
 ]
