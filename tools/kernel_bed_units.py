@@ -50,6 +50,12 @@ def example(name, directory, entry, op, dtype, args, expect, golden=None, rtol=0
                 rtol, atol, golden, defines)
 
 
+def block_argmax_bits(x, lanes):
+    """The largest over the vector-sized blocks of x of each block's first argmax, as float32 bits."""
+    index = max(int(np.argmax(block)) for block in x.reshape(-1, lanes))
+    return np.array([index], np.uint32).view(np.float32)
+
+
 def gelu_tanh(x):
     """GELU's tanh form: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
     x = x.astype(np.float64)
@@ -293,4 +299,40 @@ UNITS = [
          "ForeachMulScalarList::ForeachMulScalarListRegbase<float, float, int>::Compute#1", "elementwise", "float",
          lambda rng: dict(tensorLocal=uniform(rng, -4, 4, 1024), outLocal=f32(1024), dataCount=1000, scaleVal=1.75),
          lambda a: {"outLocal": np.r_[a["tensorLocal"][:1000] * np.float32(1.75), np.zeros(24, np.float32)]}),
+
+    # data_relayout.asc scenario 1: KernelInterleave<uint16_t, 128>, one repeat of 128 lanes.
+    example("devkit interleave u16", "data_relayout", "InterleaveVF<uint16_t>", "transpose/relayout", "uint16",
+            lambda rng: dict(dst0Addr=np.zeros(128, np.uint16), dst1Addr=np.zeros(128, np.uint16),
+                             src0Addr=rng.integers(0, 65535, 128).astype(np.uint16),
+                             src1Addr=rng.integers(0, 65535, 128).astype(np.uint16), repeatTimes=1,
+                             oneRepeatSize=F16_LANES),
+            lambda a: {"dst0Addr": np.stack([a["src0Addr"][:64], a["src1Addr"][:64]], 1).reshape(-1),
+                       "dst1Addr": np.stack([a["src0Addr"][64:], a["src1Addr"][64:]], 1).reshape(-1)},
+            golden=({"src0Addr": x_bin(np.uint16), "src1Addr": x_bin(np.uint16, "input/input_y.bin")},
+                    {"dst0Addr": ("output/golden_dst0.bin", np.uint16),
+                     "dst1Addr": ("output/golden_dst1.bin", np.uint16)}),
+            defines=("SCENARIO_NUM=1",), golden_argv=("-scenarioNum", "1")),
+    # subnormal.asc scenario 1: Div with DivAlgo PRECISION_1ULP_FTZ_FALSE over 1024 floats: subnormal
+    # inputs and results kept, so the IEEE quotient (the script's data are subnormal cases).
+    example("devkit div ftz-false subnormal f32", "subnormal", "SubnormalFTZFalseVF<float>", "elementwise", "float",
+            lambda rng: dict(xAddr=uniform(rng, 1, 2, 1024), yAddr=uniform(rng, 1, 2, 1024), zAddr=f32(1024),
+                             repeatTimes=16, oneRepeatSize=F32_LANES),
+            lambda a: {"zAddr": (a["xAddr"].astype(np.float64) / a["yAddr"]).astype(np.float32)},
+            golden=({"xAddr": x_bin(np.float32), "yAddr": x_bin(np.float32, "input/input_y.bin")},
+                    {"zAddr": ("output/golden.bin", np.float32)}),
+            defines=("SCENARIO_NUM=1",), rtol=1.2e-7),
+    # mergemode.asc, first call: totalLength 200 of paddedLength 256, src0 and src1 the same buffer
+    # (the host passes xAddr twice); dst was filled with 2 and Max MERGING keeps it past the count.
+    example("devkit max merging tail f32", "mergemode", "MaxMergeModeVF<float>", "compare/select", "float",
+            lambda rng: dict(dstAddr=f32(256), src0Addr=uniform(rng, -100, -1, 256), src1Addr="@src0Addr",
+                             count=200, oneRepeatSize=F32_LANES),
+            lambda a: {"dstAddr": np.r_[a["src0Addr"][:200], np.full(56, 2, np.float32)]}),
+    # mergemode.asc, second call: ReduceMaxVF(yAddr, yAddr, paddedLength 256), in place.  Reduce MAX
+    # gives [max, index of its first occurrence as T's bits, 0...]; the kernel folds the 4 blocks'
+    # results lane by lane with Max, so lane 1 ends as the largest of the per-block indices.
+    example("devkit reduce max in place f32", "mergemode", "ReduceMaxVF<float>", "reduction", "float",
+            lambda rng: dict(dstAddr="@srcAddr", srcAddr=np.r_[uniform(rng, -100, -1, 200), np.full(56, 2, np.float32)],
+                             count=256, oneRepeatSize=F32_LANES),
+            lambda a: {"srcAddr": np.r_[a["srcAddr"].max(), block_argmax_bits(a["srcAddr"], F32_LANES), np.zeros(62),
+                                        a["srcAddr"][64:]]}),
 ]
