@@ -74,22 +74,25 @@ def sigmoid(x):
     return 1 / (1 + np.exp(-x.astype(np.float64)))
 
 
-def elementwise_block(name, repo, commit, path, entry, op, dtype, fn, lo, hi, count=1000, rtol=0.0, atol=0.0):
+def elementwise_block(name, repo, commit, path, entry, op, dtype, fn, lo, hi, count=1000, rtol=0.0, atol=0.0,
+                      names=("i0Extent", "bufferIn0_", "bufferOut0_")):
     """A generated elementwise kernel's `__VEC_SCOPE__` block (Compute1): its inputs are i0Extent, the
     elements of this UB pass (the tiling's ubFormer, or the last pass's tail: `count`, not a multiple
     of the vector width), and the input and output LocalTensors, which the host allocates ubFormer
     elements long (here `count` rounded up to whole vectors, so the full-vector loads stay inside).
-    Past `count` the output must stay as it was (zeros)."""
+    Past `count` the output must stay as it was (zeros).  `names`: the count's, the input's and the
+    output's names in the block."""
     numpy_type = DTYPES[dtype]
     size = ceil_div(count, 256) * 256
+    length, source, target = names
 
     def args(rng):
-        return dict(i0Extent=count, bufferIn0_=uniform(rng, lo, hi, size).astype(numpy_type),
-                    bufferOut0_=np.zeros(size, numpy_type))
+        return {length: count, source: uniform(rng, lo, hi, size).astype(numpy_type),
+                target: np.zeros(size, numpy_type)}
 
     def expect(a):
-        x = a["bufferIn0_"][:count].astype(np.float64)
-        return {"bufferOut0_": np.r_[fn(x).astype(numpy_type), np.zeros(size - count, numpy_type)]}
+        x = a[source][:count].astype(np.float64)
+        return {target: np.r_[fn(x).astype(numpy_type), np.zeros(size - count, numpy_type)]}
 
     return Unit(name, repo, commit, path, entry, op, dtype, args, expect, rtol, atol)
 
@@ -335,4 +338,17 @@ UNITS = [
                              count=256, oneRepeatSize=F32_LANES),
             lambda a: {"srcAddr": np.r_[a["srcAddr"].max(), block_argmax_bits(a["srcAddr"], F32_LANES), np.zeros(62),
                                         a["srcAddr"][64:]]}),
+
+    # ops-math pow(x, exponent) for the exponents its tensor-scalar kernel special-cases, one
+    # __VEC_SCOPE__ block each (PowTensorScalarFloat<T1 data, T2 exponent>); dataLength is the pass's
+    # element count (1000: a tail); fp16 and bf16 go through float and back with RINT.
+    *[elementwise_block(f"ops-math pow {label} {dtype}", OPS_MATH, OPS_MATH_AT,
+                        "math/pow/op_kernel/arch35/pow_tensor_scalar_float.h",
+                        f"Pow::PowTensorScalarFloat<{ctype}, float>::{method}#1", "elementwise", dtype,
+                        lambda x, e=exponent: x ** e, 0.25, 4, rtol=ROUNDED[dtype],
+                        names=("dataLength", "srcTensor", "dstTensor"))
+      for method, label, exponent in (("ComputeSqrt", "x^0.5", 0.5), ("ComputeRsqrt", "x^-0.5", -0.5),
+                                      ("ComputeSquare", "x^2", 2), ("ComputeCube", "x^3", 3),
+                                      ("ComputeRec", "x^-1", -1), ("ComputeSquareRec", "x^-2", -2))
+      for dtype, ctype in (("float", "float"), ("half", "half"), ("bfloat16", "bfloat16_t"))],
 ]
