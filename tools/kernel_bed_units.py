@@ -74,27 +74,29 @@ def sigmoid(x):
     return 1 / (1 + np.exp(-x.astype(np.float64)))
 
 
-def elementwise_block(name, repo, commit, path, entry, op, dtype, fn, lo, hi, count=1000, rtol=0.0, atol=0.0,
-                      names=("i0Extent", "bufferIn0_", "bufferOut0_")):
-    """A generated elementwise kernel's `__VEC_SCOPE__` block (Compute1): its inputs are i0Extent, the
-    elements of this UB pass (the tiling's ubFormer, or the last pass's tail: `count`, not a multiple
-    of the vector width), and the input and output LocalTensors, which the host allocates ubFormer
-    elements long (here `count` rounded up to whole vectors, so the full-vector loads stay inside).
-    Past `count` the output must stay as it was (zeros).  `names`: the count's, the input's and the
-    output's names in the block."""
+def elementwise_block(name, repo, commit, path, entry, op, dtype, fn, inputs, count=1000, rtol=0.0, atol=0.0,
+                      length="i0Extent", target="bufferOut0_"):
+    """A generated elementwise kernel's `__VEC_SCOPE__` block: its inputs are the element count of this
+    UB pass (`length`: the tiling's ubFormer, or the last pass's tail: `count`, not a multiple of the
+    vector width) and the LocalTensors, which the host allocates ubFormer elements long (here `count`
+    rounded up to whole vectors, so the full-vector loads stay inside).  `inputs`: (name, low, high)
+    of each input tensor, drawn uniformly; `fn` takes them in that order.  Past `count` the output
+    must stay as it was (zeros)."""
     numpy_type = DTYPES[dtype]
     size = ceil_div(count, 256) * 256
-    length, source, target = names
 
     def args(rng):
-        return {length: count, source: uniform(rng, lo, hi, size).astype(numpy_type),
-                target: np.zeros(size, numpy_type)}
+        drawn = {source: uniform(rng, lo, hi, size).astype(numpy_type) for source, lo, hi in inputs}
+        return {length: count, **drawn, target: np.zeros(size, numpy_type)}
 
     def expect(a):
-        x = a[source][:count].astype(np.float64)
-        return {target: np.r_[fn(x).astype(numpy_type), np.zeros(size - count, numpy_type)]}
+        xs = [a[source][:count].astype(np.float64) for source, _, _ in inputs]
+        return {target: np.r_[fn(*xs).astype(numpy_type), np.zeros(size - count, numpy_type)]}
 
     return Unit(name, repo, commit, path, entry, op, dtype, args, expect, rtol, atol)
+
+
+X_IN = (("bufferIn0_", -8, 8),)
 
 
 def floor_keeping_sign(x):
@@ -216,18 +218,19 @@ UNITS = [
     # ops-nn's generated activations and ops-math's floor: one __VEC_SCOPE__ block each, fp16 and bf16
     # computed in float (UNPACK_B16 loads, PACK_B32 stores).
     *[elementwise_block(f"ops-nn sigmoid {dtype}", OPS_NN, OPS_NN_AT, ACT.format("sigmoid", suffix),
-                        f"{cls}::Compute1#1", "activation", dtype, sigmoid, -8, 8, rtol=ROUNDED[dtype], atol=1e-7)
+                        f"{cls}::Compute1#1", "activation", dtype, sigmoid, X_IN, rtol=ROUNDED[dtype], atol=1e-7)
       for dtype, suffix, cls in (("float", "f32", "SigmoidF32"), ("half", "f16", "SigmoidF16"),
                                  ("bfloat16", "bf16", "SigmoidBf16"))],
     # Swish: y = x sigmoid(scale x); the scale is the tiling's (tilingDataPtr_->scale), the op's default 1.
     *[elementwise_block(f"ops-nn swish {dtype}", OPS_NN, OPS_NN_AT, ACT.format("swish", suffix + "_attr_comb_0"),
-                        f"{cls}::Compute1#1", "activation", dtype, lambda x: x * sigmoid(x), -8, 8,
+                        f"{cls}::Compute1#1", "activation", dtype, lambda x: x * sigmoid(x), X_IN,
                         rtol=ROUNDED[dtype], atol=1e-6)
       for dtype, suffix, cls in (("float", "f32", "SwishF32AttrComb0"), ("half", "f16", "SwishF16AttrComb0"),
                                  ("bfloat16", "bf16", "SwishBf16AttrComb0"))],
     # floor, the sign of x kept (floor(-0.0) is -0.0).
     *[elementwise_block(f"ops-math floor {dtype}", OPS_MATH, OPS_MATH_AT, f"math/floor/op_kernel/arch35/floor_{suffix}.h",
-                        f"{cls}::Compute1#1", "elementwise", dtype, floor_keeping_sign, -300, 300)
+                        f"{cls}::Compute1#1", "elementwise", dtype, floor_keeping_sign,
+                        (("bufferIn0_", -300, 300),))
       for dtype, suffix, cls in (("float", "f32", "FloorF32"), ("half", "f16", "FloorF16"),
                                  ("bfloat16", "bf16", "FloorBf16"))],
 
@@ -345,10 +348,17 @@ UNITS = [
     *[elementwise_block(f"ops-math pow {label} {dtype}", OPS_MATH, OPS_MATH_AT,
                         "math/pow/op_kernel/arch35/pow_tensor_scalar_float.h",
                         f"Pow::PowTensorScalarFloat<{ctype}, float>::{method}#1", "elementwise", dtype,
-                        lambda x, e=exponent: x ** e, 0.25, 4, rtol=ROUNDED[dtype],
-                        names=("dataLength", "srcTensor", "dstTensor"))
+                        lambda x, e=exponent: x ** e, (("srcTensor", 0.25, 4),), rtol=ROUNDED[dtype],
+                        length="dataLength", target="dstTensor")
       for method, label, exponent in (("ComputeSqrt", "x^0.5", 0.5), ("ComputeRsqrt", "x^-0.5", -0.5),
                                       ("ComputeSquare", "x^2", 2), ("ComputeCube", "x^3", 3),
                                       ("ComputeRec", "x^-1", -1), ("ComputeSquareRec", "x^-2", -2))
       for dtype, ctype in (("float", "float"), ("half", "half"), ("bfloat16", "bfloat16_t"))],
+
+    # sigmoid_grad: z = dy y (1 - y), y (bufferIn0_, from the forward output) in (0, 1), dy in (-2, 2).
+    *[elementwise_block(f"ops-nn sigmoid_grad {dtype}", OPS_NN, OPS_NN_AT, ACT.format("sigmoid_grad", suffix),
+                        f"{cls}::Compute2#1", "activation", dtype, lambda y, dy: dy * y * (1 - y),
+                        (("bufferIn0_", 0, 1), ("bufferIn1_", -2, 2)), rtol=ROUNDED[dtype], atol=1e-6)
+      for dtype, suffix, cls in (("float", "f32", "SigmoidGradF32"), ("half", "f16", "SigmoidGradF16"),
+                                 ("bfloat16", "bf16", "SigmoidGradBf16"))],
 ]
