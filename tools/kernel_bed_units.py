@@ -99,6 +99,56 @@ def elementwise_block(name, repo, commit, path, entry, op, dtype, fn, inputs, co
 X_IN = (("bufferIn0_", -8, 8),)
 
 
+def foreach_block(name, path, entry, dtype, fn, inputs, scalars, count=1000, rtol=0.0, atol=0.0):
+    """A foreach kernel's `__VEC_SCOPE__` block over one tensor of the list: dataCount elements
+    (`count`, a tail), sreg = dataCount, dataCountPerLoop = VL / sizeof(float) = 64 (computed in float),
+    repeatTimes = its ceiling; the tensors as `elementwise_block`'s; `scalars`: the values the host
+    code computes before the block."""
+    numpy_type = DTYPES[dtype]
+    size = ceil_div(count, 256) * 256
+
+    def args(rng):
+        drawn = {source: uniform(rng, lo, hi, size).astype(numpy_type) for source, lo, hi in inputs}
+        return {"repeatTimes": ceil_div(count, F32_LANES), "sreg": count, "dataCountPerLoop": F32_LANES,
+                **scalars, **drawn, "outUbAddr": np.zeros(size, numpy_type)}
+
+    def expect(a):
+        xs = [a[source][:count].astype(np.float64) for source, _, _ in inputs]
+        return {"outUbAddr": np.r_[fn(*xs).astype(numpy_type), np.zeros(size - count, numpy_type)]}
+
+    return Unit(name, OPS_NN, OPS_NN_AT, path, entry, "elementwise", dtype, args, expect, rtol, atol)
+
+
+def refined_reciprocal(s):
+    """foreach_div_scalar's host code: 1/s in float, then one Newton step inv (2 - s inv), in float."""
+    s = np.float32(s)
+    inv = np.float32(1) / s
+    return float(inv * (np.float32(2) - s * inv))
+
+
+def subword_unit(name, entry, dtype, widen, count=1000):
+    """scatter_reduce's int8/uint8 <-> int32 conversions (UNPACK4_B8 loads, PACK4_B32 stores through
+    AddrRegs counted in elements): n elements (`count`, a tail), loopTimes = ceil(n / 64)."""
+    small = {"int8": np.int8, "uint8": np.uint8}[dtype]
+    size = ceil_div(count, 256) * 256
+    info = np.iinfo(small)
+
+    def args(rng):
+        if widen:
+            src, dst = rng.integers(info.min, info.max + 1, size).astype(small), np.zeros(size, np.int32)
+        else:
+            src, dst = rng.integers(-2 ** 31, 2 ** 31, size).astype(np.int32), np.zeros(size, small)
+        return dict(n=count, loopTimes=ceil_div(count, F32_LANES), srcAddr=src, dstAddr=dst)
+
+    def expect(a):
+        # widening: the value itself; narrowing: the low byte (wrapping)
+        out = a["srcAddr"][:count].astype(np.int32 if widen else small)
+        return {"dstAddr": np.r_[out, np.zeros(size - count, out.dtype)]}
+
+    return Unit(name, OPS_NN, OPS_NN_AT, "index/scatter_reduce_common/op_kernel/arch35/scatter_reduce_common_simt.h",
+                entry, "cast", dtype, args, expect)
+
+
 def floor_keeping_sign(x):
     return np.copysign(np.floor(x), x)
 
@@ -361,4 +411,31 @@ UNITS = [
                         (("bufferIn0_", 0, 1), ("bufferIn1_", -2, 2)), rtol=ROUNDED[dtype], atol=1e-6)
       for dtype, suffix, cls in (("float", "f32", "SigmoidGradF32"), ("half", "f16", "SigmoidGradF16"),
                                  ("bfloat16", "bf16", "SigmoidGradBf16"))],
+
+    # foreach_div_scalar: y = x / s, s = 3.7 (the list's scalar, read by the host code), computed as
+    # x * invScalarVal with the host's refined reciprocal.
+    *[foreach_block(f"ops-nn foreach_div_scalar {dtype}",
+                    "foreach/foreach_div_scalar/op_kernel/arch35/foreach_div_scalar_regbase.h",
+                    f"ForeachDivScalar::ForeachDivScalarRegbase<{ctype}, float, int>::Compute#1", dtype,
+                    lambda x: x / 3.7, (("tensorOneUbAddr", -50, 50),), {"invScalarVal": refined_reciprocal(3.7)},
+                    rtol=max(ROUNDED[dtype], 3e-7))
+      for dtype, ctype in (("float", "float"), ("half", "half"), ("bfloat16", "bfloat16_t"))],
+    # foreach_lerp_scalar: y = t1 + w (t2 - t1).  Compute picks DoCompute<true> for a small weight
+    # (w = 0.3, passed as weightVal_) and DoCompute<false> otherwise (w = 0.8: the host passes w - 1).
+    *[foreach_block(f"ops-nn foreach_lerp_scalar w={w} {dtype}",
+                    "foreach/foreach_lerp_scalar/op_kernel/arch35/foreach_lerp_scalar_regbase.h",
+                    f"ForeachLerpScalar::ForeachLerpScalarRegbase<{ctype}, int>::DoCompute<{exchange}>#1", dtype,
+                    lambda t1, t2, w=w: t1 + w * (t2 - t1), (("tensorOneUbAddr", -4, 4), ("tensorTwoUbAddr", -4, 4)),
+                    {"weightVal_": w} if exchange == "true" else {"weightVal": float(np.float32(w) - np.float32(1))},
+                    rtol=ROUNDED[dtype], atol=1e-5 if dtype == "float" else 4 * ROUNDED[dtype])
+      for w, exchange in ((0.3, "true"), (0.8, "false"))
+      for dtype, ctype in (("float", "float"), ("half", "half"))],
+    subword_unit("ops-nn scatter_reduce widen int8->int32", "ScatterReduceCommon::SubwordWidenToI32<int8_t>#1",
+                 "int8", True),
+    subword_unit("ops-nn scatter_reduce widen uint8->int32", "ScatterReduceCommon::SubwordWidenToI32<uint8_t>#1",
+                 "uint8", True),
+    subword_unit("ops-nn scatter_reduce narrow int32->int8", "ScatterReduceCommon::SubwordNarrowFromI32<int8_t>#1",
+                 "int8", False),
+    subword_unit("ops-nn scatter_reduce narrow int32->uint8", "ScatterReduceCommon::SubwordNarrowFromI32<uint8_t>#1",
+                 "uint8", False),
 ]
