@@ -56,6 +56,30 @@ def block_argmax_bits(x, lanes):
     return np.array([index], np.uint32).view(np.float32)
 
 
+def softmax_rows(x):
+    """Softmax along each row: e^(x - max) / sum e^(x - max)."""
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def softmax_case(case):
+    """05_best_practices softmax.asc, Case `case` (-DSCENARIO_NUM): the host's tiling for its 128 x 128
+    float input on one core: aDim = 128 rows, rDim = rDimAlign = 128; exp and sum work buffers of
+    singleCoreAlignLength floats (Cases 3-5 allocate the sum buffer 8 floats long)."""
+    rows = cols = 128
+
+    def args(rng):
+        return dict(dstAddr=f32(rows * cols), srcAddr=uniform(rng, -5, 5, rows * cols), expAddr=f32(rows * cols),
+                    sumAddr=f32(rows * cols if case <= 2 else 8), aDim=rows, rDim=cols, rDimAlign=cols)
+
+    return example(f"devkit softmax case {case} f32", "examples/01_simd_cpp_api/05_best_practices/02_reg_compute/"
+                   "softmax_high_performance", "CustomSoftmaxVF<float>", "softmax", "float", args,
+                   lambda a: {"dstAddr": softmax_rows(a["srcAddr"].astype(np.float64).reshape(rows, cols))},
+                   golden=({"srcAddr": x_bin(np.float32)}, {"dstAddr": ("output/golden.bin", np.float32)}),
+                   path="examples/01_simd_cpp_api/05_best_practices/02_reg_compute/softmax_high_performance/"
+                        "softmax.asc", defines=(f"SCENARIO_NUM={case}",), rtol=1e-5, atol=1e-8)
+
+
 def gelu_tanh(x):
     """GELU's tanh form: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
     x = x.astype(np.float64)
@@ -438,4 +462,6 @@ UNITS = [
                  "int8", False),
     subword_unit("ops-nn scatter_reduce narrow int32->uint8", "ScatterReduceCommon::SubwordNarrowFromI32<uint8_t>#1",
                  "uint8", False),
+
+    *[softmax_case(case) for case in range(1, 6)],
 ]
