@@ -55,6 +55,13 @@ class Golden:
 
 
 @dataclasses.dataclass
+class At:
+    """A pointer argument `offset` bytes into the buffer `array` (the host passes `addr + n`)."""
+    array: np.ndarray
+    offset: int
+
+
+@dataclasses.dataclass
 class Unit:
     name: str
     repo: str            # OWNER/NAME
@@ -69,6 +76,7 @@ class Unit:
     atol: float = 0.0
     golden: Golden | None = None
     defines: tuple = ()  # -D macros the vendor's build passes (a scenario number)
+    headers: tuple = ()  # (OWNER/NAME, commit, include dir, ...) of header repositories the build adds
 
     @property
     def kind(self):
@@ -98,23 +106,29 @@ class Trees:
         return self.mirrors / repo.replace("/", "+") / "repo"
 
     def has(self, unit):
-        mirror = self.mirror(unit.repo)
-        return mirror.is_dir() and subprocess.run(
-            ["git", "--git-dir", str(mirror), "cat-file", "-e", f"{unit.commit}:{unit.path}"],
-            capture_output=True).returncode == 0
+        """Whether the unit's file and its header repositories' commits are in the mirrors."""
+        wanted = [(unit.repo, f"{unit.commit}:{unit.path}")] + [(repo, commit) for repo, commit, *_ in unit.headers]
+        return all(self.mirror(repo).is_dir() and subprocess.run(
+            ["git", "--git-dir", str(self.mirror(repo)), "cat-file", "-e", obj], capture_output=True).returncode == 0
+            for repo, obj in wanted)
+
+    def tree(self, repo, commit):
+        """(root, op_kernel copies) of the repository's sources at commit, exported once."""
+        if (repo, commit) not in self.trees:
+            root = self.tmp / f"tree{len(self.trees)}"
+            root.mkdir()
+            survey.export_sources(self.mirror(repo), root, commit)
+            self.trees[repo, commit] = (root, survey.build_layout(root))
+        return self.trees[repo, commit]
 
     def source(self, unit):
         """(path of the unit's file in its exported tree, include directories)."""
-        key = (unit.repo, unit.commit)
-        if key not in self.trees:
-            root = self.tmp / f"tree{len(self.trees)}"
-            root.mkdir()
-            survey.export_sources(self.mirror(unit.repo), root, unit.commit)
-            self.trees[key] = (root, survey.build_layout(root))
-        root, copies = self.trees[key]
+        root, copies = self.tree(unit.repo, unit.commit)
         path, op_dir = survey.layout_path(root / unit.path, copies)
         shared = [str(root / d) for d in survey.SHARED_INCLUDE_DIRS if (root / d).is_dir()]
-        return path, [str(path.parent), *([str(op_dir)] if op_dir else []), *shared, str(root), str(self.host_only)]
+        headers = [str(self.tree(repo, commit)[0] / d) for repo, commit, *dirs in unit.headers for d in dirs]
+        return path, [str(path.parent), *([str(op_dir)] if op_dir else []), *shared, *headers, str(root),
+                      str(self.host_only)]
 
     def golden(self, unit, golden):
         """Run the repository's data script in a fresh directory (numpy seeded); {name: array} of
@@ -171,11 +185,17 @@ def run_unit(unit, trees, engine):
     rng = np.random.default_rng(SEED)
     args = unit.args(rng)
     golden = trees.golden(unit, unit.golden) if unit.golden else {}
-    args.update({name: golden[name] for name in unit.golden.inputs} if unit.golden else {})
+    for name in unit.golden.inputs if unit.golden else ():  # the script's inputs replace the drawn ones
+        args[name] = At(golden[name], args[name].offset) if isinstance(args.get(name), At) else golden[name]
+    given = {k: v.array if isinstance(v, At) else v for k, v in args.items()}
     expected = [(name, want, "reference") for name, want in unit.expect(
-        {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in args.items()}).items()]
+        {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in given.items()}).items()]
     expected += [(name, golden[name], "golden") for name in (unit.golden.outputs if unit.golden else ())]
     path, include_dirs = trees.source(unit)
+    for name, value in args.items():  # a pointer into a buffer goes as a file with an offset
+        if isinstance(value, At):
+            np.save(trees.tmp / f"{name}.npy", value.array)
+            args[name] = f"{trees.tmp / name}.npy@+{value.offset}"
     try:
         with kernel_prelude():
             result = run_kernel(path, unit.entry, engine=engine, include_dirs=include_dirs,

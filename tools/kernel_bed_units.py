@@ -9,7 +9,7 @@ The vector length is 256 bytes: 64 float, 128 half or bfloat16 lanes.
 """
 import numpy as np
 
-from kernel_bed import Golden, Unit
+from kernel_bed import At, Golden, Unit
 
 DEVKIT = "mirror-cann/asc-devkit"
 DEVKIT_AT = "82b89a15f26329511fc7fbc807d5132a1f9b4ba7"
@@ -54,6 +54,12 @@ def block_argmax_bits(x, lanes):
     """The largest over the vector-sized blocks of x of each block's first argmax, as float32 bits."""
     index = max(int(np.argmax(block)) for block in x.reshape(-1, lanes))
     return np.array([index], np.uint32).view(np.float32)
+
+
+def scattered(values, index, size):
+    out = np.zeros(size, values.dtype)
+    out[index] = values
+    return out
 
 
 def softmax_rows(x):
@@ -464,4 +470,37 @@ UNITS = [
                  "uint8", False),
 
     *[softmax_case(case) for case in range(1, 6)],
+
+    # reg_load_gather scenario 1: KernelGather<half, uint16_t, 128>, a 1024-element source; Gather
+    # from UB by element index, count 128, oneRepeatSize 128.
+    example("devkit gather from UB f16", "examples/01_simd_cpp_api/03_basic_api/00_data_movement/reg_load_gather",
+            "GatherVF<half, uint16_t>", "gather/scatter", "half",
+            lambda rng: dict(dstAddr=np.zeros(128, np.float16), srcAddr=uniform(rng, 0, 1, 1024, np.float16),
+                             indexAddr=rng.integers(0, 1024, 128).astype(np.uint16), count=128,
+                             oneRepeatSize=F16_LANES),
+            lambda a: {"dstAddr": a["srcAddr"][a["indexAddr"]]},
+            golden=({"srcAddr": x_bin(np.float16), "indexAddr": x_bin(np.uint16, "input/input_y.bin")},
+                    {"dstAddr": ("output/golden.bin", np.float16)}),
+            path="examples/01_simd_cpp_api/03_basic_api/00_data_movement/reg_load_gather/gather_ld_reg.asc",
+            defines=("SCENARIO_NUM=1",), golden_argv=("-scenarioNum", "1")),
+    # reg_store_scatter: KernelScatterReg<half, uint16_t, 128>: dst[index[i]] = src[i] (the host zeroes
+    # dst first); a permutation as index.
+    example("devkit scatter to UB f16", "examples/01_simd_cpp_api/03_basic_api/00_data_movement/reg_store_scatter",
+            "ScatterVF<half, uint16_t>", "gather/scatter", "half",
+            lambda rng: dict(dstAddr=np.zeros(128, np.float16), srcAddr=uniform(rng, 0, 1, 128, np.float16),
+                             indexAddr=rng.permutation(128).astype(np.uint16), count=128, oneRepeatSize=F16_LANES),
+            lambda a: {"dstAddr": scattered(a["srcAddr"], a["indexAddr"], 128)},
+            golden=({"srcAddr": x_bin(np.float16), "indexAddr": x_bin(np.uint16, "input/input_y.bin")},
+                    {"dstAddr": ("output/golden.bin", np.float16)}),
+            path="examples/01_simd_cpp_api/03_basic_api/00_data_movement/reg_store_scatter/scatter_st_reg.asc"),
+    # reg_load_store_unalign scenario 1: KernelScenario1<float, 1024>: CopyVF(dstAddr + 1, srcAddr + 1,
+    # 64) copies 128 floats through the unaligned load and store streams; dst was zeroed.
+    example("devkit unaligned copy f32", "examples/01_simd_cpp_api/03_basic_api/00_data_movement/"
+            "reg_load_store_unalign", "KernelScenario1<float, 1024>::CopyVF", "transpose/relayout", "float",
+            lambda rng: dict(dstAddr=At(f32(1024), 4), srcAddr=At(rng.standard_normal(1024).astype(np.float32), 4),
+                             oneRepeatSize=F32_LANES),
+            lambda a: {"dstAddr": np.r_[0, a["srcAddr"][1:129], np.zeros(1024 - 129)]},
+            golden=({"srcAddr": x_bin(np.float32)}, {"dstAddr": ("output/golden.bin", np.float32)}),
+            path="examples/01_simd_cpp_api/03_basic_api/00_data_movement/reg_load_store_unalign/ld_st_reg_unalign.asc",
+            defines=("SCENARIO_NUM=1",), golden_argv=("-scenarioNum", "1")),
 ]
