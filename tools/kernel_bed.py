@@ -13,7 +13,8 @@ is checked against that golden file as well as against the reference.
 Each unit is reported right, wrong (how many lanes differ, the first ones with index, value and
 expected value), refused (the translator's or the machine's error) or skipped, then a summary;
 `--json` prints the same as one JSON object.  The exit status is 0 whatever the units give, 1 when
-the bed itself fails (a unit's generator or reference raises, the units file does not load).
+the bed itself fails (a unit's generator or reference raises, its arguments do not fit its
+kernel, the units file does not load).
 
     python tools/kernel_bed.py [--mirrors /work/.mirror] [--units FILE] [-k TEXT] [--engine ref] [--json]
 """
@@ -200,7 +201,9 @@ def run_unit(unit, trees, engine):
         with kernel_prelude():
             result = run_kernel(path, unit.entry, engine=engine, include_dirs=include_dirs,
                                     defines=unit.defines, **args)
-    except (CppFailed, KernelArgError, MachineFault) as error:
+    except KernelArgError as error:  # the unit's arguments do not fit its kernel: the bed's fault
+        raise RuntimeError(f"arguments: {first_line(error)}") from None
+    except (CppFailed, MachineFault) as error:
         message = first_line(error)
         return {**record, "status": "refused", "message": message.replace(str(path.parent) + "/", "")}
     wrong = []

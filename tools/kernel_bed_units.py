@@ -18,6 +18,8 @@ OPS_NN_AT = "e5c3fa9327ea95ba26d06227e746923580d10921"
 OPS_MATH = "hicann/ops-math"
 OPS_MATH_AT = "c41933244c31e44fd496e3bb3212164f8c48c214"
 
+OPBASE = (("hicann/opbase", "aa3cd74b7f6d772acd64ff48292a7e65a9bc8142", "include/op_common", "pkg_inc/op_common"),)
+
 REG = "examples/01_simd_cpp_api/03_basic_api/02_reg_vector_compute"
 CAPI = "examples/02_simd_c_api/03_c_api/02_reg_vector_compute"
 F32_LANES, F16_LANES = 64, 128
@@ -147,6 +149,28 @@ def foreach_block(name, path, entry, dtype, fn, inputs, scalars, count=1000, rto
         return {"outUbAddr": np.r_[fn(*xs).astype(numpy_type), np.zeros(size - count, numpy_type)]}
 
     return Unit(name, OPS_NN, OPS_NN_AT, path, entry, "elementwise", dtype, args, expect, rtol, atol)
+
+
+def counted_block(name, repo, path, entry, op, dtype, fn, inputs, target, lanes, count=1000, out_dtype=None,
+                  rtol=0.0, atol=0.0, in_size=None, with_vl=True):
+    """A `__VEC_SCOPE__` block of the common shape: `count` elements (a tail), loopNum = ceil(count /
+    lanes), vlSize = lanes (the host code's VL / sizeof), tensors as `elementwise_block`'s (`in_size`:
+    the inputs' length when they are not `count` rounded up), the output in `out_dtype`; `with_vl`:
+    whether the block reads vlSize."""
+    numpy_type, out_type = DTYPES[dtype], DTYPES[out_dtype or dtype]
+    size = ceil_div(count, 256) * 256
+
+    def args(rng):
+        drawn = {source: uniform(rng, lo, hi, in_size or size).astype(numpy_type) for source, lo, hi in inputs}
+        return {"count": count, "loopNum": ceil_div(count, lanes), **({"vlSize": lanes} if with_vl else {}),
+                **drawn, target: np.zeros(size, out_type)}
+
+    def expect(a):
+        xs = [a[source].astype(np.float64) for source, _, _ in inputs]
+        return {target: np.r_[fn(*xs)[:count].astype(out_type), np.zeros(size - count, out_type)]}
+
+    return Unit(name, repo, OPS_NN_AT if repo == OPS_NN else OPS_MATH_AT, path, entry, op, dtype, args, expect,
+                rtol, atol, headers=OPBASE)
 
 
 def refined_reciprocal(s):
@@ -503,4 +527,31 @@ UNITS = [
             golden=({"srcAddr": x_bin(np.float32)}, {"dstAddr": ("output/golden.bin", np.float32)}),
             path="examples/01_simd_cpp_api/03_basic_api/00_data_movement/reg_load_store_unalign/ld_st_reg_unalign.asc",
             defines=("SCENARIO_NUM=1",), golden_argv=("-scenarioNum", "1")),
+
+    # gelu_quant's GELU (tanh form) into a float buffer, from float, half or bf16 (the second block:
+    # the first is the float branch of an `if constexpr`); loopNum = ceil(count / 64).
+    *[counted_block(f"ops-nn gelu_quant gelu-tanh {dtype}", OPS_NN,
+                    "activation/gelu_quant/op_kernel/arch35/gelu_quant_base_regbase.h",
+                    f"GeluQuantALL::GeluQuantBase::ComputeGeluTanh<{ctype}>#{block}", "activation", dtype,
+                    gelu_tanh, (("srcAddr", -6, 6),), "dstAddr", F32_LANES, out_dtype="float", with_vl=False,
+                    rtol=1e-5 if dtype == "float" else 2e-5, atol=1e-7)
+      for dtype, ctype, block in (("float", "float", 1), ("half", "half", 2), ("bfloat16", "bfloat16_t", 2))],
+    # gelu_quant's erf-GELU epilogue: y = x/2 (1 + erf(x / sqrt 2)), src1 = x, src2 = that erf.
+    counted_block("ops-nn gelu_quant erf epilogue f32", OPS_NN,
+                  "activation/gelu_quant/op_kernel/arch35/gelu_quant_base_regbase.h",
+                  "GeluQuantALL::GeluQuantBase::GeluV2ErfPost#1", "activation", "float",
+                  lambda x, e: 0.5 * x * (1 + e), (("src1Addr", -4, 4), ("src2Addr", -1, 1)), "dstAddr", F32_LANES,
+                  rtol=1e-6, atol=1e-7),
+    # glu: y = a sigmoid(b), the halves given as two tensors (vl = VL / sizeof(T)).
+    *[counted_block(f"ops-nn glu {dtype}", OPS_NN, "activation/glu/op_kernel/arch35/glu_common.h",
+                    f"Glu::Common::ComputeSigmoidAndMulImpl<{ctype}>#1", "activation", dtype,
+                    lambda a, b: a * sigmoid(b), (("x1LocalPtr", -6, 6), ("x2LocalPtr", -6, 6)), "outLocalPtr",
+                    lanes, rtol=ROUNDED[dtype], atol=1e-6)
+      for dtype, ctype, lanes in (("float", "float", F32_LANES), ("half", "half", F16_LANES))],
+    # glu over interleaved pairs: each row of two elements (a, b) gives a sigmoid(b); the kernel
+    # de-interleaves two registers at a time (xLocalPtr holds 2 count elements).
+    counted_block("ops-nn glu de-interleaved f32", OPS_NN, "activation/glu/op_kernel/arch35/glu_common.h",
+                  "Glu::Common::ComputeSigmoidAndMulWithDeInterleave<float>#1", "transpose/relayout", "float",
+                  lambda x: x[0::2] * sigmoid(x[1::2]), (("xLocalPtr", -6, 6),), "outLocalPtr", F32_LANES,
+                  in_size=2 * 1024, rtol=1e-5, atol=1e-6),
 ]
