@@ -173,6 +173,42 @@ def counted_block(name, repo, path, entry, op, dtype, fn, inputs, target, lanes,
                 rtol, atol, headers=OPBASE)
 
 
+RMS_MX = "norm/add_rms_norm_dynamic_mx_quant/op_kernel/arch35/add_rms_norm_dynamic_mx_quant_common.h"
+
+
+def add_rms_norm_unit(kind, dtype, ctype, count=1000):
+    """add_rms_norm_dynamic_mx_quant's split-R helpers over one tile of `count` elements (a tail):
+    "square" writes (x1 + x2)^2 in float; "fold" adds (x1 + x2)^2 to that float buffer (the main
+    block's squares, here drawn); "add" writes x = x1 + x2 in T_X and in float.  Their loop counts
+    are ceil(count / 64) as the host code computes them, computed in float."""
+    t = DTYPES[dtype]
+    size = ceil_div(count, 256) * 256
+    names = {"square": ("MainBlockSquareVF", "loops", "sreg", "x1InUb", "x2InUb"),
+             "fold": ("FoldBlockSquareAddVF", "tailLoops", "sregTail", "x1FoldInUb", "x2FoldInUb"),
+             "add": ("CalculateXAdd", "loopCount", "sreg", "x1InUb", "x2InUb")}[kind]
+    function, loops, sreg, a, b = names
+
+    def args(rng):
+        drawn = {loops: ceil_div(count, F32_LANES), sreg: count, a: uniform(rng, -3, 3, size).astype(t),
+                 b: uniform(rng, -3, 3, size).astype(t)}
+        if kind == "add":
+            return {**drawn, "xOutInUb": np.zeros(size, t), "xFp32Tmp": f32(size)}
+        return {**drawn, "xFp32TmpBuf": uniform(rng, 0, 9, size) if kind == "fold" else f32(size)}
+
+    def expect(a_):
+        total = a_[a].astype(np.float64) + a_[b].astype(np.float64)
+        keep = np.arange(size) >= count
+        if kind == "add":
+            return {"xOutInUb": np.where(keep, 0, total).astype(t), "xFp32Tmp": np.where(keep, 0, total)}
+        before = a_["xFp32TmpBuf"].astype(np.float64)
+        after = before + total ** 2 if kind == "fold" else total ** 2
+        return {"xFp32TmpBuf": np.where(keep, before, after)}
+
+    return Unit(f"ops-nn add_rms_norm {kind} {dtype}", OPS_NN, OPS_NN_AT, RMS_MX,
+                f"AddRmsNormDynamicMxQuant::{function}<{ctype}>#1", "norm", dtype, args, expect,
+                ROUNDED[dtype] if kind == "add" else 1e-6, 1e-6, headers=OPBASE)
+
+
 def refined_reciprocal(s):
     """foreach_div_scalar's host code: 1/s in float, then one Newton step inv (2 - s inv), in float."""
     s = np.float32(s)
@@ -554,4 +590,7 @@ UNITS = [
                   "Glu::Common::ComputeSigmoidAndMulWithDeInterleave<float>#1", "transpose/relayout", "float",
                   lambda x: x[0::2] * sigmoid(x[1::2]), (("xLocalPtr", -6, 6),), "outLocalPtr", F32_LANES,
                   in_size=2 * 1024, rtol=1e-5, atol=1e-6),
+
+    *[add_rms_norm_unit(kind, dtype, ctype) for kind in ("square", "fold", "add")
+      for dtype, ctype in (("float", "float"), ("half", "half"), ("bfloat16", "bfloat16_t"))],
 ]
