@@ -593,4 +593,18 @@ UNITS = [
 
     *[add_rms_norm_unit(kind, dtype, ctype) for kind in ("square", "fold", "add")
       for dtype, ctype in (("float", "float"), ("half", "half"), ("bfloat16", "bfloat16_t"))],
+
+    # ascend_quant per tensor, int8 out, TPL_ROUND_MODE_ROUND (1), a non-zero offset (OffsetZero 0):
+    # y = rint(x scale + offset) (float -> int16 RINT, then int16 -> half -> int8, exact here), the
+    # scale and offset being the tiling's (50 and 3: |y| < 128, so no saturation is involved).
+    *[Unit(f"ops-nn ascend_quant int8 {dtype}", OPS_NN, OPS_NN_AT,
+           "quant/ascend_quant/op_kernel/arch35/ascend_quant_regbase.h",
+           f"AscendQuantOp::AscendQuantPerTensorRegbase<{ctype}, int8_t, 1, 0>::Compute#1", "quantisation", dtype,
+           lambda rng, t=DTYPES[dtype]: dict(dataCount=1000, VL=F32_LANES, ATTR_SCALE=50.0, ATTR_OFFSET=3.0,
+                                             xLocalAddr=uniform(rng, -2, 2, 1024).astype(t),
+                                             outLocalAddr=np.zeros(1024, np.int8)),
+           lambda a: {"outLocalAddr": np.r_[np.rint(a["xLocalAddr"][:1000].astype(np.float32) * np.float32(50)
+                                                + np.float32(3)).astype(np.int8), np.zeros(24, np.int8)]},
+           headers=OPBASE)
+      for dtype, ctype in (("float", "float"), ("half", "half"))],
 ]
