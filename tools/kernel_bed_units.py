@@ -209,6 +209,45 @@ def add_rms_norm_unit(kind, dtype, ctype, count=1000):
                 ROUNDED[dtype] if kind == "add" else 1e-6, 1e-6, headers=OPBASE)
 
 
+TRANSPOSE = "conversion/transpose/op_kernel/arch35/transpose_with_gather.h"
+
+
+def transpose_index_unit(dtype, ctype, two_dims):
+    """ops-math transpose's gather indices (TransposeWithGather<T>, indices int16 for 2-byte T, else
+    int32; idxVLSize_ = VL / that size).  Two dims: the output's last two axes a = 7 (input stride
+    30) and b = 30 (input stride 1), so output element k reads input (k % a) 30 + k / a; the first
+    register is stored whole, then the host's loopCnt = ceil((a b - VL) / VL) more, masked to the
+    leftDimSize = a b - VL elements left; lastDimInc = VL % a, last2ndDimInc = VL / a.  One dim:
+    k * 30 for k < lastDimSize = 200, loopCnt = ceil(200 / VL)."""
+    index = np.int16 if dtype in ("half", "bfloat16") else np.int32
+    lanes = 256 // np.dtype(index).itemsize
+    a, b, a_stride, b_stride = 7, 30, 30, 1
+
+    if two_dims:
+        total = a * b
+
+        def args(rng):
+            return dict(lastDimSize=a, lastDimInOffset=a_stride, last2ndDimInOffset=b_stride,
+                        idxAddr=np.zeros(256, index), loopCnt=ceil_div(total - lanes, lanes),
+                        leftDimSize=total - lanes, lastDimInc=lanes % a, last2ndDimInc=lanes // a, idxVLSize_=lanes)
+        written = max(total, lanes)
+        k = np.arange(written)
+        want = (k % a) * a_stride + (k // a) * b_stride
+    else:
+        total = 200
+
+        def args(rng):
+            return dict(loopCnt=ceil_div(total, lanes), lastDimSize=total, lastDimInOffset=a_stride,
+                        idxAddr=np.zeros(256, index), idxVLSize_=lanes)
+        written = total
+        want = np.arange(total) * a_stride
+
+    method = "GenIndex4TwoDim" if two_dims else "GenIndex4OneDim"
+    return Unit(f"ops-math transpose {method} {np.dtype(index).name}", OPS_MATH, OPS_MATH_AT, TRANSPOSE,
+                f"Transpose::TransposeWithGather<{ctype}>::{method}#1", "transpose/relayout", np.dtype(index).name,
+                args, lambda _: {"idxAddr": np.r_[want, np.zeros(256 - written)].astype(index)}, headers=OPBASE)
+
+
 def refined_reciprocal(s):
     """foreach_div_scalar's host code: 1/s in float, then one Newton step inv (2 - s inv), in float."""
     s = np.float32(s)
@@ -607,4 +646,8 @@ UNITS = [
                                                 + np.float32(3)).astype(np.int8), np.zeros(24, np.int8)]},
            headers=OPBASE)
       for dtype, ctype in (("float", "float"), ("half", "half"))],
+
+    transpose_index_unit("float", "float", True),
+    transpose_index_unit("half", "half", True),
+    transpose_index_unit("float", "float", False),
 ]
