@@ -650,4 +650,20 @@ UNITS = [
     transpose_index_unit("float", "float", True),
     transpose_index_unit("half", "half", True),
     transpose_index_unit("float", "float", False),
+
+    # 00_introduction reg add: vector_add<16384> (256 x 256 over 4 cores): AddVF<float, 16384>(dstAddr,
+    # 16384) adds the tile to itself in place.  (The script's golden covers all four cores' tiles.)
+    example("devkit add in place f32", "examples/01_simd_cpp_api/00_introduction/04_reg_compute/add",
+            "AddVF<float, 16384>", "elementwise", "float",
+            lambda rng: dict(dstAddr=uniform(rng, -4, 4, 16384), count=16384),
+            lambda a: {"dstAddr": a["dstAddr"] * 2}),
+    # 05_best_practices gelu (Case 1): KernelGelu<8192, 8192, 256, 4096, 8192>::GeluVfBasic over one
+    # tile, n = copyRows (2) * singleCoreN (4096), loopNum = n / 64; the coefficients are the tanh
+    # form's, rounded to 7 digits.  (The script's golden is 8192 x 8192: not used.)
+    example("devkit gelu best-practice f32", "examples/01_simd_cpp_api/05_best_practices/02_reg_compute/"
+            "gelu_high_performance", "KernelGelu<8192, 8192, 256, 4096, 8192>::GeluVfBasic", "activation", "float",
+            lambda rng: dict(xAddr=uniform(rng, -10, 10, 8192), yAddr=f32(8192), n=8192, loopNum=128),
+            lambda a: {"yAddr": gelu_tanh(a["xAddr"])},
+            path="examples/01_simd_cpp_api/05_best_practices/02_reg_compute/gelu_high_performance/gelu.asc",
+            defines=("SCENARIO_NUM=1",), rtol=1e-5, atol=1e-4),
 ]
