@@ -666,4 +666,13 @@ UNITS = [
             lambda a: {"yAddr": gelu_tanh(a["xAddr"])},
             path="examples/01_simd_cpp_api/05_best_practices/02_reg_compute/gelu_high_performance/gelu.asc",
             defines=("SCENARIO_NUM=1",), rtol=1e-5, atol=1e-4),
+
+    # histogram.asc: KernelHistogram<uint8_t, uint16_t, 256>: one repeat of 256 bytes (oneRepeatSize =
+    # VL), BIN0 counts the values 0..127 and BIN1 128..255 (FREQUENCY: added to the zeroed registers),
+    # the two 128-bin halves stored one after the other.
+    example("devkit histogram u8", "histogram", "HistogramsVF<uint8_t, uint16_t>", "integer/bitwise", "uint8",
+            lambda rng: dict(dstAddr=np.zeros(256, np.uint16), srcAddr=rng.integers(0, 256, 256).astype(np.uint8),
+                             count=256, oneRepeatSize=256),
+            lambda a: {"dstAddr": np.bincount(a["srcAddr"], minlength=256).astype(np.uint16)},
+            golden=({"srcAddr": x_bin(np.uint8)}, {"dstAddr": ("output/golden.bin", np.uint16)})),
 ]
