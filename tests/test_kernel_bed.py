@@ -58,7 +58,7 @@ x.tofile("input/x.bin"); np.maximum(x, 0).tofile("output/golden.bin")
 
 UNITS = """\
 import numpy as np
-from kernel_bed import Golden, Unit
+from kernel_bed import At, Golden, Unit
 
 def relu_args(rng):
     return dict(x=rng.uniform(-1, 1, 100).astype(np.float32), y=np.zeros(128, np.float32), count=100, repeats=2)
@@ -72,6 +72,9 @@ UNITS = [
     Unit("relu golden", "own/bed", "{commit}", "k/relu.cpp", "ReluVF", "activation", "float", relu_args,
          lambda a: {{"y": np.maximum(a["x"], 0)}},
          golden=Golden("k/gen.py", {{"x": ("input/x.bin", "float32")}}, {{"y": ("output/golden.bin", "float32")}})),
+    Unit("relu at an offset", "own/bed", "{commit}", "k/relu.cpp", "ReluVF", "activation", "float",
+         lambda rng: {{**relu_args(rng), "y": At(np.zeros(144, np.float32), 64)}},
+         lambda a: {{"y": np.r_[np.zeros(16), np.maximum(a["x"], 0), np.zeros(28)]}}),
     Unit("negate right", "own/bed", "{commit}", "k/relu.cpp", "Negate#1", "elementwise", "float", neg_args,
          lambda a: {{"y": -a["x"]}}),
     Unit("negate wrong", "own/bed", "{commit}", "k/relu.cpp", "Negate#1", "elementwise", "float", neg_args,
@@ -119,7 +122,8 @@ def test_the_bed_reports_each_unit_and_a_summary(bed):
     report = json.loads(done.stdout)
     units = {u["name"]: u for u in report["units"]}
     assert {name: u["status"] for name, u in units.items()} == {
-        "relu right": "right", "relu golden": "right", "negate right": "right", "negate wrong": "wrong",
+        "relu right": "right", "relu golden": "right", "relu at an offset": "right", "negate right": "right",
+        "negate wrong": "wrong",
         "unmapped refused": "refused", "other commit skipped": "skipped", "no mirror skipped": "skipped"}
     assert units["relu golden"]["checked"] == ["golden", "reference"]
     wrong = units["negate wrong"]["differences"][0]
@@ -129,8 +133,8 @@ def test_the_bed_reports_each_unit_and_a_summary(bed):
     assert "NoSuchCall" in units["unmapped refused"]["message"]
     assert "relu.cpp:" in units["unmapped refused"]["message"]
     assert units["no mirror skipped"]["message"] == "no mirror"
-    assert report["summary"] == {"right": 3, "wrong": 1, "refused": 1, "skipped": 2, "error": 0, "units": 7,
-                                 "scope_blocks": 2, "half_or_bf16": 1, "ran": 5}
+    assert report["summary"] == {"right": 4, "wrong": 1, "refused": 1, "skipped": 2, "error": 0, "units": 8,
+                                 "scope_blocks": 2, "half_or_bf16": 1, "ran": 6}
 
 
 def test_text_report_and_selection(bed):
@@ -148,6 +152,14 @@ def test_a_failing_reference_is_a_runner_error(bed):
     done = run_bed(mirrors, units, "-k", "negate right")
     assert done.returncode == 1
     assert "error    negate right: KeyError" in done.stdout
+
+
+def test_arguments_that_do_not_fit_the_kernel_are_a_runner_error(bed):
+    mirrors, units = bed
+    units.write_text(units.read_text().replace('y=np.zeros(64, np.float32))', 'z=np.zeros(64, np.float32))'))
+    done = run_bed(mirrors, units, "-k", "negate right")
+    assert done.returncode == 1
+    assert "error    negate right: RuntimeError: arguments: " in done.stdout
 
 
 def test_a_units_file_that_does_not_load_is_a_runner_error(tmp_path):
