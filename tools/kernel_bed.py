@@ -68,7 +68,7 @@ class Unit:
     repo: str            # OWNER/NAME
     commit: str
     path: str            # the file inside the repository
-    entry: str           # as --entry names it: Name<T>, Cls<T>::Method#K, @LINE
+    entry: str           # as --entry names it: Name<T>, or Cls<T>::Method#K for a block (kind "scope")
     op: str              # the family, for the figures: activation, norm, cast, ...
     dtype: str           # the data's element type, for the figures: float, half, bfloat16, int32, ...
     args: Callable       # rng -> {parameter: array or number}
