@@ -116,8 +116,8 @@ def run_bed(mirrors, units, *extra):
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
 
 
-def test_the_bed_reports_each_unit_and_a_summary(bed):
-    done = run_bed(*bed, "--json")
+def test_the_bed_reports_each_unit_and_a_summary(bed, engine):
+    done = run_bed(*bed, "--json", "--engine", engine)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     units = {u["name"]: u for u in report["units"]}
