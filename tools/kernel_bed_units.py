@@ -64,6 +64,30 @@ def scattered(values, index, size):
     return out
 
 
+def log_softmax_out_unit(dtype, ctype, count=1000):
+    """log_softmax_v2's last pass over a row of ubFactor = `count` (a tail): y = x - max - ln(sum),
+    given the row's max and sum of e^(x - max) that its earlier passes leave in xMax[0] and
+    xSum[0] (here computed from the row); y is log_softmax(x) = x - log sum e^x."""
+    t = DTYPES[dtype]
+
+    def args(rng):
+        x = uniform(rng, -6, 6, 1024).astype(t)
+        row = x[:count].astype(np.float64)
+        return dict(ubFactor=count, xMaxPtr=np.r_[row.max(), np.zeros(63)].astype(np.float32),
+                    xSumPtr=np.r_[np.exp(row - row.max()).sum(), np.zeros(63)].astype(np.float32),
+                    xPtr=x, yPtr=np.zeros(1024, t))
+
+    def expect(a):
+        row = a["xPtr"][:count].astype(np.float64)
+        out = row - row.max() - np.log(np.exp(row - row.max()).sum())
+        return {"yPtr": np.r_[out, np.zeros(1024 - count)].astype(t)}
+
+    return Unit(f"ops-nn log_softmax_v2 output {dtype}", OPS_NN, OPS_NN_AT,
+                "activation/log_softmax_v2/op_kernel/arch35/log_softmax_v2_ar_recompute.h",
+                f"LogSoftmaxV2Ops::LogSoftmaxV2ArRecompute<{ctype}, {ctype}>::CalculateOutVF#1", "softmax", dtype,
+                args, expect, ROUNDED[dtype], 1e-5 if dtype == "float" else 4e-3, headers=OPBASE)
+
+
 def softmax_rows(x):
     """Softmax along each row: e^(x - max) / sum e^(x - max)."""
     e = np.exp(x - x.max(axis=1, keepdims=True))
@@ -675,4 +699,19 @@ UNITS = [
                              count=256, oneRepeatSize=256),
             lambda a: {"dstAddr": np.bincount(a["srcAddr"], minlength=256).astype(np.uint16)},
             golden=({"srcAddr": x_bin(np.uint8)}, {"dstAddr": ("output/golden.bin", np.uint16)})),
+
+    # log_softmax_v2 (recompute path): the running row maximum, xMax[0] = max(xMax[0], x[0..ubFactor))
+    # over a row of ubFactor = 1000 (the tiling's split of R: a tail); the buffer's 24 elements past
+    # the row hold 100, which the tail mask must leave out; xMax[0] starts at -1, its other lanes stay.
+    *[Unit(f"ops-nn log_softmax_v2 row max {dtype}", OPS_NN, OPS_NN_AT,
+           "activation/log_softmax_v2/op_kernel/arch35/log_softmax_v2_ar_recompute.h",
+           f"LogSoftmaxV2Ops::LogSoftmaxV2ArRecompute<{ctype}, {ctype}>::CalculateMaxVF#1", "reduction", dtype,
+           lambda rng, t=DTYPES[dtype]: dict(ubFactor=1000, xPtr=np.r_[uniform(rng, -5, 5, 1000), np.full(24, 100)]
+                                             .astype(t), xMaxPtr=np.r_[-1, uniform(rng, 0, 1, 63)].astype(np.float32)),
+           lambda a: {"xMaxPtr": np.r_[max(-1.0, float(a["xPtr"][:1000].astype(np.float64).max())), a["xMaxPtr"][1:]]},
+           headers=OPBASE)
+      for dtype, ctype in (("float", "float"), ("half", "half"))],
+
+    log_softmax_out_unit("float", "float"),
+    log_softmax_out_unit("half", "half"),
 ]
