@@ -714,4 +714,38 @@ UNITS = [
 
     log_softmax_out_unit("float", "float"),
     log_softmax_out_unit("half", "half"),
+
+    # More C-API examples (TOTAL_LENGTH 256, 128 for gather; NUM_BLOCKS 1; one_rep_size = VL / sizeof).
+    # squeeze: PAT_M4 keeps every fourth lane; each repeat's 16 are stored at y + 16 i with a full
+    # mask.  The host's y_local holds 64 floats, so the last store's 48 lanes past them fall outside
+    # that array (the kernel's own out-of-bounds write: harmless here, nothing follows it).
+    example("devkit c-api squeeze M4 f32", f"{CAPI}/squeeze", "squeeze_vf", "squeeze/compaction", "float",
+            lambda rng: dict(x_local=uniform(rng, -2, 2, 256), y_local=f32(64), data_len=256, one_rep_size=64,
+                             repeat_time=4),
+            lambda a: {"y_local": a["x_local"][::4]},
+            golden=({"x_local": x_bin(np.float32)}, {"y_local": ("output/golden.bin", np.float32)})),
+    example("devkit c-api gather f16 by u16", f"{CAPI}/gather", "gather_vf", "gather/scatter", "half",
+            lambda rng: dict(src_local=uniform(rng, 0, 1, 128, np.float16),
+                             index_local=rng.integers(0, 128, 128).astype(np.uint16),
+                             dst_local=np.zeros(128, np.float16), data_len=128, one_rep_size=128, repeat_time=1),
+            lambda a: {"dst_local": a["src_local"][a["index_local"]]},
+            golden=({"src_local": x_bin(np.float16), "index_local": x_bin(np.uint16, "input/input_y.bin")},
+                    {"dst_local": ("output/golden.bin", np.float16)})),
+    # reduce: the sum in lane 0 of y_local[OUT_ALIGN_SIZE = 8] (the final store is a full register:
+    # 56 floats past that array, as in squeeze).
+    example("devkit c-api reduce sum f32", f"{CAPI}/reduce", "reduce_sum_vf", "reduction", "float",
+            lambda rng: dict(x_local=uniform(rng, 1, 2, 256), y_local=f32(8), data_len=256, one_rep_size=64,
+                             repeat_time=4),
+            lambda a: {"y_local": np.r_[a["x_local"].astype(np.float64).sum(), np.zeros(7)]},
+            golden=({"x_local": x_bin(np.float32)}, {"y_local": ("output/golden.bin", np.float32)}), rtol=1e-5),
+    example("devkit c-api floor f32", f"{CAPI}/truncate", "truncate_vf", "elementwise", "float",
+            lambda rng: dict(x_local=uniform(rng, -100, 100, 256), y_local=f32(256), data_len=256, one_rep_size=64,
+                             repeat_time=4),
+            lambda a: {"y_local": np.floor(a["x_local"])},
+            golden=({"x_local": x_bin(np.float32)}, {"y_local": ("output/golden.bin", np.float32)})),
+    example("devkit c-api histogram u8", f"{CAPI}/histogram", "histogram_vf", "integer/bitwise", "uint8",
+            lambda rng: dict(x_local=rng.integers(0, 256, 256).astype(np.uint8), y_local=np.zeros(256, np.uint16),
+                             data_len=256, one_rep_size=256, repeat_time=1),
+            lambda a: {"y_local": np.bincount(a["x_local"], minlength=256).astype(np.uint16)},
+            golden=({"x_local": x_bin(np.uint8)}, {"y_local": ("output/golden.bin", np.uint16)})),
 ]
