@@ -23,6 +23,7 @@ import contextlib
 import dataclasses
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -204,8 +205,9 @@ def run_unit(unit, trees, engine):
     except KernelArgError as error:  # the unit's arguments do not fit its kernel: the bed's fault
         raise RuntimeError(f"arguments: {first_line(error)}") from None
     except (CppFailed, MachineFault) as error:
-        message = first_line(error)
-        return {**record, "status": "refused", "message": message.replace(str(path.parent) + "/", "")}
+        # a path inside the exported tree is shown as the repository's (the layout's __ops/ as is)
+        message = first_line(error).replace(str(path.parent) + "/", "").replace(str(trees.tmp) + "/", "")
+        return {**record, "status": "refused", "message": re.sub(r"^tree\d+/", "", message)}
     wrong = []
     for name, want, against in expected:
         diff = compare(name, result[name], want, unit)
