@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("clang.cindex")
@@ -168,3 +169,21 @@ def test_a_units_file_that_does_not_load_is_a_runner_error(tmp_path):
     done = run_bed(tmp_path, units)
     assert done.returncode == 1
     assert "NameError" in done.stderr
+
+
+def test_the_bed_s_own_units_are_well_formed():
+    """Without mirrors: names unique, commits whole, and every unit's generator and reference run and
+    give an expectation for pointer arguments the generator makes."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import kernel_bed
+
+    units = kernel_bed.load_units(kernel_bed.DEFAULT_UNITS)
+    assert len({u.name for u in units}) == len(units)
+    for unit in units:
+        assert len(unit.commit) == 40 and all(len(commit) == 40 for _, commit, *_ in unit.headers), unit.name
+        args = unit.args(np.random.default_rng(kernel_bed.SEED))
+        given = {k: v.array if isinstance(v, kernel_bed.At) else v for k, v in args.items()}
+        expected = unit.expect(given)
+        assert expected and set(expected) <= set(args), unit.name
+        for name, want in expected.items():
+            assert 0 < np.asarray(want).size <= np.asarray(given[name]).size, unit.name
