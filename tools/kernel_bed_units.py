@@ -748,4 +748,21 @@ UNITS = [
                              data_len=256, one_rep_size=256, repeat_time=1),
             lambda a: {"y_local": np.bincount(a["x_local"], minlength=256).astype(np.uint16)},
             golden=({"x_local": x_bin(np.uint8)}, {"y_local": ("output/golden.bin", np.uint16)})),
+
+    # cross_entropy_loss (big C): the running row maximum over onceC = 1000 classes, vfLen = VL /
+    # sizeof(T1), repeatTimes1 = onceC / vfLen whole registers through AddrRegs of stride vfLen (a
+    # run-time value), the tailNum = onceC % vfLen rest masked (the buffer's elements past the row
+    # hold 100, which must stay out); minValue: the host's MIN_FP32, -65504 for half.
+    *[Unit(f"ops-nn cross_entropy_loss row max {dtype}", OPS_NN, OPS_NN_AT,
+           "loss/cross_entropy_loss/op_kernel/arch35/cross_entropy_loss_ar_big_c.h",
+           f"CrossEntropyLoss::GetRowMax<{ctype}>#1", "reduction", dtype,
+           lambda rng, t=DTYPES[dtype], lanes=lanes, low=low: dict(
+               vfLen=lanes, repeatTimes1=1000 // lanes, tailNum=1000 % lanes, minValue=low,
+               inputUbAddr=np.r_[uniform(rng, -5, 5, 1000), np.full(24, 100)].astype(t),
+               maxUbAddr=np.r_[-1, uniform(rng, 0, 1, 63)].astype(np.float32)),
+           lambda a: {"maxUbAddr": np.r_[max(-1.0, float(a["inputUbAddr"][:1000].astype(np.float64).max())),
+                                         a["maxUbAddr"][1:]]},
+           headers=OPBASE)
+      for dtype, ctype, lanes, low in (("float", "float", F32_LANES, -3.402823466e+38),
+                                       ("half", "half", F16_LANES, -65504.0))],
 ]
