@@ -424,7 +424,8 @@ UNITS = [
                         f"{cls}::Compute1#1", "activation", dtype, sigmoid, X_IN, rtol=ROUNDED[dtype], atol=1e-7)
       for dtype, suffix, cls in (("float", "f32", "SigmoidF32"), ("half", "f16", "SigmoidF16"),
                                  ("bfloat16", "bf16", "SigmoidBf16"))],
-    # Swish: y = x sigmoid(scale x); the scale is the tiling's (tilingDataPtr_->scale), the op's default 1.
+    # Swish: y = x sigmoid(scale x); the scale is the tiling's (tilingDataPtr_->scale, a struct these
+    # headers never declare), the op's default 1.
     *[elementwise_block(f"ops-nn swish {dtype}", OPS_NN, OPS_NN_AT, ACT.format("swish", suffix + "_attr_comb_0"),
                         f"{cls}::Compute1#1", "activation", dtype, lambda x: x * sigmoid(x), X_IN,
                         rtol=ROUNDED[dtype], atol=1e-6)
