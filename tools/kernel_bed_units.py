@@ -272,6 +272,16 @@ def transpose_index_unit(dtype, ctype, two_dims):
                 args, lambda _: {"idxAddr": np.r_[want, np.zeros(256 - written)].astype(index)}, headers=OPBASE)
 
 
+def cast_in_place(x, count, t):
+    """A float buffer after each 64-lane repeat of its first `count` values is cast to the 2-byte type t
+    and stored packed at the start of that repeat's own 256 bytes; as elements of t."""
+    out = x.copy().view(t)
+    for i in range(ceil_div(count, F32_LANES)):
+        n = min(F32_LANES, count - i * F32_LANES)
+        out[i * F16_LANES:i * F16_LANES + n] = x[i * F32_LANES:i * F32_LANES + n].astype(t)
+    return out
+
+
 def refined_reciprocal(s):
     """foreach_div_scalar's host code: 1/s in float, then one Newton step inv (2 - s inv), in float."""
     s = np.float32(s)
@@ -491,17 +501,18 @@ UNITS = [
             golden=({"x_local": x_bin(np.float32), "y_local": x_bin(np.float32, "input/input_y.bin"),
                      "mask_local": x_bin(np.uint32, "input/input_mask.bin")},
                     {"z_local": ("output/golden.bin", np.float32)})),
-    # layer_norm_v4: the batch mean and rstd cast to the output type (RINT), currentANum rows; 50 (a
-    # tail: one partial repeat; the kernel advances its packed stores by a whole register of M, so
-    # counts above 64 leave gaps by its own arithmetic and are not what its callers pass).
+    # layer_norm_v4: the batch mean and rstd of currentANum = 1000 rows cast to the output type (RINT)
+    # in place, as CopyOutBatchMeanRstd calls it (the M pointers are the float buffers'); castLoops =
+    # ceil(1000 / 64).  Each repeat's packed store leaves its 64 values at the start of that repeat's
+    # 256 bytes ("each repeat has only half values", the caller's comment), the rest as it was.
     *[Unit(f"ops-nn layer_norm_v4 mean/rstd cast {dtype}", OPS_NN, OPS_NN_AT,
            "norm/layer_norm_v4/op_kernel/arch35/layer_norm_v4_regbase_common.h",
            f"CastBatchMeanRstdToDtype<{ctype}>#1", "norm", dtype,
-           lambda rng, t=DTYPES[dtype]: dict(castLoops=1, castCount=50, batchMeanInAddr=uniform(rng, -3, 3, 64),
-                                             batchRstdInAddr=uniform(rng, 0.1, 9, 64),
-                                             batchMeanOutAddr=np.zeros(128, t), batchRstdOutAddr=np.zeros(128, t)),
-           lambda a, t=DTYPES[dtype]: {"batchMeanOutAddr": np.r_[a["batchMeanInAddr"][:50].astype(t), np.zeros(78, t)],
-                                       "batchRstdOutAddr": np.r_[a["batchRstdInAddr"][:50].astype(t), np.zeros(78, t)]})
+           lambda rng: dict(castLoops=ceil_div(1000, F32_LANES), castCount=1000,
+                            batchMeanInAddr=uniform(rng, -3, 3, 1024), batchRstdInAddr=uniform(rng, 0.1, 9, 1024),
+                            batchMeanOutAddr="@batchMeanInAddr", batchRstdOutAddr="@batchRstdInAddr"),
+           lambda a, t=DTYPES[dtype]: {"batchMeanOutAddr": cast_in_place(a["batchMeanInAddr"], 1000, t),
+                                       "batchRstdOutAddr": cast_in_place(a["batchRstdInAddr"], 1000, t)})
       for dtype, ctype in (("half", "half"), ("bfloat16", "bfloat16_t"))],
     # foreach_mul_scalar_list: y = x * scalars[tensorIndex] over dataCount elements (1000: a tail).
     Unit("ops-nn foreach_mul_scalar_list f32", OPS_NN, OPS_NN_AT,
