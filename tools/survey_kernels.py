@@ -74,11 +74,11 @@ def unit_files(repo, under=()):
     return sorted(p for p in paths if "arch35" in p)
 
 
-def export_sources(repo, dest):
-    """Write the repository's C/C++ sources at HEAD under dest (git archive, so no work tree)."""
-    names = git(repo, "ls-tree", "-r", "--name-only", "HEAD").decode().splitlines()
+def export_sources(repo, dest, commit="HEAD"):
+    """Write the repository's C/C++ sources at `commit` under dest (git archive, so no work tree)."""
+    names = git(repo, "ls-tree", "-r", "--name-only", commit).decode().splitlines()
     present = [p for p in SOURCE_SUFFIXES if any(n.endswith(p[1:]) for n in names)]  # archive refuses unmatched ones
-    archive = subprocess.run(["git", "-C", str(repo), "archive", "HEAD", "--", *present],
+    archive = subprocess.run(["git", "-C", str(repo), "archive", commit, "--", *present],
                              check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
 
