@@ -1018,3 +1018,26 @@ def test_a_struct_holds_copies_of_the_values_it_was_made_from(tmp_path, engine):
     """)
     result = cpp_run.run(t, engine, out=np.zeros(192, np.uint32), count=10, scale=2.5)
     assert result["out"].tolist() == [10] * 64 + [0] * 64 + [10] * 64
+
+
+def test_literals_a_macro_expands_to(tmp_path, engine):
+    # a literal inside a macro expansion has no tokens of its own: its value comes from clang
+    t = tr(tmp_path, """
+    #define OFFSET_NONE 0
+    #define SCALE 2.5f
+    template <uint64_t Offset>
+    __simd_vf__ inline void MacroVF(__ubuf__ float* dst, __ubuf__ float* src)
+    {
+        Reg::RegTensor<float> x;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::LoadAlign(x, src);
+        if constexpr (Offset != OFFSET_NONE) {
+            Reg::Adds(x, x, 1.0f, all);
+        }
+        Reg::Muls(x, x, SCALE, all);
+        Reg::StoreAlign(dst, x, all);
+    }
+    """, "MacroVF<1>")
+    x = np.arange(64, dtype=np.float32)
+    result = cpp_run.run(t, engine, dst=np.zeros(64, np.float32), src=x)
+    assert np.array_equal(result["dst"], (x + 1) * np.float32(2.5))

@@ -37,7 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import survey_kernels as survey  # noqa: E402
 from ascasm.cpp import clang as cpp_clang  # noqa: E402
-from ascasm.cpp.harness import CppFailed, KernelArgError, run_kernel  # noqa: E402
+from ascasm.cpp.compiled import run_kernel  # noqa: E402
+from ascasm.cpp.harness import CppFailed, KernelArgError  # noqa: E402
 from ascasm.vm import MachineFault  # noqa: E402
 
 DEFAULT_MIRRORS = Path("/work/.mirror")
@@ -95,14 +96,10 @@ def load_units(path):
 
 class Trees:
     """Each (repository, commit)'s sources exported once into a temporary directory, in the vendor
-    build's layout (as the survey does), with the empty stand-ins for host-only headers."""
+    build's layout (as the survey does); host-only headers are the package's stand-ins (ascasm/cpp/stubs.py)."""
 
     def __init__(self, mirrors, tmp):
         self.mirrors, self.tmp, self.trees = Path(mirrors), Path(tmp), {}
-        self.host_only = self.tmp / "host-only"
-        for name in survey.HOST_ONLY_HEADERS:
-            (self.host_only / name).parent.mkdir(parents=True, exist_ok=True)
-            (self.host_only / name).write_text("#pragma once\n")
 
     def mirror(self, repo):
         return self.mirrors / repo.replace("/", "+") / "repo"
@@ -129,8 +126,7 @@ class Trees:
         path, op_dir = survey.layout_path(root / unit.path, copies)
         shared = [str(root / d) for d in survey.SHARED_INCLUDE_DIRS if (root / d).is_dir()]
         headers = [str(self.tree(repo, commit)[0] / d) for repo, commit, *dirs in unit.headers for d in dirs]
-        return path, [str(path.parent), *([str(op_dir)] if op_dir else []), *shared, *headers, str(root),
-                      str(self.host_only)]
+        return path, [str(path.parent), *([str(op_dir)] if op_dir else []), *shared, *headers, str(root)]
 
     def golden(self, unit, golden):
         """Run the repository's data script in a fresh directory (numpy seeded); {name: array} of

@@ -109,6 +109,32 @@ def is_invalid(cursor) -> bool:
     return bool(check(cursor))
 
 
+def evaluated_number(cursor):
+    """A literal's value as clang evaluates it, or None: a literal a macro expands to has no tokens of
+    its own (libclang's Python bindings do not wrap clang_Cursor_Evaluate)."""
+    import ctypes
+    import clang.cindex as ci
+    lib = ci.conf.lib
+    if lib.clang_Cursor_Evaluate.argtypes is None:
+        lib.clang_Cursor_Evaluate.argtypes, lib.clang_Cursor_Evaluate.restype = [ci.Cursor], ctypes.c_void_p
+        for name, restype in (("clang_EvalResult_getKind", ctypes.c_int), ("clang_EvalResult_isUnsignedInt", ctypes.c_uint),
+                              ("clang_EvalResult_getAsUnsigned", ctypes.c_ulonglong),
+                              ("clang_EvalResult_getAsLongLong", ctypes.c_longlong),
+                              ("clang_EvalResult_getAsDouble", ctypes.c_double), ("clang_EvalResult_dispose", None)):
+            getattr(lib, name).argtypes, getattr(lib, name).restype = [ctypes.c_void_p], restype
+    result = lib.clang_Cursor_Evaluate(cursor)
+    if not result:
+        return None
+    try:
+        kind = lib.clang_EvalResult_getKind(result)          # CXEval_Int 1, CXEval_Float 2
+        if kind == 1:
+            return (lib.clang_EvalResult_getAsUnsigned(result) if lib.clang_EvalResult_isUnsignedInt(result)
+                    else lib.clang_EvalResult_getAsLongLong(result))
+        return lib.clang_EvalResult_getAsDouble(result) if kind == 2 else None
+    finally:
+        lib.clang_EvalResult_dispose(result)
+
+
 def check_recovered(function, errors, skipped) -> None:
     """What clang recovered from without an error inside `function`, raised as a located CppError:
     a use of a declaration that clang found broken (invalid, or with an error in it), and a statement

@@ -19,8 +19,8 @@ from ..isa import BY_MNEMONIC, dtypes, regapi
 from ..isa.operands import Kind
 from ..isa.table import BY_CAPI, capi_functions
 from . import cpptypes
-from .clang import (CppError, check_recovered, diagnostics_error, error_at, errors_inside, loc_of, operator_of,
-                    qualified_name, skipped_text, tokens)
+from .clang import (CppError, check_recovered, diagnostics_error, error_at, errors_inside, evaluated_number, loc_of,
+                    operator_of, qualified_name, skipped_text, tokens)
 from .stubs import INCLUDE_DIR
 from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args, strip_qualifiers
 
@@ -797,14 +797,18 @@ class Lowering:
 
     x_paren_expr = lambda self, c: self.expr(list(c.get_children())[0])
 
+    # A literal's value is clang's: the tokens of a literal a macro expands to are not the literal's
+    # (none, or the macro's whole definition and what follows it)
     def x_integer_literal(self, c):
-        text = "".join(tokens(c)).rstrip("uUlL").replace("'", "")
-        value = int(text, 0) if not (text.startswith("0") and text[1:2].isdigit()) else int(text, 8)
+        value = evaluated_number(c)
+        if not isinstance(value, int):
+            raise error_at(c, "an integer literal whose value clang does not give")
         return Const(value, self.try_resolve(c.type, c) or S32)
 
     def x_floating_literal(self, c):
-        text = "".join(tokens(c)).rstrip("fFlL")
-        value = float.fromhex(text) if "x" in text.lower() else float(text)
+        value = evaluated_number(c)
+        if not isinstance(value, float):
+            raise error_at(c, "a floating literal whose value clang does not give")
         ctype = self.try_resolve(c.type, c) or cpptypes.scalar("f32")
         return Const(value, cpptypes.scalar("f32") if ctype.etype not in ("f32", "f16", "bf16") else ctype)
 
