@@ -2,7 +2,9 @@
 memory. Each limit has a clear error at the bound; docs/cli.md "Limits" lists them for users."""
 import re
 
-MAX_SOURCE_BYTES = 8 * 1024 * 1024      # a source file
+MAX_SOURCE_BYTES = 8 * 1024 * 1024      # a source file (a C++ kernel and each header it includes too)
+CPP_MEMORY_BYTES = 2 << 30              # the C++ front end's process (libclang's parse and the translation)
+CPP_SECONDS = 60                        # that process's CPU time, and its time from start to end
 MAX_LINES = 250_000                     # lines of a source: each statement costs memory and time
 MAX_LINE_CHARS = 65_536                 # one source line; long data belongs in file("x.npy")
 MAX_TOKENS = 2_000_000                  # names, numbers, operators, punctuation of a source: each kept costs memory

@@ -83,11 +83,12 @@ class CppFailed(Exception):
 
 
 def translate_kernel(path, entry=None, defines=(), include_dirs=()):
-    """ascasm.cpp.translate.translate (which loads libclang only when it parses). Its CppError becomes
-    CppFailed; LibclangMissing (a CppError too) passes as it is: the message says how to install it."""
-    from .translate import translate
+    """ascasm.cpp.translate.translate, in a child process with limits (ascasm/cpp/sandbox.py). Its
+    CppError becomes CppFailed; LibclangMissing (a CppError too) passes as it is: the message says how
+    to install it."""
+    from . import sandbox
     try:
-        return translate(str(path), entry, defines=tuple(defines), include_dirs=tuple(include_dirs))
+        return sandbox.call(str(path), entry, defines=tuple(defines), include_dirs=tuple(include_dirs))
     except LibclangMissing:
         raise
     except CppError as error:
