@@ -39,10 +39,15 @@ _RECURSION = 20_000             # Python frames that stack allows (far below 256
 def call(path, *args, **kwargs):
     """translate.translate(path, *args, **kwargs), in a child process with the limits of
     ascasm.limits (CPP_MEMORY_BYTES, CPP_SECONDS); the child's CppError is raised as it is."""
-    if not hasattr(os, "fork"):              # no fork (Windows): in this process, unbounded
+    try:
+        import clang.cindex  # noqa: F401  (the module only: the library is loaded in the children)
+        bounded = hasattr(os, "fork")
+    except ImportError:
+        bounded = False
+    if not bounded:                          # no fork (Windows), or no libclang (which translate reports)
         from .translate import translate
         return translate(path, *args, **kwargs)
-    request = pickle.dumps(((path, *args), kwargs, limits.CPP_MEMORY_BYTES, limits.CPP_SECONDS))
+    request = pickle.dumps((os.getcwd(), (path, *args), kwargs, limits.CPP_MEMORY_BYTES, limits.CPP_SECONDS))
     answer = _HELPER.ask(request)
     if answer[0] == "ok":
         return answer[1]
@@ -165,13 +170,14 @@ def _warm_up(translate):
 
 
 def _run_child(request: bytes, translate) -> bytes:
-    args, kwargs, memory, seconds = pickle.loads(request)
+    cwd, args, kwargs, memory, seconds = pickle.loads(request)
     readable, writable = os.pipe()
     with tempfile.TemporaryFile() as messages:
         pid = os.fork()
         if pid == 0:                 # the child: limits, then the translation on a thread with a deep stack
             try:
                 os.close(readable)
+                os.chdir(cwd)            # the caller's: relative paths, and the messages, as given
                 os.dup2(messages.fileno(), 2)
                 resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
                 resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
