@@ -1,0 +1,114 @@
+"""Hostile and odd C++ input (issue 35): a crash, hang or unbounded growth of libclang's parse is a
+clear error with exit status 1 within the front end's limits (ascasm/cpp/sandbox.py), Ctrl-C ends it
+(130), and every file the front end reads, includes too, is read as the kernel file is."""
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ascasm
+from ascasm import cli, limits
+from ascasm.cpp import harness
+
+ROOT = Path(__file__).resolve().parents[1]
+BODY = """__simd_vf__ inline void K(__ubuf__ uint32_t* dst, uint32_t n)
+{
+    uint32_t c = VALUE;
+    AscendC::Reg::RegTensor<uint32_t> x;
+    AscendC::Reg::MaskReg m = AscendC::Reg::UpdateMask<uint32_t>(n);
+    AscendC::Reg::Duplicate(x, c, m);
+    AscendC::Reg::StoreAlign(dst, x, m);
+}
+"""
+
+
+def kernel(tmp_path, value="n", before=""):
+    path = tmp_path / "k.cpp"
+    path.write_text(f'#include "kernel_operator.h"\n{before}' + BODY.replace("VALUE", value))
+    return path
+
+
+def run_cli(monkeypatch, cwd, *argv):
+    monkeypatch.chdir(cwd)
+    return cli.main([str(a) for a in argv])
+
+
+def test_a_plain_kernel_runs_in_the_bounded_front_end(tmp_path, engine):
+    path = kernel(tmp_path, "n + 4u")
+    result = ascasm.run_kernel(path, "K", dst=np.zeros(64, np.uint32), n=3, engine=engine)
+    assert result["dst"][:4].tolist() == [7, 7, 7, 0]
+
+
+def test_a_libclang_crash_is_an_error_not_the_end_of_ascasm(tmp_path, monkeypatch, capsys):
+    # 3,500 `~` in one statement overflow libclang's parse stack (it segfaulted ascasm: exit 139)
+    kernel(tmp_path, "~" * 3500 + "n")
+    assert run_cli(monkeypatch, tmp_path, "run", "k.cpp", "--arg", "dst=u32[64]", "--arg", "n=3") == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ascasm: error: k.cpp: the C++ front end ") and "Traceback" not in err
+    with pytest.raises(harness.CppFailed, match=r"the C\+\+ front end crashed"):
+        ascasm.run_kernel(tmp_path / "k.cpp", "K", dst=np.zeros(64, np.uint32), n=3)
+
+
+@pytest.mark.parametrize("name", ["/dev/zero", "/dev/urandom", "/dev/stdin", "fifo.h", "big.h", "."])
+def test_an_include_is_read_as_the_kernel_file_is(tmp_path, monkeypatch, capsys, name):
+    os.mkfifo(tmp_path / "fifo.h")
+    with open(tmp_path / "big.h", "wb") as big:           # sparse: one byte over the limit
+        big.truncate(limits.MAX_SOURCE_BYTES + 1)
+    kernel(tmp_path, before=f'#include "{name}"\n')
+    assert run_cli(monkeypatch, tmp_path, "run", "k.cpp", "--arg", "dst=u32[64]", "--arg", "n=3") == 1
+    err = capsys.readouterr().err
+    assert err.startswith("k.cpp:2:10: error: ")
+    assert ("not a regular file" in err) if name != "big.h" else \
+        f"big.h is {limits.MAX_SOURCE_BYTES + 1:,} bytes; the limit is {limits.MAX_SOURCE_BYTES:,}" in err
+
+
+def test_a_nested_include_is_located_in_the_header(tmp_path, monkeypatch, capsys):
+    (tmp_path / "inner.h").write_text("// a header\n  #  include </dev/zero>\n")
+    kernel(tmp_path, before='#include "inner.h"\n')
+    assert run_cli(monkeypatch, tmp_path, "translate", "k.cpp", "--entry", "K") == 1
+    assert capsys.readouterr().err.startswith("inner.h:2:14: error: cannot read /dev/zero: not a regular file")
+
+
+def test_an_include_a_macro_names_is_bounded_by_memory(tmp_path, monkeypatch):
+    monkeypatch.setattr(limits, "CPP_MEMORY_BYTES", 768 << 20)
+    kernel(tmp_path, before='#define ZERO "/dev/zero"\n#include ZERO\n')
+    with pytest.raises(harness.CppFailed) as failed:
+        harness.translate_kernel(tmp_path / "k.cpp", "K")
+    assert "memory" in str(failed.value)
+
+
+def test_an_include_a_macro_names_is_bounded_in_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(limits, "CPP_SECONDS", 2)
+    os.mkfifo(tmp_path / "fifo.h")                 # no writer: opening it waits for ever
+    kernel(tmp_path, before='#define F "fifo.h"\n#include F\n')
+    start = time.monotonic()
+    with pytest.raises(harness.CppFailed, match="took longer than its time limit"):
+        harness.translate_kernel(tmp_path / "k.cpp", "K")
+    assert time.monotonic() - start < 10
+
+
+def test_ctrl_c_ends_a_parse_that_waits_and_nothing_of_it_goes_on(tmp_path):
+    fifo = tmp_path / "fifo.h"
+    os.mkfifo(fifo)
+    kernel(tmp_path, before='#define F "fifo.h"\n#include F\n')
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen([sys.executable, "-m", "ascasm", "run", "k.cpp", "--arg", "dst=u32[64]", "--arg",
+                                "n=3"], cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
+    deadline, writer = time.monotonic() + 30, None
+    while writer is None and time.monotonic() < deadline:   # until the parse has the FIFO open, then it waits
+        try:                                                # for bytes that never come
+            writer = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130 and err == "ascasm: interrupted\n"
+    with pytest.raises(BrokenPipeError):            # no process reads the FIFO any more
+        os.write(writer, b"//")
+    os.close(writer)
