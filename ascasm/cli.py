@@ -96,6 +96,8 @@ def _machine_options(command):
                          help="keep: inactive lanes of masked stores write nothing (default); zero: they write 0")
     command.add_argument("--strict", action="store_true",
                          help="treat warnings (duplicate scatter indices, missing membar) as runtime faults")
+    command.add_argument("--source-dir", dest="source_dirs", action="append", default=[], metavar="DIR",
+                         help="a directory whose files .loc lines may show (besides the program's own); repeatable")
 
 
 def _kernel_options(command):
@@ -264,7 +266,7 @@ def _dispatch(args) -> int:
             return _debug_kernel(args)
         from .debugger import debug_main
         return debug_main(args.file, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
-                          store_inactive=args.store_inactive, strict=args.strict)
+                          store_inactive=args.store_inactive, strict=args.strict, source_dirs=args.source_dirs)
     if args.command == "stats":
         return stats_command(args)
     if args.command == "draw":
@@ -514,7 +516,7 @@ def load(args, report: RunReport) -> tuple | None:
         program, report.dumpable = kernel.program, kernel.param_buffers
     else:
         try:
-            program = assemble_file(path, ub_usable=args.ub_usable)
+            program = assemble_file(path, ub_usable=args.ub_usable, source_dirs=args.source_dirs)
         except AssemblyFailed as failed:
             report.exit, report.errors, report.errors_truncated = EXIT_ASM, failed.errors, failed.truncated
             return None

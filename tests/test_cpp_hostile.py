@@ -112,3 +112,47 @@ def test_ctrl_c_ends_a_parse_that_waits_and_nothing_of_it_goes_on(tmp_path):
     with pytest.raises(BrokenPipeError):            # no process reads the FIFO any more
         os.write(writer, b"//")
     os.close(writer)
+
+
+# ------------------------------------------------------------------ .loc on the assembly path
+
+LOC_PROGRAM = """.loc "{name}" 2
+        mov s0, 1
+"""
+
+
+def test_one_file_named_200_ways_by_loc_is_read_once(tmp_path):
+    # a 7 MB file behind symlinks and /proc/self/root spellings: each spelling was a copy of its lines
+    (tmp_path / "big.cpp").write_bytes(b"// first\nint second;\n" + b"x\n" * (3_500_000))
+    names = []
+    for i in range(100):
+        (tmp_path / f"link{i}.cpp").symlink_to(tmp_path / "big.cpp")
+        names += [f"link{i}.cpp", f"/proc/self/root{tmp_path}/./" + "/" * i + "big.cpp"]
+    (tmp_path / "p.s").write_text("".join(LOC_PROGRAM.format(name=n) for n in names) + "halt\n")
+    code = ("import resource, sys, ascasm; p = ascasm.assemble_file(sys.argv[1]); "
+            "assert p.insns[0].loc.text == 'int second;', p.insns[0].loc; "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "p.s")], env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) < 600_000                  # KiB: the file's lines once (it peaked at 2.6 GB)
+
+
+def test_loc_text_is_read_only_from_the_programs_directory_or_a_source_dir(tmp_path, monkeypatch, capsys):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("one\nthe secret line\n")
+    (tmp_path / "prog").mkdir()
+    (tmp_path / "prog" / "mine.txt").write_text("one\nmy own line\n")
+    program = tmp_path / "prog" / "p.s"
+    program.write_text(LOC_PROGRAM.format(name="../elsewhere/secret.txt") + LOC_PROGRAM.format(name="mine.txt")
+                       + "halt\n")
+    loaded = ascasm.assemble_file(program)
+    assert [i.loc.text for i in loaded.insns[:2]] == ["", "my own line"]
+    assert str(outside / "secret.txt") not in [str(Path(f).resolve()) for f in loaded.origin_files]
+    loaded = ascasm.assemble(program, source_dirs=[outside])
+    assert loaded.insns[0].loc.text == "the secret line"
+    for argv, shown in ((), False), (("--source-dir", outside), True):
+        trace = tmp_path / f"trace{len(argv)}.txt"
+        assert run_cli(monkeypatch, tmp_path, "run", program, f"--trace={trace}", *argv) == 0
+        assert ("the secret line" in trace.read_text()) is shown

@@ -435,7 +435,9 @@ def build(translation, given: dict, base: Path = Path("."), ub_usable: int = UB_
     cpp = Path(translation.path)
     text = program_text(translation, bindings, cpp.parent)
     try:
-        program = assemble(text, str(cpp.with_name(cpp.name + ".s")), ub_usable)
+        # the files the translator read (the kernel, its headers) are shown wherever they are
+        program = assemble(text, str(cpp.with_name(cpp.name + ".s")), ub_usable,
+                           {os.path.dirname(line.loc[0]) or "." for line in translation.lines if line.loc})
     except AssemblyFailed as failed:
         raise CppFailed(failed.errors, "the translated program did not assemble (a bug in ascasm's C++ front "
                                        "end; `ascasm translate` shows it)") from None
