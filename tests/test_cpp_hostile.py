@@ -156,3 +156,20 @@ def test_loc_text_is_read_only_from_the_programs_directory_or_a_source_dir(tmp_p
         trace = tmp_path / f"trace{len(argv)}.txt"
         assert run_cli(monkeypatch, tmp_path, "run", program, f"--trace={trace}", *argv) == 0
         assert ("the secret line" in trace.read_text()) is shown
+
+
+# ------------------------------------------------------------------ outputs never replace a source
+
+@pytest.mark.parametrize("option", ["--dump", "-o", "--trace"])
+def test_force_never_replaces_a_header_the_kernel_includes(tmp_path, monkeypatch, capsys, option):
+    # the header declares only a constant: no translated row comes from it, yet the kernel reads it
+    (tmp_path / "consts.h").write_text("constexpr uint32_t FOUR = 4u;\n")
+    kernel(tmp_path, "n + FOUR", before='#include "consts.h"\n')
+    before = (tmp_path / "consts.h").read_bytes()
+    args = ["--arg", "dst=u32[64]", "--arg", "n=3", "--force"]
+    argv = {"--dump": ["run", "k.cpp", *args, "--dump", "dst=consts.h"],
+            "-o": ["translate", "k.cpp", *args, "-o", "consts.h"],
+            "--trace": ["run", "k.cpp", *args, "--trace=consts.h"]}[option]
+    assert run_cli(monkeypatch, tmp_path, *argv) == 64
+    assert "refusing to overwrite consts.h: the program reads it" in capsys.readouterr().err
+    assert (tmp_path / "consts.h").read_bytes() == before

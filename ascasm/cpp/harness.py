@@ -451,6 +451,7 @@ def build(translation, given: dict, base: Path = Path("."), ub_usable: int = UB_
         params[binding.param.name] = Buffer(binding.param.name, etype, buf.nbytes // etype.width, buf.addr, buf.loc)
     program.bounded = True                     # a write past a parameter's buffer is a fault
     program.data_files += tuple(b.storage.source for b in bindings if b.storage is not None and b.storage.source)
+    program.data_files += tuple(map(Path, translation.sources))      # no output replaces a header it includes
     return Kernel(translation, program, bindings, params)
 
 

@@ -10,6 +10,7 @@ __VEC_SCOPE__ block of function or method Name), `@LINE` (the function or block 
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,7 @@ from . import regalloc
 from .clang import CppError, LibclangMissing, error_at, parse, qualified_name, tokens
 from .cpptypes import split_template_args
 from .lower import Const, ConstReturn, Frame, Lowering, ParamSlot, RV, VReg, _body, _template_default
+from .stubs import INCLUDE_DIR
 
 __all__ = ["translate", "list_units", "Translation", "Param", "AsmLine", "CppError", "LibclangMissing"]
 
@@ -44,6 +46,7 @@ class Translation:
     params: list
     lines: list
     ctrl: dict = field(default_factory=dict)
+    sources: tuple = ()        # the files libclang read: the kernel and the headers it includes (not our stubs)
 
     def text(self) -> str:
         """The lines as assembly text (without buffers or the parameter prologue)."""
@@ -322,7 +325,9 @@ def translate(path, entry: str | None = None, *, template_args=None, defines=(),
     units = find_units(index)
     unit, function_args, class_args = select_unit(units, entry, path)
     try:
-        return _translate_unit(index, path, unit, function_args, class_args, template_args, clang_errors)
+        translation = _translate_unit(index, path, unit, function_args, class_args, template_args, clang_errors)
+        translation.sources = _included(tu, path)
+        return translation
     except CppError as error:
         if clang_errors and not error.from_clang:     # they may explain this one: a name clang could not resolve, a broken type
             first = clang_errors[0].location
@@ -367,6 +372,12 @@ def _translate_unit(index, path, unit, function_args, class_args, template_args,
     out = _drop_unused_end(out)
     _check_rows(out, path)
     return Translation(_printable(unit, lowering), path, params, out, dict(lowering.ctrl))
+
+
+def _included(tu, path: str) -> tuple:
+    stubs = str(INCLUDE_DIR.resolve())
+    files = {str(Path(path))} | {str(i.include.name) for i in tu.get_includes()}
+    return tuple(sorted(f for f in files if not os.path.realpath(f).startswith(stubs + os.sep)))
 
 
 def _names_before(function, block) -> dict:
