@@ -173,3 +173,55 @@ def test_force_never_replaces_a_header_the_kernel_includes(tmp_path, monkeypatch
     assert run_cli(monkeypatch, tmp_path, *argv) == 64
     assert "refusing to overwrite consts.h: the program reads it" in capsys.readouterr().err
     assert (tmp_path / "consts.h").read_bytes() == before
+
+
+# ------------------------------------------------------------------ no traceback
+
+def test_a_chain_of_600_operators_translates(tmp_path, engine):
+    path = kernel(tmp_path, "n" + " + 1u" * 600)             # past Python's default recursion limit
+    result = ascasm.run_kernel(path, "K", dst=np.zeros(64, np.uint32), n=3, engine=engine)
+    assert result["dst"][:4].tolist() == [603, 603, 603, 0]
+
+
+@pytest.mark.parametrize("value, extra, col, shown", [
+    ("INFINITY", "", 5, "inf"),
+    ("(uint32_t)(1.0f/0.0f)", "", 5, "inf"),
+    ("n", "AscendC::Reg::Duplicate(x, NAN, m);", 5, "nan"),
+])
+def test_a_float_that_is_not_finite_converted_to_an_integer_is_located(tmp_path, monkeypatch, capsys, value, extra,
+                                                                        col, shown):
+    path = kernel(tmp_path, value, before="#include <cmath>\n")
+    if extra:
+        path.write_text(path.read_text().replace("    AscendC::Reg::StoreAlign", f"    {extra}\n    AscendC::Reg::StoreAlign"))
+    line = 5 if not extra else 9
+    assert run_cli(monkeypatch, tmp_path, "run", "k.cpp", "--arg", "dst=u32[64]", "--arg", "n=3") == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"k.cpp:{line}:{col}: error: {shown} converted to uint32_t: C++ leaves the result undefined")
+
+
+def test_a_register_times_a_mask_in_a_template_is_located(tmp_path, monkeypatch, capsys):
+    (tmp_path / "k.cpp").write_text("""#include "kernel_operator.h"
+template <typename T>
+__simd_vf__ inline void K(__ubuf__ T* dst, uint32_t n)
+{
+    AscendC::Reg::RegTensor<T> x;
+    AscendC::Reg::MaskReg m = AscendC::Reg::UpdateMask<T>(n);
+    x = x * m;
+    AscendC::Reg::StoreAlign(dst, x, m);
+}
+""")
+    assert run_cli(monkeypatch, tmp_path, "translate", "k.cpp", "--entry", "K<float>") == 1
+    assert capsys.readouterr().err.startswith("k.cpp:7:9: error: operator '*' on RegTensor<float> and MaskReg: "
+                                              "operators take scalars")
+
+
+def test_a_npy_shape_of_true_is_a_bad_header(tmp_path, monkeypatch, capsys):
+    header = b"{'descr': '<u4', 'fortran_order': False, 'shape': (True,), }"
+    header += b" " * (63 - (10 + len(header)) % 64) + b"\n"
+    (tmp_path / "x.npy").write_bytes(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header + bytes(4))
+    kernel(tmp_path)
+    assert run_cli(monkeypatch, tmp_path, "run", "k.cpp", "--arg", "dst=x.npy", "--arg", "n=3") == 64
+    assert "x.npy: bad .npy header: shape (True,)" in capsys.readouterr().err
+    (tmp_path / "p.s").write_text('.ub a u32[4] = file("x.npy")\nhalt\n')
+    with pytest.raises(ascasm.AssemblyFailed, match=r"bad \.npy header: shape \(True,\)"):
+        ascasm.assemble_file(tmp_path / "p.s")

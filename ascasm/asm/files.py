@@ -86,7 +86,7 @@ def load_npy(path: Path, max_count: int, raw_as: np.dtype | None = None) -> np.n
             dtype = np.dtype(raw_as)
         elif dtype.hasobject or dtype.kind not in "biuf":
             raise InputFileError(f"{path} holds {dtype} values; a buffer takes integers or floats")
-        if any(n < 0 for n in shape):
+        if any(type(n) is not int or n < 0 for n in shape):     # numpy lets (True,) through
             raise InputFileError(f"{path}: bad .npy header: shape {shape}")
         count = math.prod(shape)
         if count > max_count:

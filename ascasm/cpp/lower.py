@@ -280,7 +280,7 @@ class Lowering:
                 return Const(float(self.const_number(val)), to)
             if to.kind in ("int", "bool"):
                 n = self.const_number(val)
-                return Const(_int_c(int(n) if not isinstance(n, float) else int(math.trunc(n)), to), to)
+                return Const(_int_c(int(n), to) if not isinstance(n, float) else self.float_to_int(n, to), to)
             return Const(val.value, to)
         src = val.ctype
         if src == to or to.kind not in ("int", "bool", "float") or src.kind == "ptr":
@@ -302,6 +302,15 @@ class Lowering:
         reg = self.new_reg("s")
         self.wrap_into(reg, val.reg, to)
         return RV(reg, to)
+
+    def float_to_int(self, n: float, to: CType) -> int:
+        """A float constant as integer type `to` (C truncates; NaN and the infinities have no value)."""
+        if to.kind == "bool":
+            return int(n != 0)
+        if not math.isfinite(n):
+            raise CppError(f"{n} converted to {to}: C++ leaves the result undefined (the value is not finite)",
+                           *(self.cur_loc or ()))
+        return _int_c(int(n), to)
 
     def wrap_into(self, dst: VReg, src: VReg, ctype: CType):
         """dst = src wrapped to ctype's width (zero- or sign-extended to 64 bits)."""
@@ -330,7 +339,8 @@ class Lowering:
             n = self.const_number(val)
             if lane.kind == "float":
                 return _float_text(float(n))
-            return str(_int_c(int(n), cpptypes.scalar(etype)) if not isinstance(n, float) else int(n))
+            return str(_int_c(int(n), cpptypes.scalar(etype)) if not isinstance(n, float) else
+                       self.float_to_int(n, cpptypes.scalar(etype)))
         if val.ctype.kind == "float":
             if lane.kind != "float":
                 raise CppError(f"a {val.ctype} scalar used with {etype} lanes: C++ would convert it, "
@@ -1029,6 +1039,9 @@ class Lowering:
             return self.compare_value(op, left, right)
         if left.ctype is not None and left.ctype.kind == "ptr" or right.ctype is not None and right.ctype.kind == "ptr":
             return self.pointer_arith(c, op, left, right)
+        if not (left.ctype.is_scalar and right.ctype.is_scalar):       # a template leaves `x * mask` to us
+            raise error_at(c, f"operator '{op}' on {left.ctype} and {right.ctype}: operators take scalars (a "
+                              "register's arithmetic is a Reg:: call)")
         if left.ctype.kind == "float" or right.ctype.kind == "float":
             return self.float_arith(c, op, left, right)
         ctype = _common(left.ctype, right.ctype) if op not in ("<<", ">>") else _common(left.ctype, left.ctype)
