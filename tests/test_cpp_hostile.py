@@ -225,3 +225,30 @@ def test_a_npy_shape_of_true_is_a_bad_header(tmp_path, monkeypatch, capsys):
     (tmp_path / "p.s").write_text('.ub a u32[4] = file("x.npy")\nhalt\n')
     with pytest.raises(ascasm.AssemblyFailed, match=r"bad \.npy header: shape \(True,\)"):
         ascasm.assemble_file(tmp_path / "p.s")
+
+
+# ------------------------------------------------------------------ slow
+
+def test_the_kernel_file_is_read_once_for_the_program_text(tmp_path, monkeypatch):
+    path = kernel(tmp_path, "n + 4u")
+    translation = harness.translate_kernel(path, "K")
+    reads = []
+    real = harness._read_lines
+    monkeypatch.setattr(harness, "_read_lines", lambda file: reads.append(file) or real(file))
+    harness.build(translation, {"dst": "u32[64]", "n": "3"})
+    assert reads == [str(path)]
+
+
+def test_a_kernel_file_over_the_size_limit_is_refused(tmp_path, monkeypatch, capsys):
+    path = kernel(tmp_path)
+    with open(path, "ab") as f:                       # a trailing comment past 8 MiB
+        f.write(b"// " + b"x" * limits.MAX_SOURCE_BYTES + b"\n")
+    assert run_cli(monkeypatch, tmp_path, "run", "k.cpp", "--arg", "dst=u32[64]", "--arg", "n=3") == 1
+    assert f"k.cpp is {path.stat().st_size:,} bytes; the limit is {limits.MAX_SOURCE_BYTES:,}" in capsys.readouterr().err
+
+
+def test_a_chain_of_5000_operators_translates_in_seconds(tmp_path, monkeypatch):
+    # the operator of each binary node was found among all its tokens: N^2 tokens (over a minute)
+    monkeypatch.setattr(limits, "CPP_SECONDS", 30)
+    path = kernel(tmp_path, "n" + " + 1u" * 5000)
+    assert len(harness.translate_kernel(path, "K").lines) > 5000

@@ -177,13 +177,16 @@ def operator_of(cursor) -> str:
 
 def _operator_of(cursor) -> str:
     children = list(cursor.get_children())
-    toks = list(cursor.get_tokens())
     if len(children) == 2:
+        # the tokens between the operands alone: a chain of N operators would read N^2 tokens
+        from clang.cindex import SourceRange
+        between = SourceRange.from_locations(children[0].extent.end, children[1].extent.start)
         end = children[0].extent.end.offset
-        for t in toks:
+        for t in cursor.translation_unit.get_tokens(extent=between):
             if t.extent.start.offset >= end:
                 return t.spelling
         raise error_at(cursor, "cannot find this operator (is it inside a macro?)")
+    toks = list(cursor.get_tokens())
     first, last = toks[0].spelling, toks[-1].spelling
     if children and toks[0].extent.start.offset >= children[0].extent.end.offset:
         return first

@@ -349,7 +349,9 @@ def program_text(translation, bindings: list[Binding], directory: Path, file_ini
             where = number if _same_path(file, translation.path) else f"{Path(file).name}:{number}"
             comment = f"{where}"
             if (file, number) != commented:         # the C++ text once, on the line's first instruction
-                lines = source_lines.setdefault(file, _read_lines(file))
+                if file not in source_lines:        # each file read once (setdefault would read it per line)
+                    source_lines[file] = _read_lines(file)
+                lines = source_lines[file]
                 cpp = lines[number - 1].strip() if 0 < number <= len(lines) else ""
                 comment += f": {shown(cpp)}" if cpp else ""
                 commented = (file, number)
