@@ -252,3 +252,13 @@ def test_a_chain_of_5000_operators_translates_in_seconds(tmp_path, monkeypatch):
     monkeypatch.setattr(limits, "CPP_SECONDS", 30)
     path = kernel(tmp_path, "n" + " + 1u" * 5000)
     assert len(harness.translate_kernel(path, "K").lines) > 5000
+
+
+def test_a_65_kb_assembly_line_of_sums_assembles_in_linear_time():
+    # each `+ 1` copied the list of the terms before it: 12.7 s for one line
+    text = "mov s0, " + "+".join(["1"] * 32_000) + "\nhalt\n"
+    assert len(text) < 65_536
+    start = time.process_time()
+    program = ascasm.assemble(text, "long.s")
+    assert time.process_time() - start < 3
+    assert ascasm.run(program).state.sreg[0] == 32_000
