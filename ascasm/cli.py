@@ -326,6 +326,9 @@ def translate_command(args) -> int:
     except OutputRefused as exc:
         print(f"ascasm: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except harness.CppFailed as exc:              # a name the .s cannot hold, seen from -o's directory
+        print(f"ascasm: error: {exc}", file=sys.stderr)
+        return EXIT_ASM
     if target is None:
         sys.stdout.write(text)
         return EXIT_OK
@@ -393,9 +396,9 @@ def stats_command(args) -> int:
         stop = f"stopped by {fault.kind.lower().replace('_', ' ')} at step {fault.step}"
         print(fault, file=sys.stderr)
     if args.json:
-        print_json(stats.stats_json(program, collected, stop))
+        print_json(stats.stats_json(program, collected, stop, args.file))
     else:
-        print("\n".join(stats.report_lines(program, collected, stop)))
+        print("\n".join(stats.report_lines(program, collected, stop, args.file)))
     if interrupted:
         return EXIT_INTERRUPTED
     return EXIT_OK if fault is None else fault_exit(fault)

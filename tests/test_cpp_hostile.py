@@ -262,3 +262,91 @@ def test_a_65_kb_assembly_line_of_sums_assembles_in_linear_time():
     program = ascasm.assemble(text, "long.s")
     assert time.process_time() - start < 3
     assert ascasm.run(program).state.sreg[0] == 32_000
+
+
+# ------------------------------------------------------------------ the right message
+
+HELPERS = """#include "kernel_operator.h"
+inline uint32_t Odd(uint32_t k);
+inline uint32_t Even(uint32_t k) { return k == 0u ? 1u : Odd(k - 1u); }
+inline uint32_t Odd(uint32_t k) { return k == 0u ? 0u : Even(k - 1u); }
+"""
+
+
+@pytest.mark.parametrize("value, expected", [("Odd(n + 2u)", 1), ("Even(4u)", 1), ("Odd(4u)", 0)])
+def test_a_helper_declared_before_its_use_and_defined_after(tmp_path, engine, value, expected):
+    # Odd's body is defined after Even calls it: its parameter `k` was "not a parameter or local"
+    (tmp_path / "k.cpp").write_text(HELPERS + BODY.replace("VALUE", value))
+    if value.startswith("Odd(n"):                   # a run-time argument: the recursion has no end here
+        with pytest.raises(harness.CppFailed, match="k.cpp:3:58: error: helper calls nested deeper than"):
+            harness.translate_kernel(tmp_path / "k.cpp", "K")
+        return
+    result = ascasm.run_kernel(tmp_path / "k.cpp", "K", dst=np.zeros(64, np.uint32), n=3, engine=engine)
+    assert result["dst"][:4].tolist() == [expected] * 3 + [0]
+
+
+def test_a_file_name_the_assembly_cannot_hold(tmp_path, monkeypatch, capsys):
+    (tmp_path / 'we"ird').mkdir()
+    kernel(tmp_path / 'we"ird')
+    assert run_cli(monkeypatch, tmp_path, "translate", 'we"ird/k.cpp', "--arg", "dst=u32[64]", "--arg", "n=3",
+                   "-o", "k.s") == 1
+    assert capsys.readouterr().err.startswith("ascasm: error: 'we\"ird/k.cpp': ascasm cannot name a C++ file whose "
+                                              "name holds a double quote or a line feed")
+    assert not (tmp_path / "k.s").exists()
+
+
+def test_unicode_parameter_names(tmp_path, monkeypatch, engine):
+    (tmp_path / "k.cpp").write_text('#include "kernel_operator.h"\n' + BODY.replace("dst", "über").replace(
+        "VALUE", "änz + 4u").replace("uint32_t n", "uint32_t änz").replace("(n)", "(änz)"))
+    result = ascasm.run_kernel(tmp_path / "k.cpp", "K", über=np.zeros(64, np.uint32), änz=3, engine=engine)
+    assert result["über"][:4].tolist() == [7, 7, 7, 0]
+    assert harness.parse_arg_options(["änz=3"]) == {"änz": "3"}
+
+
+def test_a_file_that_includes_itself_lists_each_unit_once(tmp_path, monkeypatch, capsys):
+    (tmp_path / "k.cpp").write_text('#include "kernel_operator.h"\n' + BODY + BODY.replace("void K", "void J") +
+                                    '#if __INCLUDE_LEVEL__ < 20\n#include "k.cpp"\n#endif\n')
+    assert run_cli(monkeypatch, tmp_path, "translate", "k.cpp") == 1
+    assert capsys.readouterr().err.count("note: ") == 2
+
+
+def test_a_long_entry_is_echoed_in_200_characters(tmp_path, monkeypatch, capsys):
+    kernel(tmp_path)
+    assert run_cli(monkeypatch, tmp_path, "translate", "k.cpp", "--entry", "N" * 100_000) == 1
+    err = capsys.readouterr().err
+    assert "(100,000 characters)" in err and len(err) < 1000
+
+
+def test_a_npy_header_that_calls_is_named_without_python_internals(tmp_path):
+    header = b"{'descr': f(), 'fortran_order': False, 'shape': (4,), }"
+    header += b" " * (63 - (10 + len(header)) % 64) + b"\n"
+    (tmp_path / "x.npy").write_bytes(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header + bytes(16))
+    (tmp_path / "p.s").write_text('.ub a u32[4] = file("x.npy")\nhalt\n')
+    with pytest.raises(ascasm.AssemblyFailed) as failed:
+        ascasm.assemble_file(tmp_path / "p.s")
+    assert "bad .npy header: not a Python literal of the .npy header's form" in str(failed.value)
+    assert "object at 0x" not in str(failed.value)
+
+
+@pytest.mark.parametrize("value", ["\u0663", "1\u0660", "\uff11.5", "1e400", "-1e400"])
+def test_scalars_are_ascii_numbers_in_the_double_range(tmp_path, value):
+    (tmp_path / "k.cpp").write_text('#include "kernel_operator.h"\n__simd_vf__ inline void K(__ubuf__ float* dst, '
+                                    'float scale, uint32_t n) {}\n')
+    name = "scale" if "e" in value or "." in value else "n"
+    with pytest.raises(harness.KernelArgError, match="does not fit in f32|takes a number|takes an integer"):
+        ascasm.run_kernel(tmp_path / "k.cpp", "K", dst="f32[8]", **{"scale": 1.0, "n": 1, name: value})
+
+
+def test_one_include_dir_given_as_a_string(tmp_path):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "four.h").write_text("constexpr uint32_t FOUR = 4u;\n")
+    path = kernel(tmp_path, "n + FOUR", before='#include "four.h"\n')
+    result = ascasm.run_kernel(path, "K", include_dirs=str(tmp_path / "inc"), defines="UNUSED=1",
+                               dst=np.zeros(64, np.uint32), n=3)
+    assert result["dst"][:4].tolist() == [7, 7, 7, 0]
+
+
+def test_stats_names_the_kernel_file(tmp_path, monkeypatch, capsys):
+    kernel(tmp_path)
+    assert run_cli(monkeypatch, tmp_path, "stats", "k.cpp", "--arg", "dst=u32[64]", "--arg", "n=3") == 0
+    assert capsys.readouterr().out.startswith("k.cpp: ")

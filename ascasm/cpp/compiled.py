@@ -13,6 +13,7 @@ to disk.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,7 +113,13 @@ class CompiledKernel:
 def compile_kernel(path, entry: str | None = None, *, defines=(), include_dirs=()) -> CompiledKernel:
     """Translate the vector function `entry` of the C++ file `path` (None: its only one) once, for
     `run` to run on any number of argument sets. Errors as run_kernel's (CppFailed, LibclangMissing)."""
-    return CompiledKernel(_translation(path, entry, tuple(defines), tuple(str(d) for d in include_dirs)))
+    return CompiledKernel(_translation(path, entry, tuple(map(str, _several(defines))),
+                                       tuple(map(str, _several(include_dirs)))))
+
+
+def _several(values) -> tuple:
+    """defines= and include_dirs= as a tuple: one string or path is one value, not its characters."""
+    return (values,) if isinstance(values, (str, bytes, os.PathLike)) else tuple(values)
 
 
 def run_kernel(path, entry: str | None = None, *, engine: str | None = None, max_steps: int = MAX_STEPS_DEFAULT,

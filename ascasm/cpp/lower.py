@@ -1361,6 +1361,7 @@ class Lowering:
     def inline(self, c, callee, decl, args):
         if len(self.frames) > MAX_INLINE_DEPTH:
             raise error_at(c, f"helper calls nested deeper than {MAX_INLINE_DEPTH} (recursion?)")
+        decl = decl.get_definition() or decl      # declared before the call, defined after: the body's parameters
         self.check_clang_errors(decl)
         body = _body(decl)
         params = [ch for ch in decl.get_children() if ch.kind.name == "PARM_DECL"]

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..limits import shown
 from . import regalloc
 from .clang import CppError, LibclangMissing, error_at, parse, qualified_name, tokens
 from .cpptypes import split_template_args
@@ -174,8 +175,12 @@ class Unit:
 def find_units(index: TUIndex) -> list[Unit]:
     units = []
     by_function: dict = {}
+    seen = set()
     for macro in index.macros:
         offset = macro.extent.start.offset
+        if offset in seen:           # a file that includes itself holds its macros again
+            continue
+        seen.add(offset)
         in_file = [f for f in index.functions if _same_file(str(f.extent.start.file), index.main_file)]
         if macro.spelling == "__simd_vf__":
             # the qualifier stands among the declaration's first words, which an empty macro may leave
@@ -257,7 +262,7 @@ def select_unit(units: list[Unit], entry: str | None, path: str):
         try:
             line = int(entry[1:])
         except ValueError:
-            raise CppError(f"bad entry {entry!r}: @ takes a line number") from None
+            raise CppError(f"bad entry {shown(entry)!r}: @ takes a line number") from None
         around = [u for u in units if min(u.first_line, (u.block or u.function).extent.start.line) <= line <=
                   (u.block or u.function).extent.end.line]
         if not around:
@@ -266,14 +271,15 @@ def select_unit(units: list[Unit], entry: str | None, path: str):
                    (u.block or u.function).extent.start.offset), [], []
     m = _ENTRY.match(entry)
     if not m:
-        raise CppError(f"bad entry {entry!r}: expected Name, Name<args>, Name#K or @LINE")
+        raise CppError(f"bad entry {shown(entry)!r}: expected Name, Name<args>, Name#K or @LINE")
     parts = _split_qualified(m.group("name"))
     names = [p[0] for p in parts]
     block = int(m.group("block")) if m.group("block") else 0
     matches = [u for u in units if (u.number == block) and
                qualified_name(u.function).split("::")[-len(names):] == names]
     if not matches:
-        raise CppError(f"no {'block #%d of ' % block if block else ''}vector function '{m.group('name')}' in {path}",
+        raise CppError(f"no {'block #%d of ' % block if block else ''}vector function '{shown(m.group('name'))}' in "
+                       f"{path}",
                        notes=listing())
     function_args = parts[-1][1]
     class_args = parts[-2][1] if len(parts) > 1 else []
