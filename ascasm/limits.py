@@ -11,6 +11,7 @@ MAX_TOKENS = 2_000_000                  # names, numbers, operators, punctuation
 MAX_ERRORS = 100                        # assembly errors reported before the assembler stops
 MAX_INT_BITS = 256                      # any integer met while evaluating a constant expression
 MAX_WIDE_ELEMENT_OPS = 20_000_000       # per INIT expression, element operations on integers beyond 64 bits
+MAX_ELEMENT_OPS = 50_000_000            # per INIT expression, element operations of any kind (about a second)
 MAX_NESTING = 100                       # parentheses and unary signs inside one another
 MAX_SHOWN_TOKEN = 200                   # characters of an offending token echoed in a message
 MAX_NPY_HEADER = 10_000                 # bytes of a .npy header (numpy's own default)

@@ -350,3 +350,13 @@ def test_stats_names_the_kernel_file(tmp_path, monkeypatch, capsys):
     kernel(tmp_path)
     assert run_cli(monkeypatch, tmp_path, "stats", "k.cpp", "--arg", "dst=u32[64]", "--arg", "n=3") == 0
     assert capsys.readouterr().out.startswith("k.cpp: ")
+
+
+def test_int64_work_in_an_init_expression_is_bounded_too():
+    # 64-bit work was not counted: a 64 KB line of `i+i+...` over 200,000 elements took 28 s
+    text = ".ub a u8[200000] = (" + "+".join(["i"] * 20_000) + ") & 255\nhalt\n"
+    start = time.process_time()
+    with pytest.raises(ascasm.AssemblyFailed, match=f"needs more than {limits.MAX_ELEMENT_OPS:,} element operations"):
+        ascasm.assemble(text, "p.s")
+    assert time.process_time() - start < 5
+    assert ascasm.assemble(".ub a u8[200000] = (" + "+".join(["i"] * 200) + ") & 255\nhalt\n", "p.s")
