@@ -14,6 +14,7 @@ translation's data (a Translation of strings and numbers), never clang objects.
 """
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import resource
@@ -131,6 +132,7 @@ def serve():
     """The helper's loop: one forked child per request, its answer (or how it ended) sent back."""
     from . import translate          # imported once, here: every child starts with it loaded
     _warm_up(translate.translate)
+    gc.freeze()                      # the children's collections leave the inherited objects (and pages) alone
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)                    # a stray print must not corrupt the answers
     while True:
