@@ -360,3 +360,15 @@ def test_int64_work_in_an_init_expression_is_bounded_too():
         ascasm.assemble(text, "p.s")
     assert time.process_time() - start < 5
     assert ascasm.assemble(".ub a u8[200000] = (" + "+".join(["i"] * 200) + ") & 255\nhalt\n", "p.s")
+
+
+def test_an_ambiguous_entry_lists_the_candidates(tmp_path, monkeypatch, capsys):
+    body = BODY.replace("VALUE", "n")
+    (tmp_path / "k.cpp").write_text('#include "kernel_operator.h"\nnamespace a {\n' + body + '}\nnamespace b {\n' +
+                                    body + "}\n" + body.replace("void K(", "void K(__ubuf__ uint32_t* other, "))
+    assert run_cli(monkeypatch, tmp_path, "translate", "k.cpp", "--entry", "K") == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ascasm: error: the entry 'K' names 3 vector functions in k.cpp: qualify it")
+    assert "note: a::K (line 3)\nnote: b::K (line 13)\nnote: K (line 22)\n" in err
+    assert harness.translate_kernel(tmp_path / "k.cpp", "b::K").entry == "b::K"
+    assert [p.name for p in harness.translate_kernel(tmp_path / "k.cpp", "@22").params] == ["other", "dst", "n"]

@@ -281,6 +281,10 @@ def select_unit(units: list[Unit], entry: str | None, path: str):
         raise CppError(f"no {'block #%d of ' % block if block else ''}vector function '{shown(m.group('name'))}' in "
                        f"{path}",
                        notes=listing())
+    if len(matches) > 1:             # namespaces or overloads: never silently the first
+        raise CppError(f"the entry '{shown(m.group('name'))}' names {len(matches)} vector functions in {path}: "
+                       "qualify it (ns::Name) or give its line (@LINE)",
+                       notes=[f"{u.name} (line {u.line})" for u in matches])
     function_args = parts[-1][1]
     class_args = parts[-2][1] if len(parts) > 1 else []
     return matches[0], function_args, class_args
