@@ -372,3 +372,36 @@ def test_an_ambiguous_entry_lists_the_candidates(tmp_path, monkeypatch, capsys):
     assert "note: a::K (line 3)\nnote: b::K (line 13)\nnote: K (line 22)\n" in err
     assert harness.translate_kernel(tmp_path / "k.cpp", "b::K").entry == "b::K"
     assert [p.name for p in harness.translate_kernel(tmp_path / "k.cpp", "@22").params] == ["other", "dst", "n"]
+
+
+# ------------------------------------------------------------------ constants folded in their C type
+
+FLOAT_BODY = """#include "kernel_operator.h"
+__simd_vf__ inline void K(__ubuf__ float* dst, uint32_t n)
+{
+    float c = VALUE;
+    AscendC::Reg::RegTensor<float> x;
+    AscendC::Reg::MaskReg m = AscendC::Reg::UpdateMask<float>(n);
+    AscendC::Reg::Duplicate(x, c, m);
+    AscendC::Reg::StoreAlign(dst, x, m);
+}
+"""
+f32, f16 = np.float32, np.float16
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("0.0f / 0.0f", np.nan),                                       # was +inf
+    ("1.0f / -0.0f", -np.inf),                                     # was +inf
+    ("-1.0f / 0.0f", -np.inf),
+    ("16777216.0f + 1.0f + 1.0f", f32(f32(f32(16777216) + f32(1)) + f32(1))),   # 2^24: each sum rounds back
+    ("3.0e38f * 10.0f", np.inf),                                   # float overflow
+    ("0.1f * 3.0f", f32(0.1) * f32(3)),
+    ("(float)(half)0.1f", float(f16(0.1))),                        # the cast rounds to half
+    ("(float)(half)65520.0f", np.inf),                             # past half's largest finite (65504)
+    ("(float)16777217", f32(16777217)),                            # int to float rounds
+])
+def test_float_constants_fold_in_their_c_type(tmp_path, engine, value, expected):
+    (tmp_path / "k.cpp").write_text(FLOAT_BODY.replace("VALUE", value))
+    result = ascasm.run_kernel(tmp_path / "k.cpp", "K", dst=np.zeros(64, np.float32), n=1, engine=engine)
+    assert result["dst"][:1].tobytes() == np.array([expected], np.float32).tobytes() or \
+        (np.isnan(expected) and np.isnan(result["dst"][0]))

@@ -15,6 +15,9 @@ import math
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from .. import floats
 from ..isa import BY_MNEMONIC, dtypes, regapi
 from ..isa.operands import Kind
 from ..isa.table import BY_CAPI, capi_functions
@@ -120,6 +123,11 @@ def _int_c(value: int, ctype: CType) -> int:
     if ctype.signed and value >> (bits - 1):
         value -= 1 << bits
     return value
+
+
+def _in_type(x: float, ctype: CType) -> float:
+    """A float constant rounded to its C type (float, half, bfloat16_t), as C computes it."""
+    return float(floats.round_to_type(np.array([x]), dtypes.BY_SPELLING[ctype.etype])[0])
 
 
 def _common(a: CType, b: CType) -> CType:
@@ -277,7 +285,7 @@ class Lowering:
         """`val` converted to scalar type `to` as C does."""
         if isinstance(val, Const):
             if to.kind == "float":
-                return Const(float(self.const_number(val)), to)
+                return Const(_in_type(float(self.const_number(val)), to), to)
             if to.kind in ("int", "bool"):
                 n = self.const_number(val)
                 return Const(_int_c(int(n), to) if not isinstance(n, float) else self.float_to_int(n, to), to)
@@ -775,7 +783,9 @@ class Lowering:
         text = "".join(tokens(c)).rstrip("fFlL")
         value = float.fromhex(text) if "x" in text.lower() else float(text)
         ctype = self.try_resolve(c.type, c) or cpptypes.scalar("f32")
-        return Const(value, cpptypes.scalar("f32") if ctype.etype not in ("f32", "f16", "bf16") else ctype)
+        if ctype.etype not in ("f32", "f16", "bf16"):       # a double: its value as written
+            return Const(value, cpptypes.scalar("f32"))
+        return Const(_in_type(value, ctype), ctype)
 
     def x_cxx_bool_literal_expr(self, c):
         return Const(tokens(c)[0] == "true", BOOL)
@@ -1065,12 +1075,13 @@ class Lowering:
         ctype = left.ctype if left.ctype.kind == "float" else right.ctype
         if left.ctype.kind == "float" and right.ctype.kind == "float" and left.ctype.width != right.ctype.width:
             ctype = left.ctype if left.ctype.width > right.ctype.width else right.ctype
-        if isinstance(left, Const) and isinstance(right, Const):
-            x, y = float(self.const_number(left)), float(self.const_number(right))
-            result = {"+": x + y, "-": x - y, "*": x * y, "/": x / y if y else math.copysign(math.inf, x)}[op]
-            return Const(result, ctype)
         if op not in self._FLOAT:
             raise error_at(c, f"operator '{op}' on float scalars has no ascasm instruction")
+        if isinstance(left, Const) and isinstance(right, Const):   # IEEE in double, then rounded to the C type
+            x, y = np.float64(self.const_number(left)), np.float64(self.const_number(right))
+            with np.errstate(all="ignore"):
+                result = float({"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.divide}[op](x, y))
+            return Const(result if c.type.kind.name == "DOUBLE" else _in_type(result, ctype), ctype)
         left = self.materialize(self.convert(left, ctype) if isinstance(left, RV) else left, ctype)
         t = ctype.etype
         rhs = self.convert(right, ctype) if isinstance(right, RV) else right
