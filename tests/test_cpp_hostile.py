@@ -405,3 +405,18 @@ def test_float_constants_fold_in_their_c_type(tmp_path, engine, value, expected)
     result = ascasm.run_kernel(tmp_path / "k.cpp", "K", dst=np.zeros(64, np.float32), n=1, engine=engine)
     assert result["dst"][:1].tobytes() == np.array([expected], np.float32).tobytes() or \
         (np.isnan(expected) and np.isnan(result["dst"][0]))
+
+
+def test_a_forked_copy_of_ascasm_translates_with_a_helper_of_its_own(tmp_path):
+    path = kernel(tmp_path, "n + 4u")
+    assert harness.translate_kernel(path, "K").entry == "K"          # the helper runs
+    pid = os.fork()
+    if pid == 0:                     # the child: the parent's helper must not answer it (or be killed)
+        code = 1
+        try:
+            code = 0 if harness.translate_kernel(path, "K").entry == "K" else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    assert harness.translate_kernel(path, "K").entry == "K"

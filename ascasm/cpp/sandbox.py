@@ -14,6 +14,7 @@ translation's data (a Translation of strings and numbers), never clang objects.
 """
 from __future__ import annotations
 
+import atexit
 import gc
 import os
 import pickle
@@ -74,11 +75,12 @@ class _Helper:
     def __init__(self):
         self.lock = threading.Lock()
         self.process = None
+        self.owner = 0               # the process that started it: a forked copy of ascasm starts its own
 
     def ask(self, request: bytes):
         with self.lock:
-            if self.process is None or self.process.poll() is not None:
-                self.process = _start()
+            if self.process is None or self.owner != os.getpid() or self.process.poll() is not None:
+                self.process, self.owner = _start(), os.getpid()
             try:
                 _write(self.process.stdin, request)
                 answer = _read(self.process.stdout)
@@ -89,6 +91,15 @@ class _Helper:
                 self.stop()
                 return ("crash", "stopped unexpectedly")
             return pickle.loads(answer)
+
+    def close(self):
+        """At exit: the helper ends when its input does."""
+        if self.process is not None and self.owner == os.getpid():
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.stop()
 
     def stop(self):
         if self.process is not None:
@@ -124,6 +135,7 @@ def _read(stream) -> bytes | None:
 
 
 _HELPER = _Helper()
+atexit.register(_HELPER.close)
 
 
 # ------------------------------------------------------------------ the helper's side
