@@ -35,7 +35,7 @@ from .clang import CppError
 
 _FRAME = struct.Struct("!Q")
 _STACK_BYTES = 256 << 20        # the translating thread's stack: deep expressions recurse
-_RECURSION = 20_000             # Python frames that stack allows (far below 256 MiB / 20,000)
+_RECURSION = 20_000             # Python frames allowed on it: 13 KiB of stack each
 
 
 def call(path, *args, **kwargs):
@@ -65,8 +65,9 @@ def call(path, *args, **kwargs):
 
 
 def _limit_error(path, what: str) -> CppError:
-    return CppError(f"{path}: the C++ front end {what} (its limits: {limits.CPP_MEMORY_BYTES >> 20:,} MiB of "
-                    f"memory, {limits.CPP_SECONDS} s); a source this large or this deeply nested is not supported")
+    return CppError(f"{path}: the C++ front end {what} on this source; a source this large or this deeply nested "
+                    f"is not supported (the front end's limits: {limits.CPP_MEMORY_BYTES >> 20:,} MiB of memory, "
+                    f"{limits.CPP_SECONDS} s)")
 
 
 class _Helper:
