@@ -75,9 +75,14 @@ def test_a_nested_include_is_located_in_the_header(tmp_path, monkeypatch, capsys
     assert capsys.readouterr().err.startswith("inner.h:2:14: error: cannot read /dev/zero: not a regular file")
 
 
-def test_an_include_a_macro_names_is_bounded_by_memory(tmp_path, monkeypatch):
+DOUBLING = "#define D0 1u +\n" + "".join(f"#define D{k} D{k - 1} D{k - 1}\n" for k in range(1, 41))
+
+
+@pytest.mark.parametrize("before, value", [('#define ZERO "/dev/zero"\n#include ZERO\n', "n"),
+                                           (DOUBLING, "D40 n")])          # 2^40 terms from 1 KB
+def test_a_parse_that_grows_is_bounded_by_memory(tmp_path, monkeypatch, before, value):
     monkeypatch.setattr(limits, "CPP_MEMORY_BYTES", 768 << 20)
-    kernel(tmp_path, before='#define ZERO "/dev/zero"\n#include ZERO\n')
+    kernel(tmp_path, value, before=before)
     with pytest.raises(harness.CppFailed) as failed:
         harness.translate_kernel(tmp_path / "k.cpp", "K")
     assert "memory" in str(failed.value)

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from ..asm.files import InputFileError, read_regular_file
+from .. import limits
 from ..limits import MAX_SOURCE_BYTES
 from ..source import SourceLoc, format_diagnostic
 from .stubs import INCLUDE_DIR, clang_args
@@ -111,8 +112,8 @@ def parse(path: str, defines=(), include_dirs=()):
     try:
         tu = ci.Index.create().parse(path, args=args, options=options)
     except ci.TranslationUnitLoadError as exc:
-        raise CppError(f"libclang could not parse {path}: {exc} (it stops when its process reaches the C++ "
-                       "front end's memory limit)") from None
+        raise CppError(f"libclang could not parse {path}: {exc} (as when it reaches the C++ front end's memory "
+                       f"limit of {limits.CPP_MEMORY_BYTES >> 20:,} MiB)") from None
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     if any(d.severity == ci.Diagnostic.Fatal for d in errors):
         raise diagnostics_error(errors, path)
