@@ -32,7 +32,7 @@ def parse_size(text: str) -> int:
 def whole_number(text: str, base: int = 10) -> int | None:
     """The integer `text` spells (int(text, base)), or None; None too beyond MAX_NUMBER_DIGITS
     characters, checked before converting: Python refuses over 4,300 digits in words of its own."""
-    if len(text) > MAX_NUMBER_DIGITS:
+    if len(text) > MAX_NUMBER_DIGITS or not text.isascii():      # int() takes Unicode digits too
         return None
     try:
         return int(text, base)

@@ -425,3 +425,10 @@ def test_a_forked_copy_of_ascasm_translates_with_a_helper_of_its_own(tmp_path):
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
     assert harness.translate_kernel(path, "K").entry == "K"
+
+
+def test_an_entry_line_is_an_ascii_number(tmp_path):
+    kernel(tmp_path)
+    with pytest.raises(harness.CppFailed, match="@ takes a line number"):
+        harness.translate_kernel(tmp_path / "k.cpp", "@\u0663")
+    assert harness.translate_kernel(tmp_path / "k.cpp", "@3").entry == "K"

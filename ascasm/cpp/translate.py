@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..limits import shown
+from ..limits import shown, whole_number
 from . import regalloc
 from .clang import CppError, LibclangMissing, error_at, parse, qualified_name, tokens
 from .cpptypes import split_template_args
@@ -259,10 +259,9 @@ def select_unit(units: list[Unit], entry: str | None, path: str):
                        f"entry", notes=listing())
     entry = entry.strip()
     if entry.startswith("@"):
-        try:
-            line = int(entry[1:])
-        except ValueError:
-            raise CppError(f"bad entry {shown(entry)!r}: @ takes a line number") from None
+        line = whole_number(entry[1:])
+        if line is None:
+            raise CppError(f"bad entry {shown(entry)!r}: @ takes a line number")
         around = [u for u in units if min(u.first_line, (u.block or u.function).extent.start.line) <= line <=
                   (u.block or u.function).extent.end.line]
         if not around:
