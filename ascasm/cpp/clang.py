@@ -86,7 +86,7 @@ def sources(path, include_dirs=()) -> dict:
             name = m.group(2).decode("utf-8", "replace")
             header = next((d / name for d in ([file.parent] if m.group(1) == b'"' else []) + dirs
                            if _exists(d / name)), None)
-            if header is not None and header.resolve().parent != INCLUDE_DIR.resolve():
+            if header is not None and INCLUDE_DIR.resolve() not in header.resolve().parents:
                 line = data.count(b"\n", 0, m.start()) + 1
                 queue.append((header, (str(file), line, m.start(2) - data.rfind(b"\n", 0, m.start()) - 1)))
     return found
