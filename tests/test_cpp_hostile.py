@@ -432,3 +432,9 @@ def test_an_entry_line_is_an_ascii_number(tmp_path):
     with pytest.raises(harness.CppFailed, match="@ takes a line number"):
         harness.translate_kernel(tmp_path / "k.cpp", "@\u0663")
     assert harness.translate_kernel(tmp_path / "k.cpp", "@3").entry == "K"
+
+
+def test_double_constants_fold_in_double(tmp_path, engine):
+    path = kernel(tmp_path, "(uint32_t)(16777216.0 + 1.0)")        # exact in double, not in float
+    result = ascasm.run_kernel(path, "K", dst=np.zeros(64, np.uint32), n=1, engine=engine)
+    assert result["dst"][:2].tolist() == [16777217, 0]

@@ -1081,7 +1081,7 @@ class Lowering:
             x, y = np.float64(self.const_number(left)), np.float64(self.const_number(right))
             with np.errstate(all="ignore"):
                 result = float({"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.divide}[op](x, y))
-            return Const(result if c.type.kind.name == "DOUBLE" else _in_type(result, ctype), ctype)
+            return Const(result if c.type.get_canonical().spelling == "double" else _in_type(result, ctype), ctype)
         left = self.materialize(self.convert(left, ctype) if isinstance(left, RV) else left, ctype)
         t = ctype.etype
         rhs = self.convert(right, ctype) if isinstance(right, RV) else right
