@@ -27,16 +27,17 @@ from .vm import Machine, auto_engine, run_warnings
 HTML_ELEMENTS = 256          # elements of a buffer a notebook shows before "... and N more"
 
 
-def assemble(source, filename: str | None = None, ub_usable: int = UB_USABLE_DEFAULT) -> Program:
+def assemble(source, filename: str | None = None, ub_usable: int = UB_USABLE_DEFAULT, source_dirs=()) -> Program:
     """Assemble a program: `source` is its text, or the path of a file (a `pathlib.Path`, or a string
     of one line that ends in `.s` or names an existing file). `filename` names text in messages.
+    `.loc` lines show the text of files under the program's directory and `source_dirs`.
     Raises AssemblyFailed (str(): every error, located) or FileNotFoundError."""
     if filename is None and _is_path(source):
         path = Path(source)
         if not path.is_file():
             raise FileNotFoundError(f"no such program file: {path}")
-        return assemble_file(path, ub_usable)
-    return _assemble_text(str(source), filename or "<string>", ub_usable)
+        return assemble_file(path, ub_usable, source_dirs)
+    return _assemble_text(str(source), filename or "<string>", ub_usable, source_dirs)
 
 
 def _is_path(source) -> bool:

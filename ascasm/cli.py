@@ -98,6 +98,8 @@ def _machine_options(command):
                          help="keep: inactive lanes of masked stores write nothing (default); zero: they write 0")
     command.add_argument("--strict", action="store_true",
                          help="treat warnings (duplicate scatter indices, missing membar) as runtime faults")
+    command.add_argument("--source-dir", dest="source_dirs", action="append", default=[], metavar="DIR",
+                         help="a directory whose files .loc lines may show (besides the program's own); repeatable")
 
 
 def _kernel_options(command):
@@ -275,7 +277,7 @@ def _dispatch(args) -> int:
             return _debug_kernel(args)
         from .debugger import debug_main
         return debug_main(args.file, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
-                          store_inactive=args.store_inactive, strict=args.strict)
+                          store_inactive=args.store_inactive, strict=args.strict, source_dirs=args.source_dirs)
     if args.command == "stats":
         return stats_command(args)
     if args.command == "draw":
@@ -339,6 +341,9 @@ def translate_command(args) -> int:
     except OutputRefused as exc:
         print(f"ascasm: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except harness.CppFailed as exc:              # a name the .s cannot hold, seen from -o's directory
+        print(f"ascasm: error: {exc}", file=sys.stderr)
+        return EXIT_ASM
     if target is None:
         sys.stdout.write(text)
         return EXIT_OK
@@ -406,9 +411,9 @@ def stats_command(args) -> int:
         stop = f"stopped by {fault.kind.lower().replace('_', ' ')} at step {fault.step}"
         print(fault, file=sys.stderr)
     if args.json:
-        print_json(stats.stats_json(program, collected, stop))
+        print_json(stats.stats_json(program, collected, stop, args.file))
     else:
-        print("\n".join(stats.report_lines(program, collected, stop)))
+        print("\n".join(stats.report_lines(program, collected, stop, args.file)))
     if interrupted:
         return EXIT_INTERRUPTED
     return EXIT_OK if fault is None else fault_exit(fault)
@@ -529,7 +534,7 @@ def load(args, report: RunReport) -> tuple | None:
         program, report.dumpable = kernel.program, kernel.param_buffers
     else:
         try:
-            program = assemble_file(path, ub_usable=args.ub_usable)
+            program = assemble_file(path, ub_usable=args.ub_usable, source_dirs=args.source_dirs)
         except AssemblyFailed as failed:
             report.exit, report.errors, report.errors_truncated = EXIT_ASM, failed.errors, failed.truncated
             return None

@@ -2,13 +2,16 @@
 memory. Each limit has a clear error at the bound; docs/cli.md "Limits" lists them for users."""
 import re
 
-MAX_SOURCE_BYTES = 8 * 1024 * 1024      # a source file
+MAX_SOURCE_BYTES = 8 * 1024 * 1024      # a source file (a C++ kernel and each header it includes too)
+CPP_MEMORY_BYTES = 2 << 30              # the C++ front end's process (libclang's parse and the translation)
+CPP_SECONDS = 60                        # that process's CPU time, and its time from start to end
 MAX_LINES = 250_000                     # lines of a source: each statement costs memory and time
 MAX_LINE_CHARS = 65_536                 # one source line; long data belongs in file("x.npy")
 MAX_TOKENS = 2_000_000                  # names, numbers, operators, punctuation of a source: each kept costs memory
 MAX_ERRORS = 100                        # assembly errors reported before the assembler stops
 MAX_INT_BITS = 256                      # any integer met while evaluating a constant expression
 MAX_WIDE_ELEMENT_OPS = 20_000_000       # per INIT expression, element operations on integers beyond 64 bits
+MAX_ELEMENT_OPS = 50_000_000            # per INIT expression, element operations of any kind (about a second)
 MAX_NESTING = 100                       # parentheses and unary signs inside one another
 MAX_SHOWN_TOKEN = 200                   # characters of an offending token echoed in a message
 MAX_NPY_HEADER = 10_000                 # bytes of a .npy header (numpy's own default)
@@ -29,7 +32,7 @@ def parse_size(text: str) -> int:
 def whole_number(text: str, base: int = 10) -> int | None:
     """The integer `text` spells (int(text, base)), or None; None too beyond MAX_NUMBER_DIGITS
     characters, checked before converting: Python refuses over 4,300 digits in words of its own."""
-    if len(text) > MAX_NUMBER_DIGITS:
+    if len(text) > MAX_NUMBER_DIGITS or not text.isascii():      # int() takes Unicode digits too
         return None
     try:
         return int(text, base)

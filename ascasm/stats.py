@@ -250,9 +250,10 @@ def _ctrl_c_flag():
             signal.signal(signal.SIGINT, previous)
 
 
-def report_lines(program, stats: Stats, stop: str) -> list[str]:
-    """The text report of `ascasm stats`."""
-    lines = [f"{program.filename}: {stats.steps} step{'s' if stats.steps != 1 else ''}, {stop}", ""]
+def report_lines(program, stats: Stats, stop: str, name: str | None = None) -> list[str]:
+    """The text report of `ascasm stats` on the file `name` (default the program's: a C++ kernel's is
+    its translation's, KERNEL.cpp.s)."""
+    lines = [f"{name or program.filename}: {stats.steps} step{'s' if stats.steps != 1 else ''}, {stop}", ""]
     rows = sorted(stats.by_insn.items(), key=lambda item: -item[1].count)
     width = max([len(m) for (m, _t), _r in rows] + [len("instruction")])
     type_width = max([len(t) for (_m, t), _r in rows] + [len("types")])
@@ -277,8 +278,8 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%"
 
 
-def stats_json(program, stats: Stats, stop: str) -> dict:
-    return {"file": program.filename, "steps": stats.steps, "stop": stop,
+def stats_json(program, stats: Stats, stop: str, name: str | None = None) -> dict:
+    return {"file": name or program.filename, "steps": stats.steps, "stop": stop,
             "instructions": [{"mnemonic": m, "types": t, "count": r.count, "lanes_active": r.lanes_active,
                               "lanes_total": r.lanes_total} for (m, t), r in stats.by_insn.items()],
             "lanes_active": stats.lanes_active, "lanes_total": stats.lanes_total,

@@ -32,6 +32,7 @@ _REGISTER = re.compile(r"^([vpasuqVPASUQ])(\d+)(?:\.(.*))?$")
 _SPECIAL_FLOATS = {"inf": float("inf"), "nan": float("nan")}
 INT64_MIN, UINT64_LIMIT = -(1 << 63), 1 << 64
 MAX_POSITION = (1 << 31) - 1         # a .loc line or column
+MAX_LOC_BYTES = 32 * 1024 * 1024     # the text of every file .loc lines name, in all
 
 # Which spec operand kinds an operand written in the source can fill.
 _FITS = {
@@ -98,31 +99,32 @@ def _forms(mnemonic: str) -> list[_Form] | None:
     return _FORMS[mnemonic]
 
 
-def assemble(text: str, filename: str = "<input>", ub_usable: int = UB_USABLE_DEFAULT) -> Program:
-    """Assemble source text, raising AssemblyFailed with every error found."""
+def assemble(text: str, filename: str = "<input>", ub_usable: int = UB_USABLE_DEFAULT, source_dirs=()) -> Program:
+    """Assemble source text, raising AssemblyFailed with every error found. The text of a file a `.loc`
+    names is read when the file lies under the program's directory or one of `source_dirs`."""
     # The assembler makes millions of small objects and no reference cycles: the cyclic garbage
     # collector would only rescan the growing heap (a third of the time on large files).
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _Assembler(text, filename, ub_usable).run()
+        return _Assembler(text, filename, ub_usable, source_dirs).run()
     finally:
         if collecting:
             gc.enable()
 
 
-def assemble_file(path: str | Path, ub_usable: int = UB_USABLE_DEFAULT) -> Program:
+def assemble_file(path: str | Path, ub_usable: int = UB_USABLE_DEFAULT, source_dirs=()) -> Program:
     """Assemble a source file (a regular file of at most MAX_SOURCE_BYTES), raising AssemblyFailed."""
     path = Path(path)
     try:
         raw = read_regular_file(path, MAX_SOURCE_BYTES)
     except InputFileError as exc:
         raise AssemblyFailed([AsmError(SourceLoc(str(path), 1, 1, 2, ""), str(exc))]) from None
-    return assemble(raw.decode("utf-8", errors="replace"), str(path), ub_usable)
+    return assemble(raw.decode("utf-8", errors="replace"), str(path), ub_usable, source_dirs)
 
 
 class _Assembler:
-    def __init__(self, text: str, filename: str, ub_usable: int):
+    def __init__(self, text: str, filename: str, ub_usable: int, source_dirs=()):
         self.text, self.filename, self.ub_usable = text, filename, ub_usable
         self.errors: list[AsmError] = []
         self.labels: dict[str, int] = {}
@@ -151,6 +153,11 @@ class _Assembler:
         self.row_frames: list[tuple[InlineFrame, ...]] = []
         self.open_vars: list[VarRange] = []
         self.closed_vars: list[VarRange] = []
+        # each file's text once, by its real path (one file named 200 ways is read once), at most
+        # MAX_LOC_BYTES in all, and only from the directories .loc may read (docs/language.md ".loc")
+        self.origin_texts: dict[str, list[str] | None] = {}
+        self.origin_bytes = 0
+        self.source_dirs = [os.path.realpath(d) for d in (Path(filename).parent, *source_dirs)]
 
     # ---- positions and errors ----
     def loc(self, node) -> SourceLoc:
@@ -426,12 +433,30 @@ class _Assembler:
         column = 1 if statement.column is None else self.position_number(statement.column, "column")
         path = os.path.normpath(Path(self.filename).parent / name)
         if path not in self.origin_files:
-            try:
-                text = read_regular_file(Path(path), MAX_SOURCE_BYTES).decode("utf-8", errors="replace")
-                self.origin_files[path] = text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
-            except InputFileError:          # the rows still run; they show the position without its text
-                self.origin_files[path] = None
+            self.origin_files[path] = self.origin_text(path)
         self.origin = (path, line, column)
+
+    def origin_text(self, path: str) -> list[str] | None:
+        """The lines of a .loc file, or None (the rows still run; they show the position without its
+        text): unreadable, outside the readable directories, or past MAX_LOC_BYTES."""
+        try:
+            real = os.path.realpath(path)
+        except (OSError, ValueError):
+            return None
+        if real not in self.origin_texts:
+            allowed = any(os.path.commonpath([real, d]) == d for d in self.source_dirs)
+            limit = min(MAX_SOURCE_BYTES, MAX_LOC_BYTES - self.origin_bytes)
+            lines = None
+            if allowed and limit > 0:
+                try:
+                    raw = read_regular_file(Path(real), limit)
+                    self.origin_bytes += len(raw)
+                    text = raw.decode("utf-8", errors="replace")
+                    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
+                except InputFileError:
+                    pass
+            self.origin_texts[real] = lines
+        return self.origin_texts[real]
 
     def position_number(self, token: Token, what: str, directive: str = ".loc") -> int:
         number = whole_number(token.value)

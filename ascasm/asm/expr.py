@@ -5,7 +5,8 @@ index `i` is a numpy array, so every element is computed exactly and range-check
 the buffer's type. Integer arrays are int64 while an operation's result provably fits (bounds from
 the operands' least and greatest values, in Python integers): numpy speed, no wrap-around; otherwise
 they become arrays of Python integers (dtype object: exact, about 100 times slower), whose total work
-is bounded per expression (MAX_WIDE_ELEMENT_OPS). Nothing is ever `eval`ed.
+is bounded per expression (MAX_WIDE_ELEMENT_OPS), as is the work on arrays of any kind
+(MAX_ELEMENT_OPS: a 64 KB line of operations on 65,536 elements took 28 s). Nothing is ever `eval`ed.
 Evaluation is iterative, so very long expressions cannot exhaust Python's recursion limit, and every
 intermediate value is bounded (ascasm/limits.py): an integer wider than MAX_INT_BITS or a float that
 overflows is an error, so a few lines cannot make numbers of gigabytes.
@@ -18,7 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..limits import MAX_INT_BITS, MAX_WIDE_ELEMENT_OPS, shown
+from ..limits import MAX_ELEMENT_OPS, MAX_INT_BITS, MAX_WIDE_ELEMENT_OPS, shown
 from .syntax import Binary
 
 MAX_SHIFT = 128     # larger shift counts cannot produce a value that fits any type
@@ -110,7 +111,7 @@ def evaluate(root, resolve_name):
     if kind == "NAME":
         return resolve_name(root)
     values = []
-    budget = [MAX_WIDE_ELEMENT_OPS]          # element operations on arrays of Python integers left
+    budget = [MAX_WIDE_ELEMENT_OPS, MAX_ELEMENT_OPS]    # element operations left: on Python integers, on any
     stack = [(root, False)]
     while stack:
         node, children_done = stack.pop()
@@ -163,6 +164,10 @@ def _checked(function, node, budget: list, *operands):
     Arrays (INIT expressions of `i`) hold Python integers (dtype object, exact) until a float is
     involved; from then on they are float64, which is what Python's int-float arithmetic does."""
     arrays = any(isinstance(operand, np.ndarray) for operand in operands)
+    if arrays:
+        budget[1] -= max(o.size for o in operands if isinstance(o, np.ndarray))
+        if budget[1] < 0:
+            raise ExprError(f"this INIT expression needs more than {MAX_ELEMENT_OPS:,} element operations", node)
     floating = arrays and any(_has_float(operand) for operand in operands)
     if floating:
         operands = tuple(np.asarray(o, np.float64) if isinstance(o, np.ndarray) else o for o in operands)

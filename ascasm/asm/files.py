@@ -79,14 +79,14 @@ def load_npy(path: Path, max_count: int, raw_as: np.dtype | None = None) -> np.n
         except (ValueError, SyntaxError, TokenError, RecursionError) as exc:
             # numpy parses the header as a Python literal (ast.literal_eval, then the tokenizer for
             # old headers): hostile text ends in their errors, a deep nesting in RecursionError
-            why = exc.msg if isinstance(exc, SyntaxError) else str(exc) if isinstance(exc, ValueError) \
-                else "not a Python literal of the .npy header's form"
+            why = exc.msg if isinstance(exc, SyntaxError) else str(exc) if isinstance(exc, ValueError) and \
+                " object at 0x" not in str(exc) else "not a Python literal of the .npy header's form"
             raise InputFileError(f"{path}: bad .npy header: {why}") from None
         if raw_as is not None and dtype.kind == "V" and dtype.names is None and dtype.itemsize == raw_as.itemsize:
             dtype = np.dtype(raw_as)
         elif dtype.hasobject or dtype.kind not in "biuf":
             raise InputFileError(f"{path} holds {dtype} values; a buffer takes integers or floats")
-        if any(n < 0 for n in shape):
+        if any(type(n) is not int or n < 0 for n in shape):     # numpy lets (True,) through
             raise InputFileError(f"{path}: bad .npy header: shape {shape}")
         count = math.prod(shape)
         if count > max_count:

@@ -303,17 +303,21 @@ def _reduction(builder: _Builder, method: str | None, expand1: bool, children):
     if children is None:
         return call
     plan, nones_after = children
+    # a helper rule that starts with the list of its own left recursion (`a + b + c ...`) extends that
+    # list in place: copying it at every step made a long line quadratic. No one else holds it.
+    grows = call is list and bool(plan) and plan[0] == (0, True, 0)
+    steps = plan[1:] if grows else plan
 
     def filtered(values):
-        kept = []
-        for index, splice, nones in plan:
+        kept = values[0] if grows else []
+        for index, splice, nones in steps:
             kept += [None] * nones
             if splice:
                 kept += values[index]
             else:
                 kept.append(values[index])
         kept += [None] * nones_after
-        return call(kept)
+        return kept if grows else call(kept)
     return filtered
 
 

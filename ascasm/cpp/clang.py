@@ -3,10 +3,17 @@ diagnostics and our own complaints into located CppErrors, and the small cursor 
 translator needs (operator tokens, qualified names, source positions)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from ..asm.files import InputFileError, read_regular_file
+from .. import limits
+from ..limits import MAX_SOURCE_BYTES
 from ..source import SourceLoc, format_diagnostic
-from .stubs import clang_args
+from .stubs import INCLUDE_DIR, clang_args
+
+MAX_SOURCES = 256               # files of one kernel checked (and hashed by the translation cache)
+_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include(?:_next)?[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
 
 INSTALL_HINT = 'the C++ front end needs libclang: pip install "ascasm[cpp]"'
 
@@ -55,11 +62,49 @@ def cindex():
     return ci
 
 
+def sources(path, include_dirs=()) -> dict:
+    """{file: its bytes} of the kernel file and of the headers its `#include "NAME"` and `<NAME>` lines
+    name, transitively, found as clang finds them (beside the including file for "NAME", then the
+    kernel's directory, `include_dirs`, our stubs; the stubs themselves are not read). Each is read
+    as the assembler reads its source: a regular file of at most MAX_SOURCE_BYTES, else a CppError
+    at the #include (a FIFO, /dev/zero or /dev/stdin would block libclang or fill its memory). A
+    name a macro computes is not seen here: the limits of the front end's process bound it."""
+    path = Path(path)
+    dirs = [path.resolve().parent, *(Path(d) for d in include_dirs), INCLUDE_DIR]
+    found: dict = {}
+    queue = [(path, None)]
+    while queue and len(found) < MAX_SOURCES:
+        file, where = queue.pop()
+        if file.resolve() in found:
+            continue
+        try:
+            data = read_regular_file(file, MAX_SOURCE_BYTES)
+        except InputFileError as exc:
+            raise CppError(str(exc), *where) if where else CppError(str(exc)) from None
+        found[file.resolve()] = data
+        for m in _INCLUDE.finditer(data):
+            name = m.group(2).decode("utf-8", "replace")
+            header = next((d / name for d in ([file.parent] if m.group(1) == b'"' else []) + dirs
+                           if _exists(d / name)), None)
+            if header is not None and INCLUDE_DIR.resolve() not in header.resolve().parents:
+                line = data.count(b"\n", 0, m.start()) + 1
+                queue.append((header, (str(file), line, m.start(2) - data.rfind(b"\n", 0, m.start()) - 1)))
+    return found
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):        # a name too long, or with a NUL
+        return False
+
+
 def parse(path: str, defines=(), include_dirs=()):
     """Parse `path` as C++17 against our stubs, the kernel's own directory and `include_dirs`:
     (translation unit, clang's errors).  A fatal error (a header not found) is raised at once as a
     CppError, since clang checks nothing after it; the other errors are returned, for the translator
     to raise those that lie in the code it translates (`errors_inside`)."""
+    sources(path, include_dirs)
     ci = cindex()
     # no error limit: past it clang stops with a fatal error, and errors elsewhere need not stop us
     args = ["-fsyntax-only", "-Wno-everything", "-ferror-limit=0"] + clang_args([Path(path).resolve().parent, *include_dirs], defines)
@@ -67,7 +112,8 @@ def parse(path: str, defines=(), include_dirs=()):
     try:
         tu = ci.Index.create().parse(path, args=args, options=options)
     except ci.TranslationUnitLoadError as exc:
-        raise CppError(f"libclang could not parse {path}: {exc}") from None
+        raise CppError(f"libclang could not parse {path}: {exc} (as when it reaches the C++ front end's memory "
+                       f"limit of {limits.CPP_MEMORY_BYTES >> 20:,} MiB)") from None
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     if any(d.severity == ci.Diagnostic.Fatal for d in errors):
         raise diagnostics_error(errors, path)
@@ -292,13 +338,16 @@ def operator_of(cursor) -> str:
 
 def _operator_of(cursor) -> str:
     children = list(cursor.get_children())
-    toks = list(cursor.get_tokens())
     if len(children) == 2:
+        # the tokens between the operands alone: a chain of N operators would read N^2 tokens
+        from clang.cindex import SourceRange
+        between = SourceRange.from_locations(children[0].extent.end, children[1].extent.start)
         end = children[0].extent.end.offset
-        for t in toks:
+        for t in cursor.translation_unit.get_tokens(extent=between):
             if t.extent.start.offset >= end:
                 return t.spelling
         raise error_at(cursor, "cannot find this operator (is it inside a macro?)")
+    toks = list(cursor.get_tokens())
     first, last = toks[0].spelling, toks[-1].spelling
     if children and toks[0].extent.start.offset >= children[0].extent.end.offset:
         return first

@@ -13,7 +13,7 @@ to disk.
 from __future__ import annotations
 
 import hashlib
-import re
+import os
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,11 +25,10 @@ from ..debug_expr import cell_text
 from ..isa import dtypes
 from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
 from . import harness
+from .clang import CppError, sources
 
 CACHE_SIZE = 32             # translations kept (least recently used first out)
-MAX_SOURCES = 256           # files read for one cache key: beyond, the key is the files read so far
 SHOWN_LANES = 8             # differing elements an ExpectationFailed message lists
-_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', re.MULTILINE)
 _cache: OrderedDict = OrderedDict()
 
 
@@ -114,7 +113,13 @@ class CompiledKernel:
 def compile_kernel(path, entry: str | None = None, *, defines=(), include_dirs=()) -> CompiledKernel:
     """Translate the vector function `entry` of the C++ file `path` (None: its only one) once, for
     `run` to run on any number of argument sets. Errors as run_kernel's (CppFailed, LibclangMissing)."""
-    return CompiledKernel(_translation(path, entry, tuple(defines), tuple(str(d) for d in include_dirs)))
+    return CompiledKernel(_translation(path, entry, tuple(map(str, _several(defines))),
+                                       tuple(map(str, _several(include_dirs)))))
+
+
+def _several(values) -> tuple:
+    """defines= and include_dirs= as a tuple: one string or path is one value, not its characters."""
+    return (values,) if isinstance(values, (str, bytes, os.PathLike)) else tuple(values)
 
 
 def run_kernel(path, entry: str | None = None, *, engine: str | None = None, max_steps: int = MAX_STEPS_DEFAULT,
@@ -152,7 +157,7 @@ def _translation(path, entry, defines: tuple, include_dirs: tuple):
     translate = harness.translate_kernel
     try:
         key = (translate, str(Path(path).resolve()), entry, defines, include_dirs, _sources(Path(path), include_dirs))
-    except OSError:                          # unreadable: the translator says so, located
+    except CppError:                         # unreadable: the translator says so, located
         return translate(path, entry, defines, include_dirs)
     if key in _cache:
         _cache.move_to_end(key)
@@ -165,23 +170,10 @@ def _translation(path, entry, defines: tuple, include_dirs: tuple):
 
 
 def _sources(path: Path, include_dirs: tuple) -> tuple:
-    """(file, SHA-256 of its bytes) of the kernel file and of every header it includes, transitively,
-    that is found beside the including file, beside the kernel or in `include_dirs` (the package's
-    own stand-ins for the vendor headers are fixed, and a system header's change is not followed)."""
-    roots = [path.resolve().parent, *(Path(d) for d in include_dirs)]
-    found, queue = {}, [path.resolve()]
-    while queue and len(found) < MAX_SOURCES:
-        file = queue.pop()
-        if file in found:
-            continue
-        data = file.read_bytes()
-        found[file] = hashlib.sha256(data).hexdigest()
-        for name in _INCLUDE.findall(data):
-            name = name.decode("utf-8", "replace")
-            header = next((d / name for d in (file.parent, *roots) if (d / name).is_file()), None)
-            if header is not None:
-                queue.append(header.resolve())
-    return tuple(sorted((str(f), digest) for f, digest in found.items()))
+    """(file, SHA-256 of its bytes) of the kernel file and of the headers it includes (clang.sources:
+    the package's own stand-ins for the vendor headers are fixed and not read)."""
+    found = sources(path, include_dirs)
+    return tuple(sorted((str(f), hashlib.sha256(data).hexdigest()) for f, data in found.items()))
 
 
 # ------------------------------------------------------------------ expectations

@@ -83,11 +83,12 @@ class CppFailed(Exception):
 
 
 def translate_kernel(path, entry=None, defines=(), include_dirs=()):
-    """ascasm.cpp.translate.translate (which loads libclang only when it parses). Its CppError becomes
-    CppFailed; LibclangMissing (a CppError too) passes as it is: the message says how to install it."""
-    from .translate import translate
+    """ascasm.cpp.translate.translate, in a child process with limits (ascasm/cpp/sandbox.py). Its
+    CppError becomes CppFailed; LibclangMissing (a CppError too) passes as it is: the message says how
+    to install it."""
+    from . import sandbox
     try:
-        return translate(str(path), entry, defines=tuple(defines), include_dirs=tuple(include_dirs))
+        return sandbox.call(str(path), entry, defines=tuple(defines), include_dirs=tuple(include_dirs))
     except LibclangMissing:
         raise
     except CppError as error:
@@ -104,7 +105,7 @@ def parse_arg_options(options) -> dict[str, str]:
     for option in options:
         name, equals, spec = option.partition("=")
         name = name.strip()
-        if not equals or not re.fullmatch(r"[A-Za-z_]\w*", name):
+        if not equals or not name.isidentifier():          # C++ names may be Unicode
             raise KernelArgError(f"--arg {shown(option)!r}: write NAME=VALUE (e.g. --arg count=1000)")
         if name in given:
             raise KernelArgError(f"--arg {name} is given twice")
@@ -163,7 +164,8 @@ def bind(params, given: dict, base: Path = Path("."), ub_usable: int = UB_USABLE
 def _storage(param, value, base: Path, ub_usable: int) -> tuple[Storage, int]:
     """The buffer a pointer parameter declares: from an array, a .npy file or TYPE[COUNT]."""
     etype = _etype(param)
-    name = param.name + "_buf" if _REGISTER_NAME.match(param.name) else param.name
+    name = param.name + "_buf" if _REGISTER_NAME.match(param.name) else param.name if param.name.isascii() else \
+        f"param{param.sreg}_buf"                # assembly names are ASCII, C++ names need not be
     if isinstance(value, np.ndarray):
         return Storage(name, etype, *_array_contents(param, etype, value, "the array")), 0
     if not isinstance(value, str):
@@ -235,7 +237,8 @@ def _scalar(param, value) -> tuple[int, str]:
         number = _float_value(param, value, text)
         narrow = floats.round_to_type(np.array([number]), etype) if etype.name in floats.CANONICAL_NAN_BITS \
             else np.array([number]).astype(etype.np_dtype)
-        if math.isfinite(number) and not np.isfinite(narrow.astype(np.float64)[0]):
+        beyond_double = math.isinf(number) and isinstance(value, str) and "inf" not in value.lower()   # 1e400
+        if beyond_double or math.isfinite(number) and not np.isfinite(narrow.astype(np.float64)[0]):
             largest = float(ml_dtypes.finfo(etype.np_dtype).max)
             raise KernelArgError(f"{param.name}={shown(text)} does not fit in {etype.name} (largest {largest!r})")
         return int(narrow.view(etype.bits)[0]), text
@@ -250,7 +253,7 @@ def _scalar(param, value) -> tuple[int, str]:
 def _float_value(param, value, text: str) -> float:
     if isinstance(value, str):
         try:
-            value = float(value) if len(value) <= 64 else None
+            value = float(value) if len(value) <= 64 and value.isascii() else None     # not Unicode digits
         except ValueError:
             value = None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -261,7 +264,7 @@ def _float_value(param, value, text: str) -> float:
 def _int_value(param, value, text: str) -> int:
     if isinstance(value, str):
         try:
-            value = int(value, 0) if len(value) <= 64 else None
+            value = int(value, 0) if len(value) <= 64 and value.isascii() else None
         except ValueError:
             value = None
     if isinstance(value, float) and value.is_integer():
@@ -352,7 +355,9 @@ def program_text(translation, bindings: list[Binding], directory: Path, file_ini
             where = number if _same_path(file, translation.path) else f"{Path(file).name}:{number}"
             comment = f"{where}"
             if (file, number) != commented:         # the C++ text once, on the line's first instruction
-                lines = source_lines.setdefault(file, _read_lines(file))
+                if file not in source_lines:        # each file read once (setdefault would read it per line)
+                    source_lines[file] = _read_lines(file)
+                lines = source_lines[file]
                 cpp = lines[number - 1].strip() if 0 < number <= len(lines) else ""
                 comment += f": {shown(cpp)}" if cpp else ""
                 commented = (file, number)
@@ -415,7 +420,11 @@ def _same_path(a, b) -> bool:
 
 def _loc_line(loc, directory: Path) -> str:
     file, line, col = loc
-    return f'.loc "{_relative(file, directory)}" {line} {max(1, col or 1)}'
+    name = _relative(file, directory)
+    if '"' in name or "\n" in name:        # an assembly string holds neither
+        raise CppFailed([], f"{name!r}: ascasm cannot name a C++ file whose name holds a double quote or a line "
+                            "feed in the assembly it translates to (rename it)")
+    return f'.loc "{name}" {line} {max(1, col or 1)}'
 
 
 def _relative(path, directory: Path) -> str:
@@ -454,7 +463,9 @@ def build(translation, given: dict, base: Path = Path("."), ub_usable: int = UB_
     cpp = Path(translation.path)
     text = program_text(translation, bindings, cpp.parent)
     try:
-        program = assemble(text, str(cpp.with_name(cpp.name + ".s")), ub_usable)
+        # the files the translator read (the kernel, its headers) are shown wherever they are
+        program = assemble(text, str(cpp.with_name(cpp.name + ".s")), ub_usable,
+                           {os.path.dirname(line.loc[0]) or "." for line in translation.lines if line.loc})
     except AssemblyFailed as failed:
         raise CppFailed(failed.errors, "the translated program did not assemble (a bug in ascasm's C++ front "
                                        "end; `ascasm translate` shows it)") from None
@@ -468,6 +479,7 @@ def build(translation, given: dict, base: Path = Path("."), ub_usable: int = UB_
         params[binding.param.name] = Buffer(binding.param.name, etype, buf.nbytes // etype.width, buf.addr, buf.loc)
     program.bounded = True                     # a write past a parameter's buffer is a fault
     program.data_files += tuple(b.storage.source for b in bindings if b.storage is not None and b.storage.source)
+    program.data_files += tuple(map(Path, translation.sources))      # no output replaces a header it includes
     return Kernel(translation, program, bindings, params)
 
 

@@ -15,6 +15,9 @@ import math
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from .. import floats
 from ..isa import BY_MNEMONIC, dtypes, regapi
 from ..isa.operands import Kind
 from ..isa.table import BY_CAPI, capi_functions
@@ -122,6 +125,11 @@ def _int_c(value: int, ctype: CType) -> int:
     if ctype.signed and value >> (bits - 1):
         value -= 1 << bits
     return value
+
+
+def _in_type(x: float, ctype: CType) -> float:
+    """A float constant rounded to its C type (float, half, bfloat16_t), as C computes it."""
+    return float(floats.round_to_type(np.array([x]), dtypes.BY_SPELLING[ctype.etype])[0])
 
 
 def _common(a: CType, b: CType) -> CType:
@@ -290,10 +298,10 @@ class Lowering:
         """`val` converted to scalar type `to` as C does."""
         if isinstance(val, Const):
             if to.kind == "float":
-                return Const(float(self.const_number(val)), to)
+                return Const(_in_type(float(self.const_number(val)), to), to)
             if to.kind in ("int", "bool"):
                 n = self.const_number(val)
-                return Const(_int_c(int(n) if not isinstance(n, float) else int(math.trunc(n)), to), to)
+                return Const(_int_c(int(n), to) if not isinstance(n, float) else self.float_to_int(n, to), to)
             return Const(val.value, to)
         src = val.ctype
         if src == to or to.kind not in ("int", "bool", "float") or src.kind == "ptr":
@@ -315,6 +323,15 @@ class Lowering:
         reg = self.new_reg("s")
         self.wrap_into(reg, val.reg, to)
         return RV(reg, to)
+
+    def float_to_int(self, n: float, to: CType) -> int:
+        """A float constant as integer type `to` (C truncates; NaN and the infinities have no value)."""
+        if to.kind == "bool":
+            return int(n != 0)
+        if not math.isfinite(n):
+            raise CppError(f"{n} converted to {to}: C++ leaves the result undefined (the value is not finite)",
+                           *(self.cur_loc or ()))
+        return _int_c(int(n), to)
 
     def wrap_into(self, dst: VReg, src: VReg, ctype: CType):
         """dst = src wrapped to ctype's width (zero- or sign-extended to 64 bits)."""
@@ -343,7 +360,8 @@ class Lowering:
             n = self.const_number(val)
             if lane.kind == "float":
                 return _float_text(float(n))
-            return str(_int_c(int(n), cpptypes.scalar(etype)) if not isinstance(n, float) else int(n))
+            return str(_int_c(int(n), cpptypes.scalar(etype)) if not isinstance(n, float) else
+                       self.float_to_int(n, cpptypes.scalar(etype)))
         if val.ctype.kind == "float":
             if lane.kind != "float":
                 raise CppError(f"a {val.ctype} scalar used with {etype} lanes: C++ would convert it, "
@@ -810,7 +828,9 @@ class Lowering:
         if not isinstance(value, float):
             raise error_at(c, "a floating literal whose value clang does not give")
         ctype = self.try_resolve(c.type, c) or cpptypes.scalar("f32")
-        return Const(value, cpptypes.scalar("f32") if ctype.etype not in ("f32", "f16", "bf16") else ctype)
+        if ctype.etype not in ("f32", "f16", "bf16"):       # a double: its value as written
+            return Const(value, cpptypes.scalar("f32"))
+        return Const(_in_type(value, ctype), ctype)
 
     def x_cxx_bool_literal_expr(self, c):
         return Const(tokens(c)[0] == "true", BOOL)
@@ -1104,6 +1124,9 @@ class Lowering:
             return self.compare_value(op, left, right)
         if left.ctype is not None and left.ctype.kind == "ptr" or right.ctype is not None and right.ctype.kind == "ptr":
             return self.pointer_arith(c, op, left, right)
+        if not (left.ctype.is_scalar and right.ctype.is_scalar):       # a template leaves `x * mask` to us
+            raise error_at(c, f"operator '{op}' on {left.ctype} and {right.ctype}: operators take scalars (a "
+                              "register's arithmetic is a Reg:: call)")
         if left.ctype.kind == "float" or right.ctype.kind == "float":
             return self.float_arith(c, op, left, right)
         ctype = _common(left.ctype, right.ctype) if op not in ("<<", ">>") else _common(left.ctype, left.ctype)
@@ -1127,12 +1150,13 @@ class Lowering:
         ctype = left.ctype if left.ctype.kind == "float" else right.ctype
         if left.ctype.kind == "float" and right.ctype.kind == "float" and left.ctype.width != right.ctype.width:
             ctype = left.ctype if left.ctype.width > right.ctype.width else right.ctype
-        if isinstance(left, Const) and isinstance(right, Const):
-            x, y = float(self.const_number(left)), float(self.const_number(right))
-            result = {"+": x + y, "-": x - y, "*": x * y, "/": x / y if y else math.copysign(math.inf, x)}[op]
-            return Const(result, ctype)
         if op not in self._FLOAT:
             raise error_at(c, f"operator '{op}' on float scalars has no ascasm instruction")
+        if isinstance(left, Const) and isinstance(right, Const):   # IEEE in double, then rounded to the C type
+            x, y = np.float64(self.const_number(left)), np.float64(self.const_number(right))
+            with np.errstate(all="ignore"):
+                result = float({"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.divide}[op](x, y))
+            return Const(result if c.type.get_canonical().spelling == "double" else _in_type(result, ctype), ctype)
         left = self.materialize(self.convert(left, ctype) if isinstance(left, RV) else left, ctype)
         t = ctype.etype
         rhs = self.convert(right, ctype) if isinstance(right, RV) else right
@@ -1423,8 +1447,7 @@ class Lowering:
     def inline(self, c, callee, decl, args):
         if len(self.frames) > MAX_INLINE_DEPTH:
             raise error_at(c, f"helper calls nested deeper than {MAX_INLINE_DEPTH} (recursion?)")
-        if not any(ch.kind.name == "COMPOUND_STMT" for ch in decl.get_children()) and decl.get_definition():
-            decl = decl.get_definition()    # a method declared in its class: the body names the definition's parameters
+        decl = decl.get_definition() or decl      # declared before the call, defined after: the body's parameters
         self.check_clang_errors(decl)
         body = _body(decl)
         params = [ch for ch in decl.get_children() if ch.kind.name == "PARM_DECL"]

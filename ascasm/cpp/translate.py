@@ -11,15 +11,18 @@ __VEC_SCOPE__ block of function or method Name), `@LINE` (the function or block 
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..debuginfo import DebugInfo
+from ..limits import shown, whole_number
 from . import debugvars, regalloc
 from .clang import CppError, LibclangMissing, error_at, parse, qualified_name, tokens
 from .cpptypes import split_template_args
 from .lower import Const, ConstReturn, Frame, Lowering, ParamSlot, RV, VReg, _body, _template_default
+from .stubs import INCLUDE_DIR
 
 __all__ = ["translate", "list_units", "Translation", "Param", "AsmLine", "CppError", "LibclangMissing"]
 
@@ -46,6 +49,7 @@ class Translation:
     params: list
     lines: list
     ctrl: dict = field(default_factory=dict)
+    sources: tuple = ()        # the files libclang read: the kernel and the headers it includes (not our stubs)
     debug: DebugInfo = field(default_factory=DebugInfo)     # rows: the lines' instructions, from 0
     directives: list = field(default_factory=list)  # (k, text): debug directive `text` goes before lines[k]
 
@@ -185,11 +189,15 @@ class Unit:
 def find_units(index: TUIndex) -> list[Unit]:
     units = []
     by_function: dict = {}
-    in_file = [f for f in index.functions if _same_file(str(f.extent.start.file), index.main_file)]
     declared = [f for f in index.declarations if _same_file(str(f.extent.start.file), index.main_file)]
+    in_file = [f for f in index.functions if _same_file(str(f.extent.start.file), index.main_file)]
     vector_functions = set()
+    seen = set()
     for macro in index.macros:
         offset = macro.extent.start.offset
+        if offset in seen:           # a file that includes itself holds its macros again
+            continue
+        seen.add(offset)
         if macro.spelling == "__simd_vf__":
             # the qualifier stands among the declaration's first words, which an empty macro may leave
             # outside the declaration's extent: the function is the one around it or the next one
@@ -277,10 +285,9 @@ def select_unit(units: list[Unit], entry: str | None, path: str, undefined=()):
                        f"entry", notes=listing())
     entry = entry.strip()
     if entry.startswith("@"):
-        try:
-            line = int(entry[1:])
-        except ValueError:
-            raise CppError(f"bad entry {entry!r}: @ takes a line number") from None
+        line = whole_number(entry[1:])
+        if line is None:
+            raise CppError(f"bad entry {shown(entry)!r}: @ takes a line number")
         around = [u for u in units if min(u.first_line, (u.block or u.function).extent.start.line) <= line <=
                   (u.block or u.function).extent.end.line]
         if not around:
@@ -289,7 +296,7 @@ def select_unit(units: list[Unit], entry: str | None, path: str, undefined=()):
                    (u.block or u.function).extent.start.offset), [], []
     m = _ENTRY.match(entry)
     if not m:
-        raise CppError(f"bad entry {entry!r}: expected Name, Name<args>, Name#K or @LINE")
+        raise CppError(f"bad entry {shown(entry)!r}: expected Name, Name<args>, Name#K or @LINE")
     parts = _split_qualified(m.group("name"))
     names = [p[0] for p in parts]
     block = int(m.group("block")) if m.group("block") else 0
@@ -298,9 +305,10 @@ def select_unit(units: list[Unit], entry: str | None, path: str, undefined=()):
     if not matches:
         declared = [line for name, line in undefined if name.split("::")[-len(names):] == names]
         if declared and not block:
-            raise CppError(f"vector function '{m.group('name')}' is declared at line {declared[0]} of {path} but "
+            raise CppError(f"vector function '{shown(m.group('name'))}' is declared at line {declared[0]} of {path} but "
                            "never defined there", notes=listing())
-        raise CppError(f"no {'block #%d of ' % block if block else ''}vector function '{m.group('name')}' in {path}",
+        raise CppError(f"no {'block #%d of ' % block if block else ''}vector function '{shown(m.group('name'))}' in "
+                       f"{path}",
                        notes=listing())
     function_args = parts[-1][1]
     class_args = parts[-2][1] if len(parts) > 1 else []
@@ -308,6 +316,10 @@ def select_unit(units: list[Unit], entry: str | None, path: str, undefined=()):
         fitting = [u for u in matches if _class_of(u.function) is None or _pattern_binding(_class_of(u.function),
                                                                                          class_args) is not None]
         matches = fitting or matches
+    if len(matches) > 1:             # namespaces or overloads: never silently the first
+        raise CppError(f"the entry '{shown(m.group('name'))}' names {len(matches)} vector functions in {path}: "
+                       "qualify it (ns::Name) or give its line (@LINE)",
+                       notes=[f"{u.name} (line {u.line})" for u in matches])
     return matches[0], function_args, class_args
 
 
@@ -381,7 +393,9 @@ def translate(path, entry: str | None = None, *, template_args=None, defines=(),
     units = find_units(index)
     unit, function_args, class_args = select_unit(units, entry, path, index.undefined)
     try:
-        return _translate_unit(index, path, unit, function_args, class_args, template_args, clang_errors)
+        translation = _translate_unit(index, path, unit, function_args, class_args, template_args, clang_errors)
+        translation.sources = _included(tu, path)
+        return translation
     except CppError as error:
         if clang_errors and not error.from_clang:     # they may explain this one: a name clang could not resolve, a broken type
             first = clang_errors[0].location
@@ -429,6 +443,12 @@ def _translate_unit(index, path, unit, function_args, class_args, template_args,
     debug = _check_rows(out, path, params)
     out, directives = debugvars.split(out)
     return Translation(_printable(unit, lowering), path, params, out, dict(lowering.ctrl), debug, directives)
+
+
+def _included(tu, path: str) -> tuple:
+    stubs = str(INCLUDE_DIR.resolve())
+    files = {str(Path(path))} | {str(i.include.name) for i in tu.get_includes()}
+    return tuple(sorted(f for f in files if not os.path.realpath(f).startswith(stubs + os.sep)))
 
 
 def _names_before(function, block) -> dict:

@@ -865,7 +865,7 @@ def _doc_lines(doc: str) -> list[str]:
 
 def debug_main(path, engine: str | None, ub_usable: int = UB_USABLE_DEFAULT, max_steps: int = MAX_STEPS_DEFAULT,
                stdin=None, stdout=None, history_cap: int | None = None, store_inactive: str = "keep",
-               strict: bool = False) -> int:
+               strict: bool = False, source_dirs=()) -> int:
     """`ascasm debug FILE`: assemble FILE and run the REPL. Returns the exit status: 0 after quit or
     end of input, 1 for an assembly error, 64 for a missing file or engine. Errors go to stderr."""
     err = sys.stderr
@@ -874,7 +874,7 @@ def debug_main(path, engine: str | None, ub_usable: int = UB_USABLE_DEFAULT, max
         print(f"ascasm: error: {unreadable(path)}", file=err)
         return EXIT_USAGE
     try:
-        program = assemble_file(path, ub_usable=ub_usable)
+        program = assemble_file(path, ub_usable=ub_usable, source_dirs=source_dirs)
     except AssemblyFailed as failed:
         print(failed, file=err)
         return EXIT_ASM
