@@ -121,12 +121,13 @@ cdef inline int64_t first_best(SignedKey* tag, const uint8_t* lanes, bint is_flo
     """The first of all VL/W lanes holding the max (min), or the first NaN if there is one: lanes as
     signed integers of their width, mapped so that signed order is the values' order (floats: the
     magnitude bits of negatives flipped, so -0 is below +0; unsigned: the top bit flipped). Written
-    without data-dependent branches so the compiler can vectorise the two passes."""
+    without data-dependent branches so the compiler can vectorise the two passes (the second a min of
+    lane numbers)."""
     cdef const SignedKey* v = <const SignedKey*>lanes
     cdef int64_t n = VL // sizeof(SignedKey)
     cdef SignedKey top = <SignedKey>(ONE << (8 * sizeof(SignedKey) - 1))    # the sign bit
     cdef SignedKey magnitude = ~top
-    cdef SignedKey best, key
+    cdef SignedKey best, key, j, candidate, first
     cdef bint any_nan = False
     cdef int64_t i
     best = v[0] ^ ((v[0] >> (8 * sizeof(SignedKey) - 1)) & magnitude) if is_float else \
@@ -143,16 +144,21 @@ cdef inline int64_t first_best(SignedKey* tag, const uint8_t* lanes, bint is_flo
             best = key if key > best else best
         else:
             best = key if key < best else best
-    for i in range(n):
-        if any_nan:
+    if any_nan:
+        for i in range(n):
             if (v[i] & magnitude) > <SignedKey>inf_bits:
                 return i
-        elif is_float:
-            if v[i] ^ ((v[i] >> (8 * sizeof(SignedKey) - 1)) & magnitude) == best:
-                return i
-        elif (v[i] ^ top if is_unsigned_type else v[i]) == best:
-            return i
-    return 0
+    first = <SignedKey>n                        # the least lane holding best: a min, not an early exit
+    for j in range(<SignedKey>n):
+        if is_float:
+            key = v[j] ^ ((v[j] >> (8 * sizeof(SignedKey) - 1)) & magnitude)
+        elif is_unsigned_type:
+            key = v[j] ^ top
+        else:
+            key = v[j]
+        candidate = j if key == best else <SignedKey>n
+        first = candidate if candidate < first else first
+    return first
 
 
 # vredmax|vredmin vD.T, vS.T, pM  -- lane 0 = the value, lane 1 = its first index (raw bits), rest 0
