@@ -485,8 +485,11 @@ cdef inline int k_vsta_norm(Machine* m, const Ins* ins, const Args_vsta_norm* a,
     for w in range(MASK_WORDS):                 # only the active lanes are visited
         bits = mask_word(m, a.pM, w) & stride_bits(width)
         if written[w] == 0xFFFFFFFFFFFFFFFFULL:
-            for k in range(64 * w // width, 64 * (w + 1) // width):
-                dst[k] = src[k] if (bits >> ((k * width) & 63)) & 1 else 0
+            if bits == stride_bits(width):      # every lane: a copy (the lane test does not vectorise)
+                memcpy(&dst[64 * w // width], &src[64 * w // width], 64)
+            else:
+                for k in range(64 * w // width, 64 * (w + 1) // width):
+                    dst[k] = src[k] if (bits >> ((k * width) & 63)) & 1 else 0
             for j in range(64):                 # through a local: via m, each store reloaded m
                 write_row[addr + 64 * w + j] = row
         else:

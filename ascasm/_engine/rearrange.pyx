@@ -62,15 +62,6 @@ cdef inline Lane maxmin_identity(bint want_max, Lane* tag) noexcept nogil:
         return lane_of_bits(0 if want_max else low_bits(sizeof(Lane)), <Lane*>NULL)
 
 
-cdef inline bint all_active(const Machine* m, int64_t p, int64_t width) noexcept nogil:
-    """Every lane of `width` active: the common case, worth a loop with no mask test."""
-    cdef int64_t w
-    for w in range(MASK_WORDS):
-        if (mask_word(m, p, w) & stride_bits(width)) != stride_bits(width):
-            return False
-    return True
-
-
 ctypedef fused SignedKey:
     int16_t
     int32_t
