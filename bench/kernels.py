@@ -20,11 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from ascasm.cpp import harness
+from ascasm.cpp.compiled import compile_kernel
 
-from ascasm.cpp import harness  # noqa: E402
-from ascasm.cpp.compiled import compile_kernel  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 N = 1 << 20
 TILE = 16384                    # f32 elements per run: source and destination, 64 KiB each

@@ -75,6 +75,18 @@ cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunar
     if status:
         return status
     cdef bint full = all_active(m, a.pM, sizeof(vunary_T))
+    cdef double wide[LANES_B32]
+    if vunary_T is float and (vunary_sub is Op_exp or vunary_sub is Op_exp_nftz) and full:
+        # lane_exp in three passes, so that only libm's exp stays per lane: the flush and the widening,
+        # then exp, then the rounding, NaN and flush, the first and last vectorised
+        for i in range(LANES_B32):
+            wide[i] = lane_ftz(x[i]) if vunary_sub is Op_exp else x[i]
+        for i in range(LANES_B32):
+            wide[i] = exp(wide[i])
+        for i in range(LANES_B32):
+            r = canonical_f32(<float>wide[i])
+            dst[i] = lane_ftz(r) if vunary_sub is Op_exp else r
+        return STOP_RUNNING
     for i in range(VL // sizeof(vunary_T)):
         if not (full or active(m, a.pM, i, sizeof(vunary_T))):
             dst[i] = zero
