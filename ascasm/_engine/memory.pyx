@@ -483,6 +483,8 @@ cdef inline int k_vsta_norm(Machine* m, const Ins* ins, const Args_vsta_norm* a,
             return status
     dst = <vsta_norm_TW*>(m.ub + addr)
     for w in range(MASK_WORDS):                 # only the active lanes are visited
+        if written[w] == 0:
+            continue
         bits = mask_word(m, a.pM, w) & stride_bits(width)
         if written[w] == 0xFFFFFFFFFFFFFFFFULL:
             if bits == stride_bits(width):      # every lane: a copy (the lane test does not vectorise)

@@ -72,41 +72,6 @@ cdef inline bint is_unsigned(Lane x) noexcept nogil:
     return Lane is uint8_t or Lane is uint16_t or Lane is uint32_t or Lane is uint64_t
 
 
-cdef inline int64_t first_best_16(const uint8_t* lanes, bint is_float, bint is_unsigned_type, bint want_max,
-                                  int64_t inf_bits) noexcept nogil:
-    """first_best for 16-bit lanes in one pass: each lane's key (as in first_best) times 2^16 plus its lane
-    number (for a max, the complement, so that the first lane wins a tie) in an int32; the max (min) of
-    those holds the best key and its first lane. A NaN is searched lane by lane."""
-    cdef const int16_t* v = <const int16_t*>lanes
-    cdef int64_t n = VL // 2
-    cdef int16_t top = <int16_t>0x8000
-    cdef int16_t magnitude = 0x7FFF
-    cdef int32_t low = 0xFFFF
-    cdef int32_t best = INT32_MIN if want_max else INT32_MAX
-    cdef int32_t packed
-    cdef int16_t key
-    cdef bint any_nan = False
-    cdef int64_t i
-    for i in range(n):
-        if is_float:
-            key = v[i] ^ ((v[i] >> 15) & magnitude)
-            any_nan |= (v[i] & magnitude) > <int16_t>inf_bits
-        elif is_unsigned_type:
-            key = v[i] ^ top
-        else:
-            key = v[i]
-        packed = <int32_t>key * 65536 + <int32_t>(low - i if want_max else i)   # exact: no overflow
-        if want_max:
-            best = packed if packed > best else best
-        else:
-            best = packed if packed < best else best
-    if any_nan:
-        for i in range(n):
-            if (v[i] & magnitude) > <int16_t>inf_bits:
-                return i
-    return (low - (best & low)) if want_max else (best & low)
-
-
 cdef inline int64_t first_best(SignedKey* tag, const uint8_t* lanes, bint is_float, bint is_unsigned_type,
                                bint want_max, int64_t inf_bits) noexcept nogil:
     """The first of all VL/W lanes holding the max (min), or the first NaN if there is one: lanes as
@@ -168,9 +133,9 @@ cdef inline int k_reduce_maxmin(Machine* m, const Ins* ins, const Args_reduce_ma
         return status
     if all_active(m, a.pM, width):
         if width == 2:
-            best_index = first_best_16(vreg(m, a.vS), reduce_maxmin_T is F16, is_unsigned(src[0]), want_max,
-                                       <int64_t>float_format(<reduce_maxmin_T*>NULL).overflow)
-        elif width == 4:                            # (packed in 64 bits it is slower here)
+            best_index = first_best(<int16_t*>NULL, vreg(m, a.vS), reduce_maxmin_T is F16, is_unsigned(src[0]),
+                                    want_max, <int64_t>float_format(<reduce_maxmin_T*>NULL).overflow)
+        elif width == 4:
             best_index = first_best(<int32_t*>NULL, vreg(m, a.vS), reduce_maxmin_T is float, is_unsigned(src[0]),
                                     want_max, <int64_t>float_format(<reduce_maxmin_T*>NULL).overflow)
         else:
