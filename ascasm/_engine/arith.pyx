@@ -41,8 +41,9 @@ cdef inline int k_vbinary(Machine* m, const Ins* ins, const Args_vbinary* a, vbi
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
+    cdef bint full = all_active(m, a.pM, sizeof(vbinary_T))
     for i in range(VL // sizeof(vbinary_T)):
-        if active(m, a.pM, i, sizeof(vbinary_T)):
+        if full or active(m, a.pM, i, sizeof(vbinary_T)):
             dst[i] = lane_saturated(binary_op(
                 x[i], y[at(i, src)], vbinary_sub is Op_add or vbinary_sub is Op_add_merge, vbinary_sub is Op_sub,
                 vbinary_sub is Op_mul, vbinary_sub is Op_div or vbinary_sub is Op_div_nftz,
@@ -73,8 +74,21 @@ cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunar
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
+    cdef bint full = all_active(m, a.pM, sizeof(vunary_T))
+    cdef double wide[LANES_B32]
+    if vunary_T is float and (vunary_sub is Op_exp or vunary_sub is Op_exp_nftz) and full:
+        # lane_exp in three passes, so that only libm's exp stays per lane: the flush and the widening,
+        # then exp, then the rounding, NaN and flush, the first and last vectorised
+        for i in range(LANES_B32):
+            wide[i] = lane_ftz(x[i]) if vunary_sub is Op_exp else x[i]
+        for i in range(LANES_B32):
+            wide[i] = exp(wide[i])
+        for i in range(LANES_B32):
+            r = canonical_f32(<float>wide[i])
+            dst[i] = lane_ftz(r) if vunary_sub is Op_exp else r
+        return STOP_RUNNING
     for i in range(VL // sizeof(vunary_T)):
-        if not active(m, a.pM, i, sizeof(vunary_T)):
+        if not (full or active(m, a.pM, i, sizeof(vunary_T))):
             dst[i] = zero
             continue
         if vunary_sub is Op_abs:
@@ -227,8 +241,9 @@ cdef inline int k_vfma(Machine* m, const Ins* ins, const Args_vfma* a, vfma_T* t
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
+    cdef bint full = all_active(m, a.pM, sizeof(vfma_T))
     for i in range(VL // sizeof(vfma_T)):
-        if not active(m, a.pM, i, sizeof(vfma_T)):
+        if not (full or active(m, a.pM, i, sizeof(vfma_T))):
             dst[i] = zero
         elif vfma_sub is Op_madd:
             dst[i] = lane_saturated(lane_fma(dst[i], x[i], y[at(i, src)]), saturating)
@@ -260,8 +275,9 @@ cdef inline int k_vcompound(Machine* m, const Ins* ins, const Args_vcompound* a,
     cdef int status = check_mask(m, a.pM)
     if status:
         return status
+    cdef bint full = all_active(m, a.pM, sizeof(vcompound_T))
     for i in range(VL // sizeof(vcompound_T)):
-        if active(m, a.pM, i, sizeof(vcompound_T)):
+        if full or active(m, a.pM, i, sizeof(vcompound_T)):
             dst[i] = lane_saturated(compound_op(x[i], y[at(i, src)], vcompound_sub is Op_prelu), saturating)
         else:
             dst[i] = zero

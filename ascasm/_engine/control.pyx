@@ -115,10 +115,17 @@ cdef inline int k_halt(Machine* m, const Ins* ins, const Args_halt* a) noexcept 
 cdef inline void write_mask_lanes(Machine* m, int64_t p, int64_t width, int64_t count, int64_t step) noexcept nogil:
     """Set bit i*width for i = 0, step, 2*step, ... below count (at most the lane count); clear the rest."""
     cdef uint64_t words[MASK_WORDS]
-    cdef int64_t i = 0
+    cdef int64_t i = 0, w, below
     cdef int64_t lanes = VL // width
     if count > lanes:
         count = lanes
+    if step == 1:                               # a prefix (mask.upd, most patterns): per word, not per lane
+        for w in range(MASK_WORDS):
+            below = count * width - 64 * w      # the bits of this word below the prefix's end
+            words[w] = stride_bits(width) & (0 if below <= 0 else (~(<uint64_t>0) if below >= 64
+                                                                   else (ONE << below) - 1))
+        set_mask(m, p, words)
+        return
     memset(words, 0, MASK_BYTES)
     while i < count:
         words[(i * width) >> 6] |= ONE << ((i * width) & 63)

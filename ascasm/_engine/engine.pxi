@@ -113,6 +113,16 @@ cdef inline uint64_t lane_bytes(uint64_t word, int64_t width) noexcept nogil:
     return (word & stride_bits(width)) * ((ONE << width) - 1)
 
 
+cdef inline bint all_active(const Machine* m, int64_t p, int64_t width) noexcept nogil:
+    """Every lane of `width` active: the common case, worth a loop with no mask test (an element-wise
+    kernel tests `full or active(...)`: the compiler then makes the loop twice, the full one vectorised)."""
+    cdef int64_t w
+    for w in range(MASK_WORDS):
+        if (mask_word(m, p, w) & stride_bits(width)) != stride_bits(width):
+            return False
+    return True
+
+
 cdef inline void set_mask(Machine* m, int64_t p, const uint64_t* words) noexcept nogil:
     """All 256 bits of mask register p (the words may be p's own), and mark it written."""
     memmove(&m.preg[p * MASK_WORDS], words, MASK_BYTES)

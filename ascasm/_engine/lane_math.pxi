@@ -88,7 +88,9 @@ cdef inline Lane lane_ftz(Lane x) noexcept nogil:
     integers and other values unchanged."""
     cdef FloatFormat f
     cdef uint64_t bits
-    if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2 or Lane is float:
+    if Lane is float:                           # in 32 bits, so that a lane loop vectorises 4 lanes wide
+        return float_of_bits(bits_of_float(x) & 0x80000000U) if bits_of_float(x) & 0x7F800000U == 0 else x
+    elif Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2:
         f = float_format(<Lane*>NULL)
         bits = lane_bits(x)
         if (bits & (f.sign_bit - 1)) >> f.mantissa_bits == 0:       # exponent field 0: zero or subnormal
@@ -112,7 +114,16 @@ cdef inline uint64_t lane_key(Lane x) noexcept nogil:
 cdef inline Lane lane_extreme(Lane a, Lane b, bint want_max) noexcept nogil:
     """max(a, b) or min(a, b): a NaN on either side gives the canonical NaN; -0 is below +0."""
     cdef FloatFormat f
-    if Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2 or Lane is float:
+    cdef uint32_t a_bits, b_bits, a_key, b_key
+    cdef bint nan
+    if Lane is float:                           # 32-bit keys and no branch: a lane loop vectorises
+        a_bits, b_bits = bits_of_float(a), bits_of_float(b)
+        nan = ((a_bits & 0x7FFFFFFFU) > 0x7F800000U) | ((b_bits & 0x7FFFFFFFU) > 0x7F800000U)
+        a_key = ~a_bits if a_bits & 0x80000000U else a_bits | 0x80000000U
+        b_key = ~b_bits if b_bits & 0x80000000U else b_bits | 0x80000000U
+        a = b if (b_key > a_key if want_max else b_key < a_key) else a
+        return float_of_bits(<uint32_t>float_format(<Lane*>NULL).nan) if nan else a
+    elif Lane is F16 or Lane is BF16 or Lane is E4M3 or Lane is E5M2:
         if lane_is_nan(a) or lane_is_nan(b):
             f = float_format(<Lane*>NULL)
             return lane_of_bits(f.nan, <Lane*>NULL)

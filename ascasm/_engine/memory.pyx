@@ -467,6 +467,8 @@ cdef inline int k_vsta_norm(Machine* m, const Ins* ins, const Args_vsta_norm* a,
     cdef vsta_norm_TW* dst
     cdef uint64_t bits, written[MASK_WORDS]     # per mask word: the bytes of its 64 the store writes
     cdef int64_t addr, w, k, j, block
+    cdef int32_t* write_row = m.ub_write_row
+    cdef int32_t row = <int32_t>m.row
     cdef int status = check_slots(m, ins, &a.addr, a.pM, width, &addr)
     if status:
         return status
@@ -481,12 +483,17 @@ cdef inline int k_vsta_norm(Machine* m, const Ins* ins, const Args_vsta_norm* a,
             return status
     dst = <vsta_norm_TW*>(m.ub + addr)
     for w in range(MASK_WORDS):                 # only the active lanes are visited
+        if written[w] == 0:
+            continue
         bits = mask_word(m, a.pM, w) & stride_bits(width)
         if written[w] == 0xFFFFFFFFFFFFFFFFULL:
-            for k in range(64 * w // width, 64 * (w + 1) // width):
-                dst[k] = src[k] if (bits >> ((k * width) & 63)) & 1 else 0
-            for j in range(64):
-                m.ub_write_row[addr + 64 * w + j] = <int32_t>m.row
+            if bits == stride_bits(width):      # every lane: a copy (the lane test does not vectorise)
+                memcpy(&dst[64 * w // width], &src[64 * w // width], 64)
+            else:
+                for k in range(64 * w // width, 64 * (w + 1) // width):
+                    dst[k] = src[k] if (bits >> ((k * width) & 63)) & 1 else 0
+            for j in range(64):                 # through a local: via m, each store reloaded m
+                write_row[addr + 64 * w + j] = row
         else:
             while bits:
                 k = (64 * w + __builtin_ctzll(bits)) // width

@@ -62,15 +62,6 @@ cdef inline Lane maxmin_identity(bint want_max, Lane* tag) noexcept nogil:
         return lane_of_bits(0 if want_max else low_bits(sizeof(Lane)), <Lane*>NULL)
 
 
-cdef inline bint all_active(const Machine* m, int64_t p, int64_t width) noexcept nogil:
-    """Every lane of `width` active: the common case, worth a loop with no mask test."""
-    cdef int64_t w
-    for w in range(MASK_WORDS):
-        if (mask_word(m, p, w) & stride_bits(width)) != stride_bits(width):
-            return False
-    return True
-
-
 ctypedef fused SignedKey:
     int16_t
     int32_t
@@ -81,52 +72,18 @@ cdef inline bint is_unsigned(Lane x) noexcept nogil:
     return Lane is uint8_t or Lane is uint16_t or Lane is uint32_t or Lane is uint64_t
 
 
-cdef inline int64_t first_best_16(const uint8_t* lanes, bint is_float, bint is_unsigned_type, bint want_max,
-                                  int64_t inf_bits) noexcept nogil:
-    """first_best for 16-bit lanes in one pass: each lane's key (as in first_best) times 2^16 plus its lane
-    number (for a max, the complement, so that the first lane wins a tie) in an int32; the max (min) of
-    those holds the best key and its first lane. A NaN is searched lane by lane."""
-    cdef const int16_t* v = <const int16_t*>lanes
-    cdef int64_t n = VL // 2
-    cdef int16_t top = <int16_t>0x8000
-    cdef int16_t magnitude = 0x7FFF
-    cdef int32_t low = 0xFFFF
-    cdef int32_t best = INT32_MIN if want_max else INT32_MAX
-    cdef int32_t packed
-    cdef int16_t key
-    cdef bint any_nan = False
-    cdef int64_t i
-    for i in range(n):
-        if is_float:
-            key = v[i] ^ ((v[i] >> 15) & magnitude)
-            any_nan |= (v[i] & magnitude) > <int16_t>inf_bits
-        elif is_unsigned_type:
-            key = v[i] ^ top
-        else:
-            key = v[i]
-        packed = <int32_t>key * 65536 + <int32_t>(low - i if want_max else i)   # exact: no overflow
-        if want_max:
-            best = packed if packed > best else best
-        else:
-            best = packed if packed < best else best
-    if any_nan:
-        for i in range(n):
-            if (v[i] & magnitude) > <int16_t>inf_bits:
-                return i
-    return (low - (best & low)) if want_max else (best & low)
-
-
 cdef inline int64_t first_best(SignedKey* tag, const uint8_t* lanes, bint is_float, bint is_unsigned_type,
                                bint want_max, int64_t inf_bits) noexcept nogil:
     """The first of all VL/W lanes holding the max (min), or the first NaN if there is one: lanes as
     signed integers of their width, mapped so that signed order is the values' order (floats: the
     magnitude bits of negatives flipped, so -0 is below +0; unsigned: the top bit flipped). Written
-    without data-dependent branches so the compiler can vectorise the two passes."""
+    without data-dependent branches so the compiler can vectorise the two passes (the second a min of
+    lane numbers)."""
     cdef const SignedKey* v = <const SignedKey*>lanes
     cdef int64_t n = VL // sizeof(SignedKey)
     cdef SignedKey top = <SignedKey>(ONE << (8 * sizeof(SignedKey) - 1))    # the sign bit
     cdef SignedKey magnitude = ~top
-    cdef SignedKey best, key
+    cdef SignedKey best, key, j, candidate, first
     cdef bint any_nan = False
     cdef int64_t i
     best = v[0] ^ ((v[0] >> (8 * sizeof(SignedKey) - 1)) & magnitude) if is_float else \
@@ -143,16 +100,21 @@ cdef inline int64_t first_best(SignedKey* tag, const uint8_t* lanes, bint is_flo
             best = key if key > best else best
         else:
             best = key if key < best else best
-    for i in range(n):
-        if any_nan:
+    if any_nan:
+        for i in range(n):
             if (v[i] & magnitude) > <SignedKey>inf_bits:
                 return i
-        elif is_float:
-            if v[i] ^ ((v[i] >> (8 * sizeof(SignedKey) - 1)) & magnitude) == best:
-                return i
-        elif (v[i] ^ top if is_unsigned_type else v[i]) == best:
-            return i
-    return 0
+    first = <SignedKey>n                        # the least lane holding best: a min, not an early exit
+    for j in range(<SignedKey>n):
+        if is_float:
+            key = v[j] ^ ((v[j] >> (8 * sizeof(SignedKey) - 1)) & magnitude)
+        elif is_unsigned_type:
+            key = v[j] ^ top
+        else:
+            key = v[j]
+        candidate = j if key == best else <SignedKey>n
+        first = candidate if candidate < first else first
+    return first
 
 
 # vredmax|vredmin vD.T, vS.T, pM  -- lane 0 = the value, lane 1 = its first index (raw bits), rest 0
@@ -171,9 +133,9 @@ cdef inline int k_reduce_maxmin(Machine* m, const Ins* ins, const Args_reduce_ma
         return status
     if all_active(m, a.pM, width):
         if width == 2:
-            best_index = first_best_16(vreg(m, a.vS), reduce_maxmin_T is F16, is_unsigned(src[0]), want_max,
-                                       <int64_t>float_format(<reduce_maxmin_T*>NULL).overflow)
-        elif width == 4:                            # (packed in 64 bits it is slower here)
+            best_index = first_best(<int16_t*>NULL, vreg(m, a.vS), reduce_maxmin_T is F16, is_unsigned(src[0]),
+                                    want_max, <int64_t>float_format(<reduce_maxmin_T*>NULL).overflow)
+        elif width == 4:
             best_index = first_best(<int32_t*>NULL, vreg(m, a.vS), reduce_maxmin_T is float, is_unsigned(src[0]),
                                     want_max, <int64_t>float_format(<reduce_maxmin_T*>NULL).overflow)
         else:
