@@ -21,7 +21,7 @@ TERMINALS = [('AT', '@', 0),
  ('RSQB', '\\]', 0),
  ('SIGN', '[+-]', 0),
  ('STRING', '"[^"\n]*"', 0),
- ('UB', '\\.ub(?![\\w.])', 0),
+ ('UB', '\\.(?:ub|gm)(?![\\w.])', 0),
  ('WS', '[\t \x0c]+', 0)]
 IGNORED = ('COMMENT', 'WS')
 # (name, length, transformer method or None, ?rule, children: None or ((index, splice, nones), ...), nones)

@@ -1211,6 +1211,8 @@ DIRECTIVES = (
     (".ub", "NAME TYPE[COUNT] [= INIT] [@ ADDR]",
      "declare a UB buffer, 32-byte aligned, after the previous one unless @ ADDR; INIT: a scalar, "
      "a list [1, 2], an expression of the element index i, or file(\"data.npy\")"),
+    (".gm", "NAME TYPE[COUNT] [= INIT] [@ ADDR]",
+     "declare a buffer in global memory (GM), as .ub does in the UB; the data moves copy between them"),
     (".equ", "NAME VALUE", "name a constant"),
     (".out", "NAME[, NAME...]", "buffers `ascasm run` prints when the program ends"),
     (".expect", "NAME = INIT", "expected final contents of a buffer; a mismatch gives exit status 4"),
