@@ -11,7 +11,7 @@ from .isa import STOP_CODES
 from .lanes import mask_width_warnings
 from .program import Program
 from .source import SourceLoc, format_diagnostic
-from .state import MASK_SPR_FAULT, MASK_SPR_NAME, MAX_STEPS_DEFAULT, SPR_NAMES, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
+from .state import PIPES, MASK_SPR_FAULT, MASK_SPR_NAME, MAX_STEPS_DEFAULT, SPR_NAMES, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
 
 RUNNING = STOP_CODES["RUNNING"]
 # Steps per executor call in Machine.run: at most ~1 us per vector step, a chunk takes < 0.1 s.
@@ -75,6 +75,32 @@ def outside_text(program: Program, address: int, size: int, lane: int, index: in
             f"({buf.etype.name}[{buf.count}] at {buf.addr:#x})")
 
 
+def gm_outside_text(program: Program, address: int, size: int) -> str:
+    """A GM access outside every .gm buffer, placed against the nearest one."""
+    text = f"GM access outside every buffer: {size} bytes at GM address {address:#x}"
+    gm = [b for b in program.buffers.values() if b.space == "gm"]
+    if not gm:
+        return text + " (the program declares no .gm buffer)"
+    buf = min(gm, key=lambda b: (max(b.addr - (address + size), address - (b.addr + b.nbytes), 0), b.addr))
+    return (text + f" are offset {address - buf.addr} of buffer {buf.name}, which is {buf.nbytes} bytes "
+            f"({buf.etype.name}[{buf.count}] at GM {buf.addr:#x})")
+
+
+# BAD_MOVE's texts, by its first argument (ascasm/ref/datamove.py names them)
+BAD_MOVE_TEXT = (
+    "burst count {} out of range 1..4095",
+    "burst length {} out of range 1..2097151",
+    "burst length {} is not a multiple of the {}-byte element",
+    "left padding of {} elements of {} bytes is more than 32 bytes",
+    "right padding of {} elements of {} bytes is more than 32 bytes",
+    "loop sizes {} x {}: more than 256 iterations in one data move (ascasm's limit)",
+    "pipe {} is not a pipe this instruction takes (setflag/waitflag: not PIPE_ALL; pipebar: not PIPE_S)",
+    "event {} out of range 0..7",
+    "loop count {} out of range 0..2097151",
+    "UB stride {} of a loop setting is not a 32-byte multiple in 0..2097151",
+    "GM stride {} of a loop setting out of range 0..2^40-1",
+    "UB stride {} is not 32-byte aligned (it must be unless it equals the burst length)",
+)
 HAZARD_NOTE = "the hardware runs vector loads and stores out of order: put a membar between them"
 DUP_NOTE = "the hardware keeps an unspecified one; ascasm keeps the highest lane"
 
@@ -121,6 +147,14 @@ def fault_message(kind: str, args: tuple, program: Program, insn=None) -> str:
                 f"{32 // insn.types[0].width} bytes for {insn.types[0].name} (asc_copy: part)")
     if kind == "BAD_COUNT":
         return f"element count {args[0]} out of range: a vector register of this type holds 0..{args[1]}"
+    if kind == "GM_RANGE":
+        return gm_outside_text(program, args[0], args[1])
+    if kind == "BAD_MOVE":
+        return BAD_MOVE_TEXT[args[0]].format(*args[1:])
+    if kind == "SYNC_UNPAIRED":
+        names = {number: name for name, number in PIPES.items()}
+        return (f"waitflag {names[args[0]]}, {names[args[1]]}, {args[2]} has no setflag to take: no setflag of that "
+                f"flag is pending (the hardware would wait forever)")
     return kind.lower()
 
 

@@ -42,6 +42,7 @@ class Machine:
                  store_inactive: str = "keep", strict: bool = False, regions=()):
         self.program, self.state = program, state
         self.regions = list(regions)                      # sorted, merged [lo, hi): Program.regions
+        self.gm_regions = program.regions("gm")          # GM's buffers: always its bounds
         self.ub_usable, self.max_steps = ub_usable, max_steps
         self.zero_inactive = store_inactive == "zero"     # docs/language.md §7
         self.strict = strict                              # warnings become faults (docs/language.md §9)
@@ -157,6 +158,15 @@ class Machine:
         first, last = (address, address + size) if start is None else (start, start + 1)
         if self.regions and size and not any(lo <= first and last <= hi for lo, hi in self.regions):
             raise Fault("OUT_OF_BUFFER", address, size, lane, index)
+
+    def check_gm(self, address: int, size: int):
+        """Every byte of [address, address + size) inside one of GM's buffers (adjacent ones merged)."""
+        if not any(lo <= address and address + size <= hi for lo, hi in self.gm_regions):
+            raise Fault("GM_RANGE", address, size)
+
+    def write_gm(self, address: int, data: np.ndarray):
+        """Store bytes (already checked) in global memory."""
+        self.state.gm[address:address + data.size] = data
 
     def check_in_ub(self, address: int, size: int, lane: int = -1, index: int = -1, start: int | None = None):
         """Range check of one access, noted for its hazard check. Every family calls it for every

@@ -1,0 +1,161 @@
+"""Data moves between global memory and the UB, their loop and pad settings, the system variables and
+the synchronisation flags (docs/semantics.md "Data moves", "Synchronisation")."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..program import Insn
+from ..state import (LOG_GM_READ, LOG_GM_WRITE, LOG_READ, LOG_WRITE, MAX_LOOP_ITERATIONS, MTE_GM2UB, MTE_L1_DST,
+                     MTE_L1_SRC, MTE_L2_DST, MTE_L2_SRC, MTE_LOOP1, MTE_LOOP2, MTE_PAD, MTE_UB2GM, NUM_EVENTS,
+                     NUM_PIPES, PIPE_ALL, PIPES, SYS_BLOCK_IDX, SYS_BLOCK_NUM)
+from .machine import Fault, Machine
+
+# BAD_MOVE's first argument: which rule a data move, a setting or a flag broke (vm.fault_message words them)
+(BAD_COUNT, BAD_LENGTH, BAD_ELEMENT, BAD_LEFT, BAD_RIGHT, BAD_ITERATIONS, BAD_PIPE, BAD_EVENT, BAD_LOOP,
+ BAD_UB_STRIDE_SETTING, BAD_GM_STRIDE_SETTING, BAD_UB_STRIDE) = range(12)
+MAX_BURSTS, MAX_BURST_LEN = 4095, 2097151
+LOOP_LIMIT, UB_STRIDE_LIMIT, GM_STRIDE_LIMIT = 1 << 21, 1 << 21, 1 << 40
+
+
+def _bursts(m: Machine, insn: Insn) -> tuple[int, int, int, int]:
+    """The burst count, length and GM and UB strides, checked (the pages' ranges; a UB stride other than
+    the length 32-byte aligned)."""
+    n, length, gm_stride, ub_stride = (m.sreg(insn.operand(name)) for name in ("sN", "sLen", "sGS", "sUS"))
+    if not 1 <= n <= MAX_BURSTS:
+        raise Fault("BAD_MOVE", BAD_COUNT, n)
+    if not 1 <= length <= MAX_BURST_LEN:
+        raise Fault("BAD_MOVE", BAD_LENGTH, length)
+    if ub_stride != length and ub_stride % 32:
+        raise Fault("BAD_MOVE", BAD_UB_STRIDE, ub_stride)
+    return n, length, gm_stride, ub_stride
+
+
+def _iterations(m: Machine, first: int | None) -> list[tuple[int, int]]:
+    """(source offset, destination offset) of each loop iteration of a data move, loop2 outer; `first`
+    the index of its direction's settings in mte, None for a move without loops."""
+    if first is None:
+        return [(0, 0)]
+    mte = [int(x) for x in m.state.mte[first:first + 6]]
+    if mte[MTE_LOOP1] * mte[MTE_LOOP2] > MAX_LOOP_ITERATIONS:
+        raise Fault("BAD_MOVE", BAD_ITERATIONS, mte[MTE_LOOP1], mte[MTE_LOOP2])
+    return [(j * mte[MTE_L2_SRC] + i * mte[MTE_L1_SRC], j * mte[MTE_L2_DST] + i * mte[MTE_L1_DST])
+            for j in range(mte[MTE_LOOP2]) for i in range(mte[MTE_LOOP1])]
+
+
+def _move_from_gm(m: Machine, insn: Insn, width: int, left: int, right: int, constant: bool, loops: int | None):
+    """gm2ub and gm2ub.align: every burst checked (its GM source, then its UB destination, in order),
+    then each written: left padding, the burst, right padding and filler to a 32-byte multiple."""
+    n, length, gm_stride, ub_stride = _bursts(m, insn)
+    ub, gm = m.address(insn.operand("[ub]")), m.address(insn.operand("[gm]"))
+    m.check_aligned(ub, 32)
+    iterations = _iterations(m, loops)
+    padded = length if loops is None else -(-(left * width + length + right * width) // 32) * 32
+    for source, destination in iterations:
+        for k in range(n):
+            m.check_gm(gm + source + k * gm_stride, length)
+            m.check_range(ub + destination + k * ub_stride, padded)
+    pad = np.frombuffer(int(m.state.mte[MTE_PAD]).to_bytes(8, "little")[:width], np.uint8)
+    for source, destination in iterations:
+        g, u = gm + source, ub + destination
+        for k in range(n):
+            data = m.state.gm[g + k * gm_stride:g + k * gm_stride + length]
+            fill = pad if constant else data[:width]
+            block = np.resize(fill, padded)              # the padding and filler, whole elements
+            block[left * width:left * width + length] = data
+            m.state.ub[u + k * ub_stride:u + k * ub_stride + padded] = block
+        m.log_access(LOG_GM_READ, insn, g, length, n, gm_stride, -1, "[gm]")
+        m.log_access(LOG_WRITE, insn, u, padded, n, ub_stride, -1, "[ub]")
+
+
+def gm2ub(m: Machine, insn: Insn):
+    # gm2ub [ub], [gm], sN, sLen, sGS, sUS  -- sN bursts of sLen bytes from GM to the UB
+    _move_from_gm(m, insn, 1, 0, 0, False, None)
+
+
+def gm2ub_align(m: Machine, insn: Insn):
+    # gm2ub.align.bW [ub], [gm], sN, sLen, sLP, sRP, sC, sGS, sUS  -- padded bursts, in loops
+    width = {"b8": 1, "b16": 2, "b32": 4}[insn.spec.sub]
+    length = m.sreg(insn.operand("sLen"))
+    left, right = m.sreg(insn.operand("sLP")), m.sreg(insn.operand("sRP"))
+    if 1 <= length <= MAX_BURST_LEN and length % width:
+        raise Fault("BAD_MOVE", BAD_ELEMENT, length, width)
+    if not 0 <= left * width <= 32:
+        raise Fault("BAD_MOVE", BAD_LEFT, left, width)
+    if not 0 <= right * width <= 32:
+        raise Fault("BAD_MOVE", BAD_RIGHT, right, width)
+    _move_from_gm(m, insn, width, left, right, m.sreg(insn.operand("sC")) != 0, MTE_GM2UB)
+
+
+def ub2gm(m: Machine, insn: Insn):
+    # ub2gm[.align] [gm], [ub], sN, sLen, sGS, sUS  -- sN bursts of sLen bytes from the UB to GM
+    n, length, gm_stride, ub_stride = _bursts(m, insn)
+    gm, ub = m.address(insn.operand("[gm]")), m.address(insn.operand("[ub]"))
+    m.check_aligned(ub, 32)
+    iterations = _iterations(m, MTE_UB2GM if insn.spec.sub == "loop" else None)
+    for source, destination in iterations:
+        for k in range(n):
+            m.check_range(ub + source + k * ub_stride, length)
+            m.check_gm(gm + destination + k * gm_stride, length)
+    for source, destination in iterations:
+        u, g = ub + source, gm + destination
+        for k in range(n):
+            m.write_gm(g + k * gm_stride, m.state.ub[u + k * ub_stride:u + k * ub_stride + length])
+        m.log_access(LOG_READ, insn, u, length, n, ub_stride, -1, "[ub]")
+        m.log_access(LOG_GM_WRITE, insn, g, length, n, gm_stride, -1, "[gm]")
+
+
+def mte_set(m: Machine, insn: Insn):
+    # sprset.gm2ub.loop|stride1|stride2 sA, sB (and ub2gm)  -- the loop settings of the .align moves
+    way, what = insn.spec.sub.split("_")
+    a, b = m.sreg(insn.operand("sA")), m.sreg(insn.operand("sB"))
+    first = MTE_GM2UB if way == "gm2ub" else MTE_UB2GM
+    if what == "loop":
+        for count in (a, b):
+            if not 0 <= count < LOOP_LIMIT:
+                raise Fault("BAD_MOVE", BAD_LOOP, count)
+        m.state.mte[first + MTE_LOOP1:first + MTE_LOOP2 + 1] = (a, b)
+        return
+    gm_stride, ub_stride = (a, b) if way == "gm2ub" else (b, a)      # (source, destination)
+    if not 0 <= gm_stride < GM_STRIDE_LIMIT:
+        raise Fault("BAD_MOVE", BAD_GM_STRIDE_SETTING, gm_stride)
+    if not 0 <= ub_stride < UB_STRIDE_LIMIT or ub_stride % 32:
+        raise Fault("BAD_MOVE", BAD_UB_STRIDE_SETTING, ub_stride)
+    at = first + (MTE_L1_SRC if what == "stride1" else MTE_L2_SRC)
+    m.state.mte[at:at + 2] = (a, b)
+
+
+def pad_set(m: Machine, insn: Insn):
+    # sprset.pad sA  -- the pad value's bits
+    m.state.mte[MTE_PAD] = m.sreg(insn.operand("sA")) & 0xFFFFFFFF
+
+
+def sysvar(m: Machine, insn: Insn):
+    # blkidx sD | blknum sD
+    m.set_sreg(insn.operand("sD"), int(m.state.sysreg[SYS_BLOCK_IDX if insn.spec.sub == "idx" else SYS_BLOCK_NUM]))
+
+
+def _pipe(m: Machine, value: int, barrier: bool) -> int:
+    """A pipe operand, checked: one of PIPES; PIPE_ALL only for a barrier, PIPE_S never there."""
+    if not 0 <= value < NUM_PIPES or value == (PIPES["PIPE_S"] if barrier else PIPE_ALL):
+        raise Fault("BAD_MOVE", BAD_PIPE, value)
+    return value
+
+
+def sync_flag(m: Machine, insn: Insn):
+    # setflag|waitflag X0, X1, X2  -- pipe, target pipe, event
+    source, target = (_pipe(m, m.value(insn.operand(name)), False) for name in ("X0", "X1"))
+    event = m.value(insn.operand("X2"))
+    if not 0 <= event < NUM_EVENTS:
+        raise Fault("BAD_MOVE", BAD_EVENT, event)
+    flags = m.state.flags
+    if insn.spec.sub == "set":
+        flags[source, target, event] += 1
+    elif flags[source, target, event] == 0:
+        raise Fault("SYNC_UNPAIRED", source, target, event)
+    else:
+        flags[source, target, event] -= 1
+
+
+def sync_pipe(m: Machine, insn: Insn):
+    # pipebar X  -- in program order already: only the operand is checked
+    _pipe(m, m.value(insn.operand("X")), True)
