@@ -174,7 +174,7 @@ class Machine:
         if engine == "cy":
             self.executor = compiled_engine().Engine(program.code, self.state, ub_usable, max_steps,
                                                      zero_inactive=store_inactive == "zero", strict=strict,
-                                                     regions=regions)
+                                                     regions=regions, gm_regions=program.regions("gm"))
         else:
             from .ref.executor import RefMachine          # (the reference executor's import is slow)
             self.executor = RefMachine(program, self.state, ub_usable, max_steps, store_inactive, strict,

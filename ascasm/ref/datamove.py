@@ -8,7 +8,7 @@ from ..program import Insn
 from ..state import (LOG_GM_READ, LOG_GM_WRITE, LOG_READ, LOG_WRITE, MAX_LOOP_ITERATIONS, MTE_GM2UB, MTE_L1_DST,
                      MTE_L1_SRC, MTE_L2_DST, MTE_L2_SRC, MTE_LOOP1, MTE_LOOP2, MTE_PAD, MTE_UB2GM, NUM_EVENTS,
                      NUM_PIPES, PIPE_ALL, PIPES, SYS_BLOCK_IDX, SYS_BLOCK_NUM)
-from .machine import Fault, Machine
+from .machine import Fault, Machine, wrap64
 
 # BAD_MOVE's first argument: which rule a data move, a setting or a flag broke (vm.fault_message words them)
 (BAD_COUNT, BAD_LENGTH, BAD_ELEMENT, BAD_LEFT, BAD_RIGHT, BAD_ITERATIONS, BAD_PIPE, BAD_EVENT, BAD_LOOP,
@@ -42,48 +42,48 @@ def _iterations(m: Machine, first: int | None) -> list[tuple[int, int]]:
             for j in range(mte[MTE_LOOP2]) for i in range(mte[MTE_LOOP1])]
 
 
-def _move_from_gm(m: Machine, insn: Insn, width: int, left: int, right: int, constant: bool, loops: int | None):
-    """gm2ub and gm2ub.align: every burst checked (its GM source, then its UB destination, in order),
-    then each written: left padding, the burst, right padding and filler to a 32-byte multiple."""
+def _move_from_gm(m: Machine, insn: Insn, width: int, padded: bool):
+    """gm2ub and gm2ub.align: the counts, then every burst checked (its GM source, then its UB destination,
+    in order), then each written: left padding, the burst, right padding and filler to a 32-byte multiple
+    (`padded`: gm2ub.align, with loops; else the burst alone)."""
     n, length, gm_stride, ub_stride = _bursts(m, insn)
+    left = right = constant = 0
+    if padded:
+        left, right, constant = (m.sreg(insn.operand(name)) for name in ("sLP", "sRP", "sC"))
+        if length % width:
+            raise Fault("BAD_MOVE", BAD_ELEMENT, length, width)
+        if not 0 <= left * width <= 32:
+            raise Fault("BAD_MOVE", BAD_LEFT, left, width)
+        if not 0 <= right * width <= 32:
+            raise Fault("BAD_MOVE", BAD_RIGHT, right, width)
     ub, gm = m.address(insn.operand("[ub]")), m.address(insn.operand("[gm]"))
     m.check_aligned(ub, 32)
-    iterations = _iterations(m, loops)
-    padded = length if loops is None else -(-(left * width + length + right * width) // 32) * 32
+    iterations = _iterations(m, MTE_GM2UB if padded else None)
+    size = -(-(left * width + length + right * width) // 32) * 32 if padded else length
     for source, destination in iterations:
         for k in range(n):
-            m.check_gm(gm + source + k * gm_stride, length)
-            m.check_range(ub + destination + k * ub_stride, padded)
+            m.check_gm(wrap64(gm + source + k * gm_stride), length)
+            m.check_range(wrap64(ub + destination + k * ub_stride), size)
     pad = np.frombuffer(int(m.state.mte[MTE_PAD]).to_bytes(8, "little")[:width], np.uint8)
     for source, destination in iterations:
-        g, u = gm + source, ub + destination
         for k in range(n):
-            data = m.state.gm[g + k * gm_stride:g + k * gm_stride + length]
-            fill = pad if constant else data[:width]
-            block = np.resize(fill, padded)              # the padding and filler, whole elements
+            g, u = wrap64(gm + source + k * gm_stride), wrap64(ub + destination + k * ub_stride)
+            data = m.state.gm[g:g + length]
+            block = np.resize(pad if constant else data[:width], size)    # padding and filler: whole elements
             block[left * width:left * width + length] = data
-            m.state.ub[u + k * ub_stride:u + k * ub_stride + padded] = block
-        m.log_access(LOG_GM_READ, insn, g, length, n, gm_stride, -1, "[gm]")
-        m.log_access(LOG_WRITE, insn, u, padded, n, ub_stride, -1, "[ub]")
+            m.state.ub[u:u + size] = block
+        m.log_access(LOG_GM_READ, insn, wrap64(gm + source), length, n, gm_stride, -1, "[gm]")
+        m.log_access(LOG_WRITE, insn, wrap64(ub + destination), size, n, ub_stride, -1, "[ub]")
 
 
 def gm2ub(m: Machine, insn: Insn):
     # gm2ub [ub], [gm], sN, sLen, sGS, sUS  -- sN bursts of sLen bytes from GM to the UB
-    _move_from_gm(m, insn, 1, 0, 0, False, None)
+    _move_from_gm(m, insn, 1, False)
 
 
 def gm2ub_align(m: Machine, insn: Insn):
     # gm2ub.align.bW [ub], [gm], sN, sLen, sLP, sRP, sC, sGS, sUS  -- padded bursts, in loops
-    width = {"b8": 1, "b16": 2, "b32": 4}[insn.spec.sub]
-    length = m.sreg(insn.operand("sLen"))
-    left, right = m.sreg(insn.operand("sLP")), m.sreg(insn.operand("sRP"))
-    if 1 <= length <= MAX_BURST_LEN and length % width:
-        raise Fault("BAD_MOVE", BAD_ELEMENT, length, width)
-    if not 0 <= left * width <= 32:
-        raise Fault("BAD_MOVE", BAD_LEFT, left, width)
-    if not 0 <= right * width <= 32:
-        raise Fault("BAD_MOVE", BAD_RIGHT, right, width)
-    _move_from_gm(m, insn, width, left, right, m.sreg(insn.operand("sC")) != 0, MTE_GM2UB)
+    _move_from_gm(m, insn, {"b8": 1, "b16": 2, "b32": 4}[insn.spec.sub], True)
 
 
 def ub2gm(m: Machine, insn: Insn):
@@ -94,14 +94,14 @@ def ub2gm(m: Machine, insn: Insn):
     iterations = _iterations(m, MTE_UB2GM if insn.spec.sub == "loop" else None)
     for source, destination in iterations:
         for k in range(n):
-            m.check_range(ub + source + k * ub_stride, length)
-            m.check_gm(gm + destination + k * gm_stride, length)
+            m.check_range(wrap64(ub + source + k * ub_stride), length)
+            m.check_gm(wrap64(gm + destination + k * gm_stride), length)
     for source, destination in iterations:
-        u, g = ub + source, gm + destination
         for k in range(n):
-            m.write_gm(g + k * gm_stride, m.state.ub[u + k * ub_stride:u + k * ub_stride + length])
-        m.log_access(LOG_READ, insn, u, length, n, ub_stride, -1, "[ub]")
-        m.log_access(LOG_GM_WRITE, insn, g, length, n, gm_stride, -1, "[gm]")
+            u, g = wrap64(ub + source + k * ub_stride), wrap64(gm + destination + k * gm_stride)
+            m.write_gm(g, m.state.ub[u:u + length])
+        m.log_access(LOG_READ, insn, wrap64(ub + source), length, n, ub_stride, -1, "[ub]")
+        m.log_access(LOG_GM_WRITE, insn, wrap64(gm + destination), length, n, gm_stride, -1, "[gm]")
 
 
 def mte_set(m: Machine, insn: Insn):
