@@ -24,7 +24,7 @@ from .effects import FILE_OF_KIND, Effects, StepLog, written_bytes
 from .isa import STOP_CODES
 from .program import Program
 from .provenance import USER_EDIT, effect_rows, expand_columns, never
-from .state import LOG_FIELDS, LOG_READ, MASK_SPR_NAME, UB_SIZE, VL, MachineState
+from .state import LOG_FIELDS, LOG_WRITE, MASK_SPR_NAME, UB_SIZE, VL, MachineState
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 DEFAULT_HISTORY_CAP = 64 << 20          # bytes of undo log kept for reverse execution
@@ -440,7 +440,7 @@ class Recorder:
             hits = {}
             open_positions = np.flatnonzero(slot >= 0)             # sorted
             for records in self._logged_run(hi - lo):
-                writes = records[records[:, 2] != LOG_READ]
+                writes = records[records[:, 2] == LOG_WRITE]
                 # only the records whose byte range holds an open position (most hold none)
                 first = writes[:, 3]
                 last = first + (writes[:, 5] - 1) * np.where(writes[:, 6] == 0, writes[:, 4], writes[:, 6])

@@ -257,7 +257,7 @@ cdef class Engine:
         m.regions = <const int64_t*>_pointer(self.regions_buffer)
         m.n_regions = len(self.regions_buffer) // 2 - 1
         self.gm_regions_buffer = _regions(gm_regions)
-        if gm_regions and self.gm_regions_buffer[-3] > len(state.gm):
+        if gm_regions and self.gm_regions_buffer[len(self.gm_regions_buffer) - 3] > len(state.gm):
             raise ValueError(f"gm_regions end beyond the state's {len(state.gm)} bytes of GM")
         m.gm_regions = <const int64_t*>_pointer(self.gm_regions_buffer)
         m.n_gm_regions = len(self.gm_regions_buffer) // 2 - 1

@@ -5,45 +5,63 @@
 # stops (Machine.status says why).
 
 cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
     cdef int status = k_gm2ub(m, ins, &ins.a.gm2ub)
     if status:
         m.status = status
         return NULL
+    if m.hazard:
+        record_hazard(m)
     return ins + 1
 
 cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
     cdef int status = k_gm2ub_align(m, ins, &ins.a.gm2ub_align, <Op_b8*>NULL)
     if status:
         m.status = status
         return NULL
+    if m.hazard:
+        record_hazard(m)
     return ins + 1
 
 cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
     cdef int status = k_gm2ub_align(m, ins, &ins.a.gm2ub_align, <Op_b16*>NULL)
     if status:
         m.status = status
         return NULL
+    if m.hazard:
+        record_hazard(m)
     return ins + 1
 
 cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
     cdef int status = k_gm2ub_align(m, ins, &ins.a.gm2ub_align, <Op_b32*>NULL)
     if status:
         m.status = status
         return NULL
+    if m.hazard:
+        record_hazard(m)
     return ins + 1
 
 cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
     cdef int status = k_ub2gm(m, ins, &ins.a.ub2gm, <Op_plain*>NULL)
     if status:
         m.status = status
         return NULL
+    if m.hazard:
+        record_hazard(m)
     return ins + 1
 
 cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
     cdef int status = k_ub2gm(m, ins, &ins.a.ub2gm, <Op_loop*>NULL)
     if status:
         m.status = status
         return NULL
+    if m.hazard:
+        record_hazard(m)
     return ins + 1
 
 cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:

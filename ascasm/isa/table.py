@@ -596,6 +596,9 @@ FAMILIES: dict[str, Family] = {family.name: family for family in (
 
 
 _ADDR_REG_PAGE = "asc_update_addr_reg"
+# the data moves' UB side: bursts at ub, which is 32-byte aligned (their sizes are run-time values)
+_TO_UB = Access("store", 0, 32, stream="the bursts (and their padding) at ub; their sources in GM at gm")
+_FROM_UB = Access("load", 0, 32, stream="the bursts at ub; they are written to GM at gm")
 
 _BASE_ROWS: tuple[InsnSpec, ...] = (
     # --- scalar registers, branches, hardware loops (docs/language.md §8) ---
@@ -1157,7 +1160,7 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
     InsnSpec("gm2ub", "", "[ub], [gm], sN, sLen, sGS, sUS", "gm2ub",
              "sN bursts of sLen bytes: burst k from GM gm + k*sGS to UB ub + k*sUS (strides head to head, in "
              "bytes). ub 32-byte aligned; sUS 32-byte aligned unless it is sLen; sN 1..4095, sLen 1..2097151",
-             "asc_copy_gm2ub (asc_copy_gm2ub_arch_3510: the n_burst form)"),
+             "asc_copy_gm2ub (asc_copy_gm2ub_arch_3510: the n_burst form)", access=_TO_UB),
     *(InsnSpec("gm2ub.align." + width, "", "[ub], [gm], sN, sLen, sLP, sRP, sC, sGS, sUS", "gm2ub_align",
                f"as gm2ub, {width[1:]}-bit elements, repeated by the loop1/loop2 settings (sprset.gm2ub.*); each "
                "burst lands after sLP elements of padding and is followed by sRP, then filler to a 32-byte "
@@ -1165,15 +1168,15 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
                "multiple of the element; each padding at most 32 bytes",
                "asc_copy_gm2ub_align (asc_copy_gm2ub_align_arch_3510: the n_burst form; its element types are "
                "these widths); asc_set_gm2ub_loop_size, asc_set_gm2ub_loop1_stride, asc_set_gm2ub_loop2_stride",
-               sub=width) for width in ("b8", "b16", "b32")),
+               sub=width, access=_TO_UB) for width in ("b8", "b16", "b32")),
     InsnSpec("ub2gm", "", "[gm], [ub], sN, sLen, sGS, sUS", "ub2gm",
              "sN bursts of sLen bytes: burst k from UB ub + k*sUS to GM gm + k*sGS (strides head to head, in "
              "bytes). ub 32-byte aligned; sUS 32-byte aligned unless it is sLen; sN 1..4095, sLen 1..2097151",
-             "asc_copy_ub2gm (asc_copy_ub2gm_arch_3510: the n_burst form)", sub="plain"),
+             "asc_copy_ub2gm (asc_copy_ub2gm_arch_3510: the n_burst form)", sub="plain", access=_FROM_UB),
     InsnSpec("ub2gm.align", "", "[gm], [ub], sN, sLen, sGS, sUS", "ub2gm",
              "as ub2gm, repeated by the loop1/loop2 settings (sprset.ub2gm.*)",
              "asc_copy_ub2gm_align (asc_copy_ub2gm_align_arch_3510: the n_burst form); asc_set_ub2gm_loop_size, "
-             "asc_set_ub2gm_loop1_stride, asc_set_ub2gm_loop2_stride", sub="loop"),
+             "asc_set_ub2gm_loop1_stride, asc_set_ub2gm_loop2_stride", sub="loop", access=_FROM_UB),
     *(InsnSpec(f"sprset.{way}.{what}", "", "sA, sB", "mte_set", summary.format(way=way), f"asc_set_{way}_{page}",
                sub=f"{way}_{what}", specials=("MTE",))
       for way in ("gm2ub", "ub2gm")
