@@ -14,6 +14,7 @@ from .source import SourceLoc, format_diagnostic
 from .state import PIPES, MASK_SPR_FAULT, MASK_SPR_NAME, MAX_STEPS_DEFAULT, SPR_NAMES, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
 
 RUNNING = STOP_CODES["RUNNING"]
+MAX_BLOCKS = 65535      # the block count a run may give (docs/language.md §1)
 # Steps per executor call in Machine.run: at most ~1 us per vector step, a chunk takes < 0.1 s.
 RUN_CHUNK = 1 << 16
 
@@ -181,6 +182,12 @@ class Machine:
                                        regions)
         self._before = self._after = None       # the stop flags (set_stop_rows)
         self._last_row = -1
+
+    def set_block(self, index: int, count: int):
+        """The block index and count the system variables give (blkidx, blknum): 0 <= index < count."""
+        if not 0 <= index < count <= MAX_BLOCKS:
+            raise ValueError(f"block index {index} of {count} blocks: need 0 <= index < count <= {MAX_BLOCKS}")
+        self.state.sysreg[:] = (index, count)
 
     def run(self, budget: int | None = None) -> int:
         """Execute until halt, fault, a stop flag (set_stop_rows) or `budget` instructions; returns the

@@ -64,7 +64,7 @@ def expect_lines(program, state) -> list[str]:
     lines = []
     for expectation in program.expects:
         buf = expectation.buffer
-        wrong = expectation.mismatches(state.ub)
+        wrong = expectation.mismatches(state)
         if wrong.size == 0:
             lines.append(f"expect {buf.name}: ok ({buf.count} elements)")
         else:
@@ -351,6 +351,8 @@ def why_lines(program, recorder, value: Value, limit: int = 32) -> list[str]:
     """The `why` answer for every element of a location value: at most `limit` answers, a run of
     elements whose writer was lost at the history cap counting as one."""
     where = value.where
+    if where.kind == "gm":
+        return [f"{value.label}: why does not search global memory yet (the write log records GM writes)"]
     if where.kind in ("s", "a", "p"):
         rows = recorder.last_writers(where.kind, np.array([where.number]))
         what = value.label if where.kind == "p" else format_value(value)[0]
