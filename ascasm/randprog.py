@@ -3,9 +3,10 @@ property in tests/test_random_programs.py and the fuzzer tools/fuzz.py draw from
 
 Operands are generated from each row's syntax and type list (ascasm/isa/operands.py), so a row added
 to the table is fuzzed without touching this file. Registers hold boundary values, divisors may be
-zero, addresses may be misaligned or outside the usable UB, mask registers p3 and p7 start unset, and
-scatter/gather indices come from tame tables (v1, v2) or from random bytes, so a good share of the
-programs fault: every fault path is compared too.
+zero, addresses may be misaligned or outside the usable UB (a data move's GM side: in or past the
+prologue's .gm buffer), mask registers p3 and p7 start unset, and scatter/gather indices come from tame
+tables (v1, v2) or from random bytes, so a good share of the programs fault: every fault path is
+compared too.
 
 The generator draws through a `Chooser` (integer, choice), so it runs on a seeded random.Random (the
 fuzzer: fast, reproducible from a seed) or on a hypothesis data object (the test: shrinking).
@@ -18,7 +19,7 @@ from typing import Protocol, Sequence
 from .isa import dtypes
 from .isa.operands import Kind
 from .isa.table import BARRIER_KINDS, INSNS, KEYWORDS, PATTERNS, keyword_choices
-from .state import (CTRL_FLOAT_NO_SAT, CTRL_GLOBAL_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN, NUM_LOOPS,
+from .state import (CTRL_FLOAT_NO_SAT, CTRL_GLOBAL_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN, NUM_LOOPS, PIPES,
                     UB_USABLE_DEFAULT)
 
 CTRL_BITS = (CTRL_GLOBAL_SAT, CTRL_FLOAT_NO_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN)
@@ -31,6 +32,7 @@ PROLOGUE = f"""\
 .ub idx16 u16[128] = (i * 7) % 300
 .ub idx32 u32[64]  = (i * 13) % 200
 .ub tail  u8[256]  = 255 - i @ {UB_USABLE_DEFAULT - 256}
+.gm gmem  u8[2048] = (i * 29 + 3) % 256
         vld v1.u16, [idx16]
         vld v2.u32, [idx32]
         mask p0.b16, ALL
@@ -117,6 +119,16 @@ def address(c: Chooser) -> str:
     return f"[tail + {c.choice(TAIL_OFFSETS)}]"
 
 
+SYNC_FAMILIES = ("sync_flag", "sync_pipe")
+
+
+def pipe_or_event(c: Chooser, name: str) -> str:
+    """An operand of setflag/waitflag/pipebar: an event (X2) 0..8, else a pipe's name or now and then 9."""
+    if name == "X2":
+        return str(c.integer(0, 8))
+    return c.choice(tuple(PIPES) + ("9",))
+
+
 def ctrl_value(c: Chooser) -> str:
     """Any mix of the bits CTRL's saturation switch reads (a quarter of them the global saturation mode)."""
     return str(sum(c.choice((0, 1 << bit)) for bit in CTRL_BITS))
@@ -165,8 +177,12 @@ def instruction(c: Chooser, n_labels: int, depth: int = 0) -> str:
             text = scalar_register(c) if c.integer(0, 1) else str(immediate(c))
         elif kind is Kind.TVAL:
             text = typed_value(c, types[operand.type_slot])
+        elif kind is Kind.ADDR and operand.name == "[gm]":     # the data moves' GM side
+            text = f"[gmem + {c.choice((0, 1, 32, 100, 2000, 2048))}]"
         elif kind is Kind.ADDR:
             text = address(c)
+        elif kind is Kind.SVAL and spec.family in SYNC_FAMILIES:   # mostly pipes and events that exist
+            text = pipe_or_event(c, operand.name)
         elif kind is Kind.LABEL:
             text = f"L{c.integer(0, n_labels - 1)}"
         elif kind is Kind.PAT:

@@ -35,6 +35,11 @@ cdef inline int64_t offset(int64_t base, int64_t extra, int64_t k, int64_t strid
     return <int64_t>(<uint64_t>base + <uint64_t>extra + <uint64_t>k * <uint64_t>stride)
 
 
+cdef inline int64_t logged(int64_t n, int64_t stride) noexcept nogil:
+    """The bursts a log record counts: n, or 1 when all touch the same bytes (stride 0; ref's _logged)."""
+    return n if stride != 0 else 1
+
+
 cdef inline int check_gm(Machine* m, int64_t addr, int64_t size) noexcept nogil:
     """Every byte of [addr, addr + size) inside one of GM's buffers."""
     if addr >= 0 and addr <= m.gm_size - size and in_sorted(m.gm_regions, m.n_gm_regions, addr, size):
@@ -113,8 +118,9 @@ cdef inline int move_from_gm(Machine* m, const Ins* ins, int64_t ub, int64_t gm,
                 for b in range(size):
                     to[b] = m.gm[g + b % width] if not constant else fill[b % width]
             memcpy(to + left * width, m.gm + g, length)
-        log_span(m, LOG_GM_READ, offset(gm, source[it], 0, 0), length, n, gm_stride, -1, POS_gm2ub_gm, -1)
-        log_span(m, 1, offset(ub, destination[it], 0, 0), size, n, ub_stride, -1, POS_gm2ub_ub, -1)
+        log_span(m, LOG_GM_READ, offset(gm, source[it], 0, 0), length, logged(n, gm_stride), gm_stride, -1,
+                 POS_gm2ub_gm, -1)
+        log_span(m, 1, offset(ub, destination[it], 0, 0), size, logged(n, ub_stride), ub_stride, -1, POS_gm2ub_ub, -1)
     return STOP_RUNNING
 
 
@@ -153,8 +159,9 @@ cdef inline int k_ub2gm(Machine* m, const Ins* ins, const Args_ub2gm* a, ub2gm_s
         for k in range(n):
             memcpy(m.gm + offset(gm, destination[it], k, gm_stride), m.ub + offset(ub, source[it], k, ub_stride),
                    length)
-        log_span(m, 0, offset(ub, source[it], 0, 0), length, n, ub_stride, -1, POS_ub2gm_ub, -1)
-        log_span(m, LOG_GM_WRITE, offset(gm, destination[it], 0, 0), length, n, gm_stride, -1, POS_ub2gm_gm, -1)
+        log_span(m, 0, offset(ub, source[it], 0, 0), length, logged(n, ub_stride), ub_stride, -1, POS_ub2gm_ub, -1)
+        log_span(m, LOG_GM_WRITE, offset(gm, destination[it], 0, 0), length, logged(n, gm_stride), gm_stride, -1,
+                 POS_ub2gm_gm, -1)
     return STOP_RUNNING
 
 

@@ -42,6 +42,12 @@ def _iterations(m: Machine, first: int | None) -> list[tuple[int, int]]:
             for j in range(mte[MTE_LOOP2]) for i in range(mte[MTE_LOOP1])]
 
 
+def _logged(n: int, stride: int) -> int:
+    """The bursts a log record counts: all n, or one when they all touch the same bytes (stride 0, which
+    a record's pitch would read as "contiguous")."""
+    return n if stride else 1
+
+
 def _move_from_gm(m: Machine, insn: Insn, width: int, padded: bool):
     """gm2ub and gm2ub.align: the counts, then every burst checked (its GM source, then its UB destination,
     in order), then each written: left padding, the burst, right padding and filler to a 32-byte multiple
@@ -72,8 +78,8 @@ def _move_from_gm(m: Machine, insn: Insn, width: int, padded: bool):
             block = np.resize(pad if constant else data[:width], size)    # padding and filler: whole elements
             block[left * width:left * width + length] = data
             m.state.ub[u:u + size] = block
-        m.log_access(LOG_GM_READ, insn, wrap64(gm + source), length, n, gm_stride, -1, "[gm]")
-        m.log_access(LOG_WRITE, insn, wrap64(ub + destination), size, n, ub_stride, -1, "[ub]")
+        m.log_access(LOG_GM_READ, insn, wrap64(gm + source), length, _logged(n, gm_stride), gm_stride, -1, "[gm]")
+        m.log_access(LOG_WRITE, insn, wrap64(ub + destination), size, _logged(n, ub_stride), ub_stride, -1, "[ub]")
 
 
 def gm2ub(m: Machine, insn: Insn):
@@ -100,8 +106,8 @@ def ub2gm(m: Machine, insn: Insn):
         for k in range(n):
             u, g = wrap64(ub + source + k * ub_stride), wrap64(gm + destination + k * gm_stride)
             m.write_gm(g, m.state.ub[u:u + length])
-        m.log_access(LOG_READ, insn, wrap64(ub + source), length, n, ub_stride, -1, "[ub]")
-        m.log_access(LOG_GM_WRITE, insn, wrap64(gm + destination), length, n, gm_stride, -1, "[gm]")
+        m.log_access(LOG_READ, insn, wrap64(ub + source), length, _logged(n, ub_stride), ub_stride, -1, "[ub]")
+        m.log_access(LOG_GM_WRITE, insn, wrap64(gm + destination), length, _logged(n, gm_stride), gm_stride, -1, "[gm]")
 
 
 def mte_set(m: Machine, insn: Insn):
