@@ -120,13 +120,16 @@ def address(c: Chooser) -> str:
 
 
 SYNC_FAMILIES = ("sync_flag", "sync_pipe")
+MOVE_FAMILIES = ("gm2ub", "gm2ub_align", "ub2gm", "mte_set")
 
 
 def pipe_or_event(c: Chooser, name: str) -> str:
-    """An operand of setflag/waitflag/pipebar: an event (X2) 0..8, else a pipe's name or now and then 9."""
+    """An operand of setflag/waitflag/pipebar: an event (X2), else a pipe's name; one in 16 out of range."""
+    if c.integer(0, 15) == 0:
+        return "8" if name == "X2" else "9"
     if name == "X2":
-        return str(c.integer(0, 8))
-    return c.choice(tuple(PIPES) + ("9",))
+        return str(c.integer(0, 7))
+    return c.choice(tuple(p for p in PIPES if p != ("PIPE_S" if name == "X" else "PIPE_ALL")))
 
 
 def ctrl_value(c: Chooser) -> str:
@@ -161,6 +164,8 @@ def instruction(c: Chooser, n_labels: int, depth: int = 0) -> str:
             text = _typed(c.choice(MASK_REGISTERS), operand, types)
         elif kind is Kind.AREG:
             text = _typed(f"a{c.integer(0, 3)}", operand, types)
+        elif kind is Kind.SREG and spec.family in MOVE_FAMILIES and c.integer(0, 3):
+            text = c.choice(("s1", "s2", "s3"))      # the prologue's 64, 32, 5: counts that often fit
         elif kind is Kind.SREG:
             text = _typed(scalar_register(c), operand, types)
         elif kind is Kind.UREG:                 # two of the four, so that streams meet
@@ -169,6 +174,8 @@ def instruction(c: Chooser, n_labels: int, depth: int = 0) -> str:
             text = f"q{c.integer(0, 1)}"
         elif kind is Kind.BASE:
             text = f"[{scalar_register(c)}]"
+        elif kind is Kind.SVAL and spec.family in SYNC_FAMILIES:   # mostly pipes and events that exist
+            text = pipe_or_event(c, operand.name)
         elif kind is Kind.SVAL and spec.specials == ("CTRL",):
             text = ctrl_value(c)
         elif operand.name == "BLOCK":     # movvp: one of the register's 8W blocks, or a register (may fault)
@@ -181,8 +188,6 @@ def instruction(c: Chooser, n_labels: int, depth: int = 0) -> str:
             text = f"[gmem + {c.choice((0, 1, 32, 100, 2000, 2048))}]"
         elif kind is Kind.ADDR:
             text = address(c)
-        elif kind is Kind.SVAL and spec.family in SYNC_FAMILIES:   # mostly pipes and events that exist
-            text = pipe_or_event(c, operand.name)
         elif kind is Kind.LABEL:
             text = f"L{c.integer(0, n_labels - 1)}"
         elif kind is Kind.PAT:
