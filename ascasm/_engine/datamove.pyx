@@ -118,9 +118,9 @@ cdef inline int move_from_gm(Machine* m, const Ins* ins, int64_t ub, int64_t gm,
                 for b in range(size):
                     to[b] = m.gm[g + b % width] if not constant else fill[b % width]
             memcpy(to + left * width, m.gm + g, length)
-        log_span(m, LOG_GM_READ, offset(gm, source[it], 0, 0), length, logged(n, gm_stride), gm_stride, -1,
-                 POS_gm2ub_gm, -1)
-        log_span(m, 1, offset(ub, destination[it], 0, 0), size, logged(n, ub_stride), ub_stride, -1, POS_gm2ub_ub, -1)
+        log_span(m, LOG_GM_READ, offset(gm, source[it], 0, 0), length, logged(n, gm_stride), gm_stride,
+                 -1, -1, -1)
+        log_span(m, 1, offset(ub, destination[it], 0, 0), size, logged(n, ub_stride), ub_stride, -1, -1, -1)
     return STOP_RUNNING
 
 
@@ -159,9 +159,9 @@ cdef inline int k_ub2gm(Machine* m, const Ins* ins, const Args_ub2gm* a, ub2gm_s
         for k in range(n):
             memcpy(m.gm + offset(gm, destination[it], k, gm_stride), m.ub + offset(ub, source[it], k, ub_stride),
                    length)
-        log_span(m, 0, offset(ub, source[it], 0, 0), length, logged(n, ub_stride), ub_stride, -1, POS_ub2gm_ub, -1)
-        log_span(m, LOG_GM_WRITE, offset(gm, destination[it], 0, 0), length, logged(n, gm_stride), gm_stride, -1,
-                 POS_ub2gm_gm, -1)
+        log_span(m, 0, offset(ub, source[it], 0, 0), length, logged(n, ub_stride), ub_stride, -1, -1, -1)
+        log_span(m, LOG_GM_WRITE, offset(gm, destination[it], 0, 0), length, logged(n, gm_stride), gm_stride,
+                 -1, -1, -1)
     return STOP_RUNNING
 
 

@@ -1178,7 +1178,7 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "asc_copy_ub2gm_align (asc_copy_ub2gm_align_arch_3510: the n_burst form); asc_set_ub2gm_loop_size, "
              "asc_set_ub2gm_loop1_stride, asc_set_ub2gm_loop2_stride", sub="loop", access=_FROM_UB),
     *(InsnSpec(f"sprset.{way}.{what}", "", "sA, sB", "mte_set", summary.format(way=way), f"asc_set_{way}_{page}",
-               sub=f"{way}_{what}", specials=("MTE",))
+               sub=f"{way}_{what}")
       for way in ("gm2ub", "ub2gm")
       for what, page, summary in (
           ("loop", "loop_size", "the loop1 (inner) and loop2 (outer) counts of {way}.align = sA, sB (each 0..2^21-1; "
@@ -1189,7 +1189,7 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
                                       "(the UB one 32-byte aligned and below 2^21, the GM one below 2^40)"))),
     InsnSpec("sprset.pad", "", "sA", "pad_set",
              "the pad value of gm2ub.align = the low 32 bits of sA (a T element uses their low bits: fmov gives "
-             "a float's)", "asc_set_copy_pad_val (asc_set_gm2ub_pad, its deprecated name)", specials=("MTE",)),
+             "a float's)", "asc_set_copy_pad_val (asc_set_gm2ub_pad, its deprecated name)"),
     # --- system variables, set by the run (docs/language.md §1) ---
     InsnSpec("blkidx", "", "sD", "sysvar", "sD = the block index of the run (0 unless the run sets it)",
              "asc_get_block_idx", sub="idx"),

@@ -78,8 +78,8 @@ def _move_from_gm(m: Machine, insn: Insn, width: int, padded: bool):
             block = np.resize(pad if constant else data[:width], size)    # padding and filler: whole elements
             block[left * width:left * width + length] = data
             m.state.ub[u:u + size] = block
-        m.log_access(LOG_GM_READ, insn, wrap64(gm + source), length, _logged(n, gm_stride), gm_stride, -1, "[gm]")
-        m.log_access(LOG_WRITE, insn, wrap64(ub + destination), size, _logged(n, ub_stride), ub_stride, -1, "[ub]")
+        m.log_access(LOG_GM_READ, insn, wrap64(gm + source), length, _logged(n, gm_stride), gm_stride, -1, None)
+        m.log_access(LOG_WRITE, insn, wrap64(ub + destination), size, _logged(n, ub_stride), ub_stride, -1, None)
 
 
 def gm2ub(m: Machine, insn: Insn):
@@ -106,8 +106,8 @@ def ub2gm(m: Machine, insn: Insn):
         for k in range(n):
             u, g = wrap64(ub + source + k * ub_stride), wrap64(gm + destination + k * gm_stride)
             m.write_gm(g, m.state.ub[u:u + length])
-        m.log_access(LOG_READ, insn, wrap64(ub + source), length, _logged(n, ub_stride), ub_stride, -1, "[ub]")
-        m.log_access(LOG_GM_WRITE, insn, wrap64(gm + destination), length, _logged(n, gm_stride), gm_stride, -1, "[gm]")
+        m.log_access(LOG_READ, insn, wrap64(ub + source), length, _logged(n, ub_stride), ub_stride, -1, None)
+        m.log_access(LOG_GM_WRITE, insn, wrap64(gm + destination), length, _logged(n, gm_stride), gm_stride, -1, None)
 
 
 def mte_set(m: Machine, insn: Insn):

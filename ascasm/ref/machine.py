@@ -75,10 +75,11 @@ class Machine:
     def log_access(self, kind: int, insn: Insn, address: int, width: int, count: int, pitch: int, lane: int,
                    operand: str, index: int = -1):
         """One log record: `count` elements of `width` bytes at address + k*pitch, lanes lane.. of the
-        register operand named `operand` (lane -1: no lanes), read (LOG_READ) or written (LOG_WRITE)."""
+        register operand named `operand` (lane -1: no lanes; operand None: no register, a data move),
+        read (LOG_READ) or written (LOG_WRITE; LOG_GM_READ, LOG_GM_WRITE for global memory)."""
         if self.log is None:
             return
-        position = next(k for k, op in enumerate(insn.spec.operands) if op.name == operand)
+        position = -1 if operand is None else next(k for k, op in enumerate(insn.spec.operands) if op.name == operand)
         self.log[self.log_length] = (int(self.state.ctrl[STEPS]) + 1, self.state.pc, kind, address, width, count,
                                      pitch, lane, position, index)
         self.log_length += 1
