@@ -127,9 +127,9 @@ class StepLog:
 
 
 
-def written_bytes(records: np.ndarray) -> np.ndarray:
-    """The UB addresses a step's write records cover, each once, in order."""
-    writes = records[records[:, 2] == LOG_WRITE]
+def written_bytes(records: np.ndarray, kind: int = LOG_WRITE) -> np.ndarray:
+    """The UB addresses (kind LOG_GM_WRITE: the GM ones) a step's write records cover, each once, in order."""
+    writes = records[records[:, 2] == kind]
     if writes.size == 0:
         return np.zeros(0, np.int64)
     return np.unique(np.concatenate([_bytes_of(*record[3:7]) for record in writes.tolist()]))

@@ -314,3 +314,17 @@ def test_the_cli_dumps_gm_buffers_and_sets_the_block(tmp_path):
     assert np.load(tmp_path / "y.npy").tolist() == [25]
     bad = run_cli("run", str(source), "--block-idx", "5", "--block-num", "5")
     assert bad.returncode == 64 and "--block-idx/--block-num" in bad.stderr
+
+
+def test_debugger_back_undoes_a_gm_write_and_prints_gm_buffers(engine):
+    import io
+
+    from ascasm.debugger import Debugger
+    program = assemble(".gm y u8[64]\n.ub t u8[64] = i + 1\nmov s1, 1\nmov s2, 32\nub2gm [y], [t], s1, s2, s2, s2\nhalt\n",
+                       "t.s")
+    out = io.StringIO()
+    debugger = Debugger(program, engine, stdin=io.StringIO("s 3\np y[31]\nwhy y[0]\nback\np y[31]\n"), stdout=out)
+    debugger.cmdloop()
+    text = out.getvalue()
+    assert [line for line in text.splitlines() if "y[31] =" in line] == ["y[31] = 32 (0x20)", "y[31] = 0"], text
+    assert "why does not search global memory yet" in text
