@@ -94,7 +94,7 @@ BAD_MOVE_TEXT = (
     "burst length {} is not a multiple of the {}-byte element",
     "left padding of {} elements of {} bytes is more than 32 bytes",
     "right padding of {} elements of {} bytes is more than 32 bytes",
-    "loop sizes {} x {}: more than 256 iterations in one data move (ascasm's limit)",
+    "loop sizes {} x {}: more than 256 iterations in one data move (ascasm's limit), or a count outside 0..2097151",
     "pipe {} is not a pipe this instruction takes (setflag/waitflag: not PIPE_ALL; pipebar: not PIPE_S)",
     "event {} out of range 0..7",
     "loop count {} out of range 0..2097151",

@@ -328,3 +328,15 @@ def test_debugger_back_undoes_a_gm_write_and_prints_gm_buffers(engine):
     text = out.getvalue()
     assert [line for line in text.splitlines() if "y[31] =" in line] == ["y[31] = 32 (0x20)", "y[31] = 0"], text
     assert "why does not search global memory yet" in text
+
+
+@pytest.mark.parametrize("loops", [(1 << 32, 1 << 32), (-1, -1), (1 << 21, 0)])
+def test_loop_counts_set_from_outside_are_checked(engine, loops):
+    # the rows keep the counts below 2^21; a state written from Python (2^32 x 2^32 wraps to 0 in 64 bits)
+    # must still fault before the engine walks its 256-entry iteration table
+    program = assemble(".gm src u8[64]\n.ub buf u8[64]\nmov s1, 1\nmov s2, 32\nmov s0, 0\n"
+                       "gm2ub.align.b8 [buf], [src], s1, s2, s0, s0, s0, s2, s2\n")
+    machine = Machine(program, engine)
+    machine.state.mte[0:2] = loops
+    machine.run()
+    assert machine.fault().kind == "BAD_MOVE" and "loop sizes" in machine.fault().message

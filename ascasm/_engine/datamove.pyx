@@ -67,13 +67,14 @@ cdef inline int iterations(Machine* m, int64_t first, int64_t* source, int64_t* 
         source[0], destination[0], count[0] = 0, 0, 1
         return STOP_RUNNING
     s = m.mte + first
-    if s[0] * s[1] > MAX_LOOP_ITERATIONS:         # (each below 2^21: no overflow)
+    # (the rows keep the counts below 2^21; a state set from outside is checked all the same)
+    if not (0 <= s[0] < LOOP_LIMIT and 0 <= s[1] < LOOP_LIMIT) or s[0] * s[1] > MAX_LOOP_ITERATIONS:
         return fault(m, STOP_BAD_MOVE, BAD_ITERATIONS, s[0], s[1])
     count[0] = 0
     for j in range(s[1]):
         for i in range(s[0]):
-            source[count[0]] = j * s[4] + i * s[2]
-            destination[count[0]] = j * s[5] + i * s[3]
+            source[count[0]] = <int64_t>(<uint64_t>j * <uint64_t>s[4] + <uint64_t>i * <uint64_t>s[2])
+            destination[count[0]] = <int64_t>(<uint64_t>j * <uint64_t>s[5] + <uint64_t>i * <uint64_t>s[3])
             count[0] += 1
     return STOP_RUNNING
 

@@ -36,7 +36,8 @@ def _iterations(m: Machine, first: int | None) -> list[tuple[int, int]]:
     if first is None:
         return [(0, 0)]
     mte = [int(x) for x in m.state.mte[first:first + 6]]
-    if mte[MTE_LOOP1] * mte[MTE_LOOP2] > MAX_LOOP_ITERATIONS:
+    loop1, loop2 = mte[MTE_LOOP1], mte[MTE_LOOP2]        # (a state set from outside is checked too)
+    if not (0 <= loop1 < LOOP_LIMIT and 0 <= loop2 < LOOP_LIMIT) or loop1 * loop2 > MAX_LOOP_ITERATIONS:
         raise Fault("BAD_MOVE", BAD_ITERATIONS, mte[MTE_LOOP1], mte[MTE_LOOP2])
     return [(j * mte[MTE_L2_SRC] + i * mte[MTE_L1_SRC], j * mte[MTE_L2_DST] + i * mte[MTE_L1_DST])
             for j in range(mte[MTE_LOOP2]) for i in range(mte[MTE_LOOP1])]
