@@ -101,6 +101,7 @@ BAD_MOVE_TEXT = (
     "UB stride {} of a loop setting is not a 32-byte multiple in 0..2097151",
     "GM stride {} of a loop setting out of range 0..2^40-1",
     "UB stride {} is not 32-byte aligned (it must be unless it equals the burst length)",
+    "size {} is not a multiple of 32 bytes (the size form's rule)",
 )
 HAZARD_NOTE = "the hardware runs vector loads and stores out of order: put a membar between them"
 DUP_NOTE = "the hardware keeps an unspecified one; ascasm keeps the highest lane"

@@ -51,6 +51,14 @@ def test_gm2ub_packs_bursts_when_the_ub_stride_is_the_length(engine):
     assert not ub_of(m)[30:].any()
 
 
+def test_the_size_forms_move_one_burst(engine):
+    # asc_copy_gm2ub(dst, src, size) and asc_copy_ub2gm: size bytes, a multiple of 32
+    m = run(regs(s1=64) + "\ngm2ub [buf], [src + 3], s1\nub2gm [dst + 5], [buf], s1\n", engine,
+            head=".gm src u8[256] = i\n.gm dst u8[128]\n.ub buf u8[1024]\n")
+    assert ub_of(m)[:64].tolist() == SRC[3:67].tolist() and not ub_of(m)[64:].any()
+    assert m.program.buffers["dst"].view(m.state).tolist() == [0] * 5 + SRC[3:67].tolist() + [0] * 59
+
+
 def test_ub2gm_bursts_land_at_their_strides(engine):
     m = run(regs(s1=2, s2=5, s3=7, s4=32) + "\nub2gm [dst], [buf], s1, s2, s3, s4\n", engine,
             head=".gm dst u8[64]\n.ub buf u8[64] = i\n")
@@ -134,6 +142,8 @@ def fault_of(body: str, engine: str, head: str = ".gm src u8[256] = i\n.ub buf u
      "GM_RANGE", "GM access outside every buffer: 20 bytes at GM address 0xf0 are offset 240 of buffer src"),
     (regs(s1=1, s2=32) + "\ngm2ub [buf + 16], [src], s1, s2, s2, s2", "MISALIGNED", "misaligned address 0x10"),
     (regs(s1=0, s2=32) + "\ngm2ub [buf], [src], s1, s2, s2, s2", "BAD_MOVE", "burst count 0 out of range 1..4095"),
+    (regs(s1=40) + "\ngm2ub [buf], [src], s1", "BAD_MOVE", "size 40 is not a multiple of 32 bytes"),
+    (regs(s1=-32) + "\nub2gm [src], [buf], s1", "BAD_MOVE", "burst length -32 out of range"),
     (regs(s1=4096, s2=32) + "\ngm2ub [buf], [src], s1, s2, s2, s2", "BAD_MOVE", "burst count 4096"),
     (regs(s1=1, s2=0) + "\ngm2ub [buf], [src], s1, s2, s2, s2", "BAD_MOVE", "burst length 0 out of range"),
     (regs(s1=2, s2=10, s3=40) + "\ngm2ub [buf], [src], s1, s2, s2, s3", "BAD_MOVE", "UB stride 40 is not 32-byte aligned"),
@@ -239,6 +249,8 @@ PROGRAM = """
     gm2ub [t + 128], [x + 4], s3, s6, s4, s4
     ub2gm [y], [t], s1, s6, s6, s2
     ub2gm.align [y + 96], [t + 128], s3, s6, s4, s4
+    gm2ub [t + 192], [x], s6
+    ub2gm [y + 64], [t + 192], s6
     pipebar PIPE_ALL
 """
 
@@ -256,7 +268,7 @@ def test_the_executors_agree_step_by_step_and_log_the_same():
         logs.append(log[:machine.log_length].copy())
     assert logs[0].tolist() == logs[1].tolist()
     kinds = logs[0][:, 2].tolist()
-    assert kinds.count(LOG_GM_READ) == 3 and kinds.count(LOG_GM_WRITE) == 2
+    assert kinds.count(LOG_GM_READ) == 4 and kinds.count(LOG_GM_WRITE) == 3
     # the .align move logs one GM read and one UB write per loop iteration: 2 iterations of 2 bursts
     first = logs[0][(logs[0][:, 2] == LOG_WRITE)][:2]
     t = program.buffers["t"].addr
@@ -280,6 +292,7 @@ def test_the_program_computes_what_numpy_does(engine):
     y = np.zeros(64, np.float16)
     y[0:16], y[16:32] = t[0:16], t[32:48]                        # ub2gm: UB stride 64, GM stride 32 bytes
     y[48:64] = t[64:80]                                          # ub2gm.align to y + 96
+    y[32:48] = x[0:16]                                           # the size forms: x -> t + 192 -> y + 64
     assert m.program.buffers["y"].view(m.state).view(np.uint16).tolist() == y.view(np.uint16).tolist()
 
 

@@ -22,6 +22,7 @@ cdef enum:
     BAD_UB_STRIDE_SETTING = 9
     BAD_GM_STRIDE_SETTING = 10
     BAD_UB_STRIDE = 11
+    BAD_SIZE = 12
     PIPE_S = 0
     PIPE_ALL = 6
     LOG_GM_READ = 2                     # write-log kinds of GM records (ascasm/state.py)
@@ -138,15 +139,14 @@ cdef inline int k_gm2ub_align(Machine* m, const Ins* ins, const Args_gm2ub_align
                         m.sreg[a.sUS], width, True, m.sreg[a.sLP], m.sreg[a.sRP], m.sreg[a.sC] != 0)
 
 
-# ub2gm|ub2gm.align [gm], [ub], sN, sLen, sGS, sUS  -- .align: in the ub2gm loops
-cdef inline int k_ub2gm(Machine* m, const Ins* ins, const Args_ub2gm* a, ub2gm_sub* op) noexcept nogil:
+cdef inline int move_to_gm(Machine* m, const Ins* ins, int64_t gm, int64_t ub, int64_t n, int64_t length,
+                           int64_t gm_stride, int64_t ub_stride, int64_t loops) noexcept nogil:
+    """ub2gm (loops -1) and ub2gm.align (loops MTE_UB2GM): as ascasm/ref/datamove.py ub2gm."""
     cdef int64_t source[MAX_LOOP_ITERATIONS]
     cdef int64_t destination[MAX_LOOP_ITERATIONS]
     cdef int64_t count, it, k
-    cdef int64_t gm = address(&a.gm), ub = address(&a.ub)
-    cdef int64_t n = m.sreg[a.sN], length = m.sreg[a.sLen], gm_stride = m.sreg[a.sGS], ub_stride = m.sreg[a.sUS]
     cdef int status = check_bursts(m, n, length, ub_stride) or check_align(m, ub, 32) \
-        or iterations(m, MTE_UB2GM if ub2gm_sub is Op_loop else -1, source, destination, &count)
+        or iterations(m, loops, source, destination, &count)
     if status:
         return status
     for it in range(count):
@@ -164,6 +164,28 @@ cdef inline int k_ub2gm(Machine* m, const Ins* ins, const Args_ub2gm* a, ub2gm_s
         log_span(m, LOG_GM_WRITE, offset(gm, destination[it], 0, 0), length, logged(n, gm_stride), gm_stride,
                  -1, -1, -1)
     return STOP_RUNNING
+
+
+# ub2gm|ub2gm.align [gm], [ub], sN, sLen, sGS, sUS  -- .align: in the ub2gm loops
+cdef inline int k_ub2gm(Machine* m, const Ins* ins, const Args_ub2gm* a, ub2gm_sub* op) noexcept nogil:
+    return move_to_gm(m, ins, address(&a.gm), address(&a.ub), m.sreg[a.sN], m.sreg[a.sLen], m.sreg[a.sGS],
+                      m.sreg[a.sUS], MTE_UB2GM if ub2gm_sub is Op_loop else -1)
+
+
+# gm2ub [ub], [gm], sSize  -- one burst, sSize a multiple of 32
+cdef inline int k_gm2ub_size(Machine* m, const Ins* ins, const Args_gm2ub_size* a) noexcept nogil:
+    cdef int64_t size = m.sreg[a.sSize]
+    if size % 32:
+        return fault(m, STOP_BAD_MOVE, BAD_SIZE, size)
+    return move_from_gm(m, ins, address(&a.ub), address(&a.gm), 1, size, size, size, 1, False, 0, 0, False)
+
+
+# ub2gm [gm], [ub], sSize  -- one burst, sSize a multiple of 32
+cdef inline int k_ub2gm_size(Machine* m, const Ins* ins, const Args_ub2gm_size* a) noexcept nogil:
+    cdef int64_t size = m.sreg[a.sSize]
+    if size % 32:
+        return fault(m, STOP_BAD_MOVE, BAD_SIZE, size)
+    return move_to_gm(m, ins, address(&a.gm), address(&a.ub), 1, size, size, size, -1)
 
 
 # sprset.gm2ub.loop|stride1|stride2 sA, sB (and sprset.ub2gm.*)

@@ -16,7 +16,7 @@ cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_gm2ub_align(m, ins, &ins.a.gm2ub_align, <Op_b8*>NULL)
+    cdef int status = k_gm2ub_size(m, ins, &ins.a.gm2ub_size)
     if status:
         m.status = status
         return NULL
@@ -26,7 +26,7 @@ cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_gm2ub_align(m, ins, &ins.a.gm2ub_align, <Op_b16*>NULL)
+    cdef int status = k_gm2ub_align(m, ins, &ins.a.gm2ub_align, <Op_b8*>NULL)
     if status:
         m.status = status
         return NULL
@@ -36,7 +36,7 @@ cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_gm2ub_align(m, ins, &ins.a.gm2ub_align, <Op_b32*>NULL)
+    cdef int status = k_gm2ub_align(m, ins, &ins.a.gm2ub_align, <Op_b16*>NULL)
     if status:
         m.status = status
         return NULL
@@ -46,7 +46,7 @@ cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_ub2gm(m, ins, &ins.a.ub2gm, <Op_plain*>NULL)
+    cdef int status = k_gm2ub_align(m, ins, &ins.a.gm2ub_align, <Op_b32*>NULL)
     if status:
         m.status = status
         return NULL
@@ -56,7 +56,7 @@ cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
 
 cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
-    cdef int status = k_ub2gm(m, ins, &ins.a.ub2gm, <Op_loop*>NULL)
+    cdef int status = k_ub2gm(m, ins, &ins.a.ub2gm, <Op_plain*>NULL)
     if status:
         m.status = status
         return NULL
@@ -65,83 +65,103 @@ cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_ub2gm_size(m, ins, &ins.a.ub2gm_size)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_ub2gm(m, ins, &ins.a.ub2gm, <Op_loop*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mte_set(m, ins, &ins.a.mte_set, <Op_gm2ub_loop*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mte_set(m, ins, &ins.a.mte_set, <Op_gm2ub_stride1*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mte_set(m, ins, &ins.a.mte_set, <Op_gm2ub_stride2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mte_set(m, ins, &ins.a.mte_set, <Op_ub2gm_loop*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mte_set(m, ins, &ins.a.mte_set, <Op_ub2gm_stride1*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mte_set(m, ins, &ins.a.mte_set, <Op_ub2gm_stride2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_pad_set(m, ins, &ins.a.pad_set)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_sysvar(m, ins, &ins.a.sysvar, <Op_idx*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_sysvar(m, ins, &ins.a.sysvar, <Op_num*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_sync_flag(m, ins, &ins.a.sync_flag, <Op_set*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_sync_flag(m, ins, &ins.a.sync_flag, <Op_wait*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_sync_pipe(m, ins, &ins.a.sync_pipe)
     if status:
         m.status = status
@@ -168,3 +188,5 @@ cdef void fill_kernels(KernelFn* table) noexcept:
     table[15] = kernel_15
     table[16] = kernel_16
     table[17] = kernel_17
+    table[18] = kernel_18
+    table[19] = kernel_19

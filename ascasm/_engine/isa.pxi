@@ -147,13 +147,15 @@ cdef enum Family:
     FAM_SPR_CLEAR = 124
     FAM_SPR_SET_CTRL = 125
     FAM_GM2UB = 126
-    FAM_GM2UB_ALIGN = 127
-    FAM_UB2GM = 128
-    FAM_MTE_SET = 129
-    FAM_PAD_SET = 130
-    FAM_SYSVAR = 131
-    FAM_SYNC_FLAG = 132
-    FAM_SYNC_PIPE = 133
+    FAM_GM2UB_SIZE = 127
+    FAM_GM2UB_ALIGN = 128
+    FAM_UB2GM = 129
+    FAM_UB2GM_SIZE = 130
+    FAM_MTE_SET = 131
+    FAM_PAD_SET = 132
+    FAM_SYSVAR = 133
+    FAM_SYNC_FLAG = 134
+    FAM_SYNC_PIPE = 135
 
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
@@ -782,6 +784,11 @@ cdef struct Args_gm2ub:    # [ub], [gm], sN, sLen, sGS, sUS
     int32_t sGS
     int32_t sUS
 
+cdef struct Args_gm2ub_size:    # [ub], [gm], sSize
+    Addr ub
+    Addr gm
+    int32_t sSize
+
 cdef struct Args_gm2ub_align:    # [ub], [gm], sN, sLen, sLP, sRP, sC, sGS, sUS
     Addr ub
     Addr gm
@@ -800,6 +807,11 @@ cdef struct Args_ub2gm:    # [gm], [ub], sN, sLen, sGS, sUS
     int32_t sLen
     int32_t sGS
     int32_t sUS
+
+cdef struct Args_ub2gm_size:    # [gm], [ub], sSize
+    Addr gm
+    Addr ub
+    int32_t sSize
 
 cdef struct Args_mte_set:    # sA, sB
     int32_t sA
@@ -946,8 +958,10 @@ cdef union Args:
     Args_spr_clear spr_clear
     Args_spr_set_ctrl spr_set_ctrl
     Args_gm2ub gm2ub
+    Args_gm2ub_size gm2ub_size
     Args_gm2ub_align gm2ub_align
     Args_ub2gm ub2gm
+    Args_ub2gm_size ub2gm_size
     Args_mte_set mte_set
     Args_pad_set pad_set
     Args_sysvar sysvar
@@ -1328,6 +1342,9 @@ cdef enum:
     POS_gm2ub_sLen = 3
     POS_gm2ub_sGS = 4
     POS_gm2ub_sUS = 5
+    POS_gm2ub_size_ub = 0
+    POS_gm2ub_size_gm = 1
+    POS_gm2ub_size_sSize = 2
     POS_gm2ub_align_ub = 0
     POS_gm2ub_align_gm = 1
     POS_gm2ub_align_sN = 2
@@ -1343,6 +1360,9 @@ cdef enum:
     POS_ub2gm_sLen = 3
     POS_ub2gm_sGS = 4
     POS_ub2gm_sUS = 5
+    POS_ub2gm_size_gm = 0
+    POS_ub2gm_size_ub = 1
+    POS_ub2gm_size_sSize = 2
     POS_mte_set_sA = 0
     POS_mte_set_sB = 1
     POS_pad_set_sA = 0

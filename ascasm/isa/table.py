@@ -586,7 +586,9 @@ FAMILIES: dict[str, Family] = {family.name: family for family in (
     # data moves between GM and the UB, their settings, system variables, synchronisation
     Family("gm2ub", "datamove"),
     Family("gm2ub_align", "datamove", ("sub",)),
+    Family("gm2ub_size", "datamove"),
     Family("ub2gm", "datamove", ("sub",)),
+    Family("ub2gm_size", "datamove"),
     Family("mte_set", "datamove", ("sub",)),
     Family("pad_set", "datamove"),
     Family("sysvar", "datamove", ("sub",)),
@@ -1161,6 +1163,9 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "sN bursts of sLen bytes: burst k from GM gm + k*sGS to UB ub + k*sUS (strides head to head, in "
              "bytes). ub 32-byte aligned; sUS 32-byte aligned unless it is sLen; sN 1..4095, sLen 1..2097151",
              "asc_copy_gm2ub (asc_copy_gm2ub_arch_3510: the n_burst form)", access=_TO_UB),
+    InsnSpec("gm2ub", "size", "[ub], [gm], sSize", "gm2ub_size",
+             "one burst of sSize bytes from GM gm to UB ub; sSize a multiple of 32 (1..2097151), ub 32-byte aligned",
+             "asc_copy_gm2ub (asc_copy_gm2ub_arch_3510: the size form)", access=_TO_UB),
     *(InsnSpec("gm2ub.align." + width, "", "[ub], [gm], sN, sLen, sLP, sRP, sC, sGS, sUS", "gm2ub_align",
                f"as gm2ub, {width[1:]}-bit elements, repeated by the loop1/loop2 settings (sprset.gm2ub.*); each "
                "burst lands after sLP elements of padding and is followed by sRP, then filler to a 32-byte "
@@ -1173,6 +1178,9 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "sN bursts of sLen bytes: burst k from UB ub + k*sUS to GM gm + k*sGS (strides head to head, in "
              "bytes). ub 32-byte aligned; sUS 32-byte aligned unless it is sLen; sN 1..4095, sLen 1..2097151",
              "asc_copy_ub2gm (asc_copy_ub2gm_arch_3510: the n_burst form)", sub="plain", access=_FROM_UB),
+    InsnSpec("ub2gm", "size", "[gm], [ub], sSize", "ub2gm_size",
+             "one burst of sSize bytes from UB ub to GM gm; sSize a multiple of 32 (1..2097151), ub 32-byte aligned",
+             "asc_copy_ub2gm (asc_copy_ub2gm_arch_3510: the size form)", access=_FROM_UB),
     InsnSpec("ub2gm.align", "", "[gm], [ub], sN, sLen, sGS, sUS", "ub2gm",
              "as ub2gm, repeated by the loop1/loop2 settings (sprset.ub2gm.*)",
              "asc_copy_ub2gm_align (asc_copy_ub2gm_align_arch_3510: the n_burst form); asc_set_ub2gm_loop_size, "

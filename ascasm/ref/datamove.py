@@ -12,15 +12,21 @@ from .machine import Fault, Machine, wrap64
 
 # BAD_MOVE's first argument: which rule a data move, a setting or a flag broke (vm.fault_message words them)
 (BAD_COUNT, BAD_LENGTH, BAD_ELEMENT, BAD_LEFT, BAD_RIGHT, BAD_ITERATIONS, BAD_PIPE, BAD_EVENT, BAD_LOOP,
- BAD_UB_STRIDE_SETTING, BAD_GM_STRIDE_SETTING, BAD_UB_STRIDE) = range(12)
+ BAD_UB_STRIDE_SETTING, BAD_GM_STRIDE_SETTING, BAD_UB_STRIDE, BAD_SIZE) = range(13)
 MAX_BURSTS, MAX_BURST_LEN = 4095, 2097151
 LOOP_LIMIT, UB_STRIDE_LIMIT, GM_STRIDE_LIMIT = 1 << 21, 1 << 21, 1 << 40
 
 
 def _bursts(m: Machine, insn: Insn) -> tuple[int, int, int, int]:
     """The burst count, length and GM and UB strides, checked (the pages' ranges; a UB stride other than
-    the length 32-byte aligned)."""
-    n, length, gm_stride, ub_stride = (m.sreg(insn.operand(name)) for name in ("sN", "sLen", "sGS", "sUS"))
+    the length 32-byte aligned); the size form's one burst."""
+    if insn.spec.form == "size":                # one burst of sSize bytes, a multiple of 32 (the pages' rule)
+        size = m.sreg(insn.operand("sSize"))
+        if size % 32:
+            raise Fault("BAD_MOVE", BAD_SIZE, size)
+        n, length, gm_stride, ub_stride = 1, size, size, size
+    else:
+        n, length, gm_stride, ub_stride = (m.sreg(insn.operand(name)) for name in ("sN", "sLen", "sGS", "sUS"))
     if not 1 <= n <= MAX_BURSTS:
         raise Fault("BAD_MOVE", BAD_COUNT, n)
     if not 1 <= length <= MAX_BURST_LEN:
@@ -88,6 +94,9 @@ def gm2ub(m: Machine, insn: Insn):
     _move_from_gm(m, insn, 1, False)
 
 
+gm2ub_size = gm2ub          # gm2ub [ub], [gm], sSize: one burst (_bursts reads the form)
+
+
 def gm2ub_align(m: Machine, insn: Insn):
     # gm2ub.align.bW [ub], [gm], sN, sLen, sLP, sRP, sC, sGS, sUS  -- padded bursts, in loops
     _move_from_gm(m, insn, {"b8": 1, "b16": 2, "b32": 4}[insn.spec.sub], True)
@@ -109,6 +118,9 @@ def ub2gm(m: Machine, insn: Insn):
             m.write_gm(g, m.state.ub[u:u + length])
         m.log_access(LOG_READ, insn, wrap64(ub + source), length, _logged(n, ub_stride), ub_stride, -1, None)
         m.log_access(LOG_GM_WRITE, insn, wrap64(gm + destination), length, _logged(n, gm_stride), gm_stride, -1, None)
+
+
+ub2gm_size = ub2gm          # ub2gm [gm], [ub], sSize: one burst
 
 
 def mte_set(m: Machine, insn: Insn):
