@@ -120,7 +120,7 @@ def address(c: Chooser) -> str:
 
 
 SYNC_FAMILIES = ("sync_flag", "sync_pipe")
-MOVE_FAMILIES = ("gm2ub", "gm2ub_align", "ub2gm", "mte_set")
+MOVE_FAMILIES = ("gm2ub", "gm2ub_size", "gm2ub_align", "ub2gm", "ub2gm_size", "mte_set")
 
 
 def pipe_or_event(c: Chooser, name: str) -> str:
