@@ -68,9 +68,10 @@ def outside_text(program: Program, address: int, size: int, lane: int, index: in
     where = f" (lane {lane}, index {index % 2**64})" if index != -1 else f" (lane {lane})" if lane >= 0 else ""
     strict = "" if program.bounded else " (--strict)"
     text = f"UB access outside every buffer{strict}: {size} bytes at address {address:#x}{where}"
-    if not program.buffers:
+    ub = [b for b in program.buffers.values() if b.space == "ub"]
+    if not ub:
         return text
-    buf = min(program.buffers.values(),
+    buf = min(ub,
               key=lambda b: (max(b.addr - (address + size), address - (b.addr + b.nbytes), 0), b.addr))
     return (text + f" are offset {address - buf.addr} of buffer {buf.name}, which is {buf.nbytes} bytes "
             f"({buf.etype.name}[{buf.count}] at {buf.addr:#x})")

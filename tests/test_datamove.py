@@ -353,3 +353,9 @@ def test_loop_counts_set_from_outside_are_checked(engine, loops):
     machine.state.mte[0:2] = loops
     machine.run()
     assert machine.fault().kind == "BAD_MOVE" and "loop sizes" in machine.fault().message
+
+
+def test_a_ub_access_outside_the_buffers_names_a_ub_buffer(engine):
+    # the GM buffer at GM 0x40 is no neighbour of UB address 0x40
+    m = run_source(".ub a u8[32]\n.gm g u8[256]\nmov s1, 64\nld s2.u8, [s1]\n", engine, strict=True)
+    assert m.fault().kind == "OUT_OF_BUFFER" and "of buffer a," in m.fault().message
