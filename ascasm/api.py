@@ -117,7 +117,8 @@ class Result:
         parts += [f"<pre>{html.escape(str(w))}</pre>" for w in self.warnings]
         for buf in self.program.buffers.values():
             wrong = self.mismatches.get(buf.name)
-            parts.append(_lane_table(f"{buf.name}: {buf.etype.name}[{buf.count}] @ {buf.addr:#x}", buf.etype,
+            where = f"GM {buf.addr:#x}" if buf.space == "gm" else f"{buf.addr:#x}"
+            parts.append(_lane_table(f"{buf.name}: {buf.etype.name}[{buf.count}] @ {where}", buf.etype,
                                      self[buf.name], None, marked=None if wrong is None else wrong))
         return "\n".join(parts)
 

@@ -222,7 +222,7 @@ def _ub_write_lines(program, spans) -> list[str]:
     written = np.unique(np.concatenate([(span.addr + np.arange(span.count)[:, None] * (span.pitch or span.width)
                                          + np.arange(span.width)).reshape(-1) for span in spans]))
     lines = []
-    for buf in program.buffers.values():
+    for buf in (b for b in program.buffers.values() if b.space == "ub"):
         inside = written[(written >= buf.addr) & (written < buf.addr + buf.nbytes)]
         if inside.size:
             elements = np.unique((inside - buf.addr) // buf.etype.width)
@@ -253,8 +253,8 @@ def display_lines(displays) -> list[str]:
 
 
 def buffer_lines(program) -> list[str]:
-    return [f"{buf.name}: {buf.etype.name}[{buf.count}] at {buf.addr:#x}..{buf.addr + buf.nbytes:#x} "
-            f"(line {buf.loc.line})" for buf in program.buffers.values()]
+    return [f"{buf.name}: {buf.etype.name}[{buf.count}] at {'GM ' if buf.space == 'gm' else ''}{buf.addr:#x}.."
+            f"{buf.addr + buf.nbytes:#x} (line {buf.loc.line})" for buf in program.buffers.values()]
 
 
 def label_lines(program) -> list[str]:
@@ -332,8 +332,9 @@ def _brief(value) -> str:
 # ------------------------------------------------------------------ why
 
 def buffer_at(program, addr: int):
+    """The UB buffer holding UB address addr, or None."""
     for buf in program.buffers.values():
-        if buf.addr <= addr < buf.addr + buf.nbytes:
+        if buf.space == "ub" and buf.addr <= addr < buf.addr + buf.nbytes:
             return buf
     return None
 
