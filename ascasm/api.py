@@ -67,7 +67,7 @@ class Result:
         self.program, self.state = program, state
         self.steps = state.steps
         self.warnings = [RunWarning(*w) for w in run_warnings(program, state)]
-        self.mismatches = {e.buffer.name: e.mismatches(state.ub) for e in program.expects}
+        self.mismatches = {e.buffer.name: e.mismatches(state) for e in program.expects}
 
     @property
     def ok(self) -> bool:
@@ -76,7 +76,7 @@ class Result:
     def __getitem__(self, name: str) -> np.ndarray:
         if name not in self.program.buffers:
             raise KeyError(f"no buffer named {name!r} (buffers: {', '.join(self.program.buffers)})")
-        return self.program.buffers[name].view(self.state.ub).copy()
+        return self.program.buffers[name].view(self.state).copy()
 
     def __contains__(self, name) -> bool:
         return name in self.program.buffers
@@ -135,7 +135,8 @@ class Result:
         parts += [f"<pre>{html.escape(str(w))}</pre>" for w in self.warnings]
         for buf in self.program.buffers.values():
             wrong = self.mismatches.get(buf.name)
-            parts.append(_lane_table(f"{buf.name}: {buf.etype.name}[{buf.count}] @ {buf.addr:#x}", buf.etype,
+            where = f"GM {buf.addr:#x}" if buf.space == "gm" else f"{buf.addr:#x}"
+            parts.append(_lane_table(f"{buf.name}: {buf.etype.name}[{buf.count}] @ {where}", buf.etype,
                                      self[buf.name], None, marked=None if wrong is None else wrong))
         return "\n".join(parts)
 
@@ -184,20 +185,23 @@ def _lane_table(title: str, etype, values: np.ndarray, active, per_row: int = 16
 
 
 def run(program, inputs: dict | None = None, engine: str | None = None, max_steps: int = MAX_STEPS_DEFAULT,
-        ub_usable: int = UB_USABLE_DEFAULT, store_inactive: str = "keep", strict: bool = False) -> Result:
+        ub_usable: int = UB_USABLE_DEFAULT, store_inactive: str = "keep", strict: bool = False,
+        block: tuple[int, int] = (0, 1)) -> Result:
     """Run `program` (a Program, or its text or path for `assemble`) to its end and return a Result.
-    `inputs` replaces buffers' initial contents: {name: array}, each array holding exactly the
+    `inputs` replaces buffers' initial contents, UB or GM: {name: array}, each array holding exactly the
     buffer's element count, converted to its type (floats round to it; integers must fit). `engine`
-    "cy" (default when built) or "ref". A fault (or the step limit) raises MachineFault, located, with
-    the Result so far as its `result` attribute."""
+    "cy" (default when built) or "ref". `block`: the block index and count `blkidx` and `blknum` read.
+    A fault (or the step limit) raises MachineFault, located, with the Result so far as its `result`
+    attribute."""
     if not isinstance(program, Program):
         program = assemble(program, ub_usable=ub_usable)
     machine = Machine(program, engine or auto_engine(), ub_usable, max_steps, store_inactive, strict)
+    machine.set_block(*block)
     for name, array in (inputs or {}).items():
         buf = program.buffers.get(name)
         if buf is None:
             raise KeyError(f"no buffer named {name!r} to take an input (buffers: {', '.join(program.buffers)})")
-        buf.view(machine.state.ub)[...] = _input_values(name, buf, array)
+        buf.view(machine.state)[...] = _input_values(name, buf, array)
     machine.run()
     return result_or_fault(machine, Result(program, machine.state))
 

@@ -121,6 +121,10 @@ def _run_options(run):
     run.add_argument("--dump", action="append", default=[], metavar="NAME[=PATH]",
                      help="save a buffer's final contents in .npy format to PATH as written (default NAME.npy); "
                           "repeatable")
+    run.add_argument("--block-idx", type=int, default=0, metavar="K",
+                     help="the block index blkidx gives (asc_get_block_idx; default 0)")
+    run.add_argument("--block-num", type=int, default=1, metavar="N",
+                     help="the block count blknum gives (asc_get_block_num; default 1)")
     run.add_argument("--trace", default=None, metavar="FILE",
                      help="--trace[=FILE]: write one JSON line per executed instruction to FILE (default "
                           "NAME.trace.jsonl; - is standard output, the report then goes to standard error)")
@@ -469,7 +473,7 @@ class RunReport:
     error: str = ""                                   # an output that failed, or the trace limit
     trace_limited: bool = False
     interrupted: str = ""                             # where Ctrl-C stopped the run
-    ub: np.ndarray | None = None
+    state: object = None            # the MachineState at the end (its UB and GM)
     dumpable: dict | None = None                      # a C++ kernel: {pointer parameter: its Buffer}
 
     STATUS = {EXIT_OK: "ok", EXIT_ASM: "assembly_error", EXIT_FAULT: "fault", EXIT_STEP_LIMIT: "step_limit",
@@ -554,6 +558,11 @@ def execute(args) -> RunReport:
     if loaded is None:
         return report
     program, machine = loaded
+    try:
+        machine.set_block(args.block_idx, args.block_num)
+    except ValueError as exc:
+        report.exit, report.usage_error = EXIT_USAGE, f"--block-idx/--block-num: {exc}"
+        return report
     path = Path(args.file)
     dumps = []
     buffers = program.buffers if report.dumpable is None else report.dumpable
@@ -579,12 +588,12 @@ def execute(args) -> RunReport:
             return report                                    # the trace could not be written
     except KeyboardInterrupt:
         report.exit, report.interrupted = EXIT_INTERRUPTED, interrupted_text(program, machine.state)
-    report.steps, report.ub = machine.state.steps, machine.state.ub
+    report.steps, report.state = machine.state.steps, machine.state
     report.warnings = run_warnings(program, machine.state)
     for buf, target in dumps:
         try:
             with target.open("wb") as dump_file:
-                np.save(dump_file, buf.view(machine.state.ub))
+                np.save(dump_file, buf.view(machine.state))
         except OSError as exc:
             report.exit, report.error = EXIT_OUTPUT, f"cannot write {target}: {exc.strerror or exc}"
             return report
@@ -596,8 +605,8 @@ def execute(args) -> RunReport:
         return report
     report.outputs = program.outs
     for expectation in program.expects:
-        report.expects.append((expectation, expectation.buffer.view(machine.state.ub),
-                               expectation.mismatches(machine.state.ub)))
+        report.expects.append((expectation, expectation.buffer.view(machine.state),
+                               expectation.mismatches(machine.state)))
     if any(wrong.size for _e, _a, wrong in report.expects):
         report.exit = EXIT_EXPECT
     return report
@@ -648,7 +657,7 @@ def print_report(report: RunReport, out, err):
     if report.fault is not None:
         print(report.fault, file=err)
     for buf in report.outputs:
-        print(format_buffer(buf, report.ub), file=out)
+        print(format_buffer(buf, report.state), file=out)
     for expectation, actual, wrong in report.expects:
         buf = expectation.buffer
         if wrong.size == 0:
@@ -693,15 +702,15 @@ def report_json(report: RunReport) -> dict:
                      "first": [{"index": int(i), "got": _element_text(actual[i]),
                                 "expected": _element_text(e.values[i])} for i in wrong[:SHOWN_MISMATCHES]]}
                     for e, actual, wrong in report.expects],
-        "outputs": {buf.name: [_element_text(v) for v in buf.view(report.ub)] for buf in report.outputs},
+        "outputs": {buf.name: [_element_text(v) for v in buf.view(report.state)] for buf in report.outputs},
     }
 
 
-def format_buffer(buf: Buffer, ub: np.ndarray, per_line: int = 16) -> str:
-    values = buf.view(ub)
+def format_buffer(buf: Buffer, memory, per_line: int = 16) -> str:
+    values = buf.view(memory)
     cells = [_element_text(v) for v in values]
     width = max(len(c) for c in cells)
-    lines = [f"{buf.name}: {buf.etype.name}[{buf.count}] @ {buf.addr:#x}"]
+    lines = [f"{buf.name}: {buf.etype.name}[{buf.count}] @ {'GM ' if buf.space == 'gm' else ''}{buf.addr:#x}"]
     for start in range(0, len(cells), per_line):
         row = " ".join(c.rjust(width) for c in cells[start:start + per_line])
         lines.append(f"  [{start:>5}] {row}")

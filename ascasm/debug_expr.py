@@ -289,7 +289,7 @@ def _unknown_name(name: str, program) -> ExprError:
 @dataclass(frozen=True)
 class Where:
     """Where a value lives, for `why` and for labelling: kind "ub" (addr = byte address of element
-    `first`... no: of element 0 of the value), "v"/"p"/"s"/"a" (number)."""
+    `first`... no: of element 0 of the value), "gm" (the same in global memory), "v"/"p"/"s"/"a" (number)."""
     kind: str
     number: int = 0          # register number, or the UB byte address of the value's element 0
     width: int = 1           # bytes per element
@@ -394,9 +394,9 @@ class _Evaluator:
             buf = program.buffers[name]
             if self.addresses:
                 return _scalar(buf.addr, name)
-            data = buf.view(self.env.state.ub)
+            data = buf.view(self.env.state)
             return Value(data, name, buf.etype, None, 0, "value", "elements",
-                         where=Where("ub", buf.addr, buf.etype.width, name))
+                         where=Where(buf.space, buf.addr, buf.etype.width, name))
         if name in program.labels:
             return _scalar(program.labels[name], name)
         if name.lower() == "pc":
@@ -726,7 +726,7 @@ def compile_scalar(node, env: Env):
             buf = env.program.buffers[target[1]]
             if not 0 <= index < buf.count:
                 return None
-            view = buf.view(state.ub)
+            view = buf.view(state)
             as_number = float if buf.etype.kind == "float" else int
             return lambda: as_number(view[index])
         if target[0] == "ub" and target[1] is None and 0 <= index < UB_SIZE:

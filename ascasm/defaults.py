@@ -5,5 +5,6 @@ the command line builds its parser from them before it knows whether a command w
 UB_SIZE = 256 * 1024
 UB_USABLE_DEFAULT = 248 * 1024
 MAX_STEPS_DEFAULT = 10_000_000
+GM_MAX = 64 * 1024 * 1024         # the most global memory a program may declare (docs/language.md §1)
 ENGINES = ("cy", "ref")
 STORE_INACTIVE = ("keep", "zero")   # what inactive lanes of a masked store write (docs/semantics.md)

@@ -244,7 +244,7 @@ def _ub_grid(program, spans, state, element) -> Grid:
 
 def _buffer_name(program, addr: int) -> str:
     for buf in program.buffers.values():
-        if buf.addr <= addr < buf.addr + buf.nbytes:
+        if buf.space == "ub" and buf.addr <= addr < buf.addr + buf.nbytes:
             return buf.name
     return ""
 

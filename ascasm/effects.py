@@ -12,7 +12,7 @@ import numpy as np
 from .isa import Kind
 from .isa import dtypes
 from .program import Program
-from .state import LOG_FIELDS, LOG_READ, LOG_RESERVE
+from .state import LOG_FIELDS, LOG_GM_READ, LOG_GM_WRITE, LOG_READ, LOG_RESERVE, LOG_WRITE
 
 FILE_OF_KIND = {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s", Kind.UREG: "u",
                 Kind.QREG: "q", Kind.BASE: "s"}
@@ -51,6 +51,8 @@ class Effects:
     regs: list = field(default_factory=list)       # RegWrite
     ub_writes: list = field(default_factory=list)  # Span
     ub_reads: list = field(default_factory=list)   # Span (lanes are the destination register's)
+    gm_writes: list = field(default_factory=list)  # Span of global memory (the data moves)
+    gm_reads: list = field(default_factory=list)
 
 
 def lane_type(insn, operand) -> object:
@@ -95,9 +97,10 @@ def spans(records: np.ndarray) -> list[Span]:
 
 def effects_of(program: Program, pc: int, records: np.ndarray) -> Effects:
     """What the instruction at `pc` did, from the log records of the step that executed it."""
-    reads = records[records[:, 2] == LOG_READ]
-    writes = records[records[:, 2] != LOG_READ]
-    return Effects(register_writes(program.insns[pc]), spans(writes), spans(reads))
+    kinds = records[:, 2]
+    return Effects(register_writes(program.insns[pc]), spans(records[kinds == LOG_WRITE]),
+                   spans(records[kinds == LOG_READ]), spans(records[kinds == LOG_GM_WRITE]),
+                   spans(records[kinds == LOG_GM_READ]))
 
 
 class StepLog:
@@ -124,9 +127,9 @@ class StepLog:
 
 
 
-def written_bytes(records: np.ndarray) -> np.ndarray:
-    """The UB addresses a step's write records cover, each once, in order."""
-    writes = records[records[:, 2] != LOG_READ]
+def written_bytes(records: np.ndarray, kind: int = LOG_WRITE) -> np.ndarray:
+    """The UB addresses (kind LOG_GM_WRITE: the GM ones) a step's write records cover, each once, in order."""
+    writes = records[records[:, 2] == kind]
     if writes.size == 0:
         return np.zeros(0, np.int64)
     return np.unique(np.concatenate([_bytes_of(*record[3:7]) for record in writes.tolist()]))

@@ -2,8 +2,8 @@
 
 History (`Recorder`) is a list of entries, newest last:
 - a `Move` is one recorded `run(1)`: an undo log of the bytes it changed (the register files and the
-  small parts compared in full; the UB and its per-byte bookkeeping at exactly the bytes the
-  executor's write log says the step wrote) plus the previous last-writer rows of what it wrote;
+  small parts compared in full; the UB and its per-byte bookkeeping, and global memory, at exactly
+  the bytes the executor's write log says the step wrote) plus the previous last-writer rows of what it wrote;
 - a `Segment` is a stretch run without a per-step record (`continue`: at full engine speed, the
   engine returning only at the rows where breakpoints and watches must be checked): one compressed
   checkpoint of the whole state. Going back into it restores the checkpoint and re-runs the engine
@@ -24,7 +24,7 @@ from .effects import FILE_OF_KIND, Effects, StepLog, written_bytes
 from .isa import STOP_CODES
 from .program import Program
 from .provenance import USER_EDIT, effect_rows, expand_columns, never
-from .state import LOG_FIELDS, LOG_READ, MASK_SPR_NAME, UB_SIZE, VL, MachineState
+from .state import LOG_FIELDS, LOG_GM_WRITE, LOG_WRITE, MASK_SPR_NAME, UB_SIZE, VL, MachineState
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 DEFAULT_HISTORY_CAP = 64 << 20          # bytes of undo log kept for reverse execution
@@ -122,7 +122,7 @@ class Recorder:
         self._n = n
         # state parts with one element per UB byte (the UB, hazard bookkeeping): bytes per element
         self.ub_shaped = {part: getattr(self.state, part).itemsize for part in self.state.PARTS
-                          if getattr(self.state, part).shape == (UB_SIZE,)}
+                          if getattr(self.state, part).shape == (UB_SIZE,) and part != "gm"}
         self._sync_shadows()
 
     # --- state bookkeeping ---
@@ -162,6 +162,8 @@ class Recorder:
             if part in self.ub_shaped:
                 scale = self.ub_shaped[part]
                 entry = self._diff_at(part, (written[:, None] * scale + np.arange(scale)).reshape(-1))
+            elif part == "gm":                          # GM: at the bytes the GM write records cover
+                entry = self._diff_at(part, written_bytes(records, LOG_GM_WRITE))
             else:
                 entry = self._diff_at(part, None)
             if entry is not None:
@@ -440,7 +442,7 @@ class Recorder:
             hits = {}
             open_positions = np.flatnonzero(slot >= 0)             # sorted
             for records in self._logged_run(hi - lo):
-                writes = records[records[:, 2] != LOG_READ]
+                writes = records[records[:, 2] == LOG_WRITE]
                 # only the records whose byte range holds an open position (most hold none)
                 first = writes[:, 3]
                 last = first + (writes[:, 5] - 1) * np.where(writes[:, 6] == 0, writes[:, 4], writes[:, 6])

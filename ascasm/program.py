@@ -59,14 +59,18 @@ class Buffer:
     addr: int
     loc: SourceLoc
     data: np.ndarray | None = None      # initial contents, dtype etype.np_dtype; None = zero
+    space: str = "ub"                   # "ub", or "gm" for a .gm buffer (global memory)
 
     @property
     def nbytes(self) -> int:
         return self.count * self.etype.width
 
-    def view(self, ub: np.ndarray) -> np.ndarray:
-        """The buffer's elements inside a UB byte array."""
-        return ub[self.addr:self.addr + self.nbytes].view(self.etype.np_dtype)
+    def view(self, memory) -> np.ndarray:
+        """The buffer's elements inside a MachineState (its UB or GM, by the buffer's space) or inside
+        a byte array of its space."""
+        if isinstance(memory, MachineState):
+            memory = memory.gm if self.space == "gm" else memory.ub
+        return memory[self.addr:self.addr + self.nbytes].view(self.etype.np_dtype)
 
 
 @dataclass
@@ -75,10 +79,11 @@ class Expectation:
     values: np.ndarray
     loc: SourceLoc
 
-    def mismatches(self, ub: np.ndarray) -> np.ndarray:
-        """Indices of the elements whose bits differ from the expected values (NaNs and -0 included)."""
+    def mismatches(self, memory) -> np.ndarray:
+        """Indices of the elements whose bits differ from the expected values (NaNs and -0 included);
+        `memory` as for Buffer.view."""
         bits = self.buffer.etype.bits
-        return np.flatnonzero(self.buffer.view(ub).view(bits) != self.values.view(bits))
+        return np.flatnonzero(self.buffer.view(memory).view(bits) != self.values.view(bits))
 
 
 @dataclass
@@ -99,11 +104,12 @@ class Program:
     debug: DebugInfo = field(default_factory=DebugInfo)     # a translated C++ kernel's variables and
                                                             # inline frames (.frame, .var, .arg)
 
-    def regions(self) -> list[tuple[int, int]]:
-        """The buffers' byte ranges [lo, hi), sorted, adjacent ones merged: an access may touch a byte
-        only inside them when they are bounds (an access over two adjacent buffers is one inside both)."""
+    def regions(self, space: str = "ub") -> list[tuple[int, int]]:
+        """The byte ranges [lo, hi) of the buffers of a space, sorted, adjacent ones merged: an access may
+        touch a byte only inside them when they are bounds (an access over two adjacent buffers is one
+        inside both). GM's buffers are always its bounds."""
         merged: list[list[int]] = []
-        for lo, hi in sorted((b.addr, b.addr + b.nbytes) for b in self.buffers.values()):
+        for lo, hi in sorted((b.addr, b.addr + b.nbytes) for b in self.buffers.values() if b.space == space):
             if merged and lo <= merged[-1][1]:
                 merged[-1][1] = max(merged[-1][1], hi)
             else:
@@ -118,13 +124,20 @@ class Program:
     def srcmap(self) -> list[SourceLoc]:
         return [insn.loc for insn in self.insns]
 
+    @property
+    def gm_size(self) -> int:
+        """Bytes of global memory: up to the end of the last .gm buffer, rounded up to 32."""
+        ends = [b.addr + b.nbytes for b in self.buffers.values() if b.space == "gm"]
+        return -(-max(ends, default=0) // 32) * 32
+
     def initial_state(self) -> MachineState:
         rows = len(self.insns)
         state = MachineState(dup_warn=np.zeros((rows, DUP_WARN_FIELDS), np.int64),
-                             hazard_warn=np.zeros((rows, HAZARD_WARN_FIELDS), np.int64))
+                             hazard_warn=np.zeros((rows, HAZARD_WARN_FIELDS), np.int64),
+                             gm=np.zeros(self.gm_size, np.uint8))
         for buf in self.buffers.values():
             if buf.data is not None:
-                state.ub[buf.addr:buf.addr + buf.nbytes] = buf.data.view(np.uint8)
+                buf.view(state)[...] = buf.data
         return state
 
 

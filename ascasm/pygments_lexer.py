@@ -9,7 +9,7 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation
 from . import syntax
 
 _END = r"(?![\w.])"
-# Tokens of every line; `//` is a comment except on .ub/.equ/.expect lines, where it is floor division.
+# Tokens of every line; `//` is a comment except on .ub/.gm/.equ/.expect lines, where it is floor division.
 _OPERANDS = [
     (syntax.COMMENT, Comment.Single),
     (rf"({syntax.REGISTER})(\.)((?i:{syntax.TYPES})){_END}", bygroups(Name.Builtin, Punctuation, Keyword.Type)),
@@ -33,7 +33,7 @@ class AscasmLexer(RegexLexer):
     tokens = {
         "root": [
             (r"\s+", Whitespace),
-            (r"(\.ub|\.equ|\.expect)" + _END, Keyword.Declaration, "expression_line"),
+            (r"(\.ub|\.gm|\.equ|\.expect)" + _END, Keyword.Declaration, "expression_line"),
             (rf"(?:{syntax.DIRECTIVE_WORDS}){_END}", Keyword.Declaration),
             (rf"({syntax.LABEL})(\s*)(:)", bygroups(Name.Label, Whitespace, Punctuation)),
             (rf"(?i:{syntax.MNEMONICS}){_END}", Keyword),

@@ -3,9 +3,10 @@ property in tests/test_random_programs.py and the fuzzer tools/fuzz.py draw from
 
 Operands are generated from each row's syntax and type list (ascasm/isa/operands.py), so a row added
 to the table is fuzzed without touching this file. Registers hold boundary values, divisors may be
-zero, addresses may be misaligned or outside the usable UB, mask registers p3 and p7 start unset, and
-scatter/gather indices come from tame tables (v1, v2) or from random bytes, so a good share of the
-programs fault: every fault path is compared too.
+zero, addresses may be misaligned or outside the usable UB (a data move's GM side: in or past the
+prologue's .gm buffer), mask registers p3 and p7 start unset, and scatter/gather indices come from tame
+tables (v1, v2) or from random bytes, so a good share of the programs fault: every fault path is
+compared too.
 
 The generator draws through a `Chooser` (integer, choice), so it runs on a seeded random.Random (the
 fuzzer: fast, reproducible from a seed) or on a hypothesis data object (the test: shrinking).
@@ -18,7 +19,7 @@ from typing import Protocol, Sequence
 from .isa import dtypes
 from .isa.operands import Kind
 from .isa.table import BARRIER_KINDS, INSNS, KEYWORDS, PATTERNS, keyword_choices
-from .state import (CTRL_FLOAT_NO_SAT, CTRL_GLOBAL_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN, NUM_LOOPS,
+from .state import (CTRL_FLOAT_NO_SAT, CTRL_GLOBAL_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN, NUM_LOOPS, PIPES,
                     UB_USABLE_DEFAULT)
 
 CTRL_BITS = (CTRL_GLOBAL_SAT, CTRL_FLOAT_NO_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN)
@@ -31,6 +32,7 @@ PROLOGUE = f"""\
 .ub idx16 u16[128] = (i * 7) % 300
 .ub idx32 u32[64]  = (i * 13) % 200
 .ub tail  u8[256]  = 255 - i @ {UB_USABLE_DEFAULT - 256}
+.gm gmem  u8[2048] = (i * 29 + 3) % 256
         vld v1.u16, [idx16]
         vld v2.u32, [idx32]
         mask p0.b16, ALL
@@ -117,6 +119,19 @@ def address(c: Chooser) -> str:
     return f"[tail + {c.choice(TAIL_OFFSETS)}]"
 
 
+SYNC_FAMILIES = ("sync_flag", "sync_pipe")
+MOVE_FAMILIES = ("gm2ub", "gm2ub_size", "gm2ub_align", "ub2gm", "ub2gm_size", "mte_set")
+
+
+def pipe_or_event(c: Chooser, name: str) -> str:
+    """An operand of setflag/waitflag/pipebar: an event (X2), else a pipe's name; one in 16 out of range."""
+    if c.integer(0, 15) == 0:
+        return "8" if name == "X2" else "9"
+    if name == "X2":
+        return str(c.integer(0, 7))
+    return c.choice(tuple(p for p in PIPES if p != ("PIPE_S" if name == "X" else "PIPE_ALL")))
+
+
 def ctrl_value(c: Chooser) -> str:
     """Any mix of the bits CTRL's saturation switch reads (a quarter of them the global saturation mode)."""
     return str(sum(c.choice((0, 1 << bit)) for bit in CTRL_BITS))
@@ -149,6 +164,8 @@ def instruction(c: Chooser, n_labels: int, depth: int = 0) -> str:
             text = _typed(c.choice(MASK_REGISTERS), operand, types)
         elif kind is Kind.AREG:
             text = _typed(f"a{c.integer(0, 3)}", operand, types)
+        elif kind is Kind.SREG and spec.family in MOVE_FAMILIES and c.integer(0, 3):
+            text = c.choice(("s1", "s2", "s3"))      # the prologue's 64, 32, 5: counts that often fit
         elif kind is Kind.SREG:
             text = _typed(scalar_register(c), operand, types)
         elif kind is Kind.UREG:                 # two of the four, so that streams meet
@@ -157,6 +174,8 @@ def instruction(c: Chooser, n_labels: int, depth: int = 0) -> str:
             text = f"q{c.integer(0, 1)}"
         elif kind is Kind.BASE:
             text = f"[{scalar_register(c)}]"
+        elif kind is Kind.SVAL and spec.family in SYNC_FAMILIES:   # mostly pipes and events that exist
+            text = pipe_or_event(c, operand.name)
         elif kind is Kind.SVAL and spec.specials == ("CTRL",):
             text = ctrl_value(c)
         elif operand.name == "BLOCK":     # movvp: one of the register's 8W blocks, or a register (may fault)
@@ -165,6 +184,8 @@ def instruction(c: Chooser, n_labels: int, depth: int = 0) -> str:
             text = scalar_register(c) if c.integer(0, 1) else str(immediate(c))
         elif kind is Kind.TVAL:
             text = typed_value(c, types[operand.type_slot])
+        elif kind is Kind.ADDR and operand.name == "[gm]":     # the data moves' GM side
+            text = f"[gmem + {c.choice((0, 1, 32, 100, 2000, 2048))}]"
         elif kind is Kind.ADDR:
             text = address(c)
         elif kind is Kind.LABEL:

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .defaults import MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT   # (also imported from here)
+from .defaults import GM_MAX, MAX_STEPS_DEFAULT, UB_SIZE, UB_USABLE_DEFAULT   # (also imported from here)
 from .isa.table import STOP_CODES
 
 UB_BLOCK = 32               # bytes per word of ub_dirty (hazard tracking)
@@ -42,6 +42,25 @@ MAX_LOOP_COUNT = 65535
 # conversions; bit 50 = 1 keeps NaN in saturating conversions to e4m3/e5m2.
 CTRL_GLOBAL_SAT, CTRL_FLOAT_NO_SAT, CTRL_INT_NO_SAT, CTRL_SAT_KEEPS_NAN = 60, 48, 59, 50
 
+# The data-move settings (docs/semantics.md "Data moves"), set by the sprset.gm2ub.* / sprset.ub2gm.* /
+# sprset.pad rows: per direction the loop1 and loop2 sizes (1 at start: the pages' reset value) and the
+# loop1 and loop2 strides, each a source then a destination stride in bytes; then the pad value's bits.
+MTE_GM2UB, MTE_UB2GM = 0, 6          # the first field of each direction's six
+MTE_LOOP1, MTE_LOOP2, MTE_L1_SRC, MTE_L1_DST, MTE_L2_SRC, MTE_L2_DST = range(6)
+MTE_PAD = 12
+MTE_SIZE = 13
+MTE_INITIAL = (1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0)
+MAX_LOOP_ITERATIONS = 256            # loop1 * loop2 of one data move (docs/semantics.md "Data moves")
+# The system variables a run sets (docs/language.md §1): block index and block count.
+SYS_BLOCK_IDX, SYS_BLOCK_NUM = 0, 1
+SYS_SIZE = 2
+# Synchronisation flags (docs/semantics.md "Synchronisation"): a count of pending setflags per
+# (source pipe, target pipe, event).
+PIPES = {"PIPE_S": 0, "PIPE_V": 1, "PIPE_M": 2, "PIPE_MTE1": 3, "PIPE_MTE2": 4, "PIPE_MTE3": 5, "PIPE_ALL": 6,
+         "PIPE_FIX": 7}
+NUM_PIPES, NUM_EVENTS = 8, 8
+PIPE_ALL = PIPES["PIPE_ALL"]
+
 # ctrl array layout, shared by both executors (docs/bytecode.md).
 PC, STEPS, STATUS = 0, 1, 2
 FAULT_ARGS = slice(3, 8)    # up to five int64 values describing a fault
@@ -51,6 +70,7 @@ DUP_WARN_FIELDS = 4         # count, earlier lane, later lane, address
 # per access, and the room an instruction may need (a gather's or scatter's lanes).
 LOG_FIELDS = ("step", "row", "kind", "addr", "width", "count", "pitch", "lane", "operand", "index")
 LOG_READ, LOG_WRITE = 0, 1
+LOG_GM_READ, LOG_GM_WRITE = 2, 3    # the same for global memory (the data moves)
 LOG_RESERVE = 520
 HAZARD_WARN_FIELDS = 4      # count, writer's row, first byte, one past the last byte
 
@@ -81,10 +101,14 @@ class MachineState:
     hwloop: np.ndarray = field(default_factory=lambda: np.zeros((NUM_LOOPS, 2), np.int64))
     mask_spr: np.ndarray = field(default_factory=lambda: np.zeros(MASK_SPR_SIZE, np.int64))
     ctrlreg: np.ndarray = field(default_factory=lambda: np.zeros(1, np.uint64))   # CTRL
+    gm: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint8))   # global memory, sized by the program
+    mte: np.ndarray = field(default_factory=lambda: np.array(MTE_INITIAL, np.int64))   # data-move settings
+    sysreg: np.ndarray = field(default_factory=lambda: np.array((0, 1), np.int64))      # block index, count
+    flags: np.ndarray = field(default_factory=lambda: np.zeros((NUM_PIPES, NUM_PIPES, NUM_EVENTS), np.int64))
 
     PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl", "dup_warn", "ub_dirty",
              "ub_write_row", "hazard_warn", "spr", "ureg", "ureg_state", "qreg",
-             "qreg_state", "hwloop", "mask_spr", "ctrlreg")
+             "qreg_state", "hwloop", "mask_spr", "ctrlreg", "gm", "mte", "sysreg", "flags")
 
     @property
     def pc(self) -> int:
@@ -117,8 +141,11 @@ class MachineState:
 
 
 def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str:
-    if name == "ub":
-        return f"ub[{byte:#x}]: {mine[byte]:#04x} != {theirs[byte]:#04x}"
+    if name in ("ub", "gm"):
+        return f"{name}[{byte:#x}]: {mine[byte]:#04x} != {theirs[byte]:#04x}"
+    if name == "flags":
+        where = np.unravel_index(byte // mine.itemsize, mine.shape)
+        return f"sync flag (pipe {where[0]}, pipe {where[1]}, event {where[2]}): {mine[where]} != {theirs[where]}"
     if name in ("dup_warn", "hazard_warn"):
         row = byte // (mine.itemsize * mine.shape[1])
         return f"{name} record of row {row}: {list(mine[row])} != {list(theirs[row])}"
@@ -145,6 +172,7 @@ def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str
         return f"CTRL: {int(mine[0]):#x} != {int(theirs[0]):#x}"
     label = {"preg_set": "p{} set-flag", "areg": "a{}", "sreg": "s{}", "spr": "spr[{}] (AR, SQZN, SQZN set)",
              "mask_spr": "mask_spr[{}] (MASK0, MASK1, set)",
+             "mte": "mte[{}] (data-move loop sizes, strides, pad)", "sysreg": "sysreg[{}] (block index, count)",
              "ctrl": "ctrl[{}] (pc, steps, status, 5 fault args)"}[name].format(index)
     return f"{label}: {mine[index]} != {theirs[index]}"
 

@@ -29,7 +29,7 @@ import numpy as np
 from .effects import LOG_CAPACITY
 from .isa import Kind
 from .lanes import governing_mask, lane_width
-from .state import LOG_FIELDS, LOG_READ, LOG_RESERVE, VL
+from .state import LOG_FIELDS, LOG_READ, LOG_RESERVE, LOG_WRITE, VL
 from .history import RUNNING
 
 CALL_BUDGET = 1 << 16       # steps per engine call at most: a Ctrl-C is seen within a fraction of a second
@@ -228,9 +228,8 @@ class _Tally:
 
 def _count_log(stats: Stats, records: np.ndarray):
     nbytes = records[:, 4] * records[:, 5]                      # width * count
-    reads = records[:, 2] == LOG_READ
-    stats.ub_read += int(nbytes[reads].sum())
-    stats.ub_written += int(nbytes[~reads].sum())
+    stats.ub_read += int(nbytes[records[:, 2] == LOG_READ].sum())
+    stats.ub_written += int(nbytes[records[:, 2] == LOG_WRITE].sum())
 
 
 @contextlib.contextmanager

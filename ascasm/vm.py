@@ -11,9 +11,10 @@ from .isa import STOP_CODES
 from .lanes import mask_width_warnings
 from .program import Program
 from .source import SourceLoc, format_diagnostic
-from .state import MASK_SPR_FAULT, MASK_SPR_NAME, MAX_STEPS_DEFAULT, SPR_NAMES, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
+from .state import PIPES, MASK_SPR_FAULT, MASK_SPR_NAME, MAX_STEPS_DEFAULT, SPR_NAMES, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
 
 RUNNING = STOP_CODES["RUNNING"]
+MAX_BLOCKS = 65535      # the block count a run may give (docs/language.md §1)
 # Steps per executor call in Machine.run: at most ~1 us per vector step, a chunk takes < 0.1 s.
 RUN_CHUNK = 1 << 16
 
@@ -67,14 +68,42 @@ def outside_text(program: Program, address: int, size: int, lane: int, index: in
     where = f" (lane {lane}, index {index % 2**64})" if index != -1 else f" (lane {lane})" if lane >= 0 else ""
     strict = "" if program.bounded else " (--strict)"
     text = f"UB access outside every buffer{strict}: {size} bytes at address {address:#x}{where}"
-    if not program.buffers:
+    ub = [b for b in program.buffers.values() if b.space == "ub"]
+    if not ub:
         return text
-    buf = min(program.buffers.values(),
+    buf = min(ub,
               key=lambda b: (max(b.addr - (address + size), address - (b.addr + b.nbytes), 0), b.addr))
     return (text + f" are offset {address - buf.addr} of buffer {buf.name}, which is {buf.nbytes} bytes "
             f"({buf.etype.name}[{buf.count}] at {buf.addr:#x})")
 
 
+def gm_outside_text(program: Program, address: int, size: int) -> str:
+    """A GM access outside every .gm buffer, placed against the nearest one."""
+    text = f"GM access outside every buffer: {size} bytes at GM address {address:#x}"
+    gm = [b for b in program.buffers.values() if b.space == "gm"]
+    if not gm:
+        return text + " (the program declares no .gm buffer)"
+    buf = min(gm, key=lambda b: (max(b.addr - (address + size), address - (b.addr + b.nbytes), 0), b.addr))
+    return (text + f" are offset {address - buf.addr} of buffer {buf.name}, which is {buf.nbytes} bytes "
+            f"({buf.etype.name}[{buf.count}] at GM {buf.addr:#x})")
+
+
+# BAD_MOVE's texts, by its first argument (ascasm/ref/datamove.py names them)
+BAD_MOVE_TEXT = (
+    "burst count {} out of range 1..4095",
+    "burst length {} out of range 1..2097151",
+    "burst length {} is not a multiple of the {}-byte element",
+    "left padding of {} elements of {} bytes is more than 32 bytes",
+    "right padding of {} elements of {} bytes is more than 32 bytes",
+    "loop sizes {} x {}: more than 256 iterations in one data move (ascasm's limit), or a count outside 0..2097151",
+    "pipe {} is not a pipe this instruction takes (setflag/waitflag: not PIPE_ALL; pipebar: not PIPE_S)",
+    "event {} out of range 0..7",
+    "loop count {} out of range 0..2097151",
+    "UB stride {} of a loop setting is not a 32-byte multiple in 0..2097151",
+    "GM stride {} of a loop setting out of range 0..2^40-1",
+    "UB stride {} is not 32-byte aligned (it must be unless it equals the burst length)",
+    "size {} is not a multiple of 32 bytes (the size form's rule)",
+)
 HAZARD_NOTE = "the hardware runs vector loads and stores out of order: put a membar between them"
 DUP_NOTE = "the hardware keeps an unspecified one; ascasm keeps the highest lane"
 
@@ -121,6 +150,14 @@ def fault_message(kind: str, args: tuple, program: Program, insn=None) -> str:
                 f"{32 // insn.types[0].width} bytes for {insn.types[0].name} (asc_copy: part)")
     if kind == "BAD_COUNT":
         return f"element count {args[0]} out of range: a vector register of this type holds 0..{args[1]}"
+    if kind == "GM_RANGE":
+        return gm_outside_text(program, args[0], args[1])
+    if kind == "BAD_MOVE":
+        return BAD_MOVE_TEXT[args[0]].format(*args[1:])
+    if kind == "SYNC_UNPAIRED":
+        names = {number: name for name, number in PIPES.items()}
+        return (f"waitflag {names[args[0]]}, {names[args[1]]}, {args[2]} has no setflag to take: no setflag of that "
+                f"flag is pending (the hardware would wait forever)")
     return kind.lower()
 
 
@@ -140,13 +177,19 @@ class Machine:
         if engine == "cy":
             self.executor = compiled_engine().Engine(program.code, self.state, ub_usable, max_steps,
                                                      zero_inactive=store_inactive == "zero", strict=strict,
-                                                     regions=regions)
+                                                     regions=regions, gm_regions=program.regions("gm"))
         else:
             from .ref.executor import RefMachine          # (the reference executor's import is slow)
             self.executor = RefMachine(program, self.state, ub_usable, max_steps, store_inactive, strict,
                                        regions)
         self._before = self._after = None       # the stop flags (set_stop_rows)
         self._last_row = -1
+
+    def set_block(self, index: int, count: int):
+        """The block index and count the system variables give (blkidx, blknum): 0 <= index < count."""
+        if not 0 <= index < count <= MAX_BLOCKS:
+            raise ValueError(f"block index {index} of {count} blocks: need 0 <= index < count <= {MAX_BLOCKS}")
+        self.state.sysreg[:] = (index, count)
 
     def run(self, budget: int | None = None) -> int:
         """Execute until halt, fault, a stop flag (set_stop_rows) or `budget` instructions; returns the

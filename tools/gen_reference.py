@@ -59,7 +59,7 @@ def textmate_json() -> str:
         {"name": "string.quoted.double.ascasm", "match": r'"[^"\n]*"'},
     ]
     patterns = [
-        {"begin": r"^\s*(\.ub|\.equ|\.expect)\b", "end": "$",
+        {"begin": r"^\s*(\.ub|\.gm|\.equ|\.expect)\b", "end": "$",
          "beginCaptures": {"1": {"name": "keyword.other.directive.ascasm"}}, "patterns": operands},
         {"name": "comment.line.double-slash.ascasm", "match": "//.*$"},
         {"name": "keyword.other.directive.ascasm", "match": rf"(?:{syntax.DIRECTIVE_WORDS}){end}"},

@@ -207,7 +207,7 @@ cdef class Engine:
     cdef object state               # the MachineState whose arrays the engine runs on
     cdef tuple parts                # (name, shape, dtype) of each of its arrays
     cdef tuple bound                # the arrays the pointers point into, kept alive (see _bind)
-    cdef object seen_buffer, dirty_list_buffer, log_buffer, regions_buffer
+    cdef object seen_buffer, dirty_list_buffer, log_buffer, regions_buffer, gm_regions_buffer
     cdef readonly int64_t last_row  # the row the latest run() completed last; -1: it completed none
 
     def __cinit__(self):
@@ -217,7 +217,7 @@ cdef class Engine:
         free(self.code)
 
     def __init__(self, code, state, long long ub_usable, long long max_steps,
-                 bint zero_inactive=False, bint strict=False, regions=()):
+                 bint zero_inactive=False, bint strict=False, regions=(), gm_regions=()):
         code = np.asarray(code)
         if code.dtype != np.int64 or code.ndim != 2:
             raise ValueError(f"bytecode is {code.dtype} of shape {code.shape}, expected int64 rows")
@@ -238,7 +238,9 @@ cdef class Engine:
                       ("qreg", (NUM_QREGS, UREG_BYTES), np.uint8), ("qreg_state", (NUM_QREGS, 2), np.int64),
                       ("hwloop", (NUM_LOOPS, 2), np.int64),
                       ("mask_spr", (MASK_SPR_SIZE,), np.int64),
-                      ("ctrlreg", (1,), np.uint64))
+                      ("ctrlreg", (1,), np.uint64),
+                      ("gm", (len(state.gm),), np.uint8), ("mte", (MTE_SIZE,), np.int64),
+                      ("sysreg", (2,), np.int64), ("flags", (NUM_PIPES, NUM_PIPES, NUM_EVENTS), np.int64))
         if not 0 <= ub_usable <= UB_BYTES:
             raise ValueError(f"ub_usable {ub_usable} outside [0, {UB_BYTES}]")
         self.state = state
@@ -254,6 +256,11 @@ cdef class Engine:
         self.regions_buffer = _regions(regions)
         m.regions = <const int64_t*>_pointer(self.regions_buffer)
         m.n_regions = len(self.regions_buffer) // 2 - 1
+        self.gm_regions_buffer = _regions(gm_regions)
+        if gm_regions and self.gm_regions_buffer[len(self.gm_regions_buffer) - 3] > len(state.gm):
+            raise ValueError(f"gm_regions end beyond the state's {len(state.gm)} bytes of GM")
+        m.gm_regions = <const int64_t*>_pointer(self.gm_regions_buffer)
+        m.n_gm_regions = len(self.gm_regions_buffer) // 2 - 1
         m.strict = strict
         m.zero_inactive = zero_inactive
         m.zero64, m.zero32 = 0, 0
@@ -305,6 +312,11 @@ cdef class Engine:
         m.hwloop = <int64_t*>_pointer(arrays[16])
         m.mask_spr = <int64_t*>_pointer(arrays[17])
         m.ctrlreg = <uint64_t*>_pointer(arrays[18])
+        m.gm = <uint8_t*>_pointer(arrays[19])
+        m.gm_size = len(arrays[19])
+        m.mte = <int64_t*>_pointer(arrays[20])
+        m.sysreg = <int64_t*>_pointer(arrays[21])
+        m.flags = <int64_t*>_pointer(arrays[22])
         self.bound = arrays
 
     cdef _decode(self, rows_array, kernels_array, facts_array, partners_array):

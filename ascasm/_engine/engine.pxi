@@ -148,17 +148,22 @@ cdef inline bint in_usable(const Machine* m, int64_t addr, int64_t size) noexcep
     return addr >= 0 and addr <= m.ub_usable - size
 
 
-cdef bint in_regions(const Machine* m, int64_t addr, int64_t size) noexcept nogil:
-    """Every byte of [addr, addr + size) (in the usable UB) inside one merged region: a binary search
-    for the last region starting at or below addr."""
-    cdef int64_t lo = 0, hi = m.n_regions, mid
+cdef bint in_sorted(const int64_t* regions, int64_t n, int64_t addr, int64_t size) noexcept nogil:
+    """Every byte of [addr, addr + size) (addr >= 0, addr + size not overflowing) inside one of n sorted,
+    merged regions (none: nothing is): a binary search for the last region starting at or below addr."""
+    cdef int64_t lo = 0, hi = n, mid
     while hi - lo > 1:
         mid = (lo + hi) >> 1
-        if m.regions[2 * mid] <= addr:
+        if regions[2 * mid] <= addr:
             lo = mid
         else:
             hi = mid
-    return m.regions[2 * lo] <= addr and addr + size <= m.regions[2 * lo + 1]
+    return regions[2 * lo] <= addr and addr + size <= regions[2 * lo + 1]
+
+
+cdef inline bint in_regions(const Machine* m, int64_t addr, int64_t size) noexcept nogil:
+    """Every byte of [addr, addr + size) (in the usable UB) inside one of the UB's merged regions."""
+    return in_sorted(m.regions, m.n_regions, addr, size)
 
 
 cdef inline bint in_range(const Machine* m, int64_t addr, int64_t size) noexcept nogil:

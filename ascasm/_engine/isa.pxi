@@ -146,6 +146,16 @@ cdef enum Family:
     FAM_VMULSCVT = 123
     FAM_SPR_CLEAR = 124
     FAM_SPR_SET_CTRL = 125
+    FAM_GM2UB = 126
+    FAM_GM2UB_SIZE = 127
+    FAM_GM2UB_ALIGN = 128
+    FAM_UB2GM = 129
+    FAM_UB2GM_SIZE = 130
+    FAM_MTE_SET = 131
+    FAM_PAD_SET = 132
+    FAM_SYSVAR = 133
+    FAM_SYNC_FLAG = 134
+    FAM_SYNC_PIPE = 135
 
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
@@ -766,6 +776,61 @@ cdef struct Args_spr_clear:    # (no operands)
 cdef struct Args_spr_set_ctrl:    # X
     SVal x
 
+cdef struct Args_gm2ub:    # [ub], [gm], sN, sLen, sGS, sUS
+    Addr ub
+    Addr gm
+    int32_t sN
+    int32_t sLen
+    int32_t sGS
+    int32_t sUS
+
+cdef struct Args_gm2ub_size:    # [ub], [gm], sSize
+    Addr ub
+    Addr gm
+    int32_t sSize
+
+cdef struct Args_gm2ub_align:    # [ub], [gm], sN, sLen, sLP, sRP, sC, sGS, sUS
+    Addr ub
+    Addr gm
+    int32_t sN
+    int32_t sLen
+    int32_t sLP
+    int32_t sRP
+    int32_t sC
+    int32_t sGS
+    int32_t sUS
+
+cdef struct Args_ub2gm:    # [gm], [ub], sN, sLen, sGS, sUS
+    Addr gm
+    Addr ub
+    int32_t sN
+    int32_t sLen
+    int32_t sGS
+    int32_t sUS
+
+cdef struct Args_ub2gm_size:    # [gm], [ub], sSize
+    Addr gm
+    Addr ub
+    int32_t sSize
+
+cdef struct Args_mte_set:    # sA, sB
+    int32_t sA
+    int32_t sB
+
+cdef struct Args_pad_set:    # sA
+    int32_t sA
+
+cdef struct Args_sysvar:    # sD
+    int32_t sD
+
+cdef struct Args_sync_flag:    # X0, X1, X2
+    SVal x0
+    SVal x1
+    SVal x2
+
+cdef struct Args_sync_pipe:    # X
+    SVal x
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -892,6 +957,16 @@ cdef union Args:
     Args_vmulscvt vmulscvt
     Args_spr_clear spr_clear
     Args_spr_set_ctrl spr_set_ctrl
+    Args_gm2ub gm2ub
+    Args_gm2ub_size gm2ub_size
+    Args_gm2ub_align gm2ub_align
+    Args_ub2gm ub2gm
+    Args_ub2gm_size ub2gm_size
+    Args_mte_set mte_set
+    Args_pad_set pad_set
+    Args_sysvar sysvar
+    Args_sync_flag sync_flag
+    Args_sync_pipe sync_pipe
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -1261,3 +1336,38 @@ cdef enum:
     POS_vmulscvt_pM = 3
     POS_vmulscvt_part = 4
     POS_spr_set_ctrl_x = 0
+    POS_gm2ub_ub = 0
+    POS_gm2ub_gm = 1
+    POS_gm2ub_sN = 2
+    POS_gm2ub_sLen = 3
+    POS_gm2ub_sGS = 4
+    POS_gm2ub_sUS = 5
+    POS_gm2ub_size_ub = 0
+    POS_gm2ub_size_gm = 1
+    POS_gm2ub_size_sSize = 2
+    POS_gm2ub_align_ub = 0
+    POS_gm2ub_align_gm = 1
+    POS_gm2ub_align_sN = 2
+    POS_gm2ub_align_sLen = 3
+    POS_gm2ub_align_sLP = 4
+    POS_gm2ub_align_sRP = 5
+    POS_gm2ub_align_sC = 6
+    POS_gm2ub_align_sGS = 7
+    POS_gm2ub_align_sUS = 8
+    POS_ub2gm_gm = 0
+    POS_ub2gm_ub = 1
+    POS_ub2gm_sN = 2
+    POS_ub2gm_sLen = 3
+    POS_ub2gm_sGS = 4
+    POS_ub2gm_sUS = 5
+    POS_ub2gm_size_gm = 0
+    POS_ub2gm_size_ub = 1
+    POS_ub2gm_size_sSize = 2
+    POS_mte_set_sA = 0
+    POS_mte_set_sB = 1
+    POS_pad_set_sA = 0
+    POS_sysvar_sD = 0
+    POS_sync_flag_x0 = 0
+    POS_sync_flag_x1 = 1
+    POS_sync_flag_x2 = 2
+    POS_sync_pipe_x = 0

@@ -74,6 +74,12 @@ cdef enum:
     MASK_SPR_SET = 2
     MASK_SPR_SIZE = 3
     MASK_SPR_FAULT = 2      # SPR_UNSET's argument for it
+    MTE_SIZE = 13           # mte layout (ascasm/state.py): per direction loop1, loop2 counts, loop1 then loop2
+    MTE_GM2UB = 0           # source and destination strides; then the pad value's bits
+    MTE_UB2GM = 6
+    MTE_PAD = 12
+    NUM_PIPES = 8
+    NUM_EVENTS = 8
 
 
 cdef struct Ins            # (declared below)
@@ -132,3 +138,10 @@ cdef struct Machine:
     int64_t log_len, log_cap
     int64_t zero64
     uint32_t zero32
+    uint8_t* gm             # global memory (datamove.pyx), gm_size bytes
+    int64_t gm_size
+    const int64_t* gm_regions   # GM's buffers as sorted [lo, hi) pairs, adjacent ones merged: always bounds
+    int64_t n_gm_regions
+    int64_t* mte            # the data-move settings (ascasm/state.py MTE_*)
+    int64_t* sysreg         # block index, block count
+    int64_t* flags          # [pipe][pipe][event]: pending setflags

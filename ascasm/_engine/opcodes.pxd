@@ -41,6 +41,9 @@ cdef enum StopCode:
     STOP_ALIGN_BREAK = 13
     STOP_LOOP_COUNT = 14
     STOP_OUT_OF_BUFFER = 15
+    STOP_GM_RANGE = 16
+    STOP_BAD_MOVE = 17
+    STOP_SYNC_UNPAIRED = 18
 
 cdef enum Pattern:
     PAT_ALL = 0
@@ -60,5 +63,5 @@ cdef enum Pattern:
     PAT_ALLF = 15
 
 cdef enum:
-    ROW_WIDTH = 12
+    ROW_WIDTH = 18
     ROW_HEADER = 3

@@ -21,7 +21,7 @@ from ..isa.operands import REGISTER_FILES
 from ..debuginfo import DebugInfo, InlineFrame, VarRange
 from ..limits import MAX_ERRORS, MAX_SOURCE_BYTES, shown, whole_number
 from ..program import Addr, Buffer, Expectation, Insn, Program, SVal, operand_slots
-from ..state import MAX_LOOP_COUNT, NUM_LOOPS, UB_USABLE_DEFAULT
+from ..state import GM_MAX, MAX_LOOP_COUNT, NUM_LOOPS, PIPES, UB_USABLE_DEFAULT
 from .errors import AsmError, AssemblyFailed, SourceLoc
 from .expr import ExprError, evaluate, index_array
 from .files import InputFileError, load_npy, read_regular_file
@@ -30,6 +30,7 @@ from .syntax import BufferDecl, Constant, Equ, Expect, FrameDirective, Instructi
 
 _REGISTER = re.compile(r"^([vpasuqVPASUQ])(\d+)(?:\.(.*))?$")
 _SPECIAL_FLOATS = {"inf": float("inf"), "nan": float("nan")}
+_PIPE_NAMES = {name.lower(): number for name, number in PIPES.items()}   # setflag/waitflag/pipebar operands
 INT64_MIN, UINT64_LIMIT = -(1 << 63), 1 << 64
 MAX_POSITION = (1 << 31) - 1         # a .loc line or column
 MAX_LOC_BYTES = 32 * 1024 * 1024     # the text of every file .loc lines name, in all
@@ -263,6 +264,8 @@ class _Assembler:
             return self.buffers[name].addr
         if name.lower() in _SPECIAL_FLOATS:
             return _SPECIAL_FLOATS[name.lower()]
+        if name.lower() in _PIPE_NAMES:
+            return _PIPE_NAMES[name.lower()]
         if name in self.labels:
             self.fail(token, f"'{name}' is a label; only branches take labels")
         if _is_register_name(name):
@@ -289,6 +292,7 @@ class _Assembler:
 
     def declare_buffer(self, statement: BufferDecl) -> Buffer:
         name, count_node, at_node = statement.name, statement.count, statement.at
+        space = statement.keyword.value[1:].lower()
         etype = self.element_type(statement.type_name)
         count = self.constant(count_node)
         if count <= 0:
@@ -297,20 +301,23 @@ class _Assembler:
             addr = self.constant(at_node)
             if addr % 32:
                 self.fail(at_node, f"buffer address {addr:#x} is not 32-byte aligned")
-        else:                                   # after the previous buffer (in source order)
-            previous = next(reversed(self.buffers.values())) if self.buffers else None
-            addr = 0 if previous is None else -(-(previous.addr + previous.nbytes) // 32) * 32
-        buf = Buffer(name.value, etype, count, addr, self.loc(name))
-        if addr < 0 or addr + buf.nbytes > self.ub_usable:
+        else:                                   # after the previous buffer of its space (in source order)
+            previous = [b for b in self.buffers.values() if b.space == space]
+            addr = 0 if not previous else -(-(previous[-1].addr + previous[-1].nbytes) // 32) * 32
+        buf = Buffer(name.value, etype, count, addr, self.loc(name), space=space)
+        limit, what = (GM_MAX, "global memory's cap") if space == "gm" else (self.ub_usable, "usable UB")
+        if addr < 0 or addr + buf.nbytes > limit:
             self.fail(name, f"buffer '{name.value}' ({addr:#x}..{addr + buf.nbytes:#x}) does not fit in the "
-                            f"usable UB of {self.ub_usable} bytes")
+                            f"{what} of {limit} bytes")
         self.define_name(name, "buffer", buf)
         self.buffers[name.value] = buf
         return buf
 
     def guarded_overlaps(self):
-        placed = sorted(self.buffers.values(), key=lambda b: b.addr)
+        placed = sorted(self.buffers.values(), key=lambda b: (b.space, b.addr))
         for before, after in zip(placed, placed[1:]):
+            if before.space != after.space:
+                continue
             if before.addr + before.nbytes > after.addr:
                 self.errors.append(AsmError(after.loc, f"buffer '{after.name}' overlaps buffer '{before.name}'",
                                             [f"'{before.name}' occupies {before.addr:#x}..{before.addr + before.nbytes:#x}"

@@ -189,8 +189,8 @@ class _Builder:
         return Address(*children)
 
     def ub(self, children):
-        _keyword, name, type_name, _open, count, _close, _eq, init, _at, at = children
-        return BufferDecl(name, type_name, count, init, at)
+        keyword, name, type_name, _open, count, _close, _eq, init, _at, at = children
+        return BufferDecl(keyword, name, type_name, count, init, at)
 
     def equ(self, children):
         return Equ(children[1], children[2])

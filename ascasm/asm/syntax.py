@@ -108,7 +108,8 @@ class Instruction:
 
 @dataclass(slots=True)
 class BufferDecl:
-    """`.ub NAME TYPE[COUNT] [= INIT] [@ ADDR]`"""
+    """`.ub NAME TYPE[COUNT] [= INIT] [@ ADDR]`, or `.gm ...` (a buffer in global memory)"""
+    keyword: Token
     name: Token
     type_name: Token
     count: object

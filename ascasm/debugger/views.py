@@ -116,7 +116,7 @@ def expect_lines(program, state) -> list[str]:
     lines = []
     for expectation in program.expects:
         buf = expectation.buffer
-        wrong = expectation.mismatches(state.ub)
+        wrong = expectation.mismatches(state)
         if wrong.size == 0:
             lines.append(f"expect {buf.name}: ok ({buf.count} elements)")
         else:
@@ -274,7 +274,7 @@ def _ub_write_lines(program, spans) -> list[str]:
     written = np.unique(np.concatenate([(span.addr + np.arange(span.count)[:, None] * (span.pitch or span.width)
                                          + np.arange(span.width)).reshape(-1) for span in spans]))
     lines = []
-    for buf in program.buffers.values():
+    for buf in (b for b in program.buffers.values() if b.space == "ub"):
         inside = written[(written >= buf.addr) & (written < buf.addr + buf.nbytes)]
         if inside.size:
             elements = np.unique((inside - buf.addr) // buf.etype.width)
@@ -305,8 +305,8 @@ def display_lines(displays) -> list[str]:
 
 
 def buffer_lines(program) -> list[str]:
-    return [f"{buf.name}: {buf.etype.name}[{buf.count}] at {buf.addr:#x}..{buf.addr + buf.nbytes:#x} "
-            f"(line {buf.loc.line})" for buf in program.buffers.values()]
+    return [f"{buf.name}: {buf.etype.name}[{buf.count}] at {'GM ' if buf.space == 'gm' else ''}{buf.addr:#x}.."
+            f"{buf.addr + buf.nbytes:#x} (line {buf.loc.line})" for buf in program.buffers.values()]
 
 
 def label_lines(program) -> list[str]:
@@ -384,8 +384,9 @@ def _brief(value) -> str:
 # ------------------------------------------------------------------ why
 
 def buffer_at(program, addr: int):
+    """The UB buffer holding UB address addr, or None."""
     for buf in program.buffers.values():
-        if buf.addr <= addr < buf.addr + buf.nbytes:
+        if buf.space == "ub" and buf.addr <= addr < buf.addr + buf.nbytes:
             return buf
     return None
 
@@ -403,6 +404,8 @@ def why_lines(program, recorder, value: Value, limit: int = 32) -> list[str]:
     """The `why` answer for every element of a location value: at most `limit` answers, a run of
     elements whose writer was lost at the history cap counting as one."""
     where = value.where
+    if where.kind == "gm":
+        return [f"{value.label}: why does not search global memory yet (the write log records GM writes)"]
     if where.kind in ("s", "a", "p"):
         rows = recorder.last_writers(where.kind, np.array([where.number]))
         what = value.label if where.kind == "p" else format_value(value)[0]

@@ -33,7 +33,8 @@ STOP_CODES = {"RUNNING": 0, "HALTED": 1, "MISALIGNED": 2, "UB_RANGE": 3, "MASK_U
               "DIV_ZERO": 5, "STEP_LIMIT": 6, "DUP_INDEX": 7, "HAZARD": 8,   # these two: --strict
               "SPR_UNSET": 9, "STREAM_BREAK": 10, "BAD_COUNT": 11,
               "ALIGN_UNSET": 12, "ALIGN_BREAK": 13,
-              "LOOP_COUNT": 14, "OUT_OF_BUFFER": 15}
+              "LOOP_COUNT": 14, "OUT_OF_BUFFER": 15,
+              "GM_RANGE": 16, "BAD_MOVE": 17, "SYNC_UNPAIRED": 18}
 
 # Type classes of the pages' tables (b8: every type of 1 byte, ...).
 B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))
@@ -582,10 +583,24 @@ FAMILIES: dict[str, Family] = {family.name: family for family in (
     # special registers AR and CTRL
     Family("spr_clear", "streams"),
     Family("spr_set_ctrl", "convert"),
+    # data moves between GM and the UB, their settings, system variables, synchronisation
+    Family("gm2ub", "datamove"),
+    Family("gm2ub_align", "datamove", ("sub",)),
+    Family("gm2ub_size", "datamove"),
+    Family("ub2gm", "datamove", ("sub",)),
+    Family("ub2gm_size", "datamove"),
+    Family("mte_set", "datamove", ("sub",)),
+    Family("pad_set", "datamove"),
+    Family("sysvar", "datamove", ("sub",)),
+    Family("sync_flag", "datamove", ("sub",)),
+    Family("sync_pipe", "datamove"),
 )}
 
 
 _ADDR_REG_PAGE = "asc_update_addr_reg"
+# the data moves' UB side: bursts at ub, which is 32-byte aligned (their sizes are run-time values)
+_TO_UB = Access("store", 0, 32, stream="the bursts (and their padding) at ub; their sources in GM at gm")
+_FROM_UB = Access("load", 0, 32, stream="the bursts at ub; they are written to GM at gm")
 
 _BASE_ROWS: tuple[InsnSpec, ...] = (
     # --- scalar registers, branches, hardware loops (docs/language.md §8) ---
@@ -1142,6 +1157,62 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "pairs whose page has _sat forms). Bit 50 = 1: a saturating conversion to e4m3/e5m2 keeps NaN",
              "Reg::Cast table 5 (SetCtrlSpr; asc_set_ctrl, whose page the conversion pages link to but "
              "the references do not include)", specials=("CTRL",)),
+    # --- data moves between global memory and the UB (docs/semantics.md "Data moves"): the burst forms
+    # of the C-API's arch-3510 pages; the counts, lengths and strides in scalar registers ---
+    InsnSpec("gm2ub", "", "[ub], [gm], sN, sLen, sGS, sUS", "gm2ub",
+             "sN bursts of sLen bytes: burst k from GM gm + k*sGS to UB ub + k*sUS (strides head to head, in "
+             "bytes). ub 32-byte aligned; sUS 32-byte aligned unless it is sLen; sN 1..4095, sLen 1..2097151",
+             "asc_copy_gm2ub (asc_copy_gm2ub_arch_3510: the n_burst form)", access=_TO_UB),
+    InsnSpec("gm2ub", "size", "[ub], [gm], sSize", "gm2ub_size",
+             "one burst of sSize bytes from GM gm to UB ub; sSize a multiple of 32 (1..2097151), ub 32-byte aligned",
+             "asc_copy_gm2ub (asc_copy_gm2ub_arch_3510: the size form)", access=_TO_UB),
+    *(InsnSpec("gm2ub.align." + width, "", "[ub], [gm], sN, sLen, sLP, sRP, sC, sGS, sUS", "gm2ub_align",
+               f"as gm2ub, {width[1:]}-bit elements, repeated by the loop1/loop2 settings (sprset.gm2ub.*); each "
+               "burst lands after sLP elements of padding and is followed by sRP, then filler to a 32-byte "
+               "multiple: the pad value (sprset.pad) if sC is nonzero, else the burst's first element. sLen a "
+               "multiple of the element; each padding at most 32 bytes",
+               "asc_copy_gm2ub_align (asc_copy_gm2ub_align_arch_3510: the n_burst form; its element types are "
+               "these widths); asc_set_gm2ub_loop_size, asc_set_gm2ub_loop1_stride, asc_set_gm2ub_loop2_stride",
+               sub=width, access=_TO_UB) for width in ("b8", "b16", "b32")),
+    InsnSpec("ub2gm", "", "[gm], [ub], sN, sLen, sGS, sUS", "ub2gm",
+             "sN bursts of sLen bytes: burst k from UB ub + k*sUS to GM gm + k*sGS (strides head to head, in "
+             "bytes). ub 32-byte aligned; sUS 32-byte aligned unless it is sLen; sN 1..4095, sLen 1..2097151",
+             "asc_copy_ub2gm (asc_copy_ub2gm_arch_3510: the n_burst form)", sub="plain", access=_FROM_UB),
+    InsnSpec("ub2gm", "size", "[gm], [ub], sSize", "ub2gm_size",
+             "one burst of sSize bytes from UB ub to GM gm; sSize a multiple of 32 (1..2097151), ub 32-byte aligned",
+             "asc_copy_ub2gm (asc_copy_ub2gm_arch_3510: the size form)", access=_FROM_UB),
+    InsnSpec("ub2gm.align", "", "[gm], [ub], sN, sLen, sGS, sUS", "ub2gm",
+             "as ub2gm, repeated by the loop1/loop2 settings (sprset.ub2gm.*)",
+             "asc_copy_ub2gm_align (asc_copy_ub2gm_align_arch_3510: the n_burst form); asc_set_ub2gm_loop_size, "
+             "asc_set_ub2gm_loop1_stride, asc_set_ub2gm_loop2_stride", sub="loop", access=_FROM_UB),
+    *(InsnSpec(f"sprset.{way}.{what}", "", "sA, sB", "mte_set", summary.format(way=way), f"asc_set_{way}_{page}",
+               sub=f"{way}_{what}")
+      for way in ("gm2ub", "ub2gm")
+      for what, page, summary in (
+          ("loop", "loop_size", "the loop1 (inner) and loop2 (outer) counts of {way}.align = sA, sB (each 0..2^21-1; "
+                                "1 at start; 0 moves nothing)"),
+          ("stride1", "loop1_stride", "the loop1 source and destination strides of {way}.align = sA, sB bytes "
+                                      "(the UB one 32-byte aligned and below 2^21, the GM one below 2^40)"),
+          ("stride2", "loop2_stride", "the loop2 source and destination strides of {way}.align = sA, sB bytes "
+                                      "(the UB one 32-byte aligned and below 2^21, the GM one below 2^40)"))),
+    InsnSpec("sprset.pad", "", "sA", "pad_set",
+             "the pad value of gm2ub.align = the low 32 bits of sA (a T element uses their low bits: fmov gives "
+             "a float's)", "asc_set_copy_pad_val (asc_set_gm2ub_pad, its deprecated name)"),
+    # --- system variables, set by the run (docs/language.md §1) ---
+    InsnSpec("blkidx", "", "sD", "sysvar", "sD = the block index of the run (0 unless the run sets it)",
+             "asc_get_block_idx", sub="idx"),
+    InsnSpec("blknum", "", "sD", "sysvar", "sD = the block count of the run (1 unless the run sets it)",
+             "asc_get_block_num", sub="num"),
+    # --- synchronisation (docs/semantics.md "Synchronisation"): in order already, so only checked ---
+    InsnSpec("setflag", "", "X0, X1, X2", "sync_flag",
+             "set flag X2 (event 0..7) from pipe X0 to pipe X1 (PIPE_S, PIPE_V, PIPE_MTE2, ...: one more pending)",
+             "asc_sync_notify", sub="set"),
+    InsnSpec("waitflag", "", "X0, X1, X2", "sync_flag",
+             "wait for flag X2 from pipe X0 to pipe X1: takes one pending setflag; none pending faults "
+             "(the hardware would wait forever)", "asc_sync_wait", sub="wait"),
+    InsnSpec("pipebar", "", "X", "sync_pipe",
+             "barrier on pipe X (PIPE_ALL: every pipe); orders nothing more here (ascasm runs in order)",
+             "asc_sync_pipe; asc_sync (pipebar PIPE_ALL)"),
 )
 
 
@@ -1211,6 +1282,8 @@ DIRECTIVES = (
     (".ub", "NAME TYPE[COUNT] [= INIT] [@ ADDR]",
      "declare a UB buffer, 32-byte aligned, after the previous one unless @ ADDR; INIT: a scalar, "
      "a list [1, 2], an expression of the element index i, or file(\"data.npy\")"),
+    (".gm", "NAME TYPE[COUNT] [= INIT] [@ ADDR]",
+     "declare a buffer in global memory (GM), as .ub does in the UB; the data moves copy between them"),
     (".equ", "NAME VALUE", "name a constant"),
     (".out", "NAME[, NAME...]", "buffers `ascasm run` prints when the program ends"),
     (".expect", "NAME = INIT", "expected final contents of a buffer; a mismatch gives exit status 4"),

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from ..isa.table import INSNS, post_update_base
 from ..program import Addr, Insn
-from . import (compute, conversion, fill, gather_scatter, loads, loops, masks, rearrange, reductions, scalar,
-               stores, streams)
+from . import (compute, conversion, datamove, fill, gather_scatter, loads, loops, masks, rearrange, reductions,
+               scalar, stores, streams)
 from .machine import Machine
 
 
@@ -32,7 +32,7 @@ def post_update(m: Machine, insn: Insn):
 # Every table row's family name -> its function: the function of that name defined in an area module.
 _FAMILY_NAMES = {spec.family for spec in INSNS}
 FAMILIES = {name: function for area in (scalar, loops, masks, loads, stores, gather_scatter, streams, fill,
-                                         compute, rearrange, conversion, reductions)
+                                         compute, rearrange, conversion, reductions, datamove)
             for name, function in vars(area).items()
             if name in _FAMILY_NAMES and function.__module__ == area.__name__}
 FAMILIES.update({spec.family: post_update for spec in INSNS if spec.post is not None})

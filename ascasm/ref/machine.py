@@ -42,6 +42,7 @@ class Machine:
                  store_inactive: str = "keep", strict: bool = False, regions=()):
         self.program, self.state = program, state
         self.regions = list(regions)                      # sorted, merged [lo, hi): Program.regions
+        self.gm_regions = program.regions("gm")          # GM's buffers: always its bounds
         self.ub_usable, self.max_steps = ub_usable, max_steps
         self.zero_inactive = store_inactive == "zero"     # docs/language.md §7
         self.strict = strict                              # warnings become faults (docs/language.md §9)
@@ -74,10 +75,11 @@ class Machine:
     def log_access(self, kind: int, insn: Insn, address: int, width: int, count: int, pitch: int, lane: int,
                    operand: str, index: int = -1):
         """One log record: `count` elements of `width` bytes at address + k*pitch, lanes lane.. of the
-        register operand named `operand` (lane -1: no lanes), read (LOG_READ) or written (LOG_WRITE)."""
+        register operand named `operand` (lane -1: no lanes; operand None: no register, a data move),
+        read (LOG_READ) or written (LOG_WRITE; LOG_GM_READ, LOG_GM_WRITE for global memory)."""
         if self.log is None:
             return
-        position = next(k for k, op in enumerate(insn.spec.operands) if op.name == operand)
+        position = -1 if operand is None else next(k for k, op in enumerate(insn.spec.operands) if op.name == operand)
         self.log[self.log_length] = (int(self.state.ctrl[STEPS]) + 1, self.state.pc, kind, address, width, count,
                                      pitch, lane, position, index)
         self.log_length += 1
@@ -157,6 +159,15 @@ class Machine:
         first, last = (address, address + size) if start is None else (start, start + 1)
         if self.regions and size and not any(lo <= first and last <= hi for lo, hi in self.regions):
             raise Fault("OUT_OF_BUFFER", address, size, lane, index)
+
+    def check_gm(self, address: int, size: int):
+        """Every byte of [address, address + size) inside one of GM's buffers (adjacent ones merged)."""
+        if not any(lo <= address and address + size <= hi for lo, hi in self.gm_regions):
+            raise Fault("GM_RANGE", address, size)
+
+    def write_gm(self, address: int, data: np.ndarray):
+        """Store bytes (already checked) in global memory."""
+        self.state.gm[address:address + data.size] = data
 
     def check_in_ub(self, address: int, size: int, lane: int = -1, index: int = -1, start: int | None = None):
         """Range check of one access, noted for its hazard check. Every family calls it for every
