@@ -209,6 +209,8 @@ class _Builder:
 
     def var(self, children):
         keyword, name, ctype, location, _arrow, buffer = children
+        if name.type == "STRING":           # a quoted C++ name (Unicode letters): the name without its quotes
+            name = Token("NAME", name.value[1:-1], name.line, name.column + 1)
         return VarDirective(keyword, name, ctype, location, buffer)
 
     def constant(self, children):

@@ -8,7 +8,9 @@ and the register's first mention until another virtual register is given the sam
 variable also ends where its inlined call does. A constant is `=VALUE` over its scope."""
 from __future__ import annotations
 
-from .lower import Const, Line, RV, VReg
+import re
+
+from .lower import Const, Line, RV, VReg, buffer_name
 
 
 def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
@@ -32,6 +34,7 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
                 entries.append((keyword, member, str(part.ctype), part.value, at, depth))
     opens: dict[int, list[str]] = {}
     closes: dict[int, list[str]] = {}
+    spans = []                          # (start, end, name, depth, its .var/.arg text)
     for keyword, name, ctype, value, at, depth in entries:
         end = frame_end[at] if depth else len(lines)
         if isinstance(value, VReg):
@@ -45,20 +48,37 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
             start, end = max(at, first, 0), min([end, *reused])
             where = f"{value.file}{machine}"
             if ctype.endswith("*") and n in params and params[n].kind == "pointer":
-                where += f" -> {params[n].name}"
+                where += f" -> {buffer_name(params[n].name, machine)}"
         else:
             start, where = at, f"={int(value)}" if isinstance(value, bool) else f"={value!r}"
         if start >= end:
             continue
-        opens.setdefault(start, []).append(f'{keyword} {name} "{ctype}" {where}')
-        if end < len(lines) and not lines[end].text.startswith(".frame pop"):
-            closes.setdefault(end, []).append(f".var {name} -")
+        spans.append((start, end, _directive_name(name), depth, f'{keyword} {_directive_name(name)} "{ctype}" {where}'))
+    # A later variable of the same name and depth replaces an earlier one (the assembler's rule): an
+    # earlier one's end is written only while it is still the one that name means
+    events = sorted([(start, 1, i) for i, (start, *_rest) in enumerate(spans)] +
+                    [(end, 0, i) for i, (_s, end, *_rest) in enumerate(spans)
+                     if end < len(lines) and not lines[end].text.startswith(".frame pop")])
+    current: dict = {}
+    for row, is_open, i in events:
+        _start, _end, name, depth, text = spans[i]
+        if is_open:
+            current[name, depth] = i
+            opens.setdefault(row, []).append(text)
+        elif current.get((name, depth)) == i:
+            del current[name, depth]
+            closes.setdefault(row, []).append(f".var {name} -")
     out = []
     for index, line in enumerate(lines + [None]):
         out += [Line(text, None) for text in closes.get(index, []) + opens.get(index, [])]
         if line is not None:
             out.append(line)
     return out
+
+
+def _directive_name(name: str) -> str:
+    """A name as a .var directive writes it: quoted unless an ASCII identifier (C++ allows more)."""
+    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*", name) else f'"{name}"'
 
 
 def _members(name: str, value):

@@ -45,7 +45,6 @@ GUARD = 256                                # unallocated bytes between buffers: 
 _POINTER_SPEC = re.compile(r"^(?P<what>.*?)(?:@\+(?P<offset>\d{1,12}))?$", re.DOTALL)
 _OTHER_SPEC = re.compile(r"^@(?P<other>[A-Za-z_]\w*)(?:\+(?P<offset>\d{1,12}))?$")
 _TYPE_SPEC = re.compile(r"^(?P<type>[A-Za-z_]\w*)\[(?P<count>\d{1,12})\]$")
-_REGISTER_NAME = re.compile(r"^[vpasuqVPASUQ]\d+$")
 
 
 class KernelArgError(ValueError):
@@ -164,8 +163,7 @@ def bind(params, given: dict, base: Path = Path("."), ub_usable: int = UB_USABLE
 def _storage(param, value, base: Path, ub_usable: int) -> tuple[Storage, int]:
     """The buffer a pointer parameter declares: from an array, a .npy file or TYPE[COUNT]."""
     etype = _etype(param)
-    name = param.name + "_buf" if _REGISTER_NAME.match(param.name) else param.name if param.name.isascii() else \
-        f"param{param.sreg}_buf"                # assembly names are ASCII, C++ names need not be
+    name = param.buffer_name
     if isinstance(value, np.ndarray):
         return Storage(name, etype, *_array_contents(param, etype, value, "the array")), 0
     if not isinstance(value, str):

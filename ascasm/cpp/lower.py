@@ -84,6 +84,14 @@ class Loop:
     end: object
 
 
+def buffer_name(name: str, sreg: int) -> str:
+    """The assembly name of pointer parameter `name`'s buffer (arriving in s`sreg`): assembly names are
+    ASCII and not register names; C++ names need not be either."""
+    if re.fullmatch(r"[vpasuqVPASUQ]\d+", name):
+        return name + "_buf"
+    return name if name.isascii() else f"param{sreg}_buf"
+
+
 @dataclass
 class ParamSlot:
     """A parameter (or a block's captured variable) and the virtual register it arrives in."""

@@ -21,7 +21,7 @@ from ..limits import shown, whole_number
 from . import debugvars, regalloc
 from .clang import CppError, LibclangMissing, error_at, parse, qualified_name, tokens
 from .cpptypes import split_template_args
-from .lower import Const, ConstReturn, Frame, Lowering, ParamSlot, RV, VReg, _body, _template_default
+from .lower import Const, ConstReturn, Frame, Lowering, ParamSlot, RV, VReg, _body, _template_default, buffer_name
 from .stubs import INCLUDE_DIR
 
 __all__ = ["translate", "list_units", "Translation", "Param", "AsmLine", "CppError", "LibclangMissing"]
@@ -41,6 +41,10 @@ class Param:
     sreg: int                  # the s register holding it on entry (a float: its bits)
     cpp_type: str
 
+    @property
+    def buffer_name(self) -> str:
+        return buffer_name(self.name, self.sreg)
+
 
 @dataclass
 class Translation:
@@ -49,9 +53,9 @@ class Translation:
     params: list
     lines: list
     ctrl: dict = field(default_factory=dict)
-    sources: tuple = ()        # the files libclang read: the kernel and the headers it includes (not our stubs)
     debug: DebugInfo = field(default_factory=DebugInfo)     # rows: the lines' instructions, from 0
     directives: list = field(default_factory=list)  # (k, text): debug directive `text` goes before lines[k]
+    sources: tuple = ()        # the files libclang read: the kernel and the headers it includes (not our stubs)
 
     def with_directives(self):
         """(line, directive texts before it) for each line, then (None, the directives after the last)."""
@@ -488,7 +492,7 @@ def _check_rows(lines, path, params) -> DebugInfo:
     stands for the one `-> NAME` names.)"""
     from ..asm.assembler import assemble
     from ..asm.errors import AssemblyFailed
-    buffers = [f".ub {p.name} u8[32]" for p in params if p.kind == "pointer"]
+    buffers = [f".ub {p.buffer_name} u8[32]" for p in params if p.kind == "pointer"]
     try:
         return assemble("\n".join([line.text for line in lines] + buffers) + "\n", "<translation>").debug
     except AssemblyFailed as failed:
