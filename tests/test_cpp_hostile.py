@@ -1,4 +1,4 @@
-"""Hostile and odd C++ input (issue 35): a crash, hang or unbounded growth of libclang's parse is a
+"""Hostile and odd C++ input: a crash, hang or unbounded growth of libclang's parse is a
 clear error with exit status 1 within the front end's limits (ascasm/cpp/sandbox.py), Ctrl-C ends it
 (130), and every file the front end reads, includes too, is read as the kernel file is."""
 import io
