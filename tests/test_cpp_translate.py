@@ -1041,3 +1041,21 @@ def test_literals_a_macro_expands_to(tmp_path, engine):
     x = np.arange(64, dtype=np.float32)
     result = cpp_run.run(t, engine, dst=np.zeros(64, np.float32), src=x)
     assert np.array_equal(result["dst"], (x + 1) * np.float32(2.5))
+
+
+def test_a_header_alone_is_parsed_after_kernel_operator_h(tmp_path, engine):
+    # kernel headers rely on their op's .cpp to include kernel_operator.h first
+    path = tmp_path / "scale.h"
+    path.write_text(textwrap.dedent("""
+    __simd_vf__ inline void ScaleVF(__ubuf__ float* dst, __ubuf__ float* src)
+    {
+        AscendC::Reg::RegTensor<float> x;
+        AscendC::Reg::MaskReg all = AscendC::Reg::CreateMask<float>();
+        AscendC::Reg::LoadAlign(x, src);
+        AscendC::Reg::Muls(x, x, 3.0f, all);
+        AscendC::Reg::StoreAlign(dst, x, all);
+    }
+    """))
+    x = np.arange(64, dtype=np.float32)
+    result = cpp_run.run(translate(path, "ScaleVF"), engine, dst=np.zeros(64, np.float32), src=x)
+    assert np.array_equal(result["dst"], x * 3)

@@ -19,7 +19,6 @@ kernel, the units file does not load).
     python tools/kernel_bed.py [--mirrors /work/.mirror] [--units FILE] [-k TEXT] [--engine ref] [--json]
 """
 import argparse
-import contextlib
 import dataclasses
 import importlib.util
 import json
@@ -36,7 +35,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import survey_kernels as survey  # noqa: E402
-from ascasm.cpp import clang as cpp_clang  # noqa: E402
 from ascasm.cpp.compiled import run_kernel  # noqa: E402
 from ascasm.cpp.harness import CppFailed, KernelArgError  # noqa: E402
 from ascasm.vm import MachineFault  # noqa: E402
@@ -142,17 +140,6 @@ class Trees:
                 for name, (file, dtype) in {**golden.inputs, **golden.outputs}.items()}
 
 
-@contextlib.contextmanager
-def kernel_prelude():
-    """Parse as the survey does: a header after kernel_operator.h (harmless for a file that includes it)."""
-    plain = cpp_clang.clang_args
-    cpp_clang.clang_args = lambda *a, **k: [*plain(*a, **k), *survey.PRELUDE]
-    try:
-        yield
-    finally:
-        cpp_clang.clang_args = plain
-
-
 def first_line(error):
     return str(error).strip().splitlines()[0] if str(error).strip() else error.__class__.__name__
 
@@ -196,9 +183,7 @@ def run_unit(unit, trees, engine):
             np.save(trees.tmp / f"{name}.npy", value.array)
             args[name] = f"{trees.tmp / name}.npy@+{value.offset}"
     try:
-        with kernel_prelude():
-            result = run_kernel(path, unit.entry, engine=engine, include_dirs=include_dirs,
-                                    defines=unit.defines, **args)
+        result = run_kernel(path, unit.entry, engine=engine, include_dirs=include_dirs, defines=unit.defines, **args)
     except KernelArgError as error:  # the unit's arguments do not fit its kernel: the bed's fault
         raise RuntimeError(f"arguments: {first_line(error)}") from None
     except (CppFailed, MachineFault) as error:

@@ -99,6 +99,9 @@ def _exists(path: Path) -> bool:
         return False
 
 
+HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inl")
+
+
 def parse(path: str, defines=(), include_dirs=()):
     """Parse `path` as C++17 against our stubs, the kernel's own directory and `include_dirs`:
     (translation unit, clang's errors).  A fatal error (a header not found) is raised at once as a
@@ -108,6 +111,9 @@ def parse(path: str, defines=(), include_dirs=()):
     ci = cindex()
     # no error limit: past it clang stops with a fatal error, and errors elsewhere need not stop us
     args = ["-fsyntax-only", "-Wno-everything", "-ferror-limit=0"] + clang_args([Path(path).resolve().parent, *include_dirs], defines)
+    if Path(path).suffix.lower() in HEADER_SUFFIXES:
+        # a kernel header relies on its op's .cpp to include kernel_operator.h first (the stub is guarded)
+        args += ["-include", "kernel_operator.h"]
     options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
     try:
         tu = ci.Index.create().parse(path, args=args, options=options)

@@ -199,9 +199,10 @@ def find_units(index: TUIndex) -> list[Unit]:
     seen = set()
     for macro in index.macros:
         offset = macro.extent.start.offset
-        if offset in seen:           # a file that includes itself holds its macros again
+        where = (str(macro.extent.start.file), offset)
+        if where in seen:            # a file that includes itself holds its macros again
             continue
-        seen.add(offset)
+        seen.add(where)
         if macro.spelling == "__simd_vf__":
             # the qualifier stands among the declaration's first words, which an empty macro may leave
             # outside the declaration's extent: the function is the one around it or the next one
