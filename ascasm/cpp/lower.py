@@ -1184,7 +1184,8 @@ class Lowering:
             raise error_at(c, "unsupported call")
         short = name.split("::")[-1]
         in_reg = any(p in ("Reg", "MicroAPI") for p in path)
-        if short in regapi.REG_ALIASES and (in_reg or (decl is None and short != "DataCopy")):
+        if short in regapi.REG_ALIASES and (in_reg or decl is None and (short != "DataCopy"
+                                                                         or self.reg_operands(args))):
             short = self.reg_alias(short, args)
         builtin = getattr(self, "builtin_" + short, None)
         if builtin is not None and (decl is None or not _has_body(decl)) and not (in_reg and regapi.lookup(short)):
@@ -1211,7 +1212,12 @@ class Lowering:
         if isinstance(alias, str):
             return alias
         first = self.try_kind(args[0]) if args else None
-        return alias[0 if first == "vec" else 1]
+        return alias[0 if first in ("vec", "mask") else 1]     # a load's destination comes first
+
+    def reg_operands(self, args) -> bool:
+        """An unresolved DataCopy (its arguments dependent in a template) is Reg's when a register or a
+        UB pointer is among its first two arguments: the host forms take only tensors."""
+        return any(self.try_kind(a) in ("vec", "mask", "ptr") for a in args[:2])
 
     def try_kind(self, arg):
         try:

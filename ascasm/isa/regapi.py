@@ -434,7 +434,7 @@ HOST_SIDE = {"DataCopy", "DataCopyPad", "SetFlag", "WaitFlag", "PipeBarrier", "E
              "SyncAll", "SetAtomicAdd", "SetAtomicNone", "Duplicate_", "GetValue", "SetValue", "Get", "Set"}
 # The host-side names that are also Reg functions (Reg::DataCopy is the old name of LoadAlign/StoreAlign).
 # Older names of Reg functions that public kernels still use: the name, or (the name when the first
-# argument is a vector register, the name otherwise).
+# argument is a vector or mask register, a load's destination; the name otherwise).
 REG_ALIASES = {"DataCopy": ("LoadAlign", "StoreAlign"), "DataCopyUnAlign": ("LoadUnAlign", "StoreUnAlign"),
                "DataCopyUnAlignPre": "LoadUnAlignPre", "DataCopyUnAlignPost": "StoreUnAlignPost",
                "DataCopyGather": "Gather", "DataCopyScatter": "Scatter", "CompareScalar": "Compares",

@@ -1,0 +1,59 @@
+"""Patterns public kernels use that the front end once refused, each in a small kernel of our own:
+the old name DataCopy called unqualified in a template, ... Expected values are numpy computations
+written here or the C++ rules worked by hand."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("clang.cindex")
+
+import cpp_run  # noqa: E402  (tests/cpp_run.py)
+from test_cpp_translate import tr  # noqa: E402
+
+
+# --- DataCopy unqualified in a template -------------------------------------------------------
+# Its arguments depend on T, so clang resolves no overload: the front end takes the Reg form when a
+# register or a UB pointer is among the first two arguments (the host forms take tensors only), the
+# load when a register (vector or mask) comes first.
+UNQUALIFIED_DATACOPY = """
+    using AscendC::MicroAPI::RegTensor;
+    using AscendC::MicroAPI::MaskReg;
+    using AscendC::MicroAPI::AddrReg;
+
+    template <typename T>
+    __aicore__ inline void Positive(__ubuf__ T* dst, __ubuf__ T* src, __ubuf__ uint32_t* bits,
+                                    uint32_t count, uint16_t repeat)
+    {
+        constexpr uint32_t lanes = 256 / sizeof(T);
+        __VEC_SCOPE__ {
+            RegTensor<T> x, one, zero, y;
+            MaskReg m, gt, back;
+            AscendC::MicroAPI::Duplicate(one, (T)1);
+            AscendC::MicroAPI::Duplicate(zero, (T)0);
+            for (uint16_t i = 0; i < repeat; ++i) {
+                m = AscendC::MicroAPI::UpdateMask<T>(count);
+                AddrReg at = AscendC::MicroAPI::CreateAddrReg<T>(i, lanes);
+                DataCopy(x, src, at);                  // LoadAlign with an AddrReg
+                AscendC::MicroAPI::CompareScalar<T, CMPMODE::GT>(gt, x, (T)0, m);
+                DataCopy(bits, gt);                    // a mask store ...
+                DataCopy(back, bits);                  // ... and its load
+                AscendC::MicroAPI::Select(y, one, zero, back);
+                DataCopy(dst, y, at, m);               // StoreAlign with an AddrReg
+            }
+        }
+    }
+    """
+
+
+@pytest.mark.parametrize("ctype, dtype", [("float", np.float32), ("half", np.float16)])
+def test_unqualified_datacopy_in_a_template_is_the_reg_form(tmp_path, engine, ctype, dtype):
+    t = tr(tmp_path, UNQUALIFIED_DATACOPY, f"Positive<{ctype}>#1")
+    lanes = 256 // np.dtype(dtype).itemsize
+    count = 2 * lanes + 5                           # a tail: the third repeat has 5 lanes
+    x = (np.arange(3 * lanes) % 7 - 3).astype(dtype)
+    dst = np.full(3 * lanes, 9, dtype)
+    result = cpp_run.run(t, engine, dst=dst, src=x, bits=np.zeros(64, np.uint32), count=count, repeat=3)
+    expected = dst.copy()
+    expected[:count] = (x[:count] > 0).astype(dtype)  # lanes past count keep their 9
+    assert np.array_equal(result["dst"], expected)
