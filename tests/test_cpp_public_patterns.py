@@ -57,3 +57,51 @@ def test_unqualified_datacopy_in_a_template_is_the_reg_form(tmp_path, engine, ct
     expected = dst.copy()
     expected[:count] = (x[:count] > 0).astype(dtype)  # lanes past count keep their 9
     assert np.array_equal(result["dst"], expected)
+
+
+# --- helpers taking an untyped UB address --------------------------------------------------------
+# `const __ubuf__ void*` carries a UB address; the helper casts it to the type it moves.
+UNTYPED_ADDRESS = """
+    using namespace AscendC::MicroAPI;
+
+    template <typename T>
+    __aicore__ inline void LoadAsFloat(const __ubuf__ void* input, RegTensor<float>& dst, MaskReg& m,
+                                       uint32_t offset)
+    {
+        if constexpr (IsSameType<T, half>::value) {
+            RegTensor<half> h;
+            LoadAlign<half, LoadDist::DIST_UNPACK_B16>(h, (__ubuf__ half*)(input) + offset);
+            Cast<float, half>(dst, h, m);
+        } else {
+            LoadAlign(dst, (__ubuf__ float*)input + offset);
+        }
+    }
+
+    __aicore__ inline void StoreFloat(__ubuf__ void* output, RegTensor<float>& src, MaskReg& m, uint32_t offset)
+    {
+        StoreAlign((__ubuf__ float*)output + offset, src, m);
+    }
+
+    template <typename T>
+    __aicore__ inline void Twice(__ubuf__ float* dst, __ubuf__ T* src, uint32_t count, uint32_t at)
+    {
+        __VEC_SCOPE__ {
+            RegTensor<float> x;
+            MaskReg m = UpdateMask<float>(count);
+            LoadAsFloat<T>(src, x, m, at);
+            Add(x, x, x, m);
+            StoreFloat(dst, x, m, 64);
+        }
+    }
+    """
+
+
+@pytest.mark.parametrize("ctype, dtype", [("float", np.float32), ("half", np.float16)])
+def test_helpers_take_an_untyped_ub_address(tmp_path, engine, ctype, dtype):
+    t = tr(tmp_path, UNTYPED_ADDRESS, f"Twice<{ctype}>#1")
+    src = (np.arange(256) * 0.25 - 20).astype(dtype)
+    at = 256 // np.dtype(dtype).itemsize // 2       # half a vector of T: a 128-byte offset
+    result = cpp_run.run(t, engine, dst=np.zeros(128, np.float32), src=src, count=60, at=at)
+    expected = np.zeros(128, np.float32)
+    expected[64:124] = 2 * src[at:at + 60].astype(np.float32)
+    assert np.array_equal(result["dst"], expected)
