@@ -105,3 +105,35 @@ def test_helpers_take_an_untyped_ub_address(tmp_path, engine, ctype, dtype):
     expected = np.zeros(128, np.float32)
     expected[64:124] = 2 * src[at:at + 60].astype(np.float32)
     assert np.array_equal(result["dst"], expected)
+
+
+# --- Mula, MulAddDst's older name ------------------------------------------------------------------
+MULA = """
+    using namespace AscendC::MicroAPI;
+
+    template <typename T>
+    __simd_vf__ inline void Accumulate(__ubuf__ T* acc, __ubuf__ T* a, __ubuf__ T* b, uint32_t count)
+    {
+        RegTensor<T> d, x, y;
+        MaskReg m = UpdateMask<T>(count);
+        LoadAlign(d, acc);
+        LoadAlign(x, a);
+        LoadAlign(y, b);
+        Mula(d, x, y, m);                  // d = d + x * y on the active lanes, 0 on the others
+        AscendC::MicroAPI::Mula(d, x, y, m);
+        StoreAlign(acc, d, CreateMask<T>());
+    }
+    """
+
+
+@pytest.mark.parametrize("ctype, dtype", [("float", np.float32), ("int32_t", np.int32), ("half", np.float16)])
+def test_mula_is_muladddst(tmp_path, engine, ctype, dtype):
+    t = tr(tmp_path, MULA, f"Accumulate<{ctype}>")
+    lanes = 256 // np.dtype(dtype).itemsize
+    d = (np.arange(lanes) % 11 - 5).astype(dtype)
+    a = (np.arange(lanes) % 5 - 2).astype(dtype)
+    b = (np.arange(lanes) % 3 + 1).astype(dtype)    # small integers: every sum and product exact
+    result = cpp_run.run(t, engine, acc=d.copy(), a=a, b=b, count=lanes - 9)
+    expected = d + 2 * a * b
+    expected[lanes - 9:] = 0
+    assert np.array_equal(result["acc"], expected)

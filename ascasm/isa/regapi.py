@@ -440,7 +440,7 @@ REG_ALIASES = {"DataCopy": ("LoadAlign", "StoreAlign"), "DataCopyUnAlign": ("Loa
                "DataCopyGather": "Gather", "DataCopyScatter": "Scatter", "CompareScalar": "Compares",
                "MaskPack": "Pack", "MaskUnPack": "UnPack", "MaskInterleave": "Interleave",
                "MaskDeInterleave": "DeInterleave", "MaskSelect": "Select", "MaskAnd": "And", "MaskOr": "Or",
-               "MaskXor": "Xor", "MaskNot": "Not", "MaskMov": "Move", "Copy": "Move"}
+               "MaskXor": "Xor", "MaskNot": "Not", "MaskMov": "Move", "Copy": "Move", "Mula": "MulAddDst"}
 
 
 def functions_of(mnemonic: str) -> list[str]:
