@@ -9,7 +9,8 @@ import pytest
 pytest.importorskip("clang.cindex")
 
 import cpp_run  # noqa: E402  (tests/cpp_run.py)
-from test_cpp_translate import tr  # noqa: E402
+from ascasm.cpp.translate import list_units, translate  # noqa: E402
+from test_cpp_translate import source, tr  # noqa: E402
 
 
 # --- DataCopy unqualified in a template -------------------------------------------------------
@@ -137,3 +138,38 @@ def test_mula_is_muladddst(tmp_path, engine, ctype, dtype):
     expected = d + 2 * a * b
     expected[lanes - 9:] = 0
     assert np.array_equal(result["acc"], expected)
+
+
+# --- a block in a constructor ----------------------------------------------------------------------
+# Element-wise custom ops do their work in a struct's constructor; the block is named on the class.
+CONSTRUCTOR_BLOCK = """
+    template <class T>
+    struct Offset {
+        __aicore__ inline Offset(LocalTensor<T>& dst, LocalTensor<T>& src, T delta, uint32_t count)
+        {
+            __ubuf__ T* from = (__ubuf__ T*)(src.GetPhyAddr());
+            __ubuf__ T* to = (__ubuf__ T*)(dst.GetPhyAddr());
+            __VEC_SCOPE__
+            {
+                Reg::RegTensor<T> v;
+                Reg::MaskReg m = Reg::UpdateMask<T>(count);
+                Reg::LoadAlign(v, from);
+                Reg::Adds(v, v, delta, m);
+                Reg::StoreAlign(to, v, m);
+            }
+        }
+    };
+    """
+
+
+@pytest.mark.parametrize("entry, dtype", [("Offset<float>#1", np.float32), ("Offset<half>::Offset#1", np.float16)])
+def test_a_block_in_a_constructor(tmp_path, engine, entry, dtype):
+    path = source(tmp_path, CONSTRUCTOR_BLOCK)
+    assert [name for name, _ in list_units(path)] == ["Offset::Offset#1"]
+    t = translate(path, entry)
+    lanes = 256 // np.dtype(dtype).itemsize
+    x = (np.arange(lanes) - 40).astype(dtype)
+    result = cpp_run.run(t, engine, to=np.zeros(lanes, dtype), **{"from": x}, delta=2.5, count=lanes - 1)
+    expected = np.zeros(lanes, dtype)
+    expected[:lanes - 1] = x[:lanes - 1] + dtype(2.5)
+    assert np.array_equal(result["to"], expected)

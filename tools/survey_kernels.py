@@ -126,7 +126,8 @@ def is_vector_function(cursor):
                     for a in cursor.get_children()))
 
 
-FUNCTION_KINDS = (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE, ci.CursorKind.CXX_METHOD)
+FUNCTION_KINDS = (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE, ci.CursorKind.CXX_METHOD,
+                  ci.CursorKind.CONSTRUCTOR)
 
 
 def units_in(tu, path):
