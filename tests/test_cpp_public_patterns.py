@@ -173,3 +173,51 @@ def test_a_block_in_a_constructor(tmp_path, engine, entry, dtype):
     expected = np.zeros(lanes, dtype)
     expected[:lanes - 1] = x[:lanes - 1] + dtype(2.5)
     assert np.array_equal(result["to"], expected)
+
+
+# --- scalar reads and writes of the UB -------------------------------------------------------------
+# A vector function reads and writes single UB elements through pointers (LocalMemBar's SCALAR_LOAD and
+# SCALAR_STORE pipes): `p[i]` is `ld`, `p[i] = v` and `p[i] op= v` are `st` of the element's type.
+SCALAR_UB = """
+    __simd_vf__ inline void Scaled(__ubuf__ float* dst, __ubuf__ float* src, __ubuf__ int16_t* meta,
+                                   __ubuf__ float* res, uint32_t count)
+    {
+        float scale = src[1];
+        int16_t k = meta[count - 1];
+        meta[0] = k * 2;
+        meta[1] += k;                       // wraps at 16 bits
+        res[0] = scale * 2.0f;
+        res[1] = meta[2] * scale;           // meta[2] sign-extended, converted to float
+        Reg::RegTensor<float> v;
+        Reg::MaskReg m = Reg::UpdateMask<float>(count);
+        Reg::LoadAlign(v, src);
+        Reg::Muls(v, v, scale, m);
+        Reg::StoreAlign(dst, v, m);
+    }
+    """
+
+
+def test_scalar_reads_and_writes_of_the_ub(tmp_path, engine):
+    t = tr(tmp_path, SCALAR_UB, "Scaled")
+    src = (np.arange(64) * 0.5).astype(np.float32)
+    meta = np.zeros(16, np.int16)
+    meta[1], meta[2], meta[9] = 32000, -6, 1000
+    result = cpp_run.run(t, engine, dst=np.zeros(64, np.float32), src=src, meta=meta.copy(),
+                         res=np.zeros(8, np.float32), count=10)
+    scale = src[1]
+    expected_meta = meta.copy()
+    expected_meta[0] = 2000
+    expected_meta[1] = np.int16(32000 + 1000 - 65536)
+    assert np.array_equal(result["meta"], expected_meta)
+    assert np.array_equal(result["res"][:2], np.array([2 * scale, -6 * scale], np.float32))
+    expected = np.zeros(64, np.float32)
+    expected[:10] = src[:10] * scale
+    assert np.array_equal(result["dst"], expected)
+
+
+def test_incrementing_a_ub_element_is_refused(tmp_path):
+    from ascasm.cpp.translate import CppError
+    with pytest.raises(CppError, match=r"'\+\+' on an element of the UB"):
+        tr(tmp_path, """
+            __simd_vf__ inline void Count(__ubuf__ int32_t* n) { n[0]++; }
+            """, "Count")

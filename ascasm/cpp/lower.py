@@ -22,7 +22,7 @@ from . import cpptypes
 from .clang import (CppError, check_recovered, diagnostics_error, error_at, errors_inside, loc_of, operator_of,
                     qualified_name, skipped_text, tokens)
 from .stubs import INCLUDE_DIR
-from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args, strip_qualifiers
+from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, scalar, split_template_args, strip_qualifiers
 
 MAX_INLINE_DEPTH = 16
 _NAME_DECLS = ("USING_DIRECTIVE", "USING_DECLARATION", "NAMESPACE_ALIAS")
@@ -978,6 +978,9 @@ class Lowering:
         op = operator_of(c)
         (child,) = list(c.get_children())
         if op in ("++", "--", "post++", "post--"):
+            if _strip(child).kind.name == "ARRAY_SUBSCRIPT_EXPR":
+                raise error_at(c, f"'{op.replace('post', '')}' on an element of the UB is not supported: "
+                                  "write p[i] += 1")
             var = self.expr(child)
             if not isinstance(var, RV):
                 raise error_at(c, f"'{op.replace('post', '')}' on something that is not a variable")
@@ -1118,6 +1121,8 @@ class Lowering:
     def x_compound_assignment_operator(self, c):
         op = operator_of(c)[:-1]
         a, b = list(c.get_children())
+        if _strip(a).kind.name == "ARRAY_SUBSCRIPT_EXPR":        # p[i] op= b: load, compute, store
+            return self.store_element(c, _strip(a), self.arith(c, op, self.expr(a), self.expr(b)))
         var = self.expr(a)
         if not isinstance(var, RV):
             raise error_at(a, "assignment to something that is not a variable")
@@ -1126,6 +1131,8 @@ class Lowering:
         return var
 
     def assign(self, c, a, b):
+        if _strip(a).kind.name == "ARRAY_SUBSCRIPT_EXPR":
+            return self.store_element(c, _strip(a), self.expr(b))
         target = self.expr(a)
         if not isinstance(target, RV):
             raise error_at(a, "assignment to something that is not a run-time variable (a constant?)")
@@ -1755,8 +1762,28 @@ class Lowering:
         return self.token_value(c)
 
     def x_array_subscript_expr(self, c):
-        raise error_at(c, "array subscripts (pointer dereference) are not supported in a vector function: "
-                          "use LoadAlign/StoreAlign")
+        """`p[i]` read: one element loaded from the UB into a scalar register (the pages' scalar UB
+        reads in a vector function, LocalMemBar's SCALAR_LOAD)."""
+        address, ctype = self.element_address(c)
+        reg = self.new_reg("s")
+        self.emit(f"ld {reg}.{ctype.etype}, [{address.reg}]")
+        return RV(reg, ctype)
+
+    def element_address(self, c) -> tuple[RV, CType]:
+        """The address of `p[i]` in a register, and the element's type."""
+        base, index = list(c.get_children())
+        pointer = self.expr(base)
+        if pointer.ctype is None or pointer.ctype.kind != "ptr":
+            raise error_at(c, "a subscript of something that is not a UB pointer (a local array?) is not supported")
+        address = self.materialize(self.pointer_arith(c, "+", pointer, self.expr(index)))
+        return address, scalar(pointer.ctype.etype)
+
+    def store_element(self, c, target, value):
+        """`p[i] = value`: one element stored from a scalar register (SCALAR_STORE)."""
+        address, ctype = self.element_address(target)
+        value = self.materialize(self.convert(value, ctype), ctype)
+        self.emit(f"st [{address.reg}], {value.reg}.{ctype.etype}")
+        return value
 
 
 class TextExpression:
