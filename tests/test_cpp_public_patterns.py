@@ -221,3 +221,40 @@ def test_incrementing_a_ub_element_is_refused(tmp_path):
         tr(tmp_path, """
             __simd_vf__ inline void Count(__ubuf__ int32_t* n) { n[0]++; }
             """, "Count")
+
+
+# --- members of a struct declared around a block -----------------------------------------------------
+# A block reads scalar members of a struct parameter or class member (tiling parameters): each member
+# read is an input of the block, a scalar named `struct.member`.
+CAPTURED_MEMBERS = """
+    struct Shape { uint32_t rows; uint32_t cols; float bias; };
+
+    template <typename T>
+    class Biased {
+    public:
+        __aicore__ inline void Run(__ubuf__ T* dst, __ubuf__ T* src, const Shape& shape)
+        {
+            __VEC_SCOPE__ {
+                Reg::RegTensor<T> v;
+                uint32_t n = shape.rows * shape.cols;
+                Reg::MaskReg m = Reg::UpdateMask<T>(n);
+                Reg::LoadAlign(v, src);
+                Reg::Adds(v, v, (T)shape.bias, m);
+                Reg::Adds(v, v, (T)extra_.bias, m);
+                Reg::StoreAlign(dst, v, m);
+            }
+        }
+        Shape extra_;
+    };
+    """
+
+
+def test_a_block_reads_members_of_a_struct_around_it(tmp_path, engine):
+    t = tr(tmp_path, CAPTURED_MEMBERS, "Biased<float>::Run#1")
+    assert [p.name for p in t.params] == ["shape.rows", "shape.cols", "src", "shape.bias", "extra_.bias", "dst"]
+    x = np.arange(64, dtype=np.float32)
+    result = cpp_run.run(t, engine, dst=np.zeros(64, np.float32), src=x,
+                         **{"shape.rows": 3, "shape.cols": 7, "shape.bias": 0.5, "extra_.bias": -2.0})
+    expected = np.zeros(64, np.float32)
+    expected[:21] = x[:21] + np.float32(0.5) - np.float32(2.0)
+    assert np.array_equal(result["dst"], expected)

@@ -852,6 +852,35 @@ class Lowering:
 
     capturing = False
 
+    def captured_struct(self, expr):
+        """The declaration of a struct variable declared around a block (a local, parameter or member
+        that is not a constant), whose member the block reads; else None."""
+        owner = _strip(expr)
+        decl = owner.referenced if owner.kind.name in ("DECL_REF_EXPR", "MEMBER_REF_EXPR") else None
+        if not self.capturing or decl is None or decl.kind.name not in ("VAR_DECL", "PARM_DECL", "FIELD_DECL") \
+                or self.lookup_var(decl) is not None or decl.hash in self.captures:
+            return None
+        if _initializer(decl) is not None and (decl.type.is_const_qualified() or _leading_constexpr(decl)):
+            return None         # a constant struct: its members fold
+        ctype = self.try_resolve(_captured_type(decl), decl)
+        return decl if ctype is not None and ctype.kind == "struct" else None
+
+    def captured_member(self, c, owner, field):
+        """`s.member` of a struct declared around a block: an input of the block, a scalar named
+        `s.member` (the block sees the member's value on entry, as it sees a captured local)."""
+        key = ("member", owner.hash, field.spelling)
+        if key not in self.captures:
+            ctype = self.resolve_type(field.type, field)
+            if not ctype.is_scalar:
+                raise error_at(c, f"member '{field.spelling}' ({ctype}) of '{owner.spelling}', captured by the "
+                                  "block, is not a scalar")
+            name = f"{owner.spelling}.{field.spelling}"
+            reg = VReg("s", len(self.regs), name, loc_of(owner), 0)
+            self.regs.append(reg)
+            self.captures[key] = RV(reg, ctype)
+            self.params.append(ParamSlot(name, "scalar", ctype.etype, str(ctype), reg))
+        return self.captures[key]
+
     def tensor_address(self, c, callee, args):
         """`tensor.GetPhyAddr([offset])` inside a block: the UB address of a LocalTensor declared around
         it, an input of the block like a captured pointer (named after the tensor); offset in elements."""
@@ -902,6 +931,9 @@ class Lowering:
         # the object, if any: in a method, `std::is_same<T, half>::value` is a member reference
         # with only the qualifier's references (namespace, template, types) for children
         children = [ch for ch in c.get_children() if ch.kind.is_expression()]
+        owner = self.captured_struct(children[0]) if children and decl is not None else None
+        if owner is not None:
+            return self.captured_member(c, owner, decl)
         if children:
             base = self.expr(children[0])
             name = c.spelling or tokens(c)[-1]      # unnamed where the template leaves it dependent
