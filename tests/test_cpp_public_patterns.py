@@ -258,3 +258,27 @@ def test_a_block_reads_members_of_a_struct_around_it(tmp_path, engine):
     expected = np.zeros(64, np.float32)
     expected[:21] = x[:21] + np.float32(0.5) - np.float32(2.0)
     assert np.array_equal(result["dst"], expected)
+
+
+# --- integer literals a macro writes ---------------------------------------------------------------
+MACRO_LITERALS = """
+    #define SCALE_BY(v, k) Reg::Muls(v, v, (float)k, m)
+    #define FOUR 4
+    __simd_vf__ inline void Lit(__ubuf__ float* dst, uint32_t count)
+    {
+        Reg::RegTensor<float> v;
+        Reg::MaskReg m = Reg::UpdateMask<float>(count);
+        Reg::Duplicate(v, 1.0f);
+        uint32_t n = FOUR;
+        Reg::Adds(v, v, (float)n, m);
+        SCALE_BY(v, 3);
+        Reg::StoreAlign(dst, v, m);
+    }
+    """
+
+
+def test_integer_literals_a_macro_writes(tmp_path, engine):
+    result = cpp_run.run(tr(tmp_path, MACRO_LITERALS, "Lit"), engine, dst=np.zeros(64, np.float32), count=10)
+    expected = np.zeros(64, np.float32)
+    expected[:10] = (1 + 4) * 3
+    assert np.array_equal(result["dst"], expected)

@@ -771,7 +771,12 @@ class Lowering:
 
     def x_integer_literal(self, c):
         text = "".join(tokens(c)).rstrip("uUlL").replace("'", "")
-        value = int(text, 0) if not (text.startswith("0") and text[1:2].isdigit()) else int(text, 8)
+        try:
+            value = int(text, 0) if not (text.startswith("0") and text[1:2].isdigit()) else int(text, 8)
+        except ValueError:      # written by a macro: its tokens are not the literal's, clang's value is
+            value = _evaluated_int(c)
+            if value is None:
+                raise error_at(c, "an integer literal a macro writes could not be read") from None
         return Const(value, self.try_resolve(c.type, c) or S32)
 
     def x_floating_literal(self, c):
@@ -2029,6 +2034,30 @@ def _scalar_from_bytes(raw: bytes, ctype: CType):
     import numpy as np
     number = np.frombuffer(raw, dtypes.BY_SPELLING[ctype.etype].np_dtype)[0]
     return float(number) if ctype.kind == "float" else int(number)
+
+
+def _evaluated_int(c):
+    """clang's value of an integer expression cursor (clang_Cursor_Evaluate), or None."""
+    import ctypes
+    import clang.cindex as ci
+    lib = ci.conf.lib
+    lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+    lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+    for name, restype in (("clang_EvalResult_getKind", ctypes.c_int), ("clang_EvalResult_isUnsignedInt", ctypes.c_uint),
+                          ("clang_EvalResult_getAsUnsigned", ctypes.c_ulonglong),
+                          ("clang_EvalResult_getAsLongLong", ctypes.c_longlong), ("clang_EvalResult_dispose", None)):
+        getattr(lib, name).restype, getattr(lib, name).argtypes = restype, [ctypes.c_void_p]
+    result = lib.clang_Cursor_Evaluate(c)
+    if not result:
+        return None
+    try:
+        if lib.clang_EvalResult_getKind(result) != 1:        # CXEval_Int
+            return None
+        if lib.clang_EvalResult_isUnsignedInt(result):
+            return lib.clang_EvalResult_getAsUnsigned(result)
+        return lib.clang_EvalResult_getAsLongLong(result)
+    finally:
+        lib.clang_EvalResult_dispose(result)
 
 
 def _strip(c):
