@@ -55,6 +55,7 @@ from ascasm.vm import Machine, auto_engine  # noqa: E402
 
 PRELUDE = ["-include", "kernel_operator.h"]
 STEP_BUDGET = 2_000_000
+MAX_CHOICES = 4                 # instantiations of a unit's templates tried at most
 POINTER_BYTES = 8192
 
 UNIT_PATTERN = r"__simd_vf__|__VEC_SCOPE__"
@@ -206,19 +207,21 @@ def instantiations(name, texts, macros=None):
     return found
 
 
-def template_guesses(cursor, texts=(), macros=None):
+def template_guesses(cursor, texts=(), macros=None, choice=0):
     """{parameter: argument text} for the templates enclosing a unit's function, or None when a
-    parameter has a kind the guesses do not cover, and how many templates took their arguments from
-    an instantiation in `texts` (the kernel's own sources) rather than from guesses."""
-    guesses, instantiated = {}, 0
+    parameter has a kind the guesses do not cover; how many templates took their arguments from
+    an instantiation in `texts` (the kernel's own sources) rather than from guesses; and how many
+    instantiations the most instantiated of them has (`choice` picks one, in order)."""
+    guesses, instantiated, choices = {}, 0, 1
     while cursor is not None and cursor.kind != ci.CursorKind.TRANSLATION_UNIT:
         params = [p for p in cursor.get_children() if p.kind in (ci.CursorKind.TEMPLATE_TYPE_PARAMETER,
                                                                  ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)]
         used = instantiations(cursor.spelling, texts, macros) if cursor.kind in _TEMPLATE_KINDS and params else []
         if used:
             instantiated += 1
-            for param, arg in zip(params, used[0]):
+            for param, arg in zip(params, used[choice % len(used)]):
                 guesses.setdefault(param.spelling, arg)
+            choices = max(choices, len(used))
         for param in cursor.get_children():
             if param.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER:
                 guesses.setdefault(param.spelling, "float")
@@ -234,14 +237,14 @@ def template_guesses(cursor, texts=(), macros=None):
                     enum = param.type.get_canonical().get_declaration()
                     first = next(enum.get_children(), None)
                     if first is None:
-                        return None, 0
+                        return None, 0, 1
                     guesses.setdefault(param.spelling, f"{param.type.get_canonical().spelling}::{first.spelling}")
                 else:
-                    return None, 0
+                    return None, 0, 1
             elif param.kind == ci.CursorKind.TEMPLATE_TEMPLATE_PARAMETER:
-                return None, 0
+                return None, 0, 1
         cursor = cursor.semantic_parent
-    return guesses, instantiated
+    return guesses, instantiated, choices
 
 
 def kernel_texts(path, cache):
@@ -263,10 +266,19 @@ def placeholder(param):
     return 1
 
 
-def translate_and_run(path, line, guesses, include_dirs, tally):
-    """Translate the unit at `line` and run it; returns the stage it failed at (None: it ran)."""
+def translate_and_run(path, line, attempts, include_dirs, tally):
+    """Translate the unit at `line` with the first of the template argument sets `attempts` that
+    translates, and run it; returns the stage it failed at (None: it ran)."""
+    first = None
     try:
-        translation = translate(path, f"@{line}", template_args=guesses, include_dirs=include_dirs)
+        for guesses in attempts:
+            try:
+                translation = translate(path, f"@{line}", template_args=guesses, include_dirs=include_dirs)
+                break
+            except CppError as error:
+                first = first or error
+        else:
+            raise first             # the first instantiation's error is the one counted
     except CppError as error:
         tally["translate_reasons"][reason(error.message)] += 1
         tally["failures"].append(f"{error.file or path}:{error.line}: {error.message.splitlines()[0]}")
@@ -335,12 +347,16 @@ def survey_repo(repo, under, index, tally, header_dirs, limit=None):
                 if not ok:
                     continue
                 tally["clean_units"] += 1
-                guesses, instantiated = template_guesses(function, *kernel_texts(root / rel, texts))
+                sources = kernel_texts(root / rel, texts)
+                guesses, instantiated, choices = template_guesses(function, *sources)
                 tally["instantiated"] += bool(instantiated)
                 if guesses is None:
                     tally["translate_reasons"]["template parameter of a kind the survey cannot guess"] += 1
                     continue
-                translate_and_run(str(path), last, guesses, include_dirs, tally)  # last: inside every view of the unit
+                # the kernel's own instantiations in turn (at most MAX_CHOICES): the first that translates counts
+                attempts = [guesses] + [template_guesses(function, *sources, choice=k)[0]
+                                        for k in range(1, min(choices, MAX_CHOICES))]
+                translate_and_run(str(path), last, attempts, include_dirs, tally)  # last: inside every view
 
 
 def report(tally):
