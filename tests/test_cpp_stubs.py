@@ -53,6 +53,7 @@ public:
         asc_vf_call<ScaleVF<T>>(p, p, (T)2, n, repeat);
         SetFlag<HardEvent::V_MTE3>(0);
         PipeBarrier<PIPE_V>();
+        SetVectorMask<float, MaskMode::COUNTER>(VECTOR_REG_WIDTH_2XVL / sizeof(T));
     }
     TPipe pipe;
     TQue<QuePosition::VECIN, 1> inQueue;

@@ -6,8 +6,10 @@ mirror; its kernel sources are exported to a temporary directory, never into thi
 tool parses every arch35 file that holds a unit against ascasm's header stubs (plus the file's
 own directory and the repository's shared kernel include directory) and prints how many units
 there are, how many parse, parse CPU time, and the most frequent error messages.  Then each unit
-that parses (no error inside it, no header missing) is translated (template parameters guessed:
-float for a type, 1 for an integer, false for a bool, an enum's first member) and run with
+that parses (no error inside it, no header missing) is translated (template arguments from the
+first instantiation with written-out arguments the kernel's own sources give, in its file or its
+operator's op_kernel directory; else guessed: float for a type, 1 for an integer, false for a
+bool, an enum's first member) and run with
 placeholder arguments (8 KiB of zeros per pointer, 1 per scalar); it counts as running when it
 halts without a fault within a step budget.  The translator itself refuses a unit when clang
 reports an error in the function around it or in a helper it inlines.
@@ -46,12 +48,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ascasm.cpp import clang as cpp_clang  # noqa: E402
 from ascasm.cpp.harness import build  # noqa: E402
 from ascasm.cpp.stubs import clang_args  # noqa: E402
+from ascasm.cpp.cpptypes import SCALAR_NAMES, split_template_args  # noqa: E402
 from ascasm.cpp.translate import CppError, translate  # noqa: E402
 from ascasm.isa import dtypes  # noqa: E402
 from ascasm.vm import Machine, auto_engine  # noqa: E402
 
 PRELUDE = ["-include", "kernel_operator.h"]
 STEP_BUDGET = 2_000_000
+MAX_CHOICES = 4                 # instantiations of a unit's templates tried at most
 POINTER_BYTES = 8192
 
 UNIT_PATTERN = r"__simd_vf__|__VEC_SCOPE__"
@@ -126,7 +130,8 @@ def is_vector_function(cursor):
                     for a in cursor.get_children()))
 
 
-FUNCTION_KINDS = (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE, ci.CursorKind.CXX_METHOD)
+FUNCTION_KINDS = (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE, ci.CursorKind.CXX_METHOD,
+                  ci.CursorKind.CONSTRUCTOR)
 
 
 def units_in(tu, path):
@@ -158,17 +163,73 @@ def count_textual_units(text):
     return functions, scopes
 
 
-def template_guesses(cursor):
+# A template argument the survey takes as written: a scalar type, a number, a bool, a qualified
+# name (an enum member, a namespace's type); anything else (a build macro such as DTYPE_X, a
+# template parameter of the caller) is no instantiation the survey can use.
+_CONCRETE = re.compile(r"-?\d+[uUlL]*|true|false|[A-Za-z_]\w*(\s*::\s*[A-Za-z_]\w*)+")
+_TEMPLATE_KINDS = (ci.CursorKind.FUNCTION_TEMPLATE, ci.CursorKind.CLASS_TEMPLATE)
+
+
+# The ge::DataType names of an operator's definition and the kernel's C types.
+GE_TYPES = {"DT_FLOAT": "float", "DT_FLOAT16": "half", "DT_BF16": "bfloat16_t", "DT_INT8": "int8_t",
+            "DT_UINT8": "uint8_t", "DT_INT16": "int16_t", "DT_UINT16": "uint16_t", "DT_INT32": "int32_t",
+            "DT_UINT32": "uint32_t", "DT_INT64": "int64_t", "DT_UINT64": "uint64_t", "DT_BOOL": "bool"}
+_DEF_IO = re.compile(r"\b(?:Input|Output)\(\s*\"(\w+)\"\s*\)((?:(?!\b(?:Input|Output)\().)*?)"
+                     r"\.DataType\(\s*\{([^}]*)\}", re.S)
+
+
+def dtype_macros(op_dir):
+    """DTYPE_<NAME> of each input and output, as the vendor build defines it for the first data type
+    combination of the operator's definition (op_host/*_def.cpp beside op_kernel)."""
+    macros = {}
+    for path in sorted((op_dir / "op_host").glob("*_def.cpp")) if op_dir is not None else ():
+        for name, _, types in _DEF_IO.findall(path.read_text(errors="replace")):
+            first = types.split(",")[0].strip().split("::")[-1]
+            if first in GE_TYPES:
+                macros.setdefault(f"DTYPE_{name.upper()}", GE_TYPES[first])
+    return macros
+
+
+def instantiations(name, texts, macros=None):
+    """The argument lists `name<...>` is written with in `texts`, each argument concrete (after the
+    build's DTYPE_ macros), in order."""
+    found = []
+    for text in texts:
+        for m in re.finditer(rf"\b{re.escape(name)}\s*<", text):
+            depth, end = 1, m.end()
+            while end < len(text) and depth and end - m.end() < 400:
+                depth += {"<": 1, ">": -1}.get(text[end], 0)
+                end += 1
+            args = split_template_args(text[m.end():end - 1]) if depth == 0 else []
+            args = [(macros or {}).get(a, a) for a in args]
+            if args and all(a in SCALAR_NAMES or _CONCRETE.fullmatch(a) for a in args) and args not in found:
+                found.append(args)
+    return found
+
+
+def template_guesses(cursor, texts=(), macros=None, choice=0):
     """{parameter: argument text} for the templates enclosing a unit's function, or None when a
-    parameter has a kind the guesses do not cover."""
-    guesses = {}
+    parameter has a kind the guesses do not cover; how many templates took their arguments from
+    an instantiation in `texts` (the kernel's own sources) rather than from guesses; and how many
+    instantiations the most instantiated of them has (`choice` picks one, in order)."""
+    guesses, instantiated, choices = {}, 0, 1
     while cursor is not None and cursor.kind != ci.CursorKind.TRANSLATION_UNIT:
+        params = [p for p in cursor.get_children() if p.kind in (ci.CursorKind.TEMPLATE_TYPE_PARAMETER,
+                                                                 ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)]
+        used = instantiations(cursor.spelling, texts, macros) if cursor.kind in _TEMPLATE_KINDS and params else []
+        if used:
+            instantiated += 1
+            for param, arg in zip(params, used[choice % len(used)]):
+                guesses.setdefault(param.spelling, arg)
+            choices = max(choices, len(used))
         for param in cursor.get_children():
             if param.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER:
                 guesses.setdefault(param.spelling, "float")
             elif param.kind == ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER:
                 spelling = param.type.spelling
-                if spelling == "bool":
+                if param.spelling in guesses:
+                    pass
+                elif spelling == "bool":
                     guesses.setdefault(param.spelling, "false")
                 elif re.fullmatch(r"(const )?(u?int(8|16|32|64)_t|int|unsigned( int)?|size_t|long)", spelling):
                     guesses.setdefault(param.spelling, "1")
@@ -176,14 +237,27 @@ def template_guesses(cursor):
                     enum = param.type.get_canonical().get_declaration()
                     first = next(enum.get_children(), None)
                     if first is None:
-                        return None
+                        return None, 0, 1
                     guesses.setdefault(param.spelling, f"{param.type.get_canonical().spelling}::{first.spelling}")
                 else:
-                    return None
+                    return None, 0, 1
             elif param.kind == ci.CursorKind.TEMPLATE_TEMPLATE_PARAMETER:
-                return None
+                return None, 0, 1
         cursor = cursor.semantic_parent
-    return guesses
+    return guesses, instantiated, choices
+
+
+def kernel_texts(path, cache):
+    """The texts a unit's instantiations are looked for in (its file first, then the other sources
+    of its operator: the op_kernel directory around it, whose entry files instantiate the kernels),
+    and the operator's DTYPE_ macros."""
+    top = next((d for d in path.parents if d.name == "op_kernel"), None)
+    if top not in cache:
+        files = sorted(p for suffix in SOURCE_SUFFIXES for p in top.rglob(suffix)) if top is not None else []
+        cache[top] = ({p: p.read_text(errors="replace") for p in files}, dtype_macros(top and top.parent))
+    sources, macros = cache[top]
+    own = sources.get(path) or path.read_text(errors="replace")
+    return [own, *(text for p, text in sources.items() if p != path)], macros
 
 
 def placeholder(param):
@@ -192,10 +266,19 @@ def placeholder(param):
     return 1
 
 
-def translate_and_run(path, line, guesses, include_dirs, tally):
-    """Translate the unit at `line` and run it; returns the stage it failed at (None: it ran)."""
+def translate_and_run(path, line, attempts, include_dirs, tally):
+    """Translate the unit at `line` with the first of the template argument sets `attempts` that
+    translates, and run it; returns the stage it failed at (None: it ran)."""
+    first = None
     try:
-        translation = translate(path, f"@{line}", template_args=guesses, include_dirs=include_dirs)
+        for guesses in attempts:
+            try:
+                translation = translate(path, f"@{line}", template_args=guesses, include_dirs=include_dirs)
+                break
+            except CppError as error:
+                first = first or error
+        else:
+            raise first             # the first instantiation's error is the one counted
     except CppError as error:
         tally["translate_reasons"][reason(error.message)] += 1
         tally["failures"].append(f"{error.file or path}:{error.line}: {error.message.splitlines()[0]}")
@@ -236,6 +319,7 @@ def survey_repo(repo, under, index, tally, header_dirs, limit=None):
         export_sources(repo, root)
         copies = build_layout(root)
         shared = [str(root / d) for d in SHARED_INCLUDE_DIRS if (root / d).is_dir()] + header_dirs
+        texts = {}
         for rel in files:
             path, op_dir = layout_path(root / rel, copies)
             include_dirs = [str(path.parent), *([str(op_dir)] if op_dir else []), *shared, str(root)]
@@ -263,11 +347,16 @@ def survey_repo(repo, under, index, tally, header_dirs, limit=None):
                 if not ok:
                     continue
                 tally["clean_units"] += 1
-                guesses = template_guesses(function)
+                sources = kernel_texts(root / rel, texts)
+                guesses, instantiated, choices = template_guesses(function, *sources)
+                tally["instantiated"] += bool(instantiated)
                 if guesses is None:
                     tally["translate_reasons"]["template parameter of a kind the survey cannot guess"] += 1
                     continue
-                translate_and_run(str(path), last, guesses, include_dirs, tally)  # last: inside every view of the unit
+                # the kernel's own instantiations in turn (at most MAX_CHOICES): the first that translates counts
+                attempts = [guesses] + [template_guesses(function, *sources, choice=k)[0]
+                                        for k in range(1, min(choices, MAX_CHOICES))]
+                translate_and_run(str(path), last, attempts, include_dirs, tally)  # last: inside every view
 
 
 def report(tally):
@@ -285,7 +374,8 @@ def report(tally):
     for message, count in tally["file_reasons"].most_common(25):
         print(f"  {count:4d}  {message}")
     print(f"units that parse: {tally['clean_units']}; "
-          f"translate: {tally['translated']}; run to halt: {tally['ran']}")
+          f"translate: {tally['translated']}; run to halt: {tally['ran']} "
+          f"(template arguments from the kernel's own instantiations for {tally['instantiated']})")
     print("why the rest do not translate (units):")
     for message, count in tally["translate_reasons"].most_common(15):
         print(f"  {count:4d}  {message}")

@@ -16,7 +16,7 @@ class CType:
     kind: str           # "int", "float", "bool", "ptr", "vec", "mask", "addr", "ustore", "uload", "unalign",
     #                     "enum", "struct", "void"
     etype: str = ""     # the ascasm element type: of the scalar, the pointee, the vector's lanes
-    name: str = ""      # an enum's or struct's name
+    name: str = ""      # an enum's or struct's name; "void" for an untyped pointer
 
     @property
     def width(self) -> int:
@@ -39,7 +39,7 @@ class CType:
         if self.kind in ("int", "float"):
             return C_NAME.get(self.etype, self.etype)
         if self.kind == "ptr":
-            return f"__ubuf__ {C_NAME.get(self.etype, self.etype)}*"
+            return f"__ubuf__ {self.name or C_NAME.get(self.etype, self.etype)}*"
         if self.kind == "vec":
             return f"RegTensor<{C_NAME.get(self.etype, self.etype)}>"
         return {"mask": "MaskReg", "addr": "AddrReg", "ustore": "UnalignRegForStore", "uload": "UnalignRegForLoad",
@@ -53,6 +53,7 @@ def scalar(etype: str) -> CType:
 
 BOOL = CType("bool", "u8")
 VOID = CType("void")
+UNTYPED = CType("ptr", "u8", "void")     # __ubuf__ void*
 S32, U32, S64, U64 = (CType("int", n) for n in ("s32", "u32", "s64", "u64"))
 
 # C/C++ and Ascend C spellings of the scalar types -> ascasm element types
@@ -134,6 +135,8 @@ def parse_spelling(text: str, lookup) -> CType | None:
         text = text[: -len("::type")]
     if text.endswith("*"):
         pointee = parse_spelling(text[:-1], lookup)
+        if pointee == VOID:     # an untyped UB address: counted in bytes, as GNU C's void* arithmetic
+            return UNTYPED
         return CType("ptr", pointee.etype) if pointee is not None and pointee.is_scalar else None
     if text in SCALAR_NAMES:
         return scalar(SCALAR_NAMES[text])

@@ -25,7 +25,7 @@ from . import cpptypes
 from .clang import (CppError, check_recovered, diagnostics_error, error_at, errors_inside, evaluated_number, loc_of,
                     operator_of, qualified_name, skipped_text, tokens)
 from .stubs import INCLUDE_DIR
-from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, split_template_args, strip_qualifiers
+from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, scalar, split_template_args, strip_qualifiers
 
 MAX_INLINE_DEPTH = 16
 _NAME_DECLS = ("USING_DIRECTIVE", "USING_DECLARATION", "NAMESPACE_ALIAS")
@@ -912,6 +912,35 @@ class Lowering:
 
     capturing = False
 
+    def captured_struct(self, expr):
+        """The declaration of a struct variable declared around a block (a local, parameter or member
+        that is not a constant), whose member the block reads; else None."""
+        owner = _strip(expr)
+        decl = owner.referenced if owner.kind.name in ("DECL_REF_EXPR", "MEMBER_REF_EXPR") else None
+        if not self.capturing or decl is None or decl.kind.name not in ("VAR_DECL", "PARM_DECL", "FIELD_DECL") \
+                or self.lookup_var(decl) is not None or decl.hash in self.captures:
+            return None
+        if _initializer(decl) is not None and (decl.type.is_const_qualified() or _leading_constexpr(decl)):
+            return None         # a constant struct: its members fold
+        ctype = self.try_resolve(_captured_type(decl), decl)
+        return decl if ctype is not None and ctype.kind == "struct" else None
+
+    def captured_member(self, c, owner, field):
+        """`s.member` of a struct declared around a block: an input of the block, a scalar named
+        `s.member` (the block sees the member's value on entry, as it sees a captured local)."""
+        key = ("member", owner.hash, field.spelling)
+        if key not in self.captures:
+            ctype = self.resolve_type(field.type, field)
+            if not ctype.is_scalar:
+                raise error_at(c, f"member '{field.spelling}' ({ctype}) of '{owner.spelling}', captured by the "
+                                  "block, is not a scalar")
+            name = f"{owner.spelling}.{field.spelling}"
+            reg = VReg("s", len(self.regs), name, loc_of(owner), 0)
+            self.regs.append(reg)
+            self.captures[key] = RV(reg, ctype)
+            self.params.append(ParamSlot(name, "scalar", ctype.etype, str(ctype), reg))
+        return self.captures[key]
+
     def tensor_address(self, c, callee, args):
         """`tensor.GetPhyAddr([offset])` inside a block: the UB address of a LocalTensor declared around
         it, an input of the block like a captured pointer (named after the tensor); offset in elements."""
@@ -974,6 +1003,9 @@ class Lowering:
         # the object, if any: in a method, `std::is_same<T, half>::value` is a member reference
         # with only the qualifier's references (namespace, template, types) for children
         children = [ch for ch in c.get_children() if ch.kind.is_expression()]
+        owner = self.captured_struct(children[0]) if children and decl is not None else None
+        if owner is not None:
+            return self.captured_member(c, owner, decl)
         if children:
             base = self.expr(children[0])
             name = c.spelling or tokens(c)[-1]      # unnamed where the template leaves it dependent
@@ -1050,6 +1082,9 @@ class Lowering:
         op = operator_of(c)
         (child,) = list(c.get_children())
         if op in ("++", "--", "post++", "post--"):
+            if _strip(child).kind.name == "ARRAY_SUBSCRIPT_EXPR":
+                raise error_at(c, f"'{op.replace('post', '')}' on an element of the UB is not supported: "
+                                  "write p[i] += 1")
             var = self.expr(child)
             if not isinstance(var, RV):
                 raise error_at(c, f"'{op.replace('post', '')}' on something that is not a variable")
@@ -1194,6 +1229,8 @@ class Lowering:
     def x_compound_assignment_operator(self, c):
         op = operator_of(c)[:-1]
         a, b = list(c.get_children())
+        if _strip(a).kind.name == "ARRAY_SUBSCRIPT_EXPR":        # p[i] op= b: load, compute, store
+            return self.store_element(c, _strip(a), self.arith(c, op, self.expr(a), self.expr(b)))
         var = self.expr(a)
         if not isinstance(var, RV):
             raise error_at(a, "assignment to something that is not a variable")
@@ -1202,6 +1239,8 @@ class Lowering:
         return var
 
     def assign(self, c, a, b):
+        if _strip(a).kind.name == "ARRAY_SUBSCRIPT_EXPR":
+            return self.store_element(c, _strip(a), self.expr(b))
         target = self.expr(a)
         if not isinstance(target, RV):
             raise error_at(a, "assignment to something that is not a run-time variable (a constant?)")
@@ -1260,7 +1299,8 @@ class Lowering:
             raise error_at(c, "unsupported call")
         short = name.split("::")[-1]
         in_reg = any(p in ("Reg", "MicroAPI") for p in path)
-        if short in regapi.REG_ALIASES and (in_reg or (decl is None and short != "DataCopy")):
+        if short in regapi.REG_ALIASES and (in_reg or decl is None and (short != "DataCopy"
+                                                                         or self.reg_operands(args))):
             short = self.reg_alias(short, args)
         builtin = getattr(self, "builtin_" + short, None)
         if builtin is not None and (decl is None or not _has_body(decl)) and not (in_reg and regapi.lookup(short)):
@@ -1287,7 +1327,12 @@ class Lowering:
         if isinstance(alias, str):
             return alias
         first = self.try_kind(args[0]) if args else None
-        return alias[0 if first == "vec" else 1]
+        return alias[0 if first in ("vec", "mask") else 1]     # a load's destination comes first
+
+    def reg_operands(self, args) -> bool:
+        """An unresolved DataCopy (its arguments dependent in a template) is Reg's when a register or a
+        UB pointer is among its first two arguments: the host forms take only tensors."""
+        return any(self.try_kind(a) in ("vec", "mask", "ptr") for a in args[:2])
 
     def try_kind(self, arg):
         try:
@@ -1826,8 +1871,28 @@ class Lowering:
         return self.token_value(c)
 
     def x_array_subscript_expr(self, c):
-        raise error_at(c, "array subscripts (pointer dereference) are not supported in a vector function: "
-                          "use LoadAlign/StoreAlign")
+        """`p[i]` read: one element loaded from the UB into a scalar register (the pages' scalar UB
+        reads in a vector function, LocalMemBar's SCALAR_LOAD)."""
+        address, ctype = self.element_address(c)
+        reg = self.new_reg("s")
+        self.emit(f"ld {reg}.{ctype.etype}, [{address.reg}]")
+        return RV(reg, ctype)
+
+    def element_address(self, c) -> tuple[RV, CType]:
+        """The address of `p[i]` in a register, and the element's type."""
+        base, index = list(c.get_children())
+        pointer = self.expr(base)
+        if pointer.ctype is None or pointer.ctype.kind != "ptr":
+            raise error_at(c, "a subscript of something that is not a UB pointer (a local array?) is not supported")
+        address = self.materialize(self.pointer_arith(c, "+", pointer, self.expr(index)))
+        return address, scalar(pointer.ctype.etype)
+
+    def store_element(self, c, target, value):
+        """`p[i] = value`: one element stored from a scalar register (SCALAR_STORE)."""
+        address, ctype = self.element_address(target)
+        value = self.materialize(self.convert(value, ctype), ctype)
+        self.emit(f"st [{address.reg}], {value.reg}.{ctype.etype}")
+        return value
 
 
 class TextExpression:

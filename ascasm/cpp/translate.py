@@ -70,7 +70,7 @@ class Translation:
         return "\n".join(line.text if line.text.endswith(":") else "        " + line.text for line in self.lines)
 
 
-_FUNCTION_KINDS = ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD")
+_FUNCTION_KINDS = ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD", "CONSTRUCTOR")
 _SCOPE_KINDS = ("NAMESPACE", "CLASS_DECL", "STRUCT_DECL", "CLASS_TEMPLATE", "LINKAGE_SPEC",
                 "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION", "UNEXPOSED_DECL")
 
@@ -175,19 +175,25 @@ def _same_file(a: str, b: str) -> bool:
 @dataclass
 class Unit:
     """A translatable unit: a vector function, or a __VEC_SCOPE__ block inside a function."""
-    function: object           # the FUNCTION_DECL/FUNCTION_TEMPLATE/CXX_METHOD cursor
+    function: object           # the FUNCTION_DECL/FUNCTION_TEMPLATE/CXX_METHOD/CONSTRUCTOR cursor
     block: object = None       # the block's COMPOUND_STMT for a __VEC_SCOPE__
     number: int = 0            # the block's number in its function (1-based)
     first_line: int = 0        # the line of the __simd_vf__ or __VEC_SCOPE__ word, which may precede the extent
 
     @property
     def name(self) -> str:
-        base = qualified_name(self.function)
+        base = _function_name(self.function)
         return f"{base}#{self.number}" if self.block is not None else base
 
     @property
     def line(self) -> int:
         return (self.block or self.function).extent.start.line
+
+
+def _function_name(function) -> str:
+    """The qualified name; a class template's constructor without the `<T>` clang spells it with."""
+    name = qualified_name(function)
+    return re.sub(r"<.*>$", "", name) if function.kind.name == "CONSTRUCTOR" else name
 
 
 def find_units(index: TUIndex) -> list[Unit]:
@@ -306,7 +312,7 @@ def select_unit(units: list[Unit], entry: str | None, path: str, undefined=()):
     names = [p[0] for p in parts]
     block = int(m.group("block")) if m.group("block") else 0
     matches = [u for u in units if (u.number == block) and
-               qualified_name(u.function).split("::")[-len(names):] == names]
+               _function_name(u.function).split("::")[-len(names):] == names]
     if not matches:
         declared = [line for name, line in undefined if name.split("::")[-len(names):] == names]
         if declared and not block:
@@ -317,6 +323,8 @@ def select_unit(units: list[Unit], entry: str | None, path: str, undefined=()):
                        notes=listing())
     function_args = parts[-1][1]
     class_args = parts[-2][1] if len(parts) > 1 else []
+    if len(parts) == 1 and matches[0].function.kind.name == "CONSTRUCTOR":
+        function_args, class_args = [], function_args       # `Cls<half>#1`: a block of Cls's constructor
     if class_args:      # of several partial specialisations, the one the class's arguments fit
         fitting = [u for u in matches if _class_of(u.function) is None or _pattern_binding(_class_of(u.function),
                                                                                          class_args) is not None]
@@ -520,7 +528,7 @@ def _bind_parameters(lowering, function):
 
 def _printable(unit, lowering) -> str:
     args = ", ".join(str(v.value) if isinstance(v, Const) else str(v) for v in lowering.frames[0].targs.values())
-    name = qualified_name(unit.function)
+    name = _function_name(unit.function)
     return f"{name}<{args}>" + (f"#{unit.number}" if unit.block is not None else "") if args else unit.name
 
 

@@ -434,13 +434,13 @@ HOST_SIDE = {"DataCopy", "DataCopyPad", "SetFlag", "WaitFlag", "PipeBarrier", "E
              "SyncAll", "SetAtomicAdd", "SetAtomicNone", "Duplicate_", "GetValue", "SetValue", "Get", "Set"}
 # The host-side names that are also Reg functions (Reg::DataCopy is the old name of LoadAlign/StoreAlign).
 # Older names of Reg functions that public kernels still use: the name, or (the name when the first
-# argument is a vector register, the name otherwise).
+# argument is a vector or mask register, a load's destination; the name otherwise).
 REG_ALIASES = {"DataCopy": ("LoadAlign", "StoreAlign"), "DataCopyUnAlign": ("LoadUnAlign", "StoreUnAlign"),
                "DataCopyUnAlignPre": "LoadUnAlignPre", "DataCopyUnAlignPost": "StoreUnAlignPost",
                "DataCopyGather": "Gather", "DataCopyScatter": "Scatter", "CompareScalar": "Compares",
                "MaskPack": "Pack", "MaskUnPack": "UnPack", "MaskInterleave": "Interleave",
                "MaskDeInterleave": "DeInterleave", "MaskSelect": "Select", "MaskAnd": "And", "MaskOr": "Or",
-               "MaskXor": "Xor", "MaskNot": "Not", "MaskMov": "Move", "Copy": "Move"}
+               "MaskXor": "Xor", "MaskNot": "Not", "MaskMov": "Move", "Copy": "Move", "Mula": "MulAddDst"}
 
 
 def functions_of(mnemonic: str) -> list[str]:

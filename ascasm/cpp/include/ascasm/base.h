@@ -72,6 +72,7 @@ using ::complex64;
 // Bytes in one vector register (VL).
 constexpr uint32_t GetVecLen() { return 256; }
 constexpr uint32_t VECTOR_REG_WIDTH = 256;
+constexpr uint32_t VECTOR_REG_WIDTH_2XVL = 512;    // two registers' bytes (the pair forms)
 constexpr uint32_t ONE_BLK_SIZE = 32;
 
 template <typename T, typename U> struct IsSameType : std::bool_constant<__is_same(T, U)> {};

@@ -178,6 +178,11 @@ namespace Pattern { namespace Reduce { struct AR {}; struct RA {}; struct ARA {}
 
 // Host-side tensor operations (on LocalTensors) that kernel files call around their vector
 // functions.  One catch-all declaration per name: up to two type options, then value options.
+// The vector mask's mode for the level-0 API: SetVectorMask<T, MaskMode::COUNTER>(n).
+enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
+template <typename T, MaskMode mode = MaskMode::NORMAL> __aicore__ inline void SetVectorMask(uint64_t len);
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+__aicore__ inline void SetVectorMask(uint64_t maskHigh, uint64_t maskLow);
 #define ASCASM_HOST_OP(name) \
     template <typename T = void, typename P = void, auto... options, typename... Args> \
     __aicore__ inline void name(Args&&... args);
@@ -194,7 +199,7 @@ ASCASM_HOST_OP(BlockReduceMin) ASCASM_HOST_OP(Brcb) ASCASM_HOST_OP(Gather) ASCAS
 ASCASM_HOST_OP(Transpose) ASCASM_HOST_OP(TransDataTo5HD) ASCASM_HOST_OP(Copy) ASCASM_HOST_OP(Axpy)
 ASCASM_HOST_OP(Sort) ASCASM_HOST_OP(Sort32) ASCASM_HOST_OP(Concat) ASCASM_HOST_OP(Extract) ASCASM_HOST_OP(TopK)
 ASCASM_HOST_OP(Sign) ASCASM_HOST_OP(Floor) ASCASM_HOST_OP(Ceil) ASCASM_HOST_OP(Round) ASCASM_HOST_OP(Trunc)
-ASCASM_HOST_OP(ArithProgression) ASCASM_HOST_OP(CreateVecIndex) ASCASM_HOST_OP(SetVectorMask)
+ASCASM_HOST_OP(ArithProgression) ASCASM_HOST_OP(CreateVecIndex)
 ASCASM_HOST_OP(SetMaskNorm) ASCASM_HOST_OP(SetMaskCount) ASCASM_HOST_OP(ResetMask) ASCASM_HOST_OP(LayerNorm)
 ASCASM_HOST_OP(PairReduceSum) ASCASM_HOST_OP(FusedMulAdd) ASCASM_HOST_OP(MulAddDst) ASCASM_HOST_OP(Fill)
 ASCASM_HOST_OP(CrossCoreSetFlag) ASCASM_HOST_OP(CrossCoreWaitFlag) ASCASM_HOST_OP(DataCacheCleanAndInvalid)

@@ -326,6 +326,7 @@ ASCASM_REG void GatherMask(U& dstReg, U& srcReg, MaskReg& mask);
 template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U, typename S>
 ASCASM_REG void CompareScalar(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask);
 ASCASM_BINARY(FusedMulDstAdd)
+ASCASM_BINARY(Mula)
 ASCASM_REG void MaskAnd(MaskReg& dst, MaskReg& src0, MaskReg& src1, MaskReg& mask);
 ASCASM_REG void MaskOr(MaskReg& dst, MaskReg& src0, MaskReg& src1, MaskReg& mask);
 ASCASM_REG void MaskXor(MaskReg& dst, MaskReg& src0, MaskReg& src1, MaskReg& mask);
