@@ -102,17 +102,17 @@ def test_ctrl_c_ends_a_parse_that_waits_and_nothing_of_it_goes_on(tmp_path):
     fifo = tmp_path / "fifo.h"
     os.mkfifo(fifo)
     kernel(tmp_path, before='#define F "fifo.h"\n#include F\n')
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
     process = subprocess.Popen([sys.executable, "-m", "ascasm", "run", "k.cpp", "--arg", "dst=u32[64]", "--arg",
-                                "n=3"], cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
-    deadline, writer = time.monotonic() + 30, None
+                                "n=3"], cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    # bounds against a hang, not timings: a loaded machine may take long to start the front end's helper
+    deadline, writer = time.monotonic() + 120, None
     while writer is None and time.monotonic() < deadline:   # until the parse has the FIFO open, then it waits
         try:                                                # for bytes that never come
             writer = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
         except OSError:
             time.sleep(0.1)
     process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=30)
+    _, err = process.communicate(timeout=120)
     assert process.returncode == 130 and err == "ascasm: interrupted\n"
     with pytest.raises(BrokenPipeError):            # no process reads the FIFO any more
         os.write(writer, b"//")

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import queue
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -19,7 +19,6 @@ import pytest
 from ascasm.dap import ProtocolError, read_message, write_message
 from test_debugger_cpp import COUNT, KERNEL, SCALE, X, model
 
-ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 60
 
 
@@ -27,9 +26,10 @@ class Client:
     """A DAP client over a subprocess's pipes: requests one at a time, events kept in order."""
 
     def __init__(self):
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        # a neutral working directory: from the repository root, -m would import the source tree
+        # instead of the installed package
         self.process = subprocess.Popen([sys.executable, "-m", "ascasm", "dap"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tempfile.gettempdir())
         self.messages: queue.Queue = queue.Queue()
         self.events: list[dict] = []
         self.seq = 0

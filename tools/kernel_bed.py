@@ -33,7 +33,7 @@ from typing import Callable
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent.parent))     # the source tree, if ascasm is not installed
 import survey_kernels as survey  # noqa: E402
 from ascasm.cpp.compiled import run_kernel  # noqa: E402
 from ascasm.cpp.harness import CppFailed, KernelArgError  # noqa: E402

@@ -44,7 +44,7 @@ from pathlib import Path
 import clang.cindex as ci
 import shutil
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent.parent))     # the source tree, if ascasm is not installed
 from ascasm.cpp import clang as cpp_clang  # noqa: E402
 from ascasm.cpp.harness import build  # noqa: E402
 from ascasm.cpp.stubs import clang_args  # noqa: E402
