@@ -98,6 +98,9 @@ def test_an_include_a_macro_names_is_bounded_in_time(tmp_path, monkeypatch):
     assert time.monotonic() - start < 10
 
 
+# In the slow step: run after the whole quick suite in one process it has ended with status 1 instead of
+# 130 (twice, on a loaded machine; alone and with its neighbours it passes): under investigation
+@pytest.mark.slow
 def test_ctrl_c_ends_a_parse_that_waits_and_nothing_of_it_goes_on(tmp_path):
     fifo = tmp_path / "fifo.h"
     os.mkfifo(fifo)
@@ -113,7 +116,7 @@ def test_ctrl_c_ends_a_parse_that_waits_and_nothing_of_it_goes_on(tmp_path):
             time.sleep(0.1)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=120)
-    assert process.returncode == 130 and err == "ascasm: interrupted\n"
+    assert (process.returncode, err) == (130, "ascasm: interrupted\n")
     with pytest.raises(BrokenPipeError):            # no process reads the FIFO any more
         os.write(writer, b"//")
     os.close(writer)
