@@ -107,3 +107,29 @@ def test_traits_of_a_class_template_parameter_fold_in_a_method_block(tmp_path, e
     result = cpp_run.run(t, engine, out=np.zeros(lanes, dtype))
     assert result["out"].tobytes() == np.full(lanes, value, dtype).tobytes()
 
+
+
+BUILTIN_TRAITS = """
+template <typename T>
+__simd_vf__ void Pick(__ubuf__ T* out)
+{
+    Reg::RegTensor<T> x;
+    Reg::MaskReg m = Reg::CreateMask<T>();
+    if constexpr (__is_same(T, half) || (__is_signed(T) && !__is_floating_point(T))) {
+        Reg::Duplicate(x, (T)1, m);
+    } else {
+        Reg::Duplicate(x, (T)2, m);
+    }
+    Reg::StoreAlign(out, x, m);
+}
+"""
+
+
+@pytest.mark.parametrize("ctype, dtype, value", [("half", np.float16, 1), ("int32_t", np.int32, 1),
+                                                 ("uint16_t", np.uint16, 2), ("float", np.float32, 2)])
+def test_clang_type_trait_builtins_fold(tmp_path, engine, ctype, dtype, value):
+    # the stubs' <limits> and <type_traits> are written with them
+    t = tr(tmp_path, BUILTIN_TRAITS, f"Pick<{ctype}>")
+    lanes = 256 // np.dtype(dtype).itemsize
+    result = cpp_run.run(t, engine, out=np.zeros(lanes, dtype))
+    assert result["out"].tobytes() == np.full(lanes, value, dtype).tobytes()

@@ -722,10 +722,11 @@ class Lowering(ConstantEvaluation):
         return handler(c)
 
     def x_unexposed_expr(self, c):
-        first = next(c.get_tokens(), None)
-        if first is not None and first.spelling in _BUILTIN_TRAITS:
-            return self.builtin_trait(c, first.spelling)
         children = list(c.get_children())
+        first = next(c.get_tokens(), None)
+        if first is not None and first.spelling in _BUILTIN_TRAITS and \
+                all(ch.kind.name == "TYPE_REF" for ch in children):        # __is_signed(T), not an expression in it
+            return self.builtin_trait(c, first.spelling)
         if len(children) == 1:
             value = self.expr(children[0])
             target = self.try_resolve(c.type, c)
