@@ -33,9 +33,10 @@ class Call:
     name: str               # the called name as resolved (qualified when clang resolved it)
     short: str              # the function's own name, a Reg alias replaced by the function it stands for
     path: list              # its namespace path
-    decl: object            # its declaration (INLINE: the definition to inline; STATIC_MEMBER: (method, class arguments))
+    decl: object            # its declaration (INLINE: the definition to inline; STATIC_MEMBER: the method), or None
     callee: object          # the callee's cursor (its tokens hold the explicit template arguments)
     args: list
+    class_args: dict | None = None      # STATIC_MEMBER: the template arguments of the method's class
 
 
 def classify(lowering, c) -> Call:
@@ -52,8 +53,8 @@ def classify(lowering, c) -> Call:
                                                                      or lowering.reg_operands(args))):
         short = lowering.reg_alias(short, args)
 
-    def kind_of(kind, target=decl):
-        return Call(kind, name, short, path, target, callee, args)
+    def kind_of(kind, target=decl, class_args=None):
+        return Call(kind, name, short, path, target, callee, args, class_args)
     if short in BUILTINS and (decl is None or not has_body(decl)) and not (in_reg and regapi.lookup(short)):
         return kind_of(CallKind.BUILTIN)
     if in_reg or (regapi.lookup(short) is not None and decl is None):
@@ -70,7 +71,7 @@ def classify(lowering, c) -> Call:
     if target is None and decl is None:
         member = static_member(lowering, callee)
         if member is not None:
-            return kind_of(CallKind.STATIC_MEMBER, member)
+            return kind_of(CallKind.STATIC_MEMBER, *member)
     if target is None:
         raise error_at(c, f"'{name}': no definition to inline and no Reg API of that name",
                        ["the Reg API pages are listed in docs/frontend.md"])

@@ -1229,10 +1229,9 @@ class Lowering(ConstantEvaluation):
         if kind is CallKind.CAPI:
             return self.capi_call(c, call.short, args, dest)
         if kind is CallKind.STATIC_MEMBER:
-            method, class_args = call.decl
-            self.frames.append(Frame(targs=class_args))      # inline() gives a method its class's arguments
+            self.frames.append(Frame(targs=call.class_args))      # inline() gives a method its class's arguments
             try:
-                return self.inline(c, None, method, args)
+                return self.inline(c, None, call.decl, args)
             finally:
                 self.frames.pop()
         return self.inline(c, call.callee, call.decl, args)
