@@ -197,8 +197,8 @@ def timed_run(machine: Machine) -> float:
 NATIVE_FLAGS = ("-O2", "-fno-tree-vectorize")     # scalar: one element per step, no SIMD
 
 
-def native_library(scratch: Path) -> tuple[ctypes.CDLL | None, str]:
-    """bench/native.c compiled into `scratch` and loaded, with a description; (None, why) without a compiler."""
+def build_native(scratch: Path) -> tuple[Path | None, str]:
+    """bench/native.c compiled into a library in `scratch`, with a description; (None, why) without a compiler."""
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if compiler is None:
         return None, "no C compiler found (set CC)"
@@ -208,13 +208,17 @@ def native_library(scratch: Path) -> tuple[ctypes.CDLL | None, str]:
     if built.returncode != 0:
         return None, f"{' '.join(command)} failed: {built.stderr.strip()[:300]}"
     version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout.splitlines()
+    return library, f"{version[0] if version else compiler} {' '.join(NATIVE_FLAGS)}"
+
+
+def load_native(library: Path) -> ctypes.CDLL:
     native = ctypes.CDLL(str(library))
     pointer, i64 = ctypes.c_void_p, ctypes.c_int64
     native.w1_f32.argtypes = native.w1_f16.argtypes = [pointer, i64, pointer, pointer]
     native.w2.argtypes = [pointer, pointer, pointer, i64, i64]
     native.w3.argtypes = [pointer, pointer, i64]
     native.w3.restype = i64
-    return native, f"{version[0] if version else compiler} {' '.join(NATIVE_FLAGS)}"
+    return native
 
 
 def address(array: np.ndarray) -> int:
@@ -329,7 +333,8 @@ def main():
     parser.add_argument("--no-native", action="store_true", help="do not compile and run bench/native.c")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        native, described = (None, "not asked for") if args.no_native else native_library(Path(scratch))
+        library, described = (None, "not asked for") if args.no_native else build_native(Path(scratch))
+        native = load_native(library) if library is not None else None
         print(f"machine: {cpu_model()}, {os.cpu_count()} cpus; python {platform.python_version()}, "
               f"numpy {np.__version__}; N = {N}; best of {args.repeat}")
         print(f"native C: {described}")
