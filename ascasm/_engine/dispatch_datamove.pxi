@@ -168,6 +168,67 @@ cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_gm2ub_align_cache(m, ins, &ins.a.gm2ub_align_cache, <Op_b8*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_gm2ub_align_cache(m, ins, &ins.a.gm2ub_align_cache, <Op_b16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_gm2ub_align_cache(m, ins, &ins.a.gm2ub_align_cache, <Op_b32*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_ub2gm_cache(m, ins, &ins.a.ub2gm_cache)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cross_set(m, ins, &ins.a.cross_set)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cross_wait(m, ins, &ins.a.cross_wait)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_sync_all(m, ins, &ins.a.sync_all)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
 
 cdef void fill_kernels(KernelFn* table) noexcept:
     table[0] = kernel_0
@@ -190,3 +251,10 @@ cdef void fill_kernels(KernelFn* table) noexcept:
     table[17] = kernel_17
     table[18] = kernel_18
     table[19] = kernel_19
+    table[20] = kernel_20
+    table[21] = kernel_21
+    table[22] = kernel_22
+    table[23] = kernel_23
+    table[24] = kernel_24
+    table[25] = kernel_25
+    table[26] = kernel_26
