@@ -12,7 +12,7 @@ import numpy as np
 from .isa import STOP_CODES
 from .program import Program
 from .state import MAX_STEPS_DEFAULT, STATUS, UB_USABLE_DEFAULT
-from .vm import DEADLOCK, WAITING, Machine, MachineFault, can_pass, deadlock_text, publish_rounds
+from .vm import DEADLOCK, WAITING, Machine, MachineFault, can_pass, deadlock_text, publish_rounds, run_warnings
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 MAX_RUN_BLOCKS = 256        # blocks of one run: each holds a whole machine (about 2 MB)
@@ -111,6 +111,17 @@ class Blocks:
                 states[k].ctrl[STATUS] = DEADLOCK
             self.stopped = self.deadlocked[0]
         self.turn, self.moved = 0, False
+
+    def warnings(self) -> list:
+        """The run's warnings (vm.run_warnings) of every block, each once."""
+        seen, out = set(), []
+        for state in self.states:
+            for warning in run_warnings(self.program, state):
+                key = (warning[0].file, warning[0].line, warning[1])
+                if key not in seen:
+                    seen.add(key)
+                    out.append(warning)
+        return sorted(out, key=lambda w: (w[0].file, w[0].line, w[0].col))
 
     def fault(self) -> MachineFault | None:
         """The fault that ended the run, located in its block, or None."""
