@@ -954,4 +954,4 @@ def test_x_takes_gdbs_address_of_a_place_in_the_ub():
     assert after(text, "x/2xh & input") == ["0x00300:  0x0001 0x0002"]
     assert after(text, "x/2.u16 &input[1]") == ["0x00302:  2 3"]
     assert after(text, "x/4xh output[4]") == ["error: x takes an address: output[4]'s is &output[4]"]
-    assert after(text, "x/2xh &s0") == ["error: & takes a place in the UB (output, output[4]), not s0"]
+    assert after(text, "x/2xh &s0") == ["error: & takes a place in the UB or GM (output, output[4], gm[0x40]), not s0"]

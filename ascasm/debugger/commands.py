@@ -612,10 +612,11 @@ class Debugger(cmd.Cmd):
 
     def do_x(self, arg):
         """x/N.T ADDR|NAME  or  x/NFU ADDR|NAME
-        Examine the UB: N elements of type T from ADDR (a number, a buffer name, s1 + 64, ...), in
-        rows with their addresses. Without .T: a hexdump of N bytes (default 64). gdb's letters work
-        too: F a print format (x t d u f), U the unit size (b h w g: 1, 2, 4, 8 bytes; default b).
-        Examples: x/16.u16 output, x/16xh output, x/8fw 0x300, x/4xh &output[4] (gdb's address-of)"""
+        Examine memory: N elements of type T from ADDR (a UB address: a number, a buffer name, s1 + 64,
+        ...), in rows with their addresses. A .gm buffer's name, &NAME[I] of one, or &gm[ADDR] examine
+        global memory. Without .T: a hexdump of N bytes (default 64). gdb's letters work too: F a print
+        format (x t d u f), U the unit size (b h w g: 1, 2, 4, 8 bytes; default b). Examples:
+        x/16.u16 output, x/16xh output, x/8fw 0x300, x/4xh &output[4] (gdb's address-of), x/8.f32 &gm[0x40]"""
         m = re.fullmatch(r"\s*(?:/(\d+)?([a-z]*)(?:\.(\w+))?)?\s*(.*)", arg)
         count_text, letters, type_name, where = m.group(1), m.group(2) or "", m.group(3), m.group(4).strip()
         if not where or set(letters) - set(debug_expr.FORMATS) - set(_UNITS) or \
@@ -634,11 +635,14 @@ class Debugger(cmd.Cmd):
         count = whole_number(count_text) if count_text else (16 if etype else 64)
         if count is None:
             raise ExprError(f"x: the count {shown(count_text)} is larger than the UB")
-        if where.startswith("&"):              # gdb's address-of: x/8xw &output, x/4xh &output[4]
+        space = "ub"
+        if where.startswith("&"):              # gdb's address-of: x/8xw &output, x/4xh &output[4], &gm[0x40]
             located = debug_expr.evaluate_text(where[1:], self.control.env())
-            if located.where is None or located.where.kind != "ub":
-                raise ExprError(f"& takes a place in the UB (output, output[4]), not {located.label}")
-            address = located.where.number
+            if located.where is None or located.where.kind not in ("ub", "gm"):
+                raise ExprError(f"& takes a place in the UB or GM (output, output[4], gm[0x40]), not {located.label}")
+            address, space = located.where.number, located.where.kind
+        elif where in self.program.buffers and self.program.buffers[where].space == "gm":
+            address, space = self.program.buffers[where].addr, "gm"      # a .gm buffer: examine GM
         else:
             try:
                 value = debug_expr.evaluate_text(where, self.control.env(), addresses=True)
@@ -649,7 +653,7 @@ class Debugger(cmd.Cmd):
             if value.is_array or value.data.dtype.kind not in "iu":
                 raise ExprError(f"x needs one address, not {value.label}")
             address = int(value.data)
-        self.out(*format_memory(self.state.ub, address, count, etype, fmt=fmt))
+        self.out(*format_memory(getattr(self.state, space), address, count, etype, fmt=fmt, space=space))
 
     def _is_ub_place(self, text: str) -> bool:
         """Whether `text` names a place in the UB (NAME[I], ub[A]), whose address x could take."""
@@ -657,7 +661,7 @@ class Debugger(cmd.Cmd):
             value = debug_expr.evaluate_text(text, self.control.env())
         except ExprError:
             return False
-        return value.where is not None and value.where.kind == "ub"
+        return value.where is not None and value.where.kind in ("ub", "gm")
 
     def do_set(self, arg):
         """set var LOCATION = EXPR
@@ -680,12 +684,13 @@ class Debugger(cmd.Cmd):
         self.out(*format_value(debug_expr.evaluate_text(m.group(1), self.control.env())))
 
     def do_why(self, arg):
-        """why ub[ADDR] | NAME[I] | vN[LANE] | vN.T[LANE] | sN | aN | pN
+        """why ub[ADDR] | gm[ADDR] | NAME[I] | vN[LANE] | vN.T[LANE] | sN | aN | pN
         Which step, instruction (source line) and lane last wrote it: for a scatter the lane and its
-        index, for a load or gather the UB address a register lane came from."""
+        index, for a load or gather the UB address a register lane came from; for GM bytes (gm[ADDR], a
+        .gm buffer's elements) the data move that wrote them."""
         text = arg.strip()
         if not text:
-            self.out("usage: why ub[ADDR] | NAME[I] | vN[LANE] | sN | aN | pN")
+            self.out("usage: why ub[ADDR] | gm[ADDR] | NAME[I] | vN[LANE] | sN | aN | pN")
             return
         value = debug_expr.evaluate_text(text, self.control.env())
         if value.where is None:
