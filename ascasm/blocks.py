@@ -51,6 +51,7 @@ class Blocks:
         self.stopped: int | None = None          # index into machines of the block whose fault ended the run
         self.deadlocked: list = []
         self.turn, self.moved = 0, False         # the schedule: the block visited, whether any moved this round
+        self.runners = None                      # per block, what runs it (default machine.run; stats counts)
 
     @property
     def states(self) -> list:
@@ -88,7 +89,7 @@ class Blocks:
                 self.moved = True
                 machine.state.ctrl[STATUS] = RUNNING
                 steps = machine.state.steps
-                code = machine.run(left)
+                code = (machine.run if self.runners is None else self.runners[self.turn])(left)
                 if left is not None:
                     left -= machine.state.steps - steps
                 if code == RUNNING:

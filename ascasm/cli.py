@@ -161,6 +161,8 @@ def _explain_options(explain):
 
 def _stats_options(stats):
     _machine_options(stats)
+    stats.add_argument("--blocks", type=positive_int, default=None, metavar="N",
+                       help="run N blocks (as ascasm run --blocks) and report each block's statistics")
     stats.add_argument("--json", action="store_true", help="print the statistics as one JSON document")
     _kernel_options(stats)
 
@@ -407,6 +409,8 @@ def stats_command(args) -> int:
         return loaded
     program, machine = loaded
     progress = _progress_line if sys.stderr.isatty() else None
+    if args.blocks is not None:
+        return _stats_of_blocks(args, program, machine.engine, progress)
     collected, interrupted = stats.collect(program, machine, progress)
     if progress is not None:
         sys.stderr.write("\r\033[K")                      # clear the progress line
@@ -423,6 +427,37 @@ def stats_command(args) -> int:
         print_json(stats.stats_json(program, collected, stop, args.file))
     else:
         print("\n".join(stats.report_lines(program, collected, stop, args.file)))
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_OK if fault is None else fault_exit(fault)
+
+
+def _stats_of_blocks(args, program, engine: str, progress) -> int:
+    """`ascasm stats --blocks N`: each block's statistics, run in the schedule of `run --blocks`."""
+    from . import stats
+    from .blocks import HALTED, MAX_RUN_BLOCKS, Blocks
+    from .state import STOP_NAMES
+    if args.blocks > MAX_RUN_BLOCKS:
+        print(f"ascasm: error: --blocks {args.blocks}: at most {MAX_RUN_BLOCKS}", file=sys.stderr)
+        return EXIT_USAGE
+    blocks = Blocks(program, args.blocks, engine, args.ub_usable, args.max_steps, args.store_inactive, args.strict)
+    collected, interrupted = stats.collect_blocks(program, blocks, progress)
+    if progress is not None:
+        sys.stderr.write("\r\033[K")
+    fault = None if interrupted else blocks.fault()
+    if interrupted:
+        print(f"ascasm: {interrupted_text(program, blocks.state)}", file=sys.stderr)
+    elif fault is not None:
+        print(fault, file=sys.stderr)
+    stops = [("interrupted" if interrupted else "halted" if state.status == HALTED
+              else f"stopped ({STOP_NAMES[state.status].lower().replace('_', ' ')})") for state in blocks.states]
+    name = f"{args.file}"
+    if args.json:
+        print_json({"file": name, "blocks": [stats.stats_json(program, one, stop, f"{name} block {k}")
+                                             for k, (one, stop) in enumerate(zip(collected, stops))]})
+    else:
+        print("\n\n".join("\n".join(stats.report_lines(program, one, stop, f"{name} block {k}"))
+                          for k, (one, stop) in enumerate(zip(collected, stops))))
     if interrupted:
         return EXIT_INTERRUPTED
     return EXIT_OK if fault is None else fault_exit(fault)

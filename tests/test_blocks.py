@@ -241,3 +241,26 @@ def test_cli_blocks_and_jobs(tmp_path):
     for options in ((), ("--jobs", "2")):            # --jobs: found at the merge, reported by the sequential run
         done = run_cli("run", overlap, "--blocks", "3", *options)
         assert done.returncode == 2 and "overlap.s:4:5: fault: multi-core overlap: block 1 writes" in done.stderr
+
+
+def test_stats_per_block_and_per_pipe(tmp_path):
+    # SCALE, counted by hand per block: 14 steps; PIPE_S blkidx mov mul add membar add syncall halt,
+    # PIPE_V mask vld vadd vsta, PIPE_MTE2 the gm2ub, PIPE_MTE3 the ub2gm; 64 GM bytes each way
+    import json
+    program = tmp_path / "scale.s"
+    program.write_text(SCALE)
+    done = run_cli("stats", program, "--blocks", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    blocks = json.loads(done.stdout)["blocks"]
+    assert [block["file"] for block in blocks] == [f"{program} block 0", f"{program} block 1"]
+    for block in blocks:
+        assert block["steps"] == 14 and block["stop"] == "halted"
+        assert block["pipes"] == {"PIPE_V": 4, "PIPE_MTE2": 1, "PIPE_MTE3": 1, "PIPE_S": 8}
+        assert (block["gm_bytes_read"], block["gm_bytes_written"]) == (64, 64)
+    text = run_cli("stats", program, "--blocks", "2").stdout
+    assert text.count("instructions per pipe: PIPE_V 4, PIPE_MTE2 1, PIPE_MTE3 1, PIPE_S 8") == 2
+    deadlock = tmp_path / "deadlock.s"
+    deadlock.write_text("    blkidx s1\n    beq s1, 0, done\n    syncall\ndone:\n    halt\n")
+    done = run_cli("stats", deadlock, "--blocks", "2")
+    assert done.returncode == 2 and "deadlock: block 1 waits at line 3" in done.stderr
+    assert "block 1: 2 steps, stopped (deadlock)" in done.stdout
