@@ -182,6 +182,8 @@ def _debug_options(debug):
     _machine_options(debug)
     debug.add_argument("--history", type=byte_size, default=None, metavar="SIZE",
                        help="memory for reverse execution, e.g. 256M (default 64M)")
+    debug.add_argument("--blocks", type=positive_int, default=1, metavar="N",
+                       help="N blocks, each with its own machine and history, sharing GM; `block K` selects one")
     _kernel_options(debug)
 
 
@@ -287,8 +289,13 @@ def _dispatch(args) -> int:
         if _is_cpp(args):
             return _debug_kernel(args)
         from .debugger import debug_main
+        from .blocks import MAX_RUN_BLOCKS
+        if args.blocks > MAX_RUN_BLOCKS:
+            print(f"ascasm: error: --blocks {args.blocks}: at most {MAX_RUN_BLOCKS}", file=sys.stderr)
+            return EXIT_USAGE
         return debug_main(args.file, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
-                          store_inactive=args.store_inactive, strict=args.strict, source_dirs=args.source_dirs)
+                          store_inactive=args.store_inactive, strict=args.strict, source_dirs=args.source_dirs,
+                          blocks=args.blocks)
     if args.command == "stats":
         return stats_command(args)
     if args.command == "draw":

@@ -233,8 +233,10 @@ class Machine:
         self.store_inactive, self.strict = store_inactive, strict
         self.state: MachineState = program.initial_state() if state is None else state
         # alone: the only block of the run, which resolves its own cross-core waits; else a scheduler
-        # (ascasm/blocks.py) resumes the block when `run` returns WAITING
+        # (ascasm/blocks.py) resumes the block when `run` returns WAITING, or `passes` (set by the
+        # debugger) says at once whether the others' sets let it pass
         self.alone = alone
+        self.passes = None
         regions = program.regions() if program.bounded or strict else []
         if engine == "cy":
             self.executor = compiled_engine().Engine(program.code, self.state, ub_usable, max_steps,
@@ -266,7 +268,7 @@ class Machine:
             chunk = min(left, RUN_CHUNK)
             steps = state.steps
             code = self.executor.run(chunk)
-            if code == WAITING and self.alone:
+            if code == WAITING and (self.alone or self.passes is not None):
                 code = self._resolve_wait()
                 resumed = code == RUNNING
             else:
@@ -283,7 +285,12 @@ class Machine:
 
     def _resolve_wait(self) -> int:
         """The only block stopped at a cross-core wait: the rounds it has completed alone let it pass
-        (running again, the wait retried), or nothing ever will (a deadlock fault)."""
+        (running again, the wait retried), or nothing ever will (a deadlock fault). A block of several
+        under the debugger: running again when `passes`, else still WAITING."""
+        if not self.alone:
+            if self.passes(self):
+                self.state.ctrl[STATUS] = RUNNING
+            return int(self.state.ctrl[STATUS])
         publish_rounds([self.state])
         self.state.ctrl[STATUS] = RUNNING if can_pass(self.state) else DEADLOCK
         return int(self.state.ctrl[STATUS])

@@ -264,3 +264,23 @@ def test_stats_per_block_and_per_pipe(tmp_path):
     done = run_cli("stats", deadlock, "--blocks", "2")
     assert done.returncode == 2 and "deadlock: block 1 waits at line 3" in done.stderr
     assert "block 1: 2 steps, stopped (deadlock)" in done.stdout
+
+
+def test_debugger_switches_blocks_and_resumes_a_waiting_one(engine):
+    # the bundled reduction in 2 blocks: block 0 stops at the SyncAll until block 1 has reached it
+    import io
+
+    from ascasm.debugger import Debugger
+    program = ascasm.assemble(PROGRAMS / "blocks_sum.s")
+    commands = "c\ns\nblock\nblock 1\nc\nblock 0\nc\nblock\np z[0:2]\nwhy z[1]\nblock 2\n"
+    out = io.StringIO()
+    Debugger(program, engine, stdin=io.StringIO(commands), stdout=out, blocks=2).cmdloop()
+    text = out.getvalue()
+    assert "block 0 waits at syncall until the other blocks set it; block 1 can run (block N selects one)" in text
+    assert text.count("block 0 waits at syncall") == 2              # `s` cannot pass it either
+    assert "* block 0: waiting at line 31, pc=20 steps=37\n  block 1: running at line 11, pc=0 steps=0" in text
+    assert "block 1 halted after 41 steps; blocks 0 have not (block N selects one)" in text
+    assert "block 0 halted after 80 steps; every block has\nexpect y: ok (256 elements)\nexpect z: ok" in text
+    assert "z[0:2]: f32, 2 elements\n  [0] 768 776" in text                          # 8i + 768
+    assert "z[1] = 776 (gm[0x804:0x808]): last written at step 79, line 47" in text
+    assert "no block 2: the run has blocks 0-1" in text

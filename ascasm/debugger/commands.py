@@ -23,7 +23,7 @@ from ..explain import explain_lines
 from ..outputs import OutputRefused, check_outputs
 from ..program import Program
 from ..source import unreadable
-from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
+from ..state import MAX_STEPS_DEFAULT, STOP_NAMES, UB_USABLE_DEFAULT
 from ..history import DEFAULT_HISTORY_CAP, HALTED, RUNNING
 from ..vm import EngineMissing, auto_engine
 from . import views
@@ -87,7 +87,8 @@ class Debugger(cmd.Cmd):
 
     def __init__(self, program: Program, engine: str = "cy", ub_usable: int = UB_USABLE_DEFAULT,
                  max_steps: int = MAX_STEPS_DEFAULT, stdin=None, stdout=None,
-                 history_cap: int = DEFAULT_HISTORY_CAP, store_inactive: str = "keep", strict: bool = False):
+                 history_cap: int = DEFAULT_HISTORY_CAP, store_inactive: str = "keep", strict: bool = False,
+                 blocks: int = 1):
         interactive = stdin is None and sys.stdin.isatty()
         super().__init__(stdin=stdin, stdout=stdout)
         self.use_rawinput = interactive
@@ -102,7 +103,7 @@ class Debugger(cmd.Cmd):
         self.drop_noted = False
         self.drawn: set[Path] = set()        # files `draw` wrote: redrawing them needs no -f
         self.control = RunControl(program, engine, ub_usable, max_steps, history_cap, store_inactive, strict,
-                                  on_drop=self._history_dropped)
+                                  on_drop=self._history_dropped, blocks=blocks)
 
     @property
     def state(self):
@@ -373,10 +374,17 @@ class Debugger(cmd.Cmd):
         self.control.frame_up = 0
         self._warnings()
         self.out(*run.changes, *run.reasons)
-        status = self.state.status
-        if status == HALTED:
+        status, control = self.state.status, self.control
+        if status == HALTED and control.blocks > 1:
+            running = [k for k, state in enumerate(control.run_blocks.states) if state.status != HALTED]
+            self.out(f"block {control.block} halted after {self.state.steps} steps"
+                     + (f"; blocks {', '.join(map(str, running))} have not (block N selects one)" if running else
+                        "; every block has"), *([] if running else views.expect_lines(self.program, self.state)))
+        elif status == HALTED:
             self.out(f"the program halted after {self.state.steps} steps",
                      *views.expect_lines(self.program, self.state))
+        elif status == vm.WAITING:
+            self.out(*views.where_lines(self.program, self.state), control.cannot_run())
         elif status != RUNNING:
             self.out(str(self.control.machine.fault()))
         else:
@@ -821,6 +829,28 @@ class Debugger(cmd.Cmd):
         self.out(f"wrote {path}: step {self.state.steps + 1}, line {self.program.insns[self.state.pc].loc.line}")
 
     # ------------------------------------------------------------------ session
+    def do_block(self, arg):
+        """block [N]
+        In a run of several blocks (ascasm debug --blocks N): select block N, whose state the commands
+        show and which s, n, c and back run (each block has its own history; the others wait); without
+        N, list the blocks and where each is. A block at a syncall or crosswait goes on once the other
+        blocks have set what it waits for."""
+        control = self.control
+        if not arg.strip():
+            for k, state in enumerate(control.run_blocks.states):
+                mark = "*" if k == control.block else " "
+                line = self.program.insns[min(state.pc, len(self.program.insns) - 1)].loc.line
+                self.out(f"{mark} block {k}: {STOP_NAMES[state.status].lower()} at line {line}, pc={state.pc} "
+                         f"steps={state.steps}")
+            return
+        number = whole_number(arg.strip())
+        if number is None or number >= control.blocks:
+            self.out(f"no block {shown(arg.strip())}: the run has blocks 0-{control.blocks - 1}")
+            return
+        control.select_block(number)
+        self.out(f"block {number} of {control.blocks}")
+        self.out(*views.where_lines(self.program, self.state))
+
     def do_restart(self, arg):
         """restart
         Reload the program's initial state and clear the history; breakpoints, watches and displays stay."""
@@ -870,7 +900,7 @@ def _doc_lines(doc: str) -> list[str]:
 
 def debug_main(path, engine: str | None, ub_usable: int = UB_USABLE_DEFAULT, max_steps: int = MAX_STEPS_DEFAULT,
                stdin=None, stdout=None, history_cap: int | None = None, store_inactive: str = "keep",
-               strict: bool = False, source_dirs=()) -> int:
+               strict: bool = False, source_dirs=(), blocks: int = 1) -> int:
     """`ascasm debug FILE`: assemble FILE and run the REPL. Returns the exit status: 0 after quit or
     end of input, 1 for an assembly error, 64 for a missing file or engine. Errors go to stderr."""
     err = sys.stderr
@@ -883,18 +913,20 @@ def debug_main(path, engine: str | None, ub_usable: int = UB_USABLE_DEFAULT, max
     except AssemblyFailed as failed:
         print(failed, file=err)
         return EXIT_ASM
-    return debug_program(program, engine, ub_usable, max_steps, stdin, stdout, history_cap, store_inactive, strict)
+    return debug_program(program, engine, ub_usable, max_steps, stdin, stdout, history_cap, store_inactive, strict,
+                         blocks)
 
 
 def debug_program(program: Program, engine: str | None, ub_usable: int = UB_USABLE_DEFAULT,
                   max_steps: int = MAX_STEPS_DEFAULT, stdin=None, stdout=None, history_cap: int | None = None,
-                  store_inactive: str = "keep", strict: bool = False) -> int:
+                  store_inactive: str = "keep", strict: bool = False, blocks: int = 1) -> int:
     """The REPL on an assembled program (a .s file's, or a translated C++ kernel's): 0 after quit or
     end of input, 64 when the engine is missing."""
     err = sys.stderr
     try:
         debugger = Debugger(program, engine or auto_engine(), ub_usable, max_steps, stdin, stdout,
-                            DEFAULT_HISTORY_CAP if history_cap is None else history_cap, store_inactive, strict)
+                            DEFAULT_HISTORY_CAP if history_cap is None else history_cap, store_inactive, strict,
+                            blocks)
     except EngineMissing as exc:
         print(f"ascasm: error: {exc}", file=err)
         return EXIT_USAGE
