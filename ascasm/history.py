@@ -123,7 +123,7 @@ class Recorder:
         self._n = n
         # state parts with one element per UB byte (the UB, hazard bookkeeping): bytes per element
         self.ub_shaped = {part: getattr(self.state, part).itemsize for part in self.state.PARTS
-                          if getattr(self.state, part).shape == (UB_SIZE,) and part != "gm"}
+                          if getattr(self.state, part).shape == (UB_SIZE,) and part not in ("gm", "gm_writer")}
         self._sync_shadows()
 
     # --- state bookkeeping ---

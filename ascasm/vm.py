@@ -277,8 +277,9 @@ class Machine:
             left -= done
             if self.executor.last_row >= 0:
                 self._last_row = self.executor.last_row
-            if resumed and left > 0 and not self._flagged_stop():
-                continue            # the wait passes now: on with the same budget
+            if resumed and left > 0:
+                continue            # the wait passes now: on with the same budget (the wait is the next
+                                    # call's first row, which a stop flag does not hold back)
             # fewer steps than the chunk while running: a stop flag ended it
             if code != RUNNING or left <= 0 or done < chunk or self._flagged_stop():
                 return code

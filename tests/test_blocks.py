@@ -284,3 +284,16 @@ def test_debugger_switches_blocks_and_resumes_a_waiting_one(engine):
     assert "z[0:2]: f32, 2 elements\n  [0] 768 776" in text                          # 8i + 768
     assert "z[1] = 776 (gm[0x804:0x808]): last written at step 79, line 47" in text
     assert "no block 2: the run has blocks 0-1" in text
+
+
+def test_debugger_passes_a_lone_blocks_barriers_at_breakpoints(engine):
+    # a breakpoint on a syncall or crosswait of a one-block run: `c` from there passes the wait
+    import io
+
+    from ascasm.debugger import Debugger
+    program = assemble("mov s1, 1\nsyncall\ncrossset PIPE_V, 1\ncrosswait 1\nhalt\n", "b.s")
+    out = io.StringIO()
+    Debugger(program, engine, stdin=io.StringIO("b 2\nb 4\nc\nc\nc\n"), stdout=out).cmdloop()
+    text = out.getvalue()
+    assert "Breakpoint 1, line 2" in text and "Breakpoint 2, line 4" in text
+    assert "the program halted after 5 steps" in text
