@@ -63,15 +63,17 @@ class Result:
     `ok` (every .expect held), `state` (the whole MachineState), `vreg(n, type, mask)` (lanes),
     `var(NAME)` (a translated C++ kernel's variable by its name)."""
 
-    def __init__(self, program: Program, state: MachineState):
+    def __init__(self, program: Program, state: MachineState, blocks=None):
         self.program, self.state = program, state
         self.steps = state.steps
         self.warnings = [RunWarning(*w) for w in run_warnings(program, state)]
         self.mismatches = {e.buffer.name: e.mismatches(state) for e in program.expects}
+        # a run of several blocks: one Result per block (its UB; GM is every block's); self is block 0's
+        self.blocks = [self] if blocks is None else blocks
 
     @property
     def ok(self) -> bool:
-        return not any(wrong.size for wrong in self.mismatches.values())
+        return not any(wrong.size for block in self.blocks for wrong in block.mismatches.values())
 
     def __getitem__(self, name: str) -> np.ndarray:
         if name not in self.program.buffers:
@@ -186,7 +188,7 @@ def _lane_table(title: str, etype, values: np.ndarray, active, per_row: int = 16
 
 def run(program, inputs: dict | None = None, engine: str | None = None, max_steps: int = MAX_STEPS_DEFAULT,
         ub_usable: int = UB_USABLE_DEFAULT, store_inactive: str = "keep", strict: bool = False,
-        block: tuple[int, int] = (0, 1)) -> Result:
+        block: tuple[int, int] = (0, 1), blocks: int = 1, jobs: int = 1) -> Result:
     """Run `program` (a Program, or its text or path for `assemble`) to its end and return a Result.
     `inputs` replaces buffers' initial contents, UB or GM: {name: array}, each array holding exactly the
     buffer's element count, converted to its type (floats round to it; integers must fit). `engine`
@@ -195,6 +197,9 @@ def run(program, inputs: dict | None = None, engine: str | None = None, max_step
     attribute."""
     if not isinstance(program, Program):
         program = assemble(program, ub_usable=ub_usable)
+    if blocks != 1 or jobs != 1:
+        return _run_blocks(program, inputs, engine or auto_engine(), blocks, jobs, dict(
+            ub_usable=ub_usable, max_steps=max_steps, store_inactive=store_inactive, strict=strict))
     machine = Machine(program, engine or auto_engine(), ub_usable, max_steps, store_inactive, strict)
     machine.set_block(*block)
     for name, array in (inputs or {}).items():
@@ -204,6 +209,38 @@ def run(program, inputs: dict | None = None, engine: str | None = None, max_step
         buf.view(machine.state)[...] = _input_values(name, buf, array)
     machine.run()
     return result_or_fault(machine, Result(program, machine.state))
+
+
+def _run_blocks(program: Program, inputs, engine: str, count: int, jobs: int, options: dict) -> Result:
+    """run() of `count` blocks (docs/api.md "Several blocks"): a GM input is the GM every block shares,
+    a UB input is given to every block; the Result is block 0's, `blocks` holds every block's."""
+    from .blocks import Blocks, run_parallel, synchronising_line
+    if jobs < 1:
+        raise ValueError(f"jobs {jobs}: at least 1")
+    values = {}
+    for name, array in (inputs or {}).items():
+        buf = program.buffers.get(name)
+        if buf is None:
+            raise KeyError(f"no buffer named {name!r} to take an input (buffers: {', '.join(program.buffers)})")
+        values[name] = _input_values(name, buf, array)
+    if values or jobs == 1 or synchronising_line(program) is not None:
+        runner = Blocks(program, count, engine, **options)
+        for machine in runner.machines:
+            for name, data in values.items():
+                program.buffers[name].view(machine.state)[...] = data
+        runner.run()
+    else:
+        runner = run_parallel(program, count, jobs, engine=engine, **options)
+    results = [Result(program, state) for state in runner.states]
+    result = Result(program, runner.state, results)
+    result.steps = runner.steps
+    result.warnings = [RunWarning(*w) for w in runner.warnings()]
+    result.blocks[0] = result
+    fault = runner.fault()
+    if fault is not None:
+        fault.result = result
+        raise fault
+    return result
 
 
 def result_or_fault(machine: Machine, result: Result) -> Result:

@@ -125,6 +125,11 @@ def _run_options(run):
                      help="the block index blkidx gives (asc_get_block_idx; default 0)")
     run.add_argument("--block-num", type=int, default=1, metavar="N",
                      help="the block count blknum gives (asc_get_block_num; default 1)")
+    run.add_argument("--blocks", type=positive_int, default=None, metavar="N",
+                     help="run N blocks, block index 0..N-1, each with its own UB and registers, all sharing GM "
+                          "(docs/semantics.md \"Several cores\")")
+    run.add_argument("--jobs", type=positive_int, default=1, metavar="J",
+                     help="with --blocks: run blocks that never synchronise across cores in J processes")
     run.add_argument("--trace", default=None, metavar="FILE",
                      help="--trace[=FILE]: write one JSON line per executed instruction to FILE (default "
                           "NAME.trace.jsonl; - is standard output, the report then goes to standard error)")
@@ -156,6 +161,8 @@ def _explain_options(explain):
 
 def _stats_options(stats):
     _machine_options(stats)
+    stats.add_argument("--blocks", type=positive_int, default=None, metavar="N",
+                       help="run N blocks (as ascasm run --blocks) and report each block's statistics")
     stats.add_argument("--json", action="store_true", help="print the statistics as one JSON document")
     _kernel_options(stats)
 
@@ -175,6 +182,8 @@ def _debug_options(debug):
     _machine_options(debug)
     debug.add_argument("--history", type=byte_size, default=None, metavar="SIZE",
                        help="memory for reverse execution, e.g. 256M (default 64M)")
+    debug.add_argument("--blocks", type=positive_int, default=1, metavar="N",
+                       help="N blocks, each with its own machine and history, sharing GM; `block K` selects one")
     _kernel_options(debug)
 
 
@@ -280,8 +289,13 @@ def _dispatch(args) -> int:
         if _is_cpp(args):
             return _debug_kernel(args)
         from .debugger import debug_main
+        from .blocks import MAX_RUN_BLOCKS
+        if args.blocks > MAX_RUN_BLOCKS:
+            print(f"ascasm: error: --blocks {args.blocks}: at most {MAX_RUN_BLOCKS}", file=sys.stderr)
+            return EXIT_USAGE
         return debug_main(args.file, args.engine, args.ub_usable, args.max_steps, history_cap=args.history,
-                          store_inactive=args.store_inactive, strict=args.strict, source_dirs=args.source_dirs)
+                          store_inactive=args.store_inactive, strict=args.strict, source_dirs=args.source_dirs,
+                          blocks=args.blocks)
     if args.command == "stats":
         return stats_command(args)
     if args.command == "draw":
@@ -402,6 +416,8 @@ def stats_command(args) -> int:
         return loaded
     program, machine = loaded
     progress = _progress_line if sys.stderr.isatty() else None
+    if args.blocks is not None:
+        return _stats_of_blocks(args, program, machine.engine, progress)
     collected, interrupted = stats.collect(program, machine, progress)
     if progress is not None:
         sys.stderr.write("\r\033[K")                      # clear the progress line
@@ -418,6 +434,37 @@ def stats_command(args) -> int:
         print_json(stats.stats_json(program, collected, stop, args.file))
     else:
         print("\n".join(stats.report_lines(program, collected, stop, args.file)))
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_OK if fault is None else fault_exit(fault)
+
+
+def _stats_of_blocks(args, program, engine: str, progress) -> int:
+    """`ascasm stats --blocks N`: each block's statistics, run in the schedule of `run --blocks`."""
+    from . import stats
+    from .blocks import HALTED, MAX_RUN_BLOCKS, Blocks
+    from .state import STOP_NAMES
+    if args.blocks > MAX_RUN_BLOCKS:
+        print(f"ascasm: error: --blocks {args.blocks}: at most {MAX_RUN_BLOCKS}", file=sys.stderr)
+        return EXIT_USAGE
+    blocks = Blocks(program, args.blocks, engine, args.ub_usable, args.max_steps, args.store_inactive, args.strict)
+    collected, interrupted = stats.collect_blocks(program, blocks, progress)
+    if progress is not None:
+        sys.stderr.write("\r\033[K")
+    fault = None if interrupted else blocks.fault()
+    if interrupted:
+        print(f"ascasm: {interrupted_text(program, blocks.state)}", file=sys.stderr)
+    elif fault is not None:
+        print(fault, file=sys.stderr)
+    stops = [("interrupted" if interrupted else "halted" if state.status == HALTED
+              else f"stopped ({STOP_NAMES[state.status].lower().replace('_', ' ')})") for state in blocks.states]
+    name = f"{args.file}"
+    if args.json:
+        print_json({"file": name, "blocks": [stats.stats_json(program, one, stop, f"{name} block {k}")
+                                             for k, (one, stop) in enumerate(zip(collected, stops))]})
+    else:
+        print("\n\n".join("\n".join(stats.report_lines(program, one, stop, f"{name} block {k}"))
+                          for k, (one, stop) in enumerate(zip(collected, stops))))
     if interrupted:
         return EXIT_INTERRUPTED
     return EXIT_OK if fault is None else fault_exit(fault)
@@ -563,6 +610,10 @@ def execute(args) -> RunReport:
     except ValueError as exc:
         report.exit, report.usage_error = EXIT_USAGE, f"--block-idx/--block-num: {exc}"
         return report
+    if args.blocks is not None or args.jobs > 1:
+        machine = _blocks(args, report, program, machine.engine)
+        if machine is None:
+            return report
     path = Path(args.file)
     dumps = []
     buffers = program.buffers if report.dumpable is None else report.dumpable
@@ -588,8 +639,8 @@ def execute(args) -> RunReport:
             return report                                    # the trace could not be written
     except KeyboardInterrupt:
         report.exit, report.interrupted = EXIT_INTERRUPTED, interrupted_text(program, machine.state)
-    report.steps, report.state = machine.state.steps, machine.state
-    report.warnings = run_warnings(program, machine.state)
+    report.steps, report.state = getattr(machine, "steps", machine.state.steps), machine.state
+    report.warnings = (machine.warnings() if hasattr(machine, "warnings") else run_warnings(program, machine.state))
     for buf, target in dumps:
         try:
             with target.open("wb") as dump_file:
@@ -610,6 +661,41 @@ def execute(args) -> RunReport:
     if any(wrong.size for _e, _a, wrong in report.expects):
         report.exit = EXIT_EXPECT
     return report
+
+
+def _blocks(args, report: RunReport, program, engine: str):
+    """The Blocks of --blocks (run in --jobs processes when they never synchronise), or None with the
+    report's usage error."""
+    from .blocks import MAX_RUN_BLOCKS, Blocks, run_parallel, synchronising_line
+    count = args.blocks or 1
+    if args.block_idx != 0 or args.block_num != 1 or args.trace is not None or count > MAX_RUN_BLOCKS:
+        report.exit = EXIT_USAGE
+        report.usage_error = (f"--blocks {count}: at most {MAX_RUN_BLOCKS}" if count > MAX_RUN_BLOCKS else
+                              "--blocks sets each block's index and count: not with --block-idx, --block-num or "
+                              "--trace")
+        return None
+    options = dict(engine=engine, ub_usable=args.ub_usable, max_steps=args.max_steps,
+                   store_inactive=args.store_inactive, strict=args.strict)
+    line = synchronising_line(program)
+    if args.jobs > 1 and line is None:
+        return _Finished(run_parallel(program, count, args.jobs, **options))
+    if args.jobs > 1:
+        print(f"ascasm: note: --jobs {args.jobs}: the blocks synchronise across cores (line {line}), so they "
+              "run in one process", file=sys.stderr)
+    return Blocks(program, count, **options)
+
+
+class _Finished:
+    """A Blocks run already finished (by run_parallel): run() does nothing more."""
+
+    def __init__(self, blocks):
+        self.blocks = blocks
+
+    def run(self):
+        pass
+
+    def __getattr__(self, name):
+        return getattr(self.blocks, name)
 
 
 def _run_traced(report: RunReport, program, machine, trace_path: Path | None, limit: int) -> bool:

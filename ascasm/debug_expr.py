@@ -16,7 +16,7 @@ and functions below exist.
     unary   := ("-" | "+" | "~") unary | postfix
     postfix := primary ("[" expr (":" expr)? "]")*
     primary := NUMBER | "inf" | "nan" | "true" | "false" | FUNC "(" expr ")" | "(" expr ")"
-             | vN["." TYPE] | pN["." bW] | sN["." TYPE] | aN | "ub"["." TYPE] | BUFFER | LABEL | "pc" | "steps"
+             | vN["." TYPE] | pN["." bW] | sN["." TYPE] | aN | ("ub"|"gm")["." TYPE] | BUFFER | LABEL | "pc" | "steps"
              | CVAR ("." MEMBER)*           a translated C++ kernel's variable (ascasm/cvars.py)
     FUNC    := any | all | count | sum | min | max
 
@@ -189,8 +189,8 @@ class _Parser:
             if number >= _REGISTER_COUNT[file]:
                 raise ExprError(f"no register {token}: {file}0-{file}{_REGISTER_COUNT[file] - 1} exist")
             return ("reg", file, number, self._type_suffix(token))
-        if lower == "ub":
-            return ("ub", self._type_suffix(token))
+        if lower in ("ub", "gm"):
+            return (lower, self._type_suffix(token))
         if lower in ("inf", "nan"):
             return ("num", float(lower))
         if lower in ("true", "false"):
@@ -245,16 +245,18 @@ def _depth(node) -> int:
 
 
 def reads(node, buffers=frozenset(), labels=frozenset()) -> set[str]:
-    """What an expression reads: "ub", "vN", "pN", "sN", "aN", and "ctrl" for pc and steps (a watch
-    is re-evaluated only after steps that can write one of these). A name in `buffers` reads the UB,
+    """What an expression reads: "ub", "gm", "vN", "pN", "sN", "aN", and "ctrl" for pc and steps (a watch
+    is re-evaluated only after steps that can write one of these). A name in `buffers` reads its space,
     one in `labels` nothing; any other name (pc, steps, unknown) is assumed to read both."""
     kind = node[0]
     if kind == "reg":
         return {f"{node[1]}{node[2]}"}
-    if kind == "ub":
-        return {"ub"}
+    if kind in ("ub", "gm"):
+        return {kind}
     if kind == "name":
-        return {"ub"} if node[1] in buffers else set() if node[1] in labels else {"ub", "ctrl"}
+        if node[1] in buffers:
+            return {getattr(buffers[node[1]], "space", "ub") if isinstance(buffers, dict) else "ub"}
+        return set() if node[1] in labels else {"ub", "gm", "ctrl"}
     found = set()
     for child in node[1:]:
         if isinstance(child, tuple):
@@ -384,6 +386,9 @@ class _Evaluator:
     def _ub(self, etype):
         raise ExprError("the UB needs an index: ub[ADDR], ub[ADDR:LEN] or ub.T[ADDR:COUNT]")
 
+    def _gm(self, etype):
+        raise ExprError("global memory needs an index: gm[ADDR], gm[ADDR:LEN] or gm.T[ADDR:COUNT]")
+
     def _name(self, name):
         program = self.env.program
         scope = self.env.scope
@@ -453,8 +458,8 @@ class _Evaluator:
 
     # --- indexing ---
     def _index(self, target, low, high):
-        if target[0] == "ub":
-            return self._ub_index(target[1], low, high)
+        if target[0] in ("ub", "gm"):
+            return self._memory_index(target[0], target[1], low, high)
         value = self.eval(target)
         if not value.is_array:
             raise ExprError(f"{value.label} is a single value; it cannot be indexed")
@@ -480,19 +485,21 @@ class _Evaluator:
                        active=None if value.active is None else value.active[a:b], first=lo,
                        where=_shift_where(value.where, a))
 
-    def _ub_index(self, etype, low, high):
-        ub = self.env.state.ub
+    def _memory_index(self, space, etype, low, high):
+        """ub[ADDR], ub.T[ADDR:COUNT] and the same in global memory (gm[...])."""
+        memory = getattr(self.env.state, space)
         etype = etype or dtypes.lookup("u8")
         addr = self._int(low, "address")
         count = 1 if high is None else self._int(high, "length")
         if count <= 0:
             raise ExprError("the length must be positive")
         end = addr + count * etype.width
-        if addr < 0 or end > UB_SIZE:
-            raise ExprError(f"ub[{addr:#x}..{end:#x}) is outside the UB (0x0..{UB_SIZE:#x})")
-        data = ub[addr:end].view(etype.np_dtype)
-        name = "ub" if etype.name == "u8" else f"ub.{etype.name}"
-        where = Where("ub", addr, etype.width)
+        if addr < 0 or end > memory.size:
+            whole = "the UB" if space == "ub" else "global memory (its .gm buffers)"
+            raise ExprError(f"{space}[{addr:#x}..{end:#x}) is outside {whole} (0x0..{memory.size:#x})")
+        data = memory[addr:end].view(etype.np_dtype)
+        name = space if etype.name == "u8" else f"{space}.{etype.name}"
+        where = Where(space, addr, etype.width)
         if high is None:
             return Value(data[0], f"{name}[{addr:#x}]", etype, None, addr, "value", "bytes", True, where)
         noun = "bytes" if etype.width == 1 else "elements"
@@ -588,7 +595,7 @@ class _Evaluator:
 def _shift_where(where: Where | None, k: int) -> Where | None:
     if where is None:
         return None
-    if where.kind == "ub":
+    if where.kind in ("ub", "gm"):
         return replace(where, number=where.number + k * where.width)
     return where
 
@@ -904,13 +911,15 @@ def format_value(value: Value, per_row: int = 16, fmt: str = "") -> list[str]:
 
 
 def format_memory(ub: np.ndarray, addr: int, count: int, etype=None, per_row: int | None = None,
-                  fmt: str = "") -> list[str]:
-    """`x/N.T ADDR`: N elements of type T from ADDR in rows with their addresses, in print format
-    `fmt` when given; no type: a hexdump of N bytes."""
+                  fmt: str = "", space: str = "ub") -> list[str]:
+    """`x/N.T ADDR`: N elements of type T from ADDR of `ub` (the UB, or global memory: space "gm") in rows
+    with their addresses, in print format `fmt` when given; no type: a hexdump of N bytes."""
     width = etype.width if etype is not None else 1
     end = addr + count * width
-    if addr < 0 or end > UB_SIZE:
-        raise ExprError(f"[{addr:#x}, {end:#x}) is outside the UB (0x0..{UB_SIZE:#x})")
+    if addr < 0 or end > ub.size:
+        whole = "the UB" if space == "ub" else "global memory (its .gm buffers)"
+        raise ExprError(f"[{addr:#x}, {end:#x}) is outside {whole} (0x0..{ub.size:#x})")
+    prefix = "gm " if space == "gm" else ""          # (GM rows say so: the UB has the same addresses)
     if etype is None:
         lines = []
         for start in range(addr, end, 16):
@@ -918,7 +927,7 @@ def format_memory(ub: np.ndarray, addr: int, count: int, etype=None, per_row: in
             hexes = " ".join(f"{b:02x}" for b in chunk)
             if len(chunk) > 8:
                 hexes = hexes[:23] + "  " + hexes[24:]
-            lines.append(f"{start:#07x}:  {hexes}")
+            lines.append(f"{prefix}{start:#07x}:  {hexes}")
         return lines
     values = ub[addr:end].view(etype.np_dtype)
     per_row = per_row or max(1, 16 // width if width < 4 else 8)
@@ -930,5 +939,5 @@ def format_memory(ub: np.ndarray, addr: int, count: int, etype=None, per_row: in
     cell_width = max(len(c) for c in cells)
     lines = []
     for k in range(0, count, per_row):
-        lines.append(f"{addr + k * width:#07x}:  " + " ".join(c.rjust(cell_width) for c in cells[k:k + per_row]))
+        lines.append(f"{prefix}{addr + k * width:#07x}:  " + " ".join(c.rjust(cell_width) for c in cells[k:k + per_row]))
     return lines

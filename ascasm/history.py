@@ -115,14 +115,15 @@ class Recorder:
         self.on_progress = None          # called with a line of text about every second of a long search
         self.writers = {"ub": never(UB_SIZE), "v": never(32 * VL), "p": never(8), "a": never(8),
                         "s": never(32), "u": never(4), "q": never(4), "AR": never(1), "SQZN": never(1),
-                        "LOOP": never(1), MASK_SPR_NAME: never(1), "CTRL": never(1)}
+                        "LOOP": never(1), MASK_SPR_NAME: never(1), "CTRL": never(1),
+                        "gm": never(machine.state.gm.size)}
         n = len(program.insns)
         self.row_writes = [_row_writes(insn) for insn in program.insns] + [frozenset()]
         self.log = StepLog(program, machine)
         self._n = n
         # state parts with one element per UB byte (the UB, hazard bookkeeping): bytes per element
         self.ub_shaped = {part: getattr(self.state, part).itemsize for part in self.state.PARTS
-                          if getattr(self.state, part).shape == (UB_SIZE,) and part != "gm"}
+                          if getattr(self.state, part).shape == (UB_SIZE,) and part not in ("gm", "gm_writer")}
         self._sync_shadows()
 
     # --- state bookkeeping ---
@@ -424,8 +425,8 @@ class Recorder:
         slot[positions] = np.arange(positions.size)
         found: dict = {}
         state = self.state
-        if name == "ub":
-            registers = {"ub"}
+        if name in ("ub", "gm"):
+            registers = {name}
         else:
             registers = {f"{name}{p // VL if name == 'v' else p}" for p in positions.tolist()}
         may_write = [bool(registers & writes) for writes in self.row_writes]
@@ -438,11 +439,12 @@ class Recorder:
             return not (slot >= 0).any()
 
         def search_ub(lo, hi, _advance):
-            """The chunk at engine speed with the write log on: the last record covering each byte."""
+            """The chunk at engine speed with the write log on: the last record covering each byte (of
+            the UB, or of GM for map "gm")."""
             hits = {}
             open_positions = np.flatnonzero(slot >= 0)             # sorted
             for records in self._logged_run(hi - lo):
-                writes = records[records[:, 2] == LOG_WRITE]
+                writes = records[records[:, 2] == (LOG_GM_WRITE if name == "gm" else LOG_WRITE)]
                 # only the records whose byte range holds an open position (most hold none)
                 first = writes[:, 3]
                 last = first + (writes[:, 5] - 1) * np.where(writes[:, 6] == 0, writes[:, 4], writes[:, 6])
@@ -487,7 +489,7 @@ class Recorder:
                         hits[index] = row.copy()
             return settle(hits)
 
-        if name == "ub":
+        if name in ("ub", "gm"):
             self.search_segment(segment, search_ub, writers, SEARCH_LEAF_UB)
         else:
             self.search_segment(segment, search, writers)
@@ -523,4 +525,9 @@ def _row_writes(insn) -> frozenset:
             names.add(f"{FILE_OF_KIND[operand.kind]}{value}")
     if insn.spec.access is not None and insn.spec.access.direction == "store":
         names.add("ub")
+    if insn.spec.family in GM_WRITING_FAMILIES:
+        names.add("gm")
     return frozenset(names)
+
+
+GM_WRITING_FAMILIES = frozenset({"ub2gm", "ub2gm_size", "ub2gm_cache"})     # the data moves out to GM

@@ -49,7 +49,8 @@ def expand_columns(addr, width, count, pitch, first_lane, src, index) -> tuple[n
 
 def effect_rows(effects: Effects, pc: int, step: int, insn=None, state=None) -> list:
     """What one executed step does to the last-writer maps: [(map name, positions, WRITER rows)].
-    Map "ub" is indexed by byte address, "v" by register*256 + byte, "p"/"a"/"s" by register. With the
+    Map "ub" (and "gm", global memory) is indexed by byte address, "v" by register*256 + byte,
+    "p"/"a"/"s" by register. With the
     instruction and the state after it: which register lanes a zeroing mask left inactive."""
     out = []
     origins = {}
@@ -74,16 +75,19 @@ def effect_rows(effects: Effects, pc: int, step: int, insn=None, state=None) -> 
             rows["origin"][byte[keep]] = addr[keep]
             rows["index"][byte[keep]] = index[keep]
         out.append(("v", reg.number * VL + np.arange(VL), rows))
-    if effects.ub_writes:
-        addr, lane, src, index, _within = expand(effects.ub_writes)
+    for name, spans, size in (("ub", effects.ub_writes, UB_SIZE),
+                              ("gm", effects.gm_writes, None if state is None else state.gm.size)):
+        if not spans:
+            continue
+        addr, lane, src, index, _within = expand(spans)
         # in access order the last write of a byte wins (vsct: the highest duplicate lane)
         positions, reverse_first = np.unique(addr[::-1], return_index=True)
         last = addr.size - 1 - reverse_first
         rows = never(positions.size)
         rows["step"], rows["pc"], rows["lane"] = step, pc, lane[last]
         rows["src"], rows["index"] = src[last], index[last]
-        keep = (positions >= 0) & (positions < UB_SIZE)
-        out.append(("ub", positions[keep], rows[keep]))
+        keep = (positions >= 0) & (positions < (size if size is not None else positions.max() + 1))
+        out.append((name, positions[keep], rows[keep]))
     return out
 
 

@@ -120,7 +120,10 @@ def address(c: Chooser) -> str:
 
 
 SYNC_FAMILIES = ("sync_flag", "sync_pipe")
-MOVE_FAMILIES = ("gm2ub", "gm2ub_size", "gm2ub_align", "ub2gm", "ub2gm_size", "mte_set")
+CROSS_FAMILIES = ("cross_set", "cross_wait")
+MOVE_FAMILIES = ("gm2ub", "gm2ub_size", "gm2ub_align", "gm2ub_align_cache", "ub2gm", "ub2gm_size", "ub2gm_cache",
+                 "mte_set")
+CACHE_FAMILIES = ("gm2ub_align_cache", "ub2gm_cache")
 
 
 def pipe_or_event(c: Chooser, name: str) -> str:
@@ -176,6 +179,10 @@ def instruction(c: Chooser, n_labels: int, depth: int = 0) -> str:
             text = f"[{scalar_register(c)}]"
         elif kind is Kind.SVAL and spec.family in SYNC_FAMILIES:   # mostly pipes and events that exist
             text = pipe_or_event(c, operand.name)
+        elif kind is Kind.SVAL and spec.family in CROSS_FAMILIES:  # a pipe (X0), else a flag (beyond 15 too)
+            text = pipe_or_event(c, "X1") if operand.name == "X0" else str(c.integer(0, 20))
+        elif kind is Kind.SVAL and spec.family in CACHE_FAMILIES:  # the L2 cache mode: 3 and 7 fault
+            text = str(c.integer(0, 7))
         elif kind is Kind.SVAL and spec.specials == ("CTRL",):
             text = ctrl_value(c)
         elif operand.name == "BLOCK":     # movvp: one of the register's 8W blocks, or a register (may fault)

@@ -60,6 +60,18 @@ PIPES = {"PIPE_S": 0, "PIPE_V": 1, "PIPE_M": 2, "PIPE_MTE1": 3, "PIPE_MTE2": 4, 
          "PIPE_FIX": 7}
 NUM_PIPES, NUM_EVENTS = 8, 8
 PIPE_ALL = PIPES["PIPE_ALL"]
+# Synchronisation between blocks (docs/semantics.md "Several cores"): per cross-core flag 0..15 and,
+# last, SyncAll's own counter, how often this block has set it (crossset, or reached a syncall), how
+# often it has passed its wait, and how many rounds every block of the run has completed (the smallest
+# set count of all blocks, which the run's scheduler writes). A flag's counter is rounds - waits.
+NUM_XFLAGS = 16
+XSYNC_SYNCALL = NUM_XFLAGS           # the column of SyncAll's counter
+XSYNC_SETS, XSYNC_WAITS, XSYNC_ROUNDS = 0, 1, 2
+XSYNC_SHAPE = (3, NUM_XFLAGS + 1)
+MAX_XPENDING = 15                    # a flag's counter holds 0..15 (CrossCoreSetFlag)
+# The GM writer of each GM byte in a run of several blocks (empty otherwise): (epoch << 32) | (block + 1),
+# epoch the cross-core waits the block had passed when it wrote (0: never written by a block).
+GM_WRITER_BLOCK_BITS = 32
 
 # ctrl array layout, shared by both executors (docs/bytecode.md).
 PC, STEPS, STATUS = 0, 1, 2
@@ -105,10 +117,13 @@ class MachineState:
     mte: np.ndarray = field(default_factory=lambda: np.array(MTE_INITIAL, np.int64))   # data-move settings
     sysreg: np.ndarray = field(default_factory=lambda: np.array((0, 1), np.int64))      # block index, count
     flags: np.ndarray = field(default_factory=lambda: np.zeros((NUM_PIPES, NUM_PIPES, NUM_EVENTS), np.int64))
+    xsync: np.ndarray = field(default_factory=lambda: np.zeros(XSYNC_SHAPE, np.int64))  # cross-core flags
+    gm_writer: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # shared by a run's blocks
 
     PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl", "dup_warn", "ub_dirty",
              "ub_write_row", "hazard_warn", "spr", "ureg", "ureg_state", "qreg",
-             "qreg_state", "hwloop", "mask_spr", "ctrlreg", "gm", "mte", "sysreg", "flags")
+             "qreg_state", "hwloop", "mask_spr", "ctrlreg", "gm", "mte", "sysreg", "flags", "xsync",
+             "gm_writer")
 
     @property
     def pc(self) -> int:
@@ -146,6 +161,13 @@ def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str
     if name == "flags":
         where = np.unravel_index(byte // mine.itemsize, mine.shape)
         return f"sync flag (pipe {where[0]}, pipe {where[1]}, event {where[2]}): {mine[where]} != {theirs[where]}"
+    if name == "xsync":
+        what, flag = divmod(byte // mine.itemsize, XSYNC_SHAPE[1])
+        label = "SyncAll" if flag == XSYNC_SYNCALL else f"cross-core flag {flag}"
+        return f"{label} {('sets', 'waits', 'rounds')[what]}: {mine[what, flag]} != {theirs[what, flag]}"
+    if name == "gm_writer":
+        index = byte // mine.itemsize
+        return f"GM writer of GM byte {index:#x}: {mine[index]:#x} != {theirs[index]:#x}"
     if name in ("dup_warn", "hazard_warn"):
         row = byte // (mine.itemsize * mine.shape[1])
         return f"{name} record of row {row}: {list(mine[row])} != {list(theirs[row])}"

@@ -29,7 +29,7 @@ import numpy as np
 from .effects import LOG_CAPACITY
 from .isa import Kind
 from .lanes import governing_mask, lane_width
-from .state import LOG_FIELDS, LOG_READ, LOG_RESERVE, LOG_WRITE, VL
+from .state import LOG_FIELDS, LOG_GM_READ, LOG_GM_WRITE, LOG_READ, LOG_RESERVE, LOG_WRITE, VL
 from .history import RUNNING
 
 CALL_BUDGET = 1 << 16       # steps per engine call at most: a Ctrl-C is seen within a fraction of a second
@@ -50,7 +50,10 @@ class Stats:
     by_insn: dict = field(default_factory=dict)         # (mnemonic, types) -> Row, in first-run order
     ub_read: int = 0
     ub_written: int = 0
+    gm_read: int = 0
+    gm_written: int = 0
     cycles: int = 0
+    by_pipe: dict = field(default_factory=dict)         # pipe name -> instructions executed on it
 
     @property
     def lanes_active(self) -> int:
@@ -74,6 +77,7 @@ class _Rows:
         self.mask_width = np.ones(n, np.int64)
         self.unmasked_active = np.zeros(n, np.int64)        # lanes used by a row without pM
         self.occupancy, self.dual = [1] * n, [False] * n
+        self.pipes = [row_pipe(insn) for insn in insns]
         self.jumps = np.zeros(n, np.uint8)                  # the engine returns after these rows ...
         self.writes_mask = np.zeros(n, np.uint8)            # ... and before these (unless first)
         for row, insn in enumerate(insns):
@@ -128,57 +132,121 @@ def _unmasked_lanes(spec, lanes: int) -> int:
 
 
 JUMP_FAMILIES = frozenset(("branch", "cond_branch", "halt", "loop", "endloop"))
+MOVES_IN = frozenset(("gm2ub", "gm2ub_size", "gm2ub_align", "gm2ub_align_cache"))
+MOVES_OUT = frozenset(("ub2gm", "ub2gm_size", "ub2gm_cache"))
+VECTOR_KINDS = frozenset((Kind.VREG, Kind.PREG, Kind.AREG, Kind.UREG, Kind.QREG))
+PIPES_SHOWN = ("PIPE_V", "PIPE_MTE2", "PIPE_MTE3", "PIPE_S")
+
+
+def row_pipe(insn) -> str:
+    """The pipe a row issues to: PIPE_MTE2 for the moves into the UB, PIPE_MTE3 for the moves out,
+    PIPE_V for a row with a vector, mask, address or alignment register or a UB access, PIPE_S (the
+    scalar unit) for the rest (scalar arithmetic, branches, settings, synchronisation)."""
+    family = insn.spec.family
+    if family in MOVES_IN:
+        return "PIPE_MTE2"
+    if family in MOVES_OUT:
+        return "PIPE_MTE3"
+    vector = insn.spec.access is not None and family not in ("scalar_load", "scalar_store")
+    if vector or any(op.kind in VECTOR_KINDS for op in insn.spec.operands):
+        return "PIPE_V"
+    return "PIPE_S"
 
 
 def collect(program, machine, progress=None) -> tuple[Stats, bool]:
     """Run `machine` to its stop at engine speed, counting what the executed steps did. Returns the
     statistics and whether Ctrl-C ended the run early (the statistics then cover exactly the steps
     done). `progress(steps)` is called about every PROGRESS_EVERY seconds of a long run."""
-    stats, state, rows = Stats(), machine.state, _Rows(program)
-    tally = _Tally(rows)
-    log = np.zeros((LOG_CAPACITY, len(LOG_FIELDS)), np.int64)
-    log_full = LOG_CAPACITY - 2 * LOG_RESERVE
-    pending, next_report = False, time.monotonic() + PROGRESS_EVERY
-    masks = tally.masks_of(state)
-    machine.set_stop_rows(rows.writes_mask, rows.jumps)
-    machine.set_log(log)
+    collector = Collector(program, machine, progress)
     try:
         with _ctrl_c_flag() as interrupted:
-            while state.status == RUNNING and not interrupted():
-                first, steps, masks_before = state.pc, state.steps, masks
+            collector.interrupted = interrupted
+            collector.run()
+            stopped_early = interrupted()
+    finally:
+        stats = collector.finish()
+    return stats, stopped_early
+
+
+def collect_blocks(program, blocks, progress=None) -> tuple[list, bool]:
+    """collect() of a run of several blocks (ascasm/blocks.py) in its schedule: the statistics of each
+    block, and whether Ctrl-C ended the run early."""
+    collectors = [Collector(program, machine, progress) for machine in blocks.machines]
+    blocks.runners = [collector.run for collector in collectors]
+    try:
+        with _ctrl_c_flag() as interrupted:
+            for collector in collectors:
+                collector.interrupted = interrupted
+            while not blocks.finished and not interrupted():
+                blocks.run()
+            stopped_early = interrupted()
+    finally:
+        blocks.runners = None
+        stats = [collector.finish() for collector in collectors]
+    return stats, stopped_early
+
+
+class Collector:
+    """collect()'s counting of one machine, resumable: `run` goes on until the machine stops (halt,
+    fault, a cross-core wait) or Ctrl-C; `finish` adds everything up."""
+
+    def __init__(self, program, machine, progress=None):
+        self.stats, self.machine, self.rows = Stats(), machine, _Rows(program)
+        self.tally = _Tally(self.rows)
+        self.log = np.zeros((LOG_CAPACITY, len(LOG_FIELDS)), np.int64)
+        self.pending, self.progress = False, progress
+        self.next_report = time.monotonic() + PROGRESS_EVERY
+        self.masks = self.tally.masks_of(machine.state)
+        self.interrupted = lambda: False
+
+    def run(self, budget=None) -> int:
+        """Run (at engine speed, counting) until the machine stops; returns its status."""
+        machine, state, rows, tally, stats = self.machine, self.machine.state, self.rows, self.tally, self.stats
+        log_full = LOG_CAPACITY - 2 * LOG_RESERVE
+        machine.set_stop_rows(rows.writes_mask, rows.jumps)
+        machine.set_log(self.log)
+        try:
+            while state.status == RUNNING and not self.interrupted():
+                first, steps, masks_before = state.pc, state.steps, self.masks
                 machine.run(CALL_BUDGET)
                 count = state.steps - steps
                 if machine.log_length >= log_full:
-                    _count_log(stats, log[:machine.log_length])
+                    _count_log(stats, self.log[:machine.log_length])
                     machine.clear_log()
                 if count == 0:
                     continue
                 # masks change only at a call's first row (the engine stops before any other row that
                 # writes one): that row ran under the masks before the call, the rest under those after
                 if rows.writes_mask[first]:
-                    masks = tally.masks_of(state)
-                tally.add(first, count, masks_before, masks)
-                cycles, pending = rows.cycles(first, count, pending)
+                    self.masks = tally.masks_of(state)
+                tally.add(first, count, masks_before, self.masks)
+                cycles, self.pending = rows.cycles(first, count, self.pending)
                 stats.cycles += cycles
-                if progress is not None and time.monotonic() >= next_report:
-                    progress(state.steps)
-                    next_report = time.monotonic() + PROGRESS_EVERY
+                if self.progress is not None and time.monotonic() >= self.next_report:
+                    self.progress(state.steps)
+                    self.next_report = time.monotonic() + PROGRESS_EVERY
                 if tally.full():
                     tally.flush()
-                    masks = tally.masks_of(state)
-            stopped_early = interrupted()
-    finally:
-        _count_log(stats, log[:machine.log_length])
-        machine.set_log(None)
-        machine.set_stop_rows(None, None)
-    tally.flush()
-    for row in tally.order:
-        entry = stats.by_insn.setdefault(rows.keys[row], Row())
-        entry.count += int(tally.executed[row])
-        entry.lanes_total += int(rows.lanes[row] * tally.executed[row])
-        entry.lanes_active += int(tally.active[row])
-    stats.steps = state.steps
-    return stats, stopped_early
+                    self.masks = tally.masks_of(state)
+        finally:
+            _count_log(stats, self.log[:machine.log_length])
+            machine.clear_log()
+            machine.set_log(None)
+            machine.set_stop_rows(None, None)
+        return state.status
+
+    def finish(self) -> Stats:
+        stats, rows, tally = self.stats, self.rows, self.tally
+        tally.flush()
+        for row in tally.order:
+            entry = stats.by_insn.setdefault(rows.keys[row], Row())
+            entry.count += int(tally.executed[row])
+            entry.lanes_total += int(rows.lanes[row] * tally.executed[row])
+            entry.lanes_active += int(tally.active[row])
+            pipe = rows.pipes[row]
+            stats.by_pipe[pipe] = stats.by_pipe.get(pipe, 0) + int(tally.executed[row])
+        stats.steps = self.machine.state.steps
+        return stats
 
 
 class _Tally:
@@ -230,6 +298,8 @@ def _count_log(stats: Stats, records: np.ndarray):
     nbytes = records[:, 4] * records[:, 5]                      # width * count
     stats.ub_read += int(nbytes[records[:, 2] == LOG_READ].sum())
     stats.ub_written += int(nbytes[records[:, 2] == LOG_WRITE].sum())
+    stats.gm_read += int(nbytes[records[:, 2] == LOG_GM_READ].sum())
+    stats.gm_written += int(nbytes[records[:, 2] == LOG_GM_WRITE].sum())
 
 
 @contextlib.contextmanager
@@ -267,6 +337,9 @@ def report_lines(program, stats: Stats, stop: str, name: str | None = None) -> l
         lines.append(f"vector lanes: {stats.lanes_active} of {stats.lanes_total} active "
                      f"({_percent(stats.lanes_active, stats.lanes_total)})")
     lines.append(f"UB: {stats.ub_read} bytes read, {stats.ub_written} bytes written")
+    if stats.gm_read or stats.gm_written:
+        lines.append(f"GM: {stats.gm_read} bytes read, {stats.gm_written} bytes written")
+    lines.append("instructions per pipe: " + ", ".join(f"{pipe} {stats.by_pipe.get(pipe, 0)}" for pipe in PIPES_SHOWN))
     lines.append(f"estimated cycles: {stats.cycles} (an ESTIMATE, not a measurement)")
     lines.append("  from the Ascend 950 C-API tables of theoretical throughput and dual issue; latencies, "
                  "dependencies and UB bank conflicts are not modelled (docs/cli.md \"ascasm stats\")")
@@ -283,4 +356,6 @@ def stats_json(program, stats: Stats, stop: str, name: str | None = None) -> dic
                               "lanes_total": r.lanes_total} for (m, t), r in stats.by_insn.items()],
             "lanes_active": stats.lanes_active, "lanes_total": stats.lanes_total,
             "ub_bytes_read": stats.ub_read, "ub_bytes_written": stats.ub_written,
+            "gm_bytes_read": stats.gm_read, "gm_bytes_written": stats.gm_written,
+            "pipes": {pipe: stats.by_pipe.get(pipe, 0) for pipe in PIPES_SHOWN},
             "estimated_cycles": stats.cycles}

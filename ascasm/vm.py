@@ -11,9 +11,10 @@ from .isa import STOP_CODES
 from .lanes import mask_width_warnings
 from .program import Program
 from .source import SourceLoc, format_diagnostic
-from .state import PIPES, MASK_SPR_FAULT, MASK_SPR_NAME, MAX_STEPS_DEFAULT, SPR_NAMES, UB_USABLE_DEFAULT, MachineState, STOP_NAMES
+from .state import (FAULT_ARGS, PIPES, MASK_SPR_FAULT, MASK_SPR_NAME, MAX_STEPS_DEFAULT, SPR_NAMES, STATUS, STOP_NAMES,
+                    UB_USABLE_DEFAULT, XSYNC_ROUNDS, XSYNC_SETS, XSYNC_SYNCALL, XSYNC_WAITS, MachineState)
 
-RUNNING = STOP_CODES["RUNNING"]
+RUNNING, WAITING, DEADLOCK = STOP_CODES["RUNNING"], STOP_CODES["WAITING"], STOP_CODES["DEADLOCK"]
 MAX_BLOCKS = 65535      # the block count a run may give (docs/language.md §1)
 # Steps per executor call in Machine.run: at most ~1 us per vector step, a chunk takes < 0.1 s.
 RUN_CHUNK = 1 << 16
@@ -96,19 +97,58 @@ BAD_MOVE_TEXT = (
     "left padding of {} elements of {} bytes is more than 32 bytes",
     "right padding of {} elements of {} bytes is more than 32 bytes",
     "loop sizes {} x {}: more than 256 iterations in one data move (ascasm's limit), or a count outside 0..2097151",
-    "pipe {} is not a pipe this instruction takes (setflag/waitflag: not PIPE_ALL; pipebar: not PIPE_S)",
+    "pipe {} is not a pipe this instruction takes (setflag/waitflag: not PIPE_ALL; pipebar: not PIPE_S; "
+    "crossset: neither)",
     "event {} out of range 0..7",
     "loop count {} out of range 0..2097151",
     "UB stride {} of a loop setting is not a 32-byte multiple in 0..2097151",
     "GM stride {} of a loop setting out of range 0..2^40-1",
     "UB stride {} is not 32-byte aligned (it must be unless it equals the burst length)",
     "size {} is not a multiple of 32 bytes (the size form's rule)",
+    "L2 cache mode {} is not one of the page's values (loads: 0 1 2 4 5 6; stores: 0 1 2 4)",
+    "cross-core flag {}: a 16th set not yet waited for in this block (its counter holds 0..15)",
 )
 HAZARD_NOTE = "the hardware runs vector loads and stores out of order: put a membar between them"
 DUP_NOTE = "the hardware keeps an unspecified one; ascasm keeps the highest lane"
 
 
-def fault_message(kind: str, args: tuple, program: Program, insn=None) -> str:
+def wait_name(column: int) -> str:
+    """What a cross-core wait waits for, by its xsync column."""
+    return "syncall" if column == XSYNC_SYNCALL else f"crosswait of cross-core flag {column}"
+
+
+def publish_rounds(states: list):
+    """Each cross-core flag's completed rounds, the smallest set count of all the blocks, into every
+    block's state (docs/semantics.md "Several cores")."""
+    rounds = np.min([state.xsync[XSYNC_SETS] for state in states], axis=0)
+    for state in states:
+        state.xsync[XSYNC_ROUNDS] = rounds
+
+
+def can_pass(state: MachineState) -> bool:
+    """Whether a block stopped WAITING can now take its wait (publish_rounds first)."""
+    column = int(state.ctrl[FAULT_ARGS][0])
+    return bool(state.xsync[XSYNC_ROUNDS, column] > state.xsync[XSYNC_WAITS, column])
+
+
+def deadlock_text(program: Program, states: list, waiting: list) -> str:
+    """Why the blocks in `waiting` (indices into `states`, each stopped WAITING) can never go on: what
+    each waits for and how often every block has set it."""
+    parts = []
+    for b in waiting:
+        state = states[b]
+        column = int(state.ctrl[FAULT_ARGS][0])
+        line = program.insns[state.pc].loc.line
+        sets = ", ".join(f"block {k} {int(other.xsync[XSYNC_SETS, column])}" for k, other in enumerate(states))
+        parts.append(f"block {b} waits at line {line} ({wait_name(column)}, its wait {int(state.xsync[XSYNC_WAITS, column]) + 1}; "
+                     f"sets so far: {sets})")
+    others = [f"block {k} {STOP_NAMES[s.status].lower()} at line {program.insns[min(s.pc, len(program.insns) - 1)].loc.line}"
+              for k, s in enumerate(states) if k not in waiting]
+    return ("deadlock: " + "; ".join(parts) + (". " + ", ".join(others) if others else "")
+            + ": no block can set what these waits need any more")
+
+
+def fault_message(kind: str, args: tuple, program: Program, insn=None, block: int = 0) -> str:
     if kind == "MISALIGNED":
         return f"misaligned address {args[0]:#x}: this access needs {args[1]}-byte alignment"
     if kind == "UB_RANGE":
@@ -158,21 +198,45 @@ def fault_message(kind: str, args: tuple, program: Program, insn=None) -> str:
         names = {number: name for name, number in PIPES.items()}
         return (f"waitflag {names[args[0]]}, {names[args[1]]}, {args[2]} has no setflag to take: no setflag of that "
                 f"flag is pending (the hardware would wait forever)")
+    if kind == "GM_CONFLICT":
+        first, end, other, writing = args[:4]
+        verb, what = ("writes", "multi-core overlap") if writing else ("reads", "multi-core race")
+        return (f"{what}: block {block} {verb} GM bytes {first:#x}..{end - 1:#x}{gm_place(program, first)} that "
+                f"block {other} wrote, with no cross-core synchronisation (syncall, crossset/crosswait) between")
+    if kind == "DEADLOCK":
+        return (f"deadlock: {wait_name(args[0])} can never pass: the run's only block waits for a set "
+                "(crossset) it has not made")
+    if kind == "WAITING":
+        return f"waiting at {wait_name(args[0])}"
     return kind.lower()
+
+
+def gm_place(program: Program, address: int) -> str:
+    """` (NAME[I])` for a GM address inside a .gm buffer, else nothing."""
+    for buf in program.buffers.values():
+        if buf.space == "gm" and buf.addr <= address < buf.addr + buf.nbytes:
+            return f" ({buf.name}[{(address - buf.addr) // buf.etype.width}])"
+    return ""
 
 
 class Machine:
     """A program loaded into a fresh machine state, executed by `engine` ("cy" or "ref")."""
 
     def __init__(self, program: Program, engine: str = "cy", ub_usable: int = UB_USABLE_DEFAULT,
-                 max_steps: int = MAX_STEPS_DEFAULT, store_inactive: str = "keep", strict: bool = False):
+                 max_steps: int = MAX_STEPS_DEFAULT, store_inactive: str = "keep", strict: bool = False,
+                 state: MachineState | None = None, alone: bool = True):
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}; choose one of {ENGINES}")
         if store_inactive not in STORE_INACTIVE:
             raise ValueError(f"unknown --store-inactive {store_inactive!r}; choose one of {STORE_INACTIVE}")
         self.program, self.engine = program, engine
         self.store_inactive, self.strict = store_inactive, strict
-        self.state: MachineState = program.initial_state()
+        self.state: MachineState = program.initial_state() if state is None else state
+        # alone: the only block of the run, which resolves its own cross-core waits; else a scheduler
+        # (ascasm/blocks.py) resumes the block when `run` returns WAITING, or `passes` (set by the
+        # debugger) says at once whether the others' sets let it pass
+        self.alone = alone
+        self.passes = None
         regions = program.regions() if program.bounded or strict else []
         if engine == "cy":
             self.executor = compiled_engine().Engine(program.code, self.state, ub_usable, max_steps,
@@ -204,13 +268,33 @@ class Machine:
             chunk = min(left, RUN_CHUNK)
             steps = state.steps
             code = self.executor.run(chunk)
+            if code == WAITING and (self.alone or self.passes is not None):
+                code = self._resolve_wait()
+                resumed = code == RUNNING
+            else:
+                resumed = False
             done = state.steps - steps
             left -= done
             if self.executor.last_row >= 0:
                 self._last_row = self.executor.last_row
+            if resumed and left > 0:
+                continue            # the wait passes now: on with the same budget (the wait is the next
+                                    # call's first row, which a stop flag does not hold back)
             # fewer steps than the chunk while running: a stop flag ended it
             if code != RUNNING or left <= 0 or done < chunk or self._flagged_stop():
                 return code
+
+    def _resolve_wait(self) -> int:
+        """The only block stopped at a cross-core wait: the rounds it has completed alone let it pass
+        (running again, the wait retried), or nothing ever will (a deadlock fault). A block of several
+        under the debugger: running again when `passes`, else still WAITING."""
+        if not self.alone:
+            if self.passes(self):
+                self.state.ctrl[STATUS] = RUNNING
+            return int(self.state.ctrl[STATUS])
+        publish_rounds([self.state])
+        self.state.ctrl[STATUS] = RUNNING if can_pass(self.state) else DEADLOCK
+        return int(self.state.ctrl[STATUS])
 
     def _flagged_stop(self) -> bool:
         """Whether a single executor call would have returned where this chunk ended: after an `after`
@@ -256,7 +340,8 @@ class Machine:
             return None
         pc = self.state.pc
         insn = self.program.insns[pc] if pc < len(self.program.insns) else None
-        return MachineFault(kind, fault_message(kind, self.state.fault_args, self.program, insn),
+        return MachineFault(kind, fault_message(kind, self.state.fault_args, self.program, insn,
+                                                int(self.state.sysreg[0])),
                             insn and insn.loc, self.state.steps + 1, insn and insn.asm)
 
 

@@ -340,7 +340,31 @@ def test_debugger_back_undoes_a_gm_write_and_prints_gm_buffers(engine):
     debugger.cmdloop()
     text = out.getvalue()
     assert [line for line in text.splitlines() if "y[31] =" in line] == ["y[31] = 32 (0x20)", "y[31] = 0"], text
-    assert "why does not search global memory yet" in text
+    assert "y[0] = 1 (gm[0x0]): last written at step 3, line 5 (pc 2): ub2gm [y], [t], s1, s2, s2, s2" in text
+
+
+def test_debugger_examines_watches_and_explains_gm_bytes(engine):
+    # GM is named by a .gm buffer's name (x/N y), &PLACE of one, or gm[ADDR]; `why` finds the data move
+    # that wrote GM bytes, recorded step by step or found again in a stretch run at full speed
+    import io
+
+    from ascasm.debugger import Debugger
+    program = assemble(".gm x u8[64] = i\n.gm y u8[64]\n.ub t u8[64]\nmov s1, 32\ngm2ub [t], [x], s1\n"
+                       "ub2gm [y + 32], [t], s1\nmov s2, 0\nhalt\n", "g.s")
+    commands = ("watch y[33]\nc\nx/4 y\nx/4.u8 &gm[0x60]\nx/2 &y[33]\np gm.u16[0x60:2]\nwhy gm[0x61]\nwhy y[0]\n"
+                "delete 1\nrun\nc\nwhy y[34:36]\n")
+    out = io.StringIO()
+    Debugger(program, engine, stdin=io.StringIO(commands), stdout=out).cmdloop()
+    text = out.getvalue()
+    assert "Watch 1: y[33] changed at step 3 (line 6)\n  old: 0\n  new: 1" in text
+    assert "gm 0x00040:  00 00 00 00" in text                     # y is at GM 0x40, not yet written
+    assert "gm 0x00060:  0 1 2 3" in text and "gm 0x00061:  01 02" in text
+    assert "[0x00060] 256 770" in text                            # u16 lanes of bytes 0 1 and 2 3
+    assert "y[33] = 1 (gm[0x61]): last written at step 3, line 6 (pc 2): ub2gm [y + 32], [t], s1" in text
+    assert "y[0] = 0 (gm[0x40]): not written by any instruction yet; its initial value from line 2" in text
+    # after `run` and `continue` at full speed: found again in the stretch's replay
+    assert "y[34] = 2 (gm[0x62]): last written at step 3, line 6" in text
+    assert "y[35] = 3 (gm[0x63]): last written at step 3, line 6" in text
 
 
 @pytest.mark.parametrize("loops", [(1 << 32, 1 << 32), (-1, -1), (1 << 21, 0)])

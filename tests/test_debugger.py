@@ -315,7 +315,7 @@ def test_list_disas_regs_display_info():
     assert listing[0] == "   8             vld      v0.u16, [input]"
     assert "  13 B-> loop:   vsct     [s1], v0.u16, v1.u16, p0" in listing
     disas = after(text, "disas")
-    assert disas[5] == "B=>    5  line 13   vsct [s1], v0.u16, v1.u16, p0  OP_VSCT 4 4 | 0 1 -1 -1 0 1 0 0 0 0 0 0 0 0 0"
+    assert disas[5] == "B=>    5  line 13   vsct [s1], v0.u16, v1.u16, p0  OP_VSCT 4 4 | 0 1 -1 -1 0 1 0 0 0 0 0 0 0 0 0 0 0"
     regs = after(text, "regs")
     assert regs[0] == "> programs/scatter.s(13) pc=5 steps=5"
     assert regs[1].split() == ["s0", "=", "0", "s1", "=", "0", "s2", "=", "0", "s3", "=", "0"]
@@ -954,4 +954,4 @@ def test_x_takes_gdbs_address_of_a_place_in_the_ub():
     assert after(text, "x/2xh & input") == ["0x00300:  0x0001 0x0002"]
     assert after(text, "x/2.u16 &input[1]") == ["0x00302:  2 3"]
     assert after(text, "x/4xh output[4]") == ["error: x takes an address: output[4]'s is &output[4]"]
-    assert after(text, "x/2xh &s0") == ["error: & takes a place in the UB (output, output[4]), not s0"]
+    assert after(text, "x/2xh &s0") == ["error: & takes a place in the UB or GM (output, output[4], gm[0x40]), not s0"]

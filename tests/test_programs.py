@@ -20,5 +20,5 @@ def test_program_lockstep_and_expectations(path):
     ref, cy = run_lockstep(program)
     assert ref.stop_name == cy.stop_name == "HALTED"
     for expectation in program.expects:
-        wrong = expectation.mismatches(cy.state.ub)
+        wrong = expectation.mismatches(cy.state)
         assert wrong.size == 0, f"{expectation.buffer.name}: elements {wrong[:10]} differ"

@@ -241,7 +241,10 @@ cdef class Engine:
                       ("mask_spr", (MASK_SPR_SIZE,), np.int64),
                       ("ctrlreg", (1,), np.uint64),
                       ("gm", (len(state.gm),), np.uint8), ("mte", (MTE_SIZE,), np.int64),
-                      ("sysreg", (2,), np.int64), ("flags", (NUM_PIPES, NUM_PIPES, NUM_EVENTS), np.int64))
+                      ("sysreg", (2,), np.int64), ("flags", (NUM_PIPES, NUM_PIPES, NUM_EVENTS), np.int64),
+                      ("xsync", (3, XSYNC_COLUMNS), np.int64), ("gm_writer", (len(state.gm_writer),), np.int64))
+        if len(state.gm_writer) not in (0, len(state.gm)):
+            raise ValueError(f"gm_writer has {len(state.gm_writer)} entries: 0 or one per GM byte ({len(state.gm)})")
         if not 0 <= ub_usable <= UB_BYTES:
             raise ValueError(f"ub_usable {ub_usable} outside [0, {UB_BYTES}]")
         self.state = state
@@ -318,6 +321,9 @@ cdef class Engine:
         m.mte = <int64_t*>_pointer(arrays[20])
         m.sysreg = <int64_t*>_pointer(arrays[21])
         m.flags = <int64_t*>_pointer(arrays[22])
+        m.xsync = <int64_t*>_pointer(arrays[23])
+        m.gm_writer = <int64_t*>_pointer(arrays[24])
+        m.n_gm_writer = len(arrays[24])
         self.bound = arrays
 
     cdef _decode(self, rows_array, kernels_array, facts_array, partners_array):

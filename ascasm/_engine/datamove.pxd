@@ -71,4 +71,9 @@ ctypedef fused sync_flag_sub:
     Op_set
     Op_wait
 
+ctypedef fused gm2ub_align_cache_sub:
+    Op_b8
+    Op_b16
+    Op_b32
+
 cdef int fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k; returns their count

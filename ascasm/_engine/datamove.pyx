@@ -23,6 +23,8 @@ cdef enum:
     BAD_GM_STRIDE_SETTING = 10
     BAD_UB_STRIDE = 11
     BAD_SIZE = 12
+    BAD_CACHE_MODE = 13
+    BAD_XPENDING = 14
     PIPE_S = 0
     PIPE_ALL = 6
     LOG_GM_READ = 2                     # write-log kinds of GM records (ascasm/state.py)
@@ -46,6 +48,37 @@ cdef inline int check_gm(Machine* m, int64_t addr, int64_t size) noexcept nogil:
     if addr >= 0 and addr <= m.gm_size - size and in_sorted(m.gm_regions, m.n_gm_regions, addr, size):
         return STOP_RUNNING
     return fault(m, STOP_GM_RANGE, addr, size)
+
+
+cdef inline int64_t epoch(Machine* m) noexcept nogil:
+    """The cross-core waits this block has passed (ref's _epoch)."""
+    cdef int64_t total = 0, k
+    for k in range(XSYNC_COLUMNS):
+        total += m.xsync[XSYNC_COLUMNS + k]
+    return total
+
+
+cdef inline int check_conflict(Machine* m, int64_t addr, int64_t size, bint writing) noexcept nogil:
+    """GM bytes another block wrote with no cross-core synchronisation since (ref's _check_conflict);
+    the span is inside GM (check_gm passed)."""
+    cdef int64_t k, last = 0, entry, block, other = -1, first = -1
+    cdef int64_t me = m.sysreg[0], now = epoch(m)
+    if m.n_gm_writer == 0:
+        return STOP_RUNNING
+    for k in range(size):
+        entry = m.gm_writer[addr + k]
+        block = (entry & <int64_t>0xFFFFFFFF) - 1
+        if entry != 0 and block != me and (entry >> 32) >= now:
+            if first < 0:
+                first, other = k, block
+            elif block != other:
+                break
+            last = k
+        elif first >= 0:
+            break
+    if first < 0:
+        return STOP_RUNNING
+    return fault(m, STOP_GM_CONFLICT, addr + first, addr + last + 1, other, writing)
 
 
 cdef inline int check_bursts(Machine* m, int64_t n, int64_t length, int64_t ub_stride) noexcept nogil:
@@ -106,6 +139,7 @@ cdef inline int move_from_gm(Machine* m, const Ins* ins, int64_t ub, int64_t gm,
     for it in range(count):
         for k in range(n):
             status = check_gm(m, offset(gm, source[it], k, gm_stride), length) \
+                or check_conflict(m, offset(gm, source[it], k, gm_stride), length, False) \
                 or check_range(m, offset(ub, destination[it], k, ub_stride), size, -1, -1)
             if status:
                 return status
@@ -144,7 +178,7 @@ cdef inline int move_to_gm(Machine* m, const Ins* ins, int64_t gm, int64_t ub, i
     """ub2gm (loops -1) and ub2gm.align (loops MTE_UB2GM): as ascasm/ref/datamove.py ub2gm."""
     cdef int64_t source[MAX_LOOP_ITERATIONS]
     cdef int64_t destination[MAX_LOOP_ITERATIONS]
-    cdef int64_t count, it, k
+    cdef int64_t count, it, k, g, b, mark
     cdef int status = check_bursts(m, n, length, ub_stride) or check_align(m, ub, 32) \
         or iterations(m, loops, source, destination, &count)
     if status:
@@ -152,14 +186,19 @@ cdef inline int move_to_gm(Machine* m, const Ins* ins, int64_t gm, int64_t ub, i
     for it in range(count):
         for k in range(n):
             status = check_range(m, offset(ub, source[it], k, ub_stride), length, -1, -1) \
-                or check_gm(m, offset(gm, destination[it], k, gm_stride), length)
+                or check_gm(m, offset(gm, destination[it], k, gm_stride), length) \
+                or check_conflict(m, offset(gm, destination[it], k, gm_stride), length, True)
             if status:
                 return status
     m.row = ins.row
+    mark = (epoch(m) << 32) | (m.sysreg[0] + 1)
     for it in range(count):
         for k in range(n):
-            memcpy(m.gm + offset(gm, destination[it], k, gm_stride), m.ub + offset(ub, source[it], k, ub_stride),
-                   length)
+            g = offset(gm, destination[it], k, gm_stride)
+            memcpy(m.gm + g, m.ub + offset(ub, source[it], k, ub_stride), length)
+            if m.n_gm_writer:
+                for b in range(length):
+                    m.gm_writer[g + b] = mark
         log_span(m, 0, offset(ub, source[it], 0, 0), length, logged(n, ub_stride), ub_stride, -1, -1, -1)
         log_span(m, LOG_GM_WRITE, offset(gm, destination[it], 0, 0), length, logged(n, gm_stride), gm_stride,
                  -1, -1, -1)
@@ -211,6 +250,31 @@ cdef inline int k_mte_set(Machine* m, const Ins* ins, const Args_mte_set* a, mte
     return STOP_RUNNING
 
 
+cdef inline bint cache_mode_ok(int64_t mode, bint load) noexcept nogil:
+    """asc_load_l2_cache_mode's values 0, 1, 2, 4, 5, 6; asc_store_l2_cache_mode's 0, 1, 2, 4."""
+    return 0 <= mode <= (6 if load else 4) and mode != 3
+
+
+# gm2ub.align.b8|b16|b32 [ub], [gm], sN, sLen, sLP, sRP, sC, X, sGS, sUS  -- X the L2 cache mode: no effect
+cdef inline int k_gm2ub_align_cache(Machine* m, const Ins* ins, const Args_gm2ub_align_cache* a,
+                                    gm2ub_align_cache_sub* op) noexcept nogil:
+    cdef int64_t width = 1 if gm2ub_align_cache_sub is Op_b8 else 2 if gm2ub_align_cache_sub is Op_b16 else 4
+    cdef int64_t mode = sval(&a.x)
+    if not cache_mode_ok(mode, True):
+        return fault(m, STOP_BAD_MOVE, BAD_CACHE_MODE, mode)
+    return move_from_gm(m, ins, address(&a.ub), address(&a.gm), m.sreg[a.sN], m.sreg[a.sLen], m.sreg[a.sGS],
+                        m.sreg[a.sUS], width, True, m.sreg[a.sLP], m.sreg[a.sRP], m.sreg[a.sC] != 0)
+
+
+# ub2gm.align [gm], [ub], sN, sLen, X, sGS, sUS  -- X the L2 cache mode: no effect
+cdef inline int k_ub2gm_cache(Machine* m, const Ins* ins, const Args_ub2gm_cache* a) noexcept nogil:
+    cdef int64_t mode = sval(&a.x)
+    if not cache_mode_ok(mode, False):
+        return fault(m, STOP_BAD_MOVE, BAD_CACHE_MODE, mode)
+    return move_to_gm(m, ins, address(&a.gm), address(&a.ub), m.sreg[a.sN], m.sreg[a.sLen], m.sreg[a.sGS],
+                      m.sreg[a.sUS], MTE_UB2GM)
+
+
 # sprset.pad sA
 cdef inline int k_pad_set(Machine* m, const Ins* ins, const Args_pad_set* a) noexcept nogil:
     m.mte[MTE_PAD] = <int64_t>(<uint32_t>m.sreg[a.sA])      # the low 32 bits
@@ -252,6 +316,38 @@ cdef inline int k_sync_flag(Machine* m, const Ins* ins, const Args_sync_flag* a,
 # pipebar X
 cdef inline int k_sync_pipe(Machine* m, const Ins* ins, const Args_sync_pipe* a) noexcept nogil:
     return check_pipe(m, sval(&a.x), True)
+
+
+cdef inline int cross_wait(Machine* m, int64_t column) noexcept nogil:
+    """Take one from this block's counter of a cross-core flag (column NUM_XFLAGS: SyncAll's), or stop
+    WAITING with the pc on the wait (ref's _cross_wait)."""
+    if m.xsync[2 * XSYNC_COLUMNS + column] <= m.xsync[XSYNC_COLUMNS + column]:
+        return fault(m, STOP_WAITING, column)
+    m.xsync[XSYNC_COLUMNS + column] += 1
+    return STOP_RUNNING
+
+
+# crossset X0, X1  -- from pipe X0, cross-core flag X1 (its low 4 bits)
+cdef inline int k_cross_set(Machine* m, const Ins* ins, const Args_cross_set* a) noexcept nogil:
+    cdef int64_t pipe = sval(&a.x0), flag = sval(&a.x1) & (NUM_XFLAGS - 1)
+    if not 0 <= pipe < NUM_PIPES or pipe == PIPE_S or pipe == PIPE_ALL:
+        return fault(m, STOP_BAD_MOVE, BAD_PIPE, pipe)
+    if m.xsync[flag] - m.xsync[XSYNC_COLUMNS + flag] >= MAX_XPENDING:
+        return fault(m, STOP_BAD_MOVE, BAD_XPENDING, flag)
+    m.xsync[flag] += 1
+    return STOP_RUNNING
+
+
+# crosswait X  -- cross-core flag X (its low 4 bits)
+cdef inline int k_cross_wait(Machine* m, const Ins* ins, const Args_cross_wait* a) noexcept nogil:
+    return cross_wait(m, sval(&a.x) & (NUM_XFLAGS - 1))
+
+
+# syncall  -- arrive once (not again when resumed from its wait), then wait for every block
+cdef inline int k_sync_all(Machine* m, const Ins* ins, const Args_sync_all* a) noexcept nogil:
+    if m.xsync[NUM_XFLAGS] == m.xsync[XSYNC_COLUMNS + NUM_XFLAGS]:
+        m.xsync[NUM_XFLAGS] += 1
+    return cross_wait(m, NUM_XFLAGS)
 
 
 include "dispatch_datamove.pxi"      # generated: this module's kernels in the KERNELS table

@@ -233,6 +233,13 @@ cdef enum Opcode:
     OP_SETFLAG = 53
     OP_WAITFLAG = 231
     OP_PIPEBAR = 41
+    OP_GM2UB_ALIGN_B8_CACHE = 237
+    OP_GM2UB_ALIGN_B16_CACHE = 235
+    OP_GM2UB_ALIGN_B32_CACHE = 236
+    OP_UB2GM_ALIGN_CACHE = 239
+    OP_CROSSSET = 233
+    OP_CROSSWAIT = 234
+    OP_SYNCALL = 238
 
 
 cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
@@ -797,6 +804,32 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
         decode_sval(m, row + 7, &ins.a.sync_flag.x2)
     elif opcode in (OP_PIPEBAR,):
         decode_sval(m, row + 3, &ins.a.sync_pipe.x)
+    elif opcode in (OP_GM2UB_ALIGN_B8_CACHE, OP_GM2UB_ALIGN_B16_CACHE, OP_GM2UB_ALIGN_B32_CACHE,):
+        decode_addr(m, row + 3, &ins.a.gm2ub_align_cache.ub)
+        decode_addr(m, row + 7, &ins.a.gm2ub_align_cache.gm)
+        ins.a.gm2ub_align_cache.sN = <int32_t>row[11]
+        ins.a.gm2ub_align_cache.sLen = <int32_t>row[12]
+        ins.a.gm2ub_align_cache.sLP = <int32_t>row[13]
+        ins.a.gm2ub_align_cache.sRP = <int32_t>row[14]
+        ins.a.gm2ub_align_cache.sC = <int32_t>row[15]
+        decode_sval(m, row + 16, &ins.a.gm2ub_align_cache.x)
+        ins.a.gm2ub_align_cache.sGS = <int32_t>row[18]
+        ins.a.gm2ub_align_cache.sUS = <int32_t>row[19]
+    elif opcode in (OP_UB2GM_ALIGN_CACHE,):
+        decode_addr(m, row + 3, &ins.a.ub2gm_cache.gm)
+        decode_addr(m, row + 7, &ins.a.ub2gm_cache.ub)
+        ins.a.ub2gm_cache.sN = <int32_t>row[11]
+        ins.a.ub2gm_cache.sLen = <int32_t>row[12]
+        decode_sval(m, row + 13, &ins.a.ub2gm_cache.x)
+        ins.a.ub2gm_cache.sGS = <int32_t>row[15]
+        ins.a.ub2gm_cache.sUS = <int32_t>row[16]
+    elif opcode in (OP_CROSSSET,):
+        decode_sval(m, row + 3, &ins.a.cross_set.x0)
+        decode_sval(m, row + 5, &ins.a.cross_set.x1)
+    elif opcode in (OP_CROSSWAIT,):
+        decode_sval(m, row + 3, &ins.a.cross_wait.x)
+    elif opcode in (OP_SYNCALL,):
+        pass
 
 
 from ascasm._engine.arith cimport fill_kernels as fill_arith
@@ -809,7 +842,7 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 827
+    KERNEL_COUNT = 834
 
 # the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block, in the
 # order of kernel_rows.KERNEL_NAMES

@@ -168,6 +168,67 @@ cdef const Ins* kernel_sync_pipe(Machine* m, const Ins* ins) noexcept nogil:
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_gm2ub_align_cache__Op_b8(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_gm2ub_align_cache(m, ins, &ins.a.gm2ub_align_cache, <Op_b8*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_gm2ub_align_cache__Op_b16(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_gm2ub_align_cache(m, ins, &ins.a.gm2ub_align_cache, <Op_b16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_gm2ub_align_cache__Op_b32(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_gm2ub_align_cache(m, ins, &ins.a.gm2ub_align_cache, <Op_b32*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_ub2gm_cache(Machine* m, const Ins* ins) noexcept nogil:
+    m.row = ins.row
+    cdef int status = k_ub2gm_cache(m, ins, &ins.a.ub2gm_cache)
+    if status:
+        m.status = status
+        return NULL
+    if m.hazard:
+        record_hazard(m)
+    return ins + 1
+
+cdef const Ins* kernel_cross_set(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cross_set(m, ins, &ins.a.cross_set)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_cross_wait(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_cross_wait(m, ins, &ins.a.cross_wait)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_sync_all(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_sync_all(m, ins, &ins.a.sync_all)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
 
 cdef int fill_kernels(KernelFn* table) noexcept:
     cdef int k = 0     # one line per kernel, in the order of kernel_rows.KERNEL_NAMES
@@ -191,4 +252,11 @@ cdef int fill_kernels(KernelFn* table) noexcept:
     table[k] = kernel_sync_flag__Op_set; k += 1
     table[k] = kernel_sync_flag__Op_wait; k += 1
     table[k] = kernel_sync_pipe; k += 1
+    table[k] = kernel_gm2ub_align_cache__Op_b8; k += 1
+    table[k] = kernel_gm2ub_align_cache__Op_b16; k += 1
+    table[k] = kernel_gm2ub_align_cache__Op_b32; k += 1
+    table[k] = kernel_ub2gm_cache; k += 1
+    table[k] = kernel_cross_set; k += 1
+    table[k] = kernel_cross_wait; k += 1
+    table[k] = kernel_sync_all; k += 1
     return k

@@ -156,6 +156,11 @@ cdef enum Family:
     FAM_SYSVAR = 133
     FAM_SYNC_FLAG = 134
     FAM_SYNC_PIPE = 135
+    FAM_GM2UB_ALIGN_CACHE = 136
+    FAM_UB2GM_CACHE = 137
+    FAM_CROSS_SET = 138
+    FAM_CROSS_WAIT = 139
+    FAM_SYNC_ALL = 140
 
 cdef struct Args_scalar_mov:    # sD, X
     int32_t sD
@@ -831,6 +836,37 @@ cdef struct Args_sync_flag:    # X0, X1, X2
 cdef struct Args_sync_pipe:    # X
     SVal x
 
+cdef struct Args_gm2ub_align_cache:    # [ub], [gm], sN, sLen, sLP, sRP, sC, X, sGS, sUS
+    Addr ub
+    Addr gm
+    int32_t sN
+    int32_t sLen
+    int32_t sLP
+    int32_t sRP
+    int32_t sC
+    SVal x
+    int32_t sGS
+    int32_t sUS
+
+cdef struct Args_ub2gm_cache:    # [gm], [ub], sN, sLen, X, sGS, sUS
+    Addr gm
+    Addr ub
+    int32_t sN
+    int32_t sLen
+    SVal x
+    int32_t sGS
+    int32_t sUS
+
+cdef struct Args_cross_set:    # X0, X1
+    SVal x0
+    SVal x1
+
+cdef struct Args_cross_wait:    # X
+    SVal x
+
+cdef struct Args_sync_all:    # (no operands)
+    char unused
+
 cdef union Args:
     Args_scalar_mov scalar_mov
     Args_scalar_alu scalar_alu
@@ -967,6 +1003,11 @@ cdef union Args:
     Args_sysvar sysvar
     Args_sync_flag sync_flag
     Args_sync_pipe sync_pipe
+    Args_gm2ub_align_cache gm2ub_align_cache
+    Args_ub2gm_cache ub2gm_cache
+    Args_cross_set cross_set
+    Args_cross_wait cross_wait
+    Args_sync_all sync_all
 
 # the position of each operand in its family's syntax (the trace names registers by it)
 cdef enum:
@@ -1371,3 +1412,23 @@ cdef enum:
     POS_sync_flag_x1 = 1
     POS_sync_flag_x2 = 2
     POS_sync_pipe_x = 0
+    POS_gm2ub_align_cache_ub = 0
+    POS_gm2ub_align_cache_gm = 1
+    POS_gm2ub_align_cache_sN = 2
+    POS_gm2ub_align_cache_sLen = 3
+    POS_gm2ub_align_cache_sLP = 4
+    POS_gm2ub_align_cache_sRP = 5
+    POS_gm2ub_align_cache_sC = 6
+    POS_gm2ub_align_cache_x = 7
+    POS_gm2ub_align_cache_sGS = 8
+    POS_gm2ub_align_cache_sUS = 9
+    POS_ub2gm_cache_gm = 0
+    POS_ub2gm_cache_ub = 1
+    POS_ub2gm_cache_sN = 2
+    POS_ub2gm_cache_sLen = 3
+    POS_ub2gm_cache_x = 4
+    POS_ub2gm_cache_sGS = 5
+    POS_ub2gm_cache_sUS = 6
+    POS_cross_set_x0 = 0
+    POS_cross_set_x1 = 1
+    POS_cross_wait_x = 0

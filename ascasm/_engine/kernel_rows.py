@@ -555,6 +555,13 @@ KERNEL_NAMES = (
     'kernel_sync_flag__Op_set',
     'kernel_sync_flag__Op_wait',
     'kernel_sync_pipe',
+    'kernel_gm2ub_align_cache__Op_b8',
+    'kernel_gm2ub_align_cache__Op_b16',
+    'kernel_gm2ub_align_cache__Op_b32',
+    'kernel_ub2gm_cache',
+    'kernel_cross_set',
+    'kernel_cross_wait',
+    'kernel_sync_all',
     'kernel_vld_norm',
     'kernel_vld_norm_pu',
     'kernel_vld_brc__uint8_t',
@@ -2541,6 +2548,13 @@ KERNEL_OF_ROWS = (
     (53, 0, 0, 'kernel_sync_flag__Op_set'),
     (231, 0, 0, 'kernel_sync_flag__Op_wait'),
     (41, 0, 0, 'kernel_sync_pipe'),
+    (237, 0, 0, 'kernel_gm2ub_align_cache__Op_b8'),
+    (235, 0, 0, 'kernel_gm2ub_align_cache__Op_b16'),
+    (236, 0, 0, 'kernel_gm2ub_align_cache__Op_b32'),
+    (239, 0, 0, 'kernel_ub2gm_cache'),
+    (233, 0, 0, 'kernel_cross_set'),
+    (234, 0, 0, 'kernel_cross_wait'),
+    (238, 0, 0, 'kernel_sync_all'),
 )
 
 FAMILY_OF_OPCODE = {
@@ -2776,4 +2790,11 @@ FAMILY_OF_OPCODE = {
     53: 134,     # sync_flag
     231: 134,     # sync_flag
     41: 135,     # sync_pipe
+    237: 136,     # gm2ub_align_cache
+    235: 136,     # gm2ub_align_cache
+    236: 136,     # gm2ub_align_cache
+    239: 137,     # ub2gm_cache
+    233: 138,     # cross_set
+    234: 139,     # cross_wait
+    238: 140,     # sync_all
 }

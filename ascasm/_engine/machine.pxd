@@ -80,6 +80,9 @@ cdef enum:
     MTE_PAD = 12
     NUM_PIPES = 8
     NUM_EVENTS = 8
+    NUM_XFLAGS = 16         # xsync layout (ascasm/state.py): sets, waits, rounds per cross-core flag; last
+    XSYNC_COLUMNS = 17      # column: SyncAll's counter
+    MAX_XPENDING = 15
 
 
 cdef struct Ins            # (declared below)
@@ -145,3 +148,6 @@ cdef struct Machine:
     int64_t* mte            # the data-move settings (ascasm/state.py MTE_*)
     int64_t* sysreg         # block index, block count
     int64_t* flags          # [pipe][pipe][event]: pending setflags
+    int64_t* xsync          # [3][17]: per cross-core flag (and SyncAll) sets, waits passed, rounds completed
+    int64_t* gm_writer      # per GM byte in a run of several blocks: (epoch << 32) | (block + 1); 0 none
+    int64_t n_gm_writer     # 0 (one block: nothing recorded) or gm_size

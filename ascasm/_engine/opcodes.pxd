@@ -44,6 +44,9 @@ cdef enum StopCode:
     STOP_GM_RANGE = 16
     STOP_BAD_MOVE = 17
     STOP_SYNC_UNPAIRED = 18
+    STOP_WAITING = 19
+    STOP_DEADLOCK = 20
+    STOP_GM_CONFLICT = 21
 
 cdef enum Pattern:
     PAT_ALL = 0
@@ -63,5 +66,5 @@ cdef enum Pattern:
     PAT_ALLF = 15
 
 cdef enum:
-    ROW_WIDTH = 18
+    ROW_WIDTH = 20
     ROW_HEADER = 3

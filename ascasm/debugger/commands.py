@@ -23,7 +23,7 @@ from ..explain import explain_lines
 from ..outputs import OutputRefused, check_outputs
 from ..program import Program
 from ..source import unreadable
-from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
+from ..state import MAX_STEPS_DEFAULT, STOP_NAMES, UB_USABLE_DEFAULT
 from ..history import DEFAULT_HISTORY_CAP, HALTED, RUNNING
 from ..vm import EngineMissing, auto_engine
 from . import views
@@ -87,7 +87,8 @@ class Debugger(cmd.Cmd):
 
     def __init__(self, program: Program, engine: str = "cy", ub_usable: int = UB_USABLE_DEFAULT,
                  max_steps: int = MAX_STEPS_DEFAULT, stdin=None, stdout=None,
-                 history_cap: int = DEFAULT_HISTORY_CAP, store_inactive: str = "keep", strict: bool = False):
+                 history_cap: int = DEFAULT_HISTORY_CAP, store_inactive: str = "keep", strict: bool = False,
+                 blocks: int = 1):
         interactive = stdin is None and sys.stdin.isatty()
         super().__init__(stdin=stdin, stdout=stdout)
         self.use_rawinput = interactive
@@ -102,7 +103,7 @@ class Debugger(cmd.Cmd):
         self.drop_noted = False
         self.drawn: set[Path] = set()        # files `draw` wrote: redrawing them needs no -f
         self.control = RunControl(program, engine, ub_usable, max_steps, history_cap, store_inactive, strict,
-                                  on_drop=self._history_dropped)
+                                  on_drop=self._history_dropped, blocks=blocks)
 
     @property
     def state(self):
@@ -373,10 +374,17 @@ class Debugger(cmd.Cmd):
         self.control.frame_up = 0
         self._warnings()
         self.out(*run.changes, *run.reasons)
-        status = self.state.status
-        if status == HALTED:
+        status, control = self.state.status, self.control
+        if status == HALTED and control.blocks > 1:
+            running = [k for k, state in enumerate(control.run_blocks.states) if state.status != HALTED]
+            self.out(f"block {control.block} halted after {self.state.steps} steps"
+                     + (f"; blocks {', '.join(map(str, running))} have not (block N selects one)" if running else
+                        "; every block has"), *([] if running else views.expect_lines(self.program, self.state)))
+        elif status == HALTED:
             self.out(f"the program halted after {self.state.steps} steps",
                      *views.expect_lines(self.program, self.state))
+        elif status == vm.WAITING:
+            self.out(*views.where_lines(self.program, self.state), control.cannot_run())
         elif status != RUNNING:
             self.out(str(self.control.machine.fault()))
         else:
@@ -612,10 +620,11 @@ class Debugger(cmd.Cmd):
 
     def do_x(self, arg):
         """x/N.T ADDR|NAME  or  x/NFU ADDR|NAME
-        Examine the UB: N elements of type T from ADDR (a number, a buffer name, s1 + 64, ...), in
-        rows with their addresses. Without .T: a hexdump of N bytes (default 64). gdb's letters work
-        too: F a print format (x t d u f), U the unit size (b h w g: 1, 2, 4, 8 bytes; default b).
-        Examples: x/16.u16 output, x/16xh output, x/8fw 0x300, x/4xh &output[4] (gdb's address-of)"""
+        Examine memory: N elements of type T from ADDR (a UB address: a number, a buffer name, s1 + 64,
+        ...), in rows with their addresses. A .gm buffer's name, &NAME[I] of one, or &gm[ADDR] examine
+        global memory. Without .T: a hexdump of N bytes (default 64). gdb's letters work too: F a print
+        format (x t d u f), U the unit size (b h w g: 1, 2, 4, 8 bytes; default b). Examples:
+        x/16.u16 output, x/16xh output, x/8fw 0x300, x/4xh &output[4] (gdb's address-of), x/8.f32 &gm[0x40]"""
         m = re.fullmatch(r"\s*(?:/(\d+)?([a-z]*)(?:\.(\w+))?)?\s*(.*)", arg)
         count_text, letters, type_name, where = m.group(1), m.group(2) or "", m.group(3), m.group(4).strip()
         if not where or set(letters) - set(debug_expr.FORMATS) - set(_UNITS) or \
@@ -634,11 +643,14 @@ class Debugger(cmd.Cmd):
         count = whole_number(count_text) if count_text else (16 if etype else 64)
         if count is None:
             raise ExprError(f"x: the count {shown(count_text)} is larger than the UB")
-        if where.startswith("&"):              # gdb's address-of: x/8xw &output, x/4xh &output[4]
+        space = "ub"
+        if where.startswith("&"):              # gdb's address-of: x/8xw &output, x/4xh &output[4], &gm[0x40]
             located = debug_expr.evaluate_text(where[1:], self.control.env())
-            if located.where is None or located.where.kind != "ub":
-                raise ExprError(f"& takes a place in the UB (output, output[4]), not {located.label}")
-            address = located.where.number
+            if located.where is None or located.where.kind not in ("ub", "gm"):
+                raise ExprError(f"& takes a place in the UB or GM (output, output[4], gm[0x40]), not {located.label}")
+            address, space = located.where.number, located.where.kind
+        elif where in self.program.buffers and self.program.buffers[where].space == "gm":
+            address, space = self.program.buffers[where].addr, "gm"      # a .gm buffer: examine GM
         else:
             try:
                 value = debug_expr.evaluate_text(where, self.control.env(), addresses=True)
@@ -649,7 +661,7 @@ class Debugger(cmd.Cmd):
             if value.is_array or value.data.dtype.kind not in "iu":
                 raise ExprError(f"x needs one address, not {value.label}")
             address = int(value.data)
-        self.out(*format_memory(self.state.ub, address, count, etype, fmt=fmt))
+        self.out(*format_memory(getattr(self.state, space), address, count, etype, fmt=fmt, space=space))
 
     def _is_ub_place(self, text: str) -> bool:
         """Whether `text` names a place in the UB (NAME[I], ub[A]), whose address x could take."""
@@ -657,7 +669,7 @@ class Debugger(cmd.Cmd):
             value = debug_expr.evaluate_text(text, self.control.env())
         except ExprError:
             return False
-        return value.where is not None and value.where.kind == "ub"
+        return value.where is not None and value.where.kind in ("ub", "gm")
 
     def do_set(self, arg):
         """set var LOCATION = EXPR
@@ -680,12 +692,13 @@ class Debugger(cmd.Cmd):
         self.out(*format_value(debug_expr.evaluate_text(m.group(1), self.control.env())))
 
     def do_why(self, arg):
-        """why ub[ADDR] | NAME[I] | vN[LANE] | vN.T[LANE] | sN | aN | pN
+        """why ub[ADDR] | gm[ADDR] | NAME[I] | vN[LANE] | vN.T[LANE] | sN | aN | pN
         Which step, instruction (source line) and lane last wrote it: for a scatter the lane and its
-        index, for a load or gather the UB address a register lane came from."""
+        index, for a load or gather the UB address a register lane came from; for GM bytes (gm[ADDR], a
+        .gm buffer's elements) the data move that wrote them."""
         text = arg.strip()
         if not text:
-            self.out("usage: why ub[ADDR] | NAME[I] | vN[LANE] | sN | aN | pN")
+            self.out("usage: why ub[ADDR] | gm[ADDR] | NAME[I] | vN[LANE] | sN | aN | pN")
             return
         value = debug_expr.evaluate_text(text, self.control.env())
         if value.where is None:
@@ -816,6 +829,28 @@ class Debugger(cmd.Cmd):
         self.out(f"wrote {path}: step {self.state.steps + 1}, line {self.program.insns[self.state.pc].loc.line}")
 
     # ------------------------------------------------------------------ session
+    def do_block(self, arg):
+        """block [N]
+        In a run of several blocks (ascasm debug --blocks N): select block N, whose state the commands
+        show and which s, n, c and back run (each block has its own history; the others wait); without
+        N, list the blocks and where each is. A block at a syncall or crosswait goes on once the other
+        blocks have set what it waits for."""
+        control = self.control
+        if not arg.strip():
+            for k, state in enumerate(control.run_blocks.states):
+                mark = "*" if k == control.block else " "
+                line = self.program.insns[min(state.pc, len(self.program.insns) - 1)].loc.line
+                self.out(f"{mark} block {k}: {STOP_NAMES[state.status].lower()} at line {line}, pc={state.pc} "
+                         f"steps={state.steps}")
+            return
+        number = whole_number(arg.strip())
+        if number is None or number >= control.blocks:
+            self.out(f"no block {shown(arg.strip())}: the run has blocks 0-{control.blocks - 1}")
+            return
+        control.select_block(number)
+        self.out(f"block {number} of {control.blocks}")
+        self.out(*views.where_lines(self.program, self.state))
+
     def do_restart(self, arg):
         """restart
         Reload the program's initial state and clear the history; breakpoints, watches and displays stay."""
@@ -865,7 +900,7 @@ def _doc_lines(doc: str) -> list[str]:
 
 def debug_main(path, engine: str | None, ub_usable: int = UB_USABLE_DEFAULT, max_steps: int = MAX_STEPS_DEFAULT,
                stdin=None, stdout=None, history_cap: int | None = None, store_inactive: str = "keep",
-               strict: bool = False, source_dirs=()) -> int:
+               strict: bool = False, source_dirs=(), blocks: int = 1) -> int:
     """`ascasm debug FILE`: assemble FILE and run the REPL. Returns the exit status: 0 after quit or
     end of input, 1 for an assembly error, 64 for a missing file or engine. Errors go to stderr."""
     err = sys.stderr
@@ -878,18 +913,20 @@ def debug_main(path, engine: str | None, ub_usable: int = UB_USABLE_DEFAULT, max
     except AssemblyFailed as failed:
         print(failed, file=err)
         return EXIT_ASM
-    return debug_program(program, engine, ub_usable, max_steps, stdin, stdout, history_cap, store_inactive, strict)
+    return debug_program(program, engine, ub_usable, max_steps, stdin, stdout, history_cap, store_inactive, strict,
+                         blocks)
 
 
 def debug_program(program: Program, engine: str | None, ub_usable: int = UB_USABLE_DEFAULT,
                   max_steps: int = MAX_STEPS_DEFAULT, stdin=None, stdout=None, history_cap: int | None = None,
-                  store_inactive: str = "keep", strict: bool = False) -> int:
+                  store_inactive: str = "keep", strict: bool = False, blocks: int = 1) -> int:
     """The REPL on an assembled program (a .s file's, or a translated C++ kernel's): 0 after quit or
     end of input, 64 when the engine is missing."""
     err = sys.stderr
     try:
         debugger = Debugger(program, engine or auto_engine(), ub_usable, max_steps, stdin, stdout,
-                            DEFAULT_HISTORY_CAP if history_cap is None else history_cap, store_inactive, strict)
+                            DEFAULT_HISTORY_CAP if history_cap is None else history_cap, store_inactive, strict,
+                            blocks)
     except EngineMissing as exc:
         print(f"ascasm: error: {exc}", file=err)
         return EXIT_USAGE

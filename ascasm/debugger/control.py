@@ -23,11 +23,11 @@ from ..cvars import Scope, user_frames
 from ..debug_expr import Env, ExprError
 from ..isa.operands import Kind
 from ..limits import shown, whole_number
-from ..state import MAX_STEPS_DEFAULT, PC, UB_USABLE_DEFAULT, VL
+from ..state import MAX_STEPS_DEFAULT, PC, STATUS, UB_USABLE_DEFAULT, VL
 from ..effects import lane_type
 from .. import history
 from ..history import DEFAULT_HISTORY_CAP, HALTED, RUNNING, Recorder, Segment
-from ..vm import Machine
+from ..vm import WAITING, Machine, can_pass, publish_rounds, wait_name
 from . import views
 
 STEP_RECORD_LIMIT = 10_000      # `step N` up to this records every step (undo log + last writers)
@@ -68,8 +68,9 @@ class RunControl:
 
     def __init__(self, program, engine: str = "cy", ub_usable: int = UB_USABLE_DEFAULT,
                  max_steps: int = MAX_STEPS_DEFAULT, history_cap: int = DEFAULT_HISTORY_CAP,
-                 store_inactive: str = "keep", strict: bool = False, on_drop=None):
+                 store_inactive: str = "keep", strict: bool = False, on_drop=None, blocks: int = 1):
         self.program, self.engine = program, engine
+        self.blocks = blocks                   # a run of several blocks: one machine and history each
         self.ub_usable, self.max_steps, self.history_cap = ub_usable, max_steps, history_cap
         self.store_inactive, self.strict = store_inactive, strict
         self.on_drop = on_drop                 # called when the history cap drops the oldest entries
@@ -81,15 +82,34 @@ class RunControl:
         self.load()
 
     def load(self):
-        """The program's initial state, an empty history; breakpoints and watches stay."""
-        self.machine = Machine(self.program, self.engine, self.ub_usable, self.max_steps,
-                               store_inactive=self.store_inactive, strict=self.strict)
-        self.recorder = Recorder(self.program, self.machine, self.history_cap)
-        self.recorder.on_drop = self.on_drop
-        self.recorder.on_progress = _progress_on_terminal
-        self.compiled: dict = {}      # id(condition tree) -> compiled scalar closure (bound to this state)
+        """The program's initial state, an empty history; breakpoints and watches stay. Several blocks:
+        each its machine and history, block 0 selected."""
+        from ..blocks import Blocks
+        self.run_blocks = Blocks(self.program, self.blocks, self.engine, self.ub_usable, self.max_steps,
+                                 store_inactive=self.store_inactive, strict=self.strict)
+        self.recorders = []
+        for machine in self.run_blocks.machines:
+            if self.blocks > 1:
+                machine.passes = self._passes
+            recorder = Recorder(self.program, machine, self.history_cap)
+            recorder.on_drop = self.on_drop
+            recorder.on_progress = _progress_on_terminal
+            self.recorders.append(recorder)
         for bp in self.breakpoints.values():
             bp.hits = 0
+        self.select_block(0)
+
+    def _passes(self, machine) -> bool:
+        """Whether a block stopped at a cross-core wait can pass, the other blocks' sets counted."""
+        publish_rounds(self.run_blocks.states)
+        return can_pass(machine.state)
+
+    def select_block(self, number: int):
+        """Make block `number` the one the commands show and run (its machine and history)."""
+        self.block = number
+        self.machine = self.run_blocks.machines[number]
+        self.recorder = self.recorders[number]
+        self.compiled: dict = {}      # id(condition tree) -> compiled scalar closure (bound to this state)
         self.resync_watches()
 
     @property
@@ -123,7 +143,7 @@ class RunControl:
         scratch = Machine(self.program, self.engine, self.ub_usable, self.max_steps,
                           store_inactive=self.store_inactive, strict=self.strict)
         for part in self.state.PARTS:
-            np.copyto(getattr(scratch.state, part), getattr(self.state, part))
+            setattr(scratch.state, part, getattr(self.state, part).copy())
         return scratch
 
     def cannot_run(self) -> str:
@@ -133,6 +153,18 @@ class RunControl:
             return ""
         if status == HALTED:
             return "the program has halted; use back, rc or restart"
+        if status == WAITING:
+            if self._passes(self.machine):
+                self.state.ctrl[STATUS] = RUNNING
+                return ""
+            others = [f"block {k}" for k, state in enumerate(self.run_blocks.states)
+                      if state.status == RUNNING or (state.status == WAITING and k != self.block
+                                                     and self._passes(self.run_blocks.machines[k]))]
+            column = int(self.state.fault_args[0])
+            waits = f"block {self.block} waits at {wait_name(column)} until the other blocks set it"
+            if not others:
+                return f"{waits}; no block can run any more: a deadlock (restart begins again)"
+            return f"{waits}; {', '.join(others)} can run (block N selects one)"
         return (f"the program stopped at a fault ({self.machine.stop_name.lower()}); "
                 "back undoes it, restart begins again")
 

@@ -383,19 +383,20 @@ def _brief(value) -> str:
 
 # ------------------------------------------------------------------ why
 
-def buffer_at(program, addr: int):
-    """The UB buffer holding UB address addr, or None."""
+def buffer_at(program, addr: int, space: str = "ub"):
+    """The buffer of `space` (the UB, or "gm") holding address addr, or None."""
     for buf in program.buffers.values():
-        if buf.space == "ub" and buf.addr <= addr < buf.addr + buf.nbytes:
+        if buf.space == space and buf.addr <= addr < buf.addr + buf.nbytes:
             return buf
     return None
 
 
-def ub_name(program, addr: int) -> str:
-    """`NAME[I]` (plus ` byte K` inside an element) for a UB address in a buffer, else `ub[ADDR]`."""
-    buf = buffer_at(program, addr)
+def ub_name(program, addr: int, space: str = "ub") -> str:
+    """`NAME[I]` (plus ` byte K` inside an element) for an address in a buffer of `space`, else
+    `ub[ADDR]` (`gm[ADDR]`)."""
+    buf = buffer_at(program, addr, space)
     if buf is None:
-        return f"ub[{addr:#x}]"
+        return f"{space}[{addr:#x}]"
     element, offset = divmod(addr - buf.addr, buf.etype.width)
     return f"{buf.name}[{element}]" + (f" byte {offset}" if offset else "")
 
@@ -404,8 +405,6 @@ def why_lines(program, recorder, value: Value, limit: int = 32) -> list[str]:
     """The `why` answer for every element of a location value: at most `limit` answers, a run of
     elements whose writer was lost at the history cap counting as one."""
     where = value.where
-    if where.kind == "gm":
-        return [f"{value.label}: why does not search global memory yet (the write log records GM writes)"]
     if where.kind in ("s", "a", "p"):
         rows = recorder.last_writers(where.kind, np.array([where.number]))
         what = value.label if where.kind == "p" else format_value(value)[0]
@@ -418,10 +417,10 @@ def why_lines(program, recorder, value: Value, limit: int = 32) -> list[str]:
         starts = [(value.first + k) * where.width for k in range(scanned)]
         positions = np.concatenate([where.number * VL + b + np.arange(where.width) for b in starts])
         rows = recorder.last_writers("v", positions)
-    else:
+    else:                                     # UB or GM bytes
         starts = [where.number + k * where.width for k in range(scanned)]
         positions = np.concatenate([b + np.arange(where.width) for b in starts])
-        rows = recorder.last_writers("ub", positions)
+        rows = recorder.last_writers(where.kind, positions)
     lines, lost, answered, covered = [], [], 0, 0
     for k, first in enumerate(starts):
         element_rows = rows[k * where.width:(k + 1) * where.width]
@@ -438,7 +437,7 @@ def why_lines(program, recorder, value: Value, limit: int = 32) -> list[str]:
         if where.kind == "v":
             what = f"v{where.number}.{value.etype.name}[{value.first + k}] = {text}"
         else:
-            what = _ub_label(program, first, where.width, text)
+            what = _ub_label(program, first, where.width, text, space=where.kind)
         lines += _writer_lines(program, recorder, what, _groups(element_rows, first), where.kind)
         covered = k + 1
     lines += _flush_lost(program, recorder, value, starts, lost)
@@ -447,15 +446,17 @@ def why_lines(program, recorder, value: Value, limit: int = 32) -> list[str]:
     return lines
 
 
-def _ub_label(program, first: int, width: int, text: str = "", count: int = 1) -> str:
-    """`output[4] = 45 (ub[0x8:0xa])`, or for `count` elements `output[4:8] (ub[0x8:0x10])`."""
-    name = ub_name(program, first)
+def _ub_label(program, first: int, width: int, text: str = "", count: int = 1, space: str = "ub") -> str:
+    """`output[4] = 45 (ub[0x8:0xa])`, or for `count` elements `output[4:8] (ub[0x8:0x10])`; GM bytes as
+    `y[0] = 2 (gm[0x100:0x104])`."""
+    name = ub_name(program, first, space)
     end = first + count * width
-    span = f"ub[{first:#x}]" if end - first == 1 else f"ub[{first:#x}:{end:#x}]"
-    if count > 1 and not name.startswith("ub[") and "byte" not in name:
+    span = f"{space}[{first:#x}]" if end - first == 1 else f"{space}[{first:#x}:{end:#x}]"
+    plain = name.startswith(f"{space}[")
+    if count > 1 and not plain and "byte" not in name:
         name = name.replace("]", f":{int(name.split('[')[1][:-1]) + count}]")
     value = f" = {text}" if text else ""
-    return f"{name}{value} ({span})" if not name.startswith("ub[") else f"{span}{value}"
+    return f"{name}{value} ({span})" if not plain else f"{span}{value}"
 
 
 def _lost(recorder, rows) -> bool:
@@ -474,7 +475,7 @@ def _flush_lost(program, recorder, value: Value, starts: list, lost: list) -> li
         lanes = f"[{value.first + k}]" if count == 1 else f"[{value.first + k}:{value.first + k + count}]"
         what = f"v{where.number}.{value.etype.name}{lanes}"
     else:
-        what = _ub_label(program, starts[k], where.width, count=count)
+        what = _ub_label(program, starts[k], where.width, count=count, space=where.kind)
     return [f"{what}: {_unknown_writer(recorder)}"]
 
 
@@ -488,9 +489,10 @@ def _writer_lines(program, recorder, what: str, groups: list, kind: str) -> list
         return [f"{what}: {_writer_text(program, recorder, groups[0][2], kind, groups[0][0])}"]
     lines = [f"{what}: its bytes have different last writers:"]
     for lo, hi, row in groups:
-        span = f"ub[{lo:#x}]" if kind == "ub" else f"byte {lo}"
+        memory = kind in ("ub", "gm")
+        span = f"{kind}[{lo:#x}]" if memory else f"byte {lo}"
         if hi > lo:
-            span = f"ub[{lo:#x}:{hi + 1:#x}]" if kind == "ub" else f"bytes {lo}-{hi}"
+            span = f"{kind}[{lo:#x}:{hi + 1:#x}]" if memory else f"bytes {lo}-{hi}"
         lines.append(f"  {span}: {_writer_text(program, recorder, row, kind, lo)}")
     return lines
 
@@ -504,8 +506,8 @@ def _writer_text(program, recorder, row, kind: str, first_byte: int) -> str:
         caveat = (f" (steps up to {recorder.horizon} ran at full speed and their checkpoint was "
                   "dropped at the history cap: a write there would not show)")
     if step < 0:
-        if kind == "ub":
-            buf = buffer_at(program, first_byte)
+        if kind in ("ub", "gm"):
+            buf = buffer_at(program, first_byte, kind)
             origin = (f"its initial value from line {buf.loc.line}: {buf.loc.text.strip()}" if buf
                       else "its initial value (the UB starts zeroed)")
         else:

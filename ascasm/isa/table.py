@@ -35,7 +35,9 @@ STOP_CODES = {"RUNNING": 0, "HALTED": 1, "MISALIGNED": 2, "UB_RANGE": 3, "MASK_U
               "SPR_UNSET": 9, "STREAM_BREAK": 10, "BAD_COUNT": 11,
               "ALIGN_UNSET": 12, "ALIGN_BREAK": 13,
               "LOOP_COUNT": 14, "OUT_OF_BUFFER": 15,
-              "GM_RANGE": 16, "BAD_MOVE": 17, "SYNC_UNPAIRED": 18}
+              "GM_RANGE": 16, "BAD_MOVE": 17, "SYNC_UNPAIRED": 18,
+              "WAITING": 19,        # not a fault: a block waits at a cross-core wait (ascasm/vm.py resumes it)
+              "DEADLOCK": 20, "GM_CONFLICT": 21}
 
 # Type classes of the pages' tables (b8: every type of 1 byte, ...).
 B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))
@@ -595,6 +597,11 @@ FAMILIES: dict[str, Family] = {family.name: family for family in (
     Family("sysvar", "datamove", ("sub",)),
     Family("sync_flag", "datamove", ("sub",)),
     Family("sync_pipe", "datamove"),
+    Family("gm2ub_align_cache", "datamove", ("sub",)),
+    Family("ub2gm_cache", "datamove"),
+    Family("cross_set", "datamove"),
+    Family("cross_wait", "datamove"),
+    Family("sync_all", "datamove"),
 )}
 
 
@@ -1214,6 +1221,30 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
     InsnSpec("pipebar", "", "X", "sync_pipe",
              "barrier on pipe X (PIPE_ALL: every pipe); orders nothing more here (ascasm runs in order)",
              "asc_sync_pipe; asc_sync (pipebar PIPE_ALL)"),
+    # --- the data moves' L2 cache-mode forms (the 3510 pages' l2_cache_mode argument): the mode is
+    # checked and changes no data (docs/semantics.md "Data moves") ---
+    *(InsnSpec("gm2ub.align." + width, "cache", "[ub], [gm], sN, sLen, sLP, sRP, sC, X, sGS, sUS", "gm2ub_align_cache",
+               "as gm2ub.align with the L2 cache mode X (asc_load_l2_cache_mode: 0, 1, 2, 4, 5 or 6), which "
+               "changes no data",
+               "asc_copy_gm2ub_align (asc_copy_gm2ub_align_arch_3510: the n_burst form with l2_cache_mode)",
+               sub=width, access=_TO_UB) for width in ("b8", "b16", "b32")),
+    InsnSpec("ub2gm.align", "cache", "[gm], [ub], sN, sLen, X, sGS, sUS", "ub2gm_cache",
+             "as ub2gm.align with the L2 cache mode X (asc_store_l2_cache_mode: 0, 1, 2 or 4), which changes "
+             "no data", "asc_copy_ub2gm_align (asc_copy_ub2gm_align_arch_3510: the n_burst form with "
+             "l2_cache_mode)", access=_FROM_UB),
+    # --- synchronisation between the blocks of a run (docs/semantics.md "Several cores") ---
+    InsnSpec("crossset", "", "X0, X1", "cross_set",
+             "from pipe X0 (PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX): this block has reached "
+             "cross-core flag X1 (its low 4 bits); once every block has, each block's counter of the flag "
+             "gains one", "CrossCoreSetFlag (mode 0: every vector core of the run)"),
+    InsnSpec("crosswait", "", "X", "cross_wait",
+             "wait until this block's counter of cross-core flag X (its low 4 bits) is above 0, then take one; "
+             "a wait that no block can satisfy any more is a deadlock fault",
+             "CrossCoreWaitFlag (mode 0)"),
+    InsnSpec("syncall", "", "", "sync_all",
+             "wait until every block of the run has reached a syncall as often as this one (a barrier of all "
+             "the blocks); a block that halted without reaching it makes the others deadlock",
+             "SyncAll (the hardware form of a vector-only kernel, SyncAll<true>())"),
 )
 
 

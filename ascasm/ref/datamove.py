@@ -5,16 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from ..program import Insn
-from ..state import (LOG_GM_READ, LOG_GM_WRITE, LOG_READ, LOG_WRITE, MAX_LOOP_ITERATIONS, MTE_GM2UB, MTE_L1_DST,
-                     MTE_L1_SRC, MTE_L2_DST, MTE_L2_SRC, MTE_LOOP1, MTE_LOOP2, MTE_PAD, MTE_UB2GM, NUM_EVENTS,
-                     NUM_PIPES, PIPE_ALL, PIPES, SYS_BLOCK_IDX, SYS_BLOCK_NUM)
+from ..state import (GM_WRITER_BLOCK_BITS, LOG_GM_READ, LOG_GM_WRITE, LOG_READ, LOG_WRITE, MAX_LOOP_ITERATIONS,
+                     MAX_XPENDING, MTE_GM2UB, MTE_L1_DST, MTE_L1_SRC, MTE_L2_DST, MTE_L2_SRC, MTE_LOOP1, MTE_LOOP2,
+                     MTE_PAD, MTE_UB2GM, NUM_EVENTS, NUM_PIPES, NUM_XFLAGS, PIPE_ALL, PIPES, SYS_BLOCK_IDX,
+                     SYS_BLOCK_NUM, XSYNC_ROUNDS, XSYNC_SETS, XSYNC_SYNCALL, XSYNC_WAITS)
 from .machine import Fault, Machine, wrap64
 
 # BAD_MOVE's first argument: which rule a data move, a setting or a flag broke (vm.fault_message words them)
 (BAD_COUNT, BAD_LENGTH, BAD_ELEMENT, BAD_LEFT, BAD_RIGHT, BAD_ITERATIONS, BAD_PIPE, BAD_EVENT, BAD_LOOP,
- BAD_UB_STRIDE_SETTING, BAD_GM_STRIDE_SETTING, BAD_UB_STRIDE, BAD_SIZE) = range(13)
+ BAD_UB_STRIDE_SETTING, BAD_GM_STRIDE_SETTING, BAD_UB_STRIDE, BAD_SIZE, BAD_CACHE_MODE, BAD_XPENDING) = range(15)
 MAX_BURSTS, MAX_BURST_LEN = 4095, 2097151
 LOOP_LIMIT, UB_STRIDE_LIMIT, GM_STRIDE_LIMIT = 1 << 21, 1 << 21, 1 << 40
+LOAD_CACHE_MODES, STORE_CACHE_MODES = (0, 1, 2, 4, 5, 6), (0, 1, 2, 4)   # asc_load/store_l2_cache_mode's values
 
 
 def _bursts(m: Machine, insn: Insn) -> tuple[int, int, int, int]:
@@ -55,6 +57,31 @@ def _logged(n: int, stride: int) -> int:
     return n if stride else 1
 
 
+def _epoch(m: Machine) -> int:
+    """The cross-core waits this block has passed: a GM access is ordered after another block's write
+    when the accessing block has passed more of them than the writer had (docs/semantics.md "Several cores")."""
+    return int(m.state.xsync[XSYNC_WAITS].sum())
+
+
+def _check_conflict(m: Machine, address: int, size: int, writing: bool):
+    """In a run of several blocks: GM bytes of [address, address + size) that another block wrote with
+    no cross-core synchronisation since fault, naming the first run of them that one block wrote."""
+    writer = m.state.gm_writer
+    if writer.size == 0:
+        return
+    span = writer[address:address + size]
+    block = (span & ((1 << GM_WRITER_BLOCK_BITS) - 1)) - 1
+    bad = (span != 0) & (block != int(m.state.sysreg[SYS_BLOCK_IDX])) & ((span >> GM_WRITER_BLOCK_BITS) >= _epoch(m))
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        other = int(block[first])
+        same = bad & (block == other)
+        last = first
+        while last + 1 < size and same[last + 1]:
+            last += 1
+        raise Fault("GM_CONFLICT", address + first, address + last + 1, other, int(writing))
+
+
 def _move_from_gm(m: Machine, insn: Insn, width: int, padded: bool):
     """gm2ub and gm2ub.align: the counts, then every burst checked (its GM source, then its UB destination,
     in order), then each written: left padding, the burst, right padding and filler to a 32-byte multiple
@@ -76,6 +103,7 @@ def _move_from_gm(m: Machine, insn: Insn, width: int, padded: bool):
     for source, destination in iterations:
         for k in range(n):
             m.check_gm(wrap64(gm + source + k * gm_stride), length)
+            _check_conflict(m, wrap64(gm + source + k * gm_stride), length, False)
             m.check_range(wrap64(ub + destination + k * ub_stride), size)
     pad = np.frombuffer(int(m.state.mte[MTE_PAD]).to_bytes(8, "little")[:width], np.uint8)
     for source, destination in iterations:
@@ -107,20 +135,42 @@ def ub2gm(m: Machine, insn: Insn):
     n, length, gm_stride, ub_stride = _bursts(m, insn)
     gm, ub = m.address(insn.operand("[gm]")), m.address(insn.operand("[ub]"))
     m.check_aligned(ub, 32)
-    iterations = _iterations(m, MTE_UB2GM if insn.spec.sub == "loop" else None)
+    iterations = _iterations(m, MTE_UB2GM if insn.spec.sub == "loop" or insn.spec.family == "ub2gm_cache" else None)
     for source, destination in iterations:
         for k in range(n):
             m.check_range(wrap64(ub + source + k * ub_stride), length)
             m.check_gm(wrap64(gm + destination + k * gm_stride), length)
+            _check_conflict(m, wrap64(gm + destination + k * gm_stride), length, True)
+    mark = (_epoch(m) << GM_WRITER_BLOCK_BITS) | (int(m.state.sysreg[SYS_BLOCK_IDX]) + 1)
     for source, destination in iterations:
         for k in range(n):
             u, g = wrap64(ub + source + k * ub_stride), wrap64(gm + destination + k * gm_stride)
             m.write_gm(g, m.state.ub[u:u + length])
+            if m.state.gm_writer.size:
+                m.state.gm_writer[g:g + length] = mark
         m.log_access(LOG_READ, insn, wrap64(ub + source), length, _logged(n, ub_stride), ub_stride, -1, None)
         m.log_access(LOG_GM_WRITE, insn, wrap64(gm + destination), length, _logged(n, gm_stride), gm_stride, -1, None)
 
 
 ub2gm_size = ub2gm          # ub2gm [gm], [ub], sSize: one burst
+
+
+def _check_cache_mode(m: Machine, insn: Insn, modes: tuple):
+    mode = m.value(insn.operand("X"))
+    if mode not in modes:
+        raise Fault("BAD_MOVE", BAD_CACHE_MODE, mode)
+
+
+def gm2ub_align_cache(m: Machine, insn: Insn):
+    # gm2ub.align.bW [ub], [gm], sN, sLen, sLP, sRP, sC, X, sGS, sUS  -- X the L2 cache mode: checked, no effect
+    _check_cache_mode(m, insn, LOAD_CACHE_MODES)
+    gm2ub_align(m, insn)
+
+
+def ub2gm_cache(m: Machine, insn: Insn):
+    # ub2gm.align [gm], [ub], sN, sLen, X, sGS, sUS  -- X the L2 cache mode: checked, no effect
+    _check_cache_mode(m, insn, STORE_CACHE_MODES)
+    ub2gm(m, insn)
 
 
 def mte_set(m: Machine, insn: Insn):
@@ -178,3 +228,37 @@ def sync_flag(m: Machine, insn: Insn):
 def sync_pipe(m: Machine, insn: Insn):
     # pipebar X  -- in program order already: only the operand is checked
     _pipe(m, m.value(insn.operand("X")), True)
+
+
+def _cross_wait(m: Machine, column: int):
+    """Take one from this block's counter of a cross-core flag (column NUM_XFLAGS: SyncAll's), or stop
+    WAITING with the pc on the wait: the run's scheduler resumes the block once it can pass."""
+    xsync = m.state.xsync
+    if xsync[XSYNC_ROUNDS, column] <= xsync[XSYNC_WAITS, column]:
+        raise Fault("WAITING", column)
+    xsync[XSYNC_WAITS, column] += 1
+
+
+def cross_set(m: Machine, insn: Insn):
+    # crossset X0, X1  -- from pipe X0, cross-core flag X1 (its low 4 bits)
+    pipe = m.value(insn.operand("X0"))
+    if not 0 <= pipe < NUM_PIPES or pipe in (PIPES["PIPE_S"], PIPE_ALL):
+        raise Fault("BAD_MOVE", BAD_PIPE, pipe)
+    flag = m.value(insn.operand("X1")) % NUM_XFLAGS
+    xsync = m.state.xsync
+    if xsync[XSYNC_SETS, flag] - xsync[XSYNC_WAITS, flag] >= MAX_XPENDING:
+        raise Fault("BAD_MOVE", BAD_XPENDING, flag)
+    xsync[XSYNC_SETS, flag] += 1
+
+
+def cross_wait(m: Machine, insn: Insn):
+    # crosswait X  -- cross-core flag X (its low 4 bits)
+    _cross_wait(m, m.value(insn.operand("X")) % NUM_XFLAGS)
+
+
+def sync_all(m: Machine, insn: Insn):
+    # syncall  -- arrive (once: not again when resumed from its wait), then wait for every block
+    xsync = m.state.xsync
+    if xsync[XSYNC_SETS, XSYNC_SYNCALL] == xsync[XSYNC_WAITS, XSYNC_SYNCALL]:
+        xsync[XSYNC_SETS, XSYNC_SYNCALL] += 1
+    _cross_wait(m, XSYNC_SYNCALL)
