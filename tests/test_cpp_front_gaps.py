@@ -322,6 +322,78 @@ def test_using_in_functions_and_constexpr_union_and_struct_members(tmp_path, eng
     assert result["out"].tobytes() == np.ones(128, np.float16).tobytes()
 
 
+# a union written through a constructor: the member its initialiser list names holds the bytes (the
+# vendor's softmax example writes FLT_MIN as `DataUnion(0x00800000u)` with `: i(val)`, then reads .f)
+UNION_CONSTRUCTORS = """
+#include "kernel_operator.h"
+union DataUnion {
+    constexpr DataUnion() : i(0x3f800000u) {}
+    constexpr DataUnion(uint32_t val) : i(val) {}
+    float f;
+    uint32_t i;
+};
+constexpr DataUnion smallest(0x00800000u);
+constexpr DataUnion one;
+__simd_vf__ inline void Fill(__ubuf__ float* out)
+{
+    AscendC::Reg::RegTensor<float> v;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    AscendC::Reg::Duplicate(v, smallest.f);
+    AscendC::Reg::Adds(v, v, one.f, m);
+    AscendC::Reg::StoreAlign(out, v, m);
+    AscendC::Reg::Duplicate(v, smallest.f);
+    AscendC::Reg::StoreAlign(out + 64, v, m);
+}
+"""
+
+
+def test_union_constructor_writes_the_member_it_names(tmp_path, engine):
+    path = tmp_path / "k.cpp"
+    path.write_text(UNION_CONSTRUCTORS)
+    result = cpp_run.run(translate(path, "Fill"), engine, out=np.zeros(128, np.float32))
+    smallest = np.array([0x00800000], np.uint32).view(np.float32)[0]          # FLT_MIN, by its bits
+    assert smallest == np.finfo(np.float32).tiny
+    assert result["out"][:64].tolist() == [np.float32(smallest) + np.float32(1.0)] * 64
+    assert result["out"][64:].view(np.uint32).tolist() == [0x00800000] * 64
+
+
+# the Cast traits the vendor's library names in AscendC (layoutZMrgZ, LayoutZMrgZRndRSatNS, MrgZRnd*),
+# passed by name as its examples do; MrgZRndF rounds up there, and MrgZRndC down
+NAMED_CAST_TRAITS = """
+#include "kernel_operator.h"
+__simd_vf__ inline void Casts(__ubuf__ half* halves, __ubuf__ float* floats, __ubuf__ int32_t* up,
+                              __ubuf__ int32_t* down, __ubuf__ half* back)
+{
+    AscendC::Reg::RegTensor<half> h;
+    AscendC::Reg::RegTensor<float> f;
+    AscendC::Reg::RegTensor<int32_t> i;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    AscendC::Reg::LoadAlign<half, AscendC::Reg::LoadDist::DIST_UNPACK_B16>(h, halves);
+    AscendC::Reg::Cast<float, half, AscendC::layoutZMrgZ>(f, h, m);
+    AscendC::Reg::StoreAlign(floats, f, m);
+    AscendC::Reg::Cast<int32_t, float, AscendC::MrgZRndF>(i, f, m);
+    AscendC::Reg::StoreAlign(up, i, m);
+    AscendC::Reg::Cast<int32_t, float, AscendC::MrgZRndC>(i, f, m);
+    AscendC::Reg::StoreAlign(down, i, m);
+    AscendC::Reg::Muls(f, f, 3.0f, m);
+    AscendC::Reg::Cast<half, float, AscendC::LayoutZMrgZRndRSatNS>(h, f, m);
+    AscendC::Reg::StoreAlign<half, AscendC::Reg::StoreDist::DIST_PACK_B32>(back, h, m);
+}
+"""
+
+
+def test_named_cast_traits(tmp_path, engine):
+    path = tmp_path / "k.cpp"
+    path.write_text(NAMED_CAST_TRAITS)
+    x = (np.arange(64, dtype=np.float32) / 4 - 8).astype(np.float16)          # quarters: ceil and floor differ
+    result = cpp_run.run(translate(path, "Casts"), engine, halves=x, floats=np.zeros(64, np.float32),
+                         up=np.zeros(64, np.int32), down=np.zeros(64, np.int32), back=np.zeros(64, np.float16))
+    assert result["floats"].tolist() == x.astype(np.float32).tolist()
+    assert result["up"].tolist() == np.ceil(x.astype(np.float64)).astype(np.int32).tolist()
+    assert result["down"].tolist() == np.floor(x.astype(np.float64)).astype(np.int32).tolist()
+    assert result["back"].tolist() == (x.astype(np.float32) * 3).astype(np.float16).tolist()
+
+
 # --- 4. forward-declared vector functions ----------------------------------------------------------
 
 FORWARD = """

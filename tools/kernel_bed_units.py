@@ -97,17 +97,25 @@ def softmax_rows(x):
 def softmax_case(case):
     """05_best_practices softmax.asc, Case `case` (-DSCENARIO_NUM): the host's tiling for its 128 x 128
     float input on one core: aDim = 128 rows, rDim = rDimAlign = 128; exp and sum work buffers of
-    singleCoreAlignLength floats (Cases 3-5 allocate the sum buffer 8 floats long)."""
-    rows = cols = 128
+    singleCoreAlignLength floats (Cases 3-5 allocate the sum buffer 8 floats long). Case 2 never
+    touches its sum buffer: 8 floats here too, as the four 64 KiB buffers with the bed's gaps between
+    them would not fit the usable UB. Cases 4 and 5 take the split CustomSoftmax computes: tail =
+    rDim % 64, repeatTimesMain = rDim / 64, hasTail = (tail != 0). Case 1's four 64 KiB buffers are the
+    whole 256 KiB UB, which the bed's gaps exceed: it runs on the first 120 rows (a row's softmax reads
+    only that row), checked against the reference only."""
+    cols = 128
+    rows = 120 if case == 1 else 128
+    split = dict(tail=cols % 64, repeatTimesMain=cols // 64, hasTail=int(cols % 64 != 0)) if case >= 4 else {}
 
     def args(rng):
         return dict(dstAddr=f32(rows * cols), srcAddr=uniform(rng, -5, 5, rows * cols), expAddr=f32(rows * cols),
-                    sumAddr=f32(rows * cols if case <= 2 else 8), aDim=rows, rDim=cols, rDimAlign=cols)
+                    sumAddr=f32(rows * cols if case == 1 else 8), aDim=rows, rDim=cols, rDimAlign=cols, **split)
 
     return example(f"devkit softmax case {case} f32", "examples/01_simd_cpp_api/05_best_practices/02_reg_compute/"
                    "softmax_high_performance", "CustomSoftmaxVF<float>", "softmax", "float", args,
-                   lambda a: {"dstAddr": softmax_rows(a["srcAddr"].astype(np.float64).reshape(rows, cols))},
-                   golden=({"srcAddr": x_bin(np.float32)}, {"dstAddr": ("output/golden.bin", np.float32)}),
+                   lambda a: {"dstAddr": softmax_rows(a["srcAddr"][:rows * cols].astype(np.float64).reshape(rows, cols))},
+                   golden=None if case == 1 else ({"srcAddr": x_bin(np.float32)},
+                                                  {"dstAddr": ("output/golden.bin", np.float32)}),
                    path="examples/01_simd_cpp_api/05_best_practices/02_reg_compute/softmax_high_performance/"
                         "softmax.asc", defines=(f"SCENARIO_NUM={case}",), rtol=1e-5, atol=1e-8)
 
