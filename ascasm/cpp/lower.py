@@ -227,7 +227,7 @@ class Lowering:
         return result
 
     def lookup_type(self, name: str, args, member=None):
-        if name in ("conditional_t", "conditional") and len(args) == 3:
+        if name in ("conditional_t", "conditional", "Conditional") and len(args) == 3:   # std and AscendC spellings
             chosen = args[1] if self.truth(self.template_arg_value(args[0], None)) else args[2]
             return self.type_from_text(chosen)
         if member is not None:
