@@ -444,6 +444,76 @@ def test_member_type_of_a_partial_specialisation(tmp_path, engine):
     assert result["out"].tolist() == [1.5] * 64             # Acc<int16_t, true>: float, 3 / 2
 
 
+# a comparison whose right operand a macro of another header writes (ascend_quant's `OffsetZero !=
+# TPL_OFFSET_ZERO`): the operator is found, and the condition folds
+MACRO_OPERAND = """
+template <typename T, uint64_t OffsetZero>
+class Quant {
+public:
+    __aicore__ inline void Compute(__ubuf__ T* out, uint32_t n)
+    {
+        float scale = 2.0f;
+        __VEC_SCOPE__ {
+            Reg::RegTensor<T> v;
+            Reg::MaskReg m = Reg::UpdateMask<T>(n);
+            Reg::LoadAlign(v, out);
+            if constexpr (OffsetZero != TPL_OFFSET_ZERO) {
+                Reg::Muls(v, v, scale, m);
+            }
+            Reg::StoreAlign(out, v, m);
+        }
+    }
+};
+"""
+
+
+@pytest.mark.parametrize("offset_zero, factor", [(0, 2.0), (1, 1.0)])
+def test_operator_with_a_macro_operand_from_another_header(tmp_path, engine, offset_zero, factor):
+    (tmp_path / "tpl.h").write_text("#define TPL_OFFSET_ZERO 1\n")
+    path = source(tmp_path, '#include "tpl.h"\n' + MACRO_OPERAND)
+    x = np.arange(64, dtype=np.float32)
+    t = translate(path, f"Quant<float, {offset_zero}>::Compute#1")
+    result = cpp_run.run(t, engine, out=x.copy(), n=64, scale=2.0)
+    assert result["out"].tolist() == (x * factor).tolist()
+
+
+# a Cast trait made by an immediately invoked lambda in a static constexpr member (ascend_quant's
+# CAST_TRAIT_FP32_TO_INT16, picking the rounding by a template parameter)
+LAMBDA_TRAIT = """
+template <int Mode>
+struct Traits {
+    static constexpr Reg::CastTrait TO_INT = []() {
+        if constexpr (Mode == 1) {
+            return Reg::CastTrait{Reg::RegLayout::UNKNOWN, Reg::SatMode::NO_SAT, Reg::MaskMergeMode::ZEROING,
+                                  RoundMode::CAST_FLOOR};
+        } else {
+            return Reg::CastTrait{Reg::RegLayout::UNKNOWN, Reg::SatMode::NO_SAT, Reg::MaskMergeMode::ZEROING,
+                                  RoundMode::CAST_CEIL};
+        }
+    }();
+};
+template <int Mode>
+__simd_vf__ inline void ToInt(__ubuf__ int32_t* out, __ubuf__ float* in)
+{
+    Reg::RegTensor<float> x;
+    Reg::RegTensor<int32_t> y;
+    Reg::MaskReg m = Reg::CreateMask<float>();
+    Reg::LoadAlign(x, in);
+    Reg::Cast<int32_t, float, Traits<Mode>::TO_INT>(y, x, m);
+    Reg::StoreAlign(out, y, m);
+}
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="translator: a static constexpr member initialised by an immediately "
+                   "invoked lambda does not evaluate as a template argument (lower.py constant evaluation)")
+def test_cast_trait_from_an_invoked_lambda(tmp_path, engine):
+    x = np.arange(-32, 32, dtype=np.float32) + np.float32(0.5)
+    t = tr(tmp_path, LAMBDA_TRAIT, "ToInt<1>")
+    result = cpp_run.run(t, engine, out=np.zeros(64, np.int32), **{"in": x})
+    assert result["out"].tolist() == np.floor(x).astype(np.int32).tolist()
+
+
 # --- 4. forward-declared vector functions ----------------------------------------------------------
 
 FORWARD = """
