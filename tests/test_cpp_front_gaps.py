@@ -514,6 +514,32 @@ def test_cast_trait_from_an_invoked_lambda(tmp_path, engine):
     assert result["out"].tolist() == np.floor(x).astype(np.int32).tolist()
 
 
+# Gather from a base one element past each diagonal step (a depthwise kernel's `srcPtr + i * 17`): the
+# base need only be element-aligned (docs/semantics.md), so every row is read from its own offset
+DIAGONAL_GATHER = """
+__simd_vf__ inline void Diagonal(__ubuf__ float* out, __ubuf__ float* src, __ubuf__ uint32_t* index, uint16_t rows)
+{
+    Reg::RegTensor<float> v;
+    Reg::RegTensor<uint32_t> idx;
+    Reg::MaskReg m = Reg::CreateMask<float>();
+    Reg::LoadAlign(idx, index);
+    for (uint16_t i = 0; i < rows; i++) {
+        Reg::Gather(v, src + i * 17, idx, m);
+        Reg::StoreAlign(out + i * 64, v, m);
+    }
+}
+"""
+
+
+def test_gather_from_an_element_aligned_base(tmp_path, engine):
+    src = np.arange(2048, dtype=np.float32) * np.float32(0.5)
+    index = (np.arange(64, dtype=np.uint32) * 3) % 512
+    result = cpp_run.run(tr(tmp_path, DIAGONAL_GATHER, "Diagonal"), engine, out=np.zeros(4 * 64, np.float32),
+                         src=src, index=index, rows=4)
+    expect = np.concatenate([src[i * 17 + index] for i in range(4)])
+    assert result["out"].tolist() == expect.tolist()
+
+
 # --- 4. forward-declared vector functions ----------------------------------------------------------
 
 FORWARD = """
