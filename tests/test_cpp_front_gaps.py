@@ -540,6 +540,44 @@ def test_gather_from_an_element_aligned_base(tmp_path, engine):
     assert result["out"].tolist() == expect.tolist()
 
 
+# --entry finds a unit in a header the file includes (the op's .cpp including its kernel header, which
+# relies on the .cpp's kernel_operator.h); the error lists where each unit lives
+OP_HEADER = """
+template <typename T>
+class Doubler {
+public:
+    __aicore__ inline void Run(__ubuf__ T* out, uint32_t n)
+    {
+        __VEC_SCOPE__ {
+            AscendC::Reg::RegTensor<T> v;
+            AscendC::Reg::MaskReg m = AscendC::Reg::UpdateMask<T>(n);
+            AscendC::Reg::LoadAlign(v, out);
+            AscendC::Reg::Add(v, v, v, m);
+            AscendC::Reg::StoreAlign(out, v, m);
+        }
+    }
+};
+"""
+OP_SOURCE = """
+#include "kernel_operator.h"
+#include "doubler.h"
+__simd_vf__ inline void Own(__ubuf__ float* out) {}
+"""
+
+
+def test_entry_found_in_an_included_header(tmp_path, engine):
+    (tmp_path / "doubler.h").write_text(OP_HEADER)
+    path = tmp_path / "op.cpp"
+    path.write_text(OP_SOURCE)
+    t = translate(path, "Doubler<float>::Run#1")
+    x = np.arange(64, dtype=np.float32)
+    result = cpp_run.run(t, engine, out=x.copy(), n=10)
+    assert result["out"].tolist() == (x * np.r_[np.full(10, 2), np.ones(54)]).tolist()
+    with pytest.raises(CppError) as info:
+        translate(path, "Missing")
+    assert "Own (line 4)" in str(info.value) and "Doubler::Run#1 (doubler.h:7, an included header)" in str(info.value)
+
+
 # --- 4. forward-declared vector functions ----------------------------------------------------------
 
 FORWARD = """
