@@ -691,6 +691,47 @@ def rearrange_case(api_name, form, seed) -> Case:
                 {"dst": out, "src0": x, "src1": y, "index": index, "count": count}, {"dst": expect})
 
 
+def pack_case(api_name, form, seed) -> Case:
+    """UnPack: the low or high half of src's int16 lanes, sign-extended to int32 (the page: signed types
+    keep the sign); Pack LOWEST: the low 16 bits of each uint32 lane into the low half of dst (the page
+    does not say what the other half holds: only the written half is compared)."""
+    part = dict(form.when)["part"]
+    rng = np.random.default_rng(seed)
+    wide = rng.integers(0, 2 ** 32, 64).astype(np.uint32)
+    narrow = rng.integers(-2 ** 15, 2 ** 15, 128).astype(np.int16)
+    if api_name == "UnPack":
+        half = narrow[:64] if part == "LOWEST" else narrow[64:]
+        kernel = f"""
+    __simd_vf__ inline void FormVF(__ubuf__ int32_t* dst, __ubuf__ int16_t* src)
+    {{
+        Reg::RegTensor<int16_t> x;
+        Reg::RegTensor<int32_t> z;
+        Reg::MaskReg all = Reg::CreateMask<int32_t>();
+        Reg::LoadAlign(x, src);
+        Reg::UnPack<int32_t, int16_t, Reg::HighLowPart::{part}>(z, x);
+        Reg::StoreAlign(dst, z, all);
+    }}
+    """
+        return Case(form_key(regapi.BY_NAME[api_name], form), "int32_t", kernel,
+                    {"dst": np.zeros(64, np.int32), "src": narrow}, {"dst": half.astype(np.int32)})
+    kernel = """
+    __simd_vf__ inline void FormVF(__ubuf__ uint16_t* dst, __ubuf__ uint32_t* src)
+    {
+        Reg::RegTensor<uint32_t> x;
+        Reg::RegTensor<uint16_t> z;
+        Reg::MaskReg all = Reg::CreateMask<uint16_t>();
+        Reg::LoadAlign(x, src);
+        Reg::Pack<uint16_t, uint32_t, Reg::HighLowPart::LOWEST>(z, x);
+        Reg::StoreAlign(dst, z, all);
+    }
+    """
+    return Case(form_key(regapi.BY_NAME[api_name], form), "uint16_t", kernel,
+                {"dst": np.zeros(128, np.uint16), "src": wide}, {"dst": (wide & 0xFFFF).astype(np.uint16)}, lanes=64)
+
+
+PACK_FORMS = {"UnPack(dst:v src:v) part=LOWEST", "UnPack(dst:v src:v) part=HIGHEST", "Pack(dst:v src:v) part=LOWEST"}
+
+
 REARRANGE_FORMS = {"Gather(dst:v src:a index:v mask:p)", "Gather(dst:v src:v index:v)",
                    "Scatter(dst:a src:v index:v mask:p)", "Interleave(dst0:v dst1:v src0:v src1:v)",
                    "DeInterleave(dst0:v dst1:v src0:v src1:v)", "Move(dst:v src:v mask:p) mode=MERGING"}
@@ -731,6 +772,8 @@ def _cases():
             cases += [duplicate_case(api.name, form, t, seed) for t in ("int32_t", "half")]
         elif key in REARRANGE_FORMS:
             cases.append(rearrange_case(api.name, form, seed))
+        elif key in PACK_FORMS:
+            cases.append(pack_case(api.name, form, seed))
     return cases
 
 
