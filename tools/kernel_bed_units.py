@@ -65,6 +65,12 @@ def flushed(x):
         return np.where(np.abs(x) < np.finfo(np.float32).tiny, np.copysign(np.float32(0), x), x)
 
 
+def flushed_quotient(x, y):
+    """x / y with subnormal inputs and results flushed (0 / 0 is NaN, x / 0 infinite, as IEEE says)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return flushed(flushed(x).astype(np.float64) / flushed(y))
+
+
 def scattered(values, index, size):
     out = np.zeros(size, values.dtype)
     out[index] = values
@@ -514,7 +520,7 @@ UNITS = [
     example("devkit c-api div subnormal set flushed f32", f"{CAPI}/div", "div_vf", "elementwise", "float",
             lambda rng: dict(x_local=f32(1024), y_local=f32(1024), z_local=f32(1024),
                              data_len=1024, one_rep_size=64, repeat_time=16),
-            lambda a: {"z_local": flushed(flushed(a["x_local"]).astype(np.float64) / flushed(a["y_local"]))},
+            lambda a: {"z_local": flushed_quotient(a["x_local"], a["y_local"])},
             golden=({"x_local": x_bin(np.float32), "y_local": x_bin(np.float32, "input/input_y.bin")}, {})),
     # select: mask_rep_size = asc_get_vf_len() / 8 = 32 bytes of mask a repeat, post-updated.
     example("devkit c-api select by loaded mask f32", f"{CAPI}/select", "select_vf", "compare/select", "float",
