@@ -637,6 +637,106 @@ def truncate_case(form, ctype, seed) -> Case:
                 {"dst": masked(result, z, COUNT_SHORT, False)})
 
 
+# --- index-addressed and rearranging forms (the Gather, Scatter, Interleave, DeInterleave and Move pages) ---
+def rearrange_case(api_name, form, seed) -> Case:
+    """Gather from UB (lane i = src[index[i]], element indices, inactive lanes 0) or from a register
+    (lane i = src lane index[i] mod lanes, no mask); Scatter (dst[index[i]] = lane i for active lanes);
+    Interleave (A0 B0 A1 B1 ..., the first register's worth to dst0) and DeInterleave (its inverse);
+    Move with MERGING (active lanes copied, the others kept)."""
+    rng = np.random.default_rng(seed)
+    n = 64
+    x = values("float", 2 * n, -50, 50, seed)
+    y = values("float", 2 * n, -50, 50, seed + 1)
+    count = COUNT_SHORT
+    out = np.full(2 * n, -1.5, np.float32)
+    index = rng.permutation(128)[:n].astype(np.uint32)
+    expect = out.copy()
+    if form.args == "dst:v src:a index:v mask:p":
+        call = "Reg::Gather(z, src0, idx, m); Reg::StoreAlign(dst, z, all);"
+        expect[:n] = np.where(np.arange(n) < count, x[index], 0)
+    elif api_name == "Gather":
+        index = rng.integers(0, 256, n).astype(np.uint32)          # beyond 63 wraps, as the page's example
+        call = "Reg::LoadAlign(a, src0); Reg::Gather(z, a, idx); Reg::StoreAlign(dst, z, all);"
+        expect[:n] = x[index % n]
+    elif api_name == "Scatter":
+        call = "Reg::LoadAlign(a, src0); Reg::Scatter(dst, a, idx, m);"
+        expect[index[:count]] = x[:count]
+    elif api_name == "Interleave":
+        call = ("Reg::LoadAlign(a, src0); Reg::LoadAlign(b, src1); Reg::Interleave(z, w, a, b);"
+                " Reg::StoreAlign(dst, z, all); Reg::StoreAlign(dst + 64, w, all);")
+        pairs = np.stack([x[:n], y[:n]], 1).reshape(-1)
+        expect[:] = pairs
+    elif api_name == "DeInterleave":
+        call = ("Reg::LoadAlign(a, src0); Reg::LoadAlign(b, src1); Reg::DeInterleave(z, w, a, b);"
+                " Reg::StoreAlign(dst, z, all); Reg::StoreAlign(dst + 64, w, all);")
+        both = np.concatenate([x[:n], y[:n]])
+        expect[:] = np.concatenate([both[0::2], both[1::2]])
+    else:                                                           # Move, MERGING
+        call = ("Reg::LoadAlign(a, src0); Reg::LoadAlign(z, src1);"
+                " Reg::Move<float, Reg::MaskMergeMode::MERGING>(z, a, m); Reg::StoreAlign(dst, z, all);")
+        expect[:n] = np.where(np.arange(n) < count, x[:n], y[:n])
+    kernel = f"""
+    __simd_vf__ inline void FormVF(__ubuf__ float* dst, __ubuf__ float* src0, __ubuf__ float* src1,
+                                   __ubuf__ uint32_t* index, uint32_t count)
+    {{
+        Reg::RegTensor<float> a, b, z, w;
+        Reg::RegTensor<uint32_t> idx;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::MaskReg m = Reg::UpdateMask<float>(count);
+        Reg::LoadAlign(idx, index);
+        {call}
+    }}
+    """
+    return Case(form_key(regapi.BY_NAME[api_name], form), "float", kernel,
+                {"dst": out, "src0": x, "src1": y, "index": index, "count": count}, {"dst": expect})
+
+
+def pack_case(api_name, form, seed) -> Case:
+    """UnPack: the low or high half of src's int16 lanes, sign-extended to int32 (the page: signed types
+    keep the sign); Pack LOWEST: the low 16 bits of each uint32 lane into the low half of dst (the page
+    does not say what the other half holds: only the written half is compared)."""
+    part = dict(form.when)["part"]
+    rng = np.random.default_rng(seed)
+    wide = rng.integers(0, 2 ** 32, 64).astype(np.uint32)
+    narrow = rng.integers(-2 ** 15, 2 ** 15, 128).astype(np.int16)
+    if api_name == "UnPack":
+        half = narrow[:64] if part == "LOWEST" else narrow[64:]
+        kernel = f"""
+    __simd_vf__ inline void FormVF(__ubuf__ int32_t* dst, __ubuf__ int16_t* src)
+    {{
+        Reg::RegTensor<int16_t> x;
+        Reg::RegTensor<int32_t> z;
+        Reg::MaskReg all = Reg::CreateMask<int32_t>();
+        Reg::LoadAlign(x, src);
+        Reg::UnPack<int32_t, int16_t, Reg::HighLowPart::{part}>(z, x);
+        Reg::StoreAlign(dst, z, all);
+    }}
+    """
+        return Case(form_key(regapi.BY_NAME[api_name], form), "int32_t", kernel,
+                    {"dst": np.zeros(64, np.int32), "src": narrow}, {"dst": half.astype(np.int32)})
+    kernel = """
+    __simd_vf__ inline void FormVF(__ubuf__ uint16_t* dst, __ubuf__ uint32_t* src)
+    {
+        Reg::RegTensor<uint32_t> x;
+        Reg::RegTensor<uint16_t> z;
+        Reg::MaskReg all = Reg::CreateMask<uint16_t>();
+        Reg::LoadAlign(x, src);
+        Reg::Pack<uint16_t, uint32_t, Reg::HighLowPart::LOWEST>(z, x);
+        Reg::StoreAlign(dst, z, all);
+    }
+    """
+    return Case(form_key(regapi.BY_NAME[api_name], form), "uint16_t", kernel,
+                {"dst": np.zeros(128, np.uint16), "src": wide}, {"dst": (wide & 0xFFFF).astype(np.uint16)}, lanes=64)
+
+
+PACK_FORMS = {"UnPack(dst:v src:v) part=LOWEST", "UnPack(dst:v src:v) part=HIGHEST", "Pack(dst:v src:v) part=LOWEST"}
+
+
+REARRANGE_FORMS = {"Gather(dst:v src:a index:v mask:p)", "Gather(dst:v src:v index:v)",
+                   "Scatter(dst:a src:v index:v mask:p)", "Interleave(dst0:v dst1:v src0:v src1:v)",
+                   "DeInterleave(dst0:v dst1:v src0:v src1:v)", "Move(dst:v src:v mask:p) mode=MERGING"}
+
+
 def _cases():
     cases = []
     for key, (api, form) in ALL_FORMS.items():
@@ -670,6 +770,10 @@ def _cases():
             cases += [reduce_case(api.name, form, t, seed) for t in types]
         elif api.name in ("Duplicate", "Arange"):
             cases += [duplicate_case(api.name, form, t, seed) for t in ("int32_t", "half")]
+        elif key in REARRANGE_FORMS:
+            cases.append(rearrange_case(api.name, form, seed))
+        elif key in PACK_FORMS:
+            cases.append(pack_case(api.name, form, seed))
     return cases
 
 

@@ -219,6 +219,32 @@ def test_vgat_reads_element_indices_and_zeroes_inactive_lanes(engine, t, u):
     assert np.array_equal(m.state.vreg[0].view(f"u{width}"), expected)
 
 
+@pytest.mark.parametrize("t,u,offset", [("f32", "u32", 4), ("f32", "u32", 68), ("u16", "u16", 2), ("u8", "u16", 1)])
+def test_vgat_base_needs_only_element_alignment(engine, t, u, offset):
+    # docs/semantics.md: a base one element past a 32-byte boundary, as a shipped depthwise kernel's
+    # Gather(reg, srcAddr + offset, ...) passes, reads base + index * sizeof(T)
+    width = np.dtype(TYPES[t]).itemsize
+    pitch = max(width, int(u[1:]) // 8)
+    lanes = 256 // pitch
+    indices = RNG.integers(0, 512 // width, lanes).astype(f"u{pitch}")
+    m = run(f".ub ix u8[256] = [{', '.join(map(str, indices.view(np.uint8)))}]\n"
+            f"    mask p1.b{8 * pitch}, ALL\n    mov s1, d\n    add s1, s1, {offset}\n"
+            f"    vld v1.{u}, [ix]\n    vgat v0.{t}, [s1], v1.{u}, p1\n    halt\n", engine)
+    elements = DATA[offset:offset + 1024 - 32].view(f"u{width}") if width > 1 else DATA[offset:]
+    expected = elements[indices.astype(np.int64)].astype(f"u{pitch}")
+    assert np.array_equal(m.state.vreg[0].view(f"u{pitch}"), expected)
+
+
+@pytest.mark.parametrize("op", ["vgat v0.f32, [s1], v1.u32, p1", "vsct [s1], v0.f32, v1.u32, p1"])
+def test_gather_base_off_its_element_and_scatter_base_off_32_bytes_fault(engine, op):
+    # a gather base between elements; a scatter base off 32 bytes (the Scatter page's rule stands)
+    offset = 2 if op.startswith("vgat") else 4
+    m = run_source(PROLOGUE + f"    mask p1.b32, VL1\n    mov s1, d\n    add s1, s1, {offset}\n"
+                   f"    vgat v0.f32, [d], v1.u32, p1\n    {op}\n    halt\n", engine)
+    assert m.stop_name == "MISALIGNED"
+    assert f"0x{m.program.buffers['d'].addr + offset:x}" in str(m.fault())
+
+
 def test_vgat_b8_zero_extends_into_16_bit_lanes(engine):
     # facts §5: gathering the byte -40 (0xD8) gives 216 in a 16-bit lane
     m = run_source(""".ub b s8[32] = [-40, 7]

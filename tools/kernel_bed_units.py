@@ -58,6 +58,19 @@ def block_argmax_bits(x, lanes):
     return np.array([index], np.uint32).view(np.float32)
 
 
+def flushed(x):
+    """x as float32 with its subnormals read as the zero of their sign (the pages' flush to zero)."""
+    x = np.asarray(x, np.float64).astype(np.float32)
+    with np.errstate(invalid="ignore"):
+        return np.where(np.abs(x) < np.finfo(np.float32).tiny, np.copysign(np.float32(0), x), x)
+
+
+def flushed_quotient(x, y):
+    """x / y with subnormal inputs and results flushed (0 / 0 is NaN, x / 0 infinite, as IEEE says)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return flushed(flushed(x).astype(np.float64) / flushed(y))
+
+
 def scattered(values, index, size):
     out = np.zeros(size, values.dtype)
     out[index] = values
@@ -97,17 +110,25 @@ def softmax_rows(x):
 def softmax_case(case):
     """05_best_practices softmax.asc, Case `case` (-DSCENARIO_NUM): the host's tiling for its 128 x 128
     float input on one core: aDim = 128 rows, rDim = rDimAlign = 128; exp and sum work buffers of
-    singleCoreAlignLength floats (Cases 3-5 allocate the sum buffer 8 floats long)."""
-    rows = cols = 128
+    singleCoreAlignLength floats (Cases 3-5 allocate the sum buffer 8 floats long). Case 2 never
+    touches its sum buffer: 8 floats here too, as the four 64 KiB buffers with the bed's gaps between
+    them would not fit the usable UB. Cases 4 and 5 take the split CustomSoftmax computes: tail =
+    rDim % 64, repeatTimesMain = rDim / 64, hasTail = (tail != 0). Case 1's four 64 KiB buffers are the
+    whole 256 KiB UB, which the bed's gaps exceed: it runs on the first 120 rows (a row's softmax reads
+    only that row), checked against the reference only."""
+    cols = 128
+    rows = 120 if case == 1 else 128
+    split = dict(tail=cols % 64, repeatTimesMain=cols // 64, hasTail=int(cols % 64 != 0)) if case >= 4 else {}
 
     def args(rng):
         return dict(dstAddr=f32(rows * cols), srcAddr=uniform(rng, -5, 5, rows * cols), expAddr=f32(rows * cols),
-                    sumAddr=f32(rows * cols if case <= 2 else 8), aDim=rows, rDim=cols, rDimAlign=cols)
+                    sumAddr=f32(rows * cols if case == 1 else 8), aDim=rows, rDim=cols, rDimAlign=cols, **split)
 
     return example(f"devkit softmax case {case} f32", "examples/01_simd_cpp_api/05_best_practices/02_reg_compute/"
                    "softmax_high_performance", "CustomSoftmaxVF<float>", "softmax", "float", args,
-                   lambda a: {"dstAddr": softmax_rows(a["srcAddr"].astype(np.float64).reshape(rows, cols))},
-                   golden=({"srcAddr": x_bin(np.float32)}, {"dstAddr": ("output/golden.bin", np.float32)}),
+                   lambda a: {"dstAddr": softmax_rows(a["srcAddr"][:rows * cols].astype(np.float64).reshape(rows, cols))},
+                   golden=None if case == 1 else ({"srcAddr": x_bin(np.float32)},
+                                                  {"dstAddr": ("output/golden.bin", np.float32)}),
                    path="examples/01_simd_cpp_api/05_best_practices/02_reg_compute/softmax_high_performance/"
                         "softmax.asc", defines=(f"SCENARIO_NUM={case}",), rtol=1e-5, atol=1e-8)
 
@@ -291,7 +312,10 @@ def refined_reciprocal(s):
 
 def subword_unit(name, entry, dtype, widen, count=1000):
     """scatter_reduce's int8/uint8 <-> int32 conversions (UNPACK4_B8 loads, PACK4_B32 stores through
-    AddrRegs counted in elements): n elements (`count`, a tail), loopTimes = ceil(n / 64)."""
+    AddrRegs counted in elements): n elements (`count`, a tail), loopTimes = ceil(n / 64). The widening
+    zero-extends each byte, int8 too (the LoadAlign page: loaded as u8, three zero bytes after each): the
+    operator's callers rely on no more, folding sums and products that agree modulo 256 once narrowed
+    and max/min directly in int8, as its scalar path's comment says (docs/semantics.md)."""
     small = {"int8": np.int8, "uint8": np.uint8}[dtype]
     size = ceil_div(count, 256) * 256
     info = np.iinfo(small)
@@ -304,8 +328,9 @@ def subword_unit(name, entry, dtype, widen, count=1000):
         return dict(n=count, loopTimes=ceil_div(count, F32_LANES), srcAddr=src, dstAddr=dst)
 
     def expect(a):
-        # widening: the value itself; narrowing: the low byte (wrapping)
-        out = a["srcAddr"][:count].astype(np.int32 if widen else small)
+        # widening: the byte zero-extended; narrowing: the low byte (wrapping)
+        src = a["srcAddr"][:count]
+        out = src.view(np.uint8).astype(np.int32) if widen else src.astype(small)
         return {"dstAddr": np.r_[out, np.zeros(size - count, out.dtype)]}
 
     return Unit(name, OPS_NN, OPS_NN_AT, "index/scatter_reduce_common/op_kernel/arch35/scatter_reduce_common_simt.h",
@@ -484,13 +509,19 @@ UNITS = [
             golden=({"x_local": x_bin(np.float32), "y_local": x_bin(np.float32, "input/input_y.bin")},
                     {"z_local": ("output/golden.bin", np.float32)}),
             defines=("SCENARIO_NUM=2",), golden_argv=("-scenarioNum", "2")),
-    # div: the script's data are subnormal quotients and divisors; IEEE division, correctly rounded.
-    example("devkit c-api div subnormal f32", f"{CAPI}/div", "div_vf", "elementwise", "float",
-            lambda rng: dict(x_local=uniform(rng, 1, 2, 1024), y_local=uniform(rng, 1, 2, 1024), z_local=f32(1024),
+    # div: the example's main() makes its own data (x = i/2 + 1, y = (i % 50 + 1) / 10 + 1/2 in float) and
+    # checks x / y within 1 ulp; its gen_data.py writes a subnormal set the program never reads. That set
+    # is a second unit, expected as the pages define vdiv: subnormal inputs and results flushed to zero.
+    example("devkit c-api div f32", f"{CAPI}/div", "div_vf", "elementwise", "float",
+            lambda rng: dict(x_local=np.arange(1024, dtype=np.float32) * np.float32(0.5) + np.float32(1),
+                             y_local=(np.arange(1024) % 50 + 1).astype(np.float32) * np.float32(0.1) + np.float32(0.5),
+                             z_local=f32(1024), data_len=1024, one_rep_size=64, repeat_time=16),
+            lambda a: {"z_local": a["x_local"] / a["y_local"]}, rtol=1.2e-7),
+    example("devkit c-api div subnormal set flushed f32", f"{CAPI}/div", "div_vf", "elementwise", "float",
+            lambda rng: dict(x_local=f32(1024), y_local=f32(1024), z_local=f32(1024),
                              data_len=1024, one_rep_size=64, repeat_time=16),
-            lambda a: {"z_local": (a["x_local"].astype(np.float64) / a["y_local"]).astype(np.float32)},
-            golden=({"x_local": x_bin(np.float32), "y_local": x_bin(np.float32, "input/input_y.bin")},
-                    {"z_local": ("output/golden.bin", np.float32)})),
+            lambda a: {"z_local": flushed_quotient(a["x_local"], a["y_local"])},
+            golden=({"x_local": x_bin(np.float32), "y_local": x_bin(np.float32, "input/input_y.bin")}, {})),
     # select: mask_rep_size = asc_get_vf_len() / 8 = 32 bytes of mask a repeat, post-updated.
     example("devkit c-api select by loaded mask f32", f"{CAPI}/select", "select_vf", "compare/select", "float",
             lambda rng: dict(x_local=uniform(rng, 0, 2, 256), y_local=uniform(rng, 0, 2, 256),
@@ -514,12 +545,15 @@ UNITS = [
            lambda a, t=DTYPES[dtype]: {"batchMeanOutAddr": cast_in_place(a["batchMeanInAddr"], 1000, t),
                                        "batchRstdOutAddr": cast_in_place(a["batchRstdInAddr"], 1000, t)})
       for dtype, ctype in (("half", "half"), ("bfloat16", "bfloat16_t"))],
-    # foreach_mul_scalar_list: y = x * scalars[tensorIndex] over dataCount elements (1000: a tail).
+    # foreach_mul_scalar_list: y = x * scalars[tensorIndex] over dataCount elements (1000: a tail); the
+    # block captures what Compute computes from it: dataCountPerLoop = VL / 4 = 64, repeatTimes =
+    # ceil(1000 / 64), sreg = 1000, and the scalar read from the list (ScalarT float: a float).
     Unit("ops-nn foreach_mul_scalar_list f32", OPS_NN, OPS_NN_AT,
          "foreach/foreach_mul_scalar_list/op_kernel/arch35/foreach_mul_scalar_list_regbase.h",
          "ForeachMulScalarList::ForeachMulScalarListRegbase<float, float, int>::Compute#1", "elementwise", "float",
-         lambda rng: dict(tensorLocal=uniform(rng, -4, 4, 1024), outLocal=f32(1024), dataCount=1000, scaleVal=1.75),
-         lambda a: {"outLocal": np.r_[a["tensorLocal"][:1000] * np.float32(1.75), np.zeros(24, np.float32)]}),
+         lambda rng: dict(inUbAddr=uniform(rng, -4, 4, 1024), outUbAddr=f32(1024), repeatTimes=ceil_div(1000, 64),
+                          sreg=1000, dataCountPerLoop=64, scaleVal=1.75),
+         lambda a: {"outUbAddr": np.r_[a["inUbAddr"][:1000] * np.float32(1.75), np.zeros(24, np.float32)]}),
 
     # data_relayout.asc scenario 1: KernelInterleave<uint16_t, 128>, one repeat of 128 lanes.
     example("devkit interleave u16", "data_relayout", "InterleaveVF<uint16_t>", "transpose/relayout", "uint16",

@@ -352,6 +352,11 @@ def _operator_of(cursor) -> str:
         for t in cursor.translation_unit.get_tokens(extent=between):
             if t.extent.start.offset >= end:
                 return t.spelling
+        # a right operand a macro wrote starts at a macro location, which makes no range: the
+        # operator's own tokens then, the first one after the left operand
+        for t in cursor.get_tokens():
+            if t.extent.start.offset >= end:
+                return t.spelling
         raise error_at(cursor, "cannot find this operator (is it inside a macro?)")
     toks = list(cursor.get_tokens())
     first, last = toks[0].spelling, toks[-1].spelling

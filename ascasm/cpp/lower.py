@@ -178,7 +178,7 @@ class Lowering(ConstantEvaluation):
         return result
 
     def lookup_type(self, name: str, args, member=None):
-        if name in ("conditional_t", "conditional") and len(args) == 3:
+        if name in ("conditional_t", "conditional", "Conditional") and len(args) == 3:   # std and AscendC spellings
             chosen = args[1] if self.truth(self.template_arg_value(args[0], None)) else args[2]
             return self.type_from_text(chosen)
         if member is not None:
@@ -900,13 +900,16 @@ class Lowering(ConstantEvaluation):
         """A constant union: each member reads the bytes its first member was initialised with (the pun
         kernels write float constants with, `{0xff7fffff}.f`)."""
         fields = [f for f in union.get_children() if f.kind.name == "FIELD_DECL"]
-        value = self.const_expr(init, "union's initialiser") if init is not None else Const(0, S32)
-        if isinstance(value.value, list):
-            value = value.value[0] if value.value else Const(0, S32)
         types = [self.resolve_type(f.type, f) for f in fields]
         if not fields or not all(t.is_scalar and t.kind != "bool" for t in types):
             raise error_at(decl, "a constant union of scalar members only is supported")
-        raw = _scalar_bytes(self.convert(value, types[0]), types[0]).ljust(max(t.width for t in types), b"\0")
+        written, init = _union_constructor_member(init)     # `U(v) : i(v)` writes i, not the first member
+        member = next((k for k, f in enumerate(fields) if f.spelling == written), 0)
+        value = self.const_expr(init, "union's initialiser") if init is not None else Const(0, S32)
+        if isinstance(value.value, list):
+            value = value.value[0] if value.value else Const(0, S32)
+        raw = _scalar_bytes(self.convert(value, types[member]), types[member]).ljust(
+            max(t.width for t in types), b"\0")
         members = {f.spelling: Const(_scalar_from_bytes(raw[:t.width], t), t) for f, t in zip(fields, types)}
         return Const(members, CType("struct", name=union.spelling))
 
@@ -1775,6 +1778,24 @@ def _fold_int(c, op, x, y, ctype):
         value = {"+": x + y, "-": x - y, "*": x * y, "&": x & y, "|": x | y, "^": x ^ y,
                  "<<": x << (y & 63), ">>": x >> (y & 63)}[op]
     return _int_c(value, ctype)
+
+
+def _union_constructor_member(init):
+    """(the member a union's constructor initialises, the expression it gets) for a call of a constructor
+    with a member initialiser (`U(uint32_t v) : i(v)`, `U() : f(0.0f)`); else (None, init)."""
+    call = _strip(init) if init is not None else None
+    if call is None or call.kind.name != "CALL_EXPR" or call.referenced is None \
+            or call.referenced.kind.name != "CONSTRUCTOR":
+        return None, init
+    parts = list(call.referenced.get_children())
+    params = [p.hash for p in parts if p.kind.name == "PARM_DECL"]
+    for ref, expr in zip(parts, parts[1:]):
+        if ref.kind.name == "MEMBER_REF":
+            target = _strip(expr).referenced if _strip(expr).kind.name == "DECL_REF_EXPR" else None
+            if target is not None and target.hash in params:           # the constructor's parameter
+                return ref.spelling, list(call.get_arguments())[params.index(target.hash)]
+            return ref.spelling, expr
+    return None, init
 
 
 def _union_of(decl):

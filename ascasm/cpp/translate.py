@@ -87,15 +87,18 @@ class TUIndex:
         self.declarations: list = []    # of functions, without a body
         self.undefined: list = []       # (name, line) of __simd_vf__ functions declared, never defined (find_units)
         self.macros: list = []
+        self.header_macros: list = []   # those of the headers the file includes (not the package's stubs)
         self._walk(tu.cursor)
 
     def _walk(self, cursor):
         for c in cursor.get_children():
             kind = c.kind.name
             if kind == "MACRO_INSTANTIATION":
-                if c.spelling in ("__simd_vf__", "__VEC_SCOPE__") and c.location.file \
-                        and _same_file(c.location.file.name, self.main_file):
-                    self.macros.append(c)
+                if c.spelling in ("__simd_vf__", "__VEC_SCOPE__") and c.location.file:
+                    if _same_file(c.location.file.name, self.main_file):
+                        self.macros.append(c)
+                    elif not Path(c.location.file.name).resolve().is_relative_to(INCLUDE_DIR.resolve()):
+                        self.header_macros.append(c)
                 continue
             if kind in ("MACRO_DEFINITION", "INCLUSION_DIRECTIVE"):
                 continue
@@ -190,6 +193,10 @@ class Unit:
     def line(self) -> int:
         return (self.block or self.function).extent.start.line
 
+    @property
+    def file(self) -> str:
+        return str((self.block or self.function).extent.start.file)
+
 
 def _function_name(function) -> str:
     """The qualified name; a class template's constructor without the `<T>` clang spells it with."""
@@ -197,14 +204,21 @@ def _function_name(function) -> str:
     return re.sub(r"<.*>$", "", name) if function.kind.name == "CONSTRUCTOR" else name
 
 
-def find_units(index: TUIndex) -> list[Unit]:
+def find_units(index: TUIndex, in_headers: bool = False) -> list[Unit]:
+    """The units of the file, or (`in_headers`) of the headers it includes, each found in its own file."""
     units = []
     by_function: dict = {}
-    declared = [f for f in index.declarations if _same_file(str(f.extent.start.file), index.main_file)]
-    in_file = [f for f in index.functions if _same_file(str(f.extent.start.file), index.main_file)]
+    by_file: dict = {}
+
+    def of_file(functions, name):
+        return [f for f in functions if _same_file(str(f.extent.start.file), name)]
     vector_functions = set()
     seen = set()
-    for macro in index.macros:
+    for macro in (index.header_macros if in_headers else index.macros):
+        name = str(macro.extent.start.file)
+        if name not in by_file:
+            by_file[name] = (of_file(index.functions, name), of_file(index.declarations, name))
+        in_file, declared = by_file[name]
         offset = macro.extent.start.offset
         where = (str(macro.extent.start.file), offset)
         if where in seen:            # a file that includes itself holds its macros again
@@ -219,8 +233,9 @@ def find_units(index: TUIndex) -> list[Unit]:
             if function is not None and not function.is_definition():
                 # a forward declaration: the unit is its definition, if the file has one
                 declaration, function = function, function.get_definition()
-                if function is None or not _same_file(str(function.extent.start.file), index.main_file):
-                    index.undefined.append((qualified_name(declaration), macro.extent.start.line))
+                if function is None or not _same_file(str(function.extent.start.file), name):
+                    if not in_headers:
+                        index.undefined.append((qualified_name(declaration), macro.extent.start.line))
                     continue
                 offset, first_line = function.extent.start.offset, function.extent.start.line
             body = _body(function) if function is not None else None
@@ -283,13 +298,15 @@ def _split_qualified(name: str) -> list[tuple[str, list[str]]]:
     return out
 
 
-def select_unit(units: list[Unit], entry: str | None, path: str, undefined=()):
+def select_unit(units: list[Unit], entry: str | None, path: str, undefined=(), in_headers=()):
     """The unit `entry` names and the template arguments written in it:
     (unit, function args, class args). `undefined`: (name, line) of vector functions the file
-    declares and never defines, for the error."""
+    declares and never defines, for the error. `in_headers`: the units of the headers the file
+    includes, where a name the file itself lacks is looked for."""
     def listing():
-        return [f"{u.name} (line {u.line})" for u in units] or ["the file has no __simd_vf__ function and no "
-                                                                 "__VEC_SCOPE__ block"]
+        return [f"{u.name} (line {u.line})" for u in units] + \
+            [f"{u.name} ({Path(u.file).name}:{u.line}, an included header)" for u in in_headers] or \
+            ["the file has no __simd_vf__ function and no __VEC_SCOPE__ block"]
     if entry is None or entry.strip() == "":
         if len(units) == 1:
             return units[0], [], []
@@ -312,8 +329,10 @@ def select_unit(units: list[Unit], entry: str | None, path: str, undefined=()):
     parts = _split_qualified(m.group("name"))
     names = [p[0] for p in parts]
     block = int(m.group("block")) if m.group("block") else 0
-    matches = [u for u in units if (u.number == block) and
-               _function_name(u.function).split("::")[-len(names):] == names]
+    def named(candidates):
+        return [u for u in candidates if (u.number == block) and
+                _function_name(u.function).split("::")[-len(names):] == names]
+    matches = named(units) or named(in_headers)
     if not matches:
         declared = [line for name, line in undefined if name.split("::")[-len(names):] == names]
         if declared and not block:
@@ -357,7 +376,7 @@ def translate(path, entry: str | None = None, *, template_args=None, defines=(),
     tu, clang_errors = parse(path, defines, include_dirs)
     index = TUIndex(tu, path)
     units = find_units(index)
-    unit, function_args, class_args = select_unit(units, entry, path, index.undefined)
+    unit, function_args, class_args = select_unit(units, entry, path, index.undefined, find_units(index, True))
     try:
         translation = _translate_unit(index, path, unit, function_args, class_args, template_args, clang_errors)
         translation.sources = _included(tu, path)

@@ -765,9 +765,9 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
     InsnSpec("vld.ds", "mask", "pD, [addr]", "mask_load_ds",
              "mask downsample load: 64 bytes, bit 2j -> bit j of pD", "Reg::LoadAlign (mask-register form, DS)", access=_LOAD[64]),
     InsnSpec("vgat", "", "vD.T, [base], vI.U, pM", "vgat",
-             "gather: active lane i of vD = the T element at base + vI[i]*sizeof(T); inactive lanes 0. "
+             "gather: active lane i of vD = the T element at base + vI[i]*sizeof(T) (base element-aligned); inactive lanes 0. "
              "b8 data: 128 lanes, u16 indices, each byte zero-extended into a 16-bit lane",
-             "Reg::Gather; asc_gather", types=GATHER_PAIRS, access=Access("load", "T", 32, slot="T", indexed=True),
+             "Reg::Gather; asc_gather", types=GATHER_PAIRS, access=Access("load", "T", "T", slot="T", indexed=True),
              mask=MaskUse("pM", "pitch", "unchecked", "they become 0")),
     InsnSpec("vgatb", "", "vD.T, [base], vI.U, pM", "vgatb",
              "block gather: block k of vD (32 bytes) = the 32 bytes at base + vI[k] (u32 byte offsets, 32-aligned; "

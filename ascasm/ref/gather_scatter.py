@@ -8,7 +8,7 @@ from ..state import LOG_READ, LOG_WRITE, VL
 from .machine import Fault, Machine, wrap64
 
 
-def _indexed_lanes(m: Machine, insn: Insn, base_name: str):
+def _indexed_lanes(m: Machine, insn: Insn, base_name: str, base_align: int):
     """Shared shape of gather and scatter: the lane pitch is the wider of data and index
     (b8 data rides in 16-bit lanes), the mask is read at that pitch, and active lane i addresses
     base + idx[i] * sizeof(data). Returns (pitch, [(lane, index, address)] of active lanes)."""
@@ -16,7 +16,7 @@ def _indexed_lanes(m: Machine, insn: Insn, base_name: str):
     pitch = max(data_type.width, index_type.width)
     active = m.active_lanes(insn.operand("pM"), pitch)[:VL // pitch]
     base = m.address(insn.operand(base_name))
-    m.check_aligned(base, 32)
+    m.check_aligned(base, base_align)
     indices = m.state.vreg[insn.operand("vI")].view(index_type.bits)
     requests = []
     for lane in np.flatnonzero(active):
@@ -31,7 +31,8 @@ def _indexed_lanes(m: Machine, insn: Insn, base_name: str):
 def vgat(m: Machine, insn: Insn):
     # vgat vD.T, [base], vI.U, pM  -- active lane i <- element at base + idx[i]*W; inactive lanes 0
     data_type, _ = insn.types
-    pitch, requests = _indexed_lanes(m, insn, "[base]")
+    # the base need only be element-aligned (docs/semantics.md "Gather and scatter")
+    pitch, requests = _indexed_lanes(m, insn, "[base]", data_type.width)
     gathered = np.zeros(VL // pitch, np.dtype(f"u{pitch}"))   # b8 data: zero-extended into 16-bit lanes
     for lane, _index, address in requests:
         gathered[lane] = m.state.ub[address:address + data_type.width].view(data_type.bits)[0]
@@ -72,7 +73,7 @@ def vsct(m: Machine, insn: Insn):
     # b8 data: request i stores source byte 2i (its 16-bit lane's low byte)
     data_type, _ = insn.types
     width = data_type.width
-    pitch, requests = _indexed_lanes(m, insn, "[base]")
+    pitch, requests = _indexed_lanes(m, insn, "[base]", 32)
     first_lane_at = {}
     duplicate = None
     for lane, _index, address in requests:

@@ -76,6 +76,9 @@ constexpr uint32_t VECTOR_REG_WIDTH_2XVL = 512;    // two registers' bytes (the 
 constexpr uint32_t ONE_BLK_SIZE = 32;
 
 template <typename T, typename U> struct IsSameType : std::bool_constant<__is_same(T, U)> {};
+// The library's spelling of std::conditional: `typename Conditional<B, T1, T2>::type`.
+template <bool B, typename T1, typename T2> struct Conditional { typedef T1 type; };
+template <typename T1, typename T2> struct Conditional<false, T1, T2> { typedef T2 type; };
 
 template <typename T, typename U>
 constexpr T CeilDivision(T num, U divisor) { return (num + divisor - 1) / divisor; }

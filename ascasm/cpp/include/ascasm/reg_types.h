@@ -101,4 +101,37 @@ using Reg::IndexOrder; using Reg::HistogramsBinType; using Reg::HistogramsType;
 using Reg::SpecialPurposeReg; using Reg::MemType; using Reg::LoadDist; using Reg::StoreDist;
 using Reg::MaskDist; using Reg::CastTrait; using Reg::DivAlgo; using Reg::SqrtAlgo; using Reg::ExpAlgo;
 using Reg::LogAlgo; using Reg::LnAlgo;
+
+// The named Cast traits the vendor's library declares in AscendC, which kernels pass by name: Z/layoutZ
+// = lanes from part zero, MrgZ = zeroing, Rnd{R,A,C,F,Z,H} = rint, away, ceil, floor, trunc, hybrid,
+// SatS/SatNS = saturate or not. As that library has them, MrgZRndF rounds up and MrgZRndC down.
+#define ASCASM_CAST_TRAIT(name, layout, sat, round) \
+    inline constexpr Reg::CastTrait name = {Reg::RegLayout::layout, Reg::SatMode::sat, \
+                                            Reg::MaskMergeMode::ZEROING, Reg::RoundMode::round};
+ASCASM_CAST_TRAIT(layoutZMrgZ, ZERO, UNKNOWN, UNKNOWN)
+ASCASM_CAST_TRAIT(layoutZSatSMrgZ, ZERO, SAT, UNKNOWN)
+ASCASM_CAST_TRAIT(layoutZSatSMrgZRndA, ZERO, SAT, CAST_ROUND)
+ASCASM_CAST_TRAIT(layoutZSatSMrgZRndH, ZERO, SAT, CAST_HYBRID)
+ASCASM_CAST_TRAIT(layoutZSatSMrgZRndR, ZERO, SAT, CAST_RINT)
+ASCASM_CAST_TRAIT(layoutZMrgZRndR, ZERO, UNKNOWN, CAST_RINT)
+ASCASM_CAST_TRAIT(layoutZMrgZRndA, ZERO, UNKNOWN, CAST_ROUND)
+ASCASM_CAST_TRAIT(layoutZMrgZRndC, ZERO, UNKNOWN, CAST_CEIL)
+ASCASM_CAST_TRAIT(layoutZMrgZRndF, ZERO, UNKNOWN, CAST_FLOOR)
+ASCASM_CAST_TRAIT(layoutZMrgZRndZ, ZERO, UNKNOWN, CAST_TRUNC)
+ASCASM_CAST_TRAIT(MrgZRndR, UNKNOWN, UNKNOWN, CAST_RINT)
+ASCASM_CAST_TRAIT(MrgZRndA, UNKNOWN, UNKNOWN, CAST_ROUND)
+ASCASM_CAST_TRAIT(MrgZRndF, UNKNOWN, UNKNOWN, CAST_CEIL)
+ASCASM_CAST_TRAIT(MrgZRndC, UNKNOWN, UNKNOWN, CAST_FLOOR)
+ASCASM_CAST_TRAIT(MrgZRndZ, UNKNOWN, UNKNOWN, CAST_TRUNC)
+ASCASM_CAST_TRAIT(MrgZRndRSatS, UNKNOWN, SAT, CAST_RINT)
+ASCASM_CAST_TRAIT(MrgZRndASatS, UNKNOWN, SAT, CAST_ROUND)
+ASCASM_CAST_TRAIT(MrgZRndFSatS, UNKNOWN, SAT, CAST_CEIL)
+ASCASM_CAST_TRAIT(MrgZRndCSatS, UNKNOWN, SAT, CAST_FLOOR)
+ASCASM_CAST_TRAIT(MrgZRndZSatS, UNKNOWN, SAT, CAST_TRUNC)
+ASCASM_CAST_TRAIT(MrgZRndRSatNS, UNKNOWN, NO_SAT, CAST_RINT)
+ASCASM_CAST_TRAIT(LayoutZMrgZRndRSatS, ZERO, SAT, CAST_RINT)
+ASCASM_CAST_TRAIT(LayoutZMrgZRndASatS, ZERO, SAT, CAST_ROUND)
+ASCASM_CAST_TRAIT(LayoutZMrgZRndRSatNS, ZERO, NO_SAT, CAST_RINT)
+ASCASM_CAST_TRAIT(LayoutZMrgZRndASatNS, ZERO, NO_SAT, CAST_ROUND)
+#undef ASCASM_CAST_TRAIT
 }  // namespace AscendC
