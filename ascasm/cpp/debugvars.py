@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 
-from .lower import Const, Line, RV, VReg, buffer_name
+from .lower import ARTIFICIAL, Const, Line, RV, VReg, buffer_name
 
 
 def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
-    """`lines` (virtual registers still in their text) with the `.var`/`.arg` lines inserted."""
+    """`lines` (virtual registers still in their text) with the `.var`/`.arg` lines inserted, and
+    `.artificial` before each line the lowering tagged ARTIFICIAL."""
     frame_end = _frame_ends(lines)
     file_of = {reg.number: reg.file for reg in lowering.regs}
     params = {slot.reg.number: slot for slot in lowering.params}
@@ -72,6 +73,8 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
     for index, line in enumerate(lines + [None]):
         out += [Line(text, None) for text in closes.get(index, []) + opens.get(index, [])]
         if line is not None:
+            if line.tag is ARTIFICIAL:
+                out.append(Line(".artificial", None))
             out.append(line)
     return out
 
@@ -107,7 +110,7 @@ def split(lines: list) -> tuple[list, list]:
     """The lines without the debug directives, and the directives as (k, text): before lines[k]."""
     plain, directives = [], []
     for line in lines:
-        if line.text.startswith((".var ", ".arg ", ".frame ")):
+        if line.text.startswith((".var ", ".arg ", ".frame ", ".artificial")):
             directives.append((len(plain), line.text))
         else:
             plain.append(line)
