@@ -155,6 +155,31 @@ def test_the_run_result_gives_variables_by_name(engine):
         result.var("nonsense")
 
 
+def test_the_run_result_gives_variables_at_breakpoints(engine):
+    """Line 27 (LoadAlign) in block i: acc of the blocks before, left after block i's UpdateMask; line 12
+    (inside ScaleBias) in block i: its src is block i of x, its scale the kernel's."""
+    import ascasm
+    blocks = model()
+    result = ascasm.run_kernel(KERNEL, "ScaleSumVF", engine=engine, yAddr=np.zeros(256, np.float32), xAddr=X,
+                               count=COUNT, scale=SCALE, breakpoints=[27, "scale_sum.cpp:12"])
+    assert [(stop.line, int(stop.var("i"))) for stop in result.stops] == [(27, 0), (12, 0), (27, 1), (12, 1),
+                                                                          (27, 2), (12, 2), (27, 3), (12, 3)]
+    for i in range(4):
+        at_load, in_helper = result.stops[2 * i], result.stops[2 * i + 1]
+        before = blocks[i - 1][3] if i else np.zeros(LANES, np.float32)
+        assert np.array_equal(at_load.var("acc"), before) and at_load.var("left") == blocks[i][4]
+        assert np.array_equal(in_helper.var("src"), blocks[i][1]) and in_helper.var("scale") == np.float32(SCALE)
+        assert at_load.step < in_helper.step
+    assert np.array_equal(result.var("acc"), blocks[-1][3])              # and at the halt, as before
+    with pytest.raises(ValueError, match="optimised out"):
+        result.stops[0].var("count")
+    with pytest.raises(KeyError, match="no C\\+\\+ variable named 'nonsense'"):
+        result.stops[0].var("nonsense")
+    with pytest.raises(ValueError, match="no instruction comes from a file 'other.cpp'"):
+        ascasm.run_kernel(KERNEL, "ScaleSumVF", yAddr=np.zeros(256, np.float32), xAddr=X, count=COUNT, scale=SCALE,
+                          breakpoints="other.cpp:3")
+
+
 # ---- tests/kernels/clamp_count.cpp: half and int16 lanes, half parameters ----
 # Model: block b (128 half lanes) is active below n - 128 b; Clamp gives low = max(src, lo), then
 # v = min(low, hi) on active lanes, 0 elsewhere (zeroing); moved = active & (v != src);
