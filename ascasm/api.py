@@ -182,7 +182,7 @@ def breakpoint_rows(program: Program, breakpoints) -> list[int]:
         file = program.file_named(name) if name else program.insns[0].loc.file if program.insns else None
         if file is None:
             raise ValueError(f"breakpoint {where!r}: no instruction comes from a file {name!r}")
-        if not line.strip().isdigit():
+        if not (line.strip().isascii() and line.strip().isdigit()):
             raise ValueError(f"breakpoint {where!r}: write a line number or FILE:LINE")
         found = program.first_row_at(file, int(line))
         if found is None:

@@ -202,7 +202,7 @@ class LineRow:
 def by_line(program, stats: Stats) -> list[LineRow]:
     """The executed rows added up per source line, in the order of the files and lines; a row the
     debug information marks `.artificial` is counted apart (LineRow.artificial_steps)."""
-    artificial = program.debug.artificial if program.debug is not None else frozenset()
+    artificial = program.debug.artificial
     lines: dict = {}
     for row in np.flatnonzero(stats.row_steps):
         insn, count = program.insns[row], int(stats.row_steps[row])
