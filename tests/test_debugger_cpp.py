@@ -155,6 +155,29 @@ def test_the_run_result_gives_variables_by_name(engine):
         result.var("nonsense")
 
 
+def test_the_cpp_session_of_docs_debugger_md(monkeypatch, engine):
+    """docs/debugger.md's session with C++ names, replayed: its commands give its lines (a line the page
+    shortens with `...` is compared up to there)."""
+    from ascasm.cpp import harness
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "debugger.md").read_text()
+    session = doc.split("$ ascasm debug tests/kernels/scale_sum.cpp")[1].split("```")[0].splitlines()[1:]
+    commands = [line[len("(ascasm) "):] for line in session if line.startswith("(ascasm) ")]
+    monkeypatch.chdir(root)                    # the page's relative names
+    translation = harness.translate_kernel(Path("tests/kernels/scale_sum.cpp"), "ScaleSumVF")
+    program = harness.build(translation, {"yAddr": np.zeros(256, np.float32), "xAddr": X, "count": COUNT,
+                                          "scale": SCALE}).program
+    _dbg, out = debugger(program, engine, "\n".join(commands) + "\n")
+    got = out.splitlines()
+    got = got[next(k for k, line in enumerate(got) if line.startswith("(ascasm) ")):]
+    assert len(got) >= len(session)
+    for wanted, line in zip(session, got):
+        if wanted.endswith("..."):
+            assert line.startswith(wanted.rstrip(". ")), (wanted, line)
+        else:
+            assert line == wanted
+
+
 def test_the_run_result_gives_variables_at_breakpoints(engine):
     """Line 27 (LoadAlign) in block i: acc of the blocks before, left after block i's UpdateMask; line 12
     (inside ScaleBias) in block i: its src is block i of x, its scale the kernel's."""
