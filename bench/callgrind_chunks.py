@@ -5,8 +5,10 @@ run loop only (deterministic: unlike wall-clock rates, these compare across days
     python bench/callgrind_chunks.py --program bench/scalar_forms.s --chunks 256
 
 Each workload runs one tile (bench/workloads.py) under `valgrind --tool=callgrind`, collecting only
-while the engine's run loop executes; the count is divided by the tile's chunks. --program runs a whole
-program instead (to its halt), divided by the chunks you name. Needs valgrind.
+while the engine's run loop executes; the count is divided by the tile's chunks. Beside it, the same
+count for the native scalar C of bench/native.c (compiled as bench/workloads.py does, when a C compiler
+is found), run over all N elements and divided by their chunks, and the ratio of the two. --program runs
+a whole program instead (to its halt), divided by the chunks you name. Needs valgrind.
 """
 from __future__ import annotations
 
@@ -41,11 +43,19 @@ def one_program(path: str):
     Machine(assemble_file(path), "cy", max_steps=1 << 62).run()
 
 
-def instructions(*inner: str) -> int:
-    """Machine instructions in the run loop of this script run with the arguments `inner`."""
+def one_native(name: str, library: str):
+    """Run workload `name`'s native C once over N elements (called inside valgrind)."""
+    sys.path.insert(0, str(HERE))
+    import workloads
+    native = workloads.load_native(Path(library))
+    workloads.native_runs(native)[name]()
+
+
+def instructions(*inner: str, collect: str = RUN_LOOP) -> int:
+    """Machine instructions inside the functions `collect` names, of this script run with the arguments `inner`."""
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "callgrind.out"
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", f"--toggle-collect={RUN_LOOP}",
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", f"--toggle-collect={collect}",
                         sys.executable, __file__, *inner], check=True, capture_output=True)
         summary = re.search(r"^summary:\s+(\d+)", out.read_text(), re.MULTILINE)
         return int(summary.group(1))
@@ -58,9 +68,13 @@ def main():
     parser.add_argument("--chunks", type=int, default=1, help="with --program: divide its count by this")
     parser.add_argument("--tile", help=argparse.SUPPRESS)        # internal: the runs inside valgrind
     parser.add_argument("--run", help=argparse.SUPPRESS)
+    parser.add_argument("--native", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.tile:
         one_tile(args.tile)
+        return
+    if args.native:
+        one_native(*args.native)
         return
     if args.run:
         one_program(args.run)
@@ -72,12 +86,22 @@ def main():
     sys.path.insert(0, str(HERE))
     import workloads
     wanted = {w for w in args.only.split(",") if w}
-    for workload in workloads.workloads():
-        if wanted and workload.name.replace(" ", "") not in wanted:
-            continue
-        chunks = workload.tile // workload.lanes
-        print(f"{workload.name:<8} {instructions('--tile', workload.name) / chunks:>8,.0f} instructions per chunk "
-              f"({chunks} chunks of one tile)")
+    with tempfile.TemporaryDirectory() as scratch:
+        library, described = workloads.build_native(Path(scratch))
+        print(f"native C: {described}")
+        for workload in workloads.workloads():
+            if wanted and workload.name.replace(" ", "") not in wanted:
+                continue
+            chunks = workload.tile // workload.lanes
+            mine = instructions("--tile", workload.name) / chunks
+            line = f"{workload.name:<8} {mine:>8,.0f} instructions per chunk ({chunks} chunks of one tile)"
+            if library is not None:
+                # valgrind names no function of a library built without debug information, but ctypes'
+                # ffi_call wraps the one call (its own cost, about a hundred instructions, is noise here)
+                native = instructions("--native", workload.name, str(library), collect="ffi_call")
+                native /= workloads.N // workload.lanes
+                line += f"; native C {native:,.0f}, {native / mine:.2f}x the engine's count"
+            print(line)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 """The engine's benchmark workloads (figures in docs/performance.md): W1 f32, W1 f16, W2, W3
 and a scalar loop, each run as an ascasm program over N = 2^20 elements in tiles, verified exactly
-against a numpy reference before any figure is printed, and compared with the same work done by a
-Python loop making one numpy call per vector instruction (what a naive interpreter does).
+against a numpy reference before any figure is printed, and compared with the same work done by
+native scalar C (bench/native.c, compiled here with the system C compiler when there is one; its
+passes alternate with the engine's, so both see the same machine load) and by a Python loop making
+one numpy call per vector instruction (what a naive interpreter does).
 
-    python bench/workloads.py [--repeat 15] [--engine cy] [--only W1f32,W2,...] [--bounded]
+    python bench/workloads.py [--repeat 15] [--engine cy] [--only W1f32,W2,...] [--bounded] [--no-native]
 
 --bounded runs each program with its buffers as bounds, as a C++ kernel's are (docs/semantics.md
 "Buffers as bounds"): the cost of the region check on every access.
@@ -13,9 +15,13 @@ Loading a tile into the UB is DMA on the device, so it is not timed; only `Machi
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import platform
+import shutil
 import statistics
+import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -187,6 +193,77 @@ def timed_run(machine: Machine) -> float:
     return seconds
 
 
+# ---- the same work as native scalar C ----
+NATIVE_FLAGS = ("-O2", "-fno-tree-vectorize")     # scalar: one element per step, no SIMD
+
+
+def build_native(scratch: Path) -> tuple[Path | None, str]:
+    """bench/native.c compiled into a library in `scratch`, with a description; (None, why) without a compiler."""
+    compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None:
+        return None, "no C compiler found (set CC)"
+    library = scratch / "native.so"
+    command = [compiler, *NATIVE_FLAGS, "-shared", "-fPIC", str(HERE / "native.c"), "-o", str(library)]
+    built = subprocess.run(command, capture_output=True, text=True)
+    if built.returncode != 0:
+        return None, f"{' '.join(command)} failed: {built.stderr.strip()[:300]}"
+    version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout.splitlines()
+    return library, f"{version[0] if version else compiler} {' '.join(NATIVE_FLAGS)}"
+
+
+def load_native(library: Path) -> ctypes.CDLL:
+    native = ctypes.CDLL(str(library))
+    pointer, i64 = ctypes.c_void_p, ctypes.c_int64
+    native.w1_f32.argtypes = native.w1_f16.argtypes = [pointer, i64, pointer, pointer]
+    native.w2.argtypes = [pointer, pointer, pointer, i64, i64]
+    native.w3.argtypes = [pointer, pointer, i64]
+    native.w3.restype = i64
+    return native
+
+
+def address(array: np.ndarray) -> int:
+    return array.ctypes.data
+
+
+def native_w1(native, name: str, x: np.ndarray) -> Callable:
+    def run() -> tuple[tuple, float]:
+        bits, index = np.zeros(1, np.uint32), np.zeros(1, np.int64)
+        start = time.perf_counter()
+        getattr(native, name)(address(x), x.size, address(bits), address(index))
+        seconds = time.perf_counter() - start
+        return (int(bits[0]), int(index[0])), seconds
+    return run
+
+
+def native_w2(native, x: np.ndarray, idx: np.ndarray) -> Callable:
+    def run() -> tuple[tuple, float]:
+        dst = np.full(N, -1.0, np.float32)
+        start = time.perf_counter()
+        native.w2(address(x), address(idx), address(dst), N, 16384)
+        seconds = time.perf_counter() - start
+        return w2_result(dst), seconds
+    return run
+
+
+def native_w3(native, x: np.ndarray) -> Callable:
+    def run() -> tuple[tuple, float]:
+        out = np.empty(N, np.float32)
+        start = time.perf_counter()
+        count = native.w3(address(x), address(out), N)
+        seconds = time.perf_counter() - start
+        return w3_result(out, count), seconds
+    return run
+
+
+def native_runs(native) -> dict[str, Callable]:
+    """Per workload name, a pass of the native C: () -> (result, seconds)."""
+    if native is None:
+        return {}
+    x, x16, idx = data_f32(), data_f16(), indices()
+    return {"W1 f32": native_w1(native, "w1_f32", x), "W1 f16": native_w1(native, "w1_f16", x16.view(np.uint16)),
+            "W2": native_w2(native, x, idx), "W3": native_w3(native, x)}
+
+
 def workloads() -> list[Workload]:
     x, x16, idx = data_f32(), data_f16(), indices()
     dst_all, out_all = np.empty(N, np.float32), np.empty(N, np.float32)
@@ -253,11 +330,20 @@ def main():
     parser.add_argument("--engine", default="cy", choices=("cy", "ref"))
     parser.add_argument("--bounded", action="store_true", help="the programs' buffers are bounds (a C++ kernel's)")
     parser.add_argument("--only", default="", help="comma-separated workload names (W1f32,W1f16,W2,W3)")
+    parser.add_argument("--no-native", action="store_true", help="do not compile and run bench/native.c")
     args = parser.parse_args()
-    print(f"machine: {cpu_model()}, {os.cpu_count()} cpus; python {platform.python_version()}, numpy {np.__version__}; "
-          f"N = {N}; best of {args.repeat}")
-    print(f"{'workload':<8} {'M vec/s':>8} {'spread':>13} {'M steps/s':>10} {'ns/step':>8} {'numpy loop':>11} "
-          f"{'ratio':>7}")
+    with tempfile.TemporaryDirectory() as scratch:
+        library, described = (None, "not asked for") if args.no_native else build_native(Path(scratch))
+        native = load_native(library) if library is not None else None
+        print(f"machine: {cpu_model()}, {os.cpu_count()} cpus; python {platform.python_version()}, "
+              f"numpy {np.__version__}; N = {N}; best of {args.repeat}")
+        print(f"native C: {described}")
+        report(args, native_runs(native))
+
+
+def report(args, native: dict[str, Callable]):
+    print(f"{'workload':<8} {'M vec/s':>8} {'spread':>13} {'ns/step':>8} {'native C':>9} {'x native':>8} "
+          f"{'range':>11} {'numpy loop':>11} {'ratio':>7}")
     wanted = {w.replace(" ", "").rstrip("*") for w in args.only.split(",") if w}
     for workload in workloads():
         if wanted and workload.name.replace(" ", "").rstrip("*") not in wanted:
@@ -265,12 +351,18 @@ def main():
         expected = workload.reference()
         if workload.expected and expected != workload.expected:
             raise SystemExit(f"{workload.name}: the numpy reference gives {expected}, the issue states {workload.expected}")
-        passes = []
-        for _ in range(args.repeat):
+        passes, native_passes = [], []
+        native_pass = native.get(workload.name)
+        for _ in range(args.repeat):            # engine and native C alternated: both see the same load
             result, seconds, steps = run_workload(workload, args.engine, args.bounded)
             if result != expected:
                 raise SystemExit(f"{workload.name}: ascasm gives {result}, the reference {expected}: no figure")
             passes.append(seconds)
+            if native_pass is not None:
+                result, seconds = native_pass()
+                if result != expected:
+                    raise SystemExit(f"{workload.name}: the native C gives {result}, the reference {expected}")
+                native_passes.append(seconds)
         start = time.perf_counter()
         if workload.numpy_loop() != expected:
             raise SystemExit(f"{workload.name}: the numpy loop gives a different result")
@@ -278,11 +370,19 @@ def main():
         vector = N // workload.lanes * workload.vector_per_chunk
         rates = sorted(vector / s / 1e6 for s in passes)
         best = min(passes)
+        if native_passes:
+            pair_ratios = sorted(c / a for a, c in zip(passes, native_passes))
+            versus_native = (f"{vector / min(native_passes) / 1e6:>9.1f} {min(native_passes) / best:>7.2f}x "
+                             f"{pair_ratios[0]:>5.2f}-{pair_ratios[-1]:<5.2f}")
+        else:
+            versus_native = f"{'-':>9} {'-':>8} {'':>11}"
         print(f"{workload.name:<8} {rates[-1]:>8.1f} {rates[0]:>6.1f}-{statistics.median(rates):<6.1f} "
-              f"{steps / best / 1e6:>10.1f} {best / steps * 1e9:>8.2f} {vector / numpy_seconds / 1e6:>10.2f}M "
+              f"{best / steps * 1e9:>8.2f} {versus_native} {vector / numpy_seconds / 1e6:>10.2f}M "
               f"{numpy_seconds / best:>6.1f}x")
     print(f"scalar add/sub/bgt loop: {scalar_dispatch(args.engine, 5):.2f} ns per step")
-    print("spread: slowest-median of the passes; W3 counts 4 vector instructions per chunk (vld, vcmp.gt, vsqz.st, vstur)")
+    print("M vec/s: best pass (slowest-median); native C: the same work in the same count of vector instructions "
+          "per second;\nx native: native C's best time / the engine's best; range: that ratio pass by pass "
+          "(alternated passes);\nW3 counts 4 vector instructions per chunk (vld, vcmp.gt, vsqz.st, vstur)")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 from ascasm.isa import BY_OPCODE, INSNS, OPCODES, ROW_WIDTH, Kind, table
+from ascasm.isa.opcode_numbers import OPCODE_NUMBERS
 from ascasm.ref.executor import FAMILIES
 from ascasm.vm import compiled_engine
 
@@ -43,11 +44,21 @@ def test_a_familys_axes_are_known_and_fit_its_rows():
         assert all(spec.type_slots > (axis[0] == "U") for axis in axes if axis[0] in "TU"), spec.text
 
 
-def test_opcodes_follow_the_names_not_the_row_order():
-    """The bytecode is never stored, so opcodes may follow any rule: the sorted names, which leaves a
-    row free to move beside its relatives."""
-    assert [name for name, _number in sorted(OPCODES.items(), key=lambda item: item[1])] == sorted(OPCODES)
-    assert sorted(OPCODES.values()) == list(range(1, len(INSNS) + 1))
+def test_opcodes_are_distinct_and_recorded():
+    """The bytecode is never stored, so opcodes may follow any rule: each is the number recorded for the
+    row's name (not its place in the table), distinct and positive."""
+    assert len(set(OPCODES.values())) == len(OPCODES) and min(OPCODES.values()) >= 1
+    assert OPCODES == OPCODE_NUMBERS
+
+
+def test_a_new_row_takes_the_next_opcode_and_moves_no_other():
+    names = list(OPCODES) + ["OP_A_NEW_ROW", "OP_ZZ_NEW_ROW"]
+    top = max(OPCODES.values())
+    numbers = table.number_opcodes(names, OPCODE_NUMBERS)
+    assert numbers == {**OPCODES, "OP_A_NEW_ROW": top + 1, "OP_ZZ_NEW_ROW": top + 2}
+    # a removed row's number goes with it; the others keep theirs
+    removed = table.number_opcodes(names[1:], OPCODE_NUMBERS)
+    assert names[0] not in removed and all(removed[name] == OPCODES[name] for name in names[1:-2])
 
 
 def test_engine_handles_exactly_the_table_opcodes():

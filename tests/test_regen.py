@@ -1,8 +1,11 @@
 """Every generated file is current (`python tools/regen.py --check`), and the check names a stale one."""
+import difflib
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from ascasm.isa import OPCODES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,3 +32,39 @@ def test_the_check_names_each_stale_file(tmp_path):
     assert result.returncode == 1
     assert "docs/isa.md" in result.stdout and "README.md" in result.stdout
     assert "cheatsheet.md" not in result.stdout
+
+
+def added_and_removed(before: str, after: str) -> tuple[list[str], list[str]]:
+    diff = [line for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
+            if not line.startswith(("---", "+++", "@@"))]
+    return [line[1:] for line in diff if line[0] == "+"], [line[1:] for line in diff if line[0] == "-"]
+
+
+def test_a_new_row_changes_only_its_own_lines_of_the_engine_tables(tmp_path):
+    # opcodes are kept once given and kernels are named, not numbered: a trial scalar-operand row of an
+    # existing family adds its own lines; of the lines already there only the kernel count and its
+    # family's decoding (the list of opcodes sharing it) change
+    for part in ("ascasm", "tools", "docs"):
+        shutil.copytree(ROOT / part, tmp_path / part, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    engine_files = [Path("ascasm/isa/opcode_numbers.py"), *Path("ascasm/_engine").glob("*.pxi"),
+                    *Path("ascasm/_engine").glob("*.pxd"), Path("ascasm/_engine/kernel_rows.py")]
+    before = {path: (ROOT / path).read_text() for path in engine_files if (ROOT / path).exists()}
+    table = tmp_path / "ascasm" / "isa" / "table.py"
+    text = table.read_text()
+    start = text.index('    InsnSpec("vabssub", "", "vD.T, vA.T, vB.T, pM", "vcompound",')
+    end = text.index("\n", text.index("mask=_LANE_MASK),", start)) + 1
+    trial = text[start:end].replace('"vabssub", "", "vD.T, vA.T, vB.T, pM"', '"vabssubs", "", "vD.T, vA.T, X.T, pM"')
+    table.write_text(text[:end] + trial + text[end:])
+    subprocess.run([sys.executable, str(tmp_path / "tools" / "gen_tables.py")], check=True, cwd=tmp_path)
+    changed = {}
+    for path, old in before.items():
+        added, removed = added_and_removed(old, (tmp_path / path).read_text())
+        if added or removed:
+            changed[str(path)] = (added, removed)
+    assert set(changed) == {"ascasm/isa/opcode_numbers.py", "ascasm/_engine/dispatch.pxi",
+                            "ascasm/_engine/dispatch_arith.pxi", "ascasm/_engine/kernel_rows.py"}
+    top = max(OPCODES.values())
+    assert changed["ascasm/isa/opcode_numbers.py"] == ([f"    'OP_VABSSUBS': {top + 1},"], [])
+    removed = [line.strip() for _added, lines in changed.values() for line in lines]
+    assert len(removed) == 2 and removed[0].startswith("elif opcode in (") and removed[1].startswith("KERNEL_COUNT = ")
+    assert sum(len(added) for added, _removed in changed.values()) < 50

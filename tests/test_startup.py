@@ -5,6 +5,7 @@ import subprocess
 import tempfile
 import sys
 import textwrap
+from pathlib import Path
 
 INTEGER_PROGRAM = """\
 .ub out s32[8] = 0
@@ -61,6 +62,18 @@ def test_an_integer_run_imports_neither_ml_dtypes_nor_the_reference_executor(tmp
     assert "ascasm.ref.executor" not in modules
     # the debugger's expressions (float printing), a --json report, a did-you-mean note: not needed here
     assert not {"ascasm.debug_expr", "json", "difflib"} & modules
+
+
+def test_an_f32_cpp_run_does_not_import_ml_dtypes():
+    # ml_dtypes only views bf16 and the fp8 formats; importing it took most of a cold f32 kernel run
+    kernel = Path(__file__).resolve().parent.parent / "programs" / "kernels" / "silu.cpp"
+    modules = modules_after(f"""\
+        from ascasm.cli import main
+        assert main(["run", {str(kernel)!r}, "--entry", "SiluVF<float>", "--arg", "srcAddr=f32[64]",
+                     "--arg", "dstAddr=f32[64]", "--arg", "count=64"]) == 0
+        """)
+    assert "ascasm.cpp.harness" in modules
+    assert "ml_dtypes" not in modules
 
 
 def test_a_run_prepares_only_the_mnemonics_it_uses(tmp_path):

@@ -3,7 +3,9 @@ stop and pattern codes), its decode layer (ascasm/_engine/isa.pxi: lane and oper
 family numbers, a struct of named operand fields per family; ascasm/_engine/dispatch.pxi, core's alone:
 the opcode enum, row decoding and the KERNELS table; per kernel module X, dispatch_X.pxi: a function per
 specialised kernel of its families, and X.pxd: their sub-operation tags and fused types; kernel_rows.py:
-the loader's data, which kernel runs each row form) and docs/isa.md. A family's kernels go to the kernel
+the loader's data, which kernel runs each row form), the opcode of each row (ascasm/isa/opcode_numbers.py)
+and docs/isa.md. Kernels are named and opcodes kept once given, so that a new row adds its own lines to
+these files and renumbers nothing. A family's kernels go to the kernel
 module its declaration in the table names (table.FAMILIES). What only one module uses is declared in
 that module's files, so that a new row rebuilds its own module and core, not all of them.
 
@@ -95,21 +97,26 @@ def module_kernels() -> dict:
     return out
 
 
+def kernel_name(key: tuple[str, tuple]) -> str:
+    """The name of a specialised kernel, from its family and axis values (kernel_vbinary__float__Op_add__Src_vector):
+    a name, not a number, so that a new kernel adds its own lines and renames none of the others."""
+    family, values = key
+    return "__".join((f"kernel_{family}", *(re.sub(r"\W", "_", value) for value in values)))
+
+
 def kernels() -> list[tuple[str, tuple]]:
     """Every specialisation, numbered from 1 (0 is the end-of-code kernel): the kernel modules' blocks
     one after the other, each in its own order (the KERNELS table of dispatch.pxi)."""
     return [key for keys in module_kernels().values() for key in keys]
 
 
-def kernel_of_rows() -> list[tuple[int, int, int, int]]:
-    """(opcode, type code 0, type code 1, kernel id) of every accepted row form."""
-    ids = {key: number for number, key in enumerate(kernels(), start=1)}
+def kernel_of_rows() -> list[tuple[int, int, int, str]]:
+    """(opcode, type code 0, type code 1, kernel name) of every accepted row form."""
     out = []
     for spec in table.INSNS:
         for combo in spec.types or [()]:
-            key = kernel_key(spec, combo)
             codes = [t.code for t in combo] + [0] * (2 - len(combo))
-            out.append((table.opcode(spec), codes[0], codes[1], ids[key]))
+            out.append((table.opcode(spec), codes[0], codes[1], kernel_name(kernel_key(spec, combo))))
     return out
 
 
@@ -207,13 +214,11 @@ def dispatch_pxi() -> str:
     modules = module_kernels()
     out += ["", ""] + [f"from ascasm._engine.{module} cimport fill_kernels as fill_{module}" for module in modules]
     out += ["", "cdef enum:", f"    KERNEL_COUNT = {len(kernels()) + 1}", "",
-            "# the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block",
-            "cdef KernelFn KERNELS[KERNEL_COUNT]", "KERNELS[0] = k_end"]
-    start = 1
-    for module, keys in modules.items():
-        out.append(f"fill_{module}(&KERNELS[{start}])")
-        start += len(keys)
-    out.append("")
+            "# the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block, in the",
+            "# order of kernel_rows.KERNEL_NAMES",
+            "cdef KernelFn KERNELS[KERNEL_COUNT]", "KERNELS[0] = k_end", "cdef int filled = 1"]
+    out += [f"filled += fill_{module}(&KERNELS[filled])" for module in modules]
+    out += ["assert filled == KERNEL_COUNT", ""]
     return "\n".join(out)
 
 
@@ -228,9 +233,9 @@ def dispatch_module_pxi(module: str) -> str:
             "# stops (Machine.status says why)."]
     memory = {spec.family for spec in table.INSNS if spec.access}
     keys = module_kernels()[module]
-    for number, (family, values) in enumerate(keys):
+    for family, values in keys:
         tags = "".join(f", <{v}*>NULL" for v in values)
-        body = [f"cdef const Ins* kernel_{number}(Machine* m, const Ins* ins) noexcept nogil:"]
+        body = [f"cdef const Ins* {kernel_name((family, values))}(Machine* m, const Ins* ins) noexcept nogil:"]
         if family in memory:
             body += ["    m.row = ins.row"]
         body += [f"    cdef int status = k_{family}(m, ins, &ins.a.{family}{tags})",
@@ -239,8 +244,9 @@ def dispatch_module_pxi(module: str) -> str:
             body += ["    if m.hazard:", "        record_hazard(m)"]
         body += ["    return m.next" if table.FAMILIES[family].branches else "    return ins + 1"]
         out += [""] + body
-    out += ["", "", "cdef void fill_kernels(KernelFn* table) noexcept:"]
-    out += [f"    table[{number}] = kernel_{number}" for number in range(len(keys))] + [""]
+    out += ["", "", "cdef int fill_kernels(KernelFn* table) noexcept:",
+            "    cdef int k = 0     # one line per kernel, in the order of kernel_rows.KERNEL_NAMES"]
+    out += [f"    table[k] = {kernel_name(key)}; k += 1" for key in keys] + ["    return k", ""]
     return "\n".join(out)
 
 
@@ -262,7 +268,7 @@ def module_pxd(module: str) -> str:
                     if value not in values:
                         values.append(value)
             out += [f"ctypedef fused {family}_{axis}:"] + [f"    {v}" for v in values] + [""]
-    out += ["cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k", ""]
+    out += ["cdef int fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k; returns their count", ""]
     return "\n".join(out)
 
 
@@ -270,12 +276,26 @@ def kernel_rows_py() -> str:
     """The loader's data: which kernel runs each row form, and each opcode's family (Python data, not
     compiled into the engine: it is read once, when the engine loads)."""
     family_number = {family: n for n, family in enumerate(family_rows(), start=1)}
-    out = [f'"""{HEADER}', "", "The engine's loader data: the kernel of every row form the table accepts, by number (the",
-           "KERNELS table of ascasm/_engine/dispatch.pxi), and the family number (isa.pxi FAM_*) of each opcode.",
-           '"""', "", f"KERNEL_COUNT = {len(kernels()) + 1}", "",
-           "# (opcode, type code 0, type code 1, kernel) of every row form the table accepts", "KERNEL_OF_ROWS = ("]
+    out = [f'"""{HEADER}', "", "The engine's loader data: the kernel of every row form the table accepts, by name, and the",
+           "family number (isa.pxi FAM_*) of each opcode. A kernel's number (its place in the KERNELS table of",
+           "ascasm/_engine/dispatch.pxi) is 1 + its place in KERNEL_NAMES; the loader computes it.",
+           '"""', "",
+           "# every specialised kernel, in the order of the KERNELS table (each kernel module's block)", "KERNEL_NAMES = ("]
+    out += [f"    {kernel_name(key)!r}," for key in kernels()]
+    out += [")", "", "# (opcode, type code 0, type code 1, kernel) of every row form the table accepts", "KERNEL_OF_ROWS = ("]
     out += [f"    {entry}," for entry in kernel_of_rows()] + [")", "", "FAMILY_OF_OPCODE = {"]
     out += [f"    {table.opcode(spec)}: {family_number[spec.family]},     # {spec.family}" for spec in table.INSNS]
+    out += ["}", ""]
+    return "\n".join(out)
+
+
+def opcode_numbers_py() -> str:
+    """Each row's opcode, in number order: the numbers given so far are kept (table.OPCODES reads them back),
+    so a new row adds one line here and in each table keyed by opcode, and moves no other row's."""
+    out = [f'"""{HEADER}', "", "The opcode of each row (its enum name: InsnSpec.opname). A number once given stays; a new row",
+           "takes the next free one (ascasm/isa/table.py OPCODES). Bytecode lives only in memory, so a number",
+           "freed by a removed row may be given again.", '"""', "", "OPCODE_NUMBERS = {"]
+    out += [f"    {name!r}: {number}," for name, number in sorted(table.OPCODES.items(), key=lambda item: item[1])]
     out += ["}", ""]
     return "\n".join(out)
 
@@ -313,7 +333,8 @@ def post_update_kernels(rows: dict) -> list[str]:
 def generated() -> dict:
     """{path: the function that writes it} of every derived file."""
     files = {ENGINE / "opcodes.pxd": opcodes_pxd, ENGINE / "isa.pxi": isa_pxi, ENGINE / "dispatch.pxi": dispatch_pxi,
-             ENGINE / "kernel_rows.py": kernel_rows_py, ROOT / "docs/isa.md": isa_md}
+             ENGINE / "kernel_rows.py": kernel_rows_py, ROOT / "docs/isa.md": isa_md,
+             ROOT / "ascasm/isa/opcode_numbers.py": opcode_numbers_py}
     for module in kernel_modules():
         files[ENGINE / f"dispatch_{module}.pxi"] = partial(dispatch_module_pxi, module)
         files[ENGINE / f"{module}.pxd"] = partial(module_pxd, module)

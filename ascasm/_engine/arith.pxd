@@ -228,4 +228,4 @@ ctypedef fused vshift_src:
     Src_vector
     Src_scalar
 
-cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k
+cdef int fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k; returns their count

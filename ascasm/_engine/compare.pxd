@@ -50,4 +50,4 @@ ctypedef fused vsel_TW:
     uint32_t
     uint64_t
 
-cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k
+cdef int fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k; returns their count

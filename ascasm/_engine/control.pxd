@@ -138,4 +138,4 @@ ctypedef fused mask_unpack_sub:
     Op_lo
     Op_hi
 
-cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k
+cdef int fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k; returns their count

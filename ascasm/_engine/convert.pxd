@@ -66,4 +66,4 @@ ctypedef fused vexpsub_U:
 ctypedef fused vmulscvt_sub:
     Op_round
 
-cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k
+cdef int fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k; returns their count

@@ -21,7 +21,7 @@ import sys
 
 import numpy as np
 
-from ascasm._engine.kernel_rows import FAMILY_OF_OPCODE, KERNEL_COUNT as _KERNEL_COUNT, KERNEL_OF_ROWS
+from ascasm._engine.kernel_rows import FAMILY_OF_OPCODE, KERNEL_NAMES, KERNEL_OF_ROWS
 from ascasm.isa import table
 from ascasm.isa.operands import Kind
 from ascasm.state import (CTRL_SIZE as _CTRL_SIZE, DUP_WARN_FIELDS as _DUP_WARN_FIELDS,
@@ -44,7 +44,7 @@ assert (UREG_BYTES, UREG_PENDING, UREG_ADDR) == (_UREG_BYTES, _UREG_PENDING, _UR
 assert (QREG_SET, QREG_POS) == (_QREG_SET, _QREG_POS) and UREG_BYTES == BLOCK
 assert (NUM_LOOPS, LOOP_INDEX, LOOP_COUNT, MAX_LOOP_COUNT) == (_NUM_LOOPS, _LOOP_INDEX, _LOOP_COUNT, _MAX_LOOP_COUNT)
 assert MASK_SPR_SIZE == _MASK_SPR_SIZE
-assert KERNEL_COUNT == _KERNEL_COUNT, "the compiled kernels and kernel_rows.py come from different tables: rebuild"
+assert KERNEL_COUNT == len(KERNEL_NAMES) + 1, "the compiled kernels and kernel_rows.py come from different tables: rebuild"
 
 HANDLED = frozenset(table.OPCODES.values())     # every row: the kernels are generated per family
 _STATUS_CODES = frozenset(STOP_NAMES)            # what ctrl's status may hold (control_error says so in words)
@@ -113,8 +113,9 @@ def _build_tables():
             for code in range(_N_TYPES):
                 w = int(width[code])
                 access[op, code] = [a.bytes(a.size, w), a.bytes(a.align, w), a.bytes(a.slot, w) if a.slot else 0]
-    for op, t, u, k in KERNEL_OF_ROWS:
-        kernel[op, t, u] = k
+    number = {name: k for k, name in enumerate(KERNEL_NAMES, start=1)}     # KERNELS[0] ends the code
+    for op, t, u, name in KERNEL_OF_ROWS:
+        kernel[op, t, u] = number[name]
     return slot_kinds, kernel, family, access, width
 
 

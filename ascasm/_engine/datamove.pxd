@@ -71,4 +71,4 @@ ctypedef fused sync_flag_sub:
     Op_set
     Op_wait
 
-cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k
+cdef int fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k; returns their count

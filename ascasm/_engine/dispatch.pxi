@@ -811,14 +811,17 @@ from ascasm._engine.streams cimport fill_kernels as fill_streams
 cdef enum:
     KERNEL_COUNT = 827
 
-# the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block
+# the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block, in the
+# order of kernel_rows.KERNEL_NAMES
 cdef KernelFn KERNELS[KERNEL_COUNT]
 KERNELS[0] = k_end
-fill_arith(&KERNELS[1])
-fill_compare(&KERNELS[241])
-fill_control(&KERNELS[377])
-fill_convert(&KERNELS[462])
-fill_datamove(&KERNELS[529])
-fill_memory(&KERNELS[549])
-fill_rearrange(&KERNELS[636])
-fill_streams(&KERNELS[767])
+cdef int filled = 1
+filled += fill_arith(&KERNELS[filled])
+filled += fill_compare(&KERNELS[filled])
+filled += fill_control(&KERNELS[filled])
+filled += fill_convert(&KERNELS[filled])
+filled += fill_datamove(&KERNELS[filled])
+filled += fill_memory(&KERNELS[filled])
+filled += fill_rearrange(&KERNELS[filled])
+filled += fill_streams(&KERNELS[filled])
+assert filled == KERNEL_COUNT

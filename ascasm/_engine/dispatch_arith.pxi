@@ -4,1680 +4,1680 @@
 # One function per specialised kernel: it returns the row to run next, or NULL when the machine
 # stops (Machine.status says why).
 
-cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int8_t__Op_add__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint8_t__Op_add__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int16_t__Op_add__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint16_t__Op_add__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__F16__Op_add__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__BF16__Op_add__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int32_t__Op_add__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint32_t__Op_add__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__float__Op_add__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int64_t__Op_add__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_add*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint64_t__Op_add__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_add*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int8_t__Op_sub__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_sub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint8_t__Op_sub__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_sub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int16_t__Op_sub__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_sub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint16_t__Op_sub__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_sub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__F16__Op_sub__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_sub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__BF16__Op_sub__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_sub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int32_t__Op_sub__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_sub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint32_t__Op_sub__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_sub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__float__Op_sub__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_sub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int64_t__Op_sub__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_sub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint64_t__Op_sub__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_sub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int16_t__Op_mul__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_mul*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint16_t__Op_mul__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_mul*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__F16__Op_mul__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_mul*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__BF16__Op_mul__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_mul*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int32_t__Op_mul__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_mul*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint32_t__Op_mul__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_mul*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__float__Op_mul__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_mul*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int64_t__Op_mul__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_mul*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint64_t__Op_mul__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_mul*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int8_t__Op_max__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint8_t__Op_max__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int16_t__Op_max__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint16_t__Op_max__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__F16__Op_max__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__BF16__Op_max__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int32_t__Op_max__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint32_t__Op_max__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__float__Op_max__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int64_t__Op_max__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_max*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint64_t__Op_max__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_max*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int8_t__Op_min__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint8_t__Op_min__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int16_t__Op_min__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint16_t__Op_min__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__F16__Op_min__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__BF16__Op_min__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_min*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int32_t__Op_min__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint32_t__Op_min__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__float__Op_min__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_min*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int64_t__Op_min__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_min*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint64_t__Op_min__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_min*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int8_t__Op_add__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint8_t__Op_add__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int16_t__Op_add__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint16_t__Op_add__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__F16__Op_add__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__BF16__Op_add__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int32_t__Op_add__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint32_t__Op_add__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__float__Op_add__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int64_t__Op_add__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_add*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint64_t__Op_add__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_add*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int16_t__Op_mul__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_mul*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint16_t__Op_mul__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_mul*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__F16__Op_mul__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_mul*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int32_t__Op_mul__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_mul*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint32_t__Op_mul__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_mul*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__float__Op_mul__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_mul*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int64_t__Op_mul__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_mul*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint64_t__Op_mul__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_mul*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int8_t__Op_max__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint8_t__Op_max__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int16_t__Op_max__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint16_t__Op_max__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__F16__Op_max__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__BF16__Op_max__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int32_t__Op_max__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint32_t__Op_max__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__float__Op_max__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int64_t__Op_max__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_max*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint64_t__Op_max__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_max*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int8_t__Op_min__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint8_t__Op_min__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int16_t__Op_min__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint16_t__Op_min__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_87(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__F16__Op_min__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_88(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int32_t__Op_min__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_89(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint32_t__Op_min__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_90(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__float__Op_min__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_min*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_91(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int64_t__Op_min__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_min*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_92(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint64_t__Op_min__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_min*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_93(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int16_t__Op_div__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_div*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_94(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint16_t__Op_div__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_div*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_95(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__F16__Op_div__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_div*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_96(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int32_t__Op_div__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_div*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_97(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint32_t__Op_div__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_div*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_98(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__float__Op_div__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_div*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_99(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int64_t__Op_div__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int64_t*>NULL, <Op_div*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_100(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint64_t__Op_div__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint64_t*>NULL, <Op_div*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_101(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__F16__Op_div_nftz__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_div_nftz*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_102(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__float__Op_div_nftz__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_div_nftz*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_103(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int8_t__Op_add_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_104(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint8_t__Op_add_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_105(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int16_t__Op_add_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_106(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint16_t__Op_add_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_107(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__F16__Op_add_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_108(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__BF16__Op_add_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_109(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int32_t__Op_add_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_110(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint32_t__Op_add_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_111(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__float__Op_add_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_add_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_112(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int8_t__Op_max_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_113(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint8_t__Op_max_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_114(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int16_t__Op_max_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_115(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint16_t__Op_max_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_116(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__F16__Op_max_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_117(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__BF16__Op_max_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_118(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int32_t__Op_max_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_119(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint32_t__Op_max_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_120(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__float__Op_max_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_max_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_121(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int8_t__Op_min_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int8_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_122(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint8_t__Op_min_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint8_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_123(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int16_t__Op_min_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int16_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_124(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint16_t__Op_min_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint16_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_125(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__F16__Op_min_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <F16*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_126(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__BF16__Op_min_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <BF16*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_127(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__int32_t__Op_min_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <int32_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_128(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__uint32_t__Op_min_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <uint32_t*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_129(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vbinary__float__Op_min_merge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vbinary(m, ins, &ins.a.vbinary, <float*>NULL, <Op_min_merge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_130(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vmull__int32_t(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vmull(m, ins, &ins.a.vmull, <int32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_131(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vmull__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vmull(m, ins, &ins.a.vmull, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_132(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcarry__Op_add(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_133(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcarry__Op_sub(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcarry(m, ins, &ins.a.vcarry, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_134(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__int8_t__Op_abs(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_135(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__int16_t__Op_abs(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_136(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__F16__Op_abs(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_137(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__int32_t__Op_abs(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_138(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__float__Op_abs(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_139(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__int64_t__Op_abs(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_abs*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_140(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__int8_t__Op_neg(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int8_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_141(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__int16_t__Op_neg(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int16_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_142(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__F16__Op_neg(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_143(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__int32_t__Op_neg(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_144(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__float__Op_neg(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_145(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__int64_t__Op_neg(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_neg*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_146(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__F16__Op_exp(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_147(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__float__Op_exp(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_148(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__F16__Op_sqrt(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_149(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__float__Op_sqrt(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_150(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__F16__Op_exp_nftz(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_exp_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_151(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__float__Op_exp_nftz(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_exp_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_152(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__F16__Op_sqrt_nftz(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_sqrt_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_153(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__float__Op_sqrt_nftz(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_sqrt_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_154(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__F16__Op_ln(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_ln*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_155(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__float__Op_ln(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_ln*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_156(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__F16__Op_log2(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_157(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__float__Op_log2(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_158(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__F16__Op_log10(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log10*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_159(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__float__Op_log10(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log10*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_160(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__F16__Op_ln_nftz(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_ln_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_161(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__float__Op_ln_nftz(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_ln_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_162(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__F16__Op_log2_nftz(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log2_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_163(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__float__Op_log2_nftz(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log2_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_164(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__F16__Op_log10_nftz(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_log10_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_165(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__float__Op_log10_nftz(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_log10_nftz*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_166(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__F16__Op_relu(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <F16*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_167(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__int32_t__Op_relu(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int32_t*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_168(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__float__Op_relu(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <float*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_169(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vunary__int64_t__Op_relu(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vunary(m, ins, &ins.a.vunary, <int64_t*>NULL, <Op_relu*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_170(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcompound__F16__Op_prelu__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_171(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcompound__float__Op_prelu__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_172(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcompound__F16__Op_prelu__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_prelu*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_173(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcompound__float__Op_prelu__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_prelu*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_174(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcompound__F16__Op_abssub__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <F16*>NULL, <Op_abssub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_175(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcompound__float__Op_abssub__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <float*>NULL, <Op_abssub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_176(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcompound__int64_t__Op_abssub__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcompound(m, ins, &ins.a.vcompound, <int64_t*>NULL, <Op_abssub*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_177(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__F16__Op_madd__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_madd*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_178(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__float__Op_madd__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_madd*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_179(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__int16_t__Op_mla__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <int16_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_180(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__uint16_t__Op_mla__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint16_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_181(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__F16__Op_mla__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_182(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__BF16__Op_mla__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <BF16*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_183(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__int32_t__Op_mla__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <int32_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_184(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__uint32_t__Op_mla__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint32_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_185(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__float__Op_mla__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_186(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__int64_t__Op_mla__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <int64_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_187(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__uint64_t__Op_mla__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint64_t*>NULL, <Op_mla*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_188(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__F16__Op_axpy__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <F16*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_189(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__float__Op_axpy__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <float*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_190(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__int64_t__Op_axpy__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <int64_t*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_191(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vfma__uint64_t__Op_axpy__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vfma(m, ins, &ins.a.vfma, <uint64_t*>NULL, <Op_axpy*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_192(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vlogic__uint8_t__Op_and(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_193(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vlogic__uint16_t__Op_and(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_194(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vlogic__uint32_t__Op_and(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_195(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vlogic__uint64_t__Op_and(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_196(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vlogic__uint8_t__Op_or(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_197(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vlogic__uint16_t__Op_or(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_198(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vlogic__uint32_t__Op_or(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_199(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vlogic__uint64_t__Op_or(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_200(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vlogic__uint8_t__Op_xor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint8_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_201(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vlogic__uint16_t__Op_xor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint16_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_202(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vlogic__uint32_t__Op_xor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint32_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_203(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vlogic__uint64_t__Op_xor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vlogic(m, ins, &ins.a.vlogic, <uint64_t*>NULL, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_204(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vnot__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_205(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vnot__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_206(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vnot__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_207(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vnot__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vnot(m, ins, &ins.a.vnot, <uint64_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_208(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int8_t__Op_shl__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_209(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint8_t__Op_shl__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_210(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int16_t__Op_shl__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_211(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint16_t__Op_shl__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_212(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int32_t__Op_shl__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_213(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint32_t__Op_shl__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_214(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int64_t__Op_shl__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_215(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint64_t__Op_shl__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shl*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_216(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int8_t__Op_shr__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_217(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint8_t__Op_shr__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_218(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int16_t__Op_shr__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_219(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint16_t__Op_shr__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_220(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int32_t__Op_shr__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_221(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint32_t__Op_shr__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_222(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int64_t__Op_shr__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_223(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint64_t__Op_shr__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shr*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_224(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int8_t__Op_shl__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_225(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint8_t__Op_shl__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_226(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int16_t__Op_shl__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_227(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint16_t__Op_shl__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_228(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int32_t__Op_shl__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_229(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint32_t__Op_shl__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_230(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int64_t__Op_shl__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_231(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint64_t__Op_shl__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shl*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_232(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int8_t__Op_shr__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int8_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_233(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint8_t__Op_shr__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint8_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_234(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int16_t__Op_shr__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int16_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_235(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint16_t__Op_shr__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint16_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_236(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int32_t__Op_shr__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int32_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_237(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint32_t__Op_shr__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint32_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_238(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__int64_t__Op_shr__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <int64_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_239(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vshift__uint64_t__Op_shr__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vshift(m, ins, &ins.a.vshift, <uint64_t*>NULL, <Op_shr*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
@@ -1685,244 +1685,246 @@ cdef const Ins* kernel_239(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef void fill_kernels(KernelFn* table) noexcept:
-    table[0] = kernel_0
-    table[1] = kernel_1
-    table[2] = kernel_2
-    table[3] = kernel_3
-    table[4] = kernel_4
-    table[5] = kernel_5
-    table[6] = kernel_6
-    table[7] = kernel_7
-    table[8] = kernel_8
-    table[9] = kernel_9
-    table[10] = kernel_10
-    table[11] = kernel_11
-    table[12] = kernel_12
-    table[13] = kernel_13
-    table[14] = kernel_14
-    table[15] = kernel_15
-    table[16] = kernel_16
-    table[17] = kernel_17
-    table[18] = kernel_18
-    table[19] = kernel_19
-    table[20] = kernel_20
-    table[21] = kernel_21
-    table[22] = kernel_22
-    table[23] = kernel_23
-    table[24] = kernel_24
-    table[25] = kernel_25
-    table[26] = kernel_26
-    table[27] = kernel_27
-    table[28] = kernel_28
-    table[29] = kernel_29
-    table[30] = kernel_30
-    table[31] = kernel_31
-    table[32] = kernel_32
-    table[33] = kernel_33
-    table[34] = kernel_34
-    table[35] = kernel_35
-    table[36] = kernel_36
-    table[37] = kernel_37
-    table[38] = kernel_38
-    table[39] = kernel_39
-    table[40] = kernel_40
-    table[41] = kernel_41
-    table[42] = kernel_42
-    table[43] = kernel_43
-    table[44] = kernel_44
-    table[45] = kernel_45
-    table[46] = kernel_46
-    table[47] = kernel_47
-    table[48] = kernel_48
-    table[49] = kernel_49
-    table[50] = kernel_50
-    table[51] = kernel_51
-    table[52] = kernel_52
-    table[53] = kernel_53
-    table[54] = kernel_54
-    table[55] = kernel_55
-    table[56] = kernel_56
-    table[57] = kernel_57
-    table[58] = kernel_58
-    table[59] = kernel_59
-    table[60] = kernel_60
-    table[61] = kernel_61
-    table[62] = kernel_62
-    table[63] = kernel_63
-    table[64] = kernel_64
-    table[65] = kernel_65
-    table[66] = kernel_66
-    table[67] = kernel_67
-    table[68] = kernel_68
-    table[69] = kernel_69
-    table[70] = kernel_70
-    table[71] = kernel_71
-    table[72] = kernel_72
-    table[73] = kernel_73
-    table[74] = kernel_74
-    table[75] = kernel_75
-    table[76] = kernel_76
-    table[77] = kernel_77
-    table[78] = kernel_78
-    table[79] = kernel_79
-    table[80] = kernel_80
-    table[81] = kernel_81
-    table[82] = kernel_82
-    table[83] = kernel_83
-    table[84] = kernel_84
-    table[85] = kernel_85
-    table[86] = kernel_86
-    table[87] = kernel_87
-    table[88] = kernel_88
-    table[89] = kernel_89
-    table[90] = kernel_90
-    table[91] = kernel_91
-    table[92] = kernel_92
-    table[93] = kernel_93
-    table[94] = kernel_94
-    table[95] = kernel_95
-    table[96] = kernel_96
-    table[97] = kernel_97
-    table[98] = kernel_98
-    table[99] = kernel_99
-    table[100] = kernel_100
-    table[101] = kernel_101
-    table[102] = kernel_102
-    table[103] = kernel_103
-    table[104] = kernel_104
-    table[105] = kernel_105
-    table[106] = kernel_106
-    table[107] = kernel_107
-    table[108] = kernel_108
-    table[109] = kernel_109
-    table[110] = kernel_110
-    table[111] = kernel_111
-    table[112] = kernel_112
-    table[113] = kernel_113
-    table[114] = kernel_114
-    table[115] = kernel_115
-    table[116] = kernel_116
-    table[117] = kernel_117
-    table[118] = kernel_118
-    table[119] = kernel_119
-    table[120] = kernel_120
-    table[121] = kernel_121
-    table[122] = kernel_122
-    table[123] = kernel_123
-    table[124] = kernel_124
-    table[125] = kernel_125
-    table[126] = kernel_126
-    table[127] = kernel_127
-    table[128] = kernel_128
-    table[129] = kernel_129
-    table[130] = kernel_130
-    table[131] = kernel_131
-    table[132] = kernel_132
-    table[133] = kernel_133
-    table[134] = kernel_134
-    table[135] = kernel_135
-    table[136] = kernel_136
-    table[137] = kernel_137
-    table[138] = kernel_138
-    table[139] = kernel_139
-    table[140] = kernel_140
-    table[141] = kernel_141
-    table[142] = kernel_142
-    table[143] = kernel_143
-    table[144] = kernel_144
-    table[145] = kernel_145
-    table[146] = kernel_146
-    table[147] = kernel_147
-    table[148] = kernel_148
-    table[149] = kernel_149
-    table[150] = kernel_150
-    table[151] = kernel_151
-    table[152] = kernel_152
-    table[153] = kernel_153
-    table[154] = kernel_154
-    table[155] = kernel_155
-    table[156] = kernel_156
-    table[157] = kernel_157
-    table[158] = kernel_158
-    table[159] = kernel_159
-    table[160] = kernel_160
-    table[161] = kernel_161
-    table[162] = kernel_162
-    table[163] = kernel_163
-    table[164] = kernel_164
-    table[165] = kernel_165
-    table[166] = kernel_166
-    table[167] = kernel_167
-    table[168] = kernel_168
-    table[169] = kernel_169
-    table[170] = kernel_170
-    table[171] = kernel_171
-    table[172] = kernel_172
-    table[173] = kernel_173
-    table[174] = kernel_174
-    table[175] = kernel_175
-    table[176] = kernel_176
-    table[177] = kernel_177
-    table[178] = kernel_178
-    table[179] = kernel_179
-    table[180] = kernel_180
-    table[181] = kernel_181
-    table[182] = kernel_182
-    table[183] = kernel_183
-    table[184] = kernel_184
-    table[185] = kernel_185
-    table[186] = kernel_186
-    table[187] = kernel_187
-    table[188] = kernel_188
-    table[189] = kernel_189
-    table[190] = kernel_190
-    table[191] = kernel_191
-    table[192] = kernel_192
-    table[193] = kernel_193
-    table[194] = kernel_194
-    table[195] = kernel_195
-    table[196] = kernel_196
-    table[197] = kernel_197
-    table[198] = kernel_198
-    table[199] = kernel_199
-    table[200] = kernel_200
-    table[201] = kernel_201
-    table[202] = kernel_202
-    table[203] = kernel_203
-    table[204] = kernel_204
-    table[205] = kernel_205
-    table[206] = kernel_206
-    table[207] = kernel_207
-    table[208] = kernel_208
-    table[209] = kernel_209
-    table[210] = kernel_210
-    table[211] = kernel_211
-    table[212] = kernel_212
-    table[213] = kernel_213
-    table[214] = kernel_214
-    table[215] = kernel_215
-    table[216] = kernel_216
-    table[217] = kernel_217
-    table[218] = kernel_218
-    table[219] = kernel_219
-    table[220] = kernel_220
-    table[221] = kernel_221
-    table[222] = kernel_222
-    table[223] = kernel_223
-    table[224] = kernel_224
-    table[225] = kernel_225
-    table[226] = kernel_226
-    table[227] = kernel_227
-    table[228] = kernel_228
-    table[229] = kernel_229
-    table[230] = kernel_230
-    table[231] = kernel_231
-    table[232] = kernel_232
-    table[233] = kernel_233
-    table[234] = kernel_234
-    table[235] = kernel_235
-    table[236] = kernel_236
-    table[237] = kernel_237
-    table[238] = kernel_238
-    table[239] = kernel_239
+cdef int fill_kernels(KernelFn* table) noexcept:
+    cdef int k = 0     # one line per kernel, in the order of kernel_rows.KERNEL_NAMES
+    table[k] = kernel_vbinary__int8_t__Op_add__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint8_t__Op_add__Src_vector; k += 1
+    table[k] = kernel_vbinary__int16_t__Op_add__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint16_t__Op_add__Src_vector; k += 1
+    table[k] = kernel_vbinary__F16__Op_add__Src_vector; k += 1
+    table[k] = kernel_vbinary__BF16__Op_add__Src_vector; k += 1
+    table[k] = kernel_vbinary__int32_t__Op_add__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint32_t__Op_add__Src_vector; k += 1
+    table[k] = kernel_vbinary__float__Op_add__Src_vector; k += 1
+    table[k] = kernel_vbinary__int64_t__Op_add__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint64_t__Op_add__Src_vector; k += 1
+    table[k] = kernel_vbinary__int8_t__Op_sub__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint8_t__Op_sub__Src_vector; k += 1
+    table[k] = kernel_vbinary__int16_t__Op_sub__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint16_t__Op_sub__Src_vector; k += 1
+    table[k] = kernel_vbinary__F16__Op_sub__Src_vector; k += 1
+    table[k] = kernel_vbinary__BF16__Op_sub__Src_vector; k += 1
+    table[k] = kernel_vbinary__int32_t__Op_sub__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint32_t__Op_sub__Src_vector; k += 1
+    table[k] = kernel_vbinary__float__Op_sub__Src_vector; k += 1
+    table[k] = kernel_vbinary__int64_t__Op_sub__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint64_t__Op_sub__Src_vector; k += 1
+    table[k] = kernel_vbinary__int16_t__Op_mul__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint16_t__Op_mul__Src_vector; k += 1
+    table[k] = kernel_vbinary__F16__Op_mul__Src_vector; k += 1
+    table[k] = kernel_vbinary__BF16__Op_mul__Src_vector; k += 1
+    table[k] = kernel_vbinary__int32_t__Op_mul__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint32_t__Op_mul__Src_vector; k += 1
+    table[k] = kernel_vbinary__float__Op_mul__Src_vector; k += 1
+    table[k] = kernel_vbinary__int64_t__Op_mul__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint64_t__Op_mul__Src_vector; k += 1
+    table[k] = kernel_vbinary__int8_t__Op_max__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint8_t__Op_max__Src_vector; k += 1
+    table[k] = kernel_vbinary__int16_t__Op_max__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint16_t__Op_max__Src_vector; k += 1
+    table[k] = kernel_vbinary__F16__Op_max__Src_vector; k += 1
+    table[k] = kernel_vbinary__BF16__Op_max__Src_vector; k += 1
+    table[k] = kernel_vbinary__int32_t__Op_max__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint32_t__Op_max__Src_vector; k += 1
+    table[k] = kernel_vbinary__float__Op_max__Src_vector; k += 1
+    table[k] = kernel_vbinary__int64_t__Op_max__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint64_t__Op_max__Src_vector; k += 1
+    table[k] = kernel_vbinary__int8_t__Op_min__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint8_t__Op_min__Src_vector; k += 1
+    table[k] = kernel_vbinary__int16_t__Op_min__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint16_t__Op_min__Src_vector; k += 1
+    table[k] = kernel_vbinary__F16__Op_min__Src_vector; k += 1
+    table[k] = kernel_vbinary__BF16__Op_min__Src_vector; k += 1
+    table[k] = kernel_vbinary__int32_t__Op_min__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint32_t__Op_min__Src_vector; k += 1
+    table[k] = kernel_vbinary__float__Op_min__Src_vector; k += 1
+    table[k] = kernel_vbinary__int64_t__Op_min__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint64_t__Op_min__Src_vector; k += 1
+    table[k] = kernel_vbinary__int8_t__Op_add__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint8_t__Op_add__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int16_t__Op_add__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint16_t__Op_add__Src_scalar; k += 1
+    table[k] = kernel_vbinary__F16__Op_add__Src_scalar; k += 1
+    table[k] = kernel_vbinary__BF16__Op_add__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int32_t__Op_add__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint32_t__Op_add__Src_scalar; k += 1
+    table[k] = kernel_vbinary__float__Op_add__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int64_t__Op_add__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint64_t__Op_add__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int16_t__Op_mul__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint16_t__Op_mul__Src_scalar; k += 1
+    table[k] = kernel_vbinary__F16__Op_mul__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int32_t__Op_mul__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint32_t__Op_mul__Src_scalar; k += 1
+    table[k] = kernel_vbinary__float__Op_mul__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int64_t__Op_mul__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint64_t__Op_mul__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int8_t__Op_max__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint8_t__Op_max__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int16_t__Op_max__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint16_t__Op_max__Src_scalar; k += 1
+    table[k] = kernel_vbinary__F16__Op_max__Src_scalar; k += 1
+    table[k] = kernel_vbinary__BF16__Op_max__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int32_t__Op_max__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint32_t__Op_max__Src_scalar; k += 1
+    table[k] = kernel_vbinary__float__Op_max__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int64_t__Op_max__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint64_t__Op_max__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int8_t__Op_min__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint8_t__Op_min__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int16_t__Op_min__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint16_t__Op_min__Src_scalar; k += 1
+    table[k] = kernel_vbinary__F16__Op_min__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int32_t__Op_min__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint32_t__Op_min__Src_scalar; k += 1
+    table[k] = kernel_vbinary__float__Op_min__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int64_t__Op_min__Src_scalar; k += 1
+    table[k] = kernel_vbinary__uint64_t__Op_min__Src_scalar; k += 1
+    table[k] = kernel_vbinary__int16_t__Op_div__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint16_t__Op_div__Src_vector; k += 1
+    table[k] = kernel_vbinary__F16__Op_div__Src_vector; k += 1
+    table[k] = kernel_vbinary__int32_t__Op_div__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint32_t__Op_div__Src_vector; k += 1
+    table[k] = kernel_vbinary__float__Op_div__Src_vector; k += 1
+    table[k] = kernel_vbinary__int64_t__Op_div__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint64_t__Op_div__Src_vector; k += 1
+    table[k] = kernel_vbinary__F16__Op_div_nftz__Src_vector; k += 1
+    table[k] = kernel_vbinary__float__Op_div_nftz__Src_vector; k += 1
+    table[k] = kernel_vbinary__int8_t__Op_add_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint8_t__Op_add_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__int16_t__Op_add_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint16_t__Op_add_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__F16__Op_add_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__BF16__Op_add_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__int32_t__Op_add_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint32_t__Op_add_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__float__Op_add_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__int8_t__Op_max_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint8_t__Op_max_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__int16_t__Op_max_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint16_t__Op_max_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__F16__Op_max_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__BF16__Op_max_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__int32_t__Op_max_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint32_t__Op_max_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__float__Op_max_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__int8_t__Op_min_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint8_t__Op_min_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__int16_t__Op_min_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint16_t__Op_min_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__F16__Op_min_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__BF16__Op_min_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__int32_t__Op_min_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__uint32_t__Op_min_merge__Src_vector; k += 1
+    table[k] = kernel_vbinary__float__Op_min_merge__Src_vector; k += 1
+    table[k] = kernel_vmull__int32_t; k += 1
+    table[k] = kernel_vmull__uint32_t; k += 1
+    table[k] = kernel_vcarry__Op_add; k += 1
+    table[k] = kernel_vcarry__Op_sub; k += 1
+    table[k] = kernel_vunary__int8_t__Op_abs; k += 1
+    table[k] = kernel_vunary__int16_t__Op_abs; k += 1
+    table[k] = kernel_vunary__F16__Op_abs; k += 1
+    table[k] = kernel_vunary__int32_t__Op_abs; k += 1
+    table[k] = kernel_vunary__float__Op_abs; k += 1
+    table[k] = kernel_vunary__int64_t__Op_abs; k += 1
+    table[k] = kernel_vunary__int8_t__Op_neg; k += 1
+    table[k] = kernel_vunary__int16_t__Op_neg; k += 1
+    table[k] = kernel_vunary__F16__Op_neg; k += 1
+    table[k] = kernel_vunary__int32_t__Op_neg; k += 1
+    table[k] = kernel_vunary__float__Op_neg; k += 1
+    table[k] = kernel_vunary__int64_t__Op_neg; k += 1
+    table[k] = kernel_vunary__F16__Op_exp; k += 1
+    table[k] = kernel_vunary__float__Op_exp; k += 1
+    table[k] = kernel_vunary__F16__Op_sqrt; k += 1
+    table[k] = kernel_vunary__float__Op_sqrt; k += 1
+    table[k] = kernel_vunary__F16__Op_exp_nftz; k += 1
+    table[k] = kernel_vunary__float__Op_exp_nftz; k += 1
+    table[k] = kernel_vunary__F16__Op_sqrt_nftz; k += 1
+    table[k] = kernel_vunary__float__Op_sqrt_nftz; k += 1
+    table[k] = kernel_vunary__F16__Op_ln; k += 1
+    table[k] = kernel_vunary__float__Op_ln; k += 1
+    table[k] = kernel_vunary__F16__Op_log2; k += 1
+    table[k] = kernel_vunary__float__Op_log2; k += 1
+    table[k] = kernel_vunary__F16__Op_log10; k += 1
+    table[k] = kernel_vunary__float__Op_log10; k += 1
+    table[k] = kernel_vunary__F16__Op_ln_nftz; k += 1
+    table[k] = kernel_vunary__float__Op_ln_nftz; k += 1
+    table[k] = kernel_vunary__F16__Op_log2_nftz; k += 1
+    table[k] = kernel_vunary__float__Op_log2_nftz; k += 1
+    table[k] = kernel_vunary__F16__Op_log10_nftz; k += 1
+    table[k] = kernel_vunary__float__Op_log10_nftz; k += 1
+    table[k] = kernel_vunary__F16__Op_relu; k += 1
+    table[k] = kernel_vunary__int32_t__Op_relu; k += 1
+    table[k] = kernel_vunary__float__Op_relu; k += 1
+    table[k] = kernel_vunary__int64_t__Op_relu; k += 1
+    table[k] = kernel_vcompound__F16__Op_prelu__Src_vector; k += 1
+    table[k] = kernel_vcompound__float__Op_prelu__Src_vector; k += 1
+    table[k] = kernel_vcompound__F16__Op_prelu__Src_scalar; k += 1
+    table[k] = kernel_vcompound__float__Op_prelu__Src_scalar; k += 1
+    table[k] = kernel_vcompound__F16__Op_abssub__Src_vector; k += 1
+    table[k] = kernel_vcompound__float__Op_abssub__Src_vector; k += 1
+    table[k] = kernel_vcompound__int64_t__Op_abssub__Src_vector; k += 1
+    table[k] = kernel_vfma__F16__Op_madd__Src_vector; k += 1
+    table[k] = kernel_vfma__float__Op_madd__Src_vector; k += 1
+    table[k] = kernel_vfma__int16_t__Op_mla__Src_vector; k += 1
+    table[k] = kernel_vfma__uint16_t__Op_mla__Src_vector; k += 1
+    table[k] = kernel_vfma__F16__Op_mla__Src_vector; k += 1
+    table[k] = kernel_vfma__BF16__Op_mla__Src_vector; k += 1
+    table[k] = kernel_vfma__int32_t__Op_mla__Src_vector; k += 1
+    table[k] = kernel_vfma__uint32_t__Op_mla__Src_vector; k += 1
+    table[k] = kernel_vfma__float__Op_mla__Src_vector; k += 1
+    table[k] = kernel_vfma__int64_t__Op_mla__Src_vector; k += 1
+    table[k] = kernel_vfma__uint64_t__Op_mla__Src_vector; k += 1
+    table[k] = kernel_vfma__F16__Op_axpy__Src_scalar; k += 1
+    table[k] = kernel_vfma__float__Op_axpy__Src_scalar; k += 1
+    table[k] = kernel_vfma__int64_t__Op_axpy__Src_scalar; k += 1
+    table[k] = kernel_vfma__uint64_t__Op_axpy__Src_scalar; k += 1
+    table[k] = kernel_vlogic__uint8_t__Op_and; k += 1
+    table[k] = kernel_vlogic__uint16_t__Op_and; k += 1
+    table[k] = kernel_vlogic__uint32_t__Op_and; k += 1
+    table[k] = kernel_vlogic__uint64_t__Op_and; k += 1
+    table[k] = kernel_vlogic__uint8_t__Op_or; k += 1
+    table[k] = kernel_vlogic__uint16_t__Op_or; k += 1
+    table[k] = kernel_vlogic__uint32_t__Op_or; k += 1
+    table[k] = kernel_vlogic__uint64_t__Op_or; k += 1
+    table[k] = kernel_vlogic__uint8_t__Op_xor; k += 1
+    table[k] = kernel_vlogic__uint16_t__Op_xor; k += 1
+    table[k] = kernel_vlogic__uint32_t__Op_xor; k += 1
+    table[k] = kernel_vlogic__uint64_t__Op_xor; k += 1
+    table[k] = kernel_vnot__uint8_t; k += 1
+    table[k] = kernel_vnot__uint16_t; k += 1
+    table[k] = kernel_vnot__uint32_t; k += 1
+    table[k] = kernel_vnot__uint64_t; k += 1
+    table[k] = kernel_vshift__int8_t__Op_shl__Src_vector; k += 1
+    table[k] = kernel_vshift__uint8_t__Op_shl__Src_vector; k += 1
+    table[k] = kernel_vshift__int16_t__Op_shl__Src_vector; k += 1
+    table[k] = kernel_vshift__uint16_t__Op_shl__Src_vector; k += 1
+    table[k] = kernel_vshift__int32_t__Op_shl__Src_vector; k += 1
+    table[k] = kernel_vshift__uint32_t__Op_shl__Src_vector; k += 1
+    table[k] = kernel_vshift__int64_t__Op_shl__Src_vector; k += 1
+    table[k] = kernel_vshift__uint64_t__Op_shl__Src_vector; k += 1
+    table[k] = kernel_vshift__int8_t__Op_shr__Src_vector; k += 1
+    table[k] = kernel_vshift__uint8_t__Op_shr__Src_vector; k += 1
+    table[k] = kernel_vshift__int16_t__Op_shr__Src_vector; k += 1
+    table[k] = kernel_vshift__uint16_t__Op_shr__Src_vector; k += 1
+    table[k] = kernel_vshift__int32_t__Op_shr__Src_vector; k += 1
+    table[k] = kernel_vshift__uint32_t__Op_shr__Src_vector; k += 1
+    table[k] = kernel_vshift__int64_t__Op_shr__Src_vector; k += 1
+    table[k] = kernel_vshift__uint64_t__Op_shr__Src_vector; k += 1
+    table[k] = kernel_vshift__int8_t__Op_shl__Src_scalar; k += 1
+    table[k] = kernel_vshift__uint8_t__Op_shl__Src_scalar; k += 1
+    table[k] = kernel_vshift__int16_t__Op_shl__Src_scalar; k += 1
+    table[k] = kernel_vshift__uint16_t__Op_shl__Src_scalar; k += 1
+    table[k] = kernel_vshift__int32_t__Op_shl__Src_scalar; k += 1
+    table[k] = kernel_vshift__uint32_t__Op_shl__Src_scalar; k += 1
+    table[k] = kernel_vshift__int64_t__Op_shl__Src_scalar; k += 1
+    table[k] = kernel_vshift__uint64_t__Op_shl__Src_scalar; k += 1
+    table[k] = kernel_vshift__int8_t__Op_shr__Src_scalar; k += 1
+    table[k] = kernel_vshift__uint8_t__Op_shr__Src_scalar; k += 1
+    table[k] = kernel_vshift__int16_t__Op_shr__Src_scalar; k += 1
+    table[k] = kernel_vshift__uint16_t__Op_shr__Src_scalar; k += 1
+    table[k] = kernel_vshift__int32_t__Op_shr__Src_scalar; k += 1
+    table[k] = kernel_vshift__uint32_t__Op_shr__Src_scalar; k += 1
+    table[k] = kernel_vshift__int64_t__Op_shr__Src_scalar; k += 1
+    table[k] = kernel_vshift__uint64_t__Op_shr__Src_scalar; k += 1
+    return k

@@ -4,952 +4,952 @@
 # One function per specialised kernel: it returns the row to run next, or NULL when the machine
 # stops (Machine.status says why).
 
-cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int8_t__Op_eq__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_eq*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint8_t__Op_eq__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_eq*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int16_t__Op_eq__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_eq*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint16_t__Op_eq__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_eq*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__F16__Op_eq__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_eq*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__BF16__Op_eq__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_eq*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int32_t__Op_eq__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_eq*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint32_t__Op_eq__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_eq*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__float__Op_eq__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_eq*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int64_t__Op_eq__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_eq*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint64_t__Op_eq__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_eq*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int8_t__Op_ne__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint8_t__Op_ne__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int16_t__Op_ne__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint16_t__Op_ne__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__F16__Op_ne__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__BF16__Op_ne__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int32_t__Op_ne__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint32_t__Op_ne__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__float__Op_ne__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int64_t__Op_ne__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint64_t__Op_ne__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ne*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int8_t__Op_lt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint8_t__Op_lt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int16_t__Op_lt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint16_t__Op_lt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__F16__Op_lt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__BF16__Op_lt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int32_t__Op_lt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint32_t__Op_lt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__float__Op_lt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int64_t__Op_lt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint64_t__Op_lt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_lt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int8_t__Op_le__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint8_t__Op_le__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int16_t__Op_le__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint16_t__Op_le__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__F16__Op_le__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__BF16__Op_le__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int32_t__Op_le__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint32_t__Op_le__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__float__Op_le__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int64_t__Op_le__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint64_t__Op_le__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_le*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int8_t__Op_gt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint8_t__Op_gt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int16_t__Op_gt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint16_t__Op_gt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__F16__Op_gt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__BF16__Op_gt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int32_t__Op_gt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint32_t__Op_gt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__float__Op_gt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int64_t__Op_gt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint64_t__Op_gt__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_gt*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int8_t__Op_ge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint8_t__Op_ge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int16_t__Op_ge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint16_t__Op_ge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__F16__Op_ge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__BF16__Op_ge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int32_t__Op_ge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint32_t__Op_ge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__float__Op_ge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int64_t__Op_ge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint64_t__Op_ge__Src_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ge*>NULL, <Src_vector*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int8_t__Op_eq__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint8_t__Op_eq__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int16_t__Op_eq__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint16_t__Op_eq__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__F16__Op_eq__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__BF16__Op_eq__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int32_t__Op_eq__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint32_t__Op_eq__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__float__Op_eq__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int64_t__Op_eq__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint64_t__Op_eq__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_eq*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int8_t__Op_ne__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint8_t__Op_ne__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int16_t__Op_ne__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint16_t__Op_ne__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__F16__Op_ne__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__BF16__Op_ne__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int32_t__Op_ne__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint32_t__Op_ne__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__float__Op_ne__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int64_t__Op_ne__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_87(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint64_t__Op_ne__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ne*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_88(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int8_t__Op_lt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_89(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint8_t__Op_lt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_90(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int16_t__Op_lt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_91(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint16_t__Op_lt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_92(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__F16__Op_lt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_93(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__BF16__Op_lt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_94(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int32_t__Op_lt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_95(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint32_t__Op_lt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_96(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__float__Op_lt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_97(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int64_t__Op_lt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_98(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint64_t__Op_lt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_lt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_99(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int8_t__Op_le__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_100(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint8_t__Op_le__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_101(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int16_t__Op_le__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_102(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint16_t__Op_le__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_103(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__F16__Op_le__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_104(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__BF16__Op_le__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_105(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int32_t__Op_le__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_106(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint32_t__Op_le__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_107(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__float__Op_le__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_108(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int64_t__Op_le__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_109(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint64_t__Op_le__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_le*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_110(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int8_t__Op_gt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_111(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint8_t__Op_gt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_112(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int16_t__Op_gt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_113(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint16_t__Op_gt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_114(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__F16__Op_gt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_115(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__BF16__Op_gt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_116(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int32_t__Op_gt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_117(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint32_t__Op_gt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_118(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__float__Op_gt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_119(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int64_t__Op_gt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_120(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint64_t__Op_gt__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_gt*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_121(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int8_t__Op_ge__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int8_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_122(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint8_t__Op_ge__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint8_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_123(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int16_t__Op_ge__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int16_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_124(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint16_t__Op_ge__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint16_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_125(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__F16__Op_ge__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <F16*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_126(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__BF16__Op_ge__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <BF16*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_127(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int32_t__Op_ge__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int32_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_128(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint32_t__Op_ge__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint32_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_129(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__float__Op_ge__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <float*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_130(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__int64_t__Op_ge__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <int64_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_131(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcmp__uint64_t__Op_ge__Src_scalar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcmp(m, ins, &ins.a.vcmp, <uint64_t*>NULL, <Op_ge*>NULL, <Src_scalar*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_132(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsel__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_133(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsel__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_134(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsel__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_135(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsel__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsel(m, ins, &ins.a.vsel, <uint64_t*>NULL)
     if status:
         m.status = status
@@ -957,140 +957,142 @@ cdef const Ins* kernel_135(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef void fill_kernels(KernelFn* table) noexcept:
-    table[0] = kernel_0
-    table[1] = kernel_1
-    table[2] = kernel_2
-    table[3] = kernel_3
-    table[4] = kernel_4
-    table[5] = kernel_5
-    table[6] = kernel_6
-    table[7] = kernel_7
-    table[8] = kernel_8
-    table[9] = kernel_9
-    table[10] = kernel_10
-    table[11] = kernel_11
-    table[12] = kernel_12
-    table[13] = kernel_13
-    table[14] = kernel_14
-    table[15] = kernel_15
-    table[16] = kernel_16
-    table[17] = kernel_17
-    table[18] = kernel_18
-    table[19] = kernel_19
-    table[20] = kernel_20
-    table[21] = kernel_21
-    table[22] = kernel_22
-    table[23] = kernel_23
-    table[24] = kernel_24
-    table[25] = kernel_25
-    table[26] = kernel_26
-    table[27] = kernel_27
-    table[28] = kernel_28
-    table[29] = kernel_29
-    table[30] = kernel_30
-    table[31] = kernel_31
-    table[32] = kernel_32
-    table[33] = kernel_33
-    table[34] = kernel_34
-    table[35] = kernel_35
-    table[36] = kernel_36
-    table[37] = kernel_37
-    table[38] = kernel_38
-    table[39] = kernel_39
-    table[40] = kernel_40
-    table[41] = kernel_41
-    table[42] = kernel_42
-    table[43] = kernel_43
-    table[44] = kernel_44
-    table[45] = kernel_45
-    table[46] = kernel_46
-    table[47] = kernel_47
-    table[48] = kernel_48
-    table[49] = kernel_49
-    table[50] = kernel_50
-    table[51] = kernel_51
-    table[52] = kernel_52
-    table[53] = kernel_53
-    table[54] = kernel_54
-    table[55] = kernel_55
-    table[56] = kernel_56
-    table[57] = kernel_57
-    table[58] = kernel_58
-    table[59] = kernel_59
-    table[60] = kernel_60
-    table[61] = kernel_61
-    table[62] = kernel_62
-    table[63] = kernel_63
-    table[64] = kernel_64
-    table[65] = kernel_65
-    table[66] = kernel_66
-    table[67] = kernel_67
-    table[68] = kernel_68
-    table[69] = kernel_69
-    table[70] = kernel_70
-    table[71] = kernel_71
-    table[72] = kernel_72
-    table[73] = kernel_73
-    table[74] = kernel_74
-    table[75] = kernel_75
-    table[76] = kernel_76
-    table[77] = kernel_77
-    table[78] = kernel_78
-    table[79] = kernel_79
-    table[80] = kernel_80
-    table[81] = kernel_81
-    table[82] = kernel_82
-    table[83] = kernel_83
-    table[84] = kernel_84
-    table[85] = kernel_85
-    table[86] = kernel_86
-    table[87] = kernel_87
-    table[88] = kernel_88
-    table[89] = kernel_89
-    table[90] = kernel_90
-    table[91] = kernel_91
-    table[92] = kernel_92
-    table[93] = kernel_93
-    table[94] = kernel_94
-    table[95] = kernel_95
-    table[96] = kernel_96
-    table[97] = kernel_97
-    table[98] = kernel_98
-    table[99] = kernel_99
-    table[100] = kernel_100
-    table[101] = kernel_101
-    table[102] = kernel_102
-    table[103] = kernel_103
-    table[104] = kernel_104
-    table[105] = kernel_105
-    table[106] = kernel_106
-    table[107] = kernel_107
-    table[108] = kernel_108
-    table[109] = kernel_109
-    table[110] = kernel_110
-    table[111] = kernel_111
-    table[112] = kernel_112
-    table[113] = kernel_113
-    table[114] = kernel_114
-    table[115] = kernel_115
-    table[116] = kernel_116
-    table[117] = kernel_117
-    table[118] = kernel_118
-    table[119] = kernel_119
-    table[120] = kernel_120
-    table[121] = kernel_121
-    table[122] = kernel_122
-    table[123] = kernel_123
-    table[124] = kernel_124
-    table[125] = kernel_125
-    table[126] = kernel_126
-    table[127] = kernel_127
-    table[128] = kernel_128
-    table[129] = kernel_129
-    table[130] = kernel_130
-    table[131] = kernel_131
-    table[132] = kernel_132
-    table[133] = kernel_133
-    table[134] = kernel_134
-    table[135] = kernel_135
+cdef int fill_kernels(KernelFn* table) noexcept:
+    cdef int k = 0     # one line per kernel, in the order of kernel_rows.KERNEL_NAMES
+    table[k] = kernel_vcmp__int8_t__Op_eq__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint8_t__Op_eq__Src_vector; k += 1
+    table[k] = kernel_vcmp__int16_t__Op_eq__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint16_t__Op_eq__Src_vector; k += 1
+    table[k] = kernel_vcmp__F16__Op_eq__Src_vector; k += 1
+    table[k] = kernel_vcmp__BF16__Op_eq__Src_vector; k += 1
+    table[k] = kernel_vcmp__int32_t__Op_eq__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint32_t__Op_eq__Src_vector; k += 1
+    table[k] = kernel_vcmp__float__Op_eq__Src_vector; k += 1
+    table[k] = kernel_vcmp__int64_t__Op_eq__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint64_t__Op_eq__Src_vector; k += 1
+    table[k] = kernel_vcmp__int8_t__Op_ne__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint8_t__Op_ne__Src_vector; k += 1
+    table[k] = kernel_vcmp__int16_t__Op_ne__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint16_t__Op_ne__Src_vector; k += 1
+    table[k] = kernel_vcmp__F16__Op_ne__Src_vector; k += 1
+    table[k] = kernel_vcmp__BF16__Op_ne__Src_vector; k += 1
+    table[k] = kernel_vcmp__int32_t__Op_ne__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint32_t__Op_ne__Src_vector; k += 1
+    table[k] = kernel_vcmp__float__Op_ne__Src_vector; k += 1
+    table[k] = kernel_vcmp__int64_t__Op_ne__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint64_t__Op_ne__Src_vector; k += 1
+    table[k] = kernel_vcmp__int8_t__Op_lt__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint8_t__Op_lt__Src_vector; k += 1
+    table[k] = kernel_vcmp__int16_t__Op_lt__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint16_t__Op_lt__Src_vector; k += 1
+    table[k] = kernel_vcmp__F16__Op_lt__Src_vector; k += 1
+    table[k] = kernel_vcmp__BF16__Op_lt__Src_vector; k += 1
+    table[k] = kernel_vcmp__int32_t__Op_lt__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint32_t__Op_lt__Src_vector; k += 1
+    table[k] = kernel_vcmp__float__Op_lt__Src_vector; k += 1
+    table[k] = kernel_vcmp__int64_t__Op_lt__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint64_t__Op_lt__Src_vector; k += 1
+    table[k] = kernel_vcmp__int8_t__Op_le__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint8_t__Op_le__Src_vector; k += 1
+    table[k] = kernel_vcmp__int16_t__Op_le__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint16_t__Op_le__Src_vector; k += 1
+    table[k] = kernel_vcmp__F16__Op_le__Src_vector; k += 1
+    table[k] = kernel_vcmp__BF16__Op_le__Src_vector; k += 1
+    table[k] = kernel_vcmp__int32_t__Op_le__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint32_t__Op_le__Src_vector; k += 1
+    table[k] = kernel_vcmp__float__Op_le__Src_vector; k += 1
+    table[k] = kernel_vcmp__int64_t__Op_le__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint64_t__Op_le__Src_vector; k += 1
+    table[k] = kernel_vcmp__int8_t__Op_gt__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint8_t__Op_gt__Src_vector; k += 1
+    table[k] = kernel_vcmp__int16_t__Op_gt__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint16_t__Op_gt__Src_vector; k += 1
+    table[k] = kernel_vcmp__F16__Op_gt__Src_vector; k += 1
+    table[k] = kernel_vcmp__BF16__Op_gt__Src_vector; k += 1
+    table[k] = kernel_vcmp__int32_t__Op_gt__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint32_t__Op_gt__Src_vector; k += 1
+    table[k] = kernel_vcmp__float__Op_gt__Src_vector; k += 1
+    table[k] = kernel_vcmp__int64_t__Op_gt__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint64_t__Op_gt__Src_vector; k += 1
+    table[k] = kernel_vcmp__int8_t__Op_ge__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint8_t__Op_ge__Src_vector; k += 1
+    table[k] = kernel_vcmp__int16_t__Op_ge__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint16_t__Op_ge__Src_vector; k += 1
+    table[k] = kernel_vcmp__F16__Op_ge__Src_vector; k += 1
+    table[k] = kernel_vcmp__BF16__Op_ge__Src_vector; k += 1
+    table[k] = kernel_vcmp__int32_t__Op_ge__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint32_t__Op_ge__Src_vector; k += 1
+    table[k] = kernel_vcmp__float__Op_ge__Src_vector; k += 1
+    table[k] = kernel_vcmp__int64_t__Op_ge__Src_vector; k += 1
+    table[k] = kernel_vcmp__uint64_t__Op_ge__Src_vector; k += 1
+    table[k] = kernel_vcmp__int8_t__Op_eq__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint8_t__Op_eq__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int16_t__Op_eq__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint16_t__Op_eq__Src_scalar; k += 1
+    table[k] = kernel_vcmp__F16__Op_eq__Src_scalar; k += 1
+    table[k] = kernel_vcmp__BF16__Op_eq__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int32_t__Op_eq__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint32_t__Op_eq__Src_scalar; k += 1
+    table[k] = kernel_vcmp__float__Op_eq__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int64_t__Op_eq__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint64_t__Op_eq__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int8_t__Op_ne__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint8_t__Op_ne__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int16_t__Op_ne__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint16_t__Op_ne__Src_scalar; k += 1
+    table[k] = kernel_vcmp__F16__Op_ne__Src_scalar; k += 1
+    table[k] = kernel_vcmp__BF16__Op_ne__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int32_t__Op_ne__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint32_t__Op_ne__Src_scalar; k += 1
+    table[k] = kernel_vcmp__float__Op_ne__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int64_t__Op_ne__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint64_t__Op_ne__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int8_t__Op_lt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint8_t__Op_lt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int16_t__Op_lt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint16_t__Op_lt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__F16__Op_lt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__BF16__Op_lt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int32_t__Op_lt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint32_t__Op_lt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__float__Op_lt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int64_t__Op_lt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint64_t__Op_lt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int8_t__Op_le__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint8_t__Op_le__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int16_t__Op_le__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint16_t__Op_le__Src_scalar; k += 1
+    table[k] = kernel_vcmp__F16__Op_le__Src_scalar; k += 1
+    table[k] = kernel_vcmp__BF16__Op_le__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int32_t__Op_le__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint32_t__Op_le__Src_scalar; k += 1
+    table[k] = kernel_vcmp__float__Op_le__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int64_t__Op_le__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint64_t__Op_le__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int8_t__Op_gt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint8_t__Op_gt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int16_t__Op_gt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint16_t__Op_gt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__F16__Op_gt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__BF16__Op_gt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int32_t__Op_gt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint32_t__Op_gt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__float__Op_gt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int64_t__Op_gt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint64_t__Op_gt__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int8_t__Op_ge__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint8_t__Op_ge__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int16_t__Op_ge__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint16_t__Op_ge__Src_scalar; k += 1
+    table[k] = kernel_vcmp__F16__Op_ge__Src_scalar; k += 1
+    table[k] = kernel_vcmp__BF16__Op_ge__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int32_t__Op_ge__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint32_t__Op_ge__Src_scalar; k += 1
+    table[k] = kernel_vcmp__float__Op_ge__Src_scalar; k += 1
+    table[k] = kernel_vcmp__int64_t__Op_ge__Src_scalar; k += 1
+    table[k] = kernel_vcmp__uint64_t__Op_ge__Src_scalar; k += 1
+    table[k] = kernel_vsel__uint8_t; k += 1
+    table[k] = kernel_vsel__uint16_t; k += 1
+    table[k] = kernel_vsel__uint32_t; k += 1
+    table[k] = kernel_vsel__uint64_t; k += 1
+    return k

@@ -4,84 +4,84 @@
 # One function per specialised kernel: it returns the row to run next, or NULL when the machine
 # stops (Machine.status says why).
 
-cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_mov(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_mov(m, ins, &ins.a.scalar_mov)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_alu__Op_add(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_alu__Op_sub(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_alu__Op_mul(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_alu__Op_div(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_alu__Op_rem(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_rem*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_alu__Op_and(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_alu__Op_or(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_alu__Op_xor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_alu__Op_shl(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_shl*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_alu__Op_shr(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_alu(m, ins, &ins.a.scalar_alu, <Op_shr*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_load__int8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <int8_t*>NULL)
     if status:
@@ -91,7 +91,7 @@ cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_load__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <uint8_t*>NULL)
     if status:
@@ -101,7 +101,7 @@ cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_load__int16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <int16_t*>NULL)
     if status:
@@ -111,7 +111,7 @@ cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_load__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <uint16_t*>NULL)
     if status:
@@ -121,7 +121,7 @@ cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_load__int32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <int32_t*>NULL)
     if status:
@@ -131,7 +131,7 @@ cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_load__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <uint32_t*>NULL)
     if status:
@@ -141,7 +141,7 @@ cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_load__int64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <int64_t*>NULL)
     if status:
@@ -151,7 +151,7 @@ cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_load__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <uint64_t*>NULL)
     if status:
@@ -161,7 +161,7 @@ cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_load__F16(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <F16*>NULL)
     if status:
@@ -171,7 +171,7 @@ cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_load__BF16(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <BF16*>NULL)
     if status:
@@ -181,7 +181,7 @@ cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_load__float(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <float*>NULL)
     if status:
@@ -191,7 +191,7 @@ cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_load__E4M3(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <E4M3*>NULL)
     if status:
@@ -201,7 +201,7 @@ cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_load__E5M2(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_load(m, ins, &ins.a.scalar_load, <E5M2*>NULL)
     if status:
@@ -211,7 +211,7 @@ cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_store__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint8_t*>NULL)
     if status:
@@ -221,7 +221,7 @@ cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_store__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint16_t*>NULL)
     if status:
@@ -231,7 +231,7 @@ cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_store__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint32_t*>NULL)
     if status:
@@ -241,7 +241,7 @@ cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_store__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_scalar_store(m, ins, &ins.a.scalar_store, <uint64_t*>NULL)
     if status:
@@ -251,399 +251,399 @@ cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_fmov__F16(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_fmov__BF16(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_fmov__float(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_fmov__E4M3(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <E4M3*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_fmov__E5M2(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <E5M2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_fmov__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fmov(m, ins, &ins.a.scalar_fmov, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_falu__F16__Op_add(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_falu__BF16__Op_add(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_falu__float__Op_add(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_add*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_falu__F16__Op_sub(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_falu__BF16__Op_sub(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_falu__float__Op_sub(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_sub*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_falu__F16__Op_mul(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_falu__BF16__Op_mul(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_falu__float__Op_mul(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_mul*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_falu__F16__Op_div(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <F16*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_falu__BF16__Op_div(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <BF16*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_falu__float__Op_div(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_falu(m, ins, &ins.a.scalar_falu, <float*>NULL, <Op_div*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_fcvt__F16__BF16(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <F16*>NULL, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_fcvt__F16__float(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <F16*>NULL, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_fcvt__BF16__F16(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <BF16*>NULL, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_fcvt__BF16__float(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <BF16*>NULL, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_fcvt__float__F16(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <float*>NULL, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_scalar_fcvt__float__BF16(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_scalar_fcvt(m, ins, &ins.a.scalar_fcvt, <float*>NULL, <BF16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_branch(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_branch(m, ins, &ins.a.branch)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_cond_branch__Op_eq(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_eq*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_cond_branch__Op_ne(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_ne*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_cond_branch__Op_lt(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_lt*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_cond_branch__Op_le(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_le*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_cond_branch__Op_gt(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_gt*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_cond_branch__Op_ge(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_cond_branch(m, ins, &ins.a.cond_branch, <Op_ge*>NULL)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_loop(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_loop(m, ins, &ins.a.loop)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_endloop(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_endloop(m, ins, &ins.a.endloop)
     if status:
         m.status = status
         return NULL
     return m.next
 
-cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_membar(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_membar(m, ins, &ins.a.membar)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_halt(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_halt(m, ins, &ins.a.halt)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_pattern(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_pattern(m, ins, &ins.a.mask_pattern)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_update(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_update(m, ins, &ins.a.mask_update)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_pcnt(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_pcnt(m, ins, &ins.a.pcnt)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_iter_set(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_iter_set(m, ins, &ins.a.iter_set)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_iter_scaled(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_iter_scaled(m, ins, &ins.a.iter_scaled)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_iter_loops(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_iter_loops(m, ins, &ins.a.iter_loops)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_logic__Op_and(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_and*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_logic__Op_or(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_or*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_logic__Op_xor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_logic(m, ins, &ins.a.mask_logic, <Op_xor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_not(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_not(m, ins, &ins.a.mask_not)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_select(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_select(m, ins, &ins.a.mask_select)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_move(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_move(m, ins, &ins.a.mask_move)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_move_masked(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_move_masked(m, ins, &ins.a.mask_move_masked)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_from_vector(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_from_vector(m, ins, &ins.a.mask_from_vector)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_pack__Op_lo(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_pack(m, ins, &ins.a.mask_pack, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_pack__Op_hi(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_pack(m, ins, &ins.a.mask_pack, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_unpack__Op_lo(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_unpack(m, ins, &ins.a.mask_unpack, <Op_lo*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_unpack__Op_hi(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_unpack(m, ins, &ins.a.mask_unpack, <Op_hi*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_intlv(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_intlv(m, ins, &ins.a.mask_intlv)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_dintlv(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_dintlv(m, ins, &ins.a.mask_dintlv)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_spr_set(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_spr_set(m, ins, &ins.a.mask_spr_set)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_spr_read(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mask_spr_read(m, ins, &ins.a.mask_spr_read)
     if status:
         m.status = status
@@ -651,89 +651,91 @@ cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef void fill_kernels(KernelFn* table) noexcept:
-    table[0] = kernel_0
-    table[1] = kernel_1
-    table[2] = kernel_2
-    table[3] = kernel_3
-    table[4] = kernel_4
-    table[5] = kernel_5
-    table[6] = kernel_6
-    table[7] = kernel_7
-    table[8] = kernel_8
-    table[9] = kernel_9
-    table[10] = kernel_10
-    table[11] = kernel_11
-    table[12] = kernel_12
-    table[13] = kernel_13
-    table[14] = kernel_14
-    table[15] = kernel_15
-    table[16] = kernel_16
-    table[17] = kernel_17
-    table[18] = kernel_18
-    table[19] = kernel_19
-    table[20] = kernel_20
-    table[21] = kernel_21
-    table[22] = kernel_22
-    table[23] = kernel_23
-    table[24] = kernel_24
-    table[25] = kernel_25
-    table[26] = kernel_26
-    table[27] = kernel_27
-    table[28] = kernel_28
-    table[29] = kernel_29
-    table[30] = kernel_30
-    table[31] = kernel_31
-    table[32] = kernel_32
-    table[33] = kernel_33
-    table[34] = kernel_34
-    table[35] = kernel_35
-    table[36] = kernel_36
-    table[37] = kernel_37
-    table[38] = kernel_38
-    table[39] = kernel_39
-    table[40] = kernel_40
-    table[41] = kernel_41
-    table[42] = kernel_42
-    table[43] = kernel_43
-    table[44] = kernel_44
-    table[45] = kernel_45
-    table[46] = kernel_46
-    table[47] = kernel_47
-    table[48] = kernel_48
-    table[49] = kernel_49
-    table[50] = kernel_50
-    table[51] = kernel_51
-    table[52] = kernel_52
-    table[53] = kernel_53
-    table[54] = kernel_54
-    table[55] = kernel_55
-    table[56] = kernel_56
-    table[57] = kernel_57
-    table[58] = kernel_58
-    table[59] = kernel_59
-    table[60] = kernel_60
-    table[61] = kernel_61
-    table[62] = kernel_62
-    table[63] = kernel_63
-    table[64] = kernel_64
-    table[65] = kernel_65
-    table[66] = kernel_66
-    table[67] = kernel_67
-    table[68] = kernel_68
-    table[69] = kernel_69
-    table[70] = kernel_70
-    table[71] = kernel_71
-    table[72] = kernel_72
-    table[73] = kernel_73
-    table[74] = kernel_74
-    table[75] = kernel_75
-    table[76] = kernel_76
-    table[77] = kernel_77
-    table[78] = kernel_78
-    table[79] = kernel_79
-    table[80] = kernel_80
-    table[81] = kernel_81
-    table[82] = kernel_82
-    table[83] = kernel_83
-    table[84] = kernel_84
+cdef int fill_kernels(KernelFn* table) noexcept:
+    cdef int k = 0     # one line per kernel, in the order of kernel_rows.KERNEL_NAMES
+    table[k] = kernel_scalar_mov; k += 1
+    table[k] = kernel_scalar_alu__Op_add; k += 1
+    table[k] = kernel_scalar_alu__Op_sub; k += 1
+    table[k] = kernel_scalar_alu__Op_mul; k += 1
+    table[k] = kernel_scalar_alu__Op_div; k += 1
+    table[k] = kernel_scalar_alu__Op_rem; k += 1
+    table[k] = kernel_scalar_alu__Op_and; k += 1
+    table[k] = kernel_scalar_alu__Op_or; k += 1
+    table[k] = kernel_scalar_alu__Op_xor; k += 1
+    table[k] = kernel_scalar_alu__Op_shl; k += 1
+    table[k] = kernel_scalar_alu__Op_shr; k += 1
+    table[k] = kernel_scalar_load__int8_t; k += 1
+    table[k] = kernel_scalar_load__uint8_t; k += 1
+    table[k] = kernel_scalar_load__int16_t; k += 1
+    table[k] = kernel_scalar_load__uint16_t; k += 1
+    table[k] = kernel_scalar_load__int32_t; k += 1
+    table[k] = kernel_scalar_load__uint32_t; k += 1
+    table[k] = kernel_scalar_load__int64_t; k += 1
+    table[k] = kernel_scalar_load__uint64_t; k += 1
+    table[k] = kernel_scalar_load__F16; k += 1
+    table[k] = kernel_scalar_load__BF16; k += 1
+    table[k] = kernel_scalar_load__float; k += 1
+    table[k] = kernel_scalar_load__E4M3; k += 1
+    table[k] = kernel_scalar_load__E5M2; k += 1
+    table[k] = kernel_scalar_store__uint8_t; k += 1
+    table[k] = kernel_scalar_store__uint16_t; k += 1
+    table[k] = kernel_scalar_store__uint32_t; k += 1
+    table[k] = kernel_scalar_store__uint64_t; k += 1
+    table[k] = kernel_scalar_fmov__F16; k += 1
+    table[k] = kernel_scalar_fmov__BF16; k += 1
+    table[k] = kernel_scalar_fmov__float; k += 1
+    table[k] = kernel_scalar_fmov__E4M3; k += 1
+    table[k] = kernel_scalar_fmov__E5M2; k += 1
+    table[k] = kernel_scalar_fmov__uint8_t; k += 1
+    table[k] = kernel_scalar_falu__F16__Op_add; k += 1
+    table[k] = kernel_scalar_falu__BF16__Op_add; k += 1
+    table[k] = kernel_scalar_falu__float__Op_add; k += 1
+    table[k] = kernel_scalar_falu__F16__Op_sub; k += 1
+    table[k] = kernel_scalar_falu__BF16__Op_sub; k += 1
+    table[k] = kernel_scalar_falu__float__Op_sub; k += 1
+    table[k] = kernel_scalar_falu__F16__Op_mul; k += 1
+    table[k] = kernel_scalar_falu__BF16__Op_mul; k += 1
+    table[k] = kernel_scalar_falu__float__Op_mul; k += 1
+    table[k] = kernel_scalar_falu__F16__Op_div; k += 1
+    table[k] = kernel_scalar_falu__BF16__Op_div; k += 1
+    table[k] = kernel_scalar_falu__float__Op_div; k += 1
+    table[k] = kernel_scalar_fcvt__F16__BF16; k += 1
+    table[k] = kernel_scalar_fcvt__F16__float; k += 1
+    table[k] = kernel_scalar_fcvt__BF16__F16; k += 1
+    table[k] = kernel_scalar_fcvt__BF16__float; k += 1
+    table[k] = kernel_scalar_fcvt__float__F16; k += 1
+    table[k] = kernel_scalar_fcvt__float__BF16; k += 1
+    table[k] = kernel_branch; k += 1
+    table[k] = kernel_cond_branch__Op_eq; k += 1
+    table[k] = kernel_cond_branch__Op_ne; k += 1
+    table[k] = kernel_cond_branch__Op_lt; k += 1
+    table[k] = kernel_cond_branch__Op_le; k += 1
+    table[k] = kernel_cond_branch__Op_gt; k += 1
+    table[k] = kernel_cond_branch__Op_ge; k += 1
+    table[k] = kernel_loop; k += 1
+    table[k] = kernel_endloop; k += 1
+    table[k] = kernel_membar; k += 1
+    table[k] = kernel_halt; k += 1
+    table[k] = kernel_mask_pattern; k += 1
+    table[k] = kernel_mask_update; k += 1
+    table[k] = kernel_pcnt; k += 1
+    table[k] = kernel_iter_set; k += 1
+    table[k] = kernel_iter_scaled; k += 1
+    table[k] = kernel_iter_loops; k += 1
+    table[k] = kernel_mask_logic__Op_and; k += 1
+    table[k] = kernel_mask_logic__Op_or; k += 1
+    table[k] = kernel_mask_logic__Op_xor; k += 1
+    table[k] = kernel_mask_not; k += 1
+    table[k] = kernel_mask_select; k += 1
+    table[k] = kernel_mask_move; k += 1
+    table[k] = kernel_mask_move_masked; k += 1
+    table[k] = kernel_mask_from_vector; k += 1
+    table[k] = kernel_mask_pack__Op_lo; k += 1
+    table[k] = kernel_mask_pack__Op_hi; k += 1
+    table[k] = kernel_mask_unpack__Op_lo; k += 1
+    table[k] = kernel_mask_unpack__Op_hi; k += 1
+    table[k] = kernel_mask_intlv; k += 1
+    table[k] = kernel_mask_dintlv; k += 1
+    table[k] = kernel_mask_spr_set; k += 1
+    table[k] = kernel_mask_spr_read; k += 1
+    return k

@@ -4,469 +4,469 @@
 # One function per specialised kernel: it returns the row to run next, or NULL when the machine
 # stops (Machine.status says why).
 
-cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint16_t__Op_exact(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint8_t__Op_exact(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint8_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint16_t__uint8_t__Op_exact(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint8_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint8_t__uint16_t__Op_exact(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint16_t__uint32_t__Op_exact(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint64_t__uint32_t__Op_exact(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint64_t__Op_exact(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint8_t__uint32_t__Op_exact(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint32_t*>NULL, <Op_exact*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint16_t__uint32_t__Op_rint(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint16_t__uint16_t__Op_rint(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint8_t__uint32_t__Op_rint(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint16_t__Op_rint(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint32_t__Op_rint(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint64_t__uint32_t__Op_rint(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint8_t__uint16_t__Op_rint(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint64_t__Op_rint(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint16_t__uint32_t__Op_round(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint16_t__uint16_t__Op_round(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint16_t__Op_round(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint32_t__Op_round(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint64_t__uint32_t__Op_round(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint8_t__uint16_t__Op_round(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint64_t__Op_round(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint8_t__uint32_t__Op_round(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint32_t*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint16_t__uint32_t__Op_floor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint16_t__uint16_t__Op_floor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint16_t__Op_floor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint32_t__Op_floor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint64_t__uint32_t__Op_floor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint8_t__uint16_t__Op_floor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint64_t__Op_floor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint16_t__uint32_t__Op_ceil(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint16_t__uint16_t__Op_ceil(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint16_t__Op_ceil(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint32_t__Op_ceil(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint64_t__uint32_t__Op_ceil(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint8_t__uint16_t__Op_ceil(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint64_t__Op_ceil(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint16_t__uint32_t__Op_trunc(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint16_t__uint16_t__Op_trunc(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint16_t__Op_trunc(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint32_t__Op_trunc(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint64_t__uint32_t__Op_trunc(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint64_t*>NULL, <uint32_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint8_t__uint16_t__Op_trunc(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint32_t__uint64_t__Op_trunc(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint32_t*>NULL, <uint64_t*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint16_t__uint32_t__Op_odd(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint16_t*>NULL, <uint32_t*>NULL, <Op_odd*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint8_t__uint16_t__Op_hybrid(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint16_t*>NULL, <Op_hybrid*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vcvt__uint8_t__uint32_t__Op_hybrid(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vcvt(m, ins, &ins.a.vcvt, <uint8_t*>NULL, <uint32_t*>NULL, <Op_hybrid*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__F16__Op_rint(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__BF16__Op_rint(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__float__Op_rint(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_rint*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__F16__Op_round(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__BF16__Op_round(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__float__Op_round(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__F16__Op_floor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__BF16__Op_floor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__float__Op_floor(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_floor*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__F16__Op_ceil(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__BF16__Op_ceil(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__float__Op_ceil(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_ceil*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__F16__Op_trunc(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <F16*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__BF16__Op_trunc(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <BF16*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vtrc__float__Op_trunc(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vtrc(m, ins, &ins.a.vtrc, <float*>NULL, <Op_trunc*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vexpsub__F16(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vexpsub(m, ins, &ins.a.vexpsub, <F16*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vexpsub__float(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vexpsub(m, ins, &ins.a.vexpsub, <float*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vmulscvt__Op_round(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vmulscvt(m, ins, &ins.a.vmulscvt, <Op_round*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_spr_set_ctrl(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_spr_set_ctrl(m, ins, &ins.a.spr_set_ctrl)
     if status:
         m.status = status
@@ -474,71 +474,73 @@ cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef void fill_kernels(KernelFn* table) noexcept:
-    table[0] = kernel_0
-    table[1] = kernel_1
-    table[2] = kernel_2
-    table[3] = kernel_3
-    table[4] = kernel_4
-    table[5] = kernel_5
-    table[6] = kernel_6
-    table[7] = kernel_7
-    table[8] = kernel_8
-    table[9] = kernel_9
-    table[10] = kernel_10
-    table[11] = kernel_11
-    table[12] = kernel_12
-    table[13] = kernel_13
-    table[14] = kernel_14
-    table[15] = kernel_15
-    table[16] = kernel_16
-    table[17] = kernel_17
-    table[18] = kernel_18
-    table[19] = kernel_19
-    table[20] = kernel_20
-    table[21] = kernel_21
-    table[22] = kernel_22
-    table[23] = kernel_23
-    table[24] = kernel_24
-    table[25] = kernel_25
-    table[26] = kernel_26
-    table[27] = kernel_27
-    table[28] = kernel_28
-    table[29] = kernel_29
-    table[30] = kernel_30
-    table[31] = kernel_31
-    table[32] = kernel_32
-    table[33] = kernel_33
-    table[34] = kernel_34
-    table[35] = kernel_35
-    table[36] = kernel_36
-    table[37] = kernel_37
-    table[38] = kernel_38
-    table[39] = kernel_39
-    table[40] = kernel_40
-    table[41] = kernel_41
-    table[42] = kernel_42
-    table[43] = kernel_43
-    table[44] = kernel_44
-    table[45] = kernel_45
-    table[46] = kernel_46
-    table[47] = kernel_47
-    table[48] = kernel_48
-    table[49] = kernel_49
-    table[50] = kernel_50
-    table[51] = kernel_51
-    table[52] = kernel_52
-    table[53] = kernel_53
-    table[54] = kernel_54
-    table[55] = kernel_55
-    table[56] = kernel_56
-    table[57] = kernel_57
-    table[58] = kernel_58
-    table[59] = kernel_59
-    table[60] = kernel_60
-    table[61] = kernel_61
-    table[62] = kernel_62
-    table[63] = kernel_63
-    table[64] = kernel_64
-    table[65] = kernel_65
-    table[66] = kernel_66
+cdef int fill_kernels(KernelFn* table) noexcept:
+    cdef int k = 0     # one line per kernel, in the order of kernel_rows.KERNEL_NAMES
+    table[k] = kernel_vcvt__uint32_t__uint16_t__Op_exact; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint8_t__Op_exact; k += 1
+    table[k] = kernel_vcvt__uint16_t__uint8_t__Op_exact; k += 1
+    table[k] = kernel_vcvt__uint8_t__uint16_t__Op_exact; k += 1
+    table[k] = kernel_vcvt__uint16_t__uint32_t__Op_exact; k += 1
+    table[k] = kernel_vcvt__uint64_t__uint32_t__Op_exact; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint64_t__Op_exact; k += 1
+    table[k] = kernel_vcvt__uint8_t__uint32_t__Op_exact; k += 1
+    table[k] = kernel_vcvt__uint16_t__uint32_t__Op_rint; k += 1
+    table[k] = kernel_vcvt__uint16_t__uint16_t__Op_rint; k += 1
+    table[k] = kernel_vcvt__uint8_t__uint32_t__Op_rint; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint16_t__Op_rint; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint32_t__Op_rint; k += 1
+    table[k] = kernel_vcvt__uint64_t__uint32_t__Op_rint; k += 1
+    table[k] = kernel_vcvt__uint8_t__uint16_t__Op_rint; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint64_t__Op_rint; k += 1
+    table[k] = kernel_vcvt__uint16_t__uint32_t__Op_round; k += 1
+    table[k] = kernel_vcvt__uint16_t__uint16_t__Op_round; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint16_t__Op_round; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint32_t__Op_round; k += 1
+    table[k] = kernel_vcvt__uint64_t__uint32_t__Op_round; k += 1
+    table[k] = kernel_vcvt__uint8_t__uint16_t__Op_round; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint64_t__Op_round; k += 1
+    table[k] = kernel_vcvt__uint8_t__uint32_t__Op_round; k += 1
+    table[k] = kernel_vcvt__uint16_t__uint32_t__Op_floor; k += 1
+    table[k] = kernel_vcvt__uint16_t__uint16_t__Op_floor; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint16_t__Op_floor; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint32_t__Op_floor; k += 1
+    table[k] = kernel_vcvt__uint64_t__uint32_t__Op_floor; k += 1
+    table[k] = kernel_vcvt__uint8_t__uint16_t__Op_floor; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint64_t__Op_floor; k += 1
+    table[k] = kernel_vcvt__uint16_t__uint32_t__Op_ceil; k += 1
+    table[k] = kernel_vcvt__uint16_t__uint16_t__Op_ceil; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint16_t__Op_ceil; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint32_t__Op_ceil; k += 1
+    table[k] = kernel_vcvt__uint64_t__uint32_t__Op_ceil; k += 1
+    table[k] = kernel_vcvt__uint8_t__uint16_t__Op_ceil; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint64_t__Op_ceil; k += 1
+    table[k] = kernel_vcvt__uint16_t__uint32_t__Op_trunc; k += 1
+    table[k] = kernel_vcvt__uint16_t__uint16_t__Op_trunc; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint16_t__Op_trunc; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint32_t__Op_trunc; k += 1
+    table[k] = kernel_vcvt__uint64_t__uint32_t__Op_trunc; k += 1
+    table[k] = kernel_vcvt__uint8_t__uint16_t__Op_trunc; k += 1
+    table[k] = kernel_vcvt__uint32_t__uint64_t__Op_trunc; k += 1
+    table[k] = kernel_vcvt__uint16_t__uint32_t__Op_odd; k += 1
+    table[k] = kernel_vcvt__uint8_t__uint16_t__Op_hybrid; k += 1
+    table[k] = kernel_vcvt__uint8_t__uint32_t__Op_hybrid; k += 1
+    table[k] = kernel_vtrc__F16__Op_rint; k += 1
+    table[k] = kernel_vtrc__BF16__Op_rint; k += 1
+    table[k] = kernel_vtrc__float__Op_rint; k += 1
+    table[k] = kernel_vtrc__F16__Op_round; k += 1
+    table[k] = kernel_vtrc__BF16__Op_round; k += 1
+    table[k] = kernel_vtrc__float__Op_round; k += 1
+    table[k] = kernel_vtrc__F16__Op_floor; k += 1
+    table[k] = kernel_vtrc__BF16__Op_floor; k += 1
+    table[k] = kernel_vtrc__float__Op_floor; k += 1
+    table[k] = kernel_vtrc__F16__Op_ceil; k += 1
+    table[k] = kernel_vtrc__BF16__Op_ceil; k += 1
+    table[k] = kernel_vtrc__float__Op_ceil; k += 1
+    table[k] = kernel_vtrc__F16__Op_trunc; k += 1
+    table[k] = kernel_vtrc__BF16__Op_trunc; k += 1
+    table[k] = kernel_vtrc__float__Op_trunc; k += 1
+    table[k] = kernel_vexpsub__F16; k += 1
+    table[k] = kernel_vexpsub__float; k += 1
+    table[k] = kernel_vmulscvt__Op_round; k += 1
+    table[k] = kernel_spr_set_ctrl; k += 1
+    return k

@@ -4,7 +4,7 @@
 # One function per specialised kernel: it returns the row to run next, or NULL when the machine
 # stops (Machine.status says why).
 
-cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_gm2ub(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_gm2ub(m, ins, &ins.a.gm2ub)
     if status:
@@ -14,7 +14,7 @@ cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_gm2ub_size(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_gm2ub_size(m, ins, &ins.a.gm2ub_size)
     if status:
@@ -24,7 +24,7 @@ cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_gm2ub_align__Op_b8(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_gm2ub_align(m, ins, &ins.a.gm2ub_align, <Op_b8*>NULL)
     if status:
@@ -34,7 +34,7 @@ cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_gm2ub_align__Op_b16(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_gm2ub_align(m, ins, &ins.a.gm2ub_align, <Op_b16*>NULL)
     if status:
@@ -44,7 +44,7 @@ cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_gm2ub_align__Op_b32(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_gm2ub_align(m, ins, &ins.a.gm2ub_align, <Op_b32*>NULL)
     if status:
@@ -54,7 +54,7 @@ cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_ub2gm__Op_plain(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_ub2gm(m, ins, &ins.a.ub2gm, <Op_plain*>NULL)
     if status:
@@ -64,7 +64,7 @@ cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_ub2gm_size(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_ub2gm_size(m, ins, &ins.a.ub2gm_size)
     if status:
@@ -74,7 +74,7 @@ cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_ub2gm__Op_loop(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_ub2gm(m, ins, &ins.a.ub2gm, <Op_loop*>NULL)
     if status:
@@ -84,84 +84,84 @@ cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mte_set__Op_gm2ub_loop(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mte_set(m, ins, &ins.a.mte_set, <Op_gm2ub_loop*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mte_set__Op_gm2ub_stride1(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mte_set(m, ins, &ins.a.mte_set, <Op_gm2ub_stride1*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mte_set__Op_gm2ub_stride2(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mte_set(m, ins, &ins.a.mte_set, <Op_gm2ub_stride2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mte_set__Op_ub2gm_loop(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mte_set(m, ins, &ins.a.mte_set, <Op_ub2gm_loop*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mte_set__Op_ub2gm_stride1(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mte_set(m, ins, &ins.a.mte_set, <Op_ub2gm_stride1*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mte_set__Op_ub2gm_stride2(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_mte_set(m, ins, &ins.a.mte_set, <Op_ub2gm_stride2*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_pad_set(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_pad_set(m, ins, &ins.a.pad_set)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_sysvar__Op_idx(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_sysvar(m, ins, &ins.a.sysvar, <Op_idx*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_sysvar__Op_num(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_sysvar(m, ins, &ins.a.sysvar, <Op_num*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_sync_flag__Op_set(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_sync_flag(m, ins, &ins.a.sync_flag, <Op_set*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_sync_flag__Op_wait(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_sync_flag(m, ins, &ins.a.sync_flag, <Op_wait*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_sync_pipe(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_sync_pipe(m, ins, &ins.a.sync_pipe)
     if status:
         m.status = status
@@ -169,24 +169,26 @@ cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef void fill_kernels(KernelFn* table) noexcept:
-    table[0] = kernel_0
-    table[1] = kernel_1
-    table[2] = kernel_2
-    table[3] = kernel_3
-    table[4] = kernel_4
-    table[5] = kernel_5
-    table[6] = kernel_6
-    table[7] = kernel_7
-    table[8] = kernel_8
-    table[9] = kernel_9
-    table[10] = kernel_10
-    table[11] = kernel_11
-    table[12] = kernel_12
-    table[13] = kernel_13
-    table[14] = kernel_14
-    table[15] = kernel_15
-    table[16] = kernel_16
-    table[17] = kernel_17
-    table[18] = kernel_18
-    table[19] = kernel_19
+cdef int fill_kernels(KernelFn* table) noexcept:
+    cdef int k = 0     # one line per kernel, in the order of kernel_rows.KERNEL_NAMES
+    table[k] = kernel_gm2ub; k += 1
+    table[k] = kernel_gm2ub_size; k += 1
+    table[k] = kernel_gm2ub_align__Op_b8; k += 1
+    table[k] = kernel_gm2ub_align__Op_b16; k += 1
+    table[k] = kernel_gm2ub_align__Op_b32; k += 1
+    table[k] = kernel_ub2gm__Op_plain; k += 1
+    table[k] = kernel_ub2gm_size; k += 1
+    table[k] = kernel_ub2gm__Op_loop; k += 1
+    table[k] = kernel_mte_set__Op_gm2ub_loop; k += 1
+    table[k] = kernel_mte_set__Op_gm2ub_stride1; k += 1
+    table[k] = kernel_mte_set__Op_gm2ub_stride2; k += 1
+    table[k] = kernel_mte_set__Op_ub2gm_loop; k += 1
+    table[k] = kernel_mte_set__Op_ub2gm_stride1; k += 1
+    table[k] = kernel_mte_set__Op_ub2gm_stride2; k += 1
+    table[k] = kernel_pad_set; k += 1
+    table[k] = kernel_sysvar__Op_idx; k += 1
+    table[k] = kernel_sysvar__Op_num; k += 1
+    table[k] = kernel_sync_flag__Op_set; k += 1
+    table[k] = kernel_sync_flag__Op_wait; k += 1
+    table[k] = kernel_sync_pipe; k += 1
+    return k

@@ -267,7 +267,7 @@ cdef inline int k_mask_store_pack_pu(Machine* m, const Ins* ins, const Args_mask
 # One function per specialised kernel: it returns the row to run next, or NULL when the machine
 # stops (Machine.status says why).
 
-cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_norm(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm(m, ins, &ins.a.vld_norm)
     if status:
@@ -277,7 +277,7 @@ cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_norm_pu(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_norm_pu(m, ins, &ins.a.vld_norm_pu)
     if status:
@@ -287,7 +287,7 @@ cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_brc__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint8_t*>NULL)
     if status:
@@ -297,7 +297,7 @@ cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_brc__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint16_t*>NULL)
     if status:
@@ -307,7 +307,7 @@ cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_brc__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc(m, ins, &ins.a.vld_brc, <uint32_t*>NULL)
     if status:
@@ -317,7 +317,7 @@ cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_brc_pu__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint8_t*>NULL)
     if status:
@@ -327,7 +327,7 @@ cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_brc_pu__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint16_t*>NULL)
     if status:
@@ -337,7 +337,7 @@ cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_brc_pu__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_brc_pu(m, ins, &ins.a.vld_brc_pu, <uint32_t*>NULL)
     if status:
@@ -347,7 +347,7 @@ cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_us__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint8_t*>NULL)
     if status:
@@ -357,7 +357,7 @@ cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_us__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us(m, ins, &ins.a.vld_us, <uint16_t*>NULL)
     if status:
@@ -367,7 +367,7 @@ cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_us_pu__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint8_t*>NULL)
     if status:
@@ -377,7 +377,7 @@ cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_us_pu__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_us_pu(m, ins, &ins.a.vld_us_pu, <uint16_t*>NULL)
     if status:
@@ -387,7 +387,7 @@ cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_ds__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint8_t*>NULL)
     if status:
@@ -397,7 +397,7 @@ cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_ds__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds(m, ins, &ins.a.vld_ds, <uint16_t*>NULL)
     if status:
@@ -407,7 +407,7 @@ cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_ds_pu__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint8_t*>NULL)
     if status:
@@ -417,7 +417,7 @@ cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_ds_pu__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_ds_pu(m, ins, &ins.a.vld_ds_pu, <uint16_t*>NULL)
     if status:
@@ -427,7 +427,7 @@ cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_unpk__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint8_t*>NULL)
     if status:
@@ -437,7 +437,7 @@ cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_unpk__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint16_t*>NULL)
     if status:
@@ -447,7 +447,7 @@ cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_unpk__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk(m, ins, &ins.a.vld_unpk, <uint32_t*>NULL)
     if status:
@@ -457,7 +457,7 @@ cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_unpk_pu__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint8_t*>NULL)
     if status:
@@ -467,7 +467,7 @@ cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_unpk_pu__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint16_t*>NULL)
     if status:
@@ -477,7 +477,7 @@ cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_unpk_pu__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk_pu(m, ins, &ins.a.vld_unpk_pu, <uint32_t*>NULL)
     if status:
@@ -487,7 +487,7 @@ cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_dintlv__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint8_t*>NULL)
     if status:
@@ -497,7 +497,7 @@ cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_dintlv__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint16_t*>NULL)
     if status:
@@ -507,7 +507,7 @@ cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_dintlv__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv(m, ins, &ins.a.vld_dintlv, <uint32_t*>NULL)
     if status:
@@ -517,7 +517,7 @@ cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_dintlv_pu__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint8_t*>NULL)
     if status:
@@ -527,7 +527,7 @@ cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_dintlv_pu__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint16_t*>NULL)
     if status:
@@ -537,7 +537,7 @@ cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_dintlv_pu__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_dintlv_pu(m, ins, &ins.a.vld_dintlv_pu, <uint32_t*>NULL)
     if status:
@@ -547,7 +547,7 @@ cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_bs__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint8_t*>NULL)
     if status:
@@ -557,7 +557,7 @@ cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_bs__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint16_t*>NULL)
     if status:
@@ -567,7 +567,7 @@ cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_bs__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint32_t*>NULL)
     if status:
@@ -577,7 +577,7 @@ cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_bs__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_bs(m, ins, &ins.a.vld_bs, <uint64_t*>NULL)
     if status:
@@ -587,7 +587,7 @@ cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_bs_pu__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint8_t*>NULL)
     if status:
@@ -597,7 +597,7 @@ cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_bs_pu__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint16_t*>NULL)
     if status:
@@ -607,7 +607,7 @@ cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_bs_pu__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint32_t*>NULL)
     if status:
@@ -617,7 +617,7 @@ cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_bs_pu__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_bs_pu(m, ins, &ins.a.vld_bs_pu, <uint64_t*>NULL)
     if status:
@@ -627,7 +627,7 @@ cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_load_norm(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm(m, ins, &ins.a.mask_load_norm)
     if status:
@@ -637,7 +637,7 @@ cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_load_norm_pu(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_norm_pu(m, ins, &ins.a.mask_load_norm_pu)
     if status:
@@ -647,7 +647,7 @@ cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_load_us(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us(m, ins, &ins.a.mask_load_us)
     if status:
@@ -657,7 +657,7 @@ cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_load_us_pu(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_us_pu(m, ins, &ins.a.mask_load_us_pu)
     if status:
@@ -667,7 +667,7 @@ cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_load_ds(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds(m, ins, &ins.a.mask_load_ds)
     if status:
@@ -677,7 +677,7 @@ cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_load_ds_pu(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_load_ds_pu(m, ins, &ins.a.mask_load_ds_pu)
     if status:
@@ -687,7 +687,7 @@ cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vgat__uint8_t__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint8_t*>NULL, <uint16_t*>NULL)
     if status:
@@ -697,7 +697,7 @@ cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vgat__uint16_t__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint16_t*>NULL, <uint16_t*>NULL)
     if status:
@@ -707,7 +707,7 @@ cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vgat__uint32_t__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgat(m, ins, &ins.a.vgat, <uint32_t*>NULL, <uint32_t*>NULL)
     if status:
@@ -717,7 +717,7 @@ cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_norm__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint8_t*>NULL)
     if status:
@@ -727,7 +727,7 @@ cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_norm__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint16_t*>NULL)
     if status:
@@ -737,7 +737,7 @@ cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_norm__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint32_t*>NULL)
     if status:
@@ -747,7 +747,7 @@ cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_norm__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm(m, ins, &ins.a.vsta_norm, <uint64_t*>NULL)
     if status:
@@ -757,7 +757,7 @@ cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_norm_pu__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint8_t*>NULL)
     if status:
@@ -767,7 +767,7 @@ cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_norm_pu__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint16_t*>NULL)
     if status:
@@ -777,7 +777,7 @@ cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_norm_pu__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint32_t*>NULL)
     if status:
@@ -787,7 +787,7 @@ cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_norm_pu__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_norm_pu(m, ins, &ins.a.vsta_norm_pu, <uint64_t*>NULL)
     if status:
@@ -797,7 +797,7 @@ cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_first__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint8_t*>NULL)
     if status:
@@ -807,7 +807,7 @@ cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_first__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint16_t*>NULL)
     if status:
@@ -817,7 +817,7 @@ cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_first__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first(m, ins, &ins.a.vsta_first, <uint32_t*>NULL)
     if status:
@@ -827,7 +827,7 @@ cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_first_pu__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint8_t*>NULL)
     if status:
@@ -837,7 +837,7 @@ cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_first_pu__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint16_t*>NULL)
     if status:
@@ -847,7 +847,7 @@ cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_first_pu__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_first_pu(m, ins, &ins.a.vsta_first_pu, <uint32_t*>NULL)
     if status:
@@ -857,7 +857,7 @@ cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_pack__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint16_t*>NULL)
     if status:
@@ -867,7 +867,7 @@ cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_pack__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint32_t*>NULL)
     if status:
@@ -877,7 +877,7 @@ cdef const Ins* kernel_60(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_pack__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack(m, ins, &ins.a.vsta_pack, <uint64_t*>NULL)
     if status:
@@ -887,7 +887,7 @@ cdef const Ins* kernel_61(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_pack_pu__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint16_t*>NULL)
     if status:
@@ -897,7 +897,7 @@ cdef const Ins* kernel_62(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_pack_pu__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint32_t*>NULL)
     if status:
@@ -907,7 +907,7 @@ cdef const Ins* kernel_63(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_pack_pu__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_pack_pu(m, ins, &ins.a.vsta_pack_pu, <uint64_t*>NULL)
     if status:
@@ -917,7 +917,7 @@ cdef const Ins* kernel_64(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_packv2(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2(m, ins, &ins.a.vsta_packv2)
     if status:
@@ -927,7 +927,7 @@ cdef const Ins* kernel_65(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_packv2_pu(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_packv2_pu(m, ins, &ins.a.vsta_packv2_pu)
     if status:
@@ -937,7 +937,7 @@ cdef const Ins* kernel_66(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_intlv__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint8_t*>NULL)
     if status:
@@ -947,7 +947,7 @@ cdef const Ins* kernel_67(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_intlv__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint16_t*>NULL)
     if status:
@@ -957,7 +957,7 @@ cdef const Ins* kernel_68(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_intlv__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_intlv(m, ins, &ins.a.vsta_intlv, <uint32_t*>NULL)
     if status:
@@ -967,7 +967,7 @@ cdef const Ins* kernel_69(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_bs__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint8_t*>NULL)
     if status:
@@ -977,7 +977,7 @@ cdef const Ins* kernel_70(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_bs__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint16_t*>NULL)
     if status:
@@ -987,7 +987,7 @@ cdef const Ins* kernel_71(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_bs__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint32_t*>NULL)
     if status:
@@ -997,7 +997,7 @@ cdef const Ins* kernel_72(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_bs__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_bs(m, ins, &ins.a.vsta_bs, <uint64_t*>NULL)
     if status:
@@ -1007,7 +1007,7 @@ cdef const Ins* kernel_73(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_bs_pu__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint8_t*>NULL)
     if status:
@@ -1017,7 +1017,7 @@ cdef const Ins* kernel_74(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_bs_pu__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint16_t*>NULL)
     if status:
@@ -1027,7 +1027,7 @@ cdef const Ins* kernel_75(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_bs_pu__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint32_t*>NULL)
     if status:
@@ -1037,7 +1037,7 @@ cdef const Ins* kernel_76(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsta_bs_pu__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsta_bs_pu(m, ins, &ins.a.vsta_bs_pu, <uint64_t*>NULL)
     if status:
@@ -1047,7 +1047,7 @@ cdef const Ins* kernel_77(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_store_norm(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm(m, ins, &ins.a.mask_store_norm)
     if status:
@@ -1057,7 +1057,7 @@ cdef const Ins* kernel_78(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_store_norm_pu(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_norm_pu(m, ins, &ins.a.mask_store_norm_pu)
     if status:
@@ -1067,7 +1067,7 @@ cdef const Ins* kernel_79(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_store_pack(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack(m, ins, &ins.a.mask_store_pack)
     if status:
@@ -1077,7 +1077,7 @@ cdef const Ins* kernel_80(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_mask_store_pack_pu(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_mask_store_pack_pu(m, ins, &ins.a.mask_store_pack_pu)
     if status:
@@ -1087,7 +1087,7 @@ cdef const Ins* kernel_81(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsct__uint8_t__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint8_t*>NULL, <uint16_t*>NULL)
     if status:
@@ -1097,7 +1097,7 @@ cdef const Ins* kernel_82(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsct__uint16_t__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint16_t*>NULL, <uint16_t*>NULL)
     if status:
@@ -1107,7 +1107,7 @@ cdef const Ins* kernel_83(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsct__uint32_t__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint32_t*>NULL, <uint32_t*>NULL)
     if status:
@@ -1117,7 +1117,7 @@ cdef const Ins* kernel_84(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsct__uint64_t__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint32_t*>NULL)
     if status:
@@ -1127,7 +1127,7 @@ cdef const Ins* kernel_85(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsct__uint64_t__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vsct(m, ins, &ins.a.vsct, <uint64_t*>NULL, <uint64_t*>NULL)
     if status:
@@ -1138,91 +1138,93 @@ cdef const Ins* kernel_86(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef void fill_kernels(KernelFn* table) noexcept:
-    table[0] = kernel_0
-    table[1] = kernel_1
-    table[2] = kernel_2
-    table[3] = kernel_3
-    table[4] = kernel_4
-    table[5] = kernel_5
-    table[6] = kernel_6
-    table[7] = kernel_7
-    table[8] = kernel_8
-    table[9] = kernel_9
-    table[10] = kernel_10
-    table[11] = kernel_11
-    table[12] = kernel_12
-    table[13] = kernel_13
-    table[14] = kernel_14
-    table[15] = kernel_15
-    table[16] = kernel_16
-    table[17] = kernel_17
-    table[18] = kernel_18
-    table[19] = kernel_19
-    table[20] = kernel_20
-    table[21] = kernel_21
-    table[22] = kernel_22
-    table[23] = kernel_23
-    table[24] = kernel_24
-    table[25] = kernel_25
-    table[26] = kernel_26
-    table[27] = kernel_27
-    table[28] = kernel_28
-    table[29] = kernel_29
-    table[30] = kernel_30
-    table[31] = kernel_31
-    table[32] = kernel_32
-    table[33] = kernel_33
-    table[34] = kernel_34
-    table[35] = kernel_35
-    table[36] = kernel_36
-    table[37] = kernel_37
-    table[38] = kernel_38
-    table[39] = kernel_39
-    table[40] = kernel_40
-    table[41] = kernel_41
-    table[42] = kernel_42
-    table[43] = kernel_43
-    table[44] = kernel_44
-    table[45] = kernel_45
-    table[46] = kernel_46
-    table[47] = kernel_47
-    table[48] = kernel_48
-    table[49] = kernel_49
-    table[50] = kernel_50
-    table[51] = kernel_51
-    table[52] = kernel_52
-    table[53] = kernel_53
-    table[54] = kernel_54
-    table[55] = kernel_55
-    table[56] = kernel_56
-    table[57] = kernel_57
-    table[58] = kernel_58
-    table[59] = kernel_59
-    table[60] = kernel_60
-    table[61] = kernel_61
-    table[62] = kernel_62
-    table[63] = kernel_63
-    table[64] = kernel_64
-    table[65] = kernel_65
-    table[66] = kernel_66
-    table[67] = kernel_67
-    table[68] = kernel_68
-    table[69] = kernel_69
-    table[70] = kernel_70
-    table[71] = kernel_71
-    table[72] = kernel_72
-    table[73] = kernel_73
-    table[74] = kernel_74
-    table[75] = kernel_75
-    table[76] = kernel_76
-    table[77] = kernel_77
-    table[78] = kernel_78
-    table[79] = kernel_79
-    table[80] = kernel_80
-    table[81] = kernel_81
-    table[82] = kernel_82
-    table[83] = kernel_83
-    table[84] = kernel_84
-    table[85] = kernel_85
-    table[86] = kernel_86
+cdef int fill_kernels(KernelFn* table) noexcept:
+    cdef int k = 0     # one line per kernel, in the order of kernel_rows.KERNEL_NAMES
+    table[k] = kernel_vld_norm; k += 1
+    table[k] = kernel_vld_norm_pu; k += 1
+    table[k] = kernel_vld_brc__uint8_t; k += 1
+    table[k] = kernel_vld_brc__uint16_t; k += 1
+    table[k] = kernel_vld_brc__uint32_t; k += 1
+    table[k] = kernel_vld_brc_pu__uint8_t; k += 1
+    table[k] = kernel_vld_brc_pu__uint16_t; k += 1
+    table[k] = kernel_vld_brc_pu__uint32_t; k += 1
+    table[k] = kernel_vld_us__uint8_t; k += 1
+    table[k] = kernel_vld_us__uint16_t; k += 1
+    table[k] = kernel_vld_us_pu__uint8_t; k += 1
+    table[k] = kernel_vld_us_pu__uint16_t; k += 1
+    table[k] = kernel_vld_ds__uint8_t; k += 1
+    table[k] = kernel_vld_ds__uint16_t; k += 1
+    table[k] = kernel_vld_ds_pu__uint8_t; k += 1
+    table[k] = kernel_vld_ds_pu__uint16_t; k += 1
+    table[k] = kernel_vld_unpk__uint8_t; k += 1
+    table[k] = kernel_vld_unpk__uint16_t; k += 1
+    table[k] = kernel_vld_unpk__uint32_t; k += 1
+    table[k] = kernel_vld_unpk_pu__uint8_t; k += 1
+    table[k] = kernel_vld_unpk_pu__uint16_t; k += 1
+    table[k] = kernel_vld_unpk_pu__uint32_t; k += 1
+    table[k] = kernel_vld_dintlv__uint8_t; k += 1
+    table[k] = kernel_vld_dintlv__uint16_t; k += 1
+    table[k] = kernel_vld_dintlv__uint32_t; k += 1
+    table[k] = kernel_vld_dintlv_pu__uint8_t; k += 1
+    table[k] = kernel_vld_dintlv_pu__uint16_t; k += 1
+    table[k] = kernel_vld_dintlv_pu__uint32_t; k += 1
+    table[k] = kernel_vld_bs__uint8_t; k += 1
+    table[k] = kernel_vld_bs__uint16_t; k += 1
+    table[k] = kernel_vld_bs__uint32_t; k += 1
+    table[k] = kernel_vld_bs__uint64_t; k += 1
+    table[k] = kernel_vld_bs_pu__uint8_t; k += 1
+    table[k] = kernel_vld_bs_pu__uint16_t; k += 1
+    table[k] = kernel_vld_bs_pu__uint32_t; k += 1
+    table[k] = kernel_vld_bs_pu__uint64_t; k += 1
+    table[k] = kernel_mask_load_norm; k += 1
+    table[k] = kernel_mask_load_norm_pu; k += 1
+    table[k] = kernel_mask_load_us; k += 1
+    table[k] = kernel_mask_load_us_pu; k += 1
+    table[k] = kernel_mask_load_ds; k += 1
+    table[k] = kernel_mask_load_ds_pu; k += 1
+    table[k] = kernel_vgat__uint8_t__uint16_t; k += 1
+    table[k] = kernel_vgat__uint16_t__uint16_t; k += 1
+    table[k] = kernel_vgat__uint32_t__uint32_t; k += 1
+    table[k] = kernel_vsta_norm__uint8_t; k += 1
+    table[k] = kernel_vsta_norm__uint16_t; k += 1
+    table[k] = kernel_vsta_norm__uint32_t; k += 1
+    table[k] = kernel_vsta_norm__uint64_t; k += 1
+    table[k] = kernel_vsta_norm_pu__uint8_t; k += 1
+    table[k] = kernel_vsta_norm_pu__uint16_t; k += 1
+    table[k] = kernel_vsta_norm_pu__uint32_t; k += 1
+    table[k] = kernel_vsta_norm_pu__uint64_t; k += 1
+    table[k] = kernel_vsta_first__uint8_t; k += 1
+    table[k] = kernel_vsta_first__uint16_t; k += 1
+    table[k] = kernel_vsta_first__uint32_t; k += 1
+    table[k] = kernel_vsta_first_pu__uint8_t; k += 1
+    table[k] = kernel_vsta_first_pu__uint16_t; k += 1
+    table[k] = kernel_vsta_first_pu__uint32_t; k += 1
+    table[k] = kernel_vsta_pack__uint16_t; k += 1
+    table[k] = kernel_vsta_pack__uint32_t; k += 1
+    table[k] = kernel_vsta_pack__uint64_t; k += 1
+    table[k] = kernel_vsta_pack_pu__uint16_t; k += 1
+    table[k] = kernel_vsta_pack_pu__uint32_t; k += 1
+    table[k] = kernel_vsta_pack_pu__uint64_t; k += 1
+    table[k] = kernel_vsta_packv2; k += 1
+    table[k] = kernel_vsta_packv2_pu; k += 1
+    table[k] = kernel_vsta_intlv__uint8_t; k += 1
+    table[k] = kernel_vsta_intlv__uint16_t; k += 1
+    table[k] = kernel_vsta_intlv__uint32_t; k += 1
+    table[k] = kernel_vsta_bs__uint8_t; k += 1
+    table[k] = kernel_vsta_bs__uint16_t; k += 1
+    table[k] = kernel_vsta_bs__uint32_t; k += 1
+    table[k] = kernel_vsta_bs__uint64_t; k += 1
+    table[k] = kernel_vsta_bs_pu__uint8_t; k += 1
+    table[k] = kernel_vsta_bs_pu__uint16_t; k += 1
+    table[k] = kernel_vsta_bs_pu__uint32_t; k += 1
+    table[k] = kernel_vsta_bs_pu__uint64_t; k += 1
+    table[k] = kernel_mask_store_norm; k += 1
+    table[k] = kernel_mask_store_norm_pu; k += 1
+    table[k] = kernel_mask_store_pack; k += 1
+    table[k] = kernel_mask_store_pack_pu; k += 1
+    table[k] = kernel_vsct__uint8_t__uint16_t; k += 1
+    table[k] = kernel_vsct__uint16_t__uint16_t; k += 1
+    table[k] = kernel_vsct__uint32_t__uint32_t; k += 1
+    table[k] = kernel_vsct__uint64_t__uint32_t; k += 1
+    table[k] = kernel_vsct__uint64_t__uint64_t; k += 1
+    return k

@@ -66,7 +66,7 @@ cdef inline int k_vstus_pu(Machine* m, const Ins* ins, const Args_vstus_pu* a, v
 # One function per specialised kernel: it returns the row to run next, or NULL when the machine
 # stops (Machine.status says why).
 
-cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_blk(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_blk(m, ins, &ins.a.vld_blk)
     if status:
@@ -76,7 +76,7 @@ cdef const Ins* kernel_0(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_blk_pu(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_blk_pu(m, ins, &ins.a.vld_blk_pu)
     if status:
@@ -86,7 +86,7 @@ cdef const Ins* kernel_1(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_e2b__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b(m, ins, &ins.a.vld_e2b, <uint16_t*>NULL)
     if status:
@@ -96,7 +96,7 @@ cdef const Ins* kernel_2(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_e2b__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b(m, ins, &ins.a.vld_e2b, <uint32_t*>NULL)
     if status:
@@ -106,7 +106,7 @@ cdef const Ins* kernel_3(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_e2b_pu__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint16_t*>NULL)
     if status:
@@ -116,7 +116,7 @@ cdef const Ins* kernel_4(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_e2b_pu__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_e2b_pu(m, ins, &ins.a.vld_e2b_pu, <uint32_t*>NULL)
     if status:
@@ -126,7 +126,7 @@ cdef const Ins* kernel_5(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_unpk4(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk4(m, ins, &ins.a.vld_unpk4)
     if status:
@@ -136,7 +136,7 @@ cdef const Ins* kernel_6(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vld_unpk4_pu(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vld_unpk4_pu(m, ins, &ins.a.vld_unpk4_pu)
     if status:
@@ -146,7 +146,7 @@ cdef const Ins* kernel_7(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vgatb__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint8_t*>NULL)
     if status:
@@ -156,7 +156,7 @@ cdef const Ins* kernel_8(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vgatb__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint16_t*>NULL)
     if status:
@@ -166,7 +166,7 @@ cdef const Ins* kernel_9(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vgatb__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint32_t*>NULL)
     if status:
@@ -176,7 +176,7 @@ cdef const Ins* kernel_10(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vgatb__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vgatb(m, ins, &ins.a.vgatb, <uint64_t*>NULL)
     if status:
@@ -186,7 +186,7 @@ cdef const Ins* kernel_11(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vldu__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint8_t*>NULL)
     if status:
@@ -196,7 +196,7 @@ cdef const Ins* kernel_12(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vldu__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint16_t*>NULL)
     if status:
@@ -206,7 +206,7 @@ cdef const Ins* kernel_13(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vldu__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint32_t*>NULL)
     if status:
@@ -216,7 +216,7 @@ cdef const Ins* kernel_14(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vldu__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldu(m, ins, &ins.a.vldu, <uint64_t*>NULL)
     if status:
@@ -226,7 +226,7 @@ cdef const Ins* kernel_15(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vldas(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldas(m, ins, &ins.a.vldas)
     if status:
@@ -236,7 +236,7 @@ cdef const Ins* kernel_16(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vldus__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint8_t*>NULL)
     if status:
@@ -246,7 +246,7 @@ cdef const Ins* kernel_17(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vldus__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint16_t*>NULL)
     if status:
@@ -256,7 +256,7 @@ cdef const Ins* kernel_18(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vldus__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint32_t*>NULL)
     if status:
@@ -266,7 +266,7 @@ cdef const Ins* kernel_19(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vldus__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus(m, ins, &ins.a.vldus, <uint64_t*>NULL)
     if status:
@@ -276,7 +276,7 @@ cdef const Ins* kernel_20(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vldus_post__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint8_t*>NULL)
     if status:
@@ -286,7 +286,7 @@ cdef const Ins* kernel_21(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vldus_post__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint16_t*>NULL)
     if status:
@@ -296,7 +296,7 @@ cdef const Ins* kernel_22(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vldus_post__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint32_t*>NULL)
     if status:
@@ -306,7 +306,7 @@ cdef const Ins* kernel_23(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vldus_post__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vldus_post(m, ins, &ins.a.vldus_post, <uint64_t*>NULL)
     if status:
@@ -316,7 +316,7 @@ cdef const Ins* kernel_24(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstu__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint8_t*>NULL)
     if status:
@@ -326,7 +326,7 @@ cdef const Ins* kernel_25(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstu__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint16_t*>NULL)
     if status:
@@ -336,7 +336,7 @@ cdef const Ins* kernel_26(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstu__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint32_t*>NULL)
     if status:
@@ -346,7 +346,7 @@ cdef const Ins* kernel_27(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstu__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu(m, ins, &ins.a.vstu, <uint64_t*>NULL)
     if status:
@@ -356,7 +356,7 @@ cdef const Ins* kernel_28(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstu_count__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint8_t*>NULL)
     if status:
@@ -366,7 +366,7 @@ cdef const Ins* kernel_29(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstu_count__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint16_t*>NULL)
     if status:
@@ -376,7 +376,7 @@ cdef const Ins* kernel_30(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstu_count__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint32_t*>NULL)
     if status:
@@ -386,7 +386,7 @@ cdef const Ins* kernel_31(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstu_count__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstu_count(m, ins, &ins.a.vstu_count, <uint64_t*>NULL)
     if status:
@@ -396,7 +396,7 @@ cdef const Ins* kernel_32(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstus__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint8_t*>NULL)
     if status:
@@ -406,7 +406,7 @@ cdef const Ins* kernel_33(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstus__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint16_t*>NULL)
     if status:
@@ -416,7 +416,7 @@ cdef const Ins* kernel_34(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstus__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint32_t*>NULL)
     if status:
@@ -426,7 +426,7 @@ cdef const Ins* kernel_35(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstus__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus(m, ins, &ins.a.vstus, <uint64_t*>NULL)
     if status:
@@ -436,7 +436,7 @@ cdef const Ins* kernel_36(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstus_pu__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint8_t*>NULL)
     if status:
@@ -446,7 +446,7 @@ cdef const Ins* kernel_37(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstus_pu__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint16_t*>NULL)
     if status:
@@ -456,7 +456,7 @@ cdef const Ins* kernel_38(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstus_pu__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint32_t*>NULL)
     if status:
@@ -466,7 +466,7 @@ cdef const Ins* kernel_39(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstus_pu__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_pu(m, ins, &ins.a.vstus_pu, <uint64_t*>NULL)
     if status:
@@ -476,7 +476,7 @@ cdef const Ins* kernel_40(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstus_mask__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_mask(m, ins, &ins.a.vstus_mask, <uint16_t*>NULL)
     if status:
@@ -486,7 +486,7 @@ cdef const Ins* kernel_41(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstus_mask__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstus_mask(m, ins, &ins.a.vstus_mask, <uint32_t*>NULL)
     if status:
@@ -496,7 +496,7 @@ cdef const Ins* kernel_42(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstur__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint8_t*>NULL)
     if status:
@@ -506,7 +506,7 @@ cdef const Ins* kernel_43(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstur__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint16_t*>NULL)
     if status:
@@ -516,7 +516,7 @@ cdef const Ins* kernel_44(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstur__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint32_t*>NULL)
     if status:
@@ -526,7 +526,7 @@ cdef const Ins* kernel_45(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstur__uint64_t(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstur(m, ins, &ins.a.vstur, <uint64_t*>NULL)
     if status:
@@ -536,7 +536,7 @@ cdef const Ins* kernel_46(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstas__Op_plain(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstas(m, ins, &ins.a.vstas, <Op_plain*>NULL)
     if status:
@@ -546,7 +546,7 @@ cdef const Ins* kernel_47(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstas__Op_ar(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstas(m, ins, &ins.a.vstas, <Op_ar*>NULL)
     if status:
@@ -556,7 +556,7 @@ cdef const Ins* kernel_48(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vstas_post(Machine* m, const Ins* ins) noexcept nogil:
     m.row = ins.row
     cdef int status = k_vstas_post(m, ins, &ins.a.vstas_post)
     if status:
@@ -566,70 +566,70 @@ cdef const Ins* kernel_49(Machine* m, const Ins* ins) noexcept nogil:
         record_hazard(m)
     return ins + 1
 
-cdef const Ins* kernel_50(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsqz__uint8_t__Op_plain(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint8_t*>NULL, <Op_plain*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_51(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsqz__uint16_t__Op_plain(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint16_t*>NULL, <Op_plain*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_52(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsqz__uint32_t__Op_plain(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint32_t*>NULL, <Op_plain*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_53(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsqz__uint8_t__Op_status(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint8_t*>NULL, <Op_status*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_54(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsqz__uint16_t__Op_status(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint16_t*>NULL, <Op_status*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_55(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vsqz__uint32_t__Op_status(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vsqz(m, ins, &ins.a.vsqz, <uint32_t*>NULL, <Op_status*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_56(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vusqz__uint8_t(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint8_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_57(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vusqz__uint16_t(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint16_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_58(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_vusqz__uint32_t(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_vusqz(m, ins, &ins.a.vusqz, <uint32_t*>NULL)
     if status:
         m.status = status
         return NULL
     return ins + 1
 
-cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
+cdef const Ins* kernel_spr_clear(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_spr_clear(m, ins, &ins.a.spr_clear)
     if status:
         m.status = status
@@ -637,64 +637,66 @@ cdef const Ins* kernel_59(Machine* m, const Ins* ins) noexcept nogil:
     return ins + 1
 
 
-cdef void fill_kernels(KernelFn* table) noexcept:
-    table[0] = kernel_0
-    table[1] = kernel_1
-    table[2] = kernel_2
-    table[3] = kernel_3
-    table[4] = kernel_4
-    table[5] = kernel_5
-    table[6] = kernel_6
-    table[7] = kernel_7
-    table[8] = kernel_8
-    table[9] = kernel_9
-    table[10] = kernel_10
-    table[11] = kernel_11
-    table[12] = kernel_12
-    table[13] = kernel_13
-    table[14] = kernel_14
-    table[15] = kernel_15
-    table[16] = kernel_16
-    table[17] = kernel_17
-    table[18] = kernel_18
-    table[19] = kernel_19
-    table[20] = kernel_20
-    table[21] = kernel_21
-    table[22] = kernel_22
-    table[23] = kernel_23
-    table[24] = kernel_24
-    table[25] = kernel_25
-    table[26] = kernel_26
-    table[27] = kernel_27
-    table[28] = kernel_28
-    table[29] = kernel_29
-    table[30] = kernel_30
-    table[31] = kernel_31
-    table[32] = kernel_32
-    table[33] = kernel_33
-    table[34] = kernel_34
-    table[35] = kernel_35
-    table[36] = kernel_36
-    table[37] = kernel_37
-    table[38] = kernel_38
-    table[39] = kernel_39
-    table[40] = kernel_40
-    table[41] = kernel_41
-    table[42] = kernel_42
-    table[43] = kernel_43
-    table[44] = kernel_44
-    table[45] = kernel_45
-    table[46] = kernel_46
-    table[47] = kernel_47
-    table[48] = kernel_48
-    table[49] = kernel_49
-    table[50] = kernel_50
-    table[51] = kernel_51
-    table[52] = kernel_52
-    table[53] = kernel_53
-    table[54] = kernel_54
-    table[55] = kernel_55
-    table[56] = kernel_56
-    table[57] = kernel_57
-    table[58] = kernel_58
-    table[59] = kernel_59
+cdef int fill_kernels(KernelFn* table) noexcept:
+    cdef int k = 0     # one line per kernel, in the order of kernel_rows.KERNEL_NAMES
+    table[k] = kernel_vld_blk; k += 1
+    table[k] = kernel_vld_blk_pu; k += 1
+    table[k] = kernel_vld_e2b__uint16_t; k += 1
+    table[k] = kernel_vld_e2b__uint32_t; k += 1
+    table[k] = kernel_vld_e2b_pu__uint16_t; k += 1
+    table[k] = kernel_vld_e2b_pu__uint32_t; k += 1
+    table[k] = kernel_vld_unpk4; k += 1
+    table[k] = kernel_vld_unpk4_pu; k += 1
+    table[k] = kernel_vgatb__uint8_t; k += 1
+    table[k] = kernel_vgatb__uint16_t; k += 1
+    table[k] = kernel_vgatb__uint32_t; k += 1
+    table[k] = kernel_vgatb__uint64_t; k += 1
+    table[k] = kernel_vldu__uint8_t; k += 1
+    table[k] = kernel_vldu__uint16_t; k += 1
+    table[k] = kernel_vldu__uint32_t; k += 1
+    table[k] = kernel_vldu__uint64_t; k += 1
+    table[k] = kernel_vldas; k += 1
+    table[k] = kernel_vldus__uint8_t; k += 1
+    table[k] = kernel_vldus__uint16_t; k += 1
+    table[k] = kernel_vldus__uint32_t; k += 1
+    table[k] = kernel_vldus__uint64_t; k += 1
+    table[k] = kernel_vldus_post__uint8_t; k += 1
+    table[k] = kernel_vldus_post__uint16_t; k += 1
+    table[k] = kernel_vldus_post__uint32_t; k += 1
+    table[k] = kernel_vldus_post__uint64_t; k += 1
+    table[k] = kernel_vstu__uint8_t; k += 1
+    table[k] = kernel_vstu__uint16_t; k += 1
+    table[k] = kernel_vstu__uint32_t; k += 1
+    table[k] = kernel_vstu__uint64_t; k += 1
+    table[k] = kernel_vstu_count__uint8_t; k += 1
+    table[k] = kernel_vstu_count__uint16_t; k += 1
+    table[k] = kernel_vstu_count__uint32_t; k += 1
+    table[k] = kernel_vstu_count__uint64_t; k += 1
+    table[k] = kernel_vstus__uint8_t; k += 1
+    table[k] = kernel_vstus__uint16_t; k += 1
+    table[k] = kernel_vstus__uint32_t; k += 1
+    table[k] = kernel_vstus__uint64_t; k += 1
+    table[k] = kernel_vstus_pu__uint8_t; k += 1
+    table[k] = kernel_vstus_pu__uint16_t; k += 1
+    table[k] = kernel_vstus_pu__uint32_t; k += 1
+    table[k] = kernel_vstus_pu__uint64_t; k += 1
+    table[k] = kernel_vstus_mask__uint16_t; k += 1
+    table[k] = kernel_vstus_mask__uint32_t; k += 1
+    table[k] = kernel_vstur__uint8_t; k += 1
+    table[k] = kernel_vstur__uint16_t; k += 1
+    table[k] = kernel_vstur__uint32_t; k += 1
+    table[k] = kernel_vstur__uint64_t; k += 1
+    table[k] = kernel_vstas__Op_plain; k += 1
+    table[k] = kernel_vstas__Op_ar; k += 1
+    table[k] = kernel_vstas_post; k += 1
+    table[k] = kernel_vsqz__uint8_t__Op_plain; k += 1
+    table[k] = kernel_vsqz__uint16_t__Op_plain; k += 1
+    table[k] = kernel_vsqz__uint32_t__Op_plain; k += 1
+    table[k] = kernel_vsqz__uint8_t__Op_status; k += 1
+    table[k] = kernel_vsqz__uint16_t__Op_status; k += 1
+    table[k] = kernel_vsqz__uint32_t__Op_status; k += 1
+    table[k] = kernel_vusqz__uint8_t; k += 1
+    table[k] = kernel_vusqz__uint16_t; k += 1
+    table[k] = kernel_vusqz__uint32_t; k += 1
+    table[k] = kernel_spr_clear; k += 1
+    return k

@@ -203,4 +203,4 @@ ctypedef fused vhist_sub:
     Op_cbin0
     Op_cbin1
 
-cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k
+cdef int fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k; returns their count

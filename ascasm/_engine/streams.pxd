@@ -94,4 +94,4 @@ ctypedef fused vusqz_TW:
     uint16_t
     uint32_t
 
-cdef void fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k
+cdef int fill_kernels(KernelFn* table) noexcept     # table[k] = this module's kernel k; returns their count

@@ -23,7 +23,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import ml_dtypes
 import numpy as np
 
 from .. import floats
@@ -237,7 +236,7 @@ def _scalar(param, value) -> tuple[int, str]:
             else np.array([number]).astype(etype.np_dtype)
         beyond_double = math.isinf(number) and isinstance(value, str) and "inf" not in value.lower()   # 1e400
         if beyond_double or math.isfinite(number) and not np.isfinite(narrow.astype(np.float64)[0]):
-            largest = float(ml_dtypes.finfo(etype.np_dtype).max)
+            largest = float(dtypes.finfo(etype).max)
             raise KernelArgError(f"{param.name}={shown(text)} does not fit in {etype.name} (largest {largest!r})")
         return int(narrow.view(etype.bits)[0]), text
     number = _int_value(param, value, text)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 
 from . import appendix, dtypes
+from .opcode_numbers import OPCODE_NUMBERS
 from .operands import Kind, parse_operand_syntax
 
 # Sources cited by rows: the public pages of the Ascend C API reference by name (asc_NAME: the C API;
@@ -1299,9 +1300,22 @@ DIRECTIVES = (
      "to the type's width, a copy's all-true mask), no call of its line; `ascasm stats --by-line` counts it apart"),
 )
 
-# Opcodes number the rows in the order of their names, so the rows' order in the table does not matter
-# (the bytecode lives only in memory: no opcode is ever stored).
-OPCODES = {name: number for number, name in enumerate(sorted(spec.opname for spec in INSNS), start=1)}
+
+
+def number_opcodes(names, recorded: dict[str, int]) -> dict[str, int]:
+    """Each row's opcode (by its enum name): the number `recorded` (opcode_numbers.py, written by
+    tools/gen_tables.py) keeps for it, so that a new row renumbers no other and the generated tables
+    change only by its own lines; a name not yet recorded takes the next free number (in name order)
+    until the generator records it. The rows' order in the table does not matter, and no opcode is ever
+    stored (the bytecode lives only in memory)."""
+    names = set(names)
+    numbers = {name: number for name, number in recorded.items() if name in names}
+    top = max(numbers.values(), default=0)
+    numbers.update({name: top + k for k, name in enumerate(sorted(names - set(numbers)), start=1)})
+    return numbers
+
+
+OPCODES = number_opcodes((spec.opname for spec in INSNS), OPCODE_NUMBERS)
 BY_OPCODE = {OPCODES[spec.opname]: spec for spec in INSNS}
 BY_MNEMONIC: dict[str, list[InsnSpec]] = {}
 for _spec in INSNS:
