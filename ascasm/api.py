@@ -22,7 +22,7 @@ from .isa import dtypes
 from .program import Program
 from .source import SourceLoc, format_diagnostic
 from .state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT, VL, MachineState
-from .vm import Machine, auto_engine, run_warnings
+from .vm import RUNNING, Machine, auto_engine, run_warnings
 
 HTML_ELEMENTS = 256          # elements of a buffer a notebook shows before "... and N more"
 
@@ -61,10 +61,12 @@ class Result:
     """A finished run: `result[NAME]` is buffer NAME's final contents (a numpy array copy of its type);
     `steps`, `warnings` (RunWarning), `mismatches` ({buffer: indices differing from its .expect}),
     `ok` (every .expect held), `state` (the whole MachineState), `vreg(n, type, mask)` (lanes),
-    `var(NAME)` (a translated C++ kernel's variable by its name)."""
+    `var(NAME)` (a translated C++ kernel's variable by its name), `stops` (a Stop per breakpoint
+    reached, when the run was given breakpoints)."""
 
-    def __init__(self, program: Program, state: MachineState, blocks=None):
+    def __init__(self, program: Program, state: MachineState, blocks=None, stops: list | None = None):
         self.program, self.state = program, state
+        self.stops = stops or []
         self.steps = state.steps
         self.warnings = [RunWarning(*w) for w in run_warnings(program, state)]
         self.mismatches = {e.buffer.name: e.mismatches(state) for e in program.expects}
@@ -97,15 +99,10 @@ class Result:
         a RegTensor's lanes or a pointer's elements as an array, a scalar as a numpy scalar, each of
         its C++ type. KeyError when the kernel has no variable of that name; ValueError when it is
         optimised out there (its register was given to another variable)."""
-        if not self.program.debug.known(name):
-            names = sorted({v.name for v in self.program.debug.variables})
-            raise KeyError(f"no C++ variable named {name!r} (variables: {', '.join(names) or 'none'})")
-        row = min(self.state.pc, len(self.program.insns) - 1)
-        try:
-            value = evaluate(("name", name), Env(self.program, self.state, None, Scope(self.program, row)))
-        except ExprError as exc:
-            raise ValueError(str(exc)) from None
-        return np.array(value.data, copy=True) if value.is_array else value.data[()]
+        value = _variable(self.program, self.state, name)
+        if isinstance(value, ValueError):
+            raise value
+        return value
 
     def vreg(self, number: int, type: str = "u8", mask: int | str | None = None) -> "Lanes":
         """Vector register `number` as lanes of `type`; with `mask` (a mask register number or "p0"),
@@ -141,6 +138,79 @@ class Result:
             parts.append(_lane_table(f"{buf.name}: {buf.etype.name}[{buf.count}] @ {where}", buf.etype,
                                      self[buf.name], None, marked=None if wrong is None else wrong))
         return "\n".join(parts)
+
+
+def _variable(program: Program, state: MachineState, name: str):
+    """C++ variable `name` as the state holds it before its next instruction (after the last one at
+    the end): its value, or a ValueError saying why it has none there; KeyError if no such variable."""
+    if not program.debug.known(name):
+        names = sorted({v.name for v in program.debug.variables})
+        raise KeyError(f"no C++ variable named {name!r} (variables: {', '.join(names) or 'none'})")
+    row = min(state.pc, len(program.insns) - 1)
+    try:
+        value = evaluate(("name", name), Env(program, state, None, Scope(program, row)))
+    except ExprError as exc:
+        return ValueError(str(exc))
+    return np.array(value.data, copy=True) if value.is_array else value.data[()]
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A breakpoint reached: the source position of the instruction about to run, the steps done
+    before it, and the C++ variables there (`var(NAME)`, as Result.var gives them at the halt; each
+    copied when the run got there)."""
+    file: str
+    line: int
+    step: int
+    values: dict = field(repr=False)            # name -> value, or the ValueError `var` raises
+
+    def var(self, name: str):
+        if name not in self.values:
+            names = sorted(self.values)
+            raise KeyError(f"no C++ variable named {name!r} (variables: {', '.join(names) or 'none'})")
+        value = self.values[name]
+        if isinstance(value, ValueError):
+            raise value
+        return value
+
+
+def breakpoint_rows(program: Program, breakpoints) -> list[int]:
+    """The rows of breakpoints given as LINE (of the file of the program's first instruction, a
+    translated kernel's own file) or "FILE:LINE" (a header's line; FILE by its path or last
+    components): each line's first row, or that of the next line below that has one."""
+    rows = []
+    for where in breakpoints:
+        name, _colon, line = str(where).rpartition(":")
+        file = program.file_named(name) if name else program.insns[0].loc.file if program.insns else None
+        if file is None:
+            raise ValueError(f"breakpoint {where!r}: no instruction comes from a file {name!r}")
+        if not (line.strip().isascii() and line.strip().isdigit()):
+            raise ValueError(f"breakpoint {where!r}: write a line number or FILE:LINE")
+        found = program.first_row_at(file, int(line))
+        if found is None:
+            raise ValueError(f"breakpoint {where!r}: no instruction at or after line {line} of {file}")
+        rows.append(found[0])
+    return rows
+
+
+def run_stopping(machine: Machine, program: Program, rows) -> list[Stop]:
+    """Run `machine` to its end, noting a Stop each time the instruction of one of `rows` is next
+    (the engine's stop flags return before them: docs/bytecode.md "Stop flags")."""
+    before = np.zeros(len(program.insns), np.uint8)
+    before[list(rows)] = 1
+    names = sorted({v.name for v in program.debug.variables})
+    stops, state = [], machine.state
+    machine.set_stop_rows(before, None)
+    try:
+        while True:
+            if state.status == RUNNING and state.pc < len(before) and before[state.pc]:
+                loc = program.insns[state.pc].loc
+                stops.append(Stop(loc.file, loc.line, state.steps,
+                                  {name: _variable(program, state, name) for name in names}))
+            if machine.run() != RUNNING:
+                return stops
+    finally:
+        machine.set_stop_rows(None, None)
 
 
 @dataclass

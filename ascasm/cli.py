@@ -164,6 +164,9 @@ def _stats_options(stats):
     stats.add_argument("--blocks", type=positive_int, default=None, metavar="N",
                        help="run N blocks (as ascasm run --blocks) and report each block's statistics")
     stats.add_argument("--json", action="store_true", help="print the statistics as one JSON document")
+    stats.add_argument("--by-line", action="store_true",
+                       help="per source line (a C++ kernel's lines): steps, lanes and instructions, the "
+                            "translator's own marked")
     _kernel_options(stats)
 
 
@@ -431,7 +434,12 @@ def stats_command(args) -> int:
         stop = f"stopped by {fault.kind.lower().replace('_', ' ')} at step {fault.step}"
         print(fault, file=sys.stderr)
     if args.json:
-        print_json(stats.stats_json(program, collected, stop, args.file))
+        report = stats.stats_json(program, collected, stop, args.file)
+        if args.by_line:
+            report["lines"] = stats.by_line_json(program, collected)
+        print_json(report)
+    elif args.by_line:
+        print("\n".join(stats.by_line_lines(program, collected, stop, args.file)))
     else:
         print("\n".join(stats.report_lines(program, collected, stop, args.file)))
     if interrupted:

@@ -12,6 +12,9 @@ In assembly text the information is two directives, each applying from the next 
     .var NAME "CTYPE" LOCATION           ; C++ variable NAME, of type CTYPE, lives in LOCATION
     .var NAME -                          ; NAME no longer lives anywhere (gdb: "optimised out")
     .arg NAME "CTYPE" LOCATION           ; as .var, for a parameter (of the function or the inlined call)
+    .artificial                          ; the next instruction is the translator's own: it implements a
+                                         ; C++ rule (a wrap to the type's width, a copy's all-true mask)
+                                         ; and stands for no call of its line (`stats --by-line` marks it)
 
 LOCATION is a register (`v3`, `p1`, `a0`, `u2`, `q0`, `s7`) or, for a compile-time constant, `=VALUE`
 (a number). A pointer's `.var` may end with `-> BUFFER`, the parameter buffer it points into.
@@ -48,9 +51,11 @@ class VarRange:
 
 @dataclass
 class DebugInfo:
-    """Per row, its stack of inline frames (outermost first); and every variable's live ranges."""
+    """Per row, its stack of inline frames (outermost first); every variable's live ranges; the rows
+    that are the translator's own."""
     frames: list[tuple[InlineFrame, ...]] = field(default_factory=list)
     variables: list[VarRange] = field(default_factory=list)
+    artificial: frozenset[int] = frozenset()
 
     def frames_at(self, row: int) -> tuple[InlineFrame, ...]:
         return self.frames[row] if 0 <= row < len(self.frames) else ()

@@ -2,6 +2,7 @@
 engine), a source map, and the UB buffers with their initial and expected contents."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -119,6 +120,17 @@ class Program:
     def source_lines(self, file: str) -> list[str] | None:
         """The text lines of the program's own file or of a file .loc named; None if unknown."""
         return self.source.split("\n") if file == self.filename else self.origin_files.get(file)
+
+    def file_named(self, name: str) -> str | None:
+        """The file rows come from that `name` names, by its path or its last components (`k.cpp`)."""
+        files = dict.fromkeys(insn.loc.file for insn in self.insns)
+        return next((f for f in files if f == name or f.replace(os.sep, "/").endswith("/" + name.lstrip("./"))), None)
+
+    def first_row_at(self, file: str, line: int) -> tuple[int, int] | None:
+        """(row, its line): the first row of the first line of `file` at or after `line` that has one."""
+        found = min(((insn.loc.line, row) for row, insn in enumerate(self.insns)
+                     if insn.loc.file == file and insn.loc.line >= line), default=None)
+        return None if found is None else (found[1], found[0])
 
     @property
     def srcmap(self) -> list[SourceLoc]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import signal
 import threading
 import time
@@ -54,6 +55,9 @@ class Stats:
     gm_written: int = 0
     cycles: int = 0
     by_pipe: dict = field(default_factory=dict)         # pipe name -> instructions executed on it
+    row_steps: np.ndarray | None = None                 # per row: its executions, its lanes active and in all
+    row_lanes_active: np.ndarray | None = None
+    row_lanes_total: np.ndarray | None = None
 
     @property
     def lanes_active(self) -> int:
@@ -246,7 +250,41 @@ class Collector:
             pipe = rows.pipes[row]
             stats.by_pipe[pipe] = stats.by_pipe.get(pipe, 0) + int(tally.executed[row])
         stats.steps = self.machine.state.steps
+        stats.row_steps, stats.row_lanes_active = tally.executed, tally.active
+        stats.row_lanes_total = rows.lanes * tally.executed
         return stats
+
+
+@dataclass
+class LineRow:
+    """What the rows of one source line executed: a C++ line's (through .loc) or an assembly line's."""
+    file: str
+    line: int
+    text: str
+    steps: int = 0
+    artificial_steps: int = 0                            # of them, the translator's own (.artificial)
+    lanes_active: int = 0
+    lanes_total: int = 0
+    by_insn: dict = field(default_factory=dict)          # (mnemonic, types, artificial) -> count
+
+
+def by_line(program, stats: Stats) -> list[LineRow]:
+    """The executed rows added up per source line, in the order of the files and lines; a row the
+    debug information marks `.artificial` is counted apart (LineRow.artificial_steps)."""
+    artificial = program.debug.artificial
+    lines: dict = {}
+    for row in np.flatnonzero(stats.row_steps):
+        insn, count = program.insns[row], int(stats.row_steps[row])
+        entry = lines.setdefault((insn.loc.file, insn.loc.line), LineRow(insn.loc.file, insn.loc.line,
+                                                                          insn.loc.text.strip()))
+        own = int(row) in artificial
+        entry.steps += count
+        entry.artificial_steps += count if own else 0
+        entry.lanes_active += int(stats.row_lanes_active[row])
+        entry.lanes_total += int(stats.row_lanes_total[row])
+        key = (insn.spec.mnemonic, "/".join(t.name for t in insn.types), own)
+        entry.by_insn[key] = entry.by_insn.get(key, 0) + count
+    return [lines[key] for key in sorted(lines)]
 
 
 class _Tally:
@@ -344,6 +382,34 @@ def report_lines(program, stats: Stats, stop: str, name: str | None = None) -> l
     lines.append("  from the Ascend 950 C-API tables of theoretical throughput and dual issue; latencies, "
                  "dependencies and UB bank conflicts are not modelled (docs/cli.md \"ascasm stats\")")
     return lines
+
+
+def by_line_lines(program, stats: Stats, stop: str, name: str | None = None) -> list[str]:
+    """`ascasm stats --by-line`: per source line, its steps (those of the translator's own
+    instructions apart), its lanes, its instructions ( `*` marks the translator's own)."""
+    lines = [f"{name or program.filename}: {stats.steps} step{'s' if stats.steps != 1 else ''}, {stop}, by source line",
+             "", f"  {'line':<20} {'steps':>9} {'own':>7}  {'lanes active / total':<23}  source",
+             f"  {'':<20} {'':>9} {'':>7}  its instructions and their counts (* the translator's own)"]
+    entries = by_line(program, stats)
+    for entry in entries:
+        lanes = f"{entry.lanes_active:>10} / {entry.lanes_total:<10}" if entry.lanes_total else " " * 23
+        where = f"{os.path.basename(entry.file)}:{entry.line}"
+        lines.append(f"  {where:<20} {entry.steps:>9} {entry.artificial_steps or '':>7}  {lanes}  {entry.text}".rstrip())
+        mix = sorted(entry.by_insn.items(), key=lambda item: (-item[1], item[0]))
+        lines.append(f"  {'':<20} {'':>9} {'':>7}  " + ", ".join(
+            f"{mnemonic}{'.' + types if types else ''}{'*' if own else ''} {count}"
+            for (mnemonic, types, own), count in mix))
+    own = sum(entry.artificial_steps for entry in entries)
+    lines += ["", f"the translator's own instructions (*: they implement a C++ rule, such as wrapping to a type's "
+                  f"width, and stand for no call of their line): {own} of {stats.steps} steps"]
+    return lines
+
+
+def by_line_json(program, stats: Stats) -> list[dict]:
+    return [{"file": e.file, "line": e.line, "text": e.text, "steps": e.steps, "artificial_steps": e.artificial_steps,
+             "lanes_active": e.lanes_active, "lanes_total": e.lanes_total,
+             "instructions": [{"mnemonic": m, "types": t, "artificial": own, "count": count}
+                              for (m, t, own), count in e.by_insn.items()]} for e in by_line(program, stats)]
 
 
 def _percent(part: int, whole: int) -> str:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import queue
+import re
 import subprocess
 import sys
 import tempfile
@@ -25,11 +27,11 @@ TIMEOUT = 60
 class Client:
     """A DAP client over a subprocess's pipes: requests one at a time, events kept in order."""
 
-    def __init__(self):
+    def __init__(self, command=(sys.executable, "-m", "ascasm", "dap"), cwd=None, env=None):
         # a neutral working directory: from the repository root, -m would import the source tree
         # instead of the installed package
-        self.process = subprocess.Popen([sys.executable, "-m", "ascasm", "dap"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tempfile.gettempdir())
+        self.process = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, cwd=cwd or tempfile.gettempdir(), env=env)
         self.messages: queue.Queue = queue.Queue()
         self.events: list[dict] = []
         self.seq = 0
@@ -186,6 +188,63 @@ def test_bad_requests_get_error_responses(client):
     assert not missing["success"] and "no/such/kernel.cpp" in missing["message"]
     assert client.request("disconnect")["success"]
     assert client.process.wait(TIMEOUT) == 0
+
+
+def test_the_vs_code_configuration_of_docs_debugger_md(tmp_path):
+    """What VS Code does with docs/debugger.md's extension and launch configuration: start the
+    extension's `adapter` script, send `initialize` as VS Code does, then `launch` with the whole
+    configuration (its ${workspaceFolder} substituted, VS Code's own keys added), breakpoints, and
+    configurationDone. The workspace holds the kernel and the x.npy the configuration names."""
+    pytest.importorskip("clang.cindex")
+    blocks = model()
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "debugger.md").read_text()
+    doc = doc[doc.index("## Editors: `ascasm dap`"):doc.index("## Expressions")]
+    package, launch = (json.loads(block) for block in re.findall(r"```json\n(.*?)```", doc, re.S))
+    adapter_text = re.search(r"executable script `adapter` \(`(#!/bin/sh)` then `(exec ascasm dap)`\)", doc)
+    extension = tmp_path / "ascasm-dap"
+    extension.mkdir()
+    (extension / "package.json").write_text(json.dumps(package))
+    adapter = extension / "adapter"
+    adapter.write_text(f"{adapter_text[1]}\n{adapter_text[2]}\n")
+    adapter.chmod(0o755)
+    debugger = package["contributes"]["debuggers"][0]
+    configuration = launch["configurations"][0]
+    assert configuration["type"] == debugger["type"] and configuration["request"] == "launch"
+    assert debugger["program"] == "./adapter"
+    workspace = tmp_path / "workspace"
+    (workspace / "tests" / "kernels").mkdir(parents=True)
+    (workspace / "tests" / "kernels" / "scale_sum.cpp").write_text(KERNEL.read_text())
+    np.save(workspace / "x.npy", X)
+    arguments = json.loads(json.dumps(configuration).replace("${workspaceFolder}", str(workspace)))
+    kernel = workspace / "tests" / "kernels" / "scale_sum.cpp"
+    assert arguments["program"] == str(kernel)
+    # the installed `ascasm` on the PATH, as the editor's environment has it
+    env = dict(os.environ, PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
+    client = Client([str(adapter)], cwd=extension, env=env)
+    try:
+        capabilities = client.request("initialize", clientID="vscode", clientName="Visual Studio Code",
+                                      adapterID=debugger["type"], pathFormat="path", linesStartAt1=True,
+                                      columnsStartAt1=True, supportsVariableType=True, supportsVariablePaging=True,
+                                      supportsRunInTerminalRequest=True, locale="en")
+        assert capabilities["success"]
+        assert client.request("launch", **arguments, __sessionId="a1b2")["success"]
+        client.event("initialized")
+        set_ = client.request("setBreakpoints", source={"name": "scale_sum.cpp", "path": str(kernel)},
+                              lines=[27], breakpoints=[{"line": 27, "condition": "i == 1"}], sourceModified=False)
+        assert set_["body"]["breakpoints"][0]["verified"]
+        client.request("configurationDone")
+        assert client.stop()["reason"] == "breakpoint"
+        frame = client.request("stackTrace", threadId=1, startFrame=0, levels=20)["body"]["stackFrames"][0]
+        assert frame["source"]["path"] == str(kernel) and frame["line"] == 27
+        assert client.evaluate("left") == str(blocks[1][4])
+        assert np.array_equal(_lanes(client, "acc"), blocks[0][3])
+        assert client.request("disconnect", restart=False, terminateDebuggee=True)["success"]
+        assert client.process.wait(TIMEOUT) == 0
+    finally:
+        client.process.kill()
+        client.process.wait(TIMEOUT)
+        for pipe in (client.process.stdin, client.process.stdout, client.process.stderr):
+            pipe.close()
 
 
 def test_framing():

@@ -155,6 +155,54 @@ def test_the_run_result_gives_variables_by_name(engine):
         result.var("nonsense")
 
 
+def test_the_cpp_session_of_docs_debugger_md(monkeypatch, engine):
+    """docs/debugger.md's session with C++ names, replayed: its commands give its lines (a line the page
+    shortens with `...` is compared up to there)."""
+    from ascasm.cpp import harness
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "debugger.md").read_text()
+    session = doc.split("$ ascasm debug tests/kernels/scale_sum.cpp")[1].split("```")[0].splitlines()[1:]
+    commands = [line[len("(ascasm) "):] for line in session if line.startswith("(ascasm) ")]
+    monkeypatch.chdir(root)                    # the page's relative names
+    translation = harness.translate_kernel(Path("tests/kernels/scale_sum.cpp"), "ScaleSumVF")
+    program = harness.build(translation, {"yAddr": np.zeros(256, np.float32), "xAddr": X, "count": COUNT,
+                                          "scale": SCALE}).program
+    _dbg, out = debugger(program, engine, "\n".join(commands) + "\n")
+    got = out.splitlines()
+    got = got[next(k for k, line in enumerate(got) if line.startswith("(ascasm) ")):]
+    assert len(got) >= len(session)
+    for wanted, line in zip(session, got):
+        if wanted.endswith("..."):
+            assert line.startswith(wanted.rstrip(". ")), (wanted, line)
+        else:
+            assert line == wanted
+
+
+def test_the_run_result_gives_variables_at_breakpoints(engine):
+    """Line 27 (LoadAlign) in block i: acc of the blocks before, left after block i's UpdateMask; line 12
+    (inside ScaleBias) in block i: its src is block i of x, its scale the kernel's."""
+    import ascasm
+    blocks = model()
+    result = ascasm.run_kernel(KERNEL, "ScaleSumVF", engine=engine, yAddr=np.zeros(256, np.float32), xAddr=X,
+                               count=COUNT, scale=SCALE, breakpoints=[27, "scale_sum.cpp:12"])
+    assert [(stop.line, int(stop.var("i"))) for stop in result.stops] == [(27, 0), (12, 0), (27, 1), (12, 1),
+                                                                          (27, 2), (12, 2), (27, 3), (12, 3)]
+    for i in range(4):
+        at_load, in_helper = result.stops[2 * i], result.stops[2 * i + 1]
+        before = blocks[i - 1][3] if i else np.zeros(LANES, np.float32)
+        assert np.array_equal(at_load.var("acc"), before) and at_load.var("left") == blocks[i][4]
+        assert np.array_equal(in_helper.var("src"), blocks[i][1]) and in_helper.var("scale") == np.float32(SCALE)
+        assert at_load.step < in_helper.step
+    assert np.array_equal(result.var("acc"), blocks[-1][3])              # and at the halt, as before
+    with pytest.raises(ValueError, match="optimised out"):
+        result.stops[0].var("count")
+    with pytest.raises(KeyError, match="no C\\+\\+ variable named 'nonsense'"):
+        result.stops[0].var("nonsense")
+    with pytest.raises(ValueError, match="no instruction comes from a file 'other.cpp'"):
+        ascasm.run_kernel(KERNEL, "ScaleSumVF", yAddr=np.zeros(256, np.float32), xAddr=X, count=COUNT, scale=SCALE,
+                          breakpoints="other.cpp:3")
+
+
 # ---- tests/kernels/clamp_count.cpp: half and int16 lanes, half parameters ----
 # Model: block b (128 half lanes) is active below n - 128 b; Clamp gives low = max(src, lo), then
 # v = min(low, hi) on active lanes, 0 elsewhere (zeroing); moved = active & (v != src);

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from conftest import run_cli as ascasm
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,3 +90,52 @@ def test_a_first_lane_store_counts_one_active_lane(tmp_path):
     assert result.returncode == 0, result.stderr
     row = next(r for r in json.loads(result.stdout)["instructions"] if r["mnemonic"] == "vsta.1st")
     assert (row["lanes_active"], row["lanes_total"]) == (1, 128)
+
+
+# ---- --by-line: steps, lanes and instructions per source line, the translator's own marked ----
+
+def test_by_line_on_a_cpp_kernel_marks_the_translators_own_instructions(tmp_path):
+    """tests/kernels/scale_sum.cpp with count = 200: 4 blocks of 64 floats (the last of 8 active lanes).
+    Per block, line 12's Muls and line 13's Adds run once under the block's mask (64 + 64 + 64 + 8 = 200
+    of 256 lanes); line 29's Add under the all-true mask (256 of 256). `i * lanes` on lines 27 and 30 is
+    an int product whose C++ value is wrapped to 32 bits: that wrap (a shift left and right) is the
+    translator's own, the LoadAlign and StoreAlign are not."""
+    import numpy as np
+    pytest.importorskip("clang.cindex")
+    np.save(tmp_path / "x.npy", np.zeros(256, np.float32))
+    result = ascasm("stats", ROOT / "tests" / "kernels" / "scale_sum.cpp", "--by-line", "--json",
+                    "--arg", "yAddr=f32[256]", "--arg", "xAddr=x.npy", "--arg", "count=200", "--arg", "scale=0.5",
+                    cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    lines = {entry["line"]: entry for entry in report["lines"]}
+    assert all(entry["file"].endswith("scale_sum.cpp") for entry in report["lines"])
+    assert sum(entry["steps"] for entry in report["lines"]) == report["steps"]
+    assert (lines[12]["steps"], lines[12]["lanes_active"], lines[12]["lanes_total"]) == (4, 200, 256)
+    assert (lines[13]["lanes_active"], lines[29]["lanes_active"], lines[29]["lanes_total"]) == (200, 256, 256)
+    assert lines[12]["artificial_steps"] == lines[29]["artificial_steps"] == 0
+    for line, access in ((27, "vld"), (30, "vsta")):
+        mix = {(i["mnemonic"], i["artificial"]): i["count"] for i in lines[line]["instructions"]}
+        assert mix[("shl", True)] == mix[("shr", True)] == 4 and mix[(access, False)] == 4
+        assert lines[line]["artificial_steps"] == 8
+    text = ascasm("stats", ROOT / "tests" / "kernels" / "scale_sum.cpp", "--by-line", "--arg", "yAddr=f32[256]",
+                  "--arg", "xAddr=x.npy", "--arg", "count=200", "--arg", "scale=0.5", cwd=tmp_path).stdout.splitlines()
+    row = text.index(next(line for line in text if line.split()[:1] == ["scale_sum.cpp:27"]))
+    assert text[row].split()[1:3] == ["24", "8"] and text[row].endswith("MicroAPI::LoadAlign(x, xAddr + i * lanes);")
+    assert "shl* 4" in text[row + 1] and "vld.f32 4" in text[row + 1]
+
+
+def test_the_artificial_directive_marks_the_next_row(tmp_path):
+    program = tmp_path / "own.s"
+    program.write_text("""
+        mov s0, 300
+.artificial
+        and s0, s0, 255
+        add s1, s0, 1
+        halt
+""")
+    report = json.loads(ascasm("stats", program, "--by-line", "--json").stdout)
+    lines = {entry["line"]: entry for entry in report["lines"]}
+    assert lines[4]["instructions"] == [{"mnemonic": "and", "types": "", "artificial": True, "count": 1}]
+    assert lines[4]["artificial_steps"] == 1 and lines[5]["artificial_steps"] == 0
+    assert [entry["line"] for entry in report["lines"]] == [2, 4, 5, 6]

@@ -33,7 +33,8 @@ TRANSLATING_TESTS = ["tests/test_cpp_translate.py", "tests/test_cpp_kernels.py",
                      "tests/test_cpp_run.py", "tests/test_cpp_harness.py", "tests/test_compiled_kernels.py",
                      "tests/test_cast_packed.py", "tests/test_buffer_bounds.py", "tests/test_debugger_cpp.py",
                      "tests/test_debuginfo.py", "tests/test_reg_precision_modes.py", "tests/test_mask_stream_store.py",
-                     "tests/test_warnings.py", "tests/test_cpp_stubs.py", "tests/test_dap.py"]
+                     "tests/test_warnings.py", "tests/test_cpp_stubs.py", "tests/test_dap.py",
+                     "tests/test_debugger_kernels.py", "tests/test_stats.py"]
 SMALL_FILE = 200_000            # bytes: files beside a kernel in a temporary directory are recorded up to this
 MAX_SIBLINGS = 20
 

@@ -7,6 +7,8 @@ arguments and the reason in its first lines. Exit status: 0 no finding, 1 findin
 
     python tools/fuzz_cpp.py --kernels 10000             a fixed number of mutants
     python tools/fuzz_cpp.py --kernels 500 --seed 7      the same 500 mutants as last time
+    python tools/fuzz_cpp.py --kernels 500 --seed 7 --first 500     the next 500 of that seed (a long
+                                                          run split in parts, or resumed)
 """
 from __future__ import annotations
 
@@ -150,10 +152,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kernels", type=int, required=True, metavar="N", help="run N mutants")
     parser.add_argument("--seed", type=int, default=None, help="seed (default: from the clock; printed)")
+    parser.add_argument("--first", type=int, default=0, metavar="K",
+                        help="start at mutant K of the seed (each mutant depends on the seed and its number only)")
     parser.add_argument("--out", type=Path, default=Path("fuzz-failures"), help="where findings are written")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else int(time.time())
-    print(f"tools/fuzz_cpp.py --seed {seed} --kernels {args.kernels}", flush=True)
+    print(f"tools/fuzz_cpp.py --seed {seed} --kernels {args.kernels} --first {args.first}", flush=True)
     found, outcomes, start = 0, Counter(), time.monotonic()
     with tempfile.TemporaryDirectory() as work:
         copies = {}
@@ -161,7 +165,7 @@ def main(argv=None) -> int:
             copies[d] = Path(work, d.name)
             shutil.copytree(d, copies[d])
         originals = seeds()
-        for index in range(args.kernels):
+        for index in range(args.first, args.first + args.kernels):
             rng = random.Random(f"{seed}:{index}")
             original = rng.choice(originals)
             text = mutate(original.read_text(), rng)
@@ -176,8 +180,9 @@ def main(argv=None) -> int:
                 target.write_text(f"// tools/fuzz_cpp.py --seed {seed}: mutant {index} of {original.name}, entry "
                                   f"{finding[0]}\n{reason}\n{text}")
                 print(f"finding: {target}", file=sys.stderr, flush=True)
-            if (index + 1) % 500 == 0:
-                print(f"{index + 1} mutants, {dict(outcomes)}, {time.monotonic() - start:.0f} s", flush=True)
+            if (index + 1 - args.first) % 500 == 0:
+                print(f"{index + 1 - args.first} mutants (up to number {index}), {dict(outcomes)}, "
+                      f"{time.monotonic() - start:.0f} s", flush=True)
     print(f"{args.kernels} mutants: {dict(outcomes)}, {found} findings, {time.monotonic() - start:.0f} s")
     return 1 if found else 0
 

@@ -30,7 +30,7 @@ def cheatsheet_md() -> str:
            "", f"**Types** {types}", "",
            "**Addresses** `[base + off + off]`: base a buffer, number or `sN` (bytes); offsets numbers, `sN`, `aN`. "
            "Vector accesses need 32-byte alignment unless the row says otherwise.", "",
-           "**Directives** " + " · ".join(f"`{name} {syntax_}`" for name, syntax_, _text in DIRECTIVES), "",
+           "**Directives** " + " · ".join(f"`{f'{name} {syntax_}'.strip()}`" for name, syntax_, _text in DIRECTIVES), "",
            "**Mask patterns** " + " ".join(f"`{p}`" for p in PATTERNS)
            + " — `VLn` the lowest n lanes, `M3`/`M4` every 3rd/4th, `H`/`Q` the lowest half/quarter, `ALLF` none", "",
            "**Run** `ascasm run F.s` (exit 0 ok, 1 assembly error, 2 fault, 3 step limit, 4 `.expect` mismatch) · "

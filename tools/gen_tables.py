@@ -49,7 +49,7 @@ def isa_md() -> str:
            "(`ascasm explain Reg::NAME` shows their forms and template options). The language itself is "
            "described in docs/language.md.", "",
            "## Directives", "", "| directive | meaning |", "|---|---|"]
-    out += [f"| `{name} {syntax}` | {summary} |" for name, syntax, summary in table.DIRECTIVES]
+    out += [f"| `{f'{name} {syntax}'.strip()}` | {summary} |" for name, syntax, summary in table.DIRECTIVES]
     out += ["", "## Instructions", ""]
     for spec in table.INSNS:
         out += [f"### `{spec.text}`", "", spec.summary + ".", ""]

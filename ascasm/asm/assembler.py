@@ -26,7 +26,8 @@ from .errors import AsmError, AssemblyFailed, SourceLoc
 from .expr import ExprError, evaluate, index_array
 from .files import InputFileError, load_npy, read_regular_file
 from .parser import parse_source
-from .syntax import BufferDecl, Constant, Equ, Expect, FrameDirective, Instruction, ListInit, Loc, Out, Token, VarDirective
+from .syntax import (Artificial, BufferDecl, Constant, Equ, Expect, FrameDirective, Instruction, ListInit, Loc, Out, Token,
+                     VarDirective)
 
 _REGISTER = re.compile(r"^([vpasuqVPASUQ])(\d+)(?:\.(.*))?$")
 _SPECIAL_FLOATS = {"inf": float("inf"), "nan": float("nan")}
@@ -154,6 +155,7 @@ class _Assembler:
         self.row_frames: list[tuple[InlineFrame, ...]] = []
         self.open_vars: list[VarRange] = []
         self.closed_vars: list[VarRange] = []
+        self.artificial: set[int] = set()        # the rows a .artificial directive marks
         # each file's text once, by its real path (one file named 200 ways is read once), at most
         # MAX_LOC_BYTES in all, and only from the directories .loc may read (docs/language.md ".loc")
         self.origin_texts: dict[str, list[str] | None] = {}
@@ -231,6 +233,8 @@ class _Assembler:
                 self.guarded(self.frame_directive, statement, len(insns))
             elif type(statement) is VarDirective:
                 self.guarded(self.var_directive, statement, len(insns))
+            elif type(statement) is Artificial:
+                self.artificial.add(len(insns))
         self.check_loops_closed_and_branches(len(insns))
         debug = self.debug_info(len(insns))
         if self.errors:
@@ -542,7 +546,8 @@ class _Assembler:
         for _frame, loc in self.frame_stack:
             self.errors.append(AsmError(loc, ".frame push without its .frame pop"))
         self.close_vars(rows, lambda var: True)
-        return DebugInfo(self.row_frames, sorted(self.closed_vars, key=lambda var: (var.start, var.depth)))
+        return DebugInfo(self.row_frames, sorted(self.closed_vars, key=lambda var: (var.start, var.depth)),
+                         frozenset(row for row in self.artificial if row < rows))
 
     # ---- instructions ----
     def instruction(self, statement: Instruction) -> Insn:

@@ -28,8 +28,8 @@ from ..source import FORBIDDEN_CHARACTERS
 from .errors import AsmError, SourceLoc
 from .expr import ordered_chain
 from .parse_table import END_STATE, IGNORED, RULES, STATES, TERMINALS
-from .syntax import (Address, BufferDecl, Call, Constant, Equ, Expect, FrameDirective, Group, Instruction, Line,
-                     ListInit, Loc, Out, Signed, Token, VarDirective)
+from .syntax import (Address, Artificial, BufferDecl, Call, Constant, Equ, Expect, FrameDirective, Group, Instruction,
+                     Line, ListInit, Loc, Out, Signed, Token, VarDirective)
 
 # What the parser expected, in words a learner knows.
 _TERMINAL_WORDS = {
@@ -37,7 +37,7 @@ _TERMINAL_WORDS = {
     "RSQB": "']'", "LPAR": "'('", "RPAR": "')'", "EQUAL": "'='", "AT": "'@'", "NL": "end of line",
     "SIGN": "an operator", "BINOP": "an operator", "LABEL": "a label", "UB": "a directive", "EQU": "a directive",
     "OUT": "a directive", "EXPECT": "a directive", "LOC": "a directive", "FRAME": "a directive",
-    "VAR": "a directive", "ARG": "a directive", "ARROW": "'->'", "$END": "end of line",
+    "VAR": "a directive", "ARG": "a directive", "ARTIFICIAL": "a directive", "ARROW": "'->'", "$END": "end of line",
 }
 _DIRECTIVE_NAMES = [name for name, _syntax, _summary in DIRECTIVES]
 _CHARACTER_NAMES = {0x00: "NUL", 0x0b: "vertical tab", 0x0d: "carriage return not followed by a line feed",
@@ -207,6 +207,9 @@ class _Builder:
     def frame(self, children):
         return FrameDirective(*children)
 
+    def artificial(self, children):
+        return Artificial(children[0])
+
     def var(self, children):
         keyword, name, ctype, location, _arrow, buffer = children
         if name.type == "STRING":           # a quoted C++ name (Unicode letters): the name without its quotes
@@ -249,7 +252,7 @@ def _first_token(statement) -> Token:
         return statement.mnemonic
     if isinstance(statement, Out):
         return statement.names[0]
-    return statement.keyword if isinstance(statement, (Expect, Loc, FrameDirective, VarDirective)) else statement.name
+    return statement.keyword if isinstance(statement, (Expect, Loc, FrameDirective, VarDirective, Artificial)) else statement.name
 
 
 _lock = threading.Lock()        # one parser and one builder, shared by every parse

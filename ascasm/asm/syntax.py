@@ -156,6 +156,12 @@ class FrameDirective:
 
 
 @dataclass(slots=True)
+class Artificial:
+    """`.artificial`: the next row is the translator's own (ascasm/debuginfo.py)."""
+    keyword: Token
+
+
+@dataclass(slots=True)
 class VarDirective:
     """`.var NAME "CTYPE" LOCATION [-> BUFFER]`, `.arg ...` (a parameter), `.var NAME -`."""
     keyword: Token

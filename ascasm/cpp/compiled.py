@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..api import result_or_fault
+from ..api import breakpoint_rows, result_or_fault, run_stopping
 from ..debug_expr import cell_text
 from ..isa import dtypes
 from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
@@ -84,7 +84,7 @@ class CompiledKernel:
 
     def run(self, *args, engine: str | None = None, max_steps: int = MAX_STEPS_DEFAULT,
             ub_usable: int = UB_USABLE_DEFAULT, store_inactive: str = "keep", strict: bool = False,
-            expect=None, rtol: float | None = None, ulp: int | None = None, **kwargs):
+            expect=None, rtol: float | None = None, ulp: int | None = None, breakpoints=(), **kwargs):
         """Run one argument set (see run_kernel). Positional arguments fill the parameters in order, so
         that a parameter named like an option (`engine`, `expect`, ...) can still be given."""
         if len(args) > len(self.params):
@@ -98,8 +98,13 @@ class CompiledKernel:
         kernel = harness.build(self.translation, given, Path("."), ub_usable)
         machine = harness.start(kernel, engine, max_steps, ub_usable, store_inactive, strict)
         initial = {name: buf.view(machine.state.ub).copy() for name, buf in kernel.param_buffers.items()}
-        machine.run()
-        result = result_or_fault(machine, harness.KernelResult(kernel, machine.state))
+        rows = breakpoint_rows(kernel.program, (breakpoints,) if isinstance(breakpoints, (int, str)) else breakpoints)
+        stops = []
+        if rows:
+            stops = run_stopping(machine, kernel.program, rows)
+        else:
+            machine.run()
+        result = result_or_fault(machine, harness.KernelResult(kernel, machine.state, stops))
         result.comparisons = []
         if expect is not None:
             outputs = _expected_outputs(expect, kernel, machine.state, given, initial)
@@ -125,7 +130,7 @@ def _several(values) -> tuple:
 def run_kernel(path, entry: str | None = None, *, engine: str | None = None, max_steps: int = MAX_STEPS_DEFAULT,
                ub_usable: int = UB_USABLE_DEFAULT, store_inactive: str = "keep", strict: bool = False,
                defines=(), include_dirs=(), expect=None, rtol: float | None = None, ulp: int | None = None,
-               **args):
+               breakpoints=(), **args):
     """Translate the vector function `entry` of the C++ file `path` (None: its only one; a translation
     of the same file, headers and options is reused from memory), run it with `args` (one per
     parameter: an array or a spec string for a pointer, a number for a scalar) and return its
@@ -139,10 +144,14 @@ def run_kernel(path, entry: str | None = None, *, engine: str | None = None, max
     or function} for several outputs. Elements must be equal (NaN matches NaN), or within `rtol`
     (|got - expected| <= rtol * |expected|) or `ulp` (units in the last place of the type; for
     integers, units). A difference raises ExpectationFailed (an AssertionError) listing the first
-    differing elements; the result's `comparisons` holds each output's Comparison."""
+    differing elements; the result's `comparisons` holds each output's Comparison.
+
+    `breakpoints`: C++ lines (42, or "helpers.h:12" for another file's) at whose first instruction
+    the run notes the variables each time it gets there: `result.stops` lists them in order, a Stop
+    each (`stop.line`, `stop.step`, `stop.var("acc")`); `result.var(NAME)` is the value at the end."""
     kernel = compile_kernel(path, entry, defines=defines, include_dirs=include_dirs)
     return kernel.run(engine=engine, max_steps=max_steps, ub_usable=ub_usable, store_inactive=store_inactive,
-                      strict=strict, expect=expect, rtol=rtol, ulp=ulp, **args)
+                      strict=strict, expect=expect, rtol=rtol, ulp=ulp, breakpoints=breakpoints, **args)
 
 
 def clear_cache():

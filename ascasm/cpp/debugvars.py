@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 
-from .lower import Const, Line, RV, VReg, buffer_name
+from .lower import ARTIFICIAL, Const, Line, RV, VReg, buffer_name
 
 
 def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
-    """`lines` (virtual registers still in their text) with the `.var`/`.arg` lines inserted."""
-    frame_end = _frame_ends(lines)
+    """`lines` (virtual registers still in their text) with the `.var`/`.arg` lines inserted, and
+    `.artificial` before each line the lowering tagged ARTIFICIAL."""
+    frame_end, frame_depth = _frame_ends(lines), _frame_depths(lines)
     file_of = {reg.number: reg.file for reg in lowering.regs}
     params = {slot.reg.number: slot for slot in lowering.params}
     # (keyword, name, C++ type, value, line bound at, inline depth): the function's parameters (or a
@@ -46,6 +47,10 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
             reused = [f for m, (f, _l) in ranges.items()
                       if m != n and assignment[m] == machine and file_of[m] == value.file and f > last]
             start, end = max(at, first, 0), min([end, *reused])
+            while start < len(lines) and frame_depth[start] > depth:
+                # first written inside an inlined call (a helper's reference parameter): a directive
+                # there would belong to the call's frame and end at its pop, so the range starts after it
+                start = frame_end[start] + 1
             where = f"{value.file}{machine}"
             if ctype.endswith("*") and n in params and params[n].kind == "pointer":
                 where += f" -> {buffer_name(params[n].name, machine)}"
@@ -72,6 +77,8 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
     for index, line in enumerate(lines + [None]):
         out += [Line(text, None) for text in closes.get(index, []) + opens.get(index, [])]
         if line is not None:
+            if line.tag is ARTIFICIAL:
+                out.append(Line(".artificial", None))
             out.append(line)
     return out
 
@@ -103,11 +110,21 @@ def _frame_ends(lines: list) -> list[int]:
     return ends
 
 
+def _frame_depths(lines: list) -> list[int]:
+    """Per line index, the number of inlined calls open before that line (a directive inserted there
+    belongs to the innermost)."""
+    depths, depth = [], 0
+    for line in lines:
+        depths.append(depth)
+        depth += line.text.startswith(".frame push") - line.text.startswith(".frame pop")
+    return depths + [depth]
+
+
 def split(lines: list) -> tuple[list, list]:
     """The lines without the debug directives, and the directives as (k, text): before lines[k]."""
     plain, directives = [], []
     for line in lines:
-        if line.text.startswith((".var ", ".arg ", ".frame ")):
+        if line.text.startswith((".var ", ".arg ", ".frame ", ".artificial")):
             directives.append((len(plain), line.text))
         else:
             plain.append(line)

@@ -486,8 +486,8 @@ class KernelResult(Result):
     """`run_kernel`'s result: `result[NAME]` is pointer parameter NAME's whole buffer as an array of
     the parameter's element type (and, as for `ascasm.run`, a .ub buffer's contents by its name)."""
 
-    def __init__(self, kernel: Kernel, state):
-        super().__init__(kernel.program, state)
+    def __init__(self, kernel: Kernel, state, stops: list | None = None):
+        super().__init__(kernel.program, state, stops=stops)
         self.kernel = kernel
 
     def __getitem__(self, name: str) -> np.ndarray:

@@ -63,7 +63,12 @@ class RV:
 class Line:
     text: str
     loc: tuple | None
-    tag: object = None      # a loop's start or end marker
+    tag: object = None      # a loop's start or end marker, or ARTIFICIAL
+
+
+# The tag of an instruction that only implements a C++ rule (a wrap to the type's width, a copy's
+# all-true mask): the debug information marks it (`.artificial`), `stats --by-line` counts it apart
+ARTIFICIAL = "artificial"
 
 
 @dataclass
@@ -288,12 +293,12 @@ class Lowering(ConstantEvaluation):
         bits = 8 * ctype.width
         if bits >= 64:
             if dst is not src:
-                self.emit(f"mov {dst}, {src}")
+                self.emit(f"mov {dst}, {src}", ARTIFICIAL)
         elif ctype.signed:
-            self.emit(f"shl {dst}, {src}, {64 - bits}")
-            self.emit(f"shr {dst}, {dst}, {64 - bits}")
+            self.emit(f"shl {dst}, {src}, {64 - bits}", ARTIFICIAL)
+            self.emit(f"shr {dst}, {dst}, {64 - bits}", ARTIFICIAL)
         else:
-            self.emit(f"and {dst}, {src}, {(1 << bits) - 1}")
+            self.emit(f"and {dst}, {src}, {(1 << bits) - 1}", ARTIFICIAL)
 
     def operand(self, val) -> str:
         """A scalar value as an X operand of a scalar instruction (an immediate or a register)."""
@@ -1204,7 +1209,7 @@ class Lowering(ConstantEvaluation):
         elif var.ctype.kind == "vec" and value.ctype.kind == "vec":
             # Reg::Move without a mask: every lane, which is vmov under an all-true mask
             every = self.new_reg("p")
-            self.emit(f"mask {every}.b8, ALL")
+            self.emit(f"mask {every}.b8, ALL", ARTIFICIAL)
             self.emit(f"vmov {var.reg}.{var.ctype.etype}, {value.reg}.{var.ctype.etype}, {every}")
         else:
             raise error_at(c, f"copying a {var.ctype} is not supported: use the value's own variable")

@@ -80,9 +80,9 @@ class _Helper:
 
     def ask(self, request: bytes):
         with self.lock:
-            if self.process is None or self.owner != os.getpid() or self.process.poll() is not None:
-                self.process, self.owner = _start(), os.getpid()
             try:
+                if self.process is None or self.owner != os.getpid() or self.process.poll() is not None:
+                    self.start()
                 _write(self.process.stdin, request)
                 answer = _read(self.process.stdout)
             except BaseException:            # Ctrl-C, or a helper that died: nothing of it may go on running
@@ -92,6 +92,15 @@ class _Helper:
                 self.stop()
                 return ("crash", "stopped unexpectedly")
             return pickle.loads(answer)
+
+    def start(self):
+        """A new helper, started with Ctrl-C held back until it is self.process: a KeyboardInterrupt
+        raised inside Popen (after the fork) would lose the process, which then ran on unseen."""
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self.process, self.owner = _start(), os.getpid()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def close(self):
         """At exit: the helper ends when its input does."""

@@ -9,7 +9,6 @@ checkpoint of the run.
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 import sys
 import threading
@@ -269,11 +268,11 @@ class RunControl:
 
     def source_file(self, name: str) -> str:
         """The file a `FILE:LINE` names: a file rows come from, by its path or its last components."""
-        files = list(dict.fromkeys(insn.loc.file for insn in self.program.insns))
-        matches = [f for f in files if f == name or f.replace(os.sep, "/").endswith("/" + name.lstrip("./"))]
-        if not matches:
-            raise ExprError(f"no instruction comes from a file '{shown(name)}' (files: {', '.join(files)})")
-        return matches[0]
+        found = self.program.file_named(name)
+        if found is None:
+            files = ", ".join(dict.fromkeys(insn.loc.file for insn in self.program.insns))
+            raise ExprError(f"no instruction comes from a file '{shown(name)}' (files: {files})")
+        return found
 
     def rows_below(self) -> set:
         """`until` without an argument: the rows on lines below the current one, and the end."""
@@ -580,11 +579,10 @@ class RunControl:
             labels = ", ".join(sorted(self.program.labels)) or "none"
             raise ExprError(f"'{shown(where)}' is neither a line number nor a label (labels: {labels})")
         file = self.source_file(name) if colon else self.current_file()
-        found = min(((insn.loc.line, pc) for pc, insn in enumerate(insns)
-                     if insn.loc.file == file and insn.loc.line >= line), default=None)
+        found = self.program.first_row_at(file, line)
         if found is None:
             raise ExprError(f"no instruction at or after line {line} of {file}")
-        found_line, pc = found
+        pc, found_line = found
         note = "" if found_line == line else f"line {line} has no instruction; using line {found_line}"
         return pc, file, found_line, note
 

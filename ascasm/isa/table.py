@@ -1327,6 +1327,8 @@ DIRECTIVES = (
      "register LOCATION (or is the constant =VALUE) from the next instruction on; `-`: it lives nowhere now"),
     (".arg", "NAME \"CTYPE\" LOCATION [-> BUFFER]", "as .var, for a parameter of the function or of the "
      "inlined call"),
+    (".artificial", "", "the next instruction is the C++ translator's own: it implements a C++ rule (a wrap "
+     "to the type's width, a copy's all-true mask), no call of its line; `ascasm stats --by-line` counts it apart"),
 )
 
 
