@@ -17,7 +17,8 @@ import numpy as np
 from .asm.assembler import assemble as _assemble_text
 from .asm.assembler import assemble_file
 from .cvars import Scope
-from .debug_expr import Env, ExprError, cell_text, evaluate
+from .expr.machine import Env, ExprError, evaluate_name
+from .formatting import cell_text
 from .isa import dtypes
 from .program import Program
 from .source import SourceLoc, format_diagnostic
@@ -100,7 +101,7 @@ class Result:
             raise KeyError(f"no C++ variable named {name!r} (variables: {', '.join(names) or 'none'})")
         row = min(self.state.pc, len(self.program.insns) - 1)
         try:
-            value = evaluate(("name", name), Env(self.program, self.state, None, Scope(self.program, row)))
+            value = evaluate_name(name, Env(self.program, self.state, None, Scope(self.program, row)))
         except ExprError as exc:
             raise ValueError(str(exc)) from None
         return np.array(value.data, copy=True) if value.is_array else value.data[()]

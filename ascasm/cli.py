@@ -722,7 +722,7 @@ def _element_text(value) -> str:
     value of their type (f16 2050 prints as 2050, not numpy's 2.05e+03)."""
     if value.dtype.kind in "iu":
         return str(value.item())
-    from .debug_expr import float_text          # (the debugger's module: an integer run does without it)
+    from .formatting import float_text          # (an integer run does without it)
     return float_text(value, value.dtype)
 
 

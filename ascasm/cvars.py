@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .cpp.cpptypes import parse_spelling
-from .debug_expr import ExprError, Value, Where, _scalar
+from .expr.machine import ExprError, Value, Where, _scalar
 from .isa import Kind, dtypes
 from .limits import shown
 

@@ -23,7 +23,7 @@ from html import escape as html_escape
 
 import numpy as np
 
-from .debug_expr import cell_text
+from .formatting import cell_text
 from .explain import summary_for_types
 from .isa import Kind, dtypes
 from .lanes import governed_lanes, lane_width
