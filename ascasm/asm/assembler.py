@@ -27,7 +27,7 @@ from ..state import GM_MAX, MAX_LOOP_COUNT, NUM_LOOPS, PIPES, UB_USABLE_DEFAULT
 from .errors import AsmError, AssemblyFailed, SourceLoc
 from .files import InputFileError, load_npy, read_regular_file
 from .parser import parse_source
-from .syntax import BufferDecl, Constant, Equ, Expect, FrameDirective, Instruction, ListInit, Loc, Out, Token, VarDirective
+from .statements import BufferDecl, Constant, Equ, Expect, FrameDirective, Instruction, ListInit, Loc, Out, Token, VarDirective
 
 _REGISTER = re.compile(r"^([vpasuqVPASUQ])(\d+)(?:\.(.*))?$")
 _SPECIAL_FLOATS = {"inf": float("inf"), "nan": float("nan")}

@@ -4,7 +4,7 @@ The whole file is parsed in one pass of an LALR parser whose tables tools/gen_pa
 grammar/ascasm.lark with Lark (ascasm/asm/parse_table.py): building them, and importing Lark, cost
 more CPU than the rest of a short run, so neither happens at run time. The parser calls the builder's
 method for each rule as it reduces it, so no parse tree is ever built: each makes a small record
-(ascasm/asm/syntax.py). The lexer is one regular expression made of the grammar's terminals; it
+(ascasm/asm/statements.py). The lexer is one regular expression made of the grammar's terminals; it
 knows the one context rule of the language (`//` is floor division only on .ub/.equ/.expect lines),
 and it can start at any line, which is how parsing resumes after a syntax error. Nothing is cached
 on disk (a cache file in a shared directory is a way to run code as another user).
@@ -29,7 +29,7 @@ from . import lalr
 from .errors import AsmError, SourceLoc
 from ..expr.tree import Call, Group, Token, Unary, ordered_chain
 from .parse_table import END_STATE, IGNORED, RULES, STATES, TERMINALS
-from .syntax import (Address, BufferDecl, Constant, Equ, Expect, FrameDirective, Instruction, Line, ListInit, Loc,
+from .statements import (Address, BufferDecl, Constant, Equ, Expect, FrameDirective, Instruction, Line, ListInit, Loc,
                      Out, VarDirective)
 
 # What the parser expected, in words a learner knows.
