@@ -9,8 +9,10 @@ Operators have Python's precedence, the same as in the assembler's constant expr
     or      := and (("or" | "||") and)*
     and     := not (("and" | "&&") not)*
     not     := ("not" | "!") not | cmp
-    cmp     := bits (("==" | "!=" | "<" | "<=" | ">" | ">=") bits)?
-    bits    := shift (("&" | "|" | "^") shift)*     `|` lowest, then `^`, then `&`
+    cmp     := bor (("==" | "!=" | "<" | "<=" | ">" | ">=") bor)?
+    bor     := bxor ("|" bxor)*
+    bxor    := band ("^" band)*
+    band    := shift ("&" shift)*
     shift   := sum (("<<" | ">>") sum)*
     sum     := prod (("+" | "-") prod)*
     prod    := unary (("*" | "/" | "//" | "%") unary)*     X / pN: X's lanes under mask pN
