@@ -34,6 +34,7 @@ This is a measuring tool, not a test: it needs the mirrors and libclang.
 """
 import argparse
 import collections
+import json
 import re
 import subprocess
 import sys
@@ -270,6 +271,7 @@ def translate_and_run(path, line, attempts, include_dirs, tally):
     """Translate the unit at `line` with the first of the template argument sets `attempts` that
     translates, and run it; returns the stage it failed at (None: it ran)."""
     first = None
+    unit = f"{_in_tree(path)}:{line}"
     try:
         for guesses in attempts:
             try:
@@ -282,11 +284,15 @@ def translate_and_run(path, line, attempts, include_dirs, tally):
     except CppError as error:
         tally["translate_reasons"][reason(error.message)] += 1
         tally["failures"].append(f"{error.file or path}:{error.line}: {error.message.splitlines()[0]}")
+        tally["translations"][unit] = {"file": unit, "error": _in_tree(f"{error.file}:{error.line}: {error.message}")}
         return "translate"
     except Exception as error:  # a translator bug: report it as such, keep surveying
         tally["translate_reasons"][f"translator crash: {error.__class__.__name__}: {error}"[:120]] += 1
+        tally["translations"][unit] = {"file": unit, "crash": f"{error.__class__.__name__}: {error}"}
         return "translate"
     tally["translated"] += 1
+    tally["translations"][unit] = {"file": unit, "text": translation.text(),
+                                   "params": [repr(p) for p in translation.params]}
     try:
         kernel = build(translation, {p.name: placeholder(p) for p in translation.params}, Path(path).parent)
         machine = Machine(kernel.program, auto_engine(), max_steps=STEP_BUDGET)
@@ -300,6 +306,11 @@ def translate_and_run(path, line, attempts, include_dirs, tally):
         return "run"
     tally["ran"] += 1
     return None
+
+
+def _in_tree(text):
+    """A path or message with the survey's temporary directory dropped."""
+    return re.sub(r"[^ ]*?/ascasm-survey-[^/]+/", "", str(text))
 
 
 def reason(message):
@@ -392,11 +403,14 @@ def main(argv=None):
                         help="a mirror of shared headers the kernels include, and its include dirs")
     parser.add_argument("--log", help="append each unit's translation error (file:line: message) to this file")
     parser.add_argument("--limit", type=int, help="survey only the first N files of each repository")
+    parser.add_argument("--translations", help="write each unit's translation or error to this JSON file "
+                                               "(tools/compare_translations.py diff compares two)")
     args = parser.parse_args(argv)
     index = ci.Index.create()
     # The translator parses as the survey does: a header after kernel_operator.h.
     stub_args = cpp_clang.clang_args
     cpp_clang.clang_args = lambda *a, **k: [*stub_args(*a, **k), *PRELUDE]
+    translations = {}
     with tempfile.TemporaryDirectory(prefix="ascasm-survey-headers-") as tmp:
         header_dirs = []
         for n, spec in enumerate(args.headers):
@@ -409,14 +423,18 @@ def main(argv=None):
             mirror, _, dirs = str(spec).partition(":")
             tally = collections.defaultdict(int)
             tally.update(cpu=[], file_reasons=collections.Counter(), translate_reasons=collections.Counter(),
-                         run_reasons=collections.Counter(), failures=[])
+                         run_reasons=collections.Counter(), failures=[], translations={})
             commit = git(mirror, "rev-parse", "HEAD").decode().strip()
             survey_repo(Path(mirror), [d for d in dirs.split(",") if d], index, tally, header_dirs, args.limit)
             print(f"== {mirror} at {commit}{' under ' + dirs if dirs else ''}")
+            translations.update({f"{Path(mirror).parent.name} {unit}": result
+                                 for unit, result in tally["translations"].items()})
             report(tally)
             if args.log:
                 with open(args.log, "a", encoding="utf-8") as log:
                     log.writelines(re.sub(r"^.*?/ascasm-survey-[^/]+/", "", line) + "\n" for line in tally["failures"])
+    if args.translations:
+        Path(args.translations).write_text(json.dumps(translations, indent=0, sort_keys=True))
 
 
 if __name__ == "__main__":
