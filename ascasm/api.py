@@ -16,7 +16,7 @@ import numpy as np
 
 from .asm.assembler import assemble as _assemble_text
 from .asm.assembler import assemble_file
-from .cvars import Scope
+from .expr.cvars import Scope
 from .expr.machine import Env, ExprError, evaluate_name
 from .formatting import cell_text
 from .isa import dtypes

@@ -270,7 +270,7 @@ def _dispatch(args) -> int:
             return 0
         return explain_command(args.topic)
     if args.command == "dap":
-        from .dap import serve
+        from .debugger.dap import serve
         return serve()
     if args.command != "explain":
         _reject_kernel_options(args)
@@ -396,7 +396,7 @@ def fault_exit(fault: MachineFault) -> int:
 def stats_command(args) -> int:
     """`ascasm stats FILE`: run FILE at engine speed and report what it executed (ascasm/stats.py);
     Ctrl-C reports the statistics of the steps done so far."""
-    from . import stats
+    from .observers import stats
     loaded = load_or_report(args)
     if isinstance(loaded, int):
         return loaded
@@ -430,7 +430,7 @@ def _progress_line(steps: int):
 
 def draw_command(args) -> int:
     """`ascasm draw FILE --step N -o OUT.svg` (ascasm/draw.py); -o follows run's output rules."""
-    from . import draw
+    from .observers import draw
     loaded = load_or_report(args)
     if isinstance(loaded, int):
         return loaded
@@ -616,7 +616,7 @@ def _run_traced(report: RunReport, program, machine, trace_path: Path | None, li
     """Run `machine` writing its trace (to standard output when trace_path is None); False (with the
     report filled in) when writing failed or the trace limit stopped the run."""
     from .debugger.views import size_text
-    from .trace import write_trace
+    from .observers.trace import write_trace
     try:
         with (open(os.dup(sys.stdout.fileno()), "w") if trace_path is None else trace_path.open("w")) as trace_file:
             writer = CappedWriter(trace_file, limit)

@@ -23,7 +23,7 @@ from ascasm import assemble, assemble_file
 from ascasm.expr.machine import Env, ExprError, evaluate_text, parse
 from ascasm.formatting import format_value
 from ascasm.debugger import Debugger, debug_main
-from ascasm.history import Move, Recorder, Segment
+from ascasm.observers.history import Move, Recorder, Segment
 from ascasm.vm import Machine
 from test_random_programs import programs
 

@@ -12,7 +12,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import draw, formatting
+from ..observers import draw
+from .. import formatting
 from ..expr import machine as expressions
 from .. import vm
 from ..asm.assembler import assemble_file
@@ -26,7 +27,7 @@ from ..outputs import OutputRefused, check_outputs
 from ..program import Program
 from ..source import unreadable
 from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
-from ..history import DEFAULT_HISTORY_CAP, HALTED, RUNNING
+from ..observers.history import DEFAULT_HISTORY_CAP, HALTED, RUNNING
 from ..vm import EngineMissing, auto_engine
 from . import views
 from .control import Run, RunControl

@@ -19,14 +19,14 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..expr import machine as expressions
-from ..cvars import Scope, user_frames
+from ..expr.cvars import Scope, user_frames
 from ..expr.machine import Env, ExprError
 from ..isa.operands import Kind
 from ..limits import shown, whole_number
 from ..state import MAX_STEPS_DEFAULT, PC, UB_USABLE_DEFAULT, VL
-from ..effects import lane_type
-from .. import history
-from ..history import DEFAULT_HISTORY_CAP, HALTED, RUNNING, Recorder, Segment
+from ..observers.effects import lane_type
+from ..observers import history
+from ..observers.history import DEFAULT_HISTORY_CAP, HALTED, RUNNING, Recorder, Segment
 from ..vm import Machine
 from . import views
 

@@ -9,15 +9,15 @@ import numpy as np
 
 from .. import formatting
 from ..expr import machine as expressions
-from ..cvars import user_frames
+from ..expr.cvars import user_frames
 from ..expr.machine import ExprError, Value
 from ..formatting import format_value
 from ..isa import dtypes
 from ..isa.operands import Kind
 from ..state import MASK_SPR_NAME, MASK_SPR_SET, SPR_AR, SPR_NAMES, SPR_SQZN, SPR_SQZN_SET, VL
-from ..provenance import USER_EDIT
+from ..observers.provenance import USER_EDIT
 from ..source import is_cpp
-from ..trace import source_text
+from ..observers.trace import source_text
 
 
 def size_text(n: int) -> str:

@@ -17,16 +17,16 @@ from pathlib import Path
 
 import numpy as np
 
-from .expr import machine as expressions
-from .asm.assembler import assemble_file
-from .asm.errors import AssemblyFailed
-from .expr.machine import ExprError
-from .formatting import cell_text
-from .debugger import views
-from .debugger.control import RunControl
-from .history import HALTED, RUNNING
-from .source import is_cpp, unreadable
-from .state import UB_USABLE_DEFAULT
+from ..expr import machine as expressions
+from ..asm.assembler import assemble_file
+from ..asm.errors import AssemblyFailed
+from ..expr.machine import ExprError
+from ..formatting import cell_text
+from . import views
+from .control import RunControl
+from ..observers.history import HALTED, RUNNING
+from ..source import is_cpp, unreadable
+from ..state import UB_USABLE_DEFAULT
 
 THREAD = 1
 MAX_BACK_STEPS = 100_000        # stepBack: instructions undone at most looking for the previous line
@@ -153,7 +153,7 @@ class Server:
         if unreadable(path):
             raise _Failed(unreadable(path))
         self.program = self._load(path, args, base)
-        from .vm import auto_engine
+        from ..vm import auto_engine
         engine = args.get("engine") or auto_engine()
         if engine not in ("cy", "ref"):
             raise _Failed(f"engine {engine!r}: cy or ref")
@@ -170,7 +170,7 @@ class Server:
                 return assemble_file(path, UB_USABLE_DEFAULT)
             except AssemblyFailed as failed:
                 raise _Failed(str(failed)) from None
-        from .cpp import harness
+        from ..cpp import harness
         given = args.get("args") or {}
         try:
             if isinstance(given, list):
