@@ -394,7 +394,7 @@ def fault_exit(fault: MachineFault) -> int:
 
 
 def stats_command(args) -> int:
-    """`ascasm stats FILE`: run FILE at engine speed and report what it executed (ascasm/stats.py);
+    """`ascasm stats FILE`: run FILE at engine speed and report what it executed (ascasm/observers/stats.py);
     Ctrl-C reports the statistics of the steps done so far."""
     from .observers import stats
     loaded = load_or_report(args)
@@ -429,7 +429,7 @@ def _progress_line(steps: int):
 
 
 def draw_command(args) -> int:
-    """`ascasm draw FILE --step N -o OUT.svg` (ascasm/draw.py); -o follows run's output rules."""
+    """`ascasm draw FILE --step N -o OUT.svg` (ascasm/observers/draw.py); -o follows run's output rules."""
     from .observers import draw
     loaded = load_or_report(args)
     if isinstance(loaded, int):

@@ -1,7 +1,7 @@
 """`ascasm dap`: a Debug Adapter Protocol server on standard input and output, so that an editor
 (VS Code, CLion, vim's vimspector, ...) debugs a C++ kernel or an assembly program with ascasm's
 debugger: the same run control (ascasm/debugger/control.py), the same expressions and C++ variables
-(ascasm/expr/machine.py, ascasm/cvars.py). Messages are JSON with a `Content-Length` header, as the
+(ascasm/expr/machine.py, ascasm/expr/cvars.py). Messages are JSON with a `Content-Length` header, as the
 protocol says; docs/debugger.md lists the requests and a VS Code launch configuration.
 
 One thread (the machine's one vector core); stack frames are the inline frames of a translated

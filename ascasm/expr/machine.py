@@ -20,7 +20,7 @@ Operators have Python's precedence, the same as in the assembler's constant expr
     postfix := primary ("[" expr (":" expr)? "]")*
     primary := NUMBER | "inf" | "nan" | "true" | "false" | FUNC "(" expr ")" | "(" expr ")"
              | vN["." TYPE] | pN["." bW] | sN["." TYPE] | aN | "ub"["." TYPE] | BUFFER | LABEL | "pc" | "steps"
-             | CVAR ("." MEMBER)*           a translated C++ kernel's variable (ascasm/cvars.py)
+             | CVAR ("." MEMBER)*           a translated C++ kernel's variable (ascasm/expr/cvars.py)
     FUNC    := any | all | count | sum | min | max
 
 A name may start with `$`, as in gdb: `$pc`, `$s0`, `$v1.f16` are pc, s0, v1.f16.

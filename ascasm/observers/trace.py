@@ -1,5 +1,5 @@
 """`ascasm run --trace`: one JSON object per executed instruction (schema in docs/debugger.md), from
-the executor's write log (ascasm/effects.py)."""
+the executor's write log (ascasm/observers/effects.py)."""
 from __future__ import annotations
 
 import json
