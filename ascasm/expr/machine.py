@@ -348,7 +348,6 @@ class MachineValues:
 
     # --- indexing ---
     def index(self, node, target, low, high):
-        low, high = _plain(low, high if high is not None else low)[0], high
         if isinstance(target, _UB):
             return self._ub_index(target.etype, low, high)
         value = target

@@ -142,7 +142,7 @@ def ordered_chain(items: list):
             terms.append(Unary(token, terms.pop()))
             return
         right, left = terms.pop(), terms.pop()
-        if op in COMPARISONS and _is_comparison(left) or op in COMPARISONS and _is_comparison(right):
+        if op in COMPARISONS and (_is_comparison(left) or _is_comparison(right)):
             raise ExprError("chained comparisons are not supported; combine them with 'and'", token)
         terms.append(Binary(op, left, right))
 
