@@ -16,8 +16,9 @@ import numpy as np
 
 from .asm.assembler import assemble as _assemble_text
 from .asm.assembler import assemble_file
-from .cvars import Scope
-from .debug_expr import Env, ExprError, cell_text, evaluate
+from .expr.cvars import Scope
+from .expr.machine import Env, ExprError, evaluate_name
+from .formatting import cell_text
 from .isa import dtypes
 from .program import Program
 from .source import SourceLoc, format_diagnostic
@@ -148,7 +149,7 @@ def _variable(program: Program, state: MachineState, name: str):
         raise KeyError(f"no C++ variable named {name!r} (variables: {', '.join(names) or 'none'})")
     row = min(state.pc, len(program.insns) - 1)
     try:
-        value = evaluate(("name", name), Env(program, state, None, Scope(program, row)))
+        value = evaluate_name(name, Env(program, state, None, Scope(program, row)))
     except ExprError as exc:
         return ValueError(str(exc))
     return np.array(value.data, copy=True) if value.is_array else value.data[()]

@@ -282,7 +282,7 @@ def _dispatch(args) -> int:
             return 0
         return explain_command(args.topic)
     if args.command == "dap":
-        from .dap import serve
+        from .debugger.dap import serve
         return serve()
     if args.command != "explain":
         _reject_kernel_options(args)
@@ -411,9 +411,9 @@ def fault_exit(fault: MachineFault) -> int:
 
 
 def stats_command(args) -> int:
-    """`ascasm stats FILE`: run FILE at engine speed and report what it executed (ascasm/stats.py);
+    """`ascasm stats FILE`: run FILE at engine speed and report what it executed (ascasm/observers/stats.py);
     Ctrl-C reports the statistics of the steps done so far."""
-    from . import stats
+    from .observers import stats
     loaded = load_or_report(args)
     if isinstance(loaded, int):
         return loaded
@@ -449,7 +449,7 @@ def stats_command(args) -> int:
 
 def _stats_of_blocks(args, program, engine: str, progress) -> int:
     """`ascasm stats --blocks N`: each block's statistics, run in the schedule of `run --blocks`."""
-    from . import stats
+    from .observers import stats
     from .blocks import HALTED, MAX_RUN_BLOCKS, Blocks
     from .state import STOP_NAMES
     if args.blocks > MAX_RUN_BLOCKS:
@@ -484,8 +484,8 @@ def _progress_line(steps: int):
 
 
 def draw_command(args) -> int:
-    """`ascasm draw FILE --step N -o OUT.svg` (ascasm/draw.py); -o follows run's output rules."""
-    from . import draw
+    """`ascasm draw FILE --step N -o OUT.svg` (ascasm/observers/draw.py); -o follows run's output rules."""
+    from .observers import draw
     loaded = load_or_report(args)
     if isinstance(loaded, int):
         return loaded
@@ -710,7 +710,7 @@ def _run_traced(report: RunReport, program, machine, trace_path: Path | None, li
     """Run `machine` writing its trace (to standard output when trace_path is None); False (with the
     report filled in) when writing failed or the trace limit stopped the run."""
     from .debugger.views import size_text
-    from .trace import write_trace
+    from .observers.trace import write_trace
     try:
         with (open(os.dup(sys.stdout.fileno()), "w") if trace_path is None else trace_path.open("w")) as trace_file:
             writer = CappedWriter(trace_file, limit)
@@ -816,7 +816,7 @@ def _element_text(value) -> str:
     value of their type (f16 2050 prints as 2050, not numpy's 2.05e+03)."""
     if value.dtype.kind in "iu":
         return str(value.item())
-    from .debug_expr import float_text          # (the debugger's module: an integer run does without it)
+    from .formatting import float_text          # (an integer run does without it)
     return float_text(value, value.dtype)
 
 

@@ -6,17 +6,17 @@ from __future__ import annotations
 from pygments.lexer import RegexLexer, bygroups
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Whitespace
 
-from . import syntax
+from . import highlighting
 
 _END = r"(?![\w.])"
 # Tokens of every line; `//` is a comment except on .ub/.gm/.equ/.expect lines, where it is floor division.
 _OPERANDS = [
-    (syntax.COMMENT, Comment.Single),
-    (rf"({syntax.REGISTER})(\.)((?i:{syntax.TYPES})){_END}", bygroups(Name.Builtin, Punctuation, Keyword.Type)),
-    (rf"{syntax.REGISTER}{_END}", Name.Builtin),
-    (rf"(?i:{syntax.TYPES})(?=\[)", Keyword.Type),                       # .ub NAME TYPE[COUNT]
-    (rf"(?i:{syntax.CONSTANTS}){_END}", Name.Constant),
-    (rf"(?:{syntax.NUMBER}){_END}", Number),
+    (highlighting.COMMENT, Comment.Single),
+    (rf"({highlighting.REGISTER})(\.)((?i:{highlighting.TYPES})){_END}", bygroups(Name.Builtin, Punctuation, Keyword.Type)),
+    (rf"{highlighting.REGISTER}{_END}", Name.Builtin),
+    (rf"(?i:{highlighting.TYPES})(?=\[)", Keyword.Type),                       # .ub NAME TYPE[COUNT]
+    (rf"(?i:{highlighting.CONSTANTS}){_END}", Name.Constant),
+    (rf"(?:{highlighting.NUMBER}){_END}", Number),
     (r"[A-Za-z_][A-Za-z0-9_]*", Name.Variable),
     (r'"[^"\n]*"', String),
     (r"<<|>>|[-+*/%&|^~@=]", Operator),
@@ -34,9 +34,9 @@ class AscasmLexer(RegexLexer):
         "root": [
             (r"\s+", Whitespace),
             (r"(\.ub|\.gm|\.equ|\.expect)" + _END, Keyword.Declaration, "expression_line"),
-            (rf"(?:{syntax.DIRECTIVE_WORDS}){_END}", Keyword.Declaration),
-            (rf"({syntax.LABEL})(\s*)(:)", bygroups(Name.Label, Whitespace, Punctuation)),
-            (rf"(?i:{syntax.MNEMONICS}){_END}", Keyword),
+            (rf"(?:{highlighting.DIRECTIVE_WORDS}){_END}", Keyword.Declaration),
+            (rf"({highlighting.LABEL})(\s*)(:)", bygroups(Name.Label, Whitespace, Punctuation)),
+            (rf"(?i:{highlighting.MNEMONICS}){_END}", Keyword),
             (r"//.*$", Comment.Single),
             *_OPERANDS,
         ],

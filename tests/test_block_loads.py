@@ -91,7 +91,7 @@ def test_block_gather_checks_only_blocks_with_an_active_element(engine):
 def test_block_gather_into_its_own_index_register(engine):
     # vD = vI: the offsets are read before the register is overwritten, and the log names them
     from ascasm import assemble
-    from ascasm.effects import StepLog
+    from ascasm.observers.effects import StepLog
     from ascasm.vm import Machine
     program = assemble("""
         .ub src u32[64] = i @ 0

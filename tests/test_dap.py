@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascasm.dap import ProtocolError, read_message, write_message
+from ascasm.debugger.dap import ProtocolError, read_message, write_message
 from test_debugger_cpp import COUNT, KERNEL, SCALE, X, model
 
 TIMEOUT = 60

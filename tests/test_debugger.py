@@ -20,9 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ascasm import assemble, assemble_file
-from ascasm.debug_expr import Env, ExprError, evaluate_text, format_value, parse
+from ascasm.expr.machine import Env, ExprError, evaluate_text, parse
+from ascasm.formatting import format_value
 from ascasm.debugger import Debugger, debug_main
-from ascasm.history import Move, Recorder, Segment
+from ascasm.observers.history import Move, Recorder, Segment
 from ascasm.vm import Machine
 from test_random_programs import programs
 
@@ -700,7 +701,7 @@ def test_expression_parser_is_not_python():
 
 def test_compiled_conditions_agree_with_the_evaluator():
     """Breakpoint conditions over scalars run as compiled closures; they give what evaluate gives."""
-    from ascasm.debug_expr import compile_scalar
+    from ascasm.expr.machine import compile_scalar
     program = scatter()
     machine = Machine(program, ENGINE)
     machine.run(7)

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascasm import debug_expr
+from ascasm.expr import machine as expressions
 from ascasm.debugger import Debugger
 
 pytest.importorskip("clang.cindex")
@@ -52,7 +52,7 @@ def debugger(program, engine, script: str):
 
 
 def value(dbg, text):
-    return debug_expr.evaluate_text(text, dbg.control.env()).data
+    return expressions.evaluate_text(text, dbg.control.env()).data
 
 
 @pytest.fixture(scope="module")

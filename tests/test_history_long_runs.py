@@ -15,11 +15,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascasm import assemble, history
+from ascasm import assemble
+from ascasm.observers import history
 from ascasm.debugger import Debugger
 from ascasm.debugger.control import RunControl
-from ascasm.effects import StepLog
-from ascasm.history import Recorder, Segment
+from ascasm.observers.effects import StepLog
+from ascasm.observers.history import Recorder, Segment
 from ascasm.vm import Machine
 from test_random_programs import SETTINGS, programs
 
@@ -194,7 +195,8 @@ READY = "back is replaying"
 DEBUG_SIGNALLING_READY = f"""\
 import sys
 import time
-from ascasm import history, vm
+from ascasm.observers import history
+from ascasm import vm
 from ascasm.debugger import control
 from ascasm.cli import main
 

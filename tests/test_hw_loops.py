@@ -268,8 +268,8 @@ def test_debugger_shows_prints_and_rewinds_the_loops():
 
 
 def test_back_restores_the_loop_state_exactly():
-    from ascasm.effects import StepLog  # noqa: F401  (the recorder below uses the write log)
-    from ascasm.history import Recorder
+    from ascasm.observers.effects import StepLog  # noqa: F401  (the recorder below uses the write log)
+    from ascasm.observers.history import Recorder
     program = assemble_file(ROOT / "programs/update_addr_reg.s")
     machine = Machine(program, "cy")
     recorder = Recorder(program, machine)

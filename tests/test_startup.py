@@ -61,7 +61,7 @@ def test_an_integer_run_imports_neither_ml_dtypes_nor_the_reference_executor(tmp
     assert "ml_dtypes" not in modules
     assert "ascasm.ref.executor" not in modules
     # the debugger's expressions (float printing), a --json report, a did-you-mean note: not needed here
-    assert not {"ascasm.debug_expr", "json", "difflib"} & modules
+    assert not {"ascasm.expr.machine", "ascasm.formatting", "json", "difflib"} & modules
 
 
 def test_an_f32_cpp_run_does_not_import_ml_dtypes():

@@ -8,8 +8,9 @@ import math
 
 from hypothesis import given, settings
 
-from ascasm import assemble, stats
-from ascasm.effects import StepLog
+from ascasm import assemble
+from ascasm.observers import stats
+from ascasm.observers.effects import StepLog
 from ascasm.isa import Kind
 from ascasm.lanes import governed_lanes, lane_width
 from ascasm.state import VL

@@ -1,4 +1,4 @@
-"""`ascasm run --trace` (ascasm.trace.write_trace): one JSON object per executed instruction, validated
+"""`ascasm run --trace` (ascasm.observers.trace.write_trace): one JSON object per executed instruction, validated
 against the schema documented in docs/debugger.md, checked against the machine state it describes;
 and the recorder's last-writer maps (what `why` answers) cross-checked with the trace.
 """
@@ -17,9 +17,9 @@ from ascasm import assemble, assemble_file
 from ascasm.isa import STOP_CODES, dtypes
 from ascasm.isa.operands import Kind
 from ascasm.state import SPR_NAMES, UB_SIZE, VL
-from ascasm.effects import StepLog, written_bytes
-from ascasm.history import Recorder
-from ascasm.trace import write_trace
+from ascasm.observers.effects import StepLog, written_bytes
+from ascasm.observers.history import Recorder
+from ascasm.observers.trace import write_trace
 from ascasm.vm import Machine
 from test_random_programs import programs
 

@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ascasm import syntax  # noqa: E402
+from ascasm import highlighting  # noqa: E402
 from ascasm.explain import GROUPS, first_clause, group_of  # noqa: E402
 from ascasm.isa import DIRECTIVES, INSNS, PATTERNS, dtypes  # noqa: E402
 
@@ -50,21 +50,21 @@ def textmate_json() -> str:
     comment except on .ub/.equ/.expect lines, where it is floor division."""
     end = r"(?![\w.])"
     operands = [
-        {"name": "comment.line.semicolon.ascasm", "match": syntax.COMMENT},
-        {"match": rf"\b({syntax.REGISTER})(?:(\.)((?i:{syntax.TYPES})))?{end}",
+        {"name": "comment.line.semicolon.ascasm", "match": highlighting.COMMENT},
+        {"match": rf"\b({highlighting.REGISTER})(?:(\.)((?i:{highlighting.TYPES})))?{end}",
          "captures": {"1": {"name": "variable.language.register.ascasm"}, "3": {"name": "storage.type.ascasm"}}},
-        {"name": "storage.type.ascasm", "match": rf"(?i)\b(?:{syntax.TYPES})(?=\[)"},
-        {"name": "constant.language.ascasm", "match": rf"(?i)\b(?:{syntax.CONSTANTS}){end}"},
-        {"name": "constant.numeric.ascasm", "match": rf"(?<![\w.])(?:{syntax.NUMBER}){end}"},
+        {"name": "storage.type.ascasm", "match": rf"(?i)\b(?:{highlighting.TYPES})(?=\[)"},
+        {"name": "constant.language.ascasm", "match": rf"(?i)\b(?:{highlighting.CONSTANTS}){end}"},
+        {"name": "constant.numeric.ascasm", "match": rf"(?<![\w.])(?:{highlighting.NUMBER}){end}"},
         {"name": "string.quoted.double.ascasm", "match": r'"[^"\n]*"'},
     ]
     patterns = [
         {"begin": r"^\s*(\.ub|\.gm|\.equ|\.expect)\b", "end": "$",
          "beginCaptures": {"1": {"name": "keyword.other.directive.ascasm"}}, "patterns": operands},
         {"name": "comment.line.double-slash.ascasm", "match": "//.*$"},
-        {"name": "keyword.other.directive.ascasm", "match": rf"(?:{syntax.DIRECTIVE_WORDS}){end}"},
-        {"match": rf"^\s*({syntax.LABEL})\s*:", "captures": {"1": {"name": "entity.name.label.ascasm"}}},
-        {"name": "keyword.mnemonic.ascasm", "match": rf"(?i)\b(?:{syntax.MNEMONICS}){end}"},
+        {"name": "keyword.other.directive.ascasm", "match": rf"(?:{highlighting.DIRECTIVE_WORDS}){end}"},
+        {"match": rf"^\s*({highlighting.LABEL})\s*:", "captures": {"1": {"name": "entity.name.label.ascasm"}}},
+        {"name": "keyword.mnemonic.ascasm", "match": rf"(?i)\b(?:{highlighting.MNEMONICS}){end}"},
         *operands,
     ]
     grammar = {"$comment": HEADER, "name": "ascasm", "scopeName": "source.ascasm", "fileTypes": ["s"],

@@ -80,7 +80,7 @@ MUTATIONS = (
     Mutation("endloop_count_engine", "ascasm/_engine/control.pyx", "if index < m.hwloop[LOOP_COUNT]:",
              "if index <= m.hwloop[LOOP_COUNT]:", tuple(FUZZ), "a hardware loop runs its body once too often"),
     # the assembler: both executors run what it makes, so the tests catch these, not the fuzzer
-    Mutation("precedence_asm", "ascasm/asm/expr.py", r'"<<": \d+, ">>": \d+', '"<<": 7, ">>": 7',
+    Mutation("precedence_asm", "ascasm/expr/tree.py", r'"<<": \d+, ">>": \d+', '"<<": 11, ">>": 11',
              tests("tests/test_assembler.py"), "shifts bind tighter than *", regex=True),
     Mutation("slash_comment_asm", "ascasm/asm/parser.py", 'if kind == "BINOP" and value == "//" and not floor_division:',
              'if kind == "BINOP" and value == "//" and floor_division:', tests("tests/test_assembler.py"),

@@ -19,15 +19,16 @@ from ..isa import BARRIER_KINDS, BY_MNEMONIC, PATTERNS, ROW_WIDTH, ElemType, Kin
 from ..isa.table import CONVERSIONS, KEYWORDS, keyword_choices
 from ..isa.operands import REGISTER_FILES
 from ..debuginfo import DebugInfo, InlineFrame, VarRange
+from ..expr.constant import evaluate, index_array
+from ..expr.tree import ExprError
 from ..limits import MAX_ERRORS, MAX_SOURCE_BYTES, shown, whole_number
 from ..program import Addr, Buffer, Expectation, Insn, Program, SVal, operand_slots
 from ..state import GM_MAX, MAX_LOOP_COUNT, NUM_LOOPS, PIPES, UB_USABLE_DEFAULT
 from .errors import AsmError, AssemblyFailed, SourceLoc
-from .expr import ExprError, evaluate, index_array
 from .files import InputFileError, load_npy, read_regular_file
 from .parser import parse_source
-from .syntax import (Artificial, BufferDecl, Constant, Equ, Expect, FrameDirective, Instruction, ListInit, Loc, Out, Token,
-                     VarDirective)
+from .statements import (Artificial, BufferDecl, Constant, Equ, Expect, FrameDirective, Instruction, ListInit, Loc, Out,
+                         Token, VarDirective)
 
 _REGISTER = re.compile(r"^([vpasuqVPASUQ])(\d+)(?:\.(.*))?$")
 _SPECIAL_FLOATS = {"inf": float("inf"), "nan": float("nan")}

@@ -4,7 +4,7 @@ The whole file is parsed in one pass of an LALR parser whose tables tools/gen_pa
 grammar/ascasm.lark with Lark (ascasm/asm/parse_table.py): building them, and importing Lark, cost
 more CPU than the rest of a short run, so neither happens at run time. The parser calls the builder's
 method for each rule as it reduces it, so no parse tree is ever built: each makes a small record
-(ascasm/asm/syntax.py). The lexer is one regular expression made of the grammar's terminals; it
+(ascasm/asm/statements.py). The lexer is one regular expression made of the grammar's terminals; it
 knows the one context rule of the language (`//` is floor division only on .ub/.equ/.expect lines),
 and it can start at any line, which is how parsing resumes after a syntax error. Nothing is cached
 on disk (a cache file in a shared directory is a way to run code as another user).
@@ -25,11 +25,12 @@ from functools import lru_cache
 from ..isa import DIRECTIVES
 from ..limits import MAX_ERRORS, MAX_LINE_CHARS, MAX_LINES, MAX_NESTING, MAX_SOURCE_BYTES, MAX_TOKENS, shown
 from ..source import FORBIDDEN_CHARACTERS
+from . import lalr
 from .errors import AsmError, SourceLoc
-from .expr import ordered_chain
+from ..expr.tree import Call, Group, Token, Unary, ordered_chain
 from .parse_table import END_STATE, IGNORED, RULES, STATES, TERMINALS
-from .syntax import (Address, Artificial, BufferDecl, Call, Constant, Equ, Expect, FrameDirective, Group, Instruction,
-                     Line, ListInit, Loc, Out, Signed, Token, VarDirective)
+from .statements import (Address, Artificial, BufferDecl, Constant, Equ, Expect, FrameDirective, Instruction, Line, ListInit, Loc,
+                     Out, VarDirective)
 
 # What the parser expected, in words a learner knows.
 _TERMINAL_WORDS = {
@@ -226,7 +227,7 @@ class _Builder:
         return _nesting_checked(ordered_chain(children))
 
     def signed(self, children):
-        return _nesting_checked(Signed(*children))
+        return _nesting_checked(Unary(*children))
 
     def group(self, children):
         return _nesting_checked(Group(*children))
@@ -258,76 +259,16 @@ def _first_token(statement) -> Token:
 _lock = threading.Lock()        # one parser and one builder, shared by every parse
 
 
-class _UnexpectedToken(Exception):
-    def __init__(self, token: Token, expected: set[str]):
-        super().__init__(token.type)
-        self.token, self.expected = token, expected
-
-
 class _Parser:
-    """The LALR loop over the generated tables: shift a token, or reduce a rule, which calls the
-    builder's method for it (after what Lark's tree builder does to its children: see
-    tools/gen_parser.py)."""
+    """The lexer and the LALR loop (ascasm/asm/lalr.py) over the generated tables; reducing a rule
+    calls the builder's method for it."""
 
     def __init__(self, builder: _Builder):
         self.lexer = _Lexer()
-        self.reductions = [(name, length, _reduction(builder, method, expand1, children))
-                           for name, length, method, expand1, children in RULES]
+        self.reductions = lalr.reductions(builder, RULES)
 
     def parse(self, source: _Source):
-        states, reductions = STATES, self.reductions
-        stack, values = [0], []
-        for token in self.lexer.lex(source):
-            kind = token.type
-            while True:
-                action = states[stack[-1]].get(kind)
-                if action is None:
-                    raise _UnexpectedToken(token, {name for name in states[stack[-1]] if name.isupper()})
-                if action >= 0:
-                    stack.append(action)
-                    values.append(token)
-                    break
-                name, length, reduce = reductions[-1 - action]
-                if length:
-                    children = values[-length:]
-                    del values[-length:], stack[-length:]
-                else:
-                    children = []
-                values.append(reduce(children))
-                stack.append(states[stack[-1]][name])
-                if stack[-1] == END_STATE:
-                    return
-
-
-def _reduction(builder: _Builder, method: str | None, expand1: bool, children):
-    """What reducing a rule does with its children: a `?rule` with one child is that child; a helper
-    rule (no method) hands its children to the rule that holds it, which splices them in."""
-    if expand1:                 # (always one child, no placeholders: tools/gen_parser.py checks)
-        return _only_child
-    call = getattr(builder, method) if method else list
-    if children is None:
-        return call
-    plan, nones_after = children
-    # a helper rule that starts with the list of its own left recursion (`a + b + c ...`) extends that
-    # list in place: copying it at every step made a long line quadratic. No one else holds it.
-    grows = call is list and bool(plan) and plan[0] == (0, True, 0)
-    steps = plan[1:] if grows else plan
-
-    def filtered(values):
-        kept = values[0] if grows else []
-        for index, splice, nones in steps:
-            kept += [None] * nones
-            if splice:
-                kept += values[index]
-            else:
-                kept.append(values[index])
-        kept += [None] * nones_after
-        return kept if grows else call(kept)
-    return filtered
-
-
-def _only_child(values):
-    return values[0]
+        lalr.parse(self.lexer.lex(source), STATES, self.reductions, END_STATE)
 
 
 @lru_cache(maxsize=1)
@@ -362,7 +303,7 @@ def parse_source(text: str, filename: str) -> Parsed:
             try:
                 parser.parse(source)
                 break
-            except _UnexpectedToken as exc:
+            except lalr.UnexpectedToken as exc:
                 failed = _unexpected_token(exc.token, exc.expected, text_lines, source.pos)
             except _LexError as exc:
                 failed = exc

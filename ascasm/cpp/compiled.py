@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ..api import breakpoint_rows, result_or_fault, run_stopping
-from ..debug_expr import cell_text
+from ..formatting import cell_text
 from ..isa import dtypes
 from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
 from . import harness

@@ -1,6 +1,6 @@
 """The debugger's command shell: a `cmd.Cmd` REPL with injectable stdin/stdout, pdb-style synopses,
 argument parsing and help. Running is left to `control.RunControl`, printing to `views`.
-Expressions (`p`, conditions, `watch`, `display`, `why`) are parsed by `debug_expr`, never by
+Expressions (`p`, conditions, `watch`, `display`, `why`) are parsed by `ascasm.expr`, never by
 Python's eval.
 """
 from __future__ import annotations
@@ -12,11 +12,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import debug_expr, draw
+from ..observers import draw
+from .. import formatting
+from ..expr import machine as expressions
 from .. import vm
 from ..asm.assembler import assemble_file
 from ..asm.errors import AssemblyFailed
-from ..debug_expr import ExprError, format_memory, format_value
+from ..expr.machine import ExprError
+from ..formatting import format_memory, format_value
 from ..isa import BY_MNEMONIC, DIRECTIVES, dtypes
 from ..limits import parse_size, shown, whole_number
 from ..explain import explain_lines
@@ -24,7 +27,7 @@ from ..outputs import OutputRefused, check_outputs
 from ..program import Program
 from ..source import unreadable
 from ..state import MAX_STEPS_DEFAULT, STOP_NAMES, UB_USABLE_DEFAULT
-from ..history import DEFAULT_HISTORY_CAP, HALTED, RUNNING
+from ..observers.history import DEFAULT_HISTORY_CAP, HALTED, RUNNING
 from ..vm import EngineMissing, auto_engine
 from . import views
 from .control import Run, RunControl
@@ -208,7 +211,7 @@ class Debugger(cmd.Cmd):
         words = [f"v{i}" for i in range(32)] + [f"p{i}" for i in range(8)] + [f"s{i}" for i in range(32)]
         words += [f"a{i}" for i in range(8)] + sorted(self.program.labels) + sorted(self.program.buffers)
         words += sorted({var.name for var in self.program.debug.variables})        # a C++ kernel's names
-        words += ["ub", "pc", "steps", *debug_expr.FUNCTIONS, *(t.name for t in dtypes.TYPES)]
+        words += ["ub", "pc", "steps", *expressions.FUNCTIONS, *(t.name for t in dtypes.TYPES)]
         words += ["break", "watch", "display", "history", "buffers", "labels", "locals", "args"] \
             if line.startswith("info") else []
         return [w for w in words if w.startswith(text)]
@@ -230,7 +233,7 @@ class Debugger(cmd.Cmd):
             self.out("help COMMAND for details, help MNEMONIC for an instruction, help expr for expressions")
             return
         if topic in ("expr", "expressions", "expression"):
-            self.out(*_doc_lines(debug_expr.__doc__))
+            self.out(*_doc_lines(expressions.__doc__))
             return
         for directive, syntax, text in DIRECTIVES:
             if topic == directive:
@@ -523,7 +526,7 @@ class Debugger(cmd.Cmd):
 
     def _display_lines(self, display: Display) -> list[str]:
         try:
-            lines = format_value(debug_expr.evaluate(display.node, self.control.env()), fmt=display.fmt)
+            lines = format_value(expressions.evaluate(display.node, self.control.env()), fmt=display.fmt)
         except ExprError as exc:
             lines = [f"{display.text}: {exc}"]
         return [f"{display.number}: " + lines[0], *lines[1:]]
@@ -616,7 +619,7 @@ class Debugger(cmd.Cmd):
         if not text:
             self.out("usage: p[/FMT] EXPR (help expr for the syntax)")
             return
-        self.out(*format_value(debug_expr.evaluate_text(text, self.control.env()), fmt=fmt))
+        self.out(*format_value(expressions.evaluate_text(text, self.control.env()), fmt=fmt))
 
     def do_x(self, arg):
         """x/N.T ADDR|NAME  or  x/NFU ADDR|NAME
@@ -627,11 +630,11 @@ class Debugger(cmd.Cmd):
         x/16.u16 output, x/16xh output, x/8fw 0x300, x/4xh &output[4] (gdb's address-of), x/8.f32 &gm[0x40]"""
         m = re.fullmatch(r"\s*(?:/(\d+)?([a-z]*)(?:\.(\w+))?)?\s*(.*)", arg)
         count_text, letters, type_name, where = m.group(1), m.group(2) or "", m.group(3), m.group(4).strip()
-        if not where or set(letters) - set(debug_expr.FORMATS) - set(_UNITS) or \
-                len(set(letters) & set(_UNITS)) > 1 or len(set(letters) & set(debug_expr.FORMATS)) > 1:
+        if not where or set(letters) - set(formatting.FORMATS) - set(_UNITS) or \
+                len(set(letters) & set(_UNITS)) > 1 or len(set(letters) & set(formatting.FORMATS)) > 1:
             self.out("usage: x/N.T ADDR|NAME or x/NFU ADDR|NAME (e.g. x/16.u16 output, x/16xh output, x/64 0x300)")
             return
-        fmt = next((c for c in letters if c in debug_expr.FORMATS), "")
+        fmt = next((c for c in letters if c in formatting.FORMATS), "")
         unit = next((c for c in letters if c in _UNITS), "")
         etype = None
         if type_name:
@@ -645,7 +648,7 @@ class Debugger(cmd.Cmd):
             raise ExprError(f"x: the count {shown(count_text)} is larger than the UB")
         space = "ub"
         if where.startswith("&"):              # gdb's address-of: x/8xw &output, x/4xh &output[4], &gm[0x40]
-            located = debug_expr.evaluate_text(where[1:], self.control.env())
+            located = expressions.evaluate_text(where[1:], self.control.env())
             if located.where is None or located.where.kind not in ("ub", "gm"):
                 raise ExprError(f"& takes a place in the UB or GM (output, output[4], gm[0x40]), not {located.label}")
             address, space = located.where.number, located.where.kind
@@ -653,7 +656,7 @@ class Debugger(cmd.Cmd):
             address, space = self.program.buffers[where].addr, "gm"      # a .gm buffer: examine GM
         else:
             try:
-                value = debug_expr.evaluate_text(where, self.control.env(), addresses=True)
+                value = expressions.evaluate_text(where, self.control.env(), addresses=True)
             except ExprError:
                 if not self._is_ub_place(where):
                     raise
@@ -666,7 +669,7 @@ class Debugger(cmd.Cmd):
     def _is_ub_place(self, text: str) -> bool:
         """Whether `text` names a place in the UB (NAME[I], ub[A]), whose address x could take."""
         try:
-            value = debug_expr.evaluate_text(text, self.control.env())
+            value = expressions.evaluate_text(text, self.control.env())
         except ExprError:
             return False
         return value.where is not None and value.where.kind in ("ub", "gm")
@@ -683,13 +686,13 @@ class Debugger(cmd.Cmd):
             self.out("usage: set var LOCATION = EXPR (e.g. set var s0 = 5, set var v0.u16[3] = 7)")
             return
         env = self.control.env()
-        target = debug_expr.evaluate_text(m.group(1), env)
+        target = expressions.evaluate_text(m.group(1), env)
         if target.where is None or target.active is not None:
             raise ExprError(f"set needs a location (sN, aN, vN.T[I], pN.bW[I], NAME[I], ub[ADDR]), "
                             f"not {target.label}")
-        self.control.set_location(target, debug_expr.evaluate_text(m.group(2), env),
+        self.control.set_location(target, expressions.evaluate_text(m.group(2), env),
                                   f"set var {m.group(1).strip()} = {m.group(2).strip()}")
-        self.out(*format_value(debug_expr.evaluate_text(m.group(1), self.control.env())))
+        self.out(*format_value(expressions.evaluate_text(m.group(1), self.control.env())))
 
     def do_why(self, arg):
         """why ub[ADDR] | gm[ADDR] | NAME[I] | vN[LANE] | vN.T[LANE] | sN | aN | pN
@@ -700,7 +703,7 @@ class Debugger(cmd.Cmd):
         if not text:
             self.out("usage: why ub[ADDR] | gm[ADDR] | NAME[I] | vN[LANE] | sN | aN | pN")
             return
-        value = debug_expr.evaluate_text(text, self.control.env())
+        value = expressions.evaluate_text(text, self.control.env())
         if value.where is None:
             raise ExprError(f"why needs a location (ub[ADDR], NAME[I], vN[LANE], sN, ...), not {value.label}")
         try:
@@ -886,8 +889,8 @@ def _print_format(arg: str) -> tuple[str, str]:
     m = re.fullmatch(r"\s*/(\w*)\s*(.*)", arg, re.DOTALL)
     if not m:
         return "", arg.strip()
-    if m.group(1) not in debug_expr.FORMATS:
-        formats = ", ".join(f"/{letter} {name}" for letter, name in debug_expr.FORMATS.items())
+    if m.group(1) not in formatting.FORMATS:
+        formats = ", ".join(f"/{letter} {name}" for letter, name in formatting.FORMATS.items())
         raise ExprError(f"unknown print format '/{m.group(1)}' ({formats})")
     return m.group(1), m.group(2).strip()
 

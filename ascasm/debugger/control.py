@@ -17,15 +17,15 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .. import debug_expr
-from ..cvars import Scope, user_frames
-from ..debug_expr import Env, ExprError
+from ..expr import machine as expressions
+from ..expr.cvars import Scope, user_frames
+from ..expr.machine import Env, ExprError
 from ..isa.operands import Kind
 from ..limits import shown, whole_number
 from ..state import MAX_STEPS_DEFAULT, PC, STATUS, UB_USABLE_DEFAULT, VL
-from ..effects import lane_type
-from .. import history
-from ..history import DEFAULT_HISTORY_CAP, HALTED, RUNNING, Recorder, Segment
+from ..observers.effects import lane_type
+from ..observers import history
+from ..observers.history import DEFAULT_HISTORY_CAP, HALTED, RUNNING, Recorder, Segment
 from ..vm import WAITING, Machine, can_pass, publish_rounds, wait_name
 from . import views
 
@@ -50,7 +50,7 @@ class Watch:
     number: int
     text: str
     node: object
-    reads: frozenset = frozenset()   # what the expression reads (debug_expr.reads)
+    reads: frozenset = frozenset()   # what the expression reads (expressions.reads)
     last: tuple = ()          # signature of the last value seen (see RunControl.signature)
     value: object = None      # the last Value (or an error message)
 
@@ -325,11 +325,11 @@ class RunControl:
     def _truth(self, node, text: str) -> bool:
         key = id(node)
         if key not in self.compiled:
-            self.compiled[key] = debug_expr.compile_scalar(node, self.env())
+            self.compiled[key] = expressions.compile_scalar(node, self.env())
         fast = self.compiled[key]
         if fast is not None:
             return bool(fast())
-        value = debug_expr.evaluate(node, self.env())
+        value = expressions.evaluate(node, self.env())
         if value.is_array:
             raise ExprError(f"`{text}` gives {value.data.size} values; wrap it in any(...) or all(...)")
         if value.active is not None and not value.active:
@@ -339,7 +339,7 @@ class RunControl:
     def signature(self, node) -> tuple:
         """What a watch compares: the raw bytes and active lanes of the value, or the error text."""
         try:
-            value = debug_expr.evaluate(node, self.env())
+            value = expressions.evaluate(node, self.env())
         except ExprError as exc:
             return ("error", str(exc)), str(exc)
         data = np.array(value.data, copy=True)         # (a buffer or register view changes under us)
@@ -588,14 +588,14 @@ class RunControl:
 
     def parse(self, text: str):
         """An expression for a condition, watch or display: parsed, its names checked now."""
-        node = debug_expr.parse(text)
-        debug_expr.check_names(node, self.program)
+        node = expressions.parse(text)
+        expressions.check_names(node, self.program)
         return node
 
     def add_watch(self, text: str) -> Watch:
         node = self.parse(text)
         watch = Watch(self.next_number, text, node,
-                      frozenset(debug_expr.reads(node, self.program.buffers, self.program.labels)))
+                      frozenset(expressions.reads(node, self.program.buffers, self.program.labels)))
         watch.last, watch.value = self.signature(node)
         self.watches[watch.number] = watch
         self.next_number += 1

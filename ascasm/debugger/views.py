@@ -7,15 +7,17 @@ import re
 
 import numpy as np
 
-from .. import debug_expr
-from ..cvars import user_frames
-from ..debug_expr import ExprError, Value, format_value
+from .. import formatting
+from ..expr import machine as expressions
+from ..expr.cvars import user_frames
+from ..expr.machine import ExprError, Value
+from ..formatting import format_value
 from ..isa import dtypes
 from ..isa.operands import Kind
 from ..state import MASK_SPR_NAME, MASK_SPR_SET, SPR_AR, SPR_NAMES, SPR_SQZN, SPR_SQZN_SET, VL
-from ..provenance import USER_EDIT
+from ..observers.provenance import USER_EDIT
 from ..source import is_cpp
-from ..trace import source_text
+from ..observers.trace import source_text
 
 
 def size_text(n: int) -> str:
@@ -74,7 +76,7 @@ def variable_lines(env, args: bool) -> list[str]:
     lines = []
     for name in visible:
         try:
-            shown_lines = format_value(debug_expr.evaluate(("name", name), env))
+            shown_lines = format_value(expressions.evaluate_name(name, env))
         except ExprError as exc:
             lines.append(f"{name}: {exc}")
             continue
@@ -152,7 +154,7 @@ def regs_lines(program, state, vtype) -> list[str]:
         if state.vreg[i].any():
             etype = vtype(i) or dtypes.lookup("u8")
             lanes = state.vreg[i].view(etype.np_dtype)
-            cells = " ".join(debug_expr.cell_text(x, etype) for x in lanes[:8])
+            cells = " ".join(formatting.cell_text(x, etype) for x in lanes[:8])
             lines.append(f"  v{i}.{etype.name} = [{cells} ...]")
             shown += 1
     if not shown:
@@ -224,9 +226,9 @@ def step_change_lines(program, state, move, effects) -> list[str]:
         if reg.file in ("s", "a"):
             part = "sreg" if reg.file == "s" else "areg"
             new, old = getattr(state, part)[reg.number], _before(state, move, part)[reg.number]
-            text = debug_expr.cell_text(new, None)
+            text = formatting.cell_text(new, None)
             hex_text = f" ({int(new):#x})" if not 0 <= int(new) <= 9 else ""
-            was = f", was {debug_expr.cell_text(old, None)}" if old != new else " (unchanged)"
+            was = f", was {formatting.cell_text(old, None)}" if old != new else " (unchanged)"
             lines.append(f"  {reg.file}{reg.number} = {text}{hex_text}{was}")
         elif reg.file == "p":
             bits = np.unpackbits(state.preg[reg.number], bitorder="little")[::reg.etype.width][:reg.etype.lanes]
@@ -252,7 +254,7 @@ def step_change_lines(program, state, move, effects) -> list[str]:
             dtype = reg.etype.np_dtype
             new, old = state.vreg[reg.number].view(dtype), _before(state, move, "vreg")[reg.number].view(dtype)
             changed = int(np.count_nonzero(new.view(reg.etype.bits) != old.view(reg.etype.bits)))
-            cells = " ".join(debug_expr.cell_text(x, reg.etype) for x in new[:8])
+            cells = " ".join(formatting.cell_text(x, reg.etype) for x in new[:8])
             lines.append(f"  v{reg.number}.{reg.etype.name} = [{cells} ...] ({changed} of {new.size} lanes changed)")
     if effects.ub_writes:
         lines += _ub_write_lines(program, effects.ub_writes)
@@ -369,7 +371,7 @@ def change_lines(old, new, limit: int = 16) -> list[str]:
 def _cell(value: Value, k: int) -> str:
     if value.active is not None and not value.active[k]:
         return "."
-    return debug_expr.cell_text(value.data[k], value.etype, value.kind)
+    return formatting.cell_text(value.data[k], value.etype, value.kind)
 
 
 def _brief(value) -> str:
@@ -433,7 +435,7 @@ def why_lines(program, recorder, value: Value, limit: int = 32) -> list[str]:
         answered += bool(lost) + 1
         lines += _flush_lost(program, recorder, value, starts, lost)
         x = value.data[()] if not value.is_array else value.data[k]
-        text = debug_expr.cell_text(x, value.etype)
+        text = formatting.cell_text(x, value.etype)
         if where.kind == "v":
             what = f"v{where.number}.{value.etype.name}[{value.first + k}] = {text}"
         else:

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .effects import FILE_OF_KIND, Effects, StepLog, written_bytes
-from .isa import STOP_CODES
-from .program import Program
+from ..isa import STOP_CODES
+from ..program import Program
 from .provenance import USER_EDIT, effect_rows, expand_columns, never
-from .state import LOG_FIELDS, LOG_GM_WRITE, LOG_WRITE, MASK_SPR_NAME, UB_SIZE, VL, MachineState
+from ..state import LOG_FIELDS, LOG_GM_WRITE, LOG_WRITE, MASK_SPR_NAME, UB_SIZE, VL, MachineState
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 DEFAULT_HISTORY_CAP = 64 << 20          # bytes of undo log kept for reverse execution

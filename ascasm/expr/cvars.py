@@ -9,10 +9,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .cpp.cpptypes import parse_spelling
-from .debug_expr import ExprError, Value, Where, _scalar
-from .isa import Kind, dtypes
-from .limits import shown
+from ..cpp.cpptypes import parse_spelling
+from .machine import ExprError, Value, Where, _scalar
+from ..isa import Kind, dtypes
+from ..limits import shown
 
 
 def ctype_of(text: str):

@@ -1,6 +1,7 @@
-"""Constant expressions of the source text: numbers, names, + - * / // % & | ^ << >>, unary signs.
+"""The assembler's domain of the evaluator (ascasm/expr/evaluate.py): constant expressions of the
+source text, made of numbers, names, + - * / // % & | ^ << >> and unary signs.
 
-The same evaluator serves operands (Python numbers) and buffer INIT expressions, where the element
+The same domain serves operands (Python numbers) and buffer INIT expressions, where the element
 index `i` is a numpy array, so every element is computed exactly and range-checked when converted to
 the buffer's type. Integer arrays are int64 while an operation's result provably fits (bounds from
 the operands' least and greatest values, in Python integers): numpy speed, no wrap-around; otherwise
@@ -20,19 +21,14 @@ from functools import lru_cache
 import numpy as np
 
 from ..limits import MAX_ELEMENT_OPS, MAX_INT_BITS, MAX_WIDE_ELEMENT_OPS, shown
-from .syntax import Binary
+from . import evaluate as walk
+from .tree import ExprError
 
 MAX_SHIFT = 128     # larger shift counts cannot produce a value that fits any type
 FLOAT_MAX = float(np.finfo(np.float64).max)
 # Decimal digits of the largest integer allowed, checked before converting (Python refuses to
 # convert more than 4,300 digits at all).
 _MAX_DECIMAL_DIGITS = len(str(1 << MAX_INT_BITS))
-
-
-class ExprError(Exception):
-    def __init__(self, message: str, node):
-        super().__init__(message)
-        self.node = node
 
 
 def number_value(token) -> int | float:
@@ -75,27 +71,8 @@ _BINARY = {
     "//": operator.floordiv, "%": operator.mod, "&": operator.and_, "|": operator.or_,
     "^": operator.xor, "<<": operator.lshift, ">>": operator.rshift,
 }
-# Python's precedence, lowest first: | ^ & (<< >>) (+ -) (* / // %)
-PRECEDENCE = {"|": 1, "^": 2, "&": 3, "<<": 4, ">>": 4, "+": 5, "-": 5, "*": 6, "/": 6, "//": 6, "%": 6}
 _INTEGER_ONLY = {"&", "|", "^", "<<", ">>"}
 _DIVISIONS = {"/", "//", "%"}
-
-
-def ordered_chain(items: list):
-    """[term, op, term, op, term ...] -> one Binary tree, by PRECEDENCE, left to right within a level
-    (operator-precedence parsing with two stacks)."""
-    terms, ops = [items[0]], []
-    for k in range(1, len(items), 2):
-        op = items[k].value
-        while ops and PRECEDENCE[ops[-1]] >= PRECEDENCE[op]:
-            right = terms.pop()
-            terms.append(Binary(ops.pop(), terms.pop(), right))
-        ops.append(op)
-        terms.append(items[k + 1])
-    while ops:
-        right = terms.pop()
-        terms.append(Binary(ops.pop(), terms.pop(), right))
-    return terms[0]
 
 
 def index_array(count: int) -> np.ndarray:
@@ -104,44 +81,42 @@ def index_array(count: int) -> np.ndarray:
 
 
 def evaluate(root, resolve_name):
-    """Value of an expression. `resolve_name(token)` gives a name's value or raises ExprError."""
-    kind = root.type
-    if kind == "NUMBER":
-        return number_value(root)
-    if kind == "NAME":
-        return resolve_name(root)
-    values = []
-    budget = [MAX_WIDE_ELEMENT_OPS, MAX_ELEMENT_OPS]    # element operations left: on Python integers, on any
-    stack = [(root, False)]
-    while stack:
-        node, children_done = stack.pop()
+    """Value of a constant expression. `resolve_name(token)` gives a name's value or raises ExprError."""
+    return walk.evaluate(root, Constants(resolve_name))
+
+
+_KIND_WORDS = {"address": "an address [...]", "list": "a list [...]", "index": "indexing [...]",
+               "STRING": "a string"}
+
+
+class Constants:
+    """Exact numbers (and arrays of them), with the work they may cost bounded per expression."""
+
+    def __init__(self, resolve_name):
+        self.resolve_name = resolve_name
+        self.budget = [MAX_WIDE_ELEMENT_OPS, MAX_ELEMENT_OPS]     # element operations left: on Python integers, on any
+
+    def enter(self, node):
         kind = node.type
-        if kind == "NUMBER":
-            values.append(number_value(node))
-        elif kind == "NAME":
-            values.append(resolve_name(node))
-        elif kind == "group":
-            stack.append((node.inner, False))
-        elif kind == "call":
+        if kind == "call":
             raise ExprError(f"'{node.function.value}(...)' is not allowed here", node)
-        elif kind not in ("binary", "signed"):
+        if kind == "unary" and node.op in ("~", "not") or kind == "binary" and node.op not in _BINARY:
+            raise ExprError(f"'{node.op}' is not allowed in a constant expression", node)
+        if kind not in ("binary", "unary"):
             raise ExprError(f"{_KIND_WORDS.get(kind, kind)} is not allowed in an expression", node)
-        elif not children_done:
-            stack.append((node, True))
-            if kind == "signed":
-                stack.append((node.operand, False))
-            else:
-                stack.extend(((node.right, False), (node.left, False)))
-        elif kind == "signed":
-            if node.sign == "-":
-                values.append(_checked(operator.neg, node, budget, values.pop()))
-        else:
-            right, left = values.pop(), values.pop()
-            values.append(_binary(node, left, right, budget))
-    return values[0]
 
+    def leaf(self, token):
+        if token.type == "NUMBER":
+            return number_value(token)
+        if token.type == "NAME":
+            return self.resolve_name(token)
+        raise ExprError(f"{_KIND_WORDS.get(token.type, token.type)} is not allowed in an expression", token)
 
-_KIND_WORDS = {"address": "an address [...]", "list": "a list [...]"}
+    def unary(self, node, operand):
+        return _checked(operator.neg, node, self.budget, operand) if node.op == "-" else operand
+
+    def binary(self, node, left, right):
+        return _binary(node, left, right, self.budget)
 
 
 def _binary(node, left, right, budget: list):

@@ -1,7 +1,7 @@
 """`ascasm dap`: a Debug Adapter Protocol server on standard input and output, so that an editor
 (VS Code, CLion, vim's vimspector, ...) debugs a C++ kernel or an assembly program with ascasm's
 debugger: the same run control (ascasm/debugger/control.py), the same expressions and C++ variables
-(ascasm/debug_expr.py, ascasm/cvars.py). Messages are JSON with a `Content-Length` header, as the
+(ascasm/expr/machine.py, ascasm/expr/cvars.py). Messages are JSON with a `Content-Length` header, as the
 protocol says; docs/debugger.md lists the requests and a VS Code launch configuration.
 
 One thread (the machine's one vector core); stack frames are the inline frames of a translated
@@ -17,15 +17,16 @@ from pathlib import Path
 
 import numpy as np
 
-from . import debug_expr
-from .asm.assembler import assemble_file
-from .asm.errors import AssemblyFailed
-from .debug_expr import ExprError, cell_text
-from .debugger import views
-from .debugger.control import RunControl
-from .history import HALTED, RUNNING
-from .source import is_cpp, unreadable
-from .state import UB_USABLE_DEFAULT
+from ..expr import machine as expressions
+from ..asm.assembler import assemble_file
+from ..asm.errors import AssemblyFailed
+from ..expr.machine import ExprError
+from ..formatting import cell_text
+from . import views
+from .control import RunControl
+from ..observers.history import HALTED, RUNNING
+from ..source import is_cpp, unreadable
+from ..state import UB_USABLE_DEFAULT
 
 THREAD = 1
 MAX_BACK_STEPS = 100_000        # stepBack: instructions undone at most looking for the previous line
@@ -152,7 +153,7 @@ class Server:
         if unreadable(path):
             raise _Failed(unreadable(path))
         self.program = self._load(path, args, base)
-        from .vm import auto_engine
+        from ..vm import auto_engine
         engine = args.get("engine") or auto_engine()
         if engine not in ("cy", "ref"):
             raise _Failed(f"engine {engine!r}: cy or ref")
@@ -169,7 +170,7 @@ class Server:
                 return assemble_file(path, UB_USABLE_DEFAULT)
             except AssemblyFailed as failed:
                 raise _Failed(str(failed)) from None
-        from .cpp import harness
+        from ..cpp import harness
         given = args.get("args") or {}
         try:
             if isinstance(given, list):
@@ -371,7 +372,7 @@ class Server:
     def _variable(self, name: str, expression: str, frame: int, ctype: str = "") -> dict:
         """A DAP variable for `expression`: its value in a line; an array's elements as children."""
         try:
-            value = debug_expr.evaluate_text(expression, self._env(frame))
+            value = expressions.evaluate_text(expression, self._env(frame))
         except ExprError as exc:
             return {"name": name, "value": f"<{exc}>", "variablesReference": 0, "error": True}
         shown = {"name": name, "type": ctype or (value.etype.name if value.etype is not None else ""),
@@ -381,7 +382,7 @@ class Server:
             text = ("true" if x else "false") if value.kind == "bool" else cell_text(x, value.etype, value.kind)
             return {**shown, "value": text, "variablesReference": 0}
         data = np.array(value.data, copy=True)       # (a register view changes at the next step)
-        value = debug_expr.Value(data, value.label, value.etype, value.active, value.first, value.kind, value.noun)
+        value = expressions.Value(data, value.label, value.etype, value.active, value.first, value.kind, value.noun)
         head = " ".join(_cell(value, k) for k in range(min(8, data.size)))
         return {**shown, "value": f"[{head}{' ...' if data.size > 8 else ''}] ({data.size} {value.noun})",
                 "variablesReference": self._reference(("lanes", value)), "indexedVariables": int(data.size)}

@@ -1,15 +1,18 @@
 """The debugger's expressions: `p v3.f16 / p0`, `b loop if any(v3.f16 > 6e4)`, `w output[0:16]`.
 
-A tokenizer and a recursive-descent parser turn the text into a tree of tuples; `evaluate` walks the
-tree over the machine state with numpy. There is no Python eval anywhere: only the names, operators
-and functions below exist.
+ascasm/expr/parser.py turns the text into a tree (grammar/expr.lark); the one evaluator
+(ascasm/expr/evaluate.py) walks it in this module's domain, the values of the machine state, computed
+with numpy. There is no Python eval anywhere: only the names, operators and functions below exist.
+Operators have Python's precedence, the same as in the assembler's constant expressions.
 
     expr    := or
     or      := and (("or" | "||") and)*
     and     := not (("and" | "&&") not)*
     not     := ("not" | "!") not | cmp
-    cmp     := bits (("==" | "!=" | "<" | "<=" | ">" | ">=") bits)?
-    bits    := shift (("&" | "|" | "^") shift)*
+    cmp     := bor (("==" | "!=" | "<" | "<=" | ">" | ">=") bor)?
+    bor     := bxor ("|" bxor)*
+    bxor    := band ("^" band)*
+    band    := shift ("&" shift)*
     shift   := sum (("<<" | ">>") sum)*
     sum     := prod (("+" | "-") prod)*
     prod    := unary (("*" | "/" | "//" | "%") unary)*     X / pN: X's lanes under mask pN
@@ -17,7 +20,7 @@ and functions below exist.
     postfix := primary ("[" expr (":" expr)? "]")*
     primary := NUMBER | "inf" | "nan" | "true" | "false" | FUNC "(" expr ")" | "(" expr ")"
              | vN["." TYPE] | pN["." bW] | sN["." TYPE] | aN | ("ub"|"gm")["." TYPE] | BUFFER | LABEL | "pc" | "steps"
-             | CVAR ("." MEMBER)*           a translated C++ kernel's variable (ascasm/cvars.py)
+             | CVAR ("." MEMBER)*           a translated C++ kernel's variable (ascasm/expr/cvars.py)
     FUNC    := any | all | count | sum | min | max
 
 A name may start with `$`, as in gdb: `$pc`, `$s0`, `$v1.f16` are pc, s0, v1.f16.
@@ -26,194 +29,56 @@ Indexing: `vN.T[I]`, `vN.T[I:J]` (lanes I..J-1), `NAME[I]`, `NAME[I:J]` (element
 """
 from __future__ import annotations
 
-import math
 import operator
 import re
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .asm.expr import parse_number
-from .isa import dtypes
-from .limits import MAX_NESTING, shown
-from .state import MASK_SPR_NAME, MASK_SPR_SET, SPR_AR, SPR_SQZN, SPR_SQZN_SET, UB_SIZE, VL
+from ..isa import dtypes
+from ..limits import shown
+from ..state import MASK_SPR_NAME, MASK_SPR_SET, SPR_AR, SPR_SQZN, SPR_SQZN_SET, UB_SIZE, VL
+from . import evaluate as walk
+from .constant import parse_number
+from .parser import parse
+from .tree import COMPARISONS, ExprError
 
+__all__ = ["ExprError", "parse", "Env", "Value", "Where", "evaluate", "evaluate_name", "evaluate_text", "reads", "check_names",
+           "compile_scalar", "FUNCTIONS"]
 
-class ExprError(Exception):
-    """A one-line message for the user: a bad expression, or one that cannot be evaluated now."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Tokens and parser
-# ---------------------------------------------------------------------------------------------
-
-_TOKEN = re.compile(r"""
-    \s*(?:
-      (?P<num>0[xX][0-9a-fA-F_]+ | 0[bB][01_]+ | (?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)
-    | \$?(?P<name>[A-Za-z_][A-Za-z0-9_]*)
-    | (?P<op>==|!=|<=|>=|<<|>>|//|&&|\|\||[-+*/%&|^~<>()\[\]:,.!])
-    )""", re.VERBOSE)
 _REGISTER = re.compile(r"^([vpsa])(\d+)$", re.IGNORECASE)
 _REGISTER_COUNT = {"v": 32, "p": 8, "s": 32, "a": 8}
 FUNCTIONS = ("any", "all", "count", "sum", "min", "max")
-_CMP = ("==", "!=", "<", "<=", ">", ">=")
+_CONSTANTS = {"inf": float("inf"), "nan": float("nan"), "true": True, "false": False}
 
 
-def tokenize(text: str) -> list[str]:
-    tokens, pos = [], 0
-    text = text.rstrip()
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if not m or m.end() == pos:
-            bad = text[pos:].strip()[:1] or text[pos]
-            raise ExprError(f"unexpected character {bad!r} in expression")
-        tokens.append(m.group("num") or m.group("name") or m.group("op"))
-        pos = m.end()
-    return tokens
+def classify(name: str) -> tuple:
+    """What a NAME token means: ("reg", file, number, type or None) for vN, pN, sN, aN with an
+    optional `.T`; ("ub" or "gm", type or None): a memory before its index; ("const", value) for inf, nan, true, false; else ("name",
+    name) (a buffer, label, pc, steps, special register or C++ variable, with its members). A
+    leading `$` is dropped, as in gdb. Raises ExprError for a register that does not exist or an
+    unknown type."""
+    name = name.removeprefix("$")
+    head, dot, suffix = name.partition(".")
+    m = _REGISTER.match(head)
+    if m:
+        file, number = m.group(1).lower(), int(m.group(2))
+        if number >= _REGISTER_COUNT[file]:
+            raise ExprError(f"no register {head}: {file}0-{file}{_REGISTER_COUNT[file] - 1} exist")
+        return "reg", file, number, _type(suffix, head) if dot else None
+    if head.lower() in ("ub", "gm"):
+        return head.lower(), _type(suffix, head) if dot else None
+    if not dot and name.lower() in _CONSTANTS:
+        return "const", _CONSTANTS[name.lower()]
+    return "name", name
 
 
-class _Parser:
-    def __init__(self, text: str):
-        self.tokens, self.i = tokenize(text), 0
-        if not self.tokens:
-            raise ExprError("empty expression")
-
-    def peek(self, k: int = 0) -> str | None:
-        return self.tokens[self.i + k] if self.i + k < len(self.tokens) else None
-
-    def take(self) -> str:
-        token = self.peek()
-        if token is None:
-            raise ExprError("the expression ends too early")
-        self.i += 1
-        return token
-
-    def expect(self, token: str):
-        got = self.peek()
-        if got != token:
-            raise ExprError(f"expected {token!r}" + (f" but found {shown(got)!r}" if got else " at the end"))
-        self.i += 1
-
-    def parse(self):
-        node = self.or_()
-        if self.peek() is not None:
-            raise ExprError(f"unexpected {shown(self.peek())!r} after a complete expression")
-        return node
-
-    def or_(self):
-        node = self.and_()
-        while self.peek() in ("or", "||"):
-            self.take()
-            node = ("or", node, self.and_())
-        return node
-
-    def and_(self):
-        node = self.not_()
-        while self.peek() in ("and", "&&"):
-            self.take()
-            node = ("and", node, self.not_())
-        return node
-
-    def not_(self):
-        if self.peek() in ("not", "!"):
-            self.take()
-            return ("not", self.not_())
-        node = self.bits()
-        if self.peek() in _CMP:
-            op = self.take()
-            node = ("cmp", op, node, self.bits())
-            if self.peek() in _CMP:
-                raise ExprError("chained comparisons are not supported; combine them with 'and'")
-        return node
-
-    def _binary(self, ops, operand):
-        node = operand()
-        while self.peek() in ops:
-            op = self.take()
-            node = ("bin", op, node, operand())
-        return node
-
-    def bits(self):
-        return self._binary(("&", "|", "^"), self.shift)
-
-    def shift(self):
-        return self._binary(("<<", ">>"), self.sum)
-
-    def sum(self):
-        return self._binary(("+", "-"), self.prod)
-
-    def prod(self):
-        return self._binary(("*", "/", "//", "%"), self.unary)
-
-    def unary(self):
-        if self.peek() in ("-", "+", "~"):
-            op = self.take()
-            operand = self.unary()
-            if op == "-" and operand[0] == "num" and type(operand[1]) is int:
-                return ("num", -operand[1])       # -9223372036854775808 is an int64, not -(2^63 as a u64)
-            return ("neg" if op == "-" else "inv" if op == "~" else "pos", operand)
-        return self.postfix()
-
-    def postfix(self):
-        node = self.primary()
-        while self.peek() == "[":
-            self.take()
-            low = self.or_()
-            high = None
-            if self.peek() == ":":
-                self.take()
-                high = self.or_()
-            self.expect("]")
-            node = ("index", node, low, high)
-        return node
-
-    def primary(self):
-        token = self.take()
-        if token == "(":
-            node = self.or_()
-            self.expect(")")
-            return node
-        if _is_number(token):
-            return ("num", _number(token))
-        if not re.match(r"^[A-Za-z_]", token):
-            raise ExprError(f"unexpected {shown(token)!r}")
-        lower = token.lower()
-        if lower in FUNCTIONS and self.peek() == "(":
-            self.take()
-            arg = self.or_()
-            self.expect(")")
-            return ("call", lower, arg)
-        m = _REGISTER.match(token)
-        if m:
-            file, number = m.group(1).lower(), int(m.group(2))
-            if number >= _REGISTER_COUNT[file]:
-                raise ExprError(f"no register {token}: {file}0-{file}{_REGISTER_COUNT[file] - 1} exist")
-            return ("reg", file, number, self._type_suffix(token))
-        if lower in ("ub", "gm"):
-            return (lower, self._type_suffix(token))
-        if lower in ("inf", "nan"):
-            return ("num", float(lower))
-        if lower in ("true", "false"):
-            return ("num", lower == "true")
-        while self.peek() == "." and re.match(r"^[A-Za-z_]\w*$", self.peek(1) or ""):
-            self.take()
-            token += "." + self.take()          # a C++ struct member: tile.count
-        return ("name", token)
-
-    def _type_suffix(self, owner: str):
-        if self.peek() != ".":
-            return None
-        self.take()
-        name = self.take()
-        etype = dtypes.lookup(name)
-        if etype is None:
-            raise ExprError(f"unknown type '{shown(name)}' after {owner} (types: "
-                            + " ".join(t.name for t in dtypes.TYPES[:19]) + ")")
-        return etype
-
-
-def _is_number(token: str) -> bool:
-    return bool(re.match(r"^(\d|\.\d)", token))
+def _type(name: str, owner: str):
+    etype = dtypes.lookup(name)
+    if etype is None:
+        raise ExprError(f"unknown type '{shown(name)}' after {owner} (types: "
+                        + " ".join(t.name for t in dtypes.TYPES[:19]) + ")")
+    return etype
 
 
 def _number(token: str):
@@ -223,59 +88,40 @@ def _number(token: str):
     return value
 
 
-def parse(text: str):
-    """Parse an expression; raises ExprError. The tree is at most MAX_NESTING deep, so the recursive
-    walks over it (evaluate, reads, compile_scalar) stay far from Python's recursion limit."""
-    try:
-        node = _Parser(text).parse()
-    except RecursionError:
-        node = None
-    if node is None or _depth(node) > MAX_NESTING:
-        raise ExprError(f"expression deeper than {MAX_NESTING} levels of operators and parentheses")
-    return node
-
-
-def _depth(node) -> int:
-    deepest, stack = 0, [(node, 1)]
-    while stack:
-        item, level = stack.pop()
-        deepest = max(deepest, level)
-        stack.extend((child, level + 1) for child in item[1:] if isinstance(child, tuple))
-    return deepest
-
-
 def reads(node, buffers=frozenset(), labels=frozenset()) -> set[str]:
     """What an expression reads: "ub", "gm", "vN", "pN", "sN", "aN", and "ctrl" for pc and steps (a watch
     is re-evaluated only after steps that can write one of these). A name in `buffers` reads its space,
     one in `labels` nothing; any other name (pc, steps, unknown) is assumed to read both."""
-    kind = node[0]
-    if kind == "reg":
-        return {f"{node[1]}{node[2]}"}
-    if kind in ("ub", "gm"):
-        return {kind}
-    if kind == "name":
-        if node[1] in buffers:
-            return {getattr(buffers[node[1]], "space", "ub") if isinstance(buffers, dict) else "ub"}
-        return set() if node[1] in labels else {"ub", "gm", "ctrl"}
+    if node.type == "NAME":
+        meaning = classify(node.value)
+        if meaning[0] == "reg":
+            return {f"{meaning[1]}{meaning[2]}"}
+        if meaning[0] in ("ub", "gm", "const"):
+            return set() if meaning[0] == "const" else {meaning[0]}
+        name = meaning[1]
+        if name in buffers:
+            return {getattr(buffers[name], "space", "ub") if isinstance(buffers, dict) else "ub"}
+        return set() if name in labels else {"ub", "gm", "ctrl"}
     found = set()
-    for child in node[1:]:
-        if isinstance(child, tuple):
-            found |= reads(child, buffers, labels)
+    for part in node.parts:
+        if part is not None:
+            found |= reads(part, buffers, labels)
     return found
 
 
 def check_names(node, program) -> None:
-    """Raise ExprError for a name that is no buffer, label, pc or steps: `watch nonsense` is refused
-    when it is set, not reported as an error at every stop."""
-    if node[0] == "name":
-        name = node[1]
-        if name not in program.buffers and name not in program.labels and not program.debug.known(name) and \
-                name.lower() not in ("pc", "steps", "step"):
+    """Raise ExprError for a name that is no register, buffer, label, pc or steps: `watch nonsense`
+    is refused when it is set, not reported as an error at every stop."""
+    if node.type == "NAME":
+        meaning = classify(node.value)
+        name = meaning[1]
+        if meaning[0] == "name" and name not in program.buffers and name not in program.labels and \
+                not program.debug.known(name) and name.lower() not in ("pc", "steps", "step"):
             raise _unknown_name(name, program)
         return
-    for child in node[1:]:
-        if isinstance(child, tuple):
-            check_names(child, program)
+    for part in node.parts:
+        if part is not None:
+            check_names(part, program)
 
 
 def _unknown_name(name: str, program) -> ExprError:
@@ -335,19 +181,74 @@ def _scalar(value, label: str, etype=None, kind: str = "value", where=None) -> V
 
 def evaluate(node, env: Env, addresses: bool = False) -> Value:
     """Evaluate a parsed expression. With `addresses`, a bare buffer name is its byte address."""
-    return _Evaluator(env, addresses).eval(node)
+    return _plain(walk.evaluate(node, MachineValues(env, addresses)))
+
+
+def evaluate_name(name: str, env: Env) -> Value:
+    """The value of a variable, buffer or label by its name as written (a C++ variable's may be beyond
+    ASCII, or look like a register), without parsing it."""
+    return MachineValues(env, False)._name(name)
 
 
 def evaluate_text(text: str, env: Env, addresses: bool = False) -> Value:
     return evaluate(parse(text), env, addresses)
 
 
-class _Evaluator:
+@dataclass(frozen=True)
+class _Memory:
+    """`ub`, `gm` or `ub.T`/`gm.T` before its index: memory is only ever read through one."""
+    space: str              # "ub" or "gm"
+    etype: object
+
+
+def _plain(*values):
+    """The values, refusing a memory without its index."""
+    for value in values:
+        if isinstance(value, _Memory):
+            whole = "the UB" if value.space == "ub" else "global memory"
+            raise ExprError(f"{whole} needs an index: {value.space}[ADDR], {value.space}[ADDR:LEN] "
+                            f"or {value.space}.T[ADDR:COUNT]")
+    return values[0] if len(values) == 1 else values
+
+
+class MachineValues:
+    """The evaluator's domain (ascasm/expr/evaluate.py) for the debugger: Values of the machine state."""
+
     def __init__(self, env: Env, addresses: bool):
         self.env, self.addresses = env, addresses
 
-    def eval(self, node) -> Value:
-        return getattr(self, "_" + node[0])(*node[1:])
+    def enter(self, node):
+        if node.type == "call" and node.function.value.lower() not in FUNCTIONS:
+            raise ExprError(f"unknown function '{shown(node.function.value)}' (functions: {' '.join(FUNCTIONS)})")
+
+    def leaf(self, token):
+        if token.type == "NUMBER":
+            return self._num(_number(token.value))
+        if token.type != "NAME":
+            raise ExprError(f"unexpected {shown(token.value)!r}")
+        meaning = classify(token.value)
+        if meaning[0] == "reg":
+            return self._reg(*meaning[1:])
+        if meaning[0] in ("ub", "gm"):
+            return _Memory(meaning[0], meaning[1])
+        if meaning[0] == "const":
+            return self._num(meaning[1])
+        return self._name(meaning[1])
+
+    def unary(self, node, operand):
+        operand, op = _plain(operand), node.op
+        if op == "-" and node.operand.type == "NUMBER" and type(_number(node.operand.value)) is int:
+            return self._num(-_number(node.operand.value))  # -9223372036854775808 is an int64, not -(2^63 as a u64)
+        return {"-": self._neg, "+": self._pos, "~": self._inv, "not": self._not}[op](operand)
+
+    def binary(self, node, left, right):
+        left, right = _plain(left, right)
+        op = node.op
+        if op in ("and", "or"):
+            return self._logic(left, right, op, np.logical_and if op == "and" else np.logical_or)
+        if op in COMPARISONS:
+            return self._cmp(op, left, right)
+        return self._bin(op, left, right)
 
     # --- leaves ---
     def _num(self, value):
@@ -382,12 +283,6 @@ class _Evaluator:
         lanes = state.vreg[number].view(etype.np_dtype)
         return Value(lanes, f"v{number}.{etype.name}", etype, None, 0, "value", "lanes",
                      where=Where("v", number, etype.width))
-
-    def _ub(self, etype):
-        raise ExprError("the UB needs an index: ub[ADDR], ub[ADDR:LEN] or ub.T[ADDR:COUNT]")
-
-    def _gm(self, etype):
-        raise ExprError("global memory needs an index: gm[ADDR], gm[ADDR:LEN] or gm.T[ADDR:COUNT]")
 
     def _name(self, name):
         program = self.env.program
@@ -457,10 +352,10 @@ class _Evaluator:
         return Value(state.ureg[u, :pending], label, dtypes.lookup("u8"), None, at, "value", "bytes", True)
 
     # --- indexing ---
-    def _index(self, target, low, high):
-        if target[0] in ("ub", "gm"):
-            return self._memory_index(target[0], target[1], low, high)
-        value = self.eval(target)
+    def index(self, node, target, low, high):
+        if isinstance(target, _Memory):
+            return self._memory_index(target.space, target.etype, low, high)
+        value = target
         if not value.is_array:
             raise ExprError(f"{value.label} is a single value; it cannot be indexed")
         lo = self._int(low, "index")
@@ -505,44 +400,33 @@ class _Evaluator:
         noun = "bytes" if etype.width == 1 else "elements"
         return Value(data, f"{name}[{addr:#x}:{count}]", etype, None, addr, "value", noun, True, where)
 
-    def _int(self, node, what: str) -> int:
-        value = self.eval(node)
+    def _int(self, value, what: str) -> int:
+        _plain(value)
         if value.is_array or value.data.dtype.kind not in "iub":
             raise ExprError(f"the {what} must be a single integer, not {value.label}")
         return int(value.data)
 
     # --- operators ---
-    def _neg(self, operand):
-        value = self.eval(operand)
+    def _neg(self, value):
         with np.errstate(all="ignore"):
             return _computed(-_numeric(value), f"-{value.label}", value)
 
-    def _pos(self, operand):
-        return self.eval(operand)
+    def _pos(self, value):
+        return value
 
-    def _inv(self, operand):
-        value = self.eval(operand)
+    def _inv(self, value):
         data = _numeric(value)
         if data.dtype.kind not in "iu":
             raise ExprError(f"~ needs integers, not {value.label}")
         return _computed(~data, f"~{value.label}", value)
 
-    def _not(self, operand):
-        value = self.eval(operand)
+    def _not(self, value):
         return _computed(~_truth(value), f"not {value.label}", value, kind="bool")
 
-    def _and(self, left, right):
-        return self._logic(left, right, "and", np.logical_and)
-
-    def _or(self, left, right):
-        return self._logic(left, right, "or", np.logical_or)
-
-    def _logic(self, left, right, word, fn):
-        a, b = self.eval(left), self.eval(right)
+    def _logic(self, a, b, word, fn):
         return _combine(a, b, fn(_truth(a), _truth(b)), f"{a.label} {word} {b.label}", "bool")
 
-    def _cmp(self, op, left, right):
-        a, b = self.eval(left), self.eval(right)
+    def _cmp(self, op, a, b):
         if a.data.ndim == 0 and b.data.ndim == 0 and a.active is None and b.active is None:
             result = _COMPARE[op](_python_number(a), _python_number(b))     # (no numpy on the way)
             return Value(np.bool_(result), f"{a.label} {op} {b.label}", None, None, 0, "bool")
@@ -553,8 +437,7 @@ class _Evaluator:
         with np.errstate(all="ignore"):
             return _combine(a, b, fn(x, y), f"{a.label} {op} {b.label}", "bool")
 
-    def _bin(self, op, left, right):
-        a, b = self.eval(left), self.eval(right)
+    def _bin(self, op, a, b):
         if op == "/" and b.kind == "mask":
             return _apply_mask(a, b)
         x, y = _numeric(a), _numeric(b)
@@ -574,8 +457,8 @@ class _Evaluator:
                 raise ExprError(f"cannot compute {a.label} {op} {b.label}: {exc}") from None
         return _combine(a, b, data, f"{a.label} {op} {b.label}", "value")
 
-    def _call(self, name, arg):
-        value = self.eval(arg)
+    def call(self, node, value):
+        value, name = _plain(value), node.function.value.lower()
         active = np.ones(value.data.shape, bool) if value.active is None else value.active
         if name in ("any", "all", "count"):
             truth = _truth(value)
@@ -704,240 +587,93 @@ def compile_scalar(node, env: Env):
     """A closure computing a scalar expression straight from the machine state, for the subset a
     loop condition uses (numbers, sN, aN, pc, steps, labels, NAME[CONSTANT], ub[CONSTANT], comparisons,
     + - * & | ^, and/or/not); None for anything else (then `evaluate` is used). Bound to env.state."""
-    kind = node[0]
-    state = env.state
-    if kind == "num":
-        value = node[1]
+    while node.type == "group":
+        node = node.inner
+    kind = node.type
+    if kind == "NUMBER":
+        value = _number(node.value)
         return lambda: value
-    if kind == "reg" and node[3] is None and node[1] in "sa":
-        array, number = (state.sreg if node[1] == "s" else state.areg), node[2]
-        return lambda: int(array[number])
-    if kind == "name":
-        name = node[1]
-        if name in env.program.buffers or env.program.debug.known(name):
-            return None
-        if name in env.program.labels:
-            value = env.program.labels[name]
-            return lambda: value
-        ctrl = state.ctrl
-        if name.lower() == "pc":
-            return lambda: int(ctrl[0])
-        if name.lower() in ("steps", "step"):
-            return lambda: int(ctrl[1])
-        return None
-    if kind == "index" and node[3] is None and node[2][0] == "num" and isinstance(node[2][1], int):
-        target, index = node[1], node[2][1]
-        if target[0] == "name" and env.program.debug.known(target[1]):
-            return None                 # a C++ variable: where it lives depends on the row
-        if target[0] == "name" and target[1] in env.program.buffers:
-            buf = env.program.buffers[target[1]]
-            if not 0 <= index < buf.count:
-                return None
-            view = buf.view(state)
-            as_number = float if buf.etype.kind == "float" else int
-            return lambda: as_number(view[index])
-        if target[0] == "ub" and target[1] is None and 0 <= index < UB_SIZE:
-            ub = state.ub
-            return lambda: int(ub[index])
-        return None
-    if kind == "cmp":
-        compare, left, right = _COMPARE[node[1]], compile_scalar(node[2], env), compile_scalar(node[3], env)
+    if kind == "NAME":
+        return _compiled_name(classify(node.value), env)
+    if kind == "index":
+        return _compiled_element(node, env)
+    if kind == "binary" and node.op in COMPARISONS:
+        compare, left, right = _COMPARE[node.op], compile_scalar(node.left, env), compile_scalar(node.right, env)
         if left is None or right is None:
             return None
         return lambda: compare(left(), right())
-    if kind in ("and", "or"):
-        left, right = compile_scalar(node[1], env), compile_scalar(node[2], env)
+    if kind == "binary" and node.op in ("and", "or"):
+        left, right = compile_scalar(node.left, env), compile_scalar(node.right, env)
         if left is None or right is None:
             return None
-        if kind == "and":
+        if node.op == "and":
             return lambda: bool(left()) and bool(right())
         return lambda: bool(left()) or bool(right())
-    if kind == "not":
-        operand = compile_scalar(node[1], env)
-        return None if operand is None else (lambda: not operand())
-    if kind == "neg":
-        operand = compile_scalar(node[1], env)
-        return None if operand is None else (lambda: _wrap_int(-operand()))
-    if kind == "bin" and node[1] in _SCALAR_OPS:
-        fn, left, right = _SCALAR_OPS[node[1]], compile_scalar(node[2], env), compile_scalar(node[3], env)
-        if left is None or right is None or (node[1] in "&|^" and not _integer_only(node)):
+    if kind == "unary" and node.op in ("not", "-"):
+        operand = compile_scalar(node.operand, env)
+        if operand is None:
+            return None
+        return (lambda: not operand()) if node.op == "not" else (lambda: _wrap_int(-operand()))
+    if kind == "binary" and node.op in _SCALAR_OPS:
+        fn, left, right = _SCALAR_OPS[node.op], compile_scalar(node.left, env), compile_scalar(node.right, env)
+        if left is None or right is None or (node.op in "&|^" and not _integer_only(node)):
             return None
         return lambda: fn(left(), right())
     return None
 
 
+def _compiled_name(meaning: tuple, env: Env):
+    state, program = env.state, env.program
+    if meaning[0] == "const":
+        value = meaning[1]
+        return lambda: value
+    if meaning[0] == "reg" and meaning[3] is None and meaning[1] in "sa":
+        array, number = (state.sreg if meaning[1] == "s" else state.areg), meaning[2]
+        return lambda: int(array[number])
+    if meaning[0] != "name":
+        return None
+    name = meaning[1]
+    if name in program.buffers or program.debug.known(name):
+        return None
+    if name in program.labels:
+        value = program.labels[name]
+        return lambda: value
+    ctrl = state.ctrl
+    if name.lower() == "pc":
+        return lambda: int(ctrl[0])
+    if name.lower() in ("steps", "step"):
+        return lambda: int(ctrl[1])
+    return None
+
+
+def _compiled_element(node, env: Env):
+    """`BUFFER[N]` or `ub[N]` with N an integer literal."""
+    if node.high is not None or node.low.type != "NUMBER" or node.target.type != "NAME":
+        return None
+    index = _number(node.low.value)
+    if not isinstance(index, int):
+        return None
+    meaning = classify(node.target.value)
+    if meaning[0] == "name" and env.program.debug.known(meaning[1]):
+        return None                 # a C++ variable: where it lives depends on the row
+    if meaning[0] == "name" and meaning[1] in env.program.buffers:
+        buf = env.program.buffers[meaning[1]]
+        if not 0 <= index < buf.count:
+            return None
+        view = buf.view(env.state)
+        as_number = float if buf.etype.kind == "float" else int
+        return lambda: as_number(view[index])
+    if meaning == ("ub", None) and 0 <= index < UB_SIZE:
+        ub = env.state.ub
+        return lambda: int(ub[index])
+    return None
+
+
 def _integer_only(node) -> bool:
     """Bitwise operators need integers: only registers, pc/steps/labels and integer literals."""
-    kind = node[0]
-    if kind == "num":
-        return isinstance(node[1], int)
-    if kind in ("reg", "name"):
-        return True
-    return all(_integer_only(child) for child in node[1:] if isinstance(child, tuple))
-
-
-# ---------------------------------------------------------------------------------------------
-# Printing
-# ---------------------------------------------------------------------------------------------
-
-def float_text(value, np_dtype) -> str:
-    """The shortest decimal that reads back as the same value of its own type; integers without '.0'."""
-    f = float(value)
-    if math.isnan(f):
-        return "nan"
-    if math.isinf(f):
-        return "inf" if f > 0 else "-inf"
-    if f == 0:
-        return "-0" if math.copysign(1.0, f) < 0 else "0"
-    if f.is_integer() and abs(f) < 1e7:
-        return str(int(f))
-    dtype = np.dtype(np_dtype)
-    for digits in range(1, 18):
-        text = f"{f:.{digits}g}"
-        if float(np.array(float(text)).astype(dtype)) == f:
-            return text
-    return repr(f)
-
-
-# Print formats (`p/x`, `x/16xh`), gdb's letters. Each reinterprets the element's own bits: /x of an
-# f16 lane shows its 16 bits, /f of a u32 lane reads its bits as an f32.
-FORMATS = {"x": "hex", "t": "binary", "d": "signed decimal", "u": "unsigned decimal", "f": "float"}
-_FLOAT_OF_WIDTH = {2: np.float16, 4: np.float32, 8: np.float64}
-
-
-def format_bits(x, fmt: str) -> str:
-    """One element in print format `fmt` (a key of FORMATS), from its raw bits."""
-    raw = np.asarray(x)
-    width = raw.dtype.itemsize
-    bits = int(raw.view(f"u{width}"))
-    if fmt == "x":
-        return f"{bits:#0{2 + 2 * width}x}"
-    if fmt == "t":
-        return f"{bits:0{8 * width}b}"
-    if fmt == "d":
-        return str(bits - (1 << 8 * width) if bits >> (8 * width - 1) else bits)
-    if fmt == "u":
-        return str(bits)
-    if width not in _FLOAT_OF_WIDTH:
-        raise ExprError(f"/f needs 2-, 4- or 8-byte elements, not {width}-byte ones")
-    as_float = np.array(bits, f"u{width}").view(_FLOAT_OF_WIDTH[width])
-    return float_text(as_float, _FLOAT_OF_WIDTH[width])
-
-
-PAIR_TYPES = ("s4x2", "e2m1x2", "e1m2x2")       # two 4-bit values a byte, shown as both
-
-
-def pair_text(byte: int, etype) -> str:
-    """A byte of a 4-bit pair type as its two values, low half first: `1|-2` (s4x2), `0.5|6` (fp4)."""
-    from .ref.conversion import nibble_values
-    return "|".join(f"{v:g}" for v in nibble_values(np.array([byte & 0xF, byte >> 4]), etype).tolist())
-
-
-def cell_text(x, etype, kind: str = "value", fmt: str = "") -> str:
-    if kind in ("bool", "mask") or isinstance(x, (bool, np.bool_)):
-        return "1" if x else "0"
-    if fmt:
-        return format_bits(x, fmt)
-    if etype is not None and etype.name in PAIR_TYPES:
-        return pair_text(int(x), etype)
-    if etype is not None and etype.kind == "float":
-        return float_text(x, etype.np_dtype)
-    if isinstance(x, (float, np.floating)):
-        return float_text(x, np.float64)
-    return str(int(x))
-
-
-def _single_line(value: Value, fmt: str = "") -> str:
-    x = value.data[()]
-    if value.kind == "bool":
-        text = "true" if x else "false"
-    else:
-        text = cell_text(x, value.etype, value.kind, fmt)
-    etype = value.etype
-    if etype is not None and value.kind == "value" and not fmt:
-        bits = int(np.asarray(x).astype(etype.np_dtype).view(etype.bits))
-        if etype.kind == "float":
-            text += f" (bits {bits:#0{2 + 2 * etype.width}x})"
-        elif etype.name in PAIR_TYPES or not 0 <= int(x) <= 9:
-            text += f" ({bits:#x})"
-    if value.active is not None and not value.active:
-        text += " (inactive)"
-    return f"{value.label} = {text}"
-
-
-def format_value(value: Value, per_row: int = 16, fmt: str = "") -> list[str]:
-    """A value as the user sees it: one line for a single value, rows of lanes with their numbers;
-    numbers in print format `fmt` (FORMATS) when given."""
-    if not value.is_array:
-        return [_single_line(value, fmt)]
-    data, n = value.data, value.data.size
-    active = value.active
-    header = f"{value.label}: "
-    if value.kind == "mask":
-        header += f"{int(np.count_nonzero(data))} of {n} lanes active"
-    else:
-        if value.etype is not None:
-            header += f"{value.etype.name}, "
-        header += f"{n} {value.noun}"
-        if value.where is not None and value.where.kind == "ub" and not value.hex_index:
-            header += f" at {value.where.number:#x}"
-    if active is not None:
-        header += f", {int(np.count_nonzero(active))} active (inactive shown as .)"
-    lines = [header]
-    if n == 0:                      # (u0 with nothing pending)
-        return lines
-    compact = value.kind in ("mask", "bool")
-    row = 64 if compact else per_row if fmt != "t" else max(1, 8 // data.dtype.itemsize)
-    cells = []
-    for k in range(n):
-        if active is not None and not active[k]:
-            cells.append(".")
-        elif value.kind == "mask":
-            cells.append("1" if data[k] else ".")
-        else:
-            cells.append(cell_text(data[k], value.etype, value.kind, fmt))
-    width = max(len(c) for c in cells)
-    last = value.first + n - 1
-    for start in range(0, n, row):
-        number = value.first + start
-        label = f"{number:#07x}" if value.hex_index else f"{number:>{len(str(last))}}"
-        chunk = cells[start:start + row]
-        if compact:
-            text = " ".join("".join(chunk[i:i + 8]) for i in range(0, len(chunk), 8))
-        else:
-            text = " ".join(c.rjust(width) for c in chunk)
-        lines.append(f"  [{label}] {text}")
-    return lines
-
-
-def format_memory(ub: np.ndarray, addr: int, count: int, etype=None, per_row: int | None = None,
-                  fmt: str = "", space: str = "ub") -> list[str]:
-    """`x/N.T ADDR`: N elements of type T from ADDR of `ub` (the UB, or global memory: space "gm") in rows
-    with their addresses, in print format `fmt` when given; no type: a hexdump of N bytes."""
-    width = etype.width if etype is not None else 1
-    end = addr + count * width
-    if addr < 0 or end > ub.size:
-        whole = "the UB" if space == "ub" else "global memory (its .gm buffers)"
-        raise ExprError(f"[{addr:#x}, {end:#x}) is outside {whole} (0x0..{ub.size:#x})")
-    prefix = "gm " if space == "gm" else ""          # (GM rows say so: the UB has the same addresses)
-    if etype is None:
-        lines = []
-        for start in range(addr, end, 16):
-            chunk = ub[start:min(start + 16, end)]
-            hexes = " ".join(f"{b:02x}" for b in chunk)
-            if len(chunk) > 8:
-                hexes = hexes[:23] + "  " + hexes[24:]
-            lines.append(f"{prefix}{start:#07x}:  {hexes}")
-        return lines
-    values = ub[addr:end].view(etype.np_dtype)
-    per_row = per_row or max(1, 16 // width if width < 4 else 8)
-    if width == 1:
-        per_row = 16
-    if fmt == "t":
-        per_row = max(1, 8 // width)
-    cells = [cell_text(v, etype, fmt=fmt) for v in values]
-    cell_width = max(len(c) for c in cells)
-    lines = []
-    for k in range(0, count, per_row):
-        lines.append(f"{prefix}{addr + k * width:#07x}:  " + " ".join(c.rjust(cell_width) for c in cells[k:k + per_row]))
-    return lines
+    if node.type == "NUMBER":
+        return isinstance(_number(node.value), int)
+    if node.type == "NAME":
+        meaning = classify(node.value)
+        return meaning[0] != "const" or isinstance(meaning[1], int)
+    return all(_integer_only(part) for part in node.parts if part is not None)

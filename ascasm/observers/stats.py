@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .effects import LOG_CAPACITY
-from .isa import Kind
-from .lanes import governing_mask, lane_width
-from .state import LOG_FIELDS, LOG_GM_READ, LOG_GM_WRITE, LOG_READ, LOG_RESERVE, LOG_WRITE, VL
+from ..isa import Kind
+from ..lanes import governing_mask, lane_width
+from ..state import LOG_FIELDS, LOG_GM_READ, LOG_GM_WRITE, LOG_READ, LOG_RESERVE, LOG_WRITE, VL
 from .history import RUNNING
 
 CALL_BUDGET = 1 << 16       # steps per engine call at most: a Ctrl-C is seen within a fraction of a second

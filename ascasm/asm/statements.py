@@ -1,81 +1,15 @@
-"""What the parser hands the assembler: tokens, expression nodes and one record per source line.
+"""What the parser hands the assembler: one record per source line, with its operands: tokens and
+expression trees (ascasm/expr/tree.py), address operands and list INITs.
 
 Every piece has a `type` (a terminal name such as "NAME" or "NUMBER", or a node kind such as
-"binary") and the columns it spans on its line, for diagnostics. The classes use __slots__: a large
+"address") and the columns it spans on its line, for diagnostics. The classes use __slots__: a large
 program holds one Line per statement until the second pass.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-
-class Token:
-    """A terminal as the lexer cut it: NAME, NUMBER, STRING, LABEL, COMMA, ... (grammar/ascasm.lark).
-    It spans len(value) columns (an end of line's value is "\n"); the end is computed rather than
-    stored, since a large program keeps hundreds of thousands of tokens until the second pass."""
-    __slots__ = ("type", "value", "line", "column")
-    depth = 0                               # nesting depth of an expression that is a single token
-
-    def __init__(self, type_: str, value: str, line: int, column: int):
-        self.type, self.value, self.line, self.column = type_, value, line, column
-
-    @property
-    def end_column(self) -> int:
-        return self.column + len(self.value)
-
-    def __repr__(self) -> str:
-        return f"Token({self.type}, {self.value!r}, {self.line}:{self.column})"
-
-
-class Node:
-    """An expression or operand made of several tokens, from its first token to its last."""
-    __slots__ = ("line", "column", "end_column")
-    type = "node"
-
-    def span(self, first, last):
-        self.line, self.column, self.end_column = first.line, first.column, last.end_column
-
-
-class Binary(Node):
-    """`left op right`, the chain already ordered by precedence; `op` is the operator's text."""
-    __slots__ = ("op", "left", "right", "depth")
-    type = "binary"
-
-    def __init__(self, op: str, left, right):
-        self.op, self.left, self.right = op, left, right
-        self.depth = max(left.depth, right.depth)
-        self.span(left, right)
-
-
-class Signed(Node):
-    """`-x` or `+x`; `sign` is "-" or "+"."""
-    __slots__ = ("sign", "operand", "depth")
-    type = "signed"
-
-    def __init__(self, sign: Token, operand):
-        self.sign, self.operand, self.depth = sign.value, operand, operand.depth + 1
-        self.span(sign, operand)
-
-
-class Group(Node):
-    """`(expr)`."""
-    __slots__ = ("inner", "depth")
-    type = "group"
-
-    def __init__(self, open_: Token, inner, close: Token):
-        self.inner, self.depth = inner, inner.depth + 1
-        self.span(open_, close)
-
-
-class Call(Node):
-    """`NAME("string")`: file("data.npy") in an INIT."""
-    __slots__ = ("function", "argument")
-    type = "call"
-    depth = 0
-
-    def __init__(self, function: Token, argument: Token, close: Token):
-        self.function, self.argument = function, argument
-        self.span(function, close)
+from ..expr.tree import Node, Token
 
 
 class Address(Node):

@@ -1,5 +1,5 @@
 """`ascasm run --trace`: one JSON object per executed instruction (schema in docs/debugger.md), from
-the executor's write log (ascasm/effects.py)."""
+the executor's write log (ascasm/observers/effects.py)."""
 from __future__ import annotations
 
 import json
@@ -8,10 +8,10 @@ import math
 import numpy as np
 
 from .effects import FILE_OF_KIND, Effects, RegWrite, Span, StepLog
-from .isa import STOP_CODES
-from .program import Program
-from .source import is_cpp
-from .state import MASK_SPR_NAME, MASK_SPR_SET, SPR_NAMES, MachineState, STOP_NAMES
+from ..isa import STOP_CODES
+from ..program import Program
+from ..source import is_cpp
+from ..state import MASK_SPR_NAME, MASK_SPR_SET, SPR_NAMES, MachineState, STOP_NAMES
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 

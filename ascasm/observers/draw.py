@@ -23,14 +23,14 @@ from html import escape as html_escape
 
 import numpy as np
 
-from .debug_expr import cell_text
-from .explain import summary_for_types
-from .isa import Kind, dtypes
-from .lanes import governed_lanes, lane_width
-from .state import SPR_AR, SPR_NAMES, SPR_SQZN, VL
+from ..formatting import cell_text
+from ..explain import summary_for_types
+from ..isa import Kind, dtypes
+from ..lanes import governed_lanes, lane_width
+from ..state import SPR_AR, SPR_NAMES, SPR_SQZN, VL
 from .effects import StepLog, lane_type
 from .trace import source_text
-from .vm import run_warnings
+from ..vm import run_warnings
 
 # XML text escaping (&, <, >), as xml.sax.saxutils.escape does without its import of urllib (0.1 s)
 escape = partial(html_escape, quote=False)

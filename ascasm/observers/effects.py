@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .isa import Kind
-from .isa import dtypes
-from .program import Program
-from .state import LOG_FIELDS, LOG_GM_READ, LOG_GM_WRITE, LOG_READ, LOG_RESERVE, LOG_WRITE
+from ..isa import Kind
+from ..isa import dtypes
+from ..program import Program
+from ..state import LOG_FIELDS, LOG_GM_READ, LOG_GM_WRITE, LOG_READ, LOG_RESERVE, LOG_WRITE
 
 FILE_OF_KIND = {Kind.VREG: "v", Kind.PREG: "p", Kind.AREG: "a", Kind.SREG: "s", Kind.UREG: "u",
                 Kind.QREG: "q", Kind.BASE: "s"}

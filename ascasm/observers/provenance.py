@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from .effects import Effects
-from .lanes import governed_lanes, lane_width
-from .state import UB_SIZE, VL
+from ..lanes import governed_lanes, lane_width
+from ..state import UB_SIZE, VL
 
 USER_EDIT = -2                          # the pc of a last-writer entry written by the user (Recorder.edit)
 
