@@ -140,7 +140,7 @@ def _result(case, root: Path) -> dict:
     except Exception as error:     # a bug of the front end: part of the result, not the end of the run
         return {"crash": f"{type(error).__name__}: {error}".replace(str(root), "<tmp>")}
     return {"text": t.text(), "params": [repr(p) for p in t.params], "ctrl": repr(sorted(t.ctrl.items())),
-            "directives": [list(d) for d in t.directives]}
+            "directives": [[k, text.replace(str(root), "<tmp>")] for k, text in t.directives]}   # .frame paths
 
 
 def render(corpus_path, out_path):

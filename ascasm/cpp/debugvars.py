@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 
-from .lower import Const, Line, RV, VReg, buffer_name
+from . import ir
+from .lower import Const, RV, VReg, buffer_name
 
 
 def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
-    """`lines` (virtual registers still in their text) with the `.var`/`.arg` lines inserted."""
+    """The IR `lines` with the `.var`/`.arg` directives inserted."""
     frame_end = _frame_ends(lines)
     file_of = {reg.number: reg.file for reg in lowering.regs}
     params = {slot.reg.number: slot for slot in lowering.params}
@@ -58,7 +59,7 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
     # earlier one's end is written only while it is still the one that name means
     events = sorted([(start, 1, i) for i, (start, *_rest) in enumerate(spans)] +
                     [(end, 0, i) for i, (_s, end, *_rest) in enumerate(spans)
-                     if end < len(lines) and not lines[end].text.startswith(".frame pop")])
+                     if end < len(lines) and not (isinstance(lines[end], ir.Directive) and lines[end].frame_pop)])
     current: dict = {}
     for row, is_open, i in events:
         _start, _end, name, depth, text = spans[i]
@@ -70,7 +71,7 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
             closes.setdefault(row, []).append(f".var {name} -")
     out = []
     for index, line in enumerate(lines + [None]):
-        out += [Line(text, None) for text in closes.get(index, []) + opens.get(index, [])]
+        out += [ir.Directive(text) for text in closes.get(index, []) + opens.get(index, [])]
         if line is not None:
             out.append(line)
     return out
@@ -92,10 +93,10 @@ def _frame_ends(lines: list) -> list[int]:
     """Per line index, the index of the `.frame pop` that ends the innermost inlined call open there
     (len(lines) outside every call)."""
     ends, stack = [len(lines)] * (len(lines) + 1), []
-    for index, line in enumerate(lines):
-        if line.text.startswith(".frame push"):
+    for index, item in enumerate(lines):
+        if isinstance(item, ir.Directive) and item.frame_push:
             stack.append(index)
-        elif line.text.startswith(".frame pop"):
+        elif isinstance(item, ir.Directive) and item.frame_pop:
             start = stack.pop()
             for k in range(start + 1, index + 1):
                 if ends[k] == len(lines):

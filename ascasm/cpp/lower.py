@@ -18,14 +18,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import floats
-from ..isa import BY_MNEMONIC, dtypes, regapi
-from ..isa.operands import Kind
-from ..isa.table import BY_CAPI, capi_functions
-from . import cpptypes
+from ..isa import dtypes, regapi
+from . import cpptypes, ir
 from .clang import (CppError, check_recovered, diagnostics_error, error_at, errors_inside, evaluated_number, loc_of,
                     operator_of, qualified_name, skipped_text, tokens)
+from .forms import REGISTER_CTYPE, FormCalls
 from .stubs import INCLUDE_DIR
 from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, scalar, split_template_args, strip_qualifiers
+from .ir import RV, VReg
+from .values import Const, EnumValue
 
 MAX_INLINE_DEPTH = 16
 _NAME_DECLS = ("USING_DIRECTIVE", "USING_DECLARATION", "NAMESPACE_ALIAS")
@@ -33,49 +34,7 @@ _STUBS = str(INCLUDE_DIR.resolve())
 VECTOR_BYTES = 256
 MAX_HW_LOOPS = 4
 HW_LOOP_MAX = 65535
-
-
-@dataclass(frozen=True)
-class EnumValue:
-    enum: str
-    member: str
-    value: int
-
-    def __str__(self):
-        return self.member
-
-
-@dataclass
-class Const:
-    value: object          # int, float, bool, EnumValue, dict (a trait struct), CType (a type argument)
-    ctype: CType | None
-
-
-@dataclass(eq=False)
-class VReg:
-    """A virtual register: its file ("s", "v", "p", "a", "u", "q"), the C++ name it holds and where."""
-    file: str
-    number: int
-    name: str
-    loc: tuple | None
-    decl_line: int = 0      # index of the line before which it was declared (for loop liveness)
-
-    def __str__(self):
-        return f"%{self.file}{self.number}"
-
-
-@dataclass
-class RV:
-    """A run-time value: a virtual register and its C type."""
-    reg: VReg
-    ctype: CType
-
-
-@dataclass
-class Line:
-    text: str
-    loc: tuple | None
-    tag: object = None      # a loop's start or end marker
+_REG_FILE = {"vec": "v", "mask": "p", "addr": "a", "ustore": "u", "uload": "q", "unalign": "u"}
 
 
 @dataclass
@@ -153,14 +112,14 @@ def _common(a: CType, b: CType) -> CType:
     return wide
 
 
-class Lowering:
+class Lowering(FormCalls):
     def __init__(self, index, file: str, clang_errors=()):
         self.index = index          # name lookups over the translation unit (translate.TUIndex)
         self.file = file
         self.clang_errors = list(clang_errors)   # clang's errors anywhere in the file (check_clang_errors)
         self.checked: set = set()   # functions check_recovered passed
         self.skipped = None         # clang.skipped_text, once needed
-        self.lines: list[Line] = []
+        self.lines: list = []       # the IR (ir.py): instructions, labels, debug directives
         self.loops: list[Loop] = []
         self.regs: list[VReg] = []
         self.frames: list[Frame] = []
@@ -195,7 +154,7 @@ class Lowering:
     def emit(self, text: str, tag=None):
         if self.const_only:
             raise NotConstant
-        self.lines.append(Line(text, self.cur_loc, tag))
+        self.lines.append(ir.parse(text, self.regs, self.cur_loc, tag))
 
     def new_reg(self, file: str, name: str = "", loc=None) -> VReg:
         if self.const_only:
@@ -396,7 +355,7 @@ class Lowering:
         loc = loc_of(c)
         if self.const_only or loc is None or _in_stubs(str(decl.location.file)):
             return None
-        line = Line(f'.frame push "{decl.spelling}" "{loc[0]}" {loc[1]} {max(1, loc[2])}', None)
+        line = ir.Directive(f'.frame push "{decl.spelling}" "{loc[0]}" {loc[1]} {max(1, loc[2])}')
         self.lines.append(line)
         self.open_frames.append(line)
         return line
@@ -408,7 +367,7 @@ class Lowering:
         if self.lines[-1] is push:          # no instruction came of the call
             self.lines.pop()
         else:
-            self.lines.append(Line(".frame pop", None))
+            self.lines.append(ir.Directive(".frame pop"))
 
     def lookup_var(self, decl):
         for frame in reversed(self.frames):
@@ -520,8 +479,8 @@ class Lowering:
             callee, _ = _callee(call)
             name = self.callee_name(callee, call)[0].split("::")[-1]
             api = regapi.lookup(name)
-            if api is not None and api.forms[0].ret:
-                return CType({"p": "mask", "r": "addr"}[api.forms[0].ret.split(":")[1]]), None
+            if api is not None and api.forms[0].result is not None:
+                return CType(REGISTER_CTYPE[api.forms[0].result.kind]), None
         value = self.expr(init)
         if value.ctype is None:
             raise error_at(decl, "cannot tell this 'auto' variable's type: write the type")
@@ -614,7 +573,7 @@ class Lowering:
             self.cond_branch(cond, False, end)
         marker = Loop(object(), object())
         self.loops.append(marker)
-        self.lines.append(Line(f"{top}:", loc_of(c), marker.start))
+        self.lines.append(ir.LabelDef(top, loc_of(c), marker.start))
         self.loop_stack.append((end, cont))
         self.stmt(body)
         self.loop_stack.pop()
@@ -650,9 +609,8 @@ class Lowering:
         if count is not None and not (0 <= self.const_number(count) <= HW_LOOP_MAX):
             return False
         saved_lines, saved_labels, saved_loops = len(self.lines), self.labels, len(self.loops)
-        start_count = self.lines[-1:] and self.lines[-1]
-        # the counter must start at 0: its initialiser is the line just emitted (mov %sI, 0)
-        if not (start_count and start_count.text == f"mov {counter.reg}, 0"):
+        # the counter must start at 0: its initialiser is the instruction just emitted (mov %sI, 0)
+        if not (self.lines and _sets_zero(self.lines[-1], counter.reg)):
             return False
         if count is None:
             bound_val = self.expr(_strip(bound))
@@ -666,7 +624,7 @@ class Lowering:
         marker = Loop(object(), object())
         self.loops.append(marker)
         self.cur_loc = loc_of(c)
-        self.lines.append(Line(f"vloop {count_text}", loc_of(c), marker.start))
+        self.lines.append(ir.parse(f"vloop {count_text}", self.regs, loc_of(c), marker.start))
         body_start = len(self.lines)
         self.loop_stack.append(None)
         self.hw_depth += 1
@@ -675,14 +633,14 @@ class Lowering:
         finally:
             self.hw_depth -= 1
             self.loop_stack.pop()
-        if any(_is_branch(line.text) for line in self.lines[body_start:]):
+        if any(isinstance(item, ir.LabelDef) or getattr(item, "is_branch", False) for item in self.lines[body_start:]):
             # lower it again as a branch loop; the virtual registers made meanwhile stay unused
             del self.lines[saved_lines:], self.loops[saved_loops:]
             self.labels = saved_labels
             return False
         self.cur_loc = loc_of(inc)
         self.expr(inc, discard=True)
-        self.lines.append(Line("endloop", loc_of(c), marker.end))
+        self.lines.append(ir.Instr("endloop", (), loc_of(c), marker.end))
         return True
 
     def return_stmt(self, c):
@@ -1572,283 +1530,6 @@ class Lowering:
         self.store(var, value)
         self.bind(param, var)
 
-    # --- Reg API calls ----------------------------------------------------------------------
-    def reg_call(self, c, callee, name, args, dest):
-        api = regapi.lookup(name)
-        if api is None:
-            raise error_at(c, f"Reg::{name} has no ascasm instruction (no row implements it)",
-                           [f"its reference page: the Reg API page of {name}; `ascasm explain Reg::` lists the "
-                            "functions ascasm translates"])
-        explicit = [self.template_arg_value(t, c) for t in self.explicit_template_args(callee)]
-        values = [self.expr(a) for a in args]
-        if name == "Move" and len(values) == 2 and all(_kind_of(v) == "v" for v in values):
-            self.copy_register(c, values[0], values[1])       # the page's form without a mask
-            return None
-        if name == "CreateAddrReg" and len(values) in (2, 4, 6, 8):
-            values = self.addr_operands(c, values)
-        kinds = [_kind_of(v) for v in values]
-        candidates = [f for f in api.forms if _matches(f, kinds)]
-        if not candidates:
-            got = ", ".join(str(v.ctype) if v.ctype else "?" for v in values)
-            raise error_at(c, f"no form of Reg::{name} takes ({got})",
-                           [f"forms: " + "; ".join(f.args or "()" for f in api.forms)])
-        nearest = (-1, "")             # the form whose options the call meets most: what it lacks
-        for form in candidates:
-            options = self.options_of(c, form, explicit, values)
-            met = [_option_text(options, k) == v for k, v in form.when]
-            if all(met):
-                return self.emit_form(c, api, form, options, values, args, dest)
-            if sum(met) > nearest[0]:
-                nearest = (sum(met), ", ".join(f"{k}={_option_text(options, k)} (the nearest form needs {v})"
-                                               for (k, v), ok in zip(form.when, met) if not ok))
-        raise error_at(c, f"Reg::{name} with these template options has no ascasm instruction: {nearest[1]}",
-                       [f"see `ascasm explain Reg::{name}`"])
-
-    # --- asc_* C API calls: the ISA table's rows that cite the function's page, operands in order ---
-    def capi_call(self, c, name, args, dest):
-        base, width = name, None
-        m = re.match(r"^(asc_\w+?)_b(8|16|32|64)$", name)
-        if m and m.group(1) in BY_CAPI:
-            base, width = m.group(1), int(m.group(2))
-        mnemonics = BY_CAPI.get(base)
-        if not mnemonics:
-            raise error_at(c, f"'{name}' has no ascasm instruction (no row cites its C-API page {base})",
-                           [f"`ascasm explain {base}` shows what exists; the Reg API is translated more fully"])
-        values = self.element_offset_folded(c, [self.expr(a) for a in args])
-        returns = "void" not in c.type.spelling
-        for mnemonic in mnemonics:
-            # only the forms that cite the page: `iter aD.bW, X` is not asc_update_addr_reg, `vag` is
-            for spec in (spec for spec in BY_MNEMONIC[mnemonic] if base in capi_functions(spec.ref)):
-                operands = [op for op in spec.operands if not op.optional and op.kind not in (Kind.SAT, Kind.PART)]
-                if returns:
-                    if not operands or not operands[0].writes or operands[0].kind not in (Kind.PREG, Kind.AREG):
-                        continue
-                    result = dest or RV(self.new_reg("p" if operands[0].kind is Kind.PREG else "a", "temporary"),
-                                        CType("mask" if operands[0].kind is Kind.PREG else "addr"))
-                    bound = [result] + values
-                else:
-                    result, bound = None, values
-                if not any(op.kind is Kind.AREG for op in operands):
-                    bound = _offset_addresses(bound)
-                if spec.post is not None and len(bound) > 2 and operands[-2].kind is Kind.PREG \
-                        and _capi_fits(operands[-2], bound[-1]):
-                    bound = bound[:-2] + [bound[-1], bound[-2]]      # the pages: (..., offset, mask)
-                if len(bound) != len(operands) or not all(_capi_fits(op, v) for op, v in zip(operands, bound)):
-                    continue
-                etype = next((v.ctype.etype for v in bound if isinstance(v, RV) and v.ctype.kind in ("vec", "ptr")),
-                             None) or (f"b{width}" if width else None)
-                texts = [self.capi_operand(c, op, v, etype, width) for op, v in zip(operands, bound)]
-                self.emit(f"{mnemonic} {', '.join(texts)}".strip())
-                return result if result is not None else Const(0, S32)
-        raise error_at(c, f"no row of {', '.join(mnemonics)} takes {name}'s arguments as written",
-                       [f"`ascasm explain {base}` lists the rows"])
-
-    def element_offset_folded(self, c, values):
-        """The pages' integer `offset` beside a pointer passed by value (asc_loadalign(dst, src, offset),
-        asc_storealign(dst, src, offset, mask), asc_storeunalign_post(dst, src, offset), ...) counts elements
-        of the pointer's type (asc_loadalign_deintlv's page: src + offset, offset * sizeof(T) bytes): the
-        pointer becomes src + offset, constant or run-time. The declaration the call resolves to names the
-        parameter, which tells this form from the block-stride one of the same arity; a post-update form's
-        offset (the pointer passed by reference) is its step, and an addr_reg offset stays as it is."""
-        params = list(c.referenced.get_arguments()) if c.referenced is not None else []
-        if len(params) != len(values):
-            return values
-        pointer = next((i for i, v in enumerate(values) if v.ctype is not None and v.ctype.kind == "ptr"
-                        and params[i].type.kind.name == "POINTER"), None)
-        offset = next((i for i, (p, v) in enumerate(zip(params, values)) if p.spelling == "offset"
-                       and v.ctype is not None and v.ctype.kind == "int"), None)
-        if pointer is None or offset is None:
-            return values
-        folded = [v for i, v in enumerate(values) if i != offset]
-        folded[pointer] = self.arith(c, "+", values[pointer], values[offset])
-        return folded
-
-    def capi_operand(self, c, op, value, etype, width) -> str:
-        kind = op.kind
-        if kind is Kind.VREG:
-            return f"{value.reg}.{value.ctype.etype}"
-        if kind in (Kind.PREG, Kind.AREG) and op.type_text == "bW":     # `iter aD.bW`, `mask pD.bW`
-            bits = width or 8 * dtypes.BY_SPELLING[etype].width
-            return f"{value.reg}.b{bits}"
-        if kind is Kind.PREG:
-            return str(value.reg)
-        if kind in (Kind.AREG, Kind.UREG, Kind.QREG, Kind.SREG):
-            return str(value.reg)
-        if isinstance(value, OffsetAddress):
-            base = value.base if isinstance(value.base, RV) else self.materialize(value.base, value.ctype)
-            return f"[{base.reg} + {value.offset.reg}]"
-        if kind in (Kind.ADDR, Kind.BASE):
-            reg = value.reg if isinstance(value, RV) else self.materialize(value, value.ctype).reg
-            return f"[{reg}]"
-        if kind is Kind.TVAL:
-            return self.typed_operand(value, etype)
-        if kind is Kind.SVAL:
-            return self.operand(value)
-        if kind in (Kind.PAT, Kind.BARRIER):
-            return str(value.value).removeprefix("PAT_")
-        raise error_at(c, f"unsupported operand {op.text}")
-
-    def addr_operands(self, c, values):
-        """CreateAddrReg's (index, stride) pairs as iter's sI and X in the page's types (uint16_t index,
-        uint32_t stride, constant or run-time): one pair as it is, two to four as their offset in elements,
-        index0 * stride0 + index1 * stride1 + ..., with the stride 1."""
-        pairs = [(self.convert(index, _U16), self.convert(stride, U32)) for index, stride in zip(values[::2], values[1::2])]
-        if len(pairs) == 1:
-            index, stride = pairs[0]
-        else:
-            terms = [self.arith(c, "*", self.convert(index, U32), stride) for index, stride in pairs]
-            index, stride = terms[0], Const(1, U32)
-            for term in terms[1:]:
-                index = self.arith(c, "+", index, term)
-        return [self.materialize(index), stride]         # iter's sI is a register
-
-    def options_of(self, c, form, explicit, values) -> dict:
-        options = {}
-        for i, tp in enumerate(form.tparams):
-            name, _, default = tp.partition("=")
-            if i < len(explicit):
-                v = explicit[i]
-                options[name] = v.value if isinstance(v.value, (CType, EnumValue, dict)) else v.value
-            elif default:
-                options[name] = default
-        if "T" not in options or options["T"] is None or str(options.get("T")) == "DefaultType":
-            for v in values:
-                if v.ctype is not None and v.ctype.kind in ("vec", "ptr"):
-                    options["T"] = cpptypes.scalar(v.ctype.etype)
-                    break
-        return {k: (v.member if isinstance(v, EnumValue) else _trait_name(v)) for k, v in options.items()}
-
-    def emit_form(self, c, api, form, options, values, args, dest):
-        roles = {}
-        t = options.get("T")
-        etype = t.etype if isinstance(t, CType) and t.etype else None
-        for (role, kind), value, arg in zip(form.arg_list, values, args):
-            roles[role] = (kind, value, arg)
-        result = None
-        if form.ret:
-            role, kind = form.ret.split(":")
-            result = dest if dest is not None else RV(self.new_reg(kind if kind != "r" else "a", "temporary"),
-                                                      CType({"p": "mask", "r": "addr"}[kind]))
-            roles[role] = (kind, result, None)
-        for template in form.asm:
-            template, advance = self.post_update_units(c, template, roles)
-            self.emit(self.format_form(c, template, roles, etype, options))
-            if advance is not None:
-                pointer = roles[advance][1]
-                self.store(pointer, self.pointer_arith(c, "+", pointer, roles["stride"][1]))
-        return result if result is not None else Const(0, S32)
-
-    def post_update_units(self, c, template, roles):
-        """The pages count a vector form's postUpdateStride in elements of the pointer's type T; the
-        instruction's X counts elements of its first vector operand's view (vsta.pack.pu of a b32 view
-        after a float->half Cast stores halves but advances by b32 elements). Scale the stride to the
-        view's units when it divides; otherwise emit the form without post-update and advance the pointer
-        by stride * sizeof(T) bytes. Returns the template to emit and the role to advance, or None."""
-        if ".pu" not in template or "stride" not in roles or "blkstride" in roles:
-            return template, None
-        pointer_role = next((r for r, (kind, _, _) in roles.items() if kind == "A"), None)
-        view = next((m for m in re.finditer(r"\{(\w+)(?:/(\w+))?\}", template)
-                     if roles.get(m.group(1), ("",))[0] == "v"), None)
-        if pointer_role is None or view is None:
-            return template, None            # a mask's post-update counts bytes (its page)
-        vector = roles[view.group(1)]
-        pointer_width = dtypes.BY_SPELLING[roles[pointer_role][1].ctype.etype].width
-        unit_width = dtypes.BY_SPELLING[view.group(2) or vector[1].ctype.etype].width
-        if pointer_width == unit_width:
-            return template, None
-        kind, stride, arg = roles["stride"]
-        if isinstance(stride, Const) and self.const_number(stride) * pointer_width % unit_width == 0:
-            roles["stride"] = (kind, Const(self.const_number(stride) * pointer_width // unit_width, stride.ctype), arg)
-            return template, None
-        if isinstance(stride, RV) and pointer_width % unit_width == 0:
-            roles["stride"] = (kind, self.arith(c, "*", stride, Const(pointer_width // unit_width, stride.ctype)), arg)
-            return template, None
-        if not template.startswith(("vld", "vsta")) or not template.endswith(", {stride}"):
-            raise error_at(c, f"this post-update stride counts elements of {roles[pointer_role][1].ctype.etype}, "
-                              f"which is not a whole number of the instruction's {unit_width}-byte elements")
-        return template.replace(".pu", "", 1).removesuffix(", {stride}"), pointer_role
-
-    def format_form(self, c, template, roles, etype, options):
-        out, i = "", 0
-        while i < len(template):
-            if template[i] != "{":
-                out += template[i]
-                i += 1
-                continue
-            j = template.index("}", i)
-            field_ = template[i + 1:j]
-            out += self.form_field(c, field_, roles, etype, options)
-            i = j + 1
-        return out
-
-    def form_field(self, c, field_, roles, etype, options):
-        if field_ == "T":
-            return etype
-        if field_.startswith("opt:"):
-            return str(options[field_[4:]])
-        if field_ in ("cast", "cast_options"):
-            return self.cast_text(c, field_, roles, options)
-        role, _, view = field_.partition(".")
-        role, _, as_type = role.partition("/")
-        kind, value, arg = roles[role]
-        if kind in ("v",):
-            return f"{value.reg}.{as_type or value.ctype.etype}"
-        if kind == "p" and view == "b":
-            if etype is None:
-                raise error_at(c, "this call needs its element type T")
-            width = 8 * dtypes.BY_SPELLING[etype].width
-            return f"{value.reg}.b{width}"
-        if kind == "r" and view == "b":
-            return f"{value.reg}.b{8 * dtypes.BY_SPELLING[etype].width}"
-        if kind in ("u", "q"):
-            value.reg.file = kind           # an UnalignReg serves either stream: its first use decides
-            return f"{value.reg}.{etype}" if as_type == "T" else str(value.reg)
-        if kind in ("p", "r"):
-            return str(value.reg)
-        if kind in ("a", "A"):
-            return str(value.reg if isinstance(value, RV) else self.materialize(value, value.ctype).reg)
-        if kind == "S":
-            return str(value.reg)
-        if kind == "s":
-            if role in ("stride", "blkstride", "index", "count"):      # plain X operands (a count, not a T value)
-                return self.operand(value) if isinstance(value, Const) else str(value.reg)
-            return self.typed_operand(value, as_type or etype or value.ctype.etype)
-        raise error_at(c, f"internal: unknown operand kind {kind}")
-
-    def cast_text(self, c, field_, roles, options):
-        trait = options.get("trait")
-        if trait is None or trait == "castTrait":
-            trait = {}
-        if not isinstance(trait, dict):
-            raise error_at(c, "Cast's trait must be a constant CastTrait")
-        dst, src = roles["dst"][1].ctype.etype, roles["src"][1].ctype.etype
-        fields = {k: (v.value.member if isinstance(v, Const) and isinstance(v.value, EnumValue) else v)
-                  for k, v in trait.items()}
-        from ..isa.table import CONVERSIONS, PARTS, width_ratio
-        conversion = CONVERSIONS.get((dst, src))
-        if conversion is None:
-            raise error_at(c, f"Cast from {src} to {dst} has no ascasm instruction")
-        if field_ == "cast":
-            mode = regapi.ROUND_MODES.get(str(fields.get("roundMode", "UNKNOWN")), "")
-            if not conversion.modes:
-                return ""
-            if not mode:
-                raise error_at(c, f"Cast from {src} to {dst} needs a round mode (trait.roundMode): "
-                                  f"{', '.join('CAST_' + m.upper() for m in conversion.modes)}")
-            if mode not in conversion.modes:
-                raise error_at(c, f"Cast from {src} to {dst} has no round mode {fields.get('roundMode')}")
-            return "." + mode
-        text = ""
-        # SAT where the page lists no saturation (a conversion that cannot overflow, or that always
-        # saturates) changes nothing: the vendor's own library passes it there
-        if str(fields.get("satMode", "")) == "SAT" and conversion.sat:
-            text += ", sat"
-        ratio = width_ratio(dtypes.named(dst, src))
-        if ratio > 1:
-            layout = {"ZERO": 0, "ONE": 1, "TWO": 2, "THREE": 3}.get(str(fields.get("layoutMode", "ZERO")), 0)
-            text += ", " + PARTS[ratio][layout]
-        return text
-
     def token_value(self, c):
         """An expression libclang leaves unexposed in a template (a dependent name): by its tokens;
         a lone name is first looked for among the variables in scope."""
@@ -1981,90 +1662,6 @@ _TRAITS = {
     "is_integral": lambda t: t.kind in ("int", "bool"), "is_floating_point": lambda t: t.kind == "float",
     "is_signed": lambda t: t.signed or t.kind == "float", "is_unsigned": lambda t: t.kind == "int" and not t.signed,
 }
-
-@dataclass
-class OffsetAddress:
-    """A C-API call's pointer followed by an addr_reg offset (`asc_loadalign(dst, src, offset)`): one
-    address operand, [src + aN]."""
-    base: object
-    offset: RV
-
-    @property
-    def ctype(self):
-        return self.base.ctype
-
-
-def _offset_addresses(values: list) -> list:
-    """For a row without an address-register operand: an addr_reg argument is the offset of the call's
-    pointer (loads: (dst, src, offset); stores: (dst, src, offset, mask))."""
-    offsets = [v for v in values if isinstance(v, RV) and v.ctype is not None and v.ctype.kind == "addr"]
-    pointer = next((i for i, v in enumerate(values) if v.ctype is not None and v.ctype.kind == "ptr"), None)
-    if len(offsets) != 1 or pointer is None:
-        return values
-    out = [v for v in values if v is not offsets[0]]
-    out[out.index(values[pointer])] = OffsetAddress(values[pointer], offsets[0])
-    return out
-
-
-def _capi_fits(op, value) -> bool:
-    if isinstance(value, OffsetAddress):
-        return op.kind is Kind.ADDR
-    kind = value.ctype.kind if value.ctype is not None else None
-    return {Kind.VREG: kind == "vec", Kind.PREG: kind == "mask", Kind.AREG: kind == "addr",
-            Kind.UREG: kind in ("ustore", "unalign"), Kind.QREG: kind in ("uload", "unalign"),
-            Kind.ADDR: kind == "ptr", Kind.BASE: kind == "ptr" and isinstance(value, RV),
-            Kind.SREG: isinstance(value, RV) and kind in ("int", "bool"),
-            Kind.SVAL: kind in ("int", "bool", "enum"), Kind.TVAL: kind in ("int", "bool", "float"),
-            Kind.PAT: kind == "enum", Kind.BARRIER: kind == "enum"}.get(op.kind, False)
-
-
-_U16 = CType("int", "u16")      # CreateAddrReg's index type
-_REG_FILE = {"vec": "v", "mask": "p", "addr": "a", "ustore": "u", "uload": "q", "unalign": "u"}
-_KIND_LETTER = {"vec": "v", "mask": "p", "addr": "r", "ustore": "u", "uload": "q", "unalign": "x", "ptr": "a",
-                "int": "s", "float": "s", "bool": "s", "enum": "s"}
-
-
-def _kind_of(value) -> str:
-    if value.ctype is None:
-        return "?"
-    letter = _KIND_LETTER.get(value.ctype.kind, "?")
-    if isinstance(value, RV) and letter in ("a", "s") and value.reg.name and value.reg.name != "temporary":
-        return letter.upper()        # a variable: may be passed where the call updates it
-    return letter
-
-
-def _option_text(options: dict, key: str) -> str:
-    """A template option as the text a form's `when` names; "mode.algo" is the field `algo` of the
-    struct a *SpecificMode option points to (INTRINSIC, the struct's default, when the initialiser
-    leaves it out; nothing when the option is a plain enum)."""
-    name, _, field_ = key.partition(".")
-    value = options.get(name)
-    if field_:
-        if not isinstance(value, dict):
-            return "None"
-        value = value.get(field_, Const(EnumValue("", "INTRINSIC", 0), None))
-    if isinstance(value, Const) and isinstance(value.value, EnumValue):
-        value = value.value.member
-    return str(value)
-
-
-def _trait_name(value):
-    """A RegTrait constant by its name (RegTraitNumOne, RegTraitNumTwo), any other value as it is."""
-    if isinstance(value, dict) and set(value) == {"regNum"} and isinstance(value["regNum"], Const):
-        return {1: "RegTraitNumOne", 2: "RegTraitNumTwo"}.get(value["regNum"].value, value)
-    return value
-
-
-def _matches(form, kinds) -> bool:
-    expected = [k for _, k in form.arg_list]
-    if len(expected) != len(kinds):
-        return False
-    for want, got in zip(expected, kinds):
-        if want == got or (want.lower() == got.lower() and want.islower()) or (got == "x" and want in "uq"):
-            continue
-        return False
-    return True
-
 
 def _float_text(value) -> str:
     value = float(value)
@@ -2342,6 +1939,8 @@ def _never_written(decl) -> bool:
     return decl.kind.name == "VAR_DECL" and body is not None and not _writes(body, {decl.hash})
 
 
-def _is_branch(text: str) -> bool:
-    word = text.split(" ", 1)[0]
-    return word in ("b", "beq", "bne", "blt", "ble", "bgt", "bge") or text.endswith(":")
+def _sets_zero(item, reg) -> bool:
+    """Whether IR item `item` is `mov REG, 0`."""
+    return isinstance(item, ir.Instr) and item.mnemonic == "mov" and len(item.operands) == 2 and \
+        isinstance(item.operands[0], ir.Reg) and item.operands[0].vreg is reg and not item.operands[0].view and \
+        item.operands[1] == ir.Imm("0")
