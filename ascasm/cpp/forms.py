@@ -84,7 +84,7 @@ class FormCalls:
                 etype = next((v.ctype.etype for v in bound if isinstance(v, RV) and v.ctype.kind in ("vec", "ptr")),
                              None) or (f"b{width}" if width else None)
                 texts = [self.capi_operand(c, op, v, etype, width) for op, v in zip(operands, bound)]
-                self.emit(f"{mnemonic} {', '.join(texts)}".strip())
+                self.emit_text(f"{mnemonic} {', '.join(texts)}".strip())
                 return result if result is not None else Const(0, S32)
         raise error_at(c, f"no row of {', '.join(mnemonics)} takes {name}'s arguments as written",
                        [f"`ascasm explain {base}` lists the rows"])
@@ -176,7 +176,7 @@ class FormCalls:
             bound[form.result] = result
         for template in form.templates:
             template, advance = self.post_update_units(c, form, template, bound)
-            self.emit(self.format_form(c, template, bound, etype, options))
+            self.emit_text(self.format_form(c, template, bound, etype, options))
             if advance is not None:
                 pointer, stride = advance
                 self.store(bound[pointer], self.pointer_arith(c, "+", bound[pointer], bound[stride]))

@@ -156,6 +156,25 @@ _MEM = re.compile(r"\[(%\w+)(?: \+ (%\w+))?\]$")
 _NUMBER = re.compile(r"-?(\d|inf$|nan$)")
 
 
+def view(vreg: VReg, etype: str = "") -> Reg:
+    """A virtual register as an operand, read as `etype` (`%v3.f32`) or as it is."""
+    return Reg(vreg, etype, vreg.file)
+
+
+def instruction(mnemonic: str, operands, regs: list, loc=None, tag=None) -> Instr:
+    """An instruction from lowering's operands: IR operands as they are, a VReg as itself, an int as an
+    immediate, a branch's last operand as its label, other text as an operand's assembly spelling."""
+    def typed(op, last):
+        if isinstance(op, (Reg, Mem, Imm, Label, Word)):
+            return op
+        if isinstance(op, VReg):
+            return view(op)
+        if isinstance(op, int):
+            return Imm(str(op))
+        return Label(op) if last and mnemonic in BRANCHES else _operand(op, regs)
+    return Instr(mnemonic, tuple(typed(op, i == len(operands) - 1) for i, op in enumerate(operands)), loc, tag)
+
+
 def parse(text: str, regs: list, loc=None, tag=None):
     """An emitted line (virtual registers `%v3` numbered in `regs`) as an IR item."""
     if text.endswith(":") and " " not in text:

@@ -1,12 +1,12 @@
-"""Lowering C++ to ascasm assembly: statements and expressions of a vector function, walked on
-libclang's AST of the template pattern with the template's arguments bound in an environment.
+"""Lowering C++ to the translator's IR (ir.py): statements and expressions of a vector function, walked
+on libclang's AST of the template pattern with the template's arguments bound in an environment.
 
 Expressions fold to constants wherever their inputs are known (template arguments, constexpr
 values, sizeof, enum values, GetVecLen): that is the constexpr evaluator, and `if constexpr` needs
-a constant. Everything else becomes instructions on virtual registers (`%s3`, `%v1`, ...) that
+a constant. Everything else becomes IR instructions on virtual registers (`%s3`, `%v1`, ...) that
 regalloc.py maps to machine registers. Scalars keep their C type's width: a value held in a 64-bit
 s register is always in its type's range (wrapped, sign- or zero-extended) after each operation.
-Helper functions are inlined; Reg:: calls go through ascasm/isa/regapi.py."""
+Helper functions are inlined; Reg:: and asc_* calls are forms.py's (with ascasm/isa/regapi.py)."""
 from __future__ import annotations
 
 import ast
@@ -151,10 +151,19 @@ class Lowering(FormCalls):
             self.checked.add(function.hash)
 
     # --- emission ---------------------------------------------------------------------------
-    def emit(self, text: str, tag=None):
+    def emit(self, mnemonic: str, *operands, tag=None):
+        """Append an instruction to the IR. Operands: virtual registers (VReg; ir.view(reg, type) for one
+        read as a type), ir.Mem, ints, labels (a branch's last operand) and the text of a scalar operand
+        (self.operand's). `tag`: a loop's start or end marker."""
         if self.const_only:
             raise NotConstant
-        self.lines.append(ir.parse(text, self.regs, self.cur_loc, tag))
+        self.lines.append(ir.instruction(mnemonic, operands, self.regs, self.cur_loc, tag))
+
+    def emit_text(self, text: str):
+        """Append an instruction written as assembly text (a Reg form's filled-in template)."""
+        if self.const_only:
+            raise NotConstant
+        self.lines.append(ir.parse(text, self.regs, self.cur_loc))
 
     def new_reg(self, file: str, name: str = "", loc=None) -> VReg:
         if self.const_only:
@@ -168,7 +177,9 @@ class Lowering(FormCalls):
         return f"L{self.labels}_{hint}"
 
     def place(self, label: str):
-        self.emit(f"{label}:")
+        if self.const_only:
+            raise NotConstant
+        self.lines.append(ir.LabelDef(label, self.cur_loc))
 
     # --- types ------------------------------------------------------------------------------
     def resolve_type(self, ctype, cursor=None) -> CType:
@@ -246,9 +257,9 @@ class Lowering(FormCalls):
         ctype = ctype or val.ctype
         reg = self.new_reg("s")
         if ctype.kind == "float":
-            self.emit(f"fmov {reg}.{ctype.etype}, {_float_text(val.value)}")
+            self.emit("fmov", ir.view(reg, ctype.etype), _float_text(val.value))
         else:
-            self.emit(f"mov {reg}, {int(self.const_number(val))}")
+            self.emit("mov", reg, int(self.const_number(val)))
         return RV(reg, ctype)
 
     def const_number(self, val: Const):
@@ -276,9 +287,9 @@ class Lowering(FormCalls):
         if to.kind == "float":
             reg = self.new_reg("s")
             if src.kind == "float":
-                self.emit(f"fcvt {reg}.{to.etype}, {val.reg}.{src.etype}")
+                self.emit("fcvt", ir.view(reg, to.etype), ir.view(val.reg, src.etype))
             else:
-                self.emit(f"fmov {reg}.{to.etype}, {val.reg}")
+                self.emit("fmov", ir.view(reg, to.etype), val.reg)
             return RV(reg, to)
         if src.kind == "float":
             raise CppError(f"converting a run-time {src} to {to} has no scalar instruction in ascasm")
@@ -305,12 +316,12 @@ class Lowering(FormCalls):
         bits = 8 * ctype.width
         if bits >= 64:
             if dst is not src:
-                self.emit(f"mov {dst}, {src}")
+                self.emit("mov", dst, src)
         elif ctype.signed:
-            self.emit(f"shl {dst}, {src}, {64 - bits}")
-            self.emit(f"shr {dst}, {dst}, {64 - bits}")
+            self.emit("shl", dst, src, 64 - bits)
+            self.emit("shr", dst, dst, 64 - bits)
         else:
-            self.emit(f"and {dst}, {src}, {(1 << bits) - 1}")
+            self.emit("and", dst, src, (1 << bits) - 1)
 
     def operand(self, val) -> str:
         """A scalar value as an X operand of a scalar instruction (an immediate or a register)."""
@@ -417,7 +428,7 @@ class Lowering(FormCalls):
             self.frame.targs[c.spelling] = Const(self.resolve_type(c.underlying_typedef_type, c), None)
 
     def branch_to(self, label: str):
-        self.emit(f"b {label}")
+        self.emit("b", label)
 
     def loop_targets(self, what, c):
         if not self.loop_stack or self.loop_stack[-1] is None:
@@ -490,18 +501,18 @@ class Lowering(FormCalls):
         """var = value (a scalar or pointer variable)."""
         if var.ctype.kind == "ptr":
             if isinstance(value, Const):
-                self.emit(f"mov {var.reg}, {int(self.const_number(value))}")
+                self.emit("mov", var.reg, int(self.const_number(value)))
             else:
-                self.emit(f"mov {var.reg}, {value.reg}")
+                self.emit("mov", var.reg, value.reg)
             return
         value = self.convert(value, var.ctype)
         if isinstance(value, Const):
             if var.ctype.kind == "float":
-                self.emit(f"fmov {var.reg}.{var.ctype.etype}, {_float_text(float(value.value))}")
+                self.emit("fmov", ir.view(var.reg, var.ctype.etype), _float_text(float(value.value)))
             else:
-                self.emit(f"mov {var.reg}, {int(self.const_number(value))}")
+                self.emit("mov", var.reg, int(self.const_number(value)))
         elif value.reg is not var.reg:
-            self.emit(f"mov {var.reg}, {value.reg}")
+            self.emit("mov", var.reg, value.reg)
 
     def if_stmt(self, c):
         parts = list(c.get_children())          # [init;] cond then [else]
@@ -585,7 +596,7 @@ class Lowering(FormCalls):
         if value is None:
             self.cond_branch(cond, True, top, tag=marker.end)
         else:
-            self.emit(f"b {top}", tag=marker.end)
+            self.emit("b", top, tag=marker.end)
         self.place(end)
         self.frame.runtime_depth -= 1
 
@@ -618,13 +629,13 @@ class Lowering(FormCalls):
                     and not bound_val.ctype.signed):
                 del self.lines[saved_lines:]
                 return False
-            count_text = str(bound_val.reg)
+            count_operand = bound_val.reg
         else:
-            count_text = str(int(self.const_number(count)))
+            count_operand = int(self.const_number(count))
         marker = Loop(object(), object())
         self.loops.append(marker)
         self.cur_loc = loc_of(c)
-        self.lines.append(ir.parse(f"vloop {count_text}", self.regs, loc_of(c), marker.start))
+        self.lines.append(ir.instruction("vloop", (count_operand,), self.regs, loc_of(c), marker.start))
         body_start = len(self.lines)
         self.loop_stack.append(None)
         self.hw_depth += 1
@@ -640,7 +651,7 @@ class Lowering(FormCalls):
             return False
         self.cur_loc = loc_of(inc)
         self.expr(inc, discard=True)
-        self.lines.append(ir.Instr("endloop", (), loc_of(c), marker.end))
+        self.lines.append(ir.instruction("endloop", (), self.regs, loc_of(c), marker.end))
         return True
 
     def return_stmt(self, c):
@@ -648,7 +659,7 @@ class Lowering(FormCalls):
         frame = self.frame
         value = self.expr(children[0]) if children else None
         if frame.ret_label is None:                     # the entry itself
-            self.emit("b __end")
+            self.emit("b", "__end")
             return
         if value is not None and frame.ret_type is not None and frame.ret_type.kind not in ("void",):
             if frame.ret_type.is_scalar:
@@ -680,7 +691,7 @@ class Lowering(FormCalls):
                     left, right, op = right, left, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
                 if not when:
                     op = self._INVERSE[op]
-                self.emit(f"{self._BRANCH[op]} {left.reg}, {self.operand(right)}, {target}", tag=tag)
+                self.emit(self._BRANCH[op], left.reg, self.operand(right), target, tag=tag)
                 return
             if op in ("&&", "||"):
                 a, b = list(cond.get_children())
@@ -699,9 +710,9 @@ class Lowering(FormCalls):
         value = self.expr(cond)
         if isinstance(value, Const):
             if self.truth(value) == when:
-                self.emit(f"b {target}", tag=tag)
+                self.emit("b", target, tag=tag)
             return
-        self.emit(f"{'bne' if when else 'beq'} {value.reg}, 0, {target}", tag=tag)
+        self.emit("bne" if when else "beq", value.reg, 0, target, tag=tag)
 
     def compare_operands(self, a, b):
         """Both sides converted to their common type (so that a signed 64-bit compare is C's)."""
@@ -720,9 +731,9 @@ class Lowering(FormCalls):
         if isinstance(a, Const):
             a, b, op = b, a, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
         reg, done = self.new_reg("s"), self.label("cmp")
-        self.emit(f"mov {reg}, 1")
-        self.emit(f"{self._BRANCH[op]} {a.reg}, {self.operand(b)}, {done}")
-        self.emit(f"mov {reg}, 0")
+        self.emit("mov", reg, 1)
+        self.emit(self._BRANCH[op], a.reg, self.operand(b), done)
+        self.emit("mov", reg, 0)
         self.place(done)
         return RV(reg, BOOL)
 
@@ -1049,11 +1060,11 @@ class Lowering(FormCalls):
             old = None
             if op.startswith("post") and not discard:
                 old = RV(self.new_reg("s"), var.ctype)
-                self.emit(f"mov {old.reg}, {var.reg}")
+                self.emit("mov", old.reg, var.reg)
             step = 1 if "++" in op else -1
             if var.ctype.kind == "ptr":
                 step *= dtypes.BY_SPELLING[var.ctype.etype].width
-            self.emit(f"add {var.reg}, {var.reg}, {step}")
+            self.emit("add", var.reg, var.reg, step)
             if var.ctype.kind == "int" and var.ctype.width < 8:
                 self.wrap_into(var.reg, var.reg, var.ctype)
             return old or var
@@ -1073,17 +1084,17 @@ class Lowering(FormCalls):
                 return Const(_int_c(-n if op == "-" else ~n, ctype), ctype)
             if value.ctype.kind == "float":
                 zero = self.new_reg("s")
-                self.emit(f"fmov {zero}.{value.ctype.etype}, 0.0")
-                self.emit(f"fsub {zero}.{value.ctype.etype}, {zero}.{value.ctype.etype}, {value.reg}.{value.ctype.etype}")
+                self.emit("fmov", ir.view(zero, value.ctype.etype), "0.0")
+                self.emit("fsub", ir.view(zero, value.ctype.etype), ir.view(zero, value.ctype.etype), ir.view(value.reg, value.ctype.etype))
                 return RV(zero, value.ctype)
             ctype = _common(value.ctype, value.ctype)
             value = self.convert(value, ctype)
             reg = self.new_reg("s")
             if op == "-":
-                self.emit(f"mov {reg}, 0")
-                self.emit(f"sub {reg}, {reg}, {value.reg}")
+                self.emit("mov", reg, 0)
+                self.emit("sub", reg, reg, value.reg)
             else:
-                self.emit(f"xor {reg}, {value.reg}, -1")
+                self.emit("xor", reg, value.reg, -1)
             self.wrap_into(reg, reg, ctype) if ctype.width < 8 else None
             return RV(reg, ctype)
         if op == "*" or op == "&":
@@ -1110,9 +1121,9 @@ class Lowering(FormCalls):
                 right = self.expr(b)
                 return Const(int(self.truth(right)), BOOL) if isinstance(right, Const) else self.convert(right, BOOL)
             reg, end = self.new_reg("s"), self.label("logic")
-            self.emit(f"mov {reg}, {int(op == '||')}")
+            self.emit("mov", reg, int(op == "||"))
             self.cond_branch(c, op == "||", end)
-            self.emit(f"mov {reg}, {int(op != '||')}")
+            self.emit("mov", reg, int(op != "||"))
             self.place(end)
             return RV(reg, BOOL)
         left, right = self.expr(a), self.expr(b)
@@ -1142,7 +1153,7 @@ class Lowering(FormCalls):
         if op == ">>" and not ctype.signed and ctype.width == 8:
             raise error_at(c, "'>>' of a 64-bit unsigned value: ascasm's shr is arithmetic")
         reg = self.new_reg("s")
-        self.emit(f"{mnemonic} {reg}, {left.reg}, {self.operand(right)}")
+        self.emit(mnemonic, reg, left.reg, self.operand(right))
         if op in ("+", "-", "*", "<<") and ctype.width < 8:
             self.wrap_into(reg, reg, ctype)
         return RV(reg, ctype)
@@ -1161,9 +1172,9 @@ class Lowering(FormCalls):
         left = self.materialize(self.convert(left, ctype) if isinstance(left, RV) else left, ctype)
         t = ctype.etype
         rhs = self.convert(right, ctype) if isinstance(right, RV) else right
-        rhs_text = f"{rhs.reg}.{t}" if isinstance(rhs, RV) else _float_text(float(self.const_number(rhs)))
+        rhs = ir.view(rhs.reg, t) if isinstance(rhs, RV) else _float_text(float(self.const_number(rhs)))
         reg = self.new_reg("s")
-        self.emit(f"{self._FLOAT[op]} {reg}.{t}, {left.reg}.{t}, {rhs_text}")
+        self.emit(self._FLOAT[op], ir.view(reg, t), ir.view(left.reg, t), rhs)
         return RV(reg, ctype)
 
     def pointer_arith(self, c, op, left, right):
@@ -1181,7 +1192,7 @@ class Lowering(FormCalls):
         if isinstance(left, Const):
             left = self.materialize(left, left.ctype)
         reg = self.new_reg("s")
-        self.emit(f"{self._ARITH[op]} {reg}, {left.reg}, {self.operand(offset)}")
+        self.emit(self._ARITH[op], reg, left.reg, self.operand(offset))
         return RV(reg, left.ctype)
 
     def x_compound_assignment_operator(self, c):
@@ -1226,12 +1237,12 @@ class Lowering(FormCalls):
 
     def copy_register(self, c, var: RV, value: RV):
         if var.ctype.kind == "mask":
-            self.emit(f"pmov {var.reg}, {value.reg}")
+            self.emit("pmov", var.reg, value.reg)
         elif var.ctype.kind == "vec" and value.ctype.kind == "vec":
             # Reg::Move without a mask: every lane, which is vmov under an all-true mask
             every = self.new_reg("p")
-            self.emit(f"mask {every}.b8, ALL")
-            self.emit(f"vmov {var.reg}.{var.ctype.etype}, {value.reg}.{var.ctype.etype}, {every}")
+            self.emit("mask", ir.view(every, "b8"), ir.Word("ALL"))
+            self.emit("vmov", ir.view(var.reg, var.ctype.etype), ir.view(value.reg, var.ctype.etype), every)
         else:
             raise error_at(c, f"copying a {var.ctype} is not supported: use the value's own variable")
 
@@ -1435,7 +1446,7 @@ class Lowering(FormCalls):
         done = self.label("pick")
         self.store(result, a)
         a_reg = result
-        self.emit(f"{self._BRANCH[op]} {a_reg.reg}, {self.operand(b)}, {done}")
+        self.emit(self._BRANCH[op], a_reg.reg, self.operand(b), done)
         self.store(result, b)
         self.place(done)
         return result
@@ -1556,7 +1567,7 @@ class Lowering(FormCalls):
         reads in a vector function, LocalMemBar's SCALAR_LOAD)."""
         address, ctype = self.element_address(c)
         reg = self.new_reg("s")
-        self.emit(f"ld {reg}.{ctype.etype}, [{address.reg}]")
+        self.emit("ld", ir.view(reg, ctype.etype), ir.Mem(ir.view(address.reg)))
         return RV(reg, ctype)
 
     def element_address(self, c) -> tuple[RV, CType]:
@@ -1572,7 +1583,7 @@ class Lowering(FormCalls):
         """`p[i] = value`: one element stored from a scalar register (SCALAR_STORE)."""
         address, ctype = self.element_address(target)
         value = self.materialize(self.convert(value, ctype), ctype)
-        self.emit(f"st [{address.reg}], {value.reg}.{ctype.etype}")
+        self.emit("st", ir.Mem(ir.view(address.reg)), ir.view(value.reg, ctype.etype))
         return value
 
 

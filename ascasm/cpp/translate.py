@@ -443,7 +443,7 @@ def _translate_unit(index, path, unit, function_args, class_args, template_args,
     except ConstReturn:
         pass
     lowering.cur_loc = None
-    lowering.emit("__end:")
+    lowering.place("__end")
     lowering.emit("halt")
     lines = lowering.lines
     fixed = [p.reg for p in lowering.params]
