@@ -139,8 +139,10 @@ def _result(case, root: Path) -> dict:
         return {"error": f"{type(error).__name__}: {error}".replace(str(root), "<tmp>")}
     except Exception as error:     # a bug of the front end: part of the result, not the end of the run
         return {"crash": f"{type(error).__name__}: {error}".replace(str(root), "<tmp>")}
-    return {"text": t.text(), "params": [repr(p) for p in t.params], "ctrl": repr(sorted(t.ctrl.items())),
-            "directives": [[k, text.replace(str(root), "<tmp>")] for k, text in t.directives]}   # .frame paths
+    result = {"text": t.text(), "params": [repr(p) for p in t.params], "ctrl": repr(sorted(t.ctrl.items())),
+              "directives": [list(d) for d in t.directives]}
+    # the kernel's temporary directory appears in debug directives' paths: the same kernel in two runs
+    return json.loads(json.dumps(result).replace(str(root), "<tmp>"))
 
 
 def render(corpus_path, out_path):

@@ -370,3 +370,43 @@ def qualified_name(decl) -> str:
             parts.append(c.spelling)
         c = c.semantic_parent
     return "::".join(reversed(parts))
+
+
+def strip_parens(c):
+    """c without the implicit (unexposed) and parenthesised wrappers of one child around it."""
+    while c.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR") and len(list(c.get_children())) == 1:
+        c = list(c.get_children())[0]
+    return c
+
+
+def callee_and_args(c):
+    """A CALL_EXPR's callee (a name reference; None for a constructor call or conversion) and its arguments."""
+    children = list(c.get_children())
+    if not children:
+        return None, []
+    first = children[0]
+    if first.kind.name in ("DECL_REF_EXPR", "OVERLOADED_DECL_REF", "MEMBER_REF_EXPR", "UNEXPOSED_EXPR") and \
+            (c.referenced is None or c.referenced.kind.name != "CONSTRUCTOR" or first.kind.name != "UNEXPOSED_EXPR"):
+        inner = strip_parens(first)
+        if inner.kind.name in ("DECL_REF_EXPR", "OVERLOADED_DECL_REF", "MEMBER_REF_EXPR"):
+            if c.referenced is not None and c.referenced.kind.name == "CONSTRUCTOR":
+                return None, children
+            return inner, children[1:]
+    return None, children
+
+
+def has_body(decl) -> bool:
+    return body_of(decl) is not None
+
+
+def body_of(decl):
+    """A function's body, from its definition when `decl` is a declaration; None without one."""
+    for ch in decl.get_children():
+        if ch.kind.name == "COMPOUND_STMT":
+            return ch
+    definition = decl.get_definition()
+    if definition is not None and definition != decl:
+        for ch in definition.get_children():
+            if ch.kind.name == "COMPOUND_STMT":
+                return ch
+    return None

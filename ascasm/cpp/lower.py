@@ -17,21 +17,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import floats
 from ..isa import dtypes, regapi
-from . import cpptypes, ir
-from .clang import (CppError, check_recovered, diagnostics_error, error_at, errors_inside, evaluated_number, loc_of,
-                    operator_of, qualified_name, skipped_text, tokens)
+from . import calls, cpptypes, ir, templates
+from .consteval import _BUILTIN_TRAITS, ConstantEvaluation
+from .builtin_calls import BUILTINS, VECTOR_BYTES
+from .calls import CallKind
+from .clang import (CppError, body_of as _body, callee_and_args as _callee, check_recovered, diagnostics_error, error_at,
+                    errors_inside, evaluated_number, loc_of, operator_of, skipped_text, strip_parens as _strip, tokens)
 from .forms import REGISTER_CTYPE, FormCalls
 from .stubs import INCLUDE_DIR
-from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, scalar, split_template_args, strip_qualifiers
+from .templates import deduce as _deduce, template_default as _template_default
+from .values import (Const, ConstReturn, EnumValue, NotConstant, common_type as _common, fold_compare as _fold_compare,
+                     round_to as _in_type, wrap_int as _int_c)
+from .cpptypes import BOOL, S32, S64, U64, CType, parse_spelling, scalar, split_template_args, strip_qualifiers
 from .ir import RV, VReg
-from .values import Const, EnumValue
 
 MAX_INLINE_DEPTH = 16
 _NAME_DECLS = ("USING_DIRECTIVE", "USING_DECLARATION", "NAMESPACE_ALIAS")
 _STUBS = str(INCLUDE_DIR.resolve())
-VECTOR_BYTES = 256
 MAX_HW_LOOPS = 4
 HW_LOOP_MAX = 65535
 _REG_FILE = {"vec": "v", "mask": "p", "addr": "a", "ustore": "u", "uload": "q", "unalign": "u"}
@@ -75,44 +78,7 @@ class Frame:
     const_return: Const | None = None
 
 
-class ConstReturn(Exception):
-    """A `return` whose value is a constant, outside run-time control flow: unwinds the function."""
-
-
-class NotConstant(Exception):
-    """Raised in constant-only mode when an expression would need an instruction."""
-
-
-def _int_c(value: int, ctype: CType) -> int:
-    """`value` wrapped to an integer type's range."""
-    if ctype.kind == "bool":
-        return int(bool(value))
-    bits = 8 * ctype.width
-    value &= (1 << bits) - 1
-    if ctype.signed and value >> (bits - 1):
-        value -= 1 << bits
-    return value
-
-
-def _in_type(x: float, ctype: CType) -> float:
-    """A float constant rounded to its C type (float, half, bfloat16_t), as C computes it."""
-    return float(floats.round_to_type(np.array([x]), dtypes.BY_SPELLING[ctype.etype])[0])
-
-
-def _common(a: CType, b: CType) -> CType:
-    """C's usual arithmetic conversions for two integer types (after promotion to int)."""
-    def promote(t):
-        return S32 if t.kind == "bool" or t.width < 4 else t
-    a, b = promote(a), promote(b)
-    if a == b:
-        return a
-    if a.width == b.width:
-        return a if not a.signed else b          # the unsigned one
-    wide, narrow = (a, b) if a.width > b.width else (b, a)
-    return wide
-
-
-class Lowering(FormCalls):
+class Lowering(ConstantEvaluation, FormCalls):
     def __init__(self, index, file: str, clang_errors=()):
         self.index = index          # name lookups over the translation unit (translate.TUIndex)
         self.file = file
@@ -223,17 +189,8 @@ class Lowering(FormCalls):
     def member_type(self, name: str, args, member: str) -> CType | None:
         """`Name<args>::member`: the member typedef of the explicit specialisation of class template
         Name the arguments choose, else of the primary template with its parameters bound to them."""
-        values = [self.template_arg_value(arg, None) for arg in args]
-        for special in self.index.specialisations(name):
-            written = split_template_args(special.displayname[special.displayname.index("<") + 1:-1])
-            if [self.template_arg_value(arg, None) for arg in written] == values:
-                return self.member_typedef(special, member, {})
-        primary = self.index.class_template(name)
-        if primary is None:
-            return None
-        params = [p.spelling for p in primary.get_children()
-                  if p.kind.name in ("TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER")]
-        return self.member_typedef(primary, member, dict(zip(params, values)))
+        cls, targs = templates.class_instance(self, name, args)
+        return None if cls is None else self.member_typedef(cls, member, targs)
 
     def member_typedef(self, cls, member: str, targs: dict) -> CType | None:
         decl = next((c for c in cls.get_children() if c.kind.name in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL")
@@ -488,7 +445,7 @@ class Lowering(FormCalls):
         call = _find_call(init)
         if call is not None:
             callee, _ = _callee(call)
-            name = self.callee_name(callee, call)[0].split("::")[-1]
+            name = calls.callee_name(callee, call)[0].split("::")[-1]
             api = regapi.lookup(name)
             if api is not None and api.forms[0].result is not None:
                 return CType(REGISTER_CTYPE[api.forms[0].result.kind]), None
@@ -738,23 +695,6 @@ class Lowering(FormCalls):
         return RV(reg, BOOL)
 
     # --- expressions ------------------------------------------------------------------------
-    def try_const(self, c):
-        """c's value if it is a compile-time constant, else None (nothing emitted)."""
-        self.const_only += 1
-        try:
-            value = self.expr(c)
-            return value if isinstance(value, Const) else None
-        except (NotConstant, CppError):
-            return None
-        finally:
-            self.const_only -= 1
-
-    def const_expr(self, c, what="value"):
-        value = self.try_const(c)
-        if value is None:
-            raise error_at(c, f"this {what} must be a compile-time constant")
-        return value
-
     def expr(self, c, discard=False):
         """c's value (a Const or an RV). `discard`: only its effect is wanted (a statement)."""
         kind = c.kind.name
@@ -767,6 +707,10 @@ class Lowering(FormCalls):
 
     def x_unexposed_expr(self, c):
         children = list(c.get_children())
+        first = next(c.get_tokens(), None)
+        if first is not None and first.spelling in _BUILTIN_TRAITS and \
+                all(ch.kind.name == "TYPE_REF" for ch in children):        # __is_signed(T), not an expression in it
+            return self.builtin_trait(c, first.spelling)
         if len(children) == 1:
             value = self.expr(children[0])
             target = self.try_resolve(c.type, c)
@@ -1251,45 +1195,43 @@ class Lowering(FormCalls):
         return self.call(c)
 
     def call(self, c, dest: RV | None = None):
-        if c.spelling == "operator=":        # a class's assignment operator: mask = UpdateMask<T>(n)
-            children = list(c.get_children())
-            return self.assign(c, children[0], children[-1])
-        callee, args = _callee(c)
-        name, path, decl = self.callee_name(callee, c)
-        if not name:
-            # a constructor call (T(x)) or a conversion; in a template T(x) names its type first
-            args = [a for a in args if a.kind.name not in ("TYPE_REF", "TEMPLATE_REF", "NAMESPACE_REF")]
-            if args and "dependent" not in c.type.spelling:
-                target = self.try_resolve(c.type, c)
-                value = self.expr(args[0])
-                return self.convert(value, target) if target is not None and target.is_scalar else value
-            if not args and dest is None:
-                return Const(0, self.try_resolve(c.type, c))
-            raise error_at(c, "unsupported call")
-        short = name.split("::")[-1]
-        in_reg = any(p in ("Reg", "MicroAPI") for p in path)
-        if short in regapi.REG_ALIASES and (in_reg or decl is None and (short != "DataCopy"
-                                                                         or self.reg_operands(args))):
-            short = self.reg_alias(short, args)
-        builtin = getattr(self, "builtin_" + short, None)
-        if builtin is not None and (decl is None or not _has_body(decl)) and not (in_reg and regapi.lookup(short)):
-            return builtin(c, callee, args)
-        if in_reg or (regapi.lookup(short) is not None and decl is None):
-            return self.reg_call(c, callee, short, args, dest)
-        if short == "GetPhyAddr" and self.capturing:
-            return self.tensor_address(c, callee, args)
-        if short in regapi.HOST_SIDE:
-            raise error_at(c, f"'{short}' is a host-side call: it belongs outside the vector function "
+        call = calls.classify(self, c)
+        kind, args = call.kind, call.args
+        if kind is CallKind.ASSIGNMENT:
+            return self.assign(c, args[0], args[-1])
+        if kind is CallKind.CONVERSION:
+            return self.conversion(c, args, dest)
+        if kind is CallKind.BUILTIN:
+            return BUILTINS[call.short](self, c, call.callee, args)
+        if kind is CallKind.REG:
+            return self.reg_call(c, call.callee, call.short, args, dest)
+        if kind is CallKind.TENSOR_ADDRESS:
+            return self.tensor_address(c, call.callee, args)
+        if kind is CallKind.HOST_SIDE:
+            raise error_at(c, f"'{call.short}' is a host-side call: it belongs outside the vector function "
                               "(data movement between GM and UB, synchronisation and queues run on the scalar side)")
-        if short.startswith("asc_"):
-            return self.capi_call(c, short, args, dest)
-        if decl is not None and decl.kind.name == "FUNCTION_DECL" and decl.get_num_template_arguments() > 0:
-            decl = None           # an instantiation: inline its template's pattern, arguments deduced again
-        target = decl if decl is not None and _has_body(decl) else self.index.function(short, len(args), path)
-        if target is None:
-            raise error_at(c, f"'{name}': no definition to inline and no Reg API of that name",
-                           ["the Reg API pages are listed in docs/frontend.md"])
-        return self.inline(c, callee, target, args)
+        if kind is CallKind.CAPI:
+            return self.capi_call(c, call.short, args, dest)
+        if kind is CallKind.STATIC_MEMBER:
+            self.frames.append(Frame(targs=call.class_args))      # inline() gives a method its class's arguments
+            try:
+                return self.inline(c, None, call.decl, args)
+            finally:
+                self.frames.pop()
+        return self.inline(c, call.callee, call.decl, args)
+
+    def conversion(self, c, args, dest):
+        """A constructor call (T(x)) or a conversion; in a template T(x) names its type first."""
+        args = [a for a in args if a.kind.name not in ("TYPE_REF", "TEMPLATE_REF", "NAMESPACE_REF")]
+        if args and "dependent" not in c.type.spelling:
+            target = self.try_resolve(c.type, c)
+            value = self.expr(args[0])
+            return self.convert(value, target) if target is not None and target.is_scalar else value
+        if not args and dest is None:
+            return Const(0, self.try_resolve(c.type, c))
+        raise error_at(c, "unsupported call")
+
+    explicit_template_args = staticmethod(templates.explicit_template_args)
 
     def reg_alias(self, short, args):
         alias = regapi.REG_ALIASES[short]
@@ -1318,123 +1260,6 @@ class Lowering(FormCalls):
         finally:
             self.const_only -= 1
 
-    def callee_name(self, callee, c):
-        """The called function's name, its written namespace path, and its declaration if resolved."""
-        decl = callee.referenced if callee is not None else None
-        path, name = [], ""
-        if callee is not None:
-            for ch in callee.walk_preorder():
-                if ch.kind.name == "NAMESPACE_REF":
-                    path.append(ch.spelling)
-                elif ch.kind.name in ("OVERLOADED_DECL_REF",) and not name:
-                    name = ch.spelling
-                elif ch.kind.name == "TYPE_REF" and not path and not name:
-                    pass
-        if decl is not None and decl.kind.name in ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD"):
-            name = decl.spelling
-            path = qualified_name(decl).split("::")[:-1] or path
-            return name, path, decl
-        if decl is not None and decl.kind.name == "CONSTRUCTOR":
-            return "", path, decl
-        if not name and callee is not None:
-            name = callee.spelling or (c.spelling if c.spelling else "")
-        if not name:
-            toks = tokens(callee) if callee is not None else []
-            names = [t for t in toks if t.isidentifier() and t not in ("template", "typename")]
-            name = names[-1] if names and "<" not in toks else (toks[toks.index("<") - 1] if "<" in toks else "")
-        return name, path, None
-
-    def explicit_template_args(self, callee) -> list[str]:
-        """The `<...>` after the called name, as argument texts."""
-        toks = tokens(callee) if callee is not None else []
-        if callee is not None and callee.spelling and callee.spelling not in toks:
-            raise error_at(callee, f"'{callee.spelling}' is called inside a macro: its template arguments cannot "
-                                   "be read (expand the macro in the source)")
-        if "<" not in toks:
-            return []
-        start = toks.index("<")
-        depth, end = 0, len(toks)
-        for i in range(start, len(toks)):
-            if toks[i] == "<":
-                depth += 1
-            elif toks[i] == ">":
-                depth -= 1
-            elif toks[i] == ">>":
-                depth -= 2
-            if depth <= 0:
-                end = i
-                break
-        return split_template_args(join_tokens(toks[start + 1:end]))
-
-    def template_arg_value(self, text: str, c):
-        """A template argument's text as a Const: a type, an enum member, a constexpr name, a type
-        trait's value, a bool literal or a number."""
-        trait = self.trait_value(text, c)
-        if trait is not None:
-            return trait
-        ctype = self.type_from_text(text)
-        if ctype is not None and ctype.kind not in ("enum", "struct"):
-            return Const(ctype, None)
-        name = text.split("::")[-1].strip()
-        for frame in reversed(self.frames):
-            if name in frame.targs:
-                return frame.targs[name]
-            break
-        local = self.frame.vars.get(("name", name))
-        if isinstance(local, Const):             # a constexpr local (a *SpecificMode struct, a count)
-            return local
-        member = self.index.enum_constant(text)
-        if member is not None:
-            return Const(EnumValue(member.semantic_parent.spelling, member.spelling, member.enum_value),
-                         CType("enum", name=member.semantic_parent.spelling))
-        var = self.index.variable(name)
-        if var is not None:
-            value = self.outer_variable(c, var)
-            if isinstance(value, Const):
-                return value
-        if text.strip() in ("true", "false"):
-            return Const(text.strip() == "true", BOOL)
-        try:
-            return Const(int(text.rstrip("uUlL"), 0), S64)
-        except ValueError:
-            pass
-        if re.search(r"[-+*/%<>=!&|?()]", text):
-            return TextExpression(self, text, c).value()
-        raise error_at(c, f"cannot evaluate the template argument '{text}'")
-
-    def trait_value(self, text: str, c):
-        """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` and the
-        is_integral/is_floating_point/is_signed/is_unsigned family, on our types."""
-        m = _TRAIT.match(text.replace(" ", ""))
-        if not m or m.group(1) not in _TRAITS:
-            return None
-        types = [self.type_from_text(arg) for arg in split_template_args(m.group(2))]
-        if any(t is None for t in types):
-            raise error_at(c, f"cannot evaluate '{text}': unknown type")
-        return Const(bool(_TRAITS[m.group(1)](*types)), BOOL)
-
-    # builtins of the stubs that fold
-    def builtin_GetVecLen(self, c, callee, args):
-        return Const(VECTOR_BYTES, U32)
-
-    def builtin_CeilDivision(self, c, callee, args):
-        a, b = (self.expr(x) for x in args)
-        if isinstance(a, Const) and isinstance(b, Const):
-            x, y = self.const_number(a), self.const_number(b)
-            return Const((x + y - 1) // y, _common(a.ctype, b.ctype))
-        ctype = _common(a.ctype, b.ctype)
-        total = self.arith(c, "+", a, self.arith(c, "-", b, Const(1, ctype)))
-        return self.arith(c, "/", total, b)
-
-    builtin_CeilDiv = builtin_CeilDivision
-    builtin_DivCeil = builtin_CeilDivision
-
-    def builtin_min(self, c, callee, args):
-        return self.choose(c, args, "<")
-
-    def builtin_max(self, c, callee, args):
-        return self.choose(c, args, ">")
-
     def choose(self, c, args, op):
         a, b = (self.expr(x) for x in args)
         if isinstance(a, Const) and isinstance(b, Const):
@@ -1450,21 +1275,6 @@ class Lowering(FormCalls):
         self.store(result, b)
         self.place(done)
         return result
-
-    def builtin___builtin_inff(self, c, callee, args):      # INFINITY, HUGE_VALF
-        return Const(math.inf, cpptypes.scalar("f32"))
-
-    builtin___builtin_huge_valf = builtin___builtin_inff
-
-    def builtin___builtin_nanf(self, c, callee, args):      # NAN
-        return Const(math.nan, cpptypes.scalar("f32"))
-
-    def builtin_SetCtrlSpr(self, c, callee, args):
-        targs = self.explicit_template_args(callee)
-        values = [self.expr(a) for a in args]
-        self.ctrl.setdefault("SetCtrlSpr", []).append(
-            (tuple(targs), tuple(self.const_number(v) if isinstance(v, Const) else None for v in values)))
-        return Const(0, S32)
 
     def inline(self, c, callee, decl, args):
         if len(self.frames) > MAX_INLINE_DEPTH:
@@ -1541,23 +1351,6 @@ class Lowering(FormCalls):
         self.store(var, value)
         self.bind(param, var)
 
-    def token_value(self, c):
-        """An expression libclang leaves unexposed in a template (a dependent name): by its tokens;
-        a lone name is first looked for among the variables in scope."""
-        text = " ".join(tokens(c))
-        if not text:
-            raise error_at(c, "unsupported expression")
-        if text.isidentifier():
-            for frame in reversed(self.frames):
-                if ("name", text) in frame.vars:
-                    return frame.vars[("name", text)]
-                if frame.ret_label is not None:
-                    break
-            decl = self.outer_decls.get(text)
-            if decl is not None:
-                bound = self.lookup_var(decl)
-                return bound if bound is not None else self.outer_variable(c, decl)
-        return self.template_arg_value(text.replace(" :: ", "::"), c)
 
     def x_cxx_dependent_scope_member_expr(self, c):
         return self.token_value(c)
@@ -1587,92 +1380,6 @@ class Lowering(FormCalls):
         return value
 
 
-class TextExpression:
-    """A constant expression written in a template argument (libclang gives only its tokens):
-    numbers, names, sizeof(type), traits, and C's operators, by precedence climbing."""
-    _TOKEN = re.compile(r"\s*(sizeof\s*\([^()]*\)|[A-Za-z_][\w:]*(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>)?(?:::value)?"
-                        r"|0[xX][0-9a-fA-F]+|\d+\.?\d*[fFuUlL]*|&&|\|\||==|!=|<=|>=|<<|>>|[-+*/%<>!()?:~&|^])")
-    _LEVELS = (("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", ">", "<=", ">="), ("<<", ">>"),
-               ("+", "-"), ("*", "/", "%"))
-
-    def __init__(self, lowering, text, cursor):
-        self.lowering, self.cursor, self.text = lowering, cursor, text
-        self.tokens, pos = [], 0
-        while pos < len(text.rstrip()):
-            m = self._TOKEN.match(text, pos)
-            if not m:
-                raise error_at(cursor, f"cannot evaluate the template argument '{text}'")
-            self.tokens.append(m.group(1))
-            pos = m.end()
-        self.pos = 0
-
-    def value(self) -> Const:
-        result = self.conditional()
-        if self.pos != len(self.tokens):
-            raise error_at(self.cursor, f"cannot evaluate the template argument '{self.text}'")
-        return result
-
-    def peek(self):
-        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
-
-    def take(self):
-        self.pos += 1
-        return self.tokens[self.pos - 1] if self.pos <= len(self.tokens) else None
-
-    def conditional(self):
-        cond = self.binary(0)
-        if self.peek() == "?":
-            self.take()
-            a = self.conditional()
-            self.take()
-            b = self.conditional()
-            return a if self.lowering.truth(cond) else b
-        return cond
-
-    def binary(self, level):
-        if level == len(self._LEVELS):
-            return self.unary()
-        left = self.binary(level + 1)
-        while self.peek() in self._LEVELS[level]:
-            op = self.take()
-            right = self.binary(level + 1)
-            if op in ("&&", "||"):
-                x, y = self.lowering.truth(left), self.lowering.truth(right)
-                left = Const(int(x and y if op == "&&" else x or y), BOOL)
-            else:
-                left = self.lowering.arith(self.cursor, op, left, right)
-        return left
-
-    def unary(self):
-        token = self.take()
-        if token == "(":
-            value = self.conditional()
-            self.take()
-            return value
-        if token in ("!", "-", "~"):
-            value = self.unary()
-            if token == "!":
-                return Const(int(not self.lowering.truth(value)), BOOL)
-            n = self.lowering.const_number(value)
-            return Const(-n if token == "-" else ~n, value.ctype)
-        if token == "&":       # &mode: a *SpecificMode option points to a constant struct, whose value stands for it
-            return self.unary()
-        if token is None or not re.match(r"[\w.]", token):
-            raise error_at(self.cursor, f"cannot evaluate the template argument '{self.text}'")
-        if token.startswith("sizeof"):
-            ctype = self.lowering.type_from_text(token[token.index("(") + 1:-1])
-            if ctype is None:
-                raise error_at(self.cursor, f"sizeof of an unknown type in '{self.text}'")
-            return Const(VECTOR_BYTES if ctype.kind == "vec" else ctype.width, U64)
-        return self.lowering.template_arg_value(token, self.cursor)
-
-
-_TRAIT = re.compile(r"^(?:[\w:]*::)?(\w+?)(?:_v)?<(.*)>(?:::value)?$")
-_TRAITS = {
-    "is_same": lambda a, b: a == b, "IsSameType": lambda a, b: a == b,
-    "is_integral": lambda t: t.kind in ("int", "bool"), "is_floating_point": lambda t: t.kind == "float",
-    "is_signed": lambda t: t.signed or t.kind == "float", "is_unsigned": lambda t: t.kind == "int" and not t.signed,
-}
 
 def _float_text(value) -> str:
     value = float(value)
@@ -1681,10 +1388,6 @@ def _float_text(value) -> str:
     if math.isnan(value):
         return "nan"
     return repr(value)
-
-
-def _fold_compare(op, x, y) -> bool:
-    return {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
 
 
 def _fold_int(c, op, x, y, ctype):
@@ -1716,12 +1419,6 @@ def _scalar_from_bytes(raw: bytes, ctype: CType):
     return float(number) if ctype.kind == "float" else int(number)
 
 
-def _strip(c):
-    while c.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR") and len(list(c.get_children())) == 1:
-        c = list(c.get_children())[0]
-    return c
-
-
 def _find_call(c):
     c = _strip(c)
     if c.kind.name == "CALL_EXPR":
@@ -1733,21 +1430,6 @@ def _find_call(c):
         children = list(c.get_children())
         return _find_call(children[-1]) if children else None
     return None
-
-
-def _callee(c):
-    children = list(c.get_children())
-    if not children:
-        return None, []
-    first = children[0]
-    if first.kind.name in ("DECL_REF_EXPR", "OVERLOADED_DECL_REF", "MEMBER_REF_EXPR", "UNEXPOSED_EXPR") and \
-            (c.referenced is None or c.referenced.kind.name != "CONSTRUCTOR" or first.kind.name != "UNEXPOSED_EXPR"):
-        inner = _strip(first)
-        if inner.kind.name in ("DECL_REF_EXPR", "OVERLOADED_DECL_REF", "MEMBER_REF_EXPR"):
-            if c.referenced is not None and c.referenced.kind.name == "CONSTRUCTOR":
-                return None, children
-            return inner, children[1:]
-    return None, children
 
 
 def _referenced_decl(c):
@@ -1768,65 +1450,6 @@ def _initializer(decl):
 def _is_default_construct(init) -> bool:
     return init.kind.name == "CALL_EXPR" and not list(init.get_children()) and init.referenced is not None \
         and init.referenced.kind.name == "CONSTRUCTOR"
-
-
-def _has_body(decl) -> bool:
-    return _body(decl) is not None
-
-
-def _body(decl):
-    for ch in decl.get_children():
-        if ch.kind.name == "COMPOUND_STMT":
-            return ch
-    definition = decl.get_definition()
-    if definition is not None and definition != decl:
-        for ch in definition.get_children():
-            if ch.kind.name == "COMPOUND_STMT":
-                return ch
-    return None
-
-
-def _template_default(tp):
-    """A template parameter's default argument as text (its tokens up to the list's closing `>`)."""
-    toks = tokens(tp)
-    if "=" not in toks:
-        return None
-    out, depth = [], 0
-    for t in toks[toks.index("=") + 1:]:
-        depth += t.count("<") if t in ("<", "<<") else 0
-        if t in (">", ">>"):
-            if depth - len(t) < 0:
-                out.append(">" * depth) if depth > 0 else None
-                break
-            depth -= len(t)
-        if t == "," and depth == 0:
-            break
-        out.append(t)
-    return join_tokens(out)
-
-
-def join_tokens(toks) -> str:
-    """Tokens back to text, with a space only between two words."""
-    text = ""
-    for t in toks:
-        if text and (t[0].isalnum() or t[0] == "_") and (text[-1].isalnum() or text[-1] == "_"):
-            text += " "
-        text += t
-    return text
-
-
-def _deduce(param_spelling: str, value, targs: dict, names: set):
-    """Bind a template type parameter from an argument: `T`, `T*`, `RegTensor<T>`, `const T&`."""
-    if value.ctype is None:
-        return
-    text = cpptypes.strip_qualifiers(param_spelling)
-    ctype = value.ctype
-    if text.endswith("*") and ctype.kind == "ptr":
-        text, ctype = cpptypes.strip_qualifiers(text[:-1]), cpptypes.scalar(ctype.etype)
-    elif "RegTensor<" in text and ctype.kind == "vec":
-        text, ctype = text[text.index("<") + 1:text.rindex(">")].split(",")[0].strip(), cpptypes.scalar(ctype.etype)
-    if text in names and text not in targs and ctype.kind in ("int", "float", "bool", "vec", "mask", "addr"):
-        targs[text] = Const(ctype, None)
 
 
 def _for_parts(c):

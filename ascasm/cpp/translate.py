@@ -21,7 +21,8 @@ from ..limits import shown, whole_number
 from . import debugvars, ir, regalloc
 from .clang import CppError, LibclangMissing, error_at, parse, qualified_name, tokens
 from .cpptypes import split_template_args
-from .lower import Const, ConstReturn, Frame, Lowering, ParamSlot, RV, VReg, _body, _template_default, buffer_name
+from .lower import Const, ConstReturn, Frame, Lowering, ParamSlot, RV, VReg, _body, buffer_name
+from .templates import bind_template, pattern_binding, template_params
 from .stubs import INCLUDE_DIR
 
 __all__ = ["translate", "list_units", "Translation", "Param", "AsmLine", "CppError", "LibclangMissing"]
@@ -326,7 +327,7 @@ def select_unit(units: list[Unit], entry: str | None, path: str, undefined=()):
     if len(parts) == 1 and matches[0].function.kind.name == "CONSTRUCTOR":
         function_args, class_args = [], function_args       # `Cls<half>#1`: a block of Cls's constructor
     if class_args:      # of several partial specialisations, the one the class's arguments fit
-        fitting = [u for u in matches if _class_of(u.function) is None or _pattern_binding(_class_of(u.function),
+        fitting = [u for u in matches if _class_of(u.function) is None or pattern_binding(_class_of(u.function),
                                                                                          class_args) is not None]
         matches = fitting or matches
     if len(matches) > 1:             # namespaces or overloads: never silently the first
@@ -336,58 +337,10 @@ def select_unit(units: list[Unit], entry: str | None, path: str, undefined=()):
     return matches[0], function_args, class_args
 
 
-def _template_params(cursor) -> list:
-    return [c for c in cursor.get_children() if c.kind.name in ("TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER")]
-
-
 def _class_of(function):
     parent = function.semantic_parent
     return parent if parent is not None and parent.kind.name in ("CLASS_TEMPLATE", "CLASS_DECL", "STRUCT_DECL",
                                                                  "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION") else None
-
-
-def _pattern_binding(cls, texts) -> dict | None:
-    """A partial specialisation's parameters bound from the arguments of the class it specialises:
-    `Part<T, 2>` with (half, 2) binds T = half; None when the arguments do not fit its pattern (or
-    `cls` is no partial specialisation)."""
-    if cls.kind.name != "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION" or "<" not in cls.displayname:
-        return None
-    pattern = split_template_args(cls.displayname[cls.displayname.index("<") + 1:-1])
-    names = {p.spelling for p in _template_params(cls)}
-    if len(pattern) != len(texts):
-        return None
-    bound = {}
-    for want, text in zip(pattern, texts):
-        if want in names:
-            bound[want] = text
-        elif want.replace(" ", "") != text.replace(" ", ""):
-            return None
-    return bound
-
-
-def _bind_template(lowering, cursor, texts, what, named=None):
-    params = _template_params(cursor)
-    frame = lowering.frame
-    pattern = _pattern_binding(cursor, texts) if texts else None
-    if pattern is not None:             # the entry names the primary template's arguments
-        texts, named = [], {**pattern, **(named or {})}
-    if len(texts) > len(params) and cursor.kind.name == "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION":
-        raise CppError(f"the entry's arguments <{', '.join(texts)}> do not fit the partial specialisation "
-                       f"{cursor.displayname}")
-    if len(texts) > len(params):
-        raise CppError(f"{what} takes {len(params)} template arguments, the entry gives {len(texts)}")
-    for i, param in enumerate(params):
-        if named and param.spelling in named:
-            text = named[param.spelling]
-        elif i < len(texts):
-            text = texts[i]
-        else:
-            text = _template_default(param)
-            if text is None:
-                needed = ", ".join(p.spelling for p in params)
-                raise CppError(f"{what} is a template: give its arguments in the entry, e.g. "
-                               f"{cursor.spelling}<{needed}>")
-        frame.targs[param.spelling] = lowering.template_arg_value(text, cursor)
 
 
 def list_units(path, *, defines=(), include_dirs=()) -> list[tuple[str, int]]:
@@ -426,10 +379,10 @@ def _translate_unit(index, path, unit, function_args, class_args, template_args,
     lowering.check_clang_errors(unit.function)
     lowering.frames.append(Frame())
     cls = _class_of(unit.function)
-    if cls is not None and _template_params(cls):
-        _bind_template(lowering, cls, class_args, qualified_name(cls), named)
+    if cls is not None and template_params(cls):
+        bind_template(lowering, cls, class_args, qualified_name(cls), named)
     if unit.function.kind.name == "FUNCTION_TEMPLATE":
-        _bind_template(lowering, unit.function, function_args, unit.function.spelling, named)
+        bind_template(lowering, unit.function, function_args, unit.function.spelling, named)
     if unit.block is None:
         _bind_parameters(lowering, unit.function)
         body = _body(unit.function)

@@ -1,10 +1,14 @@
-"""Compile-time values of the C++ front end: constants (Const), enum members (EnumValue). Run-time
-values (RV: a virtual register and its C type) are the IR's (ir.py)."""
+"""Compile-time values of the C++ front end and C's arithmetic on them: the constant evaluator's
+results (Const), enum members, and the conversions every pass applies to constants."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cpptypes import CType
+import numpy as np
+
+from .. import floats
+from ..isa import dtypes
+from .cpptypes import S32, CType
 
 
 @dataclass(frozen=True)
@@ -21,3 +25,44 @@ class EnumValue:
 class Const:
     value: object          # int, float, bool, EnumValue, dict (a trait struct), CType (a type argument)
     ctype: CType | None
+
+
+class ConstReturn(Exception):
+    """A `return` whose value is a constant, outside run-time control flow: unwinds the function."""
+
+
+class NotConstant(Exception):
+    """Raised in constant-only mode when an expression would need an instruction."""
+
+
+def wrap_int(value: int, ctype: CType) -> int:
+    """`value` wrapped to an integer type's range."""
+    if ctype.kind == "bool":
+        return int(bool(value))
+    bits = 8 * ctype.width
+    value &= (1 << bits) - 1
+    if ctype.signed and value >> (bits - 1):
+        value -= 1 << bits
+    return value
+
+
+def round_to(x: float, ctype: CType) -> float:
+    """A float constant rounded to its C type (float, half, bfloat16_t), as C computes it."""
+    return float(floats.round_to_type(np.array([x]), dtypes.BY_SPELLING[ctype.etype])[0])
+
+
+def common_type(a: CType, b: CType) -> CType:
+    """C's usual arithmetic conversions for two integer types (after promotion to int)."""
+    def promote(t):
+        return S32 if t.kind == "bool" or t.width < 4 else t
+    a, b = promote(a), promote(b)
+    if a == b:
+        return a
+    if a.width == b.width:
+        return a if not a.signed else b          # the unsigned one
+    wide, narrow = (a, b) if a.width > b.width else (b, a)
+    return wide
+
+
+def fold_compare(op, x, y) -> bool:
+    return {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
