@@ -67,12 +67,12 @@ def _is_reg_name(name: str) -> bool:
 
 def reg_mnemonics(name: str) -> list[str]:
     """The mnemonics the forms of Reg API function `name` use, in order ("Reg::" alone: every API's)."""
-    apis = regapi.APIS if name.split("::")[-1] == "" else [a for a in [regapi.lookup(name)] if a]
+    apis = regapi.APIS if name.split("::")[-1] == "" else regapi.meanings(name)
     found = []
     for api in apis:
         for form in api.forms:
-            for text in form.asm:
-                mnemonic = text.split()[0].split("{")[0]
+            for template in form.templates:
+                mnemonic = template.mnemonic
                 if mnemonic in BY_MNEMONIC and mnemonic not in found:
                     found.append(mnemonic)
                 elif mnemonic == "vcvt" and "vcvt" not in found:
@@ -94,17 +94,13 @@ def reg_api_lines(name: str) -> list[str]:
     return lines
 
 
-# a Reg form's argument kinds (regapi's "role:kind") and the operand kinds of a row that they fill
-_ROLE_KINDS = {"v": Kind.VREG, "p": Kind.PREG}
-
-
 def form_types(form) -> list[str]:
     """The lane types a Reg form takes, as lines: those of the ISA table rows its instruction template
     can assemble to (the kinds of the template's register operands matching), narrowed where the
     template fixes an operand's type (`{src/b16}`: any 16-bit type, moved as b16)."""
     head, _, operands = form.asm[0].partition(" ")
     mnemonic = head.split("{")[0]
-    kinds = dict(form.arg_list + ([tuple(form.ret.split(":"))] if form.ret else []))
+    kinds = {arg.role: arg.kind for arg in form.operands + ((form.result,) if form.result else ())}
     fields = [re.findall(r"\{([^}]*)\}", text) for text in operands.split(", ")] if operands else []
     specs = [spec for m, specs in BY_MNEMONIC.items() if m == mnemonic or ("{cast}" in head and m.startswith(mnemonic + "."))
              for spec in specs if spec.types and _fits(spec, fields, kinds)]
@@ -140,7 +136,7 @@ def _fits(spec, fields: list, kinds: dict) -> bool:
         return False
     for operand, names in zip(spec.operands, fields):
         kind = kinds.get(names[0].partition(".")[0].partition("/")[0]) if names else None
-        if kind in _ROLE_KINDS and operand.kind is not _ROLE_KINDS[kind]:
+        if kind in (Kind.VREG, Kind.PREG) and operand.kind is not kind:
             return False
     return True
 

@@ -350,7 +350,7 @@ def load_case(form) -> Case:
                 f"        Reg::LoadAlign<{ctype}, Reg::PostLiteral::POST_MODE_UPDATE, Reg::LoadDist::{dist}>({regs}, p, step);"
                 "\n        STORE(1)")
         reads = [src, src[step:]]
-    elif "off:r" in form.args:
+    elif "off:a" in form.args:
         call = (f"Reg::AddrReg off = Reg::CreateAddrReg<{ctype}>(count, {step});\n"
                 f"        Reg::LoadAlign<{ctype}, Reg::LoadDist::{dist}>({regs}, src, off);\n        STORE(0)")
         reads = [src[step:]]
@@ -425,7 +425,7 @@ def store_case(form) -> Case:
         call = (f"Reg::StoreAlign<{ctype}, Reg::PostLiteral::POST_MODE_UPDATE, Reg::StoreDist::{dist}>(p, {regs}, {stride}{mask});\n"
                 f"        Reg::StoreAlign<{ctype}, Reg::PostLiteral::POST_MODE_UPDATE, Reg::StoreDist::{dist}>(p, {regs}, {stride}{mask});")
         at = [0, step]
-    elif "off:r" in form.args:
+    elif "off:a" in form.args:
         call = (f"Reg::AddrReg off = Reg::CreateAddrReg<{ctype}>(one, {step});\n"
                 f"        Reg::StoreAlign<{ctype}, Reg::StoreDist::{dist}>(dst, {regs}, off{mask});")
         at = [step]
@@ -536,7 +536,7 @@ def mask_memory_case(api_name, form) -> Case:
     src = ((np.arange(256, dtype=np.uint32) * 0x9E3779B1) >> 13).astype(np.uint8)
     enum = "MaskDist"
     post = "post" in when
-    if "off:r" in form.args:
+    if "off:a" in form.args:
         access = "ACCESS(src, off)" if load else "ACCESS(dst, off)"
         prologue = "Reg::AddrReg off = Reg::CreateAddrReg<uint8_t>(one, 64);"
         offsets = [64]

@@ -124,13 +124,13 @@ NOT_FUNCTIONS = {
 # Pages that add a form to a function another page also describes: the argument kinds of that form
 # (see ascasm/isa/regapi.py), which must be among the function's forms.
 PAGE_FORMS = {
-    "Reg数据搬入/MaskReg搬入（LoadAlign）": ("LoadAlign", ("dst:p src:a", "dst:p src:A stride:s", "dst:p src:a off:r")),
-    "Reg数据搬出/MaskReg搬出（StoreAlign）": ("StoreAlign", ("dst:a src:p", "dst:A src:p stride:s", "dst:a src:p off:r")),
+    "Reg数据搬入/MaskReg搬入（LoadAlign）": ("LoadAlign", ("dst:p src:ub", "dst:p src:ub& stride:n", "dst:p src:ub off:a")),
+    "Reg数据搬出/MaskReg搬出（StoreAlign）": ("StoreAlign", ("dst:ub src:p", "dst:ub& src:p stride:n", "dst:ub src:p off:a")),
     "离散操作/Gather": ("Gather", ("dst:v src:v index:v",)),
-    "Reg数据搬入/离散搬入（Gather）": ("Gather", ("dst:v src:a index:v mask:p",)),
+    "Reg数据搬入/离散搬入（Gather）": ("Gather", ("dst:v src:ub index:v mask:p",)),
     "MaskReg计算/Move": ("Move", ("dst:p src:p", "dst:p src:p mask:p")),
-    "Reg数据搬出/Store": ("Store", ("dst:a src:v", "dst:a src:v count:s")),
-    "Reg数据搬出/MaskReg非对齐搬出（StoreUnAlign）": ("StoreUnAlign", ("dst:A src:p ureg:u",)),
+    "Reg数据搬出/Store": ("Store", ("dst:ub src:v", "dst:ub src:v count:n")),
+    "Reg数据搬出/MaskReg非对齐搬出（StoreUnAlign）": ("StoreUnAlign", ("dst:ub& src:p ureg:u",)),
 }
 # Forms a page describes that have no row yet: listed so that the gap is visible (strict xfail: the
 # test fails once the form exists, to be moved to PAGE_FORMS).

@@ -3,37 +3,68 @@ operand a template uses is an argument of its form, `ascasm explain Reg::NAME` p
 table in docs/frontend.md is generated from it (tools/gen_frontend_table.py, checked by test_regen.py)."""
 from __future__ import annotations
 
-import re
+import pytest
 
 from ascasm.explain import explain_lines
 from ascasm.isa import BY_MNEMONIC, regapi
+from ascasm.isa.operands import Kind
 from conftest import run_cli
 
 
 def test_every_form_names_existing_rows_and_its_own_arguments():
     for api in regapi.APIS:
         for form in api.forms:
-            roles = {role for role, _ in form.arg_list} | ({form.ret.split(":")[0]} if form.ret else set())
-            for text in form.asm:
-                mnemonic = re.sub(r"\{cast\}", "", text.split()[0])
-                assert mnemonic in BY_MNEMONIC, (api.name, text)
-                for field in re.findall(r"\{([^}]*)\}", text):
-                    if field in ("T", "cast", "cast_options") or field.startswith("opt:"):
-                        continue
-                    assert re.split(r"[./]", field)[0] in roles, (api.name, text, field)
+            roles = {arg.role for arg in form.operands} | ({form.result.role} if form.result else set())
+            for template in form.templates:
+                assert template.mnemonic in BY_MNEMONIC, (api.name, template.text)
+                for slot in template.pieces:
+                    if isinstance(slot, regapi.OperandSlot):
+                        assert slot.arg.role in roles, (api.name, template.text, slot)
             for option, _ in form.when:
                 assert option.split(".")[0] in [p.split("=")[0] for p in form.tparams], (api.name, option)
 
 
 def test_option_values_reach_distinct_rows():
     load = regapi.lookup("LoadAlign")
-    plain = {dict(f.when)["dist"]: f.asm[0] for f in load.forms if f.args == "dst:v src:a"}
+    plain = {dict(f.when)["dist"]: f.asm[0] for f in load.forms if f.args == "dst:v src:ub"}
     assert plain["DIST_NORM"] == "vld {dst}, [{src}]"
     assert plain["DIST_BRC_B32"] == "vld.brc {dst/b32}, [{src}]"
     assert plain["DIST_UNPACK_B16"] == "vld.unpk {dst/b16}, [{src}]"
     compare = {dict(f.when)["mode"]: f.asm[0].split()[0] for f in regapi.lookup("Compare").forms}
     assert compare == {"EQ": "vcmp.eq", "NE": "vcmp.ne", "LT": "vcmp.lt", "LE": "vcmp.le", "GT": "vcmp.gt",
                        "GE": "vcmp.ge"}
+
+
+def test_forms_are_compiled_once_into_typed_arguments_and_templates():
+    store = next(f for f in regapi.lookup("StoreAlign").forms if f.args == "dst:ub& src:v stride:n mask:p")
+    assert [(a.role, a.kind, a.written) for a in store.operands] == [
+        ("dst", Kind.BASE, True), ("src", Kind.VREG, False), ("stride", Kind.SVAL, False), ("mask", Kind.PREG, False)]
+    assert store.advanced == (store.operands[0], store.operands[2])
+    template = store.templates[0]
+    assert template.post_update and template.first_vector().arg is store.operands[1]
+    assert template.without_post_update().text == "vsta [{dst}], {src}, {mask}"
+    # `a` is the AddrReg, as the assembly's register file letter; a UB pointer is `ub`
+    offset = next(f for f in regapi.lookup("LoadAlign").forms if f.args == "dst:v src:ub off:a")
+    assert [a.kind for a in offset.operands] == [Kind.VREG, Kind.ADDR, Kind.AREG]
+    assert regapi.lookup("CreateAddrReg").forms[0].result.kind is Kind.AREG
+    with pytest.raises(ValueError, match="bad slot"):
+        regapi.Form("dst:v", ("vmov {dst}, {src}",))
+    with pytest.raises(ValueError, match="bad argument kind"):
+        regapi.Form("dst:x", ("vmov {dst}",))
+
+
+def test_older_names_are_part_of_the_lookup():
+    assert regapi.lookup("Reg::Copy") is regapi.lookup("Move")
+    assert regapi.lookup("Mula") is regapi.lookup("MulAddDst")
+    # DataCopy is a load or a store by its first argument
+    assert regapi.lookup("DataCopy") is None
+    assert regapi.lookup("DataCopy", loads=True) is regapi.lookup("LoadAlign")
+    assert regapi.lookup("DataCopy", loads=False) is regapi.lookup("StoreAlign")
+    text = "\n".join(explain_lines("Reg::Copy"))
+    assert text.startswith("Reg::Copy is an older name of Reg::Move:") and "vmov {dst}, {src}, {mask}" in text
+    result = run_cli("explain", "Reg::DataCopy")
+    assert result.returncode == 0 and "Reg::LoadAlign (also" in result.stdout and "Reg::StoreAlign (also" in \
+        result.stdout
 
 
 def test_lookup_accepts_both_namespaces():

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 
-from .lower import ARTIFICIAL, Const, Line, RV, VReg, buffer_name
+from . import ir
+from .lower import ARTIFICIAL, Const, RV, VReg, buffer_name
 
 
 def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
-    """`lines` (virtual registers still in their text) with the `.var`/`.arg` lines inserted, and
-    `.artificial` before each line the lowering tagged ARTIFICIAL."""
+    """The IR `lines` with the `.var`/`.arg` directives inserted, and `.artificial` before each
+    instruction the lowering tagged ARTIFICIAL."""
     frame_end, frame_depth = _frame_ends(lines), _frame_depths(lines)
     file_of = {reg.number: reg.file for reg in lowering.regs}
     params = {slot.reg.number: slot for slot in lowering.params}
@@ -63,7 +64,7 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
     # earlier one's end is written only while it is still the one that name means
     events = sorted([(start, 1, i) for i, (start, *_rest) in enumerate(spans)] +
                     [(end, 0, i) for i, (_s, end, *_rest) in enumerate(spans)
-                     if end < len(lines) and not lines[end].text.startswith(".frame pop")])
+                     if end < len(lines) and not (isinstance(lines[end], ir.Directive) and lines[end].frame_pop)])
     current: dict = {}
     for row, is_open, i in events:
         _start, _end, name, depth, text = spans[i]
@@ -75,10 +76,10 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
             closes.setdefault(row, []).append(f".var {name} -")
     out = []
     for index, line in enumerate(lines + [None]):
-        out += [Line(text, None) for text in closes.get(index, []) + opens.get(index, [])]
+        out += [ir.Directive(text) for text in closes.get(index, []) + opens.get(index, [])]
         if line is not None:
             if line.tag is ARTIFICIAL:
-                out.append(Line(".artificial", None))
+                out.append(ir.Directive(".artificial"))
             out.append(line)
     return out
 
@@ -99,10 +100,10 @@ def _frame_ends(lines: list) -> list[int]:
     """Per line index, the index of the `.frame pop` that ends the innermost inlined call open there
     (len(lines) outside every call)."""
     ends, stack = [len(lines)] * (len(lines) + 1), []
-    for index, line in enumerate(lines):
-        if line.text.startswith(".frame push"):
+    for index, item in enumerate(lines):
+        if isinstance(item, ir.Directive) and item.frame_push:
             stack.append(index)
-        elif line.text.startswith(".frame pop"):
+        elif isinstance(item, ir.Directive) and item.frame_pop:
             start = stack.pop()
             for k in range(start + 1, index + 1):
                 if ends[k] == len(lines):
@@ -114,9 +115,10 @@ def _frame_depths(lines: list) -> list[int]:
     """Per line index, the number of inlined calls open before that line (a directive inserted there
     belongs to the innermost)."""
     depths, depth = [], 0
-    for line in lines:
+    for item in lines:
         depths.append(depth)
-        depth += line.text.startswith(".frame push") - line.text.startswith(".frame pop")
+        if isinstance(item, ir.Directive):
+            depth += item.frame_push - item.frame_pop
     return depths + [depth]
 
 

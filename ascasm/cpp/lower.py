@@ -1,12 +1,12 @@
-"""Lowering C++ to ascasm assembly: statements and expressions of a vector function, walked on
-libclang's AST of the template pattern with the template's arguments bound in an environment.
+"""Lowering C++ to the translator's IR (ir.py): statements and expressions of a vector function, walked
+on libclang's AST of the template pattern with the template's arguments bound in an environment.
 
 Expressions fold to constants wherever their inputs are known (template arguments, constexpr
 values, sizeof, enum values, GetVecLen): that is the constexpr evaluator, and `if constexpr` needs
-a constant. Everything else becomes instructions on virtual registers (`%s3`, `%v1`, ...) that
+a constant. Everything else becomes IR instructions on virtual registers (`%s3`, `%v1`, ...) that
 regalloc.py maps to machine registers. Scalars keep their C type's width: a value held in a 64-bit
 s register is always in its type's range (wrapped, sign- or zero-extended) after each operation.
-Helper functions are inlined; Reg:: calls go through ascasm/isa/regapi.py."""
+Helper functions are inlined; Reg:: and asc_* calls are forms.py's (with ascasm/isa/regapi.py)."""
 from __future__ import annotations
 
 import ast
@@ -17,54 +17,27 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..isa import BY_MNEMONIC, dtypes, regapi
-from ..isa.operands import Kind
-from ..isa.table import BY_CAPI, capi_functions
-from . import calls, cpptypes, templates
+from ..isa import dtypes, regapi
+from . import calls, cpptypes, ir, templates
 from .consteval import _BUILTIN_TRAITS, ConstantEvaluation
 from .builtin_calls import BUILTINS, VECTOR_BYTES
 from .calls import CallKind
 from .clang import (CppError, body_of as _body, callee_and_args as _callee, check_recovered, diagnostics_error, error_at,
                     errors_inside, evaluated_number, loc_of, operator_of, skipped_text, strip_parens as _strip, tokens)
+from .forms import REGISTER_CTYPE, FormCalls
 from .stubs import INCLUDE_DIR
 from .templates import deduce as _deduce, template_default as _template_default
 from .values import (Const, ConstReturn, EnumValue, NotConstant, common_type as _common, fold_compare as _fold_compare,
                      round_to as _in_type, wrap_int as _int_c)
-from .cpptypes import BOOL, S32, S64, U32, U64, CType, parse_spelling, scalar, split_template_args, strip_qualifiers
+from .cpptypes import BOOL, S32, S64, U64, CType, parse_spelling, scalar, split_template_args, strip_qualifiers
+from .ir import RV, VReg
 
 MAX_INLINE_DEPTH = 16
 _NAME_DECLS = ("USING_DIRECTIVE", "USING_DECLARATION", "NAMESPACE_ALIAS")
 _STUBS = str(INCLUDE_DIR.resolve())
 MAX_HW_LOOPS = 4
 HW_LOOP_MAX = 65535
-
-
-@dataclass(eq=False)
-class VReg:
-    """A virtual register: its file ("s", "v", "p", "a", "u", "q"), the C++ name it holds and where."""
-    file: str
-    number: int
-    name: str
-    loc: tuple | None
-    decl_line: int = 0      # index of the line before which it was declared (for loop liveness)
-
-    def __str__(self):
-        return f"%{self.file}{self.number}"
-
-
-@dataclass
-class RV:
-    """A run-time value: a virtual register and its C type."""
-    reg: VReg
-    ctype: CType
-
-
-@dataclass
-class Line:
-    text: str
-    loc: tuple | None
-    tag: object = None      # a loop's start or end marker, or ARTIFICIAL
-
+_REG_FILE = {"vec": "v", "mask": "p", "addr": "a", "ustore": "u", "uload": "q", "unalign": "u"}
 
 # The tag of an instruction that only implements a C++ rule (a wrap to the type's width, a copy's
 # all-true mask): the debug information marks it (`.artificial`), `stats --by-line` counts it apart
@@ -109,14 +82,14 @@ class Frame:
     const_return: Const | None = None
 
 
-class Lowering(ConstantEvaluation):
+class Lowering(ConstantEvaluation, FormCalls):
     def __init__(self, index, file: str, clang_errors=()):
         self.index = index          # name lookups over the translation unit (translate.TUIndex)
         self.file = file
         self.clang_errors = list(clang_errors)   # clang's errors anywhere in the file (check_clang_errors)
         self.checked: set = set()   # functions check_recovered passed
         self.skipped = None         # clang.skipped_text, once needed
-        self.lines: list[Line] = []
+        self.lines: list = []       # the IR (ir.py): instructions, labels, debug directives
         self.loops: list[Loop] = []
         self.regs: list[VReg] = []
         self.frames: list[Frame] = []
@@ -148,10 +121,19 @@ class Lowering(ConstantEvaluation):
             self.checked.add(function.hash)
 
     # --- emission ---------------------------------------------------------------------------
-    def emit(self, text: str, tag=None):
+    def emit(self, mnemonic: str, *operands, tag=None):
+        """Append an instruction to the IR. Operands: virtual registers (VReg; ir.view(reg, type) for one
+        read as a type), ir.Mem, ints, labels (a branch's last operand) and the text of a scalar operand
+        (self.operand's). `tag`: a loop's start or end marker."""
         if self.const_only:
             raise NotConstant
-        self.lines.append(Line(text, self.cur_loc, tag))
+        self.lines.append(ir.instruction(mnemonic, operands, self.regs, self.cur_loc, tag))
+
+    def emit_text(self, text: str):
+        """Append an instruction written as assembly text (a Reg form's filled-in template)."""
+        if self.const_only:
+            raise NotConstant
+        self.lines.append(ir.parse(text, self.regs, self.cur_loc))
 
     def new_reg(self, file: str, name: str = "", loc=None) -> VReg:
         if self.const_only:
@@ -165,7 +147,9 @@ class Lowering(ConstantEvaluation):
         return f"L{self.labels}_{hint}"
 
     def place(self, label: str):
-        self.emit(f"{label}:")
+        if self.const_only:
+            raise NotConstant
+        self.lines.append(ir.LabelDef(label, self.cur_loc))
 
     # --- types ------------------------------------------------------------------------------
     def resolve_type(self, ctype, cursor=None) -> CType:
@@ -234,9 +218,9 @@ class Lowering(ConstantEvaluation):
         ctype = ctype or val.ctype
         reg = self.new_reg("s")
         if ctype.kind == "float":
-            self.emit(f"fmov {reg}.{ctype.etype}, {_float_text(val.value)}")
+            self.emit("fmov", ir.view(reg, ctype.etype), _float_text(val.value))
         else:
-            self.emit(f"mov {reg}, {int(self.const_number(val))}")
+            self.emit("mov", reg, int(self.const_number(val)))
         return RV(reg, ctype)
 
     def const_number(self, val: Const):
@@ -264,9 +248,9 @@ class Lowering(ConstantEvaluation):
         if to.kind == "float":
             reg = self.new_reg("s")
             if src.kind == "float":
-                self.emit(f"fcvt {reg}.{to.etype}, {val.reg}.{src.etype}")
+                self.emit("fcvt", ir.view(reg, to.etype), ir.view(val.reg, src.etype))
             else:
-                self.emit(f"fmov {reg}.{to.etype}, {val.reg}")
+                self.emit("fmov", ir.view(reg, to.etype), val.reg)
             return RV(reg, to)
         if src.kind == "float":
             raise CppError(f"converting a run-time {src} to {to} has no scalar instruction in ascasm")
@@ -293,12 +277,12 @@ class Lowering(ConstantEvaluation):
         bits = 8 * ctype.width
         if bits >= 64:
             if dst is not src:
-                self.emit(f"mov {dst}, {src}", ARTIFICIAL)
+                self.emit("mov", dst, src, tag=ARTIFICIAL)
         elif ctype.signed:
-            self.emit(f"shl {dst}, {src}, {64 - bits}", ARTIFICIAL)
-            self.emit(f"shr {dst}, {dst}, {64 - bits}", ARTIFICIAL)
+            self.emit("shl", dst, src, 64 - bits, tag=ARTIFICIAL)
+            self.emit("shr", dst, dst, 64 - bits, tag=ARTIFICIAL)
         else:
-            self.emit(f"and {dst}, {src}, {(1 << bits) - 1}", ARTIFICIAL)
+            self.emit("and", dst, src, (1 << bits) - 1, tag=ARTIFICIAL)
 
     def operand(self, val) -> str:
         """A scalar value as an X operand of a scalar instruction (an immediate or a register)."""
@@ -343,7 +327,7 @@ class Lowering(ConstantEvaluation):
         loc = loc_of(c)
         if self.const_only or loc is None or _in_stubs(str(decl.location.file)):
             return None
-        line = Line(f'.frame push "{decl.spelling}" "{loc[0]}" {loc[1]} {max(1, loc[2])}', None)
+        line = ir.Directive(f'.frame push "{decl.spelling}" "{loc[0]}" {loc[1]} {max(1, loc[2])}')
         self.lines.append(line)
         self.open_frames.append(line)
         return line
@@ -355,7 +339,7 @@ class Lowering(ConstantEvaluation):
         if self.lines[-1] is push:          # no instruction came of the call
             self.lines.pop()
         else:
-            self.lines.append(Line(".frame pop", None))
+            self.lines.append(ir.Directive(".frame pop"))
 
     def lookup_var(self, decl):
         for frame in reversed(self.frames):
@@ -405,7 +389,7 @@ class Lowering(ConstantEvaluation):
             self.frame.targs[c.spelling] = Const(self.resolve_type(c.underlying_typedef_type, c), None)
 
     def branch_to(self, label: str):
-        self.emit(f"b {label}")
+        self.emit("b", label)
 
     def loop_targets(self, what, c):
         if not self.loop_stack or self.loop_stack[-1] is None:
@@ -467,8 +451,8 @@ class Lowering(ConstantEvaluation):
             callee, _ = _callee(call)
             name = calls.callee_name(callee, call)[0].split("::")[-1]
             api = regapi.lookup(name)
-            if api is not None and api.forms[0].ret:
-                return CType({"p": "mask", "r": "addr"}[api.forms[0].ret.split(":")[1]]), None
+            if api is not None and api.forms[0].result is not None:
+                return CType(REGISTER_CTYPE[api.forms[0].result.kind]), None
         value = self.expr(init)
         if value.ctype is None:
             raise error_at(decl, "cannot tell this 'auto' variable's type: write the type")
@@ -478,18 +462,18 @@ class Lowering(ConstantEvaluation):
         """var = value (a scalar or pointer variable)."""
         if var.ctype.kind == "ptr":
             if isinstance(value, Const):
-                self.emit(f"mov {var.reg}, {int(self.const_number(value))}")
+                self.emit("mov", var.reg, int(self.const_number(value)))
             else:
-                self.emit(f"mov {var.reg}, {value.reg}")
+                self.emit("mov", var.reg, value.reg)
             return
         value = self.convert(value, var.ctype)
         if isinstance(value, Const):
             if var.ctype.kind == "float":
-                self.emit(f"fmov {var.reg}.{var.ctype.etype}, {_float_text(float(value.value))}")
+                self.emit("fmov", ir.view(var.reg, var.ctype.etype), _float_text(float(value.value)))
             else:
-                self.emit(f"mov {var.reg}, {int(self.const_number(value))}")
+                self.emit("mov", var.reg, int(self.const_number(value)))
         elif value.reg is not var.reg:
-            self.emit(f"mov {var.reg}, {value.reg}")
+            self.emit("mov", var.reg, value.reg)
 
     def if_stmt(self, c):
         parts = list(c.get_children())          # [init;] cond then [else]
@@ -561,7 +545,7 @@ class Lowering(ConstantEvaluation):
             self.cond_branch(cond, False, end)
         marker = Loop(object(), object())
         self.loops.append(marker)
-        self.lines.append(Line(f"{top}:", loc_of(c), marker.start))
+        self.lines.append(ir.LabelDef(top, loc_of(c), marker.start))
         self.loop_stack.append((end, cont))
         self.stmt(body)
         self.loop_stack.pop()
@@ -573,7 +557,7 @@ class Lowering(ConstantEvaluation):
         if value is None:
             self.cond_branch(cond, True, top, tag=marker.end)
         else:
-            self.emit(f"b {top}", tag=marker.end)
+            self.emit("b", top, tag=marker.end)
         self.place(end)
         self.frame.runtime_depth -= 1
 
@@ -597,9 +581,8 @@ class Lowering(ConstantEvaluation):
         if count is not None and not (0 <= self.const_number(count) <= HW_LOOP_MAX):
             return False
         saved_lines, saved_labels, saved_loops = len(self.lines), self.labels, len(self.loops)
-        start_count = self.lines[-1:] and self.lines[-1]
-        # the counter must start at 0: its initialiser is the line just emitted (mov %sI, 0)
-        if not (start_count and start_count.text == f"mov {counter.reg}, 0"):
+        # the counter must start at 0: its initialiser is the instruction just emitted (mov %sI, 0)
+        if not (self.lines and _sets_zero(self.lines[-1], counter.reg)):
             return False
         if count is None:
             bound_val = self.expr(_strip(bound))
@@ -607,13 +590,13 @@ class Lowering(ConstantEvaluation):
                     and not bound_val.ctype.signed):
                 del self.lines[saved_lines:]
                 return False
-            count_text = str(bound_val.reg)
+            count_operand = bound_val.reg
         else:
-            count_text = str(int(self.const_number(count)))
+            count_operand = int(self.const_number(count))
         marker = Loop(object(), object())
         self.loops.append(marker)
         self.cur_loc = loc_of(c)
-        self.lines.append(Line(f"vloop {count_text}", loc_of(c), marker.start))
+        self.lines.append(ir.instruction("vloop", (count_operand,), self.regs, loc_of(c), marker.start))
         body_start = len(self.lines)
         self.loop_stack.append(None)
         self.hw_depth += 1
@@ -622,14 +605,14 @@ class Lowering(ConstantEvaluation):
         finally:
             self.hw_depth -= 1
             self.loop_stack.pop()
-        if any(_is_branch(line.text) for line in self.lines[body_start:]):
+        if any(isinstance(item, ir.LabelDef) or getattr(item, "is_branch", False) for item in self.lines[body_start:]):
             # lower it again as a branch loop; the virtual registers made meanwhile stay unused
             del self.lines[saved_lines:], self.loops[saved_loops:]
             self.labels = saved_labels
             return False
         self.cur_loc = loc_of(inc)
         self.expr(inc, discard=True)
-        self.lines.append(Line("endloop", loc_of(c), marker.end))
+        self.lines.append(ir.instruction("endloop", (), self.regs, loc_of(c), marker.end))
         return True
 
     def return_stmt(self, c):
@@ -637,7 +620,7 @@ class Lowering(ConstantEvaluation):
         frame = self.frame
         value = self.expr(children[0]) if children else None
         if frame.ret_label is None:                     # the entry itself
-            self.emit("b __end")
+            self.emit("b", "__end")
             return
         if value is not None and frame.ret_type is not None and frame.ret_type.kind not in ("void",):
             if frame.ret_type.is_scalar:
@@ -669,7 +652,7 @@ class Lowering(ConstantEvaluation):
                     left, right, op = right, left, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
                 if not when:
                     op = self._INVERSE[op]
-                self.emit(f"{self._BRANCH[op]} {left.reg}, {self.operand(right)}, {target}", tag=tag)
+                self.emit(self._BRANCH[op], left.reg, self.operand(right), target, tag=tag)
                 return
             if op in ("&&", "||"):
                 a, b = list(cond.get_children())
@@ -688,9 +671,9 @@ class Lowering(ConstantEvaluation):
         value = self.expr(cond)
         if isinstance(value, Const):
             if self.truth(value) == when:
-                self.emit(f"b {target}", tag=tag)
+                self.emit("b", target, tag=tag)
             return
-        self.emit(f"{'bne' if when else 'beq'} {value.reg}, 0, {target}", tag=tag)
+        self.emit("bne" if when else "beq", value.reg, 0, target, tag=tag)
 
     def compare_operands(self, a, b):
         """Both sides converted to their common type (so that a signed 64-bit compare is C's)."""
@@ -709,9 +692,9 @@ class Lowering(ConstantEvaluation):
         if isinstance(a, Const):
             a, b, op = b, a, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
         reg, done = self.new_reg("s"), self.label("cmp")
-        self.emit(f"mov {reg}, 1")
-        self.emit(f"{self._BRANCH[op]} {a.reg}, {self.operand(b)}, {done}")
-        self.emit(f"mov {reg}, 0")
+        self.emit("mov", reg, 1)
+        self.emit(self._BRANCH[op], a.reg, self.operand(b), done)
+        self.emit("mov", reg, 0)
         self.place(done)
         return RV(reg, BOOL)
 
@@ -1028,11 +1011,11 @@ class Lowering(ConstantEvaluation):
             old = None
             if op.startswith("post") and not discard:
                 old = RV(self.new_reg("s"), var.ctype)
-                self.emit(f"mov {old.reg}, {var.reg}")
+                self.emit("mov", old.reg, var.reg)
             step = 1 if "++" in op else -1
             if var.ctype.kind == "ptr":
                 step *= dtypes.BY_SPELLING[var.ctype.etype].width
-            self.emit(f"add {var.reg}, {var.reg}, {step}")
+            self.emit("add", var.reg, var.reg, step)
             if var.ctype.kind == "int" and var.ctype.width < 8:
                 self.wrap_into(var.reg, var.reg, var.ctype)
             return old or var
@@ -1052,17 +1035,17 @@ class Lowering(ConstantEvaluation):
                 return Const(_int_c(-n if op == "-" else ~n, ctype), ctype)
             if value.ctype.kind == "float":
                 zero = self.new_reg("s")
-                self.emit(f"fmov {zero}.{value.ctype.etype}, 0.0")
-                self.emit(f"fsub {zero}.{value.ctype.etype}, {zero}.{value.ctype.etype}, {value.reg}.{value.ctype.etype}")
+                self.emit("fmov", ir.view(zero, value.ctype.etype), "0.0")
+                self.emit("fsub", ir.view(zero, value.ctype.etype), ir.view(zero, value.ctype.etype), ir.view(value.reg, value.ctype.etype))
                 return RV(zero, value.ctype)
             ctype = _common(value.ctype, value.ctype)
             value = self.convert(value, ctype)
             reg = self.new_reg("s")
             if op == "-":
-                self.emit(f"mov {reg}, 0")
-                self.emit(f"sub {reg}, {reg}, {value.reg}")
+                self.emit("mov", reg, 0)
+                self.emit("sub", reg, reg, value.reg)
             else:
-                self.emit(f"xor {reg}, {value.reg}, -1")
+                self.emit("xor", reg, value.reg, -1)
             self.wrap_into(reg, reg, ctype) if ctype.width < 8 else None
             return RV(reg, ctype)
         if op == "*" or op == "&":
@@ -1089,9 +1072,9 @@ class Lowering(ConstantEvaluation):
                 right = self.expr(b)
                 return Const(int(self.truth(right)), BOOL) if isinstance(right, Const) else self.convert(right, BOOL)
             reg, end = self.new_reg("s"), self.label("logic")
-            self.emit(f"mov {reg}, {int(op == '||')}")
+            self.emit("mov", reg, int(op == "||"))
             self.cond_branch(c, op == "||", end)
-            self.emit(f"mov {reg}, {int(op != '||')}")
+            self.emit("mov", reg, int(op != "||"))
             self.place(end)
             return RV(reg, BOOL)
         left, right = self.expr(a), self.expr(b)
@@ -1121,7 +1104,7 @@ class Lowering(ConstantEvaluation):
         if op == ">>" and not ctype.signed and ctype.width == 8:
             raise error_at(c, "'>>' of a 64-bit unsigned value: ascasm's shr is arithmetic")
         reg = self.new_reg("s")
-        self.emit(f"{mnemonic} {reg}, {left.reg}, {self.operand(right)}")
+        self.emit(mnemonic, reg, left.reg, self.operand(right))
         if op in ("+", "-", "*", "<<") and ctype.width < 8:
             self.wrap_into(reg, reg, ctype)
         return RV(reg, ctype)
@@ -1140,9 +1123,9 @@ class Lowering(ConstantEvaluation):
         left = self.materialize(self.convert(left, ctype) if isinstance(left, RV) else left, ctype)
         t = ctype.etype
         rhs = self.convert(right, ctype) if isinstance(right, RV) else right
-        rhs_text = f"{rhs.reg}.{t}" if isinstance(rhs, RV) else _float_text(float(self.const_number(rhs)))
+        rhs = ir.view(rhs.reg, t) if isinstance(rhs, RV) else _float_text(float(self.const_number(rhs)))
         reg = self.new_reg("s")
-        self.emit(f"{self._FLOAT[op]} {reg}.{t}, {left.reg}.{t}, {rhs_text}")
+        self.emit(self._FLOAT[op], ir.view(reg, t), ir.view(left.reg, t), rhs)
         return RV(reg, ctype)
 
     def pointer_arith(self, c, op, left, right):
@@ -1160,7 +1143,7 @@ class Lowering(ConstantEvaluation):
         if isinstance(left, Const):
             left = self.materialize(left, left.ctype)
         reg = self.new_reg("s")
-        self.emit(f"{self._ARITH[op]} {reg}, {left.reg}, {self.operand(offset)}")
+        self.emit(self._ARITH[op], reg, left.reg, self.operand(offset))
         return RV(reg, left.ctype)
 
     def x_compound_assignment_operator(self, c):
@@ -1205,12 +1188,12 @@ class Lowering(ConstantEvaluation):
 
     def copy_register(self, c, var: RV, value: RV):
         if var.ctype.kind == "mask":
-            self.emit(f"pmov {var.reg}, {value.reg}")
+            self.emit("pmov", var.reg, value.reg)
         elif var.ctype.kind == "vec" and value.ctype.kind == "vec":
             # Reg::Move without a mask: every lane, which is vmov under an all-true mask
             every = self.new_reg("p")
-            self.emit(f"mask {every}.b8, ALL", ARTIFICIAL)
-            self.emit(f"vmov {var.reg}.{var.ctype.etype}, {value.reg}.{var.ctype.etype}, {every}")
+            self.emit("mask", ir.view(every, "b8"), ir.Word("ALL"), tag=ARTIFICIAL)
+            self.emit("vmov", ir.view(var.reg, var.ctype.etype), ir.view(value.reg, var.ctype.etype), every)
         else:
             raise error_at(c, f"copying a {var.ctype} is not supported: use the value's own variable")
 
@@ -1295,7 +1278,7 @@ class Lowering(ConstantEvaluation):
         done = self.label("pick")
         self.store(result, a)
         a_reg = result
-        self.emit(f"{self._BRANCH[op]} {a_reg.reg}, {self.operand(b)}, {done}")
+        self.emit(self._BRANCH[op], a_reg.reg, self.operand(b), done)
         self.store(result, b)
         self.place(done)
         return result
@@ -1375,282 +1358,6 @@ class Lowering(ConstantEvaluation):
         self.store(var, value)
         self.bind(param, var)
 
-    # --- Reg API calls ----------------------------------------------------------------------
-    def reg_call(self, c, callee, name, args, dest):
-        api = regapi.lookup(name)
-        if api is None:
-            raise error_at(c, f"Reg::{name} has no ascasm instruction (no row implements it)",
-                           [f"its reference page: the Reg API page of {name}; `ascasm explain Reg::` lists the "
-                            "functions ascasm translates"])
-        explicit = [self.template_arg_value(t, c) for t in self.explicit_template_args(callee)]
-        values = [self.expr(a) for a in args]
-        if name == "Move" and len(values) == 2 and all(_kind_of(v) == "v" for v in values):
-            self.copy_register(c, values[0], values[1])       # the page's form without a mask
-            return None
-        if name == "CreateAddrReg" and len(values) in (2, 4, 6, 8):
-            values = self.addr_operands(c, values)
-        kinds = [_kind_of(v) for v in values]
-        candidates = [f for f in api.forms if _matches(f, kinds)]
-        if not candidates:
-            got = ", ".join(str(v.ctype) if v.ctype else "?" for v in values)
-            raise error_at(c, f"no form of Reg::{name} takes ({got})",
-                           [f"forms: " + "; ".join(f.args or "()" for f in api.forms)])
-        nearest = (-1, "")             # the form whose options the call meets most: what it lacks
-        for form in candidates:
-            options = self.options_of(c, form, explicit, values)
-            met = [_option_text(options, k) == v for k, v in form.when]
-            if all(met):
-                return self.emit_form(c, api, form, options, values, args, dest)
-            if sum(met) > nearest[0]:
-                nearest = (sum(met), ", ".join(f"{k}={_option_text(options, k)} (the nearest form needs {v})"
-                                               for (k, v), ok in zip(form.when, met) if not ok))
-        raise error_at(c, f"Reg::{name} with these template options has no ascasm instruction: {nearest[1]}",
-                       [f"see `ascasm explain Reg::{name}`"])
-
-    # --- asc_* C API calls: the ISA table's rows that cite the function's page, operands in order ---
-    def capi_call(self, c, name, args, dest):
-        base, width = name, None
-        m = re.match(r"^(asc_\w+?)_b(8|16|32|64)$", name)
-        if m and m.group(1) in BY_CAPI:
-            base, width = m.group(1), int(m.group(2))
-        mnemonics = BY_CAPI.get(base)
-        if not mnemonics:
-            raise error_at(c, f"'{name}' has no ascasm instruction (no row cites its C-API page {base})",
-                           [f"`ascasm explain {base}` shows what exists; the Reg API is translated more fully"])
-        values = self.element_offset_folded(c, [self.expr(a) for a in args])
-        returns = "void" not in c.type.spelling
-        for mnemonic in mnemonics:
-            # only the forms that cite the page: `iter aD.bW, X` is not asc_update_addr_reg, `vag` is
-            for spec in (spec for spec in BY_MNEMONIC[mnemonic] if base in capi_functions(spec.ref)):
-                operands = [op for op in spec.operands if not op.optional and op.kind not in (Kind.SAT, Kind.PART)]
-                if returns:
-                    if not operands or not operands[0].writes or operands[0].kind not in (Kind.PREG, Kind.AREG):
-                        continue
-                    result = dest or RV(self.new_reg("p" if operands[0].kind is Kind.PREG else "a", "temporary"),
-                                        CType("mask" if operands[0].kind is Kind.PREG else "addr"))
-                    bound = [result] + values
-                else:
-                    result, bound = None, values
-                if not any(op.kind is Kind.AREG for op in operands):
-                    bound = _offset_addresses(bound)
-                if spec.post is not None and len(bound) > 2 and operands[-2].kind is Kind.PREG \
-                        and _capi_fits(operands[-2], bound[-1]):
-                    bound = bound[:-2] + [bound[-1], bound[-2]]      # the pages: (..., offset, mask)
-                if len(bound) != len(operands) or not all(_capi_fits(op, v) for op, v in zip(operands, bound)):
-                    continue
-                etype = next((v.ctype.etype for v in bound if isinstance(v, RV) and v.ctype.kind in ("vec", "ptr")),
-                             None) or (f"b{width}" if width else None)
-                texts = [self.capi_operand(c, op, v, etype, width) for op, v in zip(operands, bound)]
-                self.emit(f"{mnemonic} {', '.join(texts)}".strip())
-                return result if result is not None else Const(0, S32)
-        raise error_at(c, f"no row of {', '.join(mnemonics)} takes {name}'s arguments as written",
-                       [f"`ascasm explain {base}` lists the rows"])
-
-    def element_offset_folded(self, c, values):
-        """The pages' integer `offset` beside a pointer passed by value (asc_loadalign(dst, src, offset),
-        asc_storealign(dst, src, offset, mask), asc_storeunalign_post(dst, src, offset), ...) counts elements
-        of the pointer's type (asc_loadalign_deintlv's page: src + offset, offset * sizeof(T) bytes): the
-        pointer becomes src + offset, constant or run-time. The declaration the call resolves to names the
-        parameter, which tells this form from the block-stride one of the same arity; a post-update form's
-        offset (the pointer passed by reference) is its step, and an addr_reg offset stays as it is."""
-        params = list(c.referenced.get_arguments()) if c.referenced is not None else []
-        if len(params) != len(values):
-            return values
-        pointer = next((i for i, v in enumerate(values) if v.ctype is not None and v.ctype.kind == "ptr"
-                        and params[i].type.kind.name == "POINTER"), None)
-        offset = next((i for i, (p, v) in enumerate(zip(params, values)) if p.spelling == "offset"
-                       and v.ctype is not None and v.ctype.kind == "int"), None)
-        if pointer is None or offset is None:
-            return values
-        folded = [v for i, v in enumerate(values) if i != offset]
-        folded[pointer] = self.arith(c, "+", values[pointer], values[offset])
-        return folded
-
-    def capi_operand(self, c, op, value, etype, width) -> str:
-        kind = op.kind
-        if kind is Kind.VREG:
-            return f"{value.reg}.{value.ctype.etype}"
-        if kind in (Kind.PREG, Kind.AREG) and op.type_text == "bW":     # `iter aD.bW`, `mask pD.bW`
-            bits = width or 8 * dtypes.BY_SPELLING[etype].width
-            return f"{value.reg}.b{bits}"
-        if kind is Kind.PREG:
-            return str(value.reg)
-        if kind in (Kind.AREG, Kind.UREG, Kind.QREG, Kind.SREG):
-            return str(value.reg)
-        if isinstance(value, OffsetAddress):
-            base = value.base if isinstance(value.base, RV) else self.materialize(value.base, value.ctype)
-            return f"[{base.reg} + {value.offset.reg}]"
-        if kind in (Kind.ADDR, Kind.BASE):
-            reg = value.reg if isinstance(value, RV) else self.materialize(value, value.ctype).reg
-            return f"[{reg}]"
-        if kind is Kind.TVAL:
-            return self.typed_operand(value, etype)
-        if kind is Kind.SVAL:
-            return self.operand(value)
-        if kind in (Kind.PAT, Kind.BARRIER):
-            return str(value.value).removeprefix("PAT_")
-        raise error_at(c, f"unsupported operand {op.text}")
-
-    def addr_operands(self, c, values):
-        """CreateAddrReg's (index, stride) pairs as iter's sI and X in the page's types (uint16_t index,
-        uint32_t stride, constant or run-time): one pair as it is, two to four as their offset in elements,
-        index0 * stride0 + index1 * stride1 + ..., with the stride 1."""
-        pairs = [(self.convert(index, _U16), self.convert(stride, U32)) for index, stride in zip(values[::2], values[1::2])]
-        if len(pairs) == 1:
-            index, stride = pairs[0]
-        else:
-            terms = [self.arith(c, "*", self.convert(index, U32), stride) for index, stride in pairs]
-            index, stride = terms[0], Const(1, U32)
-            for term in terms[1:]:
-                index = self.arith(c, "+", index, term)
-        return [self.materialize(index), stride]         # iter's sI is a register
-
-    def options_of(self, c, form, explicit, values) -> dict:
-        options = {}
-        for i, tp in enumerate(form.tparams):
-            name, _, default = tp.partition("=")
-            if i < len(explicit):
-                v = explicit[i]
-                options[name] = v.value if isinstance(v.value, (CType, EnumValue, dict)) else v.value
-            elif default:
-                options[name] = default
-        if "T" not in options or options["T"] is None or str(options.get("T")) == "DefaultType":
-            for v in values:
-                if v.ctype is not None and v.ctype.kind in ("vec", "ptr"):
-                    options["T"] = cpptypes.scalar(v.ctype.etype)
-                    break
-        return {k: (v.member if isinstance(v, EnumValue) else _trait_name(v)) for k, v in options.items()}
-
-    def emit_form(self, c, api, form, options, values, args, dest):
-        roles = {}
-        t = options.get("T")
-        etype = t.etype if isinstance(t, CType) and t.etype else None
-        for (role, kind), value, arg in zip(form.arg_list, values, args):
-            roles[role] = (kind, value, arg)
-        result = None
-        if form.ret:
-            role, kind = form.ret.split(":")
-            result = dest if dest is not None else RV(self.new_reg(kind if kind != "r" else "a", "temporary"),
-                                                      CType({"p": "mask", "r": "addr"}[kind]))
-            roles[role] = (kind, result, None)
-        for template in form.asm:
-            template, advance = self.post_update_units(c, template, roles)
-            self.emit(self.format_form(c, template, roles, etype, options))
-            if advance is not None:
-                pointer = roles[advance][1]
-                self.store(pointer, self.pointer_arith(c, "+", pointer, roles["stride"][1]))
-        return result if result is not None else Const(0, S32)
-
-    def post_update_units(self, c, template, roles):
-        """The pages count a vector form's postUpdateStride in elements of the pointer's type T; the
-        instruction's X counts elements of its first vector operand's view (vsta.pack.pu of a b32 view
-        after a float->half Cast stores halves but advances by b32 elements). Scale the stride to the
-        view's units when it divides; otherwise emit the form without post-update and advance the pointer
-        by stride * sizeof(T) bytes. Returns the template to emit and the role to advance, or None."""
-        if ".pu" not in template or "stride" not in roles or "blkstride" in roles:
-            return template, None
-        pointer_role = next((r for r, (kind, _, _) in roles.items() if kind == "A"), None)
-        view = next((m for m in re.finditer(r"\{(\w+)(?:/(\w+))?\}", template)
-                     if roles.get(m.group(1), ("",))[0] == "v"), None)
-        if pointer_role is None or view is None:
-            return template, None            # a mask's post-update counts bytes (its page)
-        vector = roles[view.group(1)]
-        pointer_width = dtypes.BY_SPELLING[roles[pointer_role][1].ctype.etype].width
-        unit_width = dtypes.BY_SPELLING[view.group(2) or vector[1].ctype.etype].width
-        if pointer_width == unit_width:
-            return template, None
-        kind, stride, arg = roles["stride"]
-        if isinstance(stride, Const) and self.const_number(stride) * pointer_width % unit_width == 0:
-            roles["stride"] = (kind, Const(self.const_number(stride) * pointer_width // unit_width, stride.ctype), arg)
-            return template, None
-        if isinstance(stride, RV) and pointer_width % unit_width == 0:
-            roles["stride"] = (kind, self.arith(c, "*", stride, Const(pointer_width // unit_width, stride.ctype)), arg)
-            return template, None
-        if not template.startswith(("vld", "vsta")) or not template.endswith(", {stride}"):
-            raise error_at(c, f"this post-update stride counts elements of {roles[pointer_role][1].ctype.etype}, "
-                              f"which is not a whole number of the instruction's {unit_width}-byte elements")
-        return template.replace(".pu", "", 1).removesuffix(", {stride}"), pointer_role
-
-    def format_form(self, c, template, roles, etype, options):
-        out, i = "", 0
-        while i < len(template):
-            if template[i] != "{":
-                out += template[i]
-                i += 1
-                continue
-            j = template.index("}", i)
-            field_ = template[i + 1:j]
-            out += self.form_field(c, field_, roles, etype, options)
-            i = j + 1
-        return out
-
-    def form_field(self, c, field_, roles, etype, options):
-        if field_ == "T":
-            return etype
-        if field_.startswith("opt:"):
-            return str(options[field_[4:]])
-        if field_ in ("cast", "cast_options"):
-            return self.cast_text(c, field_, roles, options)
-        role, _, view = field_.partition(".")
-        role, _, as_type = role.partition("/")
-        kind, value, arg = roles[role]
-        if kind in ("v",):
-            return f"{value.reg}.{as_type or value.ctype.etype}"
-        if kind == "p" and view == "b":
-            if etype is None:
-                raise error_at(c, "this call needs its element type T")
-            width = 8 * dtypes.BY_SPELLING[etype].width
-            return f"{value.reg}.b{width}"
-        if kind == "r" and view == "b":
-            return f"{value.reg}.b{8 * dtypes.BY_SPELLING[etype].width}"
-        if kind in ("u", "q"):
-            value.reg.file = kind           # an UnalignReg serves either stream: its first use decides
-            return f"{value.reg}.{etype}" if as_type == "T" else str(value.reg)
-        if kind in ("p", "r"):
-            return str(value.reg)
-        if kind in ("a", "A"):
-            return str(value.reg if isinstance(value, RV) else self.materialize(value, value.ctype).reg)
-        if kind == "S":
-            return str(value.reg)
-        if kind == "s":
-            if role in ("stride", "blkstride", "index", "count"):      # plain X operands (a count, not a T value)
-                return self.operand(value) if isinstance(value, Const) else str(value.reg)
-            return self.typed_operand(value, as_type or etype or value.ctype.etype)
-        raise error_at(c, f"internal: unknown operand kind {kind}")
-
-    def cast_text(self, c, field_, roles, options):
-        trait = options.get("trait")
-        if trait is None or trait == "castTrait":
-            trait = {}
-        if not isinstance(trait, dict):
-            raise error_at(c, "Cast's trait must be a constant CastTrait")
-        dst, src = roles["dst"][1].ctype.etype, roles["src"][1].ctype.etype
-        fields = {k: (v.value.member if isinstance(v, Const) and isinstance(v.value, EnumValue) else v)
-                  for k, v in trait.items()}
-        from ..isa.table import CONVERSIONS, PARTS, width_ratio
-        conversion = CONVERSIONS.get((dst, src))
-        if conversion is None:
-            raise error_at(c, f"Cast from {src} to {dst} has no ascasm instruction")
-        if field_ == "cast":
-            mode = regapi.ROUND_MODES.get(str(fields.get("roundMode", "UNKNOWN")), "")
-            if not conversion.modes:
-                return ""
-            if not mode:
-                raise error_at(c, f"Cast from {src} to {dst} needs a round mode (trait.roundMode): "
-                                  f"{', '.join('CAST_' + m.upper() for m in conversion.modes)}")
-            if mode not in conversion.modes:
-                raise error_at(c, f"Cast from {src} to {dst} has no round mode {fields.get('roundMode')}")
-            return "." + mode
-        text = ""
-        # SAT where the page lists no saturation (a conversion that cannot overflow, or that always
-        # saturates) changes nothing: the vendor's own library passes it there
-        if str(fields.get("satMode", "")) == "SAT" and conversion.sat:
-            text += ", sat"
-        ratio = width_ratio(dtypes.named(dst, src))
-        if ratio > 1:
-            layout = {"ZERO": 0, "ONE": 1, "TWO": 2, "THREE": 3}.get(str(fields.get("layoutMode", "ZERO")), 0)
-            text += ", " + PARTS[ratio][layout]
-        return text
 
     def x_cxx_dependent_scope_member_expr(self, c):
         return self.token_value(c)
@@ -1660,7 +1367,7 @@ class Lowering(ConstantEvaluation):
         reads in a vector function, LocalMemBar's SCALAR_LOAD)."""
         address, ctype = self.element_address(c)
         reg = self.new_reg("s")
-        self.emit(f"ld {reg}.{ctype.etype}, [{address.reg}]")
+        self.emit("ld", ir.view(reg, ctype.etype), ir.Mem(ir.view(address.reg)))
         return RV(reg, ctype)
 
     def element_address(self, c) -> tuple[RV, CType]:
@@ -1676,92 +1383,9 @@ class Lowering(ConstantEvaluation):
         """`p[i] = value`: one element stored from a scalar register (SCALAR_STORE)."""
         address, ctype = self.element_address(target)
         value = self.materialize(self.convert(value, ctype), ctype)
-        self.emit(f"st [{address.reg}], {value.reg}.{ctype.etype}")
+        self.emit("st", ir.Mem(ir.view(address.reg)), ir.view(value.reg, ctype.etype))
         return value
 
-
-@dataclass
-class OffsetAddress:
-    """A C-API call's pointer followed by an addr_reg offset (`asc_loadalign(dst, src, offset)`): one
-    address operand, [src + aN]."""
-    base: object
-    offset: RV
-
-    @property
-    def ctype(self):
-        return self.base.ctype
-
-
-def _offset_addresses(values: list) -> list:
-    """For a row without an address-register operand: an addr_reg argument is the offset of the call's
-    pointer (loads: (dst, src, offset); stores: (dst, src, offset, mask))."""
-    offsets = [v for v in values if isinstance(v, RV) and v.ctype is not None and v.ctype.kind == "addr"]
-    pointer = next((i for i, v in enumerate(values) if v.ctype is not None and v.ctype.kind == "ptr"), None)
-    if len(offsets) != 1 or pointer is None:
-        return values
-    out = [v for v in values if v is not offsets[0]]
-    out[out.index(values[pointer])] = OffsetAddress(values[pointer], offsets[0])
-    return out
-
-
-def _capi_fits(op, value) -> bool:
-    if isinstance(value, OffsetAddress):
-        return op.kind is Kind.ADDR
-    kind = value.ctype.kind if value.ctype is not None else None
-    return {Kind.VREG: kind == "vec", Kind.PREG: kind == "mask", Kind.AREG: kind == "addr",
-            Kind.UREG: kind in ("ustore", "unalign"), Kind.QREG: kind in ("uload", "unalign"),
-            Kind.ADDR: kind == "ptr", Kind.BASE: kind == "ptr" and isinstance(value, RV),
-            Kind.SREG: isinstance(value, RV) and kind in ("int", "bool"),
-            Kind.SVAL: kind in ("int", "bool", "enum"), Kind.TVAL: kind in ("int", "bool", "float"),
-            Kind.PAT: kind == "enum", Kind.BARRIER: kind == "enum"}.get(op.kind, False)
-
-
-_U16 = CType("int", "u16")      # CreateAddrReg's index type
-_REG_FILE = {"vec": "v", "mask": "p", "addr": "a", "ustore": "u", "uload": "q", "unalign": "u"}
-_KIND_LETTER = {"vec": "v", "mask": "p", "addr": "r", "ustore": "u", "uload": "q", "unalign": "x", "ptr": "a",
-                "int": "s", "float": "s", "bool": "s", "enum": "s"}
-
-
-def _kind_of(value) -> str:
-    if value.ctype is None:
-        return "?"
-    letter = _KIND_LETTER.get(value.ctype.kind, "?")
-    if isinstance(value, RV) and letter in ("a", "s") and value.reg.name and value.reg.name != "temporary":
-        return letter.upper()        # a variable: may be passed where the call updates it
-    return letter
-
-
-def _option_text(options: dict, key: str) -> str:
-    """A template option as the text a form's `when` names; "mode.algo" is the field `algo` of the
-    struct a *SpecificMode option points to (INTRINSIC, the struct's default, when the initialiser
-    leaves it out; nothing when the option is a plain enum)."""
-    name, _, field_ = key.partition(".")
-    value = options.get(name)
-    if field_:
-        if not isinstance(value, dict):
-            return "None"
-        value = value.get(field_, Const(EnumValue("", "INTRINSIC", 0), None))
-    if isinstance(value, Const) and isinstance(value.value, EnumValue):
-        value = value.value.member
-    return str(value)
-
-
-def _trait_name(value):
-    """A RegTrait constant by its name (RegTraitNumOne, RegTraitNumTwo), any other value as it is."""
-    if isinstance(value, dict) and set(value) == {"regNum"} and isinstance(value["regNum"], Const):
-        return {1: "RegTraitNumOne", 2: "RegTraitNumTwo"}.get(value["regNum"].value, value)
-    return value
-
-
-def _matches(form, kinds) -> bool:
-    expected = [k for _, k in form.arg_list]
-    if len(expected) != len(kinds):
-        return False
-    for want, got in zip(expected, kinds):
-        if want == got or (want.lower() == got.lower() and want.islower()) or (got == "x" and want in "uq"):
-            continue
-        return False
-    return True
 
 
 def _float_text(value) -> str:
@@ -1974,6 +1598,8 @@ def _never_written(decl) -> bool:
     return decl.kind.name == "VAR_DECL" and body is not None and not _writes(body, {decl.hash})
 
 
-def _is_branch(text: str) -> bool:
-    word = text.split(" ", 1)[0]
-    return word in ("b", "beq", "bne", "blt", "ble", "bgt", "bge") or text.endswith(":")
+def _sets_zero(item, reg) -> bool:
+    """Whether IR item `item` is `mov REG, 0`."""
+    return isinstance(item, ir.Instr) and item.mnemonic == "mov" and len(item.operands) == 2 and \
+        isinstance(item.operands[0], ir.Reg) and item.operands[0].vreg is reg and not item.operands[0].view and \
+        item.operands[1] == ir.Imm("0")

@@ -1,17 +1,14 @@
-"""Register allocation for the lowered program: each virtual register (`%v3`) lives from its first to
-its last mention, stretched over a whole loop when it is declared before the loop and mentioned in it
+"""Register allocation over the lowered program (the IR of ir.py): each virtual register lives from its
+first to its last mention by an instruction, stretched over a whole loop when it is declared before the loop and mentioned in it
 (its value goes round the loop); a linear scan then gives each file's machine registers out. More
 live at one point than a file has is a CppError naming the variables and the C++ line."""
 from __future__ import annotations
-
-import re
 
 from .clang import CppError
 
 REGISTERS = {"s": 32, "v": 32, "p": 8, "a": 8, "u": 4, "q": 4}
 FILE_NAMES = {"s": "scalar", "v": "vector (RegTensor)", "p": "mask (MaskReg)", "a": "address (AddrReg)",
               "u": "unaligned store", "q": "unaligned load"}
-_VIRTUAL = re.compile(r"%([svpauq])(\d+)")
 
 
 def allocate(lines, loops, regs, fixed=(), ranges=None) -> dict:
@@ -19,9 +16,9 @@ def allocate(lines, loops, regs, fixed=(), ranges=None) -> dict:
     (parameters) are live from the start. `ranges`, a dict, receives each virtual register's live
     range {number: (first line, last line)} (the debug information's variable locations)."""
     first, last = {}, {}
-    for index, line in enumerate(lines):
-        for m in _VIRTUAL.finditer(line.text):
-            n = int(m.group(2))
+    for index, item in enumerate(lines):
+        for reg in item.regs():
+            n = reg.number
             first.setdefault(n, index)
             last[n] = index
     for reg in fixed:
@@ -56,10 +53,6 @@ def allocate(lines, loops, regs, fixed=(), ranges=None) -> dict:
     if ranges is not None:
         ranges.update((n, (first[n], last[n])) for n in first)
     return assignment
-
-
-def rewrite(text: str, assignment: dict) -> str:
-    return _VIRTUAL.sub(lambda m: f"{m.group(1)}{assignment[int(m.group(2))]}", text)
 
 
 def _index_of(lines, tag) -> int:

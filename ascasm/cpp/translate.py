@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..debuginfo import DebugInfo
 from ..limits import shown, whole_number
-from . import debugvars, regalloc
+from . import debugvars, ir, regalloc
 from .clang import CppError, LibclangMissing, error_at, parse, qualified_name, tokens
 from .cpptypes import split_template_args
 from .lower import Const, ConstReturn, Frame, Lowering, ParamSlot, RV, VReg, _body, buffer_name
@@ -415,7 +415,7 @@ def _translate_unit(index, path, unit, function_args, class_args, template_args,
     except ConstReturn:
         pass
     lowering.cur_loc = None
-    lowering.emit("__end:")
+    lowering.place("__end")
     lowering.emit("halt")
     lines = lowering.lines
     fixed = [p.reg for p in lowering.params]
@@ -423,8 +423,7 @@ def _translate_unit(index, path, unit, function_args, class_args, template_args,
     assignment = regalloc.allocate(lines, lowering.loops, lowering.regs, fixed, ranges)
     params = [Param(p.name, p.kind, p.etype, assignment[p.reg.number], p.cpp_type) for p in lowering.params]
     lines = debugvars.annotate(lines, lowering, assignment, ranges)
-    out = [AsmLine(regalloc.rewrite(line.text, assignment), line.loc) for line in lines]
-    out = _drop_unused_end(out)
+    out = [AsmLine(item.render(assignment), item.loc) for item in _drop_unused_end(lines)]
     debug = _check_rows(out, path, params)
     out, directives = debugvars.split(out)
     return Translation(_printable(unit, lowering), path, params, out, dict(lowering.ctrl), debug, directives)
@@ -504,8 +503,8 @@ def _printable(unit, lowering) -> str:
     return f"{name}<{args}>" + (f"#{unit.number}" if unit.block is not None else "") if args else unit.name
 
 
-def _drop_unused_end(lines):
+def _drop_unused_end(items):
     """`__end:` stays only when a return branches to it."""
-    if any(line.text == "b __end" for line in lines):
-        return lines
-    return [line for line in lines if line.text != "__end:"]
+    if any(isinstance(item, ir.Instr) and item.target() == "__end" for item in items):
+        return items
+    return [item for item in items if not (isinstance(item, ir.LabelDef) and item.name == "__end")]

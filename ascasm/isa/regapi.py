@@ -4,36 +4,173 @@ require, and the instruction rows they become. The C++ front end (ascasm/cpp/) t
 it; `ascasm explain Reg::NAME` prints it; docs/frontend.md's mapping table is generated from it
 (tools/gen_frontend_table.py).
 
-A form's `args` names the C++ call's arguments in order as ROLE:KIND, KIND one of
-  v RegTensor, p MaskReg, r AddrReg, u UnalignRegForStore, q UnalignRegForLoad,
-  a a `__ubuf__ T*` address, A a `__ubuf__ T*` variable the call advances (post-update),
-  s a scalar value, S a scalar variable the call updates (UpdateMask's count);
-`ret` is the role of the returned register ("" for void). In `asm`, `{ROLE}` is the operand of that
-role (a vector register with its own lane type, a mask, `sN` for an address, a scalar as an X.T
-operand of the call's T), `{ROLE/b16}` a vector register viewed as another type (a distribution
-mode's element width), `{ROLE.b}` a mask register with the width of T (`p0.b32`), `{T}` T's name.
+A form's `args` names the C++ call's arguments in order as ROLE:KIND, KIND one of (ARG_KINDS: each
+is an operand kind of the ISA table, ascasm/isa/operands.py)
+  v RegTensor, p MaskReg, a AddrReg, u UnalignRegForStore, q UnalignRegForLoad (the register files'
+  letters of the assembly), ub a `__ubuf__ T*` address, s a scalar value of the call's type T (an X.T
+  operand), n a count or stride (a plain X operand);
+a trailing `&` marks a variable the call writes back: `ub&` a pointer it advances (post-update),
+`s&` a scalar it updates (UpdateMask's count). `ret` is the returned register ("dst:p"; "" for void).
+In `asm`, `{ROLE}` is the operand of that role (a vector register with its own lane type, a mask,
+`sN` for an address, a scalar as an X.T operand of the call's T), `{ROLE/b16}` a vector register
+viewed as another type (a distribution mode's element width), `{ROLE.b}` a mask or address register
+with the width of T (`p0.b32`), `{T}` T's name, `{opt:NAME}` a template option's value, `{cast}` and
+`{cast_options}` Cast's suffix and keywords from its trait. Each form is compiled once, at import, into
+typed arguments (Arg) and instruction templates (Template) that the translator fills in.
 """
 from __future__ import annotations
 
+import re
 import textwrap
+from dataclasses import dataclass, field, replace
 
-from dataclasses import dataclass, replace
+from .operands import Kind
 
 PAGES = ""                # the Reg-layer reference pages are named "GROUP/TITLE" (the Chinese names are theirs)
 
 
+# a form's argument kinds as written in `args`: (the operand kind of the ISA table, the call writes it back)
+ARG_KINDS = {"v": (Kind.VREG, False), "p": (Kind.PREG, False), "a": (Kind.AREG, False),
+             "u": (Kind.UREG, False), "q": (Kind.QREG, False), "ub": (Kind.ADDR, False), "ub&": (Kind.BASE, True),
+             "s": (Kind.TVAL, False), "n": (Kind.SVAL, False), "s&": (Kind.SREG, True)}
+_LETTERS = {kind: letter for letter, kind in ARG_KINDS.items()}
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument of a form (or its returned register): its role and operand kind."""
+    role: str
+    kind: Kind
+    written: bool = False          # a variable the call writes back (`ub&`, `s&`)
+
+    @property
+    def text(self) -> str:
+        return f"{self.role}:{_LETTERS[(self.kind, self.written)]}"
+
+
+def _parse_arg(text: str) -> Arg:
+    role, _, letter = text.partition(":")
+    if letter not in ARG_KINDS:
+        raise ValueError(f"bad argument kind in a Reg form: {text!r}")
+    return Arg(role, *ARG_KINDS[letter])
+
+
+@dataclass(frozen=True)
+class OperandSlot:
+    """`{ROLE}`, `{ROLE/TYPE}`, `{ROLE.b}`: an argument's operand, viewed as TYPE or sized by T."""
+    arg: Arg
+    view: str = ""                 # "b16": a vector register viewed as that type; "T": the call's type
+    sized: bool = False            # `.b`: the register with T's width (p0.b32)
+
+
+@dataclass(frozen=True)
+class TypeSlot:
+    """`{T}`: the call's element type."""
+
+
+@dataclass(frozen=True)
+class OptionSlot:
+    """`{opt:NAME}`: a template option's value."""
+    name: str
+
+
+@dataclass(frozen=True)
+class CastSlot:
+    """`{cast}` (the round-mode suffix) or `{cast_options}` (sat, the layout part) of Cast's trait."""
+    options: bool
+
+
+@dataclass(frozen=True)
+class Template:
+    """One instruction of a form: literal text and slots, in order."""
+    text: str
+    pieces: tuple                  # str | OperandSlot | TypeSlot | OptionSlot | CastSlot
+
+    @property
+    def mnemonic(self) -> str:
+        """The mnemonic as written (`vcvt` for `vcvt{cast}`)."""
+        return self.text.split()[0].split("{")[0]
+
+    @property
+    def post_update(self) -> bool:
+        return ".pu" in self.text
+
+    def first_vector(self) -> OperandSlot | None:
+        return next((p for p in self.pieces if isinstance(p, OperandSlot) and p.arg.kind is Kind.VREG
+                     and not p.sized), None)
+
+    def without_post_update(self) -> Template | None:
+        """A load's or store's post-update template as the plain access (the stride left out), or None
+        when it has no such form."""
+        before, stride = self.pieces[-2:]
+        if not self.text.startswith(("vld", "vsta")) or not isinstance(before, str) or not before.endswith(", ") \
+                or not isinstance(stride, OperandSlot) or stride.arg.kind is not Kind.SVAL:
+            return None
+        return _compile_template(self.text.replace(".pu", "", 1).removesuffix(", {%s}" % stride.arg.role),
+                                 {p.arg.role: p.arg for p in self.pieces if isinstance(p, OperandSlot)})
+
+
+_SLOT = re.compile(r"\{([^}]*)\}")
+
+
+def _compile_template(text: str, args: dict) -> Template:
+    pieces, at = [], 0
+    for m in _SLOT.finditer(text):
+        if m.start() > at:
+            pieces.append(text[at:m.start()])
+        pieces.append(_compile_slot(m.group(1), args, text))
+        at = m.end()
+    if at < len(text):
+        pieces.append(text[at:])
+    return Template(text, tuple(pieces))
+
+
+def _compile_slot(field_: str, args: dict, text: str):
+    if field_ == "T":
+        return TypeSlot()
+    if field_.startswith("opt:"):
+        return OptionSlot(field_[4:])
+    if field_ in ("cast", "cast_options"):
+        return CastSlot(field_ == "cast_options")
+    role, _, size = field_.partition(".")
+    role, _, view = role.partition("/")
+    if role not in args or size not in ("", "b"):
+        raise ValueError(f"bad slot {{{field_}}} in the Reg form template {text!r}")
+    return OperandSlot(args[role], view, size == "b")
+
+
 @dataclass(frozen=True)
 class Form:
-    args: str                      # "dst:v src:a" (see the module docstring)
+    args: str                      # "dst:v src:ub" (see the module docstring)
     asm: tuple                     # instruction templates
     tparams: tuple = ("T",)        # template parameters in the page's order; "name=DEFAULT"
     when: tuple = ()               # (option, value) pairs the form requires
     ret: str = ""                  # "dst:p": the returned register's role and kind
     note: str = ""
+    # compiled from the above
+    operands: tuple = field(init=False, compare=False, repr=False)     # Arg per C++ argument
+    result: Arg | None = field(init=False, compare=False, repr=False)
+    templates: tuple = field(init=False, compare=False, repr=False)    # Template per instruction
+
+    def __post_init__(self):
+        operands = tuple(_parse_arg(text) for text in self.args.split())
+        result = _parse_arg(self.ret) if self.ret else None
+        by_role = {arg.role: arg for arg in operands + ((result,) if result else ())}
+        object.__setattr__(self, "operands", operands)
+        object.__setattr__(self, "result", result)
+        object.__setattr__(self, "templates", tuple(_compile_template(text, by_role) for text in self.asm))
 
     @property
-    def arg_list(self) -> list[tuple[str, str]]:
-        return [tuple(a.split(":")) for a in self.args.split()]
+    def stride_in_blocks(self) -> bool:
+        """A block-strided access: its strides count 32-byte blocks, not elements of T."""
+        return ("dataMode", "DATA_BLOCK_COPY") in self.when
+
+    @property
+    def advanced(self) -> tuple[Arg, Arg] | None:
+        """(the pointer the call advances, the stride it advances by), for a post-update form with a stride."""
+        pointer = next((arg for arg in self.operands if arg.kind is Kind.BASE), None)
+        stride = next((arg for arg in reversed(self.operands) if arg.kind is Kind.SVAL), None)
+        return (pointer, stride) if pointer and stride else None
 
 
 @dataclass(frozen=True)
@@ -87,17 +224,17 @@ def _load_forms():
     forms = []
     for dist, mode in LOAD_DISTS.items():
         when, w = (("dist", dist),), _width(dist)
-        forms += [Form("dst:v src:a", (f"vld{mode} {{dst{w}}}, [{{src}}]",), ("T", "dist=DIST_NORM"), when),
-                  Form("dst:v src:A stride:s", (f"vld{mode}.pu {{dst{w}}}, [{{src}}], {{stride}}",),
+        forms += [Form("dst:v src:ub", (f"vld{mode} {{dst{w}}}, [{{src}}]",), ("T", "dist=DIST_NORM"), when),
+                  Form("dst:v src:ub& stride:n", (f"vld{mode}.pu {{dst{w}}}, [{{src}}], {{stride}}",),
                        ("T", "post", "dist=DIST_NORM"), when + (("post", "POST_MODE_UPDATE"),)),
-                  Form("dst:v src:a off:r", (f"vld{mode} {{dst{w}}}, [{{src}} + {{off}}]",), ("T", "dist=DIST_NORM"),
+                  Form("dst:v src:ub off:a", (f"vld{mode} {{dst{w}}}, [{{src}} + {{off}}]",), ("T", "dist=DIST_NORM"),
                        when)]
     for dist in LOAD_DINTLV:
         when, w = (("dist", dist),), _width(dist)
-        forms += [Form("dst0:v dst1:v src:a", (f"vld.dintlv {{dst0{w}}}, {{dst1{w}}}, [{{src}}]",), ("T", "dist"), when),
-                  Form("dst0:v dst1:v src:A stride:s", (f"vld.dintlv.pu {{dst0{w}}}, {{dst1{w}}}, [{{src}}], {{stride}}",),
+        forms += [Form("dst0:v dst1:v src:ub", (f"vld.dintlv {{dst0{w}}}, {{dst1{w}}}, [{{src}}]",), ("T", "dist"), when),
+                  Form("dst0:v dst1:v src:ub& stride:n", (f"vld.dintlv.pu {{dst0{w}}}, {{dst1{w}}}, [{{src}}], {{stride}}",),
                        ("T", "post", "dist"), when + (("post", "POST_MODE_UPDATE"),)),
-                  Form("dst0:v dst1:v src:a off:r", (f"vld.dintlv {{dst0{w}}}, {{dst1{w}}}, [{{src}} + {{off}}]",),
+                  Form("dst0:v dst1:v src:ub off:a", (f"vld.dintlv {{dst0{w}}}, {{dst1{w}}}, [{{src}} + {{off}}]",),
                        ("T", "dist"), when)]
     return tuple(forms)
 
@@ -113,16 +250,16 @@ def _mask_memory_forms(load: bool):
     for dist, mode in (MASK_LOAD_DISTS if load else MASK_STORE_DISTS).items():
         when, post = (("dist", dist),), (("dist", dist), ("post", "POST_MODE_UPDATE"))
         if load:
-            forms += [Form("dst:p src:a", (f"vld{mode} {{dst}}, [{{src}}]",), ("T", "dist=DIST_NORM"), when),
-                      Form("dst:p src:A stride:s", (f"vld{mode}.pu {{dst}}, [{{src}}], {{stride}}",),
+            forms += [Form("dst:p src:ub", (f"vld{mode} {{dst}}, [{{src}}]",), ("T", "dist=DIST_NORM"), when),
+                      Form("dst:p src:ub& stride:n", (f"vld{mode}.pu {{dst}}, [{{src}}], {{stride}}",),
                            ("T", "post", "dist=DIST_NORM"), post),
-                      Form("dst:p src:a off:r", (f"vld{mode} {{dst}}, [{{src}} + {{off}}]",), ("T", "dist=DIST_NORM"),
+                      Form("dst:p src:ub off:a", (f"vld{mode} {{dst}}, [{{src}} + {{off}}]",), ("T", "dist=DIST_NORM"),
                            when)]
         else:
-            forms += [Form("dst:a src:p", (f"vsta{mode} [{{dst}}], {{src}}",), ("T", "dist=DIST_NORM"), when),
-                      Form("dst:A src:p stride:s", (f"vsta{mode}.pu [{{dst}}], {{src}}, {{stride}}",),
+            forms += [Form("dst:ub src:p", (f"vsta{mode} [{{dst}}], {{src}}",), ("T", "dist=DIST_NORM"), when),
+                      Form("dst:ub& src:p stride:n", (f"vsta{mode}.pu [{{dst}}], {{src}}, {{stride}}",),
                            ("T", "post", "dist=DIST_NORM"), post),
-                      Form("dst:a src:p off:r", (f"vsta{mode} [{{dst}} + {{off}}], {{src}}",), ("T", "dist=DIST_NORM"),
+                      Form("dst:ub src:p off:a", (f"vsta{mode} [{{dst}} + {{off}}], {{src}}",), ("T", "dist=DIST_NORM"),
                            when)]
     return tuple(forms)
 
@@ -132,16 +269,16 @@ def _store_forms():
     for dist, mode in STORE_DISTS.items():
         when, w = (("dist", dist),), _width(dist)
         mask = "" if mode in _STORE_UNMASKED else ", {mask}"
-        forms += [Form("dst:a src:v mask:p", (f"vsta{mode} [{{dst}}], {{src{w}}}{mask}",), ("T", "dist=DIST_NORM"), when),
-                  Form("dst:A src:v stride:s mask:p", (f"vsta{mode}.pu [{{dst}}], {{src{w}}}{mask}, {{stride}}",),
+        forms += [Form("dst:ub src:v mask:p", (f"vsta{mode} [{{dst}}], {{src{w}}}{mask}",), ("T", "dist=DIST_NORM"), when),
+                  Form("dst:ub& src:v stride:n mask:p", (f"vsta{mode}.pu [{{dst}}], {{src{w}}}{mask}, {{stride}}",),
                        ("T", "post", "dist=DIST_NORM"), when + (("post", "POST_MODE_UPDATE"),)),
-                  Form("dst:a src:v off:r mask:p", (f"vsta{mode} [{{dst}} + {{off}}], {{src{w}}}{mask}",),
+                  Form("dst:ub src:v off:a mask:p", (f"vsta{mode} [{{dst}} + {{off}}], {{src{w}}}{mask}",),
                        ("T", "dist=DIST_NORM"), when)]
     for dist in STORE_INTLV:
         when, w = (("dist", dist),), _width(dist)
-        forms += [Form("dst:a src0:v src1:v mask:p", (f"vsta.intlv [{{dst}}], {{src0{w}}}, {{src1{w}}}",), ("T", "dist"),
+        forms += [Form("dst:ub src0:v src1:v mask:p", (f"vsta.intlv [{{dst}}], {{src0{w}}}, {{src1{w}}}",), ("T", "dist"),
                        when, note="the interleaving store writes every lane: the mask is not an operand of vsta.intlv"),
-                  Form("dst:a src0:v src1:v off:r mask:p", (f"vsta.intlv [{{dst}} + {{off}}], {{src0{w}}}, {{src1{w}}}",),
+                  Form("dst:ub src0:v src1:v off:a mask:p", (f"vsta.intlv [{{dst}} + {{off}}], {{src0{w}}}, {{src1{w}}}",),
                        ("T", "dist"), when)]
     return tuple(forms)
 
@@ -155,15 +292,15 @@ def _block_copy_forms(load: bool):
     post = BLOCK_COPY + (("post", "POST_MODE_UPDATE"),)
     if load:
         note = "DATA_BLOCK_COPY: the page Reg数据搬入/非连续对齐搬入（LoadAlign）"
-        return (Form("dst:v src:a blkstride:s mask:p", ("vld.bs {dst}, [{src}], {blkstride}, {mask}",),
+        return (Form("dst:v src:ub blkstride:n mask:p", ("vld.bs {dst}, [{src}], {blkstride}, {mask}",),
                      ("T", "dataMode"), BLOCK_COPY, note=note),
-                Form("dst:v src:A blkstride:s stride:s mask:p",
+                Form("dst:v src:ub& blkstride:n stride:n mask:p",
                      ("vld.bs.pu {dst}, [{src}], {blkstride}, {mask}, {stride}",), ("T", "dataMode", "post"), post,
                      note=note))
     note = "DATA_BLOCK_COPY: the page Reg数据搬出/非连续对齐搬出（StoreAlign）"
-    return (Form("dst:a src:v blkstride:s mask:p", ("vsta.bs [{dst}], {src}, {blkstride}, {mask}",),
+    return (Form("dst:ub src:v blkstride:n mask:p", ("vsta.bs [{dst}], {src}, {blkstride}, {mask}",),
                  ("T", "dataMode"), BLOCK_COPY, note=note),
-            Form("dst:A src:v blkstride:s stride:s mask:p",
+            Form("dst:ub& src:v blkstride:n stride:n mask:p",
                  ("vsta.bs.pu [{dst}], {src}, {blkstride}, {mask}, {stride}",), ("T", "dataMode", "post"), post,
                  note=note))
 # --- end of the block-strided forms ---
@@ -235,56 +372,56 @@ APIS = (
     RegApi("CreateMask", PAGES + "寄存器数据类型/MaskReg",
            (Form("", ("mask {dst.b}, {opt:mode}",), ("T", "mode=ALL", TRAIT), ONE_REGISTER, ret="dst:p"),)),
     RegApi("UpdateMask", PAGES + "寄存器数据类型/MaskReg",
-           (Form("count:S", ("mask.upd {dst.b}, {count}",), ("T", TRAIT), ONE_REGISTER, ret="dst:p"),)),
+           (Form("count:s&", ("mask.upd {dst.b}, {count}",), ("T", TRAIT), ONE_REGISTER, ret="dst:p"),)),
     RegApi("MoveMask", PAGES + "MaskReg计算/MoveMask",
            (Form("", ("movp {dst.b}",), ("T",), ret="dst:p",
                  note="reads {MASK1, MASK0} as SetVectorMask (sprset.mask) left them"),)),
     RegApi("MaskGenWithRegTensor", PAGES + "Reg数据搬入/MaskReg搬入（MaskGenWithRegTensor）",
            (Form("dst:p src:v", ("movvp {dst}, {src}, {opt:offset}",), ("T", "offset")),)),
     RegApi("CreateAddrReg", PAGES + "寄存器数据类型/AddrReg",
-           (Form("index:s stride:s", ("iter {dst.b}, {index}, {stride}",), ("T",), ret="dst:r",
+           (Form("index:n stride:n", ("iter {dst.b}, {index}, {stride}",), ("T",), ret="dst:a",
                  note="iter's scaled form, the stride a constant or a run-time value (uint32_t); with two to four "
                       "(index, stride) pairs the offset sum is computed in a scalar register first and the stride is 1"),)),
     # loads and stores
     RegApi("LoadAlign", PAGES + "Reg数据搬入/连续对齐搬入（LoadAlign）", _load_forms() + _mask_memory_forms(load=True) + _block_copy_forms(load=True)),
     RegApi("StoreAlign", PAGES + "Reg数据搬出/连续对齐搬出（StoreAlign）", _store_forms() + _mask_memory_forms(load=False) + _block_copy_forms(load=False)),
     RegApi("Gather", PAGES + "Reg数据搬入/离散搬入（Gather）",
-           (Form("dst:v src:a index:v mask:p", ("vgat {dst}, [{src}], {index}, {mask}",), ("T0", "T1", "T2")),
+           (Form("dst:v src:ub index:v mask:p", ("vgat {dst}, [{src}], {index}, {mask}",), ("T0", "T1", "T2")),
             Form("dst:v src:v index:v", ("vgatr {dst}, {src}, {index}",), ("T", "U"),
                  note="the register form (page group 离散操作): lanes of src picked by index"))),
     RegApi("GatherB", PAGES + "Reg数据搬入/离散搬入（GatherB）",
-           (Form("dst:v base:a index:v mask:p", ("vgatb {dst}, [{base}], {index}, {mask}",)),)),
+           (Form("dst:v base:ub index:v mask:p", ("vgatb {dst}, [{base}], {index}, {mask}",)),)),
     RegApi("Load", PAGES + "Reg数据搬入/Load",
-           (Form("dst:v src:a", ("vldu {dst}, [{src}]",),
+           (Form("dst:v src:ub", ("vldu {dst}, [{src}]",),
                  note="the page's LoadUnAlignPre + LoadUnAlign pair is one row"),)),
     RegApi("Store", PAGES + "Reg数据搬出/Store",
-           (Form("dst:a src:v", ("vstu [{dst}], {src}",),
+           (Form("dst:ub src:v", ("vstu [{dst}], {src}",),
                  note="the page's StoreUnAlign + StoreUnAlignPost pair is one row"),
-            Form("dst:a src:v count:s", ("vstu [{dst}], {src}, {count}",)))),
+            Form("dst:ub src:v count:n", ("vstu [{dst}], {src}, {count}",)))),
     RegApi("Scatter", PAGES + "Reg数据搬出/离散搬出（Scatter）",
-           (Form("dst:a src:v index:v mask:p", ("vsct [{dst}], {src}, {index}, {mask}",), ("T", "U")),)),
+           (Form("dst:ub src:v index:v mask:p", ("vsct [{dst}], {src}, {index}, {mask}",), ("T", "U")),)),
     # unaligned streams: a load stream starts with LoadUnAlignPre; a store stream ends with StoreUnAlignPost
     RegApi("LoadUnAlignPre", PAGES + "Reg数据搬入/连续非对齐搬入（LoadUnAlign）",
-           (Form("ureg:q src:a", ("vldas {ureg}, [{src}]",)),
-            Form("ureg:q src:a off:r", ("vldas {ureg}, [{src} + {off}]",)))),
+           (Form("ureg:q src:ub", ("vldas {ureg}, [{src}]",)),
+            Form("ureg:q src:ub off:a", ("vldas {ureg}, [{src} + {off}]",)))),
     RegApi("LoadUnAlign", PAGES + "Reg数据搬入/连续非对齐搬入（LoadUnAlign）",
-           (Form("dst:v ureg:q src:a", ("vldus {dst}, {ureg}, [{src}]",)),
-            Form("dst:v ureg:q src:A stride:s", ("vldus.pu {dst}, {ureg}, [{src}], {stride}",),
+           (Form("dst:v ureg:q src:ub", ("vldus {dst}, {ureg}, [{src}]",)),
+            Form("dst:v ureg:q src:ub& stride:n", ("vldus.pu {dst}, {ureg}, [{src}], {stride}",),
                  ("T", "post=POST_MODE_UPDATE"), (("post", "POST_MODE_UPDATE"),)),
-            Form("dst:v ureg:q src:a off:r inc:s", ("vldus {dst}, {ureg}, [{src} + {off}]",),
+            Form("dst:v ureg:q src:ub off:a inc:s", ("vldus {dst}, {ureg}, [{src} + {off}]",),
                  note="the increment is not used: the address register gives the offset"))),
     RegApi("StoreUnAlign", PAGES + "Reg数据搬出/连续非对齐搬出（StoreUnAlign）",
-           (Form("dst:A src:v ureg:u stride:s", ("vstus.pu [{dst}], {ureg}, {src}, {stride}",),
+           (Form("dst:ub& src:v ureg:u stride:n", ("vstus.pu [{dst}], {ureg}, {src}, {stride}",),
                  ("T", "post=POST_MODE_UPDATE"), (("post", "POST_MODE_UPDATE"),)),
-            Form("dst:a src:v ureg:u", ("vstur [{dst}], {ureg}, {src}",), ("T", "post=POST_MODE_UPDATE"),
+            Form("dst:ub src:v ureg:u", ("vstur [{dst}], {ureg}, {src}",), ("T", "post=POST_MODE_UPDATE"),
                  note="the form without a count stores the lanes a Squeeze<STORE_REG> kept, at dst + AR"),
-            Form("dst:A src:p ureg:u", ("vstus.pu [{dst}], {ureg}, {src}.{T}",), ("T",),
+            Form("dst:ub& src:p ureg:u", ("vstus.pu [{dst}], {ureg}, {src}.{T}",), ("T",),
                  note="the MaskReg form (page Reg数据搬出/MaskReg非对齐搬出（StoreUnAlign）): dst advances by "
                       "the bytes stored, 16 for b16, 8 for b32"))),
     RegApi("StoreUnAlignPost", PAGES + "Reg数据搬出/连续非对齐搬出（StoreUnAlign）",
-           (Form("dst:A ureg:u stride:s", ("vstas.pu [{dst}], {ureg/T}, {stride}",), ("T", "post=POST_MODE_UPDATE"),
+           (Form("dst:ub& ureg:u stride:n", ("vstas.pu [{dst}], {ureg/T}, {stride}",), ("T", "post=POST_MODE_UPDATE"),
                  (("post", "POST_MODE_UPDATE"),)),
-            Form("dst:a ureg:u", ("vstar [{dst}], {ureg}",), ("T",)))),
+            Form("dst:ub ureg:u", ("vstar [{dst}], {ureg}",), ("T",)))),
     RegApi("ClearSpr", PAGES + "系统变量访问/ClearSpr", (Form("", ("sprclr.ar",), ("spr",), (("spr", "AR"),)),)),
     # moves
     RegApi("Move", PAGES + "Reg数据搬入/Move",
@@ -432,9 +569,9 @@ BY_NAME = {api.name: api for api in APIS}
 HOST_SIDE = {"DataCopy", "DataCopyPad", "SetFlag", "WaitFlag", "PipeBarrier", "EnQue", "DeQue", "AllocTensor",
              "FreeTensor", "GetPhyAddr", "InitBuffer", "SetGlobalBuffer", "GetBlockIdx", "GetBlockNum",
              "SyncAll", "SetAtomicAdd", "SetAtomicNone", "Duplicate_", "GetValue", "SetValue", "Get", "Set"}
-# The host-side names that are also Reg functions (Reg::DataCopy is the old name of LoadAlign/StoreAlign).
-# Older names of Reg functions that public kernels still use: the name, or (the name when the first
-# argument is a vector or mask register, a load's destination; the name otherwise).
+# Older names of Reg functions that public kernels still use (part of lookup()): the function's name, or
+# (the function when the call's first argument is a vector or mask register, a load's destination; the
+# function otherwise). Reg::DataCopy is also the name of a host-side call (HOST_SIDE).
 REG_ALIASES = {"DataCopy": ("LoadAlign", "StoreAlign"), "DataCopyUnAlign": ("LoadUnAlign", "StoreUnAlign"),
                "DataCopyUnAlignPre": "LoadUnAlignPre", "DataCopyUnAlignPost": "StoreUnAlignPost",
                "DataCopyGather": "Gather", "DataCopyScatter": "Scatter", "CompareScalar": "Compares",
@@ -454,17 +591,40 @@ def functions_of(mnemonic: str) -> list[str]:
     return found
 
 
-def lookup(name: str) -> RegApi | None:
-    """The API `name` (`Add`, `Reg::Add`, `MicroAPI::Add`, `AscendC::Reg::Add`), or None."""
-    return BY_NAME.get(name.split("::")[-1])
+def lookup(name: str, loads: bool | None = None) -> RegApi | None:
+    """The API `name` means (`Add`, `Reg::Add`, `MicroAPI::Add`, `AscendC::Reg::Add`, an older name such
+    as `Copy`), or None. A name of two functions (DataCopy: LoadAlign or StoreAlign) means one only with
+    `loads`, whether the call's first argument is a register (a load's destination)."""
+    meant = meanings(name)
+    if len(meant) == 2:
+        return None if loads is None else meant[0 if loads else 1]
+    return meant[0] if meant else None
+
+
+def meanings(name: str) -> list[RegApi]:
+    """Every API `name` may mean: one, two for a name of a load and a store (DataCopy), or none."""
+    short = name.split("::")[-1]
+    target = REG_ALIASES.get(short, short)
+    return [BY_NAME[t] for t in ((target,) if isinstance(target, str) else target) if t in BY_NAME]
 
 
 def explain_lines(name: str, form_types=lambda form: []) -> list[str]:
     """What `ascasm explain Reg::NAME` prints: each form's arguments, template options and rows, and
-    the lines `form_types(form)` gives for it (the lane types it takes, from the ISA table)."""
-    api = lookup(name)
-    if api is None:
-        return []
+    the lines `form_types(form)` gives for it (the lane types it takes, from the ISA table); for an
+    older name, which function(s) it means first."""
+    short = name.split("::")[-1]
+    lines = []
+    meant = meanings(name)
+    if short in REG_ALIASES and meant:
+        which = " or ".join(f"Reg::{api.name}" for api in meant)
+        lines.append(f"Reg::{short} is an older name of {which}" +
+                     (" (a load when the first argument is a register, else a store)" if len(meant) == 2 else "") + ":")
+    for api in meant:
+        lines += _api_lines(api, form_types)
+    return lines
+
+
+def _api_lines(api: RegApi, form_types) -> list[str]:
     lines = [f"Reg::{api.name} (also MicroAPI::{api.name}), reference page {api.page_name}:"]
     for form in api.forms:
         args = ", ".join(form.args.split())
