@@ -11,6 +11,7 @@ __VEC_SCOPE__ block of function or method Name), `@LINE` (the function or block 
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -174,10 +175,18 @@ class TUIndex:
 
 
 def _same_file(a: str, b: str) -> bool:
+    here = os.getcwd()        # a relative name resolves against the directory of the moment
+    return _real_path(here, a) == _real_path(here, b)
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_path(here: str, name: str) -> str:
+    """Resolved once per name: units are matched to files over every function the headers declare
+    (tens of thousands of comparisons per translation, each a realpath otherwise)."""
     try:
-        return Path(a).resolve() == Path(b).resolve()
+        return str((Path(here) / name).resolve())
     except OSError:
-        return a == b
+        return name
 
 
 @dataclass
