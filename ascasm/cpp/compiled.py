@@ -97,7 +97,7 @@ class CompiledKernel:
         given.update(kwargs)
         kernel = harness.build(self.translation, given, Path("."), ub_usable)
         machine = harness.start(kernel, engine, max_steps, ub_usable, store_inactive, strict)
-        initial = {name: buf.view(machine.state.ub).copy() for name, buf in kernel.param_buffers.items()}
+        initial = {name: buf.view(machine.state).copy() for name, buf in kernel.param_buffers.items()}
         rows = breakpoint_rows(kernel.program, (breakpoints,) if isinstance(breakpoints, (int, str)) else breakpoints)
         stops = []
         if rows:

@@ -4,7 +4,10 @@
 // reports a call to one inside a vector function as belonging to the host side.
 #pragma once
 #include "ascasm/reg_types.h"
+#include "ascasm/tiling.h"
 #include <limits>
+
+enum : int32_t { EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
 
 namespace AscendC {
 enum class TPosition { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM = SPM,
@@ -239,13 +242,20 @@ __aicore__ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace);
 enum CrossCoreSyncMode { SYNC_MODE0, SYNC_MODE1, SYNC_MODE2, SYNC_MODE4 = 4, AIC_SYNC_AIV_MODE = 4 };
 }  // namespace AscendC
 
-// Tiling data: a kernel reads its tiling struct from a GM pointer.
-#define GET_TILING_DATA(name, tiling) __ascasm_tiling_data name
-#define GET_TILING_DATA_WITH_STRUCT(type, name, tiling) type name
+// Tiling data: a kernel reads its tiling struct from a GM pointer. A whole kernel's translation gives
+// `__ascasm_tiling<T>(tiling)` the values of --tiling (ascasm/cpp/tiling.py) and `__ascasm_tiling_key()`
+// the value of --tiling-key. GET_TILING_DATA reads the struct REGISTER_TILING_DEFAULT names in the
+// kernel (a local alias that hides the global one).
+template <typename T> __aicore__ T __ascasm_tiling(const void* tiling);
+__aicore__ uint64_t __ascasm_tiling_key();
+using __ascasm_registered_tiling = __ascasm_tiling_data;
+#define GET_TILING_DATA(name, tiling) \
+    __ascasm_registered_tiling name = __ascasm_tiling<__ascasm_registered_tiling>(tiling)
+#define GET_TILING_DATA_WITH_STRUCT(type, name, tiling) type name = __ascasm_tiling<type>(tiling)
 #define GET_TILING_DATA_PTR_WITH_STRUCT(type, name, tiling) const type* name = nullptr
-#define REGISTER_TILING_DEFAULT(type)
+#define REGISTER_TILING_DEFAULT(type) using __ascasm_registered_tiling = type
 #define REGISTER_TILING_FOR_TILINGKEY(cond, type)
-#define TILING_KEY_IS(key) (false)
+#define TILING_KEY_IS(key) (__ascasm_tiling_key() == (key))
 #define KERNEL_TASK_TYPE_DEFAULT(type)
 #define KERNEL_TASK_TYPE(key, type)
 #define ASCENDC_TPL_SEL_PARAM(...)
