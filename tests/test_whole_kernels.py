@@ -15,7 +15,7 @@ from ascasm.cpp import harness                                # noqa: E402
 from ascasm.cpp.tiling import TilingError, parse_option       # noqa: E402
 
 WHOLE = Path(__file__).parent / "kernels" / "whole"
-ADD = WHOLE / "add_tail.cpp"
+ADD = Path(__file__).resolve().parent.parent / "programs" / "kernels" / "add_tail.cpp"   # the bundled one
 
 
 def build(path, entry, args, tiling=None, tiling_key=None):
@@ -106,3 +106,48 @@ def test_command_line_output_buffer_too_small_faults_at_the_cpp_line(tmp_path):
                            "--tiling", "totalLength=100,tileLength=32"], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 2
     assert "add_tail.cpp:92:9: fault: GM access outside every buffer" in done.stderr
+
+
+@pytest.mark.parametrize("blocks", [1, 4])
+def test_row_softmax_with_double_buffered_queues(engine, blocks):
+    rows, cols = 13, 100
+    x = np.random.default_rng(3).standard_normal((rows, cols)).astype(np.float32)
+    kernel = build(WHOLE / "softmax_rows.cpp", "softmax_rows", {"x": x.reshape(-1), "y": f"f32[{rows * cols}]"},
+                   tiling={"rows": rows, "cols": cols})
+    y = run(kernel.program, engine=engine, blocks=blocks)["y"].reshape(rows, cols)
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("blocks", [1, 3, 8])
+def test_cross_block_sum_with_syncall(engine, blocks):
+    x = np.random.default_rng(5).integers(-8, 9, 960).astype(np.float32)    # small integers: every sum exact
+    kernel = build(WHOLE / "sum_all.cpp", "sum_all", {"x": x, "y": "f32[1]", "workspace": f"f32[{blocks}]"},
+                   tiling={"totalLength": 960})
+    result = run(kernel.program, engine=engine, blocks=blocks)
+    assert result["y"][0] == x.astype(np.float64).sum()
+    np.testing.assert_array_equal(result["workspace"], x.reshape(blocks, -1).astype(np.float64).sum(axis=1))
+
+
+@pytest.mark.parametrize("key, branch", [(2, 2.0), (5, -1.0)])
+def test_nested_tiling_layout_key_and_scalar_tensor_access(engine, key, branch):
+    tiling = {"flag": 3, "inner": {"a": 513, "b": 0.25}, "arr": [10, 20, 30], "h": 1.5}
+    translation = harness.translate_kernel(WHOLE / "tiling_probe.cpp", "probe", tiling=tiling, tiling_key=key)
+    # C's layout, worked by hand: flag at 0; Inner (4-byte aligned) at 4: a at 4, b at 8; arr at 12, 16, 20;
+    # h at 24; 28 bytes in all (a multiple of the 4-byte alignment)
+    expected = bytearray(28)
+    expected[0] = 3
+    expected[4:6] = np.uint16(513).tobytes()
+    expected[8:12] = np.float32(0.25).tobytes()
+    expected[12:24] = np.array([10, 20, 30], np.uint32).tobytes()
+    expected[24:26] = np.float16(1.5).tobytes()
+    assert translation.tiling == ("tiling", bytes(expected))
+    y = run(harness.build(translation, {"y": "f32[8]"}).program, engine=engine)["y"]
+    np.testing.assert_array_equal(y[:7], [0.25, 513, 3, branch, 1.25, 0, 6])
+    assert y.view(np.uint32)[7] == 7                                   # through ReinterpretCast<uint32_t>
+
+
+def test_tiling_key_is_needs_the_key():
+    with pytest.raises(harness.CppFailed, match="give the tiling key"):
+        harness.translate_kernel(WHOLE / "tiling_probe.cpp", "probe",
+                                 tiling={"flag": 0, "inner": {"a": 0, "b": 0}, "arr": [0, 0, 0], "h": 0})

@@ -380,16 +380,18 @@ class KernelLowering(Lowering):
 
     def if_stmt(self, c):
         parts = [p for p in c.get_children() if p.kind.name != "DECL_STMT"]
-        scope = _is_vec_scope(parts[0]) if parts else False
-        runtime = not scope and self.try_const(parts[0]) is None
+        if parts and _is_vec_scope(parts[0]):            # __VEC_SCOPE__ { ... }: the block, in place
+            self.vector_depth += 1
+            try:
+                self.stmt(parts[1])
+                if self.vector_depth == 1:
+                    self.end_vector_unit()
+            finally:
+                self.vector_depth -= 1
+            return
+        runtime = bool(parts) and self.try_const(parts[0]) is None
         before = self.queue_states()
-        self.vector_depth += scope
-        try:
-            super().if_stmt(c)
-            if scope and self.vector_depth == 1:
-                self.end_vector_unit()
-        finally:
-            self.vector_depth -= scope
+        super().if_stmt(c)
         if runtime:
             self.check_balanced(c, before, "run-time 'if'")
 
@@ -442,10 +444,14 @@ class KernelLowering(Lowering):
         return None
 
     def object_of(self, expr):
-        """The API object an expression names (without lowering anything), or None."""
+        """The API object an expression names or an API call gives (`t[8]`, `t.ReinterpretCast<U>()`),
+        or None."""
         expr = strip_parens(expr)
         while expr.kind.name == "UNEXPOSED_EXPR" and len(list(expr.get_children())) == 1:
             expr = strip_parens(next(expr.get_children()))
+        if expr.kind.name == "CALL_EXPR" and self.api_call_name(expr) is not None:
+            value = self.expr(expr)
+            return value.value if isinstance(value, Const) else None
         if expr.kind.name not in ("DECL_REF_EXPR", "MEMBER_REF_EXPR"):
             return None
         decl = expr.referenced
@@ -786,10 +792,11 @@ class KernelLowering(Lowering):
         from . import tiling
         return tiling.tiling_value(self, c, callee, args)
 
-    def api___ascasm_tiling_key(self, c, _obj, callee, args):
+    def api___ascasm_tiling_key_is(self, c, _obj, callee, args):
         if self.tiling_key is None:
             raise error_at(c, "TILING_KEY_IS: give the tiling key (--tiling-key K)")
-        return Const(self.tiling_key, U64)
+        key = self.const_arg(c, args[0], "TILING_KEY_IS's key")
+        return Const(key == self.tiling_key, BOOL)
 
     def api_tensor_op(self, c, _obj, callee, args):
         raise error_at(c, f"AscendC::{c.spelling} on LocalTensors (the tensor-level API, page '{c.spelling}') is not "
@@ -797,7 +804,7 @@ class KernelLowering(Lowering):
 
 
 _FREE_FUNCTIONS = {"DataCopy", "DataCopyPad", "SetFlag", "WaitFlag", "PipeBarrier", "SyncAll", "GetBlockIdx",
-                   "GetBlockNum", "__ascasm_tiling", "__ascasm_tiling_key"}
+                   "GetBlockNum", "__ascasm_tiling", "__ascasm_tiling_key_is"}
 _TENSOR_OPS = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Adds", "Subs", "Muls", "Divs", "Maxs", "Mins", "Exp", "Ln",
                "Log", "Sqrt", "Rsqrt", "Reciprocal", "Relu", "LeakyRelu", "Not", "And", "Or", "Xor", "ShiftLeft",
                "ShiftRight", "Cast", "Compare", "CompareScalar", "Select", "ReduceSum", "ReduceMax", "ReduceMin",

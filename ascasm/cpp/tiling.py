@@ -96,7 +96,10 @@ def _struct(lowering, c, struct_type, given, raw, base, path):
 
 
 def _value(lowering, c, ftype, given, raw, offset, path, cursor):
-    kind = ftype.kind.name
+    try:
+        kind = ftype.kind.name
+    except ValueError:              # libclang 18 has no TypeKind for _Float16 (half): a scalar
+        kind = "SCALAR"
     if kind == "RECORD":
         return _struct(lowering, c, ftype, given, raw, offset, path)
     if kind == "CONSTANTARRAY":

@@ -243,11 +243,11 @@ enum CrossCoreSyncMode { SYNC_MODE0, SYNC_MODE1, SYNC_MODE2, SYNC_MODE4 = 4, AIC
 }  // namespace AscendC
 
 // Tiling data: a kernel reads its tiling struct from a GM pointer. A whole kernel's translation gives
-// `__ascasm_tiling<T>(tiling)` the values of --tiling (ascasm/cpp/tiling.py) and `__ascasm_tiling_key()`
-// the value of --tiling-key. GET_TILING_DATA reads the struct REGISTER_TILING_DEFAULT names in the
+// `__ascasm_tiling<T>(tiling)` the values of --tiling (ascasm/cpp/tiling.py) and `__ascasm_tiling_key_is(K)`
+// the comparison with --tiling-key. GET_TILING_DATA reads the struct REGISTER_TILING_DEFAULT names in the
 // kernel (a local alias that hides the global one).
 template <typename T> __aicore__ T __ascasm_tiling(const void* tiling);
-__aicore__ uint64_t __ascasm_tiling_key();
+__aicore__ bool __ascasm_tiling_key_is(uint64_t key);
 using __ascasm_registered_tiling = __ascasm_tiling_data;
 #define GET_TILING_DATA(name, tiling) \
     __ascasm_registered_tiling name = __ascasm_tiling<__ascasm_registered_tiling>(tiling)
@@ -255,7 +255,7 @@ using __ascasm_registered_tiling = __ascasm_tiling_data;
 #define GET_TILING_DATA_PTR_WITH_STRUCT(type, name, tiling) const type* name = nullptr
 #define REGISTER_TILING_DEFAULT(type) using __ascasm_registered_tiling = type
 #define REGISTER_TILING_FOR_TILINGKEY(cond, type)
-#define TILING_KEY_IS(key) (__ascasm_tiling_key() == (key))
+#define TILING_KEY_IS(key) __ascasm_tiling_key_is(key)
 #define KERNEL_TASK_TYPE_DEFAULT(type)
 #define KERNEL_TASK_TYPE(key, type)
 #define ASCENDC_TPL_SEL_PARAM(...)
