@@ -151,3 +151,16 @@ def test_tiling_key_is_needs_the_key():
     with pytest.raises(harness.CppFailed, match="give the tiling key"):
         harness.translate_kernel(WHOLE / "tiling_probe.cpp", "probe",
                                  tiling={"flag": 0, "inner": {"a": 0, "b": 0}, "arr": [0, 0, 0], "h": 0})
+
+
+def test_class_template_static_tensors_and_asc_vf_call(engine):
+    x = np.random.default_rng(11).standard_normal(4 * 128).astype(np.float32)
+    kernel = build(WHOLE / "static_tensors.cpp", "scale_add<128>", {"x": x, "y": "f32[512]", "scale": 0.5})
+    y = run(kernel.program, engine=engine, blocks=4)["y"]
+    np.testing.assert_array_equal(y, x * np.float32(0.5) + np.float32(1))     # each step one f32 rounding
+
+
+def test_global_tensor_scalar_access_and_registered_tiling(engine):
+    x = np.arange(-5, 12, dtype=np.int16)
+    kernel = build(WHOLE / "tiling_probe.cpp", "reverse", {"x": x, "y": "s16[17]"}, tiling={"count": 17})
+    np.testing.assert_array_equal(run(kernel.program, engine=engine)["y"], x[::-1])

@@ -15,16 +15,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import ir
-from .clang import callee_and_args, error_at, loc_of, operator_of, strip_parens
+from . import calls, ir, templates
+from .clang import callee_and_args, error_at, loc_of, operator_of, strip_parens, tokens
 from .cpptypes import BOOL, S64, U32, U64, CType, scalar, split_template_args, strip_qualifiers
-from .lower import Lowering, _initializer, _is_auto
+from .lower import Frame, Lowering, _initializer, _is_auto
 from .stubs import INCLUDE_DIR
 from .values import Const
 
 ALIGN = 32                      # InitBuffer rounds each block up to 32 bytes (the page)
 UB_BYTES = 253952               # the default usable UB (docs/language.md)
-_API_CLASS = re.compile(r"^(?:AscendC::)?(TPipe|TQue|TQueBind|TBuf|GlobalTensor|LocalTensor|DataCopyExtParams|"
+GM_SCALAR_SCRATCH = "gm_scalar_scratch"     # the UB block GlobalTensor::GetValue/SetValue move through
+_API_CLASS = re.compile(r"^(?:AscendC::)?(TPipe|TQue|TQueBind|TBuf|LocalMemAllocator|GlobalTensor|LocalTensor|DataCopyExtParams|"
                         r"DataCopyPadExtParams|DataCopyParams)\b(?:<(.*)>)?$")
 # The parameter structs of the data moves, their fields in declaration order with the pages' defaults
 PARAM_FIELDS = {
@@ -82,10 +83,17 @@ class PipeObj:
 
 
 @dataclass
+class AllocatorObj:
+    name: str
+    count: int = 0
+
+
+@dataclass
 class KObject:
-    """An object of a kernel's own class: its members by name."""
+    """An object of a kernel's own class: its members by name, and a class template's arguments."""
     name: str
     fields: dict = field(default_factory=dict)
+    targs: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -117,6 +125,10 @@ def find_entry(index, entry: str | None):
                 function.kind.name in ("FUNCTION_DECL", "FUNCTION_TEMPLATE"):
             return function, split_template_args(m.group(2)) if m.group(2) else []
     return None
+
+
+def _in_stubs(decl) -> bool:
+    return decl.location.file is not None and str(INCLUDE_DIR.resolve()) in str(decl.location.file)
 
 
 def _in_host_stub(decl) -> bool:
@@ -163,16 +175,27 @@ class KernelLowering(Lowering):
                 return self.bind(decl, self.expr(init))
             return super().var_decl(decl)
         ctype = self.try_resolve(decl.type, decl)
-        if ctype is None or ctype.kind != "struct":
-            return super().var_decl(decl)
-        found = api_class(ctype.name)
-        if found is not None:
-            return self.bind(decl, self.api_object(decl, ctype, found[0], init))
-        cls = self.index.struct(ctype.name.split("::")[-1])
+        cls, targs = None, {}
+        if ctype is None:                            # an instance of a class template, Kernel<float>
+            spelling = strip_qualifiers(decl.type.spelling)
+            m = re.fullmatch(r"([\w:]+)<(.*)>", spelling)
+            if m is not None:
+                cls, targs = templates.class_instance(self, m.group(1).split("::")[-1], split_template_args(m.group(2)))
+                ctype = CType("struct", name=spelling)
+        elif ctype.kind == "struct":
+            found = api_class(ctype.name)
+            if found is not None:
+                return self.bind(decl, self.api_object(decl, ctype, found[0], init))
+            cls = self.index.struct(ctype.name.split("::")[-1])
         if cls is not None and _has_methods(cls):
-            obj = self.new_object(decl.spelling, cls)
+            obj = KObject(decl.spelling, targs=targs)
+            self.frames.append(Frame(targs=targs))
+            try:
+                self.new_object(obj, cls)
+                self.construct(decl, cls, obj, init)
+            finally:
+                self.frames.pop()
             self.bind(decl, Const(obj, ctype))
-            self.construct(decl, cls, obj, init)
             return None
         return super().var_decl(decl)
 
@@ -195,6 +218,8 @@ class KernelLowering(Lowering):
             return Const(queue, ctype)
         if kind == "TBuf":
             return Const(BufObj(decl.spelling), ctype)
+        if kind == "LocalMemAllocator":
+            return Const(AllocatorObj(decl.spelling), ctype)
         if kind == "GlobalTensor":
             return Const(GlobalTensorObj(self.element_of(ctype, decl)), ctype)
         return Const(LocalTensorObj(self.element_of(ctype, decl), None, 0), ctype)
@@ -216,8 +241,8 @@ class KernelLowering(Lowering):
             fields[name] = reg
         return fields
 
-    def new_object(self, name, cls) -> KObject:
-        obj = KObject(name)
+    def new_object(self, obj, cls) -> KObject:
+        name = obj.name
         for member in cls.get_children():
             if member.kind.name != "FIELD_DECL":
                 continue
@@ -229,7 +254,7 @@ class KernelLowering(Lowering):
                 inner = self.index.struct(ctype.name.split("::")[-1])
                 if inner is None:
                     raise error_at(member, f"member '{member.spelling}' ({ctype}): no definition of its type")
-                obj.fields[member.spelling] = Const(self.new_object(member.spelling, inner), ctype)
+                obj.fields[member.spelling] = Const(self.new_object(KObject(member.spelling), inner), ctype)
             elif (ctype.is_scalar or ctype.kind == "ptr") and self.written_once(cls, member) and \
                     _initializer(member) is None:
                 obj.fields[member.spelling] = _Unset(ctype)       # its one assignment gives its value
@@ -255,15 +280,14 @@ class KernelLowering(Lowering):
                         target = next(c.get_children(), None)
                         field = _field_of(target)
                         if field is not None:
-                            counts[field.hash] = counts.get(field.hash, 0) + (2 if op in ("++", "--") or
-                                                                               op != "=" else 1)
+                            counts[field] = counts.get(field, 0) + (1 if op == "=" else 2)
                 elif c.kind.name == "CALL_EXPR":         # passed by reference: written there
                     for arg in list(c.get_children())[1:]:
                         field = _field_of(arg)
                         if field is not None and not _by_value_or_const(c, arg):
-                            counts[field.hash] = 2
+                            counts[field] = 2
             self.writes[cls.hash] = counts
-        return self.writes[cls.hash].get(member.hash, 0) == 1
+        return self.writes[cls.hash].get(member.spelling, 0) == 1
 
     def construct(self, decl, cls, obj, init):
         """Run a user-written constructor's body (with its arguments) on the new object."""
@@ -285,14 +309,14 @@ class KernelLowering(Lowering):
 
     # --- members, methods and assignments ---------------------------------------------------
     def x_member_ref_expr(self, c):
-        decl = c.referenced
+        name = _field_of(c)
         children = [ch for ch in c.get_children() if ch.kind.is_expression()]
-        if decl is not None and decl.kind.name == "FIELD_DECL":
+        if name is not None:
             owner = self.owner_of(children)
-            if owner is not None and decl.spelling in owner.fields:
-                value = owner.fields[decl.spelling]
+            if owner is not None and name in owner.fields:
+                value = owner.fields[name]
                 if isinstance(value, _Unset):
-                    raise error_at(c, f"member '{decl.spelling}' is read before it is assigned")
+                    raise error_at(c, f"member '{name}' is read before it is assigned")
                 return value
         return super().x_member_ref_expr(c)
 
@@ -316,6 +340,7 @@ class KernelLowering(Lowering):
                      for ch in (decl.get_definition() or decl).get_children())
         if obj is not None:
             self.this.append(obj)
+            self.frames.append(Frame(targs=obj.targs))      # its class template's arguments
         self.vector_depth += vector
         try:
             result = super().inline(c, callee, decl, args)
@@ -325,6 +350,7 @@ class KernelLowering(Lowering):
         finally:
             self.vector_depth -= vector
             if obj is not None:
+                self.frames.pop()
                 self.this.pop()
 
     def end_vector_unit(self):
@@ -337,14 +363,14 @@ class KernelLowering(Lowering):
         field = _field_of(target)
         owner = self.owner_of([ch for ch in target.get_children() if ch.kind.is_expression()]) \
             if field is not None else None
-        if owner is not None and isinstance(owner.fields.get(field.spelling), _Unset):
-            ctype = owner.fields[field.spelling].ctype
+        if owner is not None and isinstance(owner.fields.get(field), _Unset):
+            ctype = owner.fields[field].ctype
             value = self.convert(self.expr(b), ctype) if ctype.is_scalar else self.expr(b)
             if not isinstance(value, Const):
-                copy = ir.RV(self.new_reg("s", f"{owner.name}.{field.spelling}", loc_of(field)), ctype)
+                copy = ir.RV(self.new_reg("s", f"{owner.name}.{field}", loc_of(target)), ctype)
                 self.store(copy, value)
                 value = copy
-            owner.fields[field.spelling] = value
+            owner.fields[field] = value
             return value
         if target.kind.name in ("DECL_REF_EXPR", "MEMBER_REF_EXPR"):
             current = self.expr(target)
@@ -358,10 +384,11 @@ class KernelLowering(Lowering):
 
     def rebind(self, target, value):
         decl = target.referenced
-        if target.kind.name == "MEMBER_REF_EXPR" and decl.kind.name == "FIELD_DECL":
+        if _field_of(target) is not None:
             owner = self.owner_of([ch for ch in target.get_children() if ch.kind.is_expression()])
-            owner.fields[decl.spelling] = value
-            return
+            if owner is not None:
+                owner.fields[_field_of(target)] = value
+                return
         for frame in reversed(self.frames):
             if decl.hash in frame.vars:
                 frame.vars[decl.hash] = value
@@ -431,13 +458,15 @@ class KernelLowering(Lowering):
         if name == "operator[]":
             return "subscript" if self.object_of(next(c.get_children())) is not None else None
         callee, _ = callee_and_args(c)
+        if not name and callee is not None:          # a call a template leaves dependent
+            name = calls.callee_name(callee, c)[0].split("::")[-1]
         if callee is not None and callee.kind.name == "MEMBER_REF_EXPR":
             base = [ch for ch in callee.get_children() if ch.kind.is_expression()]
             obj = self.object_of(base[0]) if base else None
             if obj is not None and hasattr(self, f"api_{type(obj).__name__}_{name}"):
                 return f"{type(obj).__name__}_{name}"
             return None
-        if name in _FREE_FUNCTIONS and (decl is None or _in_host_stub(decl) or name.startswith("__ascasm")):
+        if name in _FREE_FUNCTIONS and (decl is None or _in_stubs(decl)):
             return name
         if _in_host_stub(decl) and name in _TENSOR_OPS:
             return "tensor_op"
@@ -454,15 +483,13 @@ class KernelLowering(Lowering):
             return value.value if isinstance(value, Const) else None
         if expr.kind.name not in ("DECL_REF_EXPR", "MEMBER_REF_EXPR"):
             return None
-        decl = expr.referenced
-        if decl is None:
-            return None
-        value = self.lookup_var(decl)
-        if value is None and decl.kind.name == "FIELD_DECL":
+        decl, name = expr.referenced, _field_of(expr)
+        value = self.lookup_var(decl) if decl is not None else None
+        if value is None and name is not None:
             owner = self.owner_of([ch for ch in expr.get_children() if ch.kind.is_expression()])
-            value = owner.fields.get(decl.spelling) if owner is not None else None
+            value = owner.fields.get(name) if owner is not None else None
         if isinstance(value, Const) and isinstance(value.value, (LocalTensorObj, GlobalTensorObj, QueueObj,
-                                                                  BufObj, PipeObj)):
+                                                                  BufObj, PipeObj, AllocatorObj)):
             return value.value
         return None
 
@@ -521,8 +548,9 @@ class KernelLowering(Lowering):
     def place_ub(self, name, nbytes, c) -> int:
         """The next `nbytes` of the UB, in InitBuffer's call order from address 0."""
         addr = self.ub_next
-        if addr + nbytes > UB_BYTES:
-            raise error_at(c, f"InitBuffer: {addr + nbytes:,} bytes of UB needed, the usable UB is {UB_BYTES:,}")
+        if addr + nbytes > UB_BYTES - ALIGN:
+            raise error_at(c, f"InitBuffer: {addr + nbytes:,} bytes of UB needed; the queues and buffers may use "
+                              f"{UB_BYTES - ALIGN:,} (the usable UB less the scratch block of GlobalTensor::GetValue)")
         names = {r.name for r in self.ub_regions}
         unique = name if name not in names else next(f"{name}_{k}" for k in range(2, 1000) if f"{name}_{k}" not in names)
         self.ub_regions.append(UbRegion(unique, addr, nbytes))
@@ -579,6 +607,26 @@ class KernelLowering(Lowering):
                 raise error_at(c, f"TBuf::Get of {nbytes} bytes from '{buf.name}', which has {buf.length}")
         return Const(LocalTensorObj(etype, Const(buf.addr, U64), nbytes), _tensor_ctype(etype))
 
+    # LocalMemAllocator
+    def api_AllocatorObj_Alloc(self, c, allocator, callee, args):
+        """A LocalTensor of tileSize elements (a template argument or the argument), placed after the UB
+        taken so far, rounded up to 32 bytes as InitBuffer's blocks."""
+        texts = [t for t in (self.explicit_template_args(callee) if callee is not None else [])
+                 if "TPosition" not in t]
+        etype = self.type_from_text(texts[0]) if texts else None
+        if etype is None or not etype.is_scalar:
+            raise error_at(c, "Alloc<T, tileSize>() or Alloc<T>(tileSize): give the element type")
+        count = self.const_arg(c, args[0], "Alloc's tile size") if args else \
+            int(self.const_number(self.template_arg_value(texts[1], c))) if len(texts) > 1 else None
+        if count is None:
+            raise error_at(c, "Alloc<T, tileSize>() or Alloc<T>(tileSize): give the tile size")
+        allocator.count += 1
+        addr = self.place_ub(f"{allocator.name}_{allocator.count}", _aligned(count * etype.width), c)
+        return Const(LocalTensorObj(etype, Const(addr, U64), count * etype.width), _tensor_ctype(etype))
+
+    def api_InitSocState(self, c, _obj, callee, args):
+        return Const(0, S64)        # the machine starts in its documented state
+
     # GlobalTensor
     def api_GlobalTensorObj_SetGlobalBuffer(self, c, tensor, callee, args):
         address = self.expr(args[0])
@@ -597,10 +645,34 @@ class KernelLowering(Lowering):
         return Const(self.local_at(c, tensor, args), _tensor_ctype(tensor.etype))
 
     def api_GlobalTensorObj_GetValue(self, c, tensor, callee, args):
-        raise error_at(c, "GlobalTensor::GetValue reads one element of GM from the scalar side: the machine has no "
-                          "scalar row for GM (only the data moves reach it); copy the data to the UB first")
+        """One element of GM read by the scalar side: no row reads GM but the data moves, so it is a
+        one-element move into a scratch block at the UB's end, then `ld` (docs/frontend.md)."""
+        scratch, burst = self.gm_scalar_move(c, tensor)
+        address = self.offset(tensor, args[:1])
+        self.emit("gm2ub.align.b8", ir.Mem(ir.view(scratch.reg)), ir.Mem(ir.view(address.reg)), *burst)
+        reg = self.new_reg("s")
+        self.emit("ld", ir.view(reg, tensor.etype.etype), ir.Mem(ir.view(scratch.reg)))
+        return ir.RV(reg, tensor.etype)
 
-    api_GlobalTensorObj_SetValue = api_GlobalTensorObj_GetValue
+    def api_GlobalTensorObj_SetValue(self, c, tensor, callee, args):
+        scratch, burst = self.gm_scalar_move(c, tensor)
+        value = self.materialize(self.convert(self.expr(args[1]), tensor.etype), tensor.etype)
+        address = self.offset(tensor, args[:1])
+        self.emit("st", ir.Mem(ir.view(scratch.reg)), ir.view(value.reg, tensor.etype.etype))
+        count, length, _lp, _rp, _c, gm_stride, ub_stride = burst
+        self.emit("ub2gm.align", ir.Mem(ir.view(address.reg)), ir.Mem(ir.view(scratch.reg)), count, length,
+                  gm_stride, ub_stride)
+        return Const(0, S64)
+
+    def gm_scalar_move(self, c, tensor):
+        """The scratch block's address and the operands of a one-element burst (count 1, the element's
+        bytes, no padding, strides of one burst)."""
+        self.check_global(c, tensor)
+        if not any(r.name == GM_SCALAR_SCRATCH for r in self.ub_regions):
+            self.ub_regions.append(UbRegion(GM_SCALAR_SCRATCH, UB_BYTES - ALIGN, ALIGN))
+        scratch = self.materialize(Const(UB_BYTES - ALIGN, U64))
+        regs = [self.materialize(Const(v, U64)) for v in (1, tensor.etype.width, 0, 0, 0, tensor.etype.width, ALIGN)]
+        return scratch, [r.reg for r in regs]
 
     def offset(self, tensor, args):
         """The tensor's address plus args[0] elements, in a new s register."""
@@ -798,12 +870,29 @@ class KernelLowering(Lowering):
         key = self.const_arg(c, args[0], "TILING_KEY_IS's key")
         return Const(key == self.tiling_key, BOOL)
 
+    def api_asc_vf_call(self, c, _obj, callee, args):
+        """`asc_vf_call<F<args>>(...)`: the vector function F called with those template arguments."""
+        texts = self.explicit_template_args(callee) if callee is not None else []
+        text = texts[0] + ">" * (texts[0].count("<") - texts[0].count(">")) if texts else ""   # `>>` is one token
+        m = re.fullmatch(r"\s*&?\s*([\w:]+)\s*(?:<(.*)>)?\s*", text) if texts else None
+        function = self.index.function(m.group(1).split("::")[-1], len(args), []) if m else None
+        if function is None:
+            raise error_at(c, f"asc_vf_call: no vector function '{texts[0] if texts else ''}' defined in the file")
+        inner = split_template_args(m.group(2)) if m.group(2) else []
+        self.explicit_template_args = lambda cursor: inner if cursor is callee else type(self).explicit_template_args(cursor)
+        try:
+            return self.inline(c, callee, function, args)
+        finally:
+            del self.explicit_template_args
+
+    api_VF_CALL = api_asc_vf_call
+
     def api_tensor_op(self, c, _obj, callee, args):
         raise error_at(c, f"AscendC::{c.spelling} on LocalTensors (the tensor-level API, page '{c.spelling}') is not "
                           "implemented: compute with the Reg API in a __simd_vf__ function or a __VEC_SCOPE__ block")
 
 
-_FREE_FUNCTIONS = {"DataCopy", "DataCopyPad", "SetFlag", "WaitFlag", "PipeBarrier", "SyncAll", "GetBlockIdx",
+_FREE_FUNCTIONS = {"InitSocState", "asc_vf_call", "VF_CALL", "DataCopy", "DataCopyPad", "SetFlag", "WaitFlag", "PipeBarrier", "SyncAll", "GetBlockIdx",
                    "GetBlockNum", "__ascasm_tiling", "__ascasm_tiling_key_is"}
 _TENSOR_OPS = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Adds", "Subs", "Muls", "Divs", "Maxs", "Mins", "Exp", "Ln",
                "Log", "Sqrt", "Rsqrt", "Reciprocal", "Relu", "LeakyRelu", "Not", "And", "Or", "Xor", "ShiftLeft",
@@ -820,13 +909,16 @@ class _Unset:
 
 
 def _field_of(expr):
-    """The FIELD_DECL a member reference (through casts) names, else None."""
+    """The member name a member reference (through casts) names, else None: a FIELD_DECL's, or the last
+    word of `this->m` that a class template leaves dependent."""
     while expr is not None and expr.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR"):
         expr = next(expr.get_children(), None)
-    if expr is not None and expr.kind.name == "MEMBER_REF_EXPR" and expr.referenced is not None and \
-            expr.referenced.kind.name == "FIELD_DECL":
-        return expr.referenced
-    return None
+    if expr is None or expr.kind.name != "MEMBER_REF_EXPR":
+        return None
+    if expr.referenced is not None:
+        return expr.referenced.spelling if expr.referenced.kind.name == "FIELD_DECL" else None
+    words = tokens(expr)
+    return words[-1] if words and words[-1].isidentifier() else None
 
 
 def _by_value_or_const(call, arg) -> bool:

@@ -41,3 +41,21 @@ extern "C" __global__ __aicore__ void probe(GM_ADDR y, GM_ADDR tiling)
     WaitFlag<HardEvent::S_MTE3>(EVENT_ID0);
     DataCopy(yGm, out, 8);
 }
+
+// GlobalTensor::GetValue / SetValue and GET_TILING_DATA with REGISTER_TILING_DEFAULT: y[k] = x[n-1-k]
+// for the first `count` elements, one scalar at a time.
+struct ReverseTiling {
+    uint32_t count;
+};
+
+extern "C" __global__ __aicore__ void reverse(GM_ADDR x, GM_ADDR y, GM_ADDR tiling)
+{
+    REGISTER_TILING_DEFAULT(ReverseTiling);
+    GET_TILING_DATA(t, tiling);
+    GlobalTensor<int16_t> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ int16_t*)x, t.count);
+    yGm.SetGlobalBuffer((__gm__ int16_t*)y, t.count);
+    for (uint32_t k = 0; k < t.count; ++k) {
+        yGm.SetValue(k, xGm.GetValue(t.count - 1 - k));
+    }
+}

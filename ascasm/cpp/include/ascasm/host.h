@@ -57,6 +57,20 @@ public:
     __aicore__ inline void SetL2CacheHint(CacheMode mode);
 };
 
+// Static tensor programming: LocalTensors placed in a local memory without queues.
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+template <Hardware hard = Hardware::UB>
+class LocalMemAllocator {
+public:
+    __aicore__ inline LocalMemAllocator() {}
+    __aicore__ inline uint32_t GetCurAddr() const;
+    template <class DataType, uint32_t tileSize> __aicore__ inline LocalTensor<DataType> Alloc();
+    template <TPosition pos, class DataType, uint32_t tileSize> __aicore__ inline LocalTensor<DataType> Alloc();
+    template <class DataType> __aicore__ inline LocalTensor<DataType> Alloc(uint32_t tileSize);
+    template <TPosition pos, class DataType> __aicore__ inline LocalTensor<DataType> Alloc(uint32_t tileSize);
+};
+__aicore__ inline void InitSocState();
+
 struct TBufHandle {};
 template <TPosition pos = TPosition::VECCALC>
 class TBuf {
@@ -241,6 +255,9 @@ __aicore__ inline bfloat16_t ToBfloat16(float value);
 __aicore__ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace);
 enum CrossCoreSyncMode { SYNC_MODE0, SYNC_MODE1, SYNC_MODE2, SYNC_MODE4 = 4, AIC_SYNC_AIV_MODE = 4 };
 }  // namespace AscendC
+// pipe_t's names are global in the vendor's headers (PipeBarrier<PIPE_ALL>())
+using AscendC::pipe_t; using AscendC::PIPE_S; using AscendC::PIPE_V; using AscendC::PIPE_M; using AscendC::PIPE_MTE1;
+using AscendC::PIPE_MTE2; using AscendC::PIPE_MTE3; using AscendC::PIPE_ALL; using AscendC::PIPE_FIX; using AscendC::PIPE_V2;
 
 // Tiling data: a kernel reads its tiling struct from a GM pointer. A whole kernel's translation gives
 // `__ascasm_tiling<T>(tiling)` the values of --tiling (ascasm/cpp/tiling.py) and `__ascasm_tiling_key_is(K)`
