@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from . import calls, ir, templates
 from .clang import callee_and_args, error_at, loc_of, operator_of, strip_parens, tokens
 from .cpptypes import BOOL, S64, U32, U64, CType, scalar, split_template_args, strip_qualifiers
-from .lower import Frame, Lowering, _initializer, _is_auto
+from .cursors import initializer, is_auto
+from .lower import Lowering
+from .scope import Frame
 from .stubs import INCLUDE_DIR
 from .values import Const
 
@@ -169,8 +171,8 @@ class KernelLowering(Lowering):
     def var_decl(self, decl):
         if decl.kind.name != "VAR_DECL":
             return super().var_decl(decl)
-        init = _initializer(decl)
-        if _is_auto(decl):
+        init = initializer(decl)
+        if is_auto(decl):
             if init is not None and self.api_call_name(init) is not None:
                 return self.bind(decl, self.expr(init))
             return super().var_decl(decl)
@@ -249,18 +251,18 @@ class KernelLowering(Lowering):
             ctype = self.resolve_type(member.type, member)
             found = api_class(ctype.name) if ctype.kind == "struct" else None
             if found is not None:
-                obj.fields[member.spelling] = self.api_object(member, ctype, found[0], _initializer(member))
+                obj.fields[member.spelling] = self.api_object(member, ctype, found[0], initializer(member))
             elif ctype.kind == "struct":
                 inner = self.index.struct(ctype.name.split("::")[-1])
                 if inner is None:
                     raise error_at(member, f"member '{member.spelling}' ({ctype}): no definition of its type")
                 obj.fields[member.spelling] = Const(self.new_object(KObject(member.spelling), inner), ctype)
             elif (ctype.is_scalar or ctype.kind == "ptr") and self.written_once(cls, member) and \
-                    _initializer(member) is None:
+                    initializer(member) is None:
                 obj.fields[member.spelling] = _Unset(ctype)       # its one assignment gives its value
             elif ctype.is_scalar or ctype.kind == "ptr":
                 reg = ir.RV(self.new_reg("s", f"{name}.{member.spelling}", loc_of(member)), ctype)
-                init = _initializer(member)
+                init = initializer(member)
                 self.store(reg, self.expr(init) if init is not None else Const(0, ctype))
                 obj.fields[member.spelling] = reg
             else:
