@@ -1,6 +1,7 @@
 """Whole kernels from C++ (docs/frontend.md "Whole kernels"): a `__global__ __aicore__` entry with its
 scalar code, queues, data moves and tiling, run over several blocks and checked against numpy."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -143,7 +144,7 @@ def test_nested_tiling_layout_key_and_scalar_tensor_access(engine, key, branch):
     expected[24:26] = np.float16(1.5).tobytes()
     assert translation.tiling == ("tiling", bytes(expected))
     y = run(harness.build(translation, {"y": "f32[8]"}).program, engine=engine)["y"]
-    np.testing.assert_array_equal(y[:7], [0.25, 513, 3, branch, 1.25, 0, 6])
+    np.testing.assert_array_equal(y[:7], [0.25, 513, 3, branch, 1.25, 20, 6])
     assert y.view(np.uint32)[7] == 7                                   # through ReinterpretCast<uint32_t>
 
 
@@ -164,3 +165,53 @@ def test_global_tensor_scalar_access_and_registered_tiling(engine):
     x = np.arange(-5, 12, dtype=np.int16)
     kernel = build(WHOLE / "tiling_probe.cpp", "reverse", {"x": x, "y": "s16[17]"}, tiling={"count": 17})
     np.testing.assert_array_equal(run(kernel.program, engine=engine)["y"], x[::-1])
+
+
+# The vendor's API examples (mirror-cann/asc-devkit, read from a bare git mirror at run time, never
+# copied here): each whole kernel runs from its own entry with the block count its host program
+# launches, on the inputs its data script writes, against the golden file that script computes with
+# numpy (docs/frontend.md "Whole kernels of the public examples").
+MIRRORS = Path(os.environ.get("ASCASM_MIRRORS", "/work/.mirror"))
+DEVKIT = MIRRORS / "mirror-cann+asc-devkit" / "repo"
+DEVKIT_COMMIT = "82b89a15f26329511fc7fbc807d5132a1f9b4ba7"
+BASIC = "examples/01_simd_cpp_api/03_basic_api/02_reg_vector_compute"
+# (directory, entry, blocks, {parameter: input file}, output parameter)
+DEVKIT_KERNELS = [
+    ("examples/01_simd_cpp_api/00_introduction/04_reg_compute/add", "vector_add<16384>", 4,
+     {"x": "input_x.bin"}, "y"),
+    (f"{BASIC}/muls", "muls", 1, {"x": "input_x.bin"}, "z"),
+    (f"{BASIC}/mul", "mul", 4, {"x": "input_x.bin", "y": "input_y.bin"}, "z"),
+    (f"{BASIC}/abs", "abs", 1, {"x": "input_x.bin"}, "y"),
+    (f"{BASIC}/duplicate", "duplicate", 1, {}, "y"),
+    (f"{BASIC}/arange", "arange", 1, {}, "y"),
+    (f"{BASIC}/reduce", "reduce", 1, {"x": "input_x.bin"}, "y"),
+    (f"{BASIC}/select", "select", 1, {"x": "input_x.bin", "y": "input_y.bin", "mask": "input_mask.bin"}, "z"),
+    (f"{BASIC}/squeeze", "squeeze", 1, {"x": "input_x.bin"}, "y"),
+    (f"{BASIC}/truncate", "truncate", 1, {"x": "input_x.bin"}, "y"),
+]
+
+
+def _export(directory, target):
+    names = subprocess.run(["git", "--git-dir", str(DEVKIT), "ls-tree", "-r", "--name-only", DEVKIT_COMMIT,
+                            directory], capture_output=True, text=True, check=True).stdout.split()
+    for name in names:
+        dest = target / Path(name).relative_to(directory)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(subprocess.run(["git", "--git-dir", str(DEVKIT), "show", f"{DEVKIT_COMMIT}:{name}"],
+                                        capture_output=True, check=True).stdout)
+
+
+@pytest.mark.skipif(not DEVKIT.is_dir(), reason="no asc-devkit mirror")
+@pytest.mark.parametrize("directory, entry, blocks, inputs, output", DEVKIT_KERNELS,
+                         ids=[k[0].rsplit("/", 1)[-1] for k in DEVKIT_KERNELS])
+def test_devkit_whole_kernel_matches_its_golden_file(tmp_path, directory, entry, blocks, inputs, output):
+    _export(directory, tmp_path)
+    subprocess.run([sys.executable, "scripts/gen_data.py"], cwd=tmp_path, check=True, capture_output=True)
+    golden = (tmp_path / "output" / "golden.bin").read_bytes()
+    source = next(tmp_path.glob("*.asc"))
+    args = {name: np.fromfile(tmp_path / "input" / file, np.uint8) for name, file in inputs.items()}
+    args[output] = f"u8[{len(golden)}]"
+    kernel = build(source, entry, args)
+    got = run(kernel.program, engine="ref", blocks=blocks)[output]
+    want = np.frombuffer(golden, np.float32)         # every one of these examples' outputs is float32
+    np.testing.assert_allclose(got.view(np.float32), want, rtol=1e-4, atol=1e-4)   # their own check's EPS

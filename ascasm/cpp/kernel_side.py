@@ -322,6 +322,21 @@ class KernelLowering(Lowering):
                 return value
         return super().x_member_ref_expr(c)
 
+    def x_array_subscript_expr(self, c):
+        """`tiling.arr[i]`: an element of a constant array (a tiling field), i a constant."""
+        base, index = list(c.get_children())
+        if _is_array(base):
+            values = self.expr(base)
+            position = self.expr(index)
+            if isinstance(values, Const) and isinstance(values.value, list):
+                if not isinstance(position, Const):
+                    raise error_at(index, "a tiling array indexed at run time: the index must be a constant here")
+                k = int(self.const_number(position))
+                if not 0 <= k < len(values.value):
+                    raise error_at(index, f"index {k} is outside the array of {len(values.value)}")
+                return values.value[k]
+        return super().x_array_subscript_expr(c)
+
     def owner_of(self, children):
         """The KObject a member reference reads: `this` (written or not), or a named object."""
         if not children or strip_parens(children[0]).kind.name == "CXX_THIS_EXPR":
@@ -935,6 +950,14 @@ def _by_value_or_const(call, arg) -> bool:
         return True
     ptype = params[k].type
     return ptype.kind.name != "LVALUEREFERENCE" or ptype.get_pointee().is_const_qualified()
+
+
+def _is_array(expr) -> bool:
+    try:
+        return strip_parens(expr).type.get_canonical().kind.name == "CONSTANTARRAY" or \
+            any(ch.type.get_canonical().kind.name == "CONSTANTARRAY" for ch in expr.get_children())
+    except ValueError:              # a type libclang's bindings cannot name (_Float16)
+        return False
 
 
 def _round_up(lowering, value):

@@ -34,7 +34,7 @@ extern "C" __global__ __aicore__ void probe(GM_ADDR y, GM_ADDR tiling)
     }
     float first = out.GetValue(0);
     out.SetValue(4, first + 1.0f);
-    out.SetValue(5, 0.0f);
+    out.SetValue(5, t.arr[1]);
     out[6].SetValue(0, 6.0f);
     out.ReinterpretCast<uint32_t>().SetValue(7, 7);
     SetFlag<HardEvent::S_MTE3>(EVENT_ID0);
