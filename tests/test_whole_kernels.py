@@ -215,3 +215,11 @@ def test_devkit_whole_kernel_matches_its_golden_file(tmp_path, directory, entry,
     got = run(kernel.program, engine="ref", blocks=blocks)[output]
     want = np.frombuffer(golden, np.float32)         # every one of these examples' outputs is float32
     np.testing.assert_allclose(got.view(np.float32), want, rtol=1e-4, atol=1e-4)   # their own check's EPS
+
+
+def test_run_kernel_takes_gm_arrays_and_a_tiling_dict():
+    import ascasm
+    x = np.arange(100, dtype=np.float32)
+    result = ascasm.run_kernel(ADD, "add_tail", engine="ref", tiling={"totalLength": 100, "tileLength": 32},
+                               x=x, y=x, z=np.zeros(100, np.float32))
+    np.testing.assert_array_equal(result["z"], 2 * x)
