@@ -223,3 +223,21 @@ def test_run_kernel_takes_gm_arrays_and_a_tiling_dict():
     result = ascasm.run_kernel(ADD, "add_tail", engine="ref", tiling={"totalLength": 100, "tileLength": 32},
                                x=x, y=x, z=np.zeros(100, np.float32))
     np.testing.assert_array_equal(result["z"], 2 * x)
+
+
+def test_tiling_for_a_vector_function_is_an_error():
+    with pytest.raises(harness.CppFailed, match="are for whole kernels"):
+        harness.translate_kernel(WHOLE / "sum_all.cpp", "SumVF", tiling={"n": 1})
+
+
+def test_a_data_copy_form_not_supported_is_a_located_error(tmp_path):
+    kernel = tmp_path / "k.cpp"
+    kernel.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                      'extern "C" __global__ __aicore__ void k(GM_ADDR x)\n{\n    TPipe pipe;\n'
+                      '    TBuf<TPosition::VECCALC> buf;\n    pipe.InitBuffer(buf, 256);\n'
+                      '    GlobalTensor<float> g;\n    g.SetGlobalBuffer((__gm__ float*)x);\n'
+                      '    LocalTensor<float> t = buf.Get<float>();\n'
+                      '    DataCopy(t, g, DataCopyParams{1, 8, 0, 0});\n}\n')
+    with pytest.raises(harness.CppFailed) as failed:
+        harness.translate_kernel(kernel, "k")
+    assert "k.cpp:11:20: error: DataCopy with DataCopyParams" in str(failed.value)

@@ -40,10 +40,6 @@ _PIPES = {"S": "PIPE_S", "V": "PIPE_V", "M": "PIPE_M", "MTE1": "PIPE_MTE1", "MTE
 _HOST_HEADER = "host.h"
 
 
-class KernelApiError(Exception):
-    pass
-
-
 @dataclass
 class GlobalTensorObj:
     etype: CType
@@ -462,7 +458,13 @@ class KernelLowering(Lowering):
         name = self.api_call_name(c)
         if name is None:
             return super().call(c, dest)
-        return getattr(self, "api_" + name)(c, *self.api_operands(c))
+        obj, callee, args = self.api_operands(c)
+        try:
+            return getattr(self, "api_" + name)(c, obj, callee, args)
+        except (IndexError, TypeError, AttributeError, ValueError):
+            # arguments of a form the method does not take (too few, a struct where a number goes)
+            raise error_at(c, f"'{name.split('_')[-1]}' called with arguments of a form ascasm does not take "
+                              "(docs/frontend.md \"Whole kernels\" lists the supported ones)") from None
 
     def api_call_name(self, c):
         """The kernel-side API method this call is (`api_<name>` below), or None."""
@@ -722,12 +724,10 @@ class KernelLowering(Lowering):
         return LocalTensorObj(tensor.etype, addr, tensor.nbytes)
 
     def address_reg(self, tensor) -> ir.RV:
-        if tensor.addr is None:
-            raise KernelApiError
-        return self.scalar_reg(tensor.addr)
+        return self.scalar_reg(tensor.addr)     # callers checked that it has one
 
     def api_LocalTensorObj_GetPhyAddr(self, c, tensor, callee, args):
-        return ir.RV(self.address_reg(self.local_at(c, tensor, args)).reg, U64)
+        return ir.RV(self.address_reg(self.local_at(c, tensor, args)).reg, U64)   # local_at checks the address
 
     def api_LocalTensorObj_ReinterpretCast(self, c, tensor, callee, args):
         etype = self.template_type(c, callee)
@@ -769,7 +769,11 @@ class KernelLowering(Lowering):
         if len(args) != 3:
             raise error_at(c, "DataCopy(dst, src, count) between GM and the UB is supported (the contiguous form)")
         dst, src = (self.tensor_or_none(a) for a in args[:2])
-        count = self.convert(self.expr(args[2]), U64)
+        count = self.expr(args[2])
+        if count.ctype is None or not count.ctype.is_scalar:
+            raise error_at(args[2], "DataCopy with DataCopyParams (32-byte units) is not supported: give an element "
+                                    "count, or use DataCopyPad with DataCopyExtParams")
+        count = self.convert(count, U64)
         if isinstance(dst, LocalTensorObj) and isinstance(src, GlobalTensorObj):
             size = self.scalar_reg(self.arith(None, "*", count, Const(src.etype.width, U64)))
             self.emit("gm2ub", ir.Mem(ir.view(self.address_reg(dst).reg)), ir.Mem(ir.view(src.addr.reg)), size.reg)

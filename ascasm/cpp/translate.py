@@ -386,6 +386,9 @@ def translate(path, entry: str | None = None, *, template_args=None, defines=(),
     whole = kernel_side.find_entry(index, entry)
     if whole is not None:
         unit, function_args, class_args = Unit(whole[0]), whole[1], []
+    elif tiling is not None or tiling_key is not None:
+        raise CppError(f"--tiling and --tiling-key are for whole kernels: '{entry}' is not a __global__ function "
+                       f"of {path}")
     else:
         units = find_units(index)
         unit, function_args, class_args = select_unit(units, entry, path, index.undefined, find_units(index, True))
