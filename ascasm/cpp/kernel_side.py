@@ -17,18 +17,19 @@ from dataclasses import dataclass, field
 
 from . import calls, ir, templates
 from .clang import callee_and_args, error_at, loc_of, operator_of, strip_parens, tokens
-from .cpptypes import BOOL, S64, U32, U64, CType, scalar, split_template_args, strip_qualifiers
+from .cpptypes import BOOL, S64, U32, U64, CType, split_template_args, strip_qualifiers
 from .cursors import initializer, is_auto
 from .lower import Lowering
 from .scope import Frame
 from .stubs import INCLUDE_DIR
 from .values import Const
+from ..state import UB_USABLE_DEFAULT
 
 ALIGN = 32                      # InitBuffer rounds each block up to 32 bytes (the page)
-UB_BYTES = 253952               # the default usable UB (docs/language.md)
+UB_BYTES = UB_USABLE_DEFAULT      # the usable UB a kernel runs with by default (docs/language.md)
 GM_SCALAR_SCRATCH = "gm_scalar_scratch"     # the UB block GlobalTensor::GetValue/SetValue move through
-_API_CLASS = re.compile(r"^(?:AscendC::)?(TPipe|TQue|TQueBind|TBuf|LocalMemAllocator|GlobalTensor|LocalTensor|DataCopyExtParams|"
-                        r"DataCopyPadExtParams|DataCopyParams)\b(?:<(.*)>)?$")
+_API_CLASS = re.compile(r"^(?:AscendC::)?(TPipe|TQue|TQueBind|TBuf|LocalMemAllocator|GlobalTensor|LocalTensor|"
+                        r"DataCopyExtParams|DataCopyPadExtParams)\b(?:<(.*)>)?$")
 # The parameter structs of the data moves, their fields in declaration order with the pages' defaults
 PARAM_FIELDS = {
     "DataCopyExtParams": (("blockCount", 1), ("blockLen", 0), ("srcStride", 0), ("dstStride", 0), ("rsv", 0)),
@@ -571,7 +572,8 @@ class KernelLowering(Lowering):
             raise error_at(c, f"InitBuffer: {addr + nbytes:,} bytes of UB needed; the queues and buffers may use "
                               f"{UB_BYTES - ALIGN:,} (the usable UB less the scratch block of GlobalTensor::GetValue)")
         names = {r.name for r in self.ub_regions}
-        unique = name if name not in names else next(f"{name}_{k}" for k in range(2, 1000) if f"{name}_{k}" not in names)
+        unique = name if name not in names else \
+            next(f"{name}_{k}" for k in range(2, 1000) if f"{name}_{k}" not in names)
         self.ub_regions.append(UbRegion(unique, addr, nbytes))
         self.ub_next = addr + nbytes
         return addr
@@ -900,7 +902,9 @@ class KernelLowering(Lowering):
         if function is None:
             raise error_at(c, f"asc_vf_call: no vector function '{texts[0] if texts else ''}' defined in the file")
         inner = split_template_args(m.group(2)) if m.group(2) else []
-        self.explicit_template_args = lambda cursor: inner if cursor is callee else type(self).explicit_template_args(cursor)
+        # the call's own template argument names F; F's arguments are what its body binds
+        self.explicit_template_args = \
+            lambda cursor: inner if cursor is callee else type(self).explicit_template_args(cursor)
         try:
             return self.inline(c, callee, function, args)
         finally:
@@ -913,7 +917,8 @@ class KernelLowering(Lowering):
                           "implemented: compute with the Reg API in a __simd_vf__ function or a __VEC_SCOPE__ block")
 
 
-_FREE_FUNCTIONS = {"InitSocState", "asc_vf_call", "VF_CALL", "DataCopy", "DataCopyPad", "SetFlag", "WaitFlag", "PipeBarrier", "SyncAll", "GetBlockIdx",
+_FREE_FUNCTIONS = {"InitSocState", "asc_vf_call", "VF_CALL", "DataCopy", "DataCopyPad", "SetFlag", "WaitFlag",
+                   "PipeBarrier", "SyncAll", "GetBlockIdx",
                    "GetBlockNum", "__ascasm_tiling", "__ascasm_tiling_key_is"}
 _TENSOR_OPS = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Adds", "Subs", "Muls", "Divs", "Maxs", "Mins", "Exp", "Ln",
                "Log", "Sqrt", "Rsqrt", "Reciprocal", "Relu", "LeakyRelu", "Not", "And", "Or", "Xor", "ShiftLeft",
