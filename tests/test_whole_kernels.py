@@ -241,3 +241,18 @@ def test_a_data_copy_form_not_supported_is_a_located_error(tmp_path):
     with pytest.raises(harness.CppFailed) as failed:
         harness.translate_kernel(kernel, "k")
     assert "k.cpp:11:20: error: DataCopy with DataCopyParams" in str(failed.value)
+
+
+def test_translate_writes_a_program_that_runs_the_same(tmp_path):
+    x = np.arange(200, dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    base = [sys.executable, "-m", "ascasm"]
+    done = subprocess.run(base + ["translate", str(ADD), "--entry", "add_tail", "--arg", "x=x.npy", "--arg", "y=x.npy",
+                                  "--arg", "z=f32[200]", "--tiling", "totalLength=200,tileLength=64", "-o", "k.s"],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert ".gm tiling u8[8] = [200, 0, 0, 0, 64, 0, 0, 0]" in (tmp_path / "k.s").read_text()
+    done = subprocess.run(base + ["run", "k.s", "--blocks", "3", "--dump", "z=z.npy"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    np.testing.assert_array_equal(np.load(tmp_path / "z.npy"), 2 * x)

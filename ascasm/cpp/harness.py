@@ -346,9 +346,12 @@ def _dtype_spelling(etype) -> str:
 def _buffer_line(storage: Storage, address: int, directory: Path, file_inits: bool) -> str:
     init = ""
     if file_inits and storage.data is not None:
-        if storage.source is None:
+        if storage.source is not None:
+            init = f' = file("{_relative(storage.source, directory)}")'
+        elif storage.etype.kind in ("int", "uint"):      # the tiling's bytes: written out as a list
+            init = " = [" + ", ".join(str(int(v)) for v in storage.data) + "]"
+        else:
             raise KernelArgError(f"{storage.name}: a written program takes contents only from .npy files")
-        init = f' = file("{_relative(storage.source, directory)}")'
     placed = f" @ {address}" if address else ""
     return f".{storage.space} {storage.name} {storage.etype.name}[{storage.count}]{init}{placed}"
 
