@@ -339,9 +339,9 @@ def _kernel(args, report: RunReport):
     from .cpp.tiling import TilingError, parse_option
     try:
         given = harness.parse_arg_options(args.arg)
-        tiling = parse_option(args.tiling) if args.tiling is not None else None
-        translation = harness.translate_kernel(path, args.entry, args.defines, args.include_dirs,
-                                               tiling=tiling, tiling_key=args.tiling_key)
+        whole = {} if args.tiling is None and args.tiling_key is None else {    # a whole kernel's tiling
+            "tiling": parse_option(args.tiling) if args.tiling is not None else None, "tiling_key": args.tiling_key}
+        translation = harness.translate_kernel(path, args.entry, args.defines, args.include_dirs, **whole)
         return harness.build(translation, given, Path("."), args.ub_usable)
     except (harness.KernelArgError, TilingError) as exc:
         report.exit, report.usage_error = EXIT_USAGE, str(exc)
