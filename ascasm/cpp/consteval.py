@@ -2,19 +2,23 @@
 
 The lowering asks it first (`try_const`, `const_expr`), and lowers to instructions only what is not
 constant; `if constexpr`, `static_assert`, template arguments and constexpr initialisers need it to
-succeed. It covers template arguments written as text (libclang gives only the tokens of a dependent
-expression: `token_value`, `TextExpression`), the standard traits (`is_same`, `IsSameType`,
-`is_integral`, ... and clang's `__is_*` builtins the stubs are written with), and folds in the C type
-(values.py). Expressions with a cursor evaluate through the lowering's expression methods in
-constant-only mode: any instruction they would need raises NotConstant, so nothing is emitted."""
+succeed. `ConstantEvaluator` walks the AST itself, never emitting: literals, operators (folded in the
+C type by the same code the lowering folds with), `?:`, casts and conversions, traits. It asks the
+lowering only what the lowering's scopes know, with emission forbidden (`const_only`): what a name is
+bound to (a constant, or a run-time value: then the expression is not constant), and the value of a
+call (a builtin, or a constexpr function inlined with its template arguments bound). It also covers
+template arguments written as text (libclang gives only the tokens of a dependent expression:
+`token_value`, `TextExpression`), the standard traits (`is_same`, `IsSameType`, `is_integral`, ... and
+clang's `__is_*` builtins the stubs are written with)."""
 from __future__ import annotations
 
+import ast
 import re
 
 from .builtin_calls import VECTOR_BYTES
-from .clang import CppError, error_at, tokens
-from .cpptypes import BOOL, S64, U64, CType, split_template_args
-from .values import Const, EnumValue, NotConstant
+from .clang import CppError, error_at, evaluated_number, operator_of, tokens
+from .cpptypes import BOOL, S32, S64, U64, CType, scalar, split_template_args
+from .values import Const, EnumValue, NotConstant, fold_unary, round_to, truth
 
 
 class ConstantEvaluation:
@@ -22,12 +26,16 @@ class ConstantEvaluation:
 
     def try_const(self, c):
         """c's value if it is a compile-time constant, else None (nothing emitted)."""
-        self.const_only += 1
         try:
-            value = self.expr(c)
-            return value if isinstance(value, Const) else None
+            return self.constant(c)
         except (NotConstant, CppError):
             return None
+
+    def constant(self, c) -> Const:
+        """c's value; NotConstant when it is known only at run time."""
+        self.const_only += 1
+        try:
+            return ConstantEvaluator(self).value(c)
         finally:
             self.const_only -= 1
 
@@ -111,6 +119,98 @@ class ConstantEvaluation:
                 bound = self.lookup_var(decl)
                 return bound if bound is not None else self.outer_variable(c, decl)
         return self.template_arg_value(text.replace(" :: ", "::"), c)
+
+
+class ConstantEvaluator:
+    """An expression's value over its AST (`value`), by cursor kind (the `c_<kind>` methods); a kind it
+    does not know (a call, a member, sizeof, an initialiser list) is the lowering's, in constant-only mode."""
+
+    def __init__(self, lowering):
+        self.lowering = lowering
+
+    def value(self, c) -> Const:
+        handler = getattr(self, "c_" + c.kind.name.lower(), None)
+        result = handler(c) if handler is not None else self.lowering.expr(c)
+        if not isinstance(result, Const):
+            raise NotConstant
+        return result
+
+    # A literal's value is clang's: the tokens of a literal a macro expands to are not the literal's
+    # (none, or the macro's whole definition and what follows it)
+    def c_integer_literal(self, c):
+        value = evaluated_number(c)
+        if not isinstance(value, int):
+            raise error_at(c, "an integer literal whose value clang does not give")
+        return Const(value, self.lowering.try_resolve(c.type, c) or S32)
+
+    def c_floating_literal(self, c):
+        value = evaluated_number(c)
+        if not isinstance(value, float):
+            raise error_at(c, "a floating literal whose value clang does not give")
+        ctype = self.lowering.try_resolve(c.type, c) or scalar("f32")
+        if ctype.etype not in ("f32", "f16", "bf16"):       # a double: its value as written
+            return Const(value, scalar("f32"))
+        return Const(round_to(value, ctype), ctype)
+
+    def c_cxx_bool_literal_expr(self, c):
+        return Const(tokens(c)[0] == "true", BOOL)
+
+    def c_character_literal(self, c):
+        return Const(ord(ast.literal_eval(tokens(c)[0])), S32)
+
+    def c_cxx_null_ptr_literal_expr(self, c):
+        return Const(0, U64)
+
+    def c_paren_expr(self, c):
+        return self.value(next(c.get_children()))
+
+    def c_unexposed_expr(self, c):
+        children = list(c.get_children())
+        if is_builtin_trait(c, children) or len(children) != 1:
+            return self.lowering.expr(c)
+        return self.lowering.as_expression_type(c, self.value(children[0]))
+
+    def c_unary_operator(self, c):
+        op = operator_of(c)
+        if op not in ("!", "+", "-", "~"):
+            raise NotConstant               # ++, --, dereference and address are run-time
+        return fold_unary(op, self.value(next(c.get_children())))
+
+    def c_binary_operator(self, c):
+        op = operator_of(c)
+        a, b = list(c.get_children())
+        if op in ("&&", "||"):
+            left = truth(self.value(a))
+            if left == (op == "||"):
+                return Const(int(left), BOOL)
+            return Const(int(truth(self.value(b))), BOOL)
+        if op == "=":
+            raise NotConstant
+        if op == ",":
+            return self.lowering.expr(c)
+        return self.lowering.arith(c, op, self.value(a), self.value(b))
+
+    def c_conditional_operator(self, c):
+        cond, a, b = list(c.get_children())
+        return self.value(a if truth(self.value(cond)) else b)
+
+    def c_cxx_functional_cast_expr(self, c):
+        target = self.lowering.resolve_type(c.type, c)
+        return self.lowering.cast_value(self.value(cast_operand(c)), target)
+
+    c_cstyle_cast_expr = c_cxx_static_cast_expr = c_cxx_reinterpret_cast_expr = c_cxx_functional_cast_expr
+
+
+def is_builtin_trait(c, children) -> bool:
+    """`__is_signed(T)` and the like: clang's trait builtins, types for arguments."""
+    first = next(c.get_tokens(), None)
+    return first is not None and first.spelling in _BUILTIN_TRAITS and all(ch.kind.name == "TYPE_REF"
+                                                                            for ch in children)
+
+
+def cast_operand(c):
+    """The expression a cast converts (its other children name the target type)."""
+    return [ch for ch in c.get_children() if ch.kind.name not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")][-1]
 
 
 class TextExpression:

@@ -8,7 +8,7 @@ import math
 from ..isa import dtypes
 from . import cpptypes, ir, templates
 from .clang import CppError, error_at
-from .values import Const, EnumValue, round_to as _in_type, wrap_int as _int_c
+from .values import Const, number, round_to as _in_type, truth, wrap_int as _int_c
 from .cpptypes import S32, CType, parse_spelling
 from .ir import ARTIFICIAL, RV, VReg
 from .scope import Frame
@@ -96,15 +96,8 @@ class Conversions:
             self.emit("mov", reg, int(self.const_number(val)))
         return RV(reg, ctype)
 
-    def const_number(self, val: Const):
-        v = val.value
-        if isinstance(v, EnumValue):
-            return v.value
-        if isinstance(v, bool):
-            return int(v)
-        if isinstance(v, (int, float)):
-            return v
-        raise CppError(f"expected a number, got {v!r}")
+    const_number = staticmethod(number)
+    truth = staticmethod(truth)
 
     def convert(self, val, to: CType):
         """`val` converted to scalar type `to` as C does."""
@@ -135,6 +128,28 @@ class Conversions:
         reg = self.new_reg("s")
         self.wrap_into(reg, val.reg, to)
         return RV(reg, to)
+
+    def as_expression_type(self, c, value):
+        """A scalar value converted to the type of expression `c` (clang's implicit conversions), when
+        that type is known here (a template may leave it dependent)."""
+        target = self.try_resolve(c.type, c)
+        if target is not None and target.is_scalar and isinstance(value, (Const, RV)) \
+                and value.ctype is not None and value.ctype.is_scalar:
+            return self.convert(value, target)
+        return value
+
+    def cast_value(self, value, target: CType):
+        """An explicit cast of `value` to `target`: a pointer keeps its register or number, a scalar
+        converts, `(RegTensor<U>&)x` reads the same register's lanes as U."""
+        if target.kind == "ptr":
+            if isinstance(value, RV):
+                return RV(value.reg, target)
+            return Const(self.const_number(value), target)
+        if target.is_scalar:
+            return self.convert(value, target)
+        if target.kind == "vec" and isinstance(value, RV) and value.ctype.kind == "vec":
+            return RV(value.reg, target)
+        return value
 
     def float_to_int(self, n: float, to: CType) -> int:
         """A float constant as integer type `to` (C truncates; NaN and the infinities have no value)."""
@@ -183,8 +198,6 @@ class Conversions:
             return f"{val.reg}.{etype}"
         return str(val.reg)
 
-    def truth(self, value: Const) -> bool:
-        return bool(self.const_number(value))
 
     def try_resolve(self, ctype, cursor):
         try:

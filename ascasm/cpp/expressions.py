@@ -4,14 +4,12 @@ values), members, casts, sizeof, UB element reads and writes. Operators are oper
 call_lowering.py's; a constant expression folds to a Const in the same methods."""
 from __future__ import annotations
 
-import ast
-
-from . import cpptypes, ir
-from .consteval import _BUILTIN_TRAITS
+from . import ir
+from .consteval import ConstantEvaluator, cast_operand, is_builtin_trait
 from .builtin_calls import VECTOR_BYTES
-from .clang import error_at, evaluated_number, tokens
-from .values import Const, EnumValue, round_to as _in_type
-from .cpptypes import BOOL, S32, U64, CType, scalar
+from .clang import error_at, tokens
+from .values import Const, EnumValue
+from .cpptypes import U64, CType, scalar
 from .ir import RV
 
 
@@ -28,48 +26,22 @@ class Expressions:
 
     def x_unexposed_expr(self, c):
         children = list(c.get_children())
-        first = next(c.get_tokens(), None)
-        if first is not None and first.spelling in _BUILTIN_TRAITS and \
-                all(ch.kind.name == "TYPE_REF" for ch in children):        # __is_signed(T), not an expression in it
-            return self.builtin_trait(c, first.spelling)
+        if is_builtin_trait(c, children):
+            return self.builtin_trait(c, next(c.get_tokens()).spelling)
         if len(children) == 1:
-            value = self.expr(children[0])
-            target = self.try_resolve(c.type, c)
-            if target is not None and target.is_scalar and isinstance(value, (Const, RV)) \
-                    and value.ctype is not None and value.ctype.is_scalar:
-                return self.convert(value, target)
-            return value
+            return self.as_expression_type(c, self.expr(children[0]))
         if not children:
             return self.token_value(c)
         raise error_at(c, "unsupported expression in a vector function")
 
     x_paren_expr = lambda self, c: self.expr(list(c.get_children())[0])
 
-    # A literal's value is clang's: the tokens of a literal a macro expands to are not the literal's
-    # (none, or the macro's whole definition and what follows it)
-    def x_integer_literal(self, c):
-        value = evaluated_number(c)
-        if not isinstance(value, int):
-            raise error_at(c, "an integer literal whose value clang does not give")
-        return Const(value, self.try_resolve(c.type, c) or S32)
+    def x_literal(self, c):
+        """A literal: always a constant, the constant evaluator's."""
+        return ConstantEvaluator(self).value(c)
 
-    def x_floating_literal(self, c):
-        value = evaluated_number(c)
-        if not isinstance(value, float):
-            raise error_at(c, "a floating literal whose value clang does not give")
-        ctype = self.try_resolve(c.type, c) or cpptypes.scalar("f32")
-        if ctype.etype not in ("f32", "f16", "bf16"):       # a double: its value as written
-            return Const(value, cpptypes.scalar("f32"))
-        return Const(_in_type(value, ctype), ctype)
-
-    def x_cxx_bool_literal_expr(self, c):
-        return Const(tokens(c)[0] == "true", BOOL)
-
-    def x_character_literal(self, c):
-        return Const(ord(ast.literal_eval(tokens(c)[0])), S32)
-
-    def x_cxx_null_ptr_literal_expr(self, c):
-        return Const(0, U64)
+    x_integer_literal = x_floating_literal = x_cxx_bool_literal_expr = x_character_literal = x_literal
+    x_cxx_null_ptr_literal_expr = x_literal
 
     def x_decl_ref_expr(self, c):
         decl = c.referenced
@@ -131,18 +103,8 @@ class Expressions:
     x_cxx_reinterpret_cast_expr = x_cxx_functional_cast_expr
 
     def cast_expr(self, c):
-        children = [ch for ch in c.get_children() if ch.kind.name not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
         target = self.resolve_type(c.type, c)
-        value = self.expr(children[-1])
-        if target.kind == "ptr":
-            if isinstance(value, RV):
-                return RV(value.reg, target)
-            return Const(self.const_number(value), target)
-        if target.is_scalar:
-            return self.convert(value, target)
-        if target.kind == "vec" and isinstance(value, RV) and value.ctype.kind == "vec":
-            return RV(value.reg, target)        # (RegTensor<U>&)x: the same register, its lanes read as U
-        return value
+        return self.cast_value(self.expr(cast_operand(c)), target)
 
     def x_cxx_unary_expr(self, c):
         toks = tokens(c)

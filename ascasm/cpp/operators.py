@@ -8,8 +8,8 @@ import numpy as np
 from ..isa import dtypes
 from . import ir
 from .clang import error_at, operator_of, strip_parens as _strip
-from .values import (Const, common_type as _common, fold_compare as _fold_compare, round_to as _in_type, wrap_int as
-                     _int_c)
+from .values import (Const, common_type as _common, fold_compare as _fold_compare, fold_unary, round_to as _in_type,
+                     wrap_int as _int_c)
 from .cpptypes import BOOL, S32, S64
 from .ir import ARTIFICIAL, RV
 from .cursors import find_call
@@ -45,55 +45,55 @@ class Operators:
         op = operator_of(c)
         (child,) = list(c.get_children())
         if op in ("++", "--", "post++", "post--"):
-            if _strip(child).kind.name == "ARRAY_SUBSCRIPT_EXPR":
-                raise error_at(c, f"'{op.replace('post', '')}' on an element of the UB is not supported: "
-                                  "write p[i] += 1")
-            var = self.expr(child)
-            if not isinstance(var, RV):
-                raise error_at(c, f"'{op.replace('post', '')}' on something that is not a variable")
-            old = None
-            if op.startswith("post") and not discard:
-                old = RV(self.new_reg("s"), var.ctype)
-                self.emit("mov", old.reg, var.reg)
-            step = 1 if "++" in op else -1
-            if var.ctype.kind == "ptr":
-                step *= dtypes.BY_SPELLING[var.ctype.etype].width
-            self.emit("add", var.reg, var.reg, step)
-            if var.ctype.kind == "int" and var.ctype.width < 8:
-                self.wrap_into(var.reg, var.reg, var.ctype)
-            return old or var
+            return self.increment(c, op, child, discard)
         value = self.expr(child)
-        if op == "!":
-            if isinstance(value, Const):
-                return Const(int(not self.truth(value)), BOOL)
-            return self.compare_value("==", value, Const(0, S32))
-        if op == "+":
-            return value
-        if op in ("-", "~"):
-            if isinstance(value, Const):
-                n = self.const_number(value)
-                if isinstance(n, float):
-                    return Const(-n, value.ctype)
-                ctype = _common(value.ctype, value.ctype)
-                return Const(_int_c(-n if op == "-" else ~n, ctype), ctype)
-            if value.ctype.kind == "float":
-                zero = self.new_reg("s")
-                self.emit("fmov", ir.view(zero, value.ctype.etype), "0.0")
-                self.emit("fsub", ir.view(zero, value.ctype.etype), ir.view(zero, value.ctype.etype), ir.view(value.reg, value.ctype.etype))
-                return RV(zero, value.ctype)
-            ctype = _common(value.ctype, value.ctype)
-            value = self.convert(value, ctype)
-            reg = self.new_reg("s")
-            if op == "-":
-                self.emit("mov", reg, 0)
-                self.emit("sub", reg, reg, value.reg)
-            else:
-                self.emit("xor", reg, value.reg, -1)
-            self.wrap_into(reg, reg, ctype) if ctype.width < 8 else None
-            return RV(reg, ctype)
         if op == "*" or op == "&":
             raise error_at(c, f"unary '{op}' (pointer dereference or address) is not supported in a vector function")
-        raise error_at(c, f"unsupported operator '{op}'")
+        if op not in ("!", "+", "-", "~"):
+            raise error_at(c, f"unsupported operator '{op}'")
+        if isinstance(value, Const):
+            return fold_unary(op, value)
+        if op == "+":
+            return value
+        if op == "!":
+            return self.compare_value("==", value, Const(0, S32))
+        if value.ctype.kind == "float":
+            zero, t = self.new_reg("s"), value.ctype.etype
+            self.emit("fmov", ir.view(zero, t), "0.0")
+            self.emit("fsub", ir.view(zero, t), ir.view(zero, t), ir.view(value.reg, t))
+            return RV(zero, value.ctype)
+        ctype = _common(value.ctype, value.ctype)
+        value = self.convert(value, ctype)
+        reg = self.new_reg("s")
+        if op == "-":
+            self.emit("mov", reg, 0)
+            self.emit("sub", reg, reg, value.reg)
+        else:
+            self.emit("xor", reg, value.reg, -1)
+        if ctype.width < 8:
+            self.wrap_into(reg, reg, ctype)
+        return RV(reg, ctype)
+
+    def increment(self, c, op, child, discard):
+        """`++x`, `x--`, ...: the variable stepped in place (a pointer by its element's size); a postfix
+        one's value is a copy of the old value unless it is discarded."""
+        if _strip(child).kind.name == "ARRAY_SUBSCRIPT_EXPR":
+            raise error_at(c, f"'{op.replace('post', '')}' on an element of the UB is not supported: "
+                              "write p[i] += 1")
+        var = self.expr(child)
+        if not isinstance(var, RV):
+            raise error_at(c, f"'{op.replace('post', '')}' on something that is not a variable")
+        old = None
+        if op.startswith("post") and not discard:
+            old = RV(self.new_reg("s"), var.ctype)
+            self.emit("mov", old.reg, var.reg)
+        step = 1 if "++" in op else -1
+        if var.ctype.kind == "ptr":
+            step *= dtypes.BY_SPELLING[var.ctype.etype].width
+        self.emit("add", var.reg, var.reg, step)
+        if var.ctype.kind == "int" and var.ctype.width < 8:
+            self.wrap_into(var.reg, var.reg, var.ctype)
+        return old or var
 
     def x_binary_operator(self, c):
         op = operator_of(c)

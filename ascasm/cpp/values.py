@@ -8,7 +8,8 @@ import numpy as np
 
 from .. import floats
 from ..isa import dtypes
-from .cpptypes import S32, CType
+from .clang import CppError
+from .cpptypes import BOOL, S32, CType
 
 
 @dataclass(frozen=True)
@@ -66,3 +67,32 @@ def common_type(a: CType, b: CType) -> CType:
 
 def fold_compare(op, x, y) -> bool:
     return {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
+
+
+def number(value: Const):
+    """A constant's number (an enum member's value, a bool as 0 or 1)."""
+    v = value.value
+    if isinstance(v, EnumValue):
+        return v.value
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, (int, float)):
+        return v
+    raise CppError(f"expected a number, got {v!r}")
+
+
+def truth(value: Const) -> bool:
+    return bool(number(value))
+
+
+def fold_unary(op: str, value: Const) -> Const:
+    """`!x`, `+x`, `-x`, `~x` of a constant, in its promoted type."""
+    if op == "!":
+        return Const(int(not truth(value)), BOOL)
+    if op == "+":
+        return value
+    n = number(value)
+    if isinstance(n, float):
+        return Const(-n, value.ctype)
+    ctype = common_type(value.ctype, value.ctype)
+    return Const(wrap_int(-n if op == "-" else ~n, ctype), ctype)
