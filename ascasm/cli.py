@@ -110,6 +110,10 @@ def _kernel_options(command):
     command.add_argument("--arg", action="append", default=[], metavar="NAME=SPEC",
                          help="C++ only: a parameter's argument: FILE.npy, TYPE[COUNT], @OTHER (in place), each "
                               "optionally @+BYTES (@OTHER+BYTES); a number for a scalar. Repeat per parameter")
+    command.add_argument("--tiling", default=None, metavar="FILE.json|F=V,...",
+                         help="C++ whole kernels only: the tiling struct's field values by name (GET_TILING_DATA)")
+    command.add_argument("--tiling-key", dest="tiling_key", type=int, default=None, metavar="K",
+                         help="C++ whole kernels only: the tiling key TILING_KEY_IS compares with")
     command.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
                          help="C++ only: a preprocessor macro")
     command.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
@@ -317,6 +321,8 @@ def _reject_kernel_options(args):
     if args.command == "translate":
         raise _UsageError(args.command_parser, f"translate takes a C++ kernel (.cpp, .asc, .h, ...), not {args.file}")
     given = [option for option, value in (("--entry", args.entry), ("--arg", args.arg), ("-D", args.defines),
+                                          ("--tiling", getattr(args, "tiling", None)),
+                                          ("--tiling-key", getattr(args, "tiling_key", None)),
                                           ("-I", args.include_dirs)) if value]
     if given:
         raise _UsageError(args.command_parser, f"{given[0]} is for C++ kernels; {args.file} is assembly")
@@ -330,11 +336,14 @@ def _kernel(args, report: RunReport):
     if unreadable(path):
         report.exit, report.usage_error = EXIT_USAGE, unreadable(path)
         return None
+    from .cpp.tiling import TilingError, parse_option
     try:
         given = harness.parse_arg_options(args.arg)
-        translation = harness.translate_kernel(path, args.entry, args.defines, args.include_dirs)
+        whole = {} if args.tiling is None and args.tiling_key is None else {    # a whole kernel's tiling
+            "tiling": parse_option(args.tiling) if args.tiling is not None else None, "tiling_key": args.tiling_key}
+        translation = harness.translate_kernel(path, args.entry, args.defines, args.include_dirs, **whole)
         return harness.build(translation, given, Path("."), args.ub_usable)
-    except harness.KernelArgError as exc:
+    except (harness.KernelArgError, TilingError) as exc:
         report.exit, report.usage_error = EXIT_USAGE, str(exc)
     except harness.CppFailed as exc:
         report.exit, report.errors, report.error = EXIT_ASM, exc.errors, exc.summary

@@ -13,6 +13,7 @@ to disk.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -97,7 +98,7 @@ class CompiledKernel:
         given.update(kwargs)
         kernel = harness.build(self.translation, given, Path("."), ub_usable)
         machine = harness.start(kernel, engine, max_steps, ub_usable, store_inactive, strict)
-        initial = {name: buf.view(machine.state.ub).copy() for name, buf in kernel.param_buffers.items()}
+        initial = {name: buf.view(machine.state).copy() for name, buf in kernel.param_buffers.items()}
         rows = breakpoint_rows(kernel.program, (breakpoints,) if isinstance(breakpoints, (int, str)) else breakpoints)
         stops = []
         if rows:
@@ -115,11 +116,14 @@ class CompiledKernel:
         return result
 
 
-def compile_kernel(path, entry: str | None = None, *, defines=(), include_dirs=()) -> CompiledKernel:
+def compile_kernel(path, entry: str | None = None, *, defines=(), include_dirs=(), tiling: dict | None = None,
+                   tiling_key: int | None = None) -> CompiledKernel:
     """Translate the vector function `entry` of the C++ file `path` (None: its only one) once, for
-    `run` to run on any number of argument sets. Errors as run_kernel's (CppFailed, LibclangMissing)."""
+    `run` to run on any number of argument sets. Errors as run_kernel's (CppFailed, LibclangMissing).
+    A whole kernel (a `__global__` entry) takes its tiling struct's fields as `tiling` {field: value}
+    and TILING_KEY_IS's key as `tiling_key` (docs/frontend.md "Whole kernels")."""
     return CompiledKernel(_translation(path, entry, tuple(map(str, _several(defines))),
-                                       tuple(map(str, _several(include_dirs)))))
+                                       tuple(map(str, _several(include_dirs))), tiling, tiling_key))
 
 
 def _several(values) -> tuple:
@@ -130,7 +134,7 @@ def _several(values) -> tuple:
 def run_kernel(path, entry: str | None = None, *, engine: str | None = None, max_steps: int = MAX_STEPS_DEFAULT,
                ub_usable: int = UB_USABLE_DEFAULT, store_inactive: str = "keep", strict: bool = False,
                defines=(), include_dirs=(), expect=None, rtol: float | None = None, ulp: int | None = None,
-               breakpoints=(), **args):
+               breakpoints=(), tiling: dict | None = None, tiling_key: int | None = None, **args):
     """Translate the vector function `entry` of the C++ file `path` (None: its only one; a translation
     of the same file, headers and options is reused from memory), run it with `args` (one per
     parameter: an array or a spec string for a pointer, a number for a scalar) and return its
@@ -149,7 +153,8 @@ def run_kernel(path, entry: str | None = None, *, engine: str | None = None, max
     `breakpoints`: C++ lines (42, or "helpers.h:12" for another file's) at whose first instruction
     the run notes the variables each time it gets there: `result.stops` lists them in order, a Stop
     each (`stop.line`, `stop.step`, `stop.var("acc")`); `result.var(NAME)` is the value at the end."""
-    kernel = compile_kernel(path, entry, defines=defines, include_dirs=include_dirs)
+    kernel = compile_kernel(path, entry, defines=defines, include_dirs=include_dirs, tiling=tiling,
+                            tiling_key=tiling_key)
     return kernel.run(engine=engine, max_steps=max_steps, ub_usable=ub_usable, store_inactive=store_inactive,
                       strict=strict, expect=expect, rtol=rtol, ulp=ulp, breakpoints=breakpoints, **args)
 
@@ -160,18 +165,20 @@ def clear_cache():
 
 # ------------------------------------------------------------------ the translation cache
 
-def _translation(path, entry, defines: tuple, include_dirs: tuple):
+def _translation(path, entry, defines: tuple, include_dirs: tuple, tiling=None, tiling_key=None):
     """The translation of `entry`, from the cache when the kernel's sources and the options are those
     of a kept one (and the translator is the same function: tests replace it)."""
     translate = harness.translate_kernel
+    whole = {"tiling": tiling, "tiling_key": tiling_key} if tiling is not None or tiling_key is not None else {}
     try:
-        key = (translate, str(Path(path).resolve()), entry, defines, include_dirs, _sources(Path(path), include_dirs))
+        key = (translate, str(Path(path).resolve()), entry, defines, include_dirs, _sources(Path(path), include_dirs),
+               json.dumps(tiling, sort_keys=True), tiling_key)
     except CppError:                         # unreadable: the translator says so, located
-        return translate(path, entry, defines, include_dirs)
+        return translate(path, entry, defines, include_dirs, **whole)
     if key in _cache:
         _cache.move_to_end(key)
         return _cache[key]
-    translation = translate(path, entry, defines, include_dirs)
+    translation = translate(path, entry, defines, include_dirs, **whole)
     _cache[key] = translation
     if len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)

@@ -34,7 +34,7 @@ from ..isa import dtypes
 from ..limits import shown
 from ..program import Buffer, Program
 from ..source import SourceLoc
-from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
+from ..state import GM_MAX, MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
 from ..vm import Machine, auto_engine
 from .clang import CppError, LibclangMissing
 
@@ -58,6 +58,7 @@ class Storage:
     count: int
     data: np.ndarray | None        # initial contents (None: zeros)
     source: Path | None = None     # the .npy file they come from
+    space: str = "ub"              # "gm": a whole kernel's global-memory buffer
 
 
 @dataclass
@@ -80,13 +81,14 @@ class CppFailed(Exception):
         super().__init__("\n".join(filter(None, [summary, str(AssemblyFailed(errors)) if errors else ""])))
 
 
-def translate_kernel(path, entry=None, defines=(), include_dirs=()):
+def translate_kernel(path, entry=None, defines=(), include_dirs=(), tiling=None, tiling_key=None):
     """ascasm.cpp.translate.translate, in a child process with limits (ascasm/cpp/sandbox.py). Its
     CppError becomes CppFailed; LibclangMissing (a CppError too) passes as it is: the message says how
     to install it."""
     from . import sandbox
     try:
-        return sandbox.call(str(path), entry, defines=tuple(defines), include_dirs=tuple(include_dirs))
+        whole = {"tiling": tiling, "tiling_key": tiling_key} if tiling is not None or tiling_key is not None else {}
+        return sandbox.call(str(path), entry, defines=tuple(defines), include_dirs=tuple(include_dirs), **whole)
     except LibclangMissing:
         raise
     except CppError as error:
@@ -111,10 +113,14 @@ def parse_arg_options(options) -> dict[str, str]:
     return given
 
 
-def bind(params, given: dict, base: Path = Path("."), ub_usable: int = UB_USABLE_DEFAULT) -> list[Binding]:
+def bind(params, given: dict, base: Path = Path("."), ub_usable: int = UB_USABLE_DEFAULT,
+         tiling: tuple | None = None) -> list[Binding]:
     """One Binding per parameter, in declaration order, from `given` {name: spec or value}: specs
     (str) as on the command line, with .npy files relative to `base`; for run_kernel also arrays
-    (pointer parameters) and numbers (scalars)."""
+    (pointer parameters) and numbers (scalars). A whole kernel's `tiling` (parameter, bytes) is that
+    parameter's buffer unless an argument gives it."""
+    if tiling is not None and tiling[0] not in given:
+        given = {**given, tiling[0]: np.frombuffer(tiling[1], np.uint8).copy()}
     names = [p.name for p in params]
     unknown = [name for name in given if name not in names]
     if unknown:
@@ -129,6 +135,8 @@ def bind(params, given: dict, base: Path = Path("."), ub_usable: int = UB_USABLE
             bindings[p.name].value, bindings[p.name].text = _scalar(p, given[p.name])
     others = {}                                             # parameter -> (the parameter it points into, offset)
     for p in params:
+        if p.kind == "gm":
+            bindings[p.name].storage = _gm_storage(p, given[p.name], base)
         if p.kind != "pointer":
             continue
         value, binding = given[p.name], bindings[p.name]
@@ -215,8 +223,46 @@ def _check_offset(binding: Binding):
                              f"({etype.width} bytes)")
 
 
+def _gm_storage(param, value, base: Path) -> Storage:
+    """A whole kernel's GM buffer: a `__gm__` pointer (GM_ADDR is a byte pointer) takes an array, a .npy
+    file or TYPE[COUNT] of any element type, which its buffer then has."""
+    name = param.buffer_name
+    if isinstance(value, np.ndarray):
+        etype = _etype_of_array(value)
+        if value.size == 0:
+            raise KernelArgError(f"{param.name}: the array holds no values")
+        return Storage(name, etype, value.size, np.ascontiguousarray(value).reshape(-1).copy(), space="gm")
+    if not isinstance(value, str):
+        raise KernelArgError(f"{param.name} is a global-memory pointer: give an array, FILE.npy or TYPE[COUNT]")
+    typed = _TYPE_SPEC.match(value)
+    if typed:
+        etype = dtypes.lookup(typed.group("type"))
+        if etype is None:
+            raise KernelArgError(f"{param.name}={shown(value)}: unknown type {typed.group('type')!r}")
+        count = int(typed.group("count"))
+        if not 0 < count * etype.width <= GM_MAX:
+            raise KernelArgError(f"{param.name}={shown(value)}: a GM buffer holds 1 to {GM_MAX:,} bytes")
+        return Storage(name, etype, count, None, space="gm")
+    if not value.endswith(".npy"):
+        raise KernelArgError(f"{param.name}={shown(value)}: a global-memory pointer takes FILE.npy or TYPE[COUNT]")
+    try:
+        data = load_npy(base / value, GM_MAX)
+    except InputFileError as exc:
+        raise KernelArgError(f"{param.name}: {exc}") from None
+    return Storage(name, _etype_of_array(data), data.size, np.ascontiguousarray(data).reshape(-1).copy(),
+                   base / value, space="gm")
+
+
+def _etype_of_array(array: np.ndarray) -> dtypes.ElemType:
+    """The first ascasm type (in the table's order) whose numpy dtype the array has."""
+    for etype in dtypes.TYPES:
+        if etype.np_dtype == array.dtype:
+            return etype
+    raise KernelArgError(f"arrays of {array.dtype} have no ascasm element type")
+
+
 def _check_fits(storages, ub_usable: int):
-    distinct = list({id(s): s for s in storages if s is not None}.values())
+    distinct = list({id(s): s for s in storages if s is not None and s.space == "ub"}.values())
     needed = sum(_aligned(s.count * s.etype.width) for s in distinct) + GUARD * max(0, len(distinct) - 1)
     if needed > ub_usable:
         sizes = ", ".join(f"{s.name} {s.count * s.etype.width:,}" for s in distinct)
@@ -297,6 +343,19 @@ def _dtype_spelling(etype) -> str:
 
 # ------------------------------------------------------------------ the program
 
+def _buffer_line(storage: Storage, address: int, directory: Path, file_inits: bool) -> str:
+    init = ""
+    if file_inits and storage.data is not None:
+        if storage.source is not None:
+            init = f' = file("{_relative(storage.source, directory)}")'
+        elif storage.etype.kind in ("int", "uint"):      # the tiling's bytes: written out as a list
+            init = " = [" + ", ".join(str(int(v)) for v in storage.data) + "]"
+        else:
+            raise KernelArgError(f"{storage.name}: a written program takes contents only from .npy files")
+    placed = f" @ {address}" if address else ""
+    return f".{storage.space} {storage.name} {storage.etype.name}[{storage.count}]{init}{placed}"
+
+
 def program_text(translation, bindings: list[Binding], directory: Path, file_inits: bool = False) -> str:
     """The whole program: a .ub per buffer, the prologue that sets each parameter's s register, then
     the translated lines, with a .loc line wherever the C++ position changes. With `file_inits` (a .s
@@ -304,12 +363,18 @@ def program_text(translation, bindings: list[Binding], directory: Path, file_ini
     sets them. Paths are relative to `directory`, the program's. Every instruction is commented with
     its C++ line."""
     out = [f"; {translation.path}: {translation.entry}, translated by ascasm"]
-    declared, address = set(), 0
+    declared, address, gm_address = set(), 0, 0
+    for name, at, nbytes in translation.ub_regions:       # TPipe::InitBuffer's blocks
+        out.append(f".ub {name} u8[{nbytes}] @ {at}")
     for binding in bindings:
         storage = binding.storage
         if storage is None or id(storage) in declared:
             continue
         declared.add(id(storage))
+        if storage.space == "gm":
+            out.append(_buffer_line(storage, gm_address, directory, file_inits))
+            gm_address += _aligned(storage.count * storage.etype.width) + GUARD
+            continue
         init = ""
         if file_inits and storage.data is not None:
             if storage.source is None:
@@ -456,7 +521,7 @@ class Kernel:
 def build(translation, given: dict, base: Path = Path("."), ub_usable: int = UB_USABLE_DEFAULT) -> Kernel:
     """Bind the arguments, write and assemble the program (in memory, as if it were the file
     KERNEL.cpp.s beside the kernel) and set the buffers' initial contents."""
-    bindings = bind(translation.params, given, base, ub_usable)
+    bindings = bind(translation.params, given, base, ub_usable, getattr(translation, "tiling", None))
     cpp = Path(translation.path)
     text = program_text(translation, bindings, cpp.parent)
     try:
@@ -472,6 +537,9 @@ def build(translation, given: dict, base: Path = Path("."), ub_usable: int = UB_
             continue
         buf = program.buffers[binding.storage.name]
         buf.data = binding.storage.data
+        if binding.storage.space == "gm":         # a GM buffer of the given array's type
+            params[binding.param.name] = buf
+            continue
         etype = _etype(binding.param)
         params[binding.param.name] = Buffer(binding.param.name, etype, buf.nbytes // etype.width, buf.addr, buf.loc)
     program.bounded = True                     # a write past a parameter's buffer is a fault
@@ -492,7 +560,7 @@ class KernelResult(Result):
 
     def __getitem__(self, name: str) -> np.ndarray:
         if name in self.kernel.param_buffers:
-            return self.kernel.param_buffers[name].view(self.state.ub).copy()
+            return self.kernel.param_buffers[name].view(self.state).copy()
         return super().__getitem__(name)
 
     def __contains__(self, name) -> bool:

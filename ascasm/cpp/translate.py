@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..debuginfo import DebugInfo
 from ..limits import shown, whole_number
-from . import debugvars, ir, regalloc
+from . import debugvars, ir, kernel_side, regalloc
 from .clang import CppError, LibclangMissing, error_at, parse, qualified_name, tokens
 from .cpptypes import split_template_args
 from .clang import body_of as _body
@@ -62,6 +62,8 @@ class Translation:
     debug: DebugInfo = field(default_factory=DebugInfo)     # rows: the lines' instructions, from 0
     directives: list = field(default_factory=list)  # (k, text): debug directive `text` goes before lines[k]
     sources: tuple = ()        # the files libclang read: the kernel and the headers it includes (not our stubs)
+    ub_regions: tuple = ()     # a whole kernel's UB buffers from TPipe::InitBuffer: (name, address, bytes)
+    tiling: tuple | None = None  # a whole kernel's (tiling parameter, the tiling struct's bytes)
 
     def with_directives(self):
         """(line, directive texts before it) for each line, then (None, the directives after the last)."""
@@ -381,17 +383,28 @@ def list_units(path, *, defines=(), include_dirs=()) -> list[tuple[str, int]]:
     return [(u.name, u.line) for u in find_units(TUIndex(tu, str(path)))]
 
 
-def translate(path, entry: str | None = None, *, template_args=None, defines=(), include_dirs=()) -> Translation:
-    """Translate the vector function or __VEC_SCOPE__ block `entry` of the C++ file `path`."""
+def translate(path, entry: str | None = None, *, template_args=None, defines=(), include_dirs=(),
+              tiling=None, tiling_key=None) -> Translation:
+    """Translate the vector function or __VEC_SCOPE__ block `entry` of the C++ file `path`, or the
+    whole kernel `entry` names (a `__global__` function: kernel_side.py) with its tiling values."""
     path = str(path)
     if not Path(path).is_file():
         raise CppError(f"cannot read {path}: no such file")
     tu, clang_errors = parse(path, defines, include_dirs)
     index = TUIndex(tu, path)
-    units = find_units(index)
-    unit, function_args, class_args = select_unit(units, entry, path, index.undefined, find_units(index, True))
+    whole = kernel_side.find_entry(index, entry)
+    if whole is not None:
+        unit, function_args, class_args = Unit(whole[0]), whole[1], []
+    elif tiling is not None or tiling_key is not None:
+        raise CppError(f"--tiling and --tiling-key are for whole kernels: '{entry}' is not a __global__ function "
+                       f"of {path}")
+    else:
+        units = find_units(index)
+        unit, function_args, class_args = select_unit(units, entry, path, index.undefined, find_units(index, True))
     try:
-        translation = _translate_unit(index, path, unit, function_args, class_args, template_args, clang_errors)
+        kernel = {"tiling": tiling, "tiling_key": tiling_key} if whole is not None else None
+        translation = _translate_unit(index, path, unit, function_args, class_args, template_args, clang_errors,
+                                      kernel)
         translation.sources = _included(tu, path)
         return translation
     except CppError as error:
@@ -402,11 +415,13 @@ def translate(path, entry: str | None = None, *, template_args=None, defines=(),
         raise
 
 
-def _translate_unit(index, path, unit, function_args, class_args, template_args, clang_errors) -> Translation:
+def _translate_unit(index, path, unit, function_args, class_args, template_args, clang_errors,
+                    kernel=None) -> Translation:
     named = template_args if isinstance(template_args, dict) else None
     if isinstance(template_args, (list, tuple)):
         function_args = list(template_args)
-    lowering = Lowering(index, path, clang_errors)
+    lowering = kernel_side.KernelLowering(index, path, clang_errors, **kernel) if kernel is not None \
+        else Lowering(index, path, clang_errors)
     # the whole function, also around a block: the block reads the locals declared before it
     lowering.check_clang_errors(unit.function)
     lowering.frames.append(Frame())
@@ -427,6 +442,8 @@ def _translate_unit(index, path, unit, function_args, class_args, template_args,
         lowering.stmt(body)
     except ConstReturn:
         pass
+    if kernel is not None:
+        lowering.finish()
     lowering.cur_loc = None
     lowering.place("__end")
     lowering.emit("halt")
@@ -439,7 +456,11 @@ def _translate_unit(index, path, unit, function_args, class_args, template_args,
     out = [AsmLine(item.render(assignment), item.loc) for item in _drop_unused_end(lines)]
     debug = _check_rows(out, path, params)
     out, directives = debugvars.split(out)
-    return Translation(_printable(unit, lowering), path, params, out, dict(lowering.ctrl), debug, directives)
+    translation = Translation(_printable(unit, lowering), path, params, out, dict(lowering.ctrl), debug, directives)
+    if kernel is not None:
+        translation.ub_regions = tuple((r.name, r.addr, r.nbytes) for r in lowering.ub_regions)
+        translation.tiling = lowering.tiling_bytes
+    return translation
 
 
 def _included(tu, path: str) -> tuple:
@@ -485,7 +506,7 @@ def _check_rows(lines, path, params) -> DebugInfo:
     stands for the one `-> NAME` names.)"""
     from ..asm.assembler import assemble
     from ..asm.errors import AssemblyFailed
-    buffers = [f".ub {p.buffer_name} u8[32]" for p in params if p.kind == "pointer"]
+    buffers = [f".{'gm' if p.kind == 'gm' else 'ub'} {p.buffer_name} u8[32]" for p in params if p.kind != "scalar"]
     try:
         return assemble("\n".join([line.text for line in lines] + buffers) + "\n", "<translation>").debug
     except AssemblyFailed as failed:
@@ -506,8 +527,10 @@ def _bind_parameters(lowering, function):
                                                               param.location.column), 0)
         lowering.regs.append(reg)
         lowering.bind(param, RV(reg, ctype))
-        lowering.params.append(ParamSlot(param.spelling, "pointer" if ctype.kind == "ptr" else "scalar",
-                                         ctype.etype, str(ctype), reg))
+        gm = getattr(lowering, "whole_kernel", False) and ctype.kind == "ptr"     # a kernel's are GM addresses
+        lowering.params.append(ParamSlot(param.spelling, "gm" if gm else "pointer" if ctype.kind == "ptr" else "scalar",
+                                         ctype.etype, str(ctype).replace("__ubuf__", "__gm__") if gm else str(ctype),
+                                         reg))
 
 
 def _printable(unit, lowering) -> str:

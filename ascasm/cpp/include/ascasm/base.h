@@ -14,6 +14,7 @@
 #define __aicore__ __attribute__((annotate("aicore")))
 #define __global__ __attribute__((annotate("global")))
 #define __host_aicore__ __aicore__
+#define __vector__                  // a vector-core kernel entry (beside __global__)
 // Memory-space qualifiers vanish: inside a vector function every pointer is a UB pointer.
 #define __ubuf__
 #define __gm__

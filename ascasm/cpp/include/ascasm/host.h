@@ -4,7 +4,10 @@
 // reports a call to one inside a vector function as belonging to the host side.
 #pragma once
 #include "ascasm/reg_types.h"
+#include "ascasm/tiling.h"
 #include <limits>
+
+enum : int32_t { EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
 
 namespace AscendC {
 enum class TPosition { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM = SPM,
@@ -53,6 +56,20 @@ public:
     __aicore__ inline GlobalTensor operator[](uint64_t offset) const;
     __aicore__ inline void SetL2CacheHint(CacheMode mode);
 };
+
+// Static tensor programming: LocalTensors placed in a local memory without queues.
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+template <Hardware hard = Hardware::UB>
+class LocalMemAllocator {
+public:
+    __aicore__ inline LocalMemAllocator() {}
+    __aicore__ inline uint32_t GetCurAddr() const;
+    template <class DataType, uint32_t tileSize> __aicore__ inline LocalTensor<DataType> Alloc();
+    template <TPosition pos, class DataType, uint32_t tileSize> __aicore__ inline LocalTensor<DataType> Alloc();
+    template <class DataType> __aicore__ inline LocalTensor<DataType> Alloc(uint32_t tileSize);
+    template <TPosition pos, class DataType> __aicore__ inline LocalTensor<DataType> Alloc(uint32_t tileSize);
+};
+__aicore__ inline void InitSocState();
 
 struct TBufHandle {};
 template <TPosition pos = TPosition::VECCALC>
@@ -238,14 +255,24 @@ __aicore__ inline bfloat16_t ToBfloat16(float value);
 __aicore__ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace);
 enum CrossCoreSyncMode { SYNC_MODE0, SYNC_MODE1, SYNC_MODE2, SYNC_MODE4 = 4, AIC_SYNC_AIV_MODE = 4 };
 }  // namespace AscendC
+// pipe_t's names are global in the vendor's headers (PipeBarrier<PIPE_ALL>())
+using AscendC::pipe_t; using AscendC::PIPE_S; using AscendC::PIPE_V; using AscendC::PIPE_M; using AscendC::PIPE_MTE1;
+using AscendC::PIPE_MTE2; using AscendC::PIPE_MTE3; using AscendC::PIPE_ALL; using AscendC::PIPE_FIX; using AscendC::PIPE_V2;
 
-// Tiling data: a kernel reads its tiling struct from a GM pointer.
-#define GET_TILING_DATA(name, tiling) __ascasm_tiling_data name
-#define GET_TILING_DATA_WITH_STRUCT(type, name, tiling) type name
+// Tiling data: a kernel reads its tiling struct from a GM pointer. A whole kernel's translation gives
+// `__ascasm_tiling<T>(tiling)` the values of --tiling (ascasm/cpp/tiling.py) and `__ascasm_tiling_key_is(K)`
+// the comparison with --tiling-key. GET_TILING_DATA reads the struct REGISTER_TILING_DEFAULT names in the
+// kernel (a local alias that hides the global one).
+template <typename T> __aicore__ T __ascasm_tiling(const void* tiling);
+__aicore__ bool __ascasm_tiling_key_is(uint64_t key);
+using __ascasm_registered_tiling = __ascasm_tiling_data;
+#define GET_TILING_DATA(name, tiling) \
+    __ascasm_registered_tiling name = __ascasm_tiling<__ascasm_registered_tiling>(tiling)
+#define GET_TILING_DATA_WITH_STRUCT(type, name, tiling) type name = __ascasm_tiling<type>(tiling)
 #define GET_TILING_DATA_PTR_WITH_STRUCT(type, name, tiling) const type* name = nullptr
-#define REGISTER_TILING_DEFAULT(type)
+#define REGISTER_TILING_DEFAULT(type) using __ascasm_registered_tiling = type
 #define REGISTER_TILING_FOR_TILINGKEY(cond, type)
-#define TILING_KEY_IS(key) (false)
+#define TILING_KEY_IS(key) __ascasm_tiling_key_is(key)
 #define KERNEL_TASK_TYPE_DEFAULT(type)
 #define KERNEL_TASK_TYPE(key, type)
 #define ASCENDC_TPL_SEL_PARAM(...)
