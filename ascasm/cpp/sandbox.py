@@ -95,12 +95,21 @@ class _Helper:
 
     def start(self):
         """A new helper, started with Ctrl-C held back until it is self.process: a KeyboardInterrupt
-        raised inside Popen (after the fork) would lose the process, which then ran on unseen."""
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        raised inside Popen (after the fork) would lose the process, which then ran on unseen. Held by a
+        recording handler, not a signal mask: another thread (a test runner's, a debugger adapter's)
+        would take a masked signal and Python would still raise it here. Only the main thread can be
+        interrupted by Ctrl-C, and only it may set a handler (a handler set outside Python cannot be put back)."""
+        if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
+            self.process, self.owner = _start(), os.getpid()
+            return
+        arrived = []
+        previous = signal.signal(signal.SIGINT, lambda number, frame: arrived.append(number))
         try:
             self.process, self.owner = _start(), os.getpid()
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            signal.signal(signal.SIGINT, previous)
+        if arrived:
+            signal.raise_signal(signal.SIGINT)       # now, to the handler it was meant for
 
     def close(self):
         """At exit: the helper ends when its input does."""
