@@ -344,3 +344,38 @@ def test_std_negation_conjunction_disjunction_parse(tmp_path):
         """)
     _, errors = cpp_clang.parse(str(path))
     assert [d.spelling for d in errors] == []
+
+
+# --- one unaligned register type for both streams ---------------------------------------------------
+# The vendor's UnalignRegForLoad and UnalignRegForStore are one type: kernels declare either and store
+# through it. Each variable's first use decides its stream.
+UNALIGN_NAMES = """
+    using namespace AscendC::MicroAPI;
+
+    template <typename T>
+    __simd_vf__ inline void CopyShifted(__ubuf__ T* dst, __ubuf__ T* src, uint32_t count)
+    {
+        RegTensor<T> x;
+        UnalignRegForLoad in;
+        UnalignRegForLoad out;              // declared as the load's type, used to store
+        __ubuf__ T* from = src + 3;
+        __ubuf__ T* to = dst + 5;
+        LoadUnAlignPre(in, from);
+        LoadUnAlign(x, in, from);
+        StoreUnAlign(to, x, out, count);
+        StoreUnAlignPost(to, out, 0);
+    }
+    """
+
+
+@pytest.mark.parametrize("ctype, dtype", [("float", np.float32), ("half", np.float16)])
+def test_unalign_register_names_are_one_type(tmp_path, engine, ctype, dtype):
+    t = tr(tmp_path, UNALIGN_NAMES, f"CopyShifted<{ctype}>")
+    assert "vstus.pu" in t.text() and "vstas.pu" in t.text()
+    lanes = 256 // np.dtype(dtype).itemsize
+    src = (np.arange(2 * lanes) + 1).astype(dtype)
+    dst = np.full(2 * lanes, -1, dtype)
+    result = cpp_run.run(t, engine, dst=dst, src=src, count=lanes - 9)
+    expected = dst.copy()
+    expected[5:5 + lanes - 9] = src[3:3 + lanes - 9]     # the stream writes exactly the count it is given
+    assert np.array_equal(result["dst"], expected)
