@@ -69,11 +69,17 @@ def git(repo, *args):
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True).stdout
 
 
-def unit_files(repo, under=()):
+def unit_files(repo, under=(), matching=None):
     """Paths of the sources at HEAD that mention a vector unit: the arch35 ones, or those under
-    the directories `under`."""
+    the directories `under`; with `matching` (an extended regular expression), only those whose
+    text it matches too."""
     out = git(repo, "grep", "-l", "-E", UNIT_PATTERN, "HEAD", "--", *SOURCE_SUFFIXES)
     paths = [line.split(":", 1)[1] for line in out.decode().splitlines()]
+    if matching:
+        out = subprocess.run(["git", "-C", str(repo), "grep", "-l", "-E", matching, "HEAD", "--", *SOURCE_SUFFIXES],
+                             capture_output=True).stdout     # status 1: no file matches
+        wanted = {line.split(":", 1)[1] for line in out.decode().splitlines()}
+        paths = [p for p in paths if p in wanted]
     if under:
         return sorted(p for p in paths if any(p.startswith(d.rstrip("/") + "/") for d in under))
     return sorted(p for p in paths if "arch35" in p)
@@ -323,8 +329,8 @@ def normalise(message):
     return re.sub(r"\s+", " ", message)
 
 
-def survey_repo(repo, under, index, tally, header_dirs, limit=None):
-    files = unit_files(repo, under)[:limit]
+def survey_repo(repo, under, index, tally, header_dirs, limit=None, matching=None):
+    files = unit_files(repo, under, matching)[:limit]
     with tempfile.TemporaryDirectory(prefix="ascasm-survey-") as tmp:
         root = Path(tmp)
         export_sources(repo, root)
@@ -403,6 +409,8 @@ def main(argv=None):
                         help="a mirror of shared headers the kernels include, and its include dirs")
     parser.add_argument("--log", help="append each unit's translation error (file:line: message) to this file")
     parser.add_argument("--limit", type=int, help="survey only the first N files of each repository")
+    parser.add_argument("--grep", metavar="REGEX", help="survey only the files whose text matches REGEX "
+                                                        "(git grep -E): re-measure one cause quickly")
     parser.add_argument("--translations", help="write each unit's translation or error to this JSON file "
                                                "(tools/compare_translations.py diff compares two)")
     args = parser.parse_args(argv)
@@ -425,7 +433,8 @@ def main(argv=None):
             tally.update(cpu=[], file_reasons=collections.Counter(), translate_reasons=collections.Counter(),
                          run_reasons=collections.Counter(), failures=[], translations={})
             commit = git(mirror, "rev-parse", "HEAD").decode().strip()
-            survey_repo(Path(mirror), [d for d in dirs.split(",") if d], index, tally, header_dirs, args.limit)
+            survey_repo(Path(mirror), [d for d in dirs.split(",") if d], index, tally, header_dirs, args.limit,
+                        args.grep)
             print(f"== {mirror} at {commit}{' under ' + dirs if dirs else ''}")
             translations.update({f"{Path(mirror).parent.name} {unit}": result
                                  for unit, result in tally["translations"].items()})
