@@ -737,6 +737,84 @@ REARRANGE_FORMS = {"Gather(dst:v src:a index:v mask:p)", "Gather(dst:v src:v ind
                    "DeInterleave(dst0:v dst1:v src0:v src1:v)", "Move(dst:v src:v mask:p) mode=MERGING"}
 
 
+# --- unaligned streams (the LoadUnAlign, StoreUnAlign and Squeeze pages) ---
+STREAM_COPY = """
+    __simd_vf__ inline void FormVF(__ubuf__ float* dst, __ubuf__ float* src)
+    {
+        Reg::RegTensor<float> x;
+        Reg::UnalignRegForLoad in;
+        Reg::UnalignRegForStore out;
+        __ubuf__ float* from = src + 3;
+        __ubuf__ float* to = dst + 5;
+        Reg::LoadUnAlignPre(in, from);
+        for (uint16_t i = 0; i < 3; ++i) {
+            Reg::LoadUnAlign(x, in, from, 40);      // 64 lanes from `from`, then from += 40
+            Reg::StoreUnAlign(to, x, out, 40);      // its first 40 lanes continue the stream, to += 40
+        }
+        Reg::StoreUnAlignPost(to, out, 0);          // the pending bytes, ending at `to`
+    }
+    """
+STREAM_LOAD = """
+    __simd_vf__ inline void FormVF(__ubuf__ float* dst, __ubuf__ float* src)
+    {
+        Reg::RegTensor<float> x;
+        Reg::UnalignRegForLoad in;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::LoadUnAlignPre(in, src + 3);
+        Reg::LoadUnAlign(x, in, src + 3);
+        Reg::StoreAlign(dst, x, all);
+    }
+    """
+STREAM_SQUEEZE = """
+    __simd_vf__ inline void FormVF(__ubuf__ float* dst, __ubuf__ float* src)
+    {
+        Reg::RegTensor<float> x, kept;
+        Reg::UnalignRegForStore out;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::MaskReg positive;
+        Reg::ClearSpr<Reg::SpecialPurposeReg::AR>();
+        for (uint16_t i = 0; i < 2; ++i) {
+            Reg::LoadAlign(x, src + i * 64);
+            Reg::Compares<float, CMPMODE::GT>(positive, x, 0.0f, all);
+            Reg::Squeeze<float, Reg::GatherMaskMode::STORE_REG>(kept, x, positive);
+            Reg::StoreUnAlign(dst, kept, out);      // the kept lanes at dst + AR; AR advances by them
+        }
+        Reg::StoreUnAlignPost(dst, out);            // the pending bytes, ending at dst + AR
+    }
+    """
+STREAM_FORMS = {
+    "LoadUnAlignPre(ureg:q src:ub)": STREAM_COPY,
+    "LoadUnAlign(dst:v ureg:q src:ub& stride:n) post=POST_MODE_UPDATE": STREAM_COPY,
+    "StoreUnAlign(dst:ub& src:v ureg:u stride:n) post=POST_MODE_UPDATE": STREAM_COPY,
+    "StoreUnAlignPost(dst:ub& ureg:u stride:n) post=POST_MODE_UPDATE": STREAM_COPY,
+    "LoadUnAlign(dst:v ureg:q src:ub)": STREAM_LOAD,
+    "Squeeze(dst:v src:v mask:p) store=STORE_REG": STREAM_SQUEEZE,
+    "StoreUnAlign(dst:ub src:v ureg:u)": STREAM_SQUEEZE,
+    "StoreUnAlignPost(dst:ub ureg:u)": STREAM_SQUEEZE,
+    "ClearSpr() spr=AR": STREAM_SQUEEZE,
+}
+
+
+def stream_case(key, seed) -> Case:
+    """The unaligned streams as their pages define them: LoadUnAlign reads a whole register from any
+    element address (after LoadUnAlignPre at that address); the post-update forms advance the pointer by
+    `stride` elements; StoreUnAlign appends the first `stride` lanes to the stream and StoreUnAlignPost
+    writes what is pending, so the copy is exact, nothing written outside it. Squeeze<STORE_REG> keeps the
+    active lanes in order and the count-less StoreUnAlign appends them at dst + AR (AR cleared first)."""
+    kernel = STREAM_FORMS[key]
+    x = values("float", 192, -50, 50, seed)
+    out = np.full(192, -1.5, np.float32)
+    expect = out.copy()
+    if kernel is STREAM_COPY:
+        expect[5:125] = x[3:123]
+    elif kernel is STREAM_LOAD:
+        expect[:64] = x[3:67]
+    else:
+        kept = np.concatenate([x[:64][x[:64] > 0], x[64:128][x[64:128] > 0]])
+        expect[:kept.size] = kept
+    return Case(key, "float", kernel, {"dst": out, "src": x}, {"dst": expect})
+
+
 def _cases():
     cases = []
     for key, (api, form) in ALL_FORMS.items():
@@ -774,6 +852,8 @@ def _cases():
             cases.append(rearrange_case(api.name, form, seed))
         elif key in PACK_FORMS:
             cases.append(pack_case(api.name, form, seed))
+        elif key in STREAM_FORMS:
+            cases.append(stream_case(key, seed))
     return cases
 
 

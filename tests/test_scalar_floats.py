@@ -1,5 +1,6 @@
 """Scalar registers holding a float's bits (docs/semantics.md "Scalar registers holding
-floats"), on both executors: `fmov`, `fadd fsub fmul fdiv`, `fcvt`, `ld`/`st` of float types, and the X.T
+floats"), on both executors: `fmov`, `fadd fsub fmul fdiv`, `fcvt`, `fcvt.trunc` (to an integer), `fcmp`,
+`ld`/`st` of float types, and the X.T
 operand written `sN.T` (T's bits) beside the unsuffixed `sN` (an integer converted to T, as before).
 
 Expected values come from numpy float32 / float16 and ml_dtypes bfloat16 arithmetic written here: their
@@ -121,6 +122,55 @@ def test_fcvt(engine, pair):
             # one rounding from the exact source value: through float32, which holds every source exactly
             expected = np.array([np.float32(x)]).astype(NP[dest])[0]
             assert sreg(m, k + 2) == bits_of(dest, expected), (pair, x)
+
+
+INT_RANGE = {"s8": (-2**7, 2**7 - 1), "u8": (0, 2**8 - 1), "s16": (-2**15, 2**15 - 1), "u16": (0, 2**16 - 1),
+             "s32": (-2**31, 2**31 - 1), "u32": (0, 2**32 - 1), "s64": (-2**63, 2**63 - 1), "u64": (0, 2**64 - 1)}
+
+
+def c_conversion(value: float, dest: str) -> int:
+    """C's float-to-integer conversion worked by hand: toward zero; ascasm's choice where C leaves it
+    undefined (docs/semantics.md): saturated to the range, NaN 0."""
+    low, high = INT_RANGE[dest]
+    if np.isnan(value):
+        return 0
+    if np.isinf(value):
+        return high if value > 0 else low
+    return min(max(int(value), low), high)        # Python's int() of a float truncates toward zero, exactly
+
+
+@pytest.mark.parametrize("dest", list(INT_RANGE))
+@pytest.mark.parametrize("source", ["f16", "bf16", "f32"])
+def test_fcvt_trunc_float_to_integer(engine, dest, source):
+    values = [2.75, -2.75, 0.5, -0.5, -0.0, 127.9, 128.0, -129.0, 255.5, 300.0, -1.0, 65504.0, -40000.0,
+              3.0e9, -3.0e9, 1.0e19, 3.4e38, -3.4e38, np.inf, -np.inf, np.nan]
+    with np.errstate(over="ignore"):
+        sources = np.array(values, np.float64).astype(np.float32).astype(NP[source])
+    lines = [f"mov s1, {int(x)}\nfcvt.trunc s{k + 2}.{dest}, s1.{source}"
+             for k, x in enumerate(sources.view(BITS[source]))]
+    m = run_source("\n".join(lines), engine)
+    for k, x in enumerate(sources):
+        expected = c_conversion(float(x), dest)
+        assert sreg(m, k + 2) == (expected - 2**64 if expected >= 2**63 else expected), (source, dest, x)
+
+
+@pytest.mark.parametrize("t", ["f16", "bf16", "f32"])
+def test_fcmp(engine, t):
+    pairs = [(1.0, 2.0), (2.0, 1.0), (1.5, 1.5), (-0.0, 0.0), (np.nan, 1.0), (1.0, np.nan), (np.nan, np.nan),
+             (-np.inf, -65504.0), (np.inf, np.inf), (-3.0, -2.0)]
+    tests = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
+             "ge": np.greater_equal}
+    for a, b in pairs:
+        a_bits, b_bits = (int(np.array([v], NP[t]).view(BITS[t])[0]) for v in (a, b))
+        lines = [f"mov s1, {a_bits}", f"mov s2, {b_bits}"]
+        lines += [f"fcmp.{sub} s{3 + k}, s1.{t}, s2.{t}" for k, sub in enumerate(tests)]
+        m = run_source("\n".join(lines), engine)
+        for k, test in enumerate(tests.values()):
+            assert sreg(m, 3 + k) == int(test(NP[t](a), NP[t](b))), (a, b, list(tests)[k])
+    # an immediate X and an integer register X (its value converted to T)
+    m = run_source(f"fmov s1.{t}, 2.5\nmov s2, 3\nfcmp.lt s3, s1.{t}, s2\nfcmp.gt s4, s1.{t}, 2.0\n"
+                   f"fcmp.eq s5, s1.{t}, 2.5", engine)
+    assert [sreg(m, r) for r in (3, 4, 5)] == [1, 1, 1]
 
 
 def test_vector_scalar_forms_read_the_bits_or_convert_an_integer(engine):

@@ -27,3 +27,22 @@ def test_dtype_macros_from_the_first_data_type_combination(tmp_path):
         'this->Input("scale_in").ParamType(OPTIONAL);\n'
         'this->Output("y").DataType({ge::DT_INT8, ge::DT_INT8});\n')
     assert survey_kernels.dtype_macros(tmp_path) == {"DTYPE_X": "half", "DTYPE_Y": "int8_t"}
+
+
+def test_a_header_is_parsed_after_what_its_includer_includes_before_it(tmp_path):
+    # an operator whose entry includes a shared header, then the kernel header that relies on it
+    op, shared = tmp_path / "op", tmp_path / "shared"
+    (op / "arch35").mkdir(parents=True)
+    (shared / "lib").mkdir(parents=True)
+    (shared / "lib" / "names.h").write_text("namespace Lib { constexpr int k = 1; }\n")
+    (op / "arch35" / "kernel.h").write_text("using namespace Lib;\n")
+    (op / "arch35" / "other.h").write_text("int other;\n")
+    (op / "entry.cpp").write_text('#include "kernel_operator.h"\n#include "lib/names.h"\n'
+                                  '#include "./arch35/other.h"\n#include "./arch35/kernel.h"\n')
+    prelude = survey_kernels.includer_prelude(op / "arch35" / "kernel.h", op, [str(shared)])
+    assert prelude == ["-include", str((shared / "lib" / "names.h").resolve()),
+                       "-include", str((op / "arch35" / "other.h").resolve())]
+    # a file that is no header, or that nothing includes, has none
+    assert survey_kernels.includer_prelude(op / "entry.cpp", op, [str(shared)]) == []
+    assert survey_kernels.includer_prelude(op / "arch35" / "other.h", op, [str(shared)]) == [
+        "-include", str((shared / "lib" / "names.h").resolve())]

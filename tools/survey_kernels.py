@@ -22,7 +22,11 @@ host code around the units then has errors, which stop no unit.
 
 Kernels include each other with paths of the vendor's build layout, where every operator's
 `op_kernel` directory is copied to `<ops>/<operator>` beside `<ops>/inc` (the repository's
-`common/inc/op_kernel`); the tool rebuilds that layout in its temporary directory.
+`common/inc/op_kernel`); the tool rebuilds that layout in its temporary directory.  A header is parsed
+as its operator's sources include it: after kernel_operator.h and the headers its includer includes
+before it (some headers use names only those declare).
+
+`--grep REGEX` surveys only the files whose text matches REGEX, to re-measure one cause quickly.
 
     python tools/survey_kernels.py /work/.mirror/hicann+ops-nn/repo /work/.mirror/hicann+ops-math/repo \
         /work/.mirror/mirror-cann+asc-devkit/repo:examples \
@@ -55,6 +59,7 @@ from ascasm.isa import dtypes  # noqa: E402
 from ascasm.vm import Machine, auto_engine  # noqa: E402
 
 PRELUDE = ["-include", "kernel_operator.h"]
+prelude = list(PRELUDE)          # the file being surveyed's: PRELUDE and its includer's earlier headers
 STEP_BUDGET = 2_000_000
 MAX_CHOICES = 4                 # instantiations of a unit's templates tried at most
 POINTER_BYTES = 8192
@@ -69,11 +74,17 @@ def git(repo, *args):
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True).stdout
 
 
-def unit_files(repo, under=()):
+def unit_files(repo, under=(), matching=None):
     """Paths of the sources at HEAD that mention a vector unit: the arch35 ones, or those under
-    the directories `under`."""
+    the directories `under`; with `matching` (an extended regular expression), only those whose
+    text it matches too."""
     out = git(repo, "grep", "-l", "-E", UNIT_PATTERN, "HEAD", "--", *SOURCE_SUFFIXES)
     paths = [line.split(":", 1)[1] for line in out.decode().splitlines()]
+    if matching:
+        out = subprocess.run(["git", "-C", str(repo), "grep", "-l", "-E", matching, "HEAD", "--", *SOURCE_SUFFIXES],
+                             capture_output=True).stdout     # status 1: no file matches
+        wanted = {line.split(":", 1)[1] for line in out.decode().splitlines()}
+        paths = [p for p in paths if p in wanted]
     if under:
         return sorted(p for p in paths if any(p.startswith(d.rstrip("/") + "/") for d in under))
     return sorted(p for p in paths if "arch35" in p)
@@ -107,6 +118,41 @@ def layout_path(path, copies):
         if kernel_dir in path.parents:
             return copy / path.relative_to(kernel_dir), copy
     return path, None
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*["<]([^">]+)[">]', re.M)
+HEADER_SUFFIXES = (".h", ".hpp", ".inl")
+
+
+def _resolve(name, includer, include_dirs):
+    """The file `#include "name"` in `includer` opens (its directory first, then include_dirs), or None."""
+    for directory in (includer.parent, *map(Path, include_dirs)):
+        candidate = (directory / name).resolve()
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def includer_prelude(path, op_dir, include_dirs, depth=3):
+    """The headers a header's includer includes before it, as -include arguments: the vendor's kernel
+    headers rely on their op's entry file having included what they use (a header of the shared
+    library says `using namespace X;` of a namespace the entry included first).  The includer is the
+    first source of the operator's directory that includes `path` directly; its own includer's
+    prelude comes first (up to `depth` levels)."""
+    if op_dir is None or depth == 0 or path.suffix not in HEADER_SUFFIXES:
+        return []
+    target = path.resolve()
+    for source in sorted(p for suffix in SOURCE_SUFFIXES for p in op_dir.rglob(suffix)):
+        if source.resolve() == target:
+            continue
+        names = _INCLUDE.findall(source.read_text(errors="replace"))
+        opened = [_resolve(name, source, include_dirs) for name in names]
+        if target not in opened:
+            continue
+        before = [f for f in opened[:opened.index(target)] if f is not None]
+        outer = includer_prelude(source, op_dir, include_dirs, depth - 1)
+        return outer + [arg for f in before for arg in ("-include", str(f))]
+    return []
 
 
 def walk(cursor):
@@ -323,8 +369,8 @@ def normalise(message):
     return re.sub(r"\s+", " ", message)
 
 
-def survey_repo(repo, under, index, tally, header_dirs, limit=None):
-    files = unit_files(repo, under)[:limit]
+def survey_repo(repo, under, index, tally, header_dirs, limit=None, matching=None):
+    files = unit_files(repo, under, matching)[:limit]
     with tempfile.TemporaryDirectory(prefix="ascasm-survey-") as tmp:
         root = Path(tmp)
         export_sources(repo, root)
@@ -335,9 +381,15 @@ def survey_repo(repo, under, index, tally, header_dirs, limit=None):
             path, op_dir = layout_path(root / rel, copies)
             include_dirs = [str(path.parent), *([str(op_dir)] if op_dir else []), *shared, str(root)]
             started = time.process_time()
-            # A header is parsed as the kernel that includes it sees it: after kernel_operator.h.
+            # A header is parsed as the kernel that includes it sees it: after kernel_operator.h and
+            # what its includer includes before it.
+            prelude[:] = [*PRELUDE, *includer_prelude(path, op_dir, include_dirs)]
             args = clang_args(include_dirs=include_dirs)
-            tu = index.parse(str(path), args=[*args, *PRELUDE, "-ferror-limit=0"])
+            tu = index.parse(str(path), args=[*args, *prelude, "-ferror-limit=0"])
+            if len(prelude) > len(PRELUDE) and not units_in(tu, str(path)):
+                # an earlier header included this one itself, so its guard hid the file: parse it alone
+                prelude[:] = PRELUDE
+                tu = index.parse(str(path), args=[*args, *prelude, "-ferror-limit=0"])
             tally["cpu"].append(time.process_time() - started)
             errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
             fatal = any(d.severity == ci.Diagnostic.Fatal for d in errors)
@@ -403,13 +455,15 @@ def main(argv=None):
                         help="a mirror of shared headers the kernels include, and its include dirs")
     parser.add_argument("--log", help="append each unit's translation error (file:line: message) to this file")
     parser.add_argument("--limit", type=int, help="survey only the first N files of each repository")
+    parser.add_argument("--grep", metavar="REGEX", help="survey only the files whose text matches REGEX "
+                                                        "(git grep -E): re-measure one cause quickly")
     parser.add_argument("--translations", help="write each unit's translation or error to this JSON file "
                                                "(tools/compare_translations.py diff compares two)")
     args = parser.parse_args(argv)
     index = ci.Index.create()
     # The translator parses as the survey does: a header after kernel_operator.h.
     stub_args = cpp_clang.clang_args
-    cpp_clang.clang_args = lambda *a, **k: [*stub_args(*a, **k), *PRELUDE]
+    cpp_clang.clang_args = lambda *a, **k: [*stub_args(*a, **k), *prelude]
     translations = {}
     with tempfile.TemporaryDirectory(prefix="ascasm-survey-headers-") as tmp:
         header_dirs = []
@@ -425,7 +479,8 @@ def main(argv=None):
             tally.update(cpu=[], file_reasons=collections.Counter(), translate_reasons=collections.Counter(),
                          run_reasons=collections.Counter(), failures=[], translations={})
             commit = git(mirror, "rev-parse", "HEAD").decode().strip()
-            survey_repo(Path(mirror), [d for d in dirs.split(",") if d], index, tally, header_dirs, args.limit)
+            survey_repo(Path(mirror), [d for d in dirs.split(",") if d], index, tally, header_dirs, args.limit,
+                        args.grep)
             print(f"== {mirror} at {commit}{' under ' + dirs if dirs else ''}")
             translations.update({f"{Path(mirror).parent.name} {unit}": result
                                  for unit, result in tally["translations"].items()})

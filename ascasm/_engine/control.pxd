@@ -117,6 +117,34 @@ ctypedef fused scalar_fcvt_U:
     float
     F16
 
+ctypedef fused scalar_ftoi_T:
+    int8_t
+    uint8_t
+    int16_t
+    uint16_t
+    int32_t
+    uint32_t
+    int64_t
+    uint64_t
+
+ctypedef fused scalar_ftoi_U:
+    F16
+    BF16
+    float
+
+ctypedef fused scalar_fcmp_T:
+    F16
+    BF16
+    float
+
+ctypedef fused scalar_fcmp_sub:
+    Op_eq
+    Op_ne
+    Op_lt
+    Op_le
+    Op_gt
+    Op_ge
+
 ctypedef fused cond_branch_sub:
     Op_eq
     Op_ne

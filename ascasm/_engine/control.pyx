@@ -4,6 +4,7 @@ holding floats").
 """
 include "engine.pxi"
 include "lane_math.pxi"
+from libc.math cimport ldexp
 
 
 # mov sD, X
@@ -323,6 +324,54 @@ cdef inline int k_scalar_fcvt(Machine* m, const Ins* ins, const Args_scalar_fcvt
                               scalar_fcvt_U* u) noexcept nogil:
     cdef scalar_fcvt_U x = lane_of_bits(<uint64_t>m.sreg[a.sA], <scalar_fcvt_U*>NULL)
     m.sreg[a.sD] = <int64_t>lane_bits(lane_of_double(lane_value(x), <scalar_fcvt_T*>NULL))
+    return STOP_RUNNING
+
+
+# fcvt.trunc sD.T, sA.U  -- toward zero, saturated to T's range, NaN 0 (C's float-to-integer conversion);
+# sD holds the integer sign-extended (signed T) or zero-extended
+cdef inline int k_scalar_ftoi(Machine* m, const Ins* ins, const Args_scalar_ftoi* a, scalar_ftoi_T* t,
+                              scalar_ftoi_U* u) noexcept nogil:
+    cdef double x = lane_value(lane_of_bits(<uint64_t>m.sreg[a.sA], <scalar_ftoi_U*>NULL))
+    cdef bint is_signed = <scalar_ftoi_T>(-1) < 0
+    cdef int bits = 8 * sizeof(scalar_ftoi_T)
+    cdef double beyond = ldexp(1.0, bits - 1 if is_signed else bits)     # the first value above T's range
+    cdef uint64_t top = (<uint64_t>1 << (bits - 1)) - 1 if is_signed else <uint64_t>(<scalar_ftoi_T>(-1))
+    cdef int64_t result
+    if x != x:
+        result = 0
+    elif x >= beyond:
+        result = <int64_t>top
+    elif x < 0 and not is_signed:
+        result = 0                              # (-1, 0) truncates to 0; below it saturates to 0
+    elif x < -beyond:
+        result = -<int64_t>top - 1
+    elif is_signed:
+        result = <int64_t>x                     # C's conversion truncates toward zero
+    else:
+        result = <int64_t><uint64_t>x
+    m.sreg[a.sD] = result
+    return STOP_RUNNING
+
+
+# fcmp.eq|ne|lt|le|gt|ge sD, sA.T, X.T  -- 1 or 0; IEEE comparison (NaN unordered, -0 == +0)
+cdef inline int k_scalar_fcmp(Machine* m, const Ins* ins, const Args_scalar_fcmp* a, scalar_fcmp_T* t,
+                              scalar_fcmp_sub* op) noexcept nogil:
+    cdef double x = lane_value(lane_of_bits(<uint64_t>m.sreg[a.sA], <scalar_fcmp_T*>NULL))
+    cdef double y = lane_value(tval(&a.x, <scalar_fcmp_T*>NULL))
+    cdef bint holds
+    if scalar_fcmp_sub is Op_eq:
+        holds = x == y
+    elif scalar_fcmp_sub is Op_ne:
+        holds = x != y
+    elif scalar_fcmp_sub is Op_lt:
+        holds = x < y
+    elif scalar_fcmp_sub is Op_le:
+        holds = x <= y
+    elif scalar_fcmp_sub is Op_gt:
+        holds = x > y
+    else:
+        holds = x >= y
+    m.sreg[a.sD] = holds
     return STOP_RUNNING
 
 

@@ -20,6 +20,13 @@ cdef enum Opcode:
     OP_FMUL = 18
     OP_FDIV = 16
     OP_FCVT = 15
+    OP_FCVT_TRUNC = 246
+    OP_FCMP_EQ = 240
+    OP_FCMP_NE = 245
+    OP_FCMP_LT = 244
+    OP_FCMP_LE = 243
+    OP_FCMP_GT = 242
+    OP_FCMP_GE = 241
     OP_B = 3
     OP_BEQ = 4
     OP_BNE = 11
@@ -268,6 +275,13 @@ cdef void decode_args(Machine* m, const int64_t* row, Ins* ins) noexcept nogil:
     elif opcode in (OP_FCVT,):
         ins.a.scalar_fcvt.sD = <int32_t>row[3]
         ins.a.scalar_fcvt.sA = <int32_t>row[4]
+    elif opcode in (OP_FCVT_TRUNC,):
+        ins.a.scalar_ftoi.sD = <int32_t>row[3]
+        ins.a.scalar_ftoi.sA = <int32_t>row[4]
+    elif opcode in (OP_FCMP_EQ, OP_FCMP_NE, OP_FCMP_LT, OP_FCMP_LE, OP_FCMP_GT, OP_FCMP_GE,):
+        ins.a.scalar_fcmp.sD = <int32_t>row[3]
+        ins.a.scalar_fcmp.sA = <int32_t>row[4]
+        decode_sval(m, row + 5, &ins.a.scalar_fcmp.x)
     elif opcode in (OP_B,):
         ins.a.branch.label = <int64_t>row[3]
     elif opcode in (OP_BEQ, OP_BNE, OP_BLT, OP_BLE, OP_BGT, OP_BGE,):
@@ -842,7 +856,7 @@ from ascasm._engine.rearrange cimport fill_kernels as fill_rearrange
 from ascasm._engine.streams cimport fill_kernels as fill_streams
 
 cdef enum:
-    KERNEL_COUNT = 834
+    KERNEL_COUNT = 876
 
 # the kernel of each number (ins.kernel): 0 ends the code, then each kernel module's block, in the
 # order of kernel_rows.KERNEL_NAMES

@@ -419,6 +419,300 @@ cdef const Ins* kernel_scalar_fcvt__float__BF16(Machine* m, const Ins* ins) noex
         return NULL
     return ins + 1
 
+cdef const Ins* kernel_scalar_ftoi__int8_t__F16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <int8_t*>NULL, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__int8_t__BF16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <int8_t*>NULL, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__int8_t__float(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <int8_t*>NULL, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__uint8_t__F16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <uint8_t*>NULL, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__uint8_t__BF16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <uint8_t*>NULL, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__uint8_t__float(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <uint8_t*>NULL, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__int16_t__F16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <int16_t*>NULL, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__int16_t__BF16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <int16_t*>NULL, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__int16_t__float(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <int16_t*>NULL, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__uint16_t__F16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <uint16_t*>NULL, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__uint16_t__BF16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <uint16_t*>NULL, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__uint16_t__float(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <uint16_t*>NULL, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__int32_t__F16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <int32_t*>NULL, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__int32_t__BF16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <int32_t*>NULL, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__int32_t__float(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <int32_t*>NULL, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__uint32_t__F16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <uint32_t*>NULL, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__uint32_t__BF16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <uint32_t*>NULL, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__uint32_t__float(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <uint32_t*>NULL, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__int64_t__F16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <int64_t*>NULL, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__int64_t__BF16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <int64_t*>NULL, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__int64_t__float(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <int64_t*>NULL, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__uint64_t__F16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <uint64_t*>NULL, <F16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__uint64_t__BF16(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <uint64_t*>NULL, <BF16*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_ftoi__uint64_t__float(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_ftoi(m, ins, &ins.a.scalar_ftoi, <uint64_t*>NULL, <float*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__F16__Op_eq(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <F16*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__BF16__Op_eq(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <BF16*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__float__Op_eq(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <float*>NULL, <Op_eq*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__F16__Op_ne(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <F16*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__BF16__Op_ne(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <BF16*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__float__Op_ne(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <float*>NULL, <Op_ne*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__F16__Op_lt(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <F16*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__BF16__Op_lt(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <BF16*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__float__Op_lt(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <float*>NULL, <Op_lt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__F16__Op_le(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <F16*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__BF16__Op_le(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <BF16*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__float__Op_le(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <float*>NULL, <Op_le*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__F16__Op_gt(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <F16*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__BF16__Op_gt(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <BF16*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__float__Op_gt(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <float*>NULL, <Op_gt*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__F16__Op_ge(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <F16*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__BF16__Op_ge(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <BF16*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
+cdef const Ins* kernel_scalar_fcmp__float__Op_ge(Machine* m, const Ins* ins) noexcept nogil:
+    cdef int status = k_scalar_fcmp(m, ins, &ins.a.scalar_fcmp, <float*>NULL, <Op_ge*>NULL)
+    if status:
+        m.status = status
+        return NULL
+    return ins + 1
+
 cdef const Ins* kernel_branch(Machine* m, const Ins* ins) noexcept nogil:
     cdef int status = k_branch(m, ins, &ins.a.branch)
     if status:
@@ -705,6 +999,48 @@ cdef int fill_kernels(KernelFn* table) noexcept:
     table[k] = kernel_scalar_fcvt__BF16__float; k += 1
     table[k] = kernel_scalar_fcvt__float__F16; k += 1
     table[k] = kernel_scalar_fcvt__float__BF16; k += 1
+    table[k] = kernel_scalar_ftoi__int8_t__F16; k += 1
+    table[k] = kernel_scalar_ftoi__int8_t__BF16; k += 1
+    table[k] = kernel_scalar_ftoi__int8_t__float; k += 1
+    table[k] = kernel_scalar_ftoi__uint8_t__F16; k += 1
+    table[k] = kernel_scalar_ftoi__uint8_t__BF16; k += 1
+    table[k] = kernel_scalar_ftoi__uint8_t__float; k += 1
+    table[k] = kernel_scalar_ftoi__int16_t__F16; k += 1
+    table[k] = kernel_scalar_ftoi__int16_t__BF16; k += 1
+    table[k] = kernel_scalar_ftoi__int16_t__float; k += 1
+    table[k] = kernel_scalar_ftoi__uint16_t__F16; k += 1
+    table[k] = kernel_scalar_ftoi__uint16_t__BF16; k += 1
+    table[k] = kernel_scalar_ftoi__uint16_t__float; k += 1
+    table[k] = kernel_scalar_ftoi__int32_t__F16; k += 1
+    table[k] = kernel_scalar_ftoi__int32_t__BF16; k += 1
+    table[k] = kernel_scalar_ftoi__int32_t__float; k += 1
+    table[k] = kernel_scalar_ftoi__uint32_t__F16; k += 1
+    table[k] = kernel_scalar_ftoi__uint32_t__BF16; k += 1
+    table[k] = kernel_scalar_ftoi__uint32_t__float; k += 1
+    table[k] = kernel_scalar_ftoi__int64_t__F16; k += 1
+    table[k] = kernel_scalar_ftoi__int64_t__BF16; k += 1
+    table[k] = kernel_scalar_ftoi__int64_t__float; k += 1
+    table[k] = kernel_scalar_ftoi__uint64_t__F16; k += 1
+    table[k] = kernel_scalar_ftoi__uint64_t__BF16; k += 1
+    table[k] = kernel_scalar_ftoi__uint64_t__float; k += 1
+    table[k] = kernel_scalar_fcmp__F16__Op_eq; k += 1
+    table[k] = kernel_scalar_fcmp__BF16__Op_eq; k += 1
+    table[k] = kernel_scalar_fcmp__float__Op_eq; k += 1
+    table[k] = kernel_scalar_fcmp__F16__Op_ne; k += 1
+    table[k] = kernel_scalar_fcmp__BF16__Op_ne; k += 1
+    table[k] = kernel_scalar_fcmp__float__Op_ne; k += 1
+    table[k] = kernel_scalar_fcmp__F16__Op_lt; k += 1
+    table[k] = kernel_scalar_fcmp__BF16__Op_lt; k += 1
+    table[k] = kernel_scalar_fcmp__float__Op_lt; k += 1
+    table[k] = kernel_scalar_fcmp__F16__Op_le; k += 1
+    table[k] = kernel_scalar_fcmp__BF16__Op_le; k += 1
+    table[k] = kernel_scalar_fcmp__float__Op_le; k += 1
+    table[k] = kernel_scalar_fcmp__F16__Op_gt; k += 1
+    table[k] = kernel_scalar_fcmp__BF16__Op_gt; k += 1
+    table[k] = kernel_scalar_fcmp__float__Op_gt; k += 1
+    table[k] = kernel_scalar_fcmp__F16__Op_ge; k += 1
+    table[k] = kernel_scalar_fcmp__BF16__Op_ge; k += 1
+    table[k] = kernel_scalar_fcmp__float__Op_ge; k += 1
     table[k] = kernel_branch; k += 1
     table[k] = kernel_cond_branch__Op_eq; k += 1
     table[k] = kernel_cond_branch__Op_ne; k += 1

@@ -435,6 +435,48 @@ KERNEL_NAMES = (
     'kernel_scalar_fcvt__BF16__float',
     'kernel_scalar_fcvt__float__F16',
     'kernel_scalar_fcvt__float__BF16',
+    'kernel_scalar_ftoi__int8_t__F16',
+    'kernel_scalar_ftoi__int8_t__BF16',
+    'kernel_scalar_ftoi__int8_t__float',
+    'kernel_scalar_ftoi__uint8_t__F16',
+    'kernel_scalar_ftoi__uint8_t__BF16',
+    'kernel_scalar_ftoi__uint8_t__float',
+    'kernel_scalar_ftoi__int16_t__F16',
+    'kernel_scalar_ftoi__int16_t__BF16',
+    'kernel_scalar_ftoi__int16_t__float',
+    'kernel_scalar_ftoi__uint16_t__F16',
+    'kernel_scalar_ftoi__uint16_t__BF16',
+    'kernel_scalar_ftoi__uint16_t__float',
+    'kernel_scalar_ftoi__int32_t__F16',
+    'kernel_scalar_ftoi__int32_t__BF16',
+    'kernel_scalar_ftoi__int32_t__float',
+    'kernel_scalar_ftoi__uint32_t__F16',
+    'kernel_scalar_ftoi__uint32_t__BF16',
+    'kernel_scalar_ftoi__uint32_t__float',
+    'kernel_scalar_ftoi__int64_t__F16',
+    'kernel_scalar_ftoi__int64_t__BF16',
+    'kernel_scalar_ftoi__int64_t__float',
+    'kernel_scalar_ftoi__uint64_t__F16',
+    'kernel_scalar_ftoi__uint64_t__BF16',
+    'kernel_scalar_ftoi__uint64_t__float',
+    'kernel_scalar_fcmp__F16__Op_eq',
+    'kernel_scalar_fcmp__BF16__Op_eq',
+    'kernel_scalar_fcmp__float__Op_eq',
+    'kernel_scalar_fcmp__F16__Op_ne',
+    'kernel_scalar_fcmp__BF16__Op_ne',
+    'kernel_scalar_fcmp__float__Op_ne',
+    'kernel_scalar_fcmp__F16__Op_lt',
+    'kernel_scalar_fcmp__BF16__Op_lt',
+    'kernel_scalar_fcmp__float__Op_lt',
+    'kernel_scalar_fcmp__F16__Op_le',
+    'kernel_scalar_fcmp__BF16__Op_le',
+    'kernel_scalar_fcmp__float__Op_le',
+    'kernel_scalar_fcmp__F16__Op_gt',
+    'kernel_scalar_fcmp__BF16__Op_gt',
+    'kernel_scalar_fcmp__float__Op_gt',
+    'kernel_scalar_fcmp__F16__Op_ge',
+    'kernel_scalar_fcmp__BF16__Op_ge',
+    'kernel_scalar_fcmp__float__Op_ge',
     'kernel_branch',
     'kernel_cond_branch__Op_eq',
     'kernel_cond_branch__Op_ne',
@@ -915,6 +957,48 @@ KERNEL_OF_ROWS = (
     (15, 10, 11, 'kernel_scalar_fcvt__BF16__float'),
     (15, 11, 9, 'kernel_scalar_fcvt__float__F16'),
     (15, 11, 10, 'kernel_scalar_fcvt__float__BF16'),
+    (246, 1, 9, 'kernel_scalar_ftoi__int8_t__F16'),
+    (246, 1, 10, 'kernel_scalar_ftoi__int8_t__BF16'),
+    (246, 1, 11, 'kernel_scalar_ftoi__int8_t__float'),
+    (246, 2, 9, 'kernel_scalar_ftoi__uint8_t__F16'),
+    (246, 2, 10, 'kernel_scalar_ftoi__uint8_t__BF16'),
+    (246, 2, 11, 'kernel_scalar_ftoi__uint8_t__float'),
+    (246, 3, 9, 'kernel_scalar_ftoi__int16_t__F16'),
+    (246, 3, 10, 'kernel_scalar_ftoi__int16_t__BF16'),
+    (246, 3, 11, 'kernel_scalar_ftoi__int16_t__float'),
+    (246, 4, 9, 'kernel_scalar_ftoi__uint16_t__F16'),
+    (246, 4, 10, 'kernel_scalar_ftoi__uint16_t__BF16'),
+    (246, 4, 11, 'kernel_scalar_ftoi__uint16_t__float'),
+    (246, 5, 9, 'kernel_scalar_ftoi__int32_t__F16'),
+    (246, 5, 10, 'kernel_scalar_ftoi__int32_t__BF16'),
+    (246, 5, 11, 'kernel_scalar_ftoi__int32_t__float'),
+    (246, 6, 9, 'kernel_scalar_ftoi__uint32_t__F16'),
+    (246, 6, 10, 'kernel_scalar_ftoi__uint32_t__BF16'),
+    (246, 6, 11, 'kernel_scalar_ftoi__uint32_t__float'),
+    (246, 7, 9, 'kernel_scalar_ftoi__int64_t__F16'),
+    (246, 7, 10, 'kernel_scalar_ftoi__int64_t__BF16'),
+    (246, 7, 11, 'kernel_scalar_ftoi__int64_t__float'),
+    (246, 8, 9, 'kernel_scalar_ftoi__uint64_t__F16'),
+    (246, 8, 10, 'kernel_scalar_ftoi__uint64_t__BF16'),
+    (246, 8, 11, 'kernel_scalar_ftoi__uint64_t__float'),
+    (240, 9, 0, 'kernel_scalar_fcmp__F16__Op_eq'),
+    (240, 10, 0, 'kernel_scalar_fcmp__BF16__Op_eq'),
+    (240, 11, 0, 'kernel_scalar_fcmp__float__Op_eq'),
+    (245, 9, 0, 'kernel_scalar_fcmp__F16__Op_ne'),
+    (245, 10, 0, 'kernel_scalar_fcmp__BF16__Op_ne'),
+    (245, 11, 0, 'kernel_scalar_fcmp__float__Op_ne'),
+    (244, 9, 0, 'kernel_scalar_fcmp__F16__Op_lt'),
+    (244, 10, 0, 'kernel_scalar_fcmp__BF16__Op_lt'),
+    (244, 11, 0, 'kernel_scalar_fcmp__float__Op_lt'),
+    (243, 9, 0, 'kernel_scalar_fcmp__F16__Op_le'),
+    (243, 10, 0, 'kernel_scalar_fcmp__BF16__Op_le'),
+    (243, 11, 0, 'kernel_scalar_fcmp__float__Op_le'),
+    (242, 9, 0, 'kernel_scalar_fcmp__F16__Op_gt'),
+    (242, 10, 0, 'kernel_scalar_fcmp__BF16__Op_gt'),
+    (242, 11, 0, 'kernel_scalar_fcmp__float__Op_gt'),
+    (241, 9, 0, 'kernel_scalar_fcmp__F16__Op_ge'),
+    (241, 10, 0, 'kernel_scalar_fcmp__BF16__Op_ge'),
+    (241, 11, 0, 'kernel_scalar_fcmp__float__Op_ge'),
     (3, 0, 0, 'kernel_branch'),
     (4, 0, 0, 'kernel_cond_branch__Op_eq'),
     (11, 0, 0, 'kernel_cond_branch__Op_ne'),
@@ -2577,224 +2661,231 @@ FAMILY_OF_OPCODE = {
     18: 6,     # scalar_falu
     16: 6,     # scalar_falu
     15: 7,     # scalar_fcvt
-    3: 8,     # branch
-    4: 9,     # cond_branch
-    11: 9,     # cond_branch
-    10: 9,     # cond_branch
-    7: 9,     # cond_branch
-    6: 9,     # cond_branch
-    5: 9,     # cond_branch
-    158: 10,     # loop
-    13: 11,     # endloop
-    31: 12,     # membar
-    25: 13,     # halt
-    29: 14,     # mask_pattern
-    30: 15,     # mask_update
-    38: 16,     # pcnt
-    26: 17,     # iter_set
-    27: 18,     # iter_scaled
-    77: 19,     # iter_loops
-    37: 20,     # mask_logic
-    45: 20,     # mask_logic
-    51: 20,     # mask_logic
-    44: 21,     # mask_not
-    48: 22,     # mask_select
-    42: 23,     # mask_move
-    43: 24,     # mask_move_masked
-    34: 25,     # mask_from_vector
-    47: 26,     # mask_pack
-    46: 26,     # mask_pack
-    50: 27,     # mask_unpack
-    49: 27,     # mask_unpack
-    40: 28,     # mask_intlv
-    39: 29,     # mask_dintlv
-    61: 30,     # mask_spr_set
-    33: 31,     # mask_spr_read
-    121: 32,     # vld_norm
-    141: 33,     # vld_norm_pu
-    128: 34,     # vld_brc
-    129: 35,     # vld_brc_pu
-    147: 36,     # vld_us
-    149: 37,     # vld_us_pu
-    134: 38,     # vld_ds
-    136: 39,     # vld_ds_pu
-    143: 40,     # vld_unpk
-    146: 41,     # vld_unpk_pu
-    132: 42,     # vld_dintlv
-    133: 43,     # vld_dintlv_pu
-    126: 44,     # vld_blk
-    127: 45,     # vld_blk_pu
-    138: 46,     # vld_e2b
-    139: 47,     # vld_e2b_pu
-    144: 48,     # vld_unpk4
-    145: 49,     # vld_unpk4_pu
-    130: 50,     # vld_bs
-    131: 51,     # vld_bs_pu
-    140: 52,     # mask_load_norm
-    142: 53,     # mask_load_norm_pu
-    148: 54,     # mask_load_us
-    150: 55,     # mask_load_us_pu
-    135: 56,     # mask_load_ds
-    137: 57,     # mask_load_ds_pu
-    115: 58,     # vgat
-    116: 59,     # vgatb
-    123: 60,     # vldu
-    122: 61,     # vldas
-    124: 62,     # vldus
-    125: 63,     # vldus_post
-    196: 64,     # vsta_norm
-    212: 65,     # vsta_norm_pu
-    200: 66,     # vsta_first
-    201: 67,     # vsta_first_pu
-    206: 68,     # vsta_pack
-    210: 69,     # vsta_pack_pu
-    207: 70,     # vsta_packv2
-    208: 71,     # vsta_packv2_pu
-    204: 72,     # vsta_intlv
-    202: 73,     # vsta_bs
-    203: 74,     # vsta_bs_pu
-    205: 75,     # mask_store_norm
-    213: 76,     # mask_store_norm_pu
-    209: 77,     # mask_store_pack
-    211: 78,     # mask_store_pack_pu
-    186: 79,     # vsct
-    214: 80,     # vstu
-    219: 81,     # vstu_count
-    216: 82,     # vstus
-    217: 83,     # vstus_pu
-    218: 84,     # vstus_mask
-    215: 85,     # vstur
-    198: 86,     # vstas
-    197: 86,     # vstas
-    199: 87,     # vstas_post
-    73: 88,     # vbinary
-    220: 88,     # vbinary
-    168: 88,     # vbinary
-    160: 88,     # vbinary
-    163: 88,     # vbinary
-    75: 88,     # vbinary
-    170: 88,     # vbinary
-    161: 88,     # vbinary
-    164: 88,     # vbinary
-    105: 88,     # vbinary
-    106: 88,     # vbinary
-    76: 88,     # vbinary
-    162: 88,     # vbinary
-    165: 88,     # vbinary
-    169: 89,     # vmull
-    74: 90,     # vcarry
-    221: 90,     # vcarry
-    71: 91,     # vunary
-    172: 91,     # vunary
-    112: 91,     # vunary
-    192: 91,     # vunary
-    114: 91,     # vunary
-    193: 91,     # vunary
-    152: 91,     # vunary
-    156: 91,     # vunary
-    154: 91,     # vunary
-    153: 91,     # vunary
-    157: 91,     # vunary
-    155: 91,     # vunary
-    185: 91,     # vunary
-    178: 92,     # vcompound
-    151: 92,     # vcompound
-    72: 92,     # vcompound
-    159: 93,     # vfma
-    166: 93,     # vfma
-    79: 93,     # vfma
-    78: 94,     # vlogic
-    174: 94,     # vlogic
-    230: 94,     # vlogic
-    173: 95,     # vnot
-    188: 96,     # vshift
-    190: 96,     # vshift
-    189: 96,     # vshift
-    191: 96,     # vshift
-    90: 97,     # vcmp
-    95: 97,     # vcmp
-    94: 97,     # vcmp
-    93: 97,     # vcmp
-    92: 97,     # vcmp
-    91: 97,     # vcmp
-    84: 97,     # vcmp
-    89: 97,     # vcmp
-    88: 97,     # vcmp
-    87: 97,     # vcmp
-    86: 97,     # vcmp
-    85: 97,     # vcmp
-    187: 98,     # vsel
-    194: 99,     # vsqz
-    195: 99,     # vsqz
-    107: 100,     # vdup
-    108: 101,     # vdup_masked
-    109: 102,     # vdup_merge
-    110: 103,     # vdup_lane
-    111: 104,     # vdup_lane_merge
-    167: 105,     # vmov
-    82: 106,     # vci
-    83: 107,     # vci_desc
-    120: 108,     # vintlv
-    104: 109,     # vdintlv
-    117: 110,     # vgatr
-    176: 111,     # vpack
-    175: 111,     # vpack
-    228: 112,     # vunpack
-    227: 112,     # vunpack
-    229: 113,     # vusqz
-    183: 114,     # reduce_sum
-    179: 115,     # reduce_maxmin
-    181: 115,     # reduce_maxmin
-    184: 116,     # reduce_sum_block
-    180: 117,     # reduce_maxmin_block
-    182: 117,     # reduce_maxmin_block
-    177: 118,     # vpairsum
-    118: 119,     # vhist
-    119: 119,     # vhist
-    80: 119,     # vhist
-    81: 119,     # vhist
-    96: 120,     # vcvt
-    101: 120,     # vcvt
-    102: 120,     # vcvt
-    98: 120,     # vcvt
-    97: 120,     # vcvt
-    103: 120,     # vcvt
-    100: 120,     # vcvt
-    99: 120,     # vcvt
-    224: 121,     # vtrc
-    225: 121,     # vtrc
-    223: 121,     # vtrc
-    222: 121,     # vtrc
-    226: 121,     # vtrc
-    113: 122,     # vexpsub
-    171: 123,     # vmulscvt
-    56: 124,     # spr_clear
-    57: 125,     # spr_set_ctrl
-    20: 126,     # gm2ub
-    24: 127,     # gm2ub_size
-    23: 128,     # gm2ub_align
-    21: 128,     # gm2ub_align
-    22: 128,     # gm2ub_align
-    68: 129,     # ub2gm
-    70: 130,     # ub2gm_size
-    69: 129,     # ub2gm
-    58: 131,     # mte_set
-    59: 131,     # mte_set
-    60: 131,     # mte_set
-    63: 131,     # mte_set
-    64: 131,     # mte_set
-    65: 131,     # mte_set
-    62: 132,     # pad_set
-    8: 133,     # sysvar
-    9: 133,     # sysvar
-    53: 134,     # sync_flag
-    231: 134,     # sync_flag
-    41: 135,     # sync_pipe
-    237: 136,     # gm2ub_align_cache
-    235: 136,     # gm2ub_align_cache
-    236: 136,     # gm2ub_align_cache
-    239: 137,     # ub2gm_cache
-    233: 138,     # cross_set
-    234: 139,     # cross_wait
-    238: 140,     # sync_all
+    246: 8,     # scalar_ftoi
+    240: 9,     # scalar_fcmp
+    245: 9,     # scalar_fcmp
+    244: 9,     # scalar_fcmp
+    243: 9,     # scalar_fcmp
+    242: 9,     # scalar_fcmp
+    241: 9,     # scalar_fcmp
+    3: 10,     # branch
+    4: 11,     # cond_branch
+    11: 11,     # cond_branch
+    10: 11,     # cond_branch
+    7: 11,     # cond_branch
+    6: 11,     # cond_branch
+    5: 11,     # cond_branch
+    158: 12,     # loop
+    13: 13,     # endloop
+    31: 14,     # membar
+    25: 15,     # halt
+    29: 16,     # mask_pattern
+    30: 17,     # mask_update
+    38: 18,     # pcnt
+    26: 19,     # iter_set
+    27: 20,     # iter_scaled
+    77: 21,     # iter_loops
+    37: 22,     # mask_logic
+    45: 22,     # mask_logic
+    51: 22,     # mask_logic
+    44: 23,     # mask_not
+    48: 24,     # mask_select
+    42: 25,     # mask_move
+    43: 26,     # mask_move_masked
+    34: 27,     # mask_from_vector
+    47: 28,     # mask_pack
+    46: 28,     # mask_pack
+    50: 29,     # mask_unpack
+    49: 29,     # mask_unpack
+    40: 30,     # mask_intlv
+    39: 31,     # mask_dintlv
+    61: 32,     # mask_spr_set
+    33: 33,     # mask_spr_read
+    121: 34,     # vld_norm
+    141: 35,     # vld_norm_pu
+    128: 36,     # vld_brc
+    129: 37,     # vld_brc_pu
+    147: 38,     # vld_us
+    149: 39,     # vld_us_pu
+    134: 40,     # vld_ds
+    136: 41,     # vld_ds_pu
+    143: 42,     # vld_unpk
+    146: 43,     # vld_unpk_pu
+    132: 44,     # vld_dintlv
+    133: 45,     # vld_dintlv_pu
+    126: 46,     # vld_blk
+    127: 47,     # vld_blk_pu
+    138: 48,     # vld_e2b
+    139: 49,     # vld_e2b_pu
+    144: 50,     # vld_unpk4
+    145: 51,     # vld_unpk4_pu
+    130: 52,     # vld_bs
+    131: 53,     # vld_bs_pu
+    140: 54,     # mask_load_norm
+    142: 55,     # mask_load_norm_pu
+    148: 56,     # mask_load_us
+    150: 57,     # mask_load_us_pu
+    135: 58,     # mask_load_ds
+    137: 59,     # mask_load_ds_pu
+    115: 60,     # vgat
+    116: 61,     # vgatb
+    123: 62,     # vldu
+    122: 63,     # vldas
+    124: 64,     # vldus
+    125: 65,     # vldus_post
+    196: 66,     # vsta_norm
+    212: 67,     # vsta_norm_pu
+    200: 68,     # vsta_first
+    201: 69,     # vsta_first_pu
+    206: 70,     # vsta_pack
+    210: 71,     # vsta_pack_pu
+    207: 72,     # vsta_packv2
+    208: 73,     # vsta_packv2_pu
+    204: 74,     # vsta_intlv
+    202: 75,     # vsta_bs
+    203: 76,     # vsta_bs_pu
+    205: 77,     # mask_store_norm
+    213: 78,     # mask_store_norm_pu
+    209: 79,     # mask_store_pack
+    211: 80,     # mask_store_pack_pu
+    186: 81,     # vsct
+    214: 82,     # vstu
+    219: 83,     # vstu_count
+    216: 84,     # vstus
+    217: 85,     # vstus_pu
+    218: 86,     # vstus_mask
+    215: 87,     # vstur
+    198: 88,     # vstas
+    197: 88,     # vstas
+    199: 89,     # vstas_post
+    73: 90,     # vbinary
+    220: 90,     # vbinary
+    168: 90,     # vbinary
+    160: 90,     # vbinary
+    163: 90,     # vbinary
+    75: 90,     # vbinary
+    170: 90,     # vbinary
+    161: 90,     # vbinary
+    164: 90,     # vbinary
+    105: 90,     # vbinary
+    106: 90,     # vbinary
+    76: 90,     # vbinary
+    162: 90,     # vbinary
+    165: 90,     # vbinary
+    169: 91,     # vmull
+    74: 92,     # vcarry
+    221: 92,     # vcarry
+    71: 93,     # vunary
+    172: 93,     # vunary
+    112: 93,     # vunary
+    192: 93,     # vunary
+    114: 93,     # vunary
+    193: 93,     # vunary
+    152: 93,     # vunary
+    156: 93,     # vunary
+    154: 93,     # vunary
+    153: 93,     # vunary
+    157: 93,     # vunary
+    155: 93,     # vunary
+    185: 93,     # vunary
+    178: 94,     # vcompound
+    151: 94,     # vcompound
+    72: 94,     # vcompound
+    159: 95,     # vfma
+    166: 95,     # vfma
+    79: 95,     # vfma
+    78: 96,     # vlogic
+    174: 96,     # vlogic
+    230: 96,     # vlogic
+    173: 97,     # vnot
+    188: 98,     # vshift
+    190: 98,     # vshift
+    189: 98,     # vshift
+    191: 98,     # vshift
+    90: 99,     # vcmp
+    95: 99,     # vcmp
+    94: 99,     # vcmp
+    93: 99,     # vcmp
+    92: 99,     # vcmp
+    91: 99,     # vcmp
+    84: 99,     # vcmp
+    89: 99,     # vcmp
+    88: 99,     # vcmp
+    87: 99,     # vcmp
+    86: 99,     # vcmp
+    85: 99,     # vcmp
+    187: 100,     # vsel
+    194: 101,     # vsqz
+    195: 101,     # vsqz
+    107: 102,     # vdup
+    108: 103,     # vdup_masked
+    109: 104,     # vdup_merge
+    110: 105,     # vdup_lane
+    111: 106,     # vdup_lane_merge
+    167: 107,     # vmov
+    82: 108,     # vci
+    83: 109,     # vci_desc
+    120: 110,     # vintlv
+    104: 111,     # vdintlv
+    117: 112,     # vgatr
+    176: 113,     # vpack
+    175: 113,     # vpack
+    228: 114,     # vunpack
+    227: 114,     # vunpack
+    229: 115,     # vusqz
+    183: 116,     # reduce_sum
+    179: 117,     # reduce_maxmin
+    181: 117,     # reduce_maxmin
+    184: 118,     # reduce_sum_block
+    180: 119,     # reduce_maxmin_block
+    182: 119,     # reduce_maxmin_block
+    177: 120,     # vpairsum
+    118: 121,     # vhist
+    119: 121,     # vhist
+    80: 121,     # vhist
+    81: 121,     # vhist
+    96: 122,     # vcvt
+    101: 122,     # vcvt
+    102: 122,     # vcvt
+    98: 122,     # vcvt
+    97: 122,     # vcvt
+    103: 122,     # vcvt
+    100: 122,     # vcvt
+    99: 122,     # vcvt
+    224: 123,     # vtrc
+    225: 123,     # vtrc
+    223: 123,     # vtrc
+    222: 123,     # vtrc
+    226: 123,     # vtrc
+    113: 124,     # vexpsub
+    171: 125,     # vmulscvt
+    56: 126,     # spr_clear
+    57: 127,     # spr_set_ctrl
+    20: 128,     # gm2ub
+    24: 129,     # gm2ub_size
+    23: 130,     # gm2ub_align
+    21: 130,     # gm2ub_align
+    22: 130,     # gm2ub_align
+    68: 131,     # ub2gm
+    70: 132,     # ub2gm_size
+    69: 131,     # ub2gm
+    58: 133,     # mte_set
+    59: 133,     # mte_set
+    60: 133,     # mte_set
+    63: 133,     # mte_set
+    64: 133,     # mte_set
+    65: 133,     # mte_set
+    62: 134,     # pad_set
+    8: 135,     # sysvar
+    9: 135,     # sysvar
+    53: 136,     # sync_flag
+    231: 136,     # sync_flag
+    41: 137,     # sync_pipe
+    237: 138,     # gm2ub_align_cache
+    235: 138,     # gm2ub_align_cache
+    236: 138,     # gm2ub_align_cache
+    239: 139,     # ub2gm_cache
+    233: 140,     # cross_set
+    234: 141,     # cross_wait
+    238: 142,     # sync_all
 }

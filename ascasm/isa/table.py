@@ -474,6 +474,8 @@ FAMILIES: dict[str, Family] = {family.name: family for family in (
     Family("scalar_fmov", "control", ("T",)),
     Family("scalar_falu", "control", ("T", "sub")),
     Family("scalar_fcvt", "control", ("T", "U")),
+    Family("scalar_ftoi", "control", ("T", "U")),
+    Family("scalar_fcmp", "control", ("T", "sub")),
     Family("branch", "control", branches=True),
     Family("cond_branch", "control", ("sub",), branches=True),
     Family("loop", "control", branches=True),
@@ -633,6 +635,15 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              "sD = the T value of sA's U value (both held as bits), rounded once to nearest even",
              _SCALAR_FLOAT_REF, types=tuple(dtypes.named(d, s) for d in ("f16", "bf16", "f32")
                                             for s in ("f16", "bf16", "f32") if d != s)),
+    InsnSpec("fcvt.trunc", "", "sD.T, sA.U", "scalar_ftoi",
+             "sD = sA's U value truncated toward zero to an integer of T, saturated to T's range (NaN gives 0), "
+             "sign-extended (signed T) or zero-extended: C's conversion of a float to an integer",
+             _SCALAR_FLOAT_REF, types=tuple(dtypes.named(d, s) for d in ("s8", "u8", "s16", "u16", "s32", "u32",
+                                                                          "s64", "u64") for s in ("f16", "bf16", "f32"))),
+    *(InsnSpec(f"fcmp.{sub}", "", "sD, sA.T, X.T", "scalar_fcmp",
+               f"sD = 1 if sA {op} X on T values held as bits, else 0 (a NaN compares false except with ne; "
+               "-0 equals +0)", _SCALAR_FLOAT_REF, types=_single(SCALAR_FLOAT_TYPES), sub=sub)
+      for sub, op in (("eq", "=="), ("ne", "!="), ("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">="))),
     InsnSpec("b", "", "LABEL", "branch", "jump to LABEL", SPEC + " §8"),
     *(InsnSpec(m, "", "sA, X, LABEL", "cond_branch", f"jump to LABEL if sA {op} X (signed 64-bit)", SPEC + " §8",
                sub=m[1:]) for m, op in _BRANCHES.items()),

@@ -103,6 +103,29 @@ def scalar_fcvt(m: Machine, insn: Insn):
     _set_sreg_bits(m, insn.operand("sD"), floats.round_to_type(value, dest), dest)
 
 
+def scalar_ftoi(m: Machine, insn: Insn):
+    # fcvt.trunc sD.T, sA.U  -- toward zero, saturated to T's range, NaN 0 (C's float-to-integer conversion)
+    dest, source = insn.types
+    value = float(widened(_sreg_as(m, insn.operand("sA"), source))[0])
+    bits = 8 * dest.width
+    low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if dest.kind == "int" else (0, (1 << bits) - 1)
+    if value != value:
+        result = 0
+    elif value in (float("inf"), float("-inf")):
+        result = high if value > 0 else low
+    else:
+        result = min(max(int(value), low), high)       # int() truncates toward zero, exactly
+    m.set_sreg(insn.operand("sD"), result)
+
+
+def scalar_fcmp(m: Machine, insn: Insn):
+    # fcmp.eq|ne|lt|le|gt|ge sD, sA.T, X.T  -- 1 or 0; IEEE comparison (NaN unordered, -0 == +0)
+    (etype,) = insn.types
+    a = float(widened(_sreg_as(m, insn.operand("sA"), etype))[0])
+    b = float(widened(typed_value(m, insn.operand("X"), etype))[0])
+    m.set_sreg(insn.operand("sD"), int(BRANCH_TESTS[insn.spec.sub](a, b)))
+
+
 def branch(m: Machine, insn: Insn):
     # b LABEL
     return insn.operand("LABEL")

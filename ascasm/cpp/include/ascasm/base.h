@@ -55,6 +55,10 @@ struct int4x2_t { uint8_t bits; };
 struct int4b_t { uint8_t bits; };
 struct complex32 { half real; half imag; };
 struct complex64 { float real; float imag; };
+// The device compiler's own names for the IEEE types (no vendor header declares them; the kernels
+// and the vendor's comments use them as float and half).
+typedef float float32_t;
+typedef half float16_t;
 
 namespace AscendC {
 using ::half;
@@ -83,6 +87,9 @@ template <typename T1, typename T2> struct Conditional<false, T1, T2> { typedef 
 
 template <typename T, typename U>
 constexpr T CeilDivision(T num, U divisor) { return (num + divisor - 1) / divisor; }
+// The library's unsigned 32-bit rounding-up division, as its header declares it: wider arguments
+// are converted to uint32_t.
+__aicore__ constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 // AscendC::Std: the library's own spelling of the standard helpers kernels use on both sides.
 namespace Std {

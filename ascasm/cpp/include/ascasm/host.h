@@ -171,6 +171,9 @@ __aicore__ inline void SetAtomicNone();
 template <typename T> __aicore__ inline T ScalarGetSFFValue(uint64_t value);
 template <typename T, typename U> __aicore__ inline T ScalarCast(U value);
 template <typename T> __aicore__ inline T Abs(T value);
+// The magic number and shift that turn an unsigned division by `divisor` into a multiply and a shift
+// (T: uint32_t or uint64_t); computed on the scalar side before a vector function takes them.
+template <typename T> __aicore__ inline void GetUintDivMagicAndShift(T& magic, T& shift, T divisor);
 
 // Data movement loop modes (DataCopyPad with outer loops).
 enum class DataCopyMVType { OUT_TO_UB, UB_TO_OUT };

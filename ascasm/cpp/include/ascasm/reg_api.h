@@ -299,8 +299,7 @@ ASCASM_LOAD_ALIGN_FORMS(DataCopy)
 ASCASM_STORE_ALIGN_FORMS(DataCopy)
 template <typename T, MaskDist dist = MaskDist::DIST_NORM>
 ASCASM_REG void DataCopy(__ubuf__ T* dstAddr, MaskReg& mask, int32_t offset);
-// One unaligned register type for both directions.
-struct UnalignReg : UnalignRegForLoad, UnalignRegForStore {};
+// DataCopyUnAlign* take either name: UnalignRegForLoad and UnalignRegForStore are one type (reg_types.h).
 template <typename T>
 ASCASM_REG void DataCopyUnAlignPre(UnalignRegForLoad& ureg, __ubuf__ T* srcAddr);
 template <typename T = DefaultType, typename U>

@@ -23,8 +23,11 @@ struct RegTensor {
 };
 struct MaskReg {};
 struct AddrReg {};
-struct UnalignRegForLoad {};
-struct UnalignRegForStore {};
+// One unaligned register type serves both streams, as in the vendor's headers, where the two names
+// are aliases of one type: kernels declare an UnalignRegForLoad and store through it.
+struct UnalignReg {};
+using UnalignRegForLoad = UnalignReg;
+using UnalignRegForStore = UnalignReg;
 
 enum class MaskPattern { ALL, VL1, VL2, VL3, VL4, VL8, VL16, VL32, VL64, VL128, M3, M4, H, Q, ALLF = 15 };
 enum class MaskMergeMode { UNKNOWN, MERGING, ZEROING };
