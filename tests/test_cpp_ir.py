@@ -6,7 +6,7 @@ import pytest
 
 from ascasm.cpp import ir, regalloc
 from ascasm.cpp.clang import CppError
-from ascasm.cpp.lower import Loop
+from ascasm.cpp.loops import Loop
 
 
 def _regs(*files):

@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 
 from . import ir
-from .lower import ARTIFICIAL, Const, RV, VReg, buffer_name
+from .ir import ARTIFICIAL, RV, VReg
+from .scope import buffer_name
+from .values import Const
 
 
 def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:

@@ -17,6 +17,10 @@ from .cpptypes import CType
 
 BRANCHES = ("b", "beq", "bne", "blt", "ble", "bgt", "bge")
 
+# The tag of an instruction that only implements a C++ rule (a wrap to the type's width, a copy's
+# all-true mask): the debug information marks it (`.artificial`), `stats --by-line` counts it apart
+ARTIFICIAL = "artificial"
+
 
 @dataclass(eq=False)
 class VReg:

@@ -21,7 +21,11 @@ from ..limits import shown, whole_number
 from . import debugvars, ir, regalloc
 from .clang import CppError, LibclangMissing, error_at, parse, qualified_name, tokens
 from .cpptypes import split_template_args
-from .lower import Const, ConstReturn, Frame, Lowering, ParamSlot, RV, VReg, _body, buffer_name
+from .clang import body_of as _body
+from .ir import RV, VReg
+from .lower import Lowering
+from .scope import Frame, ParamSlot, buffer_name
+from .values import Const, ConstReturn
 from .templates import bind_template, pattern_binding, template_params
 from .stubs import INCLUDE_DIR
 

@@ -1,0 +1,191 @@
+"""Expressions, lowered by cursor kind: `expr` calls the method named `x_<kind>` (lower case), so a new
+kind of expression is one such method. Here: literals, names (variables, template parameters, enum
+values), members, casts, sizeof, UB element reads and writes. Operators are operators.py's, calls
+call_lowering.py's; a constant expression folds to a Const in the same methods."""
+from __future__ import annotations
+
+import ast
+
+from . import cpptypes, ir
+from .consteval import _BUILTIN_TRAITS
+from .builtin_calls import VECTOR_BYTES
+from .clang import error_at, evaluated_number, tokens
+from .values import Const, EnumValue, round_to as _in_type
+from .cpptypes import BOOL, S32, U64, CType, scalar
+from .ir import RV
+
+
+class Expressions:
+    def expr(self, c, discard=False):
+        """c's value (a Const or an RV). `discard`: only its effect is wanted (a statement)."""
+        kind = c.kind.name
+        handler = getattr(self, "x_" + kind.lower(), None)
+        if handler is None:
+            raise error_at(c, f"unsupported expression ({kind.lower().replace('_', ' ')}) in a vector function")
+        if discard and kind == "UNARY_OPERATOR":
+            return self.x_unary_operator(c, discard=True)
+        return handler(c)
+
+    def x_unexposed_expr(self, c):
+        children = list(c.get_children())
+        first = next(c.get_tokens(), None)
+        if first is not None and first.spelling in _BUILTIN_TRAITS and \
+                all(ch.kind.name == "TYPE_REF" for ch in children):        # __is_signed(T), not an expression in it
+            return self.builtin_trait(c, first.spelling)
+        if len(children) == 1:
+            value = self.expr(children[0])
+            target = self.try_resolve(c.type, c)
+            if target is not None and target.is_scalar and isinstance(value, (Const, RV)) \
+                    and value.ctype is not None and value.ctype.is_scalar:
+                return self.convert(value, target)
+            return value
+        if not children:
+            return self.token_value(c)
+        raise error_at(c, "unsupported expression in a vector function")
+
+    x_paren_expr = lambda self, c: self.expr(list(c.get_children())[0])
+
+    # A literal's value is clang's: the tokens of a literal a macro expands to are not the literal's
+    # (none, or the macro's whole definition and what follows it)
+    def x_integer_literal(self, c):
+        value = evaluated_number(c)
+        if not isinstance(value, int):
+            raise error_at(c, "an integer literal whose value clang does not give")
+        return Const(value, self.try_resolve(c.type, c) or S32)
+
+    def x_floating_literal(self, c):
+        value = evaluated_number(c)
+        if not isinstance(value, float):
+            raise error_at(c, "a floating literal whose value clang does not give")
+        ctype = self.try_resolve(c.type, c) or cpptypes.scalar("f32")
+        if ctype.etype not in ("f32", "f16", "bf16"):       # a double: its value as written
+            return Const(value, cpptypes.scalar("f32"))
+        return Const(_in_type(value, ctype), ctype)
+
+    def x_cxx_bool_literal_expr(self, c):
+        return Const(tokens(c)[0] == "true", BOOL)
+
+    def x_character_literal(self, c):
+        return Const(ord(ast.literal_eval(tokens(c)[0])), S32)
+
+    def x_cxx_null_ptr_literal_expr(self, c):
+        return Const(0, U64)
+
+    def x_decl_ref_expr(self, c):
+        decl = c.referenced
+        if decl is None:
+            return self.token_value(c)
+        kind = decl.kind.name
+        if kind == "ENUM_CONSTANT_DECL":
+            return Const(EnumValue(decl.semantic_parent.spelling, decl.spelling, decl.enum_value),
+                         CType("enum", name=decl.semantic_parent.spelling))
+        if kind in ("TEMPLATE_NON_TYPE_PARAMETER",):
+            for frame in reversed(self.frames):
+                if decl.spelling in frame.targs:
+                    return frame.targs[decl.spelling]
+                break
+            raise error_at(c, f"template parameter '{decl.spelling}' has no argument: give it in the entry "
+                              f"(Name<...>)")
+        if kind in ("VAR_DECL", "PARM_DECL", "FIELD_DECL"):
+            bound = self.lookup_var(decl)
+            if bound is not None:
+                return bound
+            return self.outer_variable(c, decl)
+        if kind in ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD"):
+            raise error_at(c, f"'{decl.spelling}' used as a value (only calls are supported)")
+        return self.token_value(c)          # a variable template (is_same_v<A, B>) and the like
+
+    def x_member_ref_expr(self, c):
+        decl = c.referenced
+        # the object, if any: in a method, `std::is_same<T, half>::value` is a member reference
+        # with only the qualifier's references (namespace, template, types) for children
+        children = [ch for ch in c.get_children() if ch.kind.is_expression()]
+        owner = self.captured_struct(children[0]) if children and decl is not None else None
+        if owner is not None:
+            return self.captured_member(c, owner, decl)
+        if children:
+            base = self.expr(children[0])
+            name = c.spelling or tokens(c)[-1]      # unnamed where the template leaves it dependent
+            if isinstance(base, Const) and isinstance(base.value, dict) and name in base.value:
+                return base.value[name]
+            if isinstance(base, Const) and isinstance(base.value, CType):
+                raise error_at(c, f"unsupported member access on the type {base.value}")
+        if decl is not None and decl.kind.name in ("FIELD_DECL", "VAR_DECL"):
+            bound = self.lookup_var(decl)
+            return bound if bound is not None else self.outer_variable(c, decl)
+        return self.token_value(c)
+
+    def x_cxx_this_expr(self, c):
+        return Const("this", None)
+
+    def x_init_list_expr(self, c):
+        return Const([self.expr(ch) for ch in c.get_children()], None)
+
+    def x_cxx_functional_cast_expr(self, c):
+        return self.cast_expr(c)
+
+    x_cstyle_cast_expr = x_cxx_functional_cast_expr
+
+    x_cxx_static_cast_expr = x_cxx_functional_cast_expr
+
+    x_cxx_reinterpret_cast_expr = x_cxx_functional_cast_expr
+
+    def cast_expr(self, c):
+        children = [ch for ch in c.get_children() if ch.kind.name not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+        target = self.resolve_type(c.type, c)
+        value = self.expr(children[-1])
+        if target.kind == "ptr":
+            if isinstance(value, RV):
+                return RV(value.reg, target)
+            return Const(self.const_number(value), target)
+        if target.is_scalar:
+            return self.convert(value, target)
+        if target.kind == "vec" and isinstance(value, RV) and value.ctype.kind == "vec":
+            return RV(value.reg, target)        # (RegTensor<U>&)x: the same register, its lanes read as U
+        return value
+
+    def x_cxx_unary_expr(self, c):
+        toks = tokens(c)
+        if toks[0] == "sizeof":
+            inner = "".join(t + (" " if t.isidentifier() else "") for t in toks[2:-1]).strip()
+            if inner.endswith("..."):
+                raise error_at(c, "sizeof... is not supported")
+            children = [ch for ch in c.get_children() if ch.kind.name.endswith("_EXPR")]
+            if children:
+                value = self.expr(children[0])
+                return Const(value.ctype.width, U64)
+            ctype = self.type_from_text(" ".join(toks[2:-1]))
+            if ctype is None:
+                raise error_at(c, f"sizeof of an unknown type: {' '.join(toks[2:-1])}")
+            return Const(VECTOR_BYTES if ctype.kind == "vec" else ctype.width, U64)
+        raise error_at(c, f"unsupported '{toks[0]}' expression")
+
+    def x_call_expr(self, c):
+        return self.call(c)
+
+    def x_cxx_dependent_scope_member_expr(self, c):
+        return self.token_value(c)
+
+    def x_array_subscript_expr(self, c):
+        """`p[i]` read: one element loaded from the UB into a scalar register (the pages' scalar UB
+        reads in a vector function, LocalMemBar's SCALAR_LOAD)."""
+        address, ctype = self.element_address(c)
+        reg = self.new_reg("s")
+        self.emit("ld", ir.view(reg, ctype.etype), ir.Mem(ir.view(address.reg)))
+        return RV(reg, ctype)
+
+    def element_address(self, c) -> tuple[RV, CType]:
+        """The address of `p[i]` in a register, and the element's type."""
+        base, index = list(c.get_children())
+        pointer = self.expr(base)
+        if pointer.ctype is None or pointer.ctype.kind != "ptr":
+            raise error_at(c, "a subscript of something that is not a UB pointer (a local array?) is not supported")
+        address = self.materialize(self.pointer_arith(c, "+", pointer, self.expr(index)))
+        return address, scalar(pointer.ctype.etype)
+
+    def store_element(self, c, target, value):
+        """`p[i] = value`: one element stored from a scalar register (SCALAR_STORE)."""
+        address, ctype = self.element_address(target)
+        value = self.materialize(self.convert(value, ctype), ctype)
+        self.emit("st", ir.Mem(ir.view(address.reg)), ir.view(value.reg, ctype.etype))
+        return value
