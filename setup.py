@@ -128,8 +128,9 @@ class BuildEngine(build_ext):
         twins = {ext.name.rpartition(".")[2]: ext for ext in self.extensions if f".{WIDE_ISA}." in ext.name}
         modules = [ext for ext in self.extensions if f".{WIDE_ISA}." not in ext.name]
         if not twins:                           # a stale x86-64-v3 build (another build's flags) must not be loaded
-            for ext in modules:
-                Path(self.get_ext_fullpath(f"ascasm._engine.{WIDE_ISA}.{ext.name.rpartition('.')[2]}")).unlink(missing_ok=True)
+            built = Path(self.get_ext_fullpath(f"ascasm._engine.{WIDE_ISA}.core")).parent
+            for stale in [*built.glob("*.so"), *(ENGINE / WIDE_ISA).glob("*.so")]:     # and an --inplace copy
+                stale.unlink()
         say(f"translating and compiling {len(modules)} engine modules ({CONFIG}, {self.parallel} at a time"
             f"{f'; {len(twins)} compiled again for x86-64-v3' if twins else ''})")
         translate = functools.partial(cythonize, compiler_directives=settings["DIRECTIVES"],
