@@ -19,6 +19,7 @@ import functools
 import os
 import platform
 import runpy
+import shutil
 import sys
 import threading
 import time
@@ -38,7 +39,14 @@ if sanitize not in SANITIZERS:
 
 # x86-64 CPUs since 2009 (SSE4.2, POPCNT): the compiler vectorises the lane loops' unsigned and 64-bit
 # compares and counts mask bits in one instruction
-X86_64_V2 = ["-march=x86-64-v2"] if platform.machine().lower() in ("x86_64", "amd64") else []
+X86_64 = platform.machine().lower() in ("x86_64", "amd64")
+X86_64_V2 = ["-march=x86-64-v2"] if X86_64 else []
+# The kernel modules whose lane loops gain from wider vectors are built a second time for x86-64-v3 CPUs
+# (AVX2, BMI2; since 2013-2015) into ascasm/_engine/x86_64_v3/, from the same C: ascasm/_engine/__init__.py
+# loads those in place of the baseline builds when the CPU has the features. Release builds on x86-64 only
+# (the debug build's portable paths are what it tests)
+WIDE_ISA = "x86_64_v3"
+WIDE_MODULES = ("arith", "compare", "memory", "rearrange", "streams")
 
 # no fused multiply-add: every float operation of the engine must round exactly as written; lanes are
 # typed views of byte arrays, so no type-based alias analysis; each kernel on its own cache line (the run
@@ -64,10 +72,24 @@ def say(message):
 
 def engine_extensions():
     """One extension per engine module; its single source is the C file Cython writes at build time."""
-    return [Extension(f"ascasm._engine.{pyx.stem}", [str(pyx)], include_dirs=[str(ENGINE)],
-                      depends=[str(h) for h in sorted(ENGINE.glob("*.h"))],
-                      extra_compile_args=module_compile_args(pyx.stem), extra_link_args=SANITIZERS[sanitize])
-            for pyx in sorted(ENGINE.glob("*.pyx"))]
+    modules = [Extension(f"ascasm._engine.{pyx.stem}", [str(pyx)], include_dirs=[str(ENGINE)],
+                         depends=[str(h) for h in sorted(ENGINE.glob("*.h"))],
+                         extra_compile_args=module_compile_args(pyx.stem), extra_link_args=SANITIZERS[sanitize])
+               for pyx in sorted(ENGINE.glob("*.pyx"))]
+    return modules + [wide_twin(ext) for ext in modules if has_wide_twin(ext)]
+
+
+def has_wide_twin(ext):
+    return X86_64 and not settings["DEBUG"] and ext.name.rpartition(".")[2] in WIDE_MODULES
+
+
+def wide_twin(ext):
+    """The x86-64-v3 build of a kernel module: compiled from a copy of the module's C file (so its own
+    object file), loaded under the module's own name (so the same init function)."""
+    args = ["-march=x86-64-v3" if arg == "-march=x86-64-v2" else arg for arg in ext.extra_compile_args]
+    return Extension(f"ascasm._engine.{WIDE_ISA}.{ext.name.rpartition('.')[2]}", list(ext.sources),
+                     include_dirs=ext.include_dirs, depends=ext.depends, extra_compile_args=args,
+                     extra_link_args=ext.extra_link_args)
 
 
 def module_compile_args(module):
@@ -103,17 +125,30 @@ class BuildEngine(build_ext):
         # Python's own CFLAGS carry -g: only the debug and sanitizer builds want it (COMPILE_ARGS adds it)
         self.compiler.compiler_so = [arg for arg in self.compiler.compiler_so if not arg.startswith("-g")]
         self.check_extensions_list(self.extensions)
-        say(f"translating and compiling {len(self.extensions)} engine modules ({CONFIG}, {self.parallel} at a time)")
+        twins = {ext.name.rpartition(".")[2]: ext for ext in self.extensions if f".{WIDE_ISA}." in ext.name}
+        modules = [ext for ext in self.extensions if f".{WIDE_ISA}." not in ext.name]
+        if not twins:                           # a stale x86-64-v3 build (another build's flags) must not be loaded
+            built = Path(self.get_ext_fullpath(f"ascasm._engine.{WIDE_ISA}.core")).parent
+            for stale in [*built.glob("*.so"), *(ENGINE / WIDE_ISA).glob("*.so")]:     # and an --inplace copy
+                stale.unlink()
+        say(f"translating and compiling {len(modules)} engine modules ({CONFIG}, {self.parallel} at a time"
+            f"{f'; {len(twins)} compiled again for x86-64-v3' if twins else ''})")
         translate = functools.partial(cythonize, compiler_directives=settings["DIRECTIVES"],
                                       build_dir=f"build/cython-{CONFIG}", language_level=3)
         with ProcessPoolExecutor(self.parallel) as translators, ThreadPoolExecutor(self.parallel) as compilers:
             translating = {translators.submit(translate, [ext]): ext
-                           for ext in sorted(self.extensions, key=expected_compile_time, reverse=True)}
+                           for ext in sorted(modules, key=expected_compile_time, reverse=True)}
             compiling = []
             for translated in as_completed(translating):
                 ext = translating[translated]
                 ext.sources = translated.result()[0].sources      # the C file; setuptools' other settings kept
                 compiling.append(compilers.submit(self.build_extension, ext))
+                twin = twins.get(ext.name.rpartition(".")[2])
+                if twin is not None:
+                    twin.sources = [copy_for_twin(ext.sources[0])]
+                    for built in (self.get_ext_fullpath(twin.name), ENGINE / WIDE_ISA / "_"):    # and an --inplace copy's
+                        Path(built).parent.mkdir(parents=True, exist_ok=True)
+                    compiling.append(compilers.submit(self.build_extension, twin))
             for compiled in compiling:
                 compiled.result()
 
@@ -126,6 +161,17 @@ class BuildEngine(build_ext):
             self._done += 1
             say(f"{'built' if stale else 'up to date:'} {ext.name} ({self._done} of {len(self.extensions)}, "
                 f"{time.perf_counter() - self._started:.0f} s)")
+
+
+def copy_for_twin(c_file):
+    """The module's C file copied to the x86-64-v3 build's own directory (time stamp kept: it is stale
+    exactly when the original is)."""
+    source = Path(c_file)
+    copy = source.parent / WIDE_ISA / source.name
+    if not copy.exists() or copy.stat().st_mtime != source.stat().st_mtime:
+        copy.parent.mkdir(exist_ok=True)
+        shutil.copy2(source, copy)
+    return str(copy)
 
 
 def expected_compile_time(ext):

@@ -338,7 +338,14 @@ def main():
         print(f"machine: {cpu_model()}, {os.cpu_count()} cpus; python {platform.python_version()}, "
               f"numpy {np.__version__}; N = {N}; best of {args.repeat}")
         print(f"native C: {described}")
+        print(f"engine kernels: {engine_isa()} build (ASCASM_ENGINE_ISA=baseline for the x86-64-v2 one)")
         report(args, native_runs(native))
+
+
+def engine_isa() -> str:
+    """Which build of the engine's kernel modules this process runs (ascasm/_engine/__init__.py)."""
+    import ascasm._engine
+    return ascasm._engine.ISA
 
 
 def report(args, native: dict[str, Callable]):
