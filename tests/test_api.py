@@ -2,6 +2,7 @@
 of their types, faults as located exceptions, and the notebook displays. docs/api.md's examples run here."""
 from __future__ import annotations
 
+import importlib.util
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -21,7 +22,10 @@ def test_the_examples_in_docs_api_md_run(monkeypatch):
     blocks = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "api.md").read_text(), re.DOTALL)
     assert len(blocks) >= 4
     namespace: dict = {}
+    with_cpp = importlib.util.find_spec("clang") is not None      # the C++ extra
     for block in blocks:
+        if "_kernel(" in block and not with_cpp:
+            continue
         exec(compile(block, "docs/api.md", "exec"), namespace)      # their asserts are the checks
 
 

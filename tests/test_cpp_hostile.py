@@ -16,6 +16,8 @@ import ascasm
 from ascasm import cli, limits
 from ascasm.cpp import harness
 
+pytest.importorskip("clang.cindex")          # the C++ extra (pip install ".[cpp]")
+
 ROOT = Path(__file__).resolve().parents[1]
 BODY = """__simd_vf__ inline void K(__ubuf__ uint32_t* dst, uint32_t n)
 {

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -98,8 +99,10 @@ print(json.dumps([ascasm._engine.ISA, digest.hexdigest()]))
 
 def run_in(isa: str):
     env = dict(os.environ, ASCASM_ENGINE_ISA=isa)
+    # from a temporary directory: `python -c` puts its working directory first on the path, and the
+    # repository's own ascasm/ (no engine in it after a real install) must not be the one imported
     done = subprocess.run([sys.executable, "-c", STATE_OF_ONE_RUN], input=PROGRAM, env=env,
-                          capture_output=True, text=True, check=True)
+                          capture_output=True, text=True, check=True, cwd=tempfile.gettempdir())
     return json.loads(done.stdout)
 
 
