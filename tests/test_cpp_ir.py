@@ -2,9 +2,12 @@
 virtual registers, register allocation reads those (not text), and the text is rendered from them."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from ascasm.cpp import ir, regalloc
+from ascasm.cpp import ir, regalloc, rowcheck
+from ascasm.isa import regapi
 from ascasm.cpp.clang import CppError
 from ascasm.cpp.loops import Loop
 
@@ -25,15 +28,53 @@ def test_instructions_hold_typed_operands_and_render_as_assembly():
     assert ir.instruction("mask", (ir.view(p2, "b8"), ir.Word("ALL")), []).render() == "mask %p2.b8, ALL"
 
 
-def test_assembly_text_of_a_form_parses_to_the_same_items():
-    regs = _regs("v", "v", "p", "s", "a")
-    for text in ("vadd %v0.f32, %v1.f32, %v1.f32, %p2", "vsta.pu [%s3], %v0.b32, %p2, 64",
-                 "vld.dintlv %v0.b16, %v1.b16, [%s3 + %a4]", "vcvt.rint %v0.f16, %v1.f32, %p2, sat, odd",
-                 "fmov %s3.f32, -inf", "beq %s3, 0, L4_ret", "L4_ret:", "membar"):
-        item = ir.parse(text, regs)
-        assert item.render() == text
-    assert isinstance(ir.parse("L4_ret:", regs), ir.LabelDef)
-    assert list(ir.parse("vsta.pu [%s3], %v0.b32, %p2, 64", regs).regs()) == [regs[3], regs[0], regs[2]]
+def test_a_reg_form_template_is_compiled_into_an_instruction_shape():
+    by_args = {form.args: form for form in regapi.BY_NAME["LoadAlign"].forms if ("dist", "DIST_NORM") in form.when}
+    load = by_args["dst:v src:ub off:a"].templates[0]
+    dst, src, off = by_args["dst:v src:ub off:a"].operands
+    assert load.head == "vld" and load.suffix is None and load.keywords is None
+    assert load.operands == (regapi.OperandSlot(dst), regapi.AddressSlot(regapi.OperandSlot(src), regapi.OperandSlot(off)))
+    cast = regapi.BY_NAME["Cast"].forms[0].templates[0]
+    assert cast.head == "vcvt" and cast.suffix == regapi.CastSlot(False) and cast.keywords == regapi.CastSlot(True)
+    assert len(cast.operands) == 3                   # dst, src, mask; sat and the part are the trailing keywords
+    odd = next(form for form in regapi.BY_NAME["ExpSub"].forms if ("layout", "ONE") in form.when).templates[0]
+    assert odd.operands[-1] == "odd"                 # a keyword written in the template
+    mask_store = next(form for form in regapi.BY_NAME["StoreUnAlign"].forms if form.args == "dst:ub& src:p ureg:u")
+    assert mask_store.templates[0].operands[2] == regapi.OperandSlot(mask_store.operands[1], view="T")   # {src}.{T}
+
+
+def test_an_instruction_no_row_takes_is_an_error_at_its_cpp_line():
+    v0, v1, p2 = _regs("v", "v", "p")
+    loc = ("k.cpp", 12, 5)
+    rowcheck.check(ir.Instr("vadd", (ir.view(v0, "f32"), ir.view(v1, "f32"), ir.view(v1, "f32"), ir.view(p2)), loc),
+                   "k.cpp")
+    with pytest.raises(CppError) as wrong_count:
+        rowcheck.check(ir.Instr("vadd", (ir.view(v0, "f32"), ir.view(v1, "f32")), loc), "k.cpp")
+    assert (wrong_count.value.file, wrong_count.value.line, wrong_count.value.col) == loc
+    assert wrong_count.value.message.startswith("no ascasm row takes this call as written: 'vadd' takes")
+    assert "the instruction it became: vadd %v0.f32, %v1.f32" in wrong_count.value.notes
+    # a u8 lane holds 0..255: 256 is out of its range wherever the register numbers fall
+    with pytest.raises(CppError, match="256 does not fit in u8"):
+        rowcheck.check(ir.Instr("vdup", (ir.view(v1, "u8"), ir.Imm("256")), loc), "k.cpp")
+
+
+def test_the_debug_information_of_the_ir_is_what_the_assembler_reads_from_its_text():
+    pytest.importorskip("clang.cindex")
+    from ascasm.asm.assembler import assemble
+    from ascasm.cpp.translate import list_units, translate
+    kernels = Path(__file__).parent / "kernels"
+    checked = 0
+    for path in sorted(kernels.glob("*.cpp")):
+        for name, _line in list_units(path):
+            try:
+                t = translate(path, name)
+            except CppError:                      # a template without its arguments
+                continue
+            lines = [text for line, before in t.with_directives() for text in before + ([line.text] if line else [])]
+            buffers = [f".ub {p.buffer_name} u8[32]" for p in t.params if p.kind == "pointer"]
+            assert assemble("\n".join(lines + buffers) + "\n", "<translation>").debug == t.debug, name
+            checked += 1
+    assert checked >= 9
 
 
 def test_allocation_reads_the_registers_of_the_ir():

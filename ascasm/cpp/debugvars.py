@@ -8,8 +8,10 @@ and the register's first mention until another virtual register is given the sam
 variable also ends where its inlined call does. A constant is `=VALUE` over its scope."""
 from __future__ import annotations
 
-import re
+import os
+from dataclasses import replace
 
+from ..debuginfo import DebugInfo, InlineFrame, VarRange
 from . import ir
 from .ir import ARTIFICIAL, RV, VReg
 from .scope import buffer_name
@@ -38,7 +40,7 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
                 entries.append((keyword, member, str(part.ctype), part.value, at, depth))
     opens: dict[int, list[str]] = {}
     closes: dict[int, list[str]] = {}
-    spans = []                          # (start, end, name, depth, its .var/.arg text)
+    spans = []                          # (start, end, name, depth, its .var/.arg directive)
     for keyword, name, ctype, value, at, depth in entries:
         end = frame_end[at] if depth else len(lines)
         if isinstance(value, VReg):
@@ -54,14 +56,14 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
                 # first written inside an inlined call (a helper's reference parameter): a directive
                 # there would belong to the call's frame and end at its pop, so the range starts after it
                 start = frame_end[start] + 1
-            where = f"{value.file}{machine}"
+            where, buffer = f"{value.file}{machine}", None
             if ctype.endswith("*") and n in params and params[n].kind == "pointer":
-                where += f" -> {buffer_name(params[n].name, machine)}"
+                buffer = buffer_name(params[n].name, machine)
         else:
-            start, where = at, f"={int(value)}" if isinstance(value, bool) else f"={value!r}"
+            start, where, buffer = at, f"={int(value)}" if isinstance(value, bool) else f"={value!r}", None
         if start >= end:
             continue
-        spans.append((start, end, _directive_name(name), depth, f'{keyword} {_directive_name(name)} "{ctype}" {where}'))
+        spans.append((start, end, name, depth, ir.Var(name, ctype, where, buffer, keyword == ".arg")))
     # A later variable of the same name and depth replaces an earlier one (the assembler's rule): an
     # earlier one's end is written only while it is still the one that name means
     events = sorted([(start, 1, i) for i, (start, *_rest) in enumerate(spans)] +
@@ -69,26 +71,21 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
                      if end < len(lines) and not (isinstance(lines[end], ir.Directive) and lines[end].frame_pop)])
     current: dict = {}
     for row, is_open, i in events:
-        _start, _end, name, depth, text = spans[i]
+        _start, _end, name, depth, directive = spans[i]
         if is_open:
             current[name, depth] = i
-            opens.setdefault(row, []).append(text)
+            opens.setdefault(row, []).append(directive)
         elif current.get((name, depth)) == i:
             del current[name, depth]
-            closes.setdefault(row, []).append(f".var {name} -")
+            closes.setdefault(row, []).append(ir.VarEnd(name))
     out = []
     for index, line in enumerate(lines + [None]):
-        out += [ir.Directive(text) for text in closes.get(index, []) + opens.get(index, [])]
+        out += closes.get(index, []) + opens.get(index, [])
         if line is not None:
             if line.tag is ARTIFICIAL:
-                out.append(ir.Directive(".artificial"))
+                out.append(ir.Artificial())
             out.append(line)
     return out
-
-
-def _directive_name(name: str) -> str:
-    """A name as a .var directive writes it: quoted unless an ASCII identifier (C++ allows more)."""
-    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*", name) else f'"{name}"'
 
 
 def _members(name: str, value):
@@ -122,6 +119,38 @@ def _frame_depths(lines: list) -> list[int]:
         if isinstance(item, ir.Directive):
             depth += item.frame_push - item.frame_pop
     return depths + [depth]
+
+
+def debug_info(items: list) -> DebugInfo:
+    """The DebugInfo of the annotated IR `items` (rows: its instructions), as the assembler reads it
+    from the directives of the program's text."""
+    frames, stack, live, ended, artificial, row = [], [], [], [], set(), 0
+
+    def end(which):
+        for var in [var for var in live if which(var)]:
+            live.remove(var)
+            if row > var.start:
+                ended.append(replace(var, end=row))
+    for item in items:
+        if isinstance(item, ir.Instr):
+            frames.append(tuple(stack))
+            row += 1
+        elif isinstance(item, ir.FramePush):
+            stack.append(InlineFrame(item.function, os.path.normpath(item.file), item.line, item.col))
+        elif isinstance(item, ir.FramePop):
+            end(lambda var: var.depth == len(stack))
+            stack.pop()
+        elif isinstance(item, ir.VarEnd):
+            innermost = max((var for var in live if var.name == item.name), key=lambda var: var.depth)
+            end(lambda var: var is innermost)
+        elif isinstance(item, ir.Var):
+            end(lambda var: var.name == item.name and var.depth == len(stack))
+            live.append(VarRange(item.name, item.ctype, item.location, row, row, len(stack), item.buffer, item.arg))
+        elif isinstance(item, ir.Artificial):
+            artificial.add(row)
+    end(lambda var: True)
+    return DebugInfo(frames, sorted(ended, key=lambda var: (var.start, var.depth)),
+                     frozenset(r for r in artificial if r < row))
 
 
 def split(lines: list) -> tuple[list, list]:

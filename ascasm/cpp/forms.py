@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from ..isa import BY_MNEMONIC, dtypes, regapi
 from ..isa.operands import REGISTER_FILES, Kind
-from ..isa.regapi import CastSlot, OptionSlot, TypeSlot
+from ..isa.regtemplates import AddressSlot, OptionSlot
 from ..isa.table import BY_CAPI, CONVERSIONS, PARTS, capi_functions, width_ratio
-from . import cpptypes
+from . import cpptypes, ir
 from .clang import error_at
 from .cpptypes import S32, U32, CType
 from .ir import RV
@@ -83,8 +83,7 @@ class FormCalls:
                     continue
                 etype = next((v.ctype.etype for v in bound if isinstance(v, RV) and v.ctype.kind in ("vec", "ptr")),
                              None) or (f"b{width}" if width else None)
-                texts = [self.capi_operand(c, op, v, etype, width) for op, v in zip(operands, bound)]
-                self.emit_text(f"{mnemonic} {', '.join(texts)}".strip())
+                self.emit(mnemonic, *(self.capi_operand(c, op, v, etype, width) for op, v in zip(operands, bound)))
                 return result if result is not None else Const(0, S32)
         raise error_at(c, f"no row of {', '.join(mnemonics)} takes {name}'s arguments as written",
                        [f"`ascasm explain {base}` lists the rows"])
@@ -109,30 +108,40 @@ class FormCalls:
         folded[pointer] = self.arith(c, "+", values[pointer], values[offset])
         return folded
 
-    def capi_operand(self, c, op, value, etype, width) -> str:
+    def capi_operand(self, c, op, value, etype, width):
+        """A C-API call's value as the IR operand of the row's operand `op`."""
         kind = op.kind
         if kind is Kind.VREG:
-            return f"{value.reg}.{value.ctype.etype}"
+            return ir.view(value.reg, value.ctype.etype)
         if kind in (Kind.PREG, Kind.AREG) and op.type_text == "bW":     # `iter aD.bW`, `mask pD.bW`
             bits = width or 8 * dtypes.BY_SPELLING[etype].width
-            return f"{value.reg}.b{bits}"
-        if kind is Kind.PREG:
-            return str(value.reg)
-        if kind in (Kind.AREG, Kind.UREG, Kind.QREG, Kind.SREG):
-            return str(value.reg)
+            return ir.view(value.reg, f"b{bits}")
+        if kind in (Kind.PREG, Kind.AREG, Kind.UREG, Kind.QREG, Kind.SREG):
+            return ir.view(value.reg)
         if isinstance(value, OffsetAddress):
-            base = value.base if isinstance(value.base, RV) else self.materialize(value.base, value.ctype)
-            return f"[{base.reg} + {value.offset.reg}]"
+            return ir.Mem(ir.view(self.register_of(value.base)), ir.view(value.offset.reg))
         if kind in (Kind.ADDR, Kind.BASE):
-            reg = value.reg if isinstance(value, RV) else self.materialize(value, value.ctype).reg
-            return f"[{reg}]"
+            return ir.Mem(ir.view(self.register_of(value)))
         if kind is Kind.TVAL:
-            return self.typed_operand(value, etype)
+            return self.typed_value(value, etype)
         if kind is Kind.SVAL:
-            return self.operand(value)
+            return self.scalar_value(value)
         if kind in (Kind.PAT, Kind.BARRIER):
-            return str(value.value).removeprefix("PAT_")
+            return ir.Word(str(value.value).removeprefix("PAT_"))
         raise error_at(c, f"unsupported operand {op.text}")
+
+    def register_of(self, value):
+        """The register holding a pointer: its own, or a constant address materialised."""
+        return value.reg if isinstance(value, RV) else self.materialize(value, value.ctype).reg
+
+    def scalar_value(self, value):
+        """A scalar as a plain X operand: an immediate or its register."""
+        return ir.Imm(self.operand(value)) if isinstance(value, Const) else ir.view(value.reg)
+
+    def typed_value(self, value, etype: str):
+        """A scalar as an X.T operand for lanes of `etype` (conversions.typed_operand: an immediate, or a
+        register, converted first when it holds another float type)."""
+        return ir.scalar(self.typed_operand(value, etype), self.regs)
 
     def addr_operands(self, c, values):
         """CreateAddrReg's (index, stride) pairs as iter's sI and X in the page's types (uint16_t index,
@@ -176,7 +185,7 @@ class FormCalls:
             bound[form.result] = result
         for template in form.templates:
             template, advance = self.post_update_units(c, form, template, bound)
-            self.emit_text(self.format_form(c, template, bound, etype, options))
+            self.emit_template(c, template, bound, etype, options)
             if advance is not None:
                 pointer, stride = advance
                 self.store(bound[pointer], self.pointer_arith(c, "+", bound[pointer], bound[stride]))
@@ -212,37 +221,41 @@ class FormCalls:
                               f"which is not a whole number of the instruction's {unit_width}-byte elements")
         return plain, (pointer, stride_arg)
 
-    def format_form(self, c, template, bound, etype, options):
-        return "".join(piece if isinstance(piece, str) else self.form_field(c, piece, bound, etype, options)
-                       for piece in template.pieces)
+    def emit_template(self, c, template, bound, etype, options):
+        """One instruction of a form, its operands filled in from the call's values."""
+        values = list(bound.values())
+        mnemonic = template.head + (self.cast_text(c, template.suffix, values, options) if template.suffix else "")
+        operands = [self.form_operand(c, pattern, bound, etype, options) for pattern in template.operands]
+        if template.keywords:
+            operands += [ir.Word(word) for word in self.cast_text(c, template.keywords, values, options)]
+        self.emit(mnemonic, *operands)
 
-    def form_field(self, c, slot, bound, etype, options):
-        if isinstance(slot, TypeSlot):
-            return etype
-        if isinstance(slot, OptionSlot):
-            return str(options[slot.name])
-        if isinstance(slot, CastSlot):
-            return self.cast_text(c, slot, list(bound.values()), options)
-        kind, value = slot.arg.kind, bound[slot.arg]
+    def form_operand(self, c, pattern, bound, etype, options):
+        if isinstance(pattern, str):
+            return ir.Word(pattern)
+        if isinstance(pattern, OptionSlot):
+            return ir.literal(str(options[pattern.name]))
+        if isinstance(pattern, AddressSlot):
+            offset = pattern.offset and bound[pattern.offset.arg]
+            return ir.Mem(ir.view(self.register_of(bound[pattern.base.arg])), offset and ir.view(offset.reg))
+        kind, value = pattern.arg.kind, bound[pattern.arg]
         if kind is Kind.VREG:
-            return f"{value.reg}.{slot.view or value.ctype.etype}"
-        if slot.sized:                          # a mask or address register with T's width
+            return ir.view(value.reg, pattern.view or value.ctype.etype)
+        if pattern.sized:                       # a mask or address register with T's width
             if etype is None:
                 raise error_at(c, "this call needs its element type T")
-            return f"{value.reg}.b{8 * dtypes.BY_SPELLING[etype].width}"
+            return ir.view(value.reg, f"b{8 * dtypes.BY_SPELLING[etype].width}")
         if kind in (Kind.UREG, Kind.QREG):
             value.reg.file = REGISTER_FILE[kind]      # an UnalignReg serves either stream: its first use decides
-            return f"{value.reg}.{etype}" if slot.view == "T" else str(value.reg)
-        if kind in (Kind.PREG, Kind.AREG, Kind.SREG):
-            return str(value.reg)
-        if kind in (Kind.ADDR, Kind.BASE):
-            return str(value.reg if isinstance(value, RV) else self.materialize(value, value.ctype).reg)
+        if kind in (Kind.UREG, Kind.QREG, Kind.PREG, Kind.AREG, Kind.SREG):
+            return ir.view(value.reg, etype if pattern.view == "T" else "")
         if kind is Kind.SVAL:                   # a count or stride: a plain X operand
-            return self.operand(value) if isinstance(value, Const) else str(value.reg)
-        return self.typed_operand(value, slot.view or etype or value.ctype.etype)
+            return self.scalar_value(value)
+        return self.typed_value(value, pattern.view or etype or value.ctype.etype)
 
     def cast_text(self, c, slot, values, options):
-        """Cast's suffix (slot.options False) or its keywords from the trait; values: (dst, src, mask)."""
+        """Cast's suffix (slot.options False: `.rint`) or its keywords (a list: `sat`, `odd`) from the trait;
+        values: (dst, src, mask)."""
         trait = options.get("trait")
         if trait is None or trait == "castTrait":
             trait = {}
@@ -264,16 +277,16 @@ class FormCalls:
             if mode not in conversion.modes:
                 raise error_at(c, f"Cast from {src} to {dst} has no round mode {fields.get('roundMode')}")
             return "." + mode
-        text = ""
+        words = []
         # SAT where the page lists no saturation (a conversion that cannot overflow, or that always
         # saturates) changes nothing: the vendor's own library passes it there
         if str(fields.get("satMode", "")) == "SAT" and conversion.sat:
-            text += ", sat"
+            words.append("sat")
         ratio = width_ratio(dtypes.named(dst, src))
         if ratio > 1:
             layout = {"ZERO": 0, "ONE": 1, "TWO": 2, "THREE": 3}.get(str(fields.get("layoutMode", "ZERO")), 0)
-            text += ", " + PARTS[ratio][layout]
-        return text
+            words.append(PARTS[ratio][layout])
+        return words
 
 
 @dataclass

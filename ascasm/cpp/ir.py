@@ -1,9 +1,10 @@
 """The translator's intermediate form: what lowering (lower.py, forms.py) emits and the later passes
 (register allocation, regalloc.py; the debug information, debugvars.py; the text of `translate -o`)
 read. A program is a list of items: instructions with typed operands on virtual registers, label
-definitions, and the debug directives of inlined calls and variables. Each item carries the C++
-position it comes from; an instruction also the mark it was emitted with (a loop's start or end,
-the translator's own instructions).
+definitions, and the debug directives of inlined calls and variables (FramePush, FramePop, Var,
+VarEnd, Artificial). Each item carries the C++ position it comes from; an instruction also the mark it
+was emitted with (a loop's start or end, the translator's own instructions). The lowering checks each
+instruction against the ISA table as it emits it (rowcheck.py).
 
 Operands: Reg (a virtual register, possibly viewed as a type: `%v3.f32`, `%p0.b16`), Mem (`[%s1]`,
 `[%s1 + %a2]`), Imm (a number as the assembler reads it), Label (a branch target), Word (a keyword
@@ -132,31 +133,77 @@ class LabelDef:
         return f"{self.name}:"
 
 
-@dataclass(eq=False)
 class Directive:
-    """A debug directive: `.frame push "f" "file" L C`, `.frame pop`, `.var`, `.arg`."""
-    text: str
-    loc: tuple | None = None
-    tag: object = None
+    """A debug directive (ascasm/debuginfo.py): an inlined call's start or end, where a variable lives,
+    the translator's own instruction. No instruction, no registers; rendered as its assembly line."""
+    loc = None
+    tag = None
+    frame_push = frame_pop = False
 
     def regs(self):
         return iter(())
 
+
+@dataclass(eq=False)
+class FramePush(Directive):
+    """`.frame push "FUNCTION" "FILE" LINE COL`: the next instructions are an inlined call of FUNCTION."""
+    function: str
+    file: str
+    line: int
+    col: int
+    frame_push = True
+
     def render(self, assignment=None) -> str:
-        return self.text
-
-    @property
-    def frame_push(self) -> bool:
-        return self.text.startswith(".frame push")
-
-    @property
-    def frame_pop(self) -> bool:
-        return self.text.startswith(".frame pop")
+        return f'.frame push "{self.function}" "{self.file}" {self.line} {self.col}'
 
 
-_OPERAND_SPLIT = re.compile(r",\s(?![^\[]*\])")
+@dataclass(eq=False)
+class FramePop(Directive):
+    """`.frame pop`: the innermost inlined call has returned."""
+    frame_pop = True
+
+    def render(self, assignment=None) -> str:
+        return ".frame pop"
+
+
+@dataclass(eq=False)
+class Var(Directive):
+    """`.var NAME "CTYPE" LOCATION [-> BUFFER]` (`.arg`: a parameter): LOCATION a machine register (`s7`)
+    or `=VALUE`."""
+    name: str
+    ctype: str
+    location: str
+    buffer: str | None = None
+    arg: bool = False
+
+    def render(self, assignment=None) -> str:
+        keyword = ".arg" if self.arg else ".var"
+        where = self.location + (f" -> {self.buffer}" if self.buffer else "")
+        return f'{keyword} {directive_name(self.name)} "{self.ctype}" {where}'
+
+
+@dataclass(eq=False)
+class VarEnd(Directive):
+    """`.var NAME -`: the variable lives nowhere from here on."""
+    name: str
+
+    def render(self, assignment=None) -> str:
+        return f".var {directive_name(self.name)} -"
+
+
+class Artificial(Directive):
+    """`.artificial`: the next instruction is the translator's own."""
+
+    def render(self, assignment=None) -> str:
+        return ".artificial"
+
+
+def directive_name(name: str) -> str:
+    """A name as a .var directive writes it: quoted unless an ASCII identifier (C++ allows more)."""
+    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*", name) else f'"{name}"'
+
+
 _REG = re.compile(r"%([svpauq])(\d+)(?:\.(\w+))?$")
-_MEM = re.compile(r"\[(%\w+)(?: \+ (%\w+))?\]$")
 _NUMBER = re.compile(r"-?(\d|inf$|nan$)")
 
 
@@ -167,7 +214,7 @@ def view(vreg: VReg, etype: str = "") -> Reg:
 
 def instruction(mnemonic: str, operands, regs: list, loc=None, tag=None) -> Instr:
     """An instruction from lowering's operands: IR operands as they are, a VReg as itself, an int as an
-    immediate, a branch's last operand as its label, other text as an operand's assembly spelling."""
+    immediate, a branch's last operand as its label, other text as a scalar operand's spelling (scalar)."""
     def typed(op, last):
         if isinstance(op, (Reg, Mem, Imm, Label, Word)):
             return op
@@ -175,28 +222,19 @@ def instruction(mnemonic: str, operands, regs: list, loc=None, tag=None) -> Inst
             return view(op)
         if isinstance(op, int):
             return Imm(str(op))
-        return Label(op) if last and mnemonic in BRANCHES else _operand(op, regs)
+        return Label(op) if last and mnemonic in BRANCHES else scalar(op, regs)
     return Instr(mnemonic, tuple(typed(op, i == len(operands) - 1) for i, op in enumerate(operands)), loc, tag)
 
 
-def parse(text: str, regs: list, loc=None, tag=None):
-    """An emitted line (virtual registers `%v3` numbered in `regs`) as an IR item."""
-    if text.endswith(":") and " " not in text:
-        return LabelDef(text[:-1], loc, tag)
-    mnemonic, _, rest = text.partition(" ")
-    texts = _OPERAND_SPLIT.split(rest) if rest else []
-    branch = mnemonic in BRANCHES
-    operands = tuple(Label(t) if branch and i == len(texts) - 1 else _operand(t, regs) for i, t in enumerate(texts))
-    return Instr(mnemonic, operands, loc, tag)
-
-
-def _operand(text: str, regs: list):
+def scalar(text: str, regs: list):
+    """A scalar operand as the lowering's conversions spell it (`%s3`, `%s3.f32`, `5`, `-inf`): a
+    register (numbered in `regs`) or an immediate."""
     m = _REG.match(text)
     if m:
         return Reg(regs[int(m.group(2))], m.group(3) or "", m.group(1))
-    m = _MEM.match(text)
-    if m:
-        return Mem(_operand(m.group(1), regs), _operand(m.group(2), regs) if m.group(2) else None)
-    if _NUMBER.match(text):
-        return Imm(text)
-    return Word(text)
+    return literal(text)
+
+
+def literal(text: str):
+    """A template option's value as an operand: a number is an immediate, a word a keyword (`ALL`)."""
+    return Imm(text) if _NUMBER.match(text) else Word(text)

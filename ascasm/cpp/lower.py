@@ -24,7 +24,7 @@ Scalars keep their C type's width: a value held in a 64-bit s register is always
 virtual registers (`%s3`, `%v1`, ...) to machine registers afterwards."""
 from __future__ import annotations
 
-from . import ir
+from . import ir, rowcheck
 from .call_lowering import CallLowering
 from .captures import Captures
 from .clang import check_recovered, diagnostics_error, errors_inside, skipped_text
@@ -86,18 +86,15 @@ class Lowering(Scope, Conversions, ConstantEvaluation, Statements, Declarations,
 
     # --- emission ---------------------------------------------------------------------------
     def emit(self, mnemonic: str, *operands, tag=None):
-        """Append an instruction to the IR. Operands: virtual registers (VReg; ir.view(reg, type) for one
-        read as a type), ir.Mem, ints, labels (a branch's last operand) and the text of a scalar operand
-        (self.operand's). `tag`: a loop's start or end marker."""
+        """Append an instruction to the IR, checked against the ISA table (rowcheck.py: a CppError at the
+        current C++ position when no row takes it). Operands: virtual registers (VReg; ir.view(reg, type)
+        for one read as a type), ir.Mem, ir.Imm, ir.Word, ints, labels (a branch's last operand) and the
+        text of a scalar operand (self.operand's). `tag`: a loop's start or end marker."""
         if self.const_only:
             raise NotConstant
-        self.lines.append(ir.instruction(mnemonic, operands, self.regs, self.cur_loc, tag))
-
-    def emit_text(self, text: str):
-        """Append an instruction written as assembly text (a Reg form's filled-in template)."""
-        if self.const_only:
-            raise NotConstant
-        self.lines.append(ir.parse(text, self.regs, self.cur_loc))
+        instr = ir.instruction(mnemonic, operands, self.regs, self.cur_loc, tag)
+        rowcheck.check(instr, self.file)
+        self.lines.append(instr)
 
     def new_reg(self, file: str, name: str = "", loc=None) -> VReg:
         if self.const_only:

@@ -63,7 +63,7 @@ class Scope:
         loc = loc_of(c)
         if self.const_only or loc is None or in_stubs(str(decl.location.file)):
             return None
-        line = ir.Directive(f'.frame push "{decl.spelling}" "{loc[0]}" {loc[1]} {max(1, loc[2])}')
+        line = ir.FramePush(decl.spelling, loc[0], loc[1], max(1, loc[2]))
         self.lines.append(line)
         self.open_frames.append(line)
         return line
@@ -75,7 +75,7 @@ class Scope:
         if self.lines[-1] is push:          # no instruction came of the call
             self.lines.pop()
         else:
-            self.lines.append(ir.Directive(".frame pop"))
+            self.lines.append(ir.FramePop())
 
     def lookup_var(self, decl):
         for frame in reversed(self.frames):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..debuginfo import DebugInfo
 from ..limits import shown, whole_number
-from . import debugvars, ir, kernel_side, regalloc
+from . import debugvars, ir, kernel_side, regalloc, rowcheck
 from .clang import CppError, LibclangMissing, error_at, parse, qualified_name, tokens
 from .cpptypes import split_template_args
 from .clang import body_of as _body
@@ -452,10 +452,12 @@ def _translate_unit(index, path, unit, function_args, class_args, template_args,
     ranges = {}
     assignment = regalloc.allocate(lines, lowering.loops, lowering.regs, fixed, ranges)
     params = [Param(p.name, p.kind, p.etype, assignment[p.reg.number], p.cpp_type) for p in lowering.params]
-    lines = debugvars.annotate(lines, lowering, assignment, ranges)
-    out = [AsmLine(item.render(assignment), item.loc) for item in _drop_unused_end(lines)]
-    debug = _check_rows(out, path, params)
-    out, directives = debugvars.split(out)
+    for item in lines:        # those the lowering placed without emit (a hardware loop's vloop and endloop)
+        if isinstance(item, ir.Instr):
+            rowcheck.check(item, path)
+    lines = _drop_unused_end(debugvars.annotate(lines, lowering, assignment, ranges))
+    debug = debugvars.debug_info(lines)
+    out, directives = debugvars.split([AsmLine(item.render(assignment), item.loc) for item in lines])
     translation = Translation(_printable(unit, lowering), path, params, out, dict(lowering.ctrl), debug, directives)
     if kernel is not None:
         translation.ub_regions = tuple((r.name, r.addr, r.nbytes) for r in lowering.ub_regions)
@@ -497,24 +499,6 @@ def _declare_outer_registers(lowering, block):
         ctype = lowering.try_resolve(decl.type, decl)
         if ctype is not None and ctype.kind in ("vec", "mask", "addr", "ustore", "uload", "unalign"):
             lowering.var_decl(decl)
-
-
-def _check_rows(lines, path, params) -> DebugInfo:
-    """Assemble the lines (they name registers only) so that a row refusing an operand, such as a type
-    its page does not list, is reported at the C++ call rather than in the generated assembly; the
-    debug information its directives carry. (A small buffer per pointer parameter, after the lines,
-    stands for the one `-> NAME` names.)"""
-    from ..asm.assembler import assemble
-    from ..asm.errors import AssemblyFailed
-    buffers = [f".{'gm' if p.kind == 'gm' else 'ub'} {p.buffer_name} u8[32]" for p in params if p.kind != "scalar"]
-    try:
-        return assemble("\n".join([line.text for line in lines] + buffers) + "\n", "<translation>").debug
-    except AssemblyFailed as failed:
-        error = failed.errors[0]
-        loc = lines[error.loc.line - 1].loc if 0 < error.loc.line <= len(lines) else None
-        text = lines[error.loc.line - 1].text if loc else ""
-        raise CppError(f"no ascasm row takes this call as written: {error.message}", *(loc or (path, 0, 0)),
-                       notes=[f"the instruction it became: {text}", *error.notes]) from None
 
 
 def _bind_parameters(lowering, function):

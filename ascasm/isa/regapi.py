@@ -16,11 +16,11 @@ In `asm`, `{ROLE}` is the operand of that role (a vector register with its own l
 viewed as another type (a distribution mode's element width), `{ROLE.b}` a mask or address register
 with the width of T (`p0.b32`), `{T}` T's name, `{opt:NAME}` a template option's value, `{cast}` and
 `{cast_options}` Cast's suffix and keywords from its trait. Each form is compiled once, at import, into
-typed arguments (Arg) and instruction templates (Template) that the translator fills in.
+typed arguments (Arg) and instruction templates (Template: ascasm/isa/regtemplates.py) that the translator
+fills in.
 """
 from __future__ import annotations
 
-import re
 import textwrap
 from dataclasses import dataclass, field, replace
 
@@ -29,114 +29,8 @@ from .operands import Kind
 PAGES = ""                # the Reg-layer reference pages are named "GROUP/TITLE" (the Chinese names are theirs)
 
 
-# a form's argument kinds as written in `args`: (the operand kind of the ISA table, the call writes it back)
-ARG_KINDS = {"v": (Kind.VREG, False), "p": (Kind.PREG, False), "a": (Kind.AREG, False),
-             "u": (Kind.UREG, False), "q": (Kind.QREG, False), "ub": (Kind.ADDR, False), "ub&": (Kind.BASE, True),
-             "s": (Kind.TVAL, False), "n": (Kind.SVAL, False), "s&": (Kind.SREG, True)}
-_LETTERS = {kind: letter for letter, kind in ARG_KINDS.items()}
-
-
-@dataclass(frozen=True)
-class Arg:
-    """One argument of a form (or its returned register): its role and operand kind."""
-    role: str
-    kind: Kind
-    written: bool = False          # a variable the call writes back (`ub&`, `s&`)
-
-    @property
-    def text(self) -> str:
-        return f"{self.role}:{_LETTERS[(self.kind, self.written)]}"
-
-
-def _parse_arg(text: str) -> Arg:
-    role, _, letter = text.partition(":")
-    if letter not in ARG_KINDS:
-        raise ValueError(f"bad argument kind in a Reg form: {text!r}")
-    return Arg(role, *ARG_KINDS[letter])
-
-
-@dataclass(frozen=True)
-class OperandSlot:
-    """`{ROLE}`, `{ROLE/TYPE}`, `{ROLE.b}`: an argument's operand, viewed as TYPE or sized by T."""
-    arg: Arg
-    view: str = ""                 # "b16": a vector register viewed as that type; "T": the call's type
-    sized: bool = False            # `.b`: the register with T's width (p0.b32)
-
-
-@dataclass(frozen=True)
-class TypeSlot:
-    """`{T}`: the call's element type."""
-
-
-@dataclass(frozen=True)
-class OptionSlot:
-    """`{opt:NAME}`: a template option's value."""
-    name: str
-
-
-@dataclass(frozen=True)
-class CastSlot:
-    """`{cast}` (the round-mode suffix) or `{cast_options}` (sat, the layout part) of Cast's trait."""
-    options: bool
-
-
-@dataclass(frozen=True)
-class Template:
-    """One instruction of a form: literal text and slots, in order."""
-    text: str
-    pieces: tuple                  # str | OperandSlot | TypeSlot | OptionSlot | CastSlot
-
-    @property
-    def mnemonic(self) -> str:
-        """The mnemonic as written (`vcvt` for `vcvt{cast}`)."""
-        return self.text.split()[0].split("{")[0]
-
-    @property
-    def post_update(self) -> bool:
-        return ".pu" in self.text
-
-    def first_vector(self) -> OperandSlot | None:
-        return next((p for p in self.pieces if isinstance(p, OperandSlot) and p.arg.kind is Kind.VREG
-                     and not p.sized), None)
-
-    def without_post_update(self) -> Template | None:
-        """A load's or store's post-update template as the plain access (the stride left out), or None
-        when it has no such form."""
-        before, stride = self.pieces[-2:]
-        if not self.text.startswith(("vld", "vsta")) or not isinstance(before, str) or not before.endswith(", ") \
-                or not isinstance(stride, OperandSlot) or stride.arg.kind is not Kind.SVAL:
-            return None
-        return _compile_template(self.text.replace(".pu", "", 1).removesuffix(", {%s}" % stride.arg.role),
-                                 {p.arg.role: p.arg for p in self.pieces if isinstance(p, OperandSlot)})
-
-
-_SLOT = re.compile(r"\{([^}]*)\}")
-
-
-def _compile_template(text: str, args: dict) -> Template:
-    pieces, at = [], 0
-    for m in _SLOT.finditer(text):
-        if m.start() > at:
-            pieces.append(text[at:m.start()])
-        pieces.append(_compile_slot(m.group(1), args, text))
-        at = m.end()
-    if at < len(text):
-        pieces.append(text[at:])
-    return Template(text, tuple(pieces))
-
-
-def _compile_slot(field_: str, args: dict, text: str):
-    if field_ == "T":
-        return TypeSlot()
-    if field_.startswith("opt:"):
-        return OptionSlot(field_[4:])
-    if field_ in ("cast", "cast_options"):
-        return CastSlot(field_ == "cast_options")
-    role, _, size = field_.partition(".")
-    role, _, view = role.partition("/")
-    if role not in args or size not in ("", "b"):
-        raise ValueError(f"bad slot {{{field_}}} in the Reg form template {text!r}")
-    return OperandSlot(args[role], view, size == "b")
+from .regtemplates import (ARG_KINDS, AddressSlot, Arg, CastSlot, OperandSlot, OptionSlot, Template,  # noqa: F401
+                           TypeSlot, compile_template, parse_arg)
 
 
 @dataclass(frozen=True)
@@ -153,12 +47,12 @@ class Form:
     templates: tuple = field(init=False, compare=False, repr=False)    # Template per instruction
 
     def __post_init__(self):
-        operands = tuple(_parse_arg(text) for text in self.args.split())
-        result = _parse_arg(self.ret) if self.ret else None
+        operands = tuple(parse_arg(text) for text in self.args.split())
+        result = parse_arg(self.ret) if self.ret else None
         by_role = {arg.role: arg for arg in operands + ((result,) if result else ())}
         object.__setattr__(self, "operands", operands)
         object.__setattr__(self, "result", result)
-        object.__setattr__(self, "templates", tuple(_compile_template(text, by_role) for text in self.asm))
+        object.__setattr__(self, "templates", tuple(compile_template(text, by_role) for text in self.asm))
 
     @property
     def stride_in_blocks(self) -> bool:
