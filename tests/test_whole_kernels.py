@@ -304,3 +304,13 @@ def test_queue_kernels_wait_at_deque_and_scalar_gm_reads_wait_for_their_move(eng
     kernels written as the pages show run without a hazard."""
     kernel = build(path, entry, args, tiling=tiling)
     assert run(kernel.program, engine=engine, strict=True).warnings == []
+
+
+@pytest.mark.parametrize("blocks", [1, 3])
+def test_member_initialiser_lists_set_members_as_assignments_would(engine, blocks):
+    # length(128) sizes the queues (a translation-time constant), scale(scale * 2) and offset(block * 128)
+    x = np.random.default_rng(17).standard_normal(128 * blocks).astype(np.float32)
+    kernel = build(WHOLE / "init_list.cpp", "scale_rows", {"x": x, "y": f"f32[{128 * blocks}]", "scale": 0.75})
+    result = run(kernel.program, engine=engine, blocks=blocks, strict=True)
+    np.testing.assert_array_equal(result["y"], x * np.float32(1.5))       # one f32 rounding, as numpy's
+    assert [(name, size) for name, _, size in kernel.translation.ub_regions] == [("inQueue", 512), ("outQueue", 512)]
