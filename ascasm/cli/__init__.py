@@ -53,12 +53,13 @@ def main(argv: list[str] | None = None) -> int:
         print("ascasm: error: standard output is closed", file=sys.stderr)
         return EXIT_OUTPUT
     try:
-        args = build_parser(argv[0] if argv and argv[0] in COMMANDS and argv[0] != "help" else None).parse_args(argv)
-        status = command_module(args.command).command(args)
+        try:
+            args = build_parser(argv[0] if argv and argv[0] in COMMANDS and argv[0] != "help" else None).parse_args(argv)
+            status = command_module(args.command).command(args)
+        except UsageError as usage:         # (inside: a --json report of it may meet a closed pipe too)
+            status = _usage_error(usage, json_wanted=argv[:1] == ["run"] and "--json" in argv)
         sys.stdout.flush()
         return status
-    except UsageError as usage:
-        return _usage_error(usage, json_wanted=argv[:1] == ["run"] and "--json" in argv)
     except KeyboardInterrupt:                      # (a run reports where it was: run.execute())
         print("ascasm: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
