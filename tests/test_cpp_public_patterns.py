@@ -327,23 +327,36 @@ def test_stub_names_float32_t_and_divceil(tmp_path, engine, ctype, dtype):
     assert np.array_equal(result["dst"], expected)
 
 
-def test_std_negation_conjunction_disjunction_parse(tmp_path):
-    # The standard's trait combinators, used in a host function: clang folds them (the translator's
-    # own constant evaluator does not know them yet, so no unit uses them here).
-    from ascasm.cpp import clang as cpp_clang
-    path = source(tmp_path, """
-        template <typename T>
-        __aicore__ inline int Kind()
-        {
-            static_assert(std::negation<std::is_same<T, half>>::value, "");
-            static_assert(std::conjunction_v<std::is_floating_point<T>, std::is_signed<T>>, "");
-            static_assert(!std::disjunction<std::is_integral<T>, std::is_pointer<T>>::value, "");
-            return 1;
+TRAIT_COMBINATORS = """
+    template <typename T>
+    __simd_vf__ inline void ScaleByKind(__ubuf__ T* dst, __ubuf__ T* src)
+    {
+        Reg::RegTensor<T> x;
+        Reg::MaskReg all = Reg::CreateMask<T>();
+        Reg::LoadAlign(x, src);
+        if constexpr (std::negation<std::is_same<T, half>>::value) {
+            Reg::Muls(x, x, (T)2, all);                 // not half: doubled
         }
-        template __aicore__ int Kind<float>();
-        """)
-    _, errors = cpp_clang.parse(str(path))
-    assert [d.spelling for d in errors] == []
+        if constexpr (std::conjunction_v<std::is_floating_point<T>, std::is_signed<T>>) {
+            Reg::Adds(x, x, (T)1, all);                 // float and half: plus one
+        }
+        if constexpr (!std::disjunction<std::is_integral<T>, std::is_unsigned<T>>::value) {
+            Reg::Muls(x, x, (T)3, all);                 // float and half: tripled
+        }
+        Reg::StoreAlign(dst, x, all);
+    }
+    """
+
+
+@pytest.mark.parametrize("ctype, dtype, expected", [
+    ("float", np.float32, lambda x: (x * 2 + 1) * 3), ("half", np.float16, lambda x: (x + 1) * 3),
+    ("int32_t", np.int32, lambda x: x * 2)])
+def test_std_negation_conjunction_disjunction_fold(tmp_path, engine, ctype, dtype, expected):
+    t = tr(tmp_path, TRAIT_COMBINATORS, f"ScaleByKind<{ctype}>")
+    lanes = 256 // np.dtype(dtype).itemsize
+    x = (np.arange(lanes) % 9 - 4).astype(dtype)
+    result = cpp_run.run(t, engine, dst=np.zeros(lanes, dtype), src=x)
+    assert np.array_equal(result["dst"], expected(x).astype(dtype))
 
 
 # --- one unaligned register type for both streams ---------------------------------------------------
@@ -379,3 +392,106 @@ def test_unalign_register_names_are_one_type(tmp_path, engine, ctype, dtype):
     expected = dst.copy()
     expected[5:5 + lanes - 9] = src[3:3 + lanes - 9]     # the stream writes exactly the count it is given
     assert np.array_equal(result["dst"], expected)
+
+
+# --- run-time float scalars: conversion to integers and comparisons ---------------------------------
+# C converts a float to an integer by truncating toward zero; a float comparison with a NaN is false
+# (but `!=`), so `!(x < 1)` is not `x >= 1`; a double constant compares as a double (0.1f < 0.1 is false).
+FLOAT_SCALARS = """
+    __simd_vf__ inline void FloatScalars(__ubuf__ int32_t* out, float x, half h, int32_t n)
+    {
+        int32_t k = (int32_t)x;
+        int16_t s = x;
+        bool nonzero = x;
+        out[0] = k;
+        out[1] = s;
+        out[2] = nonzero;
+        out[3] = x < 1.0f;
+        out[4] = x <= 0.1;
+        out[5] = x > 0.1;
+        out[6] = x == 0.1;
+        out[7] = x != 0.1;
+        out[8] = h >= (half)2.0;
+        out[9] = (float)n < x;
+        out[10] = x == n;
+        if (!(x < 1.0f)) { out[11] = 1; } else { out[11] = 0; }
+        if (x) { out[12] = 1; } else { out[12] = 0; }
+        float halfX = x * 0.5;                      // double arithmetic converted at once: float's value
+        out[13] = halfX > 1.0;
+    }
+    """
+
+
+def float_scalars_expected(x: np.float32, h: np.float16, n: int) -> list[int]:
+    wide = float(x)                                # C compares a float with a double constant as doubles
+    return [int(np.trunc(wide)), int(np.trunc(wide)), int(wide != 0), int(wide < 1.0), int(wide <= 0.1),
+            int(wide > 0.1), int(wide == 0.1), int(wide != 0.1), int(float(h) >= 2.0),
+            int(float(np.float32(n)) < wide), int(wide == float(np.float32(n))), int(not wide < 1.0),
+            int(wide != 0), int(float(np.float32(wide * 0.5)) > 1.0)]
+
+
+@pytest.mark.parametrize("x, h, n", [(2.75, 2.0, 3), (-2.75, 1.5, -3), (np.float32(0.1), 2.5, 0), (0.0, -0.0, 0),
+                                     (-0.0, 7.0, 0), (float("nan"), float("nan"), 1), (3.0, 2.0, 3)])
+def test_float_scalars_convert_and_compare_as_c(tmp_path, engine, x, h, n):
+    t = tr(tmp_path, FLOAT_SCALARS, "FloatScalars")
+    x, h = np.float32(x), np.float16(h)
+    result = cpp_run.run(t, engine, out=np.full(16, -7, np.int32), x=x, h=h, n=n)
+    expected = float_scalars_expected(x, h, n) if not np.isnan(x) else \
+        [0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0]    # NaN: fcvt.trunc gives 0 (docs/semantics.md), true, false but !=
+    assert result["out"][:14].tolist() == expected
+    assert result["out"][14:].tolist() == [-7, -7]
+
+
+def test_float_to_integer_saturates_where_c_is_undefined(tmp_path, engine):
+    # C leaves a float outside the integer's range undefined; ascasm saturates (docs/semantics.md)
+    t = tr(tmp_path, FLOAT_SCALARS, "FloatScalars")
+    result = cpp_run.run(t, engine, out=np.zeros(16, np.int32), x=np.float32(1e10), h=np.float16(0), n=0)
+    assert result["out"][:2].tolist() == [2**31 - 1, 2**15 - 1]
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("out[0] = x * 0.1;", r"double constant 0.1: C computes it in double, ascasm only in float"),
+    ("out[0] = x * 0.5 + 1.0;", r"'\*' of a float with a double: C computes it in double and uses the double"),
+    ("out[0] = x * 3.0 > 8.5;", r"'\*' of a float with a double: C computes it in double and uses the double"),
+    ("out[0] = n * 0.5;", r"C converts the int32_t to double exactly, ascasm to float"),
+])
+def test_double_arithmetic_that_float_cannot_give_is_refused(tmp_path, statement, message):
+    # C computes these in double; computed in float the result can differ in the last bit
+    from ascasm.cpp.clang import CppError
+    with pytest.raises(CppError, match=message):
+        tr(tmp_path, """
+            __simd_vf__ inline void Scale(__ubuf__ float* out, float x, int32_t n)
+            {
+                %s
+            }
+            """ % statement, "Scale")
+
+
+def test_double_arithmetic_converted_at_once_is_computed_in_float(tmp_path, engine):
+    t = tr(tmp_path, """
+        __simd_vf__ inline void Scale(__ubuf__ float* out, float x, int16_t n)
+        {
+            out[0] = x * 3.0;
+            out[1] = (float)(x / 3.0);
+            out[2] = (float)n * 0.25;
+        }
+        """, "Scale")
+    x, n = np.float32(1.1), -1234
+    result = cpp_run.run(t, engine, out=np.zeros(4, np.float32), x=x, n=n)
+    expected = [np.float32(float(x) * 3.0), np.float32(float(x) / 3.0), np.float32(n * 0.25), 0]
+    assert result["out"].tolist() == [float(v) for v in expected]
+
+
+def test_a_float_scalar_with_integer_lanes_converts_as_c(tmp_path, engine):
+    # Duplicate's scalar has the lane type: C converts the float argument by truncation
+    t = tr(tmp_path, """
+        __simd_vf__ inline void Fill(__ubuf__ int32_t* out, float x)
+        {
+            Reg::RegTensor<int32_t> r;
+            Reg::MaskReg all = Reg::CreateMask<int32_t>();
+            Reg::Duplicate(r, x, all);
+            Reg::StoreAlign(out, r, all);
+        }
+        """, "Fill")
+    result = cpp_run.run(t, engine, out=np.zeros(64, np.int32), x=np.float32(-7.9))
+    assert result["out"].tolist() == [-7] * 64

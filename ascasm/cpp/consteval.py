@@ -83,8 +83,14 @@ class ConstantEvaluation:
 
     def trait_value(self, text: str, c):
         """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` and the
-        is_integral/is_floating_point/is_signed/is_unsigned family, on our types."""
+        is_integral/is_floating_point/is_signed/is_unsigned family, on our types, and std::negation,
+        conjunction and disjunction of them."""
         m = _TRAIT.match(text.replace(" ", ""))
+        if m and m.group(1) in _COMBINATORS:          # negation/conjunction/disjunction of traits
+            values = [self.trait_value(arg, c) for arg in split_template_args(m.group(2))]
+            if any(v is None for v in values):
+                return None
+            return Const(bool(_COMBINATORS[m.group(1)]([v.value for v in values])), BOOL)
         if not m or m.group(1) not in _TRAITS:
             return None
         types = [self.type_from_text(arg) for arg in split_template_args(m.group(2))]
@@ -147,8 +153,8 @@ class ConstantEvaluator:
         value = evaluated_number(c)
         if not isinstance(value, float):
             raise error_at(c, "a floating literal whose value clang does not give")
-        ctype = self.lowering.try_resolve(c.type, c) or scalar("f32")
-        if ctype.etype not in ("f32", "f16", "bf16"):       # a double: its value as written
+        ctype = self.lowering.try_resolve(c.type, c)       # None for a double
+        if ctype is None or ctype.etype not in ("f32", "f16", "bf16"):   # a double: its value as written
             return Const(value, scalar("f32"))
         return Const(round_to(value, ctype), ctype)
 
@@ -300,5 +306,6 @@ _TRAITS = {
     "is_signed": lambda t: t.signed or t.kind == "float", "is_unsigned": lambda t: t.kind == "int" and not t.signed,
     "is_arithmetic": lambda t: t.kind in ("int", "bool", "float"),
 }
+_COMBINATORS = {"negation": lambda values: not values[0], "conjunction": all, "disjunction": any}
 _BUILTIN_TRAITS = {"__is_same": "is_same", "__is_integral": "is_integral", "__is_floating_point": "is_floating_point",
                    "__is_signed": "is_signed", "__is_unsigned": "is_unsigned", "__is_arithmetic": "is_arithmetic"}

@@ -118,8 +118,12 @@ class Conversions:
             else:
                 self.emit("fmov", ir.view(reg, to.etype), val.reg)
             return RV(reg, to)
-        if src.kind == "float":
-            raise CppError(f"converting a run-time {src} to {to} has no scalar instruction in ascasm")
+        if src.kind == "float":               # C truncates; fcvt.trunc saturates what C leaves undefined
+            if to.kind == "bool":
+                return self.compare_value("!=", val, Const(0.0, src))
+            reg = self.new_reg("s")
+            self.emit("fcvt.trunc", ir.view(reg, to.etype), ir.view(val.reg, src.etype))
+            return RV(reg, to)
         if to.kind == "bool":
             return self.compare_value("!=", val, Const(0, S32))
         if to.width == 8 or (to.width > src.width and (to.signed or not src.signed)) or \
@@ -190,12 +194,9 @@ class Conversions:
             return str(_int_c(int(n), cpptypes.scalar(etype)) if not isinstance(n, float) else
                        self.float_to_int(n, cpptypes.scalar(etype)))
         if val.ctype.kind == "float":
-            if lane.kind != "float":
-                raise CppError(f"a {val.ctype} scalar used with {etype} lanes: C++ would convert it, "
-                               "ascasm has no scalar float-to-integer instruction")
             if val.ctype.etype != etype:
                 val = self.convert(val, cpptypes.scalar(etype))
-            return f"{val.reg}.{etype}"
+            return f"{val.reg}.{etype}" if lane.kind == "float" else str(val.reg)
         return str(val.reg)
 
 

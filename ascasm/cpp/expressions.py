@@ -7,7 +7,7 @@ from __future__ import annotations
 from . import ir
 from .consteval import ConstantEvaluator, cast_operand, is_builtin_trait
 from .builtin_calls import VECTOR_BYTES
-from .clang import error_at, tokens
+from .clang import error_at, strip_parens as _strip, tokens
 from .values import Const, EnumValue
 from .cpptypes import U64, CType, scalar
 from .ir import RV
@@ -29,6 +29,7 @@ class Expressions:
         if is_builtin_trait(c, children):
             return self.builtin_trait(c, next(c.get_tokens()).spelling)
         if len(children) == 1:
+            self.mark_narrowed(c, children[0])
             return self.as_expression_type(c, self.expr(children[0]))
         if not children:
             return self.token_value(c)
@@ -104,7 +105,16 @@ class Expressions:
 
     def cast_expr(self, c):
         target = self.resolve_type(c.type, c)
+        self.mark_narrowed(c, cast_operand(c))
         return self.cast_value(self.expr(cast_operand(c)), target)
+
+    def mark_narrowed(self, c, operand):
+        """Double arithmetic whose result C converts to a float type at once (`float y = x * 0.5;`): computed
+        in that type it gives the same value (operators.float_arith)."""
+        if operand.type.get_canonical().spelling == "double":
+            target = self.try_resolve(c.type, c)
+            if target is not None and target.kind == "float":
+                self.narrowed.add(_strip(operand).hash)
 
     def x_cxx_unary_expr(self, c):
         toks = tokens(c)

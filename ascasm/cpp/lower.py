@@ -60,6 +60,7 @@ class Lowering(Scope, Conversions, ConstantEvaluation, Statements, Declarations,
         self.params: list[ParamSlot] = []
         self.captures: dict = {}    # decl hash -> RV for a block's captured locals and members
         self.unfoldable: set = set()  # outer variables whose initialiser is not a constant
+        self.narrowed: set = set()    # hashes of double arithmetic whose result C converts to a float type
         self.outer_decls: dict = {}   # name -> declaration of the locals and parameters around a block
         self.labels = 0
         self.const_only = 0

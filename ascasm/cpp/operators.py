@@ -3,6 +3,8 @@ sides are constant), float arithmetic, pointer offsets in elements, assignment (
 elements and register variables), the conditional operator and min/max."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..isa import dtypes
@@ -159,6 +161,8 @@ class Operators:
             with np.errstate(all="ignore"):
                 result = float({"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.divide}[op](x, y))
             return Const(result if c.type.get_canonical().spelling == "double" else _in_type(result, ctype), ctype)
+        if c.type.get_canonical().spelling == "double":
+            self.check_double_arithmetic(c, op, left, right, ctype)
         left = self.materialize(self.convert(left, ctype) if isinstance(left, RV) else left, ctype)
         t = ctype.etype
         rhs = self.convert(right, ctype) if isinstance(right, RV) else right
@@ -166,6 +170,28 @@ class Operators:
         reg = self.new_reg("s")
         self.emit(FLOAT[op], ir.view(reg, t), ir.view(left.reg, t), rhs)
         return RV(reg, ctype)
+
+    def check_double_arithmetic(self, c, op, left, right, ctype):
+        """C computes `x op 0.5` (x a float, 0.5 a double) in double; ascasm has no double arithmetic. The
+        value computed in x's type is C's when the double result is converted to a float type at once
+        (IEEE double has more than twice the digits, so rounding twice is rounding once) and every operand
+        is a value of that type; otherwise (a double result compared or computed with, a constant such as
+        0.1, a 32-bit integer) the results can differ, and the arithmetic is refused."""
+        written = f"'{op}' of a {ctype} with a double"
+        if c.hash not in self.narrowed:
+            raise error_at(c, f"{written}: C computes it in double and uses the double result, ascasm has no "
+                              f"double arithmetic; write {ctype} constants (0.5f, ({ctype})0.5) or convert the result to "
+                              f"{ctype} at once")
+        for side in (left, right):
+            if isinstance(side, Const):
+                value = float(self.const_number(side))
+                if not math.isnan(value) and _in_type(value, ctype) != value:
+                    raise error_at(c, f"{written} constant {value!r}: C computes it in double, ascasm only in "
+                                      f"{ctype}, and {value!r} is not a {ctype} value; write the constant as a "
+                                      f"{ctype} ({value!r}f or ({ctype}){value!r})")
+            elif side.ctype.kind != "float" and 8 * side.ctype.width - side.ctype.signed > _significand_bits(ctype):
+                raise error_at(c, f"{written}: C converts the {side.ctype} to double exactly, ascasm to {ctype}, "
+                                  f"which rounds large values; convert it to {ctype} first")
 
     def pointer_arith(self, c, op, left, right):
         if op not in ("+", "-") or (right.ctype.kind == "ptr" and op == "+"):
@@ -263,3 +289,7 @@ def _fold_int(c, op, x, y, ctype):
         value = {"+": x + y, "-": x - y, "*": x * y, "&": x & y, "|": x | y, "^": x ^ y,
                  "<<": x << (y & 63), ">>": x >> (y & 63)}[op]
     return _int_c(value, ctype)
+
+
+def _significand_bits(ctype) -> int:
+    return int(dtypes.finfo(dtypes.BY_SPELLING[ctype.etype]).nmant) + 1

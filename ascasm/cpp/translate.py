@@ -19,7 +19,8 @@ from pathlib import Path
 
 from ..debuginfo import DebugInfo
 from ..limits import shown, whole_number
-from . import debugvars, ir, kernel_side, regalloc
+from . import debugvars, ir, regalloc
+from .kernel import KernelLowering, find_entry
 from .clang import CppError, LibclangMissing, error_at, parse, qualified_name, tokens
 from .cpptypes import split_template_args
 from .clang import body_of as _body
@@ -386,13 +387,13 @@ def list_units(path, *, defines=(), include_dirs=()) -> list[tuple[str, int]]:
 def translate(path, entry: str | None = None, *, template_args=None, defines=(), include_dirs=(),
               tiling=None, tiling_key=None) -> Translation:
     """Translate the vector function or __VEC_SCOPE__ block `entry` of the C++ file `path`, or the
-    whole kernel `entry` names (a `__global__` function: kernel_side.py) with its tiling values."""
+    whole kernel `entry` names (a `__global__` function: the kernel package) with its tiling values."""
     path = str(path)
     if not Path(path).is_file():
         raise CppError(f"cannot read {path}: no such file")
     tu, clang_errors = parse(path, defines, include_dirs)
     index = TUIndex(tu, path)
-    whole = kernel_side.find_entry(index, entry)
+    whole = find_entry(index, entry)
     if whole is not None:
         unit, function_args, class_args = Unit(whole[0]), whole[1], []
     elif tiling is not None or tiling_key is not None:
@@ -420,7 +421,7 @@ def _translate_unit(index, path, unit, function_args, class_args, template_args,
     named = template_args if isinstance(template_args, dict) else None
     if isinstance(template_args, (list, tuple)):
         function_args = list(template_args)
-    lowering = kernel_side.KernelLowering(index, path, clang_errors, **kernel) if kernel is not None \
+    lowering = KernelLowering(index, path, clang_errors, **kernel) if kernel is not None \
         else Lowering(index, path, clang_errors)
     # the whole function, also around a block: the block reads the locals declared before it
     lowering.check_clang_errors(unit.function)

@@ -2,6 +2,7 @@
 results (Const), enum members, and the conversions every pass applies to constants."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,6 +51,17 @@ def wrap_int(value: int, ctype: CType) -> int:
 def round_to(x: float, ctype: CType) -> float:
     """A float constant rounded to its C type (float, half, bfloat16_t), as C computes it."""
     return float(floats.round_to_type(np.array([x]), dtypes.BY_SPELLING[ctype.etype])[0])
+
+
+def bracket(x: float, ctype: CType) -> tuple[float, float]:
+    """The greatest value of float type ctype at most x and the least at least x (equal when x is one of
+    its values; NaN, NaN for a NaN). Past the finite range they are the largest finite value and inf."""
+    etype = dtypes.BY_SPELLING[ctype.etype]
+    below, above = (float(floats.round_to_type(np.array([x]), etype, mode)[0]) for mode in ("floor", "ceil"))
+    largest = float(dtypes.finfo(etype).max)
+    if math.isfinite(x):
+        below, above = min(below, largest), max(above, -largest)
+    return below, above
 
 
 def common_type(a: CType, b: CType) -> CType:
