@@ -155,6 +155,27 @@ def test_ctrl_c_while_the_front_ends_helper_starts_stops_it(tmp_path, monkeypatc
     assert len(started) == 1 and started[0].returncode == -signal.SIGKILL and helper.process is None
 
 
+def test_the_front_ends_helper_ends_quietly_when_its_asker_is_gone(tmp_path):
+    """The asking process killed (a fuzzer stopped, a test runner's worker killed) while its helper
+    translates: the answer has nowhere to go and the helper ends, with no traceback on the terminal."""
+    import pickle
+    import struct
+    from ascasm import limits
+    from ascasm.cpp import sandbox
+    process = sandbox._start()
+    process.stdout.close()                          # the asker is gone before the answer is written
+    request = pickle.dumps((str(tmp_path), (str(kernel(tmp_path)), "K"), {}, limits.CPP_MEMORY_BYTES,
+                            limits.CPP_SECONDS))
+    process.stdin.write(struct.pack("!Q", len(request)) + request)
+    process.stdin.flush()
+    try:
+        process.wait(timeout=600)                   # (a guard against a hang, not a speed test)
+    finally:
+        process.kill()
+        process.stdin.close()
+    assert process.returncode == 0                  # a BrokenPipeError's traceback ended it with 1
+
+
 # ------------------------------------------------------------------ .loc on the assembly path
 
 LOC_PROGRAM = """.loc "{name}" 2

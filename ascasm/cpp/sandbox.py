@@ -170,7 +170,10 @@ def serve():
         request = _read(sys.stdin.buffer)
         if request is None:
             return
-        _write(answers, _run_child(request, translate.translate))
+        try:
+            _write(answers, _run_child(request, translate.translate))
+        except BrokenPipeError:      # the asking process is gone (killed): nobody to answer or to tell
+            os._exit(0)
 
 
 _WARM_UP = """#include "kernel_operator.h"
