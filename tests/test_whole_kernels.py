@@ -314,3 +314,30 @@ def test_member_initialiser_lists_set_members_as_assignments_would(engine, block
     result = run(kernel.program, engine=engine, blocks=blocks, strict=True)
     np.testing.assert_array_equal(result["y"], x * np.float32(1.5))       # one f32 rounding, as numpy's
     assert [(name, size) for name, _, size in kernel.translation.ub_regions] == [("inQueue", 512), ("outQueue", 512)]
+
+
+@pytest.mark.parametrize("ctype, dtype, tile, blocks", [
+    ("float", np.float32, 128, 4),          # the fourth block starts past the end: it does nothing
+    ("half", np.float16, 128, 3),
+    ("float", np.float32, 15872, 3),        # four blocks of 15872 floats: the whole usable UB, 253952 bytes
+])
+def test_the_public_operators_shape_of_class_tiling_pointer_and_reference_tensors(engine, ctype, dtype, tile, blocks):
+    x = np.random.default_rng(13).uniform(-2, 5, 1000).astype(dtype)
+    tiling = {"total": 1000, "blockLen": 384, "tileLen": tile, "limit": 2.5, "scale": 0.5}
+    kernel = build(WHOLE / "clamp_scale.cpp", f"clamp_scale<{ctype}>", {"x": x, "y": f"u8[{x.nbytes}]"}, tiling=tiling)
+    y = run(kernel.program, engine=engine, blocks=blocks)["y"].view(dtype)
+    np.testing.assert_array_equal(y, np.minimum(np.maximum(x, 0), dtype(2.5)) * dtype(0.5))   # scaling by 0.5 is exact
+
+
+def test_get_tiling_data_reads_the_struct_a_host_tiling_header_registers(engine, tmp_path):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    import kernel_bed
+    header = kernel_bed.host_tiling_header(WHOLE / "host_tiling.h", tmp_path / "fill_tiling.h")
+    assert "class FillTiling" not in header.read_text()      # the definitions alone, as the vendor's build keeps
+    translation = harness.translate_kernel(WHOLE / "registered_tiling.cpp", "fill",
+                                           defines=(f'ASCASM_TILING_HEADER="{header}"',),
+                                           tiling={"count": 3, "value": 1.5, "pair": [7, -2]})
+    # the struct's C layout: count at 0, value at 8, pair at 12 and 16; 24 bytes (8-byte aligned)
+    assert len(translation.tiling[1]) == 24
+    y = run(harness.build(translation, {"y": "f32[5]"}).program, engine=engine)["y"]
+    np.testing.assert_array_equal(y, [1.5, 2.5, 3.5, 7, -2])

@@ -140,6 +140,21 @@ class Trees:
                 for name, (file, dtype) in {**golden.inputs, **golden.outputs}.items()}
 
 
+_TILING_DEFINITION = re.compile(r"BEGIN_TILING_DATA_DEF\(.*?END_TILING_DATA_DEF\s*;|REGISTER_TILING_DATA_CLASS\([^)]*\)\s*;?",
+                                re.S)
+
+
+def host_tiling_header(host_header, dest):
+    """What the vendor's build makes of an operator's host tiling header for its kernel: the
+    BEGIN_TILING_DATA_DEF ... END_TILING_DATA_DEF definitions and REGISTER_TILING_DATA_CLASS lines,
+    without the host code around them, written to `dest` for `-D ASCASM_TILING_HEADER='"dest"'`
+    (docs/frontend.md "Whole kernels")."""
+    definitions = _TILING_DEFINITION.findall(Path(host_header).read_text(errors="replace"))
+    Path(dest).write_text("// the tiling definitions of %s\n#include <cstdint>\nnamespace optiling {\n%s\n}\n"
+                          % (Path(host_header).name, "\n".join(definitions)))
+    return Path(dest)
+
+
 def first_line(error):
     return str(error).strip().splitlines()[0] if str(error).strip() else error.__class__.__name__
 

@@ -30,6 +30,10 @@ class Conditions:
                     self.branch_on_value(self.float_compare(op, a, b), when, target, tag)
                     return
                 left, right = self.compare_operands(a, b)
+                if isinstance(left, Const) and isinstance(right, Const):     # two constants: no branch to test
+                    if _fold_compare(op, self.const_number(left), self.const_number(right)) == when:
+                        self.emit("b", target, tag=tag)
+                    return
                 if isinstance(left, Const):          # the branch needs a register first
                     left, right, op = right, left, MIRRORED.get(op, op)
                 if not when:

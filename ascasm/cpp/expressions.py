@@ -63,7 +63,10 @@ class Expressions:
             bound = self.lookup_var(decl)
             if bound is not None:
                 return bound
-            return self.outer_variable(c, decl)
+            # `IsSameType<T, half>::value` in a class template: the trait of the bound T, not the
+            # static member's initialiser (which needs the trait's own parameters)
+            trait = self.trait_value("".join(tokens(c)), c) if kind == "VAR_DECL" else None
+            return trait if trait is not None else self.outer_variable(c, decl)
         if kind in ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD"):
             raise error_at(c, f"'{decl.spelling}' used as a value (only calls are supported)")
         return self.token_value(c)          # a variable template (is_same_v<A, B>) and the like

@@ -21,7 +21,11 @@ class QueueBalance:
 
     def loop(self, c, cond, inc, body, test_first):
         before = self.queue_states()
-        super().loop(c, cond, inc, body, test_first)
+        self.runtime_control += 1
+        try:
+            super().loop(c, cond, inc, body, test_first)
+        finally:
+            self.runtime_control -= 1
         self.check_balanced(c, before, "loop body")
 
     def if_stmt(self, c):
@@ -37,7 +41,11 @@ class QueueBalance:
             return
         runtime = bool(parts) and self.try_const(parts[0]) is None
         before = self.queue_states()
-        super().if_stmt(c)
+        self.runtime_control += runtime
+        try:
+            super().if_stmt(c)
+        finally:
+            self.runtime_control -= runtime
         if runtime:
             self.check_balanced(c, before, "run-time 'if'")
 

@@ -3,25 +3,31 @@ DataCopyPadExtParams, lowered to the gm2ub/ub2gm rows where their semantics live
 from __future__ import annotations
 
 from .. import ir
-from ..clang import error_at, loc_of
+from ..clang import error_at, loc_of, operator_of, strip_parens
 from ..cpptypes import S64, U64
 from ..values import Const
+from .members import names, passed_for_writing
 from .objects import ALIGN, PARAM_FIELDS, GlobalTensorObj, LocalTensorObj, api_class
 
 
 class DataMoves:
     """Mixin of KernelLowering: DataCopy, DataCopyPad and their parameter structs."""
     def param_struct(self, kind, value, decl, ctype=None) -> dict:
-        """A data move's parameter struct: every field in an s register (the kernel may assign them);
-        DataCopyPadExtParams<T>'s paddingValue a T."""
+        """A data move's parameter struct: a field the kernel assigns in an s register, one it never
+        assigns its constant (registers for every field of three structs would not fit the 32);
+        DataCopyPadExtParams<T>'s paddingValue a T in a register."""
         element = self.element_of(ctype, decl) if ctype is not None and api_class(ctype.name)[1] else S64
         given = value.value if value is not None and isinstance(value.value, (list, dict)) else []
+        assigned = _assigned_fields(decl)
         fields = {}
         for k, (name, default) in enumerate(PARAM_FIELDS[kind]):
             if isinstance(given, dict):
                 item = given.get(name, Const(default, S64))
             else:
                 item = given[k] if k < len(given) else Const(default, S64)
+            if isinstance(item, Const) and name != "paddingValue" and assigned is not None and name not in assigned:
+                fields[name] = item
+                continue
             reg = ir.RV(self.new_reg("s", f"{decl.spelling}.{name}", loc_of(decl)),
                         element if name == "paddingValue" else S64)
             self.store(reg, item)
@@ -95,6 +101,27 @@ class DataMoves:
         return {name: self.scalar_reg(fields.get(name, Const(default, S64)), S64)
                 if not (name == "paddingValue" and isinstance(fields.get(name), ir.RV)) else fields[name]
                 for name, default in PARAM_FIELDS[kind]}
+
+
+def _assigned_fields(decl):
+    """The fields of a local struct its function assigns (`params.blockLen = n;`); None when it may be
+    written whole (a member of a class, or passed for writing to a call)."""
+    if decl.kind.name != "VAR_DECL" or decl.semantic_parent is None:
+        return None if decl.kind.name == "FIELD_DECL" else set()
+    fields = set()
+    for c in decl.semantic_parent.walk_preorder():
+        if c.kind.name in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR", "UNARY_OPERATOR"):
+            target = strip_parens(next(c.get_children(), c))
+            base = next((ch for ch in target.get_children() if ch.kind.is_expression()), None) \
+                if target.kind.name == "MEMBER_REF_EXPR" else None
+            if base is not None and names(base, decl):
+                fields.add(target.spelling)
+            elif names(target, decl) and operator_of(c) in ("=", "&"):
+                return None
+        elif c.kind.name == "CALL_EXPR" and any(names(arg, decl) and passed_for_writing(c, arg)
+                                                for arg in list(c.get_children())[1:]):
+            return None
+    return fields
 
 
 def _round_up(lowering, value):

@@ -71,6 +71,8 @@ class ApiCalls:
             if obj is not None and hasattr(self, f"api_{type(obj).__name__}_{name}"):
                 return f"{type(obj).__name__}_{name}"
             return None
+        if name == "DataCopy" and self.vector_depth > 0:     # in vector code, the Reg API's register load
+            return None
         if name in FREE_FUNCTIONS and (decl is None or _in_stubs(decl)):
             return name
         if _in_host_stub(decl) and name in TENSOR_OPS:

@@ -11,8 +11,8 @@ KernelLowering is the vector-function lowering plus one mixin per part of the ke
 its own module of this package (the package's __init__ lists them)."""
 from __future__ import annotations
 
-from ..clang import error_at
-from ..cpptypes import CType, split_template_args
+from ..clang import CppError, error_at
+from ..cpptypes import CType, split_template_args, strip_qualifiers
 from ..lower import Lowering
 from .control import QueueBalance
 from .datamoves import DataMoves
@@ -36,6 +36,7 @@ class KernelLowering(KernelClasses, QueueBalance, ApiCalls, UbPlacement, TensorA
         self.tiling_bytes = None        # (tiling parameter, bytes) once GET_TILING_DATA read them
         self.this: list = []            # the objects whose methods are being inlined
         self.vector_depth = 0           # inside a __simd_vf__ function or a __VEC_SCOPE__ block
+        self.runtime_control = 0        # inside a run-time loop or branch
         self.ub_next = 0
         self.ub_regions: list = []
         self.queues: list = []
@@ -47,7 +48,20 @@ class KernelLowering(KernelClasses, QueueBalance, ApiCalls, UbPlacement, TensorA
         found = api_class(ctype.spelling) or api_class(ctype.get_canonical().spelling)
         if found is not None:
             return CType("struct", name="AscendC::" + found[0] + (f"<{found[1]}>" if found[1] else ""))
-        return super().resolve_type(ctype, cursor)
+        try:
+            return super().resolve_type(ctype, cursor)
+        except CppError:
+            canonical = ctype.get_canonical()
+            if canonical.kind.name != "POINTER" or canonical.get_pointee().get_canonical().kind.name != "RECORD":
+                raise
+        # a pointer to an object the translator holds (`const Tiling* t`, `TPipe* pipe`): `&` and `*` give
+        # the object itself (KernelClasses.x_unary_operator)
+        return CType("ptr", "u8", name=strip_qualifiers(canonical.get_pointee().spelling))
+
+    @classmethod
+    def api_method_names(cls) -> set:
+        """The names of the kernel-side API's calls (`InitBuffer`, `DataCopyPad`, ...)."""
+        return {name.rsplit("_", 1)[-1] for name in dir(cls) if name.startswith("api_")}
 
     def element_of(self, ctype: CType, c) -> CType:
         args = api_class(ctype.name)[1]

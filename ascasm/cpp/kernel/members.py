@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import re
 
-from .. import ir, templates
-from ..clang import error_at, loc_of, operator_of, strip_parens, tokens
+from .. import calls, ir, templates
+from ..clang import callee_and_args, error_at, loc_of, operator_of, strip_parens, tokens
 from ..cpptypes import CType, split_template_args, strip_qualifiers
 from ..cursors import initializer, is_auto
 from ..scope import Frame
 from ..values import Const
-from .objects import (PARAM_FIELDS, AllocatorObj, BufObj, GlobalTensorObj, KObject, LocalTensorObj, PipeObj,
-                      QueueObj, Unset, api_class, copy_object)
+from .objects import (API_OBJECTS, PARAM_FIELDS, AllocatorObj, BufObj, GlobalTensorObj, KObject, LocalTensorObj,
+                      PipeObj, QueueObj, Unset, api_class, copy_object)
 
 
 class KernelClasses:
@@ -49,6 +49,10 @@ class KernelClasses:
                 self.frames.pop()
             self.bind(decl, Const(obj, ctype))
             return None
+        if ctype is not None and ctype.is_scalar and init is not None and not written_after(decl):
+            value = self.try_const(init)
+            if value is not None:       # `int64_t size = tiling->n * sizeof(T);` never assigned: a constant
+                return self.bind(decl, self.convert(value, ctype))
         return super().var_decl(decl)
 
     def api_object(self, decl, ctype, kind, init):
@@ -99,6 +103,8 @@ class KernelClasses:
                 init = initializer(member)
                 self.store(reg, self.expr(init) if init is not None else Const(0, ctype))
                 obj.fields[member.spelling] = reg
+                if init is not None and self.written_once(cls, member):
+                    obj.defaulted.add(member.spelling)
             else:
                 raise error_at(member, f"member '{member.spelling}' ({ctype}) of a kernel class: members are "
                                        "scalars, pointers, structs and the kernel-side API's objects")
@@ -109,7 +115,7 @@ class KernelClasses:
         member's (a constant stays a constant, so a tile length from the tiling sizes buffers)."""
         if cls.hash not in self.writes:
             counts: dict = {}
-            for c in cls.walk_preorder():
+            for c in (c for part in _class_parts(cls) for c in part.walk_preorder()):
                 if c.kind.name in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR", "UNARY_OPERATOR"):
                     op = operator_of(c)
                     if op in ("=", "++", "--") or c.kind.name == "COMPOUND_ASSIGNMENT_OPERATOR":
@@ -132,6 +138,9 @@ class KernelClasses:
         """Run a user-written constructor's body (with its arguments) on the new object."""
         call = strip_parens(init) if init is not None else None
         ctor = call.referenced if call is not None and call.kind.name == "CALL_EXPR" else None
+        if ctor is None and init is not None and init.kind.name in ("UNEXPOSED_EXPR", "PAREN_LIST_EXPR"):
+            call = init                                 # `K<T> op(&pipe)` with T dependent: the arguments
+            ctor = _constructor_taking(cls, len(list(call.get_children())))
         if ctor is None or ctor.kind.name != "CONSTRUCTOR":
             return
         definition = ctor.get_definition() or ctor
@@ -147,6 +156,15 @@ class KernelClasses:
                 self.this.pop()
 
     # --- members, methods and assignments ---------------------------------------------------
+    def x_unary_operator(self, c, discard=False):
+        """`&tilingData` and `*ptr` of an object the translator holds (the tiling struct, a kernel
+        object, an API object): the object itself, so `ptr->field` reads it as `tilingData.field` does."""
+        if operator_of(c) in ("&", "*"):
+            value = self.expr(next(c.get_children()))
+            if isinstance(value, Const) and isinstance(value.value, (dict, KObject, *API_OBJECTS)):
+                return value
+        return super().x_unary_operator(c, discard)
+
     def x_member_ref_expr(self, c):
         name = field_of(c)
         children = [ch for ch in c.get_children() if ch.kind.is_expression()]
@@ -160,7 +178,8 @@ class KernelClasses:
         return super().x_member_ref_expr(c)
 
     def x_array_subscript_expr(self, c):
-        """`tiling.arr[i]`: an element of a constant array (a tiling field), i a constant."""
+        """`tiling.arr[i]`: an element of a constant array (a tiling field), i a constant; `t[i]` of a
+        tensor whose type a template leaves dependent (clang keeps the subscript, not operator[])."""
         base, index = list(c.get_children())
         if _is_array(base):
             values = self.expr(base)
@@ -172,6 +191,9 @@ class KernelClasses:
                 if not 0 <= k < len(values.value):
                     raise error_at(index, f"index {k} is outside the array of {len(values.value)}")
                 return values.value[k]
+        tensor = self.object_of(base)
+        if isinstance(tensor, (GlobalTensorObj, LocalTensorObj)):     # `xGm_[i]` on a tensor of a dependent type
+            return self.api_subscript(c, tensor, None, [index])
         return super().x_array_subscript_expr(c)
 
     def owner_of(self, children):
@@ -215,13 +237,27 @@ class KernelClasses:
             if field is not None else None
         if owner is not None and isinstance(owner.fields.get(field), Unset):
             return self.settle(owner, field, b, target)
+        if owner is not None and field in owner.defaulted:
+            # `int64_t n_ = 0;` and one assignment: when that runs whatever the run-time path (no run-time
+            # loop, branch or return before it), a constant assigned is the member's value from then on
+            owner.defaulted.discard(field)
+            if self.runtime_control == 0 and not any(f.returns_early for f in self.frames):
+                value = self.convert(self.expr(b), owner.fields[field].ctype)
+                if isinstance(value, Const):
+                    owner.fields[field] = value
+                    return value
+                self.store(owner.fields[field], value)
+                return value
         if target.kind.name in ("DECL_REF_EXPR", "MEMBER_REF_EXPR"):
             current = self.expr(target)
             if isinstance(current, Const) and isinstance(current.value, (LocalTensorObj, GlobalTensorObj)):
                 value = self.expr(b)
                 if not (isinstance(value, Const) and type(value.value) is type(current.value)):
                     raise error_at(c, "a tensor is assigned only another tensor of its kind")
-                self.rebind(target, Const(copy_object(value.value), current.ctype))
+                if is_reference_param(target.referenced):     # the caller's tensor is assigned
+                    current.value.__dict__.update(copy_object(value.value).__dict__)
+                else:
+                    self.rebind(target, Const(copy_object(value.value), current.ctype))
                 return value
         return super().assign(c, a, b)
 
@@ -257,6 +293,16 @@ class KernelClasses:
                 raise error_at(member, f"member '{member.spelling}' in an initialiser list: only scalar and "
                                        "pointer members are initialised there (assign the others in the body)")
 
+    def bind_param(self, param, value, body):
+        """An object the translator holds is passed as itself: by reference the callee's assignments
+        reach the caller's (`void CopyOut(LocalTensor<T>& t) { t = que.DeQue<T>(); ... }`), by value a
+        tensor is a copy."""
+        if isinstance(value, Const) and isinstance(value.value, (dict, KObject, *API_OBJECTS)):
+            copied = isinstance(value.value, (LocalTensorObj, GlobalTensorObj)) and not is_reference_param(param)
+            self.bind(param, Const(copy_object(value.value), value.ctype) if copied else value)
+            return
+        super().bind_param(param, value, body)
+
     def rebind(self, target, value):
         decl = target.referenced
         if field_of(target) is not None:
@@ -290,6 +336,71 @@ def _member_initialisers(constructor) -> list:
     followed by its initialiser among the constructor's children."""
     children = list(constructor.get_children())
     return [(ch, children[k + 1]) for k, ch in enumerate(children[:-1]) if ch.kind.name == "MEMBER_REF"]
+
+
+def _class_parts(cls):
+    """The class and its methods defined outside it (`void K<T>::Init(...) { ... }`)."""
+    outside = []
+    for method in cls.get_children():
+        if method.kind.name in ("CXX_METHOD", "FUNCTION_TEMPLATE", "CONSTRUCTOR"):
+            definition = method.get_definition()
+            if definition is not None and definition.semantic_parent == cls and definition.lexical_parent != cls:
+                outside.append(definition)
+    return [cls, *outside]
+
+
+def _constructor_taking(cls, count):
+    """The class's one constructor of `count` parameters, or None (a template's dependent `K<T> op(a)`
+    names none)."""
+    found = [ch for ch in cls.get_children() if ch.kind.name == "CONSTRUCTOR" and
+             sum(p.kind.name == "PARM_DECL" for p in ch.get_children()) == count]
+    return found[0] if len(found) == 1 else None
+
+
+def is_reference_param(decl) -> bool:
+    return decl is not None and decl.kind.name == "PARM_DECL" and \
+        decl.type.kind.name in ("LVALUEREFERENCE", "RVALUEREFERENCE")
+
+
+def written_after(decl) -> bool:
+    """Whether the function declaring a local may write it after its declaration: assigns it,
+    increments it, takes its address or passes it to a call by non-const reference (a call clang
+    leaves unresolved in a template does, unless it is one of the kernel-side API's, which take
+    numbers by value)."""
+    for c in decl.semantic_parent.walk_preorder() if decl.semantic_parent is not None else ():
+        kind = c.kind.name
+        if kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR", "UNARY_OPERATOR"):
+            op = operator_of(c)
+            if kind == "COMPOUND_ASSIGNMENT_OPERATOR" or op in ("=", "++", "--", "post++", "post--", "&"):
+                target = next(c.get_children(), None)
+                if target is not None and names(target, decl):
+                    return True
+        elif kind == "CALL_EXPR" and any(names(arg, decl) and passed_for_writing(c, arg)
+                                         for arg in list(c.get_children())[1:]):
+            return True
+    return False
+
+
+def passed_for_writing(call, arg) -> bool:
+    """Whether a call may write an argument: by non-const reference, or unresolved in a template and not
+    one of the kernel-side API's calls (which take numbers by value)."""
+    if call.referenced is None:
+        from .lowering import KernelLowering
+        return call_name(call) not in KernelLowering.api_method_names()
+    return not _by_value_or_const(call, arg)
+
+
+def call_name(call) -> str:
+    """A call's function name, also where a template leaves the call unresolved (no spelling)."""
+    if call.spelling:
+        return call.spelling
+    callee, _ = callee_and_args(call)
+    return calls.callee_name(callee, call)[0].split("::")[-1] if callee is not None else ""
+
+
+def names(expr, decl) -> bool:
+    referenced = strip_parens(expr).referenced
+    return referenced is not None and referenced.hash == decl.hash
 
 
 def _by_value_or_const(call, arg) -> bool:

@@ -75,6 +75,10 @@ class KObject:
     name: str
     fields: dict = field(default_factory=dict)
     targs: dict = field(default_factory=dict)
+    defaulted: set = field(default_factory=set)   # members with an initialiser that one assignment may fold
+
+
+API_OBJECTS = (LocalTensorObj, GlobalTensorObj, QueueObj, BufObj, PipeObj, AllocatorObj)
 
 
 @dataclass

@@ -7,7 +7,7 @@ from .. import ir
 from ..clang import error_at
 from ..cpptypes import BOOL, S64, U64
 from ..values import Const
-from .objects import ALIGN, UB_BYTES, BufObj, LocalTensorObj, QueueObj, UbRegion, aligned, tensor_ctype
+from .objects import ALIGN, GM_SCALAR_SCRATCH, UB_BYTES, BufObj, LocalTensorObj, QueueObj, UbRegion, aligned, tensor_ctype
 
 
 class UbPlacement:
@@ -27,12 +27,17 @@ class UbPlacement:
             raise error_at(c, "InitBuffer(queue, num, len) or InitBuffer(buf, len) is supported")
         return Const(1, BOOL)
 
+    def ub_free_end(self) -> int:
+        """Where the UB the queues and buffers may take ends: before the scratch block once placed."""
+        return UB_BYTES - ALIGN if any(r.name == GM_SCALAR_SCRATCH for r in self.ub_regions) else UB_BYTES
+
     def place_ub(self, name, nbytes, c) -> int:
         """The next `nbytes` of the UB, in InitBuffer's call order from address 0."""
         addr = self.ub_next
-        if addr + nbytes > UB_BYTES - ALIGN:
+        if addr + nbytes > self.ub_free_end():
             raise error_at(c, f"InitBuffer: {addr + nbytes:,} bytes of UB needed; the queues and buffers may use "
-                              f"{UB_BYTES - ALIGN:,} (the usable UB less the scratch block of GlobalTensor::GetValue)")
+                              f"{self.ub_free_end():,} (the usable UB, less the scratch block of GlobalTensor::"
+                              "GetValue once one is used)")
         names = {r.name for r in self.ub_regions}
         unique = name if name not in names else \
             next(f"{name}_{k}" for k in range(2, 1000) if f"{name}_{k}" not in names)

@@ -52,7 +52,10 @@ class TensorAccess:
         """The scratch block's address and the operands of a one-element burst (count 1, the element's
         bytes, no padding, strides of one burst)."""
         self.check_global(c, tensor)
-        if not any(r.name == GM_SCALAR_SCRATCH for r in self.ub_regions):
+        if self.ub_free_end() == UB_BYTES:              # the first scalar access places the block
+            if self.ub_next > UB_BYTES - ALIGN:
+                raise error_at(c, f"GlobalTensor scalar access: its {ALIGN}-byte scratch block at the UB's end is "
+                                  "taken by the queues and buffers")
             self.ub_regions.append(UbRegion(GM_SCALAR_SCRATCH, UB_BYTES - ALIGN, ALIGN))
         scratch = self.materialize(Const(UB_BYTES - ALIGN, U64))
         regs = [self.materialize(Const(v, U64)) for v in (1, tensor.etype.width, 0, 0, 0, tensor.etype.width, ALIGN)]

@@ -39,6 +39,10 @@ constexpr bool __ascasm_vec_scope() { return true; }
 #define __DAV_C310__ 1
 #define ASCEND_IS_AIV true
 #define ASCEND_IS_AIC false
+// The kind of core a kernel runs on (`if (g_coreType == AscendC::AIC) return;`): ascasm runs vector
+// cores.  The pages give no numbers for the kinds; only comparisons between them matter.
+namespace AscendC { enum CoreType : int32_t { AIC = 1, AIV = 2, MIX = 3 }; }
+constexpr AscendC::CoreType g_coreType = AscendC::AIV;
 
 // Scalar element types.  half and bfloat16_t are clang's 16-bit floats, so constant expressions
 // on them fold; libclang spells their canonical types `_Float16` and `__bf16`.  The narrower

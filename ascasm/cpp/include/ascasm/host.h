@@ -268,7 +268,23 @@ using AscendC::PIPE_MTE2; using AscendC::PIPE_MTE3; using AscendC::PIPE_ALL; usi
 // kernel (a local alias that hides the global one).
 template <typename T> __aicore__ T __ascasm_tiling(const void* tiling);
 __aicore__ bool __ascasm_tiling_key_is(uint64_t key);
+#ifdef ASCASM_TILING_HEADER
+// A kernel whose tiling struct its host code defines (BEGIN_TILING_DATA_DEF ... END_TILING_DATA_DEF in the
+// op_host header, REGISTER_TILING_DATA_CLASS(Op, Struct) in namespace optiling): the vendor's build makes
+// the kernel's struct from those definitions, and GET_TILING_DATA reads it. -D ASCASM_TILING_HEADER='"PATH"'
+// names that header: included here, its definitions declare the struct, and the registration makes it the
+// one GET_TILING_DATA reads (its name also visible outside namespace optiling, as the kernel code spells it).
+#define BEGIN_TILING_DATA_DEF(name) struct name {
+#define TILING_DATA_FIELD_DEF(type, field) type field;
+#define TILING_DATA_FIELD_DEF_ARR(type, count, field) type field[count];
+#define TILING_DATA_FIELD_DEF_STRUCT(type, field) type field;
+#define END_TILING_DATA_DEF }
+#define REGISTER_TILING_DATA_CLASS(op, name) \
+    } using __ascasm_registered_tiling = optiling::name; using optiling::name; namespace optiling {
+#include ASCASM_TILING_HEADER
+#else
 using __ascasm_registered_tiling = __ascasm_tiling_data;
+#endif
 #define GET_TILING_DATA(name, tiling) \
     __ascasm_registered_tiling name = __ascasm_tiling<__ascasm_registered_tiling>(tiling)
 #define GET_TILING_DATA_WITH_STRUCT(type, name, tiling) type name = __ascasm_tiling<type>(tiling)
