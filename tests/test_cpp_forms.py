@@ -651,7 +651,7 @@ def rearrange_case(api_name, form, seed) -> Case:
     out = np.full(2 * n, -1.5, np.float32)
     index = rng.permutation(128)[:n].astype(np.uint32)
     expect = out.copy()
-    if form.args == "dst:v src:a index:v mask:p":
+    if form.args == "dst:v src:ub index:v mask:p":
         call = "Reg::Gather(z, src0, idx, m); Reg::StoreAlign(dst, z, all);"
         expect[:n] = np.where(np.arange(n) < count, x[index], 0)
     elif api_name == "Gather":
@@ -732,8 +732,8 @@ def pack_case(api_name, form, seed) -> Case:
 PACK_FORMS = {"UnPack(dst:v src:v) part=LOWEST", "UnPack(dst:v src:v) part=HIGHEST", "Pack(dst:v src:v) part=LOWEST"}
 
 
-REARRANGE_FORMS = {"Gather(dst:v src:a index:v mask:p)", "Gather(dst:v src:v index:v)",
-                   "Scatter(dst:a src:v index:v mask:p)", "Interleave(dst0:v dst1:v src0:v src1:v)",
+REARRANGE_FORMS = {"Gather(dst:v src:ub index:v mask:p)", "Gather(dst:v src:v index:v)",
+                   "Scatter(dst:ub src:v index:v mask:p)", "Interleave(dst0:v dst1:v src0:v src1:v)",
                    "DeInterleave(dst0:v dst1:v src0:v src1:v)", "Move(dst:v src:v mask:p) mode=MERGING"}
 
 
@@ -815,6 +815,244 @@ def stream_case(key, seed) -> Case:
     return Case(key, "float", kernel, {"dst": out, "src": x}, {"dst": expect})
 
 
+# --- block gather, compaction, two-result and carry forms (the GatherB, Squeeze, Unsqueeze, Mull, AddC
+# and SubC pages), and the MaskReg rearrangements (the MaskReg Pack, UnPack, Interleave and DeInterleave
+# pages; a mask in memory as above: bit j in byte j // 8) ---
+def gatherb_case(form, seed) -> list[Case]:
+    """Block k of dst is the 32-byte block at src + index[k] bytes (only index lanes 0-7 count). Every
+    block is active: the Reg page reads one mask bit per block (bit 4k), the C API one per element, and
+    a full mask is where the two agree (docs/semantics.md)."""
+    rng = np.random.default_rng(seed)
+    src = values("float", 512, -50, 50, seed)                       # 64 blocks
+    blocks = rng.choice(64, 8, replace=False)
+    index = np.zeros(64, np.uint32)
+    index[:8] = blocks * 32
+    index[8:] = 0xFFFFFFE0                                           # ignored: beyond every buffer if read
+    kernel = """
+    __simd_vf__ inline void FormVF(__ubuf__ float* dst, __ubuf__ float* src, __ubuf__ uint32_t* index)
+    {
+        Reg::RegTensor<float> z;
+        Reg::RegTensor<uint32_t> idx;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::LoadAlign(idx, index);
+        Reg::GatherB(z, src, idx, all);
+        Reg::StoreAlign(dst, z, all);
+    }
+    """
+    expect = np.concatenate([src[8 * b:8 * b + 8] for b in blocks])
+    return [Case(form_key(regapi.BY_NAME["GatherB"], form), "float", kernel,
+                 {"dst": np.full(64, -1.5, np.float32), "src": src, "index": index}, {"dst": expect})]
+
+
+def squeeze_case(form, seed) -> list[Case]:
+    """Squeeze: the active lanes, in order, to lanes 0, 1, ...; the lanes above 0 (the page's figure)."""
+    x = values("float", 64, -50, 50, seed)
+    kernel = """
+    __simd_vf__ inline void FormVF(__ubuf__ float* dst, __ubuf__ float* src)
+    {
+        Reg::RegTensor<float> x, z;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::MaskReg positive;
+        Reg::LoadAlign(x, src);
+        Reg::Compares<float, CMPMODE::GT>(positive, x, 0.0f, all);
+        Reg::Squeeze<float, Reg::GatherMaskMode::NO_STORE_REG>(z, x, positive);
+        Reg::StoreAlign(dst, z, all);
+    }
+    """
+    kept = x[x > 0]
+    expect = np.zeros(64, np.float32)
+    expect[:kept.size] = kept
+    return [Case(form_key(regapi.BY_NAME["Squeeze"], form), "float", kernel,
+                 {"dst": np.full(64, -1.5, np.float32), "src": x}, {"dst": expect})]
+
+
+def unsqueeze_case(form, seed) -> list[Case]:
+    """Unsqueeze: lane 0 is 0, lane i the number of set mask lanes below i (the top lane never counts)."""
+    cases = []
+    for ctype in ("int32_t", "uint16_t"):
+        n = LANES[np.dtype(NP[ctype]).itemsize]
+        x = values(ctype, n, 0, 3, seed, True)
+        active = (x > 0).astype(np.int64)
+        expect = np.concatenate([[0], np.cumsum(active)[:-1]]).astype(NP[ctype])
+        kernel = f"""
+    __simd_vf__ inline void FormVF(__ubuf__ {ctype}* dst, __ubuf__ {ctype}* src)
+    {{
+        Reg::RegTensor<{ctype}> x, z;
+        Reg::MaskReg all = Reg::CreateMask<{ctype}>();
+        Reg::MaskReg positive;
+        Reg::LoadAlign(x, src);
+        Reg::LoadAlign(z, dst);
+        Reg::Compares<{ctype}, CMPMODE::GT>(positive, x, 0, all);
+        Reg::Unsqueeze(z, positive);
+        Reg::StoreAlign(dst, z, all);
+    }}
+    """
+        cases.append(Case(form_key(regapi.BY_NAME["Unsqueeze"], form), ctype, kernel,
+                          {"dst": np.full(n, 7, NP[ctype]), "src": x}, {"dst": expect}))
+    return cases
+
+
+def mull_case(form, seed) -> list[Case]:
+    """Mull: the exact product; its low word to dst0, its high word to dst1 (inactive lanes 0)."""
+    cases = []
+    for ctype in ("int32_t", "uint32_t"):
+        rng = np.random.default_rng(seed)
+        info = np.iinfo(NP[ctype])
+        a = rng.integers(info.min, info.max, 64, endpoint=True).astype(NP[ctype])
+        b = rng.integers(info.min, info.max, 64, endpoint=True).astype(NP[ctype])
+        a[:2], b[:2] = (info.min, info.max), (info.max, info.max)     # the extremes of the boundary table
+        product = [int(p) * int(q) for p, q in zip(a, b)]
+        low = np.array([p & 0xFFFFFFFF for p in product], np.uint32).view(NP[ctype])
+        high = np.array([(p >> 32) & 0xFFFFFFFF for p in product], np.uint32).view(NP[ctype])
+        kernel = f"""
+    __simd_vf__ inline void FormVF(__ubuf__ {ctype}* dst, __ubuf__ {ctype}* src0, __ubuf__ {ctype}* src1, uint32_t count)
+    {{
+        Reg::RegTensor<{ctype}> x, y, lo, hi;
+        Reg::MaskReg all = Reg::CreateMask<{ctype}>();
+        Reg::MaskReg m = Reg::UpdateMask<{ctype}>(count);
+        Reg::LoadAlign(x, src0);
+        Reg::LoadAlign(y, src1);
+        Reg::Mull(lo, hi, x, y, m);
+        Reg::StoreAlign(dst, lo, all);
+        Reg::StoreAlign(dst + 64, hi, all);
+    }}
+    """
+        zero = np.zeros(64, NP[ctype])
+        expect = np.concatenate([masked(low, zero, COUNT_SHORT, False), masked(high, zero, COUNT_SHORT, False)])
+        cases.append(Case(form_key(regapi.BY_NAME["Mull"], form), ctype, kernel,
+                          {"dst": np.full(128, 3, NP[ctype]), "src0": a, "src1": b, "count": COUNT_SHORT},
+                          {"dst": expect}))
+    return cases
+
+
+def carry_case(api_name, form, seed) -> list[Case]:
+    """AddC: {carry, dst} = src0 + src1 + carrySrc; SubC: {carry, dst} = src0 + ~src1 + carrySrc (carry:
+    nothing borrowed). The carry-in is the `carry` input's lanes; the carry-out is shown by a Select of
+    all-ones where it is set. Inactive lanes: dst 0, no carry."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 2 ** 32, 64, dtype=np.uint64)
+    b = rng.integers(0, 2 ** 32, 64, dtype=np.uint64)
+    a[:4], b[:4] = (0xFFFFFFFF, 5, 0, 0xFFFFFFFF), (0, 5, 0, 0xFFFFFFFF)   # carries exactly at the edge
+    c = rng.integers(0, 2, 64).astype(np.uint64)
+    c[:4] = (1, 0, 1, 1)
+    other = b if api_name == "AddC" else (~b & 0xFFFFFFFF)
+    total = a + other + c
+    dst = (total & 0xFFFFFFFF).astype(np.uint32)
+    carry = (total >> 32).astype(np.uint32)
+    count = 40
+    dst[count:], carry[count:] = 0, 0
+    kernel = f"""
+    __simd_vf__ inline void FormVF(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src0, __ubuf__ uint32_t* src1,
+                                   __ubuf__ uint32_t* cin, uint32_t count)
+    {{
+        Reg::RegTensor<uint32_t> x, y, c, z, ones, zeros, flags;
+        Reg::MaskReg all = Reg::CreateMask<uint32_t>();
+        Reg::MaskReg m = Reg::UpdateMask<uint32_t>(count);
+        Reg::MaskReg carryIn, carryOut;
+        Reg::LoadAlign(x, src0);
+        Reg::LoadAlign(y, src1);
+        Reg::LoadAlign(c, cin);
+        Reg::Compares<uint32_t, CMPMODE::NE>(carryIn, c, 0, all);
+        Reg::{api_name}(carryOut, z, x, y, carryIn, m);
+        Reg::Duplicate(ones, 1);
+        Reg::Duplicate(zeros, 0);
+        Reg::Select(flags, ones, zeros, carryOut);
+        Reg::StoreAlign(dst, z, all);
+        Reg::StoreAlign(dst + 64, flags, all);
+    }}
+    """
+    return [Case(form_key(regapi.BY_NAME[api_name], form), "uint32_t", kernel,
+                 {"dst": np.full(128, 9, np.uint32), "src0": a.astype(np.uint32), "src1": b.astype(np.uint32),
+                  "cin": c.astype(np.uint32), "count": count}, {"dst": np.concatenate([dst, carry])},
+                 extra=("vsel",))]
+
+
+def vector_pack_high_case(form, seed) -> list[Case]:
+    """Pack HIGHEST: the low 16 bits of uint32 lane i to uint16 lane 64 + i; the page leaves the low half
+    unsaid, ascasm writes 0 there (docs/semantics.md)."""
+    rng = np.random.default_rng(seed)
+    wide = rng.integers(0, 2 ** 32, 64).astype(np.uint32)
+    kernel = """
+    __simd_vf__ inline void FormVF(__ubuf__ uint16_t* dst, __ubuf__ uint32_t* src)
+    {
+        Reg::RegTensor<uint32_t> x;
+        Reg::RegTensor<uint16_t> z;
+        Reg::MaskReg all = Reg::CreateMask<uint16_t>();
+        Reg::LoadAlign(x, src);
+        Reg::Pack<uint16_t, uint32_t, Reg::HighLowPart::HIGHEST>(z, x);
+        Reg::StoreAlign(dst, z, all);
+    }
+    """
+    expect = np.concatenate([np.zeros(64, np.uint16), (wide & 0xFFFF).astype(np.uint16)])
+    return [Case(form_key(regapi.BY_NAME["Pack"], form), "uint16_t", kernel,
+                 {"dst": np.full(128, 7, np.uint16), "src": wide}, {"dst": expect})]
+
+
+def mask_rearrange_case(api_name, form, seed) -> list[Case]:
+    """MaskReg Pack: the even bits of src (bit 2j -> bit j) to the low or high 128 bits, the other half
+    0; UnPack: the low or high 128 bits, bit j -> bit 2j, the odd bits 0 (the page: "high bit zeroed");
+    Interleave<T>: the W-bit groups of each source (W = T's bytes: uint32_t, 4 bits) as A0 B0 A1 B1 ...,
+    the first 256 bits to dst0, the rest to dst1; DeInterleave its inverse."""
+    rng = np.random.default_rng(seed)
+    a, b = (rng.integers(0, 256, 32).astype(np.uint8) for _ in range(2))
+    bits_a, bits_b = bits_of(a), bits_of(b)
+    part = dict(form.when).get("part")
+    if api_name in ("Pack", "UnPack"):
+        out = np.zeros(256, np.uint8)
+        if api_name == "Pack":
+            at = 0 if part == "LOWEST" else 128
+            out[at:at + 128] = bits_a[0::2]
+        else:
+            half = bits_a[:128] if part == "LOWEST" else bits_a[128:]
+            out[0::2] = half
+        call = f"Reg::{api_name}<Reg::HighLowPart::{part}>(z0, pa);"
+        stores = "Reg::StoreAlign(dst, z0);"
+        expect = bytes_of(out)
+    else:
+        groups_a, groups_b = bits_a.reshape(-1, 4), bits_b.reshape(-1, 4)
+        if api_name == "Interleave":
+            both = np.stack([groups_a, groups_b], 1).reshape(-1)
+        else:
+            joined = np.concatenate([groups_a, groups_b])
+            both = np.concatenate([joined[0::2].reshape(-1), joined[1::2].reshape(-1)])
+        call = f"Reg::{api_name}<uint32_t>(z0, z1, pa, pb);"
+        stores = "Reg::StoreAlign(dst, z0); Reg::StoreAlign(dst + 32, z1);"
+        expect = bytes_of(both)
+    kernel = f"""
+    __simd_vf__ inline void FormVF(__ubuf__ uint8_t* dst, __ubuf__ uint8_t* a, __ubuf__ uint8_t* b)
+    {{
+        Reg::MaskReg pa, pb, z0, z1;
+        Reg::LoadAlign(pa, a);
+        Reg::LoadAlign(pb, b);
+        {call}
+        {stores}
+    }}
+    """
+    size = expect.size
+    return [Case(form_key(regapi.BY_NAME[api_name], form), "uint8_t", kernel,
+                 {"dst": np.full(size, 0xA5, np.uint8), "a": a, "b": b}, {"dst": expect})]
+
+
+def _page_case_builders():
+    """form key -> a function of (form, seed) returning its cases."""
+    builders = {"GatherB(dst:v base:ub index:v mask:p)": gatherb_case,
+                "Squeeze(dst:v src:v mask:p) store=NO_STORE_REG": squeeze_case,
+                "Unsqueeze(dst:v mask:p)": unsqueeze_case,
+                "Mull(dst0:v dst1:v src0:v src1:v mask:p)": mull_case,
+                "Pack(dst:v src:v) part=HIGHEST": vector_pack_high_case}
+    for name in ("AddC", "SubC"):
+        builders[f"{name}(carry:p dst:v src0:v src1:v carrySrc:p mask:p)"] = \
+            lambda form, seed, name=name: carry_case(name, form, seed)
+    for key, (api, form) in ALL_FORMS.items():
+        if api.name in ("Pack", "UnPack", "Interleave", "DeInterleave") and form.args.startswith("dst:p") \
+                or api.name in ("Interleave", "DeInterleave") and form.args.startswith("dst0:p"):
+            builders[key] = lambda form, seed, name=api.name: mask_rearrange_case(name, form, seed)
+    return builders
+
+
+PAGE_CASES = _page_case_builders()
+
+
 def _cases():
     cases = []
     for key, (api, form) in ALL_FORMS.items():
@@ -854,6 +1092,8 @@ def _cases():
             cases.append(pack_case(api.name, form, seed))
         elif key in STREAM_FORMS:
             cases.append(stream_case(key, seed))
+        elif key in PAGE_CASES:
+            cases += PAGE_CASES[key](form, seed)
     return cases
 
 
