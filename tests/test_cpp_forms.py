@@ -1033,6 +1033,109 @@ def mask_rearrange_case(api_name, form, seed) -> list[Case]:
                  {"dst": np.full(size, 0xA5, np.uint8), "a": a, "b": b}, {"dst": expect})]
 
 
+def histograms_case(form, seed) -> list[Case]:
+    """Histograms over the active uint8 lanes, added to dst's uint16 lanes: bin 0 counts the values
+    0-127, bin 1 the values 128-255 (lane v - base). FREQUENCY: lane n gains how many active lanes hold
+    base + n; ACCUMULATE: how many hold a value of the bin no greater than base + n."""
+    when = dict(form.when)
+    base = 0 if when["mode"] == "BIN0" else 128
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 256, 256).astype(np.uint8)
+    x[:40] = base + 3                                               # a value many times
+    old = rng.integers(0, 1000, 128).astype(np.uint16)
+    count = 200
+    active = x[:count].astype(np.int64)
+    frequency = np.bincount(active, minlength=256)[base:base + 128]
+    gained = frequency if when["type"] == "FREQUENCY" else np.cumsum(frequency)
+    kernel = f"""
+    __simd_vf__ inline void FormVF(__ubuf__ uint16_t* dst, __ubuf__ uint8_t* src, uint32_t count)
+    {{
+        Reg::RegTensor<uint8_t> x;
+        Reg::RegTensor<uint16_t> z;
+        Reg::MaskReg all = Reg::CreateMask<uint16_t>();
+        Reg::MaskReg m = Reg::UpdateMask<uint8_t>(count);
+        Reg::LoadAlign(x, src);
+        Reg::LoadAlign(z, dst);
+        Reg::Histograms<uint8_t, uint16_t, Reg::HistogramsBinType::{when["mode"]}, Reg::HistogramsType::{when["type"]}>(z, x, m);
+        Reg::StoreAlign(dst, z, all);
+    }}
+    """
+    return [Case(form_key(regapi.BY_NAME["Histograms"], form), "uint16_t", kernel,
+                 {"dst": old, "src": x, "count": count}, {"dst": (old + gained).astype(np.uint16)})]
+
+
+def expsub_case(form, seed) -> list[Case]:
+    """ExpSub: e^(src0 - src1) in float (the page allows the exponential's 1 ulp). From half sources
+    the layout picks the even (ZERO) or odd (ONE) half lanes, widened; the mask is read at the sources'
+    width, so float lane i is active when half lane 2i + part is."""
+    layout = dict(form.when)["layout"]
+    part = 0 if layout == "ZERO" else 1
+    cases = []
+    for stype in (("float", "half") if layout == "ZERO" else ("half",)):
+        n = LANES[np.dtype(NP[stype]).itemsize]
+        a, b = values(stype, n, -4, 4, seed), values(stype, n, -4, 4, seed + 1)
+        diff = (a.astype(np.float32) - b.astype(np.float32))[part::2 if stype == "half" else 1]
+        result = np.exp(diff.astype(np.float64)).astype(np.float32)
+        count = 2 * COUNT_SHORT if stype == "half" else COUNT_SHORT       # source lanes: float lanes 0-6
+        targs = f"<float, {stype}, Reg::RegLayout::{layout}>"
+        kernel = f"""
+    __simd_vf__ inline void FormVF(__ubuf__ float* dst, __ubuf__ {stype}* src0, __ubuf__ {stype}* src1, uint32_t count)
+    {{
+        Reg::RegTensor<{stype}> x, y;
+        Reg::RegTensor<float> z;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::MaskReg m = Reg::UpdateMask<{stype}>(count);
+        Reg::LoadAlign(x, src0);
+        Reg::LoadAlign(y, src1);
+        Reg::ExpSub{targs}(z, x, y, m);
+        Reg::StoreAlign(dst, z, all);
+    }}
+    """
+        cases.append(Case(form_key(regapi.BY_NAME["ExpSub"], form), stype, kernel,
+                          {"dst": np.full(64, -1.5, np.float32), "src0": a, "src1": b, "count": count},
+                          {"dst": masked(result, np.zeros(64, np.float32), COUNT_SHORT, False)}, ulps=1))
+    return cases
+
+
+def round_half_away(x64, dtype):
+    """x (float64) to dtype, to nearest with ties away from zero (CAST_ROUND)."""
+    near = x64.astype(dtype)
+    other = np.where(near.astype(np.float64) < x64, np.nextafter(near, dtype(np.inf)),
+                     np.nextafter(near, dtype(-np.inf)))
+    gap_near, gap_other = np.abs(near.astype(np.float64) - x64), np.abs(other.astype(np.float64) - x64)
+    away = (gap_near == gap_other) & (np.abs(other.astype(np.float64)) > np.abs(near.astype(np.float64)))
+    return np.where(away, other, near)
+
+
+def mulscast_case(form, seed) -> list[Case]:
+    """MulsCast: src * scalar rounded to float, then to half as CAST_ROUND (ties away from zero), float
+    lane i into half lane 2i + part (RegLayout ZERO: even, ONE: odd); the other half lanes and the
+    lanes of inactive sources 0."""
+    part = 0 if dict(form.when)["layout"] == "ZERO" else 1
+    x = values("float", 64, -300, 300, seed)
+    x[:2] = (1 + 2 ** -11) * 0.5, -(1 + 3 * 2 ** -11) * 0.5          # ties in half once scaled by 2
+    scalar = 2.0
+    product = (x * np.float32(scalar)).astype(np.float32)
+    result = round_half_away(product.astype(np.float64), np.float16)
+    expect = np.zeros(128, np.float16)
+    expect[part:2 * COUNT_SHORT:2] = result[:COUNT_SHORT]
+    kernel = f"""
+    __simd_vf__ inline void FormVF(__ubuf__ half* dst, __ubuf__ float* src, float s, uint32_t count)
+    {{
+        Reg::RegTensor<float> x;
+        Reg::RegTensor<half> z;
+        Reg::MaskReg all = Reg::CreateMask<half>();
+        Reg::MaskReg m = Reg::UpdateMask<float>(count);
+        Reg::LoadAlign(x, src);
+        Reg::MulsCast<half, float, float, Reg::RegLayout::{dict(form.when)["layout"]}>(z, x, s, m);
+        Reg::StoreAlign(dst, z, all);
+    }}
+    """
+    return [Case(form_key(regapi.BY_NAME["MulsCast"], form), "half", kernel,
+                 {"dst": np.full(128, -1.5, np.float16), "src": x, "s": scalar, "count": COUNT_SHORT},
+                 {"dst": expect})]
+
+
 def _page_case_builders():
     """form key -> a function of (form, seed) returning its cases."""
     builders = {"GatherB(dst:v base:ub index:v mask:p)": gatherb_case,
@@ -1043,7 +1146,10 @@ def _page_case_builders():
     for name in ("AddC", "SubC"):
         builders[f"{name}(carry:p dst:v src0:v src1:v carrySrc:p mask:p)"] = \
             lambda form, seed, name=name: carry_case(name, form, seed)
+    every_form_of = {"Histograms": histograms_case, "ExpSub": expsub_case, "MulsCast": mulscast_case}
     for key, (api, form) in ALL_FORMS.items():
+        if api.name in every_form_of:
+            builders[key] = every_form_of[api.name]
         if api.name in ("Pack", "UnPack", "Interleave", "DeInterleave") and form.args.startswith("dst:p") \
                 or api.name in ("Interleave", "DeInterleave") and form.args.startswith("dst0:p"):
             builders[key] = lambda form, seed, name=api.name: mask_rearrange_case(name, form, seed)
