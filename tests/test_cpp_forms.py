@@ -1136,6 +1136,52 @@ def mulscast_case(form, seed) -> list[Case]:
                  {"dst": expect})]
 
 
+def block_strided_case(api_name, form, seed) -> list[Case]:
+    """DATA_BLOCK_COPY: block k (32 bytes, 8 floats) of the register is at addr + k * blockStride * 32
+    bytes. Load: a block with an active lane is read whole, one with none is 0; store: the active lanes
+    go to their places, the rest of the UB is left alone. The post-update forms access twice, the second
+    time at addr + repeatStride * 32 bytes."""
+    post = "post" in dict(form.when)
+    load = api_name == "LoadAlign"
+    block_stride, repeat_stride, count = 2, 20, 20                  # 20 lanes: blocks 0, 1 and half of 2
+    x = values("float", 256, -50, 50, seed)
+    out = np.full(256, -1.5, np.float32)
+    expect = out.copy()
+    starts = (0, 8 * repeat_stride) if post else (0,)
+    for k, start in enumerate(starts):
+        for block in range(8):
+            at = start + 8 * block * block_stride
+            if load and block <= (count - 1) // 8:
+                expect[64 * k + 8 * block:64 * k + 8 * block + 8] = x[at:at + 8]
+            elif load:
+                expect[64 * k + 8 * block:64 * k + 8 * block + 8] = 0
+            else:
+                active = max(0, min(8, count - 8 * block))
+                expect[at:at + active] = x[8 * block:8 * block + active]
+    mode = "Reg::DataCopyMode::DATA_BLOCK_COPY"
+    targs = f"<float, {mode}, Reg::PostLiteral::POST_MODE_UPDATE>" if post else f"<float, {mode}>"
+    if load:
+        access = [f"Reg::LoadAlign{targs}(x, p, bs{', rs' if post else ''}, m); Reg::StoreAlign(dst + {64 * k}, x, all);"
+                  for k in range(len(starts))]
+        pointer = "src"
+    else:
+        access = [f"Reg::StoreAlign{targs}(p, x, bs{', rs' if post else ''}, m);" for _ in starts]
+        pointer = "dst"
+    kernel = f"""
+    __simd_vf__ inline void FormVF(__ubuf__ float* dst, __ubuf__ float* src, uint32_t bs, uint32_t rs, uint32_t count)
+    {{
+        Reg::RegTensor<float> x;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::MaskReg m = Reg::UpdateMask<float>(count);
+        __ubuf__ float* p = {pointer};
+        {"" if load else "Reg::LoadAlign(x, src);"}
+        {chr(10).join("        " + line for line in access).strip()}
+    }}
+    """
+    return [Case(form_key(regapi.BY_NAME[api_name], form), "float", kernel,
+                 {"dst": out, "src": x, "bs": block_stride, "rs": repeat_stride, "count": count}, {"dst": expect})]
+
+
 def _page_case_builders():
     """form key -> a function of (form, seed) returning its cases."""
     builders = {"GatherB(dst:v base:ub index:v mask:p)": gatherb_case,
@@ -1150,6 +1196,8 @@ def _page_case_builders():
     for key, (api, form) in ALL_FORMS.items():
         if api.name in every_form_of:
             builders[key] = every_form_of[api.name]
+        if "blkstride" in form.args:
+            builders[key] = lambda form, seed, name=api.name: block_strided_case(name, form, seed)
         if api.name in ("Pack", "UnPack", "Interleave", "DeInterleave") and form.args.startswith("dst:p") \
                 or api.name in ("Interleave", "DeInterleave") and form.args.startswith("dst0:p"):
             builders[key] = lambda form, seed, name=api.name: mask_rearrange_case(name, form, seed)
@@ -1210,7 +1258,7 @@ COVERED = {case.key for case in CASES} | {"Select(dst:v src0:v src1:v mask:p)"} 
 # Every one of these rows is tested at the instruction level (tests/test_*.py); what is missing is the case
 # through the C++ call.
 PENDING_REASONS = {
-    ("LoadAlign", "StoreAlign"): "block-strided (DATA_BLOCK_COPY) and 64-bit PACK forms: a case per block layout to come",
+    ("LoadAlign", "StoreAlign"): "64-bit PACK forms: a case with 64-bit lanes to come",
     ("LoadUnAlignPre", "LoadUnAlign", "StoreUnAlign", "StoreUnAlignPost", "Load", "Store"):
         "unaligned streams: a case needs a whole stream (pre-load, loads, flush) per form",
     ("Gather", "GatherB", "Scatter"): "index-addressed forms: cases with index vectors to come",
