@@ -1182,13 +1182,134 @@ def block_strided_case(api_name, form, seed) -> list[Case]:
                  {"dst": out, "src": x, "bs": block_stride, "rs": repeat_stride, "count": count}, {"dst": expect})]
 
 
+LOAD_STORE_ANYWHERE = """
+    __simd_vf__ inline void FormVF(__ubuf__ float* dst, __ubuf__ float* src, uint32_t count)
+    {
+        Reg::RegTensor<float> x;
+        Reg::Load(x, src + 3);              // 64 lanes from an address off 32 bytes
+        Reg::Store(dst + 5, x);             // all of them, at another such address
+        Reg::Store(dst + 70, x, count);     // the low `count` lanes
+    }
+    """
+
+
+def load_store_case(form, seed) -> list[Case]:
+    """Load and Store at addresses aligned only to an element (the Load and Store pages)."""
+    x = values("float", 128, -50, 50, seed)
+    out = np.full(128, -1.5, np.float32)
+    expect = out.copy()
+    expect[5:69] = x[3:67]
+    expect[70:81] = x[3:14]
+    api = regapi.BY_NAME["Load"] if form.asm[0].startswith("vldu") else regapi.BY_NAME["Store"]
+    return [Case(form_key(api, form), "float", LOAD_STORE_ANYWHERE,
+                 {"dst": out, "src": x, "count": 11}, {"dst": expect})]
+
+
+def lane_flags(call, ctype) -> str:
+    """A kernel that shows the mask(s) `call` makes as 1 in the active lanes of a ctype vector, 0 elsewhere."""
+    return f"""
+    __simd_vf__ inline void FormVF(__ubuf__ {ctype}* dst, uint32_t count)
+    {{
+        Reg::RegTensor<{ctype}> ones, zeros, flags;
+        Reg::MaskReg all = Reg::CreateMask<{ctype}>();
+        Reg::Duplicate(ones, 1);
+        Reg::Duplicate(zeros, 0);
+        {call}
+    }}
+    """
+
+
+# (pattern, the active lanes of n) from the MaskReg page's MaskPattern list
+PATTERNS = {"ALL": lambda n: np.arange(n) < n, "VL3": lambda n: np.arange(n) < 3, "VL32": lambda n: np.arange(n) < 32,
+            "M3": lambda n: np.arange(n) % 3 == 0, "M4": lambda n: np.arange(n) % 4 == 0,
+            "H": lambda n: np.arange(n) < n // 2, "Q": lambda n: np.arange(n) < n // 4,
+            "ALLF": lambda n: np.arange(n) < 0}
+
+
+def create_mask_case(form, seed) -> list[Case]:
+    cases = []
+    for ctype in ("uint16_t", "uint32_t"):
+        n = LANES[np.dtype(NP[ctype]).itemsize]
+        calls, expect = [], []
+        for k, (pattern, lanes) in enumerate(PATTERNS.items()):
+            calls.append(f"Reg::MaskReg p{k} = Reg::CreateMask<{ctype}, Reg::MaskPattern::{pattern}>();\n"
+                         f"        Reg::Select(flags, ones, zeros, p{k});\n"
+                         f"        Reg::StoreAlign(dst + {k * n}, flags, all);")
+            expect.append(lanes(n).astype(NP[ctype]))
+        kernel = lane_flags("\n        ".join(calls), ctype)
+        cases.append(Case(form_key(regapi.BY_NAME["CreateMask"], form), ctype, kernel,
+                          {"dst": np.full(len(PATTERNS) * n, 7, NP[ctype]), "count": 0},
+                          {"dst": np.concatenate(expect)}, extra=("vsel",)))
+    return cases
+
+
+def update_mask_case(form, seed) -> list[Case]:
+    """UpdateMask: the first min(count, VL_T) lanes active, then count -= VL_T (down to 0): three calls
+    from 150 uint32 lanes give 64, 64 and 22 active lanes, a fourth none."""
+    calls = "\n        ".join(f"Reg::MaskReg p{k} = Reg::UpdateMask<uint32_t>(count);\n"
+                               f"        Reg::Select(flags, ones, zeros, p{k});\n"
+                               f"        Reg::StoreAlign(dst + {64 * k}, flags, all);" for k in range(4))
+    expect = np.concatenate([(np.arange(64) < active).astype(np.uint32) for active in (64, 64, 22, 0)])
+    return [Case(form_key(regapi.BY_NAME["UpdateMask"], form), "uint32_t",
+                 lane_flags(calls, "uint32_t"),
+                 {"dst": np.full(256, 7, np.uint32), "count": 150}, {"dst": expect}, extra=("vsel",))]
+
+
+def addr_reg_case(form, seed) -> list[Case]:
+    """CreateAddrReg<T>(index, stride): an offset of index * stride elements of T (the AddrReg page),
+    here a loop's index and a run-time stride of 72 floats (288 bytes, whole blocks)."""
+    x = values("float", 512, -50, 50, seed)
+    kernel = """
+    __simd_vf__ inline void FormVF(__ubuf__ float* dst, __ubuf__ float* src, uint32_t stride)
+    {
+        Reg::RegTensor<float> x;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        for (uint16_t i = 0; i < 3; ++i) {
+            Reg::AddrReg off = Reg::CreateAddrReg<float>(i, stride);
+            Reg::LoadAlign(x, src, off);
+            Reg::StoreAlign(dst + i * 64, x, all);
+        }
+    }
+    """
+    expect = np.concatenate([x[72 * i:72 * i + 64] for i in range(3)])
+    return [Case(form_key(regapi.BY_NAME["CreateAddrReg"], form), "float", kernel,
+                 {"dst": np.zeros(192, np.float32), "src": x, "stride": 72}, {"dst": expect})]
+
+
+def membar_case(form, seed) -> list[Case]:
+    """LocalMemBar<VEC_STORE, VEC_LOAD> between a store and a load of the same bytes: the load sees the
+    stored values."""
+    x = values("float", 64, -50, 50, seed)
+    kernel = """
+    __simd_vf__ inline void FormVF(__ubuf__ float* dst, __ubuf__ float* src, __ubuf__ float* tmp)
+    {
+        Reg::RegTensor<float> x, y;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::LoadAlign(x, src);
+        Reg::Adds(x, x, 1.0f, all);
+        Reg::StoreAlign(tmp, x, all);
+        Reg::LocalMemBar<Reg::MemType::VEC_STORE, Reg::MemType::VEC_LOAD>();
+        Reg::LoadAlign(y, tmp);
+        Reg::StoreAlign(dst, y, all);
+    }
+    """
+    return [Case(form_key(regapi.BY_NAME["LocalMemBar"], form), "float", kernel,
+                 {"dst": np.zeros(64, np.float32), "src": x, "tmp": np.zeros(64, np.float32)},
+                 {"dst": (x + np.float32(1)).astype(np.float32)})]
+
+
 def _page_case_builders():
     """form key -> a function of (form, seed) returning its cases."""
     builders = {"GatherB(dst:v base:ub index:v mask:p)": gatherb_case,
                 "Squeeze(dst:v src:v mask:p) store=NO_STORE_REG": squeeze_case,
                 "Unsqueeze(dst:v mask:p)": unsqueeze_case,
                 "Mull(dst0:v dst1:v src0:v src1:v mask:p)": mull_case,
-                "Pack(dst:v src:v) part=HIGHEST": vector_pack_high_case}
+                "Pack(dst:v src:v) part=HIGHEST": vector_pack_high_case,
+                "Load(dst:v src:ub)": load_store_case, "Store(dst:ub src:v)": load_store_case,
+                "Store(dst:ub src:v count:n)": load_store_case,
+                "CreateMask() regTrait=RegTraitNumOne": create_mask_case,
+                "UpdateMask(count:s&) regTrait=RegTraitNumOne": update_mask_case,
+                "CreateAddrReg(index:n stride:n)": addr_reg_case, "LocalMemBar()": membar_case}
     for name in ("AddC", "SubC"):
         builders[f"{name}(carry:p dst:v src0:v src1:v carrySrc:p mask:p)"] = \
             lambda form, seed, name=name: carry_case(name, form, seed)
