@@ -1298,6 +1298,32 @@ def membar_case(form, seed) -> list[Case]:
                  {"dst": (x + np.float32(1)).astype(np.float32)})]
 
 
+def mask_from_vector_case(form, seed) -> list[Case]:
+    """MaskGenWithRegTensor<T, offset>: the register cut into blocks of 32 / sizeof(T) bytes (16 for b16,
+    8 for b32); each bit of block `offset` becomes sizeof(T) mask bits (the page: "broadcast to 2 (4)
+    bits")."""
+    rng = np.random.default_rng(seed)
+    data = rng.integers(0, 256, 256).astype(np.uint8)
+    cases = []
+    for ctype, offset in (("uint16_t", 11), ("uint32_t", 27)):
+        width = np.dtype(NP[ctype]).itemsize
+        block = data[offset * 32 // width:(offset + 1) * 32 // width]
+        kernel = f"""
+    __simd_vf__ inline void FormVF(__ubuf__ uint8_t* dst, __ubuf__ {ctype}* src)
+    {{
+        Reg::RegTensor<{ctype}> x;
+        Reg::MaskReg p;
+        Reg::LoadAlign(x, src);
+        Reg::MaskGenWithRegTensor<{ctype}, {offset}>(p, x);
+        Reg::StoreAlign(dst, p);
+    }}
+    """
+        cases.append(Case(form_key(regapi.BY_NAME["MaskGenWithRegTensor"], form), ctype, kernel,
+                          {"dst": np.full(32, 0xA5, np.uint8), "src": data.view(NP[ctype])},
+                          {"dst": bytes_of(np.repeat(bits_of(block), width))}))
+    return cases
+
+
 def _page_case_builders():
     """form key -> a function of (form, seed) returning its cases."""
     builders = {"GatherB(dst:v base:ub index:v mask:p)": gatherb_case,
@@ -1309,7 +1335,8 @@ def _page_case_builders():
                 "Store(dst:ub src:v count:n)": load_store_case,
                 "CreateMask() regTrait=RegTraitNumOne": create_mask_case,
                 "UpdateMask(count:s&) regTrait=RegTraitNumOne": update_mask_case,
-                "CreateAddrReg(index:n stride:n)": addr_reg_case, "LocalMemBar()": membar_case}
+                "CreateAddrReg(index:n stride:n)": addr_reg_case,
+                "MaskGenWithRegTensor(dst:p src:v)": mask_from_vector_case, "LocalMemBar()": membar_case}
     for name in ("AddC", "SubC"):
         builders[f"{name}(carry:p dst:v src0:v src1:v carrySrc:p mask:p)"] = \
             lambda form, seed, name=name: carry_case(name, form, seed)
