@@ -46,10 +46,11 @@ class Case:
     ulps: int = 0                # allowed distance in units in the last place (the page's precision)
     lanes: int | None = None     # compare only the first `lanes` elements (the ones the page defines)
     extra: tuple = field(default=())
+    instruction: str | None = None  # the mnemonic, where the row leaves part of it to the call (Cast's rounding)
 
     @property
     def mnemonic(self) -> str:
-        return ALL_FORMS[self.key][1].asm[0].split()[0]
+        return self.instruction or ALL_FORMS[self.key][1].asm[0].split()[0]
 
     @property
     def id(self) -> str:
@@ -1325,6 +1326,40 @@ def mask_from_vector_case(form, seed) -> list[Case]:
     return cases
 
 
+def cast_case(form, seed) -> list[Case]:
+    """Cast between float and int32 (one width, no layout): float -> int32 rounded as the trait's round
+    mode says (CAST_RINT: to nearest, ties to even; CAST_TRUNC: toward zero; values in range), int32 ->
+    float to nearest even, large values so that the rounding shows. Inactive lanes 0 (ZEROING)."""
+    rng = np.random.default_rng(seed)
+    halves = rng.integers(-2000, 2000, 64) / 2                        # ties occur
+    wide = rng.integers(-2 ** 30, 2 ** 30, 64).astype(np.int32)
+    cases = []
+    for dtype, stype, mode, src, want in (
+            ("int32_t", "float", "CAST_RINT", halves.astype(np.float32), np.rint(halves).astype(np.int32)),
+            ("int32_t", "float", "CAST_TRUNC", halves.astype(np.float32), np.trunc(halves).astype(np.int32)),
+            ("float", "int32_t", "CAST_RINT", wide, wide.astype(np.float32))):
+        kernel = f"""
+    __simd_vf__ inline void FormVF(__ubuf__ {dtype}* dst, __ubuf__ {stype}* src, uint32_t count)
+    {{
+        static constexpr Reg::CastTrait trait = {{Reg::RegLayout::UNKNOWN, Reg::SatMode::UNKNOWN,
+                                                 Reg::MaskMergeMode::ZEROING, RoundMode::{mode}}};
+        Reg::RegTensor<{stype}> x;
+        Reg::RegTensor<{dtype}> z;
+        Reg::MaskReg all = Reg::CreateMask<{dtype}>();
+        Reg::MaskReg m = Reg::UpdateMask<{stype}>(count);
+        Reg::LoadAlign(x, src);
+        Reg::Cast<{dtype}, {stype}, trait>(z, x, m);
+        Reg::StoreAlign(dst, z, all);
+    }}
+    """
+        zero = np.zeros(64, NP[dtype])
+        cases.append(Case(form_key(regapi.BY_NAME["Cast"], form), f"{stype}->{dtype} {mode}", kernel,
+                          {"dst": np.full(64, 3, NP[dtype]), "src": src, "count": COUNT_SHORT},
+                          {"dst": masked(want.astype(NP[dtype]), zero, COUNT_SHORT, False)},
+                          instruction=f"vcvt.{mode.removeprefix('CAST_').lower()}"))
+    return cases
+
+
 def _page_case_builders():
     """form key -> a function of (form, seed) returning its cases."""
     builders = {"GatherB(dst:v base:ub index:v mask:p)": gatherb_case,
@@ -1337,7 +1372,8 @@ def _page_case_builders():
                 "CreateMask() regTrait=RegTraitNumOne": create_mask_case,
                 "UpdateMask(count:s&) regTrait=RegTraitNumOne": update_mask_case,
                 "CreateAddrReg(index:n stride:n)": addr_reg_case,
-                "MaskGenWithRegTensor(dst:p src:v)": mask_from_vector_case, "LocalMemBar()": membar_case}
+                "MaskGenWithRegTensor(dst:p src:v)": mask_from_vector_case,
+                "Cast(dst:v src:v mask:p)": cast_case, "LocalMemBar()": membar_case}
     for name in ("AddC", "SubC"):
         builders[f"{name}(carry:p dst:v src0:v src1:v carrySrc:p mask:p)"] = \
             lambda form, seed, name=name: carry_case(name, form, seed)
@@ -1408,7 +1444,6 @@ COVERED = {case.key for case in CASES} | {"Select(dst:v src0:v src1:v mask:p)"} 
 PENDING_REASONS = {
     ("LoadUnAlignPre", "LoadUnAlign", "StoreUnAlign"):
         "the AddrReg-offset stream forms and the MaskReg stream store: a case needs a whole stream per form",
-    ("Cast",): "a conversion's numpy model per (source, destination, round mode, saturation) to come",
     ("MoveMask",): "reads the mask SetVectorMask sets outside the vector function: a case needs a kernel around it",
 }
 PENDING = {key: reason for names, reason in PENDING_REASONS.items()
