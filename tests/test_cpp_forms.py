@@ -1360,6 +1360,61 @@ def cast_case(form, seed) -> list[Case]:
     return cases
 
 
+STREAM_AT_OFFSETS = """
+    __simd_vf__ inline void FormVF(__ubuf__ float* dst, __ubuf__ float* src)
+    {
+        Reg::RegTensor<float> x;
+        Reg::UnalignRegForLoad in;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        __ubuf__ float* from = src + 3;
+        for (uint16_t i = 0; i < 3; ++i) {
+            Reg::AddrReg off = Reg::CreateAddrReg<float>(i, 40);
+            Reg::LoadUnAlignPre(in, from, off);         // the stream starts at from + 40 i
+            Reg::LoadUnAlign(x, in, from, off, 0);      // 64 lanes from there (inc: unused, 0)
+            Reg::StoreAlign(dst + i * 64, x, all);
+        }
+    }
+    """
+
+
+def stream_at_offsets_case(form, seed) -> list[Case]:
+    """The AddrReg forms of LoadUnAlignPre and LoadUnAlign (the LoadUnAlign page's third example): each
+    iteration reads the 64 floats at src + 3 + 40 i."""
+    x = values("float", 192, -50, 50, seed)
+    expect = np.concatenate([x[3 + 40 * i:67 + 40 * i] for i in range(3)])
+    api = regapi.BY_NAME["LoadUnAlignPre" if form.asm[0].startswith("vldas") else "LoadUnAlign"]
+    return [Case(form_key(api, form), "float", STREAM_AT_OFFSETS,
+                 {"dst": np.zeros(192, np.float32), "src": x}, {"dst": expect})]
+
+
+def mask_stream_case(form, seed) -> list[Case]:
+    """The MaskReg StoreUnAlign<uint32_t>: the lowest bit of each of the mask's 64 four-bit groups,
+    packed (element i: bit i % 8 of byte i / 8), 8 bytes appended per call at an 8-byte aligned address
+    that advances by itself; StoreUnAlignPost writes what is pending."""
+    x = values("uint32_t", 192, 0, 100, seed)
+    kernel = """
+    __simd_vf__ inline void FormVF(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src)
+    {
+        Reg::RegTensor<uint32_t> x;
+        Reg::UnalignRegForStore out;
+        Reg::MaskReg all = Reg::CreateMask<uint32_t>();
+        Reg::MaskReg big;
+        __ubuf__ uint32_t* to = dst + 2;
+        for (uint16_t i = 0; i < 3; ++i) {
+            Reg::LoadAlign(x, src + i * 64);
+            Reg::Compares<uint32_t, CMPMODE::GT>(big, x, 50, all);
+            Reg::StoreUnAlign<uint32_t>(to, big, out);
+        }
+        Reg::StoreUnAlignPost(to, out, 0);
+    }
+    """
+    out = np.full(16, 0x55555555, np.uint32)
+    expect = out.view(np.uint8).copy()
+    expect[8:32] = bytes_of(x > 50)
+    return [Case(form_key(regapi.BY_NAME["StoreUnAlign"], form), "uint32_t", kernel,
+                 {"dst": out, "src": x}, {"dst": expect.view(np.uint32)})]
+
+
 def _page_case_builders():
     """form key -> a function of (form, seed) returning its cases."""
     builders = {"GatherB(dst:v base:ub index:v mask:p)": gatherb_case,
@@ -1373,7 +1428,10 @@ def _page_case_builders():
                 "UpdateMask(count:s&) regTrait=RegTraitNumOne": update_mask_case,
                 "CreateAddrReg(index:n stride:n)": addr_reg_case,
                 "MaskGenWithRegTensor(dst:p src:v)": mask_from_vector_case,
-                "Cast(dst:v src:v mask:p)": cast_case, "LocalMemBar()": membar_case}
+                "Cast(dst:v src:v mask:p)": cast_case,
+                "LoadUnAlignPre(ureg:q src:ub off:a)": stream_at_offsets_case,
+                "LoadUnAlign(dst:v ureg:q src:ub off:a inc:s)": stream_at_offsets_case,
+                "StoreUnAlign(dst:ub& src:p ureg:u)": mask_stream_case, "LocalMemBar()": membar_case}
     for name in ("AddC", "SubC"):
         builders[f"{name}(carry:p dst:v src0:v src1:v carrySrc:p mask:p)"] = \
             lambda form, seed, name=name: carry_case(name, form, seed)
@@ -1442,8 +1500,6 @@ COVERED = {case.key for case in CASES} | {"Select(dst:v src0:v src1:v mask:p)"} 
 # Every one of these rows is tested at the instruction level (tests/test_*.py); what is missing is the case
 # through the C++ call.
 PENDING_REASONS = {
-    ("LoadUnAlignPre", "LoadUnAlign", "StoreUnAlign"):
-        "the AddrReg-offset stream forms and the MaskReg stream store: a case needs a whole stream per form",
     ("MoveMask",): "reads the mask SetVectorMask sets outside the vector function: a case needs a kernel around it",
 }
 PENDING = {key: reason for names, reason in PENDING_REASONS.items()
