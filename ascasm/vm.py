@@ -58,8 +58,15 @@ class MachineFault(Exception):
         return format_diagnostic("fault", self.loc, self.message, notes)
 
 
+def written_by_move(program: Program, writer_row: int) -> bool:
+    return program.insns[writer_row].spec.mnemonic.startswith("gm2ub")
+
+
 def hazard_text(program: Program, writer_row: int, first: int, last: int) -> str:
     writer = program.insns[writer_row].loc
+    if written_by_move(program, writer_row):
+        return (f"UB bytes {first:#x}..{last - 1:#x} were written by the data move at line {writer.line} "
+                f"({writer.text.strip()}) and are touched with no wait between (waitflag, pipebar or membar)")
     return (f"UB bytes {first:#x}..{last - 1:#x} were written by line {writer.line} "
             f"({writer.text.strip()}) and are touched again with no membar between")
 
@@ -109,6 +116,8 @@ BAD_MOVE_TEXT = (
     "cross-core flag {}: a 16th set not yet waited for in this block (its counter holds 0..15)",
 )
 HAZARD_NOTE = "the hardware runs vector loads and stores out of order: put a membar between them"
+MOVE_HAZARD_NOTE = ("the data move runs in its own pipe (MTE2): wait for it first (WaitFlag after SetFlag, "
+                    "PipeBarrier, or a queue's DeQue)")
 DUP_NOTE = "the hardware keeps an unspecified one; ascasm keeps the highest lane"
 
 
@@ -361,7 +370,8 @@ def run_warnings(program: Program, state: MachineState) -> list[tuple]:
     for loc, rows in _rows_by_line(program, state.hazard_warn):
         _count, writer, first, last = (int(x) for x in state.hazard_warn[rows[0]])
         out.append((loc, "memory hazard: " + hazard_text(program, writer, first, last),
-                    [f"{HAZARD_NOTE} ({_times(state.hazard_warn, rows)})"]))
+                    [f"{MOVE_HAZARD_NOTE if written_by_move(program, writer) else HAZARD_NOTE} "
+                     f"({_times(state.hazard_warn, rows)})"]))
     return sorted(out, key=lambda w: (w[0].file, w[0].line, w[0].col))
 
 

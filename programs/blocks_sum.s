@@ -38,6 +38,8 @@ sum:    bge      s1, 4, store
         mul      s3, s1, s7
         add      s4, s3, y
         gm2ub    [tile], [s4], s7
+        setflag  PIPE_MTE2, PIPE_V, 0
+        waitflag PIPE_MTE2, PIPE_V, 0
         vld      v0.f32, [tile]
         vadd     v2.f32, v2.f32, v0.f32, p0
         add      s1, s1, 1

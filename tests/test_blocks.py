@@ -280,9 +280,9 @@ def test_debugger_switches_blocks_and_resumes_a_waiting_one(engine):
     assert text.count("block 0 waits at syncall") == 2              # `s` cannot pass it either
     assert "* block 0: waiting at line 31, pc=20 steps=37\n  block 1: running at line 11, pc=0 steps=0" in text
     assert "block 1 halted after 41 steps; blocks 0 have not (block N selects one)" in text
-    assert "block 0 halted after 80 steps; every block has\nexpect y: ok (256 elements)\nexpect z: ok" in text
+    assert "block 0 halted after 88 steps; every block has\nexpect y: ok (256 elements)\nexpect z: ok" in text
     assert "z[0:2]: f32, 2 elements\n  [0] 768 776" in text                          # 8i + 768
-    assert "z[1] = 776 (gm[0x804:0x808]): last written at step 79, line 47" in text
+    assert "z[1] = 776 (gm[0x804:0x808]): last written at step 87, line 49" in text
     assert "no block 2: the run has blocks 0-1" in text
 
 

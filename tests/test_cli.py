@@ -1,4 +1,5 @@
 """`ascasm run` as a user calls it: output, exit statuses of LANGUAGE.md §5, no tracebacks."""
+import os
 import re
 import shutil
 import subprocess
@@ -146,6 +147,19 @@ def test_a_trace_to_a_closed_pipe_exits_quietly_too(tmp_path):
     stderr = process.stderr.read().decode()
     assert process.wait() == 141
     assert stderr == ""
+
+
+def test_a_json_usage_error_to_a_closed_pipe_exits_quietly(tmp_path):
+    # the --json document of a usage error, written to a pipe whose reader has already gone, ended in
+    # a BrokenPipeError traceback
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        result = subprocess.run([sys.executable, "-m", "ascasm", "run", "--json", "x.s", "--no-such-option"],
+                                stdout=writer, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    finally:
+        os.close(writer)
+    assert (result.returncode, result.stderr) == (141, "")
 
 
 def test_python_dash_m_in_an_unbuilt_source_checkout(tmp_path):

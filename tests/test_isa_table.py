@@ -54,10 +54,10 @@ def test_opcodes_are_distinct_and_recorded():
 def test_a_new_row_takes_the_next_opcode_and_moves_no_other():
     names = list(OPCODES) + ["OP_A_NEW_ROW", "OP_ZZ_NEW_ROW"]
     top = max(OPCODES.values())
-    numbers = table.number_opcodes(names, OPCODE_NUMBERS)
+    numbers = table.kept_numbers(names, OPCODE_NUMBERS)
     assert numbers == {**OPCODES, "OP_A_NEW_ROW": top + 1, "OP_ZZ_NEW_ROW": top + 2}
     # a removed row's number goes with it; the others keep theirs
-    removed = table.number_opcodes(names[1:], OPCODE_NUMBERS)
+    removed = table.kept_numbers(names[1:], OPCODE_NUMBERS)
     assert names[0] not in removed and all(removed[name] == OPCODES[name] for name in names[1:-2])
 
 

@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("clang.cindex")
 
 from ascasm.api import run                                   # noqa: E402
+from ascasm.vm import MachineFault                            # noqa: E402
 from ascasm.cpp import harness                                # noqa: E402
 from ascasm.cpp.tiling import TilingError, parse_option       # noqa: E402
 
@@ -256,3 +257,60 @@ def test_translate_writes_a_program_that_runs_the_same(tmp_path):
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     np.testing.assert_array_equal(np.load(tmp_path / "z.npy"), 2 * x)
+
+
+# The checks of docs/semantics.md "Hazards" and "Synchronisation" at the C++ line, each planted in
+# tests/kernels/whole/sync_errors.cpp (add_one<wait>: y = x + 1 over 64 floats).
+SYNC = WHOLE / "sync_errors.cpp"
+X64 = np.arange(64, dtype=np.float32)
+
+
+def test_a_vector_read_of_a_data_move_with_no_wait_is_a_hazard_at_the_load(engine):
+    kernel = build(SYNC, "add_one<0>", {"x": X64, "y": "f32[64]"})
+    result = run(kernel.program, engine=engine)
+    np.testing.assert_array_equal(result["y"], X64 + 1)      # ascasm runs in program order: the value is right
+    [warning] = [str(w) for w in result.warnings]
+    assert "sync_errors.cpp:9:5: warning: memory hazard: UB bytes 0x0..0xff were written by the data move at " \
+           "line 25" in warning and "no wait between" in warning
+    with pytest.raises(MachineFault) as fault:                # --strict: a fault at the load
+        run(kernel.program, engine=engine, strict=True)
+    assert fault.value.kind == "HAZARD" and fault.value.loc.line == 9
+
+
+def test_a_data_move_waited_for_is_no_hazard(engine):
+    kernel = build(SYNC, "add_one<1>", {"x": X64, "y": "f32[64]"})
+    result = run(kernel.program, engine=engine, strict=True)
+    np.testing.assert_array_equal(result["y"], X64 + 1)
+    assert result.warnings == []
+
+
+def test_a_waitflag_with_no_setflag_faults_at_its_line(engine):
+    kernel = build(SYNC, "add_one<2>", {"x": X64, "y": "f32[64]"})
+    with pytest.raises(MachineFault) as fault:
+        run(kernel.program, engine=engine)
+    assert fault.value.kind == "SYNC_UNPAIRED" and fault.value.loc.line == 30
+    assert "has no setflag to take" in str(fault.value)
+
+
+@pytest.mark.parametrize("path, entry, args, tiling", [
+    (ADD, "add_tail", {"x": np.ones(1000, np.float32), "y": np.ones(1000, np.float32), "z": "f32[1000]"},
+     {"totalLength": 1000, "tileLength": 64}),
+    (WHOLE / "softmax_rows.cpp", "softmax_rows", {"x": np.ones(300, np.float32), "y": "f32[300]"},
+     {"rows": 3, "cols": 100}),
+    (WHOLE / "tiling_probe.cpp", "reverse", {"x": np.arange(17, dtype=np.int16), "y": "s16[17]"}, {"count": 17}),
+])
+def test_queue_kernels_wait_at_deque_and_scalar_gm_reads_wait_for_their_move(engine, path, entry, args, tiling):
+    """DeQue is the wait for a queue's data move, and GlobalTensor::GetValue waits for its one-element move:
+    kernels written as the pages show run without a hazard."""
+    kernel = build(path, entry, args, tiling=tiling)
+    assert run(kernel.program, engine=engine, strict=True).warnings == []
+
+
+@pytest.mark.parametrize("blocks", [1, 3])
+def test_member_initialiser_lists_set_members_as_assignments_would(engine, blocks):
+    # length(128) sizes the queues (a translation-time constant), scale(scale * 2) and offset(block * 128)
+    x = np.random.default_rng(17).standard_normal(128 * blocks).astype(np.float32)
+    kernel = build(WHOLE / "init_list.cpp", "scale_rows", {"x": x, "y": f"f32[{128 * blocks}]", "scale": 0.75})
+    result = run(kernel.program, engine=engine, blocks=blocks, strict=True)
+    np.testing.assert_array_equal(result["y"], x * np.float32(1.5))       # one f32 rounding, as numpy's
+    assert [(name, size) for name, _, size in kernel.translation.ub_regions] == [("inQueue", 512), ("outQueue", 512)]

@@ -3,9 +3,9 @@ stop and pattern codes), its decode layer (ascasm/_engine/isa.pxi: lane and oper
 family numbers, a struct of named operand fields per family; ascasm/_engine/dispatch.pxi, core's alone:
 the opcode enum, row decoding and the KERNELS table; per kernel module X, dispatch_X.pxi: a function per
 specialised kernel of its families, and X.pxd: their sub-operation tags and fused types; kernel_rows.py:
-the loader's data, which kernel runs each row form), the opcode of each row (ascasm/isa/opcode_numbers.py)
-and docs/isa.md. Kernels are named and opcodes kept once given, so that a new row adds its own lines to
-these files and renumbers nothing. A family's kernels go to the kernel
+the loader's data, which kernel runs each row form, and the family numbers), the opcode of each row
+(ascasm/isa/opcode_numbers.py) and docs/isa.md. Kernels are named, and opcodes and family numbers kept
+once given, so that a new row or family adds its own lines to these files and renumbers nothing. A family's kernels go to the kernel
 module its declaration in the table names (table.FAMILIES). What only one module uses is declared in
 that module's files, so that a new row rebuilds its own module and core, not all of them.
 
@@ -15,6 +15,7 @@ that module's files, so that a new row rebuilds its own module and core, not all
 from __future__ import annotations
 
 import re
+import runpy
 import sys
 from functools import partial
 from pathlib import Path
@@ -69,6 +70,14 @@ def family_rows() -> dict:
     for spec in table.INSNS:
         rows.setdefault(spec.family, []).append(spec)
     return rows
+
+
+def family_numbers() -> dict:
+    """{family: its number} (isa.pxi FAM_*): the numbers kernel_rows.py records are kept, so that a new
+    family takes the next free one and renumbers none of the others (as opcodes: table.kept_numbers)."""
+    rows = ENGINE / "kernel_rows.py"
+    recorded = runpy.run_path(str(rows)).get("FAMILY_NUMBERS", {}) if rows.exists() else {}
+    return table.kept_numbers(family_rows(), recorded)
 
 
 def kernel_key(spec, types: tuple) -> tuple[str, tuple]:
@@ -153,7 +162,8 @@ def isa_pxi() -> str:
         out += [f"ctypedef struct {tag}:", f"    {families.bits_type(width)} bits", ""]
     for tag in families.SOURCES.values():
         out += [f"ctypedef struct {tag}:", "    char unused", ""]
-    out += ["cdef enum Family:"] + [f"    FAM_{name.upper()} = {n}" for n, name in enumerate(rows, start=1)] + [""]
+    numbers = family_numbers()
+    out += ["cdef enum Family:"] + [f"    FAM_{name.upper()} = {numbers[name]}" for name in rows] + [""]
     for family, specs in rows.items():
         syntaxes = " | ".join(dict.fromkeys(spec.syntax or "(no operands)" for spec in specs))
         out += [f"cdef struct Args_{family}:    # {syntaxes}"]
@@ -275,16 +285,20 @@ def module_pxd(module: str) -> str:
 def kernel_rows_py() -> str:
     """The loader's data: which kernel runs each row form, and each opcode's family (Python data, not
     compiled into the engine: it is read once, when the engine loads)."""
-    family_number = {family: n for n, family in enumerate(family_rows(), start=1)}
+    family_number = family_numbers()
     out = [f'"""{HEADER}', "", "The engine's loader data: the kernel of every row form the table accepts, by name, and the",
            "family number (isa.pxi FAM_*) of each opcode. A kernel's number (its place in the KERNELS table of",
-           "ascasm/_engine/dispatch.pxi) is 1 + its place in KERNEL_NAMES; the loader computes it.",
+           "ascasm/_engine/dispatch.pxi) is 1 + its place in KERNEL_NAMES; the loader computes it. A family's",
+           "number, once given, stays (FAMILY_NUMBERS, read back by the generator); a new family takes the next",
+           "free one.",
            '"""', "",
            "# every specialised kernel, in the order of the KERNELS table (each kernel module's block)", "KERNEL_NAMES = ("]
     out += [f"    {kernel_name(key)!r}," for key in kernels()]
     out += [")", "", "# (opcode, type code 0, type code 1, kernel) of every row form the table accepts", "KERNEL_OF_ROWS = ("]
     out += [f"    {entry}," for entry in kernel_of_rows()] + [")", "", "FAMILY_OF_OPCODE = {"]
     out += [f"    {table.opcode(spec)}: {family_number[spec.family]},     # {spec.family}" for spec in table.INSNS]
+    out += ["}", "", "FAMILY_NUMBERS = {"]
+    out += [f"    {name!r}: {number}," for name, number in sorted(family_number.items(), key=lambda item: item[1])]
     out += ["}", ""]
     return "\n".join(out)
 

@@ -101,10 +101,7 @@ cdef inline int k_cond_branch(Machine* m, const Ins* ins, const Args_cond_branch
 
 # membar [KIND]  -- ascasm executes in order; the barrier ends the hazard window
 cdef inline int k_membar(Machine* m, const Ins* ins, const Args_membar* a) noexcept nogil:
-    cdef int64_t k
-    for k in range(m.n_dirty):
-        m.ub_dirty[m.dirty_blocks[k]] = 0
-    m.n_dirty = 0
+    end_hazard_window(m)
     return STOP_RUNNING
 
 

@@ -1,6 +1,7 @@
 """Kernels of the data moves between global memory and the UB, their loop and pad settings, the system
-variables and the synchronisation flags (docs/semantics.md "Data moves", "Synchronisation"). The
-data moves stand outside the membar hazard model: their UB bytes are neither scanned nor marked.
+variables and the synchronisation flags (docs/semantics.md "Data moves", "Synchronisation"). A gm2ub
+marks the UB bytes it writes as written since the latest wait, so a load or store of them before a
+waitflag, pipebar or membar is a hazard; the data moves do not scan their own UB bytes.
 """
 include "engine.pxi"
 
@@ -154,6 +155,7 @@ cdef inline int move_from_gm(Machine* m, const Ins* ins, int64_t ub, int64_t gm,
                 for b in range(size):
                     to[b] = m.gm[g + b % width] if not constant else fill[b % width]
             memcpy(to + left * width, m.gm + g, length)
+            wrote(m, u, size)               # in flight until a wait: a hazard to read before one
         log_span(m, LOG_GM_READ, offset(gm, source[it], 0, 0), length, logged(n, gm_stride), gm_stride,
                  -1, -1, -1)
         log_span(m, 1, offset(ub, destination[it], 0, 0), size, logged(n, ub_stride), ub_stride, -1, -1, -1)
@@ -310,12 +312,16 @@ cdef inline int k_sync_flag(Machine* m, const Ins* ins, const Args_sync_flag* a,
         return fault(m, STOP_SYNC_UNPAIRED, source, target, event)
     else:
         flag[0] -= 1
+        end_hazard_window(m)
     return STOP_RUNNING
 
 
-# pipebar X
+# pipebar X  -- a wait: it ends the hazard window as membar does
 cdef inline int k_sync_pipe(Machine* m, const Ins* ins, const Args_sync_pipe* a) noexcept nogil:
-    return check_pipe(m, sval(&a.x), True)
+    cdef int status = check_pipe(m, sval(&a.x), True)
+    if status == STOP_RUNNING:
+        end_hazard_window(m)
+    return status
 
 
 cdef inline int cross_wait(Machine* m, int64_t column) noexcept nogil:

@@ -312,6 +312,14 @@ cdef inline void mark_block(Machine* m, int64_t block, uint32_t written) noexcep
     m.ub_dirty[block] = before | written
 
 
+cdef inline void end_hazard_window(Machine* m) noexcept nogil:
+    """A membar, a waitflag or a pipebar: no byte is written since it (docs/semantics.md "Hazards")."""
+    cdef int64_t k
+    for k in range(m.n_dirty):
+        m.ub_dirty[m.dirty_blocks[k]] = 0
+    m.n_dirty = 0
+
+
 cdef inline void book_block(Machine* m, int32_t* write_row, uint64_t block) noexcept nogil:
     """A whole block written by the executing row (write_row: m.ub_write_row, held by the caller)."""
     cdef int64_t k

@@ -1344,12 +1344,12 @@ DIRECTIVES = (
 
 
 
-def number_opcodes(names, recorded: dict[str, int]) -> dict[str, int]:
-    """Each row's opcode (by its enum name): the number `recorded` (opcode_numbers.py, written by
-    tools/gen_tables.py) keeps for it, so that a new row renumbers no other and the generated tables
-    change only by its own lines; a name not yet recorded takes the next free number (in name order)
-    until the generator records it. The rows' order in the table does not matter, and no opcode is ever
-    stored (the bytecode lives only in memory)."""
+def kept_numbers(names, recorded: dict[str, int]) -> dict[str, int]:
+    """A number for each name (a row's opcode by its enum name, a family's number in the engine): the
+    number `recorded` (a file written by tools/gen_tables.py) keeps for it, so that a new name renumbers
+    no other and the generated tables change only by its own lines; a name not yet recorded takes the
+    next free number (in name order) until the generator records it. The names' order in the table does
+    not matter, and no number is ever stored (the bytecode lives only in memory)."""
     names = set(names)
     numbers = {name: number for name, number in recorded.items() if name in names}
     top = max(numbers.values(), default=0)
@@ -1357,7 +1357,7 @@ def number_opcodes(names, recorded: dict[str, int]) -> dict[str, int]:
     return numbers
 
 
-OPCODES = number_opcodes((spec.opname for spec in INSNS), OPCODE_NUMBERS)
+OPCODES = kept_numbers((spec.opname for spec in INSNS), OPCODE_NUMBERS)
 BY_OPCODE = {OPCODES[spec.opname]: spec for spec in INSNS}
 BY_MNEMONIC: dict[str, list[InsnSpec]] = {}
 for _spec in INSNS:

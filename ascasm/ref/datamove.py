@@ -112,7 +112,7 @@ def _move_from_gm(m: Machine, insn: Insn, width: int, padded: bool):
             data = m.state.gm[g:g + length]
             block = np.resize(pad if constant else data[:width], size)    # padding and filler: whole elements
             block[left * width:left * width + length] = data
-            m.state.ub[u:u + size] = block
+            m.write_ub(u, block)        # in flight until a wait: a hazard to read before one
         m.log_access(LOG_GM_READ, insn, wrap64(gm + source), length, _logged(n, gm_stride), gm_stride, -1, None)
         m.log_access(LOG_WRITE, insn, wrap64(ub + destination), size, _logged(n, ub_stride), ub_stride, -1, None)
 
@@ -223,11 +223,13 @@ def sync_flag(m: Machine, insn: Insn):
         raise Fault("SYNC_UNPAIRED", source, target, event)
     else:
         flags[source, target, event] -= 1
+        m.end_hazard_window()
 
 
 def sync_pipe(m: Machine, insn: Insn):
-    # pipebar X  -- in program order already: only the operand is checked
+    # pipebar X  -- in program order already: the operand is checked, and it ends the hazard window
     _pipe(m, m.value(insn.operand("X")), True)
+    m.end_hazard_window()
 
 
 def _cross_wait(m: Machine, column: int):

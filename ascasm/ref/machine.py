@@ -7,7 +7,7 @@ import numpy as np
 
 from ..isa import STOP_CODES
 from ..program import Addr, Insn, Program, SVal
-from ..state import FAULT_ARGS, LOG_RESERVE, LOG_WRITE, PC, STATUS, STEPS, VL, MachineState, control_error
+from ..state import FAULT_ARGS, LOG_RESERVE, LOG_WRITE, PC, STATUS, STEPS, UB_BLOCK, VL, MachineState, control_error
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 MASK_BITS = VL                     # one mask bit per byte lane
@@ -214,9 +214,17 @@ class Machine:
         """Store bytes (already checked) and remember them as written since the membar, by this row."""
         self.state.ub[address:address + data.size] = data
         self.state.ub_write_row[address:address + data.size] = self.state.pc
-        dirty = self.written_since_membar()
-        dirty[address:address + data.size] = True
-        self.state.ub_dirty[:] = np.packbits(dirty, bitorder="little").view(np.uint32)
+        if data.size == 0:
+            return
+        words = slice(address // UB_BLOCK, (address + data.size - 1) // UB_BLOCK + 1)    # only the blocks touched
+        dirty = np.unpackbits(self.state.ub_dirty[words].view(np.uint8), bitorder="little")
+        start = address - words.start * UB_BLOCK
+        dirty[start:start + data.size] = 1
+        self.state.ub_dirty[words] = np.packbits(dirty, bitorder="little").view(np.uint32)
+
+    def end_hazard_window(self):
+        """A membar, a waitflag or a pipebar: no byte is written since it (docs/semantics.md "Hazards")."""
+        self.state.ub_dirty[:] = 0
 
     def mask_bits(self, number: int) -> np.ndarray:
         """The 256 bits of a mask register as booleans; bit k is bit k%8 of byte k//8 (docs/language.md §7)."""

@@ -141,7 +141,7 @@ def cond_branch(m: Machine, insn: Insn):
 
 def membar(m: Machine, insn: Insn):
     # membar [KIND]  -- ascasm executes in program order; the barrier ends the hazard window
-    m.state.ub_dirty[:] = 0
+    m.end_hazard_window()
 
 
 def halt(m: Machine, insn: Insn):

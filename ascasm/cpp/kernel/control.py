@@ -13,7 +13,7 @@ class QueueBalance:
 
     def end_vector_unit(self):
         """After a vector function or block, its loads and stores are done before the scalar side goes on
-        (the queues' flags order the pipes on the hardware; ascasm's hazard check knows only membar)."""
+        (the queues' flags order the pipes on the hardware; a membar orders the unit's own stores here)."""
         self.emit("membar")
 
     def try_hardware_loop(self, c, cond, inc, body) -> bool:

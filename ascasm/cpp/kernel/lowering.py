@@ -40,6 +40,7 @@ class KernelLowering(KernelClasses, QueueBalance, ApiCalls, UbPlacement, TensorA
         self.ub_regions: list = []
         self.queues: list = []
         self.writes: dict = {}          # class -> {member: how many places assign it}
+        self.pending_inits: dict = {}   # a constructor body's hash -> (object, its member initialisers)
 
     # --- types and declarations -----------------------------------------------------------
     def resolve_type(self, ctype, cursor=None):

@@ -117,6 +117,9 @@ class KernelClasses:
                         field = field_of(target)
                         if field is not None:
                             counts[field] = counts.get(field, 0) + (1 if op == "=" else 2)
+                elif c.kind.name == "CONSTRUCTOR":       # its initialiser list writes each member once
+                    for member, _ in _member_initialisers(c):
+                        counts[member.spelling] = counts.get(member.spelling, 0) + 1
                 elif c.kind.name == "CALL_EXPR":         # passed by reference: written there
                     for arg in list(c.get_children())[1:]:
                         field = field_of(arg)
@@ -132,11 +135,11 @@ class KernelClasses:
         if ctor is None or ctor.kind.name != "CONSTRUCTOR":
             return
         definition = ctor.get_definition() or ctor
-        if any(ch.kind.name == "MEMBER_REF" for ch in definition.get_children()):
-            raise error_at(definition, "a kernel class's constructor with a member initialiser list: assign the "
-                                       "members in its body")
-        if definition.kind.name == "CONSTRUCTOR" and any(ch.kind.name == "COMPOUND_STMT"
-                                                         for ch in definition.get_children()):
+        body = next((ch for ch in definition.get_children() if ch.kind.name == "COMPOUND_STMT"), None)
+        if definition.kind.name == "CONSTRUCTOR" and body is not None:
+            inits = _member_initialisers(definition)
+            if inits:
+                self.pending_inits[body.hash] = (obj, inits)
             self.this.append(obj)
             try:
                 super().inline(call, None, definition, list(call.get_children()))
@@ -211,14 +214,7 @@ class KernelClasses:
         owner = self.owner_of([ch for ch in target.get_children() if ch.kind.is_expression()]) \
             if field is not None else None
         if owner is not None and isinstance(owner.fields.get(field), Unset):
-            ctype = owner.fields[field].ctype
-            value = self.convert(self.expr(b), ctype) if ctype.is_scalar else self.expr(b)
-            if not isinstance(value, Const):
-                copy = ir.RV(self.new_reg("s", f"{owner.name}.{field}", loc_of(target)), ctype)
-                self.store(copy, value)
-                value = copy
-            owner.fields[field] = value
-            return value
+            return self.settle(owner, field, b, target)
         if target.kind.name in ("DECL_REF_EXPR", "MEMBER_REF_EXPR"):
             current = self.expr(target)
             if isinstance(current, Const) and isinstance(current.value, (LocalTensorObj, GlobalTensorObj)):
@@ -228,6 +224,38 @@ class KernelClasses:
                 self.rebind(target, Const(copy_object(value.value), current.ctype))
                 return value
         return super().assign(c, a, b)
+
+    def settle(self, owner, field, expr, where):
+        """A member written in one place takes the value written there: a constant stays a constant,
+        anything else is copied into an s register of its own."""
+        ctype = owner.fields[field].ctype
+        value = self.convert(self.expr(expr), ctype) if ctype.is_scalar else self.expr(expr)
+        if not isinstance(value, Const):
+            copy = ir.RV(self.new_reg("s", f"{owner.name}.{field}", loc_of(where)), ctype)
+            self.store(copy, value)
+            value = copy
+        owner.fields[field] = value
+        return value
+
+    def stmt(self, c):
+        if self.pending_inits:                  # a constructor's body: its member initialisers run first
+            pending = self.pending_inits.pop(c.hash, None)
+            if pending is not None:
+                self.init_members(*pending)
+        return super().stmt(c)
+
+    def init_members(self, obj, inits):
+        """A constructor's member initialiser list, in its order, with the constructor's parameters bound:
+        each is the member's assignment (a scalar or pointer member's)."""
+        for member, expr in inits:
+            current = obj.fields.get(member.spelling)
+            if isinstance(current, Unset):
+                self.settle(obj, member.spelling, expr, member)
+            elif isinstance(current, ir.RV):
+                self.store(current, self.convert(self.expr(expr), current.ctype))
+            else:
+                raise error_at(member, f"member '{member.spelling}' in an initialiser list: only scalar and "
+                                       "pointer members are initialised there (assign the others in the body)")
 
     def rebind(self, target, value):
         decl = target.referenced
@@ -255,6 +283,13 @@ def field_of(expr):
         return expr.referenced.spelling if expr.referenced.kind.name == "FIELD_DECL" else None
     words = tokens(expr)
     return words[-1] if words and words[-1].isidentifier() else None
+
+
+def _member_initialisers(constructor) -> list:
+    """(member, expression) of a constructor's initialiser list: libclang lists each member's MEMBER_REF
+    followed by its initialiser among the constructor's children."""
+    children = list(constructor.get_children())
+    return [(ch, children[k + 1]) for k, ch in enumerate(children[:-1]) if ch.kind.name == "MEMBER_REF"]
 
 
 def _by_value_or_const(call, arg) -> bool:

@@ -3,6 +3,7 @@ order; TQue AllocTensor/EnQue/DeQue/FreeTensor hand out and take back those bloc
 LocalMemAllocator::Alloc give tensors at fixed places."""
 from __future__ import annotations
 
+from .. import ir
 from ..clang import error_at
 from ..cpptypes import BOOL, S64, U64
 from ..values import Const
@@ -65,6 +66,8 @@ class UbPlacement:
             raise error_at(c, f"DeQue of the empty queue '{queue.name}': no tensor was enqueued on it (EnQue)")
         tensor = queue.queued.pop(0)
         etype = self.template_type(c, callee, tensor.etype)
+        # DeQue waits for the tensor's producer (a data move, or the vector pipe): a wait of every pipe here
+        self.emit("pipebar", ir.Word("PIPE_ALL"))
         return Const(LocalTensorObj(etype, tensor.addr, tensor.nbytes, queue, tensor.slot, tensor.where),
                      tensor_ctype(etype))
 

@@ -33,6 +33,7 @@ class TensorAccess:
         scratch, burst = self.gm_scalar_move(c, tensor)
         address = self.offset(tensor, args[:1])
         self.emit("gm2ub.align.b8", ir.Mem(ir.view(scratch.reg)), ir.Mem(ir.view(address.reg)), *burst)
+        self.emit("membar")         # the scalar read waits for its move
         reg = self.new_reg("s")
         self.emit("ld", ir.view(reg, tensor.etype.etype), ir.Mem(ir.view(scratch.reg)))
         return ir.RV(reg, tensor.etype)
