@@ -151,6 +151,12 @@ def fault_of(body: str, engine: str, head: str = ".gm src u8[256] = i\n.ub buf u
      "BAD_MOVE", "burst length 5 is not a multiple of the 2-byte element"),
     (regs(s1=1, s2=8, s0=0, s9=9, s3=32) + "\ngm2ub.align.b32 [buf], [src], s1, s2, s9, s0, s0, s3, s3",
      "BAD_MOVE", "left padding of 9 elements of 4 bytes is more than 32 bytes"),
+    # tools/fuzz.py --seed 2817763538, program 258: -(2^63 - 1) elements of 2 bytes wrap to 2 bytes in
+    # 64-bit arithmetic; the engine took it as in range and went on to the GM check
+    (regs(s1=1, s2=8, s0=0, s9=-(2**63 - 1), s3=32) + "\ngm2ub.align.b16 [buf], [src], s1, s2, s9, s0, s0, s3, s3",
+     "BAD_MOVE", "left padding of -9223372036854775807 elements of 2 bytes"),
+    (regs(s1=1, s2=8, s0=0, s9=2**63 + 1, s3=32) + "\ngm2ub.align.b16 [buf], [src], s1, s2, s0, s9, s0, s3, s3",
+     "BAD_MOVE", "right padding of"),
     (regs(s1=1, s2=8, s0=0, s9=33, s3=32) + "\ngm2ub.align.b8 [buf], [src], s1, s2, s0, s9, s0, s3, s3",
      "BAD_MOVE", "right padding of 33"),
     (regs(s1=1, s2=8, s0=0, s3=32, s9=17) + "\nsprset.gm2ub.loop s9, s9\ngm2ub.align.b8 [buf], [src], s1, s2, s0, s0, s0, s3, s3",

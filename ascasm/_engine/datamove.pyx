@@ -129,9 +129,10 @@ cdef inline int move_from_gm(Machine* m, const Ins* ins, int64_t ub, int64_t gm,
     if padded:
         if length % width:
             return fault(m, STOP_BAD_MOVE, BAD_ELEMENT, length, width)
-        if not 0 <= left * width <= 32:
+        # counts compared before multiplying: a huge count times the width would wrap into range
+        if not 0 <= left <= 32 // width:
             return fault(m, STOP_BAD_MOVE, BAD_LEFT, left, width)
-        if not 0 <= right * width <= 32:
+        if not 0 <= right <= 32 // width:
             return fault(m, STOP_BAD_MOVE, BAD_RIGHT, right, width)
         size = (left * width + length + right * width + 31) // 32 * 32
     status = check_align(m, ub, 32) or iterations(m, MTE_GM2UB if padded else -1, source, destination, &count)

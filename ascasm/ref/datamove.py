@@ -92,9 +92,9 @@ def _move_from_gm(m: Machine, insn: Insn, width: int, padded: bool):
         left, right, constant = (m.sreg(insn.operand(name)) for name in ("sLP", "sRP", "sC"))
         if length % width:
             raise Fault("BAD_MOVE", BAD_ELEMENT, length, width)
-        if not 0 <= left * width <= 32:
+        if not 0 <= left <= 32 // width:
             raise Fault("BAD_MOVE", BAD_LEFT, left, width)
-        if not 0 <= right * width <= 32:
+        if not 0 <= right <= 32 // width:
             raise Fault("BAD_MOVE", BAD_RIGHT, right, width)
     ub, gm = m.address(insn.operand("[ub]")), m.address(insn.operand("[gm]"))
     m.check_aligned(ub, 32)
