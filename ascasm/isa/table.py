@@ -37,7 +37,8 @@ STOP_CODES = {"RUNNING": 0, "HALTED": 1, "MISALIGNED": 2, "UB_RANGE": 3, "MASK_U
               "LOOP_COUNT": 14, "OUT_OF_BUFFER": 15,
               "GM_RANGE": 16, "BAD_MOVE": 17, "SYNC_UNPAIRED": 18,
               "WAITING": 19,        # not a fault: a block waits at a cross-core wait (ascasm/vm.py resumes it)
-              "DEADLOCK": 20, "GM_CONFLICT": 21}
+              "DEADLOCK": 20, "GM_CONFLICT": 21,
+              "UNWRITTEN": 22}      # --strict as well
 
 # Type classes of the pages' tables (b8: every type of 1 byte, ...).
 B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))
