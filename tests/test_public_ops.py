@@ -71,10 +71,15 @@ def params(engines=("ref", "cy")):
 @pytest.mark.parametrize("op, engine", params())
 def test_public_op_matches_its_math(trees, op, engine):
     given = inputs(op)
+    outputs = op.outputs
     kernel = harness.build(translation(op, trees),
-                           {**given, op.output: np.zeros(op.count, op.dtype), **op.extra})
-    got = run(kernel.program, engine=engine, blocks=op.blocks)[op.output].astype(np.float64)
-    want = op.math({name: value.astype(np.float64) for name, value in given.items()})
-    if op.rtol == 0 and op.atol == 0:
-        want = want.astype(op.dtype).astype(np.float64)     # exact: the math's value in the data's type
-    np.testing.assert_allclose(got, want, rtol=op.rtol, atol=op.atol)
+                           {**given, **{name: np.zeros(op.count, op.dtype) for name in outputs}, **op.extra})
+    result = run(kernel.program, engine=engine, blocks=op.blocks)
+    wanted = op.math({name: value.astype(np.float64) for name, value in given.items()})
+    if not isinstance(wanted, dict):
+        wanted = {op.output: wanted}
+    for name in outputs:
+        got, want = result[name].astype(np.float64), wanted[name]
+        if op.rtol == 0 and op.atol == 0:
+            want = want.astype(op.dtype).astype(np.float64)     # exact: the math's value in the data's type
+        np.testing.assert_allclose(got, want, rtol=op.rtol, atol=op.atol, err_msg=name)

@@ -43,8 +43,8 @@ class PublicOp:
     tiling: dict             # the tiling struct's fields, worked out by hand
     blocks: int              # the block count the host code launches (SetBlockDim)
     inputs: dict             # GM parameter -> (low, high[, elements]) of its seeded uniform draw
-    output: str              # the GM parameter the result is written to
-    math: Callable           # {input: float64 array} -> the expected result (float64)
+    output: str | tuple      # the GM parameter the result is written to, or several
+    math: Callable           # {input: float64 array} -> the expected result (float64), {output: it} for several
     rtol: float = 0.0        # |got - want| <= atol + rtol * |want|
     atol: float = 0.0
     defines: tuple = ()      # the build's -D macros (DTYPE_X=float, ...)
@@ -52,6 +52,10 @@ class PublicOp:
     extra: dict = dataclasses.field(default_factory=dict)   # other GM parameters: spec strings
     slow: bool = False       # many elements: the reference executor runs it under `pytest -m slow`
     tiling_header: str | None = None   # the host header defining the tiling struct (BEGIN_TILING_DATA_DEF)
+
+    @property
+    def outputs(self) -> tuple:
+        return self.output if isinstance(self.output, tuple) else (self.output,)
 
     @property
     def repo(self):
@@ -288,4 +292,62 @@ ELEMENTWISE = [
 ]
 
 
-OPS = [*RELU6_D, *SMOOTH_L1_LOSS_GRAD, *INV, *SPENCE, *ELEMENTWISE]
+# --- inplace_apply_centered_rms_prop (ops-nn optim/inplace_apply_centered_rms_prop) -----------------
+# mg' = rho mg + (1 - rho) grad; ms' = rho ms + (1 - rho) grad^2; mom' = momentum mom + lr grad /
+# sqrt(ms' - mg'^2 + epsilon); var' = var - mom' (four outputs; on the device each aliases its input, here
+# each is its own buffer). op_host/arch35/inplace_apply_centered_rms_prop_tiling_arch35.cpp, for float:
+# coreNum = min(CeilDiv(dim0 * 32, 32768), 64); blockFormer = CeilAlign(CeilDiv(dim0, coreNum), 512); blockNum
+# = CeilDiv(dim0, blockFormer) (the block count, and the coreNum field); bufferDivisor = 18 * 4 = 72 (nine
+# double-buffered queues); ubFormer = FloorAlign(UB_SIZE / 72 = 3527, 64) = 3520; the loop fields from
+# blockFormer and blockTail = dim0 - (blockNum - 1) * blockFormer. The scalars lr, rho, momentum, epsilon are
+# in the tiling with scalarsValid 1 when the host could read them, else scalarsValid 0 and the kernel reads
+# them from GM (GlobalTensor::GetValue). The kernel computes in float; the half path uses the tensor-level
+# Cast (not implemented), so float only.
+RMS_PROP_SCALARS = {"lr": 0.01, "rho": 0.9, "momentum": 0.5, "epsilon": 1e-6}
+
+
+def centered_rms_prop_math(a):
+    lr, rho, momentum, epsilon = (float(np.float32(RMS_PROP_SCALARS[k])) for k in ("lr", "rho", "momentum", "epsilon"))
+    mg = rho * a["mg"] + (1 - rho) * a["grad"]
+    ms = rho * a["ms"] + (1 - rho) * a["grad"] ** 2
+    mom = momentum * a["mom"] + lr * a["grad"] / np.sqrt(ms - mg ** 2 + epsilon)
+    return {"var_out": a["var"] - mom, "mg_out": mg, "ms_out": ms, "mom_out": mom}
+
+
+def centered_rms_prop(count, tiling, blocks, from_gm=False, slow=False):
+    scalars = {k: 0.0 for k in RMS_PROP_SCALARS} if from_gm else RMS_PROP_SCALARS
+    # ms' - mg'^2 stays above 0.4 on these ranges: the quotient is well conditioned; each output is a
+    # few float roundings of values near 1 (var' may cancel: the absolute tolerance)
+    inputs = {"var": (-1, 1), "mg": (-0.1, 0.1), "ms": (0.5, 1), "mom": (-1, 1), "grad": (-1, 1)}
+    if from_gm:
+        inputs.update({k: (v, v, 1) for k, v in RMS_PROP_SCALARS.items()})
+    extra = {**WORKSPACE, **({} if from_gm else {k: "f32[1]" for k in RMS_PROP_SCALARS})}
+    return PublicOp(f"inplace_apply_centered_rms_prop float {count}{' gm scalars' if from_gm else ''}", OPS_NN,
+                    "optim/inplace_apply_centered_rms_prop/op_kernel/inplace_apply_centered_rms_prop.cpp",
+                    "inplace_apply_centered_rms_prop", np.dtype(np.float32), count,
+                    {"dim0": count, "coreNum": blocks, **tiling, "ubFormer": 3520, **scalars,
+                     "scalarsValid": 0 if from_gm else 1}, blocks, inputs,
+                    ("var_out", "mg_out", "ms_out", "mom_out"), centered_rms_prop_math, rtol=1e-5, atol=1e-6,
+                    defines=("DTYPE_VAR=float",), extra=extra, slow=slow)
+
+
+CENTERED_RMS_PROP = [
+    # dim0 5000: coreNum = CeilDiv(160000, 32768) = 5; blockFormer = CeilAlign(1000, 512) = 1024; blockNum =
+    # CeilDiv(5000, 1024) = 5, blockTail = 5000 - 4 * 1024 = 904; one UB loop in every block
+    centered_rms_prop(5000, {"blockFormer": 1024, "blockNum": 5, "ubLoopOfFormerBlock": 1, "ubTailOfFormerBlock": 1024,
+                             "ubLoopOfTailBlock": 1, "ubTailOfTailBlock": 904}, 5),
+    # dim0 300000: coreNum = min(CeilDiv(9600000, 32768) = 293, 64) = 64; blockFormer = CeilAlign(CeilDiv(300000,
+    # 64) = 4688, 512) = 5120; blockNum = CeilDiv(300000, 5120) = 59, blockTail = 300000 - 58 * 5120 = 3040;
+    # ubLoopOfFormerBlock = CeilDiv(5120, 3520) = 2, ubTailOfFormerBlock = 5120 - 3520 = 1600; the last
+    # block one loop of 3040
+    centered_rms_prop(300000, {"blockFormer": 5120, "blockNum": 59, "ubLoopOfFormerBlock": 2,
+                               "ubTailOfFormerBlock": 1600, "ubLoopOfTailBlock": 1, "ubTailOfTailBlock": 3040}, 59,
+                      slow=True),
+    # dim0 1000, the scalars not readable on the host (scalarsValid 0, the tiling's scalars 0): coreNum =
+    # CeilDiv(32000, 32768) = 1; blockFormer = CeilAlign(1000, 512) = 1024; one block of 1000
+    centered_rms_prop(1000, {"blockFormer": 1024, "blockNum": 1, "ubLoopOfFormerBlock": 1, "ubTailOfFormerBlock": 1024,
+                             "ubLoopOfTailBlock": 1, "ubTailOfTailBlock": 1000}, 1, from_gm=True),
+]
+
+
+OPS = [*RELU6_D, *SMOOTH_L1_LOSS_GRAD, *INV, *SPENCE, *ELEMENTWISE, *CENTERED_RMS_PROP]
