@@ -52,6 +52,11 @@ class PublicOp:
     extra: dict = dataclasses.field(default_factory=dict)   # other GM parameters: spec strings
     slow: bool = False       # many elements: the reference executor runs it under `pytest -m slow`
     tiling_header: str | None = None   # the host header defining the tiling struct (BEGIN_TILING_DATA_DEF)
+    dtypes: dict = dataclasses.field(default_factory=dict)      # GM parameter -> its type, where not `dtype`
+    tolerances: dict = dataclasses.field(default_factory=dict)  # output -> (rtol, atol), where not rtol, atol
+
+    def dtype_of(self, name) -> np.dtype:
+        return np.dtype(self.dtypes.get(name, self.dtype))
 
     @property
     def outputs(self) -> tuple:
@@ -350,4 +355,62 @@ CENTERED_RMS_PROP = [
 ]
 
 
-OPS = [*RELU6_D, *SMOOTH_L1_LOSS_GRAD, *INV, *SPENCE, *ELEMENTWISE, *CENTERED_RMS_PROP]
+# --- fused_mul_apply_momentum_extern (ops-nn optim/fused_mul_apply_momentum_extern) -----------------
+# grad = x1 * x2; accum' = accum * momentum + grad; the step d = accum' * lr, or with Nesterov (the entry's
+# template argument USE_NESTEROV 1) grad * lr + accum' * momentum * lr; var' = var - d (var is float
+# whatever the others are); var_copy' = var_copy - d with d rounded to var_copy's half first (the kernel casts
+# it), rounded to half; accum' out in accum's type. lr, momentum and x2 are one element each, read from GM
+# through a UB block (DataCopyPad, then a MTE2_S flag with TPipe::FetchEventID's id). The build's types here
+# are the source's defaults: DTYPE_ACCUM float, DTYPE_VAR_COPY half.
+# op_host/arch35/fused_mul_apply_momentum_extern_tiling_arch35.cpp: usedCore = min(CeilDiv(dim0 * 32, 32768),
+# 64); blockFormer = CeilAlign(CeilDiv(dim0, usedCore), 512); blockNum = CeilDiv(dim0, blockFormer) (the block
+# count, and coreNum); ubFormer = FloorAlign((UB_SIZE - 1024) / (7 * 4) = 9033, 64) = 9024; the loop fields
+# from blockFormer and blockTail = dim0 - (blockNum - 1) * blockFormer (the kernel works its loops out from
+# dim0, blockFormer and ubFormer itself).
+MOMENTUM_SCALARS = {"lr": 0.1, "momentum": 0.9, "x2": 0.5}
+
+
+def momentum_extern_math(nesterov):
+    def math(a):
+        lr, momentum, x2 = (a[k][0] for k in ("lr", "momentum", "x2"))
+        grad = a["x1"] * x2
+        accum = a["accum"] * momentum + grad
+        step = grad * lr + accum * momentum * lr if nesterov else accum * lr
+        return {"var_out": a["var"] - step, "accum_out": accum,
+                "var_copy_out": a["var_copy"] - step.astype(np.float16).astype(np.float64)}
+    return math
+
+
+def momentum_extern(count, blocks, block_former, tail, nesterov=False, slow=False):
+    loops = -(-block_former // 9024)
+    return PublicOp(f"fused_mul_apply_momentum_extern float {count}{' nesterov' if nesterov else ''}", OPS_NN,
+                    "optim/fused_mul_apply_momentum_extern/op_kernel/fused_mul_apply_momentum_extern_arch35.cpp",
+                    f"fused_mul_apply_momentum_extern<{int(nesterov)}>", np.dtype(np.float32), count,
+                    {"dim0": count, "coreNum": blocks, "blockFormer": block_former, "blockNum": blocks,
+                     "ubFormer": 9024, "ubLoopOfFormerBlock": loops,
+                     "ubTailOfFormerBlock": block_former - (loops - 1) * 9024,
+                     "ubLoopOfTailBlock": -(-tail // 9024), "ubTailOfTailBlock": tail - (-(-tail // 9024) - 1) * 9024},
+                    blocks, {"var": (-1, 1), "accum": (-1, 1), "x1": (-1, 1), "var_copy": (-1, 1),
+                             **{k: (v, v, 1) for k, v in MOMENTUM_SCALARS.items()}},
+                    ("var_out", "accum_out", "var_copy_out"), momentum_extern_math(nesterov),
+                    # a few float roundings of values below 2; var_copy' one half rounding of the result (2^-11
+                    # relative) after d's (|d| <= 0.1 * (0.9 + 0.5) + 0.05 < 0.18 here: 2^-11 of it absolute)
+                    rtol=1e-6, atol=1e-6, tolerances={"var_copy_out": (2.0 ** -11, 0.18 * 2.0 ** -11)},
+                    dtypes={"var_copy": np.float16, "var_copy_out": np.float16}, extra=WORKSPACE, slow=slow)
+
+
+MOMENTUM_EXTERN = [
+    # dim0 5000: usedCore = CeilDiv(160000, 32768) = 5; blockFormer = CeilAlign(1000, 512) = 1024; 5 blocks, the
+    # last 5000 - 4 * 1024 = 904; one UB loop each
+    momentum_extern(5000, 5, 1024, 904),
+    # Nesterov, dim0 3000: usedCore = CeilDiv(96000, 32768) = 3; blockFormer = CeilAlign(1000, 512) = 1024; 3
+    # blocks, the last 3000 - 2048 = 952
+    momentum_extern(3000, 3, 1024, 952, nesterov=True),
+    # dim0 600000: usedCore = min(CeilDiv(19200000, 32768) = 586, 64) = 64; blockFormer = CeilAlign(9375, 512) =
+    # 9728; blockNum = CeilDiv(600000, 9728) = 62, the last 600000 - 61 * 9728 = 6592; a block of 9728 runs
+    # two UB loops (9024 and 704)
+    momentum_extern(600000, 62, 9728, 6592, slow=True),
+]
+
+
+OPS = [*RELU6_D, *SMOOTH_L1_LOSS_GRAD, *INV, *SPENCE, *ELEMENTWISE, *CENTERED_RMS_PROP, *MOMENTUM_EXTERN]
