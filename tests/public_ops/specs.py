@@ -394,7 +394,8 @@ def momentum_extern(count, blocks, block_former, tail, nesterov=False, slow=Fals
                              **{k: (v, v, 1) for k, v in MOMENTUM_SCALARS.items()}},
                     ("var_out", "accum_out", "var_copy_out"), momentum_extern_math(nesterov),
                     # a few float roundings of values below 2; var_copy' one half rounding of the result (2^-11
-                    # relative) after d's (|accum'| <= 0.9 + 0.5 = 1.4, |d| <= 0.05 + 1.4 * 0.9 * 0.1 = 0.176: 2^-11 of 0.18 absolute)
+                    # relative) after d's (|accum'| <= 0.9 + 0.5 = 1.4, |d| <= 0.05 + 1.4 * 0.9 * 0.1 = 0.176:
+                    # 2^-11 of 0.18 absolute)
                     rtol=1e-6, atol=1e-6, tolerances={"var_copy_out": (2.0 ** -11, 0.18 * 2.0 ** -11)},
                     dtypes={"var_copy": np.float16, "var_copy_out": np.float16}, extra=WORKSPACE, slow=slow)
 
