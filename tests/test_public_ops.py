@@ -74,7 +74,7 @@ def test_public_op_matches_its_math(trees, op, engine):
     given = inputs(op)
     outputs = op.outputs
     kernel = harness.build(translation(op, trees),
-                           {**given, **{name: np.zeros(op.count, op.dtype_of(name)) for name in outputs}, **op.extra})
+                           {**given, **{name: np.zeros(op.count_of(name), op.dtype_of(name)) for name in outputs}, **op.extra})
     result = run(kernel.program, engine=engine, blocks=op.blocks)
     wanted = op.math({name: value.astype(np.float64) for name, value in given.items()})
     if not isinstance(wanted, dict):

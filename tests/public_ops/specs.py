@@ -54,6 +54,10 @@ class PublicOp:
     tiling_header: str | None = None   # the host header defining the tiling struct (BEGIN_TILING_DATA_DEF)
     dtypes: dict = dataclasses.field(default_factory=dict)      # GM parameter -> its type, where not `dtype`
     tolerances: dict = dataclasses.field(default_factory=dict)  # output -> (rtol, atol), where not rtol, atol
+    counts: dict = dataclasses.field(default_factory=dict)      # output -> its elements, where not `count`
+
+    def count_of(self, name) -> int:
+        return self.counts.get(name, self.count)
 
     def dtype_of(self, name) -> np.dtype:
         return np.dtype(self.dtypes.get(name, self.dtype))
@@ -414,4 +418,64 @@ MOMENTUM_EXTERN = [
 ]
 
 
-OPS = [*RELU6_D, *SMOOTH_L1_LOSS_GRAD, *INV, *SPENCE, *ELEMENTWISE, *CENTERED_RMS_PROP, *MOMENTUM_EXTERN]
+# --- in_infer_v2 (ops-nn norm/in_infer_v2): instance norm at inference from given statistics --------
+# x is (N, C, inner...); plane p = n * C + c: y = (x - mean[p]) * gamma[p] / sqrt(variance[p] + epsilon) +
+# beta[p], or without gamma and beta (x - mean[p]) / sqrt(variance[p] + epsilon); batch_mean and
+# batch_variance are copies of mean and variance. op_host/arch35/in_infer_v2_tiling_arch35.cpp, CalcCoreSplit:
+# units = N * C; unitCores = min(units, 64); innerCores = min(64 / unitCores, innerSize / 64) when unitCores
+# < 64 and innerSize >= 64, else 1; innerPerCore = CeilDiv(innerSize, innerCores); formerCoreNum = units %
+# unitCores, formerUnits = units / unitCores (+ 1 when that remainder is not 0), latterUnits = units /
+# unitCores; for float perElemBytes = 16 and the reserve 8512 + 4 * 64 * 4 + 64 * 4 + 2048 = 11840, so
+# ubTileSize = FloorAlign((UB_SIZE - 11840) / 16 = 15132, 64) = 15104; the block count unitCores * innerCores.
+# The kernel computes gamma / sqrt(variance + epsilon) once per plane, then (x - mean) * that + beta: a few
+# float roundings of values below 10.
+
+def instance_norm(gamma_beta):
+    def math(a):
+        planes = a["mean"].size
+        x = a["x"].reshape(planes, -1)
+        scale = 1 / np.sqrt(a["variance"] + float(np.float32(1e-5)))
+        if gamma_beta:
+            y = (x - a["mean"][:, None]) * (a["gamma"] * scale)[:, None] + a["beta"][:, None]
+        else:
+            y = (x - a["mean"][:, None]) * scale[:, None]
+        return {"y": y.reshape(-1), "batch_mean": a["mean"], "batch_variance": a["variance"]}
+    return math
+
+
+def in_infer_v2(n, c, inner, split, blocks, gamma_beta):
+    units = n * c
+    stats = {"mean": (-1, 1, units), "variance": (0.5, 2, units)}
+    if gamma_beta:
+        stats.update({"gamma": (0.5, 2, units), "beta": (-1, 1, units)})
+    return PublicOp(f"in_infer_v2 float {n}x{c}x{inner}{' gamma beta' if gamma_beta else ''}", OPS_NN,
+                    "norm/in_infer_v2/op_kernel/in_infer_v2_apt.cpp", "in_infer_v2", np.dtype(np.float32),
+                    n * c * inner, {"numN": n, "numC": c, "innerSize": inner, "units": units, **split,
+                                    "ubTileSize": 15104, "epsilon": 1e-5, "hasGammaBeta": int(gamma_beta),
+                                    "hasBatchMean": 1, "hasBatchVar": 1},
+                    blocks, {"x": (-2, 2), **stats}, ("y", "batch_mean", "batch_variance"), instance_norm(gamma_beta),
+                    rtol=1e-6, atol=4e-6, tolerances={"batch_mean": (0, 0), "batch_variance": (0, 0)},
+                    counts={"batch_mean": units, "batch_variance": units}, defines=("DTYPE_X=float",),
+                    extra={**WORKSPACE, **({} if gamma_beta else {"gamma": "f32[8]", "beta": "f32[8]"})})
+
+
+IN_INFER_V2 = [
+    # (2, 3, 10, 10): units 6, unitCores 6; innerSize 100: innerCores = min(64 / 6 = 10, 100 / 64 = 1) = 1,
+    # innerPerCore 100; units / unitCores = 1, no remainder: formerCoreNum 0, formerUnits = latterUnits = 1;
+    # 6 blocks
+    in_infer_v2(2, 3, 100, {"unitCores": 6, "formerCoreNum": 0, "formerUnits": 1, "latterUnits": 1,
+                            "innerCores": 1, "innerPerCore": 100}, 6, gamma_beta=True),
+    # (1, 2, 1000) without gamma and beta: units 2, unitCores 2; innerCores = min(64 / 2 = 32, 1000 / 64 = 15)
+    # = 15, innerPerCore = CeilDiv(1000, 15) = 67 (the last of a plane's 15 blocks 1000 - 14 * 67 = 62, and
+    # the GM offsets not 32-byte aligned); formerCoreNum 0, formerUnits = latterUnits = 1; 2 * 15 = 30 blocks
+    in_infer_v2(1, 2, 1000, {"unitCores": 2, "formerCoreNum": 0, "formerUnits": 1, "latterUnits": 1,
+                             "innerCores": 15, "innerPerCore": 67}, 30, gamma_beta=False),
+    # (4, 40, 4, 4): units 160, unitCores 64; innerSize 16 < 64: innerCores 1, innerPerCore 16; 160 / 64 = 2
+    # remainder 32: formerCoreNum 32 blocks of formerUnits 3 planes, the other 32 of latterUnits 2; 64 blocks
+    in_infer_v2(4, 40, 16, {"unitCores": 64, "formerCoreNum": 32, "formerUnits": 3, "latterUnits": 2,
+                            "innerCores": 1, "innerPerCore": 16}, 64, gamma_beta=True),
+]
+
+
+OPS = [*RELU6_D, *SMOOTH_L1_LOSS_GRAD, *INV, *SPENCE, *ELEMENTWISE, *CENTERED_RMS_PROP, *MOMENTUM_EXTERN,
+       *IN_INFER_V2]
