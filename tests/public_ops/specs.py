@@ -374,34 +374,43 @@ CENTERED_RMS_PROP = [
 MOMENTUM_SCALARS = {"lr": 0.1, "momentum": 0.9, "x2": 0.5}
 
 
-def momentum_extern_math(nesterov):
+def momentum_extern_math(nesterov, copy):
     def math(a):
         lr, momentum, x2 = (a[k][0] for k in ("lr", "momentum", "x2"))
         grad = a["x1"] * x2
         accum = a["accum"] * momentum + grad
         step = grad * lr + accum * momentum * lr if nesterov else accum * lr
         return {"var_out": a["var"] - step, "accum_out": accum,
-                "var_copy_out": a["var_copy"] - step.astype(np.float16).astype(np.float64)}
+                "var_copy_out": a["var_copy"] - step.astype(copy).astype(np.float64)}
     return math
 
 
-def momentum_extern(count, blocks, block_former, tail, nesterov=False, slow=False):
+def momentum_extern(count, blocks, block_former, tail, nesterov=False, slow=False, accum=np.float32):
     loops = -(-block_former // 9024)
-    return PublicOp(f"fused_mul_apply_momentum_extern float {count}{' nesterov' if nesterov else ''}", OPS_NN,
+    halves = np.dtype(accum) != np.float32
+    copy = BF16 if np.dtype(accum) == BF16 else np.dtype(np.float16)     # var_copy: bfloat16 with a bfloat16 accum
+    half_ulp = ROUNDING[copy]
+    # accum' computed in float, rounded once to accum's type when that is narrower
+    accum_tolerance = {"accum_out": (half_ulp + 2.0 ** -20, 2.0 ** -25)} if halves else {}
+    name = C_TYPES[np.dtype(accum)]
+    return PublicOp(f"fused_mul_apply_momentum_extern {name} {count}{' nesterov' if nesterov else ''}", OPS_NN,
                     "optim/fused_mul_apply_momentum_extern/op_kernel/fused_mul_apply_momentum_extern_arch35.cpp",
-                    f"fused_mul_apply_momentum_extern<{int(nesterov)}>", np.dtype(np.float32), count,
+                    f"fused_mul_apply_momentum_extern<{int(nesterov)}>", np.dtype(accum), count,
                     {"dim0": count, "coreNum": blocks, "blockFormer": block_former, "blockNum": blocks,
                      "ubFormer": 9024, "ubLoopOfFormerBlock": loops,
                      "ubTailOfFormerBlock": block_former - (loops - 1) * 9024,
                      "ubLoopOfTailBlock": -(-tail // 9024), "ubTailOfTailBlock": tail - (-(-tail // 9024) - 1) * 9024},
                     blocks, {"var": (-1, 1), "accum": (-1, 1), "x1": (-1, 1), "var_copy": (-1, 1),
                              **{k: (v, v, 1) for k, v in MOMENTUM_SCALARS.items()}},
-                    ("var_out", "accum_out", "var_copy_out"), momentum_extern_math(nesterov),
+                    ("var_out", "accum_out", "var_copy_out"), momentum_extern_math(nesterov, copy),
                     # a few float roundings of values below 2; var_copy' one half rounding of the result (2^-11
                     # relative) after d's (|accum'| <= 0.9 + 0.5 = 1.4, |d| <= 0.05 + 1.4 * 0.9 * 0.1 = 0.176:
                     # 2^-11 of 0.18 absolute)
-                    rtol=1e-6, atol=1e-6, tolerances={"var_copy_out": (2.0 ** -11, 0.18 * 2.0 ** -11)},
-                    dtypes={"var_copy": np.float16, "var_copy_out": np.float16}, extra=WORKSPACE, slow=slow)
+                    rtol=1e-6, atol=1e-6,
+                    tolerances={"var_copy_out": (half_ulp, 0.18 * half_ulp), **accum_tolerance},
+                    dtypes={"var": np.float32, "var_out": np.float32, "var_copy": copy, "var_copy_out": copy},
+                    defines=(f"DTYPE_ACCUM={name}", f"DTYPE_VAR_COPY={C_TYPES[copy]}") if halves else (),
+                    extra=WORKSPACE, slow=slow)
 
 
 MOMENTUM_EXTERN = [
@@ -415,6 +424,12 @@ MOMENTUM_EXTERN = [
     # 9728; blockNum = CeilDiv(600000, 9728) = 62, the last 600000 - 61 * 9728 = 6592; a block of 9728 runs
     # two UB loops (9024 and 704)
     momentum_extern(600000, 62, 9728, 6592, slow=True),
+    # accum, x1 and the scalars half (DTYPE_ACCUM=half; the tiling is the same, the host sizes the buffers
+    # for float whatever the types), dim0 3000 as above: 3 blocks, the last 952. The kernel widens the halves
+    # to float (exactly), computes in float and rounds accum' to half once.
+    momentum_extern(3000, 3, 1024, 952, accum=np.float16),
+    # accum, x1, the scalars and var_copy bfloat16 (the host requires var_copy bfloat16 then), as above
+    momentum_extern(3000, 3, 1024, 952, accum=BF16),
 ]
 
 
