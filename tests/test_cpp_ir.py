@@ -162,3 +162,14 @@ def test_a_constant_written_twice_is_not_rematerialised():
     constants = {}
     lines, assignment, _moved = regalloc.fit(items, [], regs, constants=constants)
     assert constants and regs[2].number not in constants and regs[2].number in assignment
+
+
+def test_a_constant_whose_copy_still_does_not_fit_is_an_error_not_a_loop():
+    # 32 run-time values live across the use of one constant: its copy, set just before the use, makes 33
+    regs = _regs(*"s" * 33)
+    values, constant = regs[:32], regs[32]
+    items = [ir.instruction("blkidx", (reg,), regs) for reg in values] + [ir.instruction("mov", (constant, 5), regs)]
+    items += [ir.instruction("add", (values[0], values[0], constant), regs)]
+    items += [ir.instruction("add", (values[0], values[0], reg), regs) for reg in values[1:]]
+    with pytest.raises(CppError, match="too many live scalar values here: 33 at once"):
+        regalloc.fit(items, [], regs)

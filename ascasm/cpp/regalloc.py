@@ -88,16 +88,18 @@ def fit(lines, loops, regs, fixed=(), ranges=None, constants=None) -> tuple[list
     debug information shows the value). `moved[i]` is the new index of old line i (len(lines) too), for
     the positions recorded against the lines; None when nothing changed."""
     moved = None
+    kept = {reg.number for reg in fixed}     # parameters, and the copies already made (set just before their use)
     while True:
         try:
             return lines, _allocate(lines, loops, regs, fixed, ranges), moved
         except _Overflow as overflow:
-            fixed_numbers = {reg.number for reg in fixed}
             values = _constant_values(lines)
-            chosen = {reg.number for reg in overflow.live if reg.number in values and reg.number not in fixed_numbers}
+            chosen = {reg.number for reg in overflow.live if reg.number in values and reg.number not in kept}
             if not chosen:
                 _too_many(overflow.file, overflow.live, lines, overflow.at)
+            first_new = len(regs)
             lines, step = _rematerialise(lines, regs, {n: values[n] for n in chosen})
+            kept.update(range(first_new, len(regs)))
             moved = step if moved is None else [step[i] for i in moved]
             if constants is not None:
                 constants.update((n, values[n][1].text) for n in chosen)
