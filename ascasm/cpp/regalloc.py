@@ -142,7 +142,7 @@ def _constant_values(lines) -> dict:
 def _rematerialise(lines, regs, values) -> tuple[list, list]:
     """`lines` with each register of `values` {number: (its mov, immediate)} set by a copy of its mov
     just before each instruction reading it, in a fresh register; and where each old line went."""
-    out, moved = [], []
+    out, moved, old = [], [], len(regs)
     for item in lines:
         moved.append(len(out))
         if isinstance(item, ir.Instr) and any(reg.number in values for reg in item.regs()):
@@ -161,7 +161,7 @@ def _rematerialise(lines, regs, values) -> tuple[list, list]:
             item = replace(item, operands=tuple(_renamed(op, fresh) for op in item.operands))
         out.append(item)
     moved.append(len(out))
-    for reg in regs:
+    for reg in regs[:old]:                  # (the new ones are placed in the new lines already)
         if reg.decl_line < len(moved):
             reg.decl_line = moved[reg.decl_line]
     return out, moved
