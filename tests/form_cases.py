@@ -1331,23 +1331,138 @@ def mask_from_vector_case(form, seed) -> list[Case]:
     return cases
 
 
+ROUNDINGS = ("CAST_RINT", "CAST_ROUND", "CAST_FLOOR", "CAST_CEIL", "CAST_TRUNC")
+LAYOUT_PART = {"UNKNOWN": 0, "ZERO": 0, "ONE": 1, "TWO": 2, "THREE": 3}
+
+
+def round_float(x64, ctype, mode):
+    """x (float64, exact in float32) rounded to the float type ctype as the round mode says."""
+    if ctype == "bfloat16_t":                   # bf16 is float32's high half: round its low 16 bits away
+        raw = x64.astype(np.float32).view(np.uint32).astype(np.int64)
+        low, toward_zero = raw & 0xFFFF, raw & ~0xFFFF
+        away = np.where(low == 0, toward_zero, toward_zero + 0x10000)
+        positive = x64 > 0
+        pick = {"CAST_TRUNC": toward_zero, "CAST_FLOOR": np.where(positive, toward_zero, away),
+                "CAST_CEIL": np.where(positive, away, toward_zero),
+                "CAST_ROUND": np.where(low >= 0x8000, away, toward_zero),
+                "CAST_RINT": x64.astype(np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
+                .view(np.uint32).astype(np.int64)}[mode]
+        return (pick.astype(np.uint32) >> 16).astype(np.uint16).view(ml_dtypes.bfloat16)
+    dtype = NP[ctype]
+    near = x64.astype(dtype)                                       # to nearest, ties to even
+    below = np.where(near.astype(np.float64) > x64, np.nextafter(near, dtype(-np.inf)), near)
+    above = np.where(near.astype(np.float64) < x64, np.nextafter(near, dtype(np.inf)), near)
+    return {"CAST_RINT": near, "CAST_ROUND": round_half_away(x64, dtype), "CAST_FLOOR": below,
+            "CAST_CEIL": above, "CAST_TRUNC": np.where(x64 >= 0, below, above)}[mode]
+
+
+def converted(x, stype, dtype, mode, sat):
+    """The page's conversion of the source values x (table 4 of the Cast page): float to integer rounds
+    as the mode says and then, saturating, clamps to the type's range, else keeps the low bits (half
+    257 -> uint8 1; SAT: 255), inf to the type's extreme and nan to 0 either way; integer to integer
+    keeps the low bits (int32 256 -> uint8 0) or clamps; int16 -> uint32 always clamps (negative -> 0);
+    to a float type, rounded by the mode, clamped to its finite range when saturating."""
+    d = NP[dtype]
+    x64 = x.astype(np.float64)
+    if np.issubdtype(np.dtype(d), np.integer):
+        info = np.iinfo(d)
+        r = TRUNCATE[mode](x64) if stype in ("float", "half", "bfloat16_t") else x64
+        if sat or (stype, dtype) == ("int16_t", "uint32_t"):
+            out = np.clip(np.nan_to_num(r, nan=0), info.min, info.max)
+            return np.array([int(v) for v in out], np.int64).astype(d)
+        bits = 8 * np.dtype(d).itemsize
+        whole = [0 if np.isnan(v) else info.max if v == np.inf else info.min if v == -np.inf else int(v) for v in r]
+        return np.array([v & ((1 << bits) - 1) for v in whole], np.uint64).astype(f"u{np.dtype(d).itemsize}").view(d)
+    with np.errstate(over="ignore"):                             # past the range: inf, clamped below
+        out = round_float(x64, dtype, mode or "CAST_RINT").astype(np.float64)
+    if sat:
+        top = float(np.finfo(np.float16).max) if dtype == "half" else np.inf
+        out = np.clip(out, -top, top)
+    return out.astype(d)
+
+
+# The Cast page's tables 6-9: (source, destination, layout, satMode, round modes); every source and
+# destination width, layouts ZERO to THREE, saturation on and off where the row has it, every round mode
+# where the row takes one
+CAST_ROWS = [
+    ("float", "int32_t", "UNKNOWN", "SAT", ROUNDINGS),
+    ("half", "int16_t", "UNKNOWN", "NO_SAT", ROUNDINGS),
+    ("int32_t", "float", "UNKNOWN", "UNKNOWN", ROUNDINGS),
+    ("int16_t", "half", "UNKNOWN", "UNKNOWN", ROUNDINGS),
+    ("half", "bfloat16_t", "UNKNOWN", "UNKNOWN", ROUNDINGS),
+    ("bfloat16_t", "half", "UNKNOWN", "SAT", ("CAST_RINT",)),
+    ("float", "half", "ZERO", "NO_SAT", ROUNDINGS),
+    ("float", "half", "ONE", "SAT", ("CAST_RINT",)),
+    ("half", "uint8_t", "ZERO", "NO_SAT", ("CAST_RINT",)),
+    ("half", "uint8_t", "ONE", "SAT", ("CAST_TRUNC",)),
+    ("int32_t", "int16_t", "ZERO", "NO_SAT", ("",)),
+    ("int32_t", "int16_t", "ONE", "SAT", ("",)),
+    ("int32_t", "uint8_t", "THREE", "NO_SAT", ("",)),
+    ("half", "float", "ZERO", "UNKNOWN", ("",)),
+    ("half", "float", "ONE", "UNKNOWN", ("",)),
+    ("bfloat16_t", "float", "ONE", "UNKNOWN", ("",)),
+    ("int16_t", "int32_t", "ZERO", "UNKNOWN", ("",)),
+    ("int16_t", "uint32_t", "ONE", "UNKNOWN", ("",)),
+    ("uint8_t", "uint16_t", "ONE", "UNKNOWN", ("",)),
+    ("int8_t", "int32_t", "TWO", "UNKNOWN", ("",)),
+    ("int16_t", "float", "ONE", "UNKNOWN", ("",)),
+]
+
+
+def cast_sources(stype, dtype, n, rng):
+    """Source lanes that show the conversion: quarters (ties) for float to integer, with the Cast
+    page's worked values first (257 and -inf for uint8, out of range, nan); integers past the float
+    type's precision for integer to float; values with more digits than the destination for float to
+    float; values past the destination's range for integer to integer."""
+    if stype in ("float", "half", "bfloat16_t") and np.issubdtype(np.dtype(NP[dtype]), np.integer):
+        x = rng.integers(-400, 400, n) / 4
+        if dtype == "uint8_t":
+            x = np.abs(x)
+        x[:4] = {"uint8_t": (257, -np.inf, np.nan, 300.5), "int16_t": (40000, -np.inf, np.nan, -40000.5),
+                 "int32_t": (3e9, -np.inf, np.nan, -3e9)}[dtype]
+        return x.astype(NP[stype])
+    if stype in ("float", "half", "bfloat16_t"):
+        x = rng.uniform(-100, 100, n).astype(np.float32)
+        if dtype == "half" and stype == "bfloat16_t":
+            x[:2] = (1e5, -1e5)                                   # past half's range: clamped (SAT)
+        if (stype, dtype) == ("float", "half"):
+            x[:2] = (1 + 2 ** -11) * 0.5, -(1 + 3 * 2 ** -11) * 0.5     # ties in half
+        return x.astype(NP[stype])
+    info = np.iinfo(NP[stype])
+    low, high = (max(info.min, -2 ** 30), min(info.max, 2 ** 30)) if np.dtype(NP[stype]).itemsize >= 4 \
+        else (info.min, info.max)
+    x = rng.integers(low, high, n, endpoint=True).astype(NP[stype])
+    if dtype == "uint8_t" and stype == "int32_t":
+        x[:2] = (256, 257)                                        # the page: int32 256 -> uint8 0
+    return x
+
+
 def cast_case(form, seed) -> list[Case]:
-    """Cast between float and int32 (one width, no layout): float -> int32 rounded as the trait's round
-    mode says (CAST_RINT: to nearest, ties to even; CAST_TRUNC: toward zero; values in range), int32 ->
-    float to nearest even, large values so that the rounding shows. Inactive lanes 0 (ZEROING)."""
+    """Cast for each row of CAST_ROWS: the page's conversion of each active source lane (the mask read
+    at the source's width), placed as the layout says (the RegLayout page: narrowing, source lane i to
+    destination lane ratio * i + layout, every other lane 0; widening, destination lane i from source lane
+    ratio * i + layout). Seven active destination lanes (ZEROING: the others 0)."""
     rng = np.random.default_rng(seed)
-    halves = rng.integers(-2000, 2000, 64) / 2                        # ties occur
-    wide = rng.integers(-2 ** 30, 2 ** 30, 64).astype(np.int32)
     cases = []
-    for dtype, stype, mode, src, want in (
-            ("int32_t", "float", "CAST_RINT", halves.astype(np.float32), np.rint(halves).astype(np.int32)),
-            ("int32_t", "float", "CAST_TRUNC", halves.astype(np.float32), np.trunc(halves).astype(np.int32)),
-            ("float", "int32_t", "CAST_RINT", wide, wide.astype(np.float32))):
-        kernel = f"""
+    for stype, dtype, layout, sat, modes in CAST_ROWS:
+        ws, wd = np.dtype(NP[stype]).itemsize, np.dtype(NP[dtype]).itemsize
+        ratio, part = max(ws, wd) // min(ws, wd), LAYOUT_PART[layout]
+        n_src, n_dst = 256 // ws, 256 // wd
+        for mode in modes:
+            x = cast_sources(stype, dtype, n_src, rng)
+            want = np.zeros(n_dst, NP[dtype])
+            if ws > wd:                                  # narrowing: active source lanes 0-6
+                count = COUNT_SHORT
+                want[part:ratio * count:ratio] = converted(x[:count], stype, dtype, mode, sat == "SAT")
+            else:                                        # same width or widening: destination lanes 0-6
+                count = ratio * COUNT_SHORT
+                want[:COUNT_SHORT] = converted(x[part::ratio][:COUNT_SHORT], stype, dtype, mode, sat == "SAT")
+            round_mode = mode or "UNKNOWN"
+            kernel = f"""
     __simd_vf__ inline void FormVF(__ubuf__ {dtype}* dst, __ubuf__ {stype}* src, uint32_t count)
     {{
-        static constexpr Reg::CastTrait trait = {{Reg::RegLayout::UNKNOWN, Reg::SatMode::UNKNOWN,
-                                                 Reg::MaskMergeMode::ZEROING, RoundMode::{mode}}};
+        static constexpr Reg::CastTrait trait = {{Reg::RegLayout::{layout}, Reg::SatMode::{sat},
+                                                 Reg::MaskMergeMode::ZEROING, RoundMode::{round_mode}}};
         Reg::RegTensor<{stype}> x;
         Reg::RegTensor<{dtype}> z;
         Reg::MaskReg all = Reg::CreateMask<{dtype}>();
@@ -1357,11 +1472,9 @@ def cast_case(form, seed) -> list[Case]:
         Reg::StoreAlign(dst, z, all);
     }}
     """
-        zero = np.zeros(64, NP[dtype])
-        cases.append(Case(form_key(regapi.BY_NAME["Cast"], form), f"{stype}->{dtype} {mode}", kernel,
-                          {"dst": np.full(64, 3, NP[dtype]), "src": src, "count": COUNT_SHORT},
-                          {"dst": masked(want.astype(NP[dtype]), zero, COUNT_SHORT, False)},
-                          instruction=f"vcvt.{mode.removeprefix('CAST_').lower()}"))
+            cases.append(Case(form_key(regapi.BY_NAME["Cast"], form), f"{stype}->{dtype} {layout} {sat} {round_mode}",
+                              kernel, {"dst": np.full(n_dst, 3, NP[dtype]), "src": x, "count": count},
+                              {"dst": want}, instruction="vcvt" + (f".{mode.removeprefix('CAST_').lower()}" if mode else "")))
     return cases
 
 
