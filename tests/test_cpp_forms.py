@@ -67,7 +67,7 @@ def test_form_against_its_page(case, engine, tmp_path_factory):
     for expected in case.extra:
         assert expected in mnemonics, f"{case.key} did not become {expected}: {sorted(mnemonics)}"
     inputs = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in case.inputs.items()}
-    result = cpp_run.run(t, engine, **inputs)
+    result = cpp_run.run(t, engine, prologue=case.prologue, **inputs)
     for name, want in case.expect.items():
         got, want = result[name][:case.lanes], want[:case.lanes]
         distance = ulp_distance(got, want.astype(got.dtype))
