@@ -168,8 +168,7 @@ def _survey_unit(tmp_path, texts):
     tu = survey_kernels.ci.Index.create().parse(str(path), args=clang_args(include_dirs=[str(tmp_path)]))
     [(_, _, _, last, function)] = survey_kernels.units_in(tu, str(path))
     attempts, _ = survey_kernels.template_attempts(function, texts, [{}], survey_kernels.unit_text(function))
-    tally = collections.defaultdict(int, translations={}, failures=[], translate_reasons=collections.Counter(),
-                                    run_reasons=collections.Counter())
+    tally = _tally()
     survey_kernels.translate_and_run(str(path), last, attempts, [], tally)
     return tally["translations"][f"{path}:{last}"]
 
@@ -190,3 +189,24 @@ def test_the_translators_parse_is_kept_for_the_file_parsed_last():
     parse = survey_kernels.parse_kept(lambda path, defines=(), include_dirs=(): calls.append(path) or path)
     assert [parse("a.h"), parse("a.h"), parse("b.h"), parse("a.h")] == ["a.h", "a.h", "b.h", "a.h"]
     assert calls == ["a.h", "b.h", "a.h"]
+
+
+def _tally():
+    return collections.defaultdict(int, translations={}, failures=[], translate_reasons=collections.Counter(),
+                                   run_reasons=collections.Counter())
+
+
+@pytest.mark.parametrize("changing, tries", [(False, survey_kernels.SAME_ERROR_STOPS), (True, 5)])
+def test_the_tries_end_when_the_arguments_do_not_change_the_error(monkeypatch, changing, tries):
+    calls = []
+
+    def refuse(path, entry, template_args, include_dirs):
+        calls.append(template_args)
+        raise survey_kernels.CppError(f"refused {template_args['T'] if changing else ''}", path, 3, 1)
+    monkeypatch.setattr(survey_kernels, "translate", refuse)
+    tally = _tally()
+    attempts = [{"T": t} for t in survey_kernels.GUESS_TYPES[:5]]
+    assert survey_kernels.translate_and_run("k.h", 9, attempts, [], tally) == "translate"
+    assert len(calls) == tries
+    # the first set's error is the one counted
+    assert tally["failures"] == [f"k.h:9: k.h:3: refused {'float' if changing else ''}"]

@@ -228,6 +228,7 @@ _PARAMETER_KINDS = (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLAT
 TYPE_ALIASES = {"float32_t": "float", "float16_t": "half"}
 MAX_CHOICES = 4                 # instantiations of a unit's templates tried at most
 MAX_ATTEMPTS = 12               # template argument sets tried per unit at most (instantiations, then guesses)
+SAME_ERROR_STOPS = 3            # argument sets in a row failing with one error end a unit's tries
 MAX_OUTER = 2                   # templates around an instantiation followed outwards for its parameters
 # The scalar types guessed, in order, for a type parameter no instantiation gives.
 GUESS_TYPES = ("float", "half", "bfloat16_t", "int32_t", "uint32_t", "int16_t", "uint16_t", "int8_t", "uint8_t",
@@ -504,7 +505,7 @@ def placeholder(param):
 def translate_and_run(path, line, attempts, include_dirs, tally):
     """Translate the unit at `line` with the first of the template argument sets `attempts` that
     translates, and run it; returns the stage it failed at (None: it ran)."""
-    first = None
+    first, last_error, repeats, translation = None, None, 0, None
     unit = f"{_in_tree(path)}:{line}"
     try:
         for number, guesses in enumerate(attempts):
@@ -513,7 +514,13 @@ def translate_and_run(path, line, attempts, include_dirs, tally):
                 break
             except CppError as error:
                 first = first or error
-        else:
+                # the same error from set after set (its message and place): the arguments do not matter
+                this_error = (error.message, error.file, error.line)
+                repeats = repeats + 1 if this_error == last_error else 0
+                last_error = this_error
+                if repeats + 1 == SAME_ERROR_STOPS:
+                    break
+        if translation is None:
             raise first             # the first argument set's error is the one counted
     except CppError as error:
         message = error.message.splitlines()[0]
