@@ -5,6 +5,7 @@ our own, expected values worked out by hand."""
 from __future__ import annotations
 
 import collections
+import io
 import sys
 from pathlib import Path
 
@@ -192,7 +193,7 @@ def test_the_translators_parse_is_kept_for_the_file_parsed_last():
 
 
 def _tally():
-    return collections.defaultdict(int, translations={}, failures=[], translate_reasons=collections.Counter(),
+    return collections.defaultdict(int, translations={}, log=io.StringIO(), translate_reasons=collections.Counter(),
                                    run_reasons=collections.Counter())
 
 
@@ -209,4 +210,4 @@ def test_the_tries_end_when_the_arguments_do_not_change_the_error(monkeypatch, c
     assert survey_kernels.translate_and_run("k.h", 9, attempts, [], tally) == "translate"
     assert len(calls) == tries
     # the first set's error is the one counted
-    assert tally["failures"] == [f"k.h:9: k.h:3: refused {'float' if changing else ''}"]
+    assert tally["log"].getvalue().splitlines() == [f"k.h:9: k.h:3: refused {'float' if changing else ''}"]

@@ -47,6 +47,7 @@ This is a measuring tool, not a test: it needs the mirrors and libclang.
 import argparse
 import collections
 import json
+import os
 import re
 import subprocess
 import sys
@@ -502,6 +503,12 @@ def placeholder(param):
     return 1
 
 
+def log_failure(tally, line):
+    """Note a unit that does not translate, and write it to the log at once (a run cut short keeps
+    what it measured)."""
+    print(line, file=tally["log"], flush=True)
+
+
 def translate_and_run(path, line, attempts, include_dirs, tally):
     """Translate the unit at `line` with the first of the template argument sets `attempts` that
     translates, and run it; returns the stage it failed at (None: it ran)."""
@@ -525,13 +532,13 @@ def translate_and_run(path, line, attempts, include_dirs, tally):
     except CppError as error:
         message = error.message.splitlines()[0]
         tally["translate_reasons"][reason(error.message)] += 1
-        tally["failures"].append(f"{unit}: {_in_tree(error.file or path)}:{error.line}: {message}")
+        log_failure(tally, f"{unit}: {_in_tree(error.file or path)}:{error.line}: {message}")
         tally["translations"][unit] = {"file": unit, "error": _in_tree(f"{error.file}:{error.line}: {error.message}")}
         return "translate"
     except Exception as error:  # a translator bug: report it as such, keep surveying
         crash = f"translator crash: {error.__class__.__name__}: {error}"
         tally["translate_reasons"][crash[:120]] += 1
-        tally["failures"].append(f"{unit}: {crash.splitlines()[0] if crash.strip() else crash}")
+        log_failure(tally, f"{unit}: {crash.splitlines()[0]}")
         tally["translations"][unit] = {"file": unit, "crash": f"{error.__class__.__name__}: {error}"}
         return "translate"
     tally["translated"] += 1
@@ -641,7 +648,7 @@ def survey_repo(repo, under, index, tally, header_dirs, limit=None, matching=Non
                 if not attempts:
                     message = "template parameter of a kind the survey cannot guess"
                     tally["translate_reasons"][message] += 1
-                    tally["failures"].append(f"{unit}: {message}")
+                    log_failure(tally, f"{unit}: {message}")
                     continue
                 translate_and_run(str(path), last, attempts, include_dirs, tally)  # last: inside every view
 
@@ -721,18 +728,17 @@ def main(argv=None):
             mirror, _, dirs = str(spec).partition(":")
             tally = collections.defaultdict(int)
             tally.update(cpu=[], file_reasons=collections.Counter(), translate_reasons=collections.Counter(),
-                         run_reasons=collections.Counter(), failures=[], translations={})
+                         run_reasons=collections.Counter(), translations={})
             commit = git(mirror, "rev-parse", "HEAD").decode().strip()
-            survey_repo(Path(mirror), [d for d in dirs.split(",") if d], index, tally, header_dirs, args.limit,
-                        args.grep, selection)
+            with open(args.log or os.devnull, "a", encoding="utf-8") as log:
+                log.write(f"{LOG_HEADER}; {mirror} at {commit}\n")
+                tally["log"] = log
+                survey_repo(Path(mirror), [d for d in dirs.split(",") if d], index, tally, header_dirs, args.limit,
+                            args.grep, selection)
             print(f"== {mirror} at {commit}{' under ' + dirs if dirs else ''}")
             translations.update({f"{Path(mirror).parent.name} {unit}": result
                                  for unit, result in tally["translations"].items()})
             report(tally)
-            if args.log:
-                with open(args.log, "a", encoding="utf-8") as log:
-                    log.write(f"{LOG_HEADER}; {mirror} at {commit}\n")
-                    log.writelines(line + "\n" for line in tally["failures"])
     if args.translations:
         Path(args.translations).write_text(json.dumps(translations, indent=0, sort_keys=True))
 
