@@ -6,13 +6,20 @@ mirror; its kernel sources are exported to a temporary directory, never into thi
 tool parses every arch35 file that holds a unit against ascasm's header stubs (plus the file's
 own directory and the repository's shared kernel include directory) and prints how many units
 there are, how many parse, parse CPU time, and the most frequent error messages.  Then each unit
-that parses (no error inside it, no header missing) is translated (template arguments from the
-first instantiation with written-out arguments the kernel's own sources give, in its file or its
-operator's op_kernel directory; else guessed: float for a type, 1 for an integer, false for a
-bool, an enum's first member) and run with
-placeholder arguments (8 KiB of zeros per pointer, 1 per scalar); it counts as running when it
-halts without a fault within a step budget.  The translator itself refuses a unit when clang
-reports an error in the function around it or in a helper it inlines.
+that parses (no error inside it, no header missing) is translated and run with placeholder
+arguments (8 KiB of zeros per pointer, 1 per scalar); it counts as running when it halts without a
+fault within a step budget.  The translator itself refuses a unit when clang reports an error in
+the function around it or in a helper it inlines.
+
+Template arguments (`template_attempts`): a unit is tried with several argument sets in a fixed
+order and translates if one does.  First the instantiations the kernel's own sources write, in its
+file and its operator's op_kernel directory (whose entry files instantiate the kernels): the
+build's DTYPE_<NAME> macros set from each data type combination of the operator's definition, and
+an argument that is a parameter of the template around the use (`Body<U>` inside
+`template <typename U> struct Dag`) set from that template's own instantiations.  Then, for the
+type parameters no instantiation gives, the types the unit's own tests compare them with
+(`is_same_v<T, half>`), then float, half, bfloat16_t and the integer types; integers are guessed 1,
+bools false, enums their first member.
 
 A mirror given as `MIRROR:DIR[,DIR]` is surveyed in the files under those directories (any
 architecture: a repository of examples) instead of its arch35 files.  Host-only headers (the ACL
@@ -26,7 +33,8 @@ Kernels include each other with paths of the vendor's build layout, where every 
 as its operator's sources include it: after kernel_operator.h and the headers its includer includes
 before it (some headers use names only those declare).
 
-`--grep REGEX` surveys only the files whose text matches REGEX, to re-measure one cause quickly.
+`--grep REGEX` surveys only the files whose text matches REGEX, to re-measure one cause quickly;
+`--only-failed LOG` only the units a previous run's `--log` lists as not translating.
 
     python tools/survey_kernels.py /work/.mirror/hicann+ops-nn/repo /work/.mirror/hicann+ops-math/repo \
         /work/.mirror/mirror-cann+asc-devkit/repo:examples \
@@ -39,6 +47,7 @@ This is a measuring tool, not a test: it needs the mirrors and libclang.
 import argparse
 import collections
 import json
+import os
 import re
 import subprocess
 import sys
@@ -50,7 +59,7 @@ import clang.cindex as ci
 import shutil
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))     # the source tree, if ascasm is not installed
-from ascasm.cpp import clang as cpp_clang  # noqa: E402
+from ascasm.cpp import clang as cpp_clang, translate as translator  # noqa: E402
 from ascasm.cpp.harness import build  # noqa: E402
 from ascasm.cpp.stubs import clang_args  # noqa: E402
 from ascasm.cpp.cpptypes import SCALAR_NAMES, split_template_args  # noqa: E402
@@ -61,7 +70,6 @@ from ascasm.vm import Machine, auto_engine  # noqa: E402
 PRELUDE = ["-include", "kernel_operator.h"]
 prelude = list(PRELUDE)          # the file being surveyed's: PRELUDE and its includer's earlier headers
 STEP_BUDGET = 2_000_000
-MAX_CHOICES = 4                 # instantiations of a unit's templates tried at most
 POINTER_BYTES = 8192
 
 UNIT_PATTERN = r"__simd_vf__|__VEC_SCOPE__"
@@ -211,100 +219,282 @@ def count_textual_units(text):
 
 
 # A template argument the survey takes as written: a scalar type, a number, a bool, a qualified
-# name (an enum member, a namespace's type); anything else (a build macro such as DTYPE_X, a
-# template parameter of the caller) is no instantiation the survey can use.
+# name (an enum member, a namespace's type); anything else (a build macro the operator's definition
+# does not set, a named constant, an expression) is no argument the survey can use.
 _CONCRETE = re.compile(r"-?\d+[uUlL]*|true|false|[A-Za-z_]\w*(\s*::\s*[A-Za-z_]\w*)+")
 _TEMPLATE_KINDS = (ci.CursorKind.FUNCTION_TEMPLATE, ci.CursorKind.CLASS_TEMPLATE)
+_PARAMETER_KINDS = (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER,
+                    ci.CursorKind.TEMPLATE_TEMPLATE_PARAMETER)
+# The stubs' other names of scalar types, spelled as the translator's template arguments are.
+TYPE_ALIASES = {"float32_t": "float", "float16_t": "half"}
+MAX_CHOICES = 4                 # instantiations of a unit's templates tried at most
+MAX_ATTEMPTS = 12               # template argument sets tried per unit at most (instantiations, then guesses)
+SAME_ERROR_STOPS = 3            # argument sets in a row failing with one error end a unit's tries
+MAX_OUTER = 2                   # templates around an instantiation followed outwards for its parameters
+# The scalar types guessed, in order, for a type parameter no instantiation gives.
+GUESS_TYPES = ("float", "half", "bfloat16_t", "int32_t", "uint32_t", "int16_t", "uint16_t", "int8_t", "uint8_t",
+               "int64_t", "uint64_t")
 
 
 # The ge::DataType names of an operator's definition and the kernel's C types.
 GE_TYPES = {"DT_FLOAT": "float", "DT_FLOAT16": "half", "DT_BF16": "bfloat16_t", "DT_INT8": "int8_t",
             "DT_UINT8": "uint8_t", "DT_INT16": "int16_t", "DT_UINT16": "uint16_t", "DT_INT32": "int32_t",
-            "DT_UINT32": "uint32_t", "DT_INT64": "int64_t", "DT_UINT64": "uint64_t", "DT_BOOL": "bool"}
+            "DT_UINT32": "uint32_t", "DT_INT64": "int64_t", "DT_UINT64": "uint64_t", "DT_BOOL": "bool",
+            "DT_FLOAT8_E4M3FN": "fp8_e4m3fn_t", "DT_FLOAT8_E5M2": "fp8_e5m2_t", "DT_FLOAT8_E8M0": "fp8_e8m0_t",
+            "DT_HIFLOAT8": "hifloat8_t", "DT_FLOAT4_E2M1": "fp4x2_e2m1_t", "DT_FLOAT4_E1M2": "fp4x2_e1m2_t"}
 _DEF_IO = re.compile(r"\b(?:Input|Output)\(\s*\"(\w+)\"\s*\)((?:(?!\b(?:Input|Output)\().)*?)"
                      r"\.DataType\(\s*\{([^}]*)\}", re.S)
 
 
-def dtype_macros(op_dir):
-    """DTYPE_<NAME> of each input and output, as the vendor build defines it for the first data type
-    combination of the operator's definition (op_host/*_def.cpp beside op_kernel)."""
-    macros = {}
+def dtype_macro_sets(op_dir):
+    """The DTYPE_<NAME> macros of the inputs and outputs as the vendor build defines them: one set per
+    data type combination of the operator's definition (op_host/*_def.cpp beside op_kernel; the k-th
+    combination takes the k-th type of every input and output), in the definition's order, no repeats."""
+    columns = []
     for path in sorted((op_dir / "op_host").glob("*_def.cpp")) if op_dir is not None else ():
         for name, _, types in _DEF_IO.findall(path.read_text(errors="replace")):
-            first = types.split(",")[0].strip().split("::")[-1]
-            if first in GE_TYPES:
-                macros.setdefault(f"DTYPE_{name.upper()}", GE_TYPES[first])
-    return macros
+            for k, spelled in enumerate(types.split(",")):
+                c_type = GE_TYPES.get(spelled.strip().split("::")[-1])
+                if c_type is not None:
+                    columns += [{} for _ in range(k + 1 - len(columns))]
+                    columns[k].setdefault(f"DTYPE_{name.upper()}", c_type)
+    sets = []
+    for column in columns:
+        if column not in sets:
+            sets.append(column)
+    return sets or [{}]
 
 
-def instantiations(name, texts, macros=None):
-    """The argument lists `name<...>` is written with in `texts`, each argument concrete (after the
-    build's DTYPE_ macros), in order."""
+def _concrete(arg):
+    return arg in SCALAR_NAMES or _CONCRETE.fullmatch(arg) is not None
+
+
+def _angle_bracketed(text, start, limit=400):
+    """(the text from `start`, just after a `<`, to its matching `>`, or None; the index after it)."""
+    depth, end = 1, start
+    while end < len(text) and depth and end - start < limit:
+        depth += {"<": 1, ">": -1}.get(text[end], 0)
+        end += 1
+    return (text[start:end - 1] if depth == 0 else None), end
+
+
+def header_parameters(header):
+    """[(name, default or None)] of a template header's parameters: `typename T, int N = 4`."""
+    params = []
+    for part in split_template_args(header):
+        declaration, _, default = part.partition("=")
+        names = re.findall(r"[A-Za-z_]\w*", declaration)
+        params.append((names[-1] if names else None, default.strip() or None))
+    return params
+
+
+_TEMPLATE_HEADER = re.compile(r"\btemplate\s*<")
+_CLASS_HEAD = re.compile(r"\s*(?:struct|class)\s+([A-Za-z_]\w*)")
+_MEMBER_HEAD = re.compile(r"[^;{}]*?([A-Za-z_]\w*)\s*<[^;{}<>]*(?:<[^;{}<>]*>[^;{}<>]*)*>\s*::\s*~?[A-Za-z_]\w*\s*\(")
+_NOT_A_NAME = {"__attribute__", "decltype", "alignas", "operator", "sizeof"}
+
+
+def templated_name(text, end):
+    """The name of what the template header ending at `end` declares: a class, a function, or (for a
+    member defined outside its class) the class."""
+    for pattern in (_CLASS_HEAD, _MEMBER_HEAD):
+        m = pattern.match(text, end)
+        if m:
+            return m.group(1)
+    head = re.match(r"[^;{]*", text[end:end + 400]).group()
+    return next((m.group(1) for m in re.finditer(r"([A-Za-z_]\w*)\s*\(", head) if m.group(1) not in _NOT_A_NAME),
+                None)
+
+
+def enclosing_templates(text, pos):
+    """(name, parameters) of the templates whose bodies enclose `pos` in `text`, innermost first (the
+    body: the braces after the header, counted without regard to comments and strings)."""
     found = []
-    for text in texts:
-        for m in re.finditer(rf"\b{re.escape(name)}\s*<", text):
-            depth, end = 1, m.end()
-            while end < len(text) and depth and end - m.end() < 400:
-                depth += {"<": 1, ">": -1}.get(text[end], 0)
-                end += 1
-            args = split_template_args(text[m.end():end - 1]) if depth == 0 else []
-            args = [(macros or {}).get(a, a) for a in args]
-            if args and all(a in SCALAR_NAMES or _CONCRETE.fullmatch(a) for a in args) and args not in found:
-                found.append(args)
+    for m in reversed(list(_TEMPLATE_HEADER.finditer(text, 0, pos))):
+        header, end = _angle_bracketed(text, m.end())
+        if header and _body_reaches(text, end, pos):
+            name = templated_name(text, end)
+            if name is not None:
+                found.append((name, header_parameters(header)))
     return found
 
 
-def template_guesses(cursor, texts=(), macros=None, choice=0):
-    """{parameter: argument text} for the templates enclosing a unit's function, or None when a
-    parameter has a kind the guesses do not cover; how many templates took their arguments from
-    an instantiation in `texts` (the kernel's own sources) rather than from guesses; and how many
-    instantiations the most instantiated of them has (`choice` picks one, in order)."""
-    guesses, instantiated, choices = {}, 0, 1
+def _body_reaches(text, start, pos):
+    """Whether the braces of the declaration at `start` are still open at `pos` (none: a declaration)."""
+    opening = text.find("{", start, pos)
+    if opening < 0 or ";" in text[start:opening]:
+        return False
+    depth = 0
+    for ch in text[opening:pos]:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth == 0:
+            return False
+    return True
+
+
+def instantiations(name, texts, macro_sets=({},), outer=MAX_OUTER):
+    """The argument lists `name<...>` is written with in `texts`, in order of appearance, with the
+    build's DTYPE_ macros set from each of `macro_sets` and a parameter of the template around the
+    use (up to `outer` templates out) set from that template's own instantiations. Complete lists
+    first; then lists with some arguments still unknown (None), for those with a concrete one."""
+    found = []
+    for text in texts:
+        for m in re.finditer(rf"\b{re.escape(name)}\s*<", text):
+            inside, _ = _angle_bracketed(text, m.end())
+            if inside:
+                for args in _resolved(split_template_args(inside), text, m.start(), texts, macro_sets, outer):
+                    if args not in found:
+                        found.append(args)
+    complete = [args for args in found if None not in args]
+    return complete + [args for args in found if None in args and any(a is not None for a in args)]
+
+
+def _resolved(args, text, pos, texts, macro_sets, outer):
+    """`args`, written at `pos` of `text`, with concrete arguments in place of the build's macros and
+    of the enclosing template's parameters: one list per combination found, None where unknown."""
+    results = []
+    for macros in macro_sets:
+        written = [TYPE_ALIASES.get(a, a) for a in (macros.get(a, a) for a in args)]
+        unknown = {a for a in written if not _concrete(a)}
+        bindings = [{}]
+        for template, params in enclosing_templates(text, pos) if unknown and outer else ():
+            if unknown & {p for p, _ in params}:
+                bindings = [_binding(params, used) for used in
+                            instantiations(template, texts, (macros,), outer - 1)[:MAX_CHOICES]] or [{}]
+                break
+        results += [[a if _concrete(a) else binding.get(a) for a in written] for binding in bindings]
+    return results
+
+
+def _binding(params, args):
+    """{parameter: concrete argument} of a template's parameters given `args` (defaults after them)."""
+    binding = {}
+    for k, (param, default) in enumerate(params):
+        value = args[k] if k < len(args) else default and TYPE_ALIASES.get(default, default)
+        if param is not None and value is not None and _concrete(value):
+            binding[param] = value
+    return binding
+
+
+_SAME_TYPE_TEST = re.compile(r"\b(?:is_same(?:_v)?|IsSameType|IsSame)\s*<\s*([\w:]+)\s*,\s*([\w:]+)\s*>")
+
+
+def tested_types(text, names):
+    """{type parameter: [scalar types]}: the types the tests of `text` compare each parameter of
+    `names` with (`std::is_same_v<T, half>`, `IsSameType<float, T>::value`), in order of appearance."""
+    tested = {name: [] for name in names}
+    for a, b in _SAME_TYPE_TEST.findall(text):
+        for param, other in ((a, b), (b, a)):
+            other = TYPE_ALIASES.get(other, other)
+            if param in tested and other in SCALAR_NAMES and other not in tested[param]:
+                tested[param].append(other)
+    return tested
+
+
+def _guess(param):
+    """A guessed argument for a template parameter none of the kernel's instantiations gives (a type:
+    the first of GUESS_TYPES), or None for a kind the survey cannot guess."""
+    if param.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER:
+        return GUESS_TYPES[0]
+    if param.kind != ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER:
+        return None
+    spelling = param.type.spelling
+    if spelling in ("bool", "const bool"):
+        return "false"
+    if re.fullmatch(r"(const )?(u?int(8|16|32|64)_t|int|unsigned( int)?|size_t|long)", spelling):
+        return "1"
+    canonical = param.type.get_canonical()
+    if canonical.kind == ci.TypeKind.ENUM:
+        first = next(canonical.get_declaration().get_children(), None)
+        return f"{canonical.spelling}::{first.spelling}" if first is not None else None
+    return None
+
+
+def template_attempts(cursor, texts=(), macro_sets=({},), test_text=""):
+    """The template argument sets ({parameter: argument text}) to translate a unit with, in order, for
+    the templates around its function `cursor`; and whether the kernel's own instantiations gave any.
+    First the instantiations the kernel's sources write (`instantiations`; MAX_CHOICES at most, the
+    k-th of each template together); then, for the type parameters none of them gives, the types the
+    unit's own tests (in `test_text`) compare them with, then GUESS_TYPES: all such parameters alike,
+    then each alone. MAX_ATTEMPTS sets at most; none when a parameter is of a kind no guess covers."""
+    levels = []                 # (parameters, instantiations) of each template, from the function out
     while cursor is not None and cursor.kind != ci.CursorKind.TRANSLATION_UNIT:
-        params = [p for p in cursor.get_children() if p.kind in (ci.CursorKind.TEMPLATE_TYPE_PARAMETER,
-                                                                 ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)]
-        used = instantiations(cursor.spelling, texts, macros) if cursor.kind in _TEMPLATE_KINDS and params else []
-        if used:
-            instantiated += 1
-            for param, arg in zip(params, used[choice % len(used)]):
-                guesses.setdefault(param.spelling, arg)
-            choices = max(choices, len(used))
-        for param in cursor.get_children():
-            if param.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER:
-                guesses.setdefault(param.spelling, "float")
-            elif param.kind == ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER:
-                spelling = param.type.spelling
-                if param.spelling in guesses:
-                    pass
-                elif spelling == "bool":
-                    guesses.setdefault(param.spelling, "false")
-                elif re.fullmatch(r"(const )?(u?int(8|16|32|64)_t|int|unsigned( int)?|size_t|long)", spelling):
-                    guesses.setdefault(param.spelling, "1")
-                elif param.type.get_canonical().kind == ci.TypeKind.ENUM:
-                    enum = param.type.get_canonical().get_declaration()
-                    first = next(enum.get_children(), None)
-                    if first is None:
-                        return None, 0, 1
-                    guesses.setdefault(param.spelling, f"{param.type.get_canonical().spelling}::{first.spelling}")
-                else:
-                    return None, 0, 1
-            elif param.kind == ci.CursorKind.TEMPLATE_TEMPLATE_PARAMETER:
-                return None, 0, 1
+        params = [p for p in cursor.get_children() if p.kind in _PARAMETER_KINDS]
+        if params:
+            used = instantiations(cursor.spelling, texts, macro_sets) if cursor.kind in _TEMPLATE_KINDS else []
+            levels.append((params, used))
         cursor = cursor.semantic_parent
-    return guesses, instantiated, choices
+    instantiated = any(used for _, used in levels)
+    attempts, first_given = [], None
+    for choice in range(min(max([len(used) for _, used in levels] + [1]), MAX_CHOICES)):
+        given = {}
+        for params, used in levels:
+            for param, arg in zip(params, used[choice % len(used)] if used else ()):
+                if arg is not None:
+                    given.setdefault(param.spelling, arg)
+        first_given = given if first_given is None else first_given
+        attempt = _completed(levels, given)
+        if attempt is not None and attempt not in attempts:
+            attempts.append(attempt)
+    if not attempts:
+        return [], instantiated
+    first = attempts[0]
+    guessed = [p.spelling for params, _ in levels for p in params
+               if p.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER and p.spelling not in first_given]
+    tested = tested_types(test_text, guessed)
+    named = list(dict.fromkeys(t for name in guessed for t in tested[name]))
+    several = len(guessed) > 1
+    variants = [dict.fromkeys(guessed, t) for t in named]
+    variants += [{name: t} for name in guessed if several for t in tested[name]]
+    variants += [dict.fromkeys(guessed, t) for t in GUESS_TYPES]
+    variants += [{name: t} for name in guessed if several for t in GUESS_TYPES]
+    for variant in variants if guessed else ():
+        attempt = {**first, **variant}
+        if attempt not in attempts:
+            attempts.append(attempt)
+    return attempts[:MAX_ATTEMPTS], instantiated
+
+
+def _completed(levels, given):
+    """`given` with a guess for every other parameter of `levels`, or None if one has no guess."""
+    attempt = dict(given)
+    for params, _ in levels:
+        for param in params:
+            if param.spelling not in attempt:
+                guess = _guess(param)
+                if guess is None:
+                    return None
+                attempt[param.spelling] = guess
+    return attempt
 
 
 def kernel_texts(path, cache):
     """The texts a unit's instantiations are looked for in (its file first, then the other sources
     of its operator: the op_kernel directory around it, whose entry files instantiate the kernels),
-    and the operator's DTYPE_ macros."""
+    and the operator's DTYPE_ macro sets."""
     top = next((d for d in path.parents if d.name == "op_kernel"), None)
     if top not in cache:
         files = sorted(p for suffix in SOURCE_SUFFIXES for p in top.rglob(suffix)) if top is not None else []
-        cache[top] = ({p: p.read_text(errors="replace") for p in files}, dtype_macros(top and top.parent))
-    sources, macros = cache[top]
+        cache[top] = ({p: p.read_text(errors="replace") for p in files}, dtype_macro_sets(top and top.parent))
+    sources, macro_sets = cache[top]
     own = sources.get(path) or path.read_text(errors="replace")
-    return [own, *(text for p, text in sources.items() if p != path)], macros
+    return [own, *(text for p, text in sources.items() if p != path)], macro_sets
+
+
+_CLASS_KINDS = (ci.CursorKind.CLASS_TEMPLATE, ci.CursorKind.CLASS_DECL, ci.CursorKind.STRUCT_DECL)
+
+
+def unit_text(function):
+    """The source text of a unit's function and, when it is a member, of its class (where the tests
+    on the class's parameters are)."""
+    parts = []
+    parent = function.semantic_parent if function is not None else None
+    for cursor in (function, parent if parent is not None and parent.kind in _CLASS_KINDS else None):
+        extent = cursor.extent if cursor is not None else None
+        if extent is not None and extent.start.file is not None:
+            lines = Path(extent.start.file.name).read_text(errors="replace").splitlines()
+            parts.append("\n".join(lines[extent.start.line - 1:extent.end.line]))
+    return "\n".join(parts)
 
 
 def placeholder(param):
@@ -313,32 +503,48 @@ def placeholder(param):
     return 1
 
 
+def log_failure(tally, line):
+    """Note a unit that does not translate, and write it to the log at once (a run cut short keeps
+    what it measured)."""
+    print(line, file=tally["log"], flush=True)
+
+
 def translate_and_run(path, line, attempts, include_dirs, tally):
     """Translate the unit at `line` with the first of the template argument sets `attempts` that
     translates, and run it; returns the stage it failed at (None: it ran)."""
-    first = None
+    first, last_error, repeats, translation = None, None, 0, None
     unit = f"{_in_tree(path)}:{line}"
     try:
-        for guesses in attempts:
+        for number, guesses in enumerate(attempts):
             try:
                 translation = translate(path, f"@{line}", template_args=guesses, include_dirs=include_dirs)
                 break
             except CppError as error:
                 first = first or error
-        else:
-            raise first             # the first instantiation's error is the one counted
+                # the same error from set after set (its message and place): the arguments do not matter
+                this_error = (error.message, error.file, error.line)
+                repeats = repeats + 1 if this_error == last_error else 0
+                last_error = this_error
+                if repeats + 1 == SAME_ERROR_STOPS:
+                    break
+        if translation is None:
+            raise first             # the first argument set's error is the one counted
     except CppError as error:
+        message = error.message.splitlines()[0]
         tally["translate_reasons"][reason(error.message)] += 1
-        tally["failures"].append(f"{error.file or path}:{error.line}: {error.message.splitlines()[0]}")
+        log_failure(tally, f"{unit}: {_in_tree(error.file or path)}:{error.line}: {message}")
         tally["translations"][unit] = {"file": unit, "error": _in_tree(f"{error.file}:{error.line}: {error.message}")}
         return "translate"
     except Exception as error:  # a translator bug: report it as such, keep surveying
-        tally["translate_reasons"][f"translator crash: {error.__class__.__name__}: {error}"[:120]] += 1
+        crash = f"translator crash: {error.__class__.__name__}: {error}"
+        tally["translate_reasons"][crash[:120]] += 1
+        log_failure(tally, f"{unit}: {crash.splitlines()[0]}")
         tally["translations"][unit] = {"file": unit, "crash": f"{error.__class__.__name__}: {error}"}
         return "translate"
     tally["translated"] += 1
-    tally["translations"][unit] = {"file": unit, "text": translation.text(),
-                                   "params": [repr(p) for p in translation.params]}
+    tally["later_attempt"] += number > 0
+    tally["translations"][unit] = {"file": unit, "text": translation.text(), "template_args": guesses,
+                                   "attempt": number + 1, "params": [repr(p) for p in translation.params]}
     try:
         kernel = build(translation, {p.name: placeholder(p) for p in translation.params}, Path(path).parent)
         machine = Machine(kernel.program, auto_engine(), max_steps=STEP_BUDGET)
@@ -369,16 +575,39 @@ def normalise(message):
     return re.sub(r"\s+", " ", message)
 
 
-def survey_repo(repo, under, index, tally, header_dirs, limit=None, matching=None):
+LOG_HEADER = "# units that do not translate: the unit (its file and last line), then its first error"
+
+
+class FailedUnits:
+    """The units a previous run's --log names, to survey only them. Its lines name a unit (the file,
+    in the survey's build layout, and the unit's last line) and then its error; a log of the older
+    format, without LOG_HEADER, names only the error's place: every unit of those files is taken."""
+
+    def __init__(self, text):
+        named = [m.groups() for m in map(re.compile(r"(\S+?):(\d+):").match, text.splitlines()) if m]
+        self.by_unit = LOG_HEADER in text
+        self.units = {f"{file}:{line}" for file, line in named}
+        self.files = {file for file, _ in named}
+
+    def wants_file(self, file):
+        return file in self.files
+
+    def wants(self, unit):
+        return unit in self.units if self.by_unit else self.wants_file(unit.rsplit(":", 1)[0])
+
+
+def survey_repo(repo, under, index, tally, header_dirs, limit=None, matching=None, selection=None):
     files = unit_files(repo, under, matching)[:limit]
     with tempfile.TemporaryDirectory(prefix="ascasm-survey-") as tmp:
         root = Path(tmp)
         export_sources(repo, root)
         copies = build_layout(root)
         shared = [str(root / d) for d in SHARED_INCLUDE_DIRS if (root / d).is_dir()] + header_dirs
-        texts = {}
+        sources = {}
         for rel in files:
             path, op_dir = layout_path(root / rel, copies)
+            if selection is not None and not selection.wants_file(_in_tree(path)):
+                continue
             include_dirs = [str(path.parent), *([str(op_dir)] if op_dir else []), *shared, str(root)]
             started = time.process_time()
             # A header is parsed as the kernel that includes it sees it: after kernel_operator.h and
@@ -409,16 +638,18 @@ def survey_repo(repo, under, index, tally, header_dirs, limit=None, matching=Non
                 tally[f"{kind}_parsed"] += ok
                 if not ok:
                     continue
-                tally["clean_units"] += 1
-                sources = kernel_texts(root / rel, texts)
-                guesses, instantiated, choices = template_guesses(function, *sources)
-                tally["instantiated"] += bool(instantiated)
-                if guesses is None:
-                    tally["translate_reasons"]["template parameter of a kind the survey cannot guess"] += 1
+                unit = f"{_in_tree(path)}:{last}"
+                if selection is not None and not selection.wants(unit):
                     continue
-                # the kernel's own instantiations in turn (at most MAX_CHOICES): the first that translates counts
-                attempts = [guesses] + [template_guesses(function, *sources, choice=k)[0]
-                                        for k in range(1, min(choices, MAX_CHOICES))]
+                tally["clean_units"] += 1
+                texts, macro_sets = kernel_texts(root / rel, sources)
+                attempts, instantiated = template_attempts(function, texts, macro_sets, unit_text(function))
+                tally["instantiated"] += instantiated
+                if not attempts:
+                    message = "template parameter of a kind the survey cannot guess"
+                    tally["translate_reasons"][message] += 1
+                    log_failure(tally, f"{unit}: {message}")
+                    continue
                 translate_and_run(str(path), last, attempts, include_dirs, tally)  # last: inside every view
 
 
@@ -438,7 +669,8 @@ def report(tally):
         print(f"  {count:4d}  {message}")
     print(f"units that parse: {tally['clean_units']}; "
           f"translate: {tally['translated']}; run to halt: {tally['ran']} "
-          f"(template arguments from the kernel's own instantiations for {tally['instantiated']})")
+          f"(template arguments from the kernel's own instantiations for {tally['instantiated']}; "
+          f"translated with a later argument set than the first: {tally['later_attempt']})")
     print("why the rest do not translate (units):")
     for message, count in tally["translate_reasons"].most_common(15):
         print(f"  {count:4d}  {message}")
@@ -447,23 +679,42 @@ def report(tally):
         print(f"  {count:4d}  {message}")
 
 
+def parse_kept(parse):
+    """The translator's parse, keeping the file parsed last: the argument sets a unit is tried with
+    (and the units of one file) differ only in what the translator reads from the same parse."""
+    kept = {}
+
+    def parse_once(path, defines=(), include_dirs=()):
+        key = (path, tuple(defines), tuple(include_dirs), tuple(prelude))
+        if key not in kept:
+            kept.clear()
+            kept[key] = parse(path, defines, include_dirs)
+        return kept[key]
+    return parse_once
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("mirrors", nargs="+", metavar="MIRROR[:DIR,...]",
                         help="bare git mirrors of kernel repositories (with DIRs: the files under them)")
     parser.add_argument("--headers", action="append", default=[], metavar="MIRROR:DIR[,DIR]",
                         help="a mirror of shared headers the kernels include, and its include dirs")
-    parser.add_argument("--log", help="append each unit's translation error (file:line: message) to this file")
+    parser.add_argument("--log", help="append each unit that does not translate, with its first error, to this "
+                                      "file (`UNIT_FILE:LAST_LINE: ERROR_FILE:LINE: message`)")
+    parser.add_argument("--only-failed", metavar="LOG", help="survey only the units a previous run's --log names: "
+                                                             "re-measure what did not translate, in minutes")
     parser.add_argument("--limit", type=int, help="survey only the first N files of each repository")
     parser.add_argument("--grep", metavar="REGEX", help="survey only the files whose text matches REGEX "
                                                         "(git grep -E): re-measure one cause quickly")
     parser.add_argument("--translations", help="write each unit's translation or error to this JSON file "
                                                "(tools/compare_translations.py diff compares two)")
     args = parser.parse_args(argv)
+    selection = FailedUnits(Path(args.only_failed).read_text(errors="replace")) if args.only_failed else None
     index = ci.Index.create()
     # The translator parses as the survey does: a header after kernel_operator.h.
     stub_args = cpp_clang.clang_args
     cpp_clang.clang_args = lambda *a, **k: [*stub_args(*a, **k), *prelude]
+    translator.parse = parse_kept(translator.parse)
     translations = {}
     with tempfile.TemporaryDirectory(prefix="ascasm-survey-headers-") as tmp:
         header_dirs = []
@@ -477,17 +728,17 @@ def main(argv=None):
             mirror, _, dirs = str(spec).partition(":")
             tally = collections.defaultdict(int)
             tally.update(cpu=[], file_reasons=collections.Counter(), translate_reasons=collections.Counter(),
-                         run_reasons=collections.Counter(), failures=[], translations={})
+                         run_reasons=collections.Counter(), translations={})
             commit = git(mirror, "rev-parse", "HEAD").decode().strip()
-            survey_repo(Path(mirror), [d for d in dirs.split(",") if d], index, tally, header_dirs, args.limit,
-                        args.grep)
+            with open(args.log or os.devnull, "a", encoding="utf-8") as log:
+                log.write(f"{LOG_HEADER}; {mirror} at {commit}\n")
+                tally["log"] = log
+                survey_repo(Path(mirror), [d for d in dirs.split(",") if d], index, tally, header_dirs, args.limit,
+                            args.grep, selection)
             print(f"== {mirror} at {commit}{' under ' + dirs if dirs else ''}")
             translations.update({f"{Path(mirror).parent.name} {unit}": result
                                  for unit, result in tally["translations"].items()})
             report(tally)
-            if args.log:
-                with open(args.log, "a", encoding="utf-8") as log:
-                    log.writelines(re.sub(r"^.*?/ascasm-survey-[^/]+/", "", line) + "\n" for line in tally["failures"])
     if args.translations:
         Path(args.translations).write_text(json.dumps(translations, indent=0, sort_keys=True))
 
