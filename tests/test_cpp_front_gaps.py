@@ -435,8 +435,6 @@ __simd_vf__ inline void Fill(__ubuf__ float* out, T s)
 """
 
 
-@pytest.mark.xfail(strict=True, reason="translator: a member type of a class template's partial specialisation "
-                   "(lower.py member_type looks only at explicit specialisations and the primary template)")
 def test_member_type_of_a_partial_specialisation(tmp_path, engine):
     path = tmp_path / "k.cpp"
     path.write_text(PARTIAL_SPECIALISATION)

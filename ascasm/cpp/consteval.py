@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
+from . import templates
 from .builtin_calls import VECTOR_BYTES
 from .clang import CppError, error_at, evaluated_number, operator_of, tokens
 from .cpptypes import BOOL, S32, S64, U64, CType, scalar, split_template_args
@@ -84,7 +85,7 @@ class ConstantEvaluation:
     def trait_value(self, text: str, c):
         """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` and the
         is_integral/is_floating_point/is_signed/is_unsigned family, on our types, and std::negation,
-        conjunction and disjunction of them."""
+        conjunction and disjunction of them; a class template's static member (a kernel's own trait)."""
         m = _TRAIT.match(text.replace(" ", ""))
         if m and m.group(1) in _COMBINATORS:          # negation/conjunction/disjunction of traits
             values = [self.trait_value(arg, c) for arg in split_template_args(m.group(2))]
@@ -92,7 +93,7 @@ class ConstantEvaluation:
                 return None
             return Const(bool(_COMBINATORS[m.group(1)]([v.value for v in values])), BOOL)
         if not m or m.group(1) not in _TRAITS:
-            return None
+            return templates.static_member_value(self, text)     # a trait of the kernel's own
         types = [self.type_from_text(arg) for arg in split_template_args(m.group(2))]
         if any(t is None for t in types):
             raise error_at(c, f"cannot evaluate '{text}': unknown type")

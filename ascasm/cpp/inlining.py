@@ -32,6 +32,7 @@ class Inlining:
         if decl.kind.name == "CXX_METHOD" or decl.semantic_parent.kind.name in ("CLASS_TEMPLATE", "CLASS_DECL",
                                                                                  "STRUCT_DECL"):
             frame.targs.update(self.frames[-1].targs)
+            frame.cls = decl.semantic_parent if decl.kind.name == "CXX_METHOD" else None
         explicit = self.explicit_template_args(callee)
         tparams = [ch for ch in decl.get_children()
                    if ch.kind.name in ("TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER",

@@ -1,0 +1,80 @@
+"""Class templates as public kernels write them, each in a small kernel of our own: a trait the kernel
+defines itself (`IsSame<Tp, Tp>` deriving from an alias of its own integral constant), members of a
+base class that depends on the template's parameters read through `this->`. Expected values are
+numpy computations written here."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("clang.cindex")
+
+import cpp_run  # noqa: E402  (tests/cpp_run.py)
+from test_cpp_translate import tr  # noqa: E402
+
+# The kernel's own traits: a primary template deriving from `falseType`, a partial specialisation
+# from `trueType` (aliases of the kernel's integral constant), and one whose base's argument is an
+# expression of the parameter. `this->` reads members of Base<T>, a dependent base: clang leaves those
+# accesses unresolved in the template.
+OWN_TRAITS = """
+template <typename Tp, Tp v>
+struct Constant {
+    static constexpr Tp value = v;
+};
+using trueType = Constant<bool, true>;
+using falseType = Constant<bool, false>;
+template <typename, typename>
+struct IsSame : public falseType {};
+template <typename Tp>
+struct IsSame<Tp, Tp> : public trueType {};
+template <typename T>
+struct IsTwoBytes : public Constant<bool, sizeof(T) == 2> {};
+
+template <typename T>
+class Base {
+protected:
+    static constexpr uint32_t LANES = 256 / sizeof(T);
+    float factor_ = 1.0f;
+    uint32_t count_ = 0;
+};
+
+template <typename T>
+class Scale : public Base<T> {
+public:
+    __aicore__ inline void Compute(__ubuf__ T* out, __ubuf__ T* in, uint16_t repeat)
+    {
+        uint32_t count = this->count_;
+        __VEC_SCOPE__ {
+            Reg::RegTensor<T> v;
+            for (uint16_t i = 0; i < repeat; i++) {
+                Reg::MaskReg m = Reg::UpdateMask<T>(count);
+                Reg::LoadAlign(v, in + i * this->LANES);
+                if constexpr (IsSame<T, float>::value) {
+                    Reg::Muls(v, v, this->factor_, m);
+                } else if constexpr (IsTwoBytes<T>::value && !IsSame<T, bfloat16_t>::value) {
+                    Reg::Adds(v, v, (T)1, m);
+                }
+                Reg::StoreAlign(out + i * this->LANES, v, m);
+            }
+        }
+    }
+};
+"""
+
+
+@pytest.mark.parametrize("ctype, dtype", [("float", np.float32), ("half", np.float16), ("int32_t", np.int32)])
+def test_kernel_s_own_trait_and_members_of_a_dependent_base(tmp_path, engine, ctype, dtype):
+    t = tr(tmp_path, OWN_TRAITS, f"Scale<{ctype}>::Compute#1")
+    lanes = 256 // np.dtype(dtype).itemsize
+    x = (np.arange(2 * lanes) % 16 - 5).astype(dtype)
+    count = lanes + 7                                   # a tail in the second repeat
+    result = cpp_run.run(t, engine, out=np.full(2 * lanes, 9, dtype), **{"in": x}, repeat=2, count=count,
+                         factor_=2.5)     # a member the block reads is an input, named after the member
+    expect = np.full(2 * lanes, 9, dtype)
+    if ctype == "float":
+        expect[:count] = x[:count] * np.float32(2.5)
+    elif ctype == "half":
+        expect[:count] = x[:count] + np.float16(1)
+    else:
+        expect[:count] = x[:count]                      # neither branch: copied
+    assert result["out"].tobytes() == expect.tobytes()
