@@ -78,3 +78,38 @@ def test_kernel_s_own_trait_and_members_of_a_dependent_base(tmp_path, engine, ct
     else:
         expect[:count] = x[:count]                      # neither branch: copied
     assert result["out"].tobytes() == expect.tobytes()
+
+
+# `auto` pointers declared around a block in a class template: clang leaves `(__ubuf__ T*)... + n` and
+# what is computed from it undeduced; the block takes them as pointers of the cast's type
+AUTO_POINTERS = """
+struct RowTiling {
+    uint32_t rowLen;
+};
+template <typename T>
+class Rows {
+public:
+    __aicore__ inline void Compute(LocalTensor<T>& outLocal, uint32_t row)
+    {
+        auto rowAddr = (__ubuf__ T*)outLocal.GetPhyAddr() + row * tiling_->rowLen;
+        auto dstAddr = rowAddr + 2 * this->LANES;
+        __VEC_SCOPE__ {
+            Reg::RegTensor<T> v;
+            Reg::MaskReg m = Reg::CreateMask<T>();
+            Reg::Duplicate(v, (T)7);
+            Reg::StoreAlign(dstAddr, v, m);
+        }
+    }
+    static constexpr uint32_t LANES = 256 / sizeof(T);
+    const RowTiling* tiling_;
+};
+"""
+
+
+@pytest.mark.parametrize("ctype, dtype", [("float", np.float32), ("half", np.float16)])
+def test_auto_pointers_around_a_block_take_the_cast_s_type(tmp_path, engine, ctype, dtype):
+    t = tr(tmp_path, AUTO_POINTERS, f"Rows<{ctype}>::Compute#1")
+    assert [(p.name, p.kind, p.cpp_type) for p in t.params] == [("dstAddr", "pointer", f"__ubuf__ {ctype}*")]
+    lanes = 256 // np.dtype(dtype).itemsize
+    result = cpp_run.run(t, engine, dstAddr=np.zeros(lanes + 3, dtype))
+    assert result["dstAddr"].tolist() == [7] * lanes + [0] * 3
