@@ -113,3 +113,48 @@ def test_auto_pointers_around_a_block_take_the_cast_s_type(tmp_path, engine, cty
     lanes = 256 // np.dtype(dtype).itemsize
     result = cpp_run.run(t, engine, dstAddr=np.zeros(lanes + 3, dtype))
     assert result["dstAddr"].tolist() == [7] * lanes + [0] * 3
+
+
+# Conditions macros of another header write whole, on the class's parameters (`#define HAS_BIAS
+# ((KEY % 10) == 2)`), also as the condition of an `if constexpr` another macro writes: libclang gives
+# no tokens for operators written there, clang's own operator kinds say which they are
+OPTION_MACROS = """
+#define BIAS_CODE 0x4
+#define HAS_BIAS ((OPT & BIAS_CODE) > 0)
+#define DOUBLED (((KEY / 10) % 10) == 1)
+#define WHEN(_cond, _stmt) \\
+    if constexpr (_cond) {  \\
+        _stmt;              \\
+    }
+"""
+MACRO_CONDITIONS = """
+#include "options.h"
+template <typename T, int KEY, int OPT>
+class Bias {
+public:
+    __aicore__ inline void Compute(__ubuf__ T* out, __ubuf__ T* in, uint32_t n)
+    {
+        __VEC_SCOPE__ {
+            Reg::RegTensor<T> v;
+            Reg::MaskReg m = Reg::UpdateMask<T>(n);
+            Reg::LoadAlign(v, in);
+            if constexpr (DOUBLED || KEY == 7) {
+                Reg::Add(v, v, v, m);
+            }
+            WHEN(HAS_BIAS, Reg::Adds(v, v, (T)3, m));
+            Reg::StoreAlign(out, v, m);
+        }
+    }
+};
+"""
+
+
+@pytest.mark.parametrize("key, opt, scale, bias", [(10, 4, 2, 3), (20, 4, 1, 3), (7, 3, 2, 0), (111, 0, 2, 0)])
+def test_conditions_macros_of_another_header_write(tmp_path, engine, key, opt, scale, bias):
+    (tmp_path / "options.h").write_text(OPTION_MACROS)
+    t = tr(tmp_path, MACRO_CONDITIONS, f"Bias<float, {key}, {opt}>::Compute#1")
+    x = np.arange(64, dtype=np.float32) - 20
+    result = cpp_run.run(t, engine, out=np.zeros(64, np.float32), **{"in": x}, n=60)
+    expect = np.zeros(64, np.float32)
+    expect[:60] = x[:60] * scale + bias
+    assert result["out"].tolist() == expect.tolist()
