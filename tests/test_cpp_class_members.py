@@ -158,3 +158,38 @@ def test_conditions_macros_of_another_header_write(tmp_path, engine, key, opt, s
     expect = np.zeros(64, np.float32)
     expect[:60] = x[:60] * scale + bias
     assert result["out"].tolist() == expect.tolist()
+
+
+# A Cast trait a function computes by an immediately invoked lambda before its block, the rounding
+# chosen by `if constexpr` on the function's parameter (a cast kernel's pattern)
+LOCAL_LAMBDA_TRAIT = """
+template <int Mode>
+__aicore__ inline void ToInt(__ubuf__ int32_t* out, __ubuf__ float* in, uint32_t n)
+{
+    static constexpr Reg::CastTrait trait = []() {
+        if constexpr (Mode == 1) {
+            return Reg::CastTrait{Reg::RegLayout::UNKNOWN, Reg::SatMode::NO_SAT, Reg::MaskMergeMode::ZEROING,
+                                  RoundMode::CAST_FLOOR};
+        } else {
+            return Reg::CastTrait{Reg::RegLayout::UNKNOWN, Reg::SatMode::NO_SAT, Reg::MaskMergeMode::ZEROING,
+                                  RoundMode::CAST_CEIL};
+        }
+    }();
+    __VEC_SCOPE__ {
+        Reg::RegTensor<float> x;
+        Reg::RegTensor<int32_t> y;
+        Reg::MaskReg m = Reg::UpdateMask<float>(n);
+        Reg::LoadAlign(x, in);
+        Reg::Cast<int32_t, float, trait>(y, x, m);
+        Reg::StoreAlign(out, y, m);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("mode, rounding", [(1, np.floor), (2, np.ceil)])
+def test_cast_trait_from_a_lambda_in_the_function(tmp_path, engine, mode, rounding):
+    t = tr(tmp_path, LOCAL_LAMBDA_TRAIT, f"ToInt<{mode}>#1")
+    x = (np.arange(64, dtype=np.float32) - 32) * np.float32(0.75)
+    result = cpp_run.run(t, engine, out=np.full(64, 99, np.int32), **{"in": x}, n=64)
+    assert result["out"].tolist() == rounding(x).astype(np.int32).tolist()

@@ -503,8 +503,6 @@ __simd_vf__ inline void ToInt(__ubuf__ int32_t* out, __ubuf__ float* in)
 """
 
 
-@pytest.mark.xfail(strict=True, reason="translator: a static constexpr member initialised by an immediately "
-                   "invoked lambda does not evaluate as a template argument (lower.py constant evaluation)")
 def test_cast_trait_from_an_invoked_lambda(tmp_path, engine):
     x = np.arange(-32, 32, dtype=np.float32) + np.float32(0.5)
     t = tr(tmp_path, LAMBDA_TRAIT, "ToInt<1>")

@@ -63,6 +63,17 @@ class ConstantEvaluation:
         local = self.frame.vars.get(("name", name))
         if isinstance(local, Const):             # a constexpr local (a *SpecificMode struct, a count)
             return local
+        outer = self.outer_decls.get(name)      # a constexpr local of the function around a block
+        if outer is not None and text.strip() == name:
+            self.const_only += 1
+            try:
+                value = self.outer_variable(c, outer)
+            except NotConstant:
+                value = None
+            finally:
+                self.const_only -= 1
+            if isinstance(value, Const):
+                return value
         member = self.index.enum_constant(text)
         if member is not None:
             return Const(EnumValue(member.semantic_parent.spelling, member.spelling, member.enum_value),

@@ -210,6 +210,8 @@ def member_value(lowering, cls, targs: dict, member: str):
     try:
         value = lowering.constant(init)
         ctype = lowering.try_resolve(decl.type, decl)
+        if ctype is not None and ctype.kind == "struct" and isinstance(value.value, list):    # {a, b}: by field
+            return Const(lowering.struct_value(ctype.name, value.value), ctype)
         return lowering.convert(value, ctype) if ctype is not None and ctype.is_scalar else value
     finally:
         lowering.frames.pop()
