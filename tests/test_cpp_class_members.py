@@ -193,3 +193,34 @@ def test_cast_trait_from_a_lambda_in_the_function(tmp_path, engine, mode, roundi
     x = (np.arange(64, dtype=np.float32) - 32) * np.float32(0.75)
     result = cpp_run.run(t, engine, out=np.full(64, 99, np.int32), **{"in": x}, n=64)
     assert result["out"].tolist() == rounding(x).astype(np.int32).tolist()
+
+
+# Calls a macro's body writes: libclang's range of the first callee runs on to where the macro is
+# used, over the next call's template arguments; those are not the first call's
+MACRO_BODY_CALLS = """
+#define ABS_AND_SIGN(x, y, m, neg) \\
+    Reg::Abs(y, x, m); \\
+    Reg::Compare<float, CMPMODE::NE>(neg, y, x, m);
+
+__simd_vf__ inline void AbsSign(__ubuf__ float* out, __ubuf__ float* sign, __ubuf__ float* in)
+{
+    Reg::RegTensor<float> x, y, one, zero, s;
+    Reg::MaskReg m = Reg::CreateMask<float>();
+    Reg::MaskReg neg;
+    Reg::LoadAlign(x, in);
+    ABS_AND_SIGN(x, y, m, neg);
+    Reg::Duplicate(one, 1.0f);
+    Reg::Duplicate(zero, 0.0f);
+    Reg::Select(s, one, zero, neg);
+    Reg::StoreAlign(out, y, m);
+    Reg::StoreAlign(sign, s, m);
+}
+"""
+
+
+def test_template_arguments_of_calls_in_a_macro_body(tmp_path, engine):
+    t = tr(tmp_path, MACRO_BODY_CALLS, "AbsSign")
+    x = np.arange(64, dtype=np.float32) - 30
+    result = cpp_run.run(t, engine, out=np.zeros(64, np.float32), sign=np.zeros(64, np.float32), **{"in": x})
+    assert result["out"].tolist() == np.abs(x).tolist()
+    assert result["sign"].tolist() == (x < 0).astype(np.float32).tolist()

@@ -137,6 +137,10 @@ def explicit_template_args(callee) -> list[str]:
     if "<" not in toks:
         return []
     start = toks.index("<")
+    # a callee a macro's body writes has tokens running on past the call (libclang's range of it
+    # ends where the macro is used): a `<` after the call's `(` is another call's
+    if "(" in toks[:start] or (callee.spelling and toks[start - 1] != callee.spelling):
+        return []
     return split_template_args(join_tokens(toks[start + 1:_closing(toks, start)]))
 
 
