@@ -224,3 +224,28 @@ def test_template_arguments_of_calls_in_a_macro_body(tmp_path, engine):
     result = cpp_run.run(t, engine, out=np.zeros(64, np.float32), sign=np.zeros(64, np.float32), **{"in": x})
     assert result["out"].tolist() == np.abs(x).tolist()
     assert result["sign"].tolist() == (x < 0).astype(np.float32).tolist()
+
+
+# `IsSameType<T, double>` with T a vector element type: false (ascasm has no double type, and no
+# element type is one)
+DOUBLE_TRAIT = """
+template <typename T>
+__simd_vf__ inline void Copy(__ubuf__ T* out, __ubuf__ T* in)
+{
+    constexpr bool isDouble = AscendC::IsSameType<T, double>::value;
+    Reg::RegTensor<T> v;
+    Reg::MaskReg m = Reg::CreateMask<T>();
+    Reg::LoadAlign(v, in);
+    if constexpr (isDouble || std::is_same<double, T>::value) {
+        Reg::Adds(v, v, (T)1, m);
+    }
+    Reg::StoreAlign(out, v, m);
+}
+"""
+
+
+def test_is_same_with_double_is_false(tmp_path, engine):
+    t = tr(tmp_path, DOUBLE_TRAIT, "Copy<float>")
+    x = np.arange(64, dtype=np.float32)
+    result = cpp_run.run(t, engine, out=np.zeros(64, np.float32), **{"in": x})
+    assert result["out"].tolist() == x.tolist()

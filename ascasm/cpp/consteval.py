@@ -105,7 +105,11 @@ class ConstantEvaluation:
             return Const(bool(_COMBINATORS[m.group(1)]([v.value for v in values])), BOOL)
         if not m or m.group(1) not in _TRAITS:
             return templates.static_member_value(self, text)     # a trait of the kernel's own
-        types = [self.type_from_text(arg) for arg in split_template_args(m.group(2))]
+        args = split_template_args(m.group(2))
+        types = [self.type_from_text(arg) for arg in args]
+        if m.group(1) in ("is_same", "IsSameType") and sum(t is None for t in types) == 1 and \
+                any(arg.strip() in _HOST_ONLY_TYPES for arg in args):
+            return Const(False, BOOL)       # `IsSameType<T, double>`: no vector type is a double
         if any(t is None for t in types):
             raise error_at(c, f"cannot evaluate '{text}': unknown type")
         return Const(bool(_TRAITS[m.group(1)](*types)), BOOL)
@@ -318,6 +322,7 @@ _TRAITS = {
     "is_signed": lambda t: t.signed or t.kind == "float", "is_unsigned": lambda t: t.kind == "int" and not t.signed,
     "is_arithmetic": lambda t: t.kind in ("int", "bool", "float"),
 }
+_HOST_ONLY_TYPES = ("double", "long double")     # C types no vector function computes in
 _COMBINATORS = {"negation": lambda values: not values[0], "conjunction": all, "disjunction": any}
 _BUILTIN_TRAITS = {"__is_same": "is_same", "__is_integral": "is_integral", "__is_floating_point": "is_floating_point",
                    "__is_signed": "is_signed", "__is_unsigned": "is_unsigned", "__is_arithmetic": "is_arithmetic"}
