@@ -41,6 +41,9 @@ if sanitize not in SANITIZERS:
 # compares and counts mask bits in one instruction
 X86_64 = platform.machine().lower() in ("x86_64", "amd64")
 X86_64_V2 = ["-march=x86-64-v2"] if X86_64 else []
+# A fixed-size memset up to 1 KB (zeroing a 256-byte vector register, a result's unused lanes) as vector
+# stores: gcc's default for x86 made it `rep stos`, whose start-up costs more than the 8-16 stores
+INLINE_MEMSET = ["-mmemset-strategy=vector_loop:1024:noalign,libcall:-1:noalign"] if X86_64 else []
 # The kernel modules whose lane loops gain from wider vectors are built a second time for x86-64-v3 CPUs
 # (AVX2, BMI2; since 2013-2015) into ascasm/_engine/x86_64_v3/, from the same C: ascasm/_engine/__init__.py
 # loads those in place of the baseline builds when the CPU has the features. Release builds on x86-64 only
@@ -55,7 +58,7 @@ WIDE_MODULES = ("arith", "compare", "memory", "rearrange", "streams")
 # so CI runs both. Release builds carry no debug information (it was a third of the compile time and
 # nine tenths of the module's size).
 COMPILE_ARGS = ((["-O0", "-g", "-DASCASM_PORTABLE"] if settings["DEBUG"] else ["-O3", "-falign-functions=64"])
-                + ["-ffp-contract=off", "-fno-strict-aliasing"] + X86_64_V2 + SANITIZERS[sanitize])
+                + ["-ffp-contract=off", "-fno-strict-aliasing"] + X86_64_V2 + INLINE_MEMSET + SANITIZERS[sanitize])
 # core holds the run loop, which has no lane loops to vectorise, and the Python-level loader: at -O2 its
 # compile takes about half the CPU of -O3 with the same instructions per chunk (docs/performance.md
 # "Build"); -O1 saved another 1.4 s but made a scalar step 2.3 times slower (7 ns against 3: the run

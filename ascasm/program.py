@@ -11,7 +11,7 @@ from .debuginfo import DebugInfo
 from .isa import BARRIER_KINDS, PATTERNS, ElemType, InsnSpec, Kind
 from .isa.table import keyword_slot
 from .source import SourceLoc
-from .state import DUP_WARN_FIELDS, HAZARD_WARN_FIELDS, MachineState
+from .state import DUP_WARN_FIELDS, HAZARD_WARN_FIELDS, UNWRITTEN_WARN_FIELDS, MachineState
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,7 @@ class Buffer:
     loc: SourceLoc
     data: np.ndarray | None = None      # initial contents, dtype etype.np_dtype; None = zero
     space: str = "ub"                   # "ub", or "gm" for a .gm buffer (global memory)
+    undef: bool = False                 # `= undef`: zero, but its bytes count as never written
 
     @property
     def nbytes(self) -> int:
@@ -146,10 +147,14 @@ class Program:
         rows = len(self.insns)
         state = MachineState(dup_warn=np.zeros((rows, DUP_WARN_FIELDS), np.int64),
                              hazard_warn=np.zeros((rows, HAZARD_WARN_FIELDS), np.int64),
+                             unwritten_warn=np.zeros((rows, UNWRITTEN_WARN_FIELDS), np.int64),
                              gm=np.zeros(self.gm_size, np.uint8))
+        unwritten = np.zeros(state.ub.size, bool)
         for buf in self.buffers.values():
             if buf.data is not None:
                 buf.view(state)[...] = buf.data
+            unwritten[buf.addr:buf.addr + buf.nbytes] |= buf.undef
+        state.ub_unwritten[:] = np.packbits(unwritten, bitorder="little").view(np.uint32)
         return state
 
 

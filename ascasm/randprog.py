@@ -4,9 +4,9 @@ property in tests/test_random_programs.py and the fuzzer tools/fuzz.py draw from
 Operands are generated from each row's syntax and type list (ascasm/isa/operands.py), so a row added
 to the table is fuzzed without touching this file. Registers hold boundary values, divisors may be
 zero, addresses may be misaligned or outside the usable UB (a data move's GM side: in or past the
-prologue's .gm buffer), mask registers p3 and p7 start unset, and scatter/gather indices come from tame
-tables (v1, v2) or from random bytes, so a good share of the programs fault: every fault path is
-compared too.
+prologue's .gm buffer) or in `fresh`, whose bytes start never written (v4 starts loaded from them),
+mask registers p3 and p7 start unset, and scatter/gather indices come from tame tables (v1, v2) or from random bytes, so a good share
+of the programs fault: every fault path is compared too.
 
 The generator draws through a `Chooser` (integer, choice), so it runs on a seeded random.Random (the
 fuzzer: fast, reproducible from a seed) or on a hypothesis data object (the test: shrinking).
@@ -32,9 +32,11 @@ PROLOGUE = f"""\
 .ub idx16 u16[128] = (i * 7) % 300
 .ub idx32 u32[64]  = (i * 13) % 200
 .ub tail  u8[256]  = 255 - i @ {UB_USABLE_DEFAULT - 256}
+.ub fresh u8[256]  = undef @ {UB_USABLE_DEFAULT - 512}
 .gm gmem  u8[2048] = (i * 29 + 3) % 256
         vld v1.u16, [idx16]
         vld v2.u32, [idx32]
+        vld v4.b32, [fresh]
         mask p0.b16, ALL
         mask p1.b32, M3
         mask p2.b8, VL16
@@ -116,7 +118,7 @@ def address(c: Chooser) -> str:
         return f"[data + {scalar_register(c)}]"
     if form == 10:
         return f"[{scalar_register(c)} + {scalar_register(c)} + a{c.integer(0, 3)}]"
-    return f"[tail + {c.choice(TAIL_OFFSETS)}]"
+    return f"[{c.choice(('tail', 'fresh'))} + {c.choice(TAIL_OFFSETS)}]"     # (fresh: bytes never written)
 
 
 SYNC_FAMILIES = ("sync_flag", "sync_pipe")

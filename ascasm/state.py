@@ -85,6 +85,9 @@ LOG_READ, LOG_WRITE = 0, 1
 LOG_GM_READ, LOG_GM_WRITE = 2, 3    # the same for global memory (the data moves)
 LOG_RESERVE = 520
 HAZARD_WARN_FIELDS = 4      # count, writer's row, first byte, one past the last byte
+UNWRITTEN_WARN_FIELDS = 4   # count, the load's row, the first unwritten UB byte, its lane (-1: a scalar read)
+# vreg_origin columns: the row of the vld that filled the register, the UB address of its byte 0
+ORIGIN_ROW, ORIGIN_ADDR = 0, 1
 
 
 @dataclass
@@ -105,6 +108,14 @@ class MachineState:
     ub_dirty: np.ndarray = field(default_factory=lambda: np.zeros(UB_SIZE // UB_BLOCK, np.uint32))
     ub_write_row: np.ndarray = field(default_factory=lambda: np.zeros(UB_SIZE, np.int32))
     hazard_warn: np.ndarray = field(default_factory=lambda: np.zeros((0, HAZARD_WARN_FIELDS), np.int64))
+    # Bytes never written (docs/semantics.md "Bytes never written"): per UB byte of an `undef` buffer,
+    # one bit (as ub_dirty's) until a write since the latest membar folds in; per vector register byte,
+    # one bit when a vld filled it from such bytes, with the vld's row and address; per row, how often
+    # it read such bytes and the first case.
+    ub_unwritten: np.ndarray = field(default_factory=lambda: np.zeros(UB_SIZE // UB_BLOCK, np.uint32))
+    vreg_unwritten: np.ndarray = field(default_factory=lambda: np.zeros((NUM_VREGS, VL // 64), np.uint64))
+    vreg_origin: np.ndarray = field(default_factory=lambda: np.zeros((NUM_VREGS, 2), np.int64))
+    unwritten_warn: np.ndarray = field(default_factory=lambda: np.zeros((0, UNWRITTEN_WARN_FIELDS), np.int64))
     spr: np.ndarray = field(default_factory=lambda: np.zeros(SPR_SIZE, np.int64))
     ureg: np.ndarray = field(default_factory=lambda: np.zeros((NUM_UREGS, UREG_BYTES), np.uint8))
     ureg_state: np.ndarray = field(default_factory=lambda: np.zeros((NUM_UREGS, 2), np.int64))
@@ -123,7 +134,7 @@ class MachineState:
     PARTS = ("ub", "vreg", "preg", "preg_set", "areg", "sreg", "ctrl", "dup_warn", "ub_dirty",
              "ub_write_row", "hazard_warn", "spr", "ureg", "ureg_state", "qreg",
              "qreg_state", "hwloop", "mask_spr", "ctrlreg", "gm", "mte", "sysreg", "flags", "xsync",
-             "gm_writer")
+             "gm_writer", "ub_unwritten", "vreg_unwritten", "vreg_origin", "unwritten_warn")
 
     @property
     def pc(self) -> int:
@@ -168,9 +179,18 @@ def _describe(name: str, mine: np.ndarray, theirs: np.ndarray, byte: int) -> str
     if name == "gm_writer":
         index = byte // mine.itemsize
         return f"GM writer of GM byte {index:#x}: {mine[index]:#x} != {theirs[index]:#x}"
-    if name in ("dup_warn", "hazard_warn"):
+    if name in ("dup_warn", "hazard_warn", "unwritten_warn"):
         row = byte // (mine.itemsize * mine.shape[1])
         return f"{name} record of row {row}: {list(mine[row])} != {list(theirs[row])}"
+    if name == "ub_unwritten":
+        block = byte // mine.itemsize
+        return (f"bytes never written, UB {block * UB_BLOCK:#x}..{block * UB_BLOCK + UB_BLOCK - 1:#x}: "
+                f"{mine[block]:#010x} != {theirs[block]:#010x}")
+    if name in ("vreg_unwritten", "vreg_origin"):
+        reg, column = divmod(byte // mine.itemsize, mine.shape[1])
+        what = f"unwritten bits {column * 64}..{column * 64 + 63}" if name == "vreg_unwritten" else \
+            ("load row", "load address")[column]
+        return f"v{reg} {what}: {mine[reg, column]:#x} != {theirs[reg, column]:#x}"
     if name == "ub_dirty":
         block = byte // mine.itemsize
         return (f"bytes written since the membar, UB {block * UB_BLOCK:#x}..{block * UB_BLOCK + UB_BLOCK - 1:#x}: "

@@ -71,6 +71,17 @@ def hazard_text(program: Program, writer_row: int, first: int, last: int) -> str
             f"({writer.text.strip()}) and are touched again with no membar between")
 
 
+def unwritten_text(program: Program, load_row: int, address: int, lane: int) -> str:
+    """A read of UB bytes never written: by a vector lane a vld filled (lane >= 0), or by a scalar ld."""
+    buffers = [b for b in program.buffers.values() if b.space == "ub" and b.addr <= address < b.addr + b.nbytes]
+    place = f" (offset {address - buffers[0].addr} of buffer {buffers[0].name})" if buffers else ""
+    if lane < 0 or not 0 <= load_row < len(program.insns):
+        return f"UB byte {address:#x}{place}: nothing has written it"
+    load = program.insns[load_row].loc
+    return (f"lane {lane} holds UB byte {address:#x}{place}, which nothing had written when line {load.line} "
+            f"({load.text.strip()}) loaded it")
+
+
 def outside_text(program: Program, address: int, size: int, lane: int, index: int) -> str:
     """An access outside every buffer, placed against the nearest buffer (the lower one of two as near)."""
     where = f" (lane {lane}, index {index % 2**64})" if index != -1 else f" (lane {lane})" if lane >= 0 else ""
@@ -119,6 +130,8 @@ HAZARD_NOTE = "the hardware runs vector loads and stores out of order: put a mem
 MOVE_HAZARD_NOTE = ("the data move runs in its own pipe (MTE2): wait for it first (WaitFlag after SetFlag, "
                     "PipeBarrier, or a queue's DeQue)")
 DUP_NOTE = "the hardware keeps an unspecified one; ascasm keeps the highest lane"
+UNWRITTEN_NOTE = ("the hardware leaves such bytes as they were (garbage): write them first (a data move or a "
+                  "store), or leave their lanes out of the mask")
 
 
 def wait_name(column: int) -> str:
@@ -178,6 +191,8 @@ def fault_message(kind: str, args: tuple, program: Program, insn=None, block: in
         return f"duplicate active indices (--strict): lanes {args[0]} and {args[1]} both store to address {args[2]:#x}"
     if kind == "HAZARD":
         return "memory hazard (--strict): " + hazard_text(program, *args[:3])
+    if kind == "UNWRITTEN":
+        return "read of bytes never written (--strict): " + unwritten_text(program, *args[:3])
     if kind == "SPR_UNSET":
         if args[0] == MASK_SPR_FAULT:
             return f"read of unset special register {MASK_SPR_NAME}: no sprset.mask has set it"
@@ -372,6 +387,10 @@ def run_warnings(program: Program, state: MachineState) -> list[tuple]:
         out.append((loc, "memory hazard: " + hazard_text(program, writer, first, last),
                     [f"{MOVE_HAZARD_NOTE if written_by_move(program, writer) else HAZARD_NOTE} "
                      f"({_times(state.hazard_warn, rows)})"]))
+    for loc, rows in _rows_by_line(program, state.unwritten_warn):
+        _count, load_row, address, lane = (int(x) for x in state.unwritten_warn[rows[0]])
+        out.append((loc, "read of bytes never written: " + unwritten_text(program, load_row, address, lane),
+                    [f"{UNWRITTEN_NOTE} ({_times(state.unwritten_warn, rows)})"]))
     return sorted(out, key=lambda w: (w[0].file, w[0].line, w[0].col))
 
 

@@ -10,12 +10,14 @@ from ascasm.isa import dtypes
 
 
 
-def program_text(t, buffers: dict, scalars: dict) -> str:
-    """buffers: {param: ndarray (its contents) }; scalars: {param: number}."""
+def program_text(t, buffers: dict, scalars: dict, prologue: str = "") -> str:
+    """buffers: {param: ndarray (its contents) }; scalars: {param: number}; prologue: assembly run first
+    (what host code does before the call, e.g. `sprset.mask` for SetVectorMask)."""
     out = []
     for p in t.params:
         if p.kind == "pointer":
             out.append(f".ub {p.name} {p.etype}[{buffers[p.name].size}]")
+    out += ["        " + line.strip() for line in prologue.splitlines() if line.strip()]
     for p in t.params:
         if p.kind == "pointer":
             out.append(f"        mov s{p.sreg}, {p.name}")
@@ -31,8 +33,8 @@ def program_text(t, buffers: dict, scalars: dict) -> str:
     return "\n".join(out) + "\n"
 
 
-def run(t, engine="ref", **args):
+def run(t, engine="ref", prologue="", **args):
     buffers = {k: v for k, v in args.items() if isinstance(v, np.ndarray)}
     scalars = {k: v for k, v in args.items() if not isinstance(v, np.ndarray)}
-    program = ascasm.assemble(program_text(t, buffers, scalars), filename="<translation>")
+    program = ascasm.assemble(program_text(t, buffers, scalars, prologue), filename="<translation>")
     return ascasm.run(program, inputs=buffers, engine=engine)

@@ -57,8 +57,9 @@ def test_post_update_forms(engine):
 
 
 def test_block_gather_page_semantics(engine):
-    # asc_gather_datablock: block k of vD = the 32 bytes at base + index[k] (bytes); here the blocks in
-    # reverse order, block 2 repeated, and the elements the mask leaves out 0
+    # Reg::GatherB: block k of vD = the 32 bytes at base + index[k] (bytes) when bit 4k of the mask is
+    # set; here the blocks in reverse order, block 2 repeated; a b16 VL8 mask sets bits 0, 2, ..., 14,
+    # so bits 0, 4, 8 and 12: blocks 0-3 whole, the others 0
     machine = run_source("""
         .ub src u16[128] = i @ 0
         .ub idx u32[64] = [224, 192, 64, 64, 96, 64, 32, 0]
@@ -71,21 +72,21 @@ def test_block_gather_page_semantics(engine):
     """, engine)
     blocks = [112, 96, 32, 32, 48, 32, 16, 0]                  # the first u16 element of each source block
     assert list(machine.state.vreg[0].view(np.uint16)) == [b + j for b in blocks for j in range(16)]
-    assert list(machine.state.vreg[2].view(np.uint16)) == list(range(112, 120)) + [0] * 120
+    assert list(machine.state.vreg[2].view(np.uint16)) == [b + j for b in blocks[:4] for j in range(16)] + [0] * 64
 
 
-def test_block_gather_checks_only_blocks_with_an_active_element(engine):
+def test_block_gather_checks_only_the_blocks_its_mask_selects(engine):
     machine = run_source("""
         .ub idx u32[64] = [0, 8, 300000, 0, 0, 0, 0, 0]
             vld   v1.u32, [idx]
-            mask  p1.b32, VL8
+            mask  p1.b32, VL1
             vgatb v0.f32, [0], v1.u32, p1
-            mask  p2.b32, VL16
+            mask  p2.b32, VL2
             vgatb v0.f32, [0], v1.u32, p2
             halt
     """, engine)
     fault = machine.fault()
-    assert fault.kind == "MISALIGNED" and fault.step == 5            # block 1 (offset 8) is active in p2
+    assert fault.kind == "MISALIGNED" and fault.step == 5            # block 1 (offset 8) is selected by p2
 
 
 def test_block_gather_into_its_own_index_register(engine):
@@ -97,7 +98,7 @@ def test_block_gather_into_its_own_index_register(engine):
         .ub src u32[64] = i @ 0
         .ub idx u32[64] = [32, 0, 0, 0, 0, 0, 0, 0] @ 256
             vld   v1.u32, [idx]
-            mask  p0.b32, VL8
+            mask  p0.b32, VL1
             vgatb v1.u32, [src], v1.u32, p0
             halt
     """, "alias.s")

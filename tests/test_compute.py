@@ -603,7 +603,15 @@ HAND_CASES = {
     "f32": [("vdiv", 0x3F800000, 0x8036A794, 0xFF800000),            # 1 / -5.019e-39: divisor flushed -> -inf
             ("vdiv.nftz", 0x3F800000, 0x8036A794, 0xFF15E301),       # = -1.9923364e+38
             ("vdiv", 0x0014440B, 0x0053E3CF, 0x7FFFFFFF),            # both flushed: 0 / 0 -> the hardware NaN
-            ("vdiv.nftz", 0x0014440B, 0x0053E3CF, 0x3E775FBC)],      # 1.861e-39 / 7.704e-39 = 0.24157614
+            ("vdiv.nftz", 0x0014440B, 0x0053E3CF, 0x3E775FBC),       # 1.861e-39 / 7.704e-39 = 0.24157614
+            # exp next to a point halfway between two f32 values (ulp 2^-6, 2^-4, 2^26 there), where the
+            # engine's vectorised exp defers to libm's: each rounds to the side the exact value lies on
+            ("vexp", 0x413F5C00, 0, 0x4818B3BE),    # e^11.9599609375 = 156366.97656249607, 3.9e-12 below the tie -> .96875
+            ("vexp", 0x415BA000, 0, 0x495F5CD2),    # e^13.7265625 = 914893.093750055, 5.5e-11 above the tie -> .125
+            ("vexp", 0x4209BF00, 0, 0x584D45F1),    # e^34.4365234375 = 902801152540558.4, 113.6 below the tie
+            ("vexp", 0xC2B40000, 0, 0x00000000),    # e^-90 = 8.194e-40, subnormal: flushed
+            ("vexp.nftz", 0xC2B40000, 0, 0x0008EC28),  # kept: 8.194e-40 / 2^-149 = 584744.28 -> 584744 = 0x8EC28
+            ("vexp", 0x42B20000, 0, 0x7F800000)],   # e^89 = 4.49e38, above the largest f32 -> inf
     "s32": [("vdiv", 0xFFFFFFF9, 2, 0xFFFFFFFD),                 # -7 / 2 = -3
             ("vdiv", 7, 0xFFFFFFFE, 0xFFFFFFFD),                 # 7 / -2 = -3
             ("vdiv", 0xFFFFFFF9, 0xFFFFFFFE, 3)],                # -7 / -2 = 3

@@ -112,3 +112,64 @@ def test_too_many_live_values_name_the_variables():
         [ir.instruction("por", tuple(regs), regs)]
     with pytest.raises(CppError, match=r"too many live mask \(MaskReg\) values here: 9 at once, the machine has 8"):
         regalloc.allocate(items, [], regs)
+
+
+def _sum_of_constants(count):
+    """`acc = 0; acc += 1; ...; acc += count` with every constant set before the first addition (all live
+    at once, as a kernel's UB addresses are across its data moves), then `acc` stored at UB address 0."""
+    regs = _regs(*"s" * (count + 2))
+    acc, address, constants = regs[0], regs[1], regs[2:]
+    items = [ir.instruction("mov", (acc, 0), regs)]
+    items += [ir.instruction("mov", (reg, k + 1), regs) for k, reg in enumerate(constants)]
+    items += [ir.instruction("add", (acc, acc, reg), regs) for reg in constants]
+    items += [ir.instruction("mov", (address, 0), regs), ir.instruction("st", (ir.Mem(ir.view(address)),
+                                                                                ir.view(acc, "s32")), regs)]
+    return items, regs
+
+
+def test_constants_live_past_the_registers_are_rematerialised_before_each_use():
+    from ascasm.api import run
+    items, regs = _sum_of_constants(40)          # 42 scalar values live at once: more than the 32 s registers
+    with pytest.raises(CppError, match="too many live scalar values"):
+        regalloc.allocate(items, [], regs)
+    constants = {}
+    lines, assignment, moved = regalloc.fit(items, [], regs, constants=constants)
+    assert max(assignment.values()) < 32 and constants          # the constants live where it overflowed
+    assert all(constants[reg.number] == str(k + 1) for k, reg in enumerate(regs[2:]) if reg.number in constants)
+    assert len(moved) == len(items) + 1 and moved[-1] == len(lines)
+    # an addition of a rematerialised constant reads a new register that a copy of the constant's mov
+    # sets just before it
+    fresh = [(before, add) for before, add in zip(lines, lines[1:]) if add.mnemonic == "add" and
+             add.operands[2].vreg.number >= 42]
+    assert len(fresh) == len(constants)
+    assert all(before.render() == f"mov {add.operands[2].render()}, {constants[int(add.operands[2].vreg.name[1:])]}"
+               for before, add in fresh)
+    text = "\n".join(item.render(assignment) for item in lines) + "\nhalt\n.ub out s32[8]\n"
+    assert run(text)["out"][0] == 40 * 41 // 2               # 1 + 2 + ... + 40
+
+
+def test_run_time_values_past_the_registers_are_still_an_error():
+    items, regs = _sum_of_constants(40)
+    for k, reg in enumerate(regs[2:]):                      # the values now come from the block index
+        items[1 + k] = ir.instruction("blkidx", (reg,), regs)
+    with pytest.raises(CppError, match="too many live scalar values"):
+        regalloc.fit(items, [], regs)
+
+
+def test_a_constant_written_twice_is_not_rematerialised():
+    items, regs = _sum_of_constants(40)
+    items.insert(-2, ir.instruction("mov", (regs[2], 7), regs))   # regs[2] is set twice: not a constant
+    constants = {}
+    lines, assignment, _moved = regalloc.fit(items, [], regs, constants=constants)
+    assert constants and regs[2].number not in constants and regs[2].number in assignment
+
+
+def test_a_constant_whose_copy_still_does_not_fit_is_an_error_not_a_loop():
+    # 32 run-time values live across the use of one constant: its copy, set just before the use, makes 33
+    regs = _regs(*"s" * 33)
+    values, constant = regs[:32], regs[32]
+    items = [ir.instruction("blkidx", (reg,), regs) for reg in values] + [ir.instruction("mov", (constant, 5), regs)]
+    items += [ir.instruction("add", (values[0], values[0], constant), regs)]
+    items += [ir.instruction("add", (values[0], values[0], reg), regs) for reg in values[1:]]
+    with pytest.raises(CppError, match="too many live scalar values here: 33 at once"):
+        regalloc.fit(items, [], regs)

@@ -55,10 +55,11 @@ def inputs(op):
     drawn = {}
     for name, (low, high, *count) in op.inputs.items():
         count = count[0] if count else op.count
-        if op.dtype.kind == "i":
-            drawn[name] = rng.integers(low, high, count, endpoint=True).astype(op.dtype)
+        dtype = op.dtype_of(name)
+        if dtype.kind == "i":
+            drawn[name] = rng.integers(low, high, count, endpoint=True).astype(dtype)
         else:
-            drawn[name] = rng.uniform(low, high, count).astype(op.dtype)
+            drawn[name] = rng.uniform(low, high, count).astype(dtype)
     return drawn
 
 
@@ -71,10 +72,16 @@ def params(engines=("ref", "cy")):
 @pytest.mark.parametrize("op, engine", params())
 def test_public_op_matches_its_math(trees, op, engine):
     given = inputs(op)
+    outputs = op.outputs
     kernel = harness.build(translation(op, trees),
-                           {**given, op.output: np.zeros(op.count, op.dtype), **op.extra})
-    got = run(kernel.program, engine=engine, blocks=op.blocks)[op.output].astype(np.float64)
-    want = op.math({name: value.astype(np.float64) for name, value in given.items()})
-    if op.rtol == 0 and op.atol == 0:
-        want = want.astype(op.dtype).astype(np.float64)     # exact: the math's value in the data's type
-    np.testing.assert_allclose(got, want, rtol=op.rtol, atol=op.atol)
+                           {**given, **{name: np.zeros(op.count_of(name), op.dtype_of(name)) for name in outputs}, **op.extra})
+    result = run(kernel.program, engine=engine, blocks=op.blocks)
+    wanted = op.math({name: value.astype(np.float64) for name, value in given.items()})
+    if not isinstance(wanted, dict):
+        wanted = {op.output: wanted}
+    for name in outputs:
+        got, want = result[name].astype(np.float64), wanted[name]
+        rtol, atol = op.tolerances.get(name, (op.rtol, op.atol))
+        if rtol == 0 and atol == 0:
+            want = want.astype(op.dtype_of(name)).astype(np.float64)    # exact: the math's value in its type
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, err_msg=name)

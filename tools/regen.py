@@ -6,9 +6,10 @@
 Each generator keeps its own list of the files it writes and is run through its `main`:
 tools/gen_tables.py (the engine's decode layer, docs/isa.md), tools/gen_reference.py
 (docs/cheatsheet.md, the editors' TextMate grammar, README.md's instruction list),
-tools/gen_frontend_table.py (docs/frontend.md's Reg API mapping table) and tools/gen_parser.py (the
-assembler's LALR tables, from grammar/ascasm.lark). A new generator
-joins by its path in GENERATORS.
+tools/gen_frontend_table.py (docs/frontend.md's Reg API mapping table), tools/gen_form_cases.py
+(docs/frontend.md's ledger of form cases; it also fails when a form or an asc_* function has neither a
+case in tests/ nor a reason for having none) and tools/gen_parser.py (the assembler's LALR tables, from
+grammar/ascasm.lark). A new generator joins by its path in GENERATORS.
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GENERATORS = ("tools/gen_tables.py", "tools/gen_reference.py", "tools/gen_frontend_table.py", "tools/gen_parser.py")
+GENERATORS = ("tools/gen_tables.py", "tools/gen_reference.py", "tools/gen_frontend_table.py", "tools/gen_form_cases.py",
+              "tools/gen_parser.py")
 
 
 def main(argv: list[str]) -> int:

@@ -5,6 +5,9 @@ lane i of the destination, so a destination may be a source.
 include "engine.pxi"
 include "lane_math.pxi"
 
+cdef extern from "exp.h":                      # exp of 64 lanes in double, vectorised; libm's f32 results
+    void ascasm_exp_lanes(const double* x, double* out) nogil
+
 
 cdef inline Lane binary_op(Lane x, Lane y, bint is_add, bint is_sub, bint is_mul, bint is_div, bint is_max,
                            bint flush, bint saturating) noexcept nogil:
@@ -76,15 +79,15 @@ cdef inline int k_vunary(Machine* m, const Ins* ins, const Args_vunary* a, vunar
         return status
     cdef bint full = all_active(m, a.pM, sizeof(vunary_T))
     cdef double wide[LANES_B32]
+    cdef double exps[LANES_B32]
     if vunary_T is float and (vunary_sub is Op_exp or vunary_sub is Op_exp_nftz) and full:
-        # lane_exp in three passes, so that only libm's exp stays per lane: the flush and the widening,
-        # then exp, then the rounding, NaN and flush, the first and last vectorised
+        # lane_exp in three vectorised passes: the flush and the widening, exp (exp.h: the f32 results of
+        # libm's exp), then the rounding, NaN and flush
         for i in range(LANES_B32):
             wide[i] = lane_ftz(x[i]) if vunary_sub is Op_exp else x[i]
+        ascasm_exp_lanes(wide, exps)
         for i in range(LANES_B32):
-            wide[i] = exp(wide[i])
-        for i in range(LANES_B32):
-            r = canonical_f32(<float>wide[i])
+            r = canonical_f32(<float>exps[i])
             dst[i] = lane_ftz(r) if vunary_sub is Op_exp else r
         return STOP_RUNNING
     for i in range(VL // sizeof(vunary_T)):

@@ -31,7 +31,8 @@ from ascasm.state import (CTRL_SIZE as _CTRL_SIZE, DUP_WARN_FIELDS as _DUP_WARN_
                           QREG_POS as _QREG_POS, QREG_SET as _QREG_SET,
                           SPR_AR as _SPR_AR, SPR_SIZE as _SPR_SIZE, SPR_SQZN as _SPR_SQZN, SPR_SQZN_SET as _SPR_SQZN_SET,
                           MASK_SPR_SIZE as _MASK_SPR_SIZE, UB_BLOCK as _UB_BLOCK, UB_SIZE, UREG_ADDR as _UREG_ADDR, UREG_BYTES as _UREG_BYTES,
-                          UREG_PENDING as _UREG_PENDING, VL as _VL, STOP_NAMES, control_error)
+                          UREG_PENDING as _UREG_PENDING, VL as _VL, STOP_NAMES, UNWRITTEN_WARN_FIELDS, control_error)
+from ascasm import unwritten
 
 if sys.byteorder != "little":
     raise ImportError("the ascasm engine views lanes in place and needs a little-endian host")
@@ -48,6 +49,111 @@ assert KERNEL_COUNT == len(KERNEL_NAMES) + 1, "the compiled kernels and kernel_r
 
 HANDLED = frozenset(table.OPCODES.values())     # every row: the kernels are generated per family
 _STATUS_CODES = frozenset(STOP_NAMES)            # what ctrl's status may hold (control_error says so in words)
+
+
+cdef struct Role:           # a row's part in the check of bytes never written (ascasm/unwritten.py)
+    int32_t kind            # unwritten.NONE, CHECK, LOAD or SCALAR_READ
+    int32_t width           # its element width in bytes
+    int32_t src[2]          # CHECK: the vector sources (-1: none), read under the mask
+    int32_t mask
+    int32_t dst[2]          # the vector registers it writes (-1: none)
+    int64_t offset          # LOAD, SCALAR_READ: the address, offset + sregs + areg (-1: none), or sB
+    int32_t s0, s1, a, base
+
+
+cdef enum:
+    UNWRITTEN_FIELDS = 4    # unwritten_warn columns (ascasm/state.py)
+    ROLE_CHECK = 1          # (ascasm/unwritten.py's numbers, asserted below)
+    ROLE_LOAD = 2
+    ROLE_SCALAR_READ = 3
+
+assert (ROLE_CHECK, ROLE_LOAD, ROLE_SCALAR_READ) == (unwritten.CHECK, unwritten.LOAD, unwritten.SCALAR_READ)
+assert UNWRITTEN_FIELDS == UNWRITTEN_WARN_FIELDS
+
+
+cdef inline int64_t role_address(const Machine* m, const Role* r) noexcept nogil:
+    """The address of a LOAD or SCALAR_READ row before it runs (wrapping as address() does)."""
+    if r.base >= 0:
+        return m.sreg[r.base]
+    return <int64_t>(<uint64_t>r.offset + <uint64_t>(m.sreg[r.s0] if r.s0 >= 0 else 0)
+                     + <uint64_t>(m.sreg[r.s1] if r.s1 >= 0 else 0) + (m.areg[r.a] if r.a >= 0 else 0))
+
+
+cdef inline bint ub_unwritten_byte(const Machine* m, int64_t b) noexcept nogil:
+    """UB byte b (in the UB) is never written: marked, and not written since the latest membar."""
+    return (m.ub_unwritten[b >> 5] & ~m.ub_dirty[b >> 5]) >> (b & 31) & 1
+
+
+cdef int unwritten_before(Machine* m, const Role* r, int64_t row, int64_t* case, int64_t* load_address) noexcept nogil:
+    """Before a row runs: its case of reading bytes never written in case[0..2] (load row, UB address,
+    lane; case[0] -1: none), a fault under --strict (its code returned); a marking load's address."""
+    cdef int64_t best = VL, byte, k, w, v = -1, addr
+    cdef uint64_t marked
+    case[0] = -1
+    if r.kind == ROLE_CHECK and m.preg_set[r.mask]:
+        for k in range(2):
+            if r.src[k] < 0:
+                break
+            for w in range(MASK_WORDS):
+                marked = m.vreg_unwritten[r.src[k] * MASK_WORDS + w] & lane_bytes(mask_word(m, r.mask, w), r.width)
+                if marked:
+                    byte = w * 64 + __builtin_ctzll(marked)
+                    if byte < best:
+                        best, v = byte, r.src[k]
+                    break
+        if v >= 0:
+            case[0], case[1], case[2] = m.vreg_origin[2 * v], m.vreg_origin[2 * v + 1] + best, best // r.width
+    elif r.kind == ROLE_SCALAR_READ:
+        addr = role_address(m, r)
+        if 0 <= addr <= UB_BYTES - r.width:          # (else the row's range check faults)
+            for k in range(r.width):
+                if ub_unwritten_byte(m, addr + k):
+                    case[0], case[1], case[2] = row, addr + k, -1
+                    break
+    elif r.kind == ROLE_LOAD:
+        load_address[0] = role_address(m, r)
+    if case[0] >= 0 and m.strict:
+        return fault(m, STOP_UNWRITTEN, case[0], case[1], case[2])
+    return 0
+
+
+cdef void unwritten_after(Machine* m, const Role* r, int64_t row, const int64_t* case, int64_t load_address) noexcept nogil:
+    """After a row completed: count its case; its vector destinations hold written bytes, except that
+    a marking load carries the marks of the bytes it read (its range check passed)."""
+    cdef int64_t* record = &m.unwritten_warn[row * UNWRITTEN_FIELDS]
+    cdef int64_t k, b, v
+    if case[0] >= 0:
+        if record[0] == 0:
+            record[1], record[2], record[3] = case[0], case[1], case[2]
+        record[0] += 1
+    for k in range(2):
+        if r.dst[k] >= 0:
+            memset(&m.vreg_unwritten[r.dst[k] * MASK_WORDS], 0, MASK_BYTES)
+    if r.kind == ROLE_LOAD:
+        v = r.dst[0]
+        for b in range(VL):
+            m.vreg_unwritten[v * MASK_WORDS + (b >> 6)] |= <uint64_t>ub_unwritten_byte(m, load_address + b) << (b & 63)
+        m.vreg_origin[2 * v], m.vreg_origin[2 * v + 1] = row, load_address
+
+
+def _roles(rows):
+    """Per row, its Role's fields as a tuple (ascasm/unwritten.py), from the verified bytecode."""
+    out = []
+    for row in rows.tolist():
+        spec = table.BY_OPCODE[row[0]]
+        r = unwritten.roles(spec)
+        slots = [ROW_HEADER + unwritten.slot_of(spec, k) for k in range(len(spec.operands))]
+        src = [row[slots[k]] for k in r.sources] + [-1, -1]
+        dst = [row[slots[k]] for k in r.dests] + [-1, -1]
+        if len(src) > 4 or len(dst) > 4:
+            raise AssertionError(f"{spec.mnemonic}: a Role holds two sources and two destinations")
+        address = [0, -1, -1, -1, -1]                   # offset, s0, s1, a, base
+        if r.address >= 0 and spec.operands[r.address].kind is Kind.BASE:
+            address[4] = row[slots[r.address]]
+        elif r.address >= 0:
+            address[:4] = row[slots[r.address]:slots[r.address] + 4]
+        out.append((r.kind, int(_WIDTH[row[1]]), src, row[slots[r.mask]] if r.mask >= 0 else -1, dst, *address))
+    return out
 
 
 cdef const Ins* k_end(Machine* m, const Ins* ins) noexcept nogil:
@@ -202,6 +308,7 @@ cdef class Engine:
     """Executes bytecode rows in place on a MachineState's arrays (shared with the reference executor)."""
     cdef Machine m
     cdef Ins* code                  # decoded rows, plus the end-of-code row
+    cdef Role* roles                # per row, its part in the check of bytes never written
     cdef int64_t n_rows
     cdef int64_t max_steps
     cdef bint stops_set             # some row carries a stop flag: the loop looks at them
@@ -213,9 +320,11 @@ cdef class Engine:
 
     def __cinit__(self):
         self.code = NULL
+        self.roles = NULL
 
     def __dealloc__(self):
         free(self.code)
+        free(self.roles)
 
     def __init__(self, code, state, long long ub_usable, long long max_steps,
                  bint zero_inactive=False, bint strict=False, regions=(), gm_regions=()):
@@ -242,7 +351,9 @@ cdef class Engine:
                       ("ctrlreg", (1,), np.uint64),
                       ("gm", (len(state.gm),), np.uint8), ("mte", (MTE_SIZE,), np.int64),
                       ("sysreg", (2,), np.int64), ("flags", (NUM_PIPES, NUM_PIPES, NUM_EVENTS), np.int64),
-                      ("xsync", (3, XSYNC_COLUMNS), np.int64), ("gm_writer", (len(state.gm_writer),), np.int64))
+                      ("xsync", (3, XSYNC_COLUMNS), np.int64), ("gm_writer", (len(state.gm_writer),), np.int64),
+                      ("ub_unwritten", (UB_BLOCKS,), np.uint32), ("vreg_unwritten", (NUM_VREGS, MASK_WORDS), np.uint64),
+                      ("vreg_origin", (NUM_VREGS, 2), np.int64), ("unwritten_warn", (n, UNWRITTEN_FIELDS), np.int64))
         if len(state.gm_writer) not in (0, len(state.gm)):
             raise ValueError(f"gm_writer has {len(state.gm_writer)} entries: 0 or one per GM byte ({len(state.gm)})")
         if not 0 <= ub_usable <= UB_BYTES:
@@ -282,6 +393,17 @@ cdef class Engine:
         ops = rows[:, 0]
         facts = np.column_stack([_ACCESS[ops, rows[:, 1]], _WIDTH[rows[:, 1]], _WIDTH[rows[:, 2]]])
         self._decode(rows, kernels, facts, partners)
+        self.roles = <Role*>malloc((n + 1) * sizeof(Role))
+        if self.roles == NULL:
+            raise MemoryError("no memory for the decoded program")
+        memset(self.roles, 0, (n + 1) * sizeof(Role))
+        self.roles[n].dst[0] = self.roles[n].dst[1] = -1
+        cdef Role* role
+        for r, (kind, width, src, mask, dst, offset, s0, s1, a, base) in enumerate(_roles(rows)):
+            role = &self.roles[r]
+            role.kind, role.width, role.mask = kind, width, mask
+            role.src[0], role.src[1], role.dst[0], role.dst[1] = src[0], src[1], dst[0], dst[1]
+            role.offset, role.s0, role.s1, role.a, role.base = offset, s0, s1, a, base
 
     cdef _bind(self):
         """Point the machine at the state's arrays, checked, unless they are the ones bound already:
@@ -324,6 +446,10 @@ cdef class Engine:
         m.xsync = <int64_t*>_pointer(arrays[23])
         m.gm_writer = <int64_t*>_pointer(arrays[24])
         m.n_gm_writer = len(arrays[24])
+        m.ub_unwritten = <uint32_t*>_pointer(arrays[25])
+        m.vreg_unwritten = <uint64_t*>_pointer(arrays[26])
+        m.vreg_origin = <int64_t*>_pointer(arrays[27])
+        m.unwritten_warn = <int64_t*>_pointer(arrays[28])
         self.bound = arrays
 
     cdef _decode(self, rows_array, kernels_array, facts_array, partners_array):
@@ -393,8 +519,10 @@ cdef class Engine:
             raise ValueError(control_error(self.state.ctrl, self.n_rows))     # (says what is wrong)
         self._check_streams()
         self._collect_dirty_blocks()
+        # (only an economy: with no mark anywhere, the check of bytes never written does nothing)
+        cdef bint tracking = bool(self.state.ub_unwritten.any() or self.state.vreg_unwritten.any())
         with nogil:
-            status = self._run(budget)
+            status = self._run(budget, tracking)
         return status
 
     cdef _check_streams(self):
@@ -424,7 +552,7 @@ cdef class Engine:
                     self.m.dirty_blocks[self.m.n_dirty] = <int32_t>block
                     self.m.n_dirty += 1
 
-    cdef int _run(self, long long budget) noexcept nogil:
+    cdef int _run(self, long long budget, bint tracking) noexcept nogil:
         """Run rows from ctrl's pc (docs/semantics.md "Steps, halting, limits"): each kernel returns the
         row to run next, or NULL with Machine.status when it stops the machine."""
         cdef Machine* m = &self.m
@@ -437,12 +565,15 @@ cdef class Engine:
         cdef const Ins* after
         cdef int status = <int>m.ctrl[STATUS]
         cdef bint flagged = False                   # a stop flag (or a full log) ended the run
+        cdef const Role* role = NULL
+        cdef int64_t unwritten_case[3]
+        cdef int64_t load_address = 0
         self.last_row = -1
         m.hazard = False
         m.status = STOP_RUNNING
         if status != STOP_RUNNING or (m.log != NULL and m.log_len > m.log_cap - LOG_RESERVE):
             return status
-        if not self.stops_set and m.log == NULL:
+        if not self.stops_set and m.log == NULL and not tracking:
             while left:                             # the fast loop: nothing to look at between rows
                 after = ins.run(m, ins)
                 if after == NULL:
@@ -456,9 +587,16 @@ cdef class Engine:
                     flagged = True                  # a breakpoint, not on the call's first row
                     break
                 m.step = steps + todo - left + 1
+                if tracking:
+                    role = &self.roles[ins.row]
+                    m.status = unwritten_before(m, role, ins.row, unwritten_case, &load_address)
+                    if m.status:
+                        break
                 after = ins.run(m, ins)
                 if after == NULL:
                     break
+                if tracking:
+                    unwritten_after(m, role, ins.row, unwritten_case, load_address)
                 last = ins
                 left -= 1
                 flagged = (ins.stop & STOP_AFTER) or (m.log != NULL and m.log_len > m.log_cap - LOG_RESERVE)

@@ -313,9 +313,11 @@ cdef inline void mark_block(Machine* m, int64_t block, uint32_t written) noexcep
 
 
 cdef inline void end_hazard_window(Machine* m) noexcept nogil:
-    """A membar, a waitflag or a pipebar: no byte is written since it (docs/semantics.md "Hazards")."""
+    """A membar, a waitflag or a pipebar: no byte is written since it (docs/semantics.md "Hazards");
+    the bytes written since the previous one are no longer never written."""
     cdef int64_t k
     for k in range(m.n_dirty):
+        m.ub_unwritten[m.dirty_blocks[k]] &= ~m.ub_dirty[m.dirty_blocks[k]]
         m.ub_dirty[m.dirty_blocks[k]] = 0
     m.n_dirty = 0
 

@@ -151,3 +151,8 @@ cdef struct Machine:
     int64_t* xsync          # [3][17]: per cross-core flag (and SyncAll) sets, waits passed, rounds completed
     int64_t* gm_writer      # per GM byte in a run of several blocks: (epoch << 32) | (block + 1); 0 none
     int64_t n_gm_writer     # 0 (one block: nothing recorded) or gm_size
+    uint32_t* ub_unwritten  # per 32-byte block, one bit per byte never written (docs/semantics.md
+                            # "Bytes never written"; a write folds in from ub_dirty at the hazard window's end)
+    uint64_t* vreg_unwritten    # [32][4]: per vector register byte, filled by a vld from such a byte
+    int64_t* vreg_origin    # [32][2]: the row of that vld and its address
+    int64_t* unwritten_warn # per row: count, the load's row, the first such UB byte, its lane

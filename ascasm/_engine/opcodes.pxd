@@ -47,6 +47,7 @@ cdef enum StopCode:
     STOP_WAITING = 19
     STOP_DEADLOCK = 20
     STOP_GM_CONFLICT = 21
+    STOP_UNWRITTEN = 22
 
 cdef enum Pattern:
     PAT_ALL = 0

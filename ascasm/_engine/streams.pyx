@@ -355,22 +355,22 @@ cdef inline int k_vld_unpk4(Machine* m, const Ins* ins, const Args_vld_unpk4* a)
     return STOP_RUNNING
 
 
-# vgatb vD.T, [base], vI.U, pM  -- asc_gather_datablock: block k = the 32 bytes at base + vI[k] (bytes);
-# a block is read when any of its elements is active; inactive elements become 0
+# vgatb vD.T, [base], vI.U, pM  -- asc_gather_datablock: block k = the 32 bytes at base + vI[k] (bytes)
+# when bit 4k of pM (its b32 lane k) is set, whatever T (the Reg page); a block whose bit is clear is 0
 cdef inline int k_vgatb(Machine* m, const Ins* ins, const Args_vgatb* a, vgatb_TW* t) noexcept nogil:
     cdef int64_t width = sizeof(vgatb_TW)
     cdef uint32_t offsets[VECTOR_BLOCKS]     # vD may be vI: the offsets are read first
     cdef int64_t base = address(&a.base)
     cdef int64_t block_addr[VECTOR_BLOCKS]
-    cdef uint32_t active[VECTOR_BLOCKS]      # per block: the mask bits of its active elements
+    cdef uint32_t active[VECTOR_BLOCKS]      # per block: all its lanes' bits, or none
     cdef uint8_t gathered[VL]
-    cdef int64_t k, j
+    cdef int64_t k
     cdef int status = check_mask(m, a.pM) or check_align(m, base, BLOCK)
     if status:
         return status
     memcpy(offsets, vreg(m, a.vI), sizeof(offsets))
     for k in range(VECTOR_BLOCKS):
-        active[k] = block_lanes(m, a.pM, k, width)
+        active[k] = <uint32_t>stride_bits(width) if mask_bit(m, a.pM, 4 * k) else 0
         block_addr[k] = <int64_t>(<uint64_t>base + offsets[k])
     status = check_blocks(m, block_addr, active, width, offsets)
     if status:
@@ -378,15 +378,12 @@ cdef inline int k_vgatb(Machine* m, const Ins* ins, const Args_vgatb* a, vgatb_T
     memset(gathered, 0, VL)
     for k in range(VECTOR_BLOCKS):
         if active[k]:
-            for j in range(BLOCK):
-                if (active[k] >> (j - j % width)) & 1:
-                    gathered[k * BLOCK + j] = m.ub[block_addr[k] + j]
+            memcpy(gathered + k * BLOCK, m.ub + block_addr[k], BLOCK)
     memcpy(vreg(m, a.vD), gathered, VL)
     if m.log != NULL:
         for k in range(VECTOR_BLOCKS):
             if active[k]:
-                if m.log != NULL:                  # (its arguments cost a division)
-                    log_span(m, 0, block_addr[k], BLOCK, 1, BLOCK, k * BLOCK // width, POS_vgatb_vD, offsets[k])
+                log_span(m, 0, block_addr[k], BLOCK, 1, BLOCK, k * BLOCK // width, POS_vgatb_vD, offsets[k])
     return STOP_RUNNING
 
 # vstas.pu [sB], uS.T, X  -- flush the bytes pending in uS, which must end at sB + X*W; then sB += X*W

@@ -32,6 +32,7 @@ from .statements import (Artificial, BufferDecl, Constant, Equ, Expect, FrameDir
 
 _REGISTER = re.compile(r"^([vpasuqVPASUQ])(\d+)(?:\.(.*))?$")
 _SPECIAL_FLOATS = {"inf": float("inf"), "nan": float("nan")}
+UNDEF = "undef"          # INIT of a .ub buffer whose bytes count as never written (docs/language.md §4)
 _PIPE_NAMES = {name.lower(): number for name, number in PIPES.items()}   # setflag/waitflag/pipebar operands
 INT64_MIN, UINT64_LIMIT = -(1 << 63), 1 << 64
 MAX_POSITION = (1 << 31) - 1         # a .loc line or column
@@ -345,8 +346,15 @@ class _Assembler:
 
     def initialise_buffer(self, statement: BufferDecl):
         buf = self.buffers.get(statement.name.value)
-        if buf is not None and buf.loc.line == self.lineno and statement.init is not None:
-            buf.data = self.init_values(statement.init, buf)
+        if buf is None or buf.loc.line != self.lineno or statement.init is None:
+            return
+        init = statement.init
+        if type(init) is Token and init.type == "NAME" and init.value == UNDEF:
+            if buf.space != "ub":
+                self.fail(init, "INIT undef is for .ub buffers: global memory's bytes are not tracked")
+            buf.undef = True
+        else:
+            buf.data = self.init_values(init, buf)
 
     def expectation(self, statement: Expect) -> Expectation:
         buf = self.buffer_named(statement.name)

@@ -21,10 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..api import breakpoint_rows, result_or_fault, run_stopping
+from ..api import breakpoint_rows, result_or_fault, run, run_stopping
 from ..formatting import cell_text
 from ..isa import dtypes
 from ..state import MAX_STEPS_DEFAULT, UB_USABLE_DEFAULT
+from ..vm import MachineFault
 from . import harness
 from .clang import CppError, sources
 
@@ -87,7 +88,9 @@ class CompiledKernel:
             ub_usable: int = UB_USABLE_DEFAULT, store_inactive: str = "keep", strict: bool = False,
             expect=None, rtol: float | None = None, ulp: int | None = None, breakpoints=(), **kwargs):
         """Run one argument set (see run_kernel). Positional arguments fill the parameters in order, so
-        that a parameter named like an option (`engine`, `expect`, ...) can still be given."""
+        that a parameter named like an option (`engine`, `expect`, ...) can still be given. `blocks=`
+        and `jobs=` are run_kernel's options unless the kernel has a parameter of that name."""
+        blocks, jobs = (1 if name in self.params else kwargs.pop(name, 1) for name in ("blocks", "jobs"))
         if len(args) > len(self.params):
             raise harness.KernelArgError(f"{len(args)} arguments for {len(self.params)} parameters "
                                          f"({', '.join(self.params)})")
@@ -97,23 +100,49 @@ class CompiledKernel:
             raise harness.KernelArgError(f"{twice[0]} is given both by position and by name")
         given.update(kwargs)
         kernel = harness.build(self.translation, given, Path("."), ub_usable)
-        machine = harness.start(kernel, engine, max_steps, ub_usable, store_inactive, strict)
-        initial = {name: buf.view(machine.state).copy() for name, buf in kernel.param_buffers.items()}
+        start = kernel.program.initial_state()
+        initial = {name: buf.view(start).copy() for name, buf in kernel.param_buffers.items()}
         rows = breakpoint_rows(kernel.program, (breakpoints,) if isinstance(breakpoints, (int, str)) else breakpoints)
-        stops = []
-        if rows:
-            stops = run_stopping(machine, kernel.program, rows)
+        if blocks != 1 or jobs != 1:
+            if rows:
+                raise harness.KernelArgError("breakpoints stop one block's run: give them without blocks= "
+                                             "(ascasm debug --blocks N steps several)")
+            result = _run_blocks(kernel, blocks, jobs, dict(engine=engine, max_steps=max_steps, ub_usable=ub_usable,
+                                                            store_inactive=store_inactive, strict=strict))
         else:
-            machine.run()
-        result = result_or_fault(machine, harness.KernelResult(kernel, machine.state, stops))
+            machine = harness.start(kernel, engine, max_steps, ub_usable, store_inactive, strict)
+            stops = []
+            if rows:
+                stops = run_stopping(machine, kernel.program, rows)
+            else:
+                machine.run()
+            result = result_or_fault(machine, harness.KernelResult(kernel, machine.state, stops))
         result.comparisons = []
         if expect is not None:
-            outputs = _expected_outputs(expect, kernel, machine.state, given, initial)
+            outputs = _expected_outputs(expect, kernel, result.state, given, initial)
             result.comparisons = [compare(name, result[name], wanted, kernel.param_buffers[name].etype, rtol, ulp)
                                   for name, wanted in outputs.items()]
             if not all(c.ok for c in result.comparisons):
                 raise ExpectationFailed(result.comparisons, result)
         return result
+
+
+def _run_blocks(kernel, count: int, jobs: int, options: dict):
+    """The KernelResult of `count` blocks of the kernel (as `ascasm run --blocks`, through ascasm.run):
+    block 0's, with every block's in `blocks`; a fault raises with that result."""
+    try:
+        plain = run(kernel.program, blocks=count, jobs=jobs, **options)
+    except MachineFault as fault:
+        fault.result = _kernel_result(kernel, fault.result)
+        raise
+    return _kernel_result(kernel, plain)
+
+
+def _kernel_result(kernel, plain):
+    results = [harness.KernelResult(kernel, block.state) for block in plain.blocks]
+    result = results[0]
+    result.blocks, result.steps, result.warnings = results, plain.steps, plain.warnings
+    return result
 
 
 def compile_kernel(path, entry: str | None = None, *, defines=(), include_dirs=(), tiling: dict | None = None,
@@ -152,7 +181,12 @@ def run_kernel(path, entry: str | None = None, *, engine: str | None = None, max
 
     `breakpoints`: C++ lines (42, or "helpers.h:12" for another file's) at whose first instruction
     the run notes the variables each time it gets there: `result.stops` lists them in order, a Stop
-    each (`stop.line`, `stop.step`, `stop.var("acc")`); `result.var(NAME)` is the value at the end."""
+    each (`stop.line`, `stop.step`, `stop.var("acc")`); `result.var(NAME)` is the value at the end.
+
+    `blocks=N` runs N blocks (block index 0..N-1, each with its own UB and registers, sharing the GM
+    buffers), as `ascasm run --blocks N` does, `jobs=J` in J processes when they never synchronise: the
+    result is block 0's (a GM buffer is every block's), `result.blocks` holds each block's. A kernel
+    parameter named `blocks` or `jobs` takes the value instead (the kernel's names come first)."""
     kernel = compile_kernel(path, entry, defines=defines, include_dirs=include_dirs, tiling=tiling,
                             tiling_key=tiling_key)
     return kernel.run(engine=engine, max_steps=max_steps, ub_usable=ub_usable, store_inactive=store_inactive,
@@ -203,7 +237,7 @@ def _expected_outputs(expect, kernel, state, given: dict, initial: dict) -> dict
                                          f"(pointers: {', '.join(kernel.param_buffers)})")
         items = expect.items()
     else:
-        items = [(_written_output(kernel, state), expect)]
+        items = [(_written_output(kernel, state, initial), expect)]
     arguments = {name: initial.get(name, value) for name, value in given.items()}
     outputs = {}
     for name, wanted in items:
@@ -213,14 +247,18 @@ def _expected_outputs(expect, kernel, state, given: dict, initial: dict) -> dict
     return outputs
 
 
-def _written_output(kernel, state) -> str:
-    """The pointer parameter whose buffer the run wrote, when there is exactly one such buffer. A byte's
-    last writer row is 0 until it is written, and row 0 of a kernel's program is its prologue's first
-    `mov`, which writes no memory."""
+def _written_output(kernel, state, initial: dict) -> str:
+    """The pointer parameter whose buffer the run wrote, when there is exactly one such buffer. A UB
+    byte's last writer row is 0 until it is written, and row 0 of a kernel's program is its prologue's
+    first `mov`, which writes no memory; a GM buffer counts as written when its contents changed."""
     written = {}
     for name, buf in kernel.param_buffers.items():
-        if state.ub_write_row[buf.addr:buf.addr + buf.count * buf.etype.width].any():
-            written.setdefault(buf.addr, name)
+        if buf.space == "gm":
+            changed = not np.array_equal(buf.view(state).view(np.uint8), initial[name].view(np.uint8))
+        else:
+            changed = state.ub_write_row[buf.addr:buf.addr + buf.count * buf.etype.width].any()
+        if changed:
+            written.setdefault((buf.space, buf.addr), name)
     if len(written) != 1:
         what = "none" if not written else "the buffers of " + " and ".join(written.values())
         raise harness.KernelArgError(f"expect= without a parameter name needs the run to write one pointer "

@@ -18,9 +18,11 @@ from .scope import buffer_name
 from .values import Const
 
 
-def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
+def annotate(lines: list, lowering, assignment: dict, ranges: dict, constants=None) -> list:
     """The IR `lines` with the `.var`/`.arg` directives inserted, and `.artificial` before each
-    instruction the lowering tagged ARTIFICIAL."""
+    instruction the lowering tagged ARTIFICIAL. `constants` {virtual register number: immediate}: the
+    registers the allocation rematerialised (regalloc.fit), shown as their value."""
+    constants = constants or {}
     frame_end, frame_depth = _frame_ends(lines), _frame_depths(lines)
     file_of = {reg.number: reg.file for reg in lowering.regs}
     params = {slot.reg.number: slot for slot in lowering.params}
@@ -43,7 +45,9 @@ def annotate(lines: list, lowering, assignment: dict, ranges: dict) -> list:
     spans = []                          # (start, end, name, depth, its .var/.arg directive)
     for keyword, name, ctype, value, at, depth in entries:
         end = frame_end[at] if depth else len(lines)
-        if isinstance(value, VReg):
+        if isinstance(value, VReg) and value.number in constants:
+            start, where, buffer = at, f"={constants[value.number]}", None
+        elif isinstance(value, VReg):
             n = value.number
             if n not in assignment:
                 continue

@@ -364,8 +364,8 @@ def program_text(translation, bindings: list[Binding], directory: Path, file_ini
     its C++ line."""
     out = [f"; {translation.path}: {translation.entry}, translated by ascasm"]
     declared, address, gm_address = set(), 0, 0
-    for name, at, nbytes in translation.ub_regions:       # TPipe::InitBuffer's blocks
-        out.append(f".ub {name} u8[{nbytes}] @ {at}")
+    for name, at, nbytes in translation.ub_regions:       # TPipe::InitBuffer's blocks: garbage until written
+        out.append(f".ub {name} u8[{nbytes}] = undef @ {at}")
     for binding in bindings:
         storage = binding.storage
         if storage is None or id(storage) in declared:

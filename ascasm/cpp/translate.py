@@ -455,13 +455,17 @@ def _translate_unit(index, path, unit, function_args, class_args, template_args,
     lowering.emit("halt")
     lines = lowering.lines
     fixed = [p.reg for p in lowering.params]
-    ranges = {}
-    assignment = regalloc.allocate(lines, lowering.loops, lowering.regs, fixed, ranges)
+    ranges, constants = {}, {}
+    lines, assignment, moved = regalloc.fit(lines, lowering.loops, lowering.regs, fixed, ranges, constants)
+    if moved is not None:           # constants were rematerialised: the recorded line positions move too
+        lowering.lines = lines
+        lowering.bindings = [(name, value, moved[min(at, len(moved) - 1)], *rest)
+                             for name, value, at, *rest in lowering.bindings]
     params = [Param(p.name, p.kind, p.etype, assignment[p.reg.number], p.cpp_type) for p in lowering.params]
     for item in lines:        # those the lowering placed without emit (a hardware loop's vloop and endloop)
         if isinstance(item, ir.Instr):
             rowcheck.check(item, path)
-    lines = _drop_unused_end(debugvars.annotate(lines, lowering, assignment, ranges))
+    lines = _drop_unused_end(debugvars.annotate(lines, lowering, assignment, ranges, constants))
     debug = debugvars.debug_info(lines)
     out, directives = debugvars.split([AsmLine(item.render(assignment), item.loc) for item in lines])
     translation = Translation(_printable(unit, lowering), path, params, out, dict(lowering.ctrl), debug, directives)

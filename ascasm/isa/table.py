@@ -37,7 +37,8 @@ STOP_CODES = {"RUNNING": 0, "HALTED": 1, "MISALIGNED": 2, "UB_RANGE": 3, "MASK_U
               "LOOP_COUNT": 14, "OUT_OF_BUFFER": 15,
               "GM_RANGE": 16, "BAD_MOVE": 17, "SYNC_UNPAIRED": 18,
               "WAITING": 19,        # not a fault: a block waits at a cross-core wait (ascasm/vm.py resumes it)
-              "DEADLOCK": 20, "GM_CONFLICT": 21}
+              "DEADLOCK": 20, "GM_CONFLICT": 21,
+              "UNWRITTEN": 22}      # --strict as well
 
 # Type classes of the pages' tables (b8: every type of 1 byte, ...).
 B8, B16, B32, B64 = (dtypes.of_width(w) for w in (1, 2, 4, 8))
@@ -782,10 +783,11 @@ _BASE_ROWS: tuple[InsnSpec, ...] = (
              mask=MaskUse("pM", "pitch", "unchecked", "they become 0")),
     InsnSpec("vgatb", "", "vD.T, [base], vI.U, pM", "vgatb",
              "block gather: block k of vD (32 bytes) = the 32 bytes at base + vI[k] (u32 byte offsets, 32-aligned; "
-             "lanes 0-7 of vI); inactive elements 0, a block with none active is not read",
+             "lanes 0-7 of vI) when bit 4k of pM is set; 0 when it is clear",
              "Reg::GatherB; asc_gather_datablock", types=GATHER_BLOCK_PAIRS,
              access=Access("load", 32, 32, stream="8 blocks of 32 bytes at base + vI[k]"),
-             mask=MaskUse("pM", "T", "zero", "; a block with no active element is not read or checked")),
+             mask=MaskUse("pM", "U", "zero", "only lanes 0-7 count, one per block, whatever T: a block whose lane is "
+                          "clear is 0 and neither read nor checked")),
     InsnSpec("vldu", "", "vD.T, [addr]", "vldu", "vD = the 256 bytes at addr, which need only be element-aligned",
              "asc_load", types=_single(STREAM_TYPES), access=Access("load", 256, "T")),
     # unaligned load streams (docs/semantics.md "Squeeze and unaligned store streams")

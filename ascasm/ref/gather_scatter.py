@@ -43,26 +43,23 @@ def vgat(m: Machine, insn: Insn):
 
 def vgatb(m: Machine, insn: Insn):
     # vgatb vD.T, [base], vI.U, pM  -- asc_gather_datablock: block k = the 32 bytes at base + vI[k] (byte
-    # offsets); a block is read when any of its elements is active; inactive elements become 0
+    # offsets) when pM's b32 lane k (bit 4k) is set, whatever T; a block whose bit is clear is 0, not read
     etype = insn.types[0]
-    active = m.active_lanes(insn.operand("pM"), etype.width)[:etype.lanes]
+    blocks = np.flatnonzero(m.active_lanes(insn.operand("pM"), 4)[:8])
     base = m.address(insn.operand("[base]"))
     m.check_aligned(base, 32)
     offsets = m.state.vreg[insn.operand("vI")].view(np.uint32)[:8].copy()     # vD may be vI
     per_block = 32 // etype.width
-    blocks = [k for k in range(8) if active[k * per_block:(k + 1) * per_block].any()]
+    whole = np.ones(per_block, bool)
     for k in blocks:
         address = wrap64(base + int(offsets[k]))
         m.check_aligned(address, 32)
-        m.check_block_in_ub(address, active[k * per_block:(k + 1) * per_block], etype.width, lane=k * per_block,
-                            index=int(offsets[k]))
+        m.check_block_in_ub(address, whole, etype.width, lane=k * per_block, index=int(offsets[k]))
     m.check_hazards()
     gathered = np.zeros(VL, np.uint8)
     for k in blocks:
         address = base + int(offsets[k])
         gathered[32 * k:32 * k + 32] = m.state.ub[address:address + 32]
-    lanes = gathered.view(etype.bits)
-    lanes[~active] = 0
     m.state.vreg[insn.operand("vD")] = gathered
     for k in blocks:
         m.log_access(LOG_READ, insn, base + int(offsets[k]), 32, 1, 32, k * per_block, "vD", int(offsets[k]))

@@ -7,7 +7,9 @@ import numpy as np
 
 from ..isa import STOP_CODES
 from ..program import Addr, Insn, Program, SVal
-from ..state import FAULT_ARGS, LOG_RESERVE, LOG_WRITE, PC, STATUS, STEPS, UB_BLOCK, VL, MachineState, control_error
+from ..state import (FAULT_ARGS, LOG_RESERVE, LOG_WRITE, ORIGIN_ADDR, ORIGIN_ROW, PC, STATUS, STEPS, UB_BLOCK, VL,
+                     MachineState, control_error)
+from ..unwritten import CHECK, LOAD, SCALAR_READ, roles
 
 RUNNING, HALTED = STOP_CODES["RUNNING"], STOP_CODES["HALTED"]
 MASK_BITS = VL                     # one mask bit per byte lane
@@ -51,6 +53,7 @@ class Machine:
         self.last_row = -1                                # the row the latest run() completed last
         self.log, self.log_length = None, 0              # the write log, when a recorder asks for it
         self.loop_partner = loop_partners(program.insns)  # hardware loops: vloop <-> endloop rows
+        self.roles = [roles(insn.spec) for insn in program.insns]   # for the check of bytes never written
         self.set_stop_rows(None, None)
 
     def set_stop_rows(self, before, after):
@@ -93,6 +96,8 @@ class Machine:
         self.last_row = -1
         if self.log_full():
             return int(ctrl[STATUS])
+        # (only an economy: with no mark anywhere, the check of bytes never written does nothing)
+        tracking = bool(self.state.ub_unwritten.any() or self.state.vreg_unwritten.any())
         while budget > 0 and ctrl[STATUS] == RUNNING:
             pc = int(ctrl[PC])
             if pc >= len(self.program.insns):
@@ -106,6 +111,7 @@ class Machine:
             insn = self.program.insns[pc]
             self.hazard_case, self.touched = None, []
             try:
+                unwritten_case, load_address = self._unwritten_before(insn, self.roles[pc]) if tracking else (None, 0)
                 outcome = self.families[insn.spec.family](self, insn)
             except Fault as fault:
                 self._stop(fault)
@@ -115,6 +121,8 @@ class Machine:
             self.last_row = pc
             if self.hazard_case is not None:
                 self._record_hazard(pc)
+            if tracking:
+                self._unwritten_after(insn, self.roles[pc], pc, unwritten_case, load_address)
             if outcome is HALT:
                 ctrl[STATUS] = HALTED
             else:
@@ -210,6 +218,61 @@ class Machine:
             record[1:] = self.hazard_case
         record[0] += 1
 
+    # ---- bytes never written (docs/semantics.md "Bytes never written") ----
+    def unwritten_bytes(self, address: int, size: int) -> np.ndarray:
+        """One boolean per byte of [address, address + size) (in the UB): of an `undef` buffer and not
+        written since the run began (a write since the latest membar is in ub_dirty until it folds in)."""
+        words = slice(address // UB_BLOCK, (address + size - 1) // UB_BLOCK + 1)
+        marks = self.state.ub_unwritten[words] & ~self.state.ub_dirty[words]
+        start = address - words.start * UB_BLOCK
+        return np.unpackbits(marks.view(np.uint8), bitorder="little")[start:start + size].astype(bool)
+
+    def register_unwritten(self, v: int) -> np.ndarray:
+        """One boolean per byte of vector register v: a vld filled it from bytes never written."""
+        return np.unpackbits(self.state.vreg_unwritten[v].view(np.uint8), bitorder="little").astype(bool)
+
+    def _unwritten_before(self, insn: Insn, role) -> tuple:
+        """Before a row runs: its case of reading bytes never written, (load row, UB address, lane) or
+        None, a fault under --strict; and a marking load's address (sB before its post-update)."""
+        case, load_address = None, 0
+        if role.kind == CHECK and self.state.preg_set[insn.operands[role.mask]]:
+            width = insn.types[0].width
+            active = np.repeat(self.mask_bits(insn.operands[role.mask])[::width], width)
+            hits = [(int(np.flatnonzero(marked)[0]), v) for v in (insn.operands[k] for k in role.sources)
+                    for marked in [self.register_unwritten(v) & active] if marked.any()]
+            if hits:
+                byte, v = min(hits, key=lambda hit: hit[0])     # the lowest byte; a tie: the first source
+                row, base = (int(x) for x in self.state.vreg_origin[v])
+                case = (row, base + byte, byte // width)
+        elif role.kind == SCALAR_READ:
+            address, width = self.address(insn.operands[role.address]), insn.types[0].width
+            if 0 <= address and address + width <= self.state.ub.size:     # (else the range check faults)
+                marked = np.flatnonzero(self.unwritten_bytes(address, width))
+                if marked.size:
+                    case = (self.state.pc, address + int(marked[0]), -1)
+        elif role.kind == LOAD:
+            operand = insn.operands[role.address]
+            load_address = self.sreg(operand) if isinstance(operand, int) else self.address(operand)
+        if case is not None and self.strict:
+            raise Fault("UNWRITTEN", *case)
+        return case, load_address
+
+    def _unwritten_after(self, insn: Insn, role, row: int, case, load_address: int):
+        """After a row completed: count its case; its vector destinations hold written bytes, except
+        that a marking load carries the marks of the bytes it read."""
+        if case is not None:
+            record = self.state.unwritten_warn[row]
+            if record[0] == 0:
+                record[1:] = case
+            record[0] += 1
+        for k in role.dests:
+            self.state.vreg_unwritten[insn.operands[k]] = 0
+        if role.kind == LOAD:
+            v = insn.operands[role.dests[0]]
+            self.state.vreg_unwritten[v] = np.packbits(self.unwritten_bytes(load_address, VL),
+                                                       bitorder="little").view(np.uint64)
+            self.state.vreg_origin[v, ORIGIN_ROW], self.state.vreg_origin[v, ORIGIN_ADDR] = row, load_address
+
     def write_ub(self, address: int, data: np.ndarray):
         """Store bytes (already checked) and remember them as written since the membar, by this row."""
         self.state.ub[address:address + data.size] = data
@@ -223,7 +286,9 @@ class Machine:
         self.state.ub_dirty[words] = np.packbits(dirty, bitorder="little").view(np.uint32)
 
     def end_hazard_window(self):
-        """A membar, a waitflag or a pipebar: no byte is written since it (docs/semantics.md "Hazards")."""
+        """A membar, a waitflag or a pipebar: no byte is written since it (docs/semantics.md "Hazards");
+        the bytes written since the previous one are no longer never written."""
+        self.state.ub_unwritten &= ~self.state.ub_dirty
         self.state.ub_dirty[:] = 0
 
     def mask_bits(self, number: int) -> np.ndarray:

@@ -43,8 +43,8 @@ class PublicOp:
     tiling: dict             # the tiling struct's fields, worked out by hand
     blocks: int              # the block count the host code launches (SetBlockDim)
     inputs: dict             # GM parameter -> (low, high[, elements]) of its seeded uniform draw
-    output: str              # the GM parameter the result is written to
-    math: Callable           # {input: float64 array} -> the expected result (float64)
+    output: str | tuple      # the GM parameter the result is written to, or several
+    math: Callable           # {input: float64 array} -> the expected result (float64), {output: it} for several
     rtol: float = 0.0        # |got - want| <= atol + rtol * |want|
     atol: float = 0.0
     defines: tuple = ()      # the build's -D macros (DTYPE_X=float, ...)
@@ -52,6 +52,19 @@ class PublicOp:
     extra: dict = dataclasses.field(default_factory=dict)   # other GM parameters: spec strings
     slow: bool = False       # many elements: the reference executor runs it under `pytest -m slow`
     tiling_header: str | None = None   # the host header defining the tiling struct (BEGIN_TILING_DATA_DEF)
+    dtypes: dict = dataclasses.field(default_factory=dict)      # GM parameter -> its type, where not `dtype`
+    tolerances: dict = dataclasses.field(default_factory=dict)  # output -> (rtol, atol), where not rtol, atol
+    counts: dict = dataclasses.field(default_factory=dict)      # output -> its elements, where not `count`
+
+    def count_of(self, name) -> int:
+        return self.counts.get(name, self.count)
+
+    def dtype_of(self, name) -> np.dtype:
+        return np.dtype(self.dtypes.get(name, self.dtype))
+
+    @property
+    def outputs(self) -> tuple:
+        return self.output if isinstance(self.output, tuple) else (self.output,)
 
     @property
     def repo(self):
@@ -288,4 +301,196 @@ ELEMENTWISE = [
 ]
 
 
-OPS = [*RELU6_D, *SMOOTH_L1_LOSS_GRAD, *INV, *SPENCE, *ELEMENTWISE]
+# --- inplace_apply_centered_rms_prop (ops-nn optim/inplace_apply_centered_rms_prop) -----------------
+# mg' = rho mg + (1 - rho) grad; ms' = rho ms + (1 - rho) grad^2; mom' = momentum mom + lr grad /
+# sqrt(ms' - mg'^2 + epsilon); var' = var - mom' (four outputs; on the device each aliases its input, here
+# each is its own buffer). op_host/arch35/inplace_apply_centered_rms_prop_tiling_arch35.cpp, for float:
+# coreNum = min(CeilDiv(dim0 * 32, 32768), 64); blockFormer = CeilAlign(CeilDiv(dim0, coreNum), 512); blockNum
+# = CeilDiv(dim0, blockFormer) (the block count, and the coreNum field); bufferDivisor = 18 * 4 = 72 (nine
+# double-buffered queues); ubFormer = FloorAlign(UB_SIZE / 72 = 3527, 64) = 3520; the loop fields from
+# blockFormer and blockTail = dim0 - (blockNum - 1) * blockFormer. The scalars lr, rho, momentum, epsilon are
+# in the tiling with scalarsValid 1 when the host could read them, else scalarsValid 0 and the kernel reads
+# them from GM (GlobalTensor::GetValue). The kernel computes in float; the half path uses the tensor-level
+# Cast (not implemented), so float only.
+RMS_PROP_SCALARS = {"lr": 0.01, "rho": 0.9, "momentum": 0.5, "epsilon": 1e-6}
+
+
+def centered_rms_prop_math(a):
+    lr, rho, momentum, epsilon = (float(np.float32(RMS_PROP_SCALARS[k])) for k in ("lr", "rho", "momentum", "epsilon"))
+    mg = rho * a["mg"] + (1 - rho) * a["grad"]
+    ms = rho * a["ms"] + (1 - rho) * a["grad"] ** 2
+    mom = momentum * a["mom"] + lr * a["grad"] / np.sqrt(ms - mg ** 2 + epsilon)
+    return {"var_out": a["var"] - mom, "mg_out": mg, "ms_out": ms, "mom_out": mom}
+
+
+def centered_rms_prop(count, tiling, blocks, from_gm=False, slow=False):
+    scalars = {k: 0.0 for k in RMS_PROP_SCALARS} if from_gm else RMS_PROP_SCALARS
+    # ms' - mg'^2 stays above 0.4 on these ranges: the quotient is well conditioned; each output is a
+    # few float roundings of values near 1 (var' may cancel: the absolute tolerance)
+    inputs = {"var": (-1, 1), "mg": (-0.1, 0.1), "ms": (0.5, 1), "mom": (-1, 1), "grad": (-1, 1)}
+    if from_gm:
+        inputs.update({k: (v, v, 1) for k, v in RMS_PROP_SCALARS.items()})
+    extra = {**WORKSPACE, **({} if from_gm else {k: "f32[1]" for k in RMS_PROP_SCALARS})}
+    return PublicOp(f"inplace_apply_centered_rms_prop float {count}{' gm scalars' if from_gm else ''}", OPS_NN,
+                    "optim/inplace_apply_centered_rms_prop/op_kernel/inplace_apply_centered_rms_prop.cpp",
+                    "inplace_apply_centered_rms_prop", np.dtype(np.float32), count,
+                    {"dim0": count, "coreNum": blocks, **tiling, "ubFormer": 3520, **scalars,
+                     "scalarsValid": 0 if from_gm else 1}, blocks, inputs,
+                    ("var_out", "mg_out", "ms_out", "mom_out"), centered_rms_prop_math, rtol=1e-5, atol=1e-6,
+                    defines=("DTYPE_VAR=float",), extra=extra, slow=slow)
+
+
+CENTERED_RMS_PROP = [
+    # dim0 5000: coreNum = CeilDiv(160000, 32768) = 5; blockFormer = CeilAlign(1000, 512) = 1024; blockNum =
+    # CeilDiv(5000, 1024) = 5, blockTail = 5000 - 4 * 1024 = 904; one UB loop in every block
+    centered_rms_prop(5000, {"blockFormer": 1024, "blockNum": 5, "ubLoopOfFormerBlock": 1, "ubTailOfFormerBlock": 1024,
+                             "ubLoopOfTailBlock": 1, "ubTailOfTailBlock": 904}, 5),
+    # dim0 300000: coreNum = min(CeilDiv(9600000, 32768) = 293, 64) = 64; blockFormer = CeilAlign(CeilDiv(300000,
+    # 64) = 4688, 512) = 5120; blockNum = CeilDiv(300000, 5120) = 59, blockTail = 300000 - 58 * 5120 = 3040;
+    # ubLoopOfFormerBlock = CeilDiv(5120, 3520) = 2, ubTailOfFormerBlock = 5120 - 3520 = 1600; the last
+    # block one loop of 3040
+    centered_rms_prop(300000, {"blockFormer": 5120, "blockNum": 59, "ubLoopOfFormerBlock": 2,
+                               "ubTailOfFormerBlock": 1600, "ubLoopOfTailBlock": 1, "ubTailOfTailBlock": 3040}, 59,
+                      slow=True),
+    # dim0 1000, the scalars not readable on the host (scalarsValid 0, the tiling's scalars 0): coreNum =
+    # CeilDiv(32000, 32768) = 1; blockFormer = CeilAlign(1000, 512) = 1024; one block of 1000
+    centered_rms_prop(1000, {"blockFormer": 1024, "blockNum": 1, "ubLoopOfFormerBlock": 1, "ubTailOfFormerBlock": 1024,
+                             "ubLoopOfTailBlock": 1, "ubTailOfTailBlock": 1000}, 1, from_gm=True),
+]
+
+
+# --- fused_mul_apply_momentum_extern (ops-nn optim/fused_mul_apply_momentum_extern) -----------------
+# grad = x1 * x2; accum' = accum * momentum + grad; the step d = accum' * lr, or with Nesterov (the entry's
+# template argument USE_NESTEROV 1) grad * lr + accum' * momentum * lr; var' = var - d (var is float
+# whatever the others are); var_copy' = var_copy - d with d rounded to var_copy's half first (the kernel casts
+# it), rounded to half; accum' out in accum's type. lr, momentum and x2 are one element each, read from GM
+# through a UB block (DataCopyPad, then a MTE2_S flag with TPipe::FetchEventID's id). The build's types here
+# are the source's defaults: DTYPE_ACCUM float, DTYPE_VAR_COPY half.
+# op_host/arch35/fused_mul_apply_momentum_extern_tiling_arch35.cpp: usedCore = min(CeilDiv(dim0 * 32, 32768),
+# 64); blockFormer = CeilAlign(CeilDiv(dim0, usedCore), 512); blockNum = CeilDiv(dim0, blockFormer) (the block
+# count, and coreNum); ubFormer = FloorAlign((UB_SIZE - 1024) / (7 * 4) = 9033, 64) = 9024; the loop fields
+# from blockFormer and blockTail = dim0 - (blockNum - 1) * blockFormer (the kernel works its loops out from
+# dim0, blockFormer and ubFormer itself).
+MOMENTUM_SCALARS = {"lr": 0.1, "momentum": 0.9, "x2": 0.5}
+
+
+def momentum_extern_math(nesterov, copy):
+    def math(a):
+        lr, momentum, x2 = (a[k][0] for k in ("lr", "momentum", "x2"))
+        grad = a["x1"] * x2
+        accum = a["accum"] * momentum + grad
+        step = grad * lr + accum * momentum * lr if nesterov else accum * lr
+        return {"var_out": a["var"] - step, "accum_out": accum,
+                "var_copy_out": a["var_copy"] - step.astype(copy).astype(np.float64)}
+    return math
+
+
+def momentum_extern(count, blocks, block_former, tail, nesterov=False, slow=False, accum=np.float32):
+    loops = -(-block_former // 9024)
+    halves = np.dtype(accum) != np.float32
+    copy = BF16 if np.dtype(accum) == BF16 else np.dtype(np.float16)     # var_copy: bfloat16 with a bfloat16 accum
+    half_ulp = ROUNDING[copy]
+    # accum' computed in float, rounded once to accum's type when that is narrower
+    accum_tolerance = {"accum_out": (half_ulp + 2.0 ** -20, 2.0 ** -25)} if halves else {}
+    name = C_TYPES[np.dtype(accum)]
+    return PublicOp(f"fused_mul_apply_momentum_extern {name} {count}{' nesterov' if nesterov else ''}", OPS_NN,
+                    "optim/fused_mul_apply_momentum_extern/op_kernel/fused_mul_apply_momentum_extern_arch35.cpp",
+                    f"fused_mul_apply_momentum_extern<{int(nesterov)}>", np.dtype(accum), count,
+                    {"dim0": count, "coreNum": blocks, "blockFormer": block_former, "blockNum": blocks,
+                     "ubFormer": 9024, "ubLoopOfFormerBlock": loops,
+                     "ubTailOfFormerBlock": block_former - (loops - 1) * 9024,
+                     "ubLoopOfTailBlock": -(-tail // 9024), "ubTailOfTailBlock": tail - (-(-tail // 9024) - 1) * 9024},
+                    blocks, {"var": (-1, 1), "accum": (-1, 1), "x1": (-1, 1), "var_copy": (-1, 1),
+                             **{k: (v, v, 1) for k, v in MOMENTUM_SCALARS.items()}},
+                    ("var_out", "accum_out", "var_copy_out"), momentum_extern_math(nesterov, copy),
+                    # a few float roundings of values below 2; var_copy' one half rounding of the result (2^-11
+                    # relative) after d's (|accum'| <= 0.9 + 0.5 = 1.4, |d| <= 0.05 + 1.4 * 0.9 * 0.1 = 0.176:
+                    # 2^-11 of 0.18 absolute)
+                    rtol=1e-6, atol=1e-6,
+                    tolerances={"var_copy_out": (half_ulp, 0.18 * half_ulp), **accum_tolerance},
+                    dtypes={"var": np.float32, "var_out": np.float32, "var_copy": copy, "var_copy_out": copy},
+                    defines=(f"DTYPE_ACCUM={name}", f"DTYPE_VAR_COPY={C_TYPES[copy]}") if halves else (),
+                    extra=WORKSPACE, slow=slow)
+
+
+MOMENTUM_EXTERN = [
+    # dim0 5000: usedCore = CeilDiv(160000, 32768) = 5; blockFormer = CeilAlign(1000, 512) = 1024; 5 blocks, the
+    # last 5000 - 4 * 1024 = 904; one UB loop each
+    momentum_extern(5000, 5, 1024, 904),
+    # Nesterov, dim0 3000: usedCore = CeilDiv(96000, 32768) = 3; blockFormer = CeilAlign(1000, 512) = 1024; 3
+    # blocks, the last 3000 - 2048 = 952
+    momentum_extern(3000, 3, 1024, 952, nesterov=True),
+    # dim0 600000: usedCore = min(CeilDiv(19200000, 32768) = 586, 64) = 64; blockFormer = CeilAlign(9375, 512) =
+    # 9728; blockNum = CeilDiv(600000, 9728) = 62, the last 600000 - 61 * 9728 = 6592; a block of 9728 runs
+    # two UB loops (9024 and 704)
+    momentum_extern(600000, 62, 9728, 6592, slow=True),
+    # accum, x1 and the scalars half (DTYPE_ACCUM=half; the tiling is the same, the host sizes the buffers
+    # for float whatever the types), dim0 3000 as above: 3 blocks, the last 952. The kernel widens the halves
+    # to float (exactly), computes in float and rounds accum' to half once.
+    momentum_extern(3000, 3, 1024, 952, accum=np.float16),
+    # accum, x1, the scalars and var_copy bfloat16 (the host requires var_copy bfloat16 then), as above
+    momentum_extern(3000, 3, 1024, 952, accum=BF16),
+]
+
+
+# --- in_infer_v2 (ops-nn norm/in_infer_v2): instance norm at inference from given statistics --------
+# x is (N, C, inner...); plane p = n * C + c: y = (x - mean[p]) * gamma[p] / sqrt(variance[p] + epsilon) +
+# beta[p], or without gamma and beta (x - mean[p]) / sqrt(variance[p] + epsilon); batch_mean and
+# batch_variance are copies of mean and variance. op_host/arch35/in_infer_v2_tiling_arch35.cpp, CalcCoreSplit:
+# units = N * C; unitCores = min(units, 64); innerCores = min(64 / unitCores, innerSize / 64) when unitCores
+# < 64 and innerSize >= 64, else 1; innerPerCore = CeilDiv(innerSize, innerCores); formerCoreNum = units %
+# unitCores, formerUnits = units / unitCores (+ 1 when that remainder is not 0), latterUnits = units /
+# unitCores; for float perElemBytes = 16 and the reserve 8512 + 4 * 64 * 4 + 64 * 4 + 2048 = 11840, so
+# ubTileSize = FloorAlign((UB_SIZE - 11840) / 16 = 15132, 64) = 15104; the block count unitCores * innerCores.
+# The kernel computes gamma / sqrt(variance + epsilon) once per plane, then (x - mean) * that + beta: a few
+# float roundings of values below 10.
+
+def instance_norm(gamma_beta):
+    def math(a):
+        planes = a["mean"].size
+        x = a["x"].reshape(planes, -1)
+        scale = 1 / np.sqrt(a["variance"] + float(np.float32(1e-5)))
+        if gamma_beta:
+            y = (x - a["mean"][:, None]) * (a["gamma"] * scale)[:, None] + a["beta"][:, None]
+        else:
+            y = (x - a["mean"][:, None]) * scale[:, None]
+        return {"y": y.reshape(-1), "batch_mean": a["mean"], "batch_variance": a["variance"]}
+    return math
+
+
+def in_infer_v2(n, c, inner, split, blocks, gamma_beta):
+    units = n * c
+    stats = {"mean": (-1, 1, units), "variance": (0.5, 2, units)}
+    if gamma_beta:
+        stats.update({"gamma": (0.5, 2, units), "beta": (-1, 1, units)})
+    return PublicOp(f"in_infer_v2 float {n}x{c}x{inner}{' gamma beta' if gamma_beta else ''}", OPS_NN,
+                    "norm/in_infer_v2/op_kernel/in_infer_v2_apt.cpp", "in_infer_v2", np.dtype(np.float32),
+                    n * c * inner, {"numN": n, "numC": c, "innerSize": inner, "units": units, **split,
+                                    "ubTileSize": 15104, "epsilon": 1e-5, "hasGammaBeta": int(gamma_beta),
+                                    "hasBatchMean": 1, "hasBatchVar": 1},
+                    blocks, {"x": (-2, 2), **stats}, ("y", "batch_mean", "batch_variance"), instance_norm(gamma_beta),
+                    rtol=1e-6, atol=4e-6, tolerances={"batch_mean": (0, 0), "batch_variance": (0, 0)},
+                    counts={"batch_mean": units, "batch_variance": units}, defines=("DTYPE_X=float",),
+                    extra={**WORKSPACE, **({} if gamma_beta else {"gamma": "f32[8]", "beta": "f32[8]"})})
+
+
+IN_INFER_V2 = [
+    # (2, 3, 10, 10): units 6, unitCores 6; innerSize 100: innerCores = min(64 / 6 = 10, 100 / 64 = 1) = 1,
+    # innerPerCore 100; units / unitCores = 1, no remainder: formerCoreNum 0, formerUnits = latterUnits = 1;
+    # 6 blocks
+    in_infer_v2(2, 3, 100, {"unitCores": 6, "formerCoreNum": 0, "formerUnits": 1, "latterUnits": 1,
+                            "innerCores": 1, "innerPerCore": 100}, 6, gamma_beta=True),
+    # (1, 2, 1000) without gamma and beta: units 2, unitCores 2; innerCores = min(64 / 2 = 32, 1000 / 64 = 15)
+    # = 15, innerPerCore = CeilDiv(1000, 15) = 67 (the last of a plane's 15 blocks 1000 - 14 * 67 = 62, and
+    # the GM offsets not 32-byte aligned); formerCoreNum 0, formerUnits = latterUnits = 1; 2 * 15 = 30 blocks
+    in_infer_v2(1, 2, 1000, {"unitCores": 2, "formerCoreNum": 0, "formerUnits": 1, "latterUnits": 1,
+                             "innerCores": 15, "innerPerCore": 67}, 30, gamma_beta=False),
+    # (4, 40, 4, 4): units 160, unitCores 64; innerSize 16 < 64: innerCores 1, innerPerCore 16; 160 / 64 = 2
+    # remainder 32: formerCoreNum 32 blocks of formerUnits 3 planes, the other 32 of latterUnits 2; 64 blocks
+    in_infer_v2(4, 40, 16, {"unitCores": 64, "formerCoreNum": 32, "formerUnits": 3, "latterUnits": 2,
+                            "innerCores": 1, "innerPerCore": 16}, 64, gamma_beta=True),
+]
+
+
+OPS = [*RELU6_D, *SMOOTH_L1_LOSS_GRAD, *INV, *SPENCE, *ELEMENTWISE, *CENTERED_RMS_PROP, *MOMENTUM_EXTERN,
+       *IN_INFER_V2]

@@ -9,7 +9,7 @@ import re
 
 from .. import calls
 from ..clang import callee_and_args, error_at, strip_parens
-from ..cpptypes import S64, U64, CType, split_template_args
+from ..cpptypes import S64, U64, CType, scalar, split_template_args
 from ..stubs import INCLUDE_DIR
 from ..values import Const
 from .members import field_of
@@ -18,7 +18,7 @@ from .objects import AllocatorObj, BufObj, GlobalTensorObj, LocalTensorObj, Pipe
 _HOST_HEADER = "host.h"
 
 FREE_FUNCTIONS = {"InitSocState", "asc_vf_call", "VF_CALL", "DataCopy", "DataCopyPad", "SetFlag", "WaitFlag",
-                   "PipeBarrier", "SyncAll", "GetBlockIdx",
+                   "PipeBarrier", "SyncAll", "GetBlockIdx", "ToFloat",
                    "GetBlockNum", "__ascasm_tiling", "__ascasm_tiling_key_is"}
 TENSOR_OPS = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Adds", "Subs", "Muls", "Divs", "Maxs", "Mins", "Exp", "Ln",
                "Log", "Sqrt", "Rsqrt", "Reciprocal", "Relu", "LeakyRelu", "Not", "And", "Or", "Xor", "ShiftLeft",
@@ -159,6 +159,10 @@ class ApiCalls:
 
     def api_InitSocState(self, c, _obj, callee, args):
         return Const(0, S64)        # the machine starts in its documented state
+
+    def api_ToFloat(self, c, _obj, callee, args):
+        """`ToFloat(x)` of a half or bfloat16_t scalar: its value as a float (a widening, exact)."""
+        return self.convert(self.expr(args[0]), scalar("f32"))
 
     def api_asc_vf_call(self, c, _obj, callee, args):
         """`asc_vf_call<F<args>>(...)`: the vector function F called with those template arguments."""

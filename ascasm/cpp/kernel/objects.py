@@ -60,7 +60,7 @@ class BufObj:
 
 @dataclass
 class PipeObj:
-    pass
+    events: dict = field(default_factory=dict)      # HardEvent name -> the ids AllocEventID holds
 
 
 @dataclass

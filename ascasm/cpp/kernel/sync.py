@@ -31,6 +31,39 @@ class SyncAndSystem:
         self.emit(mnemonic, ir.Word(_PIPES[source]), ir.Word(_PIPES[target]), number)
         return Const(0, S64)
 
+    # TPipe's event ids: the lowest id of the HardEvent that AllocEventID does not hold (the pages leave
+    # which to the library; the flags' rows take 0..7)
+    def api_PipeObj_FetchEventID(self, c, pipe, callee, args):
+        return Const(self.free_event_id(c, pipe, self.hard_event(c, callee, args)), S64)
+
+    def api_PipeObj_AllocEventID(self, c, pipe, callee, args):
+        event = self.hard_event(c, callee, args)
+        number = self.free_event_id(c, pipe, event)
+        pipe.events.setdefault(event, set()).add(number)
+        return Const(number, S64)
+
+    def api_PipeObj_ReleaseEventID(self, c, pipe, callee, args):
+        event = self.hard_event(c, callee, [])
+        pipe.events.get(event, set()).discard(self.const_arg(c, args[0], "ReleaseEventID's event id"))
+        return Const(0, S64)
+
+    def hard_event(self, c, callee, args) -> str:
+        """The HardEvent named by the call's template argument or its first argument (`HardEvent::V_S`)."""
+        texts = self.explicit_template_args(callee) if callee is not None else []
+        text = texts[0] if texts else "".join(t.spelling for t in args[0].get_tokens()) if args else ""
+        event = text.split("::")[-1].strip()
+        source, _, target = event.partition("_")
+        if source not in _PIPES or target not in _PIPES:
+            raise error_at(c, f"the HardEvent '{event}' is not one of pipe_pipe (MTE2_V, V_MTE3, ...)")
+        return event
+
+    def free_event_id(self, c, pipe, event) -> int:
+        held = pipe.events.get(event, set())
+        free = [number for number in range(8) if number not in held]
+        if not free:
+            raise error_at(c, f"every event id of HardEvent {event} (0..7) is held by AllocEventID")
+        return free[0]
+
     def api_PipeBarrier(self, c, _obj, callee, args):
         texts = self.explicit_template_args(callee) if callee is not None else []
         pipe = texts[0].split("::")[-1].strip() if texts else ""
