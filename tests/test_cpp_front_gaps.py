@@ -435,8 +435,6 @@ __simd_vf__ inline void Fill(__ubuf__ float* out, T s)
 """
 
 
-@pytest.mark.xfail(strict=True, reason="translator: a member type of a class template's partial specialisation "
-                   "(lower.py member_type looks only at explicit specialisations and the primary template)")
 def test_member_type_of_a_partial_specialisation(tmp_path, engine):
     path = tmp_path / "k.cpp"
     path.write_text(PARTIAL_SPECIALISATION)
@@ -505,8 +503,6 @@ __simd_vf__ inline void ToInt(__ubuf__ int32_t* out, __ubuf__ float* in)
 """
 
 
-@pytest.mark.xfail(strict=True, reason="translator: a static constexpr member initialised by an immediately "
-                   "invoked lambda does not evaluate as a template argument (lower.py constant evaluation)")
 def test_cast_trait_from_an_invoked_lambda(tmp_path, engine):
     x = np.arange(-32, 32, dtype=np.float32) + np.float32(0.5)
     t = tr(tmp_path, LAMBDA_TRAIT, "ToInt<1>")

@@ -26,6 +26,7 @@ CALL_HANDLERS = {
     CallKind.CAPI: "capi_api_call",
     CallKind.STATIC_MEMBER: "static_member_call",
     CallKind.INLINE: "inline_call",
+    CallKind.LAMBDA: "inline_call",
 }
 
 

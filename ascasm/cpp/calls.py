@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..isa import regapi
 from .builtin_calls import BUILTINS
-from .clang import callee_and_args, error_at, has_body, qualified_name, tokens
+from .clang import callee_and_args, error_at, has_body, qualified_name, strip_parens, tokens
 from .templates import static_member
 
 
@@ -24,6 +24,7 @@ class CallKind(enum.Enum):
     HOST_SIDE = "a host-side call (data movement, synchronisation, queues): an error"
     CAPI = "an asc_* C API function: the ISA row citing its page"
     STATIC_MEMBER = "Cls<args>::f() that clang leaves unresolved: the method of the class the arguments choose"
+    LAMBDA = "a lambda called where it is written ([]() { ... }()): its body inlined"
     INLINE = "a function with a body: inlined"
 
 
@@ -44,6 +45,8 @@ def classify(lowering, c) -> Call:
     if c.spelling == "operator=":
         return Call(CallKind.ASSIGNMENT, "operator=", "operator=", [], None, None, list(c.get_children()))
     callee, args = callee_and_args(c)
+    if callee is None and args and strip_parens(args[0]).kind.name == "LAMBDA_EXPR":
+        return Call(CallKind.LAMBDA, "lambda", "lambda", [], strip_parens(args[0]), None, args[1:])
     name, path, decl = callee_name(callee, c)
     if not name:
         return Call(CallKind.CONVERSION, "", "", path, decl, callee, args)

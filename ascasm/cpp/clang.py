@@ -330,9 +330,14 @@ _OPERATORS: dict = {}
 
 
 def operator_of(cursor) -> str:
-    """The operator of a binary, compound-assignment or unary operator cursor (libclang does not
-    expose it): the first token after the left operand, or the unary's leading/trailing token.
-    Remembered per source range: the translator asks about the same cursor many times."""
+    """The operator of a binary, compound-assignment or unary operator cursor: clang's kind of it, else
+    (an operator on operands a template leaves dependent has none yet) the first token after the left
+    operand, or the unary's leading/trailing token. The tokens' answer is remembered per source range:
+    the translator asks about the same cursor many times (operators a macro wrote share one range,
+    and have a kind)."""
+    known = _operator_kind(cursor)
+    if known is not None:
+        return known
     start, end = cursor.extent.start, cursor.extent.end
     key = (str(start.file), start.offset, end.offset, cursor.kind.name)
     if key not in _OPERATORS:
@@ -340,6 +345,29 @@ def operator_of(cursor) -> str:
             _OPERATORS.clear()
         _OPERATORS[key] = _operator_of(cursor)
     return _OPERATORS[key]
+
+
+# clang's operator kinds (CXBinaryOperatorKind, CXUnaryOperatorKind): what libclang says of an operator
+# a macro wrote, whose tokens it does not give (a condition `#define`d in another header)
+_BINARY_KINDS = {3: "*", 4: "/", 5: "%", 6: "+", 7: "-", 8: "<<", 9: ">>", 11: "<", 12: ">", 13: "<=", 14: ">=",
+                 15: "==", 16: "!=", 17: "&", 18: "^", 19: "|", 20: "&&", 21: "||", 22: "=", 23: "*=", 24: "/=",
+                 25: "%=", 26: "+=", 27: "-=", 28: "<<=", 29: ">>=", 30: "&=", 31: "^=", 32: "|=", 33: ","}
+_UNARY_KINDS = {1: "post++", 2: "post--", 3: "++", 4: "--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!"}
+
+
+def _operator_kind(cursor) -> str | None:
+    """The operator of a binary or unary operator cursor by clang's own kind (None when clang gives
+    none: an operator on operands a template leaves dependent may have no kind yet)."""
+    import ctypes
+    import clang.cindex as ci
+    lib = ci.conf.lib
+    binary = cursor.kind.name in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR")
+    if not binary and cursor.kind.name != "UNARY_OPERATOR":
+        return None
+    function = lib.clang_getCursorBinaryOperatorKind if binary else lib.clang_getCursorUnaryOperatorKind
+    if function.argtypes is None:
+        function.argtypes, function.restype = [ci.Cursor], ctypes.c_int
+    return (_BINARY_KINDS if binary else _UNARY_KINDS).get(function(cursor))
 
 
 def _operator_of(cursor) -> str:

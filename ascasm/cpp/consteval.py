@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
+from . import templates
 from .builtin_calls import VECTOR_BYTES
 from .clang import CppError, error_at, evaluated_number, operator_of, tokens
 from .cpptypes import BOOL, S32, S64, U64, CType, scalar, split_template_args
@@ -62,6 +63,17 @@ class ConstantEvaluation:
         local = self.frame.vars.get(("name", name))
         if isinstance(local, Const):             # a constexpr local (a *SpecificMode struct, a count)
             return local
+        outer = self.outer_decls.get(name)      # a constexpr local of the function around a block
+        if outer is not None and text.strip() == name:
+            self.const_only += 1
+            try:
+                value = self.outer_variable(c, outer)
+            except NotConstant:
+                value = None
+            finally:
+                self.const_only -= 1
+            if isinstance(value, Const):
+                return value
         member = self.index.enum_constant(text)
         if member is not None:
             return Const(EnumValue(member.semantic_parent.spelling, member.spelling, member.enum_value),
@@ -84,7 +96,7 @@ class ConstantEvaluation:
     def trait_value(self, text: str, c):
         """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` and the
         is_integral/is_floating_point/is_signed/is_unsigned family, on our types, and std::negation,
-        conjunction and disjunction of them."""
+        conjunction and disjunction of them; a class template's static member (a kernel's own trait)."""
         m = _TRAIT.match(text.replace(" ", ""))
         if m and m.group(1) in _COMBINATORS:          # negation/conjunction/disjunction of traits
             values = [self.trait_value(arg, c) for arg in split_template_args(m.group(2))]
@@ -92,8 +104,12 @@ class ConstantEvaluation:
                 return None
             return Const(bool(_COMBINATORS[m.group(1)]([v.value for v in values])), BOOL)
         if not m or m.group(1) not in _TRAITS:
-            return None
-        types = [self.type_from_text(arg) for arg in split_template_args(m.group(2))]
+            return templates.static_member_value(self, text)     # a trait of the kernel's own
+        args = split_template_args(m.group(2))
+        types = [self.type_from_text(arg) for arg in args]
+        if m.group(1) in ("is_same", "IsSameType") and sum(t is None for t in types) == 1 and \
+                any(arg.strip() in _HOST_ONLY_TYPES for arg in args):
+            return Const(False, BOOL)       # `IsSameType<T, double>`: no vector type is a double
         if any(t is None for t in types):
             raise error_at(c, f"cannot evaluate '{text}': unknown type")
         return Const(bool(_TRAITS[m.group(1)](*types)), BOOL)
@@ -306,6 +322,7 @@ _TRAITS = {
     "is_signed": lambda t: t.signed or t.kind == "float", "is_unsigned": lambda t: t.kind == "int" and not t.signed,
     "is_arithmetic": lambda t: t.kind in ("int", "bool", "float"),
 }
+_HOST_ONLY_TYPES = ("double", "long double")     # C types no vector function computes in
 _COMBINATORS = {"negation": lambda values: not values[0], "conjunction": all, "disjunction": any}
 _BUILTIN_TRAITS = {"__is_same": "is_same", "__is_integral": "is_integral", "__is_floating_point": "is_floating_point",
                    "__is_signed": "is_signed", "__is_unsigned": "is_unsigned", "__is_arithmetic": "is_arithmetic"}

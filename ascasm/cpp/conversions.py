@@ -64,8 +64,8 @@ class Conversions:
         return None
 
     def member_type(self, name: str, args, member: str) -> CType | None:
-        """`Name<args>::member`: the member typedef of the explicit specialisation of class template
-        Name the arguments choose, else of the primary template with its parameters bound to them."""
+        """`Name<args>::member`: the member typedef of the explicit or partial specialisation of class
+        template Name the arguments choose, else of the primary template with its parameters bound to them."""
         cls, targs = templates.class_instance(self, name, args)
         return None if cls is None else self.member_typedef(cls, member, targs)
 

@@ -86,12 +86,29 @@ def is_auto(decl) -> bool:
 
 
 def captured_type(decl):
-    """The clang type of a variable a block captures; for `auto`, its initialiser's: a cast's written type
-    (`auto dst = (__ubuf__ T*)local.GetPhyAddr();`), which a template leaves undeduced on the variable."""
+    """The clang type of a variable a block captures; for `auto`, its initialiser's (which a template
+    leaves undeduced on the variable)."""
     init = initializer(decl) if is_auto(decl) else None
-    while init is not None and init.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR"):
-        init = next(init.get_children(), None)
-    return init.type if init is not None else decl.type
+    return initializer_type(init) if init is not None else decl.type
+
+
+def initializer_type(init):
+    """The clang type of an `auto` variable's initialiser in a template: a cast's written type
+    (`(__ubuf__ T*)local.GetPhyAddr()`); of pointer arithmetic on a dependent operand (`p + i * n`,
+    undeduced by clang), the pointer operand's; of a name, its variable's."""
+    while init.kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR") and next(init.get_children(), None) is not None:
+        init = next(init.get_children())
+    if init.type.kind.name not in ("DEPENDENT", "AUTO"):
+        return init.type
+    if init.kind.name == "BINARY_OPERATOR" and operator_of(init) in ("+", "-"):
+        for operand in init.get_children():
+            ctype = initializer_type(operand)
+            if ctype.kind.name == "POINTER":
+                return ctype
+    if init.kind.name == "DECL_REF_EXPR" and init.referenced is not None \
+            and init.referenced.kind.name in ("VAR_DECL", "PARM_DECL"):
+        return captured_type(init.referenced)
+    return init.type
 
 
 def leading_constexpr(cursor, count=4) -> bool:

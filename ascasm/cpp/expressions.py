@@ -4,13 +4,14 @@ values), members, casts, sizeof, UB element reads and writes. Operators are oper
 call_lowering.py's; a constant expression folds to a Const in the same methods."""
 from __future__ import annotations
 
-from . import ir
+from . import ir, templates
 from .consteval import ConstantEvaluator, cast_operand, is_builtin_trait
 from .builtin_calls import VECTOR_BYTES
 from .clang import error_at, strip_parens as _strip, tokens
 from .values import Const, EnumValue
 from .cpptypes import U64, CType, scalar
 from .ir import RV
+from .scope import Frame
 
 
 class Expressions:
@@ -89,7 +90,8 @@ class Expressions:
         if decl is not None and decl.kind.name in ("FIELD_DECL", "VAR_DECL"):
             bound = self.lookup_var(decl)
             return bound if bound is not None else self.outer_variable(c, decl)
-        return self.token_value(c)
+        member = self.unresolved_member(c) if decl is None else None
+        return member if member is not None else self.token_value(c)
 
     def x_cxx_this_expr(self, c):
         return Const("this", None)
@@ -139,7 +141,28 @@ class Expressions:
         return self.call(c)
 
     def x_cxx_dependent_scope_member_expr(self, c):
-        return self.token_value(c)
+        member = self.unresolved_member(c)
+        return member if member is not None else self.token_value(c)
+
+    def unresolved_member(self, c):
+        """`this->name` that clang leaves unresolved in a template (a member of a base that depends
+        on the template's parameters): the member of the method's class or of its bases; None when
+        c is no such access."""
+        children = [ch for ch in c.get_children() if ch.kind.is_expression()]
+        cls = next((frame.cls for frame in reversed(self.frames) if frame.cls is not None), None)
+        if len(children) != 1 or _strip(children[0]).kind.name != "CXX_THIS_EXPR" or cls is None:
+            return None
+        decl, targs = templates.member_decl(self, cls, dict(self.frame.targs), tokens(c)[-1])
+        if decl is None:
+            return None
+        bound = self.lookup_var(decl)
+        if bound is not None:
+            return bound
+        self.frames.append(Frame(targs=targs))     # the member's type names its class's parameters
+        try:
+            return self.outer_variable(c, decl)
+        finally:
+            self.frames.pop()
 
     def x_array_subscript_expr(self, c):
         """`p[i]` read: one element loaded from the UB into a scalar register (the pages' scalar UB

@@ -28,10 +28,12 @@ class Inlining:
         body = _body(decl)
         params = [ch for ch in decl.get_children() if ch.kind.name == "PARM_DECL"]
         frame = Frame(ret_label=self.label("ret"))
-        # class template arguments stay visible in methods
-        if decl.kind.name == "CXX_METHOD" or decl.semantic_parent.kind.name in ("CLASS_TEMPLATE", "CLASS_DECL",
-                                                                                 "STRUCT_DECL"):
+        # class template arguments stay visible in methods, and the enclosing function's in a lambda
+        is_lambda = decl.kind.name == "LAMBDA_EXPR"
+        if is_lambda or decl.kind.name == "CXX_METHOD" or \
+                decl.semantic_parent.kind.name in ("CLASS_TEMPLATE", "CLASS_DECL", "STRUCT_DECL"):
             frame.targs.update(self.frames[-1].targs)
+            frame.cls = decl.semantic_parent if decl.kind.name == "CXX_METHOD" else None
         explicit = self.explicit_template_args(callee)
         tparams = [ch for ch in decl.get_children()
                    if ch.kind.name in ("TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER",
@@ -56,8 +58,9 @@ class Inlining:
         call_loc = self.cur_loc
         push = self.push_frame(decl, c)
         try:
-            result_type = decl.result_type
-            frame.ret_type = self.resolve_type(result_type, decl) if result_type.spelling not in ("void",) else None
+            result_type = decl.result_type if not is_lambda else c.type     # a lambda's: its call's
+            frame.ret_type = self.try_resolve(result_type, decl) if is_lambda else \
+                self.resolve_type(result_type, decl) if result_type.spelling not in ("void",) else None
             for param, value in zip(params, values):
                 self.bind_param(param, value, body)
             if len(values) < len(params):

@@ -44,6 +44,7 @@ class Frame:
     ret_type: CType | None = None
     runtime_depth: int = 0      # run-time ifs/loops entered in this function
     const_return: Const | None = None
+    cls: object = None          # the class of a method: where `this->member` is looked for
 
 
 class Scope:

@@ -7,9 +7,13 @@ Arguments live in the lowering's frames as Consts by parameter name (a type argu
 value is its CType); the lowering's type methods (lower.py `resolve_type`, `lookup_type`) read them."""
 from __future__ import annotations
 
+import re
+
 from . import cpptypes
 from .clang import CppError, error_at, has_body, tokens
 from .cpptypes import split_template_args
+from .cursors import initializer
+from .scope import Frame
 from .values import Const
 
 _PARAMETER_KINDS = ("TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER")
@@ -133,12 +137,17 @@ def explicit_template_args(callee) -> list[str]:
     if "<" not in toks:
         return []
     start = toks.index("<")
+    # a callee a macro's body writes has tokens running on past the call (libclang's range of it
+    # ends where the macro is used): a `<` after the call's `(` is another call's
+    if "(" in toks[:start] or (callee.spelling and toks[start - 1] != callee.spelling):
+        return []
     return split_template_args(join_tokens(toks[start + 1:_closing(toks, start)]))
 
 
 def class_instance(lowering, name: str, arg_texts) -> tuple:
     """Class template `name` with these arguments: the explicit specialisation they choose (nothing left
-    to bind), else the primary template with its parameters bound; (None, {}) when there is neither."""
+    to bind), else the first partial specialisation whose pattern they fit, with its parameters bound,
+    else the primary template with its parameters bound; (None, {}) when there is none."""
     values = [lowering.template_arg_value(arg, None) for arg in arg_texts]
     for special in lowering.index.specialisations(name):
         written = split_template_args(special.displayname[special.displayname.index("<") + 1:-1])
@@ -148,10 +157,100 @@ def class_instance(lowering, name: str, arg_texts) -> tuple:
             continue
         if chosen:
             return special, {}
+    for partial in lowering.index.partial_specialisations(name):
+        bound = pattern_values(lowering, partial, values)
+        if bound is not None:
+            return partial, bound
     primary = lowering.index.class_template(name)
     if primary is None:
         return None, {}
     return primary, dict(zip([p.spelling for p in template_params(primary)], values))
+
+
+def pattern_values(lowering, partial, values) -> dict | None:
+    """A partial specialisation's parameters bound from argument values, when they fit its pattern:
+    `IsSame<Tp, Tp>` fits (float, float) with Tp = float, and not (float, half); None when they do not.
+    A pattern naming a parameter inside another type (`Box<Tp*>`) is not matched: an error, rather
+    than the primary template chosen in its place."""
+    pattern = split_template_args(partial.displayname[partial.displayname.index("<") + 1:-1])
+    names = {p.spelling for p in template_params(partial)}
+    if len(pattern) != len(values):
+        return None
+    bound = {}
+    for want, value in zip(pattern, values):
+        if want in names:
+            if bound.setdefault(want, value) != value:
+                return None
+        elif names & set(re.findall(r"\w+", want)):
+            raise CppError(f"cannot tell whether {partial.displayname} applies: ascasm matches a partial "
+                           "specialisation's parameters only as whole arguments")
+        elif lowering.template_arg_value(want, None) != value:
+            return None
+    return bound
+
+
+_STATIC_MEMBER = re.compile(r"\s*(?:\w+\s*::\s*)*(\w+)\s*<(.*)>\s*::\s*(\w+)\s*")
+
+
+def static_member_value(lowering, text: str):
+    """`Trait<args>::value` for a class template of the kernel's (`IsSame<T, half>::value` with
+    `IsSame<Tp, Tp> : trueType`): the static constexpr member of the specialisation the arguments
+    choose, or of the first base that has it; None when text names no such member."""
+    m = _STATIC_MEMBER.fullmatch(text)
+    if m is None:
+        return None
+    cls, targs = class_instance(lowering, m.group(1), split_template_args(m.group(2)))
+    return None if cls is None else member_value(lowering, cls, targs, m.group(3))
+
+
+def member_value(lowering, cls, targs: dict, member: str):
+    """Static member `member` of class `cls` (its template parameters bound to `targs`) or of a base:
+    its constant value; None when none declares it with an initialiser."""
+    decl, targs = member_decl(lowering, cls, targs, member)
+    init = initializer(decl) if decl is not None and decl.kind.name == "VAR_DECL" else None
+    if init is None:
+        return None
+    lowering.frames.append(Frame(targs=targs))
+    try:
+        value = lowering.constant(init)
+        ctype = lowering.try_resolve(decl.type, decl)
+        if ctype is not None and ctype.kind == "struct" and isinstance(value.value, list):    # {a, b}: by field
+            return Const(lowering.struct_value(ctype.name, value.value), ctype)
+        return lowering.convert(value, ctype) if ctype is not None and ctype.is_scalar else value
+    finally:
+        lowering.frames.pop()
+
+
+_CLASS_NAME = re.compile(r"\s*(?:\w+\s*::\s*)*(\w+)\s*(?:<(.*)>)?\s*")
+
+
+def member_decl(lowering, cls, targs: dict, name: str) -> tuple:
+    """The declaration of data member `name` in class `cls` (its template parameters bound to `targs`),
+    else in its bases, each base's parameters bound from the arguments the class gives it: (the
+    declaration, the template arguments of the class declaring it), or (None, {})."""
+    for child in cls.get_children():
+        if child.kind.name in ("VAR_DECL", "FIELD_DECL") and child.spelling == name:
+            return child, targs
+    for base in cls.get_children():
+        if base.kind.name != "CXX_BASE_SPECIFIER":
+            continue
+        spelling = base.type.get_canonical().spelling          # through aliases (`trueType`)
+        m = _CLASS_NAME.fullmatch(base.type.spelling if "type-parameter" in spelling else spelling)
+        if m is None:
+            continue
+        if m.group(2) is None:
+            base_cls, base_targs = lowering.index.struct(m.group(1)), {}
+        else:
+            lowering.frames.append(Frame(targs=targs))         # the arguments name cls's parameters
+            try:
+                base_cls, base_targs = class_instance(lowering, m.group(1), split_template_args(m.group(2)))
+            finally:
+                lowering.frames.pop()
+        if base_cls is not None:
+            found = member_decl(lowering, base_cls, base_targs, name)
+            if found[0] is not None:
+                return found
+    return None, {}
 
 
 def static_member(lowering, callee) -> tuple | None:

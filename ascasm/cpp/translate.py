@@ -114,7 +114,7 @@ class TUIndex:
                 (self.functions if c.is_definition() else self.declarations).append(c)
                 continue
             if kind in ("TYPEDEF_DECL", "TYPE_ALIAS_DECL", "ENUM_DECL", "VAR_DECL", "STRUCT_DECL", "CLASS_DECL",
-                        "TYPE_ALIAS_TEMPLATE_DECL", "CLASS_TEMPLATE"):
+                        "TYPE_ALIAS_TEMPLATE_DECL", "CLASS_TEMPLATE", "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION"):
                 self.by_kind.setdefault(kind, {}).setdefault(c.spelling, []).append(c)
             if kind == "ENUM_DECL":
                 for member in c.get_children():
@@ -148,6 +148,11 @@ class TUIndex:
         """The explicit (full) specialisations of class template `name`, e.g. `Trait<uint16_t>`."""
         return [c for kind in ("STRUCT_DECL", "CLASS_DECL") for c in self.by_kind.get(kind, {}).get(name, [])
                 if c.is_definition() and c.displayname.endswith(">")]
+
+    def partial_specialisations(self, name):
+        """The partial specialisations of class template `name`, e.g. `IsSame<Tp, Tp>`."""
+        return [c for c in self.by_kind.get("CLASS_TEMPLATE_PARTIAL_SPECIALIZATION", {}).get(name, [])
+                if c.is_definition()]
 
     def variable(self, name):
         return self._first("VAR_DECL", name)
@@ -426,7 +431,7 @@ def _translate_unit(index, path, unit, function_args, class_args, template_args,
     # the whole function, also around a block: the block reads the locals declared before it
     lowering.check_clang_errors(unit.function)
     lowering.frames.append(Frame())
-    cls = _class_of(unit.function)
+    cls = lowering.frame.cls = _class_of(unit.function)
     if cls is not None and template_params(cls):
         bind_template(lowering, cls, class_args, qualified_name(cls), named)
     if unit.function.kind.name == "FUNCTION_TEMPLATE":
